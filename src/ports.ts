@@ -1,0 +1,64 @@
+// Ports: the small interfaces through which logic modules reach the outside world (HTTP, key-value
+// stores, cache, clock, lock). src/platform/ implements them over Apps Script services; tests use fakes.
+
+/** One HTTP request as the service client builds it. `payload` is a JSON string when present. */
+export interface HttpRequest {
+  url: string;
+  method: 'get' | 'post' | 'put' | 'delete' | 'patch';
+  headers: Record<string, string>;
+  payload?: string;
+}
+
+/** A response that arrived (any status code). Header names are lower-case. */
+export interface HttpResponse {
+  ok: true;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * No response: the connection failed, timed out, or the platform refused the call (quota).
+ * `maybeSent` is true when the request may have reached the server (timeout, dropped connection,
+ * or a whole fetchAll batch that failed without saying which request broke it).
+ */
+export interface HttpFailure {
+  ok: false;
+  error: string;
+  maybeSent: boolean;
+  /** The platform's daily quota or permission refused the call: retrying now will not help. */
+  fatal?: boolean;
+}
+
+export type HttpOutcome = HttpResponse | HttpFailure;
+
+/** Sends requests in parallel and returns one outcome per request, in order. Never throws. */
+export interface HttpPort {
+  fetchAll(requests: HttpRequest[]): HttpOutcome[];
+}
+
+/** String key-value store (PropertiesService-like). */
+export interface KeyValueStore {
+  get(key: string): string | null;
+  set(key: string, value: string): void;
+  remove(key: string): void;
+}
+
+/** Expiring string cache (CacheService-like); entries may vanish early. */
+export interface CachePort {
+  getAll(keys: string[]): Record<string, string>;
+  putAll(values: Record<string, string>, ttlSeconds: number): void;
+  removeAll(keys: string[]): void;
+}
+
+/** Wall clock and blocking sleep (Utilities.sleep). */
+export interface ClockPort {
+  now(): number;
+  sleep(ms: number): void;
+}
+
+/** Mutual exclusion between executions (LockService-like). */
+export interface LockPort {
+  tryLock(timeoutMs: number): boolean;
+  release(): void;
+}
