@@ -1,0 +1,83 @@
+// Builds dist/: Code.js (webpack, see webpack.config.js), appsscript.json, and one self-contained HTML file per
+// sidebar entry (sidebar/entries/<Name>.ts -> dist/<Name>.html, JS and CSS inlined, no external URLs).
+const fs = require('fs');
+const path = require('path');
+const webpack = require('webpack');
+const esbuild = require('esbuild');
+
+const root = path.resolve(__dirname, '..');
+const dist = path.join(root, 'dist');
+
+function runWebpack() {
+  const config = require(path.join(root, 'webpack.config.js'));
+  return new Promise((resolve, reject) => {
+    webpack(config, (err, stats) => {
+      if (err) return reject(err);
+      if (stats.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true })));
+      resolve();
+    });
+  });
+}
+
+/**
+ * Finishes the gas-webpack-plugin output: drops the `@preserve` tags and gives each stub the parameter names of its
+ * JSDoc `@param` tags, so Apps Script's editor and Sheets' formula help see `function COMPANY_LOOKUP(domain, fields)`.
+ */
+function finishStubs(code) {
+  const withoutPreserve = code.replace(/^[ \t]*\*[ \t]*@preserve[ \t]*\r?\n/gm, '');
+  return withoutPreserve.replace(/(\/\*\*[\s\S]*?\*\/)\s*\nfunction (\w+)\(\) \{\s*\}/g, (_match, doc, name) => {
+    const params = [...doc.matchAll(/@param\s+\{[^}]*\}\s+\[?(\w+)/g)].map((m) => m[1]);
+    return `${doc}\nfunction ${name}(${params.join(', ')}) {\n}`;
+  });
+}
+
+function inlineScript(js) {
+  return js.replace(/<\/script/gi, '<\\/script');
+}
+
+async function buildSidebars() {
+  const entriesDir = path.join(root, 'sidebar', 'entries');
+  if (!fs.existsSync(entriesDir)) return [];
+  const template = fs.readFileSync(path.join(root, 'sidebar', 'page.html'), 'utf8');
+  const built = [];
+  for (const file of fs.readdirSync(entriesDir).filter((f) => f.endsWith('.ts')).sort()) {
+    const name = path.basename(file, '.ts');
+    const result = await esbuild.build({
+      entryPoints: [path.join(entriesDir, file)],
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2019',
+      minify: true,
+      write: false,
+      outdir: dist,
+      loader: { '.css': 'css' },
+      legalComments: 'none',
+    });
+    const js = result.outputFiles.find((f) => f.path.endsWith('.js'));
+    const css = result.outputFiles.find((f) => f.path.endsWith('.css'));
+    const html = template
+      .replace('/*STYLE*/', () => (css ? css.text : ''))
+      .replace('/*SCRIPT*/', () => inlineScript(js.text))
+      .replace('{{TITLE}}', name);
+    fs.writeFileSync(path.join(dist, `${name}.html`), html);
+    built.push(name);
+  }
+  return built;
+}
+
+async function main() {
+  fs.mkdirSync(dist, { recursive: true });
+  for (const f of fs.readdirSync(dist)) fs.rmSync(path.join(dist, f), { recursive: true, force: true });
+  await runWebpack();
+  const codePath = path.join(dist, 'Code.js');
+  fs.writeFileSync(codePath, finishStubs(fs.readFileSync(codePath, 'utf8')));
+  fs.copyFileSync(path.join(root, 'appsscript.json'), path.join(dist, 'appsscript.json'));
+  const pages = await buildSidebars();
+  console.log(`built dist/Code.js, dist/appsscript.json${pages.map((p) => `, dist/${p}.html`).join('')}`);
+}
+
+main().catch((err) => {
+  console.error(err.message || err);
+  process.exit(1);
+});

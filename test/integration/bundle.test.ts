@@ -1,0 +1,60 @@
+// The built dist/Code.js is what Apps Script runs: an ES2019 script whose exposed globals are top-level function
+// declarations, and whose custom functions carry the JSDoc Sheets reads for its formula help.
+import * as fs from 'fs';
+import * as path from 'path';
+import * as acorn from 'acorn';
+
+const root = path.resolve(__dirname, '../..');
+const code = fs.readFileSync(path.join(root, 'dist/Code.js'), 'utf8');
+const mainSource = fs.readFileSync(path.join(root, 'src/main.ts'), 'utf8');
+
+/** `global.NAME = ...` assignments in src/main.ts with the JSDoc block directly above each. */
+function exposedGlobals(): Array<{ name: string; doc: string }> {
+  const found: Array<{ name: string; doc: string }> = [];
+  const pattern = /(\/\*\*(?:(?!\*\/)[\s\S])*\*\/)?\s*global\.(\w+)\s*=/g;
+  for (const match of mainSource.matchAll(pattern)) found.push({ name: match[2], doc: match[1] ?? '' });
+  return found;
+}
+
+describe('dist/Code.js', () => {
+  const program = acorn.parse(code, { ecmaVersion: 2019, sourceType: 'script', onComment: [] }) as unknown as {
+    body: Array<{ type: string; id?: { name: string }; params?: Array<{ name: string }>; start: number }>;
+  };
+  const topLevelFunctions = new Map(
+    program.body.filter((node) => node.type === 'FunctionDeclaration').map((node) => [node.id!.name, node]),
+  );
+
+  it('parses as an ES2019 script (no import/export, no newer syntax)', () => {
+    expect(() => acorn.parse(code, { ecmaVersion: 2019, sourceType: 'script' })).not.toThrow();
+    expect(code).not.toMatch(/@preserve/);
+  });
+
+  it('declares every exposed global as a top-level function', () => {
+    const globals = exposedGlobals();
+    expect(globals.length).toBeGreaterThan(0);
+    for (const { name } of globals) expect(topLevelFunctions.has(name)).toBe(true);
+  });
+
+  it('gives each custom function its JSDoc with @customfunction and its parameter names', () => {
+    const customFunctions = exposedGlobals().filter((g) => g.doc.includes('@customfunction'));
+    for (const { name, doc } of customFunctions) {
+      const node = topLevelFunctions.get(name)!;
+      const stubStart = code.lastIndexOf('/**', node.start);
+      const stubDoc = code.slice(stubStart, node.start);
+      expect(stubDoc).toContain('@customfunction');
+      const paramNames = [...doc.matchAll(/@param\s+\{[^}]*\}\s+\[?(\w+)/g)].map((m) => m[1]);
+      expect(paramNames.length).toBeGreaterThan(0);
+      for (const param of paramNames) expect(stubDoc).toMatch(new RegExp(`@param\\s+\\{[^}]*\\}\\s+\\[?${param}\\b`));
+      expect(node.params!.map((p) => p.name)).toEqual(paramNames);
+    }
+  });
+
+  it('runs no Apps Script service at load time (add-ons load the script in AuthMode.NONE)', () => {
+    const vm = require('vm') as typeof import('vm');
+    const touched: string[] = [];
+    const trap = new Proxy({}, { get: (_t, prop) => { touched.push(String(prop)); throw new Error(`service touched: ${String(prop)}`); } });
+    const context = vm.createContext({ SpreadsheetApp: trap, PropertiesService: trap, UrlFetchApp: trap, CacheService: trap, ScriptApp: trap, LockService: trap });
+    vm.runInContext(code, context);
+    expect(touched).toEqual([]);
+  });
+});

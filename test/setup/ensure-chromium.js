@@ -1,0 +1,27 @@
+// Test setup: the browser tests drive Debian's Chromium (/usr/bin/chromium) with playwright-core. Install it with
+// apt-get when it is missing (CI machines start without it). Never fails the run: when Chromium cannot be installed
+// the e2e tests skip with a loud message (see test/e2e/browser.ts).
+const { execSync } = require('child_process');
+const fs = require('fs');
+
+const CHROMIUM = '/usr/bin/chromium';
+
+function main() {
+  if (fs.existsSync(CHROMIUM)) return;
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+    console.error(`!! ${CHROMIUM} is missing and this user cannot install it: run "sudo apt-get install -y chromium".`);
+    return;
+  }
+  console.error(`Installing Debian's chromium for the browser tests (about a minute, once)...`);
+  try {
+    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null', {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      timeout: 15 * 60 * 1000,
+      shell: '/bin/bash',
+    });
+  } catch (err) {
+    console.error(`!! Could not install chromium (${err.message.split('\n')[0]}); browser tests will be skipped.`);
+  }
+}
+
+main();

@@ -1,0 +1,19 @@
+// Server bundle: src/main.ts -> dist/Code.js, an ES2019 script for Apps Script's V8.
+// gas-webpack-plugin turns each `global.NAME = ...` in src/main.ts into a top-level `function NAME() {}` stub
+// carrying the assignment's JSDoc (kept through esbuild by its `@preserve` tag; build/build.js removes the tag).
+const path = require('path');
+const GasPlugin = require('gas-webpack-plugin');
+
+module.exports = {
+  mode: 'production',
+  context: __dirname,
+  entry: './src/main.ts',
+  target: ['web', 'es2019'],
+  devtool: false,
+  output: { path: path.resolve(__dirname, 'dist'), filename: 'Code.js', clean: false },
+  resolve: { extensions: ['.ts', '.js'] },
+  module: { rules: [{ test: /\.[jt]s$/, loader: 'esbuild-loader', options: { target: 'es2019' } }] },
+  optimization: { minimize: false },
+  performance: { hints: false },
+  plugins: [new GasPlugin({ comment: true })],
+};
