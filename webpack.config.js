@@ -2,6 +2,7 @@
 // gas-webpack-plugin turns each `global.NAME = ...` in src/main.ts into a top-level `function NAME() {}` stub
 // carrying the assignment's JSDoc (kept through esbuild by its `@preserve` tag; build/build.js removes the tag).
 const path = require('path');
+const webpack = require('webpack');
 const GasPlugin = require('gas-webpack-plugin');
 
 module.exports = {
@@ -15,5 +16,10 @@ module.exports = {
   module: { rules: [{ test: /\.[jt]s$/, loader: 'esbuild-loader', options: { target: 'es2019' } }] },
   optimization: { minimize: false },
   performance: { hints: false },
-  plugins: [new GasPlugin({ comment: true })],
+  plugins: [
+    new GasPlugin({ comment: true }),
+    // The service's base URL for this deployment (SHEET_SCOUT_BASE_URL=https://... npm run build); users can
+    // override it in Settings > Advanced. Empty: every user enters it once.
+    new webpack.DefinePlugin({ SHEET_SCOUT_DEFAULT_BASE_URL: JSON.stringify(process.env.SHEET_SCOUT_BASE_URL || '') }),
+  ],
 };

@@ -1,0 +1,63 @@
+// The catalogue of company profile fields the add-in can put into a sheet: one key per field (the name users type in
+// `=COMPANY_LOOKUP(A2, "company_name,hq_country")` and pick in the enrichment panel), its column header, and how to
+// read it from a lookup profile (`id`, `domain`, `company_name` at the top, the rest inside `context`).
+import type { CompanyProfile } from '../api/types';
+
+export interface ProfileField {
+  key: string;
+  header: string;
+  read(profile: CompanyProfile): unknown;
+}
+
+function fromContext(key: string) {
+  return (profile: CompanyProfile): unknown => (profile.context as Record<string, unknown> | undefined)?.[key];
+}
+
+function socialProfile(network: string) {
+  return (profile: CompanyProfile): unknown => {
+    const social = (profile.context as Record<string, unknown> | undefined)?.social_profiles;
+    return social && typeof social === 'object' ? (social as Record<string, unknown>)[network] : undefined;
+  };
+}
+
+export const PROFILE_FIELDS: readonly ProfileField[] = [
+  { key: 'company_name', header: 'Company name', read: (p) => p.company_name },
+  { key: 'domain', header: 'Domain', read: (p) => p.domain },
+  { key: 'short_description', header: 'Short description', read: fromContext('short_description') },
+  { key: 'full_description', header: 'Full description', read: fromContext('full_description') },
+  { key: 'products_services', header: 'Products and services', read: fromContext('products_services') },
+  { key: 'use_cases', header: 'Use cases', read: fromContext('use_cases') },
+  { key: 'target_audience', header: 'Target audience', read: fromContext('target_audience') },
+  { key: 'hq_country', header: 'Country', read: fromContext('hq_country') },
+  { key: 'hq_state_province', header: 'State or province', read: fromContext('hq_state_province') },
+  { key: 'hq_city', header: 'City', read: fromContext('hq_city') },
+  { key: 'hq_full_address', header: 'HQ address', read: fromContext('hq_full_address') },
+  { key: 'employee_count', header: 'Size', read: fromContext('employee_count') },
+  { key: 'founding_year', header: 'Founded', read: fromContext('founding_year') },
+  { key: 'linkedin', header: 'LinkedIn', read: socialProfile('linkedin') },
+  { key: 'twitter', header: 'Twitter', read: socialProfile('twitter') },
+  { key: 'id', header: 'Company ID', read: (p) => p.id },
+];
+
+export const DEFAULT_PROFILE_FIELD_KEYS = ['company_name', 'domain', 'short_description', 'hq_country', 'hq_city', 'employee_count', 'founding_year'];
+
+const FIELDS_BY_KEY = new Map(PROFILE_FIELDS.map((field) => [field.key, field]));
+
+export type FieldListParse = { ok: true; fields: ProfileField[] } | { ok: false; message: string };
+
+/** Parses a comma list such as "company_name, hq_country" (blank: the default fields); names an unknown field. */
+export function parseFieldList(list: unknown): FieldListParse {
+  const text = list === null || list === undefined ? '' : String(list).trim();
+  const keys = text === '' ? DEFAULT_PROFILE_FIELD_KEYS : text.split(',').map((key) => key.trim().toLowerCase()).filter(Boolean);
+  const fields: ProfileField[] = [];
+  for (const key of keys) {
+    const field = FIELDS_BY_KEY.get(key);
+    if (!field) return { ok: false, message: `Unknown field: "${key}". Use: ${PROFILE_FIELDS.map((f) => f.key).join(', ')}` };
+    if (!fields.includes(field)) fields.push(field);
+  }
+  return { ok: true, fields };
+}
+
+export function profileFieldByKey(key: string): ProfileField | undefined {
+  return FIELDS_BY_KEY.get(key);
+}

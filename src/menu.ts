@@ -1,0 +1,36 @@
+// The add-in menu (Extensions > Sheet Scout). onOpen runs in AuthMode.NONE for a freshly installed add-on, so building
+// the menu touches nothing but the Ui; every item names a global defined in main.ts.
+
+export interface MenuEntry {
+  label: string;
+  /** Global function run when the item is clicked. */
+  handler: string;
+  /** Items of a submenu share its title. */
+  submenu?: string;
+}
+
+export const MENU_ENTRIES: readonly MenuEntry[] = [
+  { label: 'Settings...', handler: 'showSettingsPanel' },
+];
+
+type Menu = GoogleAppsScript.Base.Menu;
+
+/** Builds the add-on menu from MENU_ENTRIES, grouping submenu items in their first-seen order. */
+export function buildAddonMenu(ui: GoogleAppsScript.Base.Ui): void {
+  const menu = ui.createAddonMenu();
+  const submenus = new Map<string, Menu>();
+  for (const entry of MENU_ENTRIES) {
+    if (!entry.submenu) {
+      menu.addItem(entry.label, entry.handler);
+      continue;
+    }
+    let submenu = submenus.get(entry.submenu);
+    if (!submenu) {
+      submenu = ui.createMenu(entry.submenu);
+      submenus.set(entry.submenu, submenu);
+    }
+    submenu.addItem(entry.label, entry.handler);
+  }
+  for (const submenu of submenus.values()) menu.addSubMenu(submenu);
+  menu.addToUi();
+}
