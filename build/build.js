@@ -8,8 +8,9 @@ const esbuild = require('esbuild');
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
 
-function runWebpack() {
-  const config = require(path.join(root, 'webpack.config.js'));
+function runWebpack(outputPath) {
+  const base = require(path.join(root, 'webpack.config.js'));
+  const config = { ...base, output: { ...base.output, path: outputPath } };
   return new Promise((resolve, reject) => {
     webpack(config, (err, stats) => {
       if (err) return reject(err);
@@ -33,6 +34,13 @@ function finishStubs(code) {
 
 function inlineScript(js) {
   return js.replace(/<\/script/gi, '<\\/script');
+}
+
+/** Writes through a temporary file and a rename, so a test reading dist/ never sees a half-written file. */
+function writeAtomically(file, content) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, content);
+  fs.renameSync(temporary, file);
 }
 
 async function buildSidebars() {
@@ -60,7 +68,7 @@ async function buildSidebars() {
       .replace('/*STYLE*/', () => (css ? css.text : ''))
       .replace('/*SCRIPT*/', () => inlineScript(js.text))
       .replace('{{TITLE}}', name);
-    fs.writeFileSync(path.join(dist, `${name}.html`), html);
+    writeAtomically(path.join(dist, `${name}.html`), html);
     built.push(name);
   }
   return built;
@@ -68,12 +76,20 @@ async function buildSidebars() {
 
 async function main() {
   fs.mkdirSync(dist, { recursive: true });
-  for (const f of fs.readdirSync(dist)) fs.rmSync(path.join(dist, f), { recursive: true, force: true });
-  await runWebpack();
-  const codePath = path.join(dist, 'Code.js');
-  fs.writeFileSync(codePath, finishStubs(fs.readFileSync(codePath, 'utf8')));
-  fs.copyFileSync(path.join(root, 'appsscript.json'), path.join(dist, 'appsscript.json'));
+  const staging = fs.mkdtempSync(path.join(dist, '.webpack-'));
+  try {
+    await runWebpack(staging);
+    writeAtomically(path.join(dist, 'Code.js'), finishStubs(fs.readFileSync(path.join(staging, 'Code.js'), 'utf8')));
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+  writeAtomically(path.join(dist, 'appsscript.json'), fs.readFileSync(path.join(root, 'appsscript.json')));
   const pages = await buildSidebars();
+  // dist/ holds exactly what `clasp push` should deploy: drop files earlier builds left behind.
+  const produced = new Set(['Code.js', 'appsscript.json', ...pages.map((p) => `${p}.html`)]);
+  for (const file of fs.readdirSync(dist)) {
+    if (!produced.has(file) && !file.startsWith('.')) fs.rmSync(path.join(dist, file), { recursive: true, force: true });
+  }
   console.log(`built dist/Code.js, dist/appsscript.json${pages.map((p) => `, dist/${p}.html`).join('')}`);
 }
 

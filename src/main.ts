@@ -2,6 +2,10 @@
 // endpoints, trigger handlers) to the feature modules. Nothing here runs a service at load time.
 import { buildAddonMenu } from './menu';
 import * as account from './account/endpoints';
+import * as search from './search/endpoints';
+import * as formulas from './functions/endpoints';
+import * as tables from './tables/endpoints';
+import * as enrichment from './enrichment/endpoints';
 
 declare const global: Record<string, unknown>;
 
@@ -29,13 +33,77 @@ global.getAccountState = account.getAccountState;
 global.saveAccountToken = account.saveAccountToken;
 global.removeAccountToken = account.removeAccountToken;
 global.setFormulaTokenSharing = account.setFormulaTokenSharing;
+global.getCredits = account.getCredits;
 
 // --- Custom functions (issue 5) ---
 
+/**
+ * Looks up company profiles by domain: one row of fields per input, spilling to the right (and down for a range).
+ * Inputs may be domains, URLs or e-mail addresses; blank inputs give blank rows. Results are cached for 6 hours.
+ * @param {"stripe.com"} domain A domain, URL or e-mail, or a column of them. Example: A2:A100 or "stripe.com".
+ * @param {"company_name,hq_country"} fields Optional comma list of fields. Default: company_name, domain, short_description, hq_country, hq_city, employee_count, founding_year. Others: full_description, products_services, use_cases, target_audience, hq_state_province, hq_full_address, linkedin, twitter, id.
+ * @param {FALSE} with_header Optional. TRUE adds a header row with the field names. Example: TRUE.
+ * @return One row of company fields per input.
+ * @customfunction
+ * @preserve
+ */
+global.COMPANY_LOOKUP = function COMPANY_LOOKUP(domain: unknown, fields?: unknown, with_header?: unknown) {
+  return formulas.COMPANY_LOOKUP(domain, fields, with_header);
+};
+
+/**
+ * Lists companies similar to a reference company: a header row, then up to `limit` companies.
+ * @param {"stripe.com"} domain The reference company's domain (or URL, e-mail or company ID). Example: "stripe.com" or A2.
+ * @param {10} limit Optional number of companies, 1 to 2000 (default 10; the free plan reaches 25). Example: 50.
+ * @param {E2:F4} filters Optional filters: a JSON object, or a two-column range of key | value rows. Keys: include.size, include.country, include.city, exclude.size, exclude.country, exclude.city, exclude.domains, range.founded.min, range.founded.max. Example: E2:F4 or "{""include.country"": [""United States""]}".
+ * @return A header row and one row per similar company.
+ * @customfunction
+ * @preserve
+ */
+global.SIMILAR = function SIMILAR(domain: unknown, limit?: unknown, filters?: unknown) {
+  return formulas.SIMILAR(domain, limit, filters);
+};
+
+/**
+ * Searches companies by a description in plain words: a header row, then up to `limit` companies, best match first.
+ * @param {"payment APIs for marketplaces"} query What the companies do, in plain words. Example: "payment APIs for marketplaces".
+ * @param {10} limit Optional number of companies, 1 to 2000 (default 10; the free plan reaches 25). Example: 100.
+ * @param {E2:F4} filters Optional filters: a JSON object, or a two-column range of key | value rows. Keys: include.size, include.country, include.city, exclude.size, exclude.country, exclude.city, exclude.domains, range.founded.min, range.founded.max. Example: E2:F4 or "{""include.country"": [""United States""]}".
+ * @return A header row and one row per matching company.
+ * @customfunction
+ * @preserve
+ */
+global.COMPANY_SEARCH = function COMPANY_SEARCH(query: unknown, limit?: unknown, filters?: unknown) {
+  return formulas.COMPANY_SEARCH(query, limit, filters);
+};
+
+global.freezeFormulasToValues = formulas.freezeFormulasToValues;
+global.refreshPendingLookups = formulas.refreshPendingLookups;
+
 // --- Bulk enrichment (issue 6) ---
+global.showEnrichPanel = enrichment.showEnrichPanel;
+global.getEnrichmentPreview = enrichment.getEnrichmentPreview;
+global.startEnrichment = enrichment.startEnrichment;
+global.runEnrichmentChunk = enrichment.runEnrichmentChunk;
+global.getEnrichmentProgress = enrichment.getEnrichmentProgress;
+global.cancelEnrichment = enrichment.cancelEnrichment;
+global.resumeEnrichment = enrichment.resumeEnrichment;
+global.continueEnrichmentFromTrigger = enrichment.continueEnrichmentFromTrigger;
 
 // --- Research (issue 7) ---
 
 // --- Company search (issue 8) ---
+global.showSearchPanel = search.showSearchPanel;
+global.getSearchPanelState = search.getSearchPanelState;
+global.getSearchSheetColumns = search.getSearchSheetColumns;
+global.getSearchExcludeDomains = search.getSearchExcludeDomains;
+global.previewCompanySearch = search.previewCompanySearch;
+global.writeCompanySearch = search.writeCompanySearch;
+global.runCompanySearchAgain = search.runCompanySearchAgain;
 
 // --- Tables and templates (issue 9) ---
+global.showTablesDialog = tables.showTablesDialog;
+global.getTablesState = tables.getTablesState;
+global.saveTablesMapping = tables.saveTablesMapping;
+global.pushTablesColumns = tables.pushTablesColumns;
+global.saveTablesTemplate = tables.saveTablesTemplate;

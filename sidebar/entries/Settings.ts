@@ -1,0 +1,120 @@
+// Settings panel: paste and verify the API token, see who is connected and their credits, remove the token, let this
+// spreadsheet's formulas use it, and (Advanced) change the service address.
+import '../ui/styles.css';
+import type { AccountState } from '../../src/account/account-service';
+import { errorText, server } from '../bridge';
+import { h, message, replaceChildren } from '../ui/dom';
+import { panelHeader, refreshCredits } from '../ui/credits-badge';
+
+const app = document.getElementById('app')!;
+let busy = false;
+
+function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'warn'; text: string }): void {
+  const tokenInput = h('input', { type: 'password', id: 'token', autocomplete: 'off', spellcheck: 'false', placeholder: 'Paste your API token' });
+  const baseUrlInput = h('input', { type: 'url', id: 'base-url', value: state?.baseUrl ?? '', placeholder: 'https://…' });
+  const saveButton = h('button', { class: 'primary', id: 'save', type: 'submit' }, state?.connected ? 'Replace token' : 'Verify and save');
+  const form = h(
+    'form',
+    {
+      id: 'token-form',
+      onsubmit: (event: Event) => {
+        event.preventDefault();
+        void act(() => server.saveAccountToken({ token: tokenInput.value, baseUrl: baseUrlInput.value }), 'Token verified and saved.');
+      },
+    },
+    h('label', { for: 'token' }, state?.connected ? 'Replace the API token' : 'API token'),
+    tokenInput,
+    h('div', { class: 'row' }, saveButton),
+    h(
+      'details',
+      { open: Boolean(state && !state.baseUrl) },
+      h('summary', {}, 'Advanced'),
+      h('label', { for: 'base-url' }, 'Service address (HTTPS; plain HTTP only for localhost)'),
+      baseUrlInput,
+    ),
+  );
+
+  const account = state?.account
+    ? h(
+        'section',
+        { id: 'account' },
+        h('h2', {}, 'Connected'),
+        h(
+          'dl',
+          {},
+          h('dt', {}, 'Email'),
+          h('dd', { id: 'account-email' }, state.account.email),
+          h('dt', {}, 'Credits'),
+          h('dd', { id: 'account-credits' }, String(state.account.availableCredits)),
+          h('dt', {}, 'Organization'),
+          h('dd', { id: 'account-org' }, state.account.organization ?? 'personal account'),
+        ),
+        h('div', { class: 'row' }, h('button', { id: 'remove', type: 'button', onclick: () => void act(() => server.removeAccountToken(), 'Token removed.') }, 'Remove token')),
+      )
+    : null;
+
+  const sharing = state?.connected
+    ? h(
+        'section',
+        { id: 'formulas' },
+        h('h2', {}, 'Formulas'),
+        h(
+          'label',
+          { class: 'check' },
+          h('input', {
+            type: 'checkbox',
+            id: 'share-formulas',
+            checked: state.formulas.sharedByMe,
+            onchange: (event: Event) => {
+              const enabled = (event.target as HTMLInputElement).checked;
+              void act(() => server.setFormulaTokenSharing(enabled), enabled ? 'Formulas in this spreadsheet now use your token.' : 'Formulas no longer use your token.');
+            },
+          }),
+          h('span', {}, 'Let formulas in this spreadsheet use my token'),
+        ),
+        h('p', { class: 'muted' }, 'Every editor of this spreadsheet then runs =COMPANY_LOOKUP and the other formulas with your account. Untick to stop.'),
+        state.formulas.shared && !state.formulas.sharedByMe
+          ? h('p', { class: 'muted', id: 'shared-by' }, `Formulas here use the token of ${state.formulas.sharedBy ?? 'another user'}.`)
+          : null,
+      )
+    : null;
+
+  replaceChildren(
+    app,
+    panelHeader('Settings'),
+    state === null ? h('p', { class: 'muted' }, 'Loading…') : null,
+    notice ? message(notice.kind, notice.text) : null,
+    state?.problem ? message('error', state.problem) : null,
+    account,
+    state ? form : null,
+    sharing,
+  );
+  for (const control of Array.from(app.querySelectorAll('button, input'))) (control as HTMLButtonElement).disabled = busy;
+}
+
+let current: AccountState | null = null;
+
+async function act(call: () => Promise<AccountState>, success: string): Promise<void> {
+  busy = true;
+  render(current);
+  try {
+    const state = await call();
+    current = state;
+    busy = false;
+    render(state, state.problem ? undefined : { kind: 'ok', text: success });
+    await refreshCredits(state.account ? state.account.availableCredits : state.connected ? undefined : null);
+  } catch (error) {
+    busy = false;
+    render(current, { kind: 'error', text: errorText(error) });
+  }
+}
+
+render(null);
+server
+  .getAccountState()
+  .then((state) => {
+    current = state;
+    render(state);
+    void refreshCredits(state.account ? state.account.availableCredits : null);
+  })
+  .catch((error) => render(current, { kind: 'error', text: errorText(error) }));

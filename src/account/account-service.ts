@@ -1,0 +1,132 @@
+// Account setup logic behind the Settings panel: verify a pasted token with GET /v1/user before saving it, report
+// who is connected and their credits, remove the token, and share it (or stop sharing it) with this spreadsheet's
+// formulas. Pure: takes the settings stores and a client factory.
+import type { ServiceClient, ServiceSettings } from '../api/client';
+import { userMessage, type ApiError } from '../api/errors';
+import type { User } from '../api/types';
+import { validateBaseUrl } from '../api/url';
+import {
+  DEFAULT_BASE_URL,
+  formulaConnection,
+  formulaTokenOwner,
+  removeUserConnection,
+  saveUserConnection,
+  shareWithFormulas,
+  stopSharingWithFormulas,
+  userConnection,
+  type SettingsStores,
+} from './settings';
+
+export interface AccountSummary {
+  email: string;
+  availableCredits: number;
+  /** Organization name, or null for a personal account. */
+  organization: string | null;
+}
+
+export interface AccountState {
+  /** A token is saved for this user. */
+  connected: boolean;
+  baseUrl: string;
+  defaultBaseUrl: string;
+  account: AccountSummary | null;
+  /** Why the saved token could not be checked or a change was refused; null when all is well. */
+  problem: string | null;
+  formulas: { shared: boolean; sharedBy: string | null; sharedByMe: boolean };
+}
+
+export type ClientFactory = (settings: ServiceSettings) => ServiceClient;
+
+function summarize(user: User): AccountSummary {
+  return { email: user.email, availableCredits: user.available_credits, organization: user.organization_name ?? null };
+}
+
+/** Settings-panel wording for a failed token check: names the cause and what to do. */
+export function connectionProblem(error: ApiError, baseUrl: string): string {
+  switch (error.kind) {
+    case 'unauthorized':
+      return 'The service rejected this token (401). Copy it again from your dashboard and paste it here.';
+    case 'network':
+    case 'timeout':
+      return `Could not reach ${baseUrl}. Check the service address under Advanced, or your connection, and try again.`;
+    case 'not_found':
+    case 'bad_response':
+      return `No Sheet Scout service answered at ${baseUrl}. Check the service address under Advanced.`;
+    case 'bad_base_url':
+      return `Service address refused: ${error.reason}.`;
+    default:
+      return userMessage(error);
+  }
+}
+
+export class AccountService {
+  constructor(
+    private readonly stores: SettingsStores,
+    private readonly clientFor: ClientFactory,
+  ) {}
+
+  /** Current state; checks the saved token against the service (its credits are live). */
+  state(): AccountState {
+    const connection = userConnection(this.stores);
+    if (!connection.token) return this.describe(null, null);
+    const result = this.clientFor(connection).getUser();
+    return result.ok ? this.describe(summarize(result.value), null) : this.describe(null, connectionProblem(result.error, connection.baseUrl));
+  }
+
+  /** Verifies the token (and optional base URL) with GET /v1/user; saves them only when the service accepts. */
+  save(token: string, baseUrlInput: string | undefined): AccountState {
+    const trimmed = token.trim().replace(/^Bearer\s+/i, '');
+    if (!trimmed) return this.describe(null, 'Paste your API token first.');
+    const rawBaseUrl = (baseUrlInput ?? '').trim() || userConnection(this.stores).baseUrl || DEFAULT_BASE_URL;
+    if (!rawBaseUrl) return this.describe(null, 'Enter the service address under Advanced.');
+    const checked = validateBaseUrl(rawBaseUrl);
+    if (!checked.ok) return this.describe(null, `Service address refused: ${checked.reason}.`);
+    const result = this.clientFor({ baseUrl: checked.baseUrl, token: trimmed }).getUser();
+    if (!result.ok) return this.describe(null, connectionProblem(result.error, checked.baseUrl));
+    const previousToken = userConnection(this.stores).token;
+    const wasSharedByMe = this.stores.document !== null && previousToken !== null && formulaConnection(this.stores.document).token === previousToken;
+    saveUserConnection(this.stores, trimmed, checked.baseUrl);
+    if (wasSharedByMe && this.stores.document) {
+      shareWithFormulas(this.stores.document, { token: trimmed, baseUrl: checked.baseUrl }, result.value.email);
+    }
+    return this.describe(summarize(result.value), null);
+  }
+
+  remove(): AccountState {
+    removeUserConnection(this.stores);
+    return this.describe(null, null);
+  }
+
+  /** Lets this spreadsheet's formulas use the user's token, or stops it. */
+  setFormulaSharing(enabled: boolean): AccountState {
+    const document = this.stores.document;
+    if (!document) return this.describe(null, 'Formulas can only share a token inside a spreadsheet.');
+    if (!enabled) {
+      stopSharingWithFormulas(document);
+      return this.state();
+    }
+    const connection = userConnection(this.stores);
+    if (!connection.token) return this.describe(null, 'Save a token first, then let formulas use it.');
+    const result = this.clientFor(connection).getUser();
+    if (!result.ok) return this.describe(null, connectionProblem(result.error, connection.baseUrl));
+    shareWithFormulas(document, { token: connection.token, baseUrl: connection.baseUrl }, result.value.email);
+    return this.describe(summarize(result.value), null);
+  }
+
+  private describe(account: AccountSummary | null, problem: string | null): AccountState {
+    const connection = userConnection(this.stores);
+    const shared = formulaConnection(this.stores.document);
+    return {
+      connected: connection.token !== null,
+      baseUrl: connection.baseUrl,
+      defaultBaseUrl: DEFAULT_BASE_URL,
+      account,
+      problem,
+      formulas: {
+        shared: shared.token !== null,
+        sharedBy: formulaTokenOwner(this.stores.document),
+        sharedByMe: shared.token !== null && shared.token === connection.token,
+      },
+    };
+  }
+}

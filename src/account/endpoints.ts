@@ -1,0 +1,41 @@
+// Server functions of the Settings panel and the credits badge every panel shows (called via google.script.run),
+// and the menu handler that opens the panel.
+import { appContext } from '../app-context';
+import { createServiceClient } from '../api/client';
+import { AccountService, type AccountState } from './account-service';
+import { userConnection } from './settings';
+
+function accountService(): AccountService {
+  const context = appContext();
+  return new AccountService(context.stores, (settings) => createServiceClient({ http: context.http, clock: context.clock, settings }));
+}
+
+/** Menu: Extensions > Sheet Scout > Settings... */
+export function showSettingsPanel(): void {
+  const html = HtmlService.createHtmlOutputFromFile('Settings').setTitle('Sheet Scout settings');
+  SpreadsheetApp.getUi().showSidebar(html);
+}
+
+export function getAccountState(): AccountState {
+  return accountService().state();
+}
+
+export function saveAccountToken(input: { token: string; baseUrl?: string }): AccountState {
+  return accountService().save(String(input?.token ?? ''), input?.baseUrl === undefined ? undefined : String(input.baseUrl));
+}
+
+export function removeAccountToken(): AccountState {
+  return accountService().remove();
+}
+
+export function setFormulaTokenSharing(enabled: boolean): AccountState {
+  return accountService().setFormulaSharing(enabled === true);
+}
+
+/** Available credits for the badge in every panel; null when no token is set or the check failed. */
+export function getCredits(): { availableCredits: number | null } {
+  const context = appContext();
+  if (!userConnection(context.stores).token) return { availableCredits: null };
+  const result = context.userClient({ retry: { budgetMs: 5000 } }).getUser();
+  return { availableCredits: result.ok ? result.value.available_credits : null };
+}

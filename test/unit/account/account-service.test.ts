@@ -1,0 +1,112 @@
+import { AccountService } from '../../../src/account/account-service';
+import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { createServiceClient } from '../../../src/api/client';
+import type { HttpOutcome, HttpPort, HttpRequest, KeyValueStore } from '../../../src/ports';
+import { FakeClock } from '../api/fakes';
+
+class MemoryStore implements KeyValueStore {
+  readonly values = new Map<string, string>();
+  get(key: string) {
+    return this.values.get(key) ?? null;
+  }
+  set(key: string, value: string) {
+    this.values.set(key, value);
+  }
+  remove(key: string) {
+    this.values.delete(key);
+  }
+}
+
+const USER = { user_id: 'u1', email: 'jane@acme.test', available_credits: 500, organization_id: 'o1', organization_name: 'Acme', organization_slug: 'acme' };
+
+/** A service that knows one good token; records every request. */
+class FakeService implements HttpPort {
+  readonly requests: HttpRequest[] = [];
+  down = false;
+  fetchAll(requests: HttpRequest[]): HttpOutcome[] {
+    return requests.map((request) => {
+      this.requests.push(request);
+      if (this.down) return { ok: false, error: 'Address unavailable', maybeSent: false };
+      if (!request.url.endsWith('/v1/user')) return { ok: true, status: 404, headers: {}, body: '{"detail":"Not Found"}' };
+      const good = request.headers.Authorization === 'Bearer good-token';
+      return good
+        ? { ok: true, status: 200, headers: {}, body: JSON.stringify(USER) }
+        : { ok: true, status: 401, headers: {}, body: '{"detail":"Unauthorized"}' };
+    });
+  }
+}
+
+function setup() {
+  const stores = { user: new MemoryStore(), document: new MemoryStore() };
+  const http = new FakeService();
+  const service = new AccountService(stores, (settings) => createServiceClient({ http, clock: new FakeClock(), settings, retry: { maxAttempts: 1 } }));
+  return { stores, http, service };
+}
+
+const BASE = 'https://api.service.test';
+
+describe('AccountService', () => {
+  it('verifies a token with GET /v1/user before saving it, then reports the account', () => {
+    const { stores, http, service } = setup();
+    const state = service.save('  Bearer good-token ', BASE);
+    expect(http.requests.map((r) => r.url)).toEqual([`${BASE}/v1/user`]);
+    expect(stores.user.get(SETTINGS_KEYS.token)).toBe('good-token');
+    expect(state).toMatchObject({ connected: true, problem: null, baseUrl: BASE, account: { email: 'jane@acme.test', availableCredits: 500, organization: 'Acme' } });
+  });
+
+  it('does not save a rejected token and says why, without echoing it', () => {
+    const { stores, service } = setup();
+    const state = service.save('bad-token-123', BASE);
+    expect(stores.user.get(SETTINGS_KEYS.token)).toBeNull();
+    expect(state.connected).toBe(false);
+    expect(state.problem).toMatch(/rejected this token \(401\)/);
+    expect(JSON.stringify(state)).not.toContain('bad-token-123');
+  });
+
+  it('names the address when the service cannot be reached', () => {
+    const { service, http } = setup();
+    http.down = true;
+    expect(service.save('good-token', BASE).problem).toBe(`Could not reach ${BASE}. Check the service address under Advanced, or your connection, and try again.`);
+  });
+
+  it('refuses plain HTTP to a non-local host before sending anything', () => {
+    const { service, http } = setup();
+    const state = service.save('good-token', 'http://api.service.test');
+    expect(state.problem).toMatch(/plain http is only allowed for localhost/);
+    expect(http.requests).toHaveLength(0);
+  });
+
+  it('allows plain HTTP to localhost', () => {
+    const { service } = setup();
+    expect(service.save('good-token', 'http://127.0.0.1:8787').problem).toBeNull();
+  });
+
+  it('shares the token with formulas only on request, and removing the token stops the sharing', () => {
+    const { stores, service } = setup();
+    service.save('good-token', BASE);
+    expect(stores.document.get(SETTINGS_KEYS.formulaToken)).toBeNull();
+    const shared = service.setFormulaSharing(true);
+    expect(stores.document.get(SETTINGS_KEYS.formulaToken)).toBe('good-token');
+    expect(shared.formulas).toEqual({ shared: true, sharedBy: 'jane@acme.test', sharedByMe: true });
+    const removed = service.remove();
+    expect(stores.user.get(SETTINGS_KEYS.token)).toBeNull();
+    expect(stores.document.get(SETTINGS_KEYS.formulaToken)).toBeNull();
+    expect(removed).toMatchObject({ connected: false, account: null, formulas: { shared: false } });
+  });
+
+  it('unticking sharing removes the document copy', () => {
+    const { stores, service } = setup();
+    service.save('good-token', BASE);
+    service.setFormulaSharing(true);
+    const state = service.setFormulaSharing(false);
+    expect(stores.document.get(SETTINGS_KEYS.formulaToken)).toBeNull();
+    expect(state.formulas.shared).toBe(false);
+  });
+
+  it('reports a saved token that has since been revoked', () => {
+    const { stores, service } = setup();
+    stores.user.set(SETTINGS_KEYS.token, 'revoked');
+    stores.user.set(SETTINGS_KEYS.baseUrl, BASE);
+    expect(service.state()).toMatchObject({ connected: true, account: null, problem: expect.stringMatching(/401/) });
+  });
+});
