@@ -14,5 +14,5 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
-  { files: ['sidebar/**'], languageOptions: { globals: { ...globals.browser } } },
+  { files: ['sidebar/**', 'dev/playground/page/**', 'dev/playground/gas-shim.js'], languageOptions: { globals: { ...globals.browser } } },
 );

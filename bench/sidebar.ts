@@ -1,0 +1,48 @@
+// `npm run bench -- sidebar`: opens each built panel/dialog HTML in Chromium (300 px wide, google.script.run bridged
+// to the emulator through the playground) and prints its size and the time to first rendered content.
+// Goal: every page under 150 KB and under 500 ms. Last line: `sidebar: max_html_kb=.. first_render_ms=..`.
+import * as fs from 'fs';
+import * as path from 'path';
+import { chromium } from 'playwright-core';
+import { spawnSandbox } from '../dev/sandbox/spawn';
+import { startPlayground } from '../dev/playground/server';
+
+const DIST = path.resolve(__dirname, '../dist');
+
+export async function run(): Promise<void> {
+  const pages = fs.readdirSync(DIST).filter((file) => file.endsWith('.html')).sort();
+  const sandbox = await spawnSandbox({ clock: 'manual' });
+  const playground = await startPlayground({ sandboxUrl: sandbox.url });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--disable-gpu', '--disable-quic', '--disable-background-networking'] });
+  let maxKb = 0;
+  let maxRenderMs = 0;
+  try {
+    for (const file of pages) {
+      const name = path.basename(file, '.html');
+      const kb = fs.statSync(path.join(DIST, file)).size / 1024;
+      const page = await browser.newPage({ viewport: { width: 300, height: 700 } });
+      const external: string[] = [];
+      await page.route('**/*', (route) => {
+        if (route.request().url().startsWith(playground.url)) return route.continue();
+        external.push(route.request().url());
+        return route.abort();
+      });
+      // Each page is measured on its first load.
+      await page.goto(`${playground.url}page/${name}`);
+      await page.waitForFunction(() => (document.getElementById('app')?.childElementCount ?? 0) > 0);
+      const renderMs = await page.evaluate(() => {
+        const paint = performance.getEntriesByName('first-contentful-paint')[0];
+        return paint ? paint.startTime : performance.now();
+      });
+      await page.close();
+      maxKb = Math.max(maxKb, kb);
+      maxRenderMs = Math.max(maxRenderMs, renderMs);
+      console.log(`${name}.html: ${kb.toFixed(1)} KB, first render ${renderMs.toFixed(0)} ms${external.length ? `, BLOCKED external requests: ${external.join(' ')}` : ''}`);
+    }
+  } finally {
+    await browser.close();
+    await playground.close();
+    await sandbox.stop();
+  }
+  console.log(`sidebar: max_html_kb=${maxKb.toFixed(1)} first_render_ms=${maxRenderMs.toFixed(0)}`);
+}

@@ -1,0 +1,261 @@
+// Playground page script: renders the emulated spreadsheet (polling /api/state), lets the user select and edit cells,
+// switch tabs, click the add-in menu, sort or insert rows, move time forward and switch accounts. The sidebar and
+// dialogs are the add-in's own built HTML in frames; their google.script.run calls reach the emulator via /api/run.
+import './style.css';
+
+interface MenuItem { caption: string; functionName?: string; separator?: boolean; subMenu?: Menu }
+interface Menu { caption: string; items: MenuItem[] }
+interface SheetState { name: string; hidden: boolean; values: string[][]; formulas: string[][]; notes: string[][] }
+interface State {
+  sheets: SheetState[];
+  activeSheet: string;
+  menu: Menu | null;
+  sidebar: { id: number; title: string } | null;
+  dialog: { id: number; title: string; width?: number; height?: number } | null;
+  toasts: Array<{ message: string; title?: string }>;
+  account: string;
+  accounts: string[];
+  clock: string;
+  triggers: number;
+  log: string[];
+}
+
+let state: State | null = null;
+let viewedSheet: string | null = null;
+let anchor: { row: number; column: number } | null = null;
+let focus: { row: number; column: number } | null = null;
+let editing = false;
+let shownSidebar = 0;
+let shownDialog = 0;
+
+const $ = (id: string) => document.getElementById(id)!;
+
+function columnLetter(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
+function selectionA1(): string | null {
+  if (!anchor || !focus) return null;
+  const top = Math.min(anchor.row, focus.row);
+  const bottom = Math.max(anchor.row, focus.row);
+  const left = Math.min(anchor.column, focus.column);
+  const right = Math.max(anchor.column, focus.column);
+  const start = `${columnLetter(left)}${top}`;
+  return top === bottom && left === right ? start : `${start}:${columnLetter(right)}${bottom}`;
+}
+
+async function post(path: string, body: unknown): Promise<{ ok: boolean; message?: string }> {
+  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const result = await response.json();
+  await refresh();
+  return result;
+}
+
+function button(label: string, onClick: () => void, attributes: Record<string, string> = {}): HTMLButtonElement {
+  const element = document.createElement('button');
+  element.textContent = label;
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+function renderToolbar(current: State): void {
+  const toolbar = $('toolbar');
+  toolbar.textContent = '';
+  const menuGroup = document.createElement('div');
+  menuGroup.className = 'group';
+  menuGroup.id = 'addon-menu';
+  const title = document.createElement('span');
+  title.className = 'label';
+  title.textContent = current.menu ? `${current.menu.caption}:` : 'Menu not built';
+  menuGroup.appendChild(title);
+  const addItems = (items: MenuItem[], prefix: string) => {
+    for (const item of items) {
+      if (item.subMenu) addItems(item.subMenu.items, `${item.subMenu.caption} › `);
+      else if (item.functionName) {
+        const handler = item.functionName;
+        menuGroup.appendChild(button(prefix + item.caption, () => void post('/api/menu', { handler }), { 'data-handler': handler }));
+      }
+    }
+  };
+  if (current.menu) addItems(current.menu.items, '');
+  toolbar.appendChild(menuGroup);
+
+  const rows = document.createElement('div');
+  rows.className = 'group';
+  rows.appendChild(button('Sort A→Z by column', () => focus && void post('/api/rows', { sheet: viewedSheet, action: 'sort', column: focus.column }), { id: 'sort-rows' }));
+  rows.appendChild(button('Insert row above', () => focus && void post('/api/rows', { sheet: viewedSheet, action: 'insert', row: focus.row }), { id: 'insert-row' }));
+  toolbar.appendChild(rows);
+
+  const time = document.createElement('div');
+  time.className = 'group';
+  const clock = document.createElement('span');
+  clock.className = 'label';
+  clock.id = 'clock';
+  clock.textContent = `${current.clock.replace('T', ' ').slice(0, 19)} · ${current.triggers} trigger(s)`;
+  time.appendChild(clock);
+  for (const [label, ms] of [['+1 min', 60_000], ['+15 min', 900_000], ['+1 h', 3_600_000]] as const) {
+    time.appendChild(button(label, () => void post('/api/time', { ms }), { 'data-advance': String(ms) }));
+  }
+  toolbar.appendChild(time);
+
+  const accountGroup = document.createElement('div');
+  accountGroup.className = 'group';
+  const select = document.createElement('select');
+  select.id = 'account';
+  for (const name of current.accounts) {
+    const option = document.createElement('option');
+    option.value = name;
+    option.textContent = name;
+    option.selected = name === current.account;
+    select.appendChild(option);
+  }
+  select.addEventListener('change', () => void post('/api/account', { account: select.value }));
+  accountGroup.appendChild(select);
+  toolbar.appendChild(accountGroup);
+}
+
+function renderGrid(current: State): void {
+  const sheet = current.sheets.find((s) => s.name === viewedSheet) ?? current.sheets[0];
+  viewedSheet = sheet.name;
+  const grid = $('grid') as HTMLTableElement;
+  grid.textContent = '';
+  const head = grid.insertRow();
+  const corner = document.createElement('th');
+  corner.className = 'row-head';
+  head.appendChild(corner);
+  const columns = sheet.values[0]?.length ?? 0;
+  for (let column = 1; column <= columns; column++) {
+    const th = document.createElement('th');
+    th.textContent = columnLetter(column);
+    head.appendChild(th);
+  }
+  const a1 = selectionA1();
+  const inSelection = (row: number, column: number) =>
+    anchor && focus && row >= Math.min(anchor.row, focus.row) && row <= Math.max(anchor.row, focus.row) && column >= Math.min(anchor.column, focus.column) && column <= Math.max(anchor.column, focus.column);
+  sheet.values.forEach((values, rowIndex) => {
+    const row = rowIndex + 1;
+    const tr = grid.insertRow();
+    const th = document.createElement('th');
+    th.className = 'row-head';
+    th.textContent = String(row);
+    tr.appendChild(th);
+    values.forEach((value, columnIndex) => {
+      const column = columnIndex + 1;
+      const td = tr.insertCell();
+      td.textContent = value;
+      td.dataset.cell = `${columnLetter(column)}${row}`;
+      const note = sheet.notes[rowIndex]?.[columnIndex];
+      if (note) {
+        td.classList.add('has-note');
+        td.title = note;
+      }
+      if (value.startsWith('#')) td.classList.add('error');
+      if (inSelection(row, column)) td.classList.add('selected');
+      td.addEventListener('mousedown', (event) => {
+        if (event.shiftKey && anchor) focus = { row, column };
+        else anchor = focus = { row, column };
+        void post('/api/select', { sheet: sheet.name, a1: selectionA1() });
+      });
+      td.addEventListener('dblclick', () => startEdit(td, sheet, row, column));
+    });
+  });
+  $('cell-name').textContent = a1 ?? '';
+  if (focus) {
+    const formula = sheet.formulas[focus.row - 1]?.[focus.column - 1];
+    $('cell-content').textContent = formula || sheet.values[focus.row - 1]?.[focus.column - 1] || '';
+  }
+  const tabs = $('tabs');
+  tabs.textContent = '';
+  for (const each of current.sheets.filter((s) => !s.hidden)) {
+    const tab = button(each.name, () => {
+      viewedSheet = each.name;
+      anchor = focus = null;
+      render();
+    });
+    tab.dataset.sheet = each.name;
+    if (each.name === viewedSheet) tab.className = 'active';
+    tabs.appendChild(tab);
+  }
+}
+
+function startEdit(td: HTMLTableCellElement, sheet: SheetState, row: number, column: number): void {
+  editing = true;
+  const input = document.createElement('input');
+  input.value = sheet.formulas[row - 1]?.[column - 1] || sheet.values[row - 1]?.[column - 1] || '';
+  td.textContent = '';
+  td.appendChild(input);
+  input.focus();
+  const finish = (save: boolean) => {
+    if (!editing) return;
+    editing = false;
+    if (save) void post('/api/cell', { sheet: sheet.name, a1: `${columnLetter(column)}${row}`, text: input.value });
+    else render();
+  };
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') finish(true);
+    if (event.key === 'Escape') finish(false);
+  });
+  input.addEventListener('blur', () => finish(true));
+}
+
+function renderFrames(current: State): void {
+  const sidebar = $('sidebar');
+  if (current.sidebar) {
+    sidebar.hidden = false;
+    $('sidebar-title').textContent = current.sidebar.title;
+    if (current.sidebar.id !== shownSidebar) {
+      shownSidebar = current.sidebar.id;
+      ($('sidebar-frame') as HTMLIFrameElement).src = `/sidebar/${current.sidebar.id}`;
+    }
+  } else {
+    sidebar.hidden = true;
+    shownSidebar = 0;
+  }
+  const dialog = $('dialog');
+  if (current.dialog) {
+    dialog.hidden = false;
+    $('dialog-title').textContent = current.dialog.title;
+    if (current.dialog.id !== shownDialog) {
+      shownDialog = current.dialog.id;
+      ($('dialog-frame') as HTMLIFrameElement).src = `/dialog/${current.dialog.id}`;
+      const box = dialog.querySelector('.dialog-box') as HTMLElement;
+      if (current.dialog.width) box.style.width = `${current.dialog.width}px`;
+      if (current.dialog.height) box.style.height = `${current.dialog.height + 40}px`;
+    }
+  } else {
+    dialog.hidden = true;
+    shownDialog = 0;
+  }
+  const toasts = $('toasts');
+  toasts.textContent = '';
+  for (const toast of current.toasts) {
+    const div = document.createElement('div');
+    div.textContent = toast.title ? `${toast.title}: ${toast.message}` : toast.message;
+    toasts.appendChild(div);
+  }
+}
+
+function render(): void {
+  if (!state || editing) return;
+  renderToolbar(state);
+  renderGrid(state);
+  renderFrames(state);
+}
+
+async function refresh(): Promise<void> {
+  const response = await fetch('/api/state');
+  state = (await response.json()) as State;
+  if (viewedSheet === null) viewedSheet = state.activeSheet;
+  render();
+}
+
+$('sidebar-close').addEventListener('click', () => void post('/api/close-sidebar', {}));
+$('dialog-close').addEventListener('click', () => void post('/api/close-sidebar', {}));
+window.addEventListener('message', (event) => {
+  if (event.data && event.data.playground === 'changed') void refresh();
+});
+void refresh();
+setInterval(() => void refresh(), 1500);

@@ -1,0 +1,286 @@
+// The playground host: loads the built bundle into the Apps Script emulator with a demo spreadsheet and serves a page
+// showing the grid (editable, one tab per sheet), the add-in menu as buttons, the real built sidebar HTML in a 300 px
+// frame with google.script.run bridged to the emulator, time controls that fire due triggers, and an account switcher.
+// It is a thin host: everything it shows runs through dist/Code.js and the emulator.
+import * as fs from 'fs';
+import * as http from 'http';
+import * as path from 'path';
+import * as esbuild from 'esbuild';
+import * as acorn from 'acorn';
+import { createRuntime, type GasRuntime } from '../gas-runtime';
+import { blockingSleep, type Clock } from '../gas-runtime/clock';
+import { SETTINGS_KEYS } from '../../src/account/settings';
+import { fillDemoSpreadsheet } from './demo';
+
+export const PLAYGROUND_ACCOUNTS: Record<string, string> = {
+  'sandbox-pro': 'sbx_pro_token',
+  'sandbox-solo': 'sbx_solo_token',
+  'sandbox-free': 'sbx_free_token',
+  'sandbox-low': 'sbx_low_token',
+};
+
+const ROOT = path.resolve(__dirname, '../..');
+const USER = 'demo@sheetscout.test';
+
+export interface Playground {
+  url: string;
+  runtime: GasRuntime;
+  close(): Promise<void>;
+}
+
+interface OffsetClock extends Clock {
+  advance(ms: number): void;
+}
+
+/** Real time plus whatever the time controls added, so the sandbox and the emulator agree on "later". */
+function createOffsetClock(): OffsetClock {
+  let offset = 0;
+  return {
+    manual: false,
+    now: () => Date.now() + offset,
+    sleep: blockingSleep,
+    advance(ms: number) {
+      offset += ms;
+    },
+  };
+}
+
+/** Names of the bundle's top-level functions: what google.script.run can call. */
+function serverFunctionNames(bundle: string): string[] {
+  const program = acorn.parse(bundle, { ecmaVersion: 2019, sourceType: 'script' }) as unknown as {
+    body: Array<{ type: string; id?: { name: string } }>;
+  };
+  return program.body.filter((node) => node.type === 'FunctionDeclaration' && node.id).map((node) => node.id!.name);
+}
+
+function buildPage(): { js: string; css: string } {
+  const result = esbuild.buildSync({
+    entryPoints: [path.join(__dirname, 'page/main.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2019',
+    write: false,
+    outdir: path.join(__dirname, 'out'),
+  });
+  const js = result.outputFiles.find((file) => file.path.endsWith('.js'))!.text;
+  const css = result.outputFiles.find((file) => file.path.endsWith('.css'))?.text ?? '';
+  return { js, css };
+}
+
+function readBody(request: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        resolve(text ? JSON.parse(text) : {});
+      } catch (error) {
+        reject(error);
+      }
+    });
+    request.on('error', reject);
+  });
+}
+
+function send(response: http.ServerResponse, status: number, body: unknown, type = 'application/json'): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  response.writeHead(status, { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'no-store' });
+  response.end(text);
+}
+
+async function postJson(url: string, body: unknown): Promise<unknown> {
+  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return response.json();
+}
+
+export interface PlaygroundOptions {
+  /** Base URL of a running sandbox (its control API is used by the time controls). */
+  sandboxUrl: string;
+  port?: number;
+  account?: keyof typeof PLAYGROUND_ACCOUNTS;
+  bundlePath?: string;
+}
+
+export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
+  const bundlePath = options.bundlePath ?? path.join(ROOT, 'dist/Code.js');
+  const bundle = fs.readFileSync(bundlePath, 'utf8');
+  const functionNames = serverFunctionNames(bundle);
+  const shim = fs.readFileSync(path.join(__dirname, 'gas-shim.js'), 'utf8').replace('/*SERVER_FUNCTIONS*/[]', JSON.stringify(functionNames));
+  const page = buildPage();
+  const pageHtml = fs.readFileSync(path.join(__dirname, 'page/index.html'), 'utf8').replace('/*STYLE*/', page.css).replace('/*SCRIPT*/', () => page.js.replace(/<\/script/gi, '<\\/script'));
+
+  const clock = createOffsetClock();
+  const runtime = createRuntime({ bundlePath, clock, users: [USER], addonName: 'Sheet Scout' });
+  await fillDemoSpreadsheet(runtime, options.sandboxUrl);
+
+  let account = options.account ?? 'sandbox-pro';
+  const userProperties = runtime.properties.user(USER);
+  /** Connects the demo user as `name`, and lets the demo spreadsheet's formulas use that token too. */
+  function connect(name: string): void {
+    account = name;
+    userProperties.set(SETTINGS_KEYS.baseUrl, options.sandboxUrl);
+    userProperties.set(SETTINGS_KEYS.token, PLAYGROUND_ACCOUNTS[name]);
+    runtime.properties.document.set(SETTINGS_KEYS.formulaBaseUrl, options.sandboxUrl);
+    runtime.properties.document.set(SETTINGS_KEYS.formulaToken, PLAYGROUND_ACCOUNTS[name]);
+    runtime.properties.document.set(SETTINGS_KEYS.formulaTokenOwner, name);
+  }
+  connect(account);
+  runtime.open({ user: USER });
+
+  let sidebarShown = runtime.ui.sidebars.length;
+  let dialogShown = runtime.ui.dialogs.length;
+  let activeSidebar: { id: number; title: string; html: string } | null = null;
+  let activeDialog: { id: number; title: string; html: string; width?: number; height?: number } | null = null;
+  let log: string[] = [];
+
+  /** Picks up a sidebar or dialog the last execution opened. */
+  function collectUi(): void {
+    if (runtime.ui.sidebars.length > sidebarShown) {
+      const shown = runtime.ui.sidebars[runtime.ui.sidebars.length - 1];
+      sidebarShown = runtime.ui.sidebars.length;
+      activeSidebar = { id: sidebarShown, title: shown.title, html: shown.html };
+    }
+    if (runtime.ui.dialogs.length > dialogShown) {
+      const shown = runtime.ui.dialogs[runtime.ui.dialogs.length - 1];
+      dialogShown = runtime.ui.dialogs.length;
+      activeDialog = { id: dialogShown, title: shown.title, html: shown.html, width: shown.width, height: shown.height };
+    }
+  }
+
+  function execute(name: string, args: unknown[], kind: 'menu' | 'sidebar'): { ok: true; value: unknown } | { ok: false; message: string } {
+    try {
+      const value = runtime.run(name, args, { kind, user: USER });
+      collectUi();
+      return { ok: true, value: value === undefined ? null : JSON.parse(JSON.stringify(value)) };
+    } catch (error) {
+      collectUi();
+      const message = error instanceof Error ? error.message : String(error);
+      log = [...log.slice(-19), `${name}: ${message}`];
+      return { ok: false, message };
+    }
+  }
+
+  function state(): unknown {
+    const model = runtime.spreadsheet;
+    const sheets = model.sheets.map((sheet) => {
+      const rows = Math.max(sheet.lastRow(), 30);
+      const columns = Math.max(sheet.lastColumn(), 8);
+      const a1 = `A1:${columnLetter(columns)}${rows}`;
+      return {
+        name: sheet.name,
+        hidden: Boolean(sheet.hidden),
+        values: sheet.getDisplayValues(a1),
+        formulas: sheet.getFormulas(a1),
+        notes: sheet.getNotes(a1),
+      };
+    });
+    return {
+      sheets,
+      activeSheet: model.activeSheet.name,
+      menu: runtime.ui.menus.find((menu) => menu.addon) ?? null,
+      sidebar: activeSidebar ? { id: activeSidebar.id, title: activeSidebar.title } : null,
+      dialog: activeDialog ? { id: activeDialog.id, title: activeDialog.title, width: activeDialog.width, height: activeDialog.height } : null,
+      toasts: runtime.ui.toasts.slice(-3),
+      alerts: runtime.ui.alerts.slice(-3),
+      account,
+      accounts: Object.keys(PLAYGROUND_ACCOUNTS),
+      clock: new Date(clock.now()).toISOString(),
+      triggers: runtime.triggers.list().length,
+      log,
+    };
+  }
+
+  const server = http.createServer((request, response) => {
+    void handle(request, response).catch((error) => send(response, 500, { ok: false, message: String(error?.message ?? error) }));
+  });
+
+  async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const url = (request.url ?? '/').split('?')[0];
+    if (request.method === 'GET' && url === '/') return send(response, 200, pageHtml, 'text/html');
+    if (request.method === 'GET' && url === '/api/state') return send(response, 200, state());
+    const frame = /^\/(sidebar|dialog)\/(\d+)$/.exec(url);
+    if (request.method === 'GET' && frame) {
+      const shown = frame[1] === 'sidebar' ? activeSidebar : activeDialog;
+      if (!shown || String(shown.id) !== frame[2]) return send(response, 404, 'closed', 'text/plain');
+      return send(response, 200, shown.html.replace(/<head>/i, () => `<head><script>${shim}</script>`), 'text/html');
+    }
+    const builtPage = /^\/page\/(\w+)$/.exec(url);
+    if (request.method === 'GET' && builtPage) {
+      // Any built panel or dialog by name, bridged like the sidebar (used by the sidebar benchmark).
+      const file = path.join(path.dirname(bundlePath), `${builtPage[1]}.html`);
+      if (!fs.existsSync(file)) return send(response, 404, 'no such page', 'text/plain');
+      return send(response, 200, fs.readFileSync(file, 'utf8').replace(/<head>/i, () => `<head><script>${shim}</script>`), 'text/html');
+    }
+    if (request.method !== 'POST') return send(response, 404, { ok: false, message: 'not found' });
+    const body = (await readBody(request)) as Record<string, unknown>;
+    switch (url) {
+      case '/api/run':
+        return send(response, 200, execute(String(body.name), Array.isArray(body.args) ? body.args : [], 'sidebar'));
+      case '/api/menu':
+        return send(response, 200, execute(String(body.handler), [], 'menu'));
+      case '/api/close-sidebar':
+        activeSidebar = null;
+        activeDialog = null;
+        return send(response, 200, { ok: true });
+      case '/api/cell':
+        runtime.userEdit(`${quoteSheetName(String(body.sheet))}!${String(body.a1)}`, String(body.text ?? ''), { user: USER });
+        collectUi();
+        return send(response, 200, { ok: true });
+      case '/api/select': {
+        const sheet = runtime.spreadsheet.sheet(String(body.sheet));
+        runtime.spreadsheet.activeSheet = sheet;
+        runtime.spreadsheet.selection = { sheet, rect: sheet.rect(String(body.a1)) };
+        return send(response, 200, { ok: true });
+      }
+      case '/api/rows': {
+        const sheet = runtime.spreadsheet.sheet(String(body.sheet));
+        if (body.action === 'insert') sheet.insertRows(Number(body.row), Number(body.count ?? 1));
+        if (body.action === 'delete') sheet.deleteRows(Number(body.row), Number(body.count ?? 1));
+        if (body.action === 'sort') {
+          const column = Number(body.column);
+          sheet.sortRows({ row: 2, column: 1, numRows: Math.max(0, sheet.lastRow() - 1), numColumns: sheet.lastColumn() }, [{ column, ascending: body.ascending !== false }]);
+        }
+        return send(response, 200, { ok: true });
+      }
+      case '/api/time': {
+        const ms = Math.max(0, Number(body.ms) || 0);
+        clock.advance(ms);
+        await postJson(`${options.sandboxUrl}/_sandbox/clock/advance`, { ms });
+        const fired = runtime.triggers.fireDue();
+        collectUi();
+        return send(response, 200, { ok: true, fired });
+      }
+      case '/api/account': {
+        const name = String(body.account);
+        if (!(name in PLAYGROUND_ACCOUNTS)) return send(response, 400, { ok: false, message: `unknown account ${name}` });
+        connect(name);
+        return send(response, 200, { ok: true });
+      }
+      default:
+        return send(response, 404, { ok: false, message: 'not found' });
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    runtime,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runtime.close();
+    },
+  };
+}
+
+function quoteSheetName(name: string): string {
+  return /^[A-Za-z0-9_]+$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
+}
+
+function columnLetter(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}

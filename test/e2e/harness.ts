@@ -1,0 +1,67 @@
+// Browser-test harness: starts the sandbox (child process) and the playground (built bundle in the emulator), and
+// drives Debian's Chromium through playwright-core. When Chromium is missing (and the test setup could not install
+// it) `describeWithBrowser` skips the suite with a loud message instead of failing.
+import * as fs from 'fs';
+import * as path from 'path';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { spawnSandbox } from '../../dev/sandbox/spawn';
+import { startPlayground, type Playground } from '../../dev/playground/server';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = path.resolve(__dirname, 'artifacts');
+
+export const describeWithBrowser: jest.Describe = fs.existsSync(CHROMIUM)
+  ? describe
+  : (((name: string, fn: () => void) => {
+      console.warn(`\n!!! SKIPPING browser tests "${name}": ${CHROMIUM} is missing and could not be installed.\n`);
+      describe.skip(name, fn);
+    }) as unknown as jest.Describe);
+
+export interface Stack {
+  sandboxUrl: string;
+  playground: Playground;
+  browser: Browser;
+  page: Page;
+  /** The sidebar's frame once a panel is open. */
+  sidebar(): Promise<Frame>;
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startStack(): Promise<Stack> {
+  const sandbox = await spawnSandbox({ clock: 'manual' });
+  const playground = await startPlayground({ sandboxUrl: sandbox.url });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // The add-in must make no outside calls: everything but the playground's own origin is refused.
+  await page.route('**/*', (route) => (route.request().url().startsWith(playground.url) ? route.continue() : route.abort()));
+  await page.goto(playground.url);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    sandboxUrl: sandbox.url,
+    playground,
+    browser,
+    page,
+    async sidebar() {
+      const handle = await page.waitForSelector('#sidebar-frame:visible');
+      await page.waitForFunction(() => {
+        const frame = document.getElementById('sidebar-frame') as HTMLIFrameElement | null;
+        return Boolean(frame?.src && frame.contentDocument?.getElementById('app')?.childElementCount);
+      });
+      return (await handle.contentFrame())!;
+    },
+    async screenshot(name: string) {
+      const file = path.join(ARTIFACTS, `${name}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+    async close() {
+      await browser.close();
+      await playground.close();
+      await sandbox.stop();
+    },
+  };
+}
