@@ -14,5 +14,6 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
+  { files: ['test/setup/timeouts.js'], languageOptions: { globals: { ...globals.jest } } },
   { files: ['sidebar/**', 'dev/playground/page/**', 'dev/playground/gas-shim.js'], languageOptions: { globals: { ...globals.browser } } },
 );

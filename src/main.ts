@@ -6,6 +6,7 @@ import * as search from './search/endpoints';
 import * as formulas from './functions/endpoints';
 import * as tables from './tables/endpoints';
 import * as enrichment from './enrichment/endpoints';
+import * as research from './research/endpoints';
 
 declare const global: Record<string, unknown>;
 
@@ -91,6 +92,19 @@ global.resumeEnrichment = enrichment.resumeEnrichment;
 global.continueEnrichmentFromTrigger = enrichment.continueEnrichmentFromTrigger;
 
 // --- Research (issue 7) ---
+global.showResearchPanel = research.showResearchPanel;
+global.getResearchContext = research.getResearchContext;
+global.launchResearch = research.launchResearch;
+global.pollResearch = research.pollResearch;
+global.listResearchHistory = research.listResearchHistory;
+global.getSelectedRowReport = research.getSelectedRowReport;
+global.getTaskReport = research.getTaskReport;
+global.writeTaskToSelectedRow = research.writeTaskToSelectedRow;
+/**
+ * Time-driven trigger: polls this spreadsheet's pending research tasks and writes finished results into their rows.
+ * @preserve
+ */
+global.researchTick = research.researchTick;
 
 // --- Company search (issue 8) ---
 global.showSearchPanel = search.showSearchPanel;

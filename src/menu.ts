@@ -11,6 +11,12 @@ export interface MenuEntry {
 
 export const MENU_ENTRIES: readonly MenuEntry[] = [
   { label: 'Settings...', handler: 'showSettingsPanel' },
+  { label: 'Map columns...', handler: 'showTablesDialog', submenu: 'Tables' },
+  { label: 'Company search...', handler: 'showSearchPanel' },
+  { label: 'Enrich selected domains...', handler: 'showEnrichPanel' },
+  { label: 'Research selected rows...', handler: 'showResearchPanel' },
+  { label: 'Freeze formulas to values', handler: 'freezeFormulasToValues', submenu: 'Formulas' },
+  { label: 'Refresh pending lookups', handler: 'refreshPendingLookups', submenu: 'Formulas' },
 ];
 
 type Menu = GoogleAppsScript.Base.Menu;

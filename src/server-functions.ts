@@ -1,5 +1,9 @@
 // The map of server functions the sidebars call through google.script.run (typed for gas-client). Each feature's
 // endpoints module is listed once; main.ts exposes the same functions as globals.
 import type * as accountEndpoints from './account/endpoints';
+import type * as enrichmentEndpoints from './enrichment/endpoints';
+import type * as searchEndpoints from './search/endpoints';
+import type * as tablesEndpoints from './tables/endpoints';
+import type * as researchEndpoints from './research/endpoints';
 
-export type ServerFunctions = typeof accountEndpoints;
+export type ServerFunctions = typeof accountEndpoints & typeof enrichmentEndpoints & typeof searchEndpoints & typeof tablesEndpoints & typeof researchEndpoints;

@@ -319,7 +319,7 @@ export type LookupOutcome =
 export interface WebsiteAuthority {
   score: number;
   percentile: number;
-  tier: string;
+  tier: number | string;
   tier_label: string;
 }
 

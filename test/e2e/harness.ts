@@ -28,20 +28,37 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+/** Starts sandbox, playground and Chromium; whatever started is stopped again when a later step fails. */
 export async function startStack(): Promise<Stack> {
-  const sandbox = await spawnSandbox({ clock: 'manual' });
-  const playground = await startPlayground({ sandboxUrl: sandbox.url });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  // The add-in must make no outside calls: everything but the playground's own origin is refused.
-  await page.route('**/*', (route) => (route.request().url().startsWith(playground.url) ? route.continue() : route.abort()));
-  await page.goto(playground.url);
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const started: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    const sandbox = await spawnSandbox({ clock: 'manual' });
+    started.push(() => sandbox.stop());
+    const playground = await startPlayground({ sandboxUrl: sandbox.url });
+    started.push(() => playground.close());
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    started.push(() => browser.close());
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // The add-in must make no outside calls: everything but the playground's own origin is refused.
+    await page.route('**/*', (route) => (route.request().url().startsWith(playground.url) ? route.continue() : route.abort()));
+    await page.goto(playground.url);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    return stackOf(sandbox.url, playground, browser, page, stopAll);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+function stackOf(sandboxUrl: string, playground: Playground, browser: Browser, page: Page, stopAll: () => Promise<void>): Stack {
   return {
-    sandboxUrl: sandbox.url,
+    sandboxUrl,
     playground,
     browser,
     page,
@@ -58,10 +75,6 @@ export async function startStack(): Promise<Stack> {
       await page.screenshot({ path: file });
       return file;
     },
-    async close() {
-      await browser.close();
-      await playground.close();
-      await sandbox.stop();
-    },
+    close: stopAll,
   };
 }

@@ -20,6 +20,9 @@ interface State {
   log: string[];
 }
 
+/** The error values Sheets shows in a cell (a markdown heading starting with "#" is not one). */
+const SHEETS_ERRORS = /^#(REF!|ERROR!|N\/A|VALUE!|NAME\?|DIV\/0!|NUM!|NULL!)$/;
+
 let state: State | null = null;
 let viewedSheet: string | null = null;
 let anchor: { row: number; column: number } | null = null;
@@ -152,7 +155,7 @@ function renderGrid(current: State): void {
         td.classList.add('has-note');
         td.title = note;
       }
-      if (value.startsWith('#')) td.classList.add('error');
+      if (SHEETS_ERRORS.test(value)) td.classList.add('error');
       if (inSelection(row, column)) td.classList.add('selected');
       td.addEventListener('mousedown', (event) => {
         if (event.shiftKey && anchor) focus = { row, column };

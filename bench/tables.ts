@@ -1,0 +1,87 @@
+// `npm run bench -- tables`: the mapping dialog on a wide sheet (120 columns, every 3rd an agent with a long prompt
+// that consumes the column before it), in the emulator against the sandbox with 200 ms injected latency. Prints the
+// sheet reads and wall time of opening the dialog, the properties a save writes (9 KB per value), the HTTP calls and
+// wall time of pushing all columns, and the time the dialog's live validation takes for the whole mapping.
+import { createRuntime, SpreadsheetModel, type GasRuntime } from '../dev/gas-runtime';
+import { spawnSandbox } from '../dev/sandbox/spawn';
+import { SETTINGS_KEYS } from '../src/account/settings';
+import type { ColumnDraft } from '../src/tables/model';
+import type { PushResponse, TablesState } from '../src/tables/session';
+import { validateMapping } from '../src/tables/validate';
+
+const COLUMNS = 120;
+const LATENCY_MS = 200;
+const TABLE = 'tbl_labs_companies';
+
+async function control(url: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(url + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status}`);
+  return response.json();
+}
+
+function columnLetters(n: number): string {
+  let letters = '';
+  for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) letters = String.fromCharCode(65 + ((c - 1) % 26)) + letters;
+  return letters;
+}
+
+function timed<T>(work: () => T): { value: T; ms: number } {
+  const started = process.hrtime.bigint();
+  const value = work();
+  return { value, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+}
+
+export async function run(): Promise<void> {
+  const sandbox = await spawnSandbox({ clock: 'manual' });
+  let created: GasRuntime | undefined;
+  try {
+    const runtime = (created = createRuntime({ users: ['owner@example.com'], addonName: 'Sheet Scout', spreadsheet: new SpreadsheetModel({ columns: COLUMNS + 10 }) }));
+    runtime.properties.user().set(SETTINGS_KEYS.token, 'sbx_pro_token');
+    runtime.properties.user().set(SETTINGS_KEYS.baseUrl, sandbox.url);
+    const headers = Array.from({ length: COLUMNS }, (_, i) => `Field ${i + 1}`);
+    runtime.spreadsheet.sheet().setValues(`A1:${columnLetters(COLUMNS)}1`, [headers]);
+
+    runtime.counters.reset();
+    const opened = timed(() => runtime.run<TablesState>('getTablesState', [], { kind: 'sidebar' }));
+    const openReads = runtime.counters.sheet.reads;
+    const prompt = `Using {PREV}, research {input} in depth: ${'products, customers, pricing, hiring, news; '.repeat(12)}`;
+    const drafts: ColumnDraft[] = opened.value.drafts.map((draft, i) =>
+      i % 3 === 2
+        ? { ...draft, kind: 'agent', agent: { ...draft.agent, prompt: prompt.replace('PREV', opened.value.drafts[i - 1].key) } }
+        : draft,
+    );
+    const validation = timed(() => validateMapping(drafts));
+    if (validation.value.some((issue) => issue.severity === 'error')) throw new Error(validation.value[0].message);
+
+    const sheetId = opened.value.sheetId;
+    const saved = timed(() => runtime.run('saveTablesMapping', [{ sheetId, drafts }], { kind: 'sidebar' }));
+    const stored = Object.entries(runtime.properties.document.all()).filter(([key]) => key.startsWith('sheetscout.tables.mapping.'));
+    const storedBytes = stored.reduce((sum, [, value]) => sum + Buffer.byteLength(value), 0);
+    const largestValue = Math.max(...stored.map(([, value]) => Buffer.byteLength(value)));
+
+    await control(sandbox.url, 'POST', '/_sandbox/faults', { route: 'columns', latencyMs: LATENCY_MS });
+    await control(sandbox.url, 'POST', '/_sandbox/stats/reset');
+    runtime.counters.reset();
+    const pushed = timed(() => runtime.run<PushResponse>('pushTablesColumns', [{ sheetId, drafts, table: TABLE, position: { at: 'end' } }], { kind: 'sidebar' }));
+    if (pushed.value.status !== 'created') throw new Error(`push failed: ${pushed.value.status} ${'message' in pushed.value ? pushed.value.message : ''}`);
+    const stats = (await control(sandbox.url, 'GET', '/_sandbox/stats')) as Record<string, number>;
+    const reopened = timed(() => runtime.run<TablesState>('getTablesState', [], { kind: 'sidebar' }));
+
+    console.log(`Tables dialog on a ${COLUMNS}-column sheet (${drafts.filter((d) => d.kind === 'agent').length} agent columns, ${prompt.length}-character prompts), ${LATENCY_MS} ms injected latency on create-columns`);
+    console.log(`  open:     ${opened.ms.toFixed(0)} ms wall, ${openReads} sheet reads`);
+    console.log(`  validate: ${validation.ms.toFixed(1)} ms for the whole mapping (runs on every keystroke in the dialog)`);
+    console.log(`  save:     ${saved.ms.toFixed(0)} ms wall, ${(storedBytes / 1000).toFixed(1)} KB in ${stored.length} property values (largest ${largestValue} bytes, limit 9216)`);
+    console.log(`  push:     ${pushed.ms.toFixed(0)} ms wall, ${pushed.value.columns.length} columns created in ${stats.columns ?? 0} HTTP call(s), ${runtime.counters.sheet.reads} sheet reads`);
+    console.log(`  reopen:   ${reopened.ms.toFixed(0)} ms wall, ${reopened.value.drafts.filter((d) => d.kind === 'agent').length} agent columns restored`);
+    console.log(
+      `tables: columns=${COLUMNS} open_ms=${opened.ms.toFixed(0)} open_sheet_reads=${openReads} validate_ms=${validation.ms.toFixed(1)} save_ms=${saved.ms.toFixed(0)} property_values=${stored.length} push_ms=${pushed.ms.toFixed(0)} push_http_calls=${stats.columns ?? 0}`,
+    );
+  } finally {
+    await created?.close();
+    await sandbox.stop();
+  }
+}

@@ -1,0 +1,99 @@
+// Error messages of Google's Apps Script services, in one place, and the host-side error classes of the
+// emulator. Service implementations throw `GasError`; the execution layer turns it into an error of the
+// bundle's own realm (name `Exception`, so `String(e)` reads "Exception: <message>" as in Apps Script).
+// Wordings come from Google's docs and from error texts quoted in public issues (see README.md).
+
+/** Thrown by service implementations; becomes a context-realm `Exception` inside the bundle. */
+export class GasError extends Error {
+  constructor(
+    message: string,
+    readonly gasName: string = 'Exception',
+  ) {
+    super(message);
+    this.name = 'GasError';
+  }
+}
+
+/** What a host caller of `runtime.run` receives when the execution failed. */
+export class GasExecutionError extends Error {
+  constructor(
+    message: string,
+    /** `name` of the error thrown inside the bundle (`Exception`, `TypeError`, ...). */
+    readonly gasName: string,
+    /** Stack of the error inside the bundle, when it had one. */
+    readonly gasStack: string | undefined,
+    /** True when the execution was stopped for exceeding its time limit (or `killAtServiceCall`). */
+    readonly timedOut = false,
+  ) {
+    super(message);
+    this.name = 'GasExecutionError';
+  }
+}
+
+export const Msg = {
+  exceededTime: 'Exceeded maximum execution time',
+  scriptFunctionNotFound: (name: string) => `Script function not found: ${name}`,
+  noPermission: (what: string) => `You do not have permission to call ${what}`,
+  noPermissionScope: (what: string, scope: string) =>
+    `You do not have permission to call ${what}. Required permissions: ${scope}`,
+  uiContext: 'Cannot call SpreadsheetApp.getUi() from this context.',
+
+  // SpreadsheetApp
+  rowsMismatch: (data: number, range: number) =>
+    `The number of rows in the data does not match the number of rows in the range. The data has ${data} but the range has ${range}.`,
+  columnsMismatch: (data: number, range: number) =>
+    `The number of columns in the data does not match the number of columns in the range. The data has ${data} but the range has ${range}.`,
+  cellTooLong: 'Your input contains more than the maximum of 50000 characters in a single cell.',
+  rangeNotFound: 'Range not found',
+  outsideSheet: 'The coordinates of the range are outside the dimensions of the sheet.',
+  startRowTooSmall: 'The starting row of the range is too small.',
+  startColumnTooSmall: 'The starting column of the range is too small.',
+  rowsAtLeastOne: 'The number of rows in the range must be at least 1.',
+  columnsAtLeastOne: 'The number of columns in the range must be at least 1.',
+  sheetNameExists: (name: string) => `A sheet with the name "${name}" already exists. Please enter another name.`,
+  deleteAllRows: 'Sorry, it is not possible to delete all non-frozen rows.',
+  deleteAllColumns: 'Sorry, it is not possible to delete all non-frozen columns.',
+  deleteOnlySheet: "You can't remove all the sheets in a document.",
+  metadataArbitraryRange:
+    'Adding developer metadata to arbitrary ranges is not currently supported. Developer metadata may only be added to the top-level spreadsheet, an individual sheet, or an entire row or column.',
+  openByIdFailed: 'Unexpected error while getting the method or property openById on object SpreadsheetApp.',
+  invalidArgument: (what: string) => `Invalid argument: ${what}`,
+  richTextLinkRange: 'The start and end offsets must be within the text.',
+  sortColumnOutside: 'The specified column is outside of the range.',
+
+  // UrlFetchApp
+  requestFailed: (origin: string, code: number, truncated: string) =>
+    `Request failed for ${origin} returned code ${code}. Truncated server response: ${truncated} (use muteHttpExceptions option to examine full response)`,
+  urlFetchQuota: 'Service invoked too many times for one day: urlfetch.',
+  addressUnavailable: (url: string) => `Address unavailable: ${url}`,
+  dnsError: (url: string) => `DNS error: ${url}`,
+  timeout: (url: string) => `Timeout: ${url}`,
+  urlTooLong: 'Limit Exceeded: URLFetch URL Length.',
+
+  // Properties / Cache / Lock
+  argumentTooLarge: (what: 'key' | 'value') => `Argument too large: ${what}`,
+  propertyQuota: 'You have exceeded the property storage quota. Please remove some properties and try again.',
+  lockTimeout: 'Lock timeout: another process was holding the lock for too long.',
+
+  // ScriptApp
+  tooManyTriggers: 'This script has too many triggers. Triggers must be deleted from the script before more can be added.',
+  everyMinutesInvalid: 'The value you passed to everyMinutes was invalid. It must be one of 1, 5, 10, 15 or 30.',
+  everyHoursInvalid: 'The value you passed to everyHours was invalid. It must be one of 1, 2, 4, 6, 8 or 12.',
+  triggerIncomplete: 'The trigger is not complete. Please call one of the time-based or event-based methods first.',
+
+  // HtmlService
+  noHtmlFile: (name: string) => `No HTML file named ${name} was found.`,
+
+  // Utilities
+  sleepTooLong: 'Sleep time must be between 0 and 300000 milliseconds.',
+
+  // google.script.run
+  illegalRpcValue: (path: string) => `Failed due to illegal value in property: ${path}`,
+} as const;
+
+export const Scopes = {
+  externalRequest: 'https://www.googleapis.com/auth/script.external_request',
+  spreadsheetsCurrentOnly: 'https://www.googleapis.com/auth/spreadsheets.currentonly',
+  containerUi: 'https://www.googleapis.com/auth/script.container.ui',
+  scriptApp: 'https://www.googleapis.com/auth/script.scriptapp',
+} as const;

@@ -1,0 +1,152 @@
+// One Apps Script execution (a custom-function call, a menu click, a google.script.run call, a trigger):
+// its realm, identity and authorization mode, and the accounting every service call goes through —
+// counting, the time limit (Google's "Exceeded maximum execution time" at the next service call past the
+// limit, or at the n-th call when a test asks for a kill), the permission rules of each mode, and a hook
+// that lets a test start a second execution while this one is inside a service call.
+import { Clock } from './clock';
+import { GasError, Msg, Scopes } from './errors';
+import { FacadeClass, Realm } from './realm';
+
+export type ExecutionKind = 'custom-function' | 'menu' | 'sidebar' | 'trigger' | 'simple-trigger';
+export type AuthMode = 'NONE' | 'LIMITED' | 'FULL' | 'CUSTOM_FUNCTION';
+
+/** What a service call hook learns about the call that is about to happen. */
+export interface ServiceCallInfo {
+  executionId: number;
+  /** 1-based number of this service call within its execution. */
+  index: number;
+  service: string;
+  method: string;
+}
+
+export interface ExecutionOptions {
+  kind: ExecutionKind;
+  user: string;
+  authMode: AuthMode;
+  limitMs: number;
+  killAtServiceCall?: number;
+  onServiceCall?: (call: ServiceCallInfo) => void;
+}
+
+/** Kinds of access the authorization modes grant or refuse. */
+export type Capability = 'sheet.read' | 'sheet.write' | 'ui' | 'ui.dialog' | 'properties' | 'cache' | 'urlfetch' | 'triggers';
+
+export class Execution {
+  readonly realm: Realm;
+  readonly kind: ExecutionKind;
+  readonly authMode: AuthMode;
+  readonly user: string;
+  readonly limitMs: number;
+  readonly startedAt: number;
+  serviceCalls = 0;
+  urlFetchCalls = 0;
+  /** Real milliseconds spent waiting for HTTP (added to elapsed time when the clock is manual). */
+  httpMs = 0;
+  /** Time the execution would have spent blocked without the clock moving (lock waits on a real clock). */
+  virtualMs = 0;
+  /** Set once the time limit struck; every later service call fails the same way. */
+  killed = false;
+  ended = false;
+  private readonly classes = new Map<string, FacadeClass<object>>();
+
+  constructor(
+    readonly id: number,
+    private readonly clock: Clock,
+    private readonly options: ExecutionOptions,
+  ) {
+    this.kind = options.kind;
+    this.authMode = options.authMode;
+    this.user = options.user;
+    this.limitMs = options.limitMs;
+    this.startedAt = clock.now();
+    this.realm = new Realm(() => clock.now());
+  }
+
+  elapsedMs(): number {
+    return this.clock.now() - this.startedAt + (this.clock.manual ? this.httpMs : 0) + this.virtualMs;
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.limitMs - this.elapsedMs());
+  }
+
+  /** Marks the execution as out of time and returns the error to throw. */
+  kill(): GasError {
+    this.killed = true;
+    return new GasError(Msg.exceededTime);
+  }
+
+  /** Runs one service call: accounting, limits, the test hook, then the call; errors become context errors. */
+  invoke(service: string, method: string, call: () => unknown): unknown {
+    try {
+      if (this.killed) throw new GasError(Msg.exceededTime);
+      this.serviceCalls++;
+      if (this.options.killAtServiceCall === this.serviceCalls) throw this.kill();
+      if (this.elapsedMs() > this.limitMs) throw this.kill();
+      this.options.onServiceCall?.({ executionId: this.id, index: this.serviceCalls, service, method });
+      return this.realm.import(call());
+    } catch (error) {
+      throw this.toContextError(error);
+    }
+  }
+
+  /** Service errors become `Exception`s of the context realm; other host errors keep their name. */
+  toContextError(error: unknown): unknown {
+    if (error instanceof GasError) return this.realm.exception(error.message, error.gasName);
+    if (error instanceof Error) return this.realm.exception(error.message, error.name);
+    return error;
+  }
+
+  /** The facade class of this execution with the given name (defined once per execution). */
+  define<T extends object>(className: string, methods: { [name: string]: (this: T, ...args: never[]) => unknown }): FacadeClass<T> {
+    let cls = this.classes.get(className);
+    if (!cls) {
+      cls = new FacadeClass<T>(this.realm, (s, m, call) => this.invoke(s, m, call), className, methods) as unknown as FacadeClass<object>;
+      this.classes.set(className, cls);
+    }
+    return cls as unknown as FacadeClass<T>;
+  }
+
+  /** Throws Google's refusal when this execution's mode does not allow `capability`. */
+  require(capability: Capability, service: string, method: string): void {
+    const mode = this.authMode;
+    const qualified = `${service}.${method}`;
+    switch (capability) {
+      case 'sheet.read':
+        if (mode === 'NONE') throw new GasError(Msg.noPermissionScope(qualified, Scopes.spreadsheetsCurrentOnly));
+        return;
+      case 'sheet.write':
+        if (mode === 'NONE') throw new GasError(Msg.noPermissionScope(qualified, Scopes.spreadsheetsCurrentOnly));
+        if (mode === 'CUSTOM_FUNCTION') throw new GasError(Msg.noPermission(method));
+        return;
+      case 'ui':
+        if (mode === 'CUSTOM_FUNCTION' || this.kind === 'trigger') throw new GasError(Msg.uiContext);
+        return;
+      case 'ui.dialog':
+        if (mode === 'NONE' || mode === 'LIMITED') throw new GasError(Msg.noPermissionScope(qualified, Scopes.containerUi));
+        return;
+      case 'properties':
+      case 'cache':
+        if (mode === 'NONE') throw new GasError(Msg.noPermission(qualified));
+        return;
+      case 'urlfetch':
+        if (mode === 'NONE' || mode === 'LIMITED') throw new GasError(Msg.noPermissionScope(qualified, Scopes.externalRequest));
+        return;
+      case 'triggers':
+        if (mode === 'CUSTOM_FUNCTION') throw new GasError(Msg.noPermission(qualified));
+        if (mode === 'NONE' || mode === 'LIMITED') throw new GasError(Msg.noPermissionScope(qualified, Scopes.scriptApp));
+        return;
+    }
+  }
+
+  /** Email Session.getActiveUser() reports: empty where Google withholds identity. */
+  activeUserEmail(): string {
+    if (this.authMode === 'CUSTOM_FUNCTION' || this.authMode === 'NONE' || this.kind === 'simple-trigger') return '';
+    return this.user;
+  }
+
+  /** Email Session.getEffectiveUser() reports. */
+  effectiveUserEmail(): string {
+    return this.authMode === 'CUSTOM_FUNCTION' || this.authMode === 'NONE' ? '' : this.user;
+  }
+}

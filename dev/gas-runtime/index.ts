@@ -1,0 +1,25 @@
+// Public API of the Apps Script runtime emulator, shared by tests, benchmarks and the playground:
+// create a runtime over the built bundle and a spreadsheet, run globals as executions of a given kind,
+// fire triggers, simulate opening the file and typing into cells, and read counters and logs.
+import { GasRuntime, RuntimeOptions } from './runtime';
+
+export { GasRuntime } from './runtime';
+export type { RunOptions, RuntimeOptions, TriggerFireResult } from './runtime';
+export { createManualClock, createRealClock } from './clock';
+export type { Clock, ManualClock } from './clock';
+export { GasExecutionError } from './errors';
+export type { AuthMode, ExecutionKind, ServiceCallInfo } from './execution';
+export type { Counters, HttpLogEntry, Limits, LogEntry } from './state';
+export { DEFAULT_LIMITS } from './state';
+export { SpreadsheetModel, SheetModel } from './spreadsheet/model';
+export type { Cell, DeveloperMetadataRecord, RichTextData, SpreadsheetModelOptions } from './spreadsheet/model';
+export type { CellValue } from './spreadsheet/values';
+export type { AlertInfo, DialogInfo, MenuInfo, MenuItemInfo, SidebarInfo, ToastInfo, UiRecords, UiResponse } from './spreadsheet/ui';
+export type { PropertyStore } from './services/properties';
+export type { CacheStore } from './services/cache';
+export type { TriggerInfo } from './services/script-app';
+
+/** Creates an emulated Apps Script runtime (see README.md for the model and its known differences). */
+export function createRuntime(options: RuntimeOptions = {}): GasRuntime {
+  return new GasRuntime(options);
+}

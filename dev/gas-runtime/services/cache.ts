@@ -1,0 +1,124 @@
+// CacheService: script, user and document caches with Google's limits (keys up to 250 characters,
+// values up to 100 KB, TTL default 600 s and at most 21,600 s, 1,000 items per cache with the oldest
+// evicted first). Expiry follows the runtime clock, so a manual clock makes TTLs testable.
+import type { Clock } from '../clock';
+import { GasError, Msg } from '../errors';
+import type { ServiceContext } from '../state';
+
+export const CACHE_KEY_LIMIT = 250;
+export const CACHE_VALUE_LIMIT_BYTES = 100 * 1024;
+export const CACHE_DEFAULT_TTL_SECONDS = 600;
+export const CACHE_MAX_TTL_SECONDS = 21_600;
+export const CACHE_MAX_ITEMS = 1000;
+
+/** One cache; also the host-side inspection API (`runtime.cache.script.get('k')`). */
+export class CacheStore {
+  private readonly entries = new Map<string, { value: string; expiresAt: number }>();
+
+  constructor(private readonly clock: Clock) {}
+
+  get(key: string): string | null {
+    const entry = this.entries.get(key);
+    if (!entry) return null;
+    if (entry.expiresAt <= this.clock.now()) {
+      this.entries.delete(key);
+      return null;
+    }
+    return entry.value;
+  }
+
+  put(key: string, value: string, ttlSeconds = CACHE_DEFAULT_TTL_SECONDS): void {
+    this.putAll({ [key]: value }, ttlSeconds);
+  }
+
+  /** Stores several values; checks every key and value before storing any. */
+  putAll(values: Record<string, string>, ttlSeconds = CACHE_DEFAULT_TTL_SECONDS): void {
+    for (const [key, value] of Object.entries(values)) {
+      if (key.length > CACHE_KEY_LIMIT) throw new GasError(Msg.argumentTooLarge('key'));
+      if (Buffer.byteLength(value, 'utf8') > CACHE_VALUE_LIMIT_BYTES) throw new GasError(Msg.argumentTooLarge('value'));
+    }
+    const ttl = Math.min(Math.max(1, Math.floor(ttlSeconds)), CACHE_MAX_TTL_SECONDS);
+    const expiresAt = this.clock.now() + ttl * 1000;
+    for (const [key, value] of Object.entries(values)) {
+      this.entries.delete(key);
+      this.entries.set(key, { value, expiresAt });
+    }
+    this.evict();
+  }
+
+  remove(key: string): void {
+    this.entries.delete(key);
+  }
+
+  /** Live (unexpired) keys. */
+  keys(): string[] {
+    return [...this.entries.keys()].filter((k) => this.get(k) !== null);
+  }
+
+  /** Milliseconds until the entry expires, or null when absent. */
+  ttlMs(key: string): number | null {
+    return this.get(key) === null ? null : this.entries.get(key)!.expiresAt - this.clock.now();
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** Drops expired entries, then the oldest ones, until at most CACHE_MAX_ITEMS remain. */
+  private evict(): void {
+    if (this.entries.size <= CACHE_MAX_ITEMS) return;
+    const now = this.clock.now();
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    for (const key of this.entries.keys()) {
+      if (this.entries.size <= CACHE_MAX_ITEMS) break;
+      this.entries.delete(key);
+    }
+  }
+}
+
+const ttlArg = (value: unknown) => (value === undefined || value === null ? CACHE_DEFAULT_TTL_SECONDS : Number(value));
+
+export function createCacheService({ env, exec }: ServiceContext): Record<string, unknown> {
+  const Cache = exec.define<CacheStore>('Cache', {
+    get(key: string) {
+      return this.get(String(key));
+    },
+    getAll(keys: string[]) {
+      const out: Record<string, string> = {};
+      for (const key of Array.from(keys ?? [], String)) {
+        const value = this.get(key);
+        if (value !== null) out[key] = value;
+      }
+      return out;
+    },
+    put(key: string, value: unknown, expirationInSeconds?: number) {
+      this.put(String(key), String(value), ttlArg(expirationInSeconds));
+    },
+    putAll(values: Record<string, unknown>, expirationInSeconds?: number) {
+      const entries: Record<string, string> = {};
+      for (const [k, v] of Object.entries(values ?? {})) entries[k] = String(v);
+      this.putAll(entries, ttlArg(expirationInSeconds));
+    },
+    remove(key: string) {
+      this.remove(String(key));
+    },
+    removeAll(keys: string[]) {
+      for (const key of Array.from(keys ?? [], String)) this.remove(key);
+    },
+  });
+  const Service = exec.define<object>('CacheService', {
+    getScriptCache() {
+      exec.require('cache', 'CacheService', 'getScriptCache');
+      return Cache.wrap(env.caches.script);
+    },
+    getDocumentCache() {
+      exec.require('cache', 'CacheService', 'getDocumentCache');
+      return Cache.wrap(env.caches.document);
+    },
+    getUserCache() {
+      exec.require('cache', 'CacheService', 'getUserCache');
+      return Cache.wrap(env.caches.user(exec.authMode === 'CUSTOM_FUNCTION' ? env.owner : exec.user));
+    },
+  });
+  return Service.wrap({});
+}

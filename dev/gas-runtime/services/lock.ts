@@ -1,0 +1,76 @@
+// LockService: script, user and document locks with real mutual exclusion between executions of one
+// runtime. Executions run on one thread, so a second execution can only meet a held lock when it runs
+// nested inside the holder's service call (see README "Concurrency model"); the holder cannot release
+// while the waiter blocks, so a contended tryLock/waitLock waits out its whole timeout — on a manual
+// clock by advancing it, on the real clock by adding the wait to the execution's elapsed time — and
+// then fails. Locks are released when their execution ends.
+import { GasError, Msg } from '../errors';
+import type { ServiceContext } from '../state';
+
+/** Holder of a lock: an execution id, or a name for a lock held by the host (`runtime.locks.hold`). */
+export type LockHolder = number | string;
+
+export class LockRegistry {
+  private readonly holders = new Map<string, LockHolder>();
+
+  tryAcquire(key: string, holder: LockHolder): boolean {
+    const current = this.holders.get(key);
+    if (current !== undefined && current !== holder) return false;
+    this.holders.set(key, holder);
+    return true;
+  }
+
+  release(key: string, holder: LockHolder): void {
+    if (this.holders.get(key) === holder) this.holders.delete(key);
+  }
+
+  releaseAll(holder: LockHolder): void {
+    for (const [key, current] of this.holders) if (current === holder) this.holders.delete(key);
+  }
+
+  holderOf(key: string): LockHolder | undefined {
+    return this.holders.get(key);
+  }
+}
+
+export const lockKeys = {
+  script: 'script',
+  user: (email: string) => `user:${email}`,
+  document: (spreadsheetId: string) => `document:${spreadsheetId}`,
+};
+
+export function createLockService({ env, exec }: ServiceContext): Record<string, unknown> {
+  const acquire = (key: string, timeoutMs: number): boolean => {
+    if (env.locks.tryAcquire(key, exec.id)) return true;
+    const wait = Math.max(0, Number(timeoutMs) || 0);
+    if (env.clock.manual) env.clock.sleep(wait);
+    else exec.virtualMs += wait;
+    return env.locks.tryAcquire(key, exec.id);
+  };
+  const Lock = exec.define<{ key: string }>('Lock', {
+    tryLock(timeoutInMillis: number) {
+      return acquire(this.key, timeoutInMillis);
+    },
+    waitLock(timeoutInMillis: number) {
+      if (!acquire(this.key, timeoutInMillis)) throw new GasError(Msg.lockTimeout);
+    },
+    hasLock() {
+      return env.locks.holderOf(this.key) === exec.id;
+    },
+    releaseLock() {
+      env.locks.release(this.key, exec.id);
+    },
+  });
+  const Service = exec.define<object>('LockService', {
+    getScriptLock() {
+      return Lock.wrap({ key: lockKeys.script });
+    },
+    getUserLock() {
+      return Lock.wrap({ key: lockKeys.user(exec.user) });
+    },
+    getDocumentLock() {
+      return Lock.wrap({ key: lockKeys.document(env.spreadsheet.id) });
+    },
+  });
+  return Service.wrap({});
+}

@@ -1,0 +1,129 @@
+// PropertiesService: script, user (one store per user) and document property stores with Google's
+// limits (9 KB per value, 500 KB per store), string-only values, and the custom-function rule that
+// getUserProperties() returns the spreadsheet owner's store.
+import { GasError, Msg } from '../errors';
+import type { ServiceContext } from '../state';
+
+export const PROPERTY_VALUE_LIMIT_BYTES = 9 * 1024;
+export const PROPERTY_STORE_LIMIT_BYTES = 500 * 1024;
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/** A property store; also the host-side inspection API (`runtime.properties.script.get('k')`). */
+export class PropertyStore {
+  private readonly values = new Map<string, string>();
+
+  get(key: string): string | null {
+    return this.values.get(key) ?? null;
+  }
+
+  set(key: string, value: string): void {
+    this.setMany({ [key]: value }, false);
+  }
+
+  delete(key: string): void {
+    this.values.delete(key);
+  }
+
+  clear(): void {
+    this.values.clear();
+  }
+
+  keys(): string[] {
+    return [...this.values.keys()];
+  }
+
+  all(): Record<string, string> {
+    return Object.fromEntries(this.values);
+  }
+
+  /** Bytes used (keys plus values, UTF-8). */
+  size(): number {
+    let total = 0;
+    for (const [k, v] of this.values) total += bytes(k) + bytes(v);
+    return total;
+  }
+
+  /** Sets several values at once; all-or-nothing against the limits. */
+  setMany(entries: Record<string, string>, deleteAllOthers: boolean): void {
+    const next = new Map(deleteAllOthers ? [] : this.values);
+    for (const [key, value] of Object.entries(entries)) {
+      if (bytes(value) > PROPERTY_VALUE_LIMIT_BYTES) throw new GasError(Msg.argumentTooLarge('value'));
+      next.set(key, value);
+    }
+    let total = 0;
+    for (const [k, v] of next) total += bytes(k) + bytes(v);
+    if (total > PROPERTY_STORE_LIMIT_BYTES) throw new GasError(Msg.propertyQuota);
+    this.values.clear();
+    for (const [k, v] of next) this.values.set(k, v);
+  }
+}
+
+const asString = (value: unknown) => String(value);
+
+interface PropertiesImpl {
+  store: PropertyStore;
+  /** Writes refused (custom function run by someone other than the owner, on user properties). */
+  readOnly: boolean;
+  facade?: Record<string, unknown>;
+}
+
+export function createPropertiesService({ env, exec }: ServiceContext): Record<string, unknown> {
+  const guardWrite = (impl: PropertiesImpl, method: string) => {
+    if (impl.readOnly) throw new GasError(Msg.noPermission(method));
+  };
+  const Properties = exec.define<PropertiesImpl>('Properties', {
+    getProperty(key: string) {
+      return this.store.get(asString(key));
+    },
+    getProperties() {
+      return this.store.all();
+    },
+    getKeys() {
+      return this.store.keys();
+    },
+    setProperty(key: string, value: unknown) {
+      guardWrite(this, 'setProperty');
+      this.store.set(asString(key), asString(value));
+      return this.facade;
+    },
+    setProperties(values: Record<string, unknown>, deleteAllOthers?: boolean) {
+      guardWrite(this, 'setProperties');
+      const entries: Record<string, string> = {};
+      for (const [k, v] of Object.entries(values ?? {})) entries[k] = asString(v);
+      this.store.setMany(entries, deleteAllOthers === true);
+      return this.facade;
+    },
+    deleteProperty(key: string) {
+      guardWrite(this, 'deleteProperty');
+      this.store.delete(asString(key));
+      return this.facade;
+    },
+    deleteAllProperties() {
+      guardWrite(this, 'deleteAllProperties');
+      this.store.clear();
+      return this.facade;
+    },
+  });
+  const wrap = (store: PropertyStore, readOnly = false) => {
+    const impl: PropertiesImpl = { store, readOnly };
+    impl.facade = Properties.wrap(impl);
+    return impl.facade;
+  };
+  const Service = exec.define<object>('PropertiesService', {
+    getScriptProperties() {
+      exec.require('properties', 'PropertiesService', 'getScriptProperties');
+      return wrap(env.properties.script);
+    },
+    getDocumentProperties() {
+      exec.require('properties', 'PropertiesService', 'getDocumentProperties');
+      return wrap(env.properties.document);
+    },
+    getUserProperties() {
+      exec.require('properties', 'PropertiesService', 'getUserProperties');
+      if (exec.authMode === 'CUSTOM_FUNCTION') return wrap(env.properties.user(env.owner), exec.user !== env.owner);
+      return wrap(env.properties.user(exec.user));
+    },
+  });
+  return Service.wrap({});
+}

@@ -1,0 +1,294 @@
+// ScriptApp: the installable-trigger registry (time-driven and spreadsheet triggers, 20 per user per
+// script, Google's builder validation), enums, and the rest of ScriptApp the add-on may touch
+// (getScriptId, getOAuthToken, getAuthorizationInfo). Firing due triggers is the runtime's job
+// (`runtime.triggers.fireDue()`); this module computes schedules.
+import { GasError, Msg } from '../errors';
+import { enumName, makeEnum } from '../realm';
+import { zonedFields, zonedToEpoch } from '../spreadsheet/values';
+import type { ServiceContext } from '../state';
+
+export type TriggerEventType = 'CLOCK' | 'ON_OPEN' | 'ON_EDIT' | 'ON_CHANGE' | 'ON_FORM_SUBMIT';
+
+export interface TriggerInfo {
+  id: string;
+  handler: string;
+  /** The user who created the trigger (it runs as them). */
+  owner: string;
+  eventType: TriggerEventType;
+  source: 'CLOCK' | 'SPREADSHEETS';
+  sourceId: string;
+  /** Recurring interval of a time-driven trigger. */
+  intervalMs?: number;
+  /** Next time (runtime clock) a time-driven trigger is due. */
+  nextRunAt?: number;
+  /** `after()`/`at()` triggers fire once; they stay listed (and count toward the limit) until deleted. */
+  oneShot: boolean;
+  spent: boolean;
+}
+
+export class TriggerRegistry {
+  private readonly triggers: TriggerInfo[] = [];
+  private nextId = 1;
+
+  list(): TriggerInfo[] {
+    return this.triggers.map((t) => ({ ...t }));
+  }
+
+  /** The live record (for the runtime to update after firing). */
+  record(id: string): TriggerInfo | undefined {
+    return this.triggers.find((t) => t.id === id);
+  }
+
+  add(trigger: Omit<TriggerInfo, 'id' | 'spent'>, limitPerUser: number): TriggerInfo {
+    if (this.triggers.filter((t) => t.owner === trigger.owner).length >= limitPerUser) throw new GasError(Msg.tooManyTriggers);
+    const record: TriggerInfo = { ...trigger, id: String(this.nextId++).padStart(19, '7'), spent: false };
+    this.triggers.push(record);
+    return record;
+  }
+
+  remove(id: string): void {
+    const i = this.triggers.findIndex((t) => t.id === id);
+    if (i >= 0) this.triggers.splice(i, 1);
+  }
+
+  /** Time-driven triggers whose time has come, earliest first. */
+  due(now: number): TriggerInfo[] {
+    return this.triggers
+      .filter((t) => t.eventType === 'CLOCK' && !t.spent && t.nextRunAt !== undefined && t.nextRunAt <= now)
+      .sort((a, b) => a.nextRunAt! - b.nextRunAt!);
+  }
+
+  /** Earliest time a time-driven trigger is due, or null. */
+  nextDueAt(): number | null {
+    const times = this.triggers.filter((t) => t.eventType === 'CLOCK' && !t.spent && t.nextRunAt !== undefined).map((t) => t.nextRunAt!);
+    return times.length ? Math.min(...times) : null;
+  }
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const WEEK = 7 * DAY;
+const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'];
+
+interface ClockSpec {
+  intervalMs?: number;
+  atMs?: number;
+  hour?: number;
+  minute?: number;
+  weekDay?: number;
+  timeZone?: string;
+}
+
+/** First run of a recurring daily/weekly trigger pinned to an hour: the next such wall time after `now`. */
+function nextPinnedTime(now: number, spec: ClockSpec, timeZone: string): number {
+  const f = zonedFields(now, timeZone);
+  for (let dayOffset = 0; dayOffset <= 8; dayOffset++) {
+    const candidate = zonedToEpoch(f.year, f.month, f.day + dayOffset, spec.hour ?? 0, spec.minute ?? 0, 0, timeZone);
+    if (candidate <= now) continue;
+    if (spec.weekDay !== undefined && zonedFields(candidate, timeZone).weekday !== spec.weekDay) continue;
+    return candidate;
+  }
+  return now + (spec.intervalMs ?? DAY);
+}
+
+export function createScriptApp({ env, exec }: ServiceContext): Record<string, unknown> {
+  const { realm } = exec;
+  const AuthMode = makeEnum(realm, ['NONE', 'CUSTOM_FUNCTION', 'LIMITED', 'FULL']);
+  const EventType = makeEnum(realm, ['CLOCK', 'ON_OPEN', 'ON_EDIT', 'ON_FORM_SUBMIT', 'ON_CHANGE', 'ON_EVENT_UPDATED']);
+  const TriggerSource = makeEnum(realm, ['SPREADSHEETS', 'CLOCK', 'FORMS', 'DOCUMENTS', 'CALENDAR']);
+  const WeekDay = makeEnum(realm, WEEKDAYS);
+  const AuthorizationStatus = makeEnum(realm, ['REQUIRED', 'NOT_REQUIRED']);
+  const InstallationSource = makeEnum(realm, ['APPS_MARKETPLACE_DOMAIN_ADD_ON', 'NONE', 'WEB_STORE_ADD_ON']);
+
+  const Trigger = exec.define<{ id: string }>('Trigger', {
+    getUniqueId() {
+      return this.id;
+    },
+    getHandlerFunction() {
+      return env.triggers.record(this.id)?.handler ?? '';
+    },
+    getEventType() {
+      const t = env.triggers.record(this.id);
+      return t ? EventType[t.eventType] : null;
+    },
+    getTriggerSource() {
+      const t = env.triggers.record(this.id);
+      return t ? TriggerSource[t.source] : null;
+    },
+    getTriggerSourceId() {
+      return env.triggers.record(this.id)?.sourceId ?? null;
+    },
+  });
+  const wrapTrigger = (info: TriggerInfo) => Trigger.wrap({ id: info.id });
+
+  const ClockBuilder = exec.define<{ handler: string; spec: ClockSpec; facade?: object }>('ClockTriggerBuilder', {
+    everyMinutes(n: number) {
+      if (![1, 5, 10, 15, 30].includes(Number(n))) throw new GasError(Msg.everyMinutesInvalid);
+      this.spec.intervalMs = Number(n) * MINUTE;
+      return this.facade;
+    },
+    everyHours(n: number) {
+      if (![1, 2, 4, 6, 8, 12].includes(Number(n))) throw new GasError(Msg.everyHoursInvalid);
+      this.spec.intervalMs = Number(n) * HOUR;
+      return this.facade;
+    },
+    everyDays(n: number) {
+      if (!(Number(n) >= 1)) throw new GasError(Msg.invalidArgument('days'));
+      this.spec.intervalMs = Number(n) * DAY;
+      return this.facade;
+    },
+    everyWeeks(n: number) {
+      if (!(Number(n) >= 1)) throw new GasError(Msg.invalidArgument('weeks'));
+      this.spec.intervalMs = Number(n) * WEEK;
+      return this.facade;
+    },
+    atHour(hour: number) {
+      if (!(Number(hour) >= 0 && Number(hour) <= 23)) throw new GasError(Msg.invalidArgument('hour'));
+      this.spec.hour = Number(hour);
+      return this.facade;
+    },
+    nearMinute(minute: number) {
+      this.spec.minute = Math.max(0, Math.min(59, Number(minute)));
+      return this.facade;
+    },
+    onWeekDay(day: unknown) {
+      this.spec.weekDay = WEEKDAYS.indexOf(enumName(day));
+      this.spec.intervalMs ??= WEEK;
+      return this.facade;
+    },
+    inTimezone(timeZone: string) {
+      this.spec.timeZone = String(timeZone);
+      return this.facade;
+    },
+    after(durationMillis: number) {
+      this.spec.atMs = env.clock.now() + Math.max(0, Number(durationMillis));
+      return this.facade;
+    },
+    at(date: Date) {
+      this.spec.atMs = new Date(date as Date).getTime();
+      return this.facade;
+    },
+    create() {
+      exec.require('triggers', 'ClockTriggerBuilder', 'create');
+      const { spec } = this;
+      const now = env.clock.now();
+      let nextRunAt: number;
+      if (spec.atMs !== undefined) nextRunAt = spec.atMs;
+      else if (spec.intervalMs === undefined) throw new GasError(Msg.triggerIncomplete);
+      else if (spec.hour !== undefined || spec.weekDay !== undefined) nextRunAt = nextPinnedTime(now, spec, spec.timeZone ?? env.timeZone);
+      else nextRunAt = now + spec.intervalMs;
+      const info = env.triggers.add(
+        {
+          handler: this.handler,
+          owner: exec.user,
+          eventType: 'CLOCK',
+          source: 'CLOCK',
+          sourceId: '',
+          intervalMs: spec.atMs !== undefined ? undefined : spec.intervalMs,
+          nextRunAt,
+          oneShot: spec.atMs !== undefined,
+        },
+        env.limits.triggersPerUser,
+      );
+      return wrapTrigger(info);
+    },
+  });
+
+  const SheetBuilder = exec.define<{ handler: string; eventType?: TriggerEventType; facade?: object }>('SpreadsheetTriggerBuilder', {
+    onOpen() {
+      this.eventType = 'ON_OPEN';
+      return this.facade;
+    },
+    onEdit() {
+      this.eventType = 'ON_EDIT';
+      return this.facade;
+    },
+    onChange() {
+      this.eventType = 'ON_CHANGE';
+      return this.facade;
+    },
+    onFormSubmit() {
+      this.eventType = 'ON_FORM_SUBMIT';
+      return this.facade;
+    },
+    create() {
+      exec.require('triggers', 'SpreadsheetTriggerBuilder', 'create');
+      if (!this.eventType) throw new GasError(Msg.triggerIncomplete);
+      const info = env.triggers.add(
+        { handler: this.handler, owner: exec.user, eventType: this.eventType, source: 'SPREADSHEETS', sourceId: env.spreadsheet.id, oneShot: false },
+        env.limits.triggersPerUser,
+      );
+      return wrapTrigger(info);
+    },
+  });
+
+  const TriggerBuilder = exec.define<{ handler: string }>('TriggerBuilder', {
+    timeBased() {
+      const impl: { handler: string; spec: ClockSpec; facade?: object } = { handler: this.handler, spec: {} };
+      impl.facade = ClockBuilder.wrap(impl);
+      return impl.facade;
+    },
+    forSpreadsheet() {
+      const impl: { handler: string; facade?: object } = { handler: this.handler };
+      impl.facade = SheetBuilder.wrap(impl);
+      return impl.facade;
+    },
+  });
+
+  const AuthorizationInfo = exec.define<object>('AuthorizationInfo', {
+    getAuthorizationStatus() {
+      return AuthorizationStatus.NOT_REQUIRED;
+    },
+    getAuthorizationUrl() {
+      return null;
+    },
+    getAuthorizedScopes() {
+      return [];
+    },
+  });
+
+  const ownTriggers = () => env.triggers.list().filter((t) => t.owner === exec.user);
+  const Service = exec.define<object>('ScriptApp', {
+    newTrigger(functionName: string) {
+      exec.require('triggers', 'ScriptApp', 'newTrigger');
+      return TriggerBuilder.wrap({ handler: String(functionName) });
+    },
+    getProjectTriggers() {
+      exec.require('triggers', 'ScriptApp', 'getProjectTriggers');
+      return ownTriggers().map(wrapTrigger);
+    },
+    getUserTriggers() {
+      exec.require('triggers', 'ScriptApp', 'getUserTriggers');
+      return ownTriggers()
+        .filter((t) => t.source === 'SPREADSHEETS')
+        .map(wrapTrigger);
+    },
+    deleteTrigger(trigger: unknown) {
+      exec.require('triggers', 'ScriptApp', 'deleteTrigger');
+      const impl = Trigger.unwrap(trigger);
+      if (!impl) throw new GasError(Msg.invalidArgument('trigger'));
+      const record = env.triggers.record(impl.id);
+      if (record && record.owner === exec.user) env.triggers.remove(impl.id);
+    },
+    getScriptId() {
+      return env.scriptId;
+    },
+    getOAuthToken() {
+      return `ya29.emulated-${exec.user}`;
+    },
+    getAuthorizationInfo() {
+      return AuthorizationInfo.wrap({});
+    },
+    getInstallationSource() {
+      return InstallationSource.WEB_STORE_ADD_ON;
+    },
+    requireScopes() {
+      return undefined;
+    },
+    requireAllScopes() {
+      return undefined;
+    },
+  });
+  return Service.wrap({}, { AuthMode, EventType, TriggerSource, WeekDay, AuthorizationStatus, InstallationSource });
+}

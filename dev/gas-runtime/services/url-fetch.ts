@@ -1,0 +1,246 @@
+// UrlFetchApp over real HTTP: request building as Apps Script does it (method, headers, payload as
+// string / bytes / Blob / form-encoded object, contentType, followRedirects, timeoutSeconds,
+// muteHttpExceptions), Google's exception texts for failing status codes and network errors, HTTPResponse
+// and Blob objects, the per-user daily quota (each request of a fetchAll counts), and the request log.
+import { GasError, Msg } from '../errors';
+import type { WireRequest, WireResult } from '../http/sync-http';
+import type { ServiceContext, ServiceEnv } from '../state';
+import { BlobImpl, blobFacadeClass, toByteArray, toSignedBytes } from './blob';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_URL_LENGTH = 2082;
+const TRUNCATE_AT = 150;
+const METHODS = ['get', 'delete', 'patch', 'post', 'put'];
+
+/** Per-user daily URL Fetch quota; a user's window starts at their first request and lasts 24 hours. */
+export class UrlFetchQuota {
+  private readonly windows = new Map<string, { start: number; used: number }>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Counts `n` calls for `user`, or throws Google's quota error without counting any. */
+  take(user: string, n: number, limit: number): void {
+    const now = this.now();
+    let window = this.windows.get(user);
+    if (!window || now >= window.start + DAY_MS) {
+      window = { start: now, used: 0 };
+      this.windows.set(user, window);
+    }
+    if (window.used + n > limit) throw new GasError(Msg.urlFetchQuota);
+    window.used += n;
+  }
+
+  usedToday(user?: string): number {
+    const now = this.now();
+    let total = 0;
+    for (const [email, w] of this.windows) if ((user === undefined || email === user) && now < w.start + DAY_MS) total += w.used;
+    return total;
+  }
+}
+
+interface PreparedRequest {
+  wire: WireRequest;
+  mute: boolean;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function prepare(env: ServiceEnv, blobs: ReturnType<typeof blobFacadeClass>, url: unknown, params: unknown): PreparedRequest {
+  const target = String(url);
+  if (target.length > MAX_URL_LENGTH) throw new GasError(Msg.urlTooLong);
+  if (!/^https?:\/\//i.test(target)) throw new GasError(Msg.invalidArgument(target));
+  const options = isPlainObject(params) ? params : {};
+  const method = String(options.method ?? 'get').toLowerCase();
+  if (!METHODS.includes(method)) throw new GasError(Msg.invalidArgument('method'));
+  const headers: Record<string, string> = {};
+  if (isPlainObject(options.headers)) for (const [k, v] of Object.entries(options.headers)) headers[k] = String(v);
+  const hasHeader = (name: string) => Object.keys(headers).some((k) => k.toLowerCase() === name);
+  let body: Uint8Array | undefined;
+  let payloadType: string | undefined;
+  const payload = options.payload;
+  if (payload !== undefined && payload !== null && method !== 'get') {
+    const blob = blobs.unwrap(payload);
+    if (blob) {
+      body = Uint8Array.from(blob.bytes);
+      payloadType = blob.contentType ?? undefined;
+    } else if (typeof payload === 'string') {
+      body = new Uint8Array(Buffer.from(payload, 'utf8'));
+    } else if (Array.isArray(payload)) {
+      body = toByteArray(payload);
+    } else if (isPlainObject(payload)) {
+      const form = Object.entries(payload).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+      body = new Uint8Array(Buffer.from(form, 'utf8'));
+    } else {
+      body = new Uint8Array(Buffer.from(String(payload), 'utf8'));
+    }
+  }
+  const contentType = options.contentType !== undefined ? String(options.contentType) : undefined;
+  if (contentType !== undefined || (body && !hasHeader('content-type'))) {
+    for (const k of Object.keys(headers)) if (k.toLowerCase() === 'content-type') delete headers[k];
+    headers['Content-Type'] = contentType ?? payloadType ?? 'application/x-www-form-urlencoded';
+  }
+  if (!hasHeader('user-agent')) {
+    headers['User-Agent'] = `Mozilla/5.0 (compatible; Google-Apps-Script; beanserver; +https://script.google.com; id: ${env.scriptId})`;
+  }
+  const timeoutSeconds = Number(options.timeoutSeconds);
+  return {
+    wire: {
+      url: target,
+      method,
+      headers,
+      body,
+      followRedirects: options.followRedirects !== false,
+      validateHttpsCertificates: options.validateHttpsCertificates !== false,
+      timeoutMs: timeoutSeconds > 0 ? timeoutSeconds * 1000 : env.limits.urlFetchTimeoutMs,
+    },
+    mute: options.muteHttpExceptions === true,
+  };
+}
+
+function networkMessage(result: Extract<WireResult, { ok: false }>, url: string): string {
+  switch (result.kind) {
+    case 'dns':
+      return Msg.dnsError(url);
+    case 'timeout':
+      return Msg.timeout(url);
+    case 'invalid':
+      return Msg.invalidArgument(url);
+    default:
+      return Msg.addressUnavailable(url);
+  }
+}
+
+function responseText(body: Uint8Array, charset?: string): string {
+  return new TextDecoder(charset ? String(charset) : 'utf-8').decode(body);
+}
+
+function truncated(text: string): string {
+  return text.length > TRUNCATE_AT ? `${text.slice(0, TRUNCATE_AT - 3)}...` : text;
+}
+
+interface ResponseImpl {
+  status: number;
+  rawHeaders: string[];
+  body: Uint8Array;
+  finalUrl: string;
+}
+
+export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string, unknown> {
+  const Blob = blobFacadeClass(exec);
+  const headerMap = (raw: string[], all: boolean) => {
+    const out: Record<string, string | string[]> = {};
+    for (let i = 0; i < raw.length; i += 2) {
+      const [name, value] = [raw[i], raw[i + 1]];
+      const existing = out[name];
+      if (!all || existing === undefined) out[name] = value;
+      else out[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+    }
+    return out;
+  };
+  const contentTypeOf = (r: ResponseImpl) => {
+    const h = headerMap(r.rawHeaders, false);
+    const key = Object.keys(h).find((k) => k.toLowerCase() === 'content-type');
+    return key ? String(h[key]).split(';')[0].trim() : null;
+  };
+  const HTTPResponse = exec.define<ResponseImpl>('HTTPResponse', {
+    getResponseCode() {
+      return this.status;
+    },
+    getContentText(charset?: string) {
+      return responseText(this.body, charset);
+    },
+    getContent() {
+      return toSignedBytes(this.body);
+    },
+    getHeaders() {
+      return headerMap(this.rawHeaders, false);
+    },
+    getAllHeaders() {
+      return headerMap(this.rawHeaders, true);
+    },
+    getBlob() {
+      return Blob.wrap(new BlobImpl(Array.from(this.body), contentTypeOf(this), null));
+    },
+    getAs(contentType: string) {
+      return Blob.wrap(new BlobImpl(Array.from(this.body), String(contentType), null));
+    },
+  });
+
+  const send = (prepared: PreparedRequest[], viaFetchAll: boolean) => {
+    exec.require('urlfetch', 'UrlFetchApp', viaFetchAll ? 'fetchAll' : 'fetch');
+    env.urlFetchQuota.take(exec.user, prepared.length, env.limits.urlFetchPerDay);
+    const remaining = exec.remainingMs();
+    const wires = prepared.map((p) => ({ ...p.wire, timeoutMs: Math.max(1, Math.min(p.wire.timeoutMs, remaining + 1)) }));
+    const started = Date.now();
+    const results = env.http().fetchAll(wires);
+    const duration = Date.now() - started;
+    exec.httpMs += duration;
+    exec.urlFetchCalls += prepared.length;
+    env.counters.urlFetch.total += prepared.length;
+    if (viaFetchAll) env.counters.urlFetch.fetchAllCalls++;
+    results.forEach((result, i) => {
+      const wire = wires[i];
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(wire.headers)) headers[k.toLowerCase()] = v;
+      env.httpLog.push({
+        executionId: exec.id,
+        method: wire.method.toUpperCase(),
+        url: wire.url,
+        headers,
+        body: wire.body ? Buffer.from(wire.body).toString('utf8') : undefined,
+        status: result.ok ? result.status : undefined,
+        error: result.ok ? undefined : result.kind,
+        durationMs: duration,
+      });
+    });
+    // The execution ran out of time while waiting: Apps Script ends it rather than reporting a timeout.
+    if (exec.elapsedMs() > exec.limitMs) throw exec.kill();
+    const responses = results.map((result, i) => {
+      const url = wires[i].url;
+      if (!result.ok) throw new GasError(networkMessage(result, url));
+      if (result.status >= 400 && !prepared[i].mute) {
+        throw new GasError(Msg.requestFailed(new URL(url).origin, result.status, truncated(responseText(result.body))));
+      }
+      return HTTPResponse.wrap({ status: result.status, rawHeaders: result.rawHeaders, body: result.body, finalUrl: result.finalUrl });
+    });
+    return responses;
+  };
+
+  const requestArgs = (request: unknown): [unknown, unknown] => {
+    if (typeof request === 'string') return [request, {}];
+    if (isPlainObject(request)) return [request.url, request];
+    throw new GasError(Msg.invalidArgument('requests'));
+  };
+
+  const Service = exec.define<object>('UrlFetchApp', {
+    fetch(url: unknown, params?: unknown) {
+      return send([prepare(env, Blob, url, params)], false)[0];
+    },
+    fetchAll(requests: unknown[]) {
+      if (!Array.isArray(requests)) throw new GasError(Msg.invalidArgument('requests'));
+      const prepared = requests.map((request) => {
+        const [url, params] = requestArgs(request);
+        return prepare(env, Blob, url, params);
+      });
+      return send(prepared, true);
+    },
+    getRequest(url: unknown, params?: unknown) {
+      const { wire } = prepare(env, Blob, url, params);
+      const contentTypeKey = Object.keys(wire.headers).find((k) => k.toLowerCase() === 'content-type');
+      const headers = { ...wire.headers };
+      if (contentTypeKey) delete headers[contentTypeKey];
+      return {
+        url: wire.url,
+        method: wire.method,
+        headers,
+        payload: wire.body ? Buffer.from(wire.body).toString('utf8') : '',
+        contentType: contentTypeKey ? wire.headers[contentTypeKey] : undefined,
+        followRedirects: wire.followRedirects,
+        validateHttpsCertificates: wire.validateHttpsCertificates,
+        useIntranet: false,
+      };
+    },
+  });
+  return Service.wrap({});
+}

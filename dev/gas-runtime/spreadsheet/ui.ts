@@ -1,0 +1,227 @@
+// The spreadsheet UI of the emulator: SpreadsheetApp.getUi() (menus, add-on menu, sidebars, dialogs,
+// alerts, prompts) and Spreadsheet.toast, all recorded in `UiRecords` so a host (tests, the playground)
+// can show or assert them, and can script the user's answers to alerts and prompts.
+import { GasError, Msg } from '../errors';
+import type { Execution } from '../execution';
+import { enumName, FacadeClass, makeEnum } from '../realm';
+import type { ServiceContext } from '../state';
+
+export interface MenuItemInfo {
+  caption: string;
+  /** Function the item runs (absent for separators and submenus). */
+  functionName?: string;
+  separator?: boolean;
+  subMenu?: MenuInfo;
+}
+
+export interface MenuInfo {
+  /** Caption of the menu; for the add-on menu, the add-on's name (`addonName` option). */
+  caption: string;
+  /** Created with createAddonMenu() (shown under Extensions). */
+  addon: boolean;
+  items: MenuItemInfo[];
+}
+
+export interface SidebarInfo {
+  title: string;
+  html: string;
+  /** HTML file the output came from, when it came from one. */
+  file?: string;
+  /** Add-on sidebars are always 300 px wide, whatever setWidth said. */
+  width: 300;
+}
+
+export interface DialogInfo {
+  title: string;
+  html: string;
+  file?: string;
+  width: number;
+  height: number;
+  modal: boolean;
+}
+
+export interface AlertInfo {
+  kind: 'alert' | 'prompt';
+  title: string;
+  prompt: string;
+  buttons: string;
+  /** Button the (scripted) user pressed. */
+  response: string;
+  /** Text the user typed, for prompts. */
+  text?: string;
+}
+
+export interface ToastInfo {
+  message: string;
+  title: string;
+  timeoutSeconds: number;
+}
+
+/** Scripted answer to the next alert or prompt. */
+export interface UiResponse {
+  button?: 'OK' | 'CANCEL' | 'YES' | 'NO' | 'CLOSE';
+  text?: string;
+}
+
+/** Everything the UI services showed; host-side. */
+export class UiRecords {
+  readonly menus: MenuInfo[] = [];
+  readonly sidebars: SidebarInfo[] = [];
+  readonly dialogs: DialogInfo[] = [];
+  readonly alerts: AlertInfo[] = [];
+  readonly toasts: ToastInfo[] = [];
+  private readonly responses: UiResponse[] = [];
+
+  /** Queues the answer the "user" gives to the next alert/prompt (default: the first button, empty text). */
+  respond(response: UiResponse): void {
+    this.responses.push(response);
+  }
+
+  nextResponse(): UiResponse | undefined {
+    return this.responses.shift();
+  }
+
+  /** Finds a menu item by captions, e.g. `findMenuItem('Sheet Scout', 'Open sidebar')`. */
+  findMenuItem(...captions: string[]): MenuItemInfo | undefined {
+    const [first, ...rest] = captions;
+    let items = this.menus.find((m) => m.caption === first)?.items;
+    let found: MenuItemInfo | undefined;
+    for (const caption of rest) {
+      found = items?.find((i) => i.caption === caption);
+      items = found?.subMenu?.items;
+    }
+    return found;
+  }
+
+  clear(): void {
+    for (const list of [this.menus, this.sidebars, this.dialogs, this.alerts, this.toasts] as unknown[][]) list.length = 0;
+    this.responses.length = 0;
+  }
+}
+
+/** Host data of an HtmlOutput (see services/html.ts). */
+export interface HtmlOutputData {
+  content: string;
+  title: string;
+  width: number;
+  height: number;
+  file?: string;
+}
+
+const BUTTON_SETS: Record<string, string[]> = {
+  OK: ['OK'],
+  OK_CANCEL: ['OK', 'CANCEL'],
+  YES_NO: ['YES', 'NO'],
+  YES_NO_CANCEL: ['YES', 'NO', 'CANCEL'],
+};
+
+export function createUi(
+  { env, exec }: ServiceContext,
+  htmlOutputs: FacadeClass<HtmlOutputData>,
+  addonName: string,
+): Record<string, unknown> {
+  const { realm } = exec;
+  const Button = makeEnum(realm, ['CLOSE', 'OK', 'CANCEL', 'YES', 'NO']);
+  const ButtonSet = makeEnum(realm, Object.keys(BUTTON_SETS));
+
+  const Menu: FacadeClass<{ info: MenuInfo; facade?: object }> = exec.define<{ info: MenuInfo; facade?: object }>('Menu', {
+    addItem(caption: string, functionName: string) {
+      this.info.items.push({ caption: String(caption), functionName: String(functionName) });
+      return this.facade;
+    },
+    addSeparator() {
+      this.info.items.push({ caption: '', separator: true });
+      return this.facade;
+    },
+    addSubMenu(menu: unknown) {
+      const sub = Menu.unwrap(menu);
+      if (!sub) throw new GasError(Msg.invalidArgument('menu'));
+      this.info.items.push({ caption: sub.info.caption, subMenu: sub.info });
+      return this.facade;
+    },
+    addToUi() {
+      const i = env.ui.menus.findIndex((m) => m.caption === this.info.caption && m.addon === this.info.addon);
+      if (i >= 0) env.ui.menus.splice(i, 1, this.info);
+      else env.ui.menus.push(this.info);
+    },
+  });
+  const newMenu = (caption: string, addon: boolean) => {
+    const impl: { info: MenuInfo; facade?: object } = { info: { caption, addon, items: [] } };
+    impl.facade = Menu.wrap(impl);
+    return impl.facade;
+  };
+
+  const PromptResponse = exec.define<{ button: string; text: string }>('PromptResponse', {
+    getResponseText() {
+      return this.text;
+    },
+    getSelectedButton() {
+      return Button[this.button];
+    },
+  });
+
+  const outputOf = (userInterface: unknown): HtmlOutputData => {
+    const data = htmlOutputs.unwrap(userInterface);
+    if (!data) throw new GasError(Msg.invalidArgument('userInterface'));
+    return data;
+  };
+
+  /** alert/prompt overloads: (prompt), (prompt, buttons), (title, prompt, buttons). */
+  const dialogArgs = (args: unknown[]): { title: string; prompt: string; buttons: string } => {
+    if (args.length >= 3) return { title: String(args[0]), prompt: String(args[1]), buttons: enumName(args[2]) };
+    if (args.length === 2) return { title: '', prompt: String(args[0]), buttons: enumName(args[1]) };
+    return { title: '', prompt: String(args[0] ?? ''), buttons: 'OK' };
+  };
+  const answer = (buttons: string): { button: string; text: string } => {
+    const scripted = env.ui.nextResponse();
+    const allowed = BUTTON_SETS[buttons] ?? ['OK'];
+    const button = scripted?.button && (allowed.includes(scripted.button) || scripted.button === 'CLOSE') ? scripted.button : allowed[0];
+    return { button, text: scripted?.text ?? '' };
+  };
+
+  const Ui = exec.define<object>('Ui', {
+    createMenu(caption: string) {
+      return newMenu(String(caption), false);
+    },
+    createAddonMenu() {
+      return newMenu(addonName, true);
+    },
+    showSidebar(userInterface: unknown) {
+      exec.require('ui.dialog', 'Ui', 'showSidebar');
+      const out = outputOf(userInterface);
+      env.ui.sidebars.push({ title: out.title, html: out.content, file: out.file, width: 300 });
+    },
+    showModalDialog(userInterface: unknown, title: string) {
+      exec.require('ui.dialog', 'Ui', 'showModalDialog');
+      const out = outputOf(userInterface);
+      env.ui.dialogs.push({ title: String(title ?? out.title), html: out.content, file: out.file, width: out.width, height: out.height, modal: true });
+    },
+    showModelessDialog(userInterface: unknown, title: string) {
+      exec.require('ui.dialog', 'Ui', 'showModelessDialog');
+      const out = outputOf(userInterface);
+      env.ui.dialogs.push({ title: String(title ?? out.title), html: out.content, file: out.file, width: out.width, height: out.height, modal: false });
+    },
+    alert(...args: unknown[]) {
+      exec.require('ui.dialog', 'Ui', 'alert');
+      const { title, prompt, buttons } = dialogArgs(args);
+      const { button } = answer(buttons);
+      env.ui.alerts.push({ kind: 'alert', title, prompt, buttons, response: button });
+      return Button[button];
+    },
+    prompt(...args: unknown[]) {
+      exec.require('ui.dialog', 'Ui', 'prompt');
+      const { title, prompt, buttons } = dialogArgs(args);
+      const { button, text } = answer(buttons);
+      env.ui.alerts.push({ kind: 'prompt', title, prompt, buttons, response: button, text });
+      return PromptResponse.wrap({ button, text: text ?? '' });
+    },
+  });
+  return Ui.wrap({}, { Button, ButtonSet });
+}
+
+/** Records a toast (Spreadsheet.toast); refused in custom functions, ignored where nobody sees it (triggers). */
+export function recordToast(exec: Execution, env: ServiceContext['env'], args: unknown[]): void {
+  if (exec.authMode === 'CUSTOM_FUNCTION') throw new GasError(Msg.noPermission('toast'));
+  if (exec.kind === 'trigger') return;
+  env.ui.toasts.push({ message: String(args[0] ?? ''), title: String(args[1] ?? ''), timeoutSeconds: args[2] === undefined ? 5 : Number(args[2]) });
+}

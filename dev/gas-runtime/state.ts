@@ -1,0 +1,128 @@
+// State shared by all executions of one emulated runtime (what outlives a single execution): limits,
+// counters, logs, and the registries of the individual services. Service modules receive it through
+// `ServiceEnv`; the host reads it through the GasRuntime API.
+import type { Clock } from './clock';
+import type { Execution } from './execution';
+import type { SyncHttpClient } from './http/sync-http';
+import type { CacheStore } from './services/cache';
+import type { LockRegistry } from './services/lock';
+import type { PropertyStore } from './services/properties';
+import type { TriggerRegistry } from './services/script-app';
+import type { UrlFetchQuota } from './services/url-fetch';
+import type { SpreadsheetModel } from './spreadsheet/model';
+import type { UiRecords } from './spreadsheet/ui';
+
+export interface Limits {
+  /** Custom-function execution time (Google: 30 s). */
+  customFunctionMs: number;
+  /** Menu, sidebar and installable-trigger execution time (Google: 6 min). */
+  executionMs: number;
+  /** Simple triggers (onOpen, onEdit) execution time (Google: 30 s). */
+  simpleTriggerMs: number;
+  /** UrlFetch calls per user per day (Google consumer accounts: 20,000). */
+  urlFetchPerDay: number;
+  /** Installable triggers per user per script (Google: 20). */
+  triggersPerUser: number;
+  /** Default per-request UrlFetch deadline when `timeoutSeconds` is not given. */
+  urlFetchTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  customFunctionMs: 30_000,
+  executionMs: 360_000,
+  simpleTriggerMs: 30_000,
+  urlFetchPerDay: 20_000,
+  triggersPerUser: 20,
+  urlFetchTimeoutMs: 60_000,
+};
+
+export interface Counters {
+  urlFetch: {
+    /** Requests sent since the runtime started (or the last reset). */
+    total: number;
+    /** Requests counted against the daily quota in the current 24-hour windows, all users. */
+    today: number;
+    /** Requests sent by the most recently finished execution. */
+    lastExecution: number;
+    /** fetchAll calls (each counts its requests in `total`). */
+    fetchAllCalls: number;
+  };
+  /** Sheet I/O: each Range/Sheet/Spreadsheet method reading cell data is one read; each writing one write. */
+  sheet: { reads: number; writes: number };
+  executions: number;
+  /** Zeroes the counters above (quota windows are kept: they model Google's, not the benchmark's). */
+  reset(): void;
+}
+
+export function createCounters(quotaToday: () => number): Counters {
+  const counters: Counters = {
+    urlFetch: {
+      total: 0,
+      get today() {
+        return quotaToday();
+      },
+      lastExecution: 0,
+      fetchAllCalls: 0,
+    },
+    sheet: { reads: 0, writes: 0 },
+    executions: 0,
+    reset() {
+      counters.urlFetch.total = 0;
+      counters.urlFetch.lastExecution = 0;
+      counters.urlFetch.fetchAllCalls = 0;
+      counters.sheet.reads = 0;
+      counters.sheet.writes = 0;
+      counters.executions = 0;
+    },
+  };
+  return counters;
+}
+
+export interface HttpLogEntry {
+  executionId: number;
+  /** Upper-case HTTP method as sent. */
+  method: string;
+  url: string;
+  /** Request headers as sent, names lower-cased. */
+  headers: Record<string, string>;
+  body?: string;
+  status?: number;
+  error?: string;
+  /** Real milliseconds the request's batch took. */
+  durationMs: number;
+}
+
+export interface LogEntry {
+  executionId: number;
+  source: 'Logger' | 'console';
+  level: 'log' | 'info' | 'warn' | 'error' | 'debug';
+  message: string;
+}
+
+export interface ServiceEnv {
+  clock: Clock;
+  limits: Limits;
+  spreadsheet: SpreadsheetModel;
+  /** Owner of the spreadsheet and the script (the first known user). */
+  owner: string;
+  scriptId: string;
+  timeZone: string;
+  htmlDir: string;
+  properties: { script: PropertyStore; document: PropertyStore; user(email: string): PropertyStore };
+  caches: { script: CacheStore; document: CacheStore; user(email: string): CacheStore };
+  locks: LockRegistry;
+  triggers: TriggerRegistry;
+  http(): SyncHttpClient;
+  urlFetchQuota: UrlFetchQuota;
+  counters: Counters;
+  httpLog: HttpLogEntry[];
+  logs: LogEntry[];
+  echoLogs: boolean;
+  ui: UiRecords;
+}
+
+/** What every service constructor receives. */
+export interface ServiceContext {
+  env: ServiceEnv;
+  exec: Execution;
+}

@@ -1,0 +1,147 @@
+// The control API under /_sandbox/ (no authentication; for tests, benchmarks and the playground): reset, account
+// credits and plan, clock, fault injection, forcing a task to fail mid-run, request counts, seeded company listing
+// and configuration (enrichment delay).
+import { SIZE_BUCKETS } from './company-vocabulary';
+import { isoTime } from './clock';
+import { parseFaultConfig } from './faults';
+import { HttpError, type JsonResponse } from './http-util';
+import type { Sandbox } from './sandbox';
+import { taskObject } from './tasks';
+import { isPlainObject } from './validation';
+
+export interface ControlRequest {
+  params: string[];
+  query: URLSearchParams;
+  body: unknown;
+}
+
+export interface ControlRoute {
+  method: string;
+  pattern: RegExp;
+  handle(request: ControlRequest): JsonResponse;
+}
+
+function ok(body: unknown): JsonResponse {
+  return { status: 200, body };
+}
+
+function bodyObject(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (!isPlainObject(body)) throw new HttpError(400, 'Body must be a JSON object');
+  return body;
+}
+
+function accountState(sandbox: Sandbox, name: string): Record<string, unknown> {
+  const account = sandbox.accounts.byName(name);
+  if (!account) throw new HttpError(404, `Unknown account ${name}`);
+  return {
+    name: account.name, token: account.token, user_id: account.userId, email: account.email, plan: account.plan,
+    credits: account.credits, organization_id: account.organization?.id ?? null, workspace_id: account.workspaceId,
+  };
+}
+
+function clockState(sandbox: Sandbox): Record<string, unknown> {
+  const now = sandbox.now();
+  return { now: isoTime(now), epoch_ms: now, mode: sandbox.clock.mode };
+}
+
+function integerParam(query: URLSearchParams, name: string, fallback: number): number {
+  const raw = query.get(name);
+  if (raw === null) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new HttpError(400, `${name} must be a non-negative integer`);
+  return value;
+}
+
+export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
+  return [
+    { method: 'POST', pattern: /^\/_sandbox\/reset$/, handle: () => (sandbox.reset(), ok({ reset: true })) },
+    { method: 'GET', pattern: /^\/_sandbox\/accounts$/, handle: () => ok(sandbox.accounts.all().map((account) => accountState(sandbox, account.name))) },
+    { method: 'GET', pattern: /^\/_sandbox\/accounts\/([^/]+)$/, handle: (request) => ok(accountState(sandbox, request.params[0])) },
+    {
+      method: 'POST', pattern: /^\/_sandbox\/accounts\/([^/]+)$/,
+      handle: (request) => {
+        const account = sandbox.accounts.byName(request.params[0]);
+        if (!account) throw new HttpError(404, `Unknown account ${request.params[0]}`);
+        const body = bodyObject(request.body);
+        if (body.credits !== undefined && (typeof body.credits !== 'number' || !Number.isInteger(body.credits) || body.credits < 0)) {
+          throw new HttpError(400, 'credits must be a non-negative integer');
+        }
+        if (body.plan !== undefined && body.plan !== 'pro' && body.plan !== 'free') throw new HttpError(400, "plan must be 'pro' or 'free'");
+        if (typeof body.credits === 'number') account.credits = body.credits;
+        if (body.plan === 'pro' || body.plan === 'free') account.plan = body.plan;
+        return ok(accountState(sandbox, account.name));
+      },
+    },
+    { method: 'GET', pattern: /^\/_sandbox\/clock$/, handle: () => ok(clockState(sandbox)) },
+    {
+      method: 'POST', pattern: /^\/_sandbox\/clock\/advance$/,
+      handle: (request) => {
+        const ms = bodyObject(request.body).ms;
+        if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new HttpError(400, 'ms must be a non-negative number');
+        sandbox.clock.advance(ms);
+        return ok(clockState(sandbox));
+      },
+    },
+    { method: 'GET', pattern: /^\/_sandbox\/faults$/, handle: () => ok(sandbox.faults.list()) },
+    {
+      method: 'POST', pattern: /^\/_sandbox\/faults$/,
+      handle: (request) => {
+        const parsed = parseFaultConfig(request.body);
+        if (Array.isArray(parsed)) throw new HttpError(400, parsed.join('; '));
+        sandbox.faults.set(parsed);
+        return ok(sandbox.faults.list());
+      },
+    },
+    { method: 'DELETE', pattern: /^\/_sandbox\/faults$/, handle: () => (sandbox.faults.clear(), ok([])) },
+    { method: 'GET', pattern: /^\/_sandbox\/tasks$/, handle: () => ok(sandbox.tasks.all().map(taskObject)) },
+    {
+      method: 'POST', pattern: /^\/_sandbox\/tasks\/([^/]+)\/fail$/,
+      handle: (request) => {
+        const reason = bodyObject(request.body).reason ?? 'internal';
+        if (reason !== 'credits' && reason !== 'internal') throw new HttpError(400, "reason must be 'credits' or 'internal'");
+        const now = sandbox.now();
+        const task = sandbox.tasks.get(request.params[0]);
+        if (!task) throw new HttpError(404, 'Task not found');
+        if (!sandbox.tasks.failMidRun(task, reason, now)) throw new HttpError(409, `Task already ${task.status}`);
+        return ok(taskObject(task));
+      },
+    },
+    { method: 'GET', pattern: /^\/_sandbox\/stats$/, handle: () => ok(Object.fromEntries(sandbox.stats)) },
+    { method: 'POST', pattern: /^\/_sandbox\/stats\/reset$/, handle: () => (sandbox.stats.clear(), ok({})) },
+    {
+      method: 'GET', pattern: /^\/_sandbox\/companies$/,
+      handle: (request) => {
+        const enriched = request.query.get('enriched');
+        if (enriched !== null && enriched !== 'true' && enriched !== 'false') throw new HttpError(400, "enriched must be 'true' or 'false'");
+        const limit = Math.min(integerParam(request.query, 'limit', 20), 5000);
+        const offset = integerParam(request.query, 'offset', 0);
+        const now = sandbox.now();
+        const companies = sandbox.index.companies
+          .filter((company) => enriched === null || sandbox.index.isAvailable(company, now) === (enriched === 'true'))
+          .slice(offset, offset + limit);
+        return ok(companies.map((company) => {
+          const available = sandbox.index.isAvailable(company, now);
+          return {
+            id: available ? company.id : null, domain: company.domain, name: company.name, enriched: available,
+            hq_country: company.hq_country, hq_city: company.hq_city, employee_count: company.employee_count,
+            founding_year: company.founding_year, industry: company.industry.name,
+          };
+        }));
+      },
+    },
+    {
+      method: 'GET', pattern: /^\/_sandbox\/config$/,
+      handle: () => ok({ enrichmentDelayMs: sandbox.index.enrichmentDelayMs, speed: sandbox.options.speed, seed: sandbox.options.seed, clock: sandbox.clock.mode, sizeBuckets: SIZE_BUCKETS }),
+    },
+    {
+      method: 'POST', pattern: /^\/_sandbox\/config$/,
+      handle: (request) => {
+        const delay = bodyObject(request.body).enrichmentDelayMs;
+        if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0) throw new HttpError(400, 'enrichmentDelayMs must be a non-negative number');
+        sandbox.index.enrichmentDelayMs = delay;
+        return ok({ enrichmentDelayMs: delay });
+      },
+    },
+  ];
+}

@@ -1,0 +1,67 @@
+// The sandbox's whole state in one object: clock, accounts, company index and ranking, research planner and task
+// engine, tables and templates, faults and per-route request counts, with reset back to the seed state.
+import { Accounts } from './accounts';
+import { SandboxClock, type ClockMode } from './clock';
+import { CompanyIndex } from './company-index';
+import { CompanyRanking } from './company-search';
+import { FaultInjector } from './faults';
+import { ResearchPlanner } from './research-planner';
+import { TableStore } from './tables';
+import { TaskEngine } from './tasks';
+
+export const DEFAULT_SEED = 20250602;
+/** Enrichment of a pending domain at speed 1. */
+export const BASE_ENRICHMENT_DELAY_MS = 5000;
+
+export interface SandboxOptions {
+  speed: number;
+  clock: ClockMode;
+  seed: number;
+}
+
+export class Sandbox {
+  readonly clock: SandboxClock;
+  readonly accounts = new Accounts();
+  readonly index: CompanyIndex;
+  readonly ranking: CompanyRanking;
+  readonly planner: ResearchPlanner;
+  readonly tasks: TaskEngine;
+  readonly tables: TableStore;
+  readonly faults = new FaultInjector();
+  readonly stats = new Map<string, number>();
+
+  constructor(readonly options: SandboxOptions) {
+    this.clock = new SandboxClock(options.clock);
+    this.index = new CompanyIndex(options.seed, this.defaultEnrichmentDelay());
+    this.ranking = new CompanyRanking(this.index.companies);
+    this.planner = new ResearchPlanner(this.index, this.ranking);
+    this.tasks = new TaskEngine({ accounts: this.accounts, index: this.index, ranking: this.ranking, planner: this.planner, seed: options.seed, speed: options.speed });
+    this.tables = new TableStore(options.seed);
+  }
+
+  defaultEnrichmentDelay(): number {
+    return Math.round(BASE_ENRICHMENT_DELAY_MS / this.options.speed);
+  }
+
+  /** Sandbox time after running every task event due by then. */
+  now(): number {
+    const now = this.clock.now();
+    this.tasks.processUntil(now);
+    return now;
+  }
+
+  count(route: string): void {
+    this.stats.set(route, (this.stats.get(route) ?? 0) + 1);
+  }
+
+  reset(): void {
+    this.clock.reset();
+    this.accounts.reset();
+    this.index.resetEnrichment();
+    this.index.enrichmentDelayMs = this.defaultEnrichmentDelay();
+    this.tasks.reset();
+    this.tables.reset();
+    this.faults.clear();
+    this.stats.clear();
+  }
+}

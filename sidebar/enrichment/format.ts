@@ -1,0 +1,12 @@
+// Number and duration formatting for the enrichment panel.
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function duration(seconds: number | null): string {
+  if (seconds === null) return 'estimating…';
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}

@@ -1,0 +1,485 @@
+// The Research panel: Launch (brief template with live preview, depth and credit estimate, output as a report or as
+// fields from the builder or a pasted schema, checked here before anything is sent), Tasks (this sheet's rows polled
+// every 15 s while open, and the account's task history with "Write to selected row"), and Report (the selected
+// row's report, rendered from markdown and sanitized, citations linked to their sources).
+import type { TaskDepth, TaskReport } from '../../src/api/types';
+import type { HistoryItemDto, ReportDto, ResearchContextDto, ResearchStatusDto } from '../../src/research/endpoints';
+import { parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from '../../src/research/brief-template';
+import { DEPTHS, depthLabel, estimateCredits, estimateMessage } from '../../src/research/depth';
+import { outputClashes, resolveOutput, type LaunchRequest, type OutputRequest } from '../../src/research/launch-request';
+import { FIELD_TYPES, isEvidenced, parsePastedSchema, schemaFields, type FieldSpec, type FieldType } from '../../src/research/output-schema';
+import { errorText, server } from '../bridge';
+import { h, message, replaceChildren } from '../ui/dom';
+import { panelHeader, refreshCredits } from '../ui/credits-badge';
+import { renderMarkdown } from './markdown';
+import { safeUrl } from './citations';
+
+const POLL_MS = 15000;
+
+interface FieldRow extends FieldSpec {
+  column: string;
+}
+
+interface PanelState {
+  context: ResearchContextDto | null;
+  credits: number | null;
+  template: string;
+  depth: TaskDepth;
+  outputKind: 'report' | 'fields';
+  statusHeader: string;
+  reportHeader: string;
+  sourcesMode: 'column' | 'note';
+  sourcesHeader: string;
+  fieldsMode: 'builder' | 'paste';
+  fields: FieldRow[];
+  schemaText: string;
+  pastedColumns: Record<string, string>;
+  rerun: boolean;
+  tab: 'launch' | 'tasks' | 'report';
+  notice: { kind: 'error' | 'ok' | 'warn'; text: string; details?: string[] } | null;
+  busy: boolean;
+  status: ResearchStatusDto | null;
+  history: { page: number; items: HistoryItemDto[]; hasMore: boolean; error: string | null } | null;
+  report: ReportDto | null;
+}
+
+const state: PanelState = {
+  context: null,
+  credits: null,
+  template: 'Research {A}: what it does, customers, funding and recent news',
+  depth: 'medium',
+  outputKind: 'report',
+  statusHeader: 'Research status',
+  reportHeader: 'Research report',
+  sourcesMode: 'column',
+  sourcesHeader: 'Research sources',
+  fieldsMode: 'builder',
+  fields: [{ name: 'summary', type: 'string', required: true, evidence: false, column: 'summary' }],
+  schemaText: '',
+  pastedColumns: {},
+  rerun: false,
+  tab: 'launch',
+  notice: null,
+  busy: false,
+  status: null,
+  history: null,
+  report: null,
+};
+
+let root: HTMLElement;
+let body: HTMLElement;
+
+function output(): OutputRequest {
+  if (state.outputKind === 'report') {
+    return { kind: 'report', statusHeader: state.statusHeader, reportHeader: state.reportHeader, sourcesHeader: state.sourcesMode === 'note' ? null : state.sourcesHeader };
+  }
+  if (state.fieldsMode === 'paste') {
+    return { kind: 'fields', statusHeader: state.statusHeader, schemaText: state.schemaText, columns: state.pastedColumns };
+  }
+  return {
+    kind: 'fields',
+    statusHeader: state.statusHeader,
+    fields: state.fields.map(({ column: _column, ...field }) => field),
+    columns: Object.fromEntries(state.fields.map((field) => [field.name.trim(), field.column.trim() || field.name.trim()])),
+  };
+}
+
+function applySaved(saved: ResearchContextDto['saved']): void {
+  if (!saved) return;
+  state.template = saved.template;
+  state.depth = saved.depth;
+  const out = saved.output;
+  state.statusHeader = out.statusHeader;
+  state.outputKind = out.kind;
+  if (out.kind === 'report') {
+    state.reportHeader = out.reportHeader;
+    state.sourcesMode = out.sourcesHeader === null ? 'note' : 'column';
+    if (out.sourcesHeader) state.sourcesHeader = out.sourcesHeader;
+  } else if (out.schemaText) {
+    state.fieldsMode = 'paste';
+    state.schemaText = out.schemaText;
+    state.pastedColumns = out.columns ?? {};
+  } else if (out.fields) {
+    state.fieldsMode = 'builder';
+    state.fields = out.fields.map((field) => ({ ...field, column: out.columns?.[field.name] ?? field.name }));
+  }
+}
+
+async function loadContext(): Promise<void> {
+  try {
+    const [context, credits] = await Promise.all([server.getResearchContext(), server.getCredits()]);
+    const first = state.context === null;
+    state.context = context;
+    state.credits = credits.availableCredits;
+    void refreshCredits(credits.availableCredits);
+    if (first) applySaved(context.saved);
+  } catch (error) {
+    state.notice = { kind: 'error', text: errorText(error) };
+  }
+  render();
+}
+
+// ------------------------------------------------------------------------------------------------ Launch tab
+
+function templateCheck(): { errors: string[]; preview: string | null; note: string | null } {
+  const context = state.context;
+  if (!context) return { errors: [], preview: null, note: null };
+  const parsed = parseTemplate(state.template, context.headers);
+  if (!parsed.ok) return { errors: parsed.errors, preview: null, note: null };
+  if (!context.firstRow) return { errors: [], preview: null, note: 'Select rows to see a preview' };
+  const rendered = renderBrief(parsed.template, context.firstRow);
+  if (rendered.kind === 'empty') return { errors: [], preview: null, note: `Row ${context.rows[0]}: the brief is empty, this row will be skipped` };
+  if (rendered.kind === 'too_long') return { errors: [`Row ${context.rows[0]}: the brief has ${rendered.length} characters; the limit is ${BRIEF_MAX_LENGTH}`], preview: null, note: null };
+  return { errors: [], preview: rendered.brief, note: `${rendered.brief.length} / ${BRIEF_MAX_LENGTH} characters (row ${context.rows[0]})` };
+}
+
+function input(value: string, onInput: (value: string) => void, attributes: Record<string, string> = {}): HTMLInputElement {
+  return h('input', { type: 'text', value, oninput: (event: Event) => onInput((event.target as HTMLInputElement).value), ...attributes });
+}
+
+function radio(id: string, name: string, checked: boolean, label: string, onChange: () => void): HTMLElement {
+  return h('label', { class: 'check', for: id }, h('input', { type: 'radio', id, name, checked, onchange: () => { onChange(); render(); } }), label);
+}
+
+function fieldEditor(field: FieldRow, index: number): HTMLElement {
+  const typeSelect = h(
+    'select',
+    { 'aria-label': `Field ${index + 1} type`, onchange: (event: Event) => { field.type = (event.target as HTMLSelectElement).value as FieldType; render(); } },
+    ...FIELD_TYPES.map((option) => h('option', { value: option.type, selected: option.type === field.type }, option.label)),
+  );
+  return h(
+    'div',
+    { class: 'field' },
+    h('div', { class: 'row' },
+      input(field.name, (value) => { const followed = field.column === field.name; field.name = value; if (followed) field.column = value; refreshLaunchSummary(); }, { placeholder: 'Field name', 'aria-label': `Field ${index + 1} name` }),
+      typeSelect,
+      h('button', { type: 'button', title: 'Remove field', onclick: () => { state.fields.splice(index, 1); render(); } }, '×'),
+    ),
+    field.type === 'enum'
+      ? input((field.options ?? []).join(', '), (value) => { field.options = value.split(','); refreshLaunchSummary(); }, { placeholder: 'Allowed values, comma separated' })
+      : null,
+    h('div', { class: 'row' },
+      h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: field.required, onchange: (e: Event) => { field.required = (e.target as HTMLInputElement).checked; } }), 'required'),
+      h('label', { class: 'check' }, h('input', { type: 'checkbox', 'aria-label': `Field ${index + 1} with evidence`, checked: field.evidence, onchange: (e: Event) => { field.evidence = (e.target as HTMLInputElement).checked; } }), 'with evidence'),
+    ),
+    h('div', { class: 'row' }, h('span', { class: 'muted' }, 'Column'), input(field.column, (value) => { field.column = value; }, { placeholder: 'Column header', 'aria-label': `Field ${index + 1} column` })),
+  );
+}
+
+function outputSection(): HTMLElement {
+  const parts: Array<HTMLElement | null> = [
+    h('h2', {}, 'Output'),
+    radio('output-report', 'output', state.outputKind === 'report', 'Report (markdown)', () => { state.outputKind = 'report'; }),
+    radio('output-fields', 'output', state.outputKind === 'fields', 'Fields (structured)', () => { state.outputKind = 'fields'; }),
+  ];
+  if (state.outputKind === 'report') {
+    parts.push(
+      h('label', { for: 'report-column' }, 'Report column'),
+      input(state.reportHeader, (value) => { state.reportHeader = value; refreshLaunchSummary(); }, { id: 'report-column' }),
+      h('label', {}, 'Sources'),
+      radio('sources-column', 'sources', state.sourcesMode === 'column', 'In a column', () => { state.sourcesMode = 'column'; }),
+      radio('sources-note', 'sources', state.sourcesMode === 'note', 'As a note on the report cell', () => { state.sourcesMode = 'note'; }),
+      state.sourcesMode === 'column' ? input(state.sourcesHeader, (value) => { state.sourcesHeader = value; refreshLaunchSummary(); }, { id: 'sources-column-name', 'aria-label': 'Sources column' }) : null,
+    );
+  } else {
+    parts.push(
+      radio('fields-builder', 'fields-mode', state.fieldsMode === 'builder', 'Build fields', () => { state.fieldsMode = 'builder'; }),
+      radio('fields-paste', 'fields-mode', state.fieldsMode === 'paste', 'Paste a JSON Schema', () => { state.fieldsMode = 'paste'; }),
+    );
+    if (state.fieldsMode === 'builder') {
+      parts.push(
+        ...state.fields.map(fieldEditor),
+        h('div', { class: 'row' }, h('button', { type: 'button', id: 'add-field', onclick: () => { const n = state.fields.length + 1; state.fields.push({ name: `field_${n}`, type: 'string', required: false, evidence: false, column: `field_${n}` }); render(); } }, 'Add field')),
+      );
+    } else {
+      const pasted = parsePastedSchema(state.schemaText || '{}');
+      parts.push(
+        h('textarea', { id: 'schema', placeholder: '{"type": "object", "properties": {...}}', oninput: (e: Event) => { state.schemaText = (e.target as HTMLTextAreaElement).value; refreshLaunchSummary(); } }, state.schemaText),
+        h('button', { type: 'button', onclick: () => render() }, 'Check schema and map columns'),
+        ...(pasted.ok
+          ? schemaFields(pasted.schema).map((field) =>
+              h('div', { class: 'row' }, h('span', { class: 'muted' }, `${field.name}${field.evidence ? ' (evidence)' : ''} →`),
+                input(state.pastedColumns[field.name] ?? field.name, (value) => { state.pastedColumns[field.name] = value; }, { 'aria-label': `Column for ${field.name}` })),
+            )
+          : []),
+      );
+    }
+  }
+  parts.push(h('label', { for: 'status-column' }, 'Status column'), input(state.statusHeader, (value) => { state.statusHeader = value; refreshLaunchSummary(); }, { id: 'status-column' }));
+  return h('section', {}, ...parts);
+}
+
+let summaryBox: HTMLElement | null = null;
+let launchButton: HTMLButtonElement | null = null;
+let templateBox: HTMLElement | null = null;
+
+/** Problems that block a launch, from the template, the output and the credits. */
+function launchProblems(): { errors: string[]; estimate: ReturnType<typeof estimateCredits> | null } {
+  const context = state.context;
+  const errors = [...templateCheck().errors];
+  const resolved = resolveOutput(output());
+  if (!resolved.ok) errors.push(...resolved.errors);
+  const parsed = context ? parseTemplate(state.template, context.headers) : null;
+  if (resolved.ok && parsed?.ok && context) errors.push(...outputClashes(resolved.headers, context.headers, parsed.template.columns));
+  if (!context || context.rows.length === 0) return { errors: [...errors, 'Select the rows to research'], estimate: null };
+  const estimate = estimateCredits(state.depth, context.rows.length, state.credits);
+  if (!estimate.fits) errors.push(estimateMessage(estimate));
+  return { errors, estimate };
+}
+
+function refreshLaunchSummary(): void {
+  if (templateBox) {
+    const check = templateCheck();
+    replaceChildren(
+      templateBox,
+      ...check.errors.map((error) => h('div', { class: 'inline-error', role: 'alert' }, error)),
+      check.preview !== null ? h('div', { class: 'preview', id: 'brief-preview' }, check.preview) : null,
+      check.note ? h('div', { class: 'muted' }, check.note) : null,
+    );
+  }
+  if (!summaryBox || !launchButton) return;
+  const { errors, estimate } = launchProblems();
+  const rows = state.context?.rows.length ?? 0;
+  replaceChildren(
+    summaryBox,
+    estimate ? h('div', { class: 'muted', id: 'estimate' }, `${estimateMessage({ ...estimate, fits: true })}. Each task costs 2 credits per agent that runs, at most ${estimate.perRow}; failed tasks are refunded.`) : null,
+    ...errors.map((error) => h('div', { class: 'inline-error' }, error)),
+  );
+  launchButton.disabled = state.busy || errors.length > 0;
+  launchButton.textContent = state.busy ? 'Launching…' : `Research ${rows} row${rows === 1 ? '' : 's'}`;
+}
+
+async function launch(): Promise<void> {
+  const context = state.context;
+  if (!context || state.busy) return;
+  state.busy = true;
+  refreshLaunchSummary();
+  const request: LaunchRequest & { sheetId: number; rows: number[] } = { template: state.template, depth: state.depth, output: output(), rerun: state.rerun, sheetId: context.sheetId, rows: context.rows };
+  try {
+    const response = await server.launchResearch(request);
+    const details = [
+      ...response.errors.slice(1),
+      ...response.failed.map((f) => `Row ${f.row}: ${f.message}`),
+      ...response.tooLong.map((t) => `Row ${t.row}: brief of ${t.length} characters is over ${BRIEF_MAX_LENGTH}`),
+      ...(response.skippedRunning.length ? [`Already running (tick "Re-run" to start again): rows ${response.skippedRunning.join(', ')}`] : []),
+      ...(response.skippedEmpty.length ? [`Empty brief: rows ${response.skippedEmpty.join(', ')}`] : []),
+    ];
+    state.notice = { kind: response.ok ? (response.failed.length ? 'warn' : 'ok') : 'error', text: response.message, details };
+    void refreshCredits();
+    void poll();
+  } catch (error) {
+    state.notice = { kind: 'error', text: errorText(error) };
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+function insertPlaceholder(textarea: HTMLTextAreaElement, header: string): void {
+  const token = `{${header}}`;
+  const start = textarea.selectionStart ?? textarea.value.length;
+  const end = textarea.selectionEnd ?? start;
+  textarea.value = textarea.value.slice(0, start) + token + textarea.value.slice(end);
+  state.template = textarea.value;
+  textarea.focus();
+  refreshLaunchSummary();
+}
+
+function launchTab(): HTMLElement {
+  const context = state.context;
+  const rows = context?.rows ?? [];
+  const rowText = rows.length === 0 ? 'No data rows selected' : `${rows.length} row${rows.length === 1 ? '' : 's'} selected on ${context?.sheetName} (${rows[0]}${rows.length > 1 ? `–${rows[rows.length - 1]}` : ''})`;
+  const textarea = h('textarea', { id: 'brief', 'aria-label': 'Brief', oninput: (e: Event) => { state.template = (e.target as HTMLTextAreaElement).value; refreshLaunchSummary(); } }, state.template) as HTMLTextAreaElement;
+  templateBox = h('div', { id: 'template-check' });
+  summaryBox = h('div', { id: 'launch-summary' });
+  launchButton = h('button', { class: 'primary', id: 'launch', type: 'button', onclick: () => void launch() }, 'Research');
+  const depthSelect = h(
+    'select',
+    { id: 'depth', onchange: (e: Event) => { state.depth = (e.target as HTMLSelectElement).value as TaskDepth; refreshLaunchSummary(); } },
+    ...DEPTHS.map((depth) => h('option', { value: depth, selected: depth === state.depth }, depthLabel(depth))),
+  );
+  const tab = h(
+    'section',
+    {},
+    h('div', { class: 'row' }, h('span', { id: 'selection' }, rowText), h('button', { type: 'button', id: 'use-selection', onclick: () => void loadContext() }, 'Use current selection')),
+    h('label', { for: 'brief' }, 'Brief: {Header} or {A} inserts the row\'s value'),
+    textarea,
+    h('div', { class: 'chips' }, ...(context?.headers ?? []).filter((header) => header.trim()).slice(0, 20).map((header) => h('button', { type: 'button', onclick: () => insertPlaceholder(textarea, header) }, `{${header}}`))),
+    templateBox,
+    h('label', { for: 'depth' }, 'Depth'),
+    depthSelect,
+    h('div', { class: 'muted' }, 'The full budget is reserved when a task starts; only agents that run are billed (2 credits each) and a failed task is refunded.'),
+    outputSection(),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'rerun', checked: state.rerun, onchange: (e: Event) => { state.rerun = (e.target as HTMLInputElement).checked; } }), 'Re-run rows that already have a running task'),
+    summaryBox,
+    h('div', { class: 'row' }, launchButton),
+  );
+  refreshLaunchSummary();
+  return tab;
+}
+
+// ------------------------------------------------------------------------------------------------ Tasks tab
+
+async function poll(): Promise<void> {
+  try {
+    state.status = await server.pollResearch();
+    if (state.tab === 'tasks') render();
+  } catch {
+    // A failed poll is retried on the next interval.
+  }
+}
+
+async function loadHistory(page: number): Promise<void> {
+  try {
+    const result = await server.listResearchHistory(page);
+    state.history = result;
+  } catch (error) {
+    state.history = { page, items: [], hasMore: false, error: errorText(error) };
+  }
+  render();
+}
+
+async function writeToRow(taskId: string): Promise<void> {
+  try {
+    const result = await server.writeTaskToSelectedRow({ taskId, output: output() });
+    state.notice = { kind: result.ok ? 'ok' : 'error', text: result.message };
+  } catch (error) {
+    state.notice = { kind: 'error', text: errorText(error) };
+  }
+  render();
+}
+
+async function viewTask(taskId: string): Promise<void> {
+  state.tab = 'report';
+  state.report = null;
+  render();
+  try {
+    state.report = await server.getTaskReport(taskId);
+  } catch (error) {
+    state.report = { found: false, message: errorText(error), row: null, taskId, status: null, brief: null, report: null, error: null, detached: false };
+  }
+  render();
+}
+
+function tasksTab(): HTMLElement {
+  const status = state.status;
+  const history = state.history;
+  return h(
+    'section',
+    {},
+    h('h2', {}, 'This sheet'),
+    status
+      ? h('div', { class: 'muted', id: 'pending' }, `${status.pending} task${status.pending === 1 ? '' : 's'} pending${status.busy ? ' (updating…)' : ''}; refreshed every 15 s while this panel is open`)
+      : h('div', { class: 'muted' }, 'Loading…'),
+    ...(status?.rows ?? []).map((row) =>
+      h('div', { class: 'task' },
+        h('div', { class: 'brief' }, row.brief),
+        h('div', { class: 'meta' }, `${row.detached || row.row === null ? 'row changed or deleted' : `row ${row.row}`} · ${row.status}`),
+        row.taskId && (row.state === 'done' || row.state === 'failed') ? h('button', { type: 'button', onclick: () => void viewTask(row.taskId as string) }, 'View report') : null,
+      ),
+    ),
+    h('h2', {}, 'All tasks of the account'),
+    history?.error ? message('error', history.error) : null,
+    ...(history?.items ?? []).map((item) =>
+      h('div', { class: 'task' },
+        h('div', { class: 'brief' }, item.brief),
+        h('div', { class: 'meta' }, `${item.status.replace('_', ' ')} · ${item.depth} · ${item.iterations} iterations, ${item.agents} agents, ${item.sources} sources${item.status === 'done' ? ` · ${item.cost} credits` : ''} · ${item.createdAt.slice(0, 16).replace('T', ' ')}`),
+        item.failureReason ? h('div', { class: 'inline-error' }, item.failureReason) : null,
+        item.status === 'done'
+          ? h('div', { class: 'row' },
+              h('button', { type: 'button', onclick: () => void viewTask(item.id) }, 'View report'),
+              h('button', { type: 'button', onclick: () => void writeToRow(item.id) }, 'Write to selected row'))
+          : null,
+      ),
+    ),
+    h('div', { class: 'row' },
+      history && history.page > 0 ? h('button', { type: 'button', onclick: () => void loadHistory(history.page - 1) }, 'Newer') : null,
+      history?.hasMore ? h('button', { type: 'button', onclick: () => void loadHistory(history.page + 1) }, 'Older') : null,
+      h('button', { type: 'button', onclick: () => void loadHistory(history?.page ?? 0) }, 'Refresh'),
+    ),
+  );
+}
+
+// ------------------------------------------------------------------------------------------------ Report tab
+
+async function loadSelectedReport(): Promise<void> {
+  try {
+    state.report = await server.getSelectedRowReport();
+  } catch (error) {
+    state.report = { found: false, message: errorText(error), row: null, taskId: null, status: null, brief: null, report: null, error: null, detached: false };
+  }
+  render();
+}
+
+function reportBody(report: TaskReport): HTMLElement {
+  if (report.kind === 'markdown') {
+    const article = h('article', { class: 'report', id: 'report-html' });
+    article.innerHTML = renderMarkdown(report.markdown, report.sources);
+    const sources = h('ol', { class: 'sources' }, ...report.sources.map((source) => {
+      const url = safeUrl(source.url);
+      return h('li', { value: String(source.id) }, url ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, url) : String(source.url));
+    }));
+    return h('div', {}, article, report.sources.length ? h('h2', {}, 'Sources') : null, report.sources.length ? sources : null);
+  }
+  return h('table', { id: 'report-fields' }, ...Object.entries(report.fields).map(([name, value]) => {
+    const shown = isEvidenced(value) ? value.value : value;
+    const text = Array.isArray(shown) ? shown.join(', ') : typeof shown === 'object' && shown !== null ? JSON.stringify(shown) : String(shown ?? '');
+    return h('tr', {},
+      h('th', {}, name),
+      h('td', {}, text,
+        isEvidenced(value)
+          ? h('div', { class: 'muted' }, value.reasoning, ...value.sources.map((url) => { const safe = safeUrl(url); return safe ? h('div', { class: 'sources' }, h('a', { href: safe, target: '_blank', rel: 'noopener noreferrer' }, safe)) : null; }))
+          : null));
+  }));
+}
+
+function reportTab(): HTMLElement {
+  const dto = state.report;
+  const parts: Array<HTMLElement | null> = [h('div', { class: 'row' }, h('button', { type: 'button', id: 'show-selected', onclick: () => void loadSelectedReport() }, 'Show the selected row\'s report'))];
+  if (!dto) parts.push(h('div', { class: 'muted' }, 'Loading…'));
+  else if (!dto.found) parts.push(h('div', { class: 'muted' }, dto.message ?? 'No report'));
+  else {
+    parts.push(
+      h('div', { class: 'muted' }, `${dto.row ? `Row ${dto.row}` : 'Task'} · ${dto.status ?? ''}${dto.detached ? ' · row changed or deleted since launch' : ''}`),
+      dto.brief ? h('div', { class: 'preview' }, dto.brief) : null,
+      dto.error ? message('error', dto.error) : null,
+      dto.report ? reportBody(dto.report) : dto.error ? null : h('div', { class: 'muted' }, 'No report yet'),
+    );
+  }
+  return h('section', {}, ...parts);
+}
+
+// ------------------------------------------------------------------------------------------------ Shell
+
+function render(): void {
+  const tabs = h('div', { class: 'tabs', role: 'tablist' },
+    ...(['launch', 'tasks', 'report'] as const).map((tab) =>
+      h('button', { type: 'button', role: 'tab', id: `tab-${tab}`, class: state.tab === tab ? 'active' : undefined, onclick: () => selectTab(tab) }, tab === 'launch' ? 'Launch' : tab === 'tasks' ? 'Tasks' : 'Report')),
+  );
+  const notice = state.notice
+    ? h('div', { id: 'notice' }, message(state.notice.kind, state.notice.text), ...(state.notice.details ?? []).map((line) => h('div', { class: 'muted' }, line)))
+    : null;
+  const content = state.tab === 'launch' ? launchTab() : state.tab === 'tasks' ? tasksTab() : reportTab();
+  replaceChildren(body, tabs, notice, content);
+}
+
+function selectTab(tab: PanelState['tab']): void {
+  state.tab = tab;
+  state.notice = null;
+  render();
+  if (tab === 'tasks') {
+    void poll();
+    if (!state.history) void loadHistory(0);
+  }
+  if (tab === 'report') void loadSelectedReport();
+}
+
+export function mountResearchPanel(element: HTMLElement): void {
+  root = element;
+  body = h('div', {});
+  replaceChildren(root, panelHeader('Research'), body);
+  render();
+  void loadContext();
+  void poll();
+  setInterval(() => void poll(), POLL_MS);
+}

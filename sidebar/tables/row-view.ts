@@ -1,0 +1,265 @@
+// One column card of the mapping dialog: include, kind, name, key on the first line, the kind's own fields below
+// (agent: type, output format, prompt with a reference picker, labels or output schema; criterion; roles; e-mail
+// column; JSON extra fields for the unpublished kinds). Edits change the draft in place and call `changed`; a
+// change of structure (include, kind, output format) asks for the card to be rebuilt.
+import { h } from '../ui/dom';
+import { AGENT_TYPES, KINDS, OUTPUT_FORMATS, kindInfo, type ColumnDraft } from '../../src/tables/model';
+import type { IssueField, MappingIssue } from '../../src/tables/validate';
+import type { ColumnKind, KnownAgentType, KnownOutputFormat } from '../../src/api/types';
+
+export interface RowContext {
+  drafts: ColumnDraft[];
+  letters: string[];
+  /** Keys the target table already has before the new columns (pushed earlier or listed by the user). */
+  tableKeys(): readonly string[];
+  /** A field changed; `rebuild` when the card's structure must change. */
+  changed(row: number, rebuild: boolean): void;
+  /** The key of a row changed from `from` (on commit), so references can follow. */
+  keyRenamed(row: number, from: string, to: string): void;
+}
+
+export interface RowView {
+  element: HTMLElement;
+  showIssues(issues: MappingIssue[]): void;
+}
+
+const AGENT_LABELS: Record<KnownAgentType, string> = {
+  research_pro: 'Research (pro)',
+  research_reasoning: 'Research (reasoning)',
+  linkedin: 'LinkedIn',
+  llm: 'LLM',
+};
+
+const FIELD_LABELS: Record<IssueField, string> = {
+  mapping: 'Mapping',
+  kind: 'Kind',
+  name: 'Name',
+  key: 'Key',
+  agentType: 'Agent type',
+  outputFormat: 'Output format',
+  prompt: 'Prompt',
+  labels: 'Labels',
+  outputSchema: 'Output schema',
+  criterion: 'Criterion',
+  roles: 'Roles',
+  maxResults: 'Max results',
+  emailColumnKey: 'E-mail column',
+  extraJson: 'Extra fields',
+  target: 'Target',
+  position: 'Position',
+};
+
+function select<T extends string>(options: ReadonlyArray<{ value: T; label: string; disabled?: boolean }>, current: string, onChange: (value: T) => void): HTMLSelectElement {
+  const element = h('select', { onchange: () => onChange(element.value as T) });
+  for (const option of options) {
+    const node = h('option', { value: option.value, disabled: option.disabled === true }, option.label);
+    if (option.value === current) node.selected = true;
+    element.appendChild(node);
+  }
+  return element;
+}
+
+/** A select whose options are recomputed each time it is opened (other columns' keys may have changed). */
+function liveSelect(options: () => Array<{ value: string; label: string; disabled?: boolean }>, current: string, onChange: (value: string) => void): HTMLSelectElement {
+  const element = select(options(), current, onChange);
+  const refill = () => {
+    const value = element.value;
+    element.textContent = '';
+    for (const option of options()) element.appendChild(h('option', { value: option.value, disabled: option.disabled === true }, option.label));
+    element.value = value;
+  };
+  element.addEventListener('focus', refill);
+  element.addEventListener('mousedown', refill);
+  return element;
+}
+
+/** A caption above a control; the control's accessible name says which column it belongs to ("Prompt of Research"). */
+function labelled(text: string, control: HTMLElement, header: string, className?: string): HTMLElement {
+  control.setAttribute('aria-label', `${text.replace(/ \(.*\)$/, '')} of ${header}`);
+  return h('div', { class: className }, h('label', {}, text), control);
+}
+
+/** Inserts text at the cursor of a textarea and reports the new value. */
+function insertAtCursor(area: HTMLTextAreaElement, text: string): string {
+  const start = area.selectionStart ?? area.value.length;
+  const end = area.selectionEnd ?? area.value.length;
+  area.value = area.value.slice(0, start) + text + area.value.slice(end);
+  area.selectionStart = area.selectionEnd = start + text.length;
+  area.focus();
+  return area.value;
+}
+
+/** The other included columns offered as references: earlier ones usable, later ones shown but disabled. */
+function referenceOptions(context: RowContext, row: number): Array<{ value: string; label: string; disabled?: boolean }> {
+  const options: Array<{ value: string; label: string; disabled?: boolean }> = [{ value: '', label: 'Insert a reference...' }, { value: 'input', label: "{input}: the row's input value" }];
+  context.drafts.forEach((other, index) => {
+    if (index === row || !other.include || other.key.trim() === '') return;
+    const later = index > row;
+    options.push({ value: other.key.trim(), label: `{${other.key.trim()}}: ${other.name || other.header} (${context.letters[index]})${later ? ', comes later' : ''}`, disabled: later });
+  });
+  const listed = new Set(options.map((option) => option.value));
+  for (const key of context.tableKeys()) {
+    if (!listed.has(key)) options.push({ value: key, label: `{${key}}: already in the table` });
+    listed.add(key);
+  }
+  return options;
+}
+
+export function renderRow(context: RowContext, row: number): RowView {
+  const draft = context.drafts[row];
+  const fields = new Map<IssueField, HTMLElement>();
+  const issueList = h('ul', { class: 'issues' });
+  const edit = (rebuild = false) => context.changed(row, rebuild);
+
+  const include = h('input', {
+    type: 'checkbox',
+    title: 'Include this column',
+    'aria-label': `Include column ${draft.header}`,
+    onchange: () => {
+      draft.include = include.checked;
+      edit(true);
+    },
+  });
+  include.checked = draft.include;
+
+  const kind = select(KINDS.map((info) => ({ value: info.kind, label: info.label })), draft.kind, (value: ColumnKind) => {
+    draft.kind = value;
+    edit(true);
+  });
+  const name = h('input', { type: 'text', value: draft.name, oninput: () => ((draft.name = name.value), edit()) });
+  let committedKey = draft.key;
+  const key = h('input', {
+    type: 'text',
+    value: draft.key,
+    spellcheck: 'false',
+    oninput: () => ((draft.key = key.value), edit()),
+    onchange: () => {
+      const from = committedKey.trim();
+      committedKey = key.value;
+      if (from !== '' && from !== key.value.trim()) context.keyRenamed(row, from, key.value.trim());
+    },
+  });
+  fields.set('kind', kind).set('name', name).set('key', key);
+
+  const title = h('div', { class: 'col-title', title: draft.header }, h('span', { class: 'letter' }, context.letters[row] ?? ''), draft.header);
+  const head = h(
+    'div',
+    { class: 'col-head' },
+    h('div', {}, include),
+    title,
+    labelled('Kind', kind, draft.header),
+    labelled('Name', name, draft.header),
+    labelled('Key', key, draft.header),
+  );
+  const card = h('div', { class: `col-card${draft.include ? '' : ' skipped'}`, 'data-row': row }, head);
+  if (draft.include) {
+    const own = ownFields(context, row, fields, edit);
+    if (own) card.appendChild(own);
+  } else {
+    for (const control of [kind, name, key]) control.setAttribute('disabled', '');
+  }
+  card.appendChild(issueList);
+
+  return {
+    element: card,
+    showIssues(issues) {
+      issueList.textContent = '';
+      for (const control of fields.values()) control.classList.remove('invalid');
+      card.classList.toggle('has-error', issues.some((issue) => issue.severity === 'error'));
+      for (const issue of issues) {
+        issueList.appendChild(h('li', { class: issue.severity }, `${FIELD_LABELS[issue.field]}: ${issue.message}`));
+        if (issue.severity === 'error') fields.get(issue.field)?.classList.add('invalid');
+      }
+    },
+  };
+}
+
+function ownFields(context: RowContext, row: number, fields: Map<IssueField, HTMLElement>, edit: (rebuild?: boolean) => void): HTMLElement | null {
+  const draft = context.drafts[row];
+  const editor = kindInfo(draft.kind)?.editor ?? 'none';
+  const box = h('div', { class: 'col-fields' });
+  switch (editor) {
+    case 'agent': {
+      const agent = draft.agent;
+      const agentType = select(AGENT_TYPES.map((value) => ({ value, label: AGENT_LABELS[value] })), agent.agentType, (value: KnownAgentType) => {
+        agent.agentType = value;
+        edit();
+      });
+      const format = select(OUTPUT_FORMATS.map((value) => ({ value, label: value })), agent.outputFormat, (value: KnownOutputFormat) => {
+        agent.outputFormat = value;
+        edit(true);
+      });
+      const prompt = h('textarea', {
+        class: 'prompt',
+        placeholder: 'e.g. Research the company at {input}: what it sells and to whom.',
+        oninput: () => ((agent.prompt = prompt.value), edit()),
+      });
+      prompt.value = agent.prompt;
+      const picker = liveSelect(() => referenceOptions(context, row), '', (value: string) => {
+        if (value === '') return;
+        agent.prompt = insertAtCursor(prompt, `{${value}}`);
+        picker.value = '';
+        edit();
+      });
+      fields.set('agentType', agentType).set('outputFormat', format).set('prompt', prompt);
+      box.append(labelled('Agent type', agentType, draft.header), labelled('Output format', format, draft.header), labelled('Reference', picker, draft.header), labelled('Prompt', prompt, draft.header, 'wide'));
+      if (agent.outputFormat === 'select' || agent.outputFormat === 'multiselect') {
+        const labels = h('input', { type: 'text', value: agent.labels.join(', '), placeholder: 'Comma-separated, e.g. Hot, Warm, Cold', oninput: () => ((agent.labels = labels.value.split(',')), edit()) });
+        fields.set('labels', labels);
+        box.appendChild(labelled('Labels', labels, draft.header, 'wide'));
+      }
+      if (agent.outputFormat === 'json') {
+        const schema = h('textarea', { class: 'code', placeholder: '{"type": "object", "properties": {"ceo": {"type": "string"}}}', oninput: () => ((agent.outputSchema = schema.value), edit()) });
+        schema.value = agent.outputSchema;
+        fields.set('outputSchema', schema);
+        box.appendChild(labelled('Output schema (JSON Schema)', schema, draft.header, 'wide'));
+      }
+      return box;
+    }
+    case 'criterion': {
+      const criterion = h('textarea', { placeholder: 'e.g. The company sells to hospitals', oninput: () => ((draft.criterion = criterion.value), edit()) });
+      criterion.value = draft.criterion;
+      fields.set('criterion', criterion);
+      box.appendChild(labelled('Criterion (a plain-language statement)', criterion, draft.header, 'wide'));
+      return box;
+    }
+    case 'people': {
+      const roles = h('input', { type: 'text', value: draft.roles.join(', '), placeholder: 'Comma-separated, e.g. CTO, Head of Data', oninput: () => ((draft.roles = roles.value.split(',')), edit()) });
+      const max = h('input', {
+        type: 'number',
+        min: 1,
+        step: 1,
+        value: draft.maxResults === null ? '' : draft.maxResults,
+        oninput: () => ((draft.maxResults = max.value === '' ? null : Number(max.value)), edit()),
+      });
+      fields.set('roles', roles).set('maxResults', max);
+      box.append(labelled('Roles', roles, draft.header, 'wide'), labelled('Max results (optional)', max, draft.header));
+      return box;
+    }
+    case 'reverse_email': {
+      const options = () => {
+        const list = [{ value: '', label: 'Choose the e-mail column...' }, ...referenceOptions(context, row).slice(2)];
+        if (draft.emailColumnKey !== '' && !list.some((option) => option.value === draft.emailColumnKey)) {
+          list.push({ value: draft.emailColumnKey, label: `{${draft.emailColumnKey}} (not in this mapping)` });
+        }
+        return list;
+      };
+      const emailColumn = liveSelect(options, draft.emailColumnKey, (value: string) => {
+        draft.emailColumnKey = value;
+        edit();
+      });
+      fields.set('emailColumnKey', emailColumn);
+      box.appendChild(labelled('E-mail column', emailColumn, draft.header));
+      return box;
+    }
+    case 'json': {
+      const extra = h('textarea', { class: 'code', placeholder: '{} (optional extra fields of this kind, as JSON)', oninput: () => ((draft.extraJson = extra.value), edit()) });
+      extra.value = draft.extraJson;
+      fields.set('extraJson', extra);
+      box.appendChild(labelled('Extra fields (JSON object)', extra, draft.header, 'wide'));
+      return box;
+    }
+    case 'none':
+      return null;
+  }
+}

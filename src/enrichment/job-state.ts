@@ -1,0 +1,138 @@
+// The durable record of a document's bulk enrichment job, kept in DocumentProperties so any execution (the sidebar's
+// next call, the continuation trigger, another editor) can resume it. Property values hold 9 KB at most, so the JSON
+// is split into parts under a generation number; the head key is written last, so a crash mid-save leaves the
+// previous record intact.
+import type { KeyValueStore } from '../ports';
+
+export type JobStatus = 'running' | 'paused' | 'done' | 'cancelled';
+
+/** A domain waiting for another lookup: enrichment still running at the service (202), or a failed lookup. */
+export interface RetryEntry {
+  /** Domain. */
+  d: string;
+  /** Lookups made so far. */
+  n: number;
+  /** Epoch ms when the next lookup is due. */
+  at: number;
+  why: 'enriching' | 'error';
+  /** Rows that needed it when it was planned (to count rows deleted meanwhile). */
+  r: number;
+  /** Last error message, for failed lookups. */
+  m?: string;
+}
+
+/** A domain of the next chunk and how many rows needed it when planned. */
+export interface PlanEntry {
+  d: string;
+  r: number;
+}
+
+export interface JobCounts {
+  /** Rows that received profile values. */
+  written: number;
+  notFound: number;
+  /** Rows marked "still enriching" after the last retry. */
+  gaveUp: number;
+  /** Rows marked "lookup failed" after the last retry. */
+  errors: number;
+  /** Rows gone (deleted, or their domain changed) before their result was written. */
+  deleted: number;
+}
+
+/** What the sheet held when the job started. */
+export interface JobScope {
+  rows: number;
+  blank: number;
+  invalid: number;
+  alreadyFilled: number;
+  uniqueDomains: number;
+}
+
+export interface EnrichJob {
+  v: 1;
+  id: string;
+  status: JobStatus;
+  /** Why the job is paused (a short actionable sentence), or a note on how it ended. */
+  message: string | null;
+  sheetId: number;
+  sheetName: string;
+  domainColumn: number;
+  domainHeader: string;
+  fields: string[];
+  headers: string[];
+  overwrite: boolean;
+  /** Domains are processed in sorted order; everything up to the cursor has been looked up. */
+  cursor: string;
+  plan: PlanEntry[];
+  /** The current plan is the last: after it only retries remain. */
+  mainDone: boolean;
+  retries: RetryEntry[];
+  scope: JobScope;
+  /** Domains that needed a lookup when the job started, and how many have a final outcome. */
+  totalDomains: number;
+  resolvedDomains: number;
+  counts: JobCounts;
+  /** HTTP lookups sent (first tries and job-level retries, not counting the client's own retries) and cache hits. */
+  lookups: number;
+  /** HTTP requests the client sent for them, its own retries included. */
+  requests: number;
+  cacheHits: number;
+  chunks: number;
+  startedAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+export const JOB_KEY = 'sheetscout.enrich.job';
+const PART_SIZE = 8000;
+
+interface Head {
+  gen: number;
+  parts: number;
+}
+
+function partKey(gen: number, index: number): string {
+  return `${JOB_KEY}.${gen}.${index}`;
+}
+
+function readHead(store: KeyValueStore): Head | null {
+  const text = store.get(JOB_KEY);
+  if (!text) return null;
+  try {
+    const head = JSON.parse(text) as Head;
+    return Number.isInteger(head.gen) && Number.isInteger(head.parts) ? head : null;
+  } catch {
+    return null;
+  }
+}
+
+export function loadJob(store: KeyValueStore): EnrichJob | null {
+  const head = readHead(store);
+  if (!head) return null;
+  let text = '';
+  for (let i = 0; i < head.parts; i++) {
+    const part = store.get(partKey(head.gen, i));
+    if (part === null) return null;
+    text += part;
+  }
+  try {
+    const job = JSON.parse(text) as EnrichJob;
+    return job.v === 1 ? job : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveJob(store: KeyValueStore, job: EnrichJob): void {
+  const previous = readHead(store);
+  const gen = previous ? previous.gen + 1 : 1;
+  const text = JSON.stringify(job);
+  const parts = Math.max(1, Math.ceil(text.length / PART_SIZE));
+  for (let i = 0; i < parts; i++) store.set(partKey(gen, i), text.slice(i * PART_SIZE, (i + 1) * PART_SIZE));
+  store.set(JOB_KEY, JSON.stringify({ gen, parts } satisfies Head));
+  if (previous) for (let i = 0; i < previous.parts; i++) store.remove(partKey(previous.gen, i));
+}
+
+export function emptyCounts(): JobCounts {
+  return { written: 0, notFound: 0, gaveUp: 0, errors: 0, deleted: 0 };
+}

@@ -1,0 +1,559 @@
+// The bulk enrichment job: preview of a selection, start (header row and field columns, first plan), one chunk of
+// work (lookups under a time budget, then one read and one batched write per column block, then the next plan), cancel,
+// resume and progress. Every step runs in its own execution (the sidebar's next call or the continuation trigger);
+// the durable job record (job-state.ts) is saved after the chunk's write, and lookups are cached as they arrive, so a
+// crash at any point loses no finished result and the next chunk resumes from the record.
+import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
+import { userMessage, type ApiError } from '../api/errors';
+import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } from '../companies/profile-fields';
+import { readCachedLookups } from '../companies/profile-cache';
+import { columnLetter, columnOptions, DEFAULT_DOMAIN_HEADER, detectDomainColumn, locateColumns, planTargetColumns, type ColumnOption } from './layout';
+import { addInvalidUpdates, addOutcomeUpdates, buildBlockWrites, columnRuns, dropFormulaCells, outcomeCells, readRows, updatedSpan, type CellUpdates, type RowOutcome } from './rows';
+import { emptyCounts, loadJob, saveJob, type EnrichJob, type JobCounts, type JobScope, type RetryEntry } from './job-state';
+import { resolveDomains, type LookupClient } from './lookups';
+import type { EnrichSheet, SheetAccess, TriggerPort } from './ports';
+
+/** Global run by the continuation trigger. */
+export const TRIGGER_HANDLER = 'continueEnrichmentFromTrigger';
+
+export const LIMITS = {
+  /** Domains planned per chunk (bounds what a crash can cost and the job record's size). */
+  planSize: 750,
+  /** Domains per client batch call: one fetchAll of this many parallel requests (Apps Script manages ~20-30 at once). */
+  batchSize: 25,
+  /** Time after which a chunk starts no new batch: short for the sidebar (live progress), long for the trigger. */
+  sidebarBudgetMs: 25_000,
+  triggerBudgetMs: 240_000,
+  /** Delays before the lookups that follow a 202 (enrichment started), then the row is marked. */
+  enrichingDelaysMs: [1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 60_000, 120_000],
+  /** Retries falling due within this window of the first one are sent together (fewer, fuller fetchAll calls). */
+  retryGroupMs: 1_500,
+  /** Delays before the lookups that follow a failed lookup (after the client's own retries). */
+  errorDelaysMs: [5_000, 30_000, 120_000],
+  /** The trigger fires this long after the last chunk if the sidebar stops driving the job. */
+  triggerBackstopMs: 120_000,
+  /** Longest sleep inside an execution for a retry that is due soon (longer waits end the execution). */
+  maxWaitMs: 20_000,
+  /** Shortest delay of a trigger that continues the job. */
+  triggerMinDelayMs: 60_000,
+};
+
+/** Per-domain errors no later retry fixes: the row is marked at once. */
+const PERMANENT_ERRORS: ReadonlySet<ApiError['kind']> = new Set(['invalid_input', 'validation', 'rejected']);
+
+export interface EnrichDeps {
+  store: KeyValueStore;
+  sheets: SheetAccess;
+  cache: CachePort;
+  clock: ClockPort;
+  lock: LockPort;
+  triggers: TriggerPort;
+  client: () => LookupClient;
+  newId: () => string;
+}
+
+export interface EnrichOptions {
+  /** 1-based column; detected from the selection when absent. */
+  domainColumn?: number;
+  /** Profile field keys; the defaults when absent. */
+  fields?: string[];
+  overwrite?: boolean;
+}
+
+export interface FieldChoice {
+  key: string;
+  header: string;
+  checked: boolean;
+  /** Where the values go: "column H (existing)" or "new column K". */
+  target: string;
+}
+
+export type EnrichPreview =
+  | {
+      ok: true;
+      sheetName: string;
+      columns: ColumnOption[];
+      domainColumn: number;
+      domainColumnLabel: string;
+      hasHeaderRow: boolean;
+      note: string | null;
+      fields: FieldChoice[];
+      overwrite: boolean;
+      rows: number;
+      uniqueDomains: number;
+      blank: number;
+      invalid: number;
+      alreadyFilled: number;
+      /** Unique domains that need a lookup, and how many of them are cached already. */
+      toLookUp: number;
+      cached: number;
+      credits: 0;
+      job: EnrichProgress | null;
+    }
+  | { ok: false; message: string; job: EnrichProgress | null };
+
+export interface EnrichProgress {
+  jobId: string;
+  status: EnrichJob['status'];
+  message: string | null;
+  sheetName: string;
+  domainColumnLabel: string;
+  headers: string[];
+  overwrite: boolean;
+  scope: JobScope;
+  counts: JobCounts;
+  totalDomains: number;
+  resolvedDomains: number;
+  percent: number;
+  /** Domains waiting for the service to finish enriching them, and failed lookups waiting for a retry. */
+  enriching: number;
+  retrying: number;
+  lookups: number;
+  cacheHits: number;
+  chunks: number;
+  /** Domains per second since the start, and the estimated seconds left (null when unknown). */
+  rate: number;
+  etaSeconds: number | null;
+  /** When the driver should call the next chunk: 0 now, n ms later, or -1 when there is nothing left to do. */
+  nextStepInMs: number;
+  /** Another execution holds the job right now. */
+  busy: boolean;
+  startedAt: number;
+  updatedAt: number;
+}
+
+// --- Progress ------------------------------------------------------------------------------------------------------
+
+export function progressOf(job: EnrichJob, now: number, busy = false): EnrichProgress {
+  const enriching = job.retries.filter((entry) => entry.why === 'enriching').length;
+  const percent = job.status === 'done' ? 100 : job.totalDomains === 0 ? 0 : Math.min(99, Math.floor((job.resolvedDomains / job.totalDomains) * 100));
+  const end = job.finishedAt ?? job.updatedAt;
+  const seconds = Math.max(0.001, (end - job.startedAt) / 1000);
+  const rate = job.resolvedDomains / seconds;
+  const left = Math.max(0, job.totalDomains - job.resolvedDomains);
+  let nextStepInMs = -1;
+  if (job.status === 'running') {
+    if (busy) nextStepInMs = 3000;
+    else if (job.plan.length > 0 || !job.mainDone) nextStepInMs = 0;
+    else nextStepInMs = Math.max(0, Math.min(...job.retries.map((entry) => entry.at)) - now);
+  }
+  return {
+    jobId: job.id,
+    status: job.status,
+    message: job.message,
+    sheetName: job.sheetName,
+    domainColumnLabel: job.domainHeader ? `${columnLetter(job.domainColumn)}: ${job.domainHeader}` : columnLetter(job.domainColumn),
+    headers: job.headers,
+    overwrite: job.overwrite,
+    scope: job.scope,
+    counts: job.counts,
+    totalDomains: job.totalDomains,
+    resolvedDomains: job.resolvedDomains,
+    percent,
+    enriching,
+    retrying: job.retries.length - enriching,
+    lookups: job.lookups,
+    cacheHits: job.cacheHits,
+    chunks: job.chunks,
+    rate: Math.round(rate * 10) / 10,
+    etaSeconds: job.status !== 'running' ? null : left === 0 ? 0 : rate > 0 ? Math.ceil(left / rate) : null,
+    nextStepInMs: Number.isFinite(nextStepInMs) ? nextStepInMs : 0,
+    busy,
+    startedAt: job.startedAt,
+    updatedAt: job.updatedAt,
+  };
+}
+
+export function currentProgress(deps: Pick<EnrichDeps, 'store' | 'clock'>): EnrichProgress | null {
+  const job = loadJob(deps.store);
+  return job ? progressOf(job, deps.clock.now()) : null;
+}
+
+// --- Preview and start ---------------------------------------------------------------------------------------------
+
+interface Analysis {
+  sheet: EnrichSheet;
+  values: unknown[][];
+  lastColumn: number;
+  columns: ColumnOption[];
+  domainColumn: number;
+  hasHeaderRow: boolean;
+  domainHeader: string;
+  note: string | null;
+  fields: ProfileField[];
+  targets: ReturnType<typeof planTargetColumns>;
+  rows: ReturnType<typeof readRows>;
+}
+
+function parseFields(keys: string[] | undefined): { ok: true; fields: ProfileField[] } | { ok: false; message: string } {
+  if (keys !== undefined && keys.length === 0) return { ok: false, message: 'Pick at least one field to add.' };
+  return parseFieldList(keys === undefined ? '' : keys.join(','));
+}
+
+function analyze(deps: EnrichDeps, options: EnrichOptions, sheetOverride?: EnrichSheet): Analysis | { message: string } {
+  const active = deps.sheets.active();
+  const sheet = sheetOverride ?? active.sheet;
+  const values = sheet.readValues();
+  const lastColumn = values.reduce((max, row) => Math.max(max, row.length), 0);
+  const detected = detectDomainColumn(values, active.selection, lastColumn, options.domainColumn);
+  if (!detected.ok) return { message: detected.message };
+  const parsed = parseFields(options.fields);
+  if (!parsed.ok) return { message: parsed.message };
+  const hasHeaderRow = detected.headerRow === 1;
+  const domainHeader = hasHeaderRow ? detected.header : DEFAULT_DOMAIN_HEADER;
+  const targets = planTargetColumns(hasHeaderRow ? values[0] : [], lastColumn, detected.column, domainHeader, parsed.fields, hasHeaderRow);
+  const rows = readRows(values, detected.headerRow, detected.column, targets.map((t) => t.column), options.overwrite === true);
+  return {
+    sheet,
+    values,
+    lastColumn,
+    columns: columnOptions(values, lastColumn),
+    domainColumn: detected.column,
+    hasHeaderRow,
+    domainHeader,
+    note: detected.note,
+    fields: parsed.fields,
+    targets,
+    rows,
+  };
+}
+
+export function previewEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): EnrichPreview {
+  const existing = loadJob(deps.store);
+  const job = existing ? progressOf(existing, deps.clock.now()) : null;
+  const analysis = analyze(deps, options);
+  if ('message' in analysis) return { ok: false, message: analysis.message, job };
+  const chosen = new Map(analysis.targets.map((target) => [target.field.key, target]));
+  const cached = analysis.rows.pending.length > 0 ? readCachedLookups(deps.cache, analysis.rows.pending).size : 0;
+  return {
+    ok: true,
+    sheetName: analysis.sheet.name,
+    columns: analysis.columns,
+    domainColumn: analysis.domainColumn,
+    domainColumnLabel: analysis.columns[analysis.domainColumn - 1]?.label ?? columnLetter(analysis.domainColumn),
+    hasHeaderRow: analysis.hasHeaderRow,
+    note: analysis.note,
+    fields: allFieldChoices(chosen),
+    overwrite: options.overwrite === true,
+    rows: analysis.rows.rows,
+    uniqueDomains: analysis.rows.rowsByDomain.size,
+    blank: analysis.rows.blank,
+    invalid: analysis.rows.invalid,
+    alreadyFilled: analysis.rows.alreadyFilled,
+    toLookUp: analysis.rows.pending.length,
+    cached,
+    credits: 0,
+    job,
+  };
+}
+
+function allFieldChoices(chosen: Map<string, { column: number; isNew: boolean; header: string }>): FieldChoice[] {
+  return PROFILE_FIELDS.map((field) => {
+    const target = chosen.get(field.key);
+    return {
+      key: field.key,
+      header: target?.header ?? field.header,
+      checked: target !== undefined,
+      target: target ? (target.isNew ? `new column ${columnLetter(target.column)}` : `column ${columnLetter(target.column)} (existing)`) : '',
+    };
+  });
+}
+
+export type StartResult = { ok: true; progress: EnrichProgress } | { ok: false; message: string };
+
+/**
+ * Starts a job on the active sheet: adds a header row when the data has none, writes the headers of new field
+ * columns, records the job with its first plan and arms the continuation trigger. Sends no lookup itself.
+ */
+export function startEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): StartResult {
+  if (!deps.lock.tryLock(10_000)) return { ok: false, message: 'Sheet Scout is busy with this document: try again in a few seconds.' };
+  try {
+    const existing = loadJob(deps.store);
+    if (existing && existing.status === 'running') {
+      return { ok: false, message: `An enrichment is already running on "${existing.sheetName}": wait for it or cancel it first.` };
+    }
+    let analysis = analyze(deps, options);
+    if ('message' in analysis) return { ok: false, message: analysis.message };
+    if (!analysis.hasHeaderRow) {
+      analysis.sheet.insertRowAtTop();
+      analysis.sheet.writeValues(1, analysis.domainColumn, [[DEFAULT_DOMAIN_HEADER]]);
+      const again = analyze(deps, { ...options, domainColumn: analysis.domainColumn }, analysis.sheet);
+      if ('message' in again) return { ok: false, message: again.message };
+      analysis = again;
+    }
+    const created = analysis.targets.filter((target) => target.isNew);
+    if (created.length > 0) analysis.sheet.ensureColumns(Math.max(...created.map((target) => target.column)));
+    for (const run of columnRuns(created.map((target) => target.column))) {
+      const headers = created.filter((t) => t.column >= run.first && t.column < run.first + run.count).map((t) => t.header);
+      analysis.sheet.writeValues(1, run.first, [headers]);
+    }
+    const now = deps.clock.now();
+    const pending = analysis.rows.pending;
+    const job: EnrichJob = {
+      v: 1,
+      id: deps.newId(),
+      status: 'running',
+      message: null,
+      sheetId: analysis.sheet.id,
+      sheetName: analysis.sheet.name,
+      domainColumn: analysis.domainColumn,
+      domainHeader: analysis.domainHeader,
+      fields: analysis.fields.map((field) => field.key),
+      headers: analysis.targets.map((target) => target.header),
+      overwrite: options.overwrite === true,
+      cursor: '',
+      plan: pending.slice(0, LIMITS.planSize).map((d) => ({ d, r: analysis.rows.pendingRows.get(d) ?? 0 })),
+      mainDone: pending.length <= LIMITS.planSize,
+      retries: [],
+      scope: {
+        rows: analysis.rows.rows,
+        blank: analysis.rows.blank,
+        invalid: analysis.rows.invalid,
+        alreadyFilled: analysis.rows.alreadyFilled,
+        uniqueDomains: analysis.rows.rowsByDomain.size,
+      },
+      totalDomains: pending.length,
+      resolvedDomains: 0,
+      counts: emptyCounts(),
+      lookups: 0,
+      requests: 0,
+      cacheHits: 0,
+      chunks: 0,
+      startedAt: now,
+      updatedAt: now,
+      finishedAt: null,
+    };
+    saveJob(deps.store, job);
+    deps.triggers.scheduleOnly(TRIGGER_HANDLER, LIMITS.triggerBackstopMs);
+    return { ok: true, progress: progressOf(job, now) };
+  } finally {
+    deps.lock.release();
+  }
+}
+
+// --- Cancel and resume ---------------------------------------------------------------------------------------------
+
+/** Stops the job; everything written so far stays. A chunk running meanwhile stops at its next batch. */
+export function cancelEnrichment(deps: Pick<EnrichDeps, 'store' | 'clock' | 'triggers'>): EnrichProgress | null {
+  const job = loadJob(deps.store);
+  if (!job) return null;
+  if (job.status === 'running' || job.status === 'paused') {
+    job.status = 'cancelled';
+    job.message = 'Cancelled: values written so far are kept.';
+    job.updatedAt = deps.clock.now();
+    job.finishedAt = job.updatedAt;
+    saveJob(deps.store, job);
+  }
+  deps.triggers.cancelAll(TRIGGER_HANDLER);
+  return progressOf(job, deps.clock.now());
+}
+
+/** Continues a paused job (after the user fixed the token, the sheet or a column). */
+export function resumeEnrichment(deps: Pick<EnrichDeps, 'store' | 'clock' | 'triggers'>): EnrichProgress | null {
+  const job = loadJob(deps.store);
+  if (!job) return null;
+  if (job.status === 'paused') {
+    job.status = 'running';
+    job.message = null;
+    job.updatedAt = deps.clock.now();
+    saveJob(deps.store, job);
+    deps.triggers.scheduleOnly(TRIGGER_HANDLER, LIMITS.triggerBackstopMs);
+  }
+  return progressOf(job, deps.clock.now());
+}
+
+// --- One chunk -----------------------------------------------------------------------------------------------------
+
+export type ChunkMode = 'sidebar' | 'trigger';
+
+interface ChunkWork {
+  /** Final outcomes of this chunk, per domain, with the rows that needed them when planned. */
+  outcomes: Map<string, { outcome: RowOutcome; planned: number }>;
+  fatal: ApiError | null;
+}
+
+function retryEntry(previous: RetryEntry | undefined, domain: string, planned: number, why: RetryEntry['why'], now: number, message?: string): RetryEntry | null {
+  const n = (previous?.n ?? 0) + 1;
+  const delays = why === 'enriching' ? LIMITS.enrichingDelaysMs : LIMITS.errorDelaysMs;
+  if (n > delays.length) return null;
+  return { d: domain, n, at: now + delays[n - 1], why, r: planned, ...(message ? { m: message } : {}) };
+}
+
+/** Looks up the plan (and due retries) batch by batch until done, cancelled, or out of time. */
+function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: number): ChunkWork {
+  const work: ChunkWork = { outcomes: new Map(), fatal: null };
+  const client = deps.client();
+  let planIndex = 0;
+  for (;;) {
+    let now = deps.clock.now();
+    if (now - started >= budgetMs) break;
+    if (planIndex >= job.plan.length) {
+      // The plan is used up: stop to read the sheet for the next one, or (last plan) wait for the retries that fall
+      // due soon, together, so they go out in one full fetchAll rather than one by one.
+      if (!job.mainDone || job.retries.length === 0) break;
+      const next = Math.min(...job.retries.map((entry) => entry.at));
+      const until = Math.max(...job.retries.map((entry) => entry.at).filter((at) => at <= next + LIMITS.retryGroupMs));
+      if (until - started < budgetMs && until - now <= LIMITS.maxWaitMs && until > now) {
+        deps.clock.sleep(until - now);
+        now = deps.clock.now();
+      }
+    }
+    const due = job.retries.filter((entry) => entry.at <= now).slice(0, LIMITS.batchSize);
+    const fromPlan = job.plan.slice(planIndex, planIndex + LIMITS.batchSize - due.length);
+    if (due.length === 0 && fromPlan.length === 0) break;
+    // The tail of a plan that is not the last goes out with the next plan, in a full batch.
+    if (!job.mainDone && due.length + fromPlan.length < LIMITS.batchSize && planIndex + fromPlan.length >= job.plan.length) break;
+    const stored = loadJob(deps.store);
+    if (!stored || stored.id !== job.id || stored.status !== 'running') break;
+    const batch = [...due.map((entry) => ({ d: entry.d, r: entry.r, retry: entry })), ...fromPlan.map((entry) => ({ ...entry, retry: undefined }))];
+    const resolved = resolveDomains(
+      batch.map((item) => item.d),
+      { cache: deps.cache, client, deadline: started + budgetMs, now: () => deps.clock.now() },
+    );
+    job.cacheHits += resolved.cacheHits;
+    job.lookups += batch.length - resolved.cacheHits;
+    job.requests += resolved.requests;
+    now = deps.clock.now();
+    const dueSet = new Set(due.map((entry) => entry.d));
+    job.retries = job.retries.filter((entry) => !dueSet.has(entry.d));
+    for (const item of batch) {
+      const result = resolved.results.get(item.d);
+      if (!result) continue;
+      if (result.state === 'found') work.outcomes.set(item.d, { outcome: { kind: 'profile', profile: result.profile }, planned: item.r });
+      else if (result.state === 'not_found') work.outcomes.set(item.d, { outcome: { kind: 'not_found' }, planned: item.r });
+      else if (result.state === 'fatal') {
+        work.fatal = result.error;
+        job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at: now, why: item.retry?.why ?? 'error', r: item.r });
+      } else if (result.state === 'error' && PERMANENT_ERRORS.has(result.error.kind)) {
+        work.outcomes.set(item.d, { outcome: { kind: 'failed', message: userMessage(result.error) }, planned: item.r });
+      } else {
+        const why = result.state === 'enriching' ? 'enriching' : 'error';
+        const message = result.state === 'error' ? userMessage(result.error) : undefined;
+        const next = retryEntry(item.retry, item.d, item.r, why, now, message);
+        if (next) job.retries.push(next);
+        else work.outcomes.set(item.d, { outcome: why === 'enriching' ? { kind: 'enriching' } : { kind: 'failed', message: message ?? 'Lookup failed' }, planned: item.r });
+      }
+    }
+    planIndex += fromPlan.length;
+    if (fromPlan.length > 0) job.cursor = fromPlan[fromPlan.length - 1].d;
+    if (work.fatal) break;
+  }
+  job.plan = job.plan.slice(planIndex);
+  return work;
+}
+
+function pause(job: EnrichJob, message: string): void {
+  job.status = 'paused';
+  job.message = message;
+}
+
+/** Writes this chunk's outcomes into the rows that hold their domains now, and plans the next chunk. */
+function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): void {
+  const values = sheet.readValues();
+  const located = locateColumns(values[0] ?? [], job.domainColumn, job.domainHeader, job.headers);
+  if (!located.ok) {
+    pause(job, located.message);
+    return;
+  }
+  job.domainColumn = located.domainColumn;
+  const fields = job.fields.map((key) => profileFieldByKey(key)).filter((field): field is ProfileField => field !== undefined);
+  const snapshot = readRows(values, 1, located.domainColumn, located.targets, job.overwrite);
+  const updates: CellUpdates = new Map();
+  for (const [domain, { outcome, planned }] of work.outcomes) {
+    const rows = snapshot.rowsByDomain.get(domain) ?? [];
+    const needing = snapshot.pendingRows.get(domain) ?? 0;
+    const written = addOutcomeUpdates(updates, values, rows, located.targets, outcomeCells(outcome, fields), job.overwrite);
+    if (outcome.kind === 'profile') job.counts.written += written;
+    else if (outcome.kind === 'not_found') job.counts.notFound += written;
+    else if (outcome.kind === 'enriching') job.counts.gaveUp += written;
+    else job.counts.errors += written;
+    job.counts.deleted += Math.max(0, planned - needing);
+    job.resolvedDomains++;
+  }
+  addInvalidUpdates(updates, values, snapshot.invalidRows, located.targets[0], job.overwrite);
+  const span = updatedSpan(updates);
+  if (span) {
+    const first = Math.min(...located.targets);
+    const last = Math.max(...located.targets);
+    const formulas = sheet.readFormulas({ row: span.first + 1, column: first, numRows: span.last - span.first + 1, numColumns: last - first + 1 });
+    const formulaAt = (index: number, column: number) => formulas[index - span.first]?.[column - first] || undefined;
+    if (!job.overwrite) dropFormulaCells(updates, formulaAt);
+    for (const write of buildBlockWrites(updates, values, located.targets, formulaAt)) sheet.writeValues(write.row, write.column, write.values);
+  }
+  if (!job.mainDone) {
+    const after = snapshot.pending.filter((domain) => domain > job.cursor);
+    job.plan = after.slice(0, LIMITS.planSize).map((d) => ({ d, r: snapshot.pendingRows.get(d) ?? 0 }));
+    // The last plan: once it is looked up only retries remain, and this chunk's execution can wait for them.
+    job.mainDone = after.length <= LIMITS.planSize;
+  }
+}
+
+function isFinished(job: EnrichJob): boolean {
+  return job.mainDone && job.plan.length === 0 && job.retries.length === 0;
+}
+
+/** One chunk on a loaded running job: lookups, then the write and the next plan; updates `job` in place. */
+function chunkOnce(deps: EnrichDeps, job: EnrichJob, started: number, budgetMs: number): void {
+  const before = JSON.parse(JSON.stringify(job)) as EnrichJob;
+  const work = lookUp(deps, job, budgetMs, started);
+  const needSheet = work.outcomes.size > 0 || job.chunks === 0 || !job.mainDone;
+  if (needSheet) {
+    const sheet = deps.sheets.byId(job.sheetId);
+    if (!sheet) pause(job, `The sheet "${job.sheetName}" was deleted: start a new enrichment.`);
+    else writeAndPlan(sheet, job, work);
+    if (job.status === 'paused') {
+      // Nothing of this chunk was written: look its domains up again (from the cache) once resumed.
+      Object.assign(job, { ...before, status: job.status, message: job.message, lookups: job.lookups, requests: job.requests, cacheHits: job.cacheHits });
+    }
+  }
+  if (work.fatal && job.status === 'running') pause(job, userMessage(work.fatal));
+  job.chunks++;
+  job.updatedAt = deps.clock.now();
+  if (job.status === 'running' && isFinished(job)) {
+    job.status = 'done';
+    job.finishedAt = job.updatedAt;
+  }
+}
+
+/**
+ * Runs the document's job for one execution and returns its progress: one chunk for the sidebar (which calls again),
+ * chunks until the time budget is spent for the trigger (which re-arms itself). Holds the document lock so the
+ * sidebar and the trigger never work on the job at the same time; a caller that finds it held gets `busy`.
+ */
+export function runChunk(deps: EnrichDeps, mode: ChunkMode): EnrichProgress | null {
+  if (!deps.lock.tryLock(500)) {
+    const job = loadJob(deps.store);
+    return job ? progressOf(job, deps.clock.now(), true) : null;
+  }
+  try {
+    const started = deps.clock.now();
+    const budget = mode === 'trigger' ? LIMITS.triggerBudgetMs : LIMITS.sidebarBudgetMs;
+    let job = loadJob(deps.store);
+    if (!job || job.status !== 'running') {
+      if (!job || job.status !== 'paused') deps.triggers.cancelAll(TRIGGER_HANDLER);
+      return job ? progressOf(job, started) : null;
+    }
+    for (;;) {
+      chunkOnce(deps, job, started, budget);
+      const stored = loadJob(deps.store);
+      if (stored && (stored.id !== job.id || stored.status === 'cancelled')) {
+        job = stored;
+        break;
+      }
+      saveJob(deps.store, job);
+      const more = job.status === 'running' && progressOf(job, deps.clock.now()).nextStepInMs === 0;
+      if (mode === 'sidebar' || !more || deps.clock.now() - started >= budget) break;
+    }
+    const now = deps.clock.now();
+    const progress = progressOf(job, now);
+    if (job.status === 'running') {
+      const delay = mode === 'trigger' ? Math.max(LIMITS.triggerMinDelayMs, progress.nextStepInMs) : Math.max(LIMITS.triggerBackstopMs, progress.nextStepInMs);
+      deps.triggers.scheduleOnly(TRIGGER_HANDLER, delay);
+    } else if (job.status !== 'paused') {
+      deps.triggers.cancelAll(TRIGGER_HANDLER);
+    }
+    return progress;
+  } finally {
+    deps.lock.release();
+  }
+}

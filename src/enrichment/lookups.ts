@@ -1,0 +1,76 @@
+// Looks up a batch of domains for the enrichment job: the shared profile cache first (the same entries the custom
+// functions use), then one client batch call (one fetchAll per round) for the misses, whose final answers go straight
+// back into the cache so a crash right after loses nothing and a re-run sends nothing.
+import type { CachePort } from '../ports';
+import type { ApiError, Result } from '../api/errors';
+import type { LookupOutcome } from '../api/types';
+import { readCachedLookups, writeCachedLookups, type CachedLookup } from '../companies/profile-cache';
+
+/** The part of the service client the job needs. */
+export interface LookupClient {
+  lookupCompanies(identifiers: string[]): Result<LookupOutcome>[];
+}
+
+export type DomainResolution =
+  | CachedLookup
+  | { state: 'enriching' }
+  /** A failure worth retrying later (rate limit, 5xx, network). */
+  | { state: 'error'; error: ApiError }
+  /** A failure no retry fixes until the user acts (token, settings, quota): the job pauses. */
+  | { state: 'fatal'; error: ApiError };
+
+const FATAL: ReadonlySet<ApiError['kind']> = new Set(['no_token', 'bad_base_url', 'unauthorized', 'forbidden', 'quota', 'platform_error', 'payment_required', 'payment_failed', 'plan_required']);
+
+export interface BatchResolution {
+  results: Map<string, DomainResolution>;
+  cacheHits: number;
+  /** Requests the client sent, its own retries included. */
+  requests: number;
+}
+
+const NO_ANSWER: ReadonlySet<ApiError['kind']> = new Set(['network', 'timeout']);
+
+/**
+ * One batch call; when every call of it got no answer (Apps Script's fetchAll throws for the whole batch when one
+ * connection drops, so one bad request sinks all of them), the batch is split in halves and each half is tried on
+ * its own, down to single lookups, while time remains before `deadline`.
+ */
+function lookupSplitting(client: LookupClient, ids: string[], deadline: number, now: () => number): Result<LookupOutcome>[] {
+  const answers = client.lookupCompanies(ids);
+  const allLost = ids.length > 1 && answers.every((answer) => !answer.ok && NO_ANSWER.has(answer.error.kind));
+  if (!allLost || now() >= deadline) return answers;
+  const middle = Math.ceil(ids.length / 2);
+  const halves = [...lookupSplitting(client, ids.slice(0, middle), deadline, now), ...lookupSplitting(client, ids.slice(middle), deadline, now)];
+  return halves.map((answer, i) => ({ ...answer, retries: answer.retries + answers[i].retries + 1 }));
+}
+
+export interface ResolveDeps {
+  cache: CachePort;
+  client: LookupClient;
+  /** Epoch ms after which a failing batch is no longer split and retried. */
+  deadline: number;
+  now: () => number;
+}
+
+export function resolveDomains(domains: string[], deps: ResolveDeps): BatchResolution {
+  const results = new Map<string, DomainResolution>();
+  const cached = domains.length > 0 ? readCachedLookups(deps.cache, domains) : new Map<string, CachedLookup>();
+  for (const [domain, entry] of cached) results.set(domain, entry);
+  const misses = domains.filter((domain) => !cached.has(domain));
+  if (misses.length === 0) return { results, cacheHits: cached.size, requests: 0 };
+  const answers = lookupSplitting(deps.client, misses, deps.deadline, deps.now);
+  const fresh = new Map<string, CachedLookup>();
+  let requests = 0;
+  misses.forEach((domain, i) => {
+    const answer = answers[i];
+    requests += 1 + answer.retries;
+    let resolution: DomainResolution;
+    if (answer.ok) resolution = answer.value.state === 'ready' ? { state: 'found', profile: answer.value.profile } : { state: 'enriching' };
+    else if (answer.error.kind === 'not_found') resolution = { state: 'not_found' };
+    else resolution = FATAL.has(answer.error.kind) ? { state: 'fatal', error: answer.error } : { state: 'error', error: answer.error };
+    if (resolution.state === 'found' || resolution.state === 'not_found') fresh.set(domain, resolution);
+    results.set(domain, resolution);
+  });
+  if (fresh.size > 0) writeCachedLookups(deps.cache, fresh);
+  return { results, cacheHits: cached.size, requests };
+}

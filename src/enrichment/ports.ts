@@ -1,0 +1,35 @@
+// The small ports the enrichment job needs beyond src/ports.ts: the sheet it works on (whole-grid read, formula read,
+// rectangular writes) and the continuation trigger. sheet-adapter.ts and trigger-adapter.ts implement them over Apps
+// Script; tests use in-memory fakes.
+import type { CellValue } from '../shared/cell-values';
+import type { Area } from './layout';
+
+export interface EnrichSheet {
+  readonly id: number;
+  readonly name: string;
+  /** Values from A1 to the last row and column with content (one read). */
+  readValues(): unknown[][];
+  /** Formulas of a rectangle ('' for cells without one; one read). */
+  readFormulas(area: Area): string[][];
+  /** Writes a rectangle of values (one write). */
+  writeValues(row: number, column: number, values: Array<Array<CellValue | Date>>): void;
+  /** Adds columns when the sheet has fewer than `columns`. */
+  ensureColumns(columns: number): void;
+  /** Inserts an empty row above row 1 (for a header row). */
+  insertRowAtTop(): void;
+}
+
+export interface SheetAccess {
+  /** The active sheet and the selected area. */
+  active(): { sheet: EnrichSheet; selection: Area };
+  /** A sheet of this spreadsheet by id, or null when it was deleted. */
+  byId(id: number): EnrichSheet | null;
+}
+
+/** One-off time triggers that run a global by name. */
+export interface TriggerPort {
+  /** Replaces any pending trigger of `handler` with one firing after `afterMs`. */
+  scheduleOnly(handler: string, afterMs: number): void;
+  /** Removes every pending trigger of `handler`. */
+  cancelAll(handler: string): void;
+}

@@ -1,0 +1,151 @@
+// The research brief as a template over a sheet row: `{Company}` inserts the row's value under that header,
+// `{B}` the value of column B; `{{` and `}}` are literal braces. Parsing resolves every placeholder against the
+// header row before anything is sent (unknown header -> an inline error naming it); rendering fills one row and
+// checks the spec's 1..20,000-character limit. Pure; shared by the server and the sidebar preview.
+
+export const BRIEF_MIN_LENGTH = 1;
+export const BRIEF_MAX_LENGTH = 20000;
+
+export type TemplatePart = { kind: 'text'; text: string } | { kind: 'ref'; label: string; column: number };
+
+export interface ResolvedTemplate {
+  parts: TemplatePart[];
+  /** 1-based columns the template reads, in order of first use. */
+  columns: number[];
+}
+
+export type TemplateResult = { ok: true; template: ResolvedTemplate } | { ok: false; errors: string[] };
+
+const LETTERS = /^[A-Z]{1,3}$/;
+
+/** 1-based column number of a column letter (`A` -> 1, `AA` -> 27). */
+export function columnNumber(letters: string): number {
+  let n = 0;
+  for (const char of letters) n = n * 26 + (char.charCodeAt(0) - 64);
+  return n;
+}
+
+/** Column letter of a 1-based column number. */
+export function columnLetter(column: number): string {
+  let n = column;
+  let letters = '';
+  while (n > 0) {
+    const rem = (n - 1) % 26;
+    letters = String.fromCharCode(65 + rem) + letters;
+    n = Math.floor((n - 1) / 26);
+  }
+  return letters;
+}
+
+function normalizeHeader(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/**
+ * Finds the column a placeholder names: a header (case- and spacing-insensitive) first, then a column letter
+ * within the sheet's width. Returns null when neither matches.
+ */
+export function resolvePlaceholder(label: string, headers: readonly string[], columnCount: number): number | null {
+  const wanted = normalizeHeader(label);
+  if (wanted === '') return null;
+  const byHeader = headers.findIndex((header) => normalizeHeader(String(header)) === wanted);
+  if (byHeader >= 0) return byHeader + 1;
+  const trimmed = label.trim();
+  if (LETTERS.test(trimmed)) {
+    const column = columnNumber(trimmed);
+    if (column <= Math.max(columnCount, headers.length)) return column;
+  }
+  return null;
+}
+
+/** Parses a brief template against the header row; every problem is reported, nothing is guessed. */
+export function parseTemplate(template: string, headers: readonly string[], columnCount = headers.length): TemplateResult {
+  const parts: TemplatePart[] = [];
+  const columns: number[] = [];
+  const errors: string[] = [];
+  let text = '';
+  let index = 0;
+  const flushText = () => {
+    if (text) parts.push({ kind: 'text', text });
+    text = '';
+  };
+  while (index < template.length) {
+    const char = template[index];
+    if (char === '{' && template[index + 1] === '{') {
+      text += '{';
+      index += 2;
+      continue;
+    }
+    if (char === '}' && template[index + 1] === '}') {
+      text += '}';
+      index += 2;
+      continue;
+    }
+    if (char === '{') {
+      const end = template.indexOf('}', index + 1);
+      const nextOpen = template.indexOf('{', index + 1);
+      if (end < 0 || (nextOpen >= 0 && nextOpen < end)) {
+        errors.push(`Unclosed "{" at character ${index + 1}: close it with "}" or write "{{" for a literal brace`);
+        text += char;
+        index += 1;
+        continue;
+      }
+      const label = template.slice(index + 1, end);
+      const column = resolvePlaceholder(label, headers, columnCount);
+      if (column === null) {
+        errors.push(
+          label.trim() === ''
+            ? 'Empty placeholder "{}": put a header name or a column letter inside'
+            : `Unknown column "{${label}}": no header of that name and not a column letter of this sheet`,
+        );
+      } else {
+        flushText();
+        parts.push({ kind: 'ref', label: label.trim(), column });
+        if (!columns.includes(column)) columns.push(column);
+      }
+      index = end + 1;
+      continue;
+    }
+    if (char === '}') {
+      errors.push(`Stray "}" at character ${index + 1}: write "}}" for a literal brace`);
+    }
+    text += char;
+    index += 1;
+  }
+  flushText();
+  if (errors.length > 0) return { ok: false, errors };
+  if (parts.length === 0) return { ok: false, errors: ['Write a brief, e.g. "Research {Company}: products, customers, funding"'] };
+  return { ok: true, template: { parts, columns } };
+}
+
+export type RenderedBrief =
+  | { kind: 'ok'; brief: string }
+  | { kind: 'empty' }
+  | { kind: 'too_long'; length: number };
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return String(value).trim();
+}
+
+/**
+ * Fills the template with one row (`row[c - 1]` is column c's display value). A row whose referenced cells are
+ * all blank, or whose brief is blank, is `empty` (skipped, nothing sent); over 20,000 characters is `too_long`.
+ */
+export function renderBrief(template: ResolvedTemplate, row: readonly unknown[]): RenderedBrief {
+  let brief = '';
+  let anyValue = template.columns.length === 0;
+  for (const part of template.parts) {
+    if (part.kind === 'text') {
+      brief += part.text;
+      continue;
+    }
+    const value = cellText(row[part.column - 1]);
+    if (value) anyValue = true;
+    brief += value;
+  }
+  brief = brief.trim();
+  if (!anyValue || brief.length < BRIEF_MIN_LENGTH) return { kind: 'empty' };
+  if (brief.length > BRIEF_MAX_LENGTH) return { kind: 'too_long', length: brief.length };
+  return { kind: 'ok', brief };
+}

@@ -1,0 +1,470 @@
+// Server functions of the Research panel (google.script.run), its menu handler and the poll trigger's handler.
+// Each builds the research ports from appContext() and the active spreadsheet, takes the document lock around any
+// ledger work, and returns plain JSON for the panel. The logic is in jobs.ts, results.ts and the pure modules.
+import { appContext, type AppContext } from '../app-context';
+import { userMessage } from '../api/errors';
+import type { ResearchTask, TaskReport } from '../api/types';
+import type { LockPort } from '../ports';
+import { parseTemplate } from './brief-template';
+import { isDepth, reservationFor } from './depth';
+import { locateEntries, runLaunch, runTick, rowNeedsWrite, writeRows, type JobDeps } from './jobs';
+import { isPending, statusText, type LedgerEntry, LEDGER_HEADERS } from './ledger';
+import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
+import { HiddenTable, SheetGrid } from './sheet-adapter';
+import { LedgerStore, ReportStore } from './stores';
+import { ensurePollTrigger, recordTick, removePollTrigger, type TriggerDeps, type TriggerPort } from './trigger';
+import { taskCost } from './depth';
+
+const LEDGER_SHEET = 'Sheet Scout research ledger';
+const REPORTS_SHEET = 'Sheet Scout research reports';
+const PANEL_STATE_KEY = 'sheetscout.research.panel';
+const POLL_MAX_PARALLEL = 50;
+const LAUNCH_BUDGET_MS = 4 * 60 * 1000;
+const SIDEBAR_TICK_BUDGET_MS = 60 * 1000;
+const HISTORY_PAGE = 20;
+
+interface Research {
+  context: AppContext;
+  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet;
+  deps: JobDeps;
+  lock: LockPort;
+  trigger: TriggerDeps;
+}
+
+function scriptTriggers(): TriggerPort {
+  const mine = (handler: string) => ScriptApp.getProjectTriggers().filter((trigger) => trigger.getHandlerFunction() === handler);
+  return {
+    list: (handler) => mine(handler).map((trigger) => trigger.getUniqueId()),
+    create: (handler, cadence) => {
+      const builder = ScriptApp.newTrigger(handler).timeBased();
+      return (cadence === 'minute' ? builder.everyMinutes(1) : builder.everyHours(1)).create().getUniqueId();
+    },
+    remove: (id) => {
+      for (const trigger of ScriptApp.getProjectTriggers()) if (trigger.getUniqueId() === id) ScriptApp.deleteTrigger(trigger);
+    },
+  };
+}
+
+function research(budgetMs?: number): Research {
+  const context = appContext();
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const document = context.stores.document;
+  if (!document) throw new Error('Open Sheet Scout from a spreadsheet');
+  const deps: JobDeps = {
+    client: context.userClient({ maxParallel: POLL_MAX_PARALLEL }),
+    grid: new SheetGrid(spreadsheet),
+    ledger: new LedgerStore(new HiddenTable(spreadsheet, LEDGER_SHEET, LEDGER_HEADERS)),
+    reports: new ReportStore(new HiddenTable(spreadsheet, REPORTS_SHEET, ['task_id', 'parts', 'report'])),
+    clock: context.clock,
+    newId: () => Utilities.getUuid(),
+    limits: budgetMs ? { budgetMs } : undefined,
+  };
+  const user = Session.getEffectiveUser().getEmail() || 'unknown user';
+  const bound = ScriptApp.getInstallationSource() === ScriptApp.InstallationSource.NONE;
+  return {
+    context,
+    spreadsheet,
+    deps,
+    lock: context.documentLock(),
+    trigger: { triggers: scriptTriggers(), document, clock: context.clock, user, cadence: bound ? 'minute' : 'hourly' },
+  };
+}
+
+function withLock<T>(r: Research, waitMs: number, busy: () => T, work: () => T): T {
+  if (!r.lock.tryLock(waitMs)) return busy();
+  try {
+    const result = work();
+    SpreadsheetApp.flush();
+    return result;
+  } finally {
+    r.lock.release();
+  }
+}
+
+/** Menu: Extensions > Sheet Scout > Research selected rows... */
+export function showResearchPanel(): void {
+  const html = HtmlService.createHtmlOutputFromFile('Research').setTitle('Sheet Scout research');
+  SpreadsheetApp.getUi().showSidebar(html);
+}
+
+export interface ResearchContextDto {
+  sheetId: number;
+  sheetName: string;
+  headers: string[];
+  /** Selected data rows (row 1 is the header row). */
+  rows: number[];
+  /** Display values of the first selected row, for the live preview. */
+  firstRow: string[] | null;
+  /** The panel's last launch settings in this spreadsheet. */
+  saved: Omit<LaunchRequest, 'rerun'> | null;
+  reservations: Record<string, number>;
+}
+
+function selectedRows(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, sheet: GoogleAppsScript.Spreadsheet.Sheet): number[] {
+  // A selection of several ranges (Ctrl-click) arrives as a range list; fall back to the active range.
+  const list = typeof spreadsheet.getActiveRangeList === 'function' ? spreadsheet.getActiveRangeList() : null;
+  const active = spreadsheet.getActiveRange();
+  const ranges = list ? list.getRanges() : active ? [active] : [];
+  const last = sheet.getLastRow();
+  const rows = new Set<number>();
+  for (const range of ranges) {
+    if (range.getSheet().getSheetId() !== sheet.getSheetId()) continue;
+    const end = Math.min(range.getLastRow(), last);
+    for (let row = Math.max(2, range.getRow()); row <= end; row++) rows.add(row);
+  }
+  return [...rows].sort((a, b) => a - b);
+}
+
+export function getResearchContext(): ResearchContextDto {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const sheet = spreadsheet.getActiveSheet();
+  const grid = new SheetGrid(spreadsheet);
+  const rows = selectedRows(spreadsheet, sheet);
+  const headers = grid.headers(sheet.getSheetId()) ?? [];
+  const firstRow = rows.length > 0 ? grid.readRows(sheet.getSheetId(), [rows[0]])[0] : null;
+  const savedText = appContext().stores.document?.get(PANEL_STATE_KEY) ?? null;
+  let saved: ResearchContextDto['saved'];
+  try {
+    saved = savedText ? (JSON.parse(savedText) as ResearchContextDto['saved']) : null;
+  } catch {
+    saved = null;
+  }
+  return {
+    sheetId: sheet.getSheetId(),
+    sheetName: sheet.getName(),
+    headers,
+    rows,
+    firstRow,
+    saved,
+    reservations: { medium: reservationFor('medium'), high: reservationFor('high'), xhigh: reservationFor('xhigh') },
+  };
+}
+
+export interface LaunchResponse {
+  ok: boolean;
+  message: string;
+  errors: string[];
+  created: number;
+  queued: number;
+  skippedEmpty: number[];
+  skippedRunning: number[];
+  tooLong: Array<{ row: number; length: number }>;
+  failed: Array<{ row: number; message: string }>;
+}
+
+function refusedLaunch(errors: string[]): LaunchResponse {
+  return { ok: false, message: errors[0] ?? 'Nothing was launched', errors, created: 0, queued: 0, skippedEmpty: [], skippedRunning: [], tooLong: [], failed: [] };
+}
+
+/** Launches research for the given rows of the given sheet (the panel sends what it previewed). */
+export function launchResearch(request: LaunchRequest & { sheetId: number; rows: number[] }): LaunchResponse {
+  if (!request || typeof request.template !== 'string') return refusedLaunch(['Write a brief']);
+  if (!isDepth(request.depth)) return refusedLaunch(['Choose a depth: medium, high or xhigh']);
+  const rows = (Array.isArray(request.rows) ? request.rows : []).filter((row) => Number.isInteger(row) && row >= 2);
+  if (rows.length === 0) return refusedLaunch(['Select the rows to research (below the header row)']);
+  const output = resolveOutput(request.output);
+  if (!output.ok) return refusedLaunch(output.errors);
+  const r = research(LAUNCH_BUDGET_MS);
+  const headers = r.deps.grid.headers(request.sheetId);
+  if (!headers) return refusedLaunch(['That sheet no longer exists: reopen the panel']);
+  const template = parseTemplate(request.template, headers);
+  if (!template.ok) return refusedLaunch(template.errors);
+  const clashes = outputClashes(output.headers, headers, template.template.columns);
+  if (clashes.length > 0) return refusedLaunch(clashes);
+  const user = r.deps.client.getUser();
+  if (!user.ok) return refusedLaunch([userMessage(user.error)]);
+  return withLock(
+    r,
+    30000,
+    () => refusedLaunch(['Sheet Scout is busy updating this spreadsheet: try again in a moment']),
+    () => {
+      r.deps.grid.ensureHeaders(request.sheetId, output.headers);
+      const outcome = runLaunch(
+        r.deps,
+        { sheetId: request.sheetId, rows, template: request.template, depth: request.depth, schema: output.schema, mapping: output.mapping, rerun: request.rerun === true },
+        { deadline: r.context.clock.now() + LAUNCH_BUDGET_MS, availableCredits: user.value.available_credits, reservationPerTask: reservationFor(request.depth) },
+      );
+      if (outcome.refused) return { ...refusedLaunch(outcome.refused.split('\n')), skippedEmpty: outcome.plan.skippedEmpty, tooLong: outcome.plan.tooLong };
+      if (r.deps.ledger.all().some(isPending)) ensurePollTrigger(r.trigger);
+      const saved = JSON.stringify({ template: request.template, depth: request.depth, output: request.output });
+      if (saved.length < 8000) r.trigger.document.set(PANEL_STATE_KEY, saved);
+      const created = outcome.entries.filter((entry) => entry.taskId !== null).length;
+      const failed = outcome.entries.filter((entry) => entry.state === 'error').map((entry) => ({ row: entry.row.rowHint, message: entry.error ?? 'Refused' }));
+      const queued = outcome.entries.filter((entry) => entry.state === 'queued' || entry.state === 'sending').length;
+      const parts = [`Started ${created} task${created === 1 ? '' : 's'}`];
+      if (queued) parts.push(`${queued} waiting to be sent`);
+      if (failed.length) parts.push(`${failed.length} refused`);
+      if (outcome.plan.skippedEmpty.length) parts.push(`${outcome.plan.skippedEmpty.length} skipped (empty brief)`);
+      if (outcome.plan.skippedRunning.length) parts.push(`${outcome.plan.skippedRunning.length} already running`);
+      if (outcome.plan.tooLong.length) parts.push(`${outcome.plan.tooLong.length} over 20,000 characters`);
+      return {
+        ok: true,
+        message: parts.join(', '),
+        errors: [],
+        created,
+        queued,
+        skippedEmpty: outcome.plan.skippedEmpty,
+        skippedRunning: outcome.plan.skippedRunning,
+        tooLong: outcome.plan.tooLong,
+        failed,
+      };
+    },
+  );
+}
+
+export interface ResearchRowDto {
+  entryId: string;
+  taskId: string | null;
+  /** Current row, or null when no row can be trusted with the result any more. */
+  row: number | null;
+  state: string;
+  status: string;
+  brief: string;
+  detached: boolean;
+  updatedAt: number;
+}
+
+export interface ResearchStatusDto {
+  pending: number;
+  /** Records of the active sheet, newest first (at most 50). */
+  rows: ResearchRowDto[];
+  /** Another execution held the lock: the numbers are from the ledger as it was. */
+  busy: boolean;
+}
+
+function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: boolean): ResearchStatusDto {
+  const shown = entries
+    .filter((entry) => entry.row.sheetId === sheetId)
+    .sort((a, b) => b.launchedAt - a.launchedAt)
+    .slice(0, 50);
+  // Current rows (after sorts and inserts), found the way results are written.
+  const rows = shown.length > 0 ? locateEntries(r.deps.grid, sheetId, shown.filter((entry) => !entry.detached)) : new Map<string, number | null>();
+  return {
+    pending: entries.filter(isPending).length,
+    busy,
+    rows: shown
+      .map((entry) => ({
+        entryId: entry.id,
+        taskId: entry.taskId,
+        row: rows.get(entry.id) ?? null,
+        state: entry.state,
+        status: statusText(entry),
+        brief: entry.brief.length > 200 ? `${entry.brief.slice(0, 199)}…` : entry.brief,
+        detached: entry.detached || rows.get(entry.id) === null,
+        updatedAt: entry.updatedAt,
+      })),
+  };
+}
+
+function tickOnce(r: Research): { pending: number } {
+  const summary = runTick(r.deps);
+  if (summary.pending === 0) removePollTrigger(r.trigger);
+  else {
+    ensurePollTrigger(r.trigger);
+    recordTick(r.trigger);
+  }
+  return summary;
+}
+
+/** The panel's poll (every ~15 s while open): one tick when the lock is free, then the sheet's records. */
+export function pollResearch(): ResearchStatusDto {
+  const r = research(SIDEBAR_TICK_BUDGET_MS);
+  const sheetId = SpreadsheetApp.getActiveSheet().getSheetId();
+  return withLock(
+    r,
+    200,
+    () => statusDto(r, r.deps.ledger.load(), sheetId, true),
+    () => {
+      tickOnce(r);
+      return statusDto(r, r.deps.ledger.all(), sheetId, false);
+    },
+  );
+}
+
+/** Time-driven trigger handler: one tick under the document lock; a tick that finds the lock held does nothing. */
+export function researchTick(): void {
+  const r = research();
+  withLock(
+    r,
+    1000,
+    () => undefined,
+    () => {
+      tickOnce(r);
+    },
+  );
+}
+
+export interface HistoryItemDto {
+  id: string;
+  status: string;
+  depth: string;
+  brief: string;
+  createdAt: string;
+  iterations: number;
+  agents: number;
+  sources: number;
+  cost: number;
+  failureReason: string | null;
+  kind: 'markdown' | 'schema' | null;
+}
+
+export interface HistoryPageDto {
+  items: HistoryItemDto[];
+  page: number;
+  hasMore: boolean;
+  error: string | null;
+}
+
+function clipText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function historyItem(task: ResearchTask): HistoryItemDto {
+  return {
+    id: task.id,
+    status: task.status,
+    depth: task.depth,
+    brief: clipText(task.brief, 300),
+    createdAt: task.created_at,
+    iterations: task.iterations,
+    agents: task.agents,
+    sources: task.sources,
+    cost: taskCost(task.status, task.agents),
+    failureReason: task.failure_reason ? clipText(task.failure_reason, 500) : null,
+    kind: task.report ? task.report.kind : task.output_schema ? 'schema' : null,
+  };
+}
+
+/** Every task of the account, newest first, a page at a time (including tasks started elsewhere). */
+export function listResearchHistory(page: number): HistoryPageDto {
+  const index = Number.isInteger(page) && page >= 0 ? page : 0;
+  const result = appContext().userClient().listTasks({ offset: index * HISTORY_PAGE, limit: HISTORY_PAGE + 1 });
+  if (!result.ok) return { items: [], page: index, hasMore: false, error: userMessage(result.error) };
+  return { items: result.value.slice(0, HISTORY_PAGE).map(historyItem), page: index, hasMore: result.value.length > HISTORY_PAGE, error: null };
+}
+
+export interface ReportDto {
+  found: boolean;
+  message: string | null;
+  row: number | null;
+  taskId: string | null;
+  status: string | null;
+  brief: string | null;
+  report: TaskReport | null;
+  error: string | null;
+  detached: boolean;
+}
+
+const NO_REPORT: ReportDto = { found: false, message: null, row: null, taskId: null, status: null, brief: null, report: null, error: null, detached: false };
+
+/** The report of the active row's latest research (from the document, so it survives a deleted or changed row). */
+export function getSelectedRowReport(): ReportDto {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const sheet = spreadsheet.getActiveSheet();
+  const row = spreadsheet.getActiveCell().getRow();
+  if (row < 2) return { ...NO_REPORT, message: 'Select a data row to see its report' };
+  const r = research();
+  const sheetId = sheet.getSheetId();
+  const candidates = r.deps.ledger.load().filter((e) => e.row.sheetId === sheetId && !e.detached);
+  const rows = locateEntries(r.deps.grid, sheetId, candidates);
+  const entry = candidates.filter((e) => rows.get(e.id) === row).sort((a, b) => b.launchedAt - a.launchedAt)[0];
+  if (!entry) return { ...NO_REPORT, row, message: `Row ${row} has no research yet` };
+  return entryReport(r, entry, row);
+}
+
+function entryReport(r: Research, entry: LedgerEntry, row: number | null): ReportDto {
+  return {
+    found: true,
+    message: null,
+    row,
+    taskId: entry.taskId,
+    status: statusText(entry),
+    brief: entry.brief,
+    report: entry.state === 'done' && entry.taskId ? r.deps.reports.get(entry.taskId) : null,
+    error: entry.error,
+    detached: entry.detached,
+  };
+}
+
+/** The report of any task: from this document's store when it has it, else from the service. */
+export function getTaskReport(taskId: string): ReportDto {
+  const id = String(taskId ?? '');
+  if (!id) return { ...NO_REPORT, message: 'No task given' };
+  const r = research();
+  const entry = r.deps.ledger.load().filter((e) => e.taskId === id).sort((a, b) => b.launchedAt - a.launchedAt)[0];
+  if (entry && !isPending(entry)) return entryReport(r, entry, entry.detached ? null : entry.row.rowHint);
+  const result = r.deps.client.getTasks([id])[0];
+  if (!result.ok) return { ...NO_REPORT, message: userMessage(result.error) };
+  const task = result.value;
+  return {
+    found: true,
+    message: null,
+    row: null,
+    taskId: task.id,
+    status: task.status === 'done' ? `Done (${taskCost('done', task.agents)} credits)` : task.status,
+    brief: task.brief,
+    report: task.report ?? null,
+    error: task.failure_reason ?? null,
+    detached: false,
+  };
+}
+
+/** "Write to selected row": imports a finished task's report or fields into the active row with the panel's mapping. */
+export function writeTaskToSelectedRow(request: { taskId: string; output: LaunchRequest['output'] }): { ok: boolean; message: string } {
+  const output = resolveOutput(request?.output);
+  if (!output.ok) return { ok: false, message: output.errors[0] };
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const sheet = spreadsheet.getActiveSheet();
+  const row = spreadsheet.getActiveCell().getRow();
+  if (row < 2) return { ok: false, message: 'Select a data row (below the header row)' };
+  const r = research();
+  const result = r.deps.client.getTasks([String(request.taskId ?? '')])[0];
+  if (!result.ok) return { ok: false, message: userMessage(result.error) };
+  const task = result.value;
+  if (task.status !== 'done' || !task.report) return { ok: false, message: `This task is ${task.status.replace('_', ' ')}: only finished tasks can be written` };
+  if ((task.report.kind === 'markdown') !== (output.mapping.kind === 'report')) {
+    return { ok: false, message: task.report.kind === 'markdown' ? 'This task has a markdown report: choose Output "Report"' : 'This task has fields: choose Output "Fields"' };
+  }
+  const report = task.report;
+  return withLock<{ ok: boolean; message: string }>(
+    r,
+    30000,
+    () => ({ ok: false, message: 'Sheet Scout is busy updating this spreadsheet: try again in a moment' }),
+    () => {
+      const sheetId = sheet.getSheetId();
+      r.deps.grid.ensureHeaders(sheetId, output.headers);
+      r.deps.ledger.load();
+      const rowId = r.deps.grid.tagRows(sheetId, [row], r.deps.newId).get(row) as string;
+      const now = r.context.clock.now();
+      const entry: LedgerEntry = {
+        id: r.deps.newId(),
+        taskId: task.id,
+        state: 'done',
+        row: { sheetId, rowId, rowHint: row, keyHeaders: [], keyValues: [] },
+        brief: task.brief,
+        depth: task.depth,
+        schema: task.output_schema ?? null,
+        mapping: output.mapping,
+        iterations: task.iterations,
+        agents: task.agents,
+        sources: task.sources,
+        cost: taskCost('done', task.agents),
+        error: null,
+        degradation: report.degradation_reasons ?? [],
+        launchedAt: now,
+        sentAt: null,
+        updatedAt: now,
+        finishedAt: now,
+        written: false,
+        shownStatus: '',
+        detached: false,
+      };
+      r.deps.reports.putAll([{ taskId: task.id, report }]);
+      // Supersede earlier records of this row so a later poll does not overwrite the imported result.
+      const superseded = r.deps.ledger.all().filter((e) => e.row.sheetId === sheetId && e.row.rowId === rowId && !e.detached).map((e) => ({ ...e, detached: true, written: true }));
+      r.deps.ledger.save([...superseded, entry]);
+      r.deps.ledger.save(writeRows(r.deps, [entry].filter(rowNeedsWrite), new Map([[task.id, report]])));
+      return { ok: true, message: `Wrote task ${task.id} into row ${row}` };
+    },
+  );
+}

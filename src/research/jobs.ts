@@ -1,0 +1,495 @@
+// The research job engine: launching rows (ledger records first, then task creation in small parallel batches),
+// reconciling ambiguous creates through the task list before any retry (a task is never paid twice), and the poll
+// tick (fetch every pending task in fetchAll batches, store finished reports, write all changed cells in batched
+// writes, save the ledger). Callers hold the document lock. Every step is idempotent, so an execution killed at any
+// point leaves a state the next tick completes: the sheet ends as an uninterrupted run's, no task created twice.
+import type { ApiError, Result } from '../api/errors';
+import { userMessage } from '../api/errors';
+import type { JsonSchemaObject, ResearchTask, TaskDepth, TaskReport } from '../api/types';
+import type { ClockPort } from '../ports';
+import { parseTemplate, renderBrief } from './brief-template';
+import { isPending, needsWork, statusText, type LedgerEntry, type OutputMapping } from './ledger';
+import type { CellWrite, GridPort, ResearchClient } from './ports';
+import { headerIndex, rowCells } from './results';
+import { keyColumn, keyHeaderOf, locateRow, type SheetView } from './row-locator';
+import type { LedgerStore, ReportStore } from './stores';
+import { taskCost } from './depth';
+
+export interface JobLimits {
+  /** Creates sent per fetchAll round. */
+  createBatch: number;
+  /** Task ids per getTasks call (the client splits them into fetchAll rounds). */
+  pollBatch: number;
+  /** Stop starting new work after this many ms of an execution (Apps Script stops it at 6 minutes). */
+  budgetMs: number;
+  /** Look this far before the first ambiguous send when reconciling through the task list. */
+  reconcileWindowMs: number;
+  /** Pages of the task list read when reconciling. */
+  reconcilePages: number;
+  /**
+   * A create that timed out may still be in flight and land later: a send this recent that the task list does not
+   * show yet stays unsettled (never re-sent) until the next tick looks again.
+   */
+  reconcileGraceMs: number;
+}
+
+export const DEFAULT_LIMITS: JobLimits = {
+  createBatch: 10,
+  pollBatch: 100,
+  budgetMs: 4.5 * 60 * 1000,
+  reconcileWindowMs: 10 * 60 * 1000,
+  reconcilePages: 10,
+  reconcileGraceMs: 2 * 60 * 1000,
+};
+
+export interface JobDeps {
+  client: ResearchClient;
+  grid: GridPort;
+  ledger: LedgerStore;
+  reports: ReportStore;
+  clock: ClockPort;
+  newId: () => string;
+  limits?: Partial<JobLimits>;
+}
+
+const ERROR_TEXT_MAX = 5000;
+const LIST_PAGE = 100;
+
+function limitsOf(deps: JobDeps): JobLimits {
+  return { ...DEFAULT_LIMITS, ...deps.limits };
+}
+
+function clip(text: string): string {
+  return text.length > ERROR_TEXT_MAX ? `${text.slice(0, ERROR_TEXT_MAX - 1)}…` : text;
+}
+
+/** The message for a refused create: 422 lists every `detail` message; 402 says what is needed. */
+export function createErrorMessage(error: ApiError): string {
+  if (error.kind === 'validation' && error.detail.length > 0) {
+    return `Rejected: ${error.detail.map((issue) => {
+      const where = issue.loc.filter((part) => part !== 'body').join('.');
+      return where ? `${issue.msg} (${where})` : issue.msg;
+    }).join('; ')}`;
+  }
+  return userMessage(error);
+}
+
+type CreateOutcome = 'created' | 'refused' | 'nothing_created' | 'ambiguous';
+
+function classifyCreate(result: Result<ResearchTask>): CreateOutcome {
+  if (result.ok) return 'created';
+  const error = result.error;
+  switch (error.kind) {
+    case 'ambiguous':
+      return 'ambiguous';
+    case 'network':
+    case 'timeout':
+      return error.maybeSent ? 'ambiguous' : 'nothing_created';
+    case 'bad_response':
+      return error.status >= 200 && error.status < 300 ? 'ambiguous' : 'refused';
+    case 'unavailable':
+    case 'rate_limited':
+    case 'quota':
+      return 'nothing_created';
+    default:
+      return 'refused';
+  }
+}
+
+function applyTask(entry: LedgerEntry, task: ResearchTask, now: number): LedgerEntry {
+  const next: LedgerEntry = {
+    ...entry,
+    taskId: task.id,
+    state: task.status,
+    iterations: task.iterations,
+    agents: task.agents,
+    sources: task.sources,
+    updatedAt: now,
+  };
+  if (task.status === 'done') {
+    next.cost = taskCost('done', task.agents);
+    next.degradation = task.report?.degradation_reasons ?? [];
+    next.finishedAt = entry.finishedAt ?? now;
+    next.error = null;
+  } else if (task.status === 'failed') {
+    next.cost = 0;
+    next.error = clip(task.failure_reason || 'The service did not say why');
+    next.finishedAt = entry.finishedAt ?? now;
+  }
+  if (task.status === 'done' || task.status === 'failed') next.written = false;
+  return next;
+}
+
+function sameSchema(a: JsonSchemaObject | null | undefined, b: JsonSchemaObject | null | undefined): boolean {
+  return (a ? 1 : 0) === (b ? 1 : 0);
+}
+
+/**
+ * Settles records in state `sending` through the task list: a task with the same brief, depth and output kind,
+ * created since shortly before the send and not yet in the ledger, is adopted; when the list (newest first) still
+ * shows none once the grace period after the send has passed, nothing was created and the record goes back to
+ * `queued`. If the list cannot be read, nothing changes (and nothing is re-sent).
+ */
+export function reconcileSending(deps: JobDeps, entries: LedgerEntry[]): LedgerEntry[] {
+  const sending = entries.filter((entry) => entry.state === 'sending');
+  if (sending.length === 0) return [];
+  const limits = limitsOf(deps);
+  const known = new Set(entries.map((entry) => entry.taskId).filter((id): id is string => !!id));
+  const since = Math.min(...sending.map((entry) => entry.sentAt ?? entry.launchedAt)) - limits.reconcileWindowMs;
+  const candidates: ResearchTask[] = [];
+  for (let page = 0; page < limits.reconcilePages; page++) {
+    const result = deps.client.listTasks({ offset: page * LIST_PAGE, limit: LIST_PAGE });
+    if (!result.ok) return [];
+    candidates.push(...result.value);
+    const oldest = result.value[result.value.length - 1];
+    if (result.value.length < LIST_PAGE || !oldest || Date.parse(oldest.created_at) < since) break;
+  }
+  const now = deps.clock.now();
+  const changed: LedgerEntry[] = [];
+  // Oldest candidates first, matched to the earliest sends, one task per record.
+  const pool = candidates.filter((task) => !known.has(task.id) && Date.parse(task.created_at) >= since).reverse();
+  for (const entry of [...sending].sort((a, b) => (a.sentAt ?? 0) - (b.sentAt ?? 0))) {
+    const at = pool.findIndex((task) => task.brief === entry.brief && task.depth === entry.depth && sameSchema(task.output_schema, entry.schema));
+    if (at >= 0) {
+      // Adopted as `created`: the poll that follows fetches its current state and report.
+      const [task] = pool.splice(at, 1);
+      changed.push({ ...entry, taskId: task.id, state: 'created', updatedAt: now });
+    } else if (now - (entry.sentAt ?? entry.launchedAt) >= limits.reconcileGraceMs) {
+      changed.push({ ...entry, state: 'queued', updatedAt: now });
+    }
+  }
+  return changed;
+}
+
+/**
+ * Creates the tasks of `queued` records in batches until done or out of time. Each batch is marked `sending` in the
+ * ledger before the requests go out; answers are saved right after. Returns the records it changed, last version.
+ */
+export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
+  const limits = limitsOf(deps);
+  const touched = new Map<string, LedgerEntry>();
+  const queue = deps.ledger.all().filter((entry) => entry.state === 'queued');
+  // Each batch's answers are saved together with the next batch's `sending` mark (one ledger write per batch): a
+  // kill in between leaves `sending` records, which reconciliation settles.
+  let unsaved: LedgerEntry[] = [];
+  for (let start = 0; start < queue.length; start += limits.createBatch) {
+    if (deps.clock.now() >= deadline) break;
+    const now = deps.clock.now();
+    const batch = queue.slice(start, start + limits.createBatch).map((entry) => ({ ...entry, state: 'sending' as const, sentAt: now, updatedAt: now }));
+    deps.ledger.save([...unsaved, ...batch]);
+    unsaved = [];
+    const results = deps.client.createTasks(
+      batch.map((entry) => ({ brief: entry.brief, depth: entry.depth, ...(entry.schema ? { output_schema: entry.schema } : {}) })),
+    );
+    const after = deps.clock.now();
+    let ambiguous = false;
+    batch.forEach((entry, i) => {
+      const result = results[i];
+      switch (classifyCreate(result)) {
+        case 'created':
+          if (result.ok) unsaved.push(applyTask(entry, result.value, after));
+          break;
+        case 'refused':
+          if (!result.ok) unsaved.push({ ...entry, state: 'error', error: clip(createErrorMessage(result.error)), written: false, finishedAt: after, updatedAt: after });
+          break;
+        case 'nothing_created':
+          unsaved.push({ ...entry, state: 'queued', updatedAt: after });
+          break;
+        case 'ambiguous':
+          ambiguous = true;
+          break;
+      }
+    });
+    for (const entry of unsaved) touched.set(entry.id, entry);
+    if (ambiguous) {
+      deps.ledger.save(unsaved);
+      unsaved = [];
+      const reconciled = reconcileSending(deps, deps.ledger.all());
+      deps.ledger.save(reconciled);
+      for (const entry of reconciled) touched.set(entry.id, entry);
+    }
+    // Records put back to `queued` (503 after retries, or settled by reconciliation) wait for the next tick.
+  }
+  deps.ledger.save(unsaved);
+  return [...touched.values()];
+}
+
+/** Reads what row location needs for one sheet: headers, row ids and the key columns of its records. */
+function sheetView(grid: GridPort, sheetId: number, entries: LedgerEntry[]): SheetView | null {
+  const headers = grid.headers(sheetId);
+  if (!headers) return null;
+  const columns: number[] = [];
+  for (const entry of entries) {
+    for (const header of entry.row.keyHeaders) {
+      const column = keyColumn(headers, header);
+      if (column !== null && !columns.includes(column)) columns.push(column);
+    }
+  }
+  columns.sort((a, b) => a - b);
+  return { headers, rowIds: grid.rowIds(sheetId), keyColumns: columns, keyRows: columns.length > 0 ? grid.readColumns(sheetId, columns) : [] };
+}
+
+/** The current row of each record of one sheet (null: no row can be trusted with it), as writes would find it. */
+export function locateEntries(grid: GridPort, sheetId: number, entries: LedgerEntry[]): Map<string, number | null> {
+  const view = sheetView(grid, sheetId, entries);
+  return new Map(entries.map((entry) => [entry.id, view ? locateRow(entry.row, view) : null]));
+}
+
+/**
+ * Writes the rows of the given records (status changes and final results), one batch per sheet. Final records whose
+ * row cannot be trusted any more become detached (their result stays in the ledger and viewer). Returns the records
+ * with `written`/`shownStatus`/`detached` updated.
+ */
+export function writeRows(deps: JobDeps, entries: LedgerEntry[], fresh: Map<string, TaskReport>): LedgerEntry[] {
+  const bySheet = new Map<number, LedgerEntry[]>();
+  for (const entry of entries) {
+    const finalState = !isPending(entry);
+    if (entry.detached) {
+      if (finalState && !entry.written) bySheet.set(-1, [...(bySheet.get(-1) ?? []), entry]);
+      continue;
+    }
+    const list = bySheet.get(entry.row.sheetId) ?? [];
+    list.push(entry);
+    bySheet.set(entry.row.sheetId, list);
+  }
+  const updated: LedgerEntry[] = [];
+  for (const [sheetId, list] of bySheet) {
+    if (sheetId === -1) {
+      updated.push(...list.map((entry) => ({ ...entry, written: true })));
+      continue;
+    }
+    const view = sheetView(deps.grid, sheetId, list);
+    const columns = view ? headerIndex(view.headers) : new Map<string, number>();
+    const cells: CellWrite[] = [];
+    for (const entry of list) {
+      const finalState = !isPending(entry);
+      const row = view ? locateRow(entry.row, view) : null;
+      if (row === null) {
+        if (finalState) updated.push({ ...entry, detached: true, written: true });
+        continue;
+      }
+      const report = entry.state === 'done' && entry.taskId ? fresh.get(entry.taskId) ?? deps.reports.get(entry.taskId) : null;
+      cells.push(...rowCells(entry, report, row, columns));
+      updated.push({ ...entry, written: finalState ? true : entry.written, shownStatus: statusText(entry) });
+    }
+    if (cells.length > 0) deps.grid.write(sheetId, cells);
+  }
+  return updated;
+}
+
+/** A record whose row shows something out of date: a new status, or a final result not yet written. */
+export function rowNeedsWrite(entry: LedgerEntry): boolean {
+  if (!isPending(entry)) return !entry.written;
+  return !entry.detached && statusText(entry) !== entry.shownStatus;
+}
+
+export interface TickSummary {
+  polled: number;
+  changed: number;
+  created: number;
+  /** Records still needing work that this user can read. */
+  pending: number;
+  /** Pending records this user may not read (403: another account's task). */
+  unreadable: number;
+  /** Stopped early for lack of time; the next tick continues. */
+  partial: boolean;
+}
+
+/**
+ * One poll tick (caller holds the document lock): settle ambiguous creates, create queued tasks, fetch every pending
+ * task, store finished reports, write changed rows, save the ledger.
+ */
+export function runTick(deps: JobDeps, startedAt = deps.clock.now()): TickSummary {
+  const limits = limitsOf(deps);
+  const deadline = startedAt + limits.budgetMs;
+  deps.ledger.load();
+  const reconciled = reconcileSending(deps, deps.ledger.all());
+  deps.ledger.save(reconciled);
+  const created = createQueued(deps, deadline);
+  const latest = new Map<string, LedgerEntry>();
+  for (const entry of deps.ledger.all()) latest.set(entry.id, entry);
+  // Pending tasks, and finished ones whose report never reached the report store (fetched again).
+  const toPoll = [...latest.values()].filter(
+    (entry) =>
+      entry.taskId &&
+      (entry.state === 'created' || entry.state === 'in_progress' || (entry.state === 'done' && !entry.written && !entry.detached && !deps.reports.has(entry.taskId))),
+  );
+  const fresh = new Map<string, TaskReport>();
+  const changed = new Map<string, LedgerEntry>();
+  for (const entry of created) changed.set(entry.id, latest.get(entry.id) ?? entry);
+  let polled = 0;
+  let partial = false;
+  const unreadable = new Set<string>();
+  for (let start = 0; start < toPoll.length; start += limits.pollBatch) {
+    if (deps.clock.now() >= deadline) {
+      partial = true;
+      break;
+    }
+    const batch = toPoll.slice(start, start + limits.pollBatch);
+    const results = deps.client.getTasks(batch.map((entry) => entry.taskId as string));
+    const now = deps.clock.now();
+    polled += batch.length;
+    batch.forEach((entry, i) => {
+      const result = results[i];
+      let next: LedgerEntry | null = null;
+      if (result.ok) {
+        const task = result.value;
+        const refetch = entry.state === 'done' && task.status === 'done';
+        if (refetch || task.status !== entry.state || task.iterations !== entry.iterations || task.agents !== entry.agents || task.sources !== entry.sources) {
+          next = applyTask(entry, task, now);
+          if (task.status === 'done' && task.report) fresh.set(task.id, task.report);
+        }
+      } else if (result.error.kind === 'not_found') {
+        next = { ...entry, state: 'failed', error: 'The service no longer has this task', cost: 0, written: false, finishedAt: now, updatedAt: now };
+      } else if (result.error.kind === 'forbidden') {
+        // Another account's task (launched here by another user outside this user's organization): its owner's
+        // panel or trigger polls it; it does not keep this user's trigger alive.
+        unreadable.add(entry.id);
+      }
+      if (next) {
+        changed.set(next.id, next);
+        latest.set(next.id, next);
+      }
+    });
+  }
+  if (fresh.size > 0) deps.reports.putAll([...fresh].map(([taskId, report]) => ({ taskId, report })));
+  // Rows to write: anything whose status text changed, and final records not yet written (a killed tick's leftovers).
+  const written = writeRows(deps, [...latest.values()].filter(rowNeedsWrite), fresh);
+  for (const entry of written) changed.set(entry.id, entry);
+  deps.ledger.save([...changed.values()]);
+  const pending = deps.ledger.all().filter((entry) => needsWork(entry) && !unreadable.has(entry.id)).length;
+  return { polled, changed: changed.size, created: created.filter((e) => e.taskId).length, pending, unreadable: unreadable.size, partial };
+}
+
+// ----------------------------------------------------------------------------------------------------------------
+// Launch
+// ----------------------------------------------------------------------------------------------------------------
+
+export interface LaunchPlanInput {
+  sheetId: number;
+  rows: number[];
+  template: string;
+  depth: TaskDepth;
+  schema: JsonSchemaObject | null;
+  mapping: OutputMapping;
+  /** Re-run rows that already have a running task (the old task's result then goes to the ledger only). */
+  rerun: boolean;
+}
+
+export interface LaunchPlan {
+  /** New records (state queued). */
+  entries: LedgerEntry[];
+  /** Older running records detached by an explicit re-run. */
+  superseded: LedgerEntry[];
+  skippedEmpty: number[];
+  skippedRunning: number[];
+  tooLong: Array<{ row: number; length: number }>;
+  errors: string[];
+}
+
+/** Builds the records of a launch (no service call, no sheet write except row tagging). */
+export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
+  const plan: LaunchPlan = { entries: [], superseded: [], skippedEmpty: [], skippedRunning: [], tooLong: [], errors: [] };
+  const headers = deps.grid.headers(input.sheetId);
+  if (!headers) return { ...plan, errors: ['The sheet no longer exists'] };
+  const parsed = parseTemplate(input.template, headers);
+  if (!parsed.ok) return { ...plan, errors: parsed.errors };
+  const rows = [...new Set(input.rows)].filter((row) => row >= 2).sort((a, b) => a - b);
+  if (rows.length === 0) return { ...plan, errors: ['Select one or more data rows (below the header row)'] };
+  const values = deps.grid.readRows(input.sheetId, rows);
+  const briefs = new Map<number, string>();
+  rows.forEach((row, i) => {
+    const rendered = renderBrief(parsed.template, values[i] ?? []);
+    if (rendered.kind === 'empty') plan.skippedEmpty.push(row);
+    else if (rendered.kind === 'too_long') plan.tooLong.push({ row, length: rendered.length });
+    else briefs.set(row, rendered.brief);
+  });
+  if (briefs.size === 0) return plan;
+  const ids = deps.grid.tagRows(input.sheetId, [...briefs.keys()], deps.newId);
+  const running = new Map<string, LedgerEntry[]>();
+  for (const entry of deps.ledger.all()) {
+    if (entry.row.sheetId !== input.sheetId || !isPending(entry) || entry.detached) continue;
+    running.set(entry.row.rowId, [...(running.get(entry.row.rowId) ?? []), entry]);
+  }
+  const keyHeaders = parsed.template.columns.map((column) => keyHeaderOf(headers, column));
+  const now = deps.clock.now();
+  rows.forEach((row, i) => {
+    const brief = briefs.get(row);
+    const rowId = ids.get(row);
+    if (brief === undefined || !rowId) return;
+    const active = running.get(rowId) ?? [];
+    if (active.length > 0) {
+      if (!input.rerun) {
+        plan.skippedRunning.push(row);
+        return;
+      }
+      plan.superseded.push(...active.map((entry) => ({ ...entry, detached: true, updatedAt: now })));
+    }
+    const rowValues = values[i] ?? [];
+    plan.entries.push({
+      id: deps.newId(),
+      taskId: null,
+      state: 'queued',
+      row: { sheetId: input.sheetId, rowId, rowHint: row, keyHeaders, keyValues: parsed.template.columns.map((column) => String(rowValues[column - 1] ?? '').trim()) },
+      brief,
+      depth: input.depth,
+      schema: input.schema,
+      mapping: input.mapping,
+      iterations: 0,
+      agents: 0,
+      sources: 0,
+      cost: 0,
+      error: null,
+      degradation: [],
+      launchedAt: now,
+      sentAt: null,
+      updatedAt: now,
+      finishedAt: null,
+      written: false,
+      shownStatus: '',
+      detached: false,
+    });
+  });
+  return plan;
+}
+
+export interface LaunchOutcome {
+  plan: LaunchPlan;
+  /** Records after creation (created, queued for the next tick, sending, or refused). */
+  entries: LedgerEntry[];
+  /** Set when the launch was refused before anything was saved or sent. */
+  refused: string | null;
+}
+
+/**
+ * Launches research for rows: plans the records, refuses a launch whose reservation exceeds `availableCredits`,
+ * saves the records and shows `Queued`, then creates the tasks in batches until `deadline` (the rest stays queued
+ * for the poll trigger) and writes each row's status.
+ */
+export function runLaunch(
+  deps: JobDeps,
+  input: LaunchPlanInput,
+  options: { deadline: number; availableCredits: number | null; reservationPerTask: number },
+): LaunchOutcome {
+  deps.ledger.load();
+  const plan = planLaunch(deps, input);
+  if (plan.errors.length > 0) return { plan, entries: [], refused: plan.errors.join('\n') };
+  if (plan.entries.length === 0) return { plan, entries: [], refused: null };
+  const total = plan.entries.length * options.reservationPerTask;
+  if (options.availableCredits !== null && total > options.availableCredits) {
+    return {
+      plan,
+      entries: [],
+      refused: `Needs ${total} credits (${plan.entries.length} rows x ${options.reservationPerTask}), you have ${options.availableCredits}: try a lower depth or fewer rows`,
+    };
+  }
+  deps.ledger.save([...plan.superseded, ...plan.entries]);
+  const queuedShown = writeRows(deps, plan.entries, new Map());
+  deps.ledger.save(queuedShown);
+  createQueued(deps, options.deadline);
+  const ids = new Set(plan.entries.map((entry) => entry.id));
+  const current = deps.ledger.all().filter((entry) => ids.has(entry.id));
+  deps.ledger.save(writeRows(deps, current.filter(rowNeedsWrite), new Map()));
+  const final = deps.ledger.all().filter((entry) => ids.has(entry.id));
+  return { plan, entries: final, refused: null };
+}

@@ -1,0 +1,53 @@
+// The small sheet ports the research logic works through, so it is unit-testable without Apps Script:
+// a data sheet (headers, display values, row identity metadata, batched cell writes) and a hidden table (ledger and
+// report store rows). sheet-adapter.ts implements them over SpreadsheetApp.
+import type { CellValue } from '../shared/cell-values';
+import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../api/types';
+import type { Result } from '../api/errors';
+
+/** One cell to write: a value, a note (null clears it), or both. Rows and columns are 1-based. */
+export interface CellWrite {
+  row: number;
+  column: number;
+  value?: CellValue;
+  note?: string | null;
+}
+
+export interface GridPort {
+  /** Header row (row 1) of the sheet, or null when the sheet no longer exists. */
+  headers(sheetId: number): string[] | null;
+  /** Appends the missing headers after the last used column; returns the header row afterwards. */
+  ensureHeaders(sheetId: number, wanted: string[]): string[];
+  /** Display values of `columns` for rows 2..last row: result[i] is row i + 2, one value per requested column. */
+  readColumns(sheetId: number, columns: number[]): string[][];
+  /** Display values of whole rows (all columns up to the last used one). */
+  readRows(sheetId: number, rows: number[]): string[][];
+  /** Row-identity metadata of the sheet: row id -> current row number. */
+  rowIds(sheetId: number): Map<string, number>;
+  /** Attaches a row id to each row that has none; returns row number -> row id for all of `rows`. */
+  tagRows(sheetId: number, rows: number[], newId: () => string): Map<number, string>;
+  /** Writes the cells in as few range writes as possible. */
+  write(sheetId: number, cells: CellWrite[]): void;
+}
+
+/** A hidden sheet used as a table: data rows below one header row. */
+export interface TablePort {
+  /** All data rows (excluding the header). */
+  readAll(): unknown[][];
+  /** The first cell of every data row (an index without reading whole rows). */
+  readKeys(): string[];
+  /** One data row by 0-based index. */
+  readRow(index: number): unknown[];
+  /** Overwrites data rows by 0-based index (batched into contiguous runs by the adapter). */
+  writeRows(rows: Array<{ index: number; values: Array<string | number> }>): void;
+  /** Appends data rows at the end. */
+  appendRows(rows: Array<Array<string | number>>): void;
+}
+
+/** What research needs of the service client (a subset of ServiceClient). */
+export interface ResearchClient {
+  createTasks(requests: CreateTaskRequest[]): Array<Result<ResearchTask>>;
+  getTasks(ids: string[]): Array<Result<ResearchTask>>;
+  listTasks(query: ListTasksQuery): Result<ResearchTask[]>;
+  getUser(): Result<User>;
+}

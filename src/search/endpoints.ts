@@ -1,0 +1,66 @@
+// Server functions of the company search panel (google.script.run targets, exposed as globals by main.ts): each builds
+// the feature's ports from the Apps Script context and delegates to panel-service.ts.
+import { userConnection } from '../account/settings';
+import { appContext } from '../app-context';
+import { createSheetAdapter } from './sheet-adapter';
+import {
+  excludeDomainsFrom,
+  panelState,
+  previewSearch,
+  runAgain,
+  sheetColumns,
+  writeResults,
+  type ExcludeSource,
+  type PreviewAnswer,
+  type SearchDeps,
+  type SearchPanelState,
+  type SheetColumns,
+  type WriteAnswer,
+  type WriteRequest,
+} from './panel-service';
+import type { DomainList } from './exclude-domains';
+import type { SearchSpec } from './spec';
+
+function deps(): SearchDeps {
+  const context = appContext();
+  const connected = Boolean(userConnection(context.stores).token);
+  return {
+    sheets: createSheetAdapter(),
+    client: connected ? context.userClient() : null,
+    cache: context.cache,
+    userStore: context.stores.user,
+    clock: context.clock,
+    lock: context.documentLock(),
+    newId: () => Utilities.getUuid(),
+  };
+}
+
+/** Opens the company search sidebar. */
+export function showSearchPanel(): void {
+  const page = HtmlService.createHtmlOutputFromFile('Search').setTitle('Company search');
+  SpreadsheetApp.getUi().showSidebar(page);
+}
+
+export function getSearchPanelState(): SearchPanelState {
+  return panelState(deps());
+}
+
+export function getSearchSheetColumns(sheetId: number): SheetColumns {
+  return sheetColumns(deps(), sheetId);
+}
+
+export function getSearchExcludeDomains(source: ExcludeSource): DomainList {
+  return excludeDomainsFrom(deps(), source);
+}
+
+export function previewCompanySearch(spec: SearchSpec): PreviewAnswer {
+  return previewSearch(deps(), spec);
+}
+
+export function writeCompanySearch(request: WriteRequest): WriteAnswer {
+  return writeResults(deps(), request);
+}
+
+export function runCompanySearchAgain(sheetId: number): WriteAnswer {
+  return runAgain(deps(), sheetId);
+}

@@ -1,0 +1,246 @@
+// What the company search panel asks the server to do, over ports (sheets, service client, cache, user store, clock,
+// lock): the panel's start state, reading exclude domains from a sheet, previewing a search (results kept in the cache
+// for the write that follows), writing results into a new or existing sheet, and "Run again" for a sheet a search
+// created. Every answer is a JSON-only DTO for google.script.run; expected failures are answers, not exceptions.
+import type { CompanySearchResult } from '../api/types';
+import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
+import { parseDomain } from '../shared/domain';
+import { previewRow, resolveColumns, suggestionsFrom, type PreviewRow, type ResultColumnKey } from './columns';
+import { normalizeDomainList, type DomainList } from './exclude-domains';
+import { loadResults, specKeyOf, storeResults } from './result-store';
+import { runSearch, type SearchBackend } from './run-search';
+import { parseSavedSearchNote, formatSavedSearchNote, type SavedSearch } from './saved-search';
+import { columnValues, domainColumns, domainValues } from './sheet-domains';
+import type { SearchSheetPort, SheetRef } from './sheet-port';
+import { checkSpec, FREE_DEPTH, PAID_DEPTH, type FieldProblem, type SearchSpec } from './spec';
+import { appendToSheet, insertIntoNewSheet } from './write-results';
+
+export interface SearchDeps {
+  sheets: SearchSheetPort;
+  /** The acting user's service client; null when no token is set. */
+  client: SearchBackend | null;
+  cache: CachePort;
+  userStore: KeyValueStore;
+  clock: ClockPort;
+  lock: LockPort;
+  newId: () => string;
+}
+
+export const DEPTH_KEY = 'sheetscout.search.depth';
+export const PREVIEW_ROWS = 50;
+const LOCK_WAIT_MS = 10_000;
+const NOT_CONNECTED = 'Set up Sheet Scout: Extensions > Sheet Scout > Settings';
+
+export interface SavedSearchView {
+  saved: SavedSearch;
+  sheet: SheetRef;
+}
+
+export interface SearchPanelState {
+  connected: boolean;
+  /** Most results one search may ask for on this account (2,000 paid, 25 free once seen). */
+  depth: number;
+  /** The selected cell as a registered domain, to prefill "Similar to". */
+  selectedDomain: string | null;
+  activeSheet: SheetRef;
+  /** The search that created the active sheet, for "Run again". */
+  savedSearch: SavedSearch | null;
+  sheets: SheetRef[];
+}
+
+export type Failure = { ok: false; message: string; problems: FieldProblem[] };
+
+export type PreviewAnswer =
+  | {
+      ok: true;
+      searchId: string;
+      count: number;
+      exhausted: boolean;
+      warning: string | null;
+      preview: PreviewRow[];
+      reference: PreviewRow | null;
+      suggestions: { countries: string[]; cities: string[] };
+      depth: number;
+    }
+  | Failure;
+
+export type WriteTarget = { kind: 'new' } | { kind: 'append'; sheetId: number };
+
+export interface WriteRequest {
+  /** From the preview; when its results are gone from the cache the search runs again. */
+  searchId: string | null;
+  spec: SearchSpec;
+  columns: ResultColumnKey[];
+  target: WriteTarget;
+}
+
+export type WriteAnswer =
+  | { ok: true; sheet: SheetRef; written: number; skipped: number; addedColumns: string[]; warning: string | null }
+  | Failure;
+
+export type ExcludeSource = { kind: 'column'; sheetId: number; column: number; skipHeader: boolean } | { kind: 'sheet'; sheetId: number };
+
+export interface SheetColumns {
+  sheet: SheetRef;
+  /** Row 1 as text ('' for blank cells); the panel labels blanks by column letter. */
+  headers: string[];
+  /** 0-based index of the column that holds domains (header or content), or null. */
+  domainColumn: number | null;
+}
+
+const FREE_TIER_MEMORY_MS = 24 * 60 * 60 * 1000;
+
+/** 25 while a free-tier answer seen in the last day says so (`25:<ms>`), else 2,000. */
+function depthOf(deps: SearchDeps): number {
+  const [depth, at] = (deps.userStore.get(DEPTH_KEY) ?? '').split(':').map(Number);
+  return depth === FREE_DEPTH && deps.clock.now() - at < FREE_TIER_MEMORY_MS ? FREE_DEPTH : PAID_DEPTH;
+}
+
+function thisYear(deps: SearchDeps): number {
+  return new Date(deps.clock.now()).getUTCFullYear();
+}
+
+function fail(message: string, problems: FieldProblem[] = []): Failure {
+  return { ok: false, message, problems };
+}
+
+function savedSearchOf(deps: SearchDeps, sheet: SheetRef): SavedSearch | null {
+  return parseSavedSearchNote(deps.sheets.getNote(sheet.id, 1, 1));
+}
+
+export function panelState(deps: SearchDeps): SearchPanelState {
+  const activeSheet = deps.sheets.activeSheet();
+  const selected = parseDomain(deps.sheets.activeCellValue());
+  return {
+    connected: deps.client !== null,
+    depth: depthOf(deps),
+    selectedDomain: selected.kind === 'domain' ? selected.domain : null,
+    activeSheet,
+    savedSearch: savedSearchOf(deps, activeSheet),
+    sheets: deps.sheets.listSheets(),
+  };
+}
+
+function sheetById(deps: SearchDeps, sheetId: number): SheetRef {
+  const sheet = deps.sheets.listSheets().find((candidate) => candidate.id === sheetId);
+  if (!sheet) throw new Error('That sheet no longer exists: pick another one');
+  return sheet;
+}
+
+export function sheetColumns(deps: SearchDeps, sheetId: number): SheetColumns {
+  const sheet = sheetById(deps, sheetId);
+  const grid = deps.sheets.readAll(sheetId);
+  return {
+    sheet,
+    headers: (grid[0] ?? []).map((value) => (value === null || value === undefined ? '' : String(value))),
+    domainColumn: domainColumns(grid)[0] ?? null,
+  };
+}
+
+/** The domains of a source, normalized (oldest first = top to bottom). */
+export function excludeDomainsFrom(deps: SearchDeps, source: ExcludeSource): DomainList {
+  sheetById(deps, source.sheetId);
+  const grid = deps.sheets.readAll(source.sheetId);
+  const values = source.kind === 'column' ? columnValues(grid, source.column, source.skipHeader) : domainValues(grid);
+  return normalizeDomainList(values);
+}
+
+type Searched = { ok: true; results: CompanySearchResult[]; exhausted: boolean; warning: string | null; reference: CompanySearchResult | null } | Failure;
+
+/**
+ * Whether the account is on the free tier, whose searches stop at 25 results. The user object carries no plan, and
+ * paging past the free depth simply returns nothing, so when a search asking for more than 25 gets exactly 25 the
+ * panel asks one lookalike page at offset 25 without filters: any company of a paid account's index has more than
+ * 25 lookalikes, a free account gets none. The answer is remembered for a day.
+ */
+function probeFreeTier(deps: SearchDeps, client: SearchBackend, domain: string): boolean {
+  const [probe] = client.runSimilar([{ companyIdentifier: domain, request: { pagination: { offset: FREE_DEPTH, limit: 1 } } }]);
+  const free = probe.ok && probe.value.results.length === 0;
+  if (free) deps.userStore.set(DEPTH_KEY, `${FREE_DEPTH}:${deps.clock.now()}`);
+  else if (probe.ok) deps.userStore.remove(DEPTH_KEY);
+  return free;
+}
+
+/** Checks and runs a spec; a free account's 25-result cap is detected and explained. */
+function search(deps: SearchDeps, spec: SearchSpec): Searched {
+  if (!deps.client) return fail(NOT_CONNECTED);
+  const problems = checkSpec(spec, depthOf(deps), thisYear(deps));
+  if (problems.length > 0) return fail(problems[0].message, problems);
+  const run = runSearch(deps.client, spec);
+  if (!run.ok) return fail(run.message, run.problems);
+  let warning = run.warning;
+  if (spec.count > FREE_DEPTH && run.results.length === FREE_DEPTH && run.exhausted && probeFreeTier(deps, deps.client, run.results[0].domain)) {
+    warning = `The free plan returns up to ${FREE_DEPTH} results per search`;
+  }
+  return { ok: true, results: run.results, exhausted: run.exhausted && warning === run.warning, warning, reference: run.reference };
+}
+
+export function previewSearch(deps: SearchDeps, spec: SearchSpec): PreviewAnswer {
+  const searched = search(deps, spec);
+  if (!searched.ok) return searched;
+  const searchId = deps.newId();
+  storeResults(deps.cache, searchId, { specKey: specKeyOf(spec), results: searched.results, exhausted: searched.exhausted });
+  return {
+    ok: true,
+    searchId,
+    count: searched.results.length,
+    exhausted: searched.exhausted,
+    warning: searched.warning,
+    preview: searched.results.slice(0, PREVIEW_ROWS).map(previewRow),
+    reference: searched.reference ? previewRow(searched.reference) : null,
+    suggestions: suggestionsFrom(searched.results),
+    depth: depthOf(deps),
+  };
+}
+
+function withDocumentLock<T>(deps: SearchDeps, work: () => T): T | Failure {
+  if (!deps.lock.tryLock(LOCK_WAIT_MS)) return fail('Another Sheet Scout job is writing to this spreadsheet: try again in a moment');
+  try {
+    return work();
+  } finally {
+    deps.lock.release();
+  }
+}
+
+export function writeResults(deps: SearchDeps, request: WriteRequest): WriteAnswer {
+  const columns = resolveColumns(request.columns);
+  const stored = request.searchId ? loadResults(deps.cache, request.searchId, specKeyOf(request.spec)) : null;
+  let results: CompanySearchResult[];
+  let warning: string | null = null;
+  if (stored) {
+    results = stored.results;
+  } else {
+    const searched = search(deps, request.spec);
+    if (!searched.ok) return searched;
+    results = searched.results;
+    warning = searched.warning;
+  }
+  const saved: SavedSearch = { spec: request.spec, columns: columns.map((column) => column.key), ranAt: new Date(deps.clock.now()).toISOString() };
+  return withDocumentLock(deps, () => {
+    const summary =
+      request.target.kind === 'new'
+        ? insertIntoNewSheet(deps.sheets, results, columns, saved)
+        : appendToSheet(deps.sheets, sheetById(deps, request.target.sheetId), results, columns, saved);
+    return { ok: true as const, ...summary, warning };
+  });
+}
+
+/**
+ * "Run again" on a sheet a search created: repeats the saved search and appends the companies that are not in the
+ * sheet yet (rows already there, and anything the user added beside them, stay as they are); the note records the run.
+ */
+export function runAgain(deps: SearchDeps, sheetId: number): WriteAnswer {
+  const sheet = sheetById(deps, sheetId);
+  const saved = savedSearchOf(deps, sheet);
+  if (!saved) return fail(`"${sheet.name}" was not created by a Sheet Scout search (its A1 note holds no saved search)`);
+  const spec = { ...saved.spec, count: Math.min(saved.spec.count, depthOf(deps)) };
+  const searched = search(deps, spec);
+  if (!searched.ok) return searched;
+  const columns = resolveColumns(saved.columns.length > 0 ? saved.columns : ['name', 'domain']);
+  const rerun: SavedSearch = { ...saved, ranAt: new Date(deps.clock.now()).toISOString() };
+  return withDocumentLock(deps, () => {
+    const summary = appendToSheet(deps.sheets, sheet, searched.results, columns, rerun);
+    deps.sheets.setNote(sheet.id, 1, 1, formatSavedSearchNote(rerun));
+    return { ok: true as const, ...summary, warning: searched.warning };
+  });
+}

@@ -1,0 +1,92 @@
+// JSON documents in a KeyValueStore (DocumentProperties) that may exceed the 9 KB-per-value limit: the text is cut
+// into chunks of at most CHUNK_BYTES UTF-8 bytes stored under generation-numbered keys, then a small head value
+// naming the generation and chunk count is written, then the previous generation's chunks are removed. A write cut
+// short before the head is written leaves the previous document readable; readers only follow the head.
+import type { KeyValueStore } from '../ports';
+
+/** Apps Script allows 9 KB per property value; stay well under it. */
+export const CHUNK_BYTES = 8000;
+
+interface Head {
+  gen: number;
+  chunks: number;
+}
+
+function utf8Length(code: number): number {
+  if (code < 0x80) return 1;
+  if (code < 0x800) return 2;
+  if (code < 0x10000) return 3;
+  return 4;
+}
+
+/** UTF-8 size of a string (no TextEncoder in Apps Script). */
+export function utf8Bytes(textValue: string): number {
+  let bytes = 0;
+  for (const char of textValue) bytes += utf8Length(char.codePointAt(0) ?? 0);
+  return bytes;
+}
+
+/** Cuts text into pieces of at most `maxBytes` UTF-8 bytes, never inside a surrogate pair. */
+export function splitUtf8(textValue: string, maxBytes: number): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  let size = 0;
+  for (const char of textValue) {
+    const bytes = utf8Length(char.codePointAt(0) ?? 0);
+    if (size + bytes > maxBytes) {
+      chunks.push(current);
+      current = '';
+      size = 0;
+    }
+    current += char;
+    size += bytes;
+  }
+  if (current !== '' || chunks.length === 0) chunks.push(current);
+  return chunks;
+}
+
+function readHead(store: KeyValueStore, name: string): Head | null {
+  const raw = store.get(name);
+  if (raw === null) return null;
+  try {
+    const head = JSON.parse(raw) as Partial<Head>;
+    return typeof head.gen === 'number' && typeof head.chunks === 'number' ? { gen: head.gen, chunks: head.chunks } : null;
+  } catch {
+    return null;
+  }
+}
+
+const chunkKey = (name: string, gen: number, index: number): string => `${name}.${gen}.${index}`;
+
+/** The stored text, or null when there is none or a chunk is missing. */
+export function readChunked(store: KeyValueStore, name: string): string | null {
+  const head = readHead(store, name);
+  if (!head) return null;
+  const parts: string[] = [];
+  for (let index = 0; index < head.chunks; index++) {
+    const part = store.get(chunkKey(name, head.gen, index));
+    if (part === null) return null;
+    parts.push(part);
+  }
+  return parts.join('');
+}
+
+/** Replaces the stored text (see the module comment for the write order). */
+export function writeChunked(store: KeyValueStore, name: string, textValue: string): void {
+  const previous = readHead(store, name);
+  const gen = (previous?.gen ?? 0) + 1;
+  const chunks = splitUtf8(textValue, CHUNK_BYTES);
+  chunks.forEach((chunk, index) => store.set(chunkKey(name, gen, index), chunk));
+  store.set(name, JSON.stringify({ gen, chunks: chunks.length }));
+  if (previous) for (let index = 0; index < previous.chunks; index++) store.remove(chunkKey(name, previous.gen, index));
+}
+
+export function readChunkedJson(store: KeyValueStore, name: string): unknown {
+  const textValue = readChunked(store, name);
+  if (textValue === null) return null;
+  try {
+    return JSON.parse(textValue) as unknown;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,67 @@
+// Server functions of the Tables feature: the "Tables > Map columns..." menu item (a modal dialog, wider than the
+// sidebar) and the calls the dialog makes through google.script.run. Thin: each reads the sheet's header row,
+// takes the document lock where the document's Tables state is written, and delegates to session.ts.
+import { appContext, type AppContext } from '../app-context';
+import type { KeyValueStore } from '../ports';
+import { activeHeaderRow, headerRowOf, type HeaderRow } from './sheet-adapter';
+import { alignAndSave, openState, push, saveTemplate, type AlignedView, type PushRequest, type PushResponse, type TablesState, type TemplateRequest, type TemplateResponse } from './session';
+
+const DIALOG_WIDTH = 1000;
+const DIALOG_HEIGHT = 680;
+const LOCK_WAIT_MS = 15000;
+
+export function showTablesDialog(): void {
+  const html = HtmlService.createHtmlOutputFromFile('Tables').setWidth(DIALOG_WIDTH).setHeight(DIALOG_HEIGHT);
+  SpreadsheetApp.getUi().showModalDialog(html, 'Map columns to a table');
+}
+
+function sheetRow(sheetId: unknown): HeaderRow {
+  const row = typeof sheetId === 'number' ? headerRowOf(sheetId) : null;
+  if (!row) throw new Error('The sheet of this mapping was deleted: close the dialog and open it again');
+  return row;
+}
+
+function documentStore(context: AppContext): KeyValueStore {
+  const store = context.stores.document;
+  if (!store) throw new Error('Open Sheet Scout from a spreadsheet: the mapping is saved with the document');
+  return store;
+}
+
+function withDocumentLock<T>(context: AppContext, work: () => T): T {
+  const lock = context.documentLock();
+  if (!lock.tryLock(LOCK_WAIT_MS)) throw new Error('Another Sheet Scout action is saving in this spreadsheet: try again in a moment');
+  try {
+    return work();
+  } finally {
+    lock.release();
+  }
+}
+
+/** The dialog's opening state for the active sheet. */
+export function getTablesState(): TablesState {
+  return openState(documentStore(appContext()), activeHeaderRow());
+}
+
+/** Saves the dialog's mapping with the document; answers the drafts as aligned with the sheet now. */
+export function saveTablesMapping(request: { sheetId: number; drafts: unknown }): AlignedView {
+  const row = sheetRow(request?.sheetId);
+  const context = appContext();
+  return withDocumentLock(context, () => {
+    const { drafts, letters, saveError } = alignAndSave(documentStore(context), row, request.drafts);
+    return { drafts, letters, saveError };
+  });
+}
+
+/** Saves the mapping, then creates its included columns in the table. */
+export function pushTablesColumns(request: PushRequest & { sheetId: number }): PushResponse {
+  const row = sheetRow(request?.sheetId);
+  const context = appContext();
+  return withDocumentLock(context, () => push({ api: context.userClient(), store: documentStore(context), clock: context.clock }, row, request));
+}
+
+/** Saves the mapping, then replaces the template's column list with it. */
+export function saveTablesTemplate(request: TemplateRequest & { sheetId: number }): TemplateResponse {
+  const row = sheetRow(request?.sheetId);
+  const context = appContext();
+  return withDocumentLock(context, () => saveTemplate({ api: context.userClient(), store: documentStore(context), clock: context.clock }, row, request));
+}

@@ -1,0 +1,249 @@
+// Push a sheet's mapping to a table as new columns, or save it as a template. Validates first (nothing is sent
+// while an error remains), pins the service's 422 details back onto rows, and guards the non-idempotent column
+// creation: a push that got no clear answer is remembered, and the same columns are only sent to the same table
+// again after the user confirms (as is a repeat of a push that already succeeded).
+import type { ColumnRecord, CreateColumnsRequest, ReplaceTemplateRequest, Template, ValidationIssue } from '../api/types';
+import { userMessage, type ApiError, type Result } from '../api/errors';
+import type { ClockPort, KeyValueStore } from '../ports';
+import type { ColumnDraft } from './model';
+import { buildConfigs } from './build';
+import { hasErrors, validateMapping, type IssueField, type MappingIssue, type ValidationContext } from './validate';
+import { insertAfter, readTableId, readTemplateId, type Position } from './targets';
+import { clearPending, loadHistory, loadPending, markPending, saveHistory, type KnownColumn, type KnownTable, type TablesHistory } from './store';
+
+/** The two service operations this feature uses (a subset of the service client). */
+export interface TablesApi {
+  createColumns(tableId: string, request: CreateColumnsRequest): Result<ColumnRecord[]>;
+  replaceTemplate(templateId: string, request: ReplaceTemplateRequest): Result<Template>;
+}
+
+export interface OperationDeps {
+  api: TablesApi;
+  store: KeyValueStore;
+  clock: ClockPort;
+}
+
+export type PushOutcome =
+  | { status: 'invalid'; message: string; issues: MappingIssue[] }
+  | { status: 'confirm'; message: string; issues: MappingIssue[] }
+  | { status: 'created'; tableId: string; columns: ColumnRecord[]; issues: MappingIssue[] }
+  | { status: 'failed'; message: string; ambiguous: boolean; issues: MappingIssue[] };
+
+export type TemplateOutcome =
+  | { status: 'invalid'; message: string; issues: MappingIssue[] }
+  | { status: 'saved'; template: Template; issues: MappingIssue[] }
+  | { status: 'failed'; message: string; issues: MappingIssue[] };
+
+const SERVICE_MESSAGE_MAX = 300;
+
+/** FNV-1a over the request: the same columns to the same place give the same fingerprint. */
+export function fingerprint(textValue: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < textValue.length; index++) {
+    hash ^= textValue.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `${textValue.length.toString(36)}-${hash.toString(16)}`;
+}
+
+const WIRE_FIELDS: Record<string, IssueField> = {
+  name: 'name',
+  key: 'key',
+  kind: 'kind',
+  agent_type: 'agentType',
+  output_format: 'outputFormat',
+  prompt: 'prompt',
+  labels: 'labels',
+  output_schema: 'outputSchema',
+  criterion: 'criterion',
+  roles: 'roles',
+  max_results: 'maxResults',
+  email_column_key: 'emailColumnKey',
+};
+
+/**
+ * Pins each 422 detail onto the row whose config it names (`loc` [..., "column_configs", i, field...]); details
+ * about `insert_after` go to the position, the rest to the whole mapping. The first field name of the path that the
+ * dialog edits is marked (`value.output_schema.properties.name` is the schema, not the name); paths with no such
+ * field land on the JSON editor of the unpublished kinds (where extra fields are typed), a bare index on the kind.
+ */
+export function pinValidationDetails(detail: readonly ValidationIssue[], rows: readonly number[]): MappingIssue[] {
+  return detail.map((item) => {
+    const loc = Array.isArray(item.loc) ? item.loc : [];
+    const message = String(item.msg ?? 'Invalid').slice(0, SERVICE_MESSAGE_MAX);
+    const at = loc.indexOf('column_configs');
+    const index = at >= 0 ? loc[at + 1] : undefined;
+    if (typeof index === 'number' && index >= 0 && index < rows.length) {
+      const wireField = loc.slice(at + 2).find((part): part is string => typeof part === 'string' && part in WIRE_FIELDS);
+      const field: IssueField = wireField ? WIRE_FIELDS[wireField] : loc.length > at + 2 ? 'extraJson' : 'kind';
+      return { row: rows[index], field, severity: 'error' as const, message: `Service: ${message}` };
+    }
+    if (loc.includes('insert_after')) return { row: null, field: 'position' as const, severity: 'error' as const, message: `Service: ${message}` };
+    return { row: null, field: 'mapping' as const, severity: 'error' as const, message: `Service: ${message}${loc.length ? ` (${loc.join('.')})` : ''}` };
+  });
+}
+
+function isAmbiguous(error: ApiError): boolean {
+  return error.kind === 'ambiguous' || ((error.kind === 'network' || error.kind === 'timeout') && error.maybeSent);
+}
+
+function knownTable(history: TablesHistory, tableId: string): KnownTable | undefined {
+  return history.tables.find((table) => table.id === tableId);
+}
+
+const TABLE_KEYS_HINT = ' (if the table already has it, list it under "Keys already in the table")';
+
+/**
+ * Which keys of the table come before and after the new columns at `position`: the columns this document's pushes
+ * created (their order is known) and the keys the user says the table already has (`declared`: columns made
+ * elsewhere, e.g. a company table's built-in company_name), taken to sit before an "end" or "after" position and
+ * after a "beginning" one.
+ */
+export function positionContext(table: Pick<KnownTable, 'columns'> | undefined, position: Position, declared: readonly string[] = []): ValidationContext {
+  const keys = (table?.columns ?? []).map((column) => column.key);
+  const unknownHint = TABLE_KEYS_HINT;
+  if (position.at === 'beginning') return { existingBefore: [], existingAfter: [...keys, ...declared], unknownHint };
+  const at = position.at === 'after' ? (table?.columns ?? []).findIndex((column) => column.id === position.columnId) : -1;
+  if (at < 0) return { existingBefore: [...keys, ...declared], existingAfter: [], unknownHint };
+  return { existingBefore: [...keys.slice(0, at + 1), ...declared], existingAfter: keys.slice(at + 1), unknownHint };
+}
+
+/** Reads the "keys already in the table" field: comma- or space-separated keys. */
+export function readDeclaredKeys(raw: unknown): string[] {
+  if (typeof raw !== 'string') return [];
+  return [...new Set(raw.split(/[\s,]+/).map((key) => key.replace(/^\{|\}$/g, '').trim()).filter((key) => key !== ''))];
+}
+
+/** The table's known columns after inserting `created` at `position`. */
+export function placeColumns(columns: readonly KnownColumn[], created: readonly KnownColumn[], position: Position): KnownColumn[] {
+  const kept = columns.filter((column) => !created.some((item) => item.id === column.id));
+  if (position.at === 'beginning') return [...created, ...kept];
+  if (position.at === 'after') {
+    const at = kept.findIndex((column) => column.id === position.columnId);
+    if (at >= 0) return [...kept.slice(0, at + 1), ...created, ...kept.slice(at + 1)];
+  }
+  return [...kept, ...created];
+}
+
+function timeText(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+
+export interface PushInput {
+  drafts: readonly ColumnDraft[];
+  tableInput: string;
+  position: Position;
+  /** Keys the user says the table already has (besides the columns this document pushed). */
+  tableKeys?: readonly string[];
+  /** The user confirmed sending columns that may already be in the table. */
+  confirmRepeat?: boolean;
+}
+
+/** Creates the mapped columns in a table. Never sends while the mapping has errors; never re-sends blindly. */
+export function pushToTable(deps: OperationDeps, input: PushInput): PushOutcome {
+  const table = readTableId(input.tableInput);
+  if (!table.ok) return { status: 'invalid', message: table.message, issues: [{ row: null, field: 'target', severity: 'error', message: table.message }] };
+  const tableId = table.id;
+  const history = loadHistory(deps.store);
+  const known = knownTable(history, tableId);
+  const issues = validateMapping(input.drafts, positionContext(known, input.position, input.tableKeys));
+  if (hasErrors(issues)) {
+    const count = issues.filter((issue) => issue.severity === 'error').length;
+    return { status: 'invalid', message: `Fix ${count} problem${count === 1 ? '' : 's'} before pushing`, issues };
+  }
+  const { configs, rows } = buildConfigs(input.drafts);
+  const request: CreateColumnsRequest = { column_configs: configs, insert_after: insertAfter(input.position) };
+  const print = fingerprint(JSON.stringify([tableId, request]));
+
+  if (!input.confirmRepeat) {
+    const pending = loadPending(deps.store).find((item) => item.tableId === tableId && item.fingerprint === print);
+    if (pending) {
+      return {
+        status: 'confirm',
+        message: `A push of these columns to table ${tableId} at ${timeText(pending.startedAt)} got no clear answer: they may already be in the table. Check the table first; push again only if they are missing.`,
+        issues,
+      };
+    }
+    const earlier = known?.pushes.find((push) => push.fingerprint === print);
+    if (earlier) {
+      return {
+        status: 'confirm',
+        message: `These columns were already pushed to table ${tableId} at ${timeText(earlier.at)}. Pushing again creates them a second time.`,
+        issues,
+      };
+    }
+  }
+
+  markPending(deps.store, { tableId, fingerprint: print, startedAt: deps.clock.now(), state: 'sending' });
+  const result = deps.api.createColumns(tableId, request);
+  if (!result.ok) {
+    if (isAmbiguous(result.error)) {
+      markPending(deps.store, { tableId, fingerprint: print, startedAt: deps.clock.now(), state: 'ambiguous' });
+      return {
+        status: 'failed',
+        ambiguous: true,
+        message: 'No clear answer from the service: the columns may or may not have been created. Check the table before pushing again.',
+        issues,
+      };
+    }
+    clearPending(deps.store, { tableId, fingerprint: print });
+    return failure(result.error, rows, issues, 'Table not found in your workspace: check the table ID or URL');
+  }
+  clearPending(deps.store, { tableId, fingerprint: print });
+  const createdColumns = result.value.map((record) => ({
+    id: record.id,
+    key: String(record.config?.key ?? ''),
+    name: String(record.config?.name ?? ''),
+    kind: String(record.config?.kind ?? ''),
+  }));
+  const now = deps.clock.now();
+  const updated: KnownTable = {
+    id: tableId,
+    columns: placeColumns(known?.columns ?? [], createdColumns, input.position),
+    pushes: [...(known?.pushes ?? []), { fingerprint: print, at: now }],
+    updatedAt: now,
+  };
+  saveHistory(deps.store, { ...history, tables: [updated, ...history.tables.filter((item) => item.id !== tableId)] });
+  return { status: 'created', tableId, columns: result.value, issues };
+}
+
+function failure(error: ApiError, rows: readonly number[], issues: MappingIssue[], notFound: string): { status: 'failed'; message: string; ambiguous: false; issues: MappingIssue[] } {
+  if (error.kind === 'not_found') {
+    return { status: 'failed', ambiguous: false, message: notFound, issues: [...issues, { row: null, field: 'target', severity: 'error', message: notFound }] };
+  }
+  if (error.kind === 'validation') {
+    const pinned = pinValidationDetails(error.detail, rows);
+    const onRows = pinned.filter((issue) => issue.row !== null).length;
+    const message = onRows > 0 ? `The service refused the mapping: see the ${onRows} marked field${onRows === 1 ? '' : 's'}` : (pinned[0]?.message ?? userMessage(error));
+    return { status: 'failed', ambiguous: false, message, issues: [...issues, ...pinned] };
+  }
+  return { status: 'failed', ambiguous: false, message: userMessage(error), issues };
+}
+
+export interface TemplateInput {
+  drafts: readonly ColumnDraft[];
+  templateInput: string;
+  /** Empty: the template keeps its name. */
+  name: string;
+}
+
+/** Replaces a template's column list with the mapping (PUT: safe to repeat). */
+export function saveAsTemplate(deps: OperationDeps, input: TemplateInput): TemplateOutcome {
+  const target = readTemplateId(input.templateInput);
+  if (!target.ok) return { status: 'invalid', message: target.message, issues: [{ row: null, field: 'target', severity: 'error', message: target.message }] };
+  const issues = validateMapping(input.drafts);
+  if (hasErrors(issues)) {
+    const count = issues.filter((issue) => issue.severity === 'error').length;
+    return { status: 'invalid', message: `Fix ${count} problem${count === 1 ? '' : 's'} before saving the template`, issues };
+  }
+  const { configs, rows } = buildConfigs(input.drafts);
+  const name = input.name.trim();
+  const request: ReplaceTemplateRequest = name === '' ? { column_configs: configs } : { name, column_configs: configs };
+  const result = deps.api.replaceTemplate(target.id, request);
+  if (!result.ok) return failure(result.error, rows, issues, 'Template not found in your workspace: check the template ID or URL');
+  const history = loadHistory(deps.store);
+  const template = result.value;
+  const saved = { id: target.id, name: String(template.name ?? name), columns: Array.isArray(template.column_configs) ? template.column_configs.length : configs.length, savedAt: deps.clock.now() };
+  saveHistory(deps.store, { ...history, templates: [saved, ...history.templates.filter((item) => item.id !== target.id)] });
+  return { status: 'saved', template, issues };
+}

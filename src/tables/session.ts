@@ -1,0 +1,113 @@
+// What the mapping dialog's server calls do, over ports: the dialog's opening state (the sheet's drafts, saved or
+// default, plus the tables and templates this document pushed to), saving a mapping, and the push / template
+// actions. The drafts the dialog sends are re-aligned with the sheet's current header row, so columns are sent in
+// the sheet's order as it is now; the aligned drafts go back with the answer and the issues index into them.
+import type { KeyValueStore } from '../ports';
+import { alignDrafts, readDrafts } from './mapping';
+import { draftId, draftLabel, type ColumnDraft } from './model';
+import type { HeaderRow } from './sheet-adapter';
+import { loadHistory, loadMapping, loadPending, saveMapping, type KnownColumn, type PendingPush, type SavedTemplate } from './store';
+import { pushToTable, readDeclaredKeys, saveAsTemplate, type OperationDeps, type PushOutcome, type TemplateOutcome } from './operations';
+import { readPosition } from './targets';
+import type { MappingIssue } from './validate';
+
+export interface TablesState {
+  sheetId: number;
+  sheetName: string;
+  drafts: ColumnDraft[];
+  /** Column letters of the drafts ("A", "C", ...). */
+  letters: string[];
+  /** Headers of saved drafts that are no longer in the sheet (their settings are kept). */
+  missing: string[];
+  saved: boolean;
+  tables: Array<{ id: string; columns: KnownColumn[]; updatedAt: number }>;
+  templates: SavedTemplate[];
+  /** Pushes that got no clear answer (their columns may be in the table), newest first. */
+  pending: PendingPush[];
+}
+
+export function columnLetter(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
+export function openState(store: KeyValueStore, row: HeaderRow): TablesState {
+  const aligned = alignDrafts(row.headers, loadMapping(store, row.sheetId));
+  const history = loadHistory(store);
+  return {
+    sheetId: row.sheetId,
+    sheetName: row.sheetName,
+    drafts: aligned.drafts,
+    letters: aligned.columns.map(columnLetter),
+    missing: aligned.missing.map(draftLabel),
+    saved: aligned.saved,
+    tables: history.tables.map(({ id, columns, updatedAt }) => ({ id, columns, updatedAt })),
+    templates: history.templates,
+    pending: loadPending(store),
+  };
+}
+
+export interface Aligned {
+  drafts: ColumnDraft[];
+  letters: string[];
+  /** Problems found while aligning (an included column whose header left the sheet). */
+  issues: MappingIssue[];
+}
+
+/** Lines the dialog's drafts up with the sheet as it is now, and saves them (with the kept settings of gone headers). */
+export function alignAndSave(store: KeyValueStore, row: HeaderRow, rawDrafts: unknown): Aligned & { saveError: string | null } {
+  const sent = readDrafts(rawDrafts);
+  const sentIds = new Set(sent.map(draftId));
+  const kept = (loadMapping(store, row.sheetId) ?? []).filter((draft) => !sentIds.has(draftId(draft)));
+  const aligned = alignDrafts(row.headers, [...sent, ...kept]);
+  const issues: MappingIssue[] = aligned.missing
+    .filter((draft) => draft.include && sentIds.has(draftId(draft)))
+    .map((draft) => ({ row: null, field: 'mapping' as const, severity: 'error' as const, message: `Column "${draftLabel(draft)}" is no longer in the sheet: reopen the dialog` }));
+  const saved = saveMapping(store, row.sheetId, [...aligned.drafts, ...aligned.missing]);
+  return { drafts: aligned.drafts, letters: aligned.columns.map(columnLetter), issues, saveError: saved.ok ? null : saved.message };
+}
+
+/** The aligned drafts go back with every answer; `saveError` says the mapping could not be saved (too large). */
+export interface AlignedView {
+  drafts: ColumnDraft[];
+  letters: string[];
+  saveError: string | null;
+}
+export type PushResponse = PushOutcome & AlignedView;
+export type TemplateResponse = TemplateOutcome & AlignedView;
+
+export interface PushRequest {
+  drafts: unknown;
+  table: string;
+  position: unknown;
+  /** The "keys already in the table" field, as typed. */
+  tableKeys?: string;
+  confirmRepeat?: boolean;
+}
+
+export function push(deps: OperationDeps, row: HeaderRow, request: PushRequest): PushResponse {
+  const aligned = alignAndSave(deps.store, row, request.drafts);
+  const view = { drafts: aligned.drafts, letters: aligned.letters, saveError: aligned.saveError };
+  if (aligned.issues.length > 0) return { status: 'invalid', message: aligned.issues[0].message, issues: aligned.issues, ...view };
+  const position = readPosition(request.position);
+  if (!position.ok) {
+    return { status: 'invalid', message: position.message, issues: [{ row: null, field: 'position', severity: 'error', message: position.message }], ...view };
+  }
+  const outcome = pushToTable(deps, { drafts: aligned.drafts, tableInput: String(request.table ?? ''), position: position.position, tableKeys: readDeclaredKeys(request.tableKeys), confirmRepeat: request.confirmRepeat === true });
+  return { ...outcome, ...view };
+}
+
+export interface TemplateRequest {
+  drafts: unknown;
+  template: string;
+  name: string;
+}
+
+export function saveTemplate(deps: OperationDeps, row: HeaderRow, request: TemplateRequest): TemplateResponse {
+  const aligned = alignAndSave(deps.store, row, request.drafts);
+  const view = { drafts: aligned.drafts, letters: aligned.letters, saveError: aligned.saveError };
+  if (aligned.issues.length > 0) return { status: 'invalid', message: aligned.issues[0].message, issues: aligned.issues, ...view };
+  const outcome = saveAsTemplate(deps, { drafts: aligned.drafts, templateInput: String(request.template ?? ''), name: String(request.name ?? '') });
+  return { ...outcome, ...view };
+}

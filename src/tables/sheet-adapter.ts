@@ -1,0 +1,27 @@
+// Apps Script adapter of the Tables feature: reads the header row (row 1) of a sheet, as displayed, in one read.
+// The only module of src/tables that touches SpreadsheetApp.
+
+export interface HeaderRow {
+  sheetId: number;
+  sheetName: string;
+  headers: string[];
+}
+
+function headersOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): HeaderRow {
+  const lastColumn = sheet.getLastColumn();
+  const headers = lastColumn === 0 ? [] : sheet.getRange(1, 1, 1, lastColumn).getDisplayValues()[0].map(String);
+  return { sheetId: sheet.getSheetId(), sheetName: sheet.getName(), headers };
+}
+
+/** The header row of the active sheet. */
+export function activeHeaderRow(): HeaderRow {
+  return headersOf(SpreadsheetApp.getActiveSheet());
+}
+
+/** The header row of the sheet with this ID (sheet IDs survive renames and moves), or null when it was deleted. */
+export function headerRowOf(sheetId: number): HeaderRow | null {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet()
+    .getSheets()
+    .find((candidate) => candidate.getSheetId() === sheetId);
+  return sheet ? headersOf(sheet) : null;
+}

@@ -1,0 +1,278 @@
+// Checks a sheet's column mapping before anything is sent: keys (format, duplicates), each kind's required fields,
+// and prompt references (`{input}`, `{key}`): unknown keys, references to skipped columns or to columns that come
+// later (a column may only consume columns before it), and cycles. Each problem is pinned to its row and field.
+// Pure: the caller says which keys already exist in the target table (before or after the new columns).
+import { kindInfo, draftLabel, type ColumnDraft } from './model';
+import { INPUT_REFERENCE, keyProblem, promptReferences } from './keys';
+
+export type IssueField =
+  | 'mapping'
+  | 'kind'
+  | 'name'
+  | 'key'
+  | 'agentType'
+  | 'outputFormat'
+  | 'prompt'
+  | 'labels'
+  | 'outputSchema'
+  | 'criterion'
+  | 'roles'
+  | 'maxResults'
+  | 'emailColumnKey'
+  | 'extraJson'
+  | 'target'
+  | 'position';
+
+export interface MappingIssue {
+  /** Index of the draft in the mapping, or null for a problem of the whole mapping or of the target. */
+  row: number | null;
+  field: IssueField;
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+export interface ValidationContext {
+  /** Keys of table columns that will come before the new columns (known from earlier pushes). */
+  existingBefore?: readonly string[];
+  /** Keys of table columns that will come after the new columns (pushing at the beginning or in the middle). */
+  existingAfter?: readonly string[];
+  /** Appended to "unknown key" messages (e.g. how to declare keys the table already has). */
+  unknownHint?: string;
+}
+
+const MAX_NAME_LENGTH = 200;
+const MAX_PROMPT_LENGTH = 20000;
+const RESERVED_EXTRA_FIELDS = ['kind', 'name', 'key'];
+
+/** Parses JSON text that must hold an object; returns the object or the reason it is not one. */
+export function parseJsonObject(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `Not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, reason: 'Must be a JSON object {...}' };
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+/** The column keys a draft consumes: its prompt references (agent) or its e-mail column (reverse e-mail lookup). */
+export function consumedKeys(draft: ColumnDraft): Array<{ name: string; field: 'prompt' | 'emailColumnKey' }> {
+  if (draft.kind === 'agent') return promptReferences(draft.agent.prompt).map((ref) => ({ name: ref.name, field: 'prompt' as const }));
+  if (draft.kind === 'reverse_email_lookup' && draft.emailColumnKey.trim() !== '') {
+    return [{ name: draft.emailColumnKey.trim(), field: 'emailColumnKey' }];
+  }
+  return [];
+}
+
+function fieldIssues(draft: ColumnDraft, row: number): MappingIssue[] {
+  const issues: MappingIssue[] = [];
+  const error = (field: IssueField, message: string) => issues.push({ row, field, severity: 'error', message });
+  const info = kindInfo(draft.kind);
+  if (!info) {
+    error('kind', `Unknown kind "${draft.kind}"`);
+    return issues;
+  }
+  const name = draft.name.trim();
+  if (name === '') error('name', 'Name is empty');
+  else if (name.length > MAX_NAME_LENGTH) error('name', `Name is longer than ${MAX_NAME_LENGTH} characters`);
+  const keyIssue = keyProblem(draft.key.trim());
+  if (keyIssue) error('key', keyIssue);
+
+  switch (info.editor) {
+    case 'agent': {
+      const { prompt, outputFormat, labels, outputSchema } = draft.agent;
+      if (prompt.trim() === '') error('prompt', 'Prompt is empty');
+      else if (prompt.length > MAX_PROMPT_LENGTH) error('prompt', `Prompt is longer than ${MAX_PROMPT_LENGTH} characters`);
+      else if (promptReferences(prompt).length === 0) {
+        issues.push({ row, field: 'prompt', severity: 'warning', message: 'Prompt uses no {input} or {key} reference: every row gets the same question' });
+      }
+      if (outputFormat === 'select' || outputFormat === 'multiselect') {
+        const cleaned = labels.map((label) => label.trim()).filter((label) => label !== '');
+        if (cleaned.length === 0) error('labels', `A ${outputFormat} output needs at least one label`);
+        else if (new Set(cleaned).size !== cleaned.length) error('labels', 'Labels repeat');
+      }
+      if (outputFormat === 'json') {
+        if (outputSchema.trim() === '') error('outputSchema', 'A json output needs an output schema');
+        else {
+          const parsed = parseJsonObject(outputSchema);
+          if (!parsed.ok) error('outputSchema', `Output schema: ${parsed.reason}`);
+          else if (parsed.value.type !== 'object') error('outputSchema', 'Output schema must have "type": "object"');
+        }
+      }
+      break;
+    }
+    case 'criterion':
+      if (draft.criterion.trim() === '') error('criterion', 'Criterion is empty');
+      break;
+    case 'people':
+      if (draft.roles.every((role) => role.trim() === '')) error('roles', 'List at least one role to find');
+      if (draft.maxResults !== null && (!Number.isInteger(draft.maxResults) || draft.maxResults < 1)) {
+        error('maxResults', 'Max results must be a whole number of at least 1');
+      }
+      break;
+    case 'reverse_email':
+      if (draft.emailColumnKey.trim() === '') error('emailColumnKey', 'Choose the column that holds the e-mail address');
+      break;
+    case 'json':
+      if (draft.extraJson.trim() !== '') {
+        const parsed = parseJsonObject(draft.extraJson);
+        if (!parsed.ok) error('extraJson', `Extra fields: ${parsed.reason}`);
+        else {
+          const reserved = RESERVED_EXTRA_FIELDS.filter((field) => field in parsed.value);
+          if (reserved.length > 0) error('extraJson', `Extra fields must not set ${reserved.join(', ')}: use the row's own fields`);
+        }
+      }
+      break;
+    case 'none':
+      break;
+  }
+  return issues;
+}
+
+/** Strongly connected components of the reference graph (Tarjan); returns, per row, the rows of its cycle. */
+function cycles(edges: Map<number, number[]>, rows: number[]): Map<number, number[]> {
+  const index = new Map<number, number>();
+  const low = new Map<number, number>();
+  const onStack = new Set<number>();
+  const stack: number[] = [];
+  const result = new Map<number, number[]>();
+  let counter = 0;
+  const visit = (v: number): void => {
+    index.set(v, counter);
+    low.set(v, counter);
+    counter++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: number[] = [];
+      let w: number;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      const selfLoop = (edges.get(v) ?? []).includes(v);
+      if (component.length > 1 || selfLoop) {
+        component.sort((a, b) => a - b);
+        for (const member of component) result.set(member, component);
+      }
+    }
+  };
+  for (const v of rows) if (!index.has(v)) visit(v);
+  return result;
+}
+
+/**
+ * Every problem of the mapping, in row order, errors and warnings. The mapping can be sent when no issue has
+ * severity `error`. Only included rows are checked; the order of the included rows is the order of the columns.
+ */
+export function validateMapping(drafts: readonly ColumnDraft[], context: ValidationContext = {}): MappingIssue[] {
+  const issues: MappingIssue[] = [];
+  const included = drafts.map((draft, row) => ({ draft, row })).filter((entry) => entry.draft.include);
+  if (included.length === 0) {
+    return [{ row: null, field: 'mapping', severity: 'error', message: 'Include at least one column' }];
+  }
+  const before = new Set(context.existingBefore ?? []);
+  const after = new Set(context.existingAfter ?? []);
+
+  const rowOfKey = new Map<string, number>();
+  const duplicates = new Map<number, number>();
+  for (const { draft, row } of included) {
+    const key = draft.key.trim();
+    const first = rowOfKey.get(key);
+    if (first === undefined) rowOfKey.set(key, row);
+    else duplicates.set(row, first);
+  }
+  const skippedRowOfKey = new Map<string, number>();
+  drafts.forEach((draft, row) => {
+    if (!draft.include && !skippedRowOfKey.has(draft.key.trim())) skippedRowOfKey.set(draft.key.trim(), row);
+  });
+  const allKnown = [...rowOfKey.keys(), ...before, ...after];
+
+  const edges = new Map<number, number[]>();
+  for (const { draft, row } of included) {
+    edges.set(
+      row,
+      consumedKeys(draft)
+        .map((ref) => rowOfKey.get(ref.name))
+        .filter((target): target is number => target !== undefined),
+    );
+  }
+  const cycleOf = cycles(edges, included.map((entry) => entry.row));
+
+  for (const { draft, row } of included) {
+    const key = draft.key.trim();
+    issues.push(...fieldIssues(draft, row));
+    const firstRow = duplicates.get(row);
+    if (firstRow !== undefined) {
+      issues.push({ row, field: 'key', severity: 'error', message: `Key "${key}" is already used by column "${draftLabel(drafts[firstRow])}"` });
+    } else if (before.has(key) || after.has(key)) {
+      issues.push({ row, field: 'key', severity: 'warning', message: `The table already has a column with key "${key}": pushing it again would duplicate it (skip it or change the key)` });
+    }
+
+    const cycle = cycleOf.get(row);
+    if (cycle) {
+      const path = [...cycle, cycle[0]].map((member) => `{${drafts[member].key.trim()}}`).join(' -> ');
+      const field = consumedKeys(draft).find((ref) => cycle.includes(rowOfKey.get(ref.name) ?? -1))?.field ?? 'prompt';
+      issues.push({
+        row,
+        field,
+        severity: 'error',
+        message: cycle.length === 1 ? `Refers to its own key {${key}}` : `Reference cycle: ${path}`,
+      });
+    }
+    const reported = new Set<string>();
+    for (const ref of consumedKeys(draft)) {
+      if (reported.has(ref.name)) continue;
+      reported.add(ref.name);
+      if (ref.name === INPUT_REFERENCE) {
+        if (ref.field === 'emailColumnKey') issues.push({ row, field: ref.field, severity: 'error', message: 'Choose a column key, not {input}' });
+        continue;
+      }
+      const target = rowOfKey.get(ref.name);
+      if (target !== undefined) {
+        if (cycle && cycle.includes(target)) continue;
+        if (target > row) {
+          issues.push({
+            row,
+            field: ref.field,
+            severity: 'error',
+            message: `Refers to {${ref.name}} of column "${draftLabel(drafts[target])}", which comes later: a column can only use columns before it`,
+          });
+        }
+        continue;
+      }
+      if (before.has(ref.name)) continue;
+      if (after.has(ref.name)) {
+        issues.push({ row, field: ref.field, severity: 'error', message: `Refers to {${ref.name}}, a table column that will come after the new columns` });
+        continue;
+      }
+      const skipped = skippedRowOfKey.get(ref.name);
+      if (skipped !== undefined) {
+        issues.push({ row, field: ref.field, severity: 'error', message: `Refers to {${ref.name}} of column "${draftLabel(drafts[skipped])}", which is skipped: include it or remove the reference` });
+        continue;
+      }
+      const lookalike = allKnown.find((known) => known.toLowerCase() === ref.name.toLowerCase());
+      issues.push({
+        row,
+        field: ref.field,
+        severity: 'error',
+        message: lookalike
+          ? `Unknown key {${ref.name}}: did you mean {${lookalike}}?`
+          : `Unknown key {${ref.name}}: no column has this key${context.unknownHint ?? ''}`,
+      });
+    }
+  }
+  return issues;
+}
+
+export function hasErrors(issues: readonly MappingIssue[]): boolean {
+  return issues.some((issue) => issue.severity === 'error');
+}

@@ -1,0 +1,85 @@
+// Research in the playground: select 3 rows, launch with fields (one with evidence), launch a markdown report for a
+// fourth row, advance time (the poll trigger fires), then see the fields in the grid and the rendered, sanitized
+// report with clickable citations in the panel.
+import { describeWithBrowser, startStack, type Stack } from './harness';
+
+jest.setTimeout(60000);
+
+describeWithBrowser('research panel in the playground', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack();
+  }, 60000);
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('launches fields for 3 rows and a report for one, then shows the fields and the rendered report', async () => {
+    const { page } = stack;
+    await page.click('td[data-cell="A2"]');
+    await page.click('td[data-cell="A4"]', { modifiers: ['Shift'] });
+    await page.click('[data-handler="showResearchPanel"]');
+    const panel = await stack.sidebar();
+    await panel.waitForSelector('#selection:has-text("3 rows selected")');
+    await panel.fill('#brief', 'Research {Domain}');
+    await panel.waitForSelector('#brief-preview');
+    expect(await panel.textContent('#brief-preview')).toMatch(/^Research \S+/);
+    // An unknown header is caught before anything is sent.
+    await panel.fill('#brief', 'Research {Website}');
+    await panel.waitForSelector('#template-check .inline-error:has-text("Unknown column \\"{Website}\\"")');
+    expect(await panel.isDisabled('#launch')).toBe(true);
+    await panel.fill('#brief', 'Research {Domain}');
+    await panel.selectOption('#depth', 'medium');
+    await panel.check('#output-fields');
+    await panel.fill('[aria-label="Field 1 name"]', 'headquarters');
+    await panel.check('[aria-label="Field 1 with evidence"]');
+    await panel.click('#add-field');
+    await panel.fill('[aria-label="Field 2 name"]', 'employee_count');
+    await panel.selectOption('[aria-label="Field 2 type"]', 'integer');
+    await panel.waitForSelector('#estimate:has-text("3 rows x 10 = 30 credits reserved of 500 available")');
+    await stack.screenshot('research-1-fields');
+    await panel.click('#launch');
+    await panel.waitForSelector('#notice :text("Started 3 tasks")');
+
+    await page.click('td[data-cell="A5"]');
+    await panel.click('#use-selection');
+    await panel.waitForSelector('#selection:has-text("1 row selected")');
+    await panel.check('#output-report');
+    await panel.click('#launch');
+    await panel.waitForSelector('#notice :text("Started 1 task")');
+
+    // An hour later the poll trigger has run (hourly for an add-on) and the sandbox has finished the tasks.
+    await page.click('[data-advance="3600000"]');
+    await page.click('[data-advance="60000"]');
+    const text = async (cell: string) => ((await page.textContent(`td[data-cell="${cell}"]`)) ?? '').trim();
+    await page.waitForFunction(() => /^Done/.test(document.querySelector('td[data-cell="D5"]')?.textContent ?? ''), undefined, { timeout: 20000 });
+    expect([await text('D1'), await text('E1'), await text('F1'), await text('G1'), await text('H1')]).toEqual(['Research status', 'headquarters', 'employee_count', 'Research report', 'Research sources']);
+    for (const row of [2, 3, 4]) {
+      expect(await text(`D${row}`)).toMatch(/^Done \(\d+ credits\)$/);
+      expect(await text(`E${row}`)).not.toBe('');
+      expect(await page.getAttribute(`td[data-cell="E${row}"]`, 'title')).toContain('Sources:');
+      expect(await text(`F${row}`)).toMatch(/^\d+$/);
+    }
+    expect(await text('G5')).toMatch(/^# /);
+    await stack.screenshot('research-2-fields-written');
+
+    await page.click('td[data-cell="A5"]');
+    await panel.click('#tab-report');
+    await panel.waitForSelector('#report-html h1');
+    const citation = panel.locator('#report-html a:has-text("[1]")').first();
+    expect(await citation.getAttribute('href')).toMatch(/^https?:\/\//);
+    expect(await citation.getAttribute('target')).toBe('_blank');
+    expect(await panel.locator('#report-html script').count()).toBe(0);
+    await stack.screenshot('research-3-report');
+
+    // The Tasks tab lists this sheet's rows and the account's history (newest first).
+    await panel.click('#tab-tasks');
+    await panel.waitForSelector('#pending:has-text("0 tasks pending")');
+    await panel.waitForSelector('.task:has-text("Write to selected row")');
+    const history = await panel.locator('.task .meta').allTextContents();
+    expect(history.filter((line) => /^done · medium · /.test(line))).toHaveLength(4);
+    await stack.screenshot('research-4-tasks');
+  });
+});

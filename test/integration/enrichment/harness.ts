@@ -1,0 +1,117 @@
+// Shared by the enrichment integration tests and benchmark: a sandbox in a child process, an emulated runtime over
+// the built bundle with a sheet of domains and the user's token, and a driver that runs the job like the sidebar.
+import path from 'node:path';
+import { createRuntime, SpreadsheetModel, type GasRuntime, type ManualClock, type Clock } from '../../../dev/gas-runtime';
+import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
+import { SETTINGS_KEYS } from '../../../src/account/settings';
+import type { EnrichOptions, EnrichProgress, StartResult } from '../../../src/enrichment/job';
+
+export const BUNDLE = path.resolve(__dirname, '../../../dist/Code.js');
+export const TOKEN = 'sbx_pro_token';
+export const USER = 'ana@example.com';
+
+export interface SandboxCompany {
+  domain: string;
+  name: string;
+  enriched: boolean;
+  hq_country: string;
+  employee_count: string;
+  founding_year: number;
+}
+
+export class SandboxControl {
+  constructor(readonly url: string) {}
+
+  async call<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.url}${route}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  companies(limit: number, enriched?: boolean): Promise<SandboxCompany[]> {
+    return this.call('GET', `/_sandbox/companies?limit=${limit}${enriched === undefined ? '' : `&enriched=${enriched}`}`);
+  }
+
+  async lookupCount(): Promise<number> {
+    const stats = await this.call<Record<string, number>>('GET', '/_sandbox/stats');
+    return stats.lookup ?? 0;
+  }
+}
+
+export async function startSandbox(): Promise<{ sandbox: SpawnedSandbox; control: SandboxControl }> {
+  const sandbox = await spawnSandbox();
+  return { sandbox, control: new SandboxControl(sandbox.url) };
+}
+
+/** A runtime whose active sheet holds `rows` (row 1 first) and whose user has the sandbox token. */
+export function runtimeWith(url: string, rows: unknown[][], clock?: Clock): GasRuntime {
+  const spreadsheet = new SpreadsheetModel({ rows: Math.max(1000, rows.length + 50), columns: 26, sheetNames: ['Leads'] });
+  const width = Math.max(...rows.map((row) => row.length));
+  const padded = rows.map((row) => Array.from({ length: width }, (_, i) => (row[i] ?? '') as string | number));
+  spreadsheet.sheet('Leads').setValues(`A1:${String.fromCharCode(64 + width)}${rows.length}`, padded);
+  const runtime = createRuntime({ bundlePath: BUNDLE, spreadsheet, users: [USER], clock });
+  runtime.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
+  runtime.properties.user(USER).set(SETTINGS_KEYS.baseUrl, url);
+  return runtime;
+}
+
+export function start(runtime: GasRuntime, options: EnrichOptions): EnrichProgress {
+  const started = runtime.run<StartResult>('startEnrichment', [options], { kind: 'sidebar' });
+  if (!started.ok) throw new Error(started.message);
+  return started.progress;
+}
+
+export interface DriveOptions {
+  /** Called before each chunk; may change the sheet or return a kill point for that execution. */
+  before?: (step: number) => number | void | Promise<number | void>;
+  /** Called after each chunk with the HTTP log entries it added and whether it was killed. */
+  after?: (step: number, killed: boolean, logFrom: number) => void;
+  maxSteps?: number;
+  /** Real waits (benchmark) instead of advancing a manual clock. */
+  realTime?: boolean;
+}
+
+/** Runs chunks like the sidebar until the job stops; returns the last progress and how many executions were killed. */
+export async function drive(runtime: GasRuntime, options: DriveOptions = {}): Promise<{ progress: EnrichProgress; kills: number; steps: number }> {
+  let kills = 0;
+  for (let step = 0; step < (options.maxSteps ?? 500); step++) {
+    const killAt = await options.before?.(step);
+    const logFrom = runtime.httpLog.length;
+    let progress: EnrichProgress | null;
+    try {
+      progress = runtime.run<EnrichProgress | null>('runEnrichmentChunk', [], { kind: 'sidebar', ...(killAt ? { killAtServiceCall: killAt } : {}) });
+    } catch (error) {
+      if (!/Exceeded maximum execution time/.test(String(error))) throw error;
+      kills++;
+      options.after?.(step, true, logFrom);
+      continue;
+    }
+    options.after?.(step, false, logFrom);
+    if (!progress) throw new Error('no job');
+    if (progress.nextStepInMs < 0) return { progress, kills, steps: step + 1 };
+    const wait = progress.nextStepInMs;
+    if (wait > 0) {
+      if (options.realTime) await new Promise((done) => setTimeout(done, wait));
+      else (runtime.clock as ManualClock).advance(wait);
+    }
+  }
+  throw new Error('job did not finish');
+}
+
+/** The sheet's rows as values (row 1 first). */
+export function sheetValues(runtime: GasRuntime): unknown[][] {
+  return runtime.spreadsheet.sheet('Leads').getValues();
+}
+
+export function formulaCount(runtime: GasRuntime): number {
+  return runtime.spreadsheet
+    .sheet('Leads')
+    .getFormulas()
+    .flat()
+    .filter((formula) => formula !== '').length;
+}

@@ -1,0 +1,187 @@
+// PropertiesService, CacheService, ScriptApp triggers, HtmlService, Session and Utilities.
+import { createManualClock, GasRuntime, ManualClock } from '../../../dev/gas-runtime';
+import { failureOf, fixtureRuntime } from './helpers';
+
+let clock: ManualClock;
+let rt: GasRuntime;
+beforeEach(() => {
+  clock = createManualClock(Date.UTC(2025, 0, 6, 12, 0, 0));
+  rt = fixtureRuntime('services', { clock, users: ['owner@example.com', 'editor@example.com'], timeZone: 'America/New_York' });
+});
+
+const MINUTE = 60_000;
+
+describe('PropertiesService', () => {
+  test('stores strings, returns copies, supports setProperties with deleteAllOthers', () => {
+    expect(rt.run('propsRoundTrip')).toEqual({ n: '42', type: 'string', keys: ['b', 'n', 'x'], after: ['only'], missing: null });
+  });
+
+  test('script, document and per-user stores are separate', () => {
+    rt.run('setProp', ['script', 'k', 's']);
+    rt.run('setProp', ['document', 'k', 'd']);
+    rt.run('setProp', ['user', 'k', 'owner'], { user: 'owner@example.com' });
+    rt.run('setProp', ['user', 'k', 'editor'], { user: 'editor@example.com' });
+    expect([rt.properties.script.get('k'), rt.properties.document.get('k'), rt.properties.user().get('k'), rt.properties.user('editor@example.com').get('k')]).toEqual([
+      's',
+      'd',
+      'owner',
+      'editor',
+    ]);
+  });
+
+  test('a value over 9 KB and a store over 500 KB are refused with Google\'s messages', () => {
+    expect(failureOf(() => rt.run('setProp', ['script', 'big', 'x'.repeat(9 * 1024 + 1)]))).toBe('Argument too large: value');
+    rt.run('setProp', ['script', 'ok', 'x'.repeat(9 * 1024)]);
+    for (let i = 0; i < 55; i++) rt.run('setProp', ['document', `k${i}`, 'y'.repeat(9 * 1024)]);
+    expect(failureOf(() => rt.run('setProp', ['document', 'k55', 'y'.repeat(9 * 1024)]))).toBe(
+      'You have exceeded the property storage quota. Please remove some properties and try again.',
+    );
+    expect(rt.properties.document.keys()).toHaveLength(55);
+    expect(rt.properties.document.size()).toBeLessThanOrEqual(500 * 1024);
+  });
+});
+
+describe('CacheService', () => {
+  test('entries expire after their TTL (default 600 s) on the runtime clock', () => {
+    rt.run('cachePut', ['short', 'v', 30]);
+    rt.run('cachePut', ['default', 'v']);
+    clock.advance(29_000);
+    expect(rt.run('cacheGet', ['short'])).toBe('v');
+    clock.advance(2_000);
+    expect(rt.run('cacheGet', ['short'])).toBeNull();
+    clock.advance(600_000 - 31_000 - 1);
+    expect(rt.run('cacheGet', ['default'])).toBe('v');
+    clock.advance(1);
+    expect(rt.run('cacheGet', ['default'])).toBeNull();
+  });
+
+  test('TTL is capped at 6 hours', () => {
+    rt.run('cachePut', ['long', 'v', 7 * 3600]);
+    expect(rt.cache.script.ttlMs('long')).toBe(21_600_000);
+    clock.advance(21_600_000);
+    expect(rt.run('cacheGet', ['long'])).toBeNull();
+  });
+
+  test('values over 100 KB and keys over 250 characters are refused', () => {
+    expect(failureOf(() => rt.run('cachePut', ['k', 'x'.repeat(100 * 1024 + 1)]))).toBe('Argument too large: value');
+    expect(failureOf(() => rt.run('cachePut', ['k'.repeat(251), 'v']))).toBe('Argument too large: key');
+    rt.run('cachePut', ['k', 'x'.repeat(100 * 1024)]);
+    expect(rt.cache.script.get('k')).toHaveLength(100 * 1024);
+  });
+
+  test('putAll/getAll/removeAll work on one cache; a cache keeps at most 1,000 items', () => {
+    expect(rt.run('cacheBatch')).toEqual({ a: '1', c: '3' });
+    for (let i = 0; i < 1001; i++) rt.cache.script.put(`k${i}`, 'v');
+    expect(rt.cache.script.keys()).toHaveLength(1000);
+    expect(rt.cache.script.get('k0')).toBeNull();
+    expect(rt.cache.script.get('k1000')).toBe('v');
+  });
+});
+
+describe('ScriptApp triggers', () => {
+  test('everyMinutes accepts only 1, 5, 10, 15 or 30', () => {
+    expect(failureOf(() => rt.run('everyMinutes', ['poll', 2]))).toBe('The value you passed to everyMinutes was invalid. It must be one of 1, 5, 10, 15 or 30.');
+    expect(rt.triggers.list()).toEqual([]);
+  });
+
+  test('a time-driven trigger fires when due, as its owner, with a time event', () => {
+    const id = rt.run('everyMinutes', ['poll', 5], { user: 'editor@example.com' });
+    clock.advance(5 * MINUTE - 1);
+    expect(rt.triggers.fireDue()).toEqual([]);
+    clock.advance(1);
+    expect(rt.triggers.fireDue()).toEqual([{ handler: 'poll', triggerId: id, ok: true }]);
+    expect(rt.triggers.fireDue()).toEqual([]);
+    expect(JSON.parse(rt.cache.script.get('lastEvent')!)).toEqual({ authMode: 'FULL', uid: id, minute: 5, user: 'editor@example.com' });
+    clock.advance(5 * MINUTE);
+    rt.triggers.fireDue();
+    expect(rt.cache.script.get('polls')).toBe('2');
+    expect(rt.triggers.nextDueAt()).toBe(clock.now() + 5 * MINUTE);
+  });
+
+  test('after() fires once and stays listed until deleted', () => {
+    rt.run('afterMs', ['poll', 1000]);
+    clock.advance(1000);
+    expect(rt.triggers.fireDue().map((r) => r.ok)).toEqual([true]);
+    clock.advance(60 * MINUTE);
+    expect(rt.triggers.fireDue()).toEqual([]);
+    expect(rt.run('listTriggers')).toEqual([['poll', 'CLOCK']]);
+    rt.run('deleteTriggersFor', ['poll']);
+    expect(rt.triggers.list()).toEqual([]);
+  });
+
+  test('a daily trigger pinned to an hour first runs at that hour in the script time zone', () => {
+    // the clock reads 07:00 in New York
+    rt.run('dailyAt', ['poll', 9]);
+    expect(new Date(rt.triggers.nextDueAt()!).toISOString()).toBe('2025-01-06T14:00:00.000Z');
+    rt.run('deleteTriggersFor', ['poll']);
+    rt.run('dailyAt', ['poll', 6]);
+    expect(new Date(rt.triggers.nextDueAt()!).toISOString()).toBe('2025-01-07T11:00:00.000Z');
+  });
+
+  test('20 triggers per user; each user lists only their own', () => {
+    for (let i = 0; i < 20; i++) rt.run('afterMs', ['poll', 1000]);
+    expect(failureOf(() => rt.run('afterMs', ['poll', 1000]))).toBe(
+      'This script has too many triggers. Triggers must be deleted from the script before more can be added.',
+    );
+    rt.run('afterMs', ['poll', 1000], { user: 'editor@example.com' });
+    expect(rt.run<unknown[]>('listTriggers', [], { user: 'editor@example.com' })).toHaveLength(1);
+  });
+
+  test('spreadsheet triggers record their event type; failing handlers are reported', () => {
+    expect(rt.run('onOpenTrigger', ['poll'])).toEqual(['ON_OPEN', 'SPREADSHEETS', 'poll']);
+    rt.run('everyMinutes', ['failingHandler', 1]);
+    clock.advance(MINUTE);
+    expect(rt.triggers.fireDue()).toEqual([{ handler: 'failingHandler', triggerId: expect.any(String), ok: false, error: 'handler broke' }]);
+  });
+});
+
+describe('HtmlService', () => {
+  test('serves HTML files to sidebars (always 300 px wide)', () => {
+    rt.run('sidebar');
+    expect(rt.ui.sidebars).toEqual([{ title: 'Sheet Scout', html: expect.stringContaining('Sheet Scout sidebar'), file: 'Sidebar', width: 300 }]);
+  });
+
+  test('templates evaluate scriptlets with escaping and can include other files', () => {
+    const html = rt.run<string>('dialog');
+    expect(html).toContain('<style>p { color: teal; }</style>');
+    expect(html).toContain('Hello &lt;Ada&gt;');
+    expect(html).toContain('<li>one</li><li>two</li>');
+    expect(rt.ui.dialogs).toEqual([{ title: 'Report', html, file: 'Page', width: 400, height: 200, modal: true }]);
+  });
+
+  test('a missing file throws Google\'s message', () => {
+    expect(failureOf(() => rt.run('missingFile'))).toBe('No HTML file named Nope was found.');
+  });
+});
+
+test('Session reports identity by execution kind', () => {
+  expect(rt.run('sessionInfo', [], { user: 'editor@example.com' })).toEqual(['editor@example.com', 'editor@example.com', 'America/New_York', 'en']);
+  expect(rt.run('sessionInfo', [], { kind: 'custom-function' })).toEqual(['', '', 'America/New_York', 'en']);
+  expect(rt.run('sessionInfo', [], { kind: 'simple-trigger' })).toEqual(['', 'owner@example.com', 'America/New_York', 'en']);
+});
+
+test('Utilities: encodings, signed-byte digests, dates, formatting, blobs, UUIDs, CSV', () => {
+  expect(rt.run('utilities')).toEqual({
+    b64: 'aGVsbG8/',
+    b64web: 'aGVsbG8_',
+    decoded: [104, 105],
+    digestFirst: [-70, 120, 22, -65],
+    digestLength: 32,
+    hmacFirst: [110, -98, -14, -101],
+    date: '2025-01-06T09:05:09 -0500 Mon',
+    formatted: 'cart has 3 items costing 9.50',
+    blob: ['greeting.txt', 'text/plain', 'hello', 5],
+    uuid: true,
+    csv: [
+      ['a', 'b,c'],
+      ['1', 'say "hi"'],
+    ],
+  });
+});
+
+test('Utilities.sleep advances a manual clock instead of blocking', () => {
+  const started = Date.now();
+  expect(rt.run('sleepFor', [120_000])).toBe(120_000);
+  expect(Date.now() - started).toBeLessThan(1000);
+  expect(failureOf(() => rt.run('sleepFor', [300_001]))).toBe('Sleep time must be between 0 and 300000 milliseconds.');
+});

@@ -1,0 +1,126 @@
+// Shared by the research integration tests and benchmark: a sandbox on a manual clock in a child process, an emulated
+// runtime over the built bundle whose clock follows the sandbox's, a sheet of companies, and helpers that act like
+// the Research panel (launch, poll) and the trigger (tick), advancing both clocks together.
+import path from 'node:path';
+import { createManualClock, createRuntime, SpreadsheetModel, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
+import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
+import { SETTINGS_KEYS } from '../../../src/account/settings';
+import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/endpoints';
+import type { LaunchRequest } from '../../../src/research/launch-request';
+
+export const BUNDLE = path.resolve(__dirname, '../../../dist/Code.js');
+export const USER = 'ana@example.com';
+export const SHEET = 'Accounts';
+
+export class Control {
+  constructor(readonly url: string) {}
+
+  async call<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.url}${route}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  async now(): Promise<number> {
+    return (await this.call<{ epoch_ms: number }>('GET', '/_sandbox/clock')).epoch_ms;
+  }
+
+  async companies(limit: number): Promise<Array<{ domain: string; name: string }>> {
+    return this.call('GET', `/_sandbox/companies?limit=${limit}`);
+  }
+
+  async credits(token: string): Promise<number> {
+    const response = await fetch(`${this.url}/v1/user`, { headers: { authorization: `Bearer ${token}` } });
+    return ((await response.json()) as { available_credits: number }).available_credits;
+  }
+
+  async tasks(token: string): Promise<Array<{ id: string; brief: string; status: string; agents: number }>> {
+    const response = await fetch(`${this.url}/v1/deep_research_tasks?limit=100`, { headers: { authorization: `Bearer ${token}` } });
+    return (await response.json()) as Array<{ id: string; brief: string; status: string; agents: number }>;
+  }
+
+  async stats(): Promise<Record<string, number>> {
+    return this.call('GET', '/_sandbox/stats');
+  }
+}
+
+export interface World {
+  sandbox: SpawnedSandbox;
+  control: Control;
+}
+
+export async function startWorld(): Promise<World> {
+  const sandbox = await spawnSandbox({ clock: 'manual' });
+  return { sandbox, control: new Control(sandbox.url) };
+}
+
+/** A runtime with one sheet of `rows` (row 1 = headers), the token set for USER, and a clock at the sandbox's time. */
+export async function runtimeFor(world: World, rows: Array<Array<string | number>>, token = 'sbx_pro_token', options: { metadataFollowsSort?: boolean; urlFetchTimeoutMs?: number } = {}): Promise<GasRuntime> {
+  const spreadsheet = new SpreadsheetModel({ rows: Math.max(1000, rows.length + 50), columns: 26, sheetNames: [SHEET], metadataFollowsSort: options.metadataFollowsSort });
+  const width = Math.max(...rows.map((row) => row.length));
+  const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
+  spreadsheet.sheet(SHEET).setValues(`A1:${String.fromCharCode(64 + width)}${rows.length}`, padded);
+  const clock: ManualClock = createManualClock(await world.control.now());
+  const runtime = createRuntime({
+    bundlePath: BUNDLE,
+    spreadsheet,
+    users: [USER],
+    clock,
+    limits: options.urlFetchTimeoutMs ? { urlFetchTimeoutMs: options.urlFetchTimeoutMs } : {},
+  });
+  runtime.properties.user(USER).set(SETTINGS_KEYS.token, token);
+  runtime.properties.user(USER).set(SETTINGS_KEYS.baseUrl, world.control.url);
+  return runtime;
+}
+
+/** Advances the sandbox's and the runtime's clocks together. */
+export async function advance(world: World, runtime: GasRuntime, ms: number): Promise<void> {
+  await world.control.call('POST', '/_sandbox/clock/advance', { ms });
+  (runtime.clock as ManualClock).advance(ms);
+}
+
+export function sheetId(runtime: GasRuntime): number {
+  return runtime.spreadsheet.sheet(SHEET).sheetId;
+}
+
+export function launch(runtime: GasRuntime, request: LaunchRequest, rows: number[]): LaunchResponse {
+  return runtime.run<LaunchResponse>('launchResearch', [{ ...request, sheetId: sheetId(runtime), rows }], { kind: 'sidebar' });
+}
+
+export function poll(runtime: GasRuntime): ResearchStatusDto {
+  return runtime.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' });
+}
+
+/** Runs the trigger handler as the trigger would. */
+export function tick(runtime: GasRuntime, opts: { killAtServiceCall?: number } = {}): void {
+  runtime.run('researchTick', [], { kind: 'trigger', ...opts });
+}
+
+/** Advances time in steps and ticks until nothing is pending (or `maxRounds`). */
+export async function runUntilSettled(world: World, runtime: GasRuntime, stepMs = 20000, maxRounds = 120): Promise<number> {
+  for (let round = 0; round < maxRounds; round++) {
+    await advance(world, runtime, stepMs);
+    tick(runtime);
+    if (poll(runtime).pending === 0) return round + 1;
+  }
+  throw new Error('research did not settle');
+}
+
+/** Values of a column by header (rows 2..n). */
+export function column(runtime: GasRuntime, header: string): string[] {
+  const values = runtime.spreadsheet.sheet(SHEET).getDisplayValues();
+  const index = values[0].indexOf(header);
+  if (index < 0) return [];
+  return values.slice(1).map((row) => row[index]);
+}
+
+export function noteAt(runtime: GasRuntime, header: string, row: number): string {
+  const sheet = runtime.spreadsheet.sheet(SHEET);
+  const index = sheet.getDisplayValues()[0].indexOf(header);
+  return sheet.getNotes()[row - 1]?.[index] ?? '';
+}

@@ -1,0 +1,96 @@
+// Test helper for the sandbox contract tests: starts the sandbox in a child process (manual clock) and offers a
+// tiny HTTP client for the /v1 API plus the /_sandbox control calls the tests need.
+/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are arbitrary JSON; the assertions check their shape */
+import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
+
+export const TOKENS = {
+  pro: 'sbx_pro_token',
+  pro2: 'sbx_pro2_token',
+  solo: 'sbx_solo_token',
+  free: 'sbx_free_token',
+  low: 'sbx_low_token',
+  rival: 'sbx_rival_token',
+} as const;
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  /** Raw body text (sent as is, for malformed JSON tests). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export class SandboxClient {
+  constructor(readonly url: string, private readonly process: SpawnedSandbox) {}
+
+  static async start(options: { speed?: number; clock?: 'real' | 'manual' } = {}): Promise<SandboxClient> {
+    const spawned = await spawnSandbox({ clock: options.clock ?? 'manual', speed: options.speed });
+    return new SandboxClient(spawned.url, spawned);
+  }
+
+  stop(): Promise<void> {
+    return this.process.stop();
+  }
+
+  async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    const token = options.token === undefined ? TOKENS.pro : options.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await fetch(this.url + path, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers, text };
+  }
+
+  async control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.url}/_sandbox/${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+    const parsed = await response.json();
+    if (!response.ok) throw new Error(`control ${method} ${path} -> ${response.status} ${JSON.stringify(parsed)}`);
+    return parsed as T;
+  }
+
+  reset(): Promise<unknown> {
+    return this.control('POST', 'reset');
+  }
+
+  advance(ms: number): Promise<unknown> {
+    return this.control('POST', 'clock/advance', { ms });
+  }
+
+  async credits(token: string = TOKENS.pro): Promise<number> {
+    return (await this.call('GET', '/v1/user', { token })).body.available_credits;
+  }
+
+  async companies(query = ''): Promise<{ id: string | null; domain: string; name: string; enriched: boolean }[]> {
+    return this.control('GET', `companies${query}`);
+  }
+
+  /** Advances the clock step by step until the task is done or failed; returns the snapshots seen. */
+  async runTask(id: string, token: string = TOKENS.pro, stepMs = 1000, maxSteps = 200): Promise<any[]> {
+    const seen: any[] = [];
+    for (let step = 0; step < maxSteps; step++) {
+      const task = (await this.call('GET', `/v1/deep_research_tasks/${id}`, { token })).body;
+      seen.push(task);
+      if (task.status === 'done' || task.status === 'failed') return seen;
+      await this.advance(stepMs);
+    }
+    throw new Error(`task ${id} did not finish in ${maxSteps} steps`);
+  }
+
+  async createTask(body: Record<string, unknown>, token: string = TOKENS.pro): Promise<any> {
+    const reply = await this.call('POST', '/v1/deep_research_tasks', { body, token });
+    if (reply.status !== 200) throw new Error(`create failed: ${reply.status} ${reply.text}`);
+    return reply.body;
+  }
+}

@@ -1,0 +1,241 @@
+// Tables and templates through the built bundle: the dialog's server functions run in the Apps Script emulator
+// against the sandbox service over real HTTP; results are read back from the sandbox's table/template GETs.
+import { spawnSandbox } from '../../../dev/sandbox/spawn';
+import { createRuntime, type GasRuntime } from '../../../dev/gas-runtime';
+import { SETTINGS_KEYS } from '../../../src/account/settings';
+import type { ColumnDraft } from '../../../src/tables/model';
+import type { PushResponse, TablesState, TemplateResponse } from '../../../src/tables/session';
+
+const TOKEN = 'sbx_pro_token';
+const CONTACTS = 'tbl_labs_contacts';
+const COMPANIES = 'tbl_labs_companies';
+const TEMPLATE = 'tpl_labs_account_research';
+
+let sandbox: { url: string; stop(): Promise<void> };
+let runtime: GasRuntime;
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+const tableColumns = async (id: string) => (await api<{ columns: Array<{ id: string; config: Record<string, unknown> }> }>('GET', `/v1/tables/${id}`)).columns;
+const columnsRequests = () => runtime.httpLog.filter((entry) => entry.url.includes('/columns')).length;
+
+function sheet() {
+  return runtime.spreadsheet.sheet('Sheet1');
+}
+
+function setHeaders(headers: string[]): void {
+  const model = sheet();
+  const width = Math.max(headers.length, model.lastColumn());
+  model.setValues(`A1:${String.fromCharCode(64 + width)}1`, [[...headers, ...Array(width - headers.length).fill('')]]);
+}
+
+function state(): TablesState {
+  return runtime.run<TablesState>('getTablesState', [], { kind: 'sidebar' });
+}
+
+/** The state's drafts with the edits applied (by header). */
+function edit(drafts: ColumnDraft[], edits: Record<string, Partial<ColumnDraft>>): ColumnDraft[] {
+  return drafts.map((draft) => ({ ...draft, ...(edits[draft.header] ?? {}), agent: { ...draft.agent, ...(edits[draft.header]?.agent ?? {}) } }));
+}
+
+function pushColumns(drafts: ColumnDraft[], table: string, position: unknown, extra: Record<string, unknown> = {}): PushResponse {
+  return runtime.run<PushResponse>('pushTablesColumns', [{ sheetId: state().sheetId, drafts, table, position, ...extra }], { kind: 'sidebar' });
+}
+
+const agentOf = (prompt: string, more: Partial<ColumnDraft['agent']> = {}) => ({ kind: 'agent' as const, agent: { agentType: 'research_pro' as const, outputFormat: 'text' as const, prompt, labels: [], outputSchema: '', ...more } });
+
+beforeAll(async () => {
+  sandbox = await spawnSandbox({ clock: 'manual' });
+}, 30000);
+
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+beforeEach(async () => {
+  await api('POST', '/_sandbox/reset');
+  runtime = createRuntime({ users: ['owner@example.com'] });
+  runtime.properties.user().set(SETTINGS_KEYS.token, TOKEN);
+  runtime.properties.user().set(SETTINGS_KEYS.baseUrl, sandbox.url);
+});
+
+afterEach(async () => {
+  await runtime?.close();
+});
+
+describe('Tables > Map columns...', () => {
+  it('adds the menu item and opens a wide modal dialog', () => {
+    runtime.open();
+    const addon = runtime.ui.menus.find((menu) => menu.addon)!;
+    const tables = addon.items.find((item) => item.subMenu?.caption === 'Tables')!.subMenu!;
+    expect(tables.items).toEqual([expect.objectContaining({ caption: 'Map columns...', functionName: 'showTablesDialog' })]);
+    runtime.run('showTablesDialog');
+    const dialog = runtime.ui.dialogs.at(-1)!;
+    expect(dialog).toEqual(expect.objectContaining({ title: 'Map columns to a table', modal: true }));
+    expect(dialog.width).toBeGreaterThan(300);
+    expect(dialog.html).toContain('Push to table');
+  });
+
+  it('pushes every kind in sheet order and the table reads back the same configs', async () => {
+    const kinds = ['Domain', 'Research', 'Fit', 'People', 'Emails', 'Phone', 'Who', 'Scores', 'Company', 'Website', 'Profile', 'Tier', 'Facts'];
+    setHeaders(kinds);
+    const drafts = edit(state().drafts, {
+      Research: agentOf('Research {input}'),
+      Fit: { kind: 'criterion_grade', criterion: 'Sells to hospitals' },
+      People: { kind: 'company_people_finder', roles: ['CTO', 'Head of Data'], maxResults: 3 },
+      Emails: { kind: 'email_finder' },
+      Phone: { kind: 'phone_finder' },
+      Who: { kind: 'reverse_email_lookup', emailColumnKey: 'email' },
+      Scores: { kind: 'discovery_scores', extraJson: '{"weights": {"fit": 2}}' },
+      Company: { kind: 'company_name' },
+      Website: { kind: 'company_website' },
+      Profile: { kind: 'company_profile', key: 'profile_2' },
+      Tier: agentOf('Tier of {research}', { agentType: 'llm', outputFormat: 'select', labels: ['Hot', 'Cold'] }),
+      Facts: agentOf('Facts about {input}', { agentType: 'research_reasoning', outputFormat: 'json', outputSchema: '{"type":"object","properties":{"ceo":{"type":"string"}}}' }),
+    });
+    const outcome = pushColumns(drafts, `https://app.example.com/tables/${CONTACTS}`, { at: 'end' }, { tableKeys: 'full_name, email' });
+    expect(outcome.status).toBe('created');
+    if (outcome.status !== 'created') return;
+    expect(outcome.columns).toHaveLength(13);
+    const columns = await tableColumns(CONTACTS);
+    expect(columns.map((column) => column.config.key)).toEqual(['full_name', 'email', 'domain', 'research', 'fit', 'people', 'emails', 'phone', 'who', 'scores', 'company', 'website', 'profile_2', 'tier', 'facts']);
+    const sent = JSON.parse(runtime.httpLog.find((entry) => entry.url.includes('/columns'))!.body!).column_configs;
+    expect(columns.slice(2).map((column) => column.config)).toEqual(sent);
+    expect(columns.slice(2).map((column) => column.id)).toEqual(outcome.columns.map((column) => column.id));
+    expect(sent.find((config: { key: string }) => config.key === 'who')).toEqual({ kind: 'reverse_email_lookup', name: 'Who', key: 'who', email_column_key: 'email' });
+  });
+
+  it('inserts at the end, at the beginning and after a column, as insert_after says', async () => {
+    setHeaders(['First', 'Second', 'Third']);
+    const only = (header: string) => state().drafts.map((draft) => ({ ...draft, include: draft.header === header }));
+    expect(pushColumns(only('First'), COMPANIES, { at: 'end' }).status).toBe('created');
+    expect(pushColumns(only('Second'), COMPANIES, { at: 'beginning' }).status).toBe('created');
+    const after = state().tables.find((table) => table.id === COMPANIES)!.columns.find((column) => column.key === 'second')!;
+    expect(pushColumns(only('Third'), COMPANIES, { at: 'after', columnId: after.id }).status).toBe('created');
+    const keys = (await tableColumns(COMPANIES)).map((column) => column.config.key);
+    expect(keys).toEqual(['second', 'third', 'company_name', 'company_website', 'company_profile', 'first']);
+    const bodies = runtime.httpLog.filter((entry) => entry.url.includes('/columns')).map((entry) => JSON.parse(entry.body!).insert_after);
+    expect(bodies).toEqual([true, false, after.id]);
+    const known = state().tables.find((table) => table.id === COMPANIES)!.columns.map((column) => column.key);
+    expect(known).toEqual(['second', 'third', 'first']);
+  });
+
+  it('checks references before sending anything', () => {
+    setHeaders(['Pitch', 'Domain', 'Research', 'Notes']);
+    const drafts = edit(state().drafts, {
+      Pitch: agentOf('Pitch from {research}'),
+      Research: agentOf('Research {Domain} {nowhere}'),
+      Notes: agentOf('  '),
+    });
+    const outcome = pushColumns(drafts, CONTACTS, { at: 'end' });
+    expect(outcome.status).toBe('invalid');
+    const messages = outcome.issues.filter((issue) => issue.severity === 'error').map((issue) => [issue.row, issue.field, issue.message]);
+    expect(messages).toEqual([
+      [0, 'prompt', expect.stringContaining('comes later')],
+      [2, 'prompt', 'Unknown key {Domain}: did you mean {domain}?'],
+      [2, 'prompt', expect.stringContaining('Unknown key {nowhere}')],
+      [3, 'prompt', 'Prompt is empty'],
+    ]);
+    expect(columnsRequests()).toBe(0);
+    const keysTaken = pushColumns(edit(state().drafts, { Research: agentOf('About {company_website}'), Pitch: { include: false }, Notes: { include: false } }), COMPANIES, { at: 'end' }, { tableKeys: 'company_website' });
+    expect(keysTaken.status).toBe('created');
+  });
+
+  it('maps 404 and pins 422 details onto the rows', async () => {
+    setHeaders(['Domain', 'People']);
+    const drafts = edit(state().drafts, { People: { kind: 'company_people_finder', roles: ['CEO'], maxResults: 500 } });
+    const missing = pushColumns(edit(drafts, { People: { maxResults: 5 } }), 'tbl_rival_companies', { at: 'end' });
+    expect(missing).toEqual(expect.objectContaining({ status: 'failed', message: 'Table not found in your workspace: check the table ID or URL' }));
+    const refused = pushColumns(drafts, CONTACTS, { at: 'end' });
+    expect(refused).toEqual(expect.objectContaining({ status: 'failed', ambiguous: false }));
+    expect(refused.issues).toEqual([expect.objectContaining({ row: 1, field: 'maxResults', severity: 'error', message: expect.stringMatching(/^Service: /) })]);
+    const badAnchor = pushColumns(edit(drafts, { People: { maxResults: 5 } }), CONTACTS, { at: 'after', columnId: 'col_nope' });
+    expect(badAnchor.issues).toEqual([expect.objectContaining({ row: null, field: 'position' })]);
+    expect((await tableColumns(CONTACTS)).map((column) => column.config.key)).toEqual(['full_name', 'email']);
+  });
+
+  it('replaces a template\'s column list and name', async () => {
+    setHeaders(['Domain', 'Research', 'Pitch']);
+    const drafts = edit(state().drafts, { Research: agentOf('Research {input}'), Pitch: agentOf('Pitch from {research}', { agentType: 'llm' }) });
+    const outcome = runtime.run<TemplateResponse>('saveTablesTemplate', [{ sheetId: state().sheetId, drafts, template: `https://app.example.com/templates/${TEMPLATE}`, name: 'Outbound' }], { kind: 'sidebar' });
+    expect(outcome.status).toBe('saved');
+    const template = await api<{ name: string; column_configs: Array<{ key: string }> }>('GET', `/v1/templates/${TEMPLATE}`);
+    expect(template.name).toBe('Outbound');
+    expect(template.column_configs.map((config) => config.key)).toEqual(['domain', 'research', 'pitch']);
+    const missing = runtime.run<TemplateResponse>('saveTablesTemplate', [{ sheetId: state().sheetId, drafts, template: 'tpl_nope', name: '' }], { kind: 'sidebar' });
+    expect(missing).toEqual(expect.objectContaining({ status: 'failed', message: 'Template not found in your workspace: check the template ID or URL' }));
+    expect(state().templates.map((item) => item.id)).toEqual([TEMPLATE]);
+  });
+
+  it('keeps the mapping with the document by header, across moved columns', () => {
+    setHeaders(['Domain', 'Research']);
+    const drafts = edit(state().drafts, { Research: agentOf('Research {input}') });
+    runtime.run('saveTablesMapping', [{ sheetId: state().sheetId, drafts }], { kind: 'sidebar' });
+    setHeaders(['Added', 'Research', 'Domain']);
+    const reopened = state();
+    expect(reopened.drafts.map((draft) => [draft.header, draft.kind, draft.include])).toEqual([
+      ['Added', 'input', false],
+      ['Research', 'agent', true],
+      ['Domain', 'input', true],
+    ]);
+    expect(reopened.drafts[1].agent.prompt).toBe('Research {input}');
+    expect(reopened.letters).toEqual(['A', 'B', 'C']);
+    expect(Object.keys(runtime.properties.document.all()).some((key) => key.startsWith('sheetscout.tables.mapping.'))).toBe(true);
+  });
+
+  it('saves a mapping larger than one property value (long prompts) and reads it back', () => {
+    setHeaders(['Domain', 'Research']);
+    const prompt = `Research {input}. ${'Cover products, customers, pricing and news. '.repeat(400)}`;
+    const drafts = edit(state().drafts, { Research: agentOf(prompt) });
+    runtime.run('saveTablesMapping', [{ sheetId: state().sheetId, drafts }], { kind: 'sidebar' });
+    expect(state().drafts[1].agent.prompt).toBe(prompt);
+    const values = Object.values(runtime.properties.document.all());
+    expect(Math.max(...values.map((value) => Buffer.byteLength(value)))).toBeLessThanOrEqual(9 * 1024);
+    expect(values.join('').length).toBeGreaterThan(prompt.length);
+  });
+
+  it('refuses to save or push while another execution holds the document lock', () => {
+    setHeaders(['Domain']);
+    const drafts = state().drafts;
+    const release = runtime.locks.hold('document');
+    try {
+      expect(() => pushColumns(drafts, CONTACTS, { at: 'end' })).toThrow(/Another Sheet Scout action is saving/);
+    } finally {
+      release();
+    }
+    expect(columnsRequests()).toBe(0);
+  }, 30000);
+
+  it('asks for setup when there is no token, sending nothing and leaving no marker', () => {
+    setHeaders(['Domain']);
+    runtime.properties.user().delete(SETTINGS_KEYS.token);
+    const outcome = pushColumns(state().drafts, CONTACTS, { at: 'end' });
+    expect(outcome).toEqual(expect.objectContaining({ status: 'failed', ambiguous: false, message: 'Set up Sheet Scout: Extensions > Sheet Scout > Settings' }));
+    expect(runtime.httpLog).toHaveLength(0);
+    expect(state().pending).toEqual([]);
+  });
+
+  it('never re-sends a push that got no clear answer without the user\'s confirmation', async () => {
+    setHeaders(['Domain']);
+    const drafts = state().drafts;
+    await api('POST', '/_sandbox/faults', { route: 'columns', dropRate: 1, count: 1 });
+    const first = pushColumns(drafts, CONTACTS, { at: 'end' });
+    expect(first).toEqual(expect.objectContaining({ status: 'failed', ambiguous: true }));
+    expect(columnsRequests()).toBe(1);
+    const second = pushColumns(drafts, CONTACTS, { at: 'end' });
+    expect(second.status).toBe('confirm');
+    expect(columnsRequests()).toBe(1);
+    expect(state().pending).toEqual([expect.objectContaining({ tableId: CONTACTS, state: 'ambiguous' })]);
+    const confirmed = pushColumns(drafts, CONTACTS, { at: 'end' }, { confirmRepeat: true });
+    expect(confirmed.status).toBe('created');
+    expect(state().pending).toEqual([]);
+  });
+});

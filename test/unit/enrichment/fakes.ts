@@ -1,0 +1,256 @@
+// In-memory fakes for the enrichment job's ports: a sheet that stores formulas and values like Sheets does for
+// setValues (a leading '=' makes a formula, a leading ' is a text prefix) and can be sorted or have rows inserted and
+// deleted; a scripted lookup client; a cache, store, clock, lock and trigger registry.
+import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../../../src/ports';
+import type { Result } from '../../../src/api/errors';
+import type { CompanyProfile, LookupOutcome } from '../../../src/api/types';
+import type { Area } from '../../../src/enrichment/layout';
+import type { EnrichSheet, SheetAccess, TriggerPort } from '../../../src/enrichment/ports';
+import type { EnrichDeps } from '../../../src/enrichment/job';
+
+type Cell = { value: unknown; formula?: string };
+
+export class FakeSheet implements EnrichSheet {
+  readonly id: number;
+  readonly name: string;
+  cells: Cell[][];
+  reads = 0;
+  writes = 0;
+
+  constructor(id: number, name: string, rows: unknown[][]) {
+    this.id = id;
+    this.name = name;
+    this.cells = rows.map((row) => row.map((value) => ({ value })));
+  }
+
+  private width(): number {
+    return this.cells.reduce((max, row) => Math.max(max, row.length), 0);
+  }
+
+  private lastRow(): number {
+    for (let r = this.cells.length - 1; r >= 0; r--) if (this.cells[r].some((cell) => cell.value !== '' || cell.formula)) return r + 1;
+    return 0;
+  }
+
+  readValues(): unknown[][] {
+    this.reads++;
+    const width = this.width();
+    return this.cells.slice(0, this.lastRow()).map((row) => Array.from({ length: width }, (_, c) => row[c]?.value ?? ''));
+  }
+
+  readFormulas(area: Area): string[][] {
+    this.reads++;
+    const out: string[][] = [];
+    for (let r = 0; r < area.numRows; r++) {
+      const line: string[] = [];
+      for (let c = 0; c < area.numColumns; c++) line.push(this.cells[area.row - 1 + r]?.[area.column - 1 + c]?.formula ?? '');
+      out.push(line);
+    }
+    return out;
+  }
+
+  writeValues(row: number, column: number, values: unknown[][]): void {
+    this.writes++;
+    values.forEach((line, r) => {
+      while (this.cells.length < row + r) this.cells.push([]);
+      const target = this.cells[row - 1 + r];
+      line.forEach((value, c) => {
+        while (target.length < column + c) target.push({ value: '' });
+        target[column - 1 + c] = FakeSheet.parse(value);
+      });
+    });
+  }
+
+  ensureColumns(): void {
+    // The fake grid grows on write.
+  }
+
+  insertRowAtTop(): void {
+    this.writes++;
+    this.cells.unshift([]);
+  }
+
+  /** What Sheets stores for a written value. */
+  static parse(value: unknown): Cell {
+    if (typeof value === 'string' && value.startsWith('=')) return { value: `(computed ${value})`, formula: value };
+    if (typeof value === 'string' && value.startsWith("'")) return { value: value.slice(1) };
+    if (typeof value === 'string' && /^\d+$/.test(value)) return { value: Number(value) };
+    return { value };
+  }
+
+  setFormula(row: number, column: number, formula: string, computed: unknown): void {
+    while (this.cells[row - 1].length < column) this.cells[row - 1].push({ value: '' });
+    this.cells[row - 1][column - 1] = { value: computed, formula };
+  }
+
+  value(row: number, column: number): unknown {
+    return this.cells[row - 1]?.[column - 1]?.value ?? '';
+  }
+
+  /** Column values from row 1 down. */
+  column(column: number): unknown[] {
+    return this.cells.slice(0, this.lastRow()).map((row) => row[column - 1]?.value ?? '');
+  }
+
+  /** Sorts the data rows (below row 1) by a column, descending when asked (like a user's "Sort sheet Z to A"). */
+  sortBy(column: number, descending = false): void {
+    const [header, ...data] = this.cells;
+    data.sort((a, b) => {
+      const x = String(a[column - 1]?.value ?? '');
+      const y = String(b[column - 1]?.value ?? '');
+      return descending ? y.localeCompare(x) : x.localeCompare(y);
+    });
+    this.cells = [header, ...data];
+  }
+
+  insertRow(before: number, values: unknown[]): void {
+    this.cells.splice(before - 1, 0, values.map((value) => ({ value })));
+  }
+
+  deleteRow(row: number): void {
+    this.cells.splice(row - 1, 1);
+  }
+
+  /** The row (1-based) whose column `column` holds `text`. */
+  rowOf(column: number, text: string): number {
+    return this.cells.findIndex((row) => row[column - 1]?.value === text) + 1;
+  }
+}
+
+export function profileFor(domain: string): CompanyProfile {
+  const name = domain.split('.')[0];
+  return {
+    id: `id-${domain}`,
+    domain,
+    company_name: `${name[0].toUpperCase()}${name.slice(1)} Inc`,
+    context: { hq_country: `Country of ${domain}`, employee_count: '51-200', founding_year: 2000 + (domain.length % 20), short_description: `=HYPERLINK("http://evil/${name}")` },
+  } as CompanyProfile;
+}
+
+/** Scripted lookups: a domain in `enriching` answers 202 that many times first; `notFound` answers 404. */
+export class FakeClient {
+  calls: string[][] = [];
+  enriching = new Map<string, number>();
+  notFound = new Set<string>();
+  errors = new Map<string, { kind: 'unavailable'; status: number } | { kind: 'unauthorized' } | { kind: 'rate_limited' }>();
+  /** Batches larger than this lose every answer (one dropped connection fails a whole fetchAll). */
+  loseBatchesOver = Infinity;
+  /** Throws (like an execution killed mid-fetch) on the n-th call when set. */
+  crashOnCall: number | null = null;
+
+  lookupCompanies(ids: string[]): Result<LookupOutcome>[] {
+    this.calls.push(ids);
+    if (this.crashOnCall === this.calls.length) throw new Error('Exceeded maximum execution time');
+    if (ids.length > this.loseBatchesOver) return ids.map(() => ({ ok: false, error: { kind: 'network', maybeSent: true, detail: 'dropped' }, retries: 3 }) as Result<LookupOutcome>);
+    return ids.map((id) => {
+      const error = this.errors.get(id);
+      if (error) return { ok: false, error, retries: 0 } as Result<LookupOutcome>;
+      const left = this.enriching.get(id) ?? 0;
+      if (left > 0) {
+        this.enriching.set(id, left - 1);
+        return { ok: true, value: { state: 'enriching', domain: id, message: null }, status: 202, retries: 0 };
+      }
+      if (this.notFound.has(id)) return { ok: false, error: { kind: 'not_found' }, retries: 0 };
+      return { ok: true, value: { state: 'ready', profile: profileFor(id) }, status: 200, retries: 0 };
+    });
+  }
+
+  looked(): string[] {
+    return this.calls.flat();
+  }
+}
+
+export class MemoryStore implements KeyValueStore {
+  data = new Map<string, string>();
+  get(key: string): string | null {
+    return this.data.get(key) ?? null;
+  }
+  set(key: string, value: string): void {
+    if (value.length > 9000) throw new Error('Argument too large: value');
+    this.data.set(key, value);
+  }
+  remove(key: string): void {
+    this.data.delete(key);
+  }
+}
+
+export class MemoryCache implements CachePort {
+  data = new Map<string, string>();
+  getAll(keys: string[]): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const key of keys) if (this.data.has(key)) out[key] = this.data.get(key) as string;
+    return out;
+  }
+  putAll(values: Record<string, string>): void {
+    for (const [key, value] of Object.entries(values)) this.data.set(key, value);
+  }
+  removeAll(keys: string[]): void {
+    for (const key of keys) this.data.delete(key);
+  }
+}
+
+export class ManualClock implements ClockPort {
+  constructor(public ms = Date.UTC(2026, 0, 1)) {}
+  now(): number {
+    return this.ms;
+  }
+  sleep(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export class FakeLock implements LockPort {
+  held = false;
+  heldElsewhere = false;
+  tryLock(): boolean {
+    if (this.heldElsewhere) return false;
+    this.held = true;
+    return true;
+  }
+  release(): void {
+    this.held = false;
+  }
+}
+
+export class FakeTriggers implements TriggerPort {
+  pending: Array<{ handler: string; afterMs: number }> = [];
+  scheduled = 0;
+  scheduleOnly(handler: string, afterMs: number): void {
+    this.cancelAll(handler);
+    this.pending.push({ handler, afterMs });
+    this.scheduled++;
+  }
+  cancelAll(handler: string): void {
+    this.pending = this.pending.filter((trigger) => trigger.handler !== handler);
+  }
+}
+
+export interface World {
+  deps: EnrichDeps;
+  sheet: FakeSheet;
+  client: FakeClient;
+  cache: MemoryCache;
+  store: MemoryStore;
+  clock: ManualClock;
+  lock: FakeLock;
+  triggers: FakeTriggers;
+  selection: Area;
+}
+
+export function world(rows: unknown[][], selection?: Partial<Area>): World {
+  const sheet = new FakeSheet(7, 'Leads', rows);
+  const client = new FakeClient();
+  const cache = new MemoryCache();
+  const store = new MemoryStore();
+  const clock = new ManualClock();
+  const lock = new FakeLock();
+  const triggers = new FakeTriggers();
+  const area: Area = { row: 1, column: 1, numRows: rows.length, numColumns: 1, ...selection };
+  const sheets: SheetAccess = {
+    active: () => ({ sheet, selection: area }),
+    byId: (id) => (id === sheet.id ? sheet : null),
+  };
+  let ids = 0;
+  const deps: EnrichDeps = { store, sheets, cache, clock, lock, triggers, client: () => client, newId: () => `job-${++ids}` };
+  return { deps, sheet, client, cache, store, clock, lock, triggers, selection: area };
+}

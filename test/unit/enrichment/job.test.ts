@@ -1,0 +1,298 @@
+import { cancelEnrichment, LIMITS, previewEnrichment, resumeEnrichment, runChunk, startEnrichment, TRIGGER_HANDLER, type EnrichProgress } from '../../../src/enrichment/job';
+import { ENRICHING_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/rows';
+import { loadJob } from '../../../src/enrichment/job-state';
+import { world, type World } from './fakes';
+
+const FIELDS = ['company_name', 'hq_country', 'employee_count'];
+
+function domains(n: number, prefix = 'company'): string[] {
+  return Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, '0')}.com`);
+}
+
+function sheetOf(list: unknown[], header: unknown = 'Website'): unknown[][] {
+  return [[header], ...list.map((d) => [d])];
+}
+
+/** Drives the job like the sidebar: calls chunks, waiting on the manual clock when told to. */
+function drive(w: World, maxSteps = 200, between?: (step: number) => void): EnrichProgress {
+  let progress: EnrichProgress | null = null;
+  for (let step = 0; step < maxSteps; step++) {
+    progress = runChunk(w.deps, 'sidebar');
+    if (!progress || progress.nextStepInMs < 0) return progress as EnrichProgress;
+    w.clock.sleep(progress.nextStepInMs);
+    between?.(step);
+  }
+  throw new Error(`job not finished after ${maxSteps} steps: ${JSON.stringify(progress)}`);
+}
+
+function start(w: World, options = {}) {
+  const started = startEnrichment(w.deps, { fields: FIELDS, ...options });
+  if (!started.ok) throw new Error(started.message);
+  return started.progress;
+}
+
+describe('preview', () => {
+  it('counts rows, unique domains, blank, invalid, already filled, cached, and shows where fields go', () => {
+    const w = world(
+      [
+        ['Website', 'Company name'],
+        ['stripe.com', ''],
+        ['STRIPE.COM', ''],
+        ['', ''],
+        ['hello world', ''],
+        ['acme.io', 'Acme (mine)'],
+        ['b.com', ''],
+      ],
+      { numColumns: 2 },
+    );
+    w.cache.putAll({ 'company:v1:b.com': JSON.stringify({ state: 'not_found' }) });
+    const preview = previewEnrichment(w.deps, { fields: FIELDS });
+    expect(preview).toMatchObject({ ok: true, rows: 6, uniqueDomains: 3, blank: 1, invalid: 1, alreadyFilled: 0, toLookUp: 3, cached: 1, credits: 0, domainColumn: 1 });
+    if (!preview.ok) throw new Error();
+    expect(preview.fields.filter((f) => f.checked).map((f) => [f.key, f.target])).toEqual([
+      ['company_name', 'column B (existing)'],
+      ['hq_country', 'new column C'],
+      ['employee_count', 'new column D'],
+    ]);
+    expect(w.client.calls).toEqual([]);
+  });
+
+  it('explains a bad choice', () => {
+    const w = world(sheetOf(['stripe.com']));
+    expect(previewEnrichment(w.deps, { fields: [] })).toMatchObject({ ok: false, message: 'Pick at least one field to add.' });
+    expect(previewEnrichment(w.deps, { fields: ['nope'] })).toMatchObject({ ok: false, message: expect.stringContaining('Unknown field: "nope"') });
+  });
+});
+
+describe('a job', () => {
+  it('writes values (escaped, not formulas) into each row, marks invalid and not-found rows, and ends at 100 %', () => {
+    const w = world(sheetOf(['stripe.com', 'Stripe.com', 'bad domain', '', 'gone.io', 'https://acme.io/x']));
+    w.client.notFound.add('gone.io');
+    start(w, { fields: ['company_name', 'short_description', 'employee_count'] });
+    expect(w.sheet.cells[0].map((c) => c.value)).toEqual(['Website', 'Company name', 'Short description', 'Size']);
+    const done = drive(w);
+    expect(done).toMatchObject({ status: 'done', percent: 100, resolvedDomains: 3, totalDomains: 3, counts: { written: 3, notFound: 1 }, scope: { invalid: 1, blank: 1 } });
+    expect(w.sheet.value(2, 2)).toBe('Stripe Inc');
+    expect(w.sheet.value(3, 2)).toBe('Stripe Inc');
+    expect(w.sheet.value(2, 3)).toBe('=HYPERLINK("http://evil/stripe")');
+    expect(w.sheet.cells[1][2].formula).toBeUndefined();
+    expect(w.sheet.value(2, 4)).toBe('51-200');
+    expect(w.sheet.value(4, 2)).toBe('Invalid domain: "bad domain"');
+    expect(w.sheet.value(5, 2)).toBe('');
+    expect(w.sheet.value(6, 2)).toBe(NOT_FOUND_TEXT);
+    expect(w.sheet.value(7, 2)).toBe('Acme Inc');
+    expect(w.client.looked().sort()).toEqual(['acme.io', 'gone.io', 'stripe.com']);
+    expect(w.triggers.pending).toEqual([]);
+  });
+
+  it('never overwrites user data or formulas unless asked, and overwrites when asked', () => {
+    const w = world([
+      ['Domain', 'Company name', 'Country'],
+      ['a.com', 'Mine', ''],
+      ['b.com', '', ''],
+      ['c.com', '', ''],
+    ]);
+    w.sheet.setFormula(3, 3, '=UPPER("x")', 'X');
+    w.sheet.setFormula(4, 3, '=IF(TRUE,"","x")', '');
+    start(w, { fields: ['company_name', 'hq_country'] });
+    drive(w);
+    expect(w.sheet.column(2)).toEqual(['Company name', 'Mine', 'B Inc', 'C Inc']);
+    expect(w.sheet.cells[2][2].formula).toBe('=UPPER("x")');
+    expect(w.sheet.cells[3][2].formula).toBe('=IF(TRUE,"","x")');
+    expect(w.sheet.value(2, 3)).toBe('Country of a.com');
+
+    start(w, { fields: ['company_name', 'hq_country'], overwrite: true });
+    drive(w);
+    expect(w.sheet.column(2)).toEqual(['Company name', 'A Inc', 'B Inc', 'C Inc']);
+    expect(w.sheet.cells[2][2].formula).toBeUndefined();
+  });
+
+  it('puts every result in the row of its domain when the user sorts, inserts and deletes rows between chunks', () => {
+    const total = LIMITS.planSize * 2 + 100;
+    const last = `company${String(total - 1).padStart(4, '0')}.com`;
+    const w = world(sheetOf(domains(total)));
+    start(w);
+    let deletedDomain = '';
+    drive(w, 50, (step) => {
+      if (step === 0) {
+        w.sheet.sortBy(1, true);
+        w.sheet.insertRow(2, ['late-row.com']);
+      }
+      if (step === 1) {
+        const row = w.sheet.rowOf(1, last);
+        deletedDomain = last;
+        w.sheet.deleteRow(row);
+      }
+    });
+    const values = w.sheet.cells.slice(1).map((row) => row.map((cell) => cell.value));
+    for (const row of values) {
+      const domain = String(row[0]);
+      expect(row[1]).toBe(`${domain[0].toUpperCase()}${domain.split('.')[0].slice(1)} Inc`);
+      expect(row[2]).toBe(`Country of ${domain}`);
+    }
+    const job = loadJob(w.store);
+    expect(deletedDomain).not.toBe('');
+    expect(job?.counts).toMatchObject({ deleted: 1, written: total });
+    expect(values).toHaveLength(total);
+    expect(new Set(w.client.looked()).size).toBe(w.client.looked().length);
+  });
+
+  it('counts rows deleted before their result was written', () => {
+    const w = world(sheetOf(['a.com', 'b.com', 'c.com']));
+    start(w);
+    w.sheet.deleteRow(3);
+    const done = drive(w);
+    expect(done.counts).toMatchObject({ written: 2, deleted: 1 });
+  });
+
+  it('uses one read of values, one of formulas and one write per chunk and column block', () => {
+    const w = world(sheetOf(domains(2000)));
+    start(w);
+    const setupIo = w.sheet.reads + w.sheet.writes;
+    const done = drive(w);
+    expect(done.chunks).toBe(Math.ceil(2000 / LIMITS.planSize));
+    expect(w.sheet.reads + w.sheet.writes - setupIo).toBe(3 * done.chunks);
+    expect(w.client.calls.every((batch) => batch.length <= LIMITS.batchSize)).toBe(true);
+  });
+
+  it('retries 202 answers with spacing, then marks rows still enriching after the cap', () => {
+    const w = world(sheetOf(['slow.com', 'never.com', 'fast.com']));
+    w.client.enriching.set('slow.com', 2);
+    w.client.enriching.set('never.com', 99);
+    start(w);
+    const first = runChunk(w.deps, 'sidebar');
+    expect(first).toMatchObject({ status: 'running' });
+    expect(w.sheet.value(4, 2)).toBe('Fast Inc');
+    const done = drive(w);
+    expect(done).toMatchObject({ status: 'done', counts: { written: 2, gaveUp: 1 } });
+    expect(w.sheet.value(2, 2)).toBe('Slow Inc');
+    expect(w.sheet.value(3, 2)).toBe(ENRICHING_TEXT);
+    const looked = w.client.looked();
+    expect(looked.filter((d) => d === 'slow.com')).toHaveLength(3);
+    expect(looked.filter((d) => d === 'never.com')).toHaveLength(LIMITS.enrichingDelaysMs.length + 1);
+    expect(looked.filter((d) => d === 'fast.com')).toHaveLength(1);
+  });
+
+  it('re-running a finished job on the same data sends nothing; rows marked for retry are tried again', () => {
+    const w = world(sheetOf(['a.com', 'b.com']));
+    w.client.enriching.set('b.com', 99);
+    start(w);
+    drive(w);
+    expect(w.sheet.value(3, 2)).toBe(ENRICHING_TEXT);
+    w.client.calls = [];
+    w.client.enriching.set('b.com', 0);
+    start(w);
+    drive(w);
+    expect(w.client.looked()).toEqual(['b.com']);
+    expect(w.sheet.value(3, 2)).toBe('B Inc');
+    w.client.calls = [];
+    start(w, { overwrite: true });
+    drive(w);
+    expect(w.client.calls).toEqual([]);
+  });
+
+  it('loses nothing and repeats no lookup when an execution dies mid-chunk', () => {
+    const w = world(sheetOf(domains(300)));
+    start(w);
+    w.client.crashOnCall = 4;
+    expect(() => runChunk(w.deps, 'sidebar')).toThrow('Exceeded maximum execution time');
+    w.lock.release();
+    w.client.crashOnCall = null;
+    const done = drive(w);
+    expect(done).toMatchObject({ status: 'done', counts: { written: 300 } });
+    const looked = w.client.looked();
+    // The crashed call's batch never got answers; every other domain was looked up exactly once.
+    expect(looked.length).toBe(300 + LIMITS.batchSize);
+    expect(done.cacheHits).toBe(3 * LIMITS.batchSize);
+  });
+
+  it('pauses on a rejected token, keeps what was written, and resumes after the fix', () => {
+    const w = world(sheetOf(['a.com', 'b.com', 'c.com']));
+    w.client.errors.set('b.com', { kind: 'unauthorized' });
+    start(w);
+    const paused = drive(w);
+    expect(paused).toMatchObject({ status: 'paused', message: 'Token rejected: check it in Settings', nextStepInMs: -1 });
+    expect(w.sheet.column(2)).toEqual(['Company name', 'A Inc', '', 'C Inc']);
+    w.client.errors.clear();
+    resumeEnrichment(w.deps);
+    expect(drive(w)).toMatchObject({ status: 'done', counts: { written: 3 } });
+    expect(w.sheet.value(3, 2)).toBe('B Inc');
+  });
+
+  it('splits a batch that lost every answer to a dropped connection until the lookups get through', () => {
+    const w = world(sheetOf(domains(80)));
+    w.client.loseBatchesOver = 8;
+    start(w);
+    const done = drive(w);
+    expect(done).toMatchObject({ status: 'done', counts: { written: 80, errors: 0 } });
+    const sizes = w.client.calls.map((batch) => batch.length);
+    expect(sizes.slice(0, 2)).toEqual([LIMITS.batchSize, Math.ceil(LIMITS.batchSize / 2)]);
+    expect(new Set(w.client.calls.filter((batch) => batch.length <= 8).flat()).size).toBe(80);
+    expect(done.lookups).toBe(80);
+  });
+
+  it('retries failed lookups later and marks them after the cap', () => {
+    const w = world(sheetOf(['a.com', 'down.com']));
+    w.client.errors.set('down.com', { kind: 'unavailable', status: 503 });
+    start(w);
+    const done = drive(w);
+    expect(done.counts).toMatchObject({ written: 1, errors: 1 });
+    expect(w.sheet.value(3, 2)).toBe('Lookup failed: Service unavailable, retry later');
+    expect(w.client.looked().filter((d) => d === 'down.com')).toHaveLength(LIMITS.errorDelaysMs.length + 1);
+  });
+
+  it('pauses when a field column is removed, without losing the chunk', () => {
+    const w = world(sheetOf(['a.com', 'b.com']));
+    start(w, { fields: ['company_name', 'hq_country'] });
+    w.sheet.cells[0][2] = { value: 'Renamed' };
+    expect(runChunk(w.deps, 'sidebar')).toMatchObject({ status: 'paused', message: expect.stringContaining('"Country" was removed or renamed') });
+    w.sheet.cells[0][2] = { value: 'Country' };
+    resumeEnrichment(w.deps);
+    expect(drive(w)).toMatchObject({ status: 'done', counts: { written: 2 } });
+    expect(w.client.looked()).toEqual(['a.com', 'b.com']);
+  });
+
+  it('adds a header row when the data has none', () => {
+    const w = world([['stripe.com'], ['acme.io']]);
+    start(w, { fields: ['company_name'] });
+    drive(w);
+    expect(w.sheet.cells.map((row) => row.map((c) => c.value))).toEqual([
+      ['Domain', 'Company name'],
+      ['stripe.com', 'Stripe Inc'],
+      ['acme.io', 'Acme Inc'],
+    ]);
+  });
+
+  it('cancel stops the job and its trigger; a running job refuses a second start; a held lock answers busy', () => {
+    const w = world(sheetOf(domains(900)));
+    start(w);
+    expect(w.triggers.pending).toEqual([{ handler: TRIGGER_HANDLER, afterMs: LIMITS.triggerBackstopMs }]);
+    expect(startEnrichment(w.deps, { fields: FIELDS })).toMatchObject({ ok: false, message: expect.stringContaining('already running') });
+    w.lock.heldElsewhere = true;
+    expect(runChunk(w.deps, 'sidebar')).toMatchObject({ busy: true, nextStepInMs: 3000 });
+    w.lock.heldElsewhere = false;
+    runChunk(w.deps, 'sidebar');
+    expect(cancelEnrichment(w.deps)).toMatchObject({ status: 'cancelled', nextStepInMs: -1 });
+    expect(w.triggers.pending).toEqual([]);
+    const calls = w.client.calls.length;
+    expect(runChunk(w.deps, 'sidebar')).toMatchObject({ status: 'cancelled' });
+    expect(w.client.calls.length).toBe(calls);
+    expect(w.sheet.value(2, 2)).toBe('Company0000 Inc');
+  });
+
+  it('the trigger runs chunks until its budget and re-arms itself once', () => {
+    const w = world(sheetOf(domains(LIMITS.planSize * 2 + 10)));
+    start(w);
+    const progress = runChunk(w.deps, 'trigger');
+    expect(progress).toMatchObject({ status: 'done', chunks: 3 });
+    expect(w.triggers.pending).toEqual([]);
+
+    const slow = world(sheetOf(['late.com']));
+    slow.client.enriching.set('late.com', 99);
+    startEnrichment(slow.deps, { fields: FIELDS });
+    const waiting = runChunk(slow.deps, 'trigger');
+    expect(waiting?.status).toBe('running');
+    expect(slow.triggers.pending).toHaveLength(1);
+    expect(slow.triggers.pending[0].afterMs).toBeGreaterThanOrEqual(LIMITS.triggerMinDelayMs);
+  });
+});

@@ -1,0 +1,136 @@
+import { columnLetter, detectDomainColumn, locateColumns, planTargetColumns } from '../../../src/enrichment/layout';
+import { buildBlockWrites, ENRICHING_TEXT, FAILED_PREFIX, isEmptyOrMark, readRows, columnRuns, type CellUpdates } from '../../../src/enrichment/rows';
+import { loadJob, saveJob, JOB_KEY, type EnrichJob } from '../../../src/enrichment/job-state';
+import { PROFILE_FIELDS, profileFieldByKey } from '../../../src/companies/profile-fields';
+import { MemoryStore } from './fakes';
+
+const field = (key: string) => profileFieldByKey(key) ?? PROFILE_FIELDS[0];
+const all = { row: 1, column: 1, numRows: 100, numColumns: 100 };
+
+describe('domain column detection', () => {
+  const grid = [
+    ['Name', 'Email', 'Website', 'Notes'],
+    ['Stripe', 'ana@stripe.com', 'https://www.stripe.com/pricing', 'x'],
+    ['Acme', 'bo@acme.io', 'acme.io', ''],
+    ['Foo', 'c@foo.com', '', 'y'],
+  ];
+
+  it('prefers the column whose header names websites over one with more domains', () => {
+    const found = detectDomainColumn(grid, all, 4);
+    expect(found).toMatchObject({ ok: true, column: 3, headerRow: 1, header: 'Website' });
+    if (found.ok) expect(found.note).toContain('using column C (by its header)');
+  });
+
+  it('falls back to the column with most domains, and honours an explicit choice', () => {
+    const noNames = grid.map((row, i) => (i === 0 ? ['a', 'b', 'c', 'd'] : row));
+    expect(detectDomainColumn(noNames, all, 4)).toMatchObject({ ok: true, column: 2 });
+    expect(detectDomainColumn(grid, all, 4, 2)).toMatchObject({ ok: true, column: 2, note: null });
+    expect(detectDomainColumn(grid, all, 4, 4)).toEqual({ ok: false, message: 'Column D holds no domains: pick the column with company domains.' });
+  });
+
+  it('uses only the selected columns and explains an empty choice', () => {
+    expect(detectDomainColumn(grid, { row: 1, column: 1, numRows: 4, numColumns: 1 }, 4)).toEqual({
+      ok: false,
+      message: 'Column A holds no company domains: select the column with domains (e.g. stripe.com).',
+    });
+    expect(detectDomainColumn([], all, 0)).toMatchObject({ ok: false });
+  });
+
+  it('sees data without a header row', () => {
+    expect(detectDomainColumn([['stripe.com'], ['acme.io']], all, 1)).toMatchObject({ ok: true, column: 1, headerRow: 0, header: '' });
+  });
+
+  it('names columns like Sheets', () => {
+    expect([1, 26, 27, 52, 703].map(columnLetter)).toEqual(['A', 'Z', 'AA', 'AZ', 'AAA']);
+  });
+});
+
+describe('field columns', () => {
+  it('reuses a column with the same header (case-insensitive), appends the rest, never uses the domain column', () => {
+    const header = ['Domain', 'company name', 'Notes'];
+    const targets = planTargetColumns(header, 3, 1, 'Domain', [field('company_name'), field('domain'), field('hq_country')], true);
+    expect(targets.map((t) => [t.header, t.column, t.isNew])).toEqual([
+      ['Company name', 2, false],
+      ['Domain (profile)', 4, true],
+      ['Country', 5, true],
+    ]);
+  });
+
+  it('finds the columns again after columns were inserted before them, and reports a removed one', () => {
+    const moved = ['New', 'Domain', 'Notes', 'Company name', 'Country'];
+    expect(locateColumns(moved, 1, 'Domain', ['Company name', 'Country'])).toEqual({ ok: true, domainColumn: 2, targets: [4, 5] });
+    expect(locateColumns(['Domain', 'Company name'], 1, 'Domain', ['Company name', 'Country'])).toEqual({
+      ok: false,
+      message: 'The column "Country" was removed or renamed: restore it, or start a new enrichment.',
+    });
+  });
+});
+
+describe('rows', () => {
+  it('classifies blank, invalid, emails, URLs, IDN and odd-case duplicates; sorts pending domains', () => {
+    const grid = [
+      ['Domain', 'Company name'],
+      ['STRIPE.com', ''],
+      ['https://stripe.com/about', ''],
+      ['', ''],
+      ['not a domain', ''],
+      ['bob@acme.io', ''],
+      ['münchen.de', ''],
+      ['filled.com', 'Filled Inc'],
+      ['   ', ''],
+    ];
+    const rows = readRows(grid, 1, 1, [2], false);
+    expect(rows).toMatchObject({ rows: 8, blank: 2, invalid: 1, alreadyFilled: 1, withDomain: 5 });
+    expect(rows.pending).toEqual(['acme.io', 'stripe.com', 'xn--mnchen-3ya.de']);
+    expect(rows.pendingRows.get('stripe.com')).toBe(2);
+    expect(rows.rowsByDomain.get('filled.com')).toEqual([7]);
+    expect(rows.invalidRows).toEqual([{ index: 4, input: 'not a domain' }]);
+    expect(readRows(grid, 1, 1, [2], true).alreadyFilled).toBe(0);
+  });
+
+  it('treats the marks of an earlier run as empty', () => {
+    expect(isEmptyOrMark(ENRICHING_TEXT)).toBe(true);
+    expect(isEmptyOrMark(`${FAILED_PREFIX}Service unavailable`)).toBe(true);
+    expect(isEmptyOrMark('Acme')).toBe(false);
+    expect(isEmptyOrMark(0)).toBe(false);
+  });
+
+  it('writes one block per run of adjacent columns over the updated span, keeping formulas and re-escaping text', () => {
+    const values = [
+      ['Domain', 'A', 'B', 'x', 'C'],
+      ['a.com', '', '', '', ''],
+      ['b.com', '=1+1 as text', 'kept', '', 7],
+      ['c.com', '', '', '', ''],
+    ];
+    const updates: CellUpdates = new Map([
+      [1, new Map<number, string | number>([[2, 'A1'], [3, 'B1'], [5, 'C1']])],
+      [3, new Map<number, string | number>([[2, 'A3']])],
+    ]);
+    const writes = buildBlockWrites(updates, values, [2, 3, 5], (index, column) => (index === 3 && column === 3 ? '=SUM(1)' : undefined));
+    expect(writes).toEqual([
+      { row: 2, column: 2, values: [['A1', 'B1'], ["'=1+1 as text", 'kept'], ['A3', '=SUM(1)']] },
+      { row: 2, column: 5, values: [['C1'], [7], ['']] },
+    ]);
+    expect(columnRuns([5, 2, 3])).toEqual([{ first: 2, count: 2 }, { first: 5, count: 1 }]);
+  });
+});
+
+describe('job record', () => {
+  it('survives a save larger than one property value and replaces the previous generation', () => {
+    const store = new MemoryStore();
+    const plan = Array.from({ length: 400 }, (_, i) => ({ d: `company-number-${i}.example.com`, r: 1 }));
+    const job = { v: 1, id: 'j1', plan } as unknown as EnrichJob;
+    saveJob(store, job);
+    expect(store.data.size).toBeGreaterThan(2);
+    saveJob(store, { ...job, id: 'j2' });
+    expect(loadJob(store)?.id).toBe('j2');
+    expect(loadJob(store)?.plan).toHaveLength(400);
+    expect([...store.data.keys()].filter((key) => key.startsWith(`${JOB_KEY}.1.`))).toEqual([]);
+  });
+
+  it('reads a damaged record as no job', () => {
+    const store = new MemoryStore();
+    store.set(JOB_KEY, '{"gen":3,"parts":2}');
+    expect(loadJob(store)).toBeNull();
+  });
+});

@@ -1,0 +1,43 @@
+import { columnLetter, columnNumber, parseTemplate, renderBrief } from '../../../src/research/brief-template';
+
+const headers = ['Company', 'Domain', 'Notes'];
+
+describe('brief templates', () => {
+  it('resolves headers case-insensitively and column letters', () => {
+    const result = parseTemplate('Research {company} ({B}) about {Notes}', headers);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.template.columns).toEqual([1, 2, 3]);
+    expect(renderBrief(result.template, ['Acme', 'acme.com', 'pricing'])).toEqual({ kind: 'ok', brief: 'Research Acme (acme.com) about pricing' });
+  });
+
+  it('reports every unknown placeholder before anything is sent', () => {
+    const result = parseTemplate('{Company} {Revenue} {ZZ}', headers);
+    expect(result).toEqual({ ok: false, errors: [expect.stringContaining('{Revenue}'), expect.stringContaining('{ZZ}')] });
+  });
+
+  it('supports literal braces and flags unclosed ones', () => {
+    const ok = parseTemplate('JSON {{like}} {Company}', headers);
+    expect(ok.ok && renderBrief(ok.template, ['Acme'])).toEqual({ kind: 'ok', brief: 'JSON {like} Acme' });
+    expect(parseTemplate('Research {Company', headers).ok).toBe(false);
+    expect(parseTemplate('a } b', headers).ok).toBe(false);
+    expect(parseTemplate('', headers).ok).toBe(false);
+  });
+
+  it('skips rows whose referenced cells are blank and rejects over-long briefs', () => {
+    const parsed = parseTemplate('Research {Company}', headers);
+    if (!parsed.ok) throw new Error('parse');
+    expect(renderBrief(parsed.template, ['  '])).toEqual({ kind: 'empty' });
+    expect(renderBrief(parsed.template, ['x'.repeat(20000)])).toEqual({ kind: 'too_long', length: 20009 });
+    const exact = parseTemplate('{A}', headers);
+    if (!exact.ok) throw new Error('parse');
+    expect(renderBrief(exact.template, ['y'.repeat(20000)]).kind).toBe('ok');
+  });
+
+  it('converts column letters both ways', () => {
+    expect(columnNumber('A')).toBe(1);
+    expect(columnNumber('AA')).toBe(27);
+    expect(columnLetter(28)).toBe('AB');
+    expect(columnLetter(702)).toBe('ZZ');
+  });
+});

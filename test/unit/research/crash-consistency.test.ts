@@ -1,0 +1,98 @@
+// Kills executions at random port calls (as Apps Script's time limit would) and checks that the following ticks
+// always finish in the same sheet as an uninterrupted run, with no task created twice.
+import { runLaunch, runTick, type JobDeps } from '../../../src/research/jobs';
+import type { OutputMapping } from '../../../src/research/ledger';
+import { LedgerStore, ReportStore } from '../../../src/research/stores';
+import { FakeClock, FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+
+const SHEET = 1;
+const mapping: OutputMapping = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
+const companies = ['Acme', 'Globex', 'asdf', 'Initech', 'Umbrella', 'Hooli', 'Stark', 'Wayne'];
+
+class Killed extends Error {}
+
+/** Proxies every method call of `target`, throwing Killed when the shared countdown reaches zero. */
+function killable<T extends object>(target: T, budget: { left: number }): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      const value = Reflect.get(object, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (budget.left-- <= 0) throw new Killed('Exceeded maximum execution time');
+        return value.apply(object, args);
+      };
+    },
+  });
+}
+
+function world(faults: boolean) {
+  const clock = new FakeClock();
+  const grid = new FakeGrid();
+  grid.addSheet(SHEET, [['Company', 'Status', 'Report'], ...companies.map((c) => [c])]);
+  const service = new FakeService(clock);
+  if (faults) service.faults = ['ambiguous_created', 'unavailable', 'ambiguous_lost'];
+  return { clock, grid, service, ledger: new FakeTable(), reports: new FakeTable(), newId: idMaker('c') };
+}
+
+function deps(w: ReturnType<typeof world>, budget: { left: number } | null): JobDeps {
+  const wrap = <T extends object>(t: T) => (budget ? killable(t, budget) : t);
+  return {
+    client: wrap(w.service),
+    grid: wrap(w.grid),
+    ledger: new LedgerStore(wrap(w.ledger)),
+    reports: new ReportStore(wrap(w.reports)),
+    clock: w.clock,
+    newId: w.newId,
+  };
+}
+
+function sheetSnapshot(w: ReturnType<typeof world>): unknown {
+  const sheet = w.grid.sheets.get(SHEET)!;
+  return { cells: sheet.cells, notes: [...sheet.notes].sort() };
+}
+
+let kills = 0;
+
+function run(seed: number | null, faults: boolean): ReturnType<typeof world> {
+  const w = world(faults);
+  let random = seed ?? 0;
+  const next = () => {
+    random = (random * 1103515245 + 12345) % 2147483648;
+    return random / 2147483648;
+  };
+  runLaunch(deps(w, null), { sheetId: SHEET, rows: companies.map((_, i) => i + 2), template: 'Research {Company}', depth: 'medium', schema: null, mapping, rerun: false }, { deadline: w.clock.now() + 60000, availableCredits: 500, reservationPerTask: 10 });
+  for (let round = 0; round < 40; round++) {
+    w.clock.sleep(30000);
+    if (round % 2 === 0) w.service.advance();
+    const budget = seed === null ? null : { left: Math.floor(next() * 40) };
+    try {
+      runTick(deps(w, budget));
+    } catch (error) {
+      if (!(error instanceof Killed)) throw error;
+      kills += 1;
+    }
+  }
+  // Then uninterrupted ticks until everything is settled.
+  for (let i = 0; i < 5; i++) {
+    w.clock.sleep(60000);
+    runTick(deps(w, null));
+  }
+  return w;
+}
+
+describe('crash consistency', () => {
+  it.each([false, true])('30 runs killed at random points end like an uninterrupted run (create faults: %s)', (faults) => {
+    kills = 0;
+    const reference = run(null, faults);
+    const expected = sheetSnapshot(reference);
+    expect(JSON.stringify(expected)).toContain('Done (8 credits)');
+    for (let seed = 1; seed <= 30; seed++) {
+      const w = run(seed, faults);
+      expect(sheetSnapshot(w)).toEqual(expected);
+      const briefs = w.service.tasks.map((task) => task.brief);
+      expect(new Set(briefs).size).toBe(briefs.length);
+      expect(briefs).toHaveLength(companies.length);
+    }
+    expect(kills).toBeGreaterThan(30);
+  });
+});

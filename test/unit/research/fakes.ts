@@ -1,0 +1,281 @@
+// In-memory fakes of the research ports: a grid of sheets with row metadata that moves with inserted rows, a
+// hidden table, a manual clock, and a scripted research service that keeps every created task (to prove none is
+// created twice) and can fail creates the ways the real service does.
+import type { Result } from '../../../src/api/errors';
+import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../../../src/api/types';
+import type { ClockPort } from '../../../src/ports';
+import type { CellWrite, GridPort, ResearchClient, TablePort } from '../../../src/research/ports';
+import type { CellValue } from '../../../src/shared/cell-values';
+
+export class FakeClock implements ClockPort {
+  constructor(public time = Date.UTC(2026, 0, 1)) {}
+  now(): number {
+    return this.time;
+  }
+  sleep(ms: number): void {
+    this.time += ms;
+  }
+}
+
+interface FakeSheet {
+  cells: CellValue[][];
+  notes: Map<string, string>;
+  /** row id -> row */
+  meta: Map<string, number>;
+}
+
+export class FakeGrid implements GridPort {
+  sheets = new Map<number, FakeSheet>();
+  writes = 0;
+
+  addSheet(id: number, rows: CellValue[][]): void {
+    this.sheets.set(id, { cells: rows.map((r) => [...r]), notes: new Map(), meta: new Map() });
+  }
+  private sheet(id: number): FakeSheet {
+    const sheet = this.sheets.get(id);
+    if (!sheet) throw new Error(`no sheet ${id}`);
+    return sheet;
+  }
+  value(id: number, row: number, column: number): CellValue {
+    return this.sheet(id).cells[row - 1]?.[column - 1] ?? '';
+  }
+  note(id: number, row: number, column: number): string | undefined {
+    return this.sheet(id).notes.get(`${row}:${column}`);
+  }
+  /** Value under a header. */
+  at(id: number, row: number, header: string): CellValue {
+    const column = this.sheet(id).cells[0].indexOf(header) + 1;
+    return column > 0 ? this.value(id, row, column) : undefined as unknown as CellValue;
+  }
+  headers(sheetId: number): string[] | null {
+    const sheet = this.sheets.get(sheetId);
+    return sheet ? sheet.cells[0].map((v) => String(v ?? '')) : null;
+  }
+  ensureHeaders(sheetId: number, wanted: string[]): string[] {
+    const header = this.sheet(sheetId).cells[0];
+    for (const name of wanted) if (!header.map(String).includes(name)) header.push(name);
+    return header.map(String);
+  }
+  readColumns(sheetId: number, columns: number[]): string[][] {
+    return this.sheet(sheetId).cells.slice(1).map((row) => columns.map((c) => String(row[c - 1] ?? '')));
+  }
+  readRows(sheetId: number, rows: number[]): string[][] {
+    const cells = this.sheet(sheetId).cells;
+    return rows.map((row) => (cells[row - 1] ?? []).map((v) => String(v ?? '')));
+  }
+  rowIds(sheetId: number): Map<string, number> {
+    return new Map(this.sheet(sheetId).meta);
+  }
+  tagRows(sheetId: number, rows: number[], newId: () => string): Map<number, string> {
+    const meta = this.sheet(sheetId).meta;
+    const byRow = new Map<number, string>();
+    for (const [id, row] of meta) byRow.set(row, id);
+    const result = new Map<number, string>();
+    for (const row of rows) {
+      let id = byRow.get(row);
+      if (!id) {
+        id = newId();
+        meta.set(id, row);
+      }
+      result.set(row, id);
+    }
+    return result;
+  }
+  write(sheetId: number, cells: CellWrite[]): void {
+    this.writes += 1;
+    const sheet = this.sheet(sheetId);
+    for (const cell of cells) {
+      while (sheet.cells.length < cell.row) sheet.cells.push([]);
+      if (cell.value !== undefined) sheet.cells[cell.row - 1][cell.column - 1] = cell.value;
+      if (cell.note !== undefined) {
+        if (cell.note === null) sheet.notes.delete(`${cell.row}:${cell.column}`);
+        else sheet.notes.set(`${cell.row}:${cell.column}`, cell.note);
+      }
+    }
+  }
+  /** Inserts an empty row before `row`; metadata and notes below move down. */
+  insertRow(sheetId: number, row: number): void {
+    const sheet = this.sheet(sheetId);
+    sheet.cells.splice(row - 1, 0, []);
+    for (const [id, r] of sheet.meta) if (r >= row) sheet.meta.set(id, r + 1);
+  }
+  /** Sorts data rows by a column; `moveMeta` says whether row metadata travels with the values. */
+  sortBy(sheetId: number, column: number, moveMeta: boolean, descending = false): void {
+    const sheet = this.sheet(sheetId);
+    const data = sheet.cells.slice(1).map((cells, i) => ({ cells, row: i + 2 }));
+    data.sort((a, b) => String(a.cells[column - 1] ?? '').localeCompare(String(b.cells[column - 1] ?? '')) * (descending ? -1 : 1));
+    sheet.cells = [sheet.cells[0], ...data.map((d) => d.cells)];
+    if (moveMeta) {
+      const newRow = new Map<number, number>();
+      data.forEach((d, i) => newRow.set(d.row, i + 2));
+      for (const [id, r] of sheet.meta) sheet.meta.set(id, newRow.get(r) ?? r);
+    }
+  }
+  deleteRow(sheetId: number, row: number): void {
+    const sheet = this.sheet(sheetId);
+    sheet.cells.splice(row - 1, 1);
+    for (const [id, r] of [...sheet.meta]) {
+      if (r === row) sheet.meta.delete(id);
+      else if (r > row) sheet.meta.set(id, r - 1);
+    }
+  }
+}
+
+export class FakeTable implements TablePort {
+  rows: Array<Array<string | number>> = [];
+  reads = 0;
+  writes = 0;
+  readAll(): unknown[][] {
+    this.reads += 1;
+    return this.rows.map((r) => [...r]);
+  }
+  writeRows(rows: Array<{ index: number; values: Array<string | number> }>): void {
+    this.writes += 1;
+    for (const { index, values } of rows) this.rows[index] = [...values];
+  }
+  readKeys(): string[] {
+    this.reads += 1;
+    return this.rows.map((r) => String(r[0] ?? ''));
+  }
+  readRow(index: number): unknown[] {
+    this.reads += 1;
+    return [...(this.rows[index] ?? [])];
+  }
+  appendRows(rows: Array<Array<string | number>>): void {
+    this.writes += 1;
+    this.rows.push(...rows.map((r) => [...r]));
+  }
+}
+
+export type CreateFault = 'unavailable' | 'ambiguous_created' | 'ambiguous_lost' | 'ambiguous_late' | 'insufficient' | 'validation';
+
+/**
+ * A research service in memory. Tasks advance one step per `advance()`: created -> in_progress (x2) -> done, or
+ * failed when the brief contains "asdf". Faults are consumed one per create request, in order.
+ */
+export class FakeService implements ResearchClient {
+  tasks: ResearchTask[] = [];
+  createCalls = 0;
+  getCalls = 0;
+  listCalls = 0;
+  faults: CreateFault[] = [];
+  credits = 500;
+  listFails = false;
+  /** Creates that timed out on the client but reach the service later (`land()`). */
+  inFlight: CreateTaskRequest[] = [];
+  private steps = new Map<string, number>();
+  constructor(private readonly clock: FakeClock) {}
+
+  private make(request: CreateTaskRequest): ResearchTask {
+    const iso = new Date(this.clock.now()).toISOString();
+    const task: ResearchTask = {
+      id: `task_${this.tasks.length + 1}`,
+      created_at: iso,
+      updated_at: iso,
+      status: 'created',
+      brief: request.brief,
+      depth: request.depth ?? 'medium',
+      output_schema: request.output_schema ?? null,
+      iterations: 0,
+      agents: 0,
+      sources: 0,
+      report: null,
+      owner: { id: 'u1', email: 'pro@example.com' },
+    };
+    this.tasks.push(task);
+    this.steps.set(task.id, 0);
+    return task;
+  }
+
+  createTasks(requests: CreateTaskRequest[]): Array<Result<ResearchTask>> {
+    return requests.map((request) => {
+      this.createCalls += 1;
+      const fault = this.faults.shift();
+      if (fault === 'unavailable') return { ok: false, error: { kind: 'unavailable', status: 503 }, retries: 2 };
+      if (fault === 'insufficient') return { ok: false, error: { kind: 'insufficient_credits', required: 50, available: 12, action: null }, retries: 0 };
+      if (fault === 'validation') return { ok: false, error: { kind: 'validation', detail: [{ loc: ['body', 'brief'], msg: 'too long', type: 'x' }] }, retries: 0 };
+      if (fault === 'ambiguous_lost') return { ok: false, error: { kind: 'ambiguous', cause: 'timeout', detail: 'timeout' }, retries: 0 };
+      if (fault === 'ambiguous_late') {
+        this.inFlight.push(request);
+        return { ok: false, error: { kind: 'ambiguous', cause: 'timeout', detail: 'timeout' }, retries: 0 };
+      }
+      const task = this.make(request);
+      if (fault === 'ambiguous_created') return { ok: false, error: { kind: 'ambiguous', cause: 'timeout', detail: 'timeout' }, retries: 0 };
+      return { ok: true, value: { ...task }, status: 200, retries: 0 };
+    });
+  }
+
+  /** Task ids this user may not read (403). */
+  forbidden = new Set<string>();
+
+  getTasks(ids: string[]): Array<Result<ResearchTask>> {
+    this.getCalls += 1;
+    return ids.map((id) => {
+      if (this.forbidden.has(id)) return { ok: false, error: { kind: 'forbidden' }, retries: 0 };
+      const task = this.tasks.find((t) => t.id === id);
+      return task ? { ok: true, value: JSON.parse(JSON.stringify(task)), status: 200, retries: 0 } : { ok: false, error: { kind: 'not_found' }, retries: 0 };
+    });
+  }
+
+  listTasks(query: ListTasksQuery): Result<ResearchTask[]> {
+    this.listCalls += 1;
+    if (this.listFails) return { ok: false, error: { kind: 'unavailable', status: 503 }, retries: 0 };
+    const newest = [...this.tasks].reverse();
+    const offset = query.offset ?? 0;
+    return { ok: true, value: newest.slice(offset, offset + (query.limit ?? 50)), status: 200, retries: 0 };
+  }
+
+  getUser(): Result<User> {
+    return { ok: true, value: { user_id: 'u1', email: 'pro@example.com', available_credits: this.credits, organization_id: null, organization_name: null, organization_slug: null }, status: 200, retries: 0 };
+  }
+
+  land(): void {
+    for (const request of this.inFlight.splice(0)) this.make(request);
+  }
+
+  /** Moves every unfinished task one step. */
+  advance(): void {
+    for (const task of this.tasks) {
+      if (task.status === 'done' || task.status === 'failed') continue;
+      const step = (this.steps.get(task.id) ?? 0) + 1;
+      this.steps.set(task.id, step);
+      if (/asdf/.test(task.brief)) {
+        task.status = 'failed';
+        task.failure_reason = 'No identifiable target. Suggestions: name a company or a domain.';
+        continue;
+      }
+      if (step < 3) {
+        task.status = 'in_progress';
+        task.iterations = step;
+        task.agents = step * 2;
+        task.sources = step * 3;
+        continue;
+      }
+      task.status = 'done';
+      task.agents = 4;
+      if (task.output_schema) {
+        task.report = {
+          kind: 'schema',
+          fields: {
+            employees: 120,
+            segments: ['SMB', 'Enterprise'],
+            hq: { value: 'Dublin', sources: ['https://a.example/1'], reasoning: 'Stated on the about page' },
+          },
+          degradation_reasons: [],
+        };
+      } else {
+        task.report = {
+          kind: 'markdown',
+          markdown: /exhaustive/.test(task.brief) ? `# Long\n${'x'.repeat(60000)}` : `# Report on ${task.brief}\nSee [1].`,
+          sources: [{ id: 1, url: 'https://source.example/1' }],
+          degradation_reasons: /degraded/.test(task.brief) ? ['Early finalization'] : [],
+        };
+      }
+    }
+  }
+}
+
+let counter = 0;
+export function idMaker(prefix = 'id'): () => string {
+  return () => `${prefix}_${++counter}`;
+}

@@ -1,0 +1,35 @@
+import { keyColumn, keyHeaderOf, locateRow, type SheetView } from '../../../src/research/row-locator';
+
+function view(rows: string[][], rowIds: Record<string, number>): SheetView {
+  return { headers: ['Company', '', 'Status'], rowIds: new Map(Object.entries(rowIds)), keyRows: rows, keyColumns: [1, 2] };
+}
+
+const identity = (rowId: string, values: string[], keyHeaders = ['Company', '#2']) => ({ sheetId: 1, rowId, rowHint: 2, keyHeaders, keyValues: values });
+
+describe('row locator', () => {
+  it('trusts the metadata row when its key values still match', () => {
+    expect(locateRow(identity('a', ['Acme', 'x']), view([['Globex', 'y'], ['Acme', 'x']], { a: 3 }))).toBe(3);
+  });
+
+  it('falls back to the one row whose key values match when metadata did not move with a sort', () => {
+    expect(locateRow(identity('a', ['Acme', 'x']), view([['Acme', 'x'], ['Globex', 'y']], { a: 3 }))).toBe(2);
+  });
+
+  it('refuses ambiguous, edited or deleted rows and missing key columns', () => {
+    expect(locateRow(identity('a', ['Acme', 'x']), view([['Acme', 'x'], ['Acme', 'x']], {}))).toBeNull();
+    expect(locateRow(identity('a', ['Acme', 'x']), view([['Acme Corp', 'x']], { a: 2 }))).toBeNull();
+    expect(locateRow(identity('a', ['Acme', 'x'], ['Website']), view([['Acme', 'x']], { a: 2 }))).toBeNull();
+  });
+
+  it('identifies a keyless record (an imported task) by its row id alone', () => {
+    expect(locateRow(identity('a', [], []), { headers: [], rowIds: new Map([['a', 7]]), keyRows: [], keyColumns: [] })).toBe(7);
+    expect(locateRow(identity('a', [], []), { headers: [], rowIds: new Map(), keyRows: [], keyColumns: [] })).toBeNull();
+  });
+
+  it('names key columns by header, or by number when the header is blank', () => {
+    expect(keyHeaderOf(['Company', ' '], 2)).toBe('#2');
+    expect(keyHeaderOf(['Company'], 1)).toBe('Company');
+    expect(keyColumn(['A', 'Company'], 'Company')).toBe(2);
+    expect(keyColumn(['A'], '#5')).toBe(5);
+  });
+});

@@ -1,0 +1,97 @@
+import { CHUNK_BYTES, readChunked, splitUtf8, utf8Bytes, writeChunked } from '../../../src/tables/chunked-store';
+import { clearPending, loadHistory, loadMapping, loadPending, markPending, saveHistory, saveMapping, type KnownTable } from '../../../src/tables/store';
+import { agent, draft, MemoryStore } from './helpers';
+
+describe('chunked store', () => {
+  it('counts UTF-8 bytes and never splits a character', () => {
+    expect(utf8Bytes('aé€😀')).toBe(1 + 2 + 3 + 4);
+    const parts = splitUtf8('😀'.repeat(5), 8);
+    expect(parts).toEqual(['😀😀', '😀😀', '😀']);
+    expect(splitUtf8('', 8)).toEqual(['']);
+  });
+
+  it('stores text larger than one property value and replaces it, removing the old chunks', () => {
+    const store = new MemoryStore();
+    const big = 'é'.repeat(CHUNK_BYTES * 2);
+    writeChunked(store, 'doc', big);
+    expect(readChunked(store, 'doc')).toBe(big);
+    expect(store.values.size).toBe(1 + 4);
+    writeChunked(store, 'doc', 'small');
+    expect(readChunked(store, 'doc')).toBe('small');
+    expect([...store.values.keys()].sort()).toEqual(['doc', 'doc.2.0']);
+  });
+
+  it('keeps the previous text readable when a write stops before the head is written', () => {
+    const store = new MemoryStore();
+    writeChunked(store, 'doc', 'first version');
+    const failing = Object.assign(Object.create(store) as MemoryStore, {
+      set(key: string, value: string) {
+        if (key === 'doc') throw new Error('Exceeded maximum execution time');
+        store.set(key, value);
+      },
+    });
+    expect(() => writeChunked(failing, 'doc', 'second version')).toThrow();
+    expect(readChunked(store, 'doc')).toBe('first version');
+    writeChunked(store, 'doc', 'third');
+    expect(readChunked(store, 'doc')).toBe('third');
+  });
+
+  it('reads nothing when the head is absent, garbled, or a chunk is missing', () => {
+    const store = new MemoryStore();
+    expect(readChunked(store, 'doc')).toBeNull();
+    store.set('doc', 'not json');
+    expect(readChunked(store, 'doc')).toBeNull();
+    store.set('doc', JSON.stringify({ gen: 1, chunks: 2 }));
+    store.set('doc.1.0', 'half');
+    expect(readChunked(store, 'doc')).toBeNull();
+  });
+});
+
+describe('mapping storage', () => {
+  it('saves and reloads drafts per sheet, including long prompts over 9 KB', () => {
+    const store = new MemoryStore();
+    const long = `Research {input} ${'in depth, '.repeat(2000)}`;
+    const drafts = [draft('Domain'), agent('Research', long), draft('Skipped', { include: false })];
+    expect(saveMapping(store, 7, drafts)).toEqual({ ok: true, bytes: expect.any(Number) });
+    expect(loadMapping(store, 7)).toEqual(drafts);
+    expect(loadMapping(store, 8)).toBeNull();
+    const writes = store.writes;
+    saveMapping(store, 7, drafts);
+    expect(store.writes).toBe(writes);
+  });
+
+  it('refuses a mapping too large for the document store, keeping the previous one', () => {
+    const store = new MemoryStore();
+    saveMapping(store, 1, [draft('A')]);
+    const outcome = saveMapping(store, 1, [agent('R', 'x'.repeat(130000))]);
+    expect(outcome).toEqual({ ok: false, message: expect.stringMatching(/too large.*shorten prompts/) });
+    expect(loadMapping(store, 1)).toEqual([draft('A')]);
+  });
+
+  it('keeps the most recent tables and templates in the history', () => {
+    const store = new MemoryStore();
+    expect(loadHistory(store)).toEqual({ tables: [], templates: [] });
+    const tables: KnownTable[] = Array.from({ length: 25 }, (_, i) => ({ id: `t${i}`, columns: [], pushes: [], updatedAt: i }));
+    saveHistory(store, { tables, templates: [{ id: 'tpl', name: 'N', columns: 2, savedAt: 1 }] });
+    const loaded = loadHistory(store);
+    expect(loaded.tables).toHaveLength(20);
+    expect(loaded.tables[0].id).toBe('t24');
+    expect(loaded.templates).toEqual([{ id: 'tpl', name: 'N', columns: 2, savedAt: 1 }]);
+  });
+
+  it('keeps one marker per table and columns, newest first, and clears them one by one', () => {
+    const store = new MemoryStore();
+    expect(loadPending(store)).toEqual([]);
+    markPending(store, { tableId: 't', fingerprint: 'f', startedAt: 1, state: 'sending' });
+    markPending(store, { tableId: 'u', fingerprint: 'f', startedAt: 2, state: 'sending' });
+    markPending(store, { tableId: 't', fingerprint: 'f', startedAt: 3, state: 'ambiguous' });
+    expect(loadPending(store)).toEqual([
+      { tableId: 't', fingerprint: 'f', startedAt: 3, state: 'ambiguous' },
+      { tableId: 'u', fingerprint: 'f', startedAt: 2, state: 'sending' },
+    ]);
+    clearPending(store, { tableId: 't', fingerprint: 'f' });
+    expect(loadPending(store).map((item) => item.tableId)).toEqual(['u']);
+    clearPending(store, { tableId: 'u', fingerprint: 'f' });
+    expect(store.get('sheetscout.tables.pending')).toBeNull();
+  });
+});
