@@ -1,6 +1,7 @@
 // The playground's demo spreadsheet: a "Companies" sheet of about 50 domains taken from the sandbox's index, written
 // the way real sheets hold them (URLs, odd case, emails, a duplicate), plus a few blanks and bad values.
 import type { GasRuntime } from '../gas-runtime';
+import { SandboxControl } from '../sandbox/control-client';
 
 const OWNERS = ['Ana', 'Ben', 'Chloe', 'Dev'];
 const STAGES = ['Prospect', 'Qualified', 'Customer'];
@@ -20,10 +21,7 @@ function asTyped(domain: string, index: number): string {
 }
 
 export async function demoRows(sandboxUrl: string): Promise<string[][]> {
-  const response = await fetch(`${sandboxUrl}/_sandbox/companies?limit=46`);
-  if (!response.ok) throw new Error(`sandbox did not list companies (${response.status})`);
-  const body = (await response.json()) as { companies?: Array<{ domain: string }> } | Array<{ domain: string }>;
-  const companies = Array.isArray(body) ? body : body.companies ?? [];
+  const companies = await new SandboxControl(sandboxUrl).companies({ limit: 46, enriched: true });
   const rows = companies.map((company, index) => [asTyped(company.domain, index), OWNERS[index % OWNERS.length], STAGES[index % STAGES.length]]);
   rows.splice(7, 0, ['', '', '']);
   rows.splice(15, 0, ['not a domain', 'Ben', 'Prospect']);

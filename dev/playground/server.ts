@@ -9,6 +9,7 @@ import * as esbuild from 'esbuild';
 import * as acorn from 'acorn';
 import { createRuntime, type GasRuntime } from '../gas-runtime';
 import { blockingSleep, type Clock } from '../gas-runtime/clock';
+import { SandboxControl } from '../sandbox/control-client';
 import { SETTINGS_KEYS } from '../../src/account/settings';
 import { fillDemoSpreadsheet } from './demo';
 
@@ -88,11 +89,6 @@ function send(response: http.ServerResponse, status: number, body: unknown, type
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   response.writeHead(status, { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'no-store' });
   response.end(text);
-}
-
-async function postJson(url: string, body: unknown): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  return response.json();
 }
 
 export interface PlaygroundOptions {
@@ -247,7 +243,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       case '/api/time': {
         const ms = Math.max(0, Number(body.ms) || 0);
         clock.advance(ms);
-        await postJson(`${options.sandboxUrl}/_sandbox/clock/advance`, { ms });
+        await new SandboxControl(options.sandboxUrl).advanceClock(ms);
         const fired = runtime.triggers.fireDue();
         collectUi();
         return send(response, 200, { ok: true, fired });

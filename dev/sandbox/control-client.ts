@@ -1,0 +1,96 @@
+// Typed client of the sandbox's control API (/_sandbox/...) and of its /v1 API as a plain caller, for tests,
+// benchmarks and the playground: reset, clock, faults, stats, seeded companies, accounts and credits.
+
+export interface FaultSpec {
+  route: 'lookup' | 'search' | 'similar' | 'tasks.create' | 'tasks.get' | 'tasks.list' | 'user' | 'columns' | 'templates' | 'tables.get' | 'templates.get' | '*';
+  latencyMs?: number;
+  errorRate?: number;
+  errorStatus?: 429 | 500 | 503;
+  retryAfterSeconds?: number;
+  dropRate?: number;
+  slowBodyMs?: number;
+  rawNewlines?: boolean;
+  count?: number | null;
+  seed?: number;
+}
+
+export interface SeededCompany {
+  id: string | null;
+  domain: string;
+  name: string;
+  enriched: boolean;
+  hq_country: string;
+  hq_city: string;
+  employee_count: string;
+  founding_year: number;
+  industry: string;
+}
+
+export class SandboxControl {
+  constructor(readonly url: string) {}
+
+  /** One call; throws with the status and body on a non-2xx answer. */
+  async call<T = unknown>(method: string, route: string, body?: unknown, token?: string): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const response = await fetch(`${this.url}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  reset(): Promise<unknown> {
+    return this.call('POST', '/_sandbox/reset');
+  }
+
+  async now(): Promise<number> {
+    return (await this.call<{ epoch_ms: number }>('GET', '/_sandbox/clock')).epoch_ms;
+  }
+
+  advanceClock(ms: number): Promise<unknown> {
+    return this.call('POST', '/_sandbox/clock/advance', { ms });
+  }
+
+  setFault(fault: FaultSpec): Promise<unknown> {
+    return this.call('POST', '/_sandbox/faults', fault);
+  }
+
+  clearFaults(): Promise<unknown> {
+    return this.call('DELETE', '/_sandbox/faults');
+  }
+
+  /** Requests served per route since the last reset (faulted ones included). */
+  stats(): Promise<Record<string, number>> {
+    return this.call('GET', '/_sandbox/stats');
+  }
+
+  resetStats(): Promise<unknown> {
+    return this.call('POST', '/_sandbox/stats/reset');
+  }
+
+  companies(options: { limit?: number; offset?: number; enriched?: boolean } = {}): Promise<SeededCompany[]> {
+    const query = Object.entries(options)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `${key}=${encodeURIComponent(String(value))}`)
+      .join('&');
+    return this.call('GET', `/_sandbox/companies${query ? `?${query}` : ''}`);
+  }
+
+  setAccount(name: string, change: { credits?: number; plan?: 'pro' | 'free' }): Promise<unknown> {
+    return this.call('POST', `/_sandbox/accounts/${encodeURIComponent(name)}`, change);
+  }
+
+  setEnrichmentDelay(enrichmentDelayMs: number): Promise<unknown> {
+    return this.call('POST', '/_sandbox/config', { enrichmentDelayMs });
+  }
+
+  failTask(taskId: string, reason: 'credits' | 'internal'): Promise<unknown> {
+    return this.call('POST', `/_sandbox/tasks/${encodeURIComponent(taskId)}/fail`, { reason });
+  }
+
+  /** Available credits of the token's account, as GET /v1/user reports them. */
+  async credits(token: string): Promise<number> {
+    return (await this.call<{ available_credits: number }>('GET', '/v1/user', undefined, token)).available_credits;
+  }
+}
