@@ -58,3 +58,21 @@ describe('dist/Code.js', () => {
     expect(touched).toEqual([]);
   });
 });
+
+describe('dist/*.html (sidebar panels and dialogs)', () => {
+  const pages = fs.readdirSync(path.join(root, 'dist')).filter((file) => file.endsWith('.html'));
+
+  it('builds one page per sidebar entry', () => {
+    const entries = fs.readdirSync(path.join(root, 'sidebar/entries')).filter((file) => file.endsWith('.ts'));
+    expect(pages.sort()).toEqual(entries.map((file) => file.replace(/\.ts$/, '.html')).sort());
+  });
+
+  it.each(pages)('%s is self-contained and carries no server code', (file) => {
+    const html = fs.readFileSync(path.join(root, 'dist', file), 'utf8');
+    // No external scripts, stylesheets or fonts: everything is inlined.
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?(https?:)?\/\//i);
+    // Browser code reaches the server only through google.script.run, never Apps Script services.
+    expect(html).not.toMatch(/\b(SpreadsheetApp|PropertiesService|UrlFetchApp|CacheService|LockService|ScriptApp|HtmlService)\./);
+  });
+});
+
