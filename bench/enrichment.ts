@@ -2,7 +2,8 @@
 // answer 202 first) through the built bundle in the emulator, against the sandbox with 200 ms of latency per lookup;
 // and a naive one-cell-at-a-time script (getValue, one sequential fetch, setValue per row) over the first 200 rows,
 // scaled to 2,000. Prints HTTP calls, sheet reads/writes, wall time, rows/s, the ideal time for the concurrency used,
-// and the summary line.
+// and the summary line. The sandbox finishes an enrichment 1 s after the first lookup (its default is 5 s).
+// BENCH_DEBUG=1 also prints the fetchAll batch sizes per execution; BENCH_SKIP_NAIVE=1 skips the baseline (tuning).
 import { createRuntime, createRealClock, SpreadsheetModel } from '../dev/gas-runtime';
 import { LIMITS, type EnrichProgress } from '../src/enrichment/job';
 import { drive, runtimeWith, start, startSandbox, TOKEN, USER } from '../test/integration/enrichment/harness';

@@ -111,6 +111,7 @@ global.showSearchPanel = search.showSearchPanel;
 global.getSearchPanelState = search.getSearchPanelState;
 global.getSearchSheetColumns = search.getSearchSheetColumns;
 global.getSearchExcludeDomains = search.getSearchExcludeDomains;
+global.summarizeSearchExcludeDomains = search.summarizeSearchExcludeDomains;
 global.previewCompanySearch = search.previewCompanySearch;
 global.writeCompanySearch = search.writeCompanySearch;
 global.runCompanySearchAgain = search.runCompanySearchAgain;

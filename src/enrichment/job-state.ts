@@ -1,7 +1,7 @@
 // The durable record of a document's bulk enrichment job, kept in DocumentProperties so any execution (the sidebar's
 // next call, the continuation trigger, another editor) can resume it. Property values hold 9 KB at most, so the JSON
-// is split into parts under a generation number; the head key is written last, so a crash mid-save leaves the
-// previous record intact.
+// is split into parts under a random generation id; the head key is written last, so a crash mid-save leaves the
+// previous record intact, and two executions saving at once (a cancel during a chunk) never mix their parts.
 import type { KeyValueStore } from '../ports';
 
 export type JobStatus = 'running' | 'paused' | 'done' | 'cancelled';
@@ -87,11 +87,11 @@ export const JOB_KEY = 'sheetscout.enrich.job';
 const PART_SIZE = 8000;
 
 interface Head {
-  gen: number;
+  gen: string;
   parts: number;
 }
 
-function partKey(gen: number, index: number): string {
+function partKey(gen: string, index: number): string {
   return `${JOB_KEY}.${gen}.${index}`;
 }
 
@@ -100,7 +100,7 @@ function readHead(store: KeyValueStore): Head | null {
   if (!text) return null;
   try {
     const head = JSON.parse(text) as Head;
-    return Number.isInteger(head.gen) && Number.isInteger(head.parts) ? head : null;
+    return typeof head.gen === 'string' && Number.isInteger(head.parts) ? head : null;
   } catch {
     return null;
   }
@@ -125,7 +125,8 @@ export function loadJob(store: KeyValueStore): EnrichJob | null {
 
 export function saveJob(store: KeyValueStore, job: EnrichJob): void {
   const previous = readHead(store);
-  const gen = previous ? previous.gen + 1 : 1;
+  let gen = Math.random().toString(36).slice(2, 10);
+  while (gen === previous?.gen || gen === '') gen = Math.random().toString(36).slice(2, 10);
   const text = JSON.stringify(job);
   const parts = Math.max(1, Math.ceil(text.length / PART_SIZE));
   for (let i = 0; i < parts; i++) store.set(partKey(gen, i), text.slice(i * PART_SIZE, (i + 1) * PART_SIZE));

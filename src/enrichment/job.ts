@@ -530,7 +530,7 @@ export function runChunk(deps: EnrichDeps, mode: ChunkMode): EnrichProgress | nu
     const budget = mode === 'trigger' ? LIMITS.triggerBudgetMs : LIMITS.sidebarBudgetMs;
     let job = loadJob(deps.store);
     if (!job || job.status !== 'running') {
-      if (!job || job.status !== 'paused') deps.triggers.cancelAll(TRIGGER_HANDLER);
+      deps.triggers.cancelAll(TRIGGER_HANDLER);
       return job ? progressOf(job, started) : null;
     }
     for (;;) {
@@ -549,7 +549,8 @@ export function runChunk(deps: EnrichDeps, mode: ChunkMode): EnrichProgress | nu
     if (job.status === 'running') {
       const delay = mode === 'trigger' ? Math.max(LIMITS.triggerMinDelayMs, progress.nextStepInMs) : Math.max(LIMITS.triggerBackstopMs, progress.nextStepInMs);
       deps.triggers.scheduleOnly(TRIGGER_HANDLER, delay);
-    } else if (job.status !== 'paused') {
+    } else {
+      // Done, cancelled, or paused until the user acts (Resume re-arms the trigger).
       deps.triggers.cancelAll(TRIGGER_HANDLER);
     }
     return progress;

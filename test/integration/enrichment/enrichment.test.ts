@@ -105,6 +105,13 @@ describe('bulk enrichment through the bundle', () => {
     expect(again.progress).toMatchObject({ status: 'done', totalDomains: 0 });
     expect(await control.lookupCount()).toBe(before);
     expect(sheetValues(rt)).toEqual(values);
+
+    // Overwriting everything is served by the shared profile cache (the one the custom functions use).
+    start(rt, { fields: FIELDS, overwrite: true });
+    const overwritten = await drive(rt);
+    expect(overwritten.progress).toMatchObject({ status: 'done', totalDomains: 66, cacheHits: 66, lookups: 0 });
+    expect(await control.lookupCount()).toBe(before);
+    expect(sheetValues(rt)).toEqual(values);
   });
 
   it('writes each result into its own row while the user sorts, inserts and deletes rows between chunks', async () => {

@@ -155,6 +155,19 @@ describe('a job', () => {
     expect(w.client.calls.every((batch) => batch.length <= LIMITS.batchSize)).toBe(true);
   });
 
+  it('handles 10,000 rows: every unique domain looked up once, every row filled, chunks bounded by the plan size', () => {
+    const unique = domains(6000);
+    const rows = Array.from({ length: 10_000 }, (_, i) => (i < 6000 ? unique[i] : unique[(i * 7) % 6000].toUpperCase()));
+    const w = world(sheetOf(rows));
+    const started = start(w);
+    expect(started).toMatchObject({ totalDomains: 6000, scope: { rows: 10_000, uniqueDomains: 6000 } });
+    const done = drive(w);
+    expect(done).toMatchObject({ status: 'done', percent: 100, resolvedDomains: 6000, counts: { written: 10_000 } });
+    expect(done.chunks).toBe(Math.ceil(6000 / LIMITS.planSize));
+    expect(w.client.looked()).toHaveLength(6000);
+    expect(w.sheet.value(10_001, 2)).toBe(`${unique[(9999 * 7) % 6000][0].toUpperCase()}${unique[(9999 * 7) % 6000].split('.')[0].slice(1)} Inc`);
+  });
+
   it('retries 202 answers with spacing, then marks rows still enriching after the cap', () => {
     const w = world(sheetOf(['slow.com', 'never.com', 'fast.com']));
     w.client.enriching.set('slow.com', 2);
@@ -212,9 +225,11 @@ describe('a job', () => {
     start(w);
     const paused = drive(w);
     expect(paused).toMatchObject({ status: 'paused', message: 'Token rejected: check it in Settings', nextStepInMs: -1 });
+    expect(w.triggers.pending).toEqual([]);
     expect(w.sheet.column(2)).toEqual(['Company name', 'A Inc', '', 'C Inc']);
     w.client.errors.clear();
     resumeEnrichment(w.deps);
+    expect(w.triggers.pending).toHaveLength(1);
     expect(drive(w)).toMatchObject({ status: 'done', counts: { written: 3 } });
     expect(w.sheet.value(3, 2)).toBe('B Inc');
   });
