@@ -1,19 +1,23 @@
 // The company search panel: Describe / Similar to, filters as form controls, the exclude-domains list with its
 // count, how many results, the preview table, and writing into a new sheet or appending to one; "Run again" for a
-// sheet a search created. Problems found locally (checkSpec, same rules as the server) or by the service (422 detail)
-// are shown under the control that caused them.
+// sheet a search created. Problems found by the server (checkSpec) or by the service (422 detail) are shown under the
+// control that caused them. The exclude-domains count comes from the server (summarizeSearchExcludeDomains) so domain
+// parsing and the public-suffix list stay out of the page; server code is imported for its types only, apart from the
+// dependency-free limits and the service's size buckets.
 import { SIZE_BUCKETS, type SizeBucket } from '../../src/api/types';
-import { DEFAULT_COLUMNS, RESULT_COLUMNS, type PreviewRow, type ResultColumnKey } from '../../src/search/columns';
-import { EXCLUDE_DOMAIN_LIMIT, overLimitMessage } from '../../src/search/exclude-domains';
-import type { Failure, PreviewAnswer, SearchPanelState, WriteAnswer } from '../../src/search/panel-service';
+import type { PreviewRow, ResultColumnKey } from '../../src/search/columns';
+import { EXCLUDE_DOMAIN_LIMIT, FREE_DEPTH } from '../../src/search/limits';
+import type { ColumnChoice, Failure, PreviewAnswer, SearchPanelState, WriteAnswer } from '../../src/search/panel-service';
 import type { SavedSearch } from '../../src/search/saved-search';
-import { checkSpec, describeFilters, FREE_DEPTH, type FieldProblem, type SearchField, type SearchMode, type SearchSpec } from '../../src/search/spec';
+import type { SearchField, SearchMode, SearchSpec } from '../../src/search/spec';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { chipInput } from './chips';
-import { pastedSource, summarize, upsertSource, type ExcludeSource } from './exclude-sources';
+import { EMPTY_SUMMARY, pastedEntry, upsertSource, type ExcludeEntry, type ExcludeSummary } from './exclude-sources';
 
 const DEFAULT_COUNT = 100;
+/** How long the pasted list must stay unchanged before the server recounts it. */
+const PASTE_DEBOUNCE_MS = 300;
 
 function columnLetter(index: number): string {
   let letters = '';
@@ -29,7 +33,8 @@ function yearValue(input: HTMLInputElement): number | null {
 export function mountSearchPanel(root: HTMLElement): void {
   let state: SearchPanelState | null = null;
   let mode: SearchMode = 'describe';
-  let sources: ExcludeSource[] = [];
+  let sources: ExcludeEntry[] = [];
+  let summary: ExcludeSummary = EMPTY_SUMMARY;
   let acceptMostRecent = false;
   let lastPreview: { searchId: string; spec: SearchSpec } | null = null;
   let busy = false;
@@ -94,35 +99,57 @@ export function mountSearchPanel(root: HTMLElement): void {
   const excludeSummary = h('div', { class: 'exclude-summary' });
   const sourceList = h('div', {});
   let pasteTimer: ReturnType<typeof setTimeout> | undefined;
+  let summaryRound = 0;
+  let summaryDone: Promise<void> = Promise.resolve();
+
+  /** Asks the server for the summary of the current sources; an answer overtaken by a newer request is dropped. */
+  const updateExclude = (): Promise<void> => {
+    clearTimeout(pasteTimer);
+    pasteTimer = undefined;
+    const round = ++summaryRound;
+    if (sources.length === 0) {
+      summary = EMPTY_SUMMARY;
+      renderExclude();
+      summaryDone = Promise.resolve();
+    } else {
+      summaryDone = server.summarizeSearchExcludeDomains({ entries: sources, acceptMostRecent }).then(
+        (answer) => {
+          if (round !== summaryRound) return;
+          summary = answer;
+          renderExclude();
+        },
+        (error: unknown) => {
+          if (round === summaryRound) showStatus('error', errorText(error));
+        },
+      );
+    }
+    return summaryDone;
+  };
+
+  const applyPasted = (): Promise<void> => {
+    sources = pasted.value.trim() === '' ? sources.filter((source) => source.id !== 'pasted') : upsertSource(sources, pastedEntry(pasted.value));
+    return updateExclude();
+  };
   pasted.addEventListener('input', () => {
     clearTimeout(pasteTimer);
-    pasteTimer = setTimeout(() => {
-      sources = pasted.value.trim() === '' ? sources.filter((source) => source.id !== 'pasted') : upsertSource(sources, pastedSource(pasted.value));
-      renderExclude();
-    }, 200);
+    pasteTimer = setTimeout(() => void applyPasted(), PASTE_DEBOUNCE_MS);
   });
+  /** Settles the exclude list before a search: a pending paste is counted now, a request in flight is awaited. */
+  const excludeSettled = (): Promise<void> => (pasteTimer !== undefined ? applyPasted() : summaryDone);
 
   const renderExclude = (): void => {
-    const summary = summarize(sources, acceptMostRecent);
     replaceChildren(
       sourceList,
-      ...sources.map((source) =>
-        h(
-          'div',
-          { class: 'source' },
-          h('span', {}, `${source.label}: ${source.list.domains.length}`),
-          h('button', { type: 'button', class: 'link', onclick: () => removeSource(source.id) }, 'remove'),
-        ),
+      ...summary.sources.map((source) =>
+        h('div', { class: 'source' }, h('span', {}, `${source.label}: ${source.count}`), h('button', { type: 'button', class: 'link', onclick: () => removeSource(source.id) }, 'remove')),
       ),
     );
     const parts: Array<HTMLElement | string> = [];
-    parts.push(h('div', { class: 'count' }, `${summary.domains.length.toLocaleString('en-US')} domain${summary.domains.length === 1 ? '' : 's'} to exclude${summary.duplicates > 0 ? ` (${summary.duplicates} duplicates removed)` : ''}`));
+    parts.push(h('div', { class: 'count' }, `${summary.count.toLocaleString('en-US')} domain${summary.count === 1 ? '' : 's'} to exclude${summary.duplicates > 0 ? ` (${summary.duplicates} duplicates removed)` : ''}`));
     if (summary.overLimit) {
-      parts.push(
-        message('warn', acceptMostRecent ? `Using the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent of ${summary.domains.length.toLocaleString('en-US')} domains.` : overLimitMessage(summary.domains.length)),
-      );
-      if (!acceptMostRecent) {
-        parts.push(h('button', { type: 'button', onclick: () => ((acceptMostRecent = true), renderExclude()) }, `Use the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent`));
+      parts.push(message('warn', summary.overLimitMessage ?? `Using the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent of ${summary.count.toLocaleString('en-US')} domains.`));
+      if (summary.overLimitMessage !== null) {
+        parts.push(h('button', { type: 'button', onclick: () => ((acceptMostRecent = true), void updateExclude()) }, `Use the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent`));
       }
     }
     for (const invalid of summary.invalid) {
@@ -136,7 +163,7 @@ export function mountSearchPanel(root: HTMLElement): void {
     if (id === 'pasted') pasted.value = '';
     if (id.startsWith('sheet:')) alreadyHere.checked = false;
     acceptMostRecent = false;
-    renderExclude();
+    void updateExclude();
   };
 
   const toggleAlreadyHere = async (): Promise<void> => {
@@ -146,7 +173,7 @@ export function mountSearchPanel(root: HTMLElement): void {
     try {
       const list = await server.getSearchExcludeDomains({ kind: 'sheet', sheetId: state.activeSheet.id });
       sources = upsertSource(sources, { id, label: `Already in ${state.activeSheet.name}`, list });
-      renderExclude();
+      await updateExclude();
     } catch (error) {
       alreadyHere.checked = false;
       showStatus('error', errorText(error));
@@ -177,7 +204,7 @@ export function mountSearchPanel(root: HTMLElement): void {
       const sheetName = columnSheet.selectedOptions[0]?.textContent ?? '';
       sources = upsertSource(sources, { id: `column:${sheetId}:${column}`, label: `${sheetName} ${columnLetter(column)}`, list });
       acceptMostRecent = false;
-      renderExclude();
+      await updateExclude();
     } catch (error) {
       showStatus('error', errorText(error));
     }
@@ -193,15 +220,16 @@ export function mountSearchPanel(root: HTMLElement): void {
   // --- Preview and write ---
   const previewBox = h('div', { id: 'search-preview' });
   const columnBoxes = new Map<ResultColumnKey, HTMLInputElement>();
-  const columnChooser = h(
-    'div',
-    { class: 'columns-grid' },
-    ...RESULT_COLUMNS.map((column) => {
-      const box = h('input', { type: 'checkbox', value: column.key, checked: DEFAULT_COLUMNS.includes(column.key), disabled: column.key === 'domain' });
+  const columnChooser = h('div', { class: 'columns-grid' });
+  /** The column checkboxes, built once from the server's catalogue. */
+  const renderColumnChooser = (columns: readonly ColumnChoice[]): void => {
+    if (columnBoxes.size > 0) return;
+    for (const column of columns) {
+      const box = h('input', { type: 'checkbox', value: column.key, checked: column.byDefault, disabled: column.key === 'domain' });
       columnBoxes.set(column.key, box);
-      return h('label', { class: 'check small' }, box, column.label);
-    }),
-  );
+      columnChooser.append(h('label', { class: 'check small' }, box, column.label));
+    }
+  };
   const appendTarget = h('select', { 'aria-label': 'Sheet to append to' });
   const writeStatus = h('div', { id: 'search-write-status' });
   const insertButton = h('button', { type: 'button', id: 'search-insert', class: 'primary', onclick: () => void write({ kind: 'new' }) }, 'Insert into new sheet');
@@ -232,7 +260,7 @@ export function mountSearchPanel(root: HTMLElement): void {
       excludeCities: excludeCities.values(),
       foundedFrom: yearValue(foundedFrom),
       foundedTo: yearValue(foundedTo),
-      excludeDomains: summarize(sources, acceptMostRecent).toSend,
+      excludeDomains: summary.toSend,
     },
   });
 
@@ -253,7 +281,7 @@ export function mountSearchPanel(root: HTMLElement): void {
     pasted.value = '';
     sources = spec.filters.excludeDomains.length > 0 ? [{ id: 'saved', label: 'Saved search', list: { domains: spec.filters.excludeDomains, invalid: [], duplicates: 0 } }] : [];
     acceptMostRecent = false;
-    renderExclude();
+    void updateExclude();
   };
 
   const clearProblems = (): void => {
@@ -332,12 +360,11 @@ export function mountSearchPanel(root: HTMLElement): void {
 
   const runPreview = async (): Promise<void> => {
     if (busy || !state) return;
-    const spec = currentSpec();
-    const problems: FieldProblem[] = checkSpec(spec, state.depth, new Date().getFullYear());
-    if (problems.length > 0) return showProblems({ message: problems[0].message, problems });
     clearProblems();
     setBusy(true, 'Searching…');
     try {
+      await excludeSettled();
+      const spec = currentSpec();
       const answer = await server.previewCompanySearch(spec);
       if (!answer.ok) {
         lastPreview = null;
@@ -371,7 +398,7 @@ export function mountSearchPanel(root: HTMLElement): void {
 
   const write = async (target: { kind: 'new' } | { kind: 'append'; sheetId: number }): Promise<void> => {
     if (busy || !lastPreview) return;
-    const columns = RESULT_COLUMNS.filter((column) => columnBoxes.get(column.key)?.checked).map((column) => column.key);
+    const columns = [...columnBoxes].filter(([, box]) => box.checked).map(([key]) => key);
     setBusy(true);
     replaceChildren(writeStatus, h('div', { class: 'muted' }, 'Writing…'));
     try {
@@ -398,7 +425,7 @@ export function mountSearchPanel(root: HTMLElement): void {
         'div',
         { class: 'saved-box' },
         h('div', {}, `“${sheet.name}” came from a search: ${what}`),
-        h('div', { class: 'muted' }, describeFilters(saved.spec.filters)),
+        h('div', { class: 'muted' }, state.savedFilters ?? ''),
         h(
           'div',
           { class: 'row' },
@@ -427,6 +454,7 @@ export function mountSearchPanel(root: HTMLElement): void {
     const current = await server.getSearchPanelState();
     state = current;
     applyDepth(current.depth);
+    renderColumnChooser(current.columns);
     // Keep what the user picked in the sheet lists while that sheet still exists; default to the active sheet.
     const keep = (select: HTMLSelectElement): number => {
       const picked = select.value === '' ? NaN : Number(select.value);

@@ -5,12 +5,14 @@ import { appContext } from '../app-context';
 import { createSheetAdapter } from './sheet-adapter';
 import {
   excludeDomainsFrom,
+  excludeSummary,
   panelState,
   previewSearch,
   runAgain,
   sheetColumns,
   writeResults,
   type ExcludeSource,
+  type ExcludeSummaryRequest,
   type PreviewAnswer,
   type SearchDeps,
   type SearchPanelState,
@@ -18,7 +20,7 @@ import {
   type WriteAnswer,
   type WriteRequest,
 } from './panel-service';
-import type { DomainList } from './exclude-domains';
+import type { DomainList, ExcludeSummary } from './exclude-domains';
 import type { SearchSpec } from './spec';
 
 function deps(): SearchDeps {
@@ -51,6 +53,11 @@ export function getSearchSheetColumns(sheetId: number): SheetColumns {
 
 export function getSearchExcludeDomains(source: ExcludeSource): DomainList {
   return excludeDomainsFrom(deps(), source);
+}
+
+/** Pure (no spreadsheet or service access): the panel calls it as the user edits the pasted list. */
+export function summarizeSearchExcludeDomains(request: ExcludeSummaryRequest): ExcludeSummary {
+  return excludeSummary(request);
 }
 
 export function previewCompanySearch(spec: SearchSpec): PreviewAnswer {

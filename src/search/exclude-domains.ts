@@ -1,11 +1,12 @@
 // The "exclude domains" list of the search panel: turns raw values (a sheet column, a pasted list, the domains already
 // in a sheet) into registered domains with parseDomain, de-duplicates them, lists what is not a domain so the user can
-// fix it, and applies the service's limit of 1,000 domains. Pure; used by the panel (live count) and re-checked by the
-// server before anything is sent.
+// fix it, and applies the service's limit of 1,000 domains; also the panel's summary of all its exclude sources (the
+// panel asks the server for it, so the public-suffix list stays out of the page). Pure; re-checked by checkSpec before
+// anything is sent.
 import { parseDomain } from '../shared/domain';
+import { EXCLUDE_DOMAIN_LIMIT } from './limits';
 
-/** The service rejects more than this many domains after de-duplication (interface 4.9, section 8). */
-export const EXCLUDE_DOMAIN_LIMIT = 1000;
+export { EXCLUDE_DOMAIN_LIMIT } from './limits';
 
 export interface DomainList {
   /** Registered domains, oldest first: each domain sits at its latest occurrence in the input. */
@@ -60,4 +61,44 @@ export function mostRecent(domains: readonly string[], limit = EXCLUDE_DOMAIN_LI
 /** The panel's and the server's sentence for a list over the limit. */
 export function overLimitMessage(count: number): string {
   return `${count.toLocaleString('en-US')} domains to exclude: the service takes at most ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')}. Use the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent, or shorten the list.`;
+}
+
+/**
+ * One exclude source of the panel: a list the server already normalized (a sheet column, the companies already in a
+ * sheet, a saved search's domains) or the text the user pasted.
+ */
+export type ExcludeEntry = { id: string; label: string; list: DomainList } | { id: string; label: string; text: string };
+
+export interface ExcludeSummary {
+  /** Each source's label and how many distinct domains it holds, in the order given. */
+  sources: Array<{ id: string; label: string; count: number }>;
+  /** Distinct domains over all sources. */
+  count: number;
+  /** Invalid inputs by source label (sources without any left out). */
+  invalid: Array<{ label: string; values: string[] }>;
+  duplicates: number;
+  overLimit: boolean;
+  /** The over-the-limit sentence while the user has not accepted the most recent; otherwise null. */
+  overLimitMessage: string | null;
+  /** What would be sent: all domains, or the most recent 1,000 when the user accepted that. */
+  toSend: string[];
+}
+
+/**
+ * Sources in the order they were added (older first) form one list; a later source's domains are more recent.
+ * Pasted text is split and normalized here; lists are taken as the server normalized them.
+ */
+export function summarizeExclude(entries: readonly ExcludeEntry[], acceptMostRecent: boolean): ExcludeSummary {
+  const sources = entries.map((entry) => ({ id: entry.id, label: entry.label, list: 'text' in entry ? normalizeDomainList(splitPastedList(entry.text)) : entry.list }));
+  const merged = mergeDomainLists(sources.map((source) => source.list.domains));
+  const overLimit = merged.domains.length > EXCLUDE_DOMAIN_LIMIT;
+  return {
+    sources: sources.map((source) => ({ id: source.id, label: source.label, count: source.list.domains.length })),
+    count: merged.domains.length,
+    invalid: sources.filter((source) => source.list.invalid.length > 0).map((source) => ({ label: source.label, values: source.list.invalid })),
+    duplicates: merged.duplicates + sources.reduce((sum, source) => sum + source.list.duplicates, 0),
+    overLimit,
+    overLimitMessage: overLimit && !acceptMostRecent ? overLimitMessage(merged.domains.length) : null,
+    toSend: overLimit && acceptMostRecent ? mostRecent(merged.domains) : merged.domains,
+  };
 }

@@ -5,14 +5,14 @@
 import type { CompanySearchResult } from '../api/types';
 import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
 import { parseDomain } from '../shared/domain';
-import { previewRow, resolveColumns, suggestionsFrom, type PreviewRow, type ResultColumnKey } from './columns';
-import { normalizeDomainList, type DomainList } from './exclude-domains';
+import { DEFAULT_COLUMNS, previewRow, RESULT_COLUMNS, resolveColumns, suggestionsFrom, type PreviewRow, type ResultColumnKey } from './columns';
+import { normalizeDomainList, summarizeExclude, type DomainList, type ExcludeEntry, type ExcludeSummary } from './exclude-domains';
 import { loadResults, specKeyOf, storeResults } from './result-store';
 import { runSearch, type SearchBackend } from './run-search';
 import { parseSavedSearchNote, formatSavedSearchNote, type SavedSearch } from './saved-search';
 import { columnValues, domainColumns, domainValues } from './sheet-domains';
 import type { SearchSheetPort, SheetRef } from './sheet-port';
-import { checkSpec, FREE_DEPTH, PAID_DEPTH, type FieldProblem, type SearchSpec } from './spec';
+import { checkSpec, describeFilters, FREE_DEPTH, PAID_DEPTH, type FieldProblem, type SearchSpec } from './spec';
 import { appendToSheet, insertIntoNewSheet } from './write-results';
 
 export interface SearchDeps {
@@ -45,7 +45,17 @@ export interface SearchPanelState {
   activeSheet: SheetRef;
   /** The search that created the active sheet, for "Run again". */
   savedSearch: SavedSearch | null;
+  /** The saved search's filters in one line (describeFilters), or null. */
+  savedFilters: string | null;
   sheets: SheetRef[];
+  /** The columns a search can write, in catalogue order, with the ones chosen by default. */
+  columns: ColumnChoice[];
+}
+
+export interface ColumnChoice {
+  key: ResultColumnKey;
+  label: string;
+  byDefault: boolean;
 }
 
 export type Failure = { ok: false; message: string; problems: FieldProblem[] };
@@ -111,13 +121,16 @@ function savedSearchOf(deps: SearchDeps, sheet: SheetRef): SavedSearch | null {
 export function panelState(deps: SearchDeps): SearchPanelState {
   const activeSheet = deps.sheets.activeSheet();
   const selected = parseDomain(deps.sheets.activeCellValue());
+  const savedSearch = savedSearchOf(deps, activeSheet);
   return {
     connected: deps.client !== null,
     depth: depthOf(deps),
     selectedDomain: selected.kind === 'domain' ? selected.domain : null,
     activeSheet,
-    savedSearch: savedSearchOf(deps, activeSheet),
+    savedSearch,
+    savedFilters: savedSearch ? describeFilters(savedSearch.spec.filters) : null,
     sheets: deps.sheets.listSheets(),
+    columns: RESULT_COLUMNS.map((column) => ({ key: column.key, label: column.label, byDefault: DEFAULT_COLUMNS.includes(column.key) })),
   };
 }
 
@@ -143,6 +156,18 @@ export function excludeDomainsFrom(deps: SearchDeps, source: ExcludeSource): Dom
   const grid = deps.sheets.readAll(source.sheetId);
   const values = source.kind === 'column' ? columnValues(grid, source.column, source.skipHeader) : domainValues(grid);
   return normalizeDomainList(values);
+}
+
+export interface ExcludeSummaryRequest {
+  /** The panel's sources, oldest first. */
+  entries: ExcludeEntry[];
+  /** The user accepted sending the 1,000 most recent of a longer list. */
+  acceptMostRecent: boolean;
+}
+
+/** The panel's live exclude-domains count: normalized, de-duplicated and checked against the limit here. */
+export function excludeSummary(request: ExcludeSummaryRequest): ExcludeSummary {
+  return summarizeExclude(request.entries, request.acceptMostRecent);
 }
 
 type Searched = { ok: true; results: CompanySearchResult[]; exhausted: boolean; warning: string | null; reference: CompanySearchResult | null } | Failure;

@@ -4,7 +4,10 @@
 // Pure and JSON-only: the same types travel over google.script.run and into the saved-search note.
 import { SIZE_BUCKETS, type SearchFilters, type SizeBucket } from '../api/types';
 import { isCompanyUuid, parseDomain } from '../shared/domain';
-import { EXCLUDE_DOMAIN_LIMIT, normalizeDomainList, overLimitMessage } from './exclude-domains';
+import { normalizeDomainList, overLimitMessage } from './exclude-domains';
+import { EXCLUDE_DOMAIN_LIMIT, FREE_DEPTH } from './limits';
+
+export { FREE_DEPTH, PAID_DEPTH } from './limits';
 
 export type SearchMode = 'describe' | 'similar';
 
@@ -38,7 +41,7 @@ export interface FilterForm {
   excludeCities: string[];
   foundedFrom: number | null;
   foundedTo: number | null;
-  /** Domains to leave out (the panel has normalized them; the server checks again). */
+  /** Domains to leave out (the panel's exclude summary, normalized on the server; checked again before sending). */
   excludeDomains: string[];
 }
 
@@ -53,9 +56,6 @@ export interface SearchSpec {
   count: number;
 }
 
-/** Search depth by plan (interface section 8): paid plans page up to 2,000 results per query, the free tier 25. */
-export const PAID_DEPTH = 2000;
-export const FREE_DEPTH = 25;
 export const QUERY_MAX_LENGTH = 2000;
 const EARLIEST_FOUNDED = 1600;
 

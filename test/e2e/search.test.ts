@@ -43,7 +43,9 @@ describeWithBrowser('company search panel in the playground', () => {
     expect(await page.getAttribute('td[data-cell="A1"]', 'title')).toContain('Describe: software');
     await stack.screenshot('search-2-new-sheet');
 
-    // The new sheet is active and came from a search: "Run again" finds nothing new to add.
+    // The new sheet is active and came from a search (its filters summed up by the server): "Run again" finds nothing
+    // new to add.
+    await panel.waitForSelector('.saved-box .muted:has-text("country United States; founded 2000–…")');
     await panel.click('#search-rerun');
     await panel.waitForSelector('#search-rerun-status :text("0 companies written to \\"Search: software\\"; 30 already there, skipped.")');
   });

@@ -2,6 +2,7 @@
 // exactly, paging to 2,000 in one parallel round, the free tier's 25, the 1,000-domain limit, exclude-from-sheet,
 // 404/422 mapping, writing values into a new sheet, appending without duplicates and "Run again".
 import type { GasRuntime } from '../../../dev/gas-runtime';
+import type { DomainList, ExcludeSummary } from '../../../src/search/exclude-domains';
 import type { PreviewAnswer, WriteAnswer } from '../../../src/search/panel-service';
 import { fieldOfLocation } from '../../../src/search/run-search';
 import { parseSavedSearchNote } from '../../../src/search/saved-search';
@@ -168,6 +169,43 @@ describe('exclude from a sheet, lookalike, errors', () => {
     expect(answer.preview.some((row) => list.domains.includes(row.domain))).toBe(false);
     const column = rt.run<{ domains: string[] }>('getSearchExcludeDomains', [{ kind: 'column', sheetId: leads.id, column: 1, skipHeader: true }], { kind: 'sidebar' });
     expect(column.domains).toEqual(list.domains);
+  });
+
+  it('counts the sheet list and the pasted list on the server as the panel does, without calling the service', () => {
+    const rt = runtime(PRO, { Leads: [['Website'], ['https://www.acme.io/'], ['b.com'], ['Acme Inc']] });
+    const leads = panel.state(rt).activeSheet;
+    const list = rt.run<DomainList>('getSearchExcludeDomains', [{ kind: 'sheet', sheetId: leads.id }], { kind: 'sidebar' });
+    const pasted = [...Array.from({ length: 1000 }, (_, i) => `https://www.excluded-${i}.com/`), 'ACME.io', 'nope nope'].join('\n');
+    const entries = [
+      { id: `sheet:${leads.id}`, label: 'Already in Leads', list },
+      { id: 'pasted', label: 'Pasted list', text: pasted },
+    ];
+    const summarize = (acceptMostRecent: boolean): ExcludeSummary => rt.run<ExcludeSummary>('summarizeSearchExcludeDomains', [{ entries, acceptMostRecent }], { kind: 'sidebar' });
+    const refused = summarize(false);
+    expect(refused).toMatchObject({
+      sources: [
+        { label: 'Already in Leads', count: 2 },
+        { label: 'Pasted list', count: 1001 },
+      ],
+      count: 1002,
+      duplicates: 1,
+      invalid: [
+        { label: 'Already in Leads', values: ['Acme Inc'] },
+        { label: 'Pasted list', values: ['nope'] },
+      ],
+      overLimit: true,
+      overLimitMessage: expect.stringContaining('1,002 domains to exclude: the service takes at most 1,000.'),
+    });
+    expect(refused.toSend).toHaveLength(1002);
+    const accepted = summarize(true);
+    expect(accepted).toMatchObject({ overLimit: true, overLimitMessage: null });
+    expect(accepted.toSend).toHaveLength(1000);
+    expect(accepted.toSend[0]).toBe('excluded-1.com'); // b.com and excluded-0.com are the oldest
+    expect(accepted.toSend[999]).toBe('acme.io'); // at its latest occurrence, the end of the pasted list
+    expect(rt.httpLog).toHaveLength(0);
+    const answer = ok(panel.preview(rt, spec({ count: 10, filters: { ...emptyFilterForm(), excludeDomains: accepted.toSend } })));
+    expect(sentBodies(rt, /\/v1\/companies\/search$/).pop()?.body.filters).toEqual({ exclude: { domains: accepted.toSend } });
+    expect(answer.count).toBe(10);
   });
 
   it('prefills "Similar to" from the selected cell and runs the lookalike search by POST', () => {

@@ -30,7 +30,15 @@ describe('panel state and sheet reads', () => {
   it('reports connection, depth, the selected domain and the saved search of the active sheet', () => {
     const { deps, sheets, userStore } = setup();
     sheets.activeValue = 'https://www.Example.org/team';
-    expect(panelState(deps)).toMatchObject({ connected: true, depth: 2000, selectedDomain: 'example.org', savedSearch: null, activeSheet: { name: 'Sheet1' } });
+    expect(panelState(deps)).toMatchObject({ connected: true, depth: 2000, selectedDomain: 'example.org', savedSearch: null, savedFilters: null, activeSheet: { name: 'Sheet1' } });
+    const columns = panelState(deps).columns;
+    expect(columns.slice(0, 3)).toEqual([
+      { key: 'name', label: 'Company', byDefault: true },
+      { key: 'domain', label: 'Domain', byDefault: true },
+      { key: 'country', label: 'Country', byDefault: true },
+    ]);
+    expect(columns.filter((column) => column.byDefault).map((column) => column.key)).toEqual(['name', 'domain', 'country', 'city', 'size', 'founded', 'relevance', 'short_description']);
+    expect(columns.find((column) => column.key === 'full_description')).toEqual({ key: 'full_description', label: 'Full description', byDefault: false });
     userStore.set(DEPTH_KEY, `25:${Date.parse('2026-11-21T21:00:00Z')}`);
     sheets.activeValue = 'Acme Inc';
     expect(panelState({ ...deps, client: null })).toMatchObject({ connected: false, depth: 25, selectedDomain: null });
@@ -113,6 +121,8 @@ describe('run again', () => {
     const { deps, sheets } = setup(backend);
     const first = writeResults(deps, { searchId: null, spec: spec({ count: 10 }), columns: ['name', 'domain'], target: { kind: 'new' } });
     if (!first.ok) throw new Error('expected ok');
+    sheets.active = sheets.listSheets().findIndex((sheet) => sheet.id === first.sheet.id);
+    expect(panelState(deps)).toMatchObject({ savedSearch: { spec: { query: 'fintech' } }, savedFilters: 'no filters' });
     const grown = new FakeBackend(total(5000));
     const again = runAgain({ ...deps, client: grown }, first.sheet.id);
     expect(again).toMatchObject({ ok: true, written: 0, skipped: 10 });
