@@ -17,6 +17,10 @@ describeWithBrowser('custom functions in the playground', () => {
     const { page } = stack;
     await page.click('[data-handler="showSettingsPanel"]');
     const settings = await stack.sidebar();
+    // The playground starts with the demo token shared with formulas; untick and tick it again as a user would.
+    expect(await settings.isChecked('#share-formulas')).toBe(true);
+    await settings.uncheck('#share-formulas');
+    await settings.waitForSelector(':text("Formulas no longer use your token.")');
     await settings.check('#share-formulas');
     await settings.waitForSelector(':text("Formulas in this spreadsheet now use your token.")');
 
