@@ -2,6 +2,7 @@
 // and an emulated spreadsheet running the built bundle whose formulas use a token shared through document properties.
 import { createRuntime, type GasRuntime } from '../../../dev/gas-runtime';
 import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
+import { SandboxControl, type SeededCompany } from '../../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 
 export interface Sandbox extends SpawnedSandbox {
@@ -11,35 +12,20 @@ export interface Sandbox extends SpawnedSandbox {
 
 export async function startSandbox(): Promise<Sandbox> {
   const spawned = await spawnSandbox({ clock: 'manual' });
-  const control = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(spawned.url + path, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  };
+  const client = new SandboxControl(spawned.url);
   return {
     ...spawned,
-    control,
+    control: (method, path, body) => client.call(method, path, body),
     async lookupsServed() {
-      const stats = await control<Record<string, number>>('GET', '/_sandbox/stats');
-      return stats.lookup ?? 0;
+      return (await client.stats()).lookup ?? 0;
     },
   };
 }
 
-export interface SandboxCompany {
-  domain: string;
-  name: string;
-  hq_country: string;
-  employee_count: string;
-  enriched: boolean;
-}
+export type SandboxCompany = SeededCompany;
 
 export function companies(sandbox: Sandbox, count: number, enriched = true): Promise<SandboxCompany[]> {
-  return sandbox.control<SandboxCompany[]>('GET', `/_sandbox/companies?limit=${count}&enriched=${enriched}`);
+  return new SandboxControl(sandbox.url).companies({ limit: count, enriched });
 }
 
 /** An opened spreadsheet whose formulas use `token` (null: nobody shared a token with the formulas). */
