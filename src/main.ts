@@ -7,6 +7,7 @@ import * as formulas from './functions/endpoints';
 import * as tables from './tables/endpoints';
 import * as enrichment from './enrichment/endpoints';
 import * as research from './research/endpoints';
+import * as scheduler from './scheduler/endpoints';
 
 declare const global: Record<string, unknown>;
 
@@ -89,7 +90,6 @@ global.runEnrichmentChunk = enrichment.runEnrichmentChunk;
 global.getEnrichmentProgress = enrichment.getEnrichmentProgress;
 global.cancelEnrichment = enrichment.cancelEnrichment;
 global.resumeEnrichment = enrichment.resumeEnrichment;
-global.continueEnrichmentFromTrigger = enrichment.continueEnrichmentFromTrigger;
 
 // --- Research (issue 7) ---
 global.showResearchPanel = research.showResearchPanel;
@@ -100,11 +100,23 @@ global.listResearchHistory = research.listResearchHistory;
 global.getSelectedRowReport = research.getSelectedRowReport;
 global.getTaskReport = research.getTaskReport;
 global.writeTaskToSelectedRow = research.writeTaskToSelectedRow;
+
+// --- Time-driven trigger (the document's one shared timer: research polling and enrichment continuation) ---
+
 /**
- * Time-driven trigger: polls this spreadsheet's pending research tasks and writes finished results into their rows.
+ * Time-driven trigger: polls this spreadsheet's pending research tasks, continues its enrichment job, and removes
+ * itself when neither has work left.
  * @preserve
  */
-global.researchTick = research.researchTick;
+global.sheetScoutTimer = scheduler.sheetScoutTimer;
+/**
+ * Handlers of the per-feature triggers the shared timer replaced, still installed in some documents: they run the
+ * timer (which removes them and installs itself while work is pending).
+ * @preserve
+ */
+global.researchTick = scheduler.sheetScoutTimer;
+/** @preserve */
+global.continueEnrichmentFromTrigger = scheduler.sheetScoutTimer;
 
 // --- Company search (issue 8) ---
 global.showSearchPanel = search.showSearchPanel;

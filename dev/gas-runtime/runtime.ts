@@ -40,6 +40,11 @@ export interface RuntimeOptions {
   /** Known user emails; the first owns the spreadsheet and is the default executing user. */
   users?: string[];
   limits?: Partial<Limits>;
+  /**
+   * Run the bundle as a published editor add-on (default false): ScriptApp then allows one time-driven trigger per
+   * user per document and runs time-driven triggers at most hourly (everyMinutes(n) and after(ms) are clamped).
+   */
+  addOn?: boolean;
   scriptId?: string;
   /** Script time zone (Session.getScriptTimeZone, trigger schedules). Default: the spreadsheet's. */
   timeZone?: string;
@@ -187,6 +192,7 @@ export class GasRuntime {
     this.env = {
       clock: this.clock,
       limits: this.limits,
+      addOn: options.addOn === true,
       spreadsheet: this.spreadsheet,
       owner: this.owner,
       scriptId: options.scriptId ?? '1EmulatedScriptIdForSheetScout000000000000000000000000',

@@ -102,6 +102,8 @@ export interface LogEntry {
 export interface ServiceEnv {
   clock: Clock;
   limits: Limits;
+  /** Published editor add-on rules: one time-driven trigger per user per document, at most hourly. */
+  addOn: boolean;
   spreadsheet: SpreadsheetModel;
   /** Owner of the spreadsheet and the script (the first known user). */
   owner: string;

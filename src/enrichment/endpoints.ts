@@ -1,22 +1,25 @@
-// Server functions of the "Enrich selected domains" panel (called via google.script.run), its menu handler, and the
-// continuation trigger's handler. Each builds the job's ports from appContext() and delegates to job.ts.
+// Server functions of the "Enrich selected domains" panel (called via google.script.run), its menu handler, and its
+// slice of the shared timer (src/scheduler). Each builds the job's ports from appContext() and delegates to job.ts.
 import { appContext } from '../app-context';
 import * as job from './job';
 import { appsScriptSheets } from './sheet-adapter';
-import { appsScriptTriggers } from './trigger-adapter';
+import { appsScriptTimer } from '../scheduler/apps-script';
+import { readWake, timerTriggers } from './trigger-adapter';
 
 export type { EnrichPreview, EnrichProgress, EnrichOptions, StartResult } from './job';
 
-function deps(): job.EnrichDeps {
+function deps(): job.EnrichDeps & { user: string } {
   const context = appContext();
   if (!context.stores.document) throw new Error('Open Sheet Scout from a spreadsheet to enrich domains.');
+  const timer = appsScriptTimer(context.stores.document, context.clock);
   return {
+    user: timer.user,
     store: context.stores.document,
     sheets: appsScriptSheets(SpreadsheetApp.getActiveSpreadsheet()),
     cache: context.cache,
     clock: context.clock,
     lock: context.documentLock(),
-    triggers: appsScriptTriggers(),
+    triggers: timerTriggers(timer),
     client: () => context.userClient({ maxParallel: job.LIMITS.batchSize }),
     newId: () => Utilities.getUuid(),
   };
@@ -61,7 +64,16 @@ export function resumeEnrichment(): job.EnrichProgress | null {
   return job.resumeEnrichment(deps());
 }
 
-/** Time-driven trigger: continues the job while no sidebar drives it. */
-export function continueEnrichmentFromTrigger(): void {
-  job.runChunk(deps(), 'trigger');
+/**
+ * The shared timer's enrichment slice: continues the job within `budgetMs` once its wake time has come (the sidebar
+ * pushes that time back while it drives the job). Pending while a continuation is scheduled; a job another user
+ * started runs on their token, so their own timer continues it.
+ */
+export function enrichmentTimerSlice(budgetMs: number): { pending: boolean } {
+  const d = deps();
+  const wake = readWake(d.store);
+  if (!wake) return { pending: false };
+  if (wake.user !== d.user || d.clock.now() < wake.at) return { pending: true };
+  job.runChunk(d, 'trigger', budgetMs);
+  return { pending: readWake(d.store) !== null };
 }

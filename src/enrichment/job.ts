@@ -12,9 +12,10 @@ import { addInvalidUpdates, addOutcomeUpdates, buildBlockWrites, columnRuns, dro
 import { emptyCounts, loadJob, saveJob, type EnrichJob, type JobCounts, type JobScope, type RetryEntry } from './job-state';
 import { resolveDomains, type LookupClient } from './lookups';
 import type { EnrichSheet, SheetAccess, TriggerPort } from './ports';
+import { TIMER_HANDLER } from '../scheduler/timer';
 
-/** Global run by the continuation trigger. */
-export const TRIGGER_HANDLER = 'continueEnrichmentFromTrigger';
+/** Global run by the continuation trigger: the document's shared timer (src/scheduler). */
+export const TRIGGER_HANDLER = TIMER_HANDLER;
 
 export const LIMITS = {
   /** Domains planned per chunk (bounds what a crash can cost and the job record's size). */
@@ -517,17 +518,17 @@ function chunkOnce(deps: EnrichDeps, job: EnrichJob, started: number, budgetMs: 
 
 /**
  * Runs the document's job for one execution and returns its progress: one chunk for the sidebar (which calls again),
- * chunks until the time budget is spent for the trigger (which re-arms itself). Holds the document lock so the
+ * chunks until the time budget (`budgetMs`, else the mode's) is spent for the trigger (which re-arms itself). Holds the document lock so the
  * sidebar and the trigger never work on the job at the same time; a caller that finds it held gets `busy`.
  */
-export function runChunk(deps: EnrichDeps, mode: ChunkMode): EnrichProgress | null {
+export function runChunk(deps: EnrichDeps, mode: ChunkMode, budgetMs?: number): EnrichProgress | null {
   if (!deps.lock.tryLock(500)) {
     const job = loadJob(deps.store);
     return job ? progressOf(job, deps.clock.now(), true) : null;
   }
   try {
     const started = deps.clock.now();
-    const budget = mode === 'trigger' ? LIMITS.triggerBudgetMs : LIMITS.sidebarBudgetMs;
+    const budget = budgetMs ?? (mode === 'trigger' ? LIMITS.triggerBudgetMs : LIMITS.sidebarBudgetMs);
     let job = loadJob(deps.store);
     if (!job || job.status !== 'running') {
       deps.triggers.cancelAll(TRIGGER_HANDLER);

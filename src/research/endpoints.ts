@@ -1,4 +1,5 @@
-// Server functions of the Research panel (google.script.run), its menu handler and the poll trigger's handler.
+// Server functions of the Research panel (google.script.run), its menu handler and its slice of the shared timer
+// (src/scheduler: polling runs on the document's one time-driven trigger).
 // Each builds the research ports from appContext() and the active spreadsheet, takes the document lock around any
 // ledger work, and returns plain JSON for the panel. The logic is in jobs.ts, results.ts and the pure modules.
 import { appContext, type AppContext } from '../app-context';
@@ -12,7 +13,8 @@ import { isPending, statusText, type LedgerEntry, LEDGER_HEADERS } from './ledge
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
 import { HiddenTable, SheetGrid } from './sheet-adapter';
 import { LedgerStore, ReportStore } from './stores';
-import { ensurePollTrigger, recordTick, removePollTrigger, type TriggerDeps, type TriggerPort } from './trigger';
+import { ensureTimer, recordTick, removeTimerIfIdle, type TimerDeps } from '../scheduler/timer';
+import { appsScriptTimer } from '../scheduler/apps-script';
 import { taskCost } from './depth';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';
@@ -28,21 +30,7 @@ interface Research {
   spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet;
   deps: JobDeps;
   lock: LockPort;
-  trigger: TriggerDeps;
-}
-
-function scriptTriggers(): TriggerPort {
-  const mine = (handler: string) => ScriptApp.getProjectTriggers().filter((trigger) => trigger.getHandlerFunction() === handler);
-  return {
-    list: (handler) => mine(handler).map((trigger) => trigger.getUniqueId()),
-    create: (handler, cadence) => {
-      const builder = ScriptApp.newTrigger(handler).timeBased();
-      return (cadence === 'minute' ? builder.everyMinutes(1) : builder.everyHours(1)).create().getUniqueId();
-    },
-    remove: (id) => {
-      for (const trigger of ScriptApp.getProjectTriggers()) if (trigger.getUniqueId() === id) ScriptApp.deleteTrigger(trigger);
-    },
-  };
+  trigger: TimerDeps;
 }
 
 function research(budgetMs?: number): Research {
@@ -59,15 +47,7 @@ function research(budgetMs?: number): Research {
     newId: () => Utilities.getUuid(),
     limits: budgetMs ? { budgetMs } : undefined,
   };
-  const user = Session.getEffectiveUser().getEmail() || 'unknown user';
-  const bound = ScriptApp.getInstallationSource() === ScriptApp.InstallationSource.NONE;
-  return {
-    context,
-    spreadsheet,
-    deps,
-    lock: context.documentLock(),
-    trigger: { triggers: scriptTriggers(), document, clock: context.clock, user, cadence: bound ? 'minute' : 'hourly' },
-  };
+  return { context, spreadsheet, deps, lock: context.documentLock(), trigger: appsScriptTimer(document, context.clock) };
 }
 
 function withLock<T>(r: Research, waitMs: number, busy: () => T, work: () => T): T {
@@ -185,7 +165,7 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
         { deadline: r.context.clock.now() + LAUNCH_BUDGET_MS, availableCredits: user.value.available_credits, reservationPerTask: reservationFor(request.depth) },
       );
       if (outcome.refused) return { ...refusedLaunch(outcome.refused.split('\n')), skippedEmpty: outcome.plan.skippedEmpty, tooLong: outcome.plan.tooLong };
-      if (r.deps.ledger.all().some(isPending)) ensurePollTrigger(r.trigger);
+      if (r.deps.ledger.all().some(isPending)) ensureTimer(r.trigger, 'research');
       const saved = JSON.stringify({ template: request.template, depth: request.depth, output: request.output });
       if (saved.length < 8000) r.trigger.document.set(PANEL_STATE_KEY, saved);
       const created = outcome.entries.filter((entry) => entry.taskId !== null).length;
@@ -258,9 +238,9 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: b
 
 function tickOnce(r: Research): { pending: number } {
   const summary = runTick(r.deps);
-  if (summary.pending === 0) removePollTrigger(r.trigger);
+  if (summary.pending === 0) removeTimerIfIdle(r.trigger, 'research');
   else {
-    ensurePollTrigger(r.trigger);
+    ensureTimer(r.trigger, 'research');
     recordTick(r.trigger);
   }
   return summary;
@@ -281,16 +261,17 @@ export function pollResearch(): ResearchStatusDto {
   );
 }
 
-/** Time-driven trigger handler: one tick under the document lock; a tick that finds the lock held does nothing. */
-export function researchTick(): void {
-  const r = research();
-  withLock(
+/**
+ * The shared timer's research slice: one tick under the document lock within `budgetMs`. A tick that finds the lock
+ * held does nothing and reports work pending (the holder is working on it).
+ */
+export function researchTimerSlice(budgetMs: number): { pending: boolean } {
+  const r = research(budgetMs);
+  return withLock(
     r,
     1000,
-    () => undefined,
-    () => {
-      tickOnce(r);
-    },
+    () => ({ pending: true }),
+    () => ({ pending: tickOnce(r).pending > 0 }),
   );
 }
 

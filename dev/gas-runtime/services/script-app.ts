@@ -1,5 +1,6 @@
 // ScriptApp: the installable-trigger registry (time-driven and spreadsheet triggers, 20 per user per
-// script, Google's builder validation), enums, and the rest of ScriptApp the add-on may touch
+// script, Google's builder validation; with the runtime's `addOn` option also the add-on rules: one time-driven
+// trigger per user per document, schedules at most hourly), enums, and the rest of ScriptApp the add-on may touch
 // (getScriptId, getOAuthToken, getAuthorizationInfo). Firing due triggers is the runtime's job
 // (`runtime.triggers.fireDue()`); this module computes schedules.
 import { GasError, Msg } from '../errors';
@@ -125,7 +126,8 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
   const ClockBuilder = exec.define<{ handler: string; spec: ClockSpec; facade?: object }>('ClockTriggerBuilder', {
     everyMinutes(n: number) {
       if (![1, 5, 10, 15, 30].includes(Number(n))) throw new GasError(Msg.everyMinutesInvalid);
-      this.spec.intervalMs = Number(n) * MINUTE;
+      // An add-on's time-driven triggers run at most once per hour.
+      this.spec.intervalMs = env.addOn ? Math.max(HOUR, Number(n) * MINUTE) : Number(n) * MINUTE;
       return this.facade;
     },
     everyHours(n: number) {
@@ -162,7 +164,8 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
       return this.facade;
     },
     after(durationMillis: number) {
-      this.spec.atMs = env.clock.now() + Math.max(0, Number(durationMillis));
+      const delay = Math.max(0, Number(durationMillis));
+      this.spec.atMs = env.clock.now() + (env.addOn ? Math.max(HOUR, delay) : delay);
       return this.facade;
     },
     at(date: Date) {
@@ -178,6 +181,10 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
       else if (spec.intervalMs === undefined) throw new GasError(Msg.triggerIncomplete);
       else if (spec.hour !== undefined || spec.weekDay !== undefined) nextRunAt = nextPinnedTime(now, spec, spec.timeZone ?? env.timeZone);
       else nextRunAt = now + spec.intervalMs;
+      // The emulated spreadsheet is the only document: every time-driven trigger of this user is "in this document".
+      if (env.addOn && env.triggers.list().some((t) => t.owner === exec.user && t.eventType === 'CLOCK')) {
+        throw new GasError(Msg.addOnTooManyClockTriggers);
+      }
       const info = env.triggers.add(
         {
           handler: this.handler,

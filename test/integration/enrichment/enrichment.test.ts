@@ -184,14 +184,15 @@ describe('bulk enrichment through the bundle', () => {
     const rows: unknown[][] = [['Website'], ...enriched.slice(0, 500).map((company) => [company.domain])];
     const rt = runtime(rows);
     start(rt, { fields: ['company_name'] });
-    const listed = rt.triggers.list().filter((trigger) => trigger.handler === 'continueEnrichmentFromTrigger');
+    const listed = rt.triggers.list().filter((trigger) => trigger.handler === 'sheetScoutTimer');
     expect(listed).toHaveLength(1);
-    (rt.clock as ManualClock).advance(121_000);
+    // The shared timer runs hourly in a published add-on (the emulator reports an add-on installation).
+    (rt.clock as ManualClock).advance(60 * 60_000);
     const fired = rt.triggers.fireDue();
-    expect(fired).toEqual([expect.objectContaining({ handler: 'continueEnrichmentFromTrigger', ok: true })]);
+    expect(fired).toEqual([expect.objectContaining({ handler: 'sheetScoutTimer', ok: true })]);
     const progress = rt.run<EnrichProgress>('getEnrichmentProgress', [], { kind: 'sidebar' });
     expect(progress).toMatchObject({ status: 'done', counts: { written: 500 } });
-    expect(rt.triggers.list().filter((trigger) => trigger.handler === 'continueEnrichmentFromTrigger')).toHaveLength(0);
+    expect(rt.triggers.list().filter((trigger) => trigger.handler === 'sheetScoutTimer')).toHaveLength(0);
     expect(expectRowsMatchDomains(sheetValues(rt), true)).toBe(500);
   });
 

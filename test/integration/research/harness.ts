@@ -60,7 +60,7 @@ export async function startWorld(): Promise<World> {
 }
 
 /** A runtime with one sheet of `rows` (row 1 = headers), the token set for USER, and a clock at the sandbox's time. */
-export async function runtimeFor(world: World, rows: Array<Array<string | number>>, token = 'sbx_pro_token', options: { metadataFollowsSort?: boolean; urlFetchTimeoutMs?: number } = {}): Promise<GasRuntime> {
+export async function runtimeFor(world: World, rows: Array<Array<string | number>>, token = 'sbx_pro_token', options: { metadataFollowsSort?: boolean; urlFetchTimeoutMs?: number; addOn?: boolean } = {}): Promise<GasRuntime> {
   const spreadsheet = new SpreadsheetModel({ rows: Math.max(1000, rows.length + 50), columns: 26, sheetNames: [SHEET], metadataFollowsSort: options.metadataFollowsSort });
   const width = Math.max(...rows.map((row) => row.length));
   const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
@@ -72,6 +72,7 @@ export async function runtimeFor(world: World, rows: Array<Array<string | number
     users: [USER],
     clock,
     limits: options.urlFetchTimeoutMs ? { urlFetchTimeoutMs: options.urlFetchTimeoutMs } : {},
+    addOn: options.addOn,
   });
   runtime.properties.user(USER).set(SETTINGS_KEYS.token, token);
   runtime.properties.user(USER).set(SETTINGS_KEYS.baseUrl, world.control.url);
@@ -98,7 +99,7 @@ export function poll(runtime: GasRuntime): ResearchStatusDto {
 
 /** Runs the trigger handler as the trigger would. */
 export function tick(runtime: GasRuntime, opts: { killAtServiceCall?: number } = {}): void {
-  runtime.run('researchTick', [], { kind: 'trigger', ...opts });
+  runtime.run('sheetScoutTimer', [], { kind: 'trigger', ...opts });
 }
 
 /** Advances time in steps and ticks until nothing is pending (or `maxRounds`). */

@@ -49,7 +49,7 @@ describe('research (integration)', () => {
     const response = launch(runtime, { template: '{Company} {Domain}', depth: 'medium', output: reportOutput }, Array.from({ length: 20 }, (_, i) => i + 2));
     expect(response).toMatchObject({ ok: true, created: 19, skippedEmpty: [10] });
     expect(column(runtime, 'Status').filter((s) => s === 'Queued')).toHaveLength(19);
-    expect(runtime.triggers.list().filter((t) => t.handler === 'researchTick')).toHaveLength(1);
+    expect(runtime.triggers.list().filter((t) => t.handler === 'sheetScoutTimer')).toHaveLength(1);
 
     // Progress shows up in the status column as the sandbox works.
     let sawProgress = false;
@@ -73,7 +73,7 @@ describe('research (integration)', () => {
     });
     expect(column(runtime, 'Sources')[0]).toMatch(/^\[1\] https?:\/\//);
     // The trigger goes away when nothing is pending; credits match what the status cells say was billed.
-    expect(runtime.triggers.list().filter((t) => t.handler === 'researchTick')).toHaveLength(0);
+    expect(runtime.triggers.list().filter((t) => t.handler === 'sheetScoutTimer')).toHaveLength(0);
     const after = await world.control.credits('sbx_pro_token');
     expect(before - after).toBe(costs(statuses));
     const tasks = await world.control.tasks('sbx_pro_token');
@@ -206,13 +206,13 @@ describe('research (integration)', () => {
     release();
     // Overlapping executions: a second tick starts while the first is inside a service call; it must not run.
     let nested = 0;
-    runtime.run('researchTick', [], {
+    runtime.run('sheetScoutTimer', [], {
       kind: 'trigger',
       onServiceCall: (call) => {
         if (nested === 0 && call.service === 'UrlFetchApp') {
           nested += 1;
           const inner = runtime!.httpLog.length;
-          runtime!.run('researchTick', [], { kind: 'trigger' });
+          runtime!.run('sheetScoutTimer', [], { kind: 'trigger' });
           expect(runtime!.httpLog.length).toBe(inner);
         }
       },

@@ -1,0 +1,25 @@
+// Apps Script adapter of the shared timer: the trigger port over ScriptApp (the current user's time-driven triggers
+// of this document) and the timer's deps for this execution (current user, cadence allowed by how the script runs).
+import type { ClockPort, KeyValueStore } from '../ports';
+import type { TimerDeps, TimerTriggerPort } from './timer';
+
+function scriptTriggers(): TimerTriggerPort {
+  const mine = (handler: string) => ScriptApp.getProjectTriggers().filter((trigger) => trigger.getHandlerFunction() === handler);
+  return {
+    list: (handler) => mine(handler).map((trigger) => trigger.getUniqueId()),
+    create: (handler, cadence) => {
+      const builder = ScriptApp.newTrigger(handler).timeBased();
+      return (cadence === 'minute' ? builder.everyMinutes(1) : builder.everyHours(1)).create().getUniqueId();
+    },
+    remove: (id) => {
+      for (const trigger of ScriptApp.getProjectTriggers()) if (trigger.getUniqueId() === id) ScriptApp.deleteTrigger(trigger);
+    },
+  };
+}
+
+/** The timer's deps: every minute for a script bound to the spreadsheet, hourly for a published add-on. */
+export function appsScriptTimer(document: KeyValueStore, clock: ClockPort): TimerDeps {
+  const user = Session.getEffectiveUser().getEmail() || 'unknown user';
+  const bound = ScriptApp.getInstallationSource() === ScriptApp.InstallationSource.NONE;
+  return { triggers: scriptTriggers(), document, clock, user, cadence: bound ? 'minute' : 'hourly' };
+}

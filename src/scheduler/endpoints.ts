@@ -1,0 +1,17 @@
+// The shared timer's handler: the document's one time-driven trigger runs research polling, then the enrichment
+// continuation, each a slice of one time budget (timer.ts), and removes itself when neither has work left.
+import { appContext } from '../app-context';
+import { enrichmentTimerSlice } from '../enrichment/endpoints';
+import { researchTimerSlice } from '../research/endpoints';
+import { appsScriptTimer } from './apps-script';
+import { runTimer } from './timer';
+
+export function sheetScoutTimer(): void {
+  const context = appContext();
+  const document = context.stores.document;
+  if (!document) return;
+  runTimer(appsScriptTimer(document, context.clock), [
+    { feature: 'research', runSlice: researchTimerSlice },
+    { feature: 'enrichment', runSlice: enrichmentTimerSlice },
+  ]);
+}

@@ -1,0 +1,151 @@
+// The document's one shared time-driven trigger ("the timer"). A published editor add-on may have only one
+// time-driven trigger per user per document, running at most hourly, so research polling and the enrichment
+// continuation share this one: each feature marks itself pending (ensureTimer) or idle (removeTimerIfIdle), and the
+// timer's handler runs each feature's slice of work under one time budget (runTimer), then removes the timer once no
+// feature has pending work. Apps Script triggers belong to the user who made them, so the document keeps a record of
+// whose timer serves it; another user relies on that timer until its ticks go stale (unless the feature needs work
+// done as the current user). Every minute for a script bound to the spreadsheet, hourly for a published add-on.
+// Pure: the trigger registry, document store and clock are ports (apps-script.ts adapts them).
+import type { ClockPort, KeyValueStore } from '../ports';
+
+export const TIMER_HANDLER = 'sheetScoutTimer';
+/** Handlers of the per-feature triggers this timer replaced: removed when met, their globals delegate to the timer. */
+export const LEGACY_HANDLERS = ['researchTick', 'continueEnrichmentFromTrigger'];
+export const TIMER_RECORD_KEY = 'sheetscout.timer';
+const PENDING_KEY_PREFIX = 'sheetscout.timer.pending.';
+/** A record whose owner has not ticked for this long is considered gone. */
+export const STALE_AFTER_MS = 3 * 60 * 60 * 1000;
+/** The timer's whole run, well inside the 6-minute execution limit. */
+export const TIMER_BUDGET_MS = 4.5 * 60 * 1000;
+/** A feature whose share of the budget is below this waits for the next tick (its pending state is kept). */
+export const MIN_SLICE_MS = 10_000;
+
+export type TimerFeature = 'research' | 'enrichment';
+export const TIMER_FEATURES: readonly TimerFeature[] = ['research', 'enrichment'];
+
+export type TimerCadence = 'minute' | 'hourly';
+
+export interface TimerTriggerPort {
+  /** The current user's triggers of this document that run `handler`: their ids. */
+  list(handler: string): string[];
+  create(handler: string, cadence: TimerCadence): string;
+  remove(id: string): void;
+}
+
+export interface TimerDeps {
+  triggers: TimerTriggerPort;
+  document: KeyValueStore;
+  clock: ClockPort;
+  /** The current user (email), the owner of a timer this execution creates. */
+  user: string;
+  cadence: TimerCadence;
+}
+
+interface TimerRecord {
+  owner: string;
+  id: string;
+  lastTick: number;
+}
+
+function readRecord(store: KeyValueStore): TimerRecord | null {
+  const text = store.get(TIMER_RECORD_KEY);
+  if (!text) return null;
+  try {
+    const record = JSON.parse(text) as TimerRecord;
+    return typeof record.owner === 'string' && typeof record.lastTick === 'number' ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+function removeLegacy(deps: TimerDeps): void {
+  for (const handler of LEGACY_HANDLERS) for (const id of deps.triggers.list(handler)) deps.triggers.remove(id);
+}
+
+export interface EnsureOptions {
+  /** Create the current user's own timer even when another user's timer serves the document. */
+  ownTimer?: boolean;
+}
+
+/**
+ * Marks `feature` pending and makes sure one timer serves this document (idempotent: creates it only when absent).
+ * Without a feature, only makes sure of the timer.
+ */
+export function ensureTimer(deps: TimerDeps, feature?: TimerFeature, options: EnsureOptions = {}): 'exists' | 'created' | 'other_user' {
+  if (feature) deps.document.set(PENDING_KEY_PREFIX + feature, '1');
+  removeLegacy(deps);
+  const mine = deps.triggers.list(TIMER_HANDLER);
+  for (const extra of mine.slice(1)) deps.triggers.remove(extra);
+  const now = deps.clock.now();
+  if (mine.length > 0) {
+    const record = readRecord(deps.document);
+    if (!record || record.owner !== deps.user || record.id !== mine[0]) {
+      deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ owner: deps.user, id: mine[0], lastTick: now }));
+    }
+    return 'exists';
+  }
+  const record = readRecord(deps.document);
+  if (!options.ownTimer && record && record.owner !== deps.user && now - record.lastTick < STALE_AFTER_MS) return 'other_user';
+  const id = deps.triggers.create(TIMER_HANDLER, deps.cadence);
+  deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ owner: deps.user, id, lastTick: now }));
+  return 'created';
+}
+
+/** Notes a tick by the current user (so other users do not add a second timer). */
+export function recordTick(deps: TimerDeps): void {
+  const record = readRecord(deps.document);
+  if (record && record.owner === deps.user) {
+    deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ ...record, lastTick: deps.clock.now() }));
+  }
+}
+
+export function hasPendingWork(deps: Pick<TimerDeps, 'document'>): boolean {
+  return TIMER_FEATURES.some((feature) => deps.document.get(PENDING_KEY_PREFIX + feature) !== null);
+}
+
+/**
+ * Marks `feature` idle; when no feature has pending work, removes the current user's timer (and any trigger it
+ * replaced) and the document's record of it. Returns how many triggers were removed.
+ */
+export function removeTimerIfIdle(deps: TimerDeps, feature?: TimerFeature): number {
+  if (feature) deps.document.remove(PENDING_KEY_PREFIX + feature);
+  if (hasPendingWork(deps)) return 0;
+  const mine = [TIMER_HANDLER, ...LEGACY_HANDLERS].flatMap((handler) => deps.triggers.list(handler));
+  for (const id of mine) deps.triggers.remove(id);
+  const record = readRecord(deps.document);
+  if (record && record.owner === deps.user) deps.document.remove(TIMER_RECORD_KEY);
+  return mine.length;
+}
+
+/** One feature's work for the timer: a slice under `budgetMs`, saying whether the feature still has pending work. */
+export interface TimerTask {
+  feature: TimerFeature;
+  runSlice(budgetMs: number): { pending: boolean };
+}
+
+export interface TimerRun {
+  ran: Array<{ feature: TimerFeature; pending: boolean }>;
+  /** The timer was removed: no feature has pending work. */
+  removed: boolean;
+}
+
+/**
+ * The timer's handler body: runs each task in turn, each getting an equal share of what is left of the budget (so a
+ * slow feature cannot starve the next one), records each feature's pending state, and removes the timer when idle.
+ */
+export function runTimer(deps: TimerDeps, tasks: TimerTask[], budgetMs: number = TIMER_BUDGET_MS): TimerRun {
+  const deadline = deps.clock.now() + budgetMs;
+  const ran: TimerRun['ran'] = [];
+  tasks.forEach((task, index) => {
+    const share = Math.floor(Math.max(0, deadline - deps.clock.now()) / (tasks.length - index));
+    const pending = share < MIN_SLICE_MS ? deps.document.get(PENDING_KEY_PREFIX + task.feature) !== null : task.runSlice(share).pending;
+    ran.push({ feature: task.feature, pending });
+  });
+  for (const result of ran) if (!result.pending) deps.document.remove(PENDING_KEY_PREFIX + result.feature);
+  if (ran.some((result) => result.pending)) {
+    for (const result of ran) if (result.pending) ensureTimer(deps, result.feature);
+    recordTick(deps);
+    return { ran, removed: false };
+  }
+  return { ran, removed: removeTimerIfIdle(deps) > 0 };
+}

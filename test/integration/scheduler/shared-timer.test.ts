@@ -1,0 +1,57 @@
+// The document's one shared time-driven trigger, through the built bundle in the emulator's published add-on mode
+// (one time-driven trigger per user per document, at most hourly) against the sandbox: research and enrichment
+// active in the same spreadsheet share one trigger, both progress when it fires, and it goes once both are done.
+import type { GasRuntime } from '../../../dev/gas-runtime';
+import type { EnrichProgress, StartResult } from '../../../src/enrichment/endpoints';
+import { advance, column, launch, runtimeFor, SHEET, startWorld, type World } from '../research/harness';
+
+const HOUR = 60 * 60_000;
+let world: World;
+let runtime: GasRuntime | undefined;
+
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await runtime?.close();
+  await world.sandbox.stop();
+});
+
+const timers = (rt: GasRuntime) => rt.triggers.list().filter((t) => t.eventType === 'CLOCK');
+
+describe('shared timer (integration, add-on mode)', () => {
+  it('research and enrichment in one document share one trigger that runs both and goes when both are done', async () => {
+    const companies = await world.control.call<Array<{ domain: string; name: string }>>('GET', '/_sandbox/companies?limit=4&enriched=true');
+    const rows = [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])];
+    const rt = (runtime = await runtimeFor(world, rows, 'sbx_pro_token', { addOn: true }));
+    const launched = launch(rt, { template: 'Research {Company} ({Domain})', depth: 'medium', output: { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' } }, [2, 3, 4, 5]);
+    expect(launched).toMatchObject({ ok: true, created: 4 });
+
+    const sheet = rt.spreadsheet.sheet(SHEET);
+    rt.spreadsheet.selection = { sheet, rect: { row: 1, column: 2, numRows: 5, numColumns: 1 } };
+    const started = rt.run<StartResult>('startEnrichment', [{ domainColumn: 2, fields: ['hq_country'] }], { kind: 'sidebar' });
+    expect(started).toMatchObject({ ok: true });
+
+    // One time-driven trigger for both features (a second create() would throw in add-on mode), hourly.
+    expect(timers(rt).map((t) => t.handler)).toEqual(['sheetScoutTimer']);
+    expect(rt.triggers.nextDueAt()).toBe(rt.clock.now() + HOUR);
+
+    await advance(world, rt, HOUR);
+    expect(rt.triggers.fireDue()).toEqual([expect.objectContaining({ handler: 'sheetScoutTimer', ok: true })]);
+    // Both progressed in that one run.
+    const enrich = rt.run<EnrichProgress>('getEnrichmentProgress', [], { kind: 'sidebar' });
+    expect(enrich).toMatchObject({ status: 'done', resolvedDomains: 4 });
+    expect(column(rt, 'Country').filter((value) => value !== '')).toHaveLength(4);
+    expect(column(rt, 'Status').slice(0, 4).every((status) => status !== 'Queued')).toBe(true);
+
+    // The timer keeps running until research is done too, then removes itself.
+    for (let hour = 0; hour < 6 && timers(rt).length > 0; hour++) {
+      expect(timers(rt)).toHaveLength(1);
+      await advance(world, rt, HOUR);
+      expect(rt.triggers.fireDue().map((fired) => fired.ok)).toEqual([true]);
+    }
+    expect(column(rt, 'Status').slice(0, 4)).toEqual(Array(4).fill(expect.stringMatching(/^Done \(\d+ credits\)$/)));
+    expect(timers(rt)).toEqual([]);
+    expect(rt.properties.document.get('sheetscout.timer')).toBeNull();
+  });
+});
