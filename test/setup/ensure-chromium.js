@@ -14,7 +14,7 @@ function main() {
   }
   console.error(`Installing Debian's chromium for the browser tests (about a minute, once)...`);
   try {
-    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null', {
+    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null', {
       stdio: ['ignore', 'ignore', 'inherit'],
       timeout: 15 * 60 * 1000,
       shell: '/bin/bash',
