@@ -25,7 +25,7 @@ function runWebpack(outputPath) {
  * JSDoc `@param` tags, so Apps Script's editor and Sheets' formula help see `function COMPANY_LOOKUP(domain, fields)`.
  */
 function finishStubs(code) {
-  const withoutPreserve = code.replace(/^[ \t]*\*[ \t]*@preserve[ \t]*\r?\n/gm, '');
+  const withoutPreserve = code.replace(/^[ \t]*\*[ \t]*@preserve[ \t]*\r?\n/gm, '').replace(/\/\*\*\s*@preserve\s*\*\/[ \t]*\r?\n?/g, '');
   return withoutPreserve.replace(/(\/\*\*[\s\S]*?\*\/)\s*\nfunction (\w+)\(\) \{\s*\}/g, (_match, doc, name) => {
     const params = [...doc.matchAll(/@param\s+\{[^}]*\}\s+\[?(\w+)/g)].map((m) => m[1]);
     return `${doc}\nfunction ${name}(${params.join(', ')}) {\n}`;

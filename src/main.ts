@@ -115,7 +115,6 @@ global.sheetScoutTimer = scheduler.sheetScoutTimer;
  * @preserve
  */
 global.researchTick = scheduler.sheetScoutTimer;
-/** @preserve */
 global.continueEnrichmentFromTrigger = scheduler.sheetScoutTimer;
 
 // --- Company search (issue 8) ---
