@@ -21,7 +21,7 @@ function asTyped(domain: string, index: number): string {
 }
 
 export async function demoRows(sandboxUrl: string): Promise<string[][]> {
-  const companies = await new SandboxControl(sandboxUrl).companies({ limit: 46, enriched: true });
+  const companies = await new SandboxControl(sandboxUrl).companies(46, true);
   const rows = companies.map((company, index) => [asTyped(company.domain, index), OWNERS[index % OWNERS.length], STAGES[index % STAGES.length]]);
   rows.splice(7, 0, ['', '', '']);
   rows.splice(15, 0, ['not a domain', 'Ben', 'Prospect']);

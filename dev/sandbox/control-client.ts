@@ -69,12 +69,9 @@ export class SandboxControl {
     return this.call('POST', '/_sandbox/stats/reset');
   }
 
-  companies(options: { limit?: number; offset?: number; enriched?: boolean } = {}): Promise<SeededCompany[]> {
-    const query = Object.entries(options)
-      .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `${key}=${encodeURIComponent(String(value))}`)
-      .join('&');
-    return this.call('GET', `/_sandbox/companies${query ? `?${query}` : ''}`);
+  /** Seeded companies in index order; `enriched` false lists the domains still waiting for enrichment. */
+  companies(limit: number, enriched?: boolean): Promise<SeededCompany[]> {
+    return this.call('GET', `/_sandbox/companies?limit=${limit}${enriched === undefined ? '' : `&enriched=${enriched}`}`);
   }
 
   setAccount(name: string, change: { credits?: number; plan?: 'pro' | 'free' }): Promise<unknown> {

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { createRuntime, SpreadsheetModel, type GasRuntime, type ManualClock, type Clock } from '../../../dev/gas-runtime';
 import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
+import { SandboxControl as BaseSandboxControl, type SeededCompany } from '../../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { EnrichOptions, EnrichProgress, StartResult } from '../../../src/enrichment/job';
 
@@ -10,36 +11,12 @@ export const BUNDLE = path.resolve(__dirname, '../../../dist/Code.js');
 export const TOKEN = 'sbx_pro_token';
 export const USER = 'ana@example.com';
 
-export interface SandboxCompany {
-  domain: string;
-  name: string;
-  enriched: boolean;
-  hq_country: string;
-  employee_count: string;
-  founding_year: number;
-}
+export type SandboxCompany = SeededCompany;
 
-export class SandboxControl {
-  constructor(readonly url: string) {}
-
-  async call<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.url}${route}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-    return (text ? JSON.parse(text) : null) as T;
-  }
-
-  companies(limit: number, enriched?: boolean): Promise<SandboxCompany[]> {
-    return this.call('GET', `/_sandbox/companies?limit=${limit}${enriched === undefined ? '' : `&enriched=${enriched}`}`);
-  }
-
+/** The sandbox's control API plus the count of lookups it served. */
+export class SandboxControl extends BaseSandboxControl {
   async lookupCount(): Promise<number> {
-    const stats = await this.call<Record<string, number>>('GET', '/_sandbox/stats');
-    return stats.lookup ?? 0;
+    return (await this.stats()).lookup ?? 0;
   }
 }
 

@@ -25,7 +25,7 @@ export async function startSandbox(): Promise<Sandbox> {
 export type SandboxCompany = SeededCompany;
 
 export function companies(sandbox: Sandbox, count: number, enriched = true): Promise<SandboxCompany[]> {
-  return new SandboxControl(sandbox.url).companies({ limit: count, enriched });
+  return new SandboxControl(sandbox.url).companies(count, enriched);
 }
 
 /** An opened spreadsheet whose formulas use `token` (null: nobody shared a token with the formulas). */

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { createManualClock, createRuntime, SpreadsheetModel, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
 import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
+import { SandboxControl } from '../../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/endpoints';
 import type { LaunchRequest } from '../../../src/research/launch-request';
@@ -12,40 +13,10 @@ export const BUNDLE = path.resolve(__dirname, '../../../dist/Code.js');
 export const USER = 'ana@example.com';
 export const SHEET = 'Accounts';
 
-export class Control {
-  constructor(readonly url: string) {}
-
-  async call<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.url}${route}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-    return (text ? JSON.parse(text) : null) as T;
-  }
-
-  async now(): Promise<number> {
-    return (await this.call<{ epoch_ms: number }>('GET', '/_sandbox/clock')).epoch_ms;
-  }
-
-  async companies(limit: number): Promise<Array<{ domain: string; name: string }>> {
-    return this.call('GET', `/_sandbox/companies?limit=${limit}`);
-  }
-
-  async credits(token: string): Promise<number> {
-    const response = await fetch(`${this.url}/v1/user`, { headers: { authorization: `Bearer ${token}` } });
-    return ((await response.json()) as { available_credits: number }).available_credits;
-  }
-
-  async tasks(token: string): Promise<Array<{ id: string; brief: string; status: string; agents: number }>> {
-    const response = await fetch(`${this.url}/v1/deep_research_tasks?limit=100`, { headers: { authorization: `Bearer ${token}` } });
-    return (await response.json()) as Array<{ id: string; brief: string; status: string; agents: number }>;
-  }
-
-  async stats(): Promise<Record<string, number>> {
-    return this.call('GET', '/_sandbox/stats');
+/** The sandbox's control API plus the account's task list, as the tests check it. */
+export class Control extends SandboxControl {
+  tasks(token: string): Promise<Array<{ id: string; brief: string; status: string; agents: number }>> {
+    return this.call('GET', '/v1/deep_research_tasks?limit=100', undefined, token);
   }
 }
 
