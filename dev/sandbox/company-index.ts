@@ -290,6 +290,24 @@ export function companyObject(company: Company): Record<string, unknown> {
     id: company.id,
     domain: company.domain,
     name: company.name,
+    ...describedFields(company),
+    website_authority: { ...company.website_authority },
+  };
+}
+
+/** The lookup response (company profile of 2.8 with the addendum's `context`). */
+export function companyProfile(company: Company): Record<string, unknown> {
+  return {
+    id: company.id,
+    domain: company.domain,
+    company_name: company.name,
+    context: { ...describedFields(company), sources: [...company.sources] },
+  };
+}
+
+/** The descriptive and firmographic fields a search result and a profile's `context` share. */
+function describedFields(company: Company): Record<string, unknown> {
+  return {
     short_description: company.short_description,
     full_description: company.full_description,
     products_services: company.products_services,
@@ -302,30 +320,5 @@ export function companyObject(company: Company): Record<string, unknown> {
     hq_city: company.hq_city,
     hq_full_address: company.hq_full_address,
     social_profiles: { ...company.social_profiles },
-    website_authority: { ...company.website_authority },
-  };
-}
-
-/** The lookup response (company profile of 2.8 with the addendum's `context`). */
-export function companyProfile(company: Company): Record<string, unknown> {
-  return {
-    id: company.id,
-    domain: company.domain,
-    company_name: company.name,
-    context: {
-      short_description: company.short_description,
-      full_description: company.full_description,
-      products_services: company.products_services,
-      use_cases: company.use_cases,
-      target_audience: company.target_audience,
-      founding_year: company.founding_year,
-      employee_count: company.employee_count,
-      hq_country: company.hq_country,
-      hq_state_province: company.hq_state_province,
-      hq_city: company.hq_city,
-      hq_full_address: company.hq_full_address,
-      social_profiles: { ...company.social_profiles },
-      sources: [...company.sources],
-    },
   };
 }

@@ -143,7 +143,8 @@ function checkEnum(raw: unknown, loc: Loc, allowed: string[], issues: Validation
   return raw;
 }
 
-function checkStringList(raw: unknown, loc: Loc, issues: ValidationIssue[]): string[] | undefined {
+/** A required, non-empty JSON list, with FastAPI's messages when it is missing, not a list, or empty. */
+function checkNonEmptyList(raw: unknown, loc: Loc, issues: ValidationIssue[]): unknown[] | undefined {
   if (raw === undefined) {
     issues.push(missing(loc));
     return undefined;
@@ -156,6 +157,12 @@ function checkStringList(raw: unknown, loc: Loc, issues: ValidationIssue[]): str
     issues.push(issue(loc, 'List should have at least 1 item after validation, not 0', 'too_short'));
     return undefined;
   }
+  return raw;
+}
+
+function checkStringList(input: unknown, loc: Loc, issues: ValidationIssue[]): string[] | undefined {
+  const raw = checkNonEmptyList(input, loc, issues);
+  if (!raw) return undefined;
   const before = issues.length;
   raw.forEach((entry, index) => checkString(entry, [...loc, index], 1, issues));
   return issues.length === before ? (raw as string[]) : undefined;
@@ -198,19 +205,9 @@ function checkPeopleFinderValue(raw: unknown, loc: Loc, issues: ValidationIssue[
 }
 
 /** Checks `column_configs` is a non-empty list of valid configs. Returns the configs only when all are valid. */
-export function checkColumnConfigList(raw: unknown, loc: Loc, issues: ValidationIssue[]): ColumnConfig[] | undefined {
-  if (raw === undefined) {
-    issues.push(missing(loc));
-    return undefined;
-  }
-  if (!Array.isArray(raw)) {
-    issues.push(issue(loc, 'Input should be a valid list', 'list_type'));
-    return undefined;
-  }
-  if (raw.length === 0) {
-    issues.push(issue(loc, 'List should have at least 1 item after validation, not 0', 'too_short'));
-    return undefined;
-  }
+export function checkColumnConfigList(input: unknown, loc: Loc, issues: ValidationIssue[]): ColumnConfig[] | undefined {
+  const raw = checkNonEmptyList(input, loc, issues);
+  if (!raw) return undefined;
   const before = issues.length;
   const configs = raw.map((entry, index) => checkColumnConfig(entry, [...loc, index], issues));
   return issues.length === before ? (configs as ColumnConfig[]) : undefined;
