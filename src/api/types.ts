@@ -273,8 +273,8 @@ export const SIZE_BUCKETS: readonly SizeBucket[] = [
  */
 export type TextOrList = string | string[];
 
-/** The rich profile of a company (addendum "Company profile `context`"); each field only when available. */
-export interface CompanyContext {
+/** Descriptive and firmographic fields that a profile's `context` and a search result share (addendum). */
+export interface CompanyDescription {
   short_description?: string | null;
   full_description?: string | null;
   products_services?: TextOrList | null;
@@ -288,6 +288,10 @@ export interface CompanyContext {
   hq_full_address?: string | null;
   /** Network name -> profile URL. */
   social_profiles?: Record<string, string> | null;
+}
+
+/** The rich profile of a company (addendum "Company profile `context`"); each field only when available. */
+export interface CompanyContext extends CompanyDescription {
   sources?: unknown[] | null;
   /** Fields the service may add later are kept verbatim. */
   [field: string]: unknown;
@@ -324,22 +328,10 @@ export interface WebsiteAuthority {
 }
 
 /** One company candidate of a search or lookalike response (addendum "Search and lookalike responses"). */
-export interface CompanySearchResult {
+export interface CompanySearchResult extends CompanyDescription {
   id: string;
   domain: string;
   name?: string | null;
-  short_description?: string | null;
-  full_description?: string | null;
-  products_services?: TextOrList | null;
-  use_cases?: TextOrList | null;
-  target_audience?: TextOrList | null;
-  founding_year?: number | null;
-  employee_count?: SizeBucket | null;
-  hq_country?: string | null;
-  hq_state_province?: string | null;
-  hq_city?: string | null;
-  hq_full_address?: string | null;
-  social_profiles?: Record<string, string> | null;
   website_authority?: WebsiteAuthority | null;
   relevance_score?: number | null;
 }
