@@ -1,22 +1,7 @@
 // Contract tests over HTTP: authentication (spec 5), the user object (2.4), routing and versioning (9).
-import { SandboxClient, TOKENS } from './sandbox-client';
+import { sandboxPerFile, TOKENS } from './sandbox-client';
 
-// The sandbox starts in a child process (1-3 s); some tests run whole research tasks.
-jest.setTimeout(60_000);
-
-let sandbox: SandboxClient;
-
-beforeAll(async () => {
-  sandbox = await SandboxClient.start();
-});
-
-afterAll(async () => {
-  await sandbox.stop();
-});
-
-beforeEach(async () => {
-  await sandbox.reset();
-});
+const sandbox = sandboxPerFile();
 
 /** One request per endpoint of the interface (plus read-backs), valid apart from authentication. */
 const ENDPOINTS: [string, string, unknown][] = [

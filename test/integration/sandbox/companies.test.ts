@@ -1,25 +1,13 @@
 // Contract tests over HTTP: company lookup (spec 4.7, addendum), semantic search (4.8, 4.9, 2.9, 2.10, 8) and
 // lookalike search (4.10, 4.11): identifiers, enrichment, filters in both wire forms, limits and depth, GET = POST.
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are arbitrary JSON; the assertions check their shape */
-import { SandboxClient, TOKENS } from './sandbox-client';
+import { sandboxPerFile, TOKENS } from './sandbox-client';
 
-// The sandbox starts in a child process (1-3 s).
-jest.setTimeout(60_000);
-
-let sandbox: SandboxClient;
+const sandbox = sandboxPerFile();
 let seeded: { id: string | null; domain: string; name: string }[];
 
 beforeAll(async () => {
-  sandbox = await SandboxClient.start();
   seeded = await sandbox.companies('?enriched=true&limit=10');
-});
-
-afterAll(async () => {
-  await sandbox.stop();
-});
-
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 const RESULT_FIELDS = [

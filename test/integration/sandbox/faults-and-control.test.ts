@@ -2,24 +2,9 @@
 // connections, latency, slow bodies, counts, determinism by seed), request statistics, clock, accounts, company
 // listing and configuration; plus a check that the server keeps answering under concurrent load.
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are arbitrary JSON; the assertions check their shape */
-import { SandboxClient, TOKENS } from './sandbox-client';
+import { sandboxPerFile, TOKENS } from './sandbox-client';
 
-// The sandbox starts in a child process (1-3 s).
-jest.setTimeout(60_000);
-
-let sandbox: SandboxClient;
-
-beforeAll(async () => {
-  sandbox = await SandboxClient.start();
-});
-
-afterAll(async () => {
-  await sandbox.stop();
-});
-
-beforeEach(async () => {
-  await sandbox.reset();
-});
+const sandbox = sandboxPerFile();
 
 const user = () => sandbox.call('GET', '/v1/user');
 const searchQuick = () => sandbox.call('POST', '/v1/companies/search', { body: { q: 'payroll', pagination: { limit: 1 } } });

@@ -94,3 +94,27 @@ export class SandboxClient {
     return reply.body;
   }
 }
+
+/**
+ * For a contract-test file: starts one sandbox before its tests (stopped after them), resets it before each test,
+ * and returns a handle that forwards to it.
+ */
+export function sandboxPerFile(): SandboxClient {
+  let client: SandboxClient | undefined;
+  beforeAll(async () => {
+    client = await SandboxClient.start();
+  });
+  afterAll(async () => {
+    await client?.stop();
+  });
+  beforeEach(async () => {
+    await client!.reset();
+  });
+  return new Proxy({} as SandboxClient, {
+    get(_target, property) {
+      if (!client) throw new Error('the sandbox is not started yet: use it inside tests or hooks');
+      const value = Reflect.get(client, property);
+      return typeof value === 'function' ? value.bind(client) : value;
+    },
+  });
+}

@@ -1,24 +1,9 @@
 // Contract tests over HTTP: creating table columns (spec 4.5, 2.5, 2.6, addendum column configs) and replacing
 // templates (4.6, 2.7), with the read-back endpoints, insert_after semantics, prompt references and 404/422 cases.
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are arbitrary JSON; the assertions check their shape */
-import { SandboxClient, TOKENS } from './sandbox-client';
+import { sandboxPerFile, TOKENS } from './sandbox-client';
 
-// The sandbox starts in a child process (1-3 s).
-jest.setTimeout(60_000);
-
-let sandbox: SandboxClient;
-
-beforeAll(async () => {
-  sandbox = await SandboxClient.start();
-});
-
-afterAll(async () => {
-  await sandbox.stop();
-});
-
-beforeEach(async () => {
-  await sandbox.reset();
-});
+const sandbox = sandboxPerFile();
 
 const TABLE = 'tbl_labs_companies';
 const addColumns = (body: unknown, table = TABLE, token: string = TOKENS.pro) => sandbox.call('POST', `/v1/tables/${table}/columns`, { body, token });

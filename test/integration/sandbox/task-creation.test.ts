@@ -1,25 +1,13 @@
 // Contract tests over HTTP: creating deep research tasks (spec 4.1, 2.1, 7, 8): validation with precise 422 bodies,
 // output_schema limits, plan and credit checks (402 bodies), depth budget reservation, and 503 with nothing created.
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are arbitrary JSON; the assertions check their shape */
-import { SandboxClient, TOKENS } from './sandbox-client';
+import { sandboxPerFile, TOKENS } from './sandbox-client';
 
-// The sandbox starts in a child process (1-3 s); some tests run whole research tasks.
-jest.setTimeout(60_000);
-
-let sandbox: SandboxClient;
+const sandbox = sandboxPerFile();
 let target: string;
 
 beforeAll(async () => {
-  sandbox = await SandboxClient.start();
   target = (await sandbox.companies('?limit=1'))[0].domain;
-});
-
-afterAll(async () => {
-  await sandbox.stop();
-});
-
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 const create = (body: unknown, token: string = TOKENS.pro) => sandbox.call('POST', '/v1/deep_research_tasks', { body, token });

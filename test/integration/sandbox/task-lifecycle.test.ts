@@ -3,31 +3,19 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are arbitrary JSON; the assertions check their shape */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { SandboxClient, TOKENS } from './sandbox-client';
+import { sandboxPerFile, SandboxClient, TOKENS } from './sandbox-client';
 
-// The sandbox starts in a child process (1-3 s); some tests run whole research tasks.
-jest.setTimeout(60_000);
-
-let sandbox: SandboxClient;
+const sandbox = sandboxPerFile();
 /** Seeded companies with their lookup profiles. */
 let profiles: any[];
 let withSocial: any[];
 let withoutSocial: any;
 
 beforeAll(async () => {
-  sandbox = await SandboxClient.start();
   const seeded = await sandbox.companies('?enriched=true&limit=120');
   profiles = await Promise.all(seeded.map(async (company) => (await sandbox.call('GET', `/v1/companies/${company.domain}`)).body));
   withSocial = profiles.filter((profile) => Object.keys(profile.context.social_profiles).length > 0);
   withoutSocial = profiles.find((profile) => Object.keys(profile.context.social_profiles).length === 0);
-});
-
-afterAll(async () => {
-  await sandbox.stop();
-});
-
-beforeEach(async () => {
-  await sandbox.reset();
 });
 
 function citationsOf(markdown: string): Set<number> {
