@@ -1,6 +1,7 @@
 // CacheService: script, user and document caches with Google's limits (keys up to 250 characters,
-// values up to 100 KB, TTL default 600 s and at most 21,600 s, 1,000 items per cache with the oldest
-// evicted first). Expiry follows the runtime clock, so a manual clock makes TTLs testable.
+// values up to 100 KB, TTL default 600 s and at most 21,600 s, 1,000 items per cache; a write that passes
+// 1,000 items leaves the 900 items furthest from expiry). Expiry follows the runtime clock, so a manual clock
+// makes TTLs testable.
 import type { Clock } from '../clock';
 import { GasError, Msg } from '../errors';
 import type { ServiceContext } from '../state';
@@ -10,6 +11,8 @@ export const CACHE_VALUE_LIMIT_BYTES = 100 * 1024;
 export const CACHE_DEFAULT_TTL_SECONDS = 600;
 export const CACHE_MAX_TTL_SECONDS = 21_600;
 export const CACHE_MAX_ITEMS = 1000;
+/** What a cache keeps after a write passes CACHE_MAX_ITEMS (Cache reference: "the 900 items farthest from expiration"). */
+export const CACHE_ITEMS_AFTER_EVICTION = 900;
 
 /** One cache; also the host-side inspection API (`runtime.cache.script.get('k')`). */
 export class CacheStore {
@@ -64,15 +67,17 @@ export class CacheStore {
     this.entries.clear();
   }
 
-  /** Drops expired entries, then the oldest ones, until at most CACHE_MAX_ITEMS remain. */
+  /**
+   * Past CACHE_MAX_ITEMS: drops expired entries, then the entries nearest to expiry (the earlier written first
+   * among equal expiries) until CACHE_ITEMS_AFTER_EVICTION remain.
+   */
   private evict(): void {
     if (this.entries.size <= CACHE_MAX_ITEMS) return;
     const now = this.clock.now();
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
-    for (const key of this.entries.keys()) {
-      if (this.entries.size <= CACHE_MAX_ITEMS) break;
-      this.entries.delete(key);
-    }
+    if (this.entries.size <= CACHE_MAX_ITEMS) return;
+    const nearestExpiryFirst = [...this.entries].sort(([, a], [, b]) => a.expiresAt - b.expiresAt); // stable: write order
+    for (const [key] of nearestExpiryFirst.slice(0, this.entries.size - CACHE_ITEMS_AFTER_EVICTION)) this.entries.delete(key);
   }
 }
 

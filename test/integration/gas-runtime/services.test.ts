@@ -65,16 +65,41 @@ describe('CacheService', () => {
   test('values over 100 KB and keys over 250 characters are refused', () => {
     expect(failureOf(() => rt.run('cachePut', ['k', 'x'.repeat(100 * 1024 + 1)]))).toBe('Argument too large: value');
     expect(failureOf(() => rt.run('cachePut', ['k'.repeat(251), 'v']))).toBe('Argument too large: key');
+    rt.run('cachePut', ['k'.repeat(250), 'v']);
     rt.run('cachePut', ['k', 'x'.repeat(100 * 1024)]);
     expect(rt.cache.script.get('k')).toHaveLength(100 * 1024);
   });
 
-  test('putAll/getAll/removeAll work on one cache; a cache keeps at most 1,000 items', () => {
+  test('putAll/getAll/removeAll work on one cache', () => {
     expect(rt.run('cacheBatch')).toEqual({ a: '1', c: '3' });
-    for (let i = 0; i < 1001; i++) rt.cache.script.put(`k${i}`, 'v');
-    expect(rt.cache.script.keys()).toHaveLength(1000);
-    expect(rt.cache.script.get('k0')).toBeNull();
-    expect(rt.cache.script.get('k1000')).toBe('v');
+  });
+
+  test('a cache holds 1,000 items; the write past that keeps the 900 furthest from expiry', () => {
+    const cache = rt.cache.script;
+    for (let i = 0; i < 1000; i++) cache.put(`k${i}`, 'v', i < 500 ? 21_600 : 60); // the older half lives longest
+    expect(cache.keys()).toHaveLength(1000);
+    cache.put('newest', 'v', 600);
+    expect(cache.keys()).toHaveLength(900);
+    // the 101 nearest to expiry were the 60-s items written first (k500..k600); the long-lived old items stay
+    expect(cache.get('k500')).toBeNull();
+    expect(cache.get('k600')).toBeNull();
+    expect(cache.get('k601')).toBe('v');
+    expect(cache.get('k0')).toBe('v');
+    expect(cache.get('newest')).toBe('v');
+  });
+
+  test('a write into a full cache can evict the item it just wrote when that item expires first', () => {
+    for (let i = 0; i < 1000; i++) rt.cache.script.put(`k${i}`, 'v', 3600);
+    rt.run('cachePut', ['short', 'v', 10]);
+    expect(rt.cache.script.keys()).toHaveLength(900);
+    expect(rt.run('cacheGet', ['short'])).toBeNull();
+  });
+
+  test('expired items are dropped before live ones are evicted', () => {
+    for (let i = 0; i < 1000; i++) rt.cache.script.put(`k${i}`, 'v', i < 10 ? 5 : 3600);
+    clock.advance(6_000);
+    rt.cache.script.put('new', 'v');
+    expect(rt.cache.script.keys()).toHaveLength(991);
   });
 });
 
