@@ -288,7 +288,8 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
       return AuthorizationInfo.wrap({});
     },
     getInstallationSource() {
-      return InstallationSource.WEB_STORE_ADD_ON;
+      // A bound script is not an add-on (NONE); a published add-on here is one the user installed from the Marketplace.
+      return env.addOn ? InstallationSource.WEB_STORE_ADD_ON : InstallationSource.NONE;
     },
     requireScopes() {
       return undefined;

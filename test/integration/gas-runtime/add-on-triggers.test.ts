@@ -67,3 +67,10 @@ describe('add-on mode: time-driven triggers at most hourly', () => {
     expect(plain.triggers.nextDueAt()).toBe(clock.now() + MINUTE);
   });
 });
+
+describe('getInstallationSource follows the addOn option', () => {
+  test('a published add-on reports WEB_STORE_ADD_ON; a bound script (the default) reports NONE', () => {
+    expect(rt.run('installationSource')).toEqual(['WEB_STORE_ADD_ON', false]);
+    expect(fixtureRuntime('services', { clock }).run('installationSource')).toEqual(['NONE', true]);
+  });
+});

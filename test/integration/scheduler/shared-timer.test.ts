@@ -54,4 +54,16 @@ describe('shared timer (integration, add-on mode)', () => {
     expect(timers(rt)).toEqual([]);
     expect(rt.properties.document.get('sheetscout.timer')).toBeNull();
   });
+
+  it('a script bound to the spreadsheet (addOn false, installation source NONE) gets a timer that fires after a minute', async () => {
+    await runtime?.close();
+    const companies = await world.control.call<Array<{ domain: string; name: string }>>('GET', '/_sandbox/companies?limit=1&enriched=true');
+    const rt = (runtime = await runtimeFor(world, [['Company', 'Domain'], [companies[0].name, companies[0].domain]], 'sbx_pro_token', { addOn: false }));
+    const launched = launch(rt, { template: 'Research {Company} ({Domain})', depth: 'medium', output: { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' } }, [2]);
+    expect(launched).toMatchObject({ ok: true, created: 1 });
+    expect(timers(rt).map((t) => t.handler)).toEqual(['sheetScoutTimer']);
+    expect(rt.triggers.nextDueAt()).toBe(rt.clock.now() + 60_000);
+    await advance(world, rt, 60_000);
+    expect(rt.triggers.fireDue()).toEqual([expect.objectContaining({ handler: 'sheetScoutTimer', ok: true })]);
+  });
 });
