@@ -71,6 +71,8 @@ export interface ServiceClient {
   getTasks(taskIdsOrUrls: string[]): Result<ResearchTask>[];
   /** `GET /v1/deep_research_tasks?offset=&limit=`, newest first. */
   listTasks(query?: ListTasksQuery): Result<ResearchTask[]>;
+  /** Several pages of the task list, sent together. */
+  listTaskPages(queries: ListTasksQuery[]): Result<ResearchTask[]>[];
   /** `GET /v1/companies/{identifier}`: `ready` with the profile (200), or `enriching` (202). */
   lookupCompany(identifier: string): Result<LookupOutcome>;
   lookupCompanies(identifiers: string[]): Result<LookupOutcome>[];
@@ -356,6 +358,7 @@ export function createServiceClient(deps: ServiceClientDeps): ServiceClient {
     getTask: (taskIdOrUrl) => runOne(getTaskEndpoint, taskIdOrUrl),
     getTasks: (taskIdsOrUrls) => run(getTaskEndpoint, taskIdsOrUrls),
     listTasks: (query = {}) => runOne(listTasksEndpoint, query),
+    listTaskPages: (queries) => run(listTasksEndpoint, queries),
     lookupCompany: (identifier) => runOne(lookupEndpoint, identifier),
     lookupCompanies: (identifiers) => run(lookupEndpoint, identifiers),
     searchCompanies: (input) => runOne(searchPostEndpoint, input),

@@ -1,6 +1,6 @@
 // The research job engine: launching rows (ledger records first, then task creation in small parallel batches),
 // reconciling ambiguous creates through the task list before any retry (a task is never paid twice), and the poll
-// tick (fetch every pending task in fetchAll batches, store finished reports, write all changed cells in batched
+// tick (read pending tasks through the task list, poll.ts; store finished reports, write all changed cells in batched
 // writes, save the ledger). Callers hold the document lock. Every step is idempotent, so an execution killed at any
 // point leaves a state the next tick completes: the sheet ends as an uninterrupted run's, no task created twice.
 import type { ApiError, Result } from '../api/errors';
@@ -13,6 +13,7 @@ import type { CellWrite, GridPort, ResearchClient } from './ports';
 import { headerIndex, rowCells } from './results';
 import { keyColumn, keyHeaderOf, locateRow, type SheetView } from './row-locator';
 import type { LedgerStore, ReportStore } from './stores';
+import { NO_POLL_MEMORY, pollTasks, type PollMemory } from './poll';
 import { taskCost } from './depth';
 
 export interface JobLimits {
@@ -20,6 +21,10 @@ export interface JobLimits {
   createBatch: number;
   /** Task ids per getTasks call (the client splits them into fetchAll rounds). */
   pollBatch: number;
+  /** Most task-list pages (100 tasks each) a tick reads to find its pending tasks. */
+  pollListPages: number;
+  /** Most tasks the list did not show that a tick reads on their own. */
+  pollUnseenReads: number;
   /** Stop starting new work after this many ms of an execution (Apps Script stops it at 6 minutes). */
   budgetMs: number;
   /** Look this far before the first ambiguous send when reconciling through the task list. */
@@ -36,6 +41,8 @@ export interface JobLimits {
 export const DEFAULT_LIMITS: JobLimits = {
   createBatch: 10,
   pollBatch: 100,
+  pollListPages: 20,
+  pollUnseenReads: 5,
   budgetMs: 4.5 * 60 * 1000,
   reconcileWindowMs: 10 * 60 * 1000,
   reconcilePages: 10,
@@ -50,6 +57,8 @@ export interface JobDeps {
   clock: ClockPort;
   newId: () => string;
   limits?: Partial<JobLimits>;
+  /** Spaces out the reads of tasks the task list does not show (poll.ts); without it they are read every tick. */
+  pollMemory?: PollMemory;
 }
 
 const ERROR_TEXT_MAX = 5000;
@@ -317,40 +326,37 @@ export function runTick(deps: JobDeps, startedAt = deps.clock.now()): TickSummar
   const fresh = new Map<string, TaskReport>();
   const changed = new Map<string, LedgerEntry>();
   for (const entry of created) changed.set(entry.id, latest.get(entry.id) ?? entry);
-  let polled = 0;
-  let partial = false;
-  const unreadable = new Set<string>();
-  for (let start = 0; start < toPoll.length; start += limits.pollBatch) {
-    if (deps.clock.now() >= deadline) {
-      partial = true;
-      break;
+  // The task list gives the state of 100 tasks per request; only finished tasks without their report in the list, and
+  // a few tasks the list does not show, are read on their own (poll.ts).
+  const poll = pollTasks(
+    { client: deps.client, clock: deps.clock, memory: deps.pollMemory ?? NO_POLL_MEMORY },
+    toPoll.map((entry) => ({ taskId: entry.taskId as string, sentAt: entry.sentAt ?? entry.launchedAt })),
+    { maxPages: limits.pollListPages, unseenReads: limits.pollUnseenReads, getBatch: limits.pollBatch, clockSkewMs: limits.reconcileWindowMs, deadline },
+  );
+  const now = deps.clock.now();
+  const polled = poll.answers.size;
+  const partial = poll.partial;
+  const unreadable = new Set(toPoll.filter((entry) => poll.unreadable.has(entry.taskId as string)).map((entry) => entry.id));
+  for (const entry of toPoll) {
+    const result = poll.answers.get(entry.taskId as string);
+    if (!result) continue;
+    let next: LedgerEntry | null = null;
+    if (result.ok) {
+      const task = result.value;
+      const refetch = entry.state === 'done' && task.status === 'done';
+      if (refetch || task.status !== entry.state || task.iterations !== entry.iterations || task.agents !== entry.agents || task.sources !== entry.sources) {
+        next = applyTask(entry, task, now);
+        if (task.status === 'done' && task.report) fresh.set(task.id, task.report);
+      }
+    } else if (result.error.kind === 'not_found') {
+      next = { ...entry, state: 'failed', error: 'The service no longer has this task', cost: 0, written: false, finishedAt: now, updatedAt: now };
     }
-    const batch = toPoll.slice(start, start + limits.pollBatch);
-    const results = deps.client.getTasks(batch.map((entry) => entry.taskId as string));
-    const now = deps.clock.now();
-    polled += batch.length;
-    batch.forEach((entry, i) => {
-      const result = results[i];
-      let next: LedgerEntry | null = null;
-      if (result.ok) {
-        const task = result.value;
-        const refetch = entry.state === 'done' && task.status === 'done';
-        if (refetch || task.status !== entry.state || task.iterations !== entry.iterations || task.agents !== entry.agents || task.sources !== entry.sources) {
-          next = applyTask(entry, task, now);
-          if (task.status === 'done' && task.report) fresh.set(task.id, task.report);
-        }
-      } else if (result.error.kind === 'not_found') {
-        next = { ...entry, state: 'failed', error: 'The service no longer has this task', cost: 0, written: false, finishedAt: now, updatedAt: now };
-      } else if (result.error.kind === 'forbidden') {
-        // Another account's task (launched here by another user outside this user's organization): its owner's
-        // panel or trigger polls it; it does not keep this user's trigger alive.
-        unreadable.add(entry.id);
-      }
-      if (next) {
-        changed.set(next.id, next);
-        latest.set(next.id, next);
-      }
-    });
+    // A 403 (another account's task, launched here by another user outside this user's organization) is in
+    // `unreadable`: its owner's panel or trigger polls it; it does not keep this user's trigger alive.
+    if (next) {
+      changed.set(next.id, next);
+      latest.set(next.id, next);
+    }
   }
   if (fresh.size > 0) deps.reports.putAll([...fresh].map(([taskId, report]) => ({ taskId, report })));
   // Rows to write: anything whose status text changed, and final records not yet written (a killed tick's leftovers).

@@ -49,5 +49,7 @@ export interface ResearchClient {
   createTasks(requests: CreateTaskRequest[]): Array<Result<ResearchTask>>;
   getTasks(ids: string[]): Array<Result<ResearchTask>>;
   listTasks(query: ListTasksQuery): Result<ResearchTask[]>;
+  /** Several pages of the task list in one fetchAll round. */
+  listTaskPages(queries: ListTasksQuery[]): Array<Result<ResearchTask[]>>;
   getUser(): Result<User>;
 }

@@ -220,9 +220,14 @@ export class FakeService implements ResearchClient {
   listTasks(query: ListTasksQuery): Result<ResearchTask[]> {
     this.listCalls += 1;
     if (this.listFails) return { ok: false, error: { kind: 'unavailable', status: 503 }, retries: 0 };
-    const newest = [...this.tasks].reverse();
+    // Like the service: only the tasks this user may read, newest first.
+    const newest = this.tasks.filter((task) => !this.forbidden.has(task.id)).reverse();
     const offset = query.offset ?? 0;
-    return { ok: true, value: newest.slice(offset, offset + (query.limit ?? 50)), status: 200, retries: 0 };
+    return { ok: true, value: newest.slice(offset, offset + (query.limit ?? 50)).map((task) => JSON.parse(JSON.stringify(task))), status: 200, retries: 0 };
+  }
+
+  listTaskPages(queries: ListTasksQuery[]): Array<Result<ResearchTask[]>> {
+    return queries.map((query) => this.listTasks(query));
   }
 
   getUser(): Result<User> {

@@ -226,11 +226,13 @@ describe('research jobs', () => {
     expect(report && report.kind === 'markdown' && report.markdown.length).toBe(60007);
   });
 
-  it('polls in batches and stops cleanly at the time budget; the next tick continues', () => {
+  it('reads finished tasks whose list item lacks the report in batches and stops cleanly at the time budget; the next tick continues', () => {
     const rows = Array.from({ length: 25 }, (_, i) => [`Company ${i}`]);
     const s = setup(rows);
     runLaunch(s.deps, input({ rows: rows.map((_, i) => i + 2) }), launchOptions(s.clock));
-    s.service.advance();
+    for (let step = 0; step < 3; step++) s.service.advance();
+    const realList = s.service.listTaskPages.bind(s.service);
+    s.service.listTaskPages = (queries) => realList(queries).map((page) => (page.ok ? { ...page, value: page.value.map((task) => ({ ...task, report: null })) } : page));
     const slow = { ...reopen(s.deps, s.ledgerTable, s.reportTable), limits: { pollBatch: 10, budgetMs: 1500 } };
     const realGet = s.service.getTasks.bind(s.service);
     s.service.getTasks = (ids) => {
@@ -241,7 +243,7 @@ describe('research jobs', () => {
     expect(summary).toMatchObject({ polled: 20, partial: true });
     const next = runTick({ ...reopen(s.deps, s.ledgerTable, s.reportTable), limits: { pollBatch: 10, budgetMs: 10000 } });
     expect(next.partial).toBe(false);
-    expect(rows.map((_, i) => s.grid.value(SHEET, i + 2, 2)).every((v) => String(v).startsWith('Researching'))).toBe(true);
+    expect(rows.map((_, i) => s.grid.value(SHEET, i + 2, 2)).every((v) => String(v).startsWith('Done'))).toBe(true);
   });
 
   it('escapes service text that looks like a formula', () => {

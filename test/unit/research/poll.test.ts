@@ -1,0 +1,202 @@
+import type { Result } from '../../../src/api/errors';
+import type { ListTasksQuery, ResearchTask, TaskStatus } from '../../../src/api/types';
+import type { CachePort } from '../../../src/ports';
+import { cachePollMemory, NO_POLL_MEMORY, pollTasks, type PollMemory, type PollOptions, type PollTarget } from '../../../src/research/poll';
+import type { ResearchClient } from '../../../src/research/ports';
+import { FakeClock } from './fakes';
+
+const MINUTE = 60_000;
+const T0 = Date.UTC(2026, 0, 1);
+
+function task(id: string, createdAt: number, status: TaskStatus = 'in_progress', withReport = true): ResearchTask {
+  const iso = new Date(createdAt).toISOString();
+  return {
+    id, created_at: iso, updated_at: iso, status, brief: `brief ${id}`, depth: 'medium', iterations: 1, agents: 2, sources: 3,
+    report: status === 'done' && withReport ? { kind: 'markdown', markdown: `# ${id}`, sources: [], degradation_reasons: [] } : null,
+    owner: { id: 'u1', email: 'pro@example.com' },
+  } as ResearchTask;
+}
+
+/** The account's task list (newest first) as the service pages it; counts requests. */
+class ListService implements ResearchClient {
+  /** Oldest first, like creation order. */
+  tasks: ResearchTask[] = [];
+  forbidden = new Set<string>();
+  listFails = false;
+  pageRounds = 0;
+  pages = 0;
+  gets: string[] = [];
+  constructor(private readonly clock?: FakeClock, private readonly msPerRound = 0) {}
+
+  listTasks(query: ListTasksQuery): Result<ResearchTask[]> {
+    this.pages += 1;
+    if (this.listFails) return { ok: false, error: { kind: 'unavailable', status: 503 }, retries: 0 };
+    const newest = this.tasks.filter((t) => !this.forbidden.has(t.id)).reverse();
+    const offset = query.offset ?? 0;
+    return { ok: true, value: newest.slice(offset, offset + (query.limit ?? 50)), status: 200, retries: 0 };
+  }
+  listTaskPages(queries: ListTasksQuery[]): Array<Result<ResearchTask[]>> {
+    this.pageRounds += 1;
+    this.clock?.sleep(this.msPerRound);
+    return queries.map((query) => this.listTasks(query));
+  }
+  getTasks(ids: string[]): Array<Result<ResearchTask>> {
+    this.gets.push(...ids);
+    return ids.map((id) => {
+      if (this.forbidden.has(id)) return { ok: false, error: { kind: 'forbidden' }, retries: 0 };
+      const found = this.tasks.find((t) => t.id === id);
+      return found ? { ok: true, value: found, status: 200, retries: 0 } : { ok: false, error: { kind: 'not_found' }, retries: 0 };
+    });
+  }
+  createTasks(): never {
+    throw new Error('not used');
+  }
+  getUser(): never {
+    throw new Error('not used');
+  }
+}
+
+class MapMemory implements PollMemory {
+  notes = new Map<string, 'read' | 'forbidden'>();
+  recall(taskIds: string[]) {
+    return new Map(taskIds.filter((id) => this.notes.has(id)).map((id) => [id, this.notes.get(id) as 'read' | 'forbidden']));
+  }
+  remember(notes: Array<{ taskId: string; note: 'read' | 'forbidden'; forMs: number }>) {
+    for (const { taskId, note } of notes) this.notes.set(taskId, note);
+  }
+}
+
+const options = (clock: FakeClock, overrides: Partial<PollOptions> = {}): PollOptions => ({
+  maxPages: 20, unseenReads: 5, getBatch: 100, clockSkewMs: 10 * MINUTE, deadline: clock.now() + 60_000, ...overrides,
+});
+
+/** `count` tasks created one second apart from `start`, ids prefixed. */
+function series(prefix: string, count: number, start: number, status: TaskStatus = 'in_progress'): ResearchTask[] {
+  return Array.from({ length: count }, (_, i) => task(`${prefix}${i}`, start + i * 1000, status));
+}
+
+const targetsOf = (tasks: ResearchTask[]): PollTarget[] => tasks.map((t) => ({ taskId: t.id, sentAt: Date.parse(t.created_at) }));
+
+describe('pollTasks', () => {
+  it('reads 300 pending tasks, interleaved with other documents\' tasks, from four list pages in two fetchAll rounds', () => {
+    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const service = new ListService();
+    const mine = series('m', 300, T0);
+    const others = series('o', 50, T0 + 500);
+    service.tasks = [...mine, ...others].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+    const result = pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, targetsOf(mine), options(clock));
+    // ceil(300 / 100) = 3 pages in the first round; the 50 other tasks push 50 of mine onto a fourth page.
+    expect(service.pageRounds).toBe(2);
+    expect(result.requests).toBe(4);
+    expect(service.gets).toEqual([]);
+    expect(result.answers.size).toBe(300);
+    expect([...result.answers.keys()].filter((id) => id.startsWith('o'))).toEqual([]);
+    expect(result).toMatchObject({ partial: false, listError: null });
+  });
+
+  it('stops at pages older than the oldest wanted task: a long history costs nothing', () => {
+    const clock = new FakeClock(T0 + 600 * MINUTE);
+    const service = new ListService();
+    const history = series('h', 5000, T0, 'done');
+    const pending = series('p', 30, T0 + 500 * MINUTE);
+    service.tasks = [...history, ...pending];
+    const result = pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, targetsOf(pending), options(clock));
+    expect(result.requests).toBe(1);
+    expect(result.answers.size).toBe(30);
+  });
+
+  it('GETs only finished tasks whose list item has no report', () => {
+    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const service = new ListService();
+    service.tasks = [task('a', T0, 'done'), task('b', T0 + 1000, 'done', false), task('c', T0 + 2000, 'in_progress')];
+    const result = pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, targetsOf(service.tasks), options(clock));
+    expect(service.gets).toEqual(['b']);
+    expect(result.requests).toBe(2);
+    const answer = result.answers.get('a');
+    expect(answer?.ok && answer.value.report?.kind).toBe('markdown');
+    expect(result.answers.get('b')?.ok).toBe(true);
+  });
+
+  it('reads tasks the list does not show a few per tick, remembers 403s and does not re-read them every tick', () => {
+    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const service = new ListService();
+    const foreign = series('f', 12, T0);
+    service.tasks = [...foreign, ...series('m', 3, T0 + 5000)];
+    for (const t of foreign) service.forbidden.add(t.id);
+    const memory = new MapMemory();
+    const targets = targetsOf(service.tasks);
+    const first = pollTasks({ client: service, clock, memory }, targets, options(clock));
+    expect(service.gets).toHaveLength(5);
+    expect(first.unreadable.size).toBe(5);
+    expect(first.answers.size).toBe(3 + 5);
+    const second = pollTasks({ client: service, clock, memory }, targets, options(clock));
+    expect(service.gets).toHaveLength(10);
+    expect(second.unreadable.size).toBe(10);
+    pollTasks({ client: service, clock, memory }, targets, options(clock));
+    const fourth = pollTasks({ client: service, clock, memory }, targets, options(clock));
+    expect(service.gets).toHaveLength(12);
+    expect(fourth.unreadable.size).toBe(12);
+    expect(fourth.requests).toBe(1);
+  });
+
+  it('a task deleted by the service is reported not found', () => {
+    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const service = new ListService();
+    service.tasks = [task('a', T0)];
+    const result = pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, [{ taskId: 'gone', sentAt: T0 }, ...targetsOf(service.tasks)], options(clock));
+    const answer = result.answers.get('gone');
+    expect(answer && !answer.ok && answer.error.kind).toBe('not_found');
+  });
+
+  it('reads nothing else when the list cannot be read', () => {
+    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const service = new ListService();
+    service.tasks = series('m', 10, T0);
+    service.listFails = true;
+    const result = pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, [...targetsOf(service.tasks), { taskId: 'x', sentAt: T0 }], options(clock));
+    expect(result.listError?.kind).toBe('unavailable');
+    expect(service.gets).toEqual([]);
+    expect(result.answers.size).toBe(0);
+  });
+
+  it('stops starting rounds at the deadline and does not read unseen tasks after a cut-short scan', () => {
+    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const service = new ListService(clock, 2000);
+    const mine = series('m', 150, T0);
+    service.tasks = [...mine, ...series('o', 200, T0 + 200_000)];
+    const result = pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, targetsOf(mine), options(clock, { deadline: clock.now() + 1000 }));
+    expect(result.partial).toBe(true);
+    expect(service.pageRounds).toBe(1);
+    expect(service.gets).toEqual([]);
+  });
+
+  it('sends nothing when there is nothing to poll', () => {
+    const clock = new FakeClock();
+    const service = new ListService();
+    expect(pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, [], options(clock)).requests).toBe(0);
+    expect(service.pages).toBe(0);
+  });
+});
+
+describe('cachePollMemory', () => {
+  it('keeps each note until its expiry, one putAll per expiry', () => {
+    const puts: Array<{ values: Record<string, string>; ttl: number }> = [];
+    const store = new Map<string, string>();
+    const cache: CachePort = {
+      getAll: (keys) => Object.fromEntries(keys.filter((k) => store.has(k)).map((k) => [k, store.get(k) as string])),
+      putAll: (values, ttl) => {
+        puts.push({ values, ttl });
+        for (const [k, v] of Object.entries(values)) store.set(k, v);
+      },
+      removeAll: () => undefined,
+    };
+    const memory = cachePollMemory(cache);
+    memory.remember([
+      { taskId: 'a', note: 'forbidden', forMs: 30 * MINUTE },
+      { taskId: 'b', note: 'read', forMs: 90_000 },
+      { taskId: 'c', note: 'forbidden', forMs: 30 * MINUTE },
+    ]);
+    expect(puts.map((p) => p.ttl).sort()).toEqual([1800, 90]);
+    expect(memory.recall(['a', 'b', 'c', 'd'])).toEqual(new Map([['a', 'forbidden'], ['b', 'read'], ['c', 'forbidden']]));
+  });
+});
