@@ -56,6 +56,12 @@ export const Msg = {
   deleteOnlySheet: "You can't remove all the sheets in a document.",
   metadataArbitraryRange:
     'Adding developer metadata to arbitrary ranges is not currently supported. Developer metadata may only be added to the top-level spreadsheet, an individual sheet, or an entire row or column.',
+  /** Wording chosen here: Google documents the limit, not the message (unconfirmed). */
+  metadataSheetLimit: (sheet: string, limit: number) =>
+    `Developer metadata storage limit exceeded: sheet "${sheet}" would hold more than ${limit} characters of developer metadata.`,
+  /** Wording chosen here (unconfirmed), as metadataSheetLimit. */
+  metadataSpreadsheetLimit: (limit: number) =>
+    `Developer metadata storage limit exceeded: the spreadsheet would hold more than ${limit} characters of developer metadata.`,
   openByIdFailed: 'Unexpected error while getting the method or property openById on object SpreadsheetApp.',
   invalidArgument: (what: string) => `Invalid argument: ${what}`,
   richTextLinkRange: 'The start and end offsets must be within the text.',

@@ -1,8 +1,9 @@
 // The in-memory spreadsheet behind the emulated SpreadsheetApp, and the host-side view of it that
 // tests, benchmarks and the playground use: sheets of sparse cells (value, formula, note, rich text,
 // number format, spill links of array results), developer metadata on the spreadsheet, sheets, rows
-// and columns (moving with inserted/deleted rows and columns), the selection, and a log of edited
-// rectangles that the runtime drains to recalculate custom-function formulas.
+// and columns (moving with inserted/deleted rows and columns; Google's storage limit of 30,000 characters of keys
+// and values per sheet and per spreadsheet), the selection, and a log of edited rectangles that the runtime drains
+// to recalculate custom-function formulas.
 import { A1Reference, GridRect, parseA1, resolveA1 } from './a1';
 import { GasError, Msg } from '../errors';
 import { adjustFormula, DimensionChange, shiftSpan } from './formulas';
@@ -54,6 +55,14 @@ export interface SortSpec {
   column: number;
   ascending: boolean;
 }
+
+/**
+ * Developer metadata storage per sheet and per spreadsheet, in characters of keys plus values (Sheets API guide
+ * "Read & write developer metadata", "Metadata storage limits").
+ */
+export const METADATA_CHAR_LIMIT = 30_000;
+
+const metadataCharsOf = (record: { key: string; value: string | null }): number => record.key.length + (record.value?.length ?? 0);
 
 const hasContent = (cell: Cell | undefined): boolean => !!cell && (cell.value !== '' || cell.formula !== undefined);
 
@@ -427,15 +436,47 @@ export class SpreadsheetModel {
     return { sheet, rect };
   }
 
+  /** Adds a metadata record; throws (adding nothing) when it would pass the sheet's or the spreadsheet's limit. */
   addMetadata(key: string, value: string | null, visibility: MetadataVisibility, location: MetadataLocation): DeveloperMetadataRecord {
-    const record = { id: this.nextMetadataId++, key, value, visibility, location };
+    const record = { id: this.nextMetadataId, key, value, visibility, location };
+    this.checkMetadataBudget(location, metadataCharsOf(record));
+    this.nextMetadataId++;
     this.metadata.push(record);
     return record;
+  }
+
+  /** Changes a record's key or value; throws (changing nothing) when that would pass a limit. */
+  updateMetadata(record: DeveloperMetadataRecord, change: { key?: string; value?: string | null }): void {
+    const next = { key: change.key ?? record.key, value: change.value === undefined ? record.value : change.value };
+    this.checkMetadataBudget(record.location, metadataCharsOf(next) - metadataCharsOf(record));
+    record.key = next.key;
+    record.value = next.value;
   }
 
   removeMetadata(record: DeveloperMetadataRecord): void {
     const i = this.metadata.indexOf(record);
     if (i >= 0) this.metadata.splice(i, 1);
+  }
+
+  /**
+   * Characters (keys plus values) of developer metadata: of the whole spreadsheet, or with a sheet name, of the
+   * metadata on that sheet and its rows and columns.
+   */
+  metadataChars(sheetName?: string): number {
+    let total = 0;
+    for (const record of this.metadata) {
+      const loc = record.location;
+      if (sheetName === undefined || (loc.type !== 'SPREADSHEET' && loc.sheet.name === sheetName)) total += metadataCharsOf(record);
+    }
+    return total;
+  }
+
+  private checkMetadataBudget(location: MetadataLocation, addedChars: number): void {
+    if (addedChars <= 0) return;
+    if (location.type !== 'SPREADSHEET' && this.metadataChars(location.sheet.name) + addedChars > METADATA_CHAR_LIMIT) {
+      throw new GasError(Msg.metadataSheetLimit(location.sheet.name, METADATA_CHAR_LIMIT));
+    }
+    if (this.metadataChars() + addedChars > METADATA_CHAR_LIMIT) throw new GasError(Msg.metadataSpreadsheetLimit(METADATA_CHAR_LIMIT));
   }
 
   /** Row metadata for host inspection: key, value and current 1-based row span. */

@@ -536,12 +536,12 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
     },
     setKey(key: string) {
       write('DeveloperMetadata', 'setKey');
-      this.record.key = String(key);
+      model.updateMetadata(this.record, { key: String(key) });
       return wrapMetadata(this.record);
     },
     setValue(value: string) {
       write('DeveloperMetadata', 'setValue');
-      this.record.value = value === null ? null : String(value);
+      model.updateMetadata(this.record, { value: value === null ? null : String(value) });
       return wrapMetadata(this.record);
     },
     setVisibility(visibility: unknown) {

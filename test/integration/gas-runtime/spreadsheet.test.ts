@@ -1,7 +1,7 @@
 // Emulated SpreadsheetApp: ranges, values and typed-input parsing, limits and Google's messages,
 // formats, notes, rich text, structure changes, developer metadata, sorting, sheets and selection,
 // UI records, and sheet I/O counting.
-import { GasRuntime } from '../../../dev/gas-runtime';
+import { GasRuntime, SpreadsheetModel } from '../../../dev/gas-runtime';
 import { failureOf, fixtureRuntime } from './helpers';
 
 let rt: GasRuntime;
@@ -147,6 +147,65 @@ test('developer metadata: whole rows/columns only, finder scopes, visibility, lo
     rowCount: 1,
     changed: 1,
     afterRemove: 0,
+  });
+});
+
+describe('developer metadata storage: 30,000 characters of keys and values per sheet and per spreadsheet', () => {
+  const SHEET_FULL = 'Developer metadata storage limit exceeded: sheet "Sheet1" would hold more than 30000 characters of developer metadata.';
+  const DOC_FULL = 'Developer metadata storage limit exceeded: the spreadsheet would hold more than 30000 characters of developer metadata.';
+  const chars = (n: number) => 'x'.repeat(n);
+  let doc: GasRuntime;
+  beforeEach(() => {
+    doc = fixtureRuntime('sheets', { spreadsheet: new SpreadsheetModel({ sheetNames: ['Sheet1', 'Sheet2'] }) });
+  });
+  const used = () => [doc.spreadsheet.metadataChars('Sheet1'), doc.spreadsheet.metadataChars('Sheet2'), doc.spreadsheet.metadataChars()];
+
+  test('metadata on a sheet, its rows and its columns counts toward the sheet; the write past 30,000 throws and adds nothing', () => {
+    doc.run('addMetadataOn', ['Sheet1', 'sheet', 'k', chars(9_999)]);
+    doc.run('addMetadataOn', ['Sheet1', '2:2', 'row', chars(9_997)]);
+    doc.run('addMetadataOn', ['Sheet1', 'C:C', 'col', chars(9_997)]);
+    expect(used()).toEqual([30_000, 0, 30_000]);
+    expect(failureOf(() => doc.run('addMetadataOn', ['Sheet1', '5:5', 'k', '']))).toBe(SHEET_FULL);
+    expect(failureOf(() => doc.run('changeMetadata', ['row', 'setValue', chars(9_998)]))).toBe(SHEET_FULL);
+    expect(failureOf(() => doc.run('changeMetadata', ['row', 'setKey', 'rows']))).toBe(SHEET_FULL);
+    expect(used()).toEqual([30_000, 0, 30_000]);
+    expect(doc.spreadsheet.rowMetadata('Sheet1')).toHaveLength(1);
+    // A shorter value frees characters.
+    doc.run('changeMetadata', ['row', 'setValue', chars(9_000)]);
+    expect(used()).toEqual([29_003, 0, 29_003]);
+    doc.run('addMetadataOn', ['Sheet1', '5:5', 'k', chars(996)]);
+    expect(used()[0]).toBe(30_000);
+  });
+
+  test('key characters count as well as value characters', () => {
+    expect(failureOf(() => doc.run('addMetadataOn', ['Sheet1', '2:2', chars(29_999), 'ab']))).toBe(SHEET_FULL);
+    doc.run('addMetadataOn', ['Sheet1', '2:2', chars(29_999), 'a']);
+    expect(used()[0]).toBe(30_000);
+  });
+
+  test('every sheet and the spreadsheet itself count toward the spreadsheet', () => {
+    doc.run('addMetadataOn', ['Sheet1', '2:2', 'a', chars(14_999)]);
+    doc.run('addMetadataOn', ['Sheet2', 'sheet', 'b', chars(9_999)]);
+    doc.run('addMetadataOn', [null, 'spreadsheet', 'c', chars(4_999)]);
+    expect(used()).toEqual([15_000, 10_000, 30_000]);
+    expect(failureOf(() => doc.run('addMetadataOn', [null, 'spreadsheet', 'd', '']))).toBe(DOC_FULL);
+    expect(failureOf(() => doc.run('addMetadataOn', ['Sheet2', '3:3', 'd', '']))).toBe(DOC_FULL);
+    expect(used()).toEqual([15_000, 10_000, 30_000]);
+  });
+
+  test('remove(), deleting the rows and deleting the sheet free the characters', () => {
+    doc.run('addMetadataOn', ['Sheet1', '2:2', 'a', chars(9_999)]);
+    doc.run('addMetadataOn', ['Sheet1', '3:3', 'b', chars(9_999)]);
+    doc.run('addMetadataOn', ['Sheet2', '2:2', 'c', chars(9_999)]);
+    expect(failureOf(() => doc.run('addMetadataOn', ['Sheet1', '5:5', 'e', '']))).toBe(DOC_FULL);
+    doc.run('changeMetadata', ['a', 'remove']);
+    expect(used()).toEqual([10_000, 10_000, 20_000]);
+    doc.run('deleteRowsOf', ['Sheet1', 3, 2]);
+    expect(used()).toEqual([0, 10_000, 10_000]);
+    doc.run('deleteSheetNamed', ['Sheet2']);
+    expect(doc.spreadsheet.metadataChars()).toBe(0);
+    doc.run('addMetadataOn', ['Sheet1', '2:2', 'f', chars(29_999)]);
+    expect(doc.spreadsheet.metadataChars('Sheet1')).toBe(30_000);
   });
 });
 
