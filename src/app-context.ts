@@ -1,6 +1,9 @@
 // Composition root for one Apps Script execution: builds the ports (properties, cache, clock, lock, HTTP) and the
 // service clients from Apps Script's globals. Endpoints and triggers call appContext(); logic modules receive what
 // they need from it as parameters. Only this file and src/platform/ touch the services directly.
+// Every request goes through a daily request budget (src/platform/request-budget.ts): the acting user's requests count
+// in their UserProperties; formulas' requests count in the spreadsheet's DocumentProperties, because a custom function
+// sees the owner's UserProperties and may not write them.
 import type { CachePort, ClockPort, HttpPort, KeyValueStore, LockPort } from './ports';
 import { createServiceClient, type ServiceClient, type ServiceClientDeps } from './api/client';
 import { createCachePort } from './platform/cache';
@@ -8,14 +11,20 @@ import { createAppsScriptClock } from './platform/clock';
 import { createLockPort } from './platform/lock';
 import { createPropertiesStore } from './platform/properties-store';
 import { createUrlFetchHttp } from './platform/url-fetch-http';
+import { REQUEST_BUDGET_KEYS, RequestCounter, withRequestBudget } from './platform/request-budget';
 import { formulaConnection, userConnection, type SettingsStores } from './account/settings';
 
 export interface AppContext {
   stores: SettingsStores & { script: KeyValueStore };
   /** The spreadsheet's cache (shared by its users and formulas); the script cache outside a spreadsheet. */
   cache: CachePort;
+  /** The acting user's cache (per-user hints such as which tasks they may not read). */
+  userCache: CachePort;
   clock: ClockPort;
+  /** HTTP counted against the acting user's daily request budget. */
   http: HttpPort;
+  /** The acting user's daily request budget. */
+  requestBudget: RequestCounter;
   documentLock(): LockPort;
   /** Client with the acting user's token (sidebar, menu, jobs, triggers). */
   userClient(options?: Pick<ServiceClientDeps, 'retry' | 'maxParallel'>): ServiceClient;
@@ -31,15 +40,22 @@ export function appContext(): AppContext {
     script: createPropertiesStore(PropertiesService.getScriptProperties()),
   };
   const clock = createAppsScriptClock(Utilities);
-  const http = createUrlFetchHttp(UrlFetchApp);
+  const urlFetch = createUrlFetchHttp(UrlFetchApp);
+  const requestBudget = new RequestCounter(stores.user, REQUEST_BUDGET_KEYS.usage, stores.user, clock);
+  const http = withRequestBudget(urlFetch, requestBudget);
+  const formulaHttp = stores.document
+    ? withRequestBudget(urlFetch, new RequestCounter(stores.document, REQUEST_BUDGET_KEYS.formulaUsage, stores.user, clock))
+    : http;
   const documentCache = CacheService.getDocumentCache();
   return {
     stores,
     cache: createCachePort(documentCache ?? CacheService.getScriptCache()),
+    userCache: createCachePort(CacheService.getUserCache()),
     clock,
     http,
+    requestBudget,
     documentLock: () => createLockPort(LockService.getDocumentLock() ?? LockService.getScriptLock()),
     userClient: (options) => createServiceClient({ http, clock, settings: userConnection(stores), ...options }),
-    formulaClient: (options) => createServiceClient({ http, clock, settings: formulaConnection(stores.document), ...options }),
+    formulaClient: (options) => createServiceClient({ http: formulaHttp, clock, settings: formulaConnection(stores.document), ...options }),
   };
 }

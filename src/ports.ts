@@ -28,6 +28,8 @@ export interface HttpFailure {
   maybeSent: boolean;
   /** The platform's daily quota or permission refused the call: retrying now will not help. */
   fatal?: boolean;
+  /** Refused before sending by the add-in's own daily request budget (src/platform/request-budget.ts). */
+  budgetSpent?: boolean;
 }
 
 export type HttpOutcome = HttpResponse | HttpFailure;

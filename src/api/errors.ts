@@ -14,7 +14,8 @@ import type { ValidationIssue } from './types';
  * - `network`, `timeout`: no answer. `maybeSent` says whether the request may have reached it.
  * - `ambiguous`: a non-idempotent call (task or column creation) got no clear answer; it may or
  *   may not have taken effect. It is never retried; reconcile (e.g. through `listTasks`) first.
- * - `quota`: Apps Script's daily UrlFetch quota is used up; `platform_error`: Apps Script refused
+ * - `quota`: Apps Script's daily UrlFetch quota is used up, or (`addIn`) the add-in's own daily request budget,
+ *   whose message is the `detail`; `platform_error`: Apps Script refused
  *   the call for another reason (permission, allow-list, bad argument).
  * - `bad_response`: the service answered with something the client cannot use (redirect, 2xx
  *   without the expected JSON, unknown status).
@@ -37,7 +38,7 @@ export type ApiError =
   | { kind: 'network'; maybeSent: boolean; detail: string }
   | { kind: 'timeout'; maybeSent: boolean; detail: string }
   | { kind: 'ambiguous'; cause: 'network' | 'timeout' | 'server_error'; status?: number; detail: string }
-  | { kind: 'quota'; detail: string }
+  | { kind: 'quota'; detail: string; addIn?: boolean }
   | { kind: 'platform_error'; detail: string }
   | { kind: 'bad_response'; status: number; reason: string };
 
@@ -109,7 +110,7 @@ export function userMessage(error: ApiError): string {
     case 'ambiguous':
       return 'No clear answer: it may have gone through, check before retrying';
     case 'quota':
-      return "Google's daily fetch quota is used up: retry tomorrow";
+      return error.addIn ? error.detail : "Google's daily fetch quota is used up: retry tomorrow";
     case 'platform_error':
       return 'Apps Script refused the request: reopen Sheet Scout and authorize it';
     case 'bad_response':

@@ -1,0 +1,157 @@
+// The add-in's own daily request budget. UrlFetch allows 20,000 calls per user per day (100,000 on Google Workspace),
+// shared by every script the user runs; Sheet Scout keeps to a budget below that (18,000, or 95,000 when the user
+// says their account is Workspace) so it never drives a user into the platform's quota on its own. Requests are
+// counted per hour over a rolling window of 25 hourly buckets (any 24 hours, whenever Google's day starts, fall
+// inside it), stored as one small JSON value: one read and one write per fetchAll batch, never per request. A batch
+// that does not fit is cut to what fits; the rest is refused before it is sent, with a message saying why.
+import type { ClockPort, HttpFailure, HttpOutcome, HttpPort, HttpRequest, KeyValueStore } from '../ports';
+
+export type AccountKind = 'consumer' | 'workspace';
+
+export const ACCOUNT_KINDS: Record<AccountKind, { budget: number; googleLimit: number }> = {
+  consumer: { budget: 18_000, googleLimit: 20_000 },
+  workspace: { budget: 95_000, googleLimit: 100_000 },
+};
+
+export const REQUEST_BUDGET_KEYS = {
+  /** UserProperties: the user's account kind (absent: consumer). */
+  account: 'sheetscout.requests.account',
+  /** UserProperties: the user's requests per hour. */
+  usage: 'sheetscout.requests.usage',
+  /** DocumentProperties: the requests of this spreadsheet's formulas per hour (see README, "Request budget"). */
+  formulaUsage: 'sheetscout.requests.formulas',
+} as const;
+
+const HOUR_MS = 60 * 60 * 1000;
+/** Buckets counted: the current hour and the 24 before it, so every 24-hour span is inside the window. */
+const WINDOW_HOURS = 25;
+/** From this share of the budget on, the panel warns. */
+const WARN_SHARE = 0.9;
+
+/** Requests per hour: hour index (ms since epoch / 1 h) -> requests. */
+export type HourlyUsage = Record<string, number>;
+
+export function parseUsage(text: string | null): HourlyUsage {
+  if (!text) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    const usage: HourlyUsage = {};
+    for (const [hour, count] of Object.entries(parsed)) if (/^\d+$/.test(hour) && typeof count === 'number' && count > 0) usage[hour] = count;
+    return usage;
+  } catch {
+    return {};
+  }
+}
+
+const hourOf = (now: number) => Math.floor(now / HOUR_MS);
+
+/** Requests counted in the window that ends now. */
+export function usedInWindow(usage: HourlyUsage, now: number): number {
+  const first = hourOf(now) - (WINDOW_HOURS - 1);
+  return Object.entries(usage).reduce((sum, [hour, count]) => (Number(hour) >= first ? sum + count : sum), 0);
+}
+
+/** The usage with `count` more requests in the current hour and the hours that left the window dropped. */
+export function addUsage(usage: HourlyUsage, now: number, count: number): HourlyUsage {
+  const current = hourOf(now);
+  const kept: HourlyUsage = {};
+  for (const [hour, value] of Object.entries(usage)) if (Number(hour) > current - WINDOW_HOURS) kept[hour] = value;
+  kept[String(current)] = (kept[String(current)] ?? 0) + count;
+  return kept;
+}
+
+/** When the oldest request still counted leaves the window (ms since epoch), or null when nothing is counted. */
+export function nextRelease(usage: HourlyUsage, now: number): number | null {
+  const first = hourOf(now) - (WINDOW_HOURS - 1);
+  const hours = Object.keys(usage).map(Number).filter((hour) => hour >= first);
+  return hours.length === 0 ? null : (Math.min(...hours) + WINDOW_HOURS) * HOUR_MS;
+}
+
+const figure = (n: number) => n.toLocaleString('en-US');
+
+export function spentMessage(account: AccountKind): string {
+  const { budget, googleLimit } = ACCOUNT_KINDS[account];
+  return account === 'consumer'
+    ? `Sheet Scout has used its ${figure(budget)} requests for today (Google's daily limit is ${figure(googleLimit)} per user): ` +
+        'it continues tomorrow, or raise the limit in Settings if you use Google Workspace'
+    : `Sheet Scout has used its ${figure(budget)} requests for today (Google's daily limit for Workspace is ${figure(googleLimit)} per user): ` +
+        'it continues tomorrow';
+}
+
+export function nearMessage(account: AccountKind, used: number): string {
+  const { budget } = ACCOUNT_KINDS[account];
+  return `Sheet Scout has used ${figure(used)} of its ${figure(budget)} requests for today: when they are spent, research and ` +
+    'enrichment wait until tomorrow' + (account === 'consumer' ? ' (or raise the limit in Settings if you use Google Workspace)' : '');
+}
+
+export interface BudgetStatus {
+  account: AccountKind;
+  used: number;
+  limit: number;
+  googleLimit: number;
+  spent: boolean;
+  /** Shown from 90 % of the budget on: the warning, then the refusal. */
+  message: string | null;
+}
+
+export function budgetStatus(account: AccountKind, used: number): BudgetStatus {
+  const { budget, googleLimit } = ACCOUNT_KINDS[account];
+  const spent = used >= budget;
+  return { account, used, limit: budget, googleLimit, spent, message: spent ? spentMessage(account) : used >= budget * WARN_SHARE ? nearMessage(account, used) : null };
+}
+
+export function readAccountKind(settings: KeyValueStore): AccountKind {
+  return settings.get(REQUEST_BUDGET_KEYS.account) === 'workspace' ? 'workspace' : 'consumer';
+}
+
+/** One counter: its usage value in a store, the budget from the user's account kind. */
+export class RequestCounter {
+  private kind: AccountKind | null = null;
+
+  constructor(
+    private readonly usageStore: KeyValueStore,
+    private readonly usageKey: string,
+    private readonly settings: KeyValueStore,
+    private readonly clock: ClockPort,
+  ) {}
+
+  account(): AccountKind {
+    this.kind ??= readAccountKind(this.settings);
+    return this.kind;
+  }
+
+  status(): BudgetStatus {
+    return budgetStatus(this.account(), usedInWindow(parseUsage(this.usageStore.get(this.usageKey)), this.clock.now()));
+  }
+
+  /**
+   * Counts up to `wanted` requests against the budget and returns how many may be sent. The stored value is read
+   * fresh (other executions count too) and written once. A store that cannot be written does not stop the requests.
+   */
+  reserve(wanted: number): number {
+    const now = this.clock.now();
+    const usage = parseUsage(this.usageStore.get(this.usageKey));
+    const allowed = Math.max(0, Math.min(wanted, ACCOUNT_KINDS[this.account()].budget - usedInWindow(usage, now)));
+    if (allowed === 0) return 0;
+    try {
+      this.usageStore.set(this.usageKey, JSON.stringify(addUsage(usage, now, allowed)));
+    } catch {
+      // Bookkeeping must not break the add-in; the reserve under Google's limit absorbs an uncounted batch.
+    }
+    return allowed;
+  }
+}
+
+/** An HttpPort that sends only what the counter allows; the rest fail before sending with the budget message. */
+export function withRequestBudget(http: HttpPort, counter: RequestCounter): HttpPort {
+  return {
+    fetchAll(requests: HttpRequest[]): HttpOutcome[] {
+      if (requests.length === 0) return [];
+      const allowed = counter.reserve(requests.length);
+      const refused: HttpFailure = { ok: false, error: spentMessage(counter.account()), maybeSent: false, fatal: true, budgetSpent: true };
+      const sent = allowed > 0 ? http.fetchAll(requests.slice(0, allowed)) : [];
+      return [...sent, ...requests.slice(allowed).map(() => refused)];
+    },
+  };
+}
