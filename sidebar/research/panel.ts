@@ -361,6 +361,17 @@ async function viewTask(taskId: string): Promise<void> {
   render();
 }
 
+/** Ledger records that could not be read: kept in the hidden sheet, named here so nothing is lost silently. */
+function damagedNotice(damaged: ResearchStatusDto['damaged']): HTMLElement {
+  const tasks = damaged.map((record) => record.taskId || record.entryId || '(no id)').join(', ');
+  return h(
+    'div',
+    { class: 'message error', id: 'damaged-records', role: 'alert' },
+    `${damaged.length} research record${damaged.length === 1 ? '' : 's'} could not be read (${tasks}). ` +
+      'They are kept unchanged in the hidden sheet "Sheet Scout research ledger"; their rows are not updated.',
+  );
+}
+
 function tasksTab(): HTMLElement {
   const status = state.status;
   const history = state.history;
@@ -371,6 +382,7 @@ function tasksTab(): HTMLElement {
     status
       ? h('div', { class: 'muted', id: 'pending' }, `${status.pending} task${status.pending === 1 ? '' : 's'} pending${status.busy ? ' (updating…)' : ''}; refreshed every 15 s while this panel is open`)
       : h('div', { class: 'muted' }, 'Loading…'),
+    status && status.damaged.length > 0 ? damagedNotice(status.damaged) : null,
     ...(status?.rows ?? []).map((row) =>
       h('div', { class: 'task' },
         h('div', { class: 'brief' }, row.brief),

@@ -8,10 +8,12 @@ import type { ResearchTask, TaskReport } from '../api/types';
 import type { LockPort } from '../ports';
 import { parseTemplate } from './brief-template';
 import { isDepth, reservationFor } from './depth';
-import { locateEntries, runLaunch, runTick, rowNeedsWrite, writeRows, type JobDeps } from './jobs';
-import { isPending, statusText, type LedgerEntry, LEDGER_HEADERS } from './ledger';
+import { locateEntries, releaseRowTags, runLaunch, runTick, rowNeedsWrite, writeRows, type JobDeps } from './jobs';
+import { newTagId } from './row-tags';
+import { isPending, statusText, type DamagedRecord, type LedgerEntry, LEDGER_HEADERS } from './ledger';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
 import { HiddenTable, SheetGrid } from './sheet-adapter';
+import { readChunked, writeChunked } from '../tables/chunked-store';
 import { LedgerStore, ReportStore } from './stores';
 import { ensureTimer, recordTick, removeTimerIfIdle, type TimerDeps } from '../scheduler/timer';
 import { appsScriptTimer } from '../scheduler/apps-script';
@@ -102,7 +104,8 @@ export function getResearchContext(): ResearchContextDto {
   const rows = selectedRows(spreadsheet, sheet);
   const headers = grid.headers(sheet.getSheetId()) ?? [];
   const firstRow = rows.length > 0 ? grid.readRows(sheet.getSheetId(), [rows[0]])[0] : null;
-  const savedText = appContext().stores.document?.get(PANEL_STATE_KEY) ?? null;
+  const document = appContext().stores.document;
+  const savedText = document ? readChunked(document, PANEL_STATE_KEY) : null;
   let saved: ResearchContextDto['saved'];
   try {
     saved = savedText ? (JSON.parse(savedText) as ResearchContextDto['saved']) : null;
@@ -136,6 +139,18 @@ function refusedLaunch(errors: string[]): LaunchResponse {
   return { ok: false, message: errors[0] ?? 'Nothing was launched', errors, created: 0, queued: 0, skippedEmpty: [], skippedRunning: [], tooLong: [], failed: [] };
 }
 
+/**
+ * Remembers the launch settings for the panel's next opening, before anything is sent: a brief of any length is
+ * split over several properties (9 KB each), and a store too full to take it only costs the convenience.
+ */
+function rememberPanelState(r: Research, request: LaunchRequest): void {
+  try {
+    writeChunked(r.trigger.document, PANEL_STATE_KEY, JSON.stringify({ template: request.template, depth: request.depth, output: request.output }));
+  } catch {
+    // DocumentProperties full (500 KB): the panel opens with its defaults next time.
+  }
+}
+
 /** Launches research for the given rows of the given sheet (the panel sends what it previewed). */
 export function launchResearch(request: LaunchRequest & { sheetId: number; rows: number[] }): LaunchResponse {
   if (!request || typeof request.template !== 'string') return refusedLaunch(['Write a brief']);
@@ -159,6 +174,7 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
     () => refusedLaunch(['Sheet Scout is busy updating this spreadsheet: try again in a moment']),
     () => {
       r.deps.grid.ensureHeaders(request.sheetId, output.headers);
+      rememberPanelState(r, request);
       const outcome = runLaunch(
         r.deps,
         { sheetId: request.sheetId, rows, template: request.template, depth: request.depth, schema: output.schema, mapping: output.mapping, rerun: request.rerun === true },
@@ -166,8 +182,6 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
       );
       if (outcome.refused) return { ...refusedLaunch(outcome.refused.split('\n')), skippedEmpty: outcome.plan.skippedEmpty, tooLong: outcome.plan.tooLong };
       if (r.deps.ledger.all().some(isPending)) ensureTimer(r.trigger, 'research');
-      const saved = JSON.stringify({ template: request.template, depth: request.depth, output: request.output });
-      if (saved.length < 8000) r.trigger.document.set(PANEL_STATE_KEY, saved);
       const created = outcome.entries.filter((entry) => entry.taskId !== null).length;
       const failed = outcome.entries.filter((entry) => entry.state === 'error').map((entry) => ({ row: entry.row.rowHint, message: entry.error ?? 'Refused' }));
       const queued = outcome.entries.filter((entry) => entry.state === 'queued' || entry.state === 'sending').length;
@@ -210,6 +224,8 @@ export interface ResearchStatusDto {
   rows: ResearchRowDto[];
   /** Another execution held the lock: the numbers are from the ledger as it was. */
   busy: boolean;
+  /** Ledger rows that could not be read: kept in the hidden ledger sheet as they are, and shown to the user. */
+  damaged: DamagedRecord[];
 }
 
 function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: boolean): ResearchStatusDto {
@@ -222,6 +238,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: b
   return {
     pending: entries.filter(isPending).length,
     busy,
+    damaged: r.deps.ledger.damaged(),
     rows: shown
       .map((entry) => ({
         entryId: entry.id,
@@ -415,7 +432,11 @@ export function writeTaskToSelectedRow(request: { taskId: string; output: Launch
       const sheetId = sheet.getSheetId();
       r.deps.grid.ensureHeaders(sheetId, output.headers);
       r.deps.ledger.load();
-      const rowId = r.deps.grid.tagRows(sheetId, [row], r.deps.newId).get(row) as string;
+      // Earlier records of this row are superseded, so a later poll does not overwrite the imported result.
+      const current = r.deps.ledger.all().filter((e) => e.row.sheetId === sheetId && !e.detached);
+      const located = locateEntries(r.deps.grid, sheetId, current);
+      const superseded = current.filter((e) => located.get(e.id) === row).map((e) => ({ ...e, detached: true, written: true }));
+      const rowId = r.deps.grid.tagRows(sheetId, [row], () => newTagId(r.deps.newId, new Set(r.deps.grid.rowIds(sheetId).keys()))).get(row) ?? null;
       const now = r.context.clock.now();
       const entry: LedgerEntry = {
         id: r.deps.newId(),
@@ -441,10 +462,9 @@ export function writeTaskToSelectedRow(request: { taskId: string; output: Launch
         detached: false,
       };
       r.deps.reports.putAll([{ taskId: task.id, report }]);
-      // Supersede earlier records of this row so a later poll does not overwrite the imported result.
-      const superseded = r.deps.ledger.all().filter((e) => e.row.sheetId === sheetId && e.row.rowId === rowId && !e.detached).map((e) => ({ ...e, detached: true, written: true }));
       r.deps.ledger.save([...superseded, entry]);
       r.deps.ledger.save(writeRows(r.deps, [entry].filter(rowNeedsWrite), new Map([[task.id, report]])));
+      releaseRowTags(r.deps, [sheetId]);
       return { ok: true, message: `Wrote task ${task.id} into row ${row}` };
     },
   );

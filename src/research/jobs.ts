@@ -11,7 +11,8 @@ import { parseTemplate, renderBrief } from './brief-template';
 import { isPending, needsWork, statusText, type LedgerEntry, type OutputMapping } from './ledger';
 import type { CellWrite, GridPort, ResearchClient } from './ports';
 import { headerIndex, rowCells } from './results';
-import { keyColumn, keyHeaderOf, locateRow, type SheetView } from './row-locator';
+import { keyColumn, keyHeaderOf, keyString, locateRow, type SheetView } from './row-locator';
+import { newTagId, rowsNeedingTags, tagBudgetProblem, tagsInUse } from './row-tags';
 import type { LedgerStore, ReportStore } from './stores';
 import { NO_POLL_MEMORY, pollTasks, type PollMemory } from './poll';
 import { taskCost } from './depth';
@@ -223,8 +224,11 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
   return [...touched.values()];
 }
 
-/** Reads what row location needs for one sheet: headers, row ids and the key columns of its records. */
-function sheetView(grid: GridPort, sheetId: number, entries: LedgerEntry[]): SheetView | null {
+/**
+ * Reads what row location needs for one sheet: headers, row tags and the key columns of `entries`. `owners` are the
+ * records whose tags a key match must not take (every record of the sheet that still needs its row).
+ */
+function sheetView(grid: GridPort, sheetId: number, entries: LedgerEntry[], owners: readonly LedgerEntry[]): SheetView | null {
   const headers = grid.headers(sheetId);
   if (!headers) return null;
   const columns: number[] = [];
@@ -235,12 +239,19 @@ function sheetView(grid: GridPort, sheetId: number, entries: LedgerEntry[]): She
     }
   }
   columns.sort((a, b) => a - b);
-  return { headers, rowIds: grid.rowIds(sheetId), keyColumns: columns, keyRows: columns.length > 0 ? grid.readColumns(sheetId, columns) : [] };
+  const tagOwners = new Map<string, string>();
+  for (const owner of owners) {
+    if (owner.row.sheetId === sheetId && owner.row.rowId && !owner.detached && needsWork(owner)) tagOwners.set(owner.row.rowId, keyString(owner.row.keyValues));
+  }
+  return { headers, rowIds: grid.rowIds(sheetId), tagOwners, keyColumns: columns, keyRows: columns.length > 0 ? grid.readColumns(sheetId, columns) : [] };
 }
 
-/** The current row of each record of one sheet (null: no row can be trusted with it), as writes would find it. */
-export function locateEntries(grid: GridPort, sheetId: number, entries: LedgerEntry[]): Map<string, number | null> {
-  const view = sheetView(grid, sheetId, entries);
+/**
+ * The current row of each record of one sheet (null: no row can be trusted with it), as writes would find it.
+ * `owners` (default: the records themselves) are the records of the sheet whose row tags key matches must respect.
+ */
+export function locateEntries(grid: GridPort, sheetId: number, entries: LedgerEntry[], owners: readonly LedgerEntry[] = entries): Map<string, number | null> {
+  const view = sheetView(grid, sheetId, entries, owners);
   return new Map(entries.map((entry) => [entry.id, view ? locateRow(entry.row, view) : null]));
 }
 
@@ -267,7 +278,7 @@ export function writeRows(deps: JobDeps, entries: LedgerEntry[], fresh: Map<stri
       updated.push(...list.map((entry) => ({ ...entry, written: true })));
       continue;
     }
-    const view = sheetView(deps.grid, sheetId, list);
+    const view = sheetView(deps.grid, sheetId, list, [...deps.ledger.all(), ...list]);
     const columns = view ? headerIndex(view.headers) : new Map<string, number>();
     const cells: CellWrite[] = [];
     for (const entry of list) {
@@ -363,6 +374,7 @@ export function runTick(deps: JobDeps, startedAt = deps.clock.now()): TickSummar
   const written = writeRows(deps, [...latest.values()].filter(rowNeedsWrite), fresh);
   for (const entry of written) changed.set(entry.id, entry);
   deps.ledger.save([...changed.values()]);
+  releaseRowTags(deps, written.filter((entry) => !isPending(entry)).map((entry) => entry.row.sheetId));
   const pending = deps.ledger.all().filter((entry) => needsWork(entry) && !unreadable.has(entry.id)).length;
   return { polled, changed: changed.size, created: created.filter((e) => e.taskId).length, pending, unreadable: unreadable.size, partial };
 }
@@ -383,7 +395,7 @@ export interface LaunchPlanInput {
 }
 
 export interface LaunchPlan {
-  /** New records (state queued). */
+  /** New records (state queued; rows that need a tag get its id when the launch goes ahead). */
   entries: LedgerEntry[];
   /** Older running records detached by an explicit re-run. */
   superseded: LedgerEntry[];
@@ -391,11 +403,25 @@ export interface LaunchPlan {
   skippedRunning: number[];
   tooLong: Array<{ row: number; length: number }>;
   errors: string[];
+  /** Rows whose key another row shares: they get a row tag (row-tags.ts). */
+  rowsToTag: number[];
 }
 
-/** Builds the records of a launch (no service call, no sheet write except row tagging). */
+/** The rows each running record of the sheet is in now (row -> records). */
+function runningByRow(deps: JobDeps, sheetId: number): Map<number, LedgerEntry[]> {
+  const running = deps.ledger.all().filter((entry) => entry.row.sheetId === sheetId && isPending(entry) && !entry.detached);
+  const byRow = new Map<number, LedgerEntry[]>();
+  if (running.length === 0) return byRow;
+  for (const [id, row] of locateEntries(deps.grid, sheetId, running)) {
+    if (row === null) continue;
+    byRow.set(row, [...(byRow.get(row) ?? []), running.find((entry) => entry.id === id) as LedgerEntry]);
+  }
+  return byRow;
+}
+
+/** Builds the records of a launch; reads the sheet only (no service call, no write). */
 export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
-  const plan: LaunchPlan = { entries: [], superseded: [], skippedEmpty: [], skippedRunning: [], tooLong: [], errors: [] };
+  const plan: LaunchPlan = { entries: [], superseded: [], skippedEmpty: [], skippedRunning: [], tooLong: [], errors: [], rowsToTag: [] };
   const headers = deps.grid.headers(input.sheetId);
   if (!headers) return { ...plan, errors: ['The sheet no longer exists'] };
   const parsed = parseTemplate(input.template, headers);
@@ -411,19 +437,14 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
     else briefs.set(row, rendered.brief);
   });
   if (briefs.size === 0) return plan;
-  const ids = deps.grid.tagRows(input.sheetId, [...briefs.keys()], deps.newId);
-  const running = new Map<string, LedgerEntry[]>();
-  for (const entry of deps.ledger.all()) {
-    if (entry.row.sheetId !== input.sheetId || !isPending(entry) || entry.detached) continue;
-    running.set(entry.row.rowId, [...(running.get(entry.row.rowId) ?? []), entry]);
-  }
-  const keyHeaders = parsed.template.columns.map((column) => keyHeaderOf(headers, column));
+  const running = runningByRow(deps, input.sheetId);
+  const keyColumns = parsed.template.columns;
+  const keyHeaders = keyColumns.map((column) => keyHeaderOf(headers, column));
   const now = deps.clock.now();
   rows.forEach((row, i) => {
     const brief = briefs.get(row);
-    const rowId = ids.get(row);
-    if (brief === undefined || !rowId) return;
-    const active = running.get(rowId) ?? [];
+    if (brief === undefined) return;
+    const active = running.get(row) ?? [];
     if (active.length > 0) {
       if (!input.rerun) {
         plan.skippedRunning.push(row);
@@ -436,7 +457,7 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
       id: deps.newId(),
       taskId: null,
       state: 'queued',
-      row: { sheetId: input.sheetId, rowId, rowHint: row, keyHeaders, keyValues: parsed.template.columns.map((column) => String(rowValues[column - 1] ?? '').trim()) },
+      row: { sheetId: input.sheetId, rowId: null, rowHint: row, keyHeaders, keyValues: keyColumns.map((column) => String(rowValues[column - 1] ?? '').trim()) },
       brief,
       depth: input.depth,
       schema: input.schema,
@@ -456,7 +477,41 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
       detached: false,
     });
   });
+  const launched = plan.entries.map((entry) => entry.row.rowHint);
+  // Without key columns no row is told apart by its values: every launched row is tagged.
+  plan.rowsToTag = keyColumns.length > 0 ? rowsNeedingTags(launched, deps.grid.readColumns(input.sheetId, keyColumns)) : launched;
   return plan;
+}
+
+/**
+ * Tags the plan's rows whose key is shared (refusing when the tags would not fit the sheet's metadata budget) and
+ * puts each tag id into its record. Returns the refusal message, or null.
+ */
+function tagPlannedRows(deps: JobDeps, sheetId: number, plan: LaunchPlan): string | null {
+  if (plan.rowsToTag.length === 0) return null;
+  const existing = deps.grid.rowIds(sheetId);
+  const taggedRows = new Set(existing.values());
+  const newTags = plan.rowsToTag.filter((row) => !taggedRows.has(row)).length;
+  const problem = newTags > 0 ? tagBudgetProblem(newTags, deps.grid.metadataUse(sheetId), plan.entries[0]?.row.keyHeaders ?? []) : null;
+  if (problem) return problem;
+  const taken = new Set(existing.keys());
+  const ids = deps.grid.tagRows(sheetId, plan.rowsToTag, () => {
+    const id = newTagId(deps.newId, taken);
+    taken.add(id);
+    return id;
+  });
+  for (const entry of plan.entries) entry.row.rowId = ids.get(entry.row.rowHint) ?? null;
+  return null;
+}
+
+/** Removes the row tags of the given sheets that no record needs any more (run after the ledger is saved). */
+export function releaseRowTags(deps: JobDeps, sheetIds: Iterable<number>): void {
+  const entries = deps.ledger.all();
+  for (const sheetId of new Set(sheetIds)) {
+    const inUse = tagsInUse(entries, sheetId);
+    const unused = new Set([...deps.grid.rowIds(sheetId).keys()].filter((id) => !inUse.has(id)));
+    deps.grid.untagRows(sheetId, unused);
+  }
 }
 
 export interface LaunchOutcome {
@@ -489,6 +544,8 @@ export function runLaunch(
       refused: `Needs ${total} credits (${plan.entries.length} rows x ${options.reservationPerTask}), you have ${options.availableCredits}: try a lower depth or fewer rows`,
     };
   }
+  const tagProblem = tagPlannedRows(deps, input.sheetId, plan);
+  if (tagProblem) return { plan, entries: [], refused: tagProblem };
   deps.ledger.save([...plan.superseded, ...plan.entries]);
   const queuedShown = writeRows(deps, plan.entries, new Map());
   deps.ledger.save(queuedShown);

@@ -6,8 +6,10 @@
 //   created / in_progress -> the task exists; poll it
 //   done / failed -> final; `written` says whether the row got the result (a tick that died before writing retries)
 //   error    -> the create was refused (402/422/...): nothing exists, nothing charged
-// This module is the record format and its pure transitions; ledger-store.ts persists it.
+// This module is the record format and its pure transitions; stores.ts persists it. A record of any legal request
+// (a 20,000-character brief, a 50-property schema) fits: its JSON is split over as many cells as it needs.
 import type { JsonSchemaObject, TaskDepth } from '../api/types';
+import { joinText, splitText } from '../shared/text-parts';
 
 export type LedgerState = 'queued' | 'sending' | 'created' | 'in_progress' | 'done' | 'failed' | 'error';
 
@@ -23,10 +25,14 @@ export interface OutputMapping {
   fields?: Array<{ name: string; header: string }>;
 }
 
-/** How the row is recognised later: developer metadata id, plus the values of the brief's columns at launch. */
+/**
+ * How the row is recognised later (row-locator.ts): the values of the brief's columns at launch, plus a row tag id
+ * (developer metadata) only when another row shared those values at launch.
+ */
 export interface RowIdentity {
   sheetId: number;
-  rowId: string;
+  /** Row tag id, or null for a row its key values identify. */
+  rowId: string | null;
   /** Row number at launch (a hint only). */
   rowHint: number;
   /** Headers of the key columns (the columns the brief reads). */
@@ -76,23 +82,36 @@ export function needsWork(entry: LedgerEntry): boolean {
   return isPending(entry) || !entry.written;
 }
 
-/** Ledger sheet columns: a few readable ones, then the whole record as JSON. */
-export const LEDGER_HEADERS = ['entry_id', 'task_id', 'state', 'sheet_id', 'row_id', 'updated_at', 'record'];
+/** Ledger sheet columns: a few readable ones, the number of record parts, then the record's JSON in parts. */
+export const LEDGER_HEADERS = ['entry_id', 'task_id', 'state', 'sheet_id', 'row_id', 'updated_at', 'parts', 'record'];
+const PARTS_COLUMN = 6;
 
 export function entryToRow(entry: LedgerEntry): Array<string | number> {
-  return [entry.id, entry.taskId ?? '', entry.state, entry.row.sheetId, entry.row.rowId, new Date(entry.updatedAt).toISOString(), JSON.stringify(entry)];
+  const parts = splitText(JSON.stringify(entry));
+  const readable = [entry.id, entry.taskId ?? '', entry.state, entry.row.sheetId, entry.row.rowId ?? '', new Date(entry.updatedAt).toISOString()];
+  return [...readable, parts.length, ...parts];
 }
 
-/** Reads a ledger sheet row back; null for blank or damaged rows (never throws). */
-export function rowToEntry(row: readonly unknown[]): LedgerEntry | null {
-  const text = row[6];
-  if (typeof text !== 'string' || !text.startsWith('{')) return null;
+/** A ledger row that holds something but no readable record: kept as it is, and reported. */
+export interface DamagedRecord {
+  entryId: string;
+  taskId: string;
+}
+
+/** Reads a ledger sheet row back: the record, 'blank' for an empty row, or what is left of a damaged one. */
+export function rowToEntry(row: readonly unknown[]): LedgerEntry | 'blank' | DamagedRecord {
+  const entryId = String(row[0] ?? '');
+  const taskId = String(row[1] ?? '');
+  if (!entryId && !taskId && row.every((cell) => cell === '' || cell === null || cell === undefined)) return 'blank';
+  const count = Number(row[PARTS_COLUMN]);
+  const text = Number.isInteger(count) && count >= 1 ? joinText(row.slice(PARTS_COLUMN + 1, PARTS_COLUMN + 1 + count)) : '';
   try {
     const entry = JSON.parse(text) as LedgerEntry;
-    return typeof entry.id === 'string' && entry.row && typeof entry.state === 'string' ? entry : null;
+    if (typeof entry.id === 'string' && entry.row && typeof entry.state === 'string') return entry;
   } catch {
-    return null;
+    // Damaged: reported below.
   }
+  return { entryId, taskId };
 }
 
 /** Status text of the row's status cell. */

@@ -22,10 +22,14 @@ export interface GridPort {
   readColumns(sheetId: number, columns: number[]): string[][];
   /** Display values of whole rows (all columns up to the last used one). */
   readRows(sheetId: number, rows: number[]): string[][];
-  /** Row-identity metadata of the sheet: row id -> current row number. */
+  /** Row tags (developer metadata) of the sheet: tag id -> current row number. */
   rowIds(sheetId: number): Map<string, number>;
-  /** Attaches a row id to each row that has none; returns row number -> row id for all of `rows`. */
+  /** Attaches a tag to each row that has none; returns row number -> tag id for all of `rows`. */
   tagRows(sheetId: number, rows: number[], newId: () => string): Map<number, string>;
+  /** Removes the sheet's row tags with these ids. */
+  untagRows(sheetId: number, ids: ReadonlySet<string>): void;
+  /** Developer-metadata characters (keys and values) in use on the sheet and in the whole spreadsheet. */
+  metadataUse(sheetId: number): { sheet: number; spreadsheet: number };
   /** Writes the cells in as few range writes as possible. */
   write(sheetId: number, cells: CellWrite[]): void;
 }

@@ -1,14 +1,14 @@
-// Apps Script adapters of the research sheet ports: GridPort over the user's sheets (display values, row-identity
+// Apps Script adapters of the research sheet ports: GridPort over the user's sheets (display values, row tags as
 // developer metadata, cell writes merged into rectangles) and TablePort over a hidden sheet (ledger, report store).
 // Thin on purpose: the logic lives in jobs.ts and is unit-tested over fakes.
 import type { CellValue } from '../shared/cell-values';
 import { safeText } from '../shared/cell-values';
 import type { CellWrite, GridPort, TablePort } from './ports';
+import { ROW_TAG_KEY } from './row-tags';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-export const ROW_ID_KEY = 'sheetscout.research.row';
 
 function sheetById(spreadsheet: Spreadsheet, sheetId: number): Sheet | null {
   return spreadsheet.getSheets().find((sheet) => sheet.getSheetId() === sheetId) ?? null;
@@ -108,14 +108,17 @@ export class SheetGrid implements GridPort {
     return rows.map((row) => values[row - first] ?? []);
   }
 
-  rowIds(sheetId: number): Map<string, number> {
-    const found = this.sheet(sheetId)
+  private tags(sheetId: number): GoogleAppsScript.Spreadsheet.DeveloperMetadata[] {
+    return this.sheet(sheetId)
       .createDeveloperMetadataFinder()
-      .withKey(ROW_ID_KEY)
+      .withKey(ROW_TAG_KEY)
       .withLocationType(SpreadsheetApp.DeveloperMetadataLocationType.ROW)
       .find();
+  }
+
+  rowIds(sheetId: number): Map<string, number> {
     const ids = new Map<string, number>();
-    for (const metadata of found) {
+    for (const metadata of this.tags(sheetId)) {
       const value = metadata.getValue();
       const range = metadata.getLocation().getRow();
       if (value && range && !ids.has(value)) ids.set(value, range.getRow());
@@ -132,12 +135,23 @@ export class SheetGrid implements GridPort {
       let id = byRow.get(row);
       if (!id) {
         id = newId();
-        sheet.getRange(`${row}:${row}`).addDeveloperMetadata(ROW_ID_KEY, id, SpreadsheetApp.DeveloperMetadataVisibility.DOCUMENT);
+        sheet.getRange(`${row}:${row}`).addDeveloperMetadata(ROW_TAG_KEY, id, SpreadsheetApp.DeveloperMetadataVisibility.DOCUMENT);
         byRow.set(row, id);
       }
       result.set(row, id);
     }
     return result;
+  }
+
+  untagRows(sheetId: number, ids: ReadonlySet<string>): void {
+    if (ids.size === 0 || !sheetById(this.spreadsheet, sheetId)) return;
+    for (const metadata of this.tags(sheetId)) if (ids.has(metadata.getValue() ?? '')) metadata.remove();
+  }
+
+  metadataUse(sheetId: number): { sheet: number; spreadsheet: number } {
+    const size = (found: GoogleAppsScript.Spreadsheet.DeveloperMetadata[]) =>
+      found.reduce((sum, metadata) => sum + metadata.getKey().length + (metadata.getValue() ?? '').length, 0);
+    return { sheet: size(this.sheet(sheetId).createDeveloperMetadataFinder().find()), spreadsheet: size(this.spreadsheet.createDeveloperMetadataFinder().find()) };
   }
 
   write(sheetId: number, cells: CellWrite[]): void {

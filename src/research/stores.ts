@@ -3,32 +3,44 @@
 // JSON in parts small enough for a cell), so a full report of any length, and the report of a row deleted since,
 // stays readable in the sidebar. Upserts are idempotent: a tick killed half-way and run again writes the same rows.
 import type { TaskReport } from '../api/types';
-import { entryToRow, rowToEntry, type LedgerEntry } from './ledger';
+import { joinText, splitText } from '../shared/text-parts';
+import { entryToRow, rowToEntry, type DamagedRecord, type LedgerEntry } from './ledger';
 import type { TablePort } from './ports';
-
-export const REPORT_PART_LENGTH = 45000;
-const PART_PREFIX = '~';
 
 export class LedgerStore {
   private entries: LedgerEntry[] = [];
   private indexById = new Map<string, number>();
   private rowCount = 0;
+  private damagedRows: DamagedRecord[] = [];
 
   constructor(private readonly table: TablePort) {}
 
-  /** Reads the whole ledger (one sheet read). */
+  /**
+   * Reads the whole ledger (one sheet read). A row that holds something but no readable record is never
+   * overwritten (new records are appended after it) and is listed by damaged().
+   */
   load(): LedgerEntry[] {
     const rows = this.table.readAll();
     this.rowCount = rows.length;
     this.entries = [];
+    this.damagedRows = [];
     this.indexById.clear();
     rows.forEach((row, index) => {
       const entry = rowToEntry(row);
-      if (!entry) return;
+      if (entry === 'blank') return;
+      if (!('state' in entry)) {
+        this.damagedRows.push(entry);
+        return;
+      }
       this.indexById.set(entry.id, index);
       this.entries.push(entry);
     });
     return this.entries.slice();
+  }
+
+  /** Ledger rows that could not be read at the last load (kept in the sheet as they are). */
+  damaged(): DamagedRecord[] {
+    return this.damagedRows.slice();
   }
 
   all(): LedgerEntry[] {
@@ -86,10 +98,7 @@ export class ReportStore {
     const updates: Array<{ index: number; values: Array<string | number> }> = [];
     const appended: Array<Array<string | number>> = [];
     for (const { taskId, report } of reports) {
-      const text = JSON.stringify(report);
-      const parts: string[] = [];
-      // Each part starts with PART_PREFIX so Sheets never parses a part as a formula, number or date.
-      for (let at = 0; at < text.length; at += REPORT_PART_LENGTH) parts.push(PART_PREFIX + text.slice(at, at + REPORT_PART_LENGTH));
+      const parts = splitText(JSON.stringify(report));
       const values: Array<string | number> = [taskId, parts.length, ...parts];
       const existing = index.get(taskId);
       if (existing !== undefined) updates.push({ index: existing, values });
@@ -118,10 +127,7 @@ export class ReportStore {
     const row = this.table.readRow(at);
     const count = Number(row[1]);
     if (!Number.isInteger(count) || count < 1) return null;
-    const text = row
-      .slice(2, 2 + count)
-      .map((part) => String(part ?? '').replace(/^'?~/, ''))
-      .join('');
+    const text = joinText(row.slice(2, 2 + count));
     try {
       const report = JSON.parse(text) as TaskReport;
       this.cache.set(taskId, report);

@@ -5,7 +5,8 @@ import type { Result } from '../../../src/api/errors';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../../../src/api/types';
 import type { ClockPort } from '../../../src/ports';
 import type { CellWrite, GridPort, ResearchClient, TablePort } from '../../../src/research/ports';
-import type { CellValue } from '../../../src/shared/cell-values';
+import { safeText, type CellValue } from '../../../src/shared/cell-values';
+import { ROW_TAG_KEY } from '../../../src/research/row-tags';
 
 export class FakeClock implements ClockPort {
   constructor(public time = Date.UTC(2026, 0, 1)) {}
@@ -81,6 +82,16 @@ export class FakeGrid implements GridPort {
     }
     return result;
   }
+  untagRows(sheetId: number, ids: ReadonlySet<string>): void {
+    const meta = this.sheets.get(sheetId)?.meta;
+    for (const id of ids) meta?.delete(id);
+  }
+  /** Metadata characters other than row tags, per sheet (to test the budget). */
+  otherMetadata = new Map<number, number>();
+  metadataUse(sheetId: number): { sheet: number; spreadsheet: number } {
+    const size = (id: number) => (this.otherMetadata.get(id) ?? 0) + [...(this.sheets.get(id)?.meta.keys() ?? [])].reduce((sum, tag) => sum + ROW_TAG_KEY.length + tag.length, 0);
+    return { sheet: size(sheetId), spreadsheet: [...this.sheets.keys()].reduce((sum, id) => sum + size(id), 0) };
+  }
   write(sheetId: number, cells: CellWrite[]): void {
     this.writes += 1;
     const sheet = this.sheet(sheetId);
@@ -121,6 +132,9 @@ export class FakeGrid implements GridPort {
   }
 }
 
+/** The hidden-table adapter writes through safeText, which cuts text at Sheets' 50,000-character cell limit. */
+const fitCell = (value: string | number) => (typeof value === 'string' ? safeText(value) : value);
+
 export class FakeTable implements TablePort {
   rows: Array<Array<string | number>> = [];
   reads = 0;
@@ -131,7 +145,7 @@ export class FakeTable implements TablePort {
   }
   writeRows(rows: Array<{ index: number; values: Array<string | number> }>): void {
     this.writes += 1;
-    for (const { index, values } of rows) this.rows[index] = [...values];
+    for (const { index, values } of rows) this.rows[index] = values.map(fitCell);
   }
   readKeys(): string[] {
     this.reads += 1;
@@ -143,7 +157,7 @@ export class FakeTable implements TablePort {
   }
   appendRows(rows: Array<Array<string | number>>): void {
     this.writes += 1;
-    this.rows.push(...rows.map((r) => [...r]));
+    this.rows.push(...rows.map((r) => r.map(fitCell)));
   }
 }
 
