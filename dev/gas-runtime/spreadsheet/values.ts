@@ -23,13 +23,27 @@ const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const GROUPED_NUMBER = /^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/;
 const PERCENT = /^[+-]?(\d+\.?\d*|\.\d+)%$/;
 const CURRENCY = /^([+-]?)\$(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/;
-const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
-const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+const CURRENCY_OTHER = /^([+-]?)([€£¥])(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/;
+const ACCOUNTING_NEGATIVE = /^\((\d{1,3}(,\d{3})+|\d+)(\.\d+)?\)$/;
+const ISO_DATE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+const US_DATE = /^(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+/** Month and day without a year (`1-10`, `1/10`): that date of the current year. */
+const MONTH_DAY = /^(\d{1,2})[/-](\d{1,2})$/;
+const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])\.?m\.?)?$/i;
+const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_WORD = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+/** `Jan 5`, `January 5, 2024`, `Jan 5 2024`. */
+const NAMED_MONTH_FIRST = new RegExp(`^${MONTH_WORD}\\s+(\\d{1,2})(?:(?:,\\s*|\\s+)(\\d{4}))?$`, 'i');
+/** `5 January 2024`, `5 Jan`, `5-Jan-2024`. */
+const NAMED_DAY_FIRST = new RegExp(`^(\\d{1,2})[\\s-]+${MONTH_WORD}(?:[\\s-]+(\\d{4}))?$`, 'i');
+/** Sheets' full-width equals sign (U+FF1D): read as starting a formula, the stricter reading (undocumented). */
+const FULL_WIDTH_EQUALS = '\uff1d';
 
 /** Parses a string the way Sheets parses text written by setValue/setValues (USER_ENTERED). */
 export function parseUserInput(text: string, numberFormat: string | undefined, timeZone: string): ParsedInput {
   if (text.startsWith("'")) return { value: text.slice(1) };
   if (text.startsWith('=') && text.length > 1) return { value: '', formula: text };
+  if (text.startsWith(FULL_WIDTH_EQUALS) && text.length > 1) return { value: '', formula: `=${text.slice(1)}` };
   if (numberFormat === PLAIN_TEXT_FORMAT) return { value: text };
   const trimmed = text.trim();
   if (trimmed === '') return { value: text };
@@ -46,6 +60,13 @@ export function parseUserInput(text: string, numberFormat: string | undefined, t
     const amount = Number(`${currency[2].replace(/,/g, '')}${currency[4] ?? ''}`);
     return { value: currency[1] === '-' ? -amount : amount, autoFormat: '"$"#,##0.00' };
   }
+  const otherCurrency = CURRENCY_OTHER.exec(trimmed);
+  if (otherCurrency) {
+    const amount = Number(`${otherCurrency[3].replace(/,/g, '')}${otherCurrency[5] ?? ''}`);
+    return { value: otherCurrency[1] === '-' ? -amount : amount, autoFormat: `"${otherCurrency[2]}"#,##0.00` };
+  }
+  const accounting = ACCOUNTING_NEGATIVE.exec(trimmed);
+  if (accounting) return { value: -Number(`${accounting[1].replace(/,/g, '')}${accounting[3] ?? ''}`), autoFormat: '#,##0.00;(#,##0.00)' };
   if (/^(true|false)$/i.test(trimmed)) return { value: trimmed.toLowerCase() === 'true' };
   if ((trimmed.startsWith('+') || trimmed.startsWith('-')) && trimmed.length > 1) {
     return { value: '', formula: `=${trimmed}` };
@@ -55,20 +76,55 @@ export function parseUserInput(text: string, numberFormat: string | undefined, t
   return { value: text };
 }
 
-function parseDate(text: string, timeZone: string): ParsedInput | undefined {
-  let parts: number[] | undefined;
-  let format: string;
+/** The current year in a time zone (for dates typed without one; the host's clock, not the runtime's). */
+function currentYear(timeZone: string): number {
+  return zonedFields(Date.now(), timeZone).year;
+}
+
+const monthNumber = (word: string) => MONTH_NAMES.indexOf(word.slice(0, 3).toLowerCase()) + 1;
+const fullYear = (year: string) => (year.length === 2 ? (Number(year) < 30 ? 2000 : 1900) + Number(year) : Number(year));
+
+/** Date and time fields of a typed date or time, with the number format Sheets gives it; undefined otherwise. */
+function dateFields(text: string, timeZone: string): { parts: number[]; format: string } | undefined {
   const iso = ISO_DATE.exec(text);
-  const us = iso ? null : US_DATE.exec(text);
   if (iso) {
-    parts = [iso[1], iso[2], iso[3], iso[4] ?? '0', iso[5] ?? '0', iso[6] ?? '0'].map(Number);
-    format = iso[4] !== undefined ? 'yyyy-mm-dd H:mm:ss' : 'yyyy-mm-dd';
-  } else if (us) {
-    parts = [us[3], us[1], us[2], us[4] ?? '0', us[5] ?? '0', us[6] ?? '0'].map(Number);
-    format = us[4] !== undefined ? DEFAULT_DATETIME_FORMAT : 'M/d/yyyy';
-  } else {
-    return undefined;
+    const parts = [iso[1], iso[2], iso[3], iso[4] ?? '0', iso[5] ?? '0', iso[6] ?? '0'].map(Number);
+    return { parts, format: iso[4] !== undefined ? 'yyyy-mm-dd H:mm:ss' : 'yyyy-mm-dd' };
   }
+  const us = US_DATE.exec(text);
+  if (us) {
+    const parts = [fullYear(us[3]), ...[us[1], us[2], us[4] ?? '0', us[5] ?? '0', us[6] ?? '0'].map(Number)];
+    return { parts, format: us[4] !== undefined ? DEFAULT_DATETIME_FORMAT : 'M/d/yyyy' };
+  }
+  const monthDay = MONTH_DAY.exec(text);
+  if (monthDay) return { parts: [currentYear(timeZone), Number(monthDay[1]), Number(monthDay[2]), 0, 0, 0], format: 'M/d' };
+  const named = NAMED_MONTH_FIRST.exec(text);
+  if (named) {
+    const year = named[3] ? Number(named[3]) : currentYear(timeZone);
+    return { parts: [year, monthNumber(named[1]), Number(named[2]), 0, 0, 0], format: named[3] ? 'mmmm d, yyyy' : 'mmmm d' };
+  }
+  const dayFirst = NAMED_DAY_FIRST.exec(text);
+  if (dayFirst) {
+    const year = dayFirst[3] ? Number(dayFirst[3]) : currentYear(timeZone);
+    return { parts: [year, monthNumber(dayFirst[2]), Number(dayFirst[1]), 0, 0, 0], format: dayFirst[3] ? 'd mmmm yyyy' : 'd mmmm' };
+  }
+  const time = TIME.exec(text);
+  if (time) {
+    let hour = Number(time[1]);
+    const meridiem = time[4]?.toLowerCase();
+    if (meridiem && (hour < 1 || hour > 12)) return undefined;
+    if (meridiem === 'p' && hour < 12) hour += 12;
+    if (meridiem === 'a' && hour === 12) hour = 0;
+    // Sheets keeps a time of day as a fraction of a day from its epoch, 30 December 1899.
+    return { parts: [1899, 12, 30, hour, Number(time[2]), Number(time[3] ?? '0')], format: meridiem ? 'h:mm AM/PM' : 'h:mm:ss' };
+  }
+  return undefined;
+}
+
+function parseDate(text: string, timeZone: string): ParsedInput | undefined {
+  const fields = dateFields(text, timeZone);
+  if (!fields) return undefined;
+  const { parts, format } = fields;
   const [y, mo, d, h, mi, s] = parts;
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return undefined;
   return { value: new Date(zonedToEpoch(y, mo, d, h, mi, s, timeZone)), autoFormat: format };

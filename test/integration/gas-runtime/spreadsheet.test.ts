@@ -42,6 +42,21 @@ test('typed-input parsing coerces numbers, percents, currency, booleans and date
   expect(sheet1().getFormulas('H2')).toEqual([['=1+2']]);
 });
 
+test('typed-input parsing also reads scientific notation, times, month names, month-day dates, other currencies and a full-width equals sign', () => {
+  const typed = ['1e10', '1.5e-3', 'Jan 5', '5 January 2024', '10:00 AM', '1-10', '€5', '(1,000)', '\uff1d1+1', "'leading apostrophe"];
+  rt.run('writeValues', ['A1:J1', [typed]]);
+  const [row] = sheet1().getValues('A1:J1');
+  expect(row.slice(0, 2)).toEqual([1e10, 0.0015]);
+  for (const at of [2, 3, 4, 5]) expect(row[at]).toBeInstanceOf(Date);
+  expect(row.slice(6, 8)).toEqual([5, -1000]);
+  expect(sheet1().getFormulas('I1')).toEqual([['=1+1']]);
+  expect(row[9]).toBe('leading apostrophe');
+  expect(sheet1().getDisplayValues('C1:F1')).toEqual([['January 5', '5 January 2024', '10:00 AM', '1/10']]);
+  // What Sheets keeps as text stays text.
+  rt.run('writeValues', ['A2:C2', [['May', 'March 3rd', '13:61']]]);
+  expect(sheet1().getValues('A2:C2')).toEqual([['May', 'March 3rd', '13:61']]);
+});
+
 test('more than 50,000 characters in a cell throws Google\'s message and writes nothing', () => {
   const long = 'x'.repeat(50_001);
   expect(failureOf(() => rt.run('writeValues', ['A1:B1', [['ok', long]]]))).toBe(
