@@ -107,6 +107,11 @@ export class Execution {
     return cls as unknown as FacadeClass<T>;
   }
 
+  /** The host implementation behind a facade of the named class of this execution, if it is one. */
+  unwrap<T extends object>(className: string, facade: unknown): T | undefined {
+    return this.classes.get(className)?.unwrap(facade) as T | undefined;
+  }
+
   /** Throws Google's refusal when this execution's mode does not allow `capability`. */
   require(capability: Capability, service: string, method: string): void {
     const mode = this.authMode;

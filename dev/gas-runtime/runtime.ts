@@ -1,60 +1,31 @@
-// The emulated Apps Script runtime: loads the built bundle, runs each call as one execution in a fresh
-// realm with the services installed (kind, user, authorization mode and time limit decide what works),
-// fires installable triggers, simulates opening the file and typing into cells, and has custom-function
-// formulas evaluated after each execution (spreadsheet/custom-formulas.ts).
-import fs from 'node:fs';
-import path from 'node:path';
+// The emulated Apps Script runtime of one document (spreadsheet) of a project (project.ts): runs each call as one
+// execution of the project's bundle in a fresh realm with the services installed (kind, user, authorization mode and
+// time limit decide what works), fires installable triggers in this document, simulates opening the file and typing
+// into cells, and has custom-function formulas evaluated after each execution (spreadsheet/custom-formulas.ts).
 import vm from 'node:vm';
-import * as acorn from 'acorn';
-import { Clock, createRealClock } from './clock';
+import type { Clock } from './clock';
 import { GasError, GasExecutionError, Msg } from './errors';
 import { AuthMode, Execution, ExecutionKind, ServiceCallInfo } from './execution';
 import { acquireSharedHttpClient, releaseSharedHttpClient, SyncHttpClient } from './http/sync-http';
 import { Realm } from './realm';
 import { createLogging, createSession, createUtilities } from './services/basic';
+import type { DocumentOptions, GasProject, ProjectOptions, ProjectShared } from './project';
 import { CacheStore, createCacheService } from './services/cache';
 import { createHtmlService } from './services/html';
-import { createLockService, lockKeys, LockRegistry } from './services/lock';
+import { createLockService, lockKeys } from './services/lock';
 import { createPropertiesService, PropertyStore } from './services/properties';
-import { createScriptApp, TriggerInfo, TriggerRegistry } from './services/script-app';
-import { createUrlFetchApp, UrlFetchQuota } from './services/url-fetch';
+import { createScriptApp, TriggerInfo } from './services/script-app';
+import { createUrlFetchApp } from './services/url-fetch';
 import { GridRect } from './spreadsheet/a1';
 import { CustomFormulaEngine } from './spreadsheet/custom-formulas';
 import { SheetModel, SpreadsheetModel } from './spreadsheet/model';
 import { createSpreadsheetApp } from './spreadsheet/service';
 import { createUi, UiRecords } from './spreadsheet/ui';
 import { zonedFields } from './spreadsheet/values';
-import { Counters, createCounters, DEFAULT_LIMITS, HttpLogEntry, Limits, LogEntry, ServiceContext, ServiceEnv } from './state';
+import { Counters, HttpLogEntry, Limits, LogEntry, ServiceContext, ServiceEnv } from './state';
 
-export interface RuntimeOptions {
-  /** Built bundle to load (default <repo>/dist/Code.js). */
-  bundlePath?: string;
-  /** Bundle source text instead of a file (tests). */
-  bundleSource?: string;
-  /** Directory of the HTML files (default: the bundle's directory). */
-  htmlDir?: string;
-  /** Default: a new spreadsheet with one sheet 'Sheet1'. */
-  spreadsheet?: SpreadsheetModel;
-  /** Default: the real clock. */
-  clock?: Clock;
-  /** Known user emails; the first owns the spreadsheet and is the default executing user. */
-  users?: string[];
-  limits?: Partial<Limits>;
-  /**
-   * Run the bundle as a published editor add-on (default false): ScriptApp then allows one time-driven trigger per
-   * user per document and runs time-driven triggers at most hourly (everyMinutes(n) and after(ms) are clamped).
-   */
-  addOn?: boolean;
-  scriptId?: string;
-  /** Script time zone (Session.getScriptTimeZone, trigger schedules). Default: the spreadsheet's. */
-  timeZone?: string;
-  /** Caption of the add-on menu (createAddonMenu). */
-  addonName?: string;
-  /** Also print Logger/console output to stderr. */
-  echoLogs?: boolean;
-  /** Evaluate custom-function formulas after each execution and user edit (default true). */
-  evaluateFormulas?: boolean;
-}
+/** Options of `createRuntime`: a project (bundle, clock, users, limits...) with one document. */
+export type RuntimeOptions = ProjectOptions & DocumentOptions;
 
 export interface RunOptions {
   kind?: ExecutionKind;
@@ -69,6 +40,8 @@ export interface RunOptions {
 export interface TriggerFireResult {
   handler: string;
   triggerId: string;
+  /** Spreadsheet id of the document the trigger ran in. */
+  documentId: string;
   ok: boolean;
   error?: string;
 }
@@ -91,7 +64,6 @@ interface InstalledServices {
   authMode(mode: AuthMode): unknown;
 }
 
-const DEFAULT_BUNDLE = path.resolve(__dirname, '../../dist/Code.js');
 const INVOKE_SOURCE = `(function () {
   var call = globalThis.__gasRuntimeCall__;
   delete globalThis.__gasRuntimeCall__;
@@ -99,48 +71,33 @@ const INVOKE_SOURCE = `(function () {
 })()`;
 const INVOKE_SCRIPT = new vm.Script(INVOKE_SOURCE, { filename: 'gas-runtime-invoke.js' });
 
-/** Top-level `function name() {}` declarations of a script (what Apps Script can call). */
-function topLevelFunctions(source: string): string[] {
-  const program = acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true }) as unknown as {
-    body: Array<{ type: string; id?: { name: string } }>;
-  };
-  return program.body.filter((n) => n.type === 'FunctionDeclaration' && n.id).map((n) => n.id!.name);
-}
-
-/** Compiled bundles by file name and text: many runtimes over one bundle parse and compile it once. */
-const bundleCache = new Map<string, { script: vm.Script; functions: string[] }>();
-const BUNDLE_CACHE_SIZE = 8;
-
-function loadBundle(source: string, filename: string): { script: vm.Script; functions: string[] } {
-  const key = `${filename}\0${source}`;
-  let entry = bundleCache.get(key);
-  if (!entry) {
-    entry = { script: new vm.Script(source, { filename }), functions: topLevelFunctions(source) };
-    bundleCache.set(key, entry);
-    if (bundleCache.size > BUNDLE_CACHE_SIZE) bundleCache.delete(bundleCache.keys().next().value!);
-  }
-  return entry;
-}
-
 const defaultAuthMode = (kind: ExecutionKind): AuthMode =>
   kind === 'custom-function' ? 'CUSTOM_FUNCTION' : kind === 'simple-trigger' ? 'LIMITED' : 'FULL';
 
 export class GasRuntime {
+  /** The project this document belongs to (shared stores, triggers, quotas; `project.addDocument()` for more). */
+  readonly project: GasProject;
   readonly spreadsheet: SpreadsheetModel;
   readonly clock: Clock;
   readonly limits: Limits;
   readonly users: string[];
   readonly owner: string;
+  /** The project's counters (shared by its documents). */
   readonly counters: Counters;
-  readonly httpLog: HttpLogEntry[] = [];
-  readonly logs: LogEntry[] = [];
+  /** The project's request log (shared by its documents). */
+  readonly httpLog: HttpLogEntry[];
+  /** The project's log records (shared by its documents). */
+  readonly logs: LogEntry[];
   readonly ui = new UiRecords();
+  /** Script and user stores are the project's; the document store is this document's. */
   readonly properties: { script: PropertyStore; document: PropertyStore; user(email?: string): PropertyStore };
+  /** Script and user caches are the project's; the document cache is this document's. */
   readonly cache: { script: CacheStore; document: CacheStore; user(email?: string): CacheStore };
+  /** Installable triggers of this document (time-driven triggers created from it, spreadsheet triggers on it). */
   readonly triggers: {
     list(): TriggerInfo[];
     nextDueAt(): number | null;
-    /** Fires every time-driven trigger whose time (runtime clock) has come, once each, earliest first. */
+    /** Fires every time-driven trigger of this document whose time (runtime clock) has come, once each, earliest first. */
     fireDue(): TriggerFireResult[];
   };
   readonly locks: {
@@ -148,69 +105,47 @@ export class GasRuntime {
     hold(kind: 'script' | 'document' | 'user', user?: string): () => void;
   };
 
-  private readonly script: vm.Script;
-  private readonly functionNames: string[];
+  private readonly shared: ProjectShared;
   private readonly env: ServiceEnv;
-  private readonly lockRegistry = new LockRegistry();
-  private readonly triggerRegistry = new TriggerRegistry();
   private readonly formulas: CustomFormulaEngine;
-  private readonly evaluateFormulas: boolean;
-  private readonly addonName: string;
   private httpClient: SyncHttpClient | undefined;
-  private nextExecutionId = 0;
   private depth = 0;
 
-  constructor(options: RuntimeOptions = {}) {
-    const bundlePath = options.bundlePath ?? DEFAULT_BUNDLE;
-    let source = options.bundleSource;
-    if (source === undefined) {
-      if (!fs.existsSync(bundlePath)) throw new Error(`Bundle not found: ${bundlePath} (run the build first)`);
-      source = fs.readFileSync(bundlePath, 'utf8');
-    }
-    const bundle = loadBundle(source, options.bundleSource === undefined ? bundlePath : 'Code.js');
-    this.script = bundle.script;
-    this.functionNames = bundle.functions;
-    this.spreadsheet = options.spreadsheet ?? new SpreadsheetModel();
-    this.clock = options.clock ?? createRealClock();
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.users = options.users?.length ? [...options.users] : ['owner@example.com'];
-    this.owner = this.users[0];
-    this.evaluateFormulas = options.evaluateFormulas !== false;
-    this.addonName = options.addonName ?? 'Add-on';
-    const quota = new UrlFetchQuota(() => this.clock.now());
-    this.counters = createCounters(() => quota.usedToday());
-    const perUser = <T>(make: () => T) => {
-      const stores = new Map<string, T>();
-      return (email: string = this.owner) => {
-        let store = stores.get(email);
-        if (!store) stores.set(email, (store = make()));
-        return store;
-      };
-    };
-    this.properties = { script: new PropertyStore(), document: new PropertyStore(), user: perUser(() => new PropertyStore()) };
-    this.cache = { script: new CacheStore(this.clock), document: new CacheStore(this.clock), user: perUser(() => new CacheStore(this.clock)) };
+  constructor(project: GasProject, shared: ProjectShared, spreadsheet: SpreadsheetModel) {
+    this.project = project;
+    this.shared = shared;
+    this.spreadsheet = spreadsheet;
+    this.clock = shared.clock;
+    this.limits = shared.limits;
+    this.users = shared.users;
+    this.owner = shared.owner;
+    this.counters = shared.counters;
+    this.httpLog = shared.httpLog;
+    this.logs = shared.logs;
+    this.properties = { script: shared.properties.script, document: new PropertyStore(), user: shared.properties.user };
+    this.cache = { script: shared.caches.script, document: new CacheStore(this.clock), user: shared.caches.user };
     this.env = {
       clock: this.clock,
       limits: this.limits,
-      addOn: options.addOn === true,
+      addOn: shared.addOn,
       spreadsheet: this.spreadsheet,
       owner: this.owner,
-      scriptId: options.scriptId ?? '1EmulatedScriptIdForSheetScout000000000000000000000000',
-      timeZone: options.timeZone ?? this.spreadsheet.timeZone,
-      htmlDir: options.htmlDir ?? path.dirname(bundlePath),
+      scriptId: shared.scriptId,
+      timeZone: shared.timeZone ?? this.spreadsheet.timeZone,
+      htmlDir: shared.htmlDir,
       properties: this.properties as ServiceEnv['properties'],
       caches: this.cache as ServiceEnv['caches'],
-      locks: this.lockRegistry,
-      triggers: this.triggerRegistry,
+      locks: shared.locks,
+      triggers: shared.triggers,
       http: () => (this.httpClient ??= acquireSharedHttpClient()),
-      urlFetchQuota: quota,
+      urlFetchQuota: shared.urlFetchQuota,
       counters: this.counters,
       httpLog: this.httpLog,
       logs: this.logs,
-      echoLogs: options.echoLogs === true,
+      echoLogs: shared.echoLogs,
       ui: this.ui,
     };
-    this.formulas = new CustomFormulaEngine(this.spreadsheet, this.functionNames, (name, args, formulaCell, user) =>
+    this.formulas = new CustomFormulaEngine(this.spreadsheet, shared.functionNames, (name, args, formulaCell, user) =>
       this.execute({
         name,
         kind: 'custom-function',
@@ -221,24 +156,28 @@ export class GasRuntime {
         args: (exec) => exec.realm.import(args) as unknown[],
       }),
     );
+    const mine = () => shared.triggers.list().filter((t) => t.documentId === this.spreadsheet.id);
     this.triggers = {
-      list: () => this.triggerRegistry.list(),
-      nextDueAt: () => this.triggerRegistry.nextDueAt(),
-      fireDue: () => this.fireDueTriggers(),
+      list: mine,
+      nextDueAt: () => {
+        const times = mine().filter((t) => t.eventType === 'CLOCK' && !t.spent && t.nextRunAt !== undefined).map((t) => t.nextRunAt!);
+        return times.length ? Math.min(...times) : null;
+      },
+      fireDue: () => project.fireDueTriggers(this.spreadsheet.id),
     };
     this.locks = {
       hold: (kind, user = this.owner) => {
         const key = kind === 'script' ? lockKeys.script : kind === 'user' ? lockKeys.user(user) : lockKeys.document(this.spreadsheet.id);
         const holder = `host-${key}`;
-        if (!this.lockRegistry.tryAcquire(key, holder)) throw new Error(`Lock ${key} is already held`);
-        return () => this.lockRegistry.release(key, holder);
+        if (!shared.locks.tryAcquire(key, holder)) throw new Error(`Lock ${key} is already held`);
+        return () => shared.locks.release(key, holder);
       },
     };
   }
 
   /** Top-level functions the bundle declares. */
   get functions(): readonly string[] {
-    return this.functionNames;
+    return this.shared.functionNames;
   }
 
   /**
@@ -276,16 +215,16 @@ export class GasRuntime {
    */
   open(opts: { user?: string; authMode?: AuthMode } = {}): { onOpenError?: string } {
     const user = opts.user ?? this.owner;
-    if (this.evaluateFormulas) this.recalculate({ all: true, user });
+    if (this.shared.evaluateFormulas) this.recalculate({ all: true, user });
     let onOpenError: string | undefined;
-    if (this.functionNames.includes('onOpen')) {
+    if (this.shared.functionNames.includes('onOpen')) {
       try {
         this.run('onOpen', [], { kind: 'simple-trigger', authMode: opts.authMode ?? 'LIMITED', user });
       } catch (error) {
         onOpenError = (error as Error).message;
       }
     }
-    for (const t of this.triggerRegistry.list().filter((t) => t.eventType === 'ON_OPEN')) this.fireTrigger(t);
+    for (const t of this.triggers.list().filter((t) => t.eventType === 'ON_OPEN')) this.fireInstalledTrigger(t);
     return { onOpenError };
   }
 
@@ -299,7 +238,7 @@ export class GasRuntime {
     const { sheet, rect } = this.spreadsheet.resolve(a1);
     const oldValue = sheet.cell(rect.row, rect.column)?.value ?? '';
     sheet.typeInto(rect, text);
-    if (this.evaluateFormulas) this.recalculate({ user });
+    if (this.shared.evaluateFormulas) this.recalculate({ user });
     const editEvent = (exec: Execution, parts: InstalledServices) => {
       const e = exec.realm.object();
       Object.assign(e, {
@@ -312,14 +251,14 @@ export class GasRuntime {
       });
       return [e];
     };
-    if (this.functionNames.includes('onEdit')) {
+    if (this.shared.functionNames.includes('onEdit')) {
       try {
         this.execute({ name: 'onEdit', kind: 'simple-trigger', authMode: 'LIMITED', user, args: editEvent });
       } catch {
         // A failing simple trigger only shows in the execution log.
       }
     }
-    for (const t of this.triggerRegistry.list().filter((t) => t.eventType === 'ON_EDIT')) {
+    for (const t of this.triggers.list().filter((t) => t.eventType === 'ON_EDIT')) {
       try {
         this.execute({ name: t.handler, kind: 'trigger', authMode: 'FULL', user: t.owner, args: editEvent });
       } catch {
@@ -351,7 +290,7 @@ export class GasRuntime {
   }
 
   private execute(spec: ExecutionSpec): unknown {
-    const exec = new Execution(++this.nextExecutionId, this.clock, {
+    const exec = new Execution(this.shared.nextExecutionId(), this.clock, {
       kind: spec.kind,
       user: spec.user,
       authMode: spec.authMode,
@@ -366,7 +305,7 @@ export class GasRuntime {
     const safetyTimeout = { timeout: Math.max(1000, Math.ceil(exec.limitMs)) };
     try {
       const parts = this.install(exec, spec.formulaCell);
-      this.script.runInContext(exec.realm.context);
+      this.shared.script.runInContext(exec.realm.context);
       const fn = exec.realm.global[spec.name];
       if (typeof fn !== 'function') throw new GasError(Msg.scriptFunctionNotFound(spec.name));
       Object.defineProperty(exec.realm.global, '__gasRuntimeCall__', { value: { fn, args: spec.args(exec, parts) }, configurable: true });
@@ -377,11 +316,11 @@ export class GasRuntime {
       throw this.hostError(error, exec);
     } finally {
       exec.ended = true;
-      this.lockRegistry.releaseAll(exec.id);
+      this.shared.locks.releaseAll(exec.id);
       if (!spec.internal) this.counters.urlFetch.lastExecution = exec.urlFetchCalls;
       this.depth--;
       if (this.depth === 0 && !this.formulas.busy) {
-        if (this.evaluateFormulas) this.recalculate({ user: spec.user });
+        if (this.shared.evaluateFormulas) this.recalculate({ user: spec.user });
         else this.spreadsheet.drainEdits();
       }
     }
@@ -408,7 +347,7 @@ export class GasRuntime {
       return () => (value ??= make());
     };
     const html = lazy(() => createHtmlService(ctx));
-    const ui = lazy(() => createUi(ctx, html().outputs, this.addonName));
+    const ui = lazy(() => createUi(ctx, html().outputs, this.shared.addonName));
     const sheets = lazy(() => createSpreadsheetApp(ctx, { formulaCell, ui }));
     const scriptApp = lazy(() => createScriptApp(ctx));
     const logging = lazy(() => createLogging(ctx));
@@ -477,7 +416,9 @@ export class GasRuntime {
 
   // ---------------------------------------------------------------- triggers
 
-  private fireTrigger(trigger: TriggerInfo): TriggerFireResult {
+  /** Runs one installable trigger of this document as its owner (the project's `fireDueTriggers` calls this). */
+  fireInstalledTrigger(trigger: TriggerInfo): TriggerFireResult {
+    const fired = { handler: trigger.handler, triggerId: trigger.id, documentId: this.spreadsheet.id };
     try {
       this.execute({
         name: trigger.handler,
@@ -494,29 +435,10 @@ export class GasRuntime {
           return [e];
         },
       });
-      return { handler: trigger.handler, triggerId: trigger.id, ok: true };
+      return { ...fired, ok: true };
     } catch (error) {
-      return { handler: trigger.handler, triggerId: trigger.id, ok: false, error: (error as Error).message };
+      return { ...fired, ok: false, error: (error as Error).message };
     }
-  }
-
-  private fireDueTriggers(): TriggerFireResult[] {
-    const results: TriggerFireResult[] = [];
-    const fired = new Set<string>();
-    for (;;) {
-      const now = this.clock.now();
-      const next = this.triggerRegistry.due(now).find((t) => !fired.has(t.id));
-      if (!next) break;
-      fired.add(next.id);
-      const record = this.triggerRegistry.record(next.id)!;
-      if (record.oneShot) record.spent = true;
-      else {
-        // Missed periods are skipped: the trigger runs once now and is next due one interval later.
-        while (record.nextRunAt! <= now) record.nextRunAt! += record.intervalMs!;
-      }
-      results.push(this.fireTrigger(next));
-    }
-    return results;
   }
 
   // ---------------------------------------------------------------- custom formulas

@@ -1,8 +1,10 @@
-// ScriptApp: the installable-trigger registry (time-driven and spreadsheet triggers, 20 per user per
-// script, Google's builder validation; with the runtime's `addOn` option also the add-on rules: one time-driven
-// trigger per user per document, schedules at most hourly), enums, and the rest of ScriptApp the add-on may touch
-// (getScriptId, getOAuthToken, getAuthorizationInfo). Firing due triggers is the runtime's job
-// (`runtime.triggers.fireDue()`); this module computes schedules.
+// ScriptApp: the project's installable-trigger registry (time-driven and spreadsheet triggers, each owned by a user
+// and belonging to the document it was created from; 20 per user per script, Google's builder validation; with the
+// `addOn` option also the add-on rules: one time-driven trigger per user per document, schedules at most hourly),
+// getProjectTriggers (the user's triggers of every document) and getUserTriggers(document) (of that one), enums,
+// and the rest of ScriptApp the add-on may touch (getScriptId, getOAuthToken, getAuthorizationInfo,
+// getInstallationSource). Firing due triggers is the project's job (`triggers.fireDue()`); this module computes
+// schedules.
 import { GasError, Msg } from '../errors';
 import { enumName, makeEnum } from '../realm';
 import { zonedFields, zonedToEpoch } from '../spreadsheet/values';
@@ -18,6 +20,8 @@ export interface TriggerInfo {
   eventType: TriggerEventType;
   source: 'CLOCK' | 'SPREADSHEETS';
   sourceId: string;
+  /** Spreadsheet id of the document the trigger belongs to (created from, for time-driven ones); it runs there. */
+  documentId: string;
   /** Recurring interval of a time-driven trigger. */
   intervalMs?: number;
   /** Next time (runtime clock) a time-driven trigger is due. */
@@ -181,8 +185,8 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
       else if (spec.intervalMs === undefined) throw new GasError(Msg.triggerIncomplete);
       else if (spec.hour !== undefined || spec.weekDay !== undefined) nextRunAt = nextPinnedTime(now, spec, spec.timeZone ?? env.timeZone);
       else nextRunAt = now + spec.intervalMs;
-      // The emulated spreadsheet is the only document: every time-driven trigger of this user is "in this document".
-      if (env.addOn && env.triggers.list().some((t) => t.owner === exec.user && t.eventType === 'CLOCK')) {
+      const documentId = env.spreadsheet.id;
+      if (env.addOn && env.triggers.list().some((t) => t.owner === exec.user && t.eventType === 'CLOCK' && t.documentId === documentId)) {
         throw new GasError(Msg.addOnTooManyClockTriggers);
       }
       const info = env.triggers.add(
@@ -192,6 +196,7 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
           eventType: 'CLOCK',
           source: 'CLOCK',
           sourceId: '',
+          documentId,
           intervalMs: spec.atMs !== undefined ? undefined : spec.intervalMs,
           nextRunAt,
           oneShot: spec.atMs !== undefined,
@@ -202,7 +207,15 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
     },
   });
 
-  const SheetBuilder = exec.define<{ handler: string; eventType?: TriggerEventType; facade?: object }>('SpreadsheetTriggerBuilder', {
+  /** Spreadsheet id behind a Spreadsheet object of this execution (the arguments of forSpreadsheet/getUserTriggers). */
+  const spreadsheetIdOf = (spreadsheet: unknown, method: string): string => {
+    const impl = exec.unwrap<{ model: { id: string } }>('Spreadsheet', spreadsheet);
+    if (!impl) throw new GasError(Msg.invalidArgument(method));
+    return impl.model.id;
+  };
+
+  type SheetBuilderImpl = { handler: string; spreadsheetId: string; eventType?: TriggerEventType; facade?: object };
+  const SheetBuilder = exec.define<SheetBuilderImpl>('SpreadsheetTriggerBuilder', {
     onOpen() {
       this.eventType = 'ON_OPEN';
       return this.facade;
@@ -223,7 +236,15 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
       exec.require('triggers', 'SpreadsheetTriggerBuilder', 'create');
       if (!this.eventType) throw new GasError(Msg.triggerIncomplete);
       const info = env.triggers.add(
-        { handler: this.handler, owner: exec.user, eventType: this.eventType, source: 'SPREADSHEETS', sourceId: env.spreadsheet.id, oneShot: false },
+        {
+          handler: this.handler,
+          owner: exec.user,
+          eventType: this.eventType,
+          source: 'SPREADSHEETS',
+          sourceId: this.spreadsheetId,
+          documentId: this.spreadsheetId,
+          oneShot: false,
+        },
         env.limits.triggersPerUser,
       );
       return wrapTrigger(info);
@@ -236,8 +257,11 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
       impl.facade = ClockBuilder.wrap(impl);
       return impl.facade;
     },
-    forSpreadsheet() {
-      const impl: { handler: string; facade?: object } = { handler: this.handler };
+    forSpreadsheet(spreadsheet: unknown) {
+      const impl: SheetBuilderImpl = {
+        handler: this.handler,
+        spreadsheetId: spreadsheetIdOf(spreadsheet, 'forSpreadsheet'),
+      };
       impl.facade = SheetBuilder.wrap(impl);
       return impl.facade;
     },
@@ -261,14 +285,17 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
       exec.require('triggers', 'ScriptApp', 'newTrigger');
       return TriggerBuilder.wrap({ handler: String(functionName) });
     },
+    /** The current user's triggers of the whole project: for an add-on, of every document the user uses it in. */
     getProjectTriggers() {
       exec.require('triggers', 'ScriptApp', 'getProjectTriggers');
       return ownTriggers().map(wrapTrigger);
     },
-    getUserTriggers() {
+    /** The current user's triggers of one document (time-driven ones created from it, spreadsheet triggers on it). */
+    getUserTriggers(document: unknown) {
       exec.require('triggers', 'ScriptApp', 'getUserTriggers');
+      const documentId = spreadsheetIdOf(document, 'getUserTriggers');
       return ownTriggers()
-        .filter((t) => t.source === 'SPREADSHEETS')
+        .filter((t) => t.documentId === documentId)
         .map(wrapTrigger);
     },
     deleteTrigger(trigger: unknown) {

@@ -114,7 +114,7 @@ describe('ScriptApp triggers', () => {
     clock.advance(5 * MINUTE - 1);
     expect(rt.triggers.fireDue()).toEqual([]);
     clock.advance(1);
-    expect(rt.triggers.fireDue()).toEqual([{ handler: 'poll', triggerId: id, ok: true }]);
+    expect(rt.triggers.fireDue()).toEqual([{ handler: 'poll', triggerId: id, documentId: 'spreadsheet-1', ok: true }]);
     expect(rt.triggers.fireDue()).toEqual([]);
     expect(JSON.parse(rt.cache.script.get('lastEvent')!)).toEqual({ authMode: 'FULL', uid: id, minute: 5, user: 'editor@example.com' });
     clock.advance(5 * MINUTE);
@@ -156,7 +156,9 @@ describe('ScriptApp triggers', () => {
     expect(rt.run('onOpenTrigger', ['poll'])).toEqual(['ON_OPEN', 'SPREADSHEETS', 'poll']);
     rt.run('everyMinutes', ['failingHandler', 1]);
     clock.advance(MINUTE);
-    expect(rt.triggers.fireDue()).toEqual([{ handler: 'failingHandler', triggerId: expect.any(String), ok: false, error: 'handler broke' }]);
+    expect(rt.triggers.fireDue()).toEqual([
+      { handler: 'failingHandler', triggerId: expect.any(String), documentId: 'spreadsheet-1', ok: false, error: 'handler broke' },
+    ]);
   });
 });
 

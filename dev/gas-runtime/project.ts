@@ -1,0 +1,252 @@
+// One Apps Script project used from several documents: the bundle, the clock, the users, what every document of
+// the project shares (script and user properties, script and user caches, the installable-trigger registry, locks,
+// per-user daily quotas and simultaneous executions, counters, request and log records) and the documents
+// themselves, one GasRuntime per spreadsheet (document properties, document cache and lock, the spreadsheet and its
+// UI). `createRuntime(options)` is a project with one document.
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import * as acorn from 'acorn';
+import { Clock, createRealClock } from './clock';
+import type { GasRuntime, TriggerFireResult } from './runtime';
+import { CacheStore } from './services/cache';
+import { LockRegistry } from './services/lock';
+import { PropertyStore } from './services/properties';
+import { TriggerInfo, TriggerRegistry } from './services/script-app';
+import { UrlFetchQuota } from './services/url-fetch';
+import { SpreadsheetModel } from './spreadsheet/model';
+import { Counters, createCounters, DEFAULT_LIMITS, HttpLogEntry, Limits, LogEntry } from './state';
+
+export interface ProjectOptions {
+  /** Built bundle to load (default <repo>/dist/Code.js). */
+  bundlePath?: string;
+  /** Bundle source text instead of a file (tests). */
+  bundleSource?: string;
+  /** Directory of the HTML files (default: the bundle's directory). */
+  htmlDir?: string;
+  /** Default: the real clock. */
+  clock?: Clock;
+  /** Known user emails; the first owns the spreadsheets and the script and is the default executing user. */
+  users?: string[];
+  limits?: Partial<Limits>;
+  /**
+   * Run the bundle as a published editor add-on (default false): ScriptApp then allows one time-driven trigger per
+   * user per document and runs time-driven triggers at most hourly (everyMinutes(n) and after(ms) are clamped).
+   */
+  addOn?: boolean;
+  scriptId?: string;
+  /** Script time zone (Session.getScriptTimeZone, trigger schedules). Default: each document's spreadsheet's. */
+  timeZone?: string;
+  /** Caption of the add-on menu (createAddonMenu). */
+  addonName?: string;
+  /** Also print Logger/console output to stderr. */
+  echoLogs?: boolean;
+  /** Evaluate custom-function formulas after each execution and user edit (default true). */
+  evaluateFormulas?: boolean;
+}
+
+export interface DocumentOptions {
+  /** Default: a new spreadsheet with one sheet 'Sheet1' and an id of its own. */
+  spreadsheet?: SpreadsheetModel;
+}
+
+/** What the documents of one project share; each GasRuntime reads it. */
+export interface ProjectShared {
+  script: vm.Script;
+  functionNames: string[];
+  htmlDir: string;
+  clock: Clock;
+  limits: Limits;
+  users: string[];
+  owner: string;
+  addOn: boolean;
+  scriptId: string;
+  timeZone: string | undefined;
+  addonName: string;
+  echoLogs: boolean;
+  evaluateFormulas: boolean;
+  properties: { script: PropertyStore; user(email?: string): PropertyStore };
+  caches: { script: CacheStore; user(email?: string): CacheStore };
+  triggers: TriggerRegistry;
+  locks: LockRegistry;
+  urlFetchQuota: UrlFetchQuota;
+  counters: Counters;
+  httpLog: HttpLogEntry[];
+  logs: LogEntry[];
+  nextExecutionId(): number;
+}
+
+const DEFAULT_BUNDLE = path.resolve(__dirname, '../../dist/Code.js');
+
+/** Top-level `function name() {}` declarations of a script (what Apps Script can call). */
+function topLevelFunctions(source: string): string[] {
+  const program = acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true }) as unknown as {
+    body: Array<{ type: string; id?: { name: string } }>;
+  };
+  return program.body.filter((n) => n.type === 'FunctionDeclaration' && n.id).map((n) => n.id!.name);
+}
+
+/** Compiled bundles by file name and text: many runtimes over one bundle parse and compile it once. */
+const bundleCache = new Map<string, { script: vm.Script; functions: string[] }>();
+const BUNDLE_CACHE_SIZE = 8;
+
+function loadBundle(source: string, filename: string): { script: vm.Script; functions: string[] } {
+  const key = `${filename}\0${source}`;
+  let entry = bundleCache.get(key);
+  if (!entry) {
+    entry = { script: new vm.Script(source, { filename }), functions: topLevelFunctions(source) };
+    bundleCache.set(key, entry);
+    if (bundleCache.size > BUNDLE_CACHE_SIZE) bundleCache.delete(bundleCache.keys().next().value!);
+  }
+  return entry;
+}
+
+/** Stores made on first use, one per user (the owner's when no email is given). */
+function perUser<T>(owner: string, make: () => T): (email?: string) => T {
+  const stores = new Map<string, T>();
+  return (email: string = owner) => {
+    let store = stores.get(email);
+    if (!store) stores.set(email, (store = make()));
+    return store;
+  };
+}
+
+type DocumentFactory = (project: GasProject, shared: ProjectShared, spreadsheet: SpreadsheetModel) => GasRuntime;
+
+export class GasProject {
+  readonly clock: Clock;
+  readonly limits: Limits;
+  readonly users: string[];
+  readonly owner: string;
+  readonly counters: Counters;
+  readonly httpLog: HttpLogEntry[];
+  readonly logs: LogEntry[];
+  readonly properties: { script: PropertyStore; user(email?: string): PropertyStore };
+  readonly cache: { script: CacheStore; user(email?: string): CacheStore };
+  readonly triggers: {
+    /** Installable triggers of every document, every user. */
+    list(): TriggerInfo[];
+    nextDueAt(): number | null;
+    /** Fires every due time-driven trigger of every document, once each, earliest first, in its own document. */
+    fireDue(): TriggerFireResult[];
+  };
+
+  private readonly shared: ProjectShared;
+  private readonly docs: GasRuntime[] = [];
+
+  constructor(
+    options: ProjectOptions,
+    private readonly makeDocument: DocumentFactory,
+  ) {
+    const bundlePath = options.bundlePath ?? DEFAULT_BUNDLE;
+    let source = options.bundleSource;
+    if (source === undefined) {
+      if (!fs.existsSync(bundlePath)) throw new Error(`Bundle not found: ${bundlePath} (run the build first)`);
+      source = fs.readFileSync(bundlePath, 'utf8');
+    }
+    const bundle = loadBundle(source, options.bundleSource === undefined ? bundlePath : 'Code.js');
+    this.clock = options.clock ?? createRealClock();
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.users = options.users?.length ? [...options.users] : ['owner@example.com'];
+    this.owner = this.users[0];
+    const urlFetchQuota = new UrlFetchQuota(() => this.clock.now());
+    this.counters = createCounters(() => urlFetchQuota.usedToday());
+    this.httpLog = [];
+    this.logs = [];
+    this.properties = { script: new PropertyStore(), user: perUser(this.owner, () => new PropertyStore()) };
+    this.cache = { script: new CacheStore(this.clock), user: perUser(this.owner, () => new CacheStore(this.clock)) };
+    let executionIds = 0;
+    this.shared = {
+      script: bundle.script,
+      functionNames: bundle.functions,
+      htmlDir: options.htmlDir ?? path.dirname(bundlePath),
+      clock: this.clock,
+      limits: this.limits,
+      users: this.users,
+      owner: this.owner,
+      addOn: options.addOn === true,
+      scriptId: options.scriptId ?? '1EmulatedScriptIdForSheetScout000000000000000000000000',
+      timeZone: options.timeZone,
+      addonName: options.addonName ?? 'Add-on',
+      echoLogs: options.echoLogs === true,
+      evaluateFormulas: options.evaluateFormulas !== false,
+      properties: this.properties,
+      caches: this.cache,
+      triggers: new TriggerRegistry(),
+      locks: new LockRegistry(),
+      urlFetchQuota,
+      counters: this.counters,
+      httpLog: this.httpLog,
+      logs: this.logs,
+      nextExecutionId: () => ++executionIds,
+    };
+    this.triggers = {
+      list: () => this.shared.triggers.list(),
+      nextDueAt: () => this.shared.triggers.nextDueAt(),
+      fireDue: () => this.fireDueTriggers(),
+    };
+  }
+
+  /** The documents opened so far, in order. */
+  get documents(): readonly GasRuntime[] {
+    return this.docs;
+  }
+
+  /** Top-level functions the bundle declares. */
+  get functions(): readonly string[] {
+    return this.shared.functionNames;
+  }
+
+  /**
+   * Adds a document of this project: a runtime over its own spreadsheet (default: a new one with an id of its own)
+   * that shares everything project-wide with the other documents.
+   */
+  addDocument(options: DocumentOptions = {}): GasRuntime {
+    const spreadsheet = options.spreadsheet ?? new SpreadsheetModel({ id: this.unusedSpreadsheetId() });
+    if (this.docs.some((doc) => doc.spreadsheet.id === spreadsheet.id)) {
+      throw new Error(`A document with spreadsheet id ${spreadsheet.id} is already open in this project (give each model its own id)`);
+    }
+    const doc = this.makeDocument(this, this.shared, spreadsheet);
+    this.docs.push(doc);
+    return doc;
+  }
+
+  /** The open document whose spreadsheet has this id. */
+  document(spreadsheetId: string): GasRuntime | undefined {
+    return this.docs.find((doc) => doc.spreadsheet.id === spreadsheetId);
+  }
+
+  /**
+   * Fires due time-driven triggers (of one document, or of all), once each, earliest first; each runs as its owner
+   * in the document it was created from. Missed periods are skipped.
+   */
+  fireDueTriggers(documentId?: string): TriggerFireResult[] {
+    const registry = this.shared.triggers;
+    const results: TriggerFireResult[] = [];
+    const fired = new Set<string>();
+    for (;;) {
+      const now = this.clock.now();
+      const next = registry.due(now).find((t) => !fired.has(t.id) && (documentId === undefined || t.documentId === documentId));
+      if (!next) break;
+      fired.add(next.id);
+      const record = registry.record(next.id)!;
+      if (record.oneShot) record.spent = true;
+      else while (record.nextRunAt! <= now) record.nextRunAt! += record.intervalMs!;
+      const doc = this.document(next.documentId);
+      if (!doc) throw new Error(`Trigger ${next.id} belongs to document ${next.documentId}, which is not open in this project`);
+      results.push(doc.fireInstalledTrigger(next));
+    }
+    return results;
+  }
+
+  /** Releases the HTTP worker references of every document. */
+  async close(): Promise<void> {
+    for (const doc of this.docs) await doc.close();
+  }
+
+  private unusedSpreadsheetId(): string {
+    let n = this.docs.length + 1;
+    while (this.docs.some((doc) => doc.spreadsheet.id === `spreadsheet-${n}`)) n++;
+    return `spreadsheet-${n}`;
+  }
+}
