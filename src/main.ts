@@ -36,6 +36,8 @@ global.saveAccountToken = account.saveAccountToken;
 global.removeAccountToken = account.removeAccountToken;
 global.setFormulaTokenSharing = account.setFormulaTokenSharing;
 global.getCredits = account.getCredits;
+global.getRequestBudget = account.getRequestBudget;
+global.setRequestBudgetAccount = account.setRequestBudgetAccount;
 
 // --- Custom functions (issue 5) ---
 

@@ -5,6 +5,7 @@ import type { AccountState } from '../../src/account/account-service';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
+import { requestBudgetSection } from '../settings/request-budget';
 
 const app = document.getElementById('app')!;
 let busy = false;
@@ -88,6 +89,7 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
     account,
     state ? form : null,
     sharing,
+    state?.connected ? requestBudgetSection() : null,
   );
   for (const control of Array.from(app.querySelectorAll('button, input'))) (control as HTMLButtonElement).disabled = busy;
 }

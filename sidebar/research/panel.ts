@@ -13,6 +13,7 @@ import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { renderMarkdown } from './markdown';
 import { safeUrl } from './citations';
+import { createPollLoop } from './poll-loop';
 
 const POLL_MS = 15000;
 
@@ -266,7 +267,7 @@ async function launch(): Promise<void> {
     ];
     state.notice = { kind: response.ok ? (response.failed.length ? 'warn' : 'ok') : 'error', text: response.message, details };
     void refreshCredits();
-    void poll();
+    void pollLoop.pollNow();
   } catch (error) {
     state.notice = { kind: 'error', text: errorText(error) };
   } finally {
@@ -320,13 +321,25 @@ function launchTab(): HTMLElement {
 
 // ------------------------------------------------------------------------------------------------ Tasks tab
 
-async function poll(): Promise<void> {
-  try {
-    state.status = await server.pollResearch();
-    if (state.tab === 'tasks') render();
-  } catch {
-    // A failed poll is retried on the next interval.
-  }
+/** One poll (through pollLoop only; a failed one is tried again at the next interval). */
+async function fetchStatus(): Promise<void> {
+  state.status = await server.pollResearch();
+  if (state.tab === 'tasks') render();
+}
+
+const pollLoop = createPollLoop({
+  poll: fetchStatus,
+  setTimer: (run, ms) => setTimeout(run, ms),
+  clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  intervalMs: POLL_MS,
+});
+
+/** "Requests today: N of M", and the warning or refusal once 90 % of the daily budget is used. */
+function requestBudgetLine(requests: ResearchStatusDto['requests']): HTMLElement {
+  return h('div', { id: 'request-budget' },
+    h('div', { class: 'muted' }, `Requests today: ${requests.used.toLocaleString('en-US')} of ${requests.limit.toLocaleString('en-US')}`),
+    requests.message ? message(requests.spent ? 'error' : 'warn', requests.message) : null,
+  );
 }
 
 async function loadHistory(page: number): Promise<void> {
@@ -382,6 +395,7 @@ function tasksTab(): HTMLElement {
     status
       ? h('div', { class: 'muted', id: 'pending' }, `${status.pending} task${status.pending === 1 ? '' : 's'} pending${status.busy ? ' (updating…)' : ''}; refreshed every 15 s while this panel is open`)
       : h('div', { class: 'muted' }, 'Loading…'),
+    status ? requestBudgetLine(status.requests) : null,
     status && status.damaged.length > 0 ? damagedNotice(status.damaged) : null,
     ...(status?.rows ?? []).map((row) =>
       h('div', { class: 'task' },
@@ -480,7 +494,7 @@ function selectTab(tab: PanelState['tab']): void {
   state.notice = null;
   render();
   if (tab === 'tasks') {
-    void poll();
+    void pollLoop.pollNow();
     if (!state.history) void loadHistory(0);
   }
   if (tab === 'report') void loadSelectedReport();
@@ -492,6 +506,5 @@ export function mountResearchPanel(element: HTMLElement): void {
   replaceChildren(root, panelHeader('Research'), body);
   render();
   void loadContext();
-  void poll();
-  setInterval(() => void poll(), POLL_MS);
+  void pollLoop.pollNow();
 }

@@ -4,6 +4,7 @@ import { appContext } from '../app-context';
 import { createServiceClient } from '../api/client';
 import { AccountService, type AccountState } from './account-service';
 import { userConnection } from './settings';
+import { REQUEST_BUDGET_KEYS, type AccountKind, type BudgetStatus } from '../platform/request-budget';
 
 function accountService(): AccountService {
   const context = appContext();
@@ -38,4 +39,17 @@ export function getCredits(): { availableCredits: number | null } {
   if (!userConnection(context.stores).token) return { availableCredits: null };
   const result = context.userClient({ retry: { budgetMs: 5000 } }).getUser();
   return { availableCredits: result.ok ? result.value.available_credits : null };
+}
+
+/** The acting user's daily request budget: requests in the last 24 hours, the limit, and the warning near it. */
+export function getRequestBudget(): BudgetStatus {
+  return appContext().requestBudget.status();
+}
+
+/** Settings: the user's Google account kind, which sets the daily request budget (consumer 18,000, Workspace 95,000). */
+export function setRequestBudgetAccount(kind: AccountKind): BudgetStatus {
+  const context = appContext();
+  if (kind === 'workspace') context.stores.user.set(REQUEST_BUDGET_KEYS.account, 'workspace');
+  else context.stores.user.remove(REQUEST_BUDGET_KEYS.account);
+  return appContext().requestBudget.status();
 }

@@ -17,6 +17,8 @@ import { readChunked, writeChunked } from '../tables/chunked-store';
 import { LedgerStore, ReportStore } from './stores';
 import { ensureTimer, recordTick, removeTimerIfIdle, type TimerDeps } from '../scheduler/timer';
 import { appsScriptTimer } from '../scheduler/apps-script';
+import type { BudgetStatus } from '../platform/request-budget';
+import { cachePollMemory } from './poll';
 import { taskCost } from './depth';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';
@@ -25,6 +27,13 @@ const PANEL_STATE_KEY = 'sheetscout.research.panel';
 const POLL_MAX_PARALLEL = 50;
 const LAUNCH_BUDGET_MS = 4 * 60 * 1000;
 const SIDEBAR_TICK_BUDGET_MS = 60 * 1000;
+/** When the last research tick of this document started (any user's panel or timer), ms since epoch. */
+const LAST_TICK_KEY = 'sheetscout.research.lastTick';
+/**
+ * A panel poll this soon after the previous tick shows the ledger without calling the service, so open panels (of
+ * any number of users) send at most one tick's requests per interval. The panel waits 15 s after each answer.
+ */
+const PANEL_TICK_GAP_MS = 15 * 1000;
 const HISTORY_PAGE = 20;
 
 interface Research {
@@ -48,6 +57,7 @@ function research(budgetMs?: number): Research {
     clock: context.clock,
     newId: () => Utilities.getUuid(),
     limits: budgetMs ? { budgetMs } : undefined,
+    pollMemory: cachePollMemory(context.userCache),
   };
   return { context, spreadsheet, deps, lock: context.documentLock(), trigger: appsScriptTimer(document, context.clock) };
 }
@@ -224,6 +234,8 @@ export interface ResearchStatusDto {
   rows: ResearchRowDto[];
   /** Another execution held the lock: the numbers are from the ledger as it was. */
   busy: boolean;
+  /** The acting user's daily request budget ("Requests today: N of M"), with its warning when nearly spent. */
+  requests: BudgetStatus;
   /** Ledger rows that could not be read: kept in the hidden ledger sheet as they are, and shown to the user. */
   damaged: DamagedRecord[];
 }
@@ -238,6 +250,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: b
   return {
     pending: entries.filter(isPending).length,
     busy,
+    requests: r.context.requestBudget.status(),
     damaged: r.deps.ledger.damaged(),
     rows: shown
       .map((entry) => ({
@@ -254,6 +267,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: b
 }
 
 function tickOnce(r: Research): { pending: number } {
+  r.trigger.document.set(LAST_TICK_KEY, String(r.context.clock.now()));
   const summary = runTick(r.deps);
   if (summary.pending === 0) removeTimerIfIdle(r.trigger, 'research');
   else {
@@ -263,15 +277,26 @@ function tickOnce(r: Research): { pending: number } {
   return summary;
 }
 
-/** The panel's poll (every ~15 s while open): one tick when the lock is free, then the sheet's records. */
+/** A tick (from any panel or the timer) started less than PANEL_TICK_GAP_MS ago. */
+function tickedRecently(r: Research): boolean {
+  const since = r.context.clock.now() - Number(r.trigger.document.get(LAST_TICK_KEY) ?? 0);
+  return since >= 0 && since < PANEL_TICK_GAP_MS;
+}
+
+/**
+ * The panel's poll (15 s after its previous answer while open): one tick when none ran in the last 15 s and the lock
+ * is free, then the sheet's records.
+ */
 export function pollResearch(): ResearchStatusDto {
   const r = research(SIDEBAR_TICK_BUDGET_MS);
   const sheetId = SpreadsheetApp.getActiveSheet().getSheetId();
+  if (tickedRecently(r)) return statusDto(r, r.deps.ledger.load(), sheetId, false);
   return withLock(
     r,
     200,
     () => statusDto(r, r.deps.ledger.load(), sheetId, true),
     () => {
+      if (tickedRecently(r)) return statusDto(r, r.deps.ledger.load(), sheetId, false);
       tickOnce(r);
       return statusDto(r, r.deps.ledger.all(), sheetId, false);
     },

@@ -1,0 +1,51 @@
+// The Settings panel's "Daily requests" section: requests used in the last 24 hours against the add-in's budget, and
+// the choice of Google account kind that sets the budget (consumer 18,000 of Google's 20,000; Workspace 95,000 of
+// 100,000). One element kept across the panel's re-renders; it loads its own state.
+import type { AccountKind, BudgetStatus } from '../../src/platform/request-budget';
+import { errorText, server } from '../bridge';
+import { h, message, replaceChildren } from '../ui/dom';
+
+const section = h('section', { id: 'request-budget' });
+let loaded = false;
+
+function render(status: BudgetStatus | null, problem?: string): void {
+  const select = h(
+    'select',
+    {
+      id: 'request-budget-account',
+      onchange: (event: Event) => void choose((event.target as HTMLSelectElement).value as AccountKind),
+    },
+    h('option', { value: 'consumer', selected: status?.account !== 'workspace' }, 'Personal Google account (18,000 requests a day)'),
+    h('option', { value: 'workspace', selected: status?.account === 'workspace' }, 'Google Workspace account (95,000 requests a day)'),
+  );
+  replaceChildren(
+    section,
+    h('h2', {}, 'Daily requests'),
+    status
+      ? h('p', { class: 'muted', id: 'request-budget-used' }, `Requests today: ${status.used.toLocaleString('en-US')} of ${status.limit.toLocaleString('en-US')}`)
+      : h('p', { class: 'muted' }, 'Loading…'),
+    status?.message ? message(status.spent ? 'error' : 'warn', status.message) : null,
+    problem ? message('error', problem) : null,
+    h('label', { for: 'request-budget-account' }, 'Your Google account'),
+    select,
+    h('p', { class: 'muted' }, 'Google limits the web requests of all your scripts together; Sheet Scout keeps a margin for your other scripts.'),
+  );
+}
+
+async function choose(kind: AccountKind): Promise<void> {
+  try {
+    render(await server.setRequestBudgetAccount(kind));
+  } catch (error) {
+    render(null, errorText(error));
+  }
+}
+
+/** The section (loads its state the first time it is shown). */
+export function requestBudgetSection(): HTMLElement {
+  if (!loaded) {
+    loaded = true;
+    render(null);
+    server.getRequestBudget().then((status) => render(status), (error) => render(null, errorText(error)));
+  }
+  return section;
+}
