@@ -80,6 +80,14 @@ export const Msg = {
   argumentTooLarge: (what: 'key' | 'value') => `Argument too large: ${what}`,
   propertyQuota: 'You have exceeded the property storage quota. Please remove some properties and try again.',
   lockTimeout: 'Lock timeout: another process was holding the lock for too long.',
+  /** The daily Properties read/write quota: the urlfetch message's pattern for this service (unconfirmed). */
+  propertiesQuota: 'Service invoked too many times for one day: properties.',
+
+  // Daily trigger runtime and simultaneous executions
+  /** Failure of a trigger once the user's daily trigger runtime is used (quoted in Apps Script failure emails). */
+  triggerRuntimeQuota: 'Service using too much computer time for one day',
+  /** The 31st execution of one user at the same time (wording reported by developers; unconfirmed). */
+  tooManySimultaneous: 'There are too many scripts running simultaneously for this Google user account.',
 
   // ScriptApp
   tooManyTriggers: 'This script has too many triggers. Triggers must be deleted from the script before more can be added.',

@@ -7,6 +7,8 @@ import { GasRuntime, RuntimeOptions } from './runtime';
 export { GasRuntime } from './runtime';
 export { GasProject } from './project';
 export type { DocumentOptions, ProjectOptions } from './project';
+export { DAILY_QUOTAS } from './quotas';
+export type { QuotaLevel, QuotaUsage } from './quotas';
 export type { RunOptions, RuntimeOptions, TriggerFireResult } from './runtime';
 export { createManualClock, createRealClock } from './clock';
 export type { Clock, ManualClock } from './clock';

@@ -13,7 +13,7 @@ import { CacheStore } from './services/cache';
 import { LockRegistry } from './services/lock';
 import { PropertyStore } from './services/properties';
 import { TriggerInfo, TriggerRegistry } from './services/script-app';
-import { UrlFetchQuota } from './services/url-fetch';
+import { DAILY_QUOTAS, DailyQuotaMeter, QuotaLevel, QuotaUsage } from './quotas';
 import { SpreadsheetModel } from './spreadsheet/model';
 import { Counters, createCounters, DEFAULT_LIMITS, HttpLogEntry, Limits, LogEntry } from './state';
 
@@ -28,6 +28,8 @@ export interface ProjectOptions {
   clock?: Clock;
   /** Known user emails; the first owns the spreadsheets and the script and is the default executing user. */
   users?: string[];
+  /** Daily quota figures per user (default 'consumer'); `limits` set explicitly win. */
+  quotas?: QuotaLevel;
   limits?: Partial<Limits>;
   /**
    * Run the bundle as a published editor add-on (default false): ScriptApp then allows one time-driven trigger per
@@ -69,7 +71,9 @@ export interface ProjectShared {
   caches: { script: CacheStore; user(email?: string): CacheStore };
   triggers: TriggerRegistry;
   locks: LockRegistry;
-  urlFetchQuota: UrlFetchQuota;
+  quotas: DailyQuotaMeter;
+  /** Executions running now (nested), per user. */
+  running: Map<string, number>;
   counters: Counters;
   httpLog: HttpLogEntry[];
   logs: LogEntry[];
@@ -130,6 +134,8 @@ export class GasProject {
     /** Fires every due time-driven trigger of every document, once each, earliest first, in its own document. */
     fireDue(): TriggerFireResult[];
   };
+  /** Which daily quota figures apply (`limits` holds them). */
+  readonly quotaLevel: QuotaLevel;
 
   private readonly shared: ProjectShared;
   private readonly docs: GasRuntime[] = [];
@@ -146,11 +152,13 @@ export class GasProject {
     }
     const bundle = loadBundle(source, options.bundleSource === undefined ? bundlePath : 'Code.js');
     this.clock = options.clock ?? createRealClock();
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    const level = options.quotas ?? 'consumer';
+    this.limits = { ...DEFAULT_LIMITS, ...DAILY_QUOTAS[level], ...options.limits };
     this.users = options.users?.length ? [...options.users] : ['owner@example.com'];
     this.owner = this.users[0];
-    const urlFetchQuota = new UrlFetchQuota(() => this.clock.now());
-    this.counters = createCounters(() => urlFetchQuota.usedToday());
+    const quotas = new DailyQuotaMeter(() => this.clock.now());
+    this.counters = createCounters(() => quotas.used('urlfetch'));
+    this.quotaLevel = level;
     this.httpLog = [];
     this.logs = [];
     this.properties = { script: new PropertyStore(), user: perUser(this.owner, () => new PropertyStore()) };
@@ -174,7 +182,8 @@ export class GasProject {
       caches: this.cache,
       triggers: new TriggerRegistry(),
       locks: new LockRegistry(),
-      urlFetchQuota,
+      quotas,
+      running: new Map(),
       counters: this.counters,
       httpLog: this.httpLog,
       logs: this.logs,
@@ -190,6 +199,11 @@ export class GasProject {
   /** The documents opened so far, in order. */
   get documents(): readonly GasRuntime[] {
     return this.docs;
+  }
+
+  /** What a user (default: the owner) has used of the daily quotas in the current 24-hour windows. */
+  quotaUsage(email: string = this.owner): QuotaUsage {
+    return this.shared.quotas.usage(email);
   }
 
   /** Top-level functions the bundle declares. */

@@ -10,6 +10,7 @@ import { acquireSharedHttpClient, releaseSharedHttpClient, SyncHttpClient } from
 import { Realm } from './realm';
 import { createLogging, createSession, createUtilities } from './services/basic';
 import type { DocumentOptions, GasProject, ProjectOptions, ProjectShared } from './project';
+import type { QuotaUsage } from './quotas';
 import { CacheStore, createCacheService } from './services/cache';
 import { createHtmlService } from './services/html';
 import { createLockService, lockKeys } from './services/lock';
@@ -138,7 +139,7 @@ export class GasRuntime {
       locks: shared.locks,
       triggers: shared.triggers,
       http: () => (this.httpClient ??= acquireSharedHttpClient()),
-      urlFetchQuota: shared.urlFetchQuota,
+      quotas: shared.quotas,
       counters: this.counters,
       httpLog: this.httpLog,
       logs: this.logs,
@@ -173,6 +174,11 @@ export class GasRuntime {
         return () => shared.locks.release(key, holder);
       },
     };
+  }
+
+  /** The project's daily quota usage of a user (default: the owner): `{ urlFetch, triggerRuntimeMs, propertyOps }`. */
+  quotaUsage(email?: string): QuotaUsage {
+    return this.project.quotaUsage(email);
   }
 
   /** Top-level functions the bundle declares. */
@@ -290,6 +296,15 @@ export class GasRuntime {
   }
 
   private execute(spec: ExecutionSpec): unknown {
+    const { running, quotas, limits } = this.shared;
+    const runningForUser = running.get(spec.user) ?? 0;
+    if (runningForUser >= limits.simultaneousExecutionsPerUser) {
+      throw new GasExecutionError(Msg.tooManySimultaneous, 'Exception', undefined);
+    }
+    if (spec.kind === 'trigger' && quotas.begin(spec.user, 'triggerRuntimeMs') >= limits.triggerRuntimePerDayMs) {
+      throw new GasExecutionError(Msg.triggerRuntimeQuota, 'Exception', undefined);
+    }
+    running.set(spec.user, runningForUser + 1);
     const exec = new Execution(this.shared.nextExecutionId(), this.clock, {
       kind: spec.kind,
       user: spec.user,
@@ -316,6 +331,8 @@ export class GasRuntime {
       throw this.hostError(error, exec);
     } finally {
       exec.ended = true;
+      running.set(spec.user, (running.get(spec.user) ?? 1) - 1);
+      if (spec.kind === 'trigger') quotas.add(spec.user, 'triggerRuntimeMs', exec.elapsedMs());
       this.shared.locks.releaseAll(exec.id);
       if (!spec.internal) this.counters.urlFetch.lastExecution = exec.urlFetchCalls;
       this.depth--;

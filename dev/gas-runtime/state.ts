@@ -7,8 +7,8 @@ import type { SyncHttpClient } from './http/sync-http';
 import type { CacheStore } from './services/cache';
 import type { LockRegistry } from './services/lock';
 import type { PropertyStore } from './services/properties';
+import { DAILY_QUOTAS, type DailyQuotaMeter } from './quotas';
 import type { TriggerRegistry } from './services/script-app';
-import type { UrlFetchQuota } from './services/url-fetch';
 import type { SpreadsheetModel } from './spreadsheet/model';
 import type { UiRecords } from './spreadsheet/ui';
 
@@ -19,8 +19,14 @@ export interface Limits {
   executionMs: number;
   /** Simple triggers (onOpen, onEdit) execution time (Google: 30 s). */
   simpleTriggerMs: number;
-  /** UrlFetch calls per user per day (Google consumer accounts: 20,000). */
+  /** UrlFetch calls per user per day (consumer 20,000, Workspace 100,000: follows the `quotas` option). */
   urlFetchPerDay: number;
+  /** Total runtime of trigger executions per user per day (consumer 90 min, Workspace 6 h). */
+  triggerRuntimePerDayMs: number;
+  /** Properties reads and writes per user per day (consumer 50,000, Workspace 500,000). */
+  propertyOpsPerDay: number;
+  /** Executions of one user running at the same time (Google: 30). */
+  simultaneousExecutionsPerUser: number;
   /** Installable triggers per user per script (Google: 20). */
   triggersPerUser: number;
   /** Default per-request UrlFetch deadline when `timeoutSeconds` is not given. */
@@ -31,7 +37,8 @@ export const DEFAULT_LIMITS: Limits = {
   customFunctionMs: 30_000,
   executionMs: 360_000,
   simpleTriggerMs: 30_000,
-  urlFetchPerDay: 20_000,
+  ...DAILY_QUOTAS.consumer,
+  simultaneousExecutionsPerUser: 30,
   triggersPerUser: 20,
   urlFetchTimeoutMs: 60_000,
 };
@@ -115,7 +122,8 @@ export interface ServiceEnv {
   locks: LockRegistry;
   triggers: TriggerRegistry;
   http(): SyncHttpClient;
-  urlFetchQuota: UrlFetchQuota;
+  /** Per-user daily quotas (UrlFetch calls, trigger runtime, Properties reads and writes), shared by the project. */
+  quotas: DailyQuotaMeter;
   counters: Counters;
   httpLog: HttpLogEntry[];
   logs: LogEntry[];

@@ -1,6 +1,7 @@
 // PropertiesService: script, user (one store per user) and document property stores with Google's
-// limits (9 KB per value, 500 KB per store), string-only values, and the custom-function rule that
-// getUserProperties() returns the spreadsheet owner's store.
+// limits (9 KB per value, 500 KB per store, the executing user's daily quota of reads and writes: each Properties
+// method call counts one), string-only values, and the custom-function rule that getUserProperties() returns the
+// spreadsheet owner's store.
 import { GasError, Msg } from '../errors';
 import type { ServiceContext } from '../state';
 
@@ -72,22 +73,29 @@ export function createPropertiesService({ env, exec }: ServiceContext): Record<s
   const guardWrite = (impl: PropertiesImpl, method: string) => {
     if (impl.readOnly) throw new GasError(Msg.noPermission(method));
   };
+  /** Every Properties method call is one read or write of the executing user's daily quota. */
+  const count = () => env.quotas.take(exec.user, 'properties', 1, env.limits.propertyOpsPerDay, Msg.propertiesQuota);
   const Properties = exec.define<PropertiesImpl>('Properties', {
     getProperty(key: string) {
+      count();
       return this.store.get(asString(key));
     },
     getProperties() {
+      count();
       return this.store.all();
     },
     getKeys() {
+      count();
       return this.store.keys();
     },
     setProperty(key: string, value: unknown) {
+      count();
       guardWrite(this, 'setProperty');
       this.store.set(asString(key), asString(value));
       return this.facade;
     },
     setProperties(values: Record<string, unknown>, deleteAllOthers?: boolean) {
+      count();
       guardWrite(this, 'setProperties');
       const entries: Record<string, string> = {};
       for (const [k, v] of Object.entries(values ?? {})) entries[k] = asString(v);
@@ -95,11 +103,13 @@ export function createPropertiesService({ env, exec }: ServiceContext): Record<s
       return this.facade;
     },
     deleteProperty(key: string) {
+      count();
       guardWrite(this, 'deleteProperty');
       this.store.delete(asString(key));
       return this.facade;
     },
     deleteAllProperties() {
+      count();
       guardWrite(this, 'deleteAllProperties');
       this.store.clear();
       return this.facade;

@@ -7,36 +7,9 @@ import type { WireRequest, WireResult } from '../http/sync-http';
 import type { ServiceContext, ServiceEnv } from '../state';
 import { BlobImpl, blobFacadeClass, toByteArray, toSignedBytes } from './blob';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_URL_LENGTH = 2082;
 const TRUNCATE_AT = 150;
 const METHODS = ['get', 'delete', 'patch', 'post', 'put'];
-
-/** Per-user daily URL Fetch quota; a user's window starts at their first request and lasts 24 hours. */
-export class UrlFetchQuota {
-  private readonly windows = new Map<string, { start: number; used: number }>();
-
-  constructor(private readonly now: () => number) {}
-
-  /** Counts `n` calls for `user`, or throws Google's quota error without counting any. */
-  take(user: string, n: number, limit: number): void {
-    const now = this.now();
-    let window = this.windows.get(user);
-    if (!window || now >= window.start + DAY_MS) {
-      window = { start: now, used: 0 };
-      this.windows.set(user, window);
-    }
-    if (window.used + n > limit) throw new GasError(Msg.urlFetchQuota);
-    window.used += n;
-  }
-
-  usedToday(user?: string): number {
-    const now = this.now();
-    let total = 0;
-    for (const [email, w] of this.windows) if ((user === undefined || email === user) && now < w.start + DAY_MS) total += w.used;
-    return total;
-  }
-}
 
 interface PreparedRequest {
   wire: WireRequest;
@@ -169,7 +142,7 @@ export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string,
 
   const send = (prepared: PreparedRequest[], viaFetchAll: boolean) => {
     exec.require('urlfetch', 'UrlFetchApp', viaFetchAll ? 'fetchAll' : 'fetch');
-    env.urlFetchQuota.take(exec.user, prepared.length, env.limits.urlFetchPerDay);
+    env.quotas.take(exec.user, 'urlfetch', prepared.length, env.limits.urlFetchPerDay, Msg.urlFetchQuota);
     const remaining = exec.remainingMs();
     const wires = prepared.map((p) => ({ ...p.wire, timeoutMs: Math.max(1, Math.min(p.wire.timeoutMs, remaining + 1)) }));
     const started = Date.now();

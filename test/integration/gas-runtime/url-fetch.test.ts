@@ -111,6 +111,7 @@ test('the daily quota counts every request, throws like Apps Script, and resets 
     quota.run('fetchDescribe', [url('/status/200')]);
     expect(failureOf(() => quota.run('fetchDescribe', [url('/status/200')]))).toBe('Service invoked too many times for one day: urlfetch.');
     expect(quota.counters.urlFetch).toMatchObject({ total: 3, today: 3, lastExecution: 0, fetchAllCalls: 1 });
+    expect(quota.quotaUsage()).toEqual({ urlFetch: 3, triggerRuntimeMs: 0, propertyOps: 0 });
     clock.advance(24 * 3600 * 1000);
     quota.run('fetchDescribe', [url('/status/200')]);
     expect(quota.counters.urlFetch).toMatchObject({ total: 4, today: 1, lastExecution: 1 });
