@@ -102,6 +102,8 @@ global.listResearchHistory = research.listResearchHistory;
 global.getSelectedRowReport = research.getSelectedRowReport;
 global.getTaskReport = research.getTaskReport;
 global.writeTaskToSelectedRow = research.writeTaskToSelectedRow;
+global.checkUnconfirmedResearch = research.checkUnconfirmedResearch;
+global.sendUnconfirmedResearchAnyway = research.sendUnconfirmedResearchAnyway;
 
 // --- Time-driven trigger (the document's one shared timer: research polling and enrichment continuation) ---
 

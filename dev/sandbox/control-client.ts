@@ -8,7 +8,9 @@ export interface FaultSpec {
   errorStatus?: 429 | 500 | 503;
   retryAfterSeconds?: number;
   dropRate?: number;
+  dropAfterServeRate?: number;
   slowBodyMs?: number;
+  listLagMs?: number;
   rawNewlines?: boolean;
   count?: number | null;
   seed?: number;

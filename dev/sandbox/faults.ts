@@ -1,6 +1,8 @@
 // Fault injection for the control API: per route (or "*"), deterministic given a seed, limited to `count` requests:
-// added latency, error responses (429 with Retry-After, 500, 503), dropped connections, slowly written bodies, and
-// raw newlines inside JSON strings (the real task GET has been seen sending them).
+// added latency, error responses (429 with Retry-After, 500, 503), dropped connections (before the request is
+// served, or after it took effect: a task created and charged whose answer never arrives), slowly written bodies, raw
+// newlines inside JSON strings (the real task GET has been seen sending them), and a task list that lags behind
+// (tasks created in the last `listLagMs` are not listed yet).
 import { createRng } from './random';
 import { isPlainObject } from './validation';
 
@@ -18,7 +20,11 @@ export interface FaultConfig {
   errorStatus: number;
   retryAfterSeconds: number;
   dropRate: number;
+  /** Serve the request (it takes effect), then destroy the connection without an answer. */
+  dropAfterServeRate: number;
   slowBodyMs: number;
+  /** tasks.list leaves out tasks created less than this long ago (sandbox clock). */
+  listLagMs: number;
   /** Write "\n" escapes inside JSON strings as raw newline characters (invalid JSON a client must tolerate). */
   rawNewlines: boolean;
   /** How many requests the fault affects; null = unlimited. */
@@ -27,7 +33,7 @@ export interface FaultConfig {
 }
 
 export type FaultDecision =
-  | { action: 'pass'; latencyMs: number; slowBodyMs: number; rawNewlines: boolean }
+  | { action: 'pass'; latencyMs: number; slowBodyMs: number; rawNewlines: boolean; dropAfterServe: boolean; listLagMs: number }
   | { action: 'drop'; latencyMs: number }
   | { action: 'error'; latencyMs: number; slowBodyMs: number; status: number; retryAfterSeconds: number };
 
@@ -67,12 +73,14 @@ export function parseFaultConfig(raw: unknown): FaultConfig | string[] {
     errorStatus: errorStatus as number,
     retryAfterSeconds: nonNegative(raw.retryAfterSeconds, 'retryAfterSeconds', 1, problems),
     dropRate: rate(raw.dropRate, 'dropRate', problems),
+    dropAfterServeRate: rate(raw.dropAfterServeRate, 'dropAfterServeRate', problems),
     slowBodyMs: nonNegative(raw.slowBodyMs, 'slowBodyMs', 0, problems),
+    listLagMs: nonNegative(raw.listLagMs, 'listLagMs', 0, problems),
     rawNewlines: raw.rawNewlines === true,
     count: count as number | null,
     seed: nonNegative(raw.seed, 'seed', 1, problems),
   };
-  if (config.errorRate + config.dropRate > 1) problems.push('errorRate + dropRate must not exceed 1');
+  if (config.errorRate + config.dropRate + config.dropAfterServeRate > 1) problems.push('errorRate + dropRate + dropAfterServeRate must not exceed 1');
   if (raw.rawNewlines !== undefined && typeof raw.rawNewlines !== 'boolean') problems.push('rawNewlines must be a boolean');
   return problems.length > 0 ? problems : config;
 }
@@ -95,7 +103,7 @@ export class FaultInjector {
   /** What happens to the next request of `route` (a route's own fault takes precedence over "*"). */
   decide(route: string): FaultDecision {
     const fault = this.active.get(route as FaultRoute) ?? this.active.get('*');
-    if (!fault || fault.remaining === 0) return { action: 'pass', latencyMs: 0, slowBodyMs: 0, rawNewlines: false };
+    if (!fault || fault.remaining === 0) return { action: 'pass', latencyMs: 0, slowBodyMs: 0, rawNewlines: false, dropAfterServe: false, listLagMs: 0 };
     if (fault.remaining !== null) fault.remaining -= 1;
     fault.affected += 1;
     const { config } = fault;
@@ -104,6 +112,7 @@ export class FaultInjector {
     if (roll < config.dropRate + config.errorRate) {
       return { action: 'error', latencyMs: config.latencyMs, slowBodyMs: config.slowBodyMs, status: config.errorStatus, retryAfterSeconds: config.retryAfterSeconds };
     }
-    return { action: 'pass', latencyMs: config.latencyMs, slowBodyMs: config.slowBodyMs, rawNewlines: config.rawNewlines };
+    const dropAfterServe = roll < config.dropRate + config.errorRate + config.dropAfterServeRate;
+    return { action: 'pass', latencyMs: config.latencyMs, slowBodyMs: config.slowBodyMs, rawNewlines: config.rawNewlines, dropAfterServe, listLagMs: config.listLagMs };
   }
 }

@@ -124,6 +124,14 @@ class SandboxServer {
     } catch (error) {
       reply = errorResponse(error);
     }
+    if (decision.dropAfterServe) {
+      request.socket.destroy();
+      return;
+    }
+    if (decision.listLagMs > 0 && route.name === 'tasks.list' && Array.isArray(reply.body)) {
+      const shownBefore = this.sandbox.now() - decision.listLagMs;
+      reply = { ...reply, body: reply.body.filter((task: { created_at: string }) => Date.parse(task.created_at) <= shownBefore) };
+    }
     sendJson(response, reply, { slowBodyMs: decision.slowBodyMs, rawNewlines: decision.rawNewlines });
   }
 }

@@ -42,6 +42,8 @@ interface PanelState {
   status: ResearchStatusDto | null;
   history: { page: number; items: HistoryItemDto[]; hasMore: boolean; error: string | null } | null;
   report: ReportDto | null;
+  /** The unconfirmed record whose "Send anyway" awaits a second click (it may pay twice). */
+  confirmingSend: string | null;
 }
 
 const state: PanelState = {
@@ -65,6 +67,7 @@ const state: PanelState = {
   status: null,
   history: null,
   report: null,
+  confirmingSend: null,
 };
 
 let root: HTMLElement;
@@ -362,6 +365,34 @@ async function writeToRow(taskId: string): Promise<void> {
   render();
 }
 
+/** "Check again" or "Send anyway" on unconfirmed creates; the answer shows in the notice, the list refreshes. */
+async function actOnUnconfirmed(action: 'check' | 'send', entryId: string): Promise<void> {
+  state.confirmingSend = null;
+  try {
+    const result = action === 'check' ? await server.checkUnconfirmedResearch([entryId]) : await server.sendUnconfirmedResearchAnyway([entryId]);
+    state.notice = { kind: result.ok ? 'ok' : 'error', text: result.message };
+    state.status = await server.pollResearch();
+  } catch (error) {
+    state.notice = { kind: 'error', text: errorText(error) };
+  }
+  render();
+}
+
+/** The actions of a create whose answer was lost: look again, or send it again knowing it may be paid twice. */
+function unconfirmedActions(row: ResearchStatusDto['rows'][number]): HTMLElement {
+  const cost = state.context?.reservations[row.depth] ?? 0;
+  if (state.confirmingSend === row.entryId) {
+    return h('div', { class: 'message warn' },
+      `If the first send did start a task, this pays for a second one: up to ${cost} credits.`,
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'primary', onclick: () => void actOnUnconfirmed('send', row.entryId) }, 'Send again'),
+        h('button', { type: 'button', onclick: () => { state.confirmingSend = null; render(); } }, 'Cancel')));
+  }
+  return h('div', { class: 'row' },
+    h('button', { type: 'button', onclick: () => void actOnUnconfirmed('check', row.entryId) }, 'Check again'),
+    h('button', { type: 'button', onclick: () => { state.confirmingSend = row.entryId; render(); } }, `Send anyway (up to ${cost} credits)`));
+}
+
 async function viewTask(taskId: string): Promise<void> {
   state.tab = 'report';
   state.report = null;
@@ -402,6 +433,7 @@ function tasksTab(): HTMLElement {
         h('div', { class: 'brief' }, row.brief),
         h('div', { class: 'meta' }, `${row.detached || row.row === null ? 'row changed or deleted' : `row ${row.row}`} · ${row.status}`),
         row.taskId && (row.state === 'done' || row.state === 'failed') ? h('button', { type: 'button', onclick: () => void viewTask(row.taskId as string) }, 'View report') : null,
+        row.state === 'unconfirmed' ? unconfirmedActions(row) : null,
       ),
     ),
     h('h2', {}, 'All tasks of the account'),

@@ -4,11 +4,21 @@
 // ledger work, and returns plain JSON for the panel. The logic is in jobs.ts, results.ts and the pure modules.
 import { appContext, type AppContext } from '../app-context';
 import { userMessage } from '../api/errors';
-import type { ResearchTask, TaskReport } from '../api/types';
+import type { ResearchTask, TaskDepth, TaskReport } from '../api/types';
 import type { LockPort } from '../ports';
 import { parseTemplate } from './brief-template';
 import { isDepth, reservationFor } from './depth';
-import { locateEntries, releaseRowTags, runLaunch, runTick, rowNeedsWrite, writeRows, type JobDeps } from './jobs';
+import {
+  locateEntries,
+  recheckUnconfirmed,
+  releaseRowTags,
+  runLaunch,
+  runTick,
+  rowNeedsWrite,
+  sendUnconfirmedAnyway,
+  writeRows,
+  type JobDeps,
+} from './jobs';
 import { newTagId } from './row-tags';
 import { isPending, statusText, type DamagedRecord, type LedgerEntry, LEDGER_HEADERS } from './ledger';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
@@ -194,8 +204,10 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
       if (r.deps.ledger.all().some(isPending)) ensureTimer(r.trigger, 'research');
       const created = outcome.entries.filter((entry) => entry.taskId !== null).length;
       const failed = outcome.entries.filter((entry) => entry.state === 'error').map((entry) => ({ row: entry.row.rowHint, message: entry.error ?? 'Refused' }));
-      const queued = outcome.entries.filter((entry) => entry.state === 'queued' || entry.state === 'sending').length;
+      const queued = outcome.entries.filter((entry) => entry.state === 'queued').length;
+      const lost = outcome.entries.filter((entry) => entry.state === 'sending').length;
       const parts = [`Started ${created} task${created === 1 ? '' : 's'}`];
+      if (lost) parts.push(`${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started`);
       if (queued) parts.push(`${queued} waiting to be sent`);
       if (failed.length) parts.push(`${failed.length} refused`);
       if (outcome.plan.skippedEmpty.length) parts.push(`${outcome.plan.skippedEmpty.length} skipped (empty brief)`);
@@ -216,6 +228,54 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
   );
 }
 
+/** What "Check again" or "Send anyway" did to unconfirmed creates. */
+export interface UnconfirmedActionResponse {
+  ok: boolean;
+  message: string;
+}
+
+function unconfirmedIds(entryIds: unknown): Set<string> {
+  return new Set((Array.isArray(entryIds) ? entryIds : []).filter((id): id is string => typeof id === 'string'));
+}
+
+/** "Check again": looks for unconfirmed creates in the service's task list once more (further back than a tick). */
+export function checkUnconfirmedResearch(entryIds: string[]): UnconfirmedActionResponse {
+  const r = research(SIDEBAR_TICK_BUDGET_MS);
+  return withLock<UnconfirmedActionResponse>(
+    r,
+    30000,
+    () => ({ ok: false, message: 'Sheet Scout is busy updating this spreadsheet: try again in a moment' }),
+    () => {
+      const { found, stillMissing } = recheckUnconfirmed(r.deps, unconfirmedIds(entryIds));
+      if (found.length > 0) {
+        ensureTimer(r.trigger, 'research');
+        tickOnce(r);
+      }
+      const parts = [];
+      if (found.length) parts.push(`${found.length} found at the service: ${found.length === 1 ? 'it is' : 'they are'} running and will be written as usual`);
+      if (stillMissing) parts.push(`${stillMissing} still not in your task list: may never have started (Send anyway pays again if it did)`);
+      return { ok: true, message: parts.join('; ') || 'Nothing to check' };
+    },
+  );
+}
+
+/** "Send anyway": creates the unconfirmed tasks again, on the user's word (the panel showed what it may cost). */
+export function sendUnconfirmedResearchAnyway(entryIds: string[]): UnconfirmedActionResponse {
+  const r = research(LAUNCH_BUDGET_MS);
+  return withLock<UnconfirmedActionResponse>(
+    r,
+    30000,
+    () => ({ ok: false, message: 'Sheet Scout is busy updating this spreadsheet: try again in a moment' }),
+    () => {
+      const requeued = sendUnconfirmedAnyway(r.deps, unconfirmedIds(entryIds));
+      if (requeued.length === 0) return { ok: false, message: 'These rows are no longer unconfirmed: nothing was sent' };
+      ensureTimer(r.trigger, 'research');
+      tickOnce(r);
+      return { ok: true, message: `Sent ${requeued.length} again` };
+    },
+  );
+}
+
 export interface ResearchRowDto {
   entryId: string;
   taskId: string | null;
@@ -223,6 +283,8 @@ export interface ResearchRowDto {
   row: number | null;
   state: string;
   status: string;
+  /** Depth of the task (what "Send anyway" may cost: its reservation). */
+  depth: TaskDepth;
   brief: string;
   detached: boolean;
   updatedAt: number;
@@ -259,6 +321,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: b
         row: rows.get(entry.id) ?? null,
         state: entry.state,
         status: statusText(entry),
+        depth: entry.depth,
         brief: entry.brief.length > 200 ? `${entry.brief.slice(0, 199)}…` : entry.brief,
         detached: entry.detached || rows.get(entry.id) === null,
         updatedAt: entry.updatedAt,

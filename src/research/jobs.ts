@@ -8,7 +8,7 @@ import { userMessage } from '../api/errors';
 import type { JsonSchemaObject, ResearchTask, TaskDepth, TaskReport } from '../api/types';
 import type { ClockPort } from '../ports';
 import { parseTemplate, renderBrief } from './brief-template';
-import { isPending, needsWork, statusText, type LedgerEntry, type OutputMapping } from './ledger';
+import { isPending, needsRow, needsWork, statusText, type LedgerEntry, type OutputMapping } from './ledger';
 import type { CellWrite, GridPort, ResearchClient } from './ports';
 import { headerIndex, rowCells } from './results';
 import { keyColumn, keyHeaderOf, keyString, locateRow, type SheetView } from './row-locator';
@@ -30,13 +30,13 @@ export interface JobLimits {
   budgetMs: number;
   /** Look this far before the first ambiguous send when reconciling through the task list. */
   reconcileWindowMs: number;
-  /** Pages of the task list read when reconciling. */
+  /** Pages of the task list read when reconciling (a tick, or the user's Check again). */
   reconcilePages: number;
   /**
-   * A create that timed out may still be in flight and land later: a send this recent that the task list does not
-   * show yet stays unsettled (never re-sent) until the next tick looks again.
+   * A create whose answer was lost is looked for in the task list every tick for this long after the send; then the
+   * row says "Unconfirmed" and waits for the user (Check again, or Send anyway). It is never re-sent on its own.
    */
-  reconcileGraceMs: number;
+  unconfirmAfterMs: number;
 }
 
 export const DEFAULT_LIMITS: JobLimits = {
@@ -47,7 +47,7 @@ export const DEFAULT_LIMITS: JobLimits = {
   budgetMs: 4.5 * 60 * 1000,
   reconcileWindowMs: 10 * 60 * 1000,
   reconcilePages: 10,
-  reconcileGraceMs: 2 * 60 * 1000,
+  unconfirmAfterMs: 30 * 60 * 1000,
 };
 
 export interface JobDeps {
@@ -134,41 +134,90 @@ function sameSchema(a: JsonSchemaObject | null | undefined, b: JsonSchemaObject 
   return (a ? 1 : 0) === (b ? 1 : 0);
 }
 
+/** Briefs compared as the service may echo them (line endings and surrounding white space may differ). */
+function sameBrief(echoed: string, sent: string): boolean {
+  const normal = (text: string) => text.replace(/\r\n?/g, '\n').trim();
+  return echoed === sent || normal(echoed) === normal(sent);
+}
+
 /**
- * Settles records in state `sending` through the task list: a task with the same brief, depth and output kind,
- * created since shortly before the send and not yet in the ledger, is adopted; when the list (newest first) still
- * shows none once the grace period after the send has passed, nothing was created and the record goes back to
- * `queued`. If the list cannot be read, nothing changes (and nothing is re-sent).
+ * Looks for the tasks of records whose create answer was lost (`sending`, or `unconfirmed` when the user asks) in
+ * the task list: a task with the same brief, depth and output kind, created since shortly before the send and not
+ * yet in the ledger, is adopted (one task per record, oldest first). Returns the adopted records, the ones not
+ * found, and whether the list could be read at all.
  */
-export function reconcileSending(deps: JobDeps, entries: LedgerEntry[]): LedgerEntry[] {
-  const sending = entries.filter((entry) => entry.state === 'sending');
-  if (sending.length === 0) return [];
+function findInTaskList(
+  deps: JobDeps,
+  entries: LedgerEntry[],
+  lost: LedgerEntry[],
+  pages: number,
+): { adopted: LedgerEntry[]; missing: LedgerEntry[]; listRead: boolean } {
+  if (lost.length === 0) return { adopted: [], missing: [], listRead: true };
   const limits = limitsOf(deps);
   const known = new Set(entries.map((entry) => entry.taskId).filter((id): id is string => !!id));
-  const since = Math.min(...sending.map((entry) => entry.sentAt ?? entry.launchedAt)) - limits.reconcileWindowMs;
+  const since = Math.min(...lost.map((entry) => entry.sentAt ?? entry.launchedAt)) - limits.reconcileWindowMs;
   const candidates: ResearchTask[] = [];
-  for (let page = 0; page < limits.reconcilePages; page++) {
+  for (let page = 0; page < pages; page++) {
     const result = deps.client.listTasks({ offset: page * LIST_PAGE, limit: LIST_PAGE });
-    if (!result.ok) return [];
+    if (!result.ok) return { adopted: [], missing: lost, listRead: false };
     candidates.push(...result.value);
     const oldest = result.value[result.value.length - 1];
     if (result.value.length < LIST_PAGE || !oldest || Date.parse(oldest.created_at) < since) break;
   }
   const now = deps.clock.now();
-  const changed: LedgerEntry[] = [];
-  // Oldest candidates first, matched to the earliest sends, one task per record.
+  const adopted: LedgerEntry[] = [];
+  const missing: LedgerEntry[] = [];
   const pool = candidates.filter((task) => !known.has(task.id) && Date.parse(task.created_at) >= since).reverse();
-  for (const entry of [...sending].sort((a, b) => (a.sentAt ?? 0) - (b.sentAt ?? 0))) {
-    const at = pool.findIndex((task) => task.brief === entry.brief && task.depth === entry.depth && sameSchema(task.output_schema, entry.schema));
-    if (at >= 0) {
-      // Adopted as `created`: the poll that follows fetches its current state and report.
-      const [task] = pool.splice(at, 1);
-      changed.push({ ...entry, taskId: task.id, state: 'created', updatedAt: now });
-    } else if (now - (entry.sentAt ?? entry.launchedAt) >= limits.reconcileGraceMs) {
-      changed.push({ ...entry, state: 'queued', updatedAt: now });
+  for (const entry of [...lost].sort((a, b) => (a.sentAt ?? 0) - (b.sentAt ?? 0))) {
+    const at = pool.findIndex((task) => sameBrief(task.brief, entry.brief) && task.depth === entry.depth && sameSchema(task.output_schema, entry.schema));
+    if (at < 0) {
+      missing.push(entry);
+      continue;
     }
+    // Adopted as `created`: the poll that follows reads its current state and report.
+    const [task] = pool.splice(at, 1);
+    adopted.push({ ...entry, taskId: task.id, state: 'created', written: false, updatedAt: now });
   }
-  return changed;
+  return { adopted, missing, listRead: true };
+}
+
+/**
+ * Settles records in state `sending` through the task list. One the list does not show yet stays `sending` (its
+ * row says it may have started); once `unconfirmAfterMs` has passed since the send, and the list was read, it
+ * becomes `unconfirmed`, for the user to decide. Nothing is ever sent again here.
+ */
+export function reconcileSending(deps: JobDeps, entries: LedgerEntry[]): LedgerEntry[] {
+  const sending = entries.filter((entry) => entry.state === 'sending');
+  const limits = limitsOf(deps);
+  const { adopted, missing, listRead } = findInTaskList(deps, entries, sending, limits.reconcilePages);
+  if (!listRead) return [];
+  const now = deps.clock.now();
+  const given = missing
+    .filter((entry) => now - (entry.sentAt ?? entry.launchedAt) >= limits.unconfirmAfterMs)
+    .map((entry) => ({ ...entry, state: 'unconfirmed' as const, written: false, updatedAt: now }));
+  return [...adopted, ...given];
+}
+
+/** "Check again": looks for the tasks of the given unconfirmed records once more, further back in the list. */
+export function recheckUnconfirmed(deps: JobDeps, ids: ReadonlySet<string>): { found: LedgerEntry[]; stillMissing: number } {
+  deps.ledger.load();
+  const entries = deps.ledger.all();
+  const unconfirmed = entries.filter((entry) => entry.state === 'unconfirmed' && ids.has(entry.id));
+  const { adopted, missing } = findInTaskList(deps, entries, unconfirmed, limitsOf(deps).reconcilePages * 3);
+  deps.ledger.save(adopted);
+  return { found: adopted, stillMissing: missing.length };
+}
+
+/** "Send anyway": the given unconfirmed records go back to the queue (the user accepted that this may pay twice). */
+export function sendUnconfirmedAnyway(deps: JobDeps, ids: ReadonlySet<string>): LedgerEntry[] {
+  deps.ledger.load();
+  const now = deps.clock.now();
+  const requeued = deps.ledger
+    .all()
+    .filter((entry) => entry.state === 'unconfirmed' && ids.has(entry.id))
+    .map((entry) => ({ ...entry, state: 'queued' as const, written: false, updatedAt: now }));
+  deps.ledger.save(requeued);
+  return requeued;
 }
 
 /**
@@ -218,7 +267,7 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
       deps.ledger.save(reconciled);
       for (const entry of reconciled) touched.set(entry.id, entry);
     }
-    // Records put back to `queued` (503 after retries, or settled by reconciliation) wait for the next tick.
+    // Records put back to `queued` (503 after retries: nothing was created) wait for the next tick.
   }
   deps.ledger.save(unsaved);
   return [...touched.values()];
@@ -241,7 +290,7 @@ function sheetView(grid: GridPort, sheetId: number, entries: LedgerEntry[], owne
   columns.sort((a, b) => a - b);
   const tagOwners = new Map<string, string>();
   for (const owner of owners) {
-    if (owner.row.sheetId === sheetId && owner.row.rowId && !owner.detached && needsWork(owner)) tagOwners.set(owner.row.rowId, keyString(owner.row.keyValues));
+    if (owner.row.sheetId === sheetId && owner.row.rowId && !owner.detached && needsRow(owner)) tagOwners.set(owner.row.rowId, keyString(owner.row.keyValues));
   }
   return { headers, rowIds: grid.rowIds(sheetId), tagOwners, keyColumns: columns, keyRows: columns.length > 0 ? grid.readColumns(sheetId, columns) : [] };
 }

@@ -2,7 +2,10 @@
 // far too small for thousands of tasks). A record holds the task id, the sheet and row identity, the output mapping,
 // status and counters, timestamps, cost and error. The states make launches crash-safe:
 //   queued   -> nothing sent yet; safe to create
-//   sending  -> a create may have reached the service; reconcile through the task list before any retry
+//   sending  -> a create may have reached the service (its answer was lost); found again through the task list,
+//               never re-sent on the absence of evidence
+//   unconfirmed -> a lost answer the task list has not shown for a long while: the user decides (Check again, or
+//               Send anyway, which may pay twice and says so)
 //   created / in_progress -> the task exists; poll it
 //   done / failed -> final; `written` says whether the row got the result (a tick that died before writing retries)
 //   error    -> the create was refused (402/422/...): nothing exists, nothing charged
@@ -11,7 +14,7 @@
 import type { JsonSchemaObject, TaskDepth } from '../api/types';
 import { joinText, splitText } from '../shared/text-parts';
 
-export type LedgerState = 'queued' | 'sending' | 'created' | 'in_progress' | 'done' | 'failed' | 'error';
+export type LedgerState = 'queued' | 'sending' | 'unconfirmed' | 'created' | 'in_progress' | 'done' | 'failed' | 'error';
 
 /** Where results go, by header name (so inserted or moved columns keep working). */
 export interface OutputMapping {
@@ -82,6 +85,11 @@ export function needsWork(entry: LedgerEntry): boolean {
   return isPending(entry) || !entry.written;
 }
 
+/** Still tied to its row: needs work, or waits for the user's decision on an unconfirmed create. */
+export function needsRow(entry: LedgerEntry): boolean {
+  return needsWork(entry) || entry.state === 'unconfirmed';
+}
+
 /** Ledger sheet columns: a few readable ones, the number of record parts, then the record's JSON in parts. */
 export const LEDGER_HEADERS = ['entry_id', 'task_id', 'state', 'sheet_id', 'row_id', 'updated_at', 'parts', 'record'];
 const PARTS_COLUMN = 6;
@@ -118,9 +126,12 @@ export function rowToEntry(row: readonly unknown[]): LedgerEntry | 'blank' | Dam
 export function statusText(entry: LedgerEntry): string {
   switch (entry.state) {
     case 'queued':
-    case 'sending':
     case 'created':
       return 'Queued';
+    case 'sending':
+      return 'Unconfirmed: may have started, checking';
+    case 'unconfirmed':
+      return 'Unconfirmed: may have started (Sheet Scout > Research: Check again or Send anyway)';
     case 'in_progress':
       return `Researching: ${entry.iterations} iterations, ${entry.agents} agents, ${entry.sources} sources`;
     case 'done':

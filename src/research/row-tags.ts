@@ -3,7 +3,7 @@
 // metadata characters per sheet and per spreadsheet (keys and values count), so tags are few, short, checked against
 // that budget before a launch, and removed once their record no longer needs its row (an imported task keeps its
 // tag: it has no key). Pure.
-import { needsWork, type LedgerEntry } from './ledger';
+import { needsRow, type LedgerEntry } from './ledger';
 import { keyString } from './row-locator';
 
 /** Metadata key of a row tag (its value is the tag id). */
@@ -54,7 +54,7 @@ export function tagsInUse(entries: readonly LedgerEntry[], sheetId: number): Set
   const used = new Set<string>();
   for (const entry of entries) {
     if (entry.row.sheetId !== sheetId || !entry.row.rowId || entry.detached) continue;
-    if (needsWork(entry) || entry.row.keyHeaders.length === 0) used.add(entry.row.rowId);
+    if (needsRow(entry) || entry.row.keyHeaders.length === 0) used.add(entry.row.rowId);
   }
   return used;
 }

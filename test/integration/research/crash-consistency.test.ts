@@ -43,6 +43,13 @@ async function run(seed: number | null): Promise<{ snapshot: unknown; briefs: st
       kills += 1;
     }
   }
+  // A tick killed between marking a create as sent and its answer leaves a create nobody can confirm: after 30
+  // minutes without it in the task list the row waits for the user, who sends it anyway (the list shows every task
+  // here, so a create that did reach the service was adopted instead).
+  await advance(world, runtime, 31 * 60000);
+  tick(runtime);
+  const unconfirmed = poll(runtime).rows.filter((row) => row.state === 'unconfirmed').map((row) => row.entryId);
+  if (unconfirmed.length > 0) runtime.run('sendUnconfirmedResearchAnyway', [unconfirmed], { kind: 'sidebar' });
   for (let settle = 0; settle < 20 && poll(runtime).pending > 0; settle++) {
     await advance(world, runtime, 60000);
     tick(runtime);

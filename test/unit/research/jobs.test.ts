@@ -1,4 +1,4 @@
-import { runLaunch, runTick, type JobDeps, type LaunchPlanInput } from '../../../src/research/jobs';
+import { recheckUnconfirmed, runLaunch, runTick, sendUnconfirmedAnyway, type JobDeps, type LaunchPlanInput } from '../../../src/research/jobs';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
 import { buildSchema } from '../../../src/research/output-schema';
@@ -86,16 +86,46 @@ describe('research jobs', () => {
     expect(s.ledgerTable.rows).toHaveLength(0);
   });
 
-  it('reconciles an ambiguous create through the task list before any retry', () => {
+  it('adopts an ambiguous create the task list shows, and never re-sends one it does not show until the user asks', () => {
     const s = setup();
     s.service.faults = ['ambiguous_created', 'ambiguous_lost'];
     runLaunch(s.deps, input(), launchOptions(s.clock));
-    // Row 2's task was created despite the timeout and is adopted; row 3's was not and is re-created by the tick.
+    // Row 2's task was created despite the lost answer and is adopted; row 3's was not created at all.
     expect(s.service.listCalls).toBeGreaterThan(0);
     expect(s.service.tasks.map((t) => t.brief)).toEqual(['Research Acme', 'Research Initech']);
+    expect(s.grid.at(SHEET, 3, 'Status')).toBe('Unconfirmed: may have started, checking');
     runToEnd(s);
+    expect(s.service.createCalls).toBe(3);
+    // After 30 minutes the row waits for the user: nothing is sent on the absence of evidence.
+    s.clock.sleep(30 * 60 * 1000);
+    runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
+    expect(s.grid.at(SHEET, 3, 'Status')).toBe('Unconfirmed: may have started (Sheet Scout > Research: Check again or Send anyway)');
+    const summary = runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
+    expect(summary.pending).toBe(0);
+    expect(s.service.createCalls).toBe(3);
+    const [unconfirmed] = reopen(s.deps, s.ledgerTable, s.reportTable).ledger.load().filter((e) => e.state === 'unconfirmed');
+    // Check again finds nothing; Send anyway creates it once.
+    expect(recheckUnconfirmed(reopen(s.deps, s.ledgerTable, s.reportTable), new Set([unconfirmed.id]))).toMatchObject({ found: [], stillMissing: 1 });
+    sendUnconfirmedAnyway(reopen(s.deps, s.ledgerTable, s.reportTable), new Set([unconfirmed.id]));
+    runToEnd(s);
+    expect(s.service.createCalls).toBe(4);
     expect(s.service.tasks.map((t) => t.brief).sort()).toEqual(['Research Acme', 'Research Globex', 'Research Initech']);
     expect([2, 3, 4].map((row) => s.grid.at(SHEET, row, 'Status'))).toEqual(['Done (8 credits)', 'Done (8 credits)', 'Done (8 credits)']);
+  });
+
+  it('adopts an unconfirmed create that the task list shows later, on Check again', () => {
+    const s = setup([['Acme']]);
+    s.service.faults = ['ambiguous_late'];
+    runLaunch(s.deps, input({ rows: [2] }), launchOptions(s.clock));
+    s.clock.sleep(31 * 60 * 1000);
+    runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
+    const [record] = reopen(s.deps, s.ledgerTable, s.reportTable).ledger.load();
+    expect(record.state).toBe('unconfirmed');
+    s.service.land();
+    expect(recheckUnconfirmed(reopen(s.deps, s.ledgerTable, s.reportTable), new Set([record.id])).found).toHaveLength(1);
+    runToEnd(s);
+    expect(s.service.createCalls).toBe(1);
+    expect(s.grid.at(SHEET, 2, 'Status')).toBe('Done (8 credits)');
   });
 
   it('waits out a grace period for a timed-out create still in flight, then adopts it', () => {
@@ -145,16 +175,12 @@ describe('research jobs', () => {
     s.service.faults = ['ambiguous_lost'];
     s.service.listFails = true;
     runLaunch(s.deps, input({ rows: [2] }), launchOptions(s.clock));
-    runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
+    for (let i = 0; i < 3; i++) {
+      s.clock.sleep(20 * 60 * 1000);
+      runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
+    }
     expect(s.service.createCalls).toBe(1);
-    expect(s.grid.at(SHEET, 2, 'Status')).toBe('Queued');
-    s.service.listFails = false;
-    runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
-    // Within the grace period an unseen create may still land: not re-sent yet.
-    expect(s.service.createCalls).toBe(1);
-    s.clock.sleep(2 * 60 * 1000);
-    runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
-    expect(s.service.createCalls).toBe(2);
+    expect(s.grid.at(SHEET, 2, 'Status')).toBe('Unconfirmed: may have started, checking');
   });
 
   it('shows refused creates per row and keeps 503 rows queued for the next tick', () => {
