@@ -1,10 +1,12 @@
-// Apps Script adapter of the shared timer: the trigger port over ScriptApp (the current user's time-driven triggers
-// of this document) and the timer's deps for this execution (current user, cadence allowed by how the script runs).
+// Apps Script adapter of the shared timer: the trigger port over ScriptApp (the current user's triggers of this
+// document only: getProjectTriggers would also return the user's timers of every other document the add-on is used
+// in) and the timer's deps for this execution (current user, cadence allowed by how the script runs).
 import type { ClockPort, KeyValueStore } from '../ports';
 import type { TimerDeps, TimerTriggerPort } from './timer';
 
 function scriptTriggers(): TimerTriggerPort {
-  const mine = (handler: string) => ScriptApp.getProjectTriggers().filter((trigger) => trigger.getHandlerFunction() === handler);
+  const thisDocument = () => ScriptApp.getUserTriggers(SpreadsheetApp.getActive());
+  const mine = (handler: string) => thisDocument().filter((trigger) => trigger.getHandlerFunction() === handler);
   return {
     list: (handler) => mine(handler).map((trigger) => trigger.getUniqueId()),
     create: (handler, cadence) => {
@@ -12,7 +14,7 @@ function scriptTriggers(): TimerTriggerPort {
       return (cadence === 'minute' ? builder.everyMinutes(1) : builder.everyHours(1)).create().getUniqueId();
     },
     remove: (id) => {
-      for (const trigger of ScriptApp.getProjectTriggers()) if (trigger.getUniqueId() === id) ScriptApp.deleteTrigger(trigger);
+      for (const trigger of thisDocument()) if (trigger.getUniqueId() === id) ScriptApp.deleteTrigger(trigger);
     },
   };
 }
