@@ -1,0 +1,273 @@
+// A day of sales-ops work at scale, in one run, against Google's real limits (the emulator's consumer quotas and
+// developer-metadata limit) and the sandbox on a manual clock shared with the emulator. One published add-on project,
+// one user, five spreadsheets:
+//   A  bulk enrichment of 10,000 rows / 7,500 unique domains, then the same job again (re-run);
+//   B  research on 1,000 rows, ticks until done, then a second 1,000-row launch on the same sheet, with the panel open;
+//   C  =COMPANY_LOOKUP over 2,000 unique domains, then "Refresh pending lookups" until no cell is pending;
+//   D, E  research in two more spreadsheets at once, driven by their own hourly timers only.
+// Prints each part's figures and ends with the `scale:` line. `necessary_requests` counts what no design can avoid:
+// one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
+// create per task, one read per finished task whose report the task list does not carry (none: the sandbox's list
+// carries it).
+import path from 'node:path';
+import { createManualClock, createProject, SpreadsheetModel, type GasProject, type GasRuntime, type ManualClock } from '../dev/gas-runtime';
+import { SandboxControl } from '../dev/sandbox/control-client';
+import { spawnSandbox } from '../dev/sandbox/spawn';
+import { SETTINGS_KEYS } from '../src/account/settings';
+import type { EnrichProgress } from '../src/enrichment/job';
+import type { LaunchResponse, ResearchStatusDto } from '../src/research/endpoints';
+
+const BUNDLE = path.resolve(__dirname, '../dist/Code.js');
+const USER = 'ana@example.com';
+const TOKEN = 'sbx_pro_token';
+const CONSUMER_URLFETCH_PER_DAY = 20_000;
+const ENRICH_ROWS = 10_000;
+const ENRICH_UNIQUE = 7_500;
+const ENRICH_KNOWN = 4_300;
+const ENRICH_PENDING = 200;
+const LOOKUP_UNIQUE = 2_000;
+const LOOKUP_PENDING = 100;
+const RESEARCH_ROWS = 1_000;
+const SIDE_RESEARCH_ROWS = 150;
+const PANEL_POLL_MS = 15_000;
+/** Research runs at this fraction of the sandbox's default pace: a medium task takes minutes, as real ones do. */
+const SANDBOX_SPEED = 0.05;
+
+interface World {
+  control: SandboxControl;
+  clock: ManualClock;
+  project: GasProject;
+}
+
+/** Moves the sandbox's and the emulator's clocks together. */
+async function advance(world: World, ms: number): Promise<void> {
+  await world.control.advanceClock(ms);
+  world.clock.advance(ms);
+}
+
+function columnLetter(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
+function documentWith(world: World, id: string, sheet: string, rows: Array<Array<string | number>>): GasRuntime {
+  const spreadsheet = new SpreadsheetModel({ id, rows: rows.length + 100, columns: 26, sheetNames: [sheet] });
+  const width = Math.max(...rows.map((row) => row.length));
+  const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
+  spreadsheet.sheet(sheet).setValues(`A1:${columnLetter(width)}${rows.length}`, padded);
+  return world.project.addDocument({ spreadsheet });
+}
+
+/** Deterministic shuffle (LCG), so every run uses the same sheets. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** Requests the project sent so far (all documents). */
+const sent = (world: World) => world.project.counters.urlFetch.total;
+const accepted = (world: World, from: number) => world.project.httpLog.slice(from).filter((entry) => entry.status === 202);
+
+// ------------------------------------------------------------------------------------------------------------------
+// A: bulk enrichment and its re-run
+// ------------------------------------------------------------------------------------------------------------------
+
+async function enrichment(world: World, known: string[], pending: string[]): Promise<{ http: number; rerunHttp: number; necessary: number }> {
+  const unknown = Array.from({ length: ENRICH_UNIQUE - known.length - pending.length }, (_, i) => `unlisted-company-${i}.com`);
+  const unique = shuffled([...known, ...pending, ...unknown], 11);
+  const variants = Array.from({ length: ENRICH_ROWS - ENRICH_UNIQUE }, (_, i) => {
+    const domain = unique[(i * 7) % unique.length];
+    return i % 3 === 0 ? domain.toUpperCase() : i % 3 === 1 ? `https://www.${domain}/` : domain;
+  });
+  const doc = documentWith(world, 'doc-enrichment', 'Leads', [['Website'], ...shuffled([...unique, ...variants], 5).map((value) => [value])]);
+  const run = async (): Promise<{ http: number; progress: EnrichProgress; from: number }> => {
+    const before = sent(world);
+    const from = world.project.httpLog.length;
+    const started = doc.run<{ ok: boolean; message: string }>('startEnrichment', [{ fields: ['company_name', 'hq_country', 'employee_count', 'founding_year'] }], { kind: 'sidebar' });
+    if (!started.ok) throw new Error(`enrichment did not start: ${started.message}`);
+    for (let step = 0; step < 2000; step++) {
+      const progress = doc.run<EnrichProgress>('runEnrichmentChunk', [], { kind: 'sidebar' });
+      if (progress.nextStepInMs < 0) return { http: sent(world) - before, progress, from };
+      if (progress.nextStepInMs > 0) await advance(world, progress.nextStepInMs);
+    }
+    throw new Error('enrichment did not finish');
+  };
+  const first = await run();
+  const enrichingDomains = new Set(accepted(world, first.from).map((entry) => entry.url)).size;
+  console.log(
+    `A enrichment: ${ENRICH_ROWS} rows, ${ENRICH_UNIQUE} unique (${known.length} known, ${pending.length} not yet enriched, ${unknown.length} unknown): ` +
+      `${first.http} requests, ${enrichingDomains} domains answered 202, status ${first.progress.status}, written ${first.progress.counts.written}`,
+  );
+  const rerun = await run();
+  console.log(`A re-run: ${rerun.http} requests, status ${rerun.progress.status}`);
+  return { http: first.http, rerunHttp: rerun.http, necessary: ENRICH_UNIQUE + enrichingDomains };
+}
+
+// ------------------------------------------------------------------------------------------------------------------
+// B, D, E: research
+// ------------------------------------------------------------------------------------------------------------------
+
+interface TickFigures {
+  ticks: number;
+  maxRequests: number;
+  /** The bound at the tick that sent the most requests relative to it. */
+  worstBound: number;
+  worstExcess: number;
+}
+
+const FINAL = /^(Done|Failed)/;
+
+function statusColumn(doc: GasRuntime, sheet: string): string[] {
+  const values = doc.spreadsheet.sheet(sheet).getDisplayValues();
+  const at = values[0].indexOf('Status');
+  return at < 0 ? [] : values.slice(1).map((row) => row[at]);
+}
+
+/** Runs one execution and measures its requests against the polling bound finished + ceil(pending / 100) + 5. */
+function measuredTick(world: World, doc: GasRuntime, sheet: string, run: () => void, figures: TickFigures): void {
+  const before = statusColumn(doc, sheet);
+  const pending = before.filter((status) => status !== '' && !FINAL.test(status)).length;
+  const requestsBefore = sent(world);
+  run();
+  const after = statusColumn(doc, sheet);
+  const finished = after.filter((status, i) => FINAL.test(status) && !FINAL.test(before[i] ?? '')).length;
+  const requests = sent(world) - requestsBefore;
+  const bound = finished + Math.ceil(pending / 100) + 5;
+  figures.ticks += 1;
+  figures.maxRequests = Math.max(figures.maxRequests, requests);
+  if (requests - bound > figures.worstExcess || figures.ticks === 1) {
+    figures.worstExcess = requests - bound;
+    figures.worstBound = bound;
+  }
+}
+
+function launch(doc: GasRuntime, sheet: string, rows: number[]): LaunchResponse {
+  const sheetId = doc.spreadsheet.sheet(sheet).sheetId;
+  const output = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' };
+  const response = doc.run<LaunchResponse>('launchResearch', [{ template: 'Research {Domain}', depth: 'medium', output, sheetId, rows }], { kind: 'sidebar' });
+  if (!response.ok) throw new Error(`launch refused: ${response.message}`);
+  return response;
+}
+
+function timerOf(world: World, doc: GasRuntime): boolean {
+  return world.project.triggers.list().some((trigger) => trigger.handler === 'sheetScoutTimer' && trigger.documentId === doc.spreadsheet.id);
+}
+
+async function research(world: World, domains: string[], side: [string[], string[]]): Promise<{
+  rows: number; failed: number; creates: number; figures: TickFigures; metadataMax: number; crossDocLosses: number;
+}> {
+  const figures: TickFigures = { ticks: 0, maxRequests: 0, worstBound: 0, worstExcess: 0 };
+  const main = documentWith(world, 'doc-research', 'Accounts', [['Domain'], ...domains.map((domain) => [domain])]);
+  const others = side.map((list, i) => documentWith(world, `doc-research-${i + 2}`, 'Accounts', [['Domain'], ...list.map((domain) => [domain])]));
+  let metadataMax = 0;
+  let crossDocLosses = 0;
+  let creates = 0;
+  const watchMetadata = () => {
+    for (const doc of [main, ...others]) metadataMax = Math.max(metadataMax, doc.spreadsheet.metadataChars());
+  };
+  const pendingIn = (doc: GasRuntime) => statusColumn(doc, 'Accounts').some((status) => status !== '' && !FINAL.test(status));
+  // D and E launch first and are left to their hourly timers.
+  for (const doc of others) creates += launch(doc, 'Accounts', Array.from({ length: SIDE_RESEARCH_ROWS }, (_, i) => i + 2)).created;
+  const runWhile = async (doc: GasRuntime) => {
+    for (let step = 0; step < 2000 && (pendingIn(doc) || others.some(pendingIn)); step++) {
+      await advance(world, PANEL_POLL_MS);
+      if (pendingIn(doc)) measuredTick(world, doc, 'Accounts', () => doc.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' }), figures);
+      for (const result of world.project.triggers.fireDue()) if (!result.ok) throw new Error(`timer failed: ${result.error}`);
+      for (const other of [main, ...others]) if (pendingIn(other) && !timerOf(world, other)) crossDocLosses += 1;
+      watchMetadata();
+    }
+  };
+  creates += launch(main, 'Accounts', Array.from({ length: RESEARCH_ROWS }, (_, i) => i + 2)).created;
+  watchMetadata();
+  await runWhile(main);
+  creates += launch(main, 'Accounts', Array.from({ length: RESEARCH_ROWS }, (_, i) => i + 2 + RESEARCH_ROWS)).created;
+  watchMetadata();
+  await runWhile(main);
+  const statuses = [main, ...others].flatMap((doc) => statusColumn(doc, 'Accounts'));
+  const failed = statuses.filter((status) => status !== '' && !/^Done/.test(status)).length;
+  const rows = statuses.filter((status) => status !== '').length;
+  console.log(
+    `B research: 2 x ${RESEARCH_ROWS} rows on one sheet, panel polling every ${PANEL_POLL_MS / 1000} s: ${figures.ticks} ticks, ` +
+      `at most ${figures.maxRequests} requests in a tick (worst against its bound: ${figures.maxRequests} vs ${figures.worstBound})`,
+  );
+  console.log(`D, E research: ${SIDE_RESEARCH_ROWS} rows each on hourly timers; cross-document timer losses ${crossDocLosses}`);
+  return { rows, failed, creates, figures, metadataMax, crossDocLosses };
+}
+
+// ------------------------------------------------------------------------------------------------------------------
+// C: =COMPANY_LOOKUP over 2,000 unique domains
+// ------------------------------------------------------------------------------------------------------------------
+
+const UNSETTLED = /^(Pending|Enriching)/;
+
+async function lookups(world: World, domains: string[]): Promise<{ refreshes: number; http: number; necessary: number; unsettled: number }> {
+  const doc = documentWith(world, 'doc-lookup', 'Lookup', [['Domain'], ...domains.map((domain) => [domain])]);
+  doc.properties.document.set(SETTINGS_KEYS.formulaToken, TOKEN);
+  doc.properties.document.set(SETTINGS_KEYS.formulaBaseUrl, world.control.url);
+  const before = sent(world);
+  const from = world.project.httpLog.length;
+  doc.userEdit('B1', `=COMPANY_LOOKUP(A2:A${domains.length + 1})`);
+  const unsettled = () => doc.spreadsheet.sheet('Lookup').getDisplayValues().slice(0, domains.length).filter((row) => UNSETTLED.test(row[1] ?? '')).length;
+  let refreshes = 0;
+  while (unsettled() > 0 && refreshes < 10) {
+    await advance(world, 60_000);
+    doc.run('refreshPendingLookups', [], { kind: 'menu' });
+    refreshes += 1;
+  }
+  const enriching = new Set(accepted(world, from).map((entry) => entry.url)).size;
+  const http = sent(world) - before;
+  console.log(`C lookups: ${domains.length} unique domains (${LOOKUP_PENDING} not yet enriched): ${http} requests, ${refreshes} refreshes, ${unsettled()} cells still pending`);
+  return { refreshes, http, necessary: domains.length + enriching, unsettled: unsettled() };
+}
+
+// ------------------------------------------------------------------------------------------------------------------
+
+export async function run(): Promise<void> {
+  const sandbox = await spawnSandbox({ clock: 'manual', speed: SANDBOX_SPEED });
+  const control = new SandboxControl(sandbox.url);
+  try {
+    await control.reset();
+    await control.setAccount('sandbox-pro', { credits: 1_000_000 });
+    await control.setEnrichmentDelay(5000);
+    const clock = createManualClock(await control.now());
+    const project = createProject({ bundlePath: BUNDLE, users: [USER], clock, addOn: true, quotas: 'consumer' });
+    project.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
+    project.properties.user(USER).set(SETTINGS_KEYS.baseUrl, sandbox.url);
+    const world: World = { control, clock, project };
+    const began = Date.now();
+
+    const ready = (await control.companies(5000, true)).map((company) => company.domain);
+    const waiting = (await control.companies(ENRICH_PENDING + LOOKUP_PENDING, false)).map((company) => company.domain);
+    const enrich = await enrichment(world, ready.slice(0, ENRICH_KNOWN), waiting.slice(0, ENRICH_PENDING));
+    // Document C has a cache of its own: the same companies as A's cost a lookup again there.
+    const lookup = await lookups(world, shuffled([...ready.slice(0, LOOKUP_UNIQUE - LOOKUP_PENDING), ...waiting.slice(ENRICH_PENDING)], 3));
+    const researched = await research(world, ready.slice(0, 2 * RESEARCH_ROWS), [ready.slice(2000, 2000 + SIDE_RESEARCH_ROWS), ready.slice(2200, 2200 + SIDE_RESEARCH_ROWS)]);
+
+    const requests = sent(world);
+    const necessary = enrich.necessary + lookup.necessary + researched.creates;
+    const overhead = ((requests - necessary) / necessary) * 100;
+    const quota = world.project.quotaUsage(USER);
+    const urlfetchPct = (quota.urlFetch / CONSUMER_URLFETCH_PER_DAY) * 100;
+    const triggerMinutes = quota.triggerRuntimeMs / 60_000;
+    console.log(`requests: ${requests} sent, ${necessary} necessary (${enrich.necessary} lookups A + ${lookup.necessary} lookups C + ${researched.creates} creates)`);
+    console.log(`quotas today: UrlFetch ${quota.urlFetch} of ${CONSUMER_URLFETCH_PER_DAY}, trigger runtime ${triggerMinutes.toFixed(1)} of 90 min, properties ${quota.propertyOps} of 50,000`);
+    console.log(`metadata characters at most ${researched.metadataMax} of 30,000 per sheet; wall ${((Date.now() - began) / 1000).toFixed(1)} s`);
+    console.log(
+      `scale: enrich_rows=${ENRICH_ROWS} enrich_http=${enrich.http} rerun_http=${enrich.rerunHttp} research_rows=${researched.rows} ` +
+        `research_failed=${researched.failed} requests_per_tick_max=${researched.figures.maxRequests} (bound ${researched.figures.worstBound}) ` +
+        `metadata_chars_max=${researched.metadataMax} lookup_refreshes=${lookup.refreshes} necessary_requests=${necessary} requests=${requests} ` +
+        `overhead_pct=${overhead.toFixed(1)} urlfetch_day_pct=${urlfetchPct.toFixed(1)} trigger_min_day=${triggerMinutes.toFixed(1)} ` +
+        `cross_doc_trigger_losses=${researched.crossDocLosses}`,
+    );
+    await project.close();
+  } finally {
+    await sandbox.stop();
+  }
+}
