@@ -1,8 +1,27 @@
 // Company domain input: turns what users paste into a sheet (URLs, emails, odd case, IDN, whitespace) into the
 // registered domain the service is keyed by, or a reason it is not one. Pure; shared by formulas, bulk enrichment
 // and the search panel's exclude list.
+//
+// The rules, in order:
+// 1. The host is cut out of the input on ASCII delimiters only, as a URL parser does: scheme `x://`, then the
+//    path/query/fragment, then any `user@` (so an e-mail address gives its domain), then a `:port`.
+// 2. UTS #46 processing (tr46: non-transitional, CheckBidi, CheckJoiners, UseSTD3ASCIIRules) maps the host:
+//    case folding, full-width forms (`ｓｔｒｉｐｅ．ｃｏｍ`), ideographic full stops (`例え。jp`), compatibility
+//    characters (`ﬁ`, half-width katakana), ignored characters (zero-width space, soft hyphen), then NFC and
+//    punycode. What the standard disallows is refused, and STD3 rules refuse what is not a hostname: `_` (so
+//    `_dmarc.stripe.com` and `my_app.herokuapp.com`), NUL, spaces, other punctuation. Hyphens follow the browsers'
+//    lookup profile (CheckHyphens off, so `ab--cd.com` is accepted), except that a label never starts or ends
+//    with `-`.
+// 3. DNS lengths: a label is 1..63 octets and the name at most 253 (in its punycode form). One trailing dot (an
+//    absolute name, `acme.com.`) is dropped; a leading dot, a doubled dot anywhere (`acme.com..`) or an empty
+//    label is refused rather than guessed at.
+// 4. The registered domain is the label under the public suffix, private suffixes of the Public Suffix List
+//    included: `www.acme.herokuapp.com` -> `acme.herokuapp.com`, `shop.myshopify.com`, `x.github.io` stay
+//    companies of their own (collapsing them would look up Heroku, Shopify or GitHub). A host that *is* a private
+//    suffix (`herokuapp.com`, `github.io`) is that platform's own domain. IP addresses and names under no ICANN
+//    top-level domain are refused.
 import { parse } from 'tldts';
-import { toASCII } from 'punycode';
+import { toASCII as uts46ToAscii } from 'tr46';
 
 export type DomainParse =
   | { kind: 'domain'; domain: string }
@@ -10,6 +29,38 @@ export type DomainParse =
   | { kind: 'invalid'; input: string };
 
 const MAX_INPUT_LENGTH = 2048;
+const MAX_LABEL_OCTETS = 63;
+const MAX_NAME_OCTETS = 253;
+
+const UTS46_LOOKUP = {
+  checkHyphens: false,
+  checkBidi: true,
+  checkJoiners: true,
+  useSTD3ASCIIRules: true,
+  transitionalProcessing: false,
+  verifyDNSLength: false,
+} as const;
+
+/** The host part of a pasted value (URL, e-mail address, `host:port` or a bare name), or null for an IPv6 literal. */
+function hostOf(text: string): string | null {
+  const withoutScheme = text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^\/\//, '');
+  const authority = withoutScheme.split(/[/?#\\]/, 1)[0];
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  if (host.startsWith('[')) return null;
+  return host.replace(/:\d*$/, '');
+}
+
+/** The host as DNS sends it (UTS #46 mapped, punycode, lower case), or null when it is not a valid hostname. */
+function asciiHostname(host: string): string | null {
+  const mapped = uts46ToAscii(host, UTS46_LOOKUP);
+  if (mapped === null) return null;
+  const name = mapped.endsWith('.') ? mapped.slice(0, -1) : mapped;
+  if (name.length === 0 || name.length > MAX_NAME_OCTETS) return null;
+  const labels = name.split('.');
+  const validLabel = (label: string) =>
+    label.length > 0 && label.length <= MAX_LABEL_OCTETS && /^[a-z0-9-]+$/.test(label) && !label.startsWith('-') && !label.endsWith('-');
+  return labels.length >= 2 && labels.every(validLabel) ? name : null;
+}
 
 /** Normalizes one cell value to a registered domain (`https://www.Stripe.com/pricing` -> `stripe.com`). */
 export function parseDomain(value: unknown): DomainParse {
@@ -17,18 +68,15 @@ export function parseDomain(value: unknown): DomainParse {
   const text = String(value).trim();
   if (text === '') return { kind: 'blank' };
   if (text.length > MAX_INPUT_LENGTH || /\s/.test(text)) return { kind: 'invalid', input: text };
-  const parsed = parse(text.toLowerCase());
-  if (parsed.isIp || !parsed.domain || !parsed.isIcann) return { kind: 'invalid', input: text };
-  let ascii: string;
-  try {
-    ascii = toASCII(parsed.domain);
-  } catch {
-    return { kind: 'invalid', input: text };
-  }
-  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(ascii) || ascii.split('.').some((label) => label.startsWith('-') || label.endsWith('-'))) {
-    return { kind: 'invalid', input: text };
-  }
-  return { kind: 'domain', domain: ascii };
+  const host = hostOf(text);
+  const hostname = host === null ? null : asciiHostname(host);
+  if (hostname === null) return { kind: 'invalid', input: text };
+  const withPrivate = parse(hostname, { allowPrivateDomains: true });
+  if (withPrivate.isIp) return { kind: 'invalid', input: text };
+  if (withPrivate.isPrivate && withPrivate.domain) return { kind: 'domain', domain: withPrivate.domain };
+  const icann = withPrivate.isPrivate ? parse(hostname) : withPrivate;
+  if (!icann.isIcann || !icann.domain) return { kind: 'invalid', input: text };
+  return { kind: 'domain', domain: icann.domain };
 }
 
 /** A company UUID as the service issues them (lookup accepts a domain or a UUID). */

@@ -7,10 +7,39 @@ describe('parseDomain', () => {
     ['https://www.stripe.com/pricing?x=1#top', 'stripe.com'],
     ['http://blog.acme.co.uk/post', 'acme.co.uk'],
     ['jane.doe@Acme.io', 'acme.io'],
+    ['https://user:secret@www.acme.com:8443/x', 'acme.com'],
+    ['acme.com:8080', 'acme.com'],
     ['acme.com.', 'acme.com'],
     ['münchen.de', 'xn--mnchen-3ya.de'],
     ['xn--mnchen-3ya.de', 'xn--mnchen-3ya.de'],
+    ['ab--cd.com', 'ab--cd.com'],
   ])('normalizes %p to %p', (input, expected) => {
+    expect(parseDomain(input)).toEqual({ kind: 'domain', domain: expected });
+  });
+
+  // Issue 13 item 5: UTS #46 mapping and NFC before punycode (each of these gave another domain, or none, before).
+  it.each([
+    ['zero-width space (ignored)', 'stri\u200Bpe.com', 'stripe.com'],
+    ['soft hyphen (ignored)', 'stri\u00ADpe.com', 'stripe.com'],
+    ['decomposed u + combining diaeresis (NFC)', 'mu\u0308nchen.de', 'xn--mnchen-3ya.de'],
+    ['half-width katakana (mapped to full width)', '\uFF76\uFF80\uFF76\uFF85.jp', 'xn--lcka3d1b.jp'],
+    ['the fi ligature', '\uFB01rma.de', 'firma.de'],
+    ['full-width letters and full stop', 'ｓｔｒｉｐｅ．ｃｏｍ', 'stripe.com'],
+    ['ideographic full stop', '例え。jp', 'xn--r8jz45g.jp'],
+    ['full-width host inside a URL', 'https://ｗｗｗ．ｓｔｒｉｐｅ．ｃｏｍ/pricing', 'stripe.com'],
+  ])('maps %s', (_case, input, expected) => {
+    expect(parseDomain(input)).toEqual({ kind: 'domain', domain: expected });
+  });
+
+  // Hosts under a private suffix of the Public Suffix List are companies of their own.
+  it.each([
+    ['acme.herokuapp.com', 'acme.herokuapp.com'],
+    ['https://www.acme.herokuapp.com/app', 'acme.herokuapp.com'],
+    ['shop.myshopify.com', 'shop.myshopify.com'],
+    ['x.github.io', 'x.github.io'],
+    ['herokuapp.com', 'herokuapp.com'],
+    ['github.io', 'github.io'],
+  ])('keeps %p as %p (private suffix)', (input, expected) => {
     expect(parseDomain(input)).toEqual({ kind: 'domain', domain: expected });
   });
 
@@ -24,6 +53,30 @@ describe('parseDomain', () => {
       expect(parseDomain(input).kind).toBe('invalid');
     },
   );
+
+  // Issue 13 item 5: what is not a hostname is refused (each was accepted before).
+  it.each([
+    ['an underscore label (DNS record name)', '_dmarc.stripe.com'],
+    ['an underscore in a host', 'my_app.herokuapp.com'],
+    ['NUL', 'stripe\u0000.com'],
+    ['a label over 63 octets', `${'a'.repeat(64)}.com`],
+    ['a name over 253 octets', `${Array.from({ length: 4 }, () => 'a'.repeat(63)).join('.')}.com`],
+    ['a label of 54 characters, 65 octets in punycode', `${'aüböcä'.repeat(9)}.de`],
+    ['a leading dot', '.stripe.com'],
+    ['a doubled trailing dot', 'stripe.com..'],
+    ['a full-width solidus that maps to "/" inside the host', 'stripe．com／x'],
+    ['a zero-width joiner outside its allowed context', 'stri\u200Dpe.com'],
+    ['invalid punycode', 'xn--abc.com'],
+    ['an IPv6 literal', 'http://[::1]/'],
+  ])('refuses %s', (_case, input) => {
+    expect(parseDomain(input)).toEqual({ kind: 'invalid', input });
+  });
+
+  it('accepts a 253-octet name and labels of 63 octets', () => {
+    const name = `${['a', 'b', 'c'].map((c) => c.repeat(63)).join('.')}.${'d'.repeat(57)}.com`;
+    expect(name.length).toBe(253);
+    expect(parseDomain(name)).toEqual({ kind: 'domain', domain: `${'d'.repeat(57)}.com` });
+  });
 });
 
 describe('helpers', () => {
