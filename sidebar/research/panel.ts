@@ -4,7 +4,7 @@
 // row's report, rendered from markdown and sanitized, citations linked to their sources).
 import type { TaskDepth, TaskReport } from '../../src/api/types';
 import type { HistoryItemDto, ReportDto, ResearchContextDto, ResearchStatusDto } from '../../src/research/endpoints';
-import { parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from '../../src/research/brief-template';
+import { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from '../../src/research/brief-template';
 import { DEPTHS, depthLabel, estimateCredits, estimateMessage } from '../../src/research/depth';
 import { outputClashes, resolveOutput, type LaunchRequest, type OutputRequest } from '../../src/research/launch-request';
 import { FIELD_TYPES, isEvidenced, parsePastedSchema, schemaFields, type FieldSpec, type FieldType } from '../../src/research/output-schema';
@@ -134,7 +134,7 @@ function templateCheck(): { errors: string[]; preview: string | null; note: stri
   const rendered = renderBrief(parsed.template, context.firstRow);
   if (rendered.kind === 'empty') return { errors: [], preview: null, note: `Row ${context.rows[0]}: the brief is empty, this row will be skipped` };
   if (rendered.kind === 'too_long') return { errors: [`Row ${context.rows[0]}: the brief has ${rendered.length} characters; the limit is ${BRIEF_MAX_LENGTH}`], preview: null, note: null };
-  return { errors: [], preview: rendered.brief, note: `${rendered.brief.length} / ${BRIEF_MAX_LENGTH} characters (row ${context.rows[0]})` };
+  return { errors: [], preview: rendered.brief, note: `${briefLength(rendered.brief)} / ${BRIEF_MAX_LENGTH} characters (row ${context.rows[0]})` };
 }
 
 function input(value: string, onInput: (value: string) => void, attributes: Record<string, string> = {}): HTMLInputElement {

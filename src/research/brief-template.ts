@@ -2,9 +2,22 @@
 // `{B}` the value of column B; `{{` and `}}` are literal braces. Parsing resolves every placeholder against the
 // header row before anything is sent (unknown header -> an inline error naming it); rendering fills one row and
 // checks the spec's 1..20,000-character limit. Pure; shared by the server and the sidebar preview.
+//
+// Cell values come in as the sheet displays them (the server reads rows with getDisplayValues), so `42`, `TRUE`,
+// `0042` or `$1,234.50` reach the brief as the user sees them.
 
 export const BRIEF_MIN_LENGTH = 1;
 export const BRIEF_MAX_LENGTH = 20000;
+
+/**
+ * A brief's length as the spec's "characters": Unicode code points. The spec gives no unit; its 422 body
+ * (`detail: [{loc, msg, type}]`, spec 2.11) is a Python validator's, which counts a string's code points (so does
+ * the sandbox). Counting UTF-16 units instead would refuse a legal brief with astral characters (emoji, rare CJK:
+ * 2 units each). A brief of 20,000 code points is sent; 20,001 is not.
+ */
+export function briefLength(brief: string): number {
+  return Array.from(brief).length;
+}
 
 export type TemplatePart = { kind: 'text'; text: string } | { kind: 'ref'; label: string; column: number };
 
@@ -130,7 +143,7 @@ function cellText(value: unknown): string {
 
 /**
  * Fills the template with one row (`row[c - 1]` is column c's display value). A row whose referenced cells are
- * all blank, or whose brief is blank, is `empty` (skipped, nothing sent); over 20,000 characters is `too_long`.
+ * all blank, or whose brief is blank, is `empty` (skipped, nothing sent); over 20,000 code points is `too_long`.
  */
 export function renderBrief(template: ResolvedTemplate, row: readonly unknown[]): RenderedBrief {
   let brief = '';
@@ -145,7 +158,8 @@ export function renderBrief(template: ResolvedTemplate, row: readonly unknown[])
     brief += value;
   }
   brief = brief.trim();
-  if (!anyValue || brief.length < BRIEF_MIN_LENGTH) return { kind: 'empty' };
-  if (brief.length > BRIEF_MAX_LENGTH) return { kind: 'too_long', length: brief.length };
+  const length = briefLength(brief);
+  if (!anyValue || length < BRIEF_MIN_LENGTH) return { kind: 'empty' };
+  if (length > BRIEF_MAX_LENGTH) return { kind: 'too_long', length };
   return { kind: 'ok', brief };
 }

@@ -21,6 +21,7 @@ import {
 } from './jobs';
 import { newTagId } from './row-tags';
 import { isPending, statusText, type DamagedRecord, type LedgerEntry, LEDGER_HEADERS } from './ledger';
+import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
 import { HiddenTable, SheetGrid } from './sheet-adapter';
 import { readChunked, writeChunked } from '../tables/chunked-store';
@@ -177,7 +178,7 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
   if (!isDepth(request.depth)) return refusedLaunch(['Choose a depth: medium, high or xhigh']);
   const rows = (Array.isArray(request.rows) ? request.rows : []).filter((row) => Number.isInteger(row) && row >= 2);
   if (rows.length === 0) return refusedLaunch(['Select the rows to research (below the header row)']);
-  const output = resolveOutput(request.output);
+  const output = resolveOutput(request.output, jsonSchemaProblems);
   if (!output.ok) return refusedLaunch(output.errors);
   const r = research(LAUNCH_BUDGET_MS);
   const headers = r.deps.grid.headers(request.sheetId);
@@ -497,7 +498,7 @@ export function getTaskReport(taskId: string): ReportDto {
 
 /** "Write to selected row": imports a finished task's report or fields into the active row with the panel's mapping. */
 export function writeTaskToSelectedRow(request: { taskId: string; output: LaunchRequest['output'] }): { ok: boolean; message: string } {
-  const output = resolveOutput(request?.output);
+  const output = resolveOutput(request?.output, jsonSchemaProblems);
   if (!output.ok) return { ok: false, message: output.errors[0] };
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const sheet = spreadsheet.getActiveSheet();

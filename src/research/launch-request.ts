@@ -1,9 +1,10 @@
 // What the Research panel sends (plain JSON over google.script.run) and its validation into a schema and an output
 // mapping: headers for status, report and sources, or one column per schema field (built in the field builder or
-// pasted), defaulting to the field's name. Pure; the panel runs the same checks before sending.
+// pasted), defaulting to the field's name. Pure; the panel runs the same checks before sending, and the server adds
+// its full JSON Schema check of a pasted schema (`validate`, see json-schema-check.ts).
 import type { JsonSchemaObject, TaskDepth } from '../api/types';
 import type { OutputMapping } from './ledger';
-import { buildSchema, parsePastedSchema, schemaFields, type FieldSpec } from './output-schema';
+import { buildSchema, parsePastedSchema, schemaFields, type FieldSpec, type JsonSchemaCheck } from './output-schema';
 
 export type OutputRequest =
   | { kind: 'report'; statusHeader: string; reportHeader: string; /** null: sources go in the report cell's note. */ sourcesHeader: string | null }
@@ -36,7 +37,8 @@ function header(value: unknown): string {
   return typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '';
 }
 
-export function resolveOutput(output: OutputRequest | undefined): ResolvedOutput {
+/** The schema, column mapping and headers of an output request; `validate` checks a pasted schema in full. */
+export function resolveOutput(output: OutputRequest | undefined, validate?: JsonSchemaCheck): ResolvedOutput {
   if (!output || (output.kind !== 'report' && output.kind !== 'fields')) return { ok: false, errors: ['Choose an output: Report or Fields'] };
   const errors: string[] = [];
   const statusHeader = header(output.statusHeader);
@@ -51,7 +53,7 @@ export function resolveOutput(output: OutputRequest | undefined): ResolvedOutput
     if (errors.length > 0) return { ok: false, errors };
     return { ok: true, schema: null, mapping: { kind: 'report', statusHeader, reportHeader, sourcesHeader }, headers: all };
   }
-  const built = output.schemaText !== undefined && output.schemaText.trim() !== '' ? parsePastedSchema(output.schemaText) : buildSchema(output.fields ?? []);
+  const built = output.schemaText !== undefined && output.schemaText.trim() !== '' ? parsePastedSchema(output.schemaText, validate) : buildSchema(output.fields ?? []);
   if (!built.ok) return { ok: false, errors: [...errors, ...built.errors] };
   const fields = schemaFields(built.schema).map((field) => ({ name: field.name, header: header(output.columns?.[field.name]) || field.name }));
   const headers = [statusHeader, ...fields.map((field) => field.header)];

@@ -1,9 +1,10 @@
 // Structured output for research tasks: the field builder (name, type, required, "with evidence") turned into the
 // JSON Schema the service takes, the list of fields of a pasted schema, and the check of any schema against the
 // spec's limits (type object at the root, nesting <= 5 levels, <= 50 properties, shared definitions only at the root
-// as #/$defs/<name>) before anything is sent. Hand-written rather than ajv: the sidebar page must stay under 150 KB
-// and ajv with its 2020-12 meta-schemas alone is larger than the rest of the page; the service validates the schema
-// in full anyway. Also recognises Evidenced values {value, sources, reasoning} in a schema report. Pure.
+// as #/$defs/<name>) before anything is sent. The limit walk is hand-written rather than ajv: the sidebar page must
+// stay under 150 KB and ajv with its 2020-12 meta-schemas alone is larger than the rest of the page. The server
+// passes its full JSON Schema check (json-schema-check.ts, ajv) to parsePastedSchema, which runs it before the walk.
+// Also recognises Evidenced values {value, sources, reasoning} in a schema report. Pure.
 import type { Evidenced, JsonSchemaObject } from '../api/types';
 
 export const SCHEMA_MAX_DEPTH = 5;
@@ -186,14 +187,9 @@ export function checkSchemaLimits(schema: unknown): string[] {
           properties += 1;
           walk(child, `${path}/properties/${name}`, here);
         }
-        if (node.required !== undefined) {
-          if (!Array.isArray(node.required) || node.required.some((r) => typeof r !== 'string')) {
-            errors.push(`${path}: "required" must be a list of property names`);
-          } else {
-            for (const name of node.required as string[]) {
-              if (!(name in node.properties)) errors.push(`${path}: "required" names "${name}", which is not a property`);
-            }
-          }
+        // 2020-12 lets "required" name a property that "properties" does not define (the value must then be there).
+        if (node.required !== undefined && (!Array.isArray(node.required) || node.required.some((r) => typeof r !== 'string'))) {
+          errors.push(`${path}: "required" must be a list of property names`);
         }
       }
     }
@@ -244,19 +240,26 @@ export function schemaFields(schema: JsonSchemaObject): SchemaField[] {
   return Object.entries(properties).map(([name, node]) => ({ name, evidence: looksEvidenced(node, definitions) }));
 }
 
-/** Parses pasted schema text: JSON errors and limit problems as messages. */
-export function parsePastedSchema(text: string): BuildResult {
+/** A full JSON Schema check (the server's, with ajv): the problems found, empty when the schema is valid. */
+export type JsonSchemaCheck = (schema: unknown) => string[];
+
+/**
+ * Parses pasted schema text: JSON errors, then `validate`'s problems (the server passes its JSON Schema check; the
+ * panel has none), then the spec's limits, as messages. A schema without properties (`{"type":"object"}`) is valid
+ * and accepted: its report has no field to write into a column, only the status.
+ */
+export function parsePastedSchema(text: string, validate?: JsonSchemaCheck): BuildResult {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
     return { ok: false, errors: [`The schema is not valid JSON: ${error instanceof Error ? error.message : String(error)}`] };
   }
+  const invalid = validate ? validate(parsed) : [];
+  if (invalid.length > 0) return { ok: false, errors: invalid };
   const errors = checkSchemaLimits(parsed);
   if (errors.length > 0) return { ok: false, errors };
-  const schema = parsed as JsonSchemaObject;
-  if (schemaFields(schema).length === 0) return { ok: false, errors: ['The schema has no top-level properties to write into columns'] };
-  return { ok: true, schema };
+  return { ok: true, schema: parsed as JsonSchemaObject };
 }
 
 /** True for a value shaped as Evidenced {value, sources, reasoning}. */

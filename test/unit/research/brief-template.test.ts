@@ -1,4 +1,4 @@
-import { columnLetter, columnNumber, parseTemplate, renderBrief } from '../../../src/research/brief-template';
+import { briefLength, columnLetter, columnNumber, parseTemplate, renderBrief } from '../../../src/research/brief-template';
 
 const headers = ['Company', 'Domain', 'Notes'];
 
@@ -32,6 +32,24 @@ describe('brief templates', () => {
     const exact = parseTemplate('{A}', headers);
     if (!exact.ok) throw new Error('parse');
     expect(renderBrief(exact.template, ['y'.repeat(20000)]).kind).toBe('ok');
+  });
+
+  // Issue 13 item 6: the 20,000 "characters" are code points (a brief of astral characters was refused before).
+  it('counts the brief in code points: 20,000 astral characters are sent, 20,001 are not', () => {
+    const parsed = parseTemplate('{A}', headers);
+    if (!parsed.ok) throw new Error('parse');
+    const astral = '\u{1F600}'.repeat(19999) + '\u{20000}';
+    expect(astral.length).toBe(40000);
+    expect(briefLength(astral)).toBe(20000);
+    expect(renderBrief(parsed.template, [astral])).toEqual({ kind: 'ok', brief: astral });
+    expect(renderBrief(parsed.template, [`${astral}x`])).toEqual({ kind: 'too_long', length: 20001 });
+    expect(briefLength('a\uD800b')).toBe(3);
+  });
+
+  it('keeps the cells\' displayed text (the server reads display values)', () => {
+    const parsed = parseTemplate('{A} | {B} | {C}', headers);
+    if (!parsed.ok) throw new Error('parse');
+    expect(renderBrief(parsed.template, ['42', 'TRUE', '$1,234.50'])).toEqual({ kind: 'ok', brief: '42 | TRUE | $1,234.50' });
   });
 
   it('converts column letters both ways', () => {

@@ -79,12 +79,32 @@ describe('output schema', () => {
 
   it('parses pasted schemas and reports JSON errors', () => {
     expect(parsePastedSchema('{').ok).toBe(false);
-    expect(parsePastedSchema('{"type":"object","properties":{}}')).toEqual({ ok: false, errors: [expect.stringContaining('no top-level')] });
+    // Issue 13 item 6: what JSON Schema 2020-12 and the spec accept is accepted (both were refused before).
+    expect(parsePastedSchema('{"type":"object"}')).toEqual({ ok: true, schema: { type: 'object' } });
+    expect(parsePastedSchema('{"type":"object","properties":{}}').ok).toBe(true);
+    const requiredUndefined = { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'b'] };
+    expect(parsePastedSchema(JSON.stringify(requiredUndefined))).toEqual({ ok: true, schema: requiredUndefined });
+    expect(checkSchemaLimits({ type: 'object', required: ['only_required'] })).toEqual([]);
     expect(parsePastedSchema('{"type":"object","properties":{"a":{"type":"string"}}}').ok).toBe(true);
   });
 
   it('recognises Evidenced values', () => {
     expect(isEvidenced({ value: 1, sources: [], reasoning: '' })).toBe(true);
     expect(isEvidenced({ value: 1 })).toBe(false);
+  });
+});
+
+describe('pasted schema: the server\'s JSON Schema check runs before the limit walk', () => {
+  it('passes the parsed schema to the check and stops at its problems', () => {
+    const seen: unknown[] = [];
+    const check = (schema: unknown) => {
+      seen.push(schema);
+      return ['checked'];
+    };
+    // Over the property limit too: the check's problems come first and alone.
+    const many = { type: 'object', properties: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    expect(parsePastedSchema(JSON.stringify(many), check)).toEqual({ ok: false, errors: ['checked'] });
+    expect(seen).toEqual([many]);
+    expect(parsePastedSchema(JSON.stringify(many), () => [])).toEqual({ ok: false, errors: [expect.stringContaining('51 properties')] });
   });
 });
