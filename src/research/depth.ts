@@ -10,10 +10,6 @@ export const CREDITS_PER_AGENT = 2;
 /** Maximum research agents per depth (spec section 8). */
 export const AGENT_BUDGET: Readonly<Record<TaskDepth, number>> = { medium: 5, high: 15, xhigh: 25 };
 
-export function isDepth(value: unknown): value is TaskDepth {
-  return typeof value === 'string' && (DEPTHS as readonly string[]).includes(value);
-}
-
 /** Credits reserved when a task of this depth is created; also the most it can cost. */
 export function reservationFor(depth: TaskDepth): number {
   return AGENT_BUDGET[depth] * CREDITS_PER_AGENT;

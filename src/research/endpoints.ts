@@ -7,7 +7,7 @@ import { userMessage } from '../api/errors';
 import type { ResearchTask, TaskDepth, TaskReport } from '../api/types';
 import type { LockPort } from '../ports';
 import { parseTemplate } from './brief-template';
-import { isDepth, reservationFor } from './depth';
+import { reservationFor } from './depth';
 import {
   locateEntries,
   recheckUnconfirmed,
@@ -24,6 +24,8 @@ import { isPending, statusText, type DamagedRecord, type LedgerEntry, LEDGER_HEA
 import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
 import { HiddenTable, SheetGrid } from './sheet-adapter';
+import { checkedRequest, requestProblem, unreadableRequest } from '../shared/request-check';
+import { ENTRY_IDS, LAUNCH_REQUEST, PAGE_INDEX, TASK_ID, WRITE_TO_ROW_REQUEST } from './requests';
 import { readChunked, writeChunked } from '../tables/chunked-store';
 import { LedgerStore, ReportStore } from './stores';
 import { ensureTimer, recordTick, removeTimerIfIdle, type TimerDeps } from '../scheduler/timer';
@@ -174,8 +176,8 @@ function rememberPanelState(r: Research, request: LaunchRequest): void {
 
 /** Launches research for the given rows of the given sheet (the panel sends what it previewed). */
 export function launchResearch(request: LaunchRequest & { sheetId: number; rows: number[] }): LaunchResponse {
-  if (!request || typeof request.template !== 'string') return refusedLaunch(['Write a brief']);
-  if (!isDepth(request.depth)) return refusedLaunch(['Choose a depth: medium, high or xhigh']);
+  const problem = requestProblem(LAUNCH_REQUEST, request, 'launch');
+  if (problem) return refusedLaunch([unreadableRequest(problem)]);
   const rows = (Array.isArray(request.rows) ? request.rows : []).filter((row) => Number.isInteger(row) && row >= 2);
   if (rows.length === 0) return refusedLaunch(['Select the rows to research (below the header row)']);
   const output = resolveOutput(request.output, jsonSchemaProblems);
@@ -235,19 +237,17 @@ export interface UnconfirmedActionResponse {
   message: string;
 }
 
-function unconfirmedIds(entryIds: unknown): Set<string> {
-  return new Set((Array.isArray(entryIds) ? entryIds : []).filter((id): id is string => typeof id === 'string'));
-}
-
 /** "Check again": looks for unconfirmed creates in the service's task list once more (further back than a tick). */
 export function checkUnconfirmedResearch(entryIds: string[]): UnconfirmedActionResponse {
+  const problem = requestProblem(ENTRY_IDS, entryIds, 'rows');
+  if (problem) return { ok: false, message: unreadableRequest(problem) };
   const r = research(SIDEBAR_TICK_BUDGET_MS);
   return withLock<UnconfirmedActionResponse>(
     r,
     30000,
     () => ({ ok: false, message: 'Sheet Scout is busy updating this spreadsheet: try again in a moment' }),
     () => {
-      const { found, stillMissing } = recheckUnconfirmed(r.deps, unconfirmedIds(entryIds));
+      const { found, stillMissing } = recheckUnconfirmed(r.deps, new Set(entryIds));
       if (found.length > 0) {
         ensureTimer(r.trigger, 'research');
         tickOnce(r);
@@ -262,13 +262,15 @@ export function checkUnconfirmedResearch(entryIds: string[]): UnconfirmedActionR
 
 /** "Send anyway": creates the unconfirmed tasks again, on the user's word (the panel showed what it may cost). */
 export function sendUnconfirmedResearchAnyway(entryIds: string[]): UnconfirmedActionResponse {
+  const problem = requestProblem(ENTRY_IDS, entryIds, 'rows');
+  if (problem) return { ok: false, message: unreadableRequest(problem) };
   const r = research(LAUNCH_BUDGET_MS);
   return withLock<UnconfirmedActionResponse>(
     r,
     30000,
     () => ({ ok: false, message: 'Sheet Scout is busy updating this spreadsheet: try again in a moment' }),
     () => {
-      const requeued = sendUnconfirmedAnyway(r.deps, unconfirmedIds(entryIds));
+      const requeued = sendUnconfirmedAnyway(r.deps, new Set(entryIds));
       if (requeued.length === 0) return { ok: false, message: 'These rows are no longer unconfirmed: nothing was sent' };
       ensureTimer(r.trigger, 'research');
       tickOnce(r);
@@ -424,7 +426,7 @@ function historyItem(task: ResearchTask): HistoryItemDto {
 
 /** Every task of the account, newest first, a page at a time (including tasks started elsewhere). */
 export function listResearchHistory(page: number): HistoryPageDto {
-  const index = Number.isInteger(page) && page >= 0 ? page : 0;
+  const index = checkedRequest<number>(PAGE_INDEX, page, 'page');
   const result = appContext().userClient().listTasks({ offset: index * HISTORY_PAGE, limit: HISTORY_PAGE + 1 });
   if (!result.ok) return { items: [], page: index, hasMore: false, error: userMessage(result.error) };
   return { items: result.value.slice(0, HISTORY_PAGE).map(historyItem), page: index, hasMore: result.value.length > HISTORY_PAGE, error: null };
@@ -475,8 +477,7 @@ function entryReport(r: Research, entry: LedgerEntry, row: number | null): Repor
 
 /** The report of any task: from this document's store when it has it, else from the service. */
 export function getTaskReport(taskId: string): ReportDto {
-  const id = String(taskId ?? '');
-  if (!id) return { ...NO_REPORT, message: 'No task given' };
+  const id = checkedRequest<string>(TASK_ID, taskId, 'task id');
   const r = research();
   const entry = r.deps.ledger.load().filter((e) => e.taskId === id).sort((a, b) => b.launchedAt - a.launchedAt)[0];
   if (entry && !isPending(entry)) return entryReport(r, entry, entry.detached ? null : entry.row.rowHint);
@@ -498,7 +499,9 @@ export function getTaskReport(taskId: string): ReportDto {
 
 /** "Write to selected row": imports a finished task's report or fields into the active row with the panel's mapping. */
 export function writeTaskToSelectedRow(request: { taskId: string; output: LaunchRequest['output'] }): { ok: boolean; message: string } {
-  const output = resolveOutput(request?.output, jsonSchemaProblems);
+  const problem = requestProblem(WRITE_TO_ROW_REQUEST, request, 'request');
+  if (problem) return { ok: false, message: unreadableRequest(problem) };
+  const output = resolveOutput(request.output, jsonSchemaProblems);
   if (!output.ok) return { ok: false, message: output.errors[0] };
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const sheet = spreadsheet.getActiveSheet();

@@ -22,6 +22,8 @@ import {
 } from './panel-service';
 import type { DomainList, ExcludeSummary } from './exclude-domains';
 import type { SearchSpec } from './spec';
+import { checkedRequest } from '../shared/request-check';
+import { EXCLUDE_SOURCE, EXCLUDE_SUMMARY_REQUEST, SEARCH_SPEC, SHEET_ID, WRITE_REQUEST } from './requests';
 
 function deps(): SearchDeps {
   const context = appContext();
@@ -48,26 +50,26 @@ export function getSearchPanelState(): SearchPanelState {
 }
 
 export function getSearchSheetColumns(sheetId: number): SheetColumns {
-  return sheetColumns(deps(), sheetId);
+  return sheetColumns(deps(), checkedRequest<number>(SHEET_ID, sheetId, 'sheet id'));
 }
 
 export function getSearchExcludeDomains(source: ExcludeSource): DomainList {
-  return excludeDomainsFrom(deps(), source);
+  return excludeDomainsFrom(deps(), checkedRequest<ExcludeSource>(EXCLUDE_SOURCE, source, 'exclude source'));
 }
 
 /** Pure (no spreadsheet or service access): the panel calls it as the user edits the pasted list. */
 export function summarizeSearchExcludeDomains(request: ExcludeSummaryRequest): ExcludeSummary {
-  return excludeSummary(request);
+  return excludeSummary(checkedRequest<ExcludeSummaryRequest>(EXCLUDE_SUMMARY_REQUEST, request, 'exclude list'));
 }
 
 export function previewCompanySearch(spec: SearchSpec): PreviewAnswer {
-  return previewSearch(deps(), spec);
+  return previewSearch(deps(), checkedRequest<SearchSpec>(SEARCH_SPEC, spec, 'search'));
 }
 
 export function writeCompanySearch(request: WriteRequest): WriteAnswer {
-  return writeResults(deps(), request);
+  return writeResults(deps(), checkedRequest<WriteRequest>(WRITE_REQUEST, request, 'write request'));
 }
 
 export function runCompanySearchAgain(sheetId: number): WriteAnswer {
-  return runAgain(deps(), sheetId);
+  return runAgain(deps(), checkedRequest<number>(SHEET_ID, sheetId, 'sheet id'));
 }

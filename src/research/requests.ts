@@ -1,0 +1,50 @@
+// The shapes of what the Research panel sends (see src/shared/request-check.ts), checked by each server function
+// before anything else reads it.
+import { flag, integer, oneOfValues, orNull, record, text, textList } from '../shared/request-check';
+import { DEPTHS } from './depth';
+import { FIELD_TYPES } from './output-schema';
+
+const fieldSpec = record(
+  {
+    name: text,
+    type: oneOfValues(FIELD_TYPES.map((field) => field.type)),
+    required: flag,
+    evidence: flag,
+    options: textList,
+    description: text,
+  },
+  ['options', 'description'],
+);
+
+export const OUTPUT_REQUEST = {
+  anyOf: [
+    record({ kind: { const: 'report' }, statusHeader: text, reportHeader: text, sourcesHeader: orNull(text) }),
+    record(
+      {
+        kind: { const: 'fields' },
+        statusHeader: text,
+        fields: { type: 'array', items: fieldSpec },
+        schemaText: text,
+        columns: { type: 'object', additionalProperties: text },
+      },
+      ['fields', 'schemaText', 'columns'],
+    ),
+  ],
+};
+
+export const LAUNCH_REQUEST = record(
+  {
+    template: text,
+    depth: oneOfValues(DEPTHS),
+    output: OUTPUT_REQUEST,
+    rerun: flag,
+    sheetId: integer,
+    rows: { type: 'array', items: integer },
+  },
+  ['rerun'],
+);
+
+export const ENTRY_IDS = textList;
+export const PAGE_INDEX = { type: 'integer', minimum: 0 };
+export const TASK_ID = { type: 'string', minLength: 1 };
+export const WRITE_TO_ROW_REQUEST = record({ taskId: TASK_ID, output: OUTPUT_REQUEST });

@@ -1,0 +1,75 @@
+// Checks what a panel sends to a server function before anything uses it. google.script.run hands over whatever the
+// page sent, so each feature describes its requests as JSON Schemas (its requests.ts) and every server function the
+// panels call checks its arguments here: a malformed request is refused with one clear message naming the part that
+// is wrong ("filters.includeCountries must be array"), never turned into a wrong service call or a stack trace. ajv
+// (the same library the research schema check uses), one compile per schema and execution, on first use.
+import Ajv2020, { type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020';
+
+let ajv: Ajv2020 | null = null;
+const compiled = new WeakMap<SchemaObject, ValidateFunction>();
+
+function validator(schema: SchemaObject): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    ajv ??= new Ajv2020({ allErrors: false, strict: true });
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+function describe(error: ErrorObject, what: string): string {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('')
+    .replace(/^\./, '');
+  const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
+  const detail = allowed ? `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}` : error.message ?? 'is not valid';
+  return `${path || what} ${detail}`;
+}
+
+/** The first problem of `value` against `schema` as a short message, or null when it conforms. */
+export function requestProblem(schema: SchemaObject, value: unknown, what: string): string | null {
+  const validate = validator(schema);
+  if (validate(value)) return null;
+  const [error] = validate.errors ?? [];
+  return error ? describe(error, what) : `${what} is not valid`;
+}
+
+/**
+ * The value, typed, when it conforms; otherwise throws the message the panel shows. A malformed request only comes
+ * from a page out of step with the server (or a crafted call), so it is refused as a whole.
+ */
+export function checkedRequest<T>(schema: SchemaObject, value: unknown, what: string): T {
+  const problem = requestProblem(schema, value, what);
+  if (problem) throw new Error(unreadableRequest(problem));
+  return value as T;
+}
+
+/** The message for a malformed request, for server functions that answer failures instead of throwing. */
+export function unreadableRequest(problem: string): string {
+  return `Sheet Scout could not read this request (${problem}): reload the panel and try again`;
+}
+
+/** Schema helpers for the requests.ts files. */
+export const text = { type: 'string' } as const;
+export const integer = { type: 'integer' } as const;
+export const flag = { type: 'boolean' } as const;
+export const textList = { type: 'array', items: text } as const;
+
+/** An object whose listed properties are required unless named in `optional` (other properties are ignored). */
+export function record(properties: Record<string, SchemaObject>, optional: readonly string[] = []): SchemaObject {
+  return { type: 'object', properties, required: Object.keys(properties).filter((key) => !optional.includes(key)) };
+}
+
+/** One of the given values. */
+export function oneOfValues(values: readonly (string | number)[]): SchemaObject {
+  return { enum: [...values] };
+}
+
+/** A value of `schema`, or null. */
+export function orNull(schema: SchemaObject): SchemaObject {
+  return { anyOf: [schema, { type: 'null' }] };
+}
