@@ -1,6 +1,8 @@
 // The catalogue of company profile fields the add-in can put into a sheet: one key per field (the name users type in
 // `=COMPANY_LOOKUP(A2, "company_name,hq_country")` and pick in the enrichment panel), its column header, and how to
-// read it from a lookup profile (`id`, `domain`, `company_name` at the top, the rest inside `context`).
+// read it from a lookup profile (`id`, `domain`, `company_name` at the top, the rest inside `context`). A lookup is
+// reduced to these fields (ProfileValues) as soon as it arrives: that is all the formulas, the enrichment job and the
+// profile cache ever hold.
 import type { CompanyProfile } from '../api/types';
 
 export interface ProfileField {
@@ -38,6 +40,13 @@ export const PROFILE_FIELDS: readonly ProfileField[] = [
   { key: 'twitter', header: 'Twitter', read: socialProfile('twitter') },
   { key: 'id', header: 'Company ID', read: (p) => p.id },
 ];
+
+/** A profile reduced to the catalogue's fields, by field key (null where the profile has no value). */
+export type ProfileValues = Readonly<Record<string, unknown>>;
+
+export function profileValues(profile: CompanyProfile): ProfileValues {
+  return Object.fromEntries(PROFILE_FIELDS.map((field) => [field.key, field.read(profile) ?? null]));
+}
 
 export const DEFAULT_PROFILE_FIELD_KEYS = ['company_name', 'domain', 'short_description', 'hq_country', 'hq_city', 'employee_count', 'founding_year'];
 

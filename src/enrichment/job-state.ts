@@ -2,6 +2,8 @@
 // next call, the continuation trigger, another editor) can resume it. Property values hold 9 KB at most, so the JSON
 // is split into parts under a random generation id; the head key is written last, so a crash mid-save leaves the
 // previous record intact, and two executions saving at once (a cancel during a chunk) never mix their parts.
+// Beside it, per sheet, the field columns that finished jobs filled (so a later run can tell a value the profile lacks
+// from a row not enriched yet: see rows.ts).
 import type { KeyValueStore } from '../ports';
 
 export type JobStatus = 'running' | 'paused' | 'done' | 'cancelled';
@@ -61,6 +63,11 @@ export interface EnrichJob {
   fields: string[];
   headers: string[];
   overwrite: boolean;
+  /**
+   * Normalized headers of the field columns a finished job on this sheet (same domain column) had filled when this job
+   * started: an empty cell there, in a row with other values, is a value the profile lacks. Absent in older records.
+   */
+  settled?: string[];
   /** Domains are processed in sorted order; everything up to the cursor has been looked up. */
   cursor: string;
   plan: PlanEntry[];
@@ -132,6 +139,42 @@ export function saveJob(store: KeyValueStore, job: EnrichJob): void {
   for (let i = 0; i < parts; i++) store.set(partKey(gen, i), text.slice(i * PART_SIZE, (i + 1) * PART_SIZE));
   store.set(JOB_KEY, JSON.stringify({ gen, parts } satisfies Head));
   if (previous) for (let i = 0; i < previous.parts; i++) store.remove(partKey(previous.gen, i));
+}
+
+/** DocumentProperties key prefix: per sheet, normalized domain header -> normalized headers of filled field columns. */
+export const FILLED_COLUMNS_PREFIX = 'sheetscout.enrich.filled.';
+/** Room for one property value (9 KB): past it only the latest domain column's entry is kept. */
+const FILLED_COLUMNS_MAX_CHARS = 8000;
+
+type FilledColumns = Record<string, string[]>;
+
+function readFilledColumns(store: KeyValueStore, sheetId: number): FilledColumns {
+  const text = store.get(FILLED_COLUMNS_PREFIX + sheetId);
+  if (!text) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    const filled: FilledColumns = {};
+    for (const [domainHeader, headers] of Object.entries(parsed)) {
+      if (Array.isArray(headers)) filled[domainHeader] = headers.filter((header): header is string => typeof header === 'string');
+    }
+    return filled;
+  } catch {
+    return {};
+  }
+}
+
+/** Normalized headers of the field columns finished jobs filled on this sheet next to this domain column. */
+export function filledColumns(store: KeyValueStore, sheetId: number, domainHeader: string): Set<string> {
+  return new Set(readFilledColumns(store, sheetId)[domainHeader] ?? []);
+}
+
+/** Records the field columns a job filled to the end (normalized headers), adding to what earlier jobs filled. */
+export function recordFilledColumns(store: KeyValueStore, sheetId: number, domainHeader: string, headers: string[]): void {
+  const filled = readFilledColumns(store, sheetId);
+  const merged = { ...filled, [domainHeader]: [...new Set([...(filled[domainHeader] ?? []), ...headers])] };
+  const text = JSON.stringify(merged);
+  store.set(FILLED_COLUMNS_PREFIX + sheetId, text.length <= FILLED_COLUMNS_MAX_CHARS ? text : JSON.stringify({ [domainHeader]: merged[domainHeader] }));
 }
 
 export function emptyCounts(): JobCounts {

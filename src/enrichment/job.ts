@@ -2,14 +2,15 @@
 // work (lookups under a time budget, then one read and one batched write per column block, then the next plan), cancel,
 // resume and progress. Every step runs in its own execution (the sidebar's next call or the continuation trigger);
 // the durable job record (job-state.ts) is saved after the chunk's write, and lookups are cached as they arrive, so a
-// crash at any point loses no finished result and the next chunk resumes from the record.
+// crash at any point loses no finished result and the next chunk resumes from the record. Rows a job finished are
+// skipped by later runs (rows.ts), so re-running a finished job sends no request at any size.
 import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
 import { userMessage, type ApiError } from '../api/errors';
 import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } from '../companies/profile-fields';
 import { readCachedLookups } from '../companies/profile-cache';
-import { columnLetter, columnOptions, DEFAULT_DOMAIN_HEADER, detectDomainColumn, locateColumns, planTargetColumns, type ColumnOption } from './layout';
+import { columnLetter, columnOptions, DEFAULT_DOMAIN_HEADER, detectDomainColumn, locateColumns, normalizeHeader, planTargetColumns, type ColumnOption } from './layout';
 import { addInvalidUpdates, addOutcomeUpdates, buildBlockWrites, columnRuns, dropFormulaCells, outcomeCells, readRows, updatedSpan, type CellUpdates, type RowOutcome } from './rows';
-import { emptyCounts, loadJob, saveJob, type EnrichJob, type JobCounts, type JobScope, type RetryEntry } from './job-state';
+import { emptyCounts, filledColumns, loadJob, recordFilledColumns, saveJob, type EnrichJob, type JobCounts, type JobScope, type RetryEntry } from './job-state';
 import { resolveDomains, type LookupClient } from './lookups';
 import type { EnrichSheet, SheetAccess, TriggerPort } from './ports';
 import { TIMER_HANDLER } from '../scheduler/timer';
@@ -183,6 +184,8 @@ interface Analysis {
   note: string | null;
   fields: ProfileField[];
   targets: ReturnType<typeof planTargetColumns>;
+  /** Normalized headers of the target columns a finished job filled (see EnrichJob.settled). */
+  settled: string[];
   rows: ReturnType<typeof readRows>;
 }
 
@@ -203,7 +206,10 @@ function analyze(deps: EnrichDeps, options: EnrichOptions, sheetOverride?: Enric
   const hasHeaderRow = detected.headerRow === 1;
   const domainHeader = hasHeaderRow ? detected.header : DEFAULT_DOMAIN_HEADER;
   const targets = planTargetColumns(hasHeaderRow ? values[0] : [], lastColumn, detected.column, domainHeader, parsed.fields, hasHeaderRow);
-  const rows = readRows(values, detected.headerRow, detected.column, targets.map((t) => t.column), options.overwrite === true);
+  const filled = filledColumns(deps.store, sheet.id, normalizeHeader(domainHeader));
+  const settled = targets.filter((t) => !t.isNew && filled.has(normalizeHeader(t.header))).map((t) => normalizeHeader(t.header));
+  const isSettled = targets.map((t) => settled.includes(normalizeHeader(t.header)));
+  const rows = readRows(values, detected.headerRow, detected.column, targets.map((t) => t.column), options.overwrite === true, isSettled);
   return {
     sheet,
     values,
@@ -215,6 +221,7 @@ function analyze(deps: EnrichDeps, options: EnrichOptions, sheetOverride?: Enric
     note: detected.note,
     fields: parsed.fields,
     targets,
+    settled,
     rows,
   };
 }
@@ -225,7 +232,7 @@ export function previewEnrichment(deps: EnrichDeps, options: EnrichOptions = {})
   const analysis = analyze(deps, options);
   if ('message' in analysis) return { ok: false, message: analysis.message, job };
   const chosen = new Map(analysis.targets.map((target) => [target.field.key, target]));
-  const cached = analysis.rows.pending.length > 0 ? readCachedLookups(deps.cache, analysis.rows.pending).size : 0;
+  const cached = analysis.rows.pending.length > 0 ? readCachedLookups(deps.cache, analysis.rows.pending, deps.clock.now()).size : 0;
   return {
     ok: true,
     sheetName: analysis.sheet.name,
@@ -302,6 +309,7 @@ export function startEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): 
       fields: analysis.fields.map((field) => field.key),
       headers: analysis.targets.map((target) => target.header),
       overwrite: options.overwrite === true,
+      settled: analysis.settled,
       cursor: '',
       plan: pending.slice(0, LIMITS.planSize).map((d) => ({ d, r: analysis.rows.pendingRows.get(d) ?? 0 })),
       mainDone: pending.length <= LIMITS.planSize,
@@ -420,7 +428,7 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     for (const item of batch) {
       const result = resolved.results.get(item.d);
       if (!result) continue;
-      if (result.state === 'found') work.outcomes.set(item.d, { outcome: { kind: 'profile', profile: result.profile }, planned: item.r });
+      if (result.state === 'found') work.outcomes.set(item.d, { outcome: { kind: 'profile', values: result.values }, planned: item.r });
       else if (result.state === 'not_found') work.outcomes.set(item.d, { outcome: { kind: 'not_found' }, planned: item.r });
       else if (result.state === 'fatal') {
         work.fatal = result.error;
@@ -458,7 +466,8 @@ function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): void
   }
   job.domainColumn = located.domainColumn;
   const fields = job.fields.map((key) => profileFieldByKey(key)).filter((field): field is ProfileField => field !== undefined);
-  const snapshot = readRows(values, 1, located.domainColumn, located.targets, job.overwrite);
+  const settled = job.headers.map((header) => job.settled?.includes(normalizeHeader(header)) === true);
+  const snapshot = readRows(values, 1, located.domainColumn, located.targets, job.overwrite, settled);
   const updates: CellUpdates = new Map();
   for (const [domain, { outcome, planned }] of work.outcomes) {
     const rows = snapshot.rowsByDomain.get(domain) ?? [];
@@ -513,6 +522,7 @@ function chunkOnce(deps: EnrichDeps, job: EnrichJob, started: number, budgetMs: 
   if (job.status === 'running' && isFinished(job)) {
     job.status = 'done';
     job.finishedAt = job.updatedAt;
+    recordFilledColumns(deps.store, job.sheetId, normalizeHeader(job.domainHeader), job.headers.map(normalizeHeader));
   }
 }
 

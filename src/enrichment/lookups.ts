@@ -5,6 +5,7 @@ import type { CachePort } from '../ports';
 import type { ApiError, Result } from '../api/errors';
 import type { LookupOutcome } from '../api/types';
 import { readCachedLookups, writeCachedLookups, type CachedLookup } from '../companies/profile-cache';
+import { profileValues } from '../companies/profile-fields';
 
 /** The part of the service client the job needs. */
 export interface LookupClient {
@@ -54,7 +55,7 @@ export interface ResolveDeps {
 
 export function resolveDomains(domains: string[], deps: ResolveDeps): BatchResolution {
   const results = new Map<string, DomainResolution>();
-  const cached = domains.length > 0 ? readCachedLookups(deps.cache, domains) : new Map<string, CachedLookup>();
+  const cached = readCachedLookups(deps.cache, domains, deps.now());
   for (const [domain, entry] of cached) results.set(domain, entry);
   const misses = domains.filter((domain) => !cached.has(domain));
   if (misses.length === 0) return { results, cacheHits: cached.size, requests: 0 };
@@ -65,12 +66,12 @@ export function resolveDomains(domains: string[], deps: ResolveDeps): BatchResol
     const answer = answers[i];
     requests += 1 + answer.retries;
     let resolution: DomainResolution;
-    if (answer.ok) resolution = answer.value.state === 'ready' ? { state: 'found', profile: answer.value.profile } : { state: 'enriching' };
+    if (answer.ok) resolution = answer.value.state === 'ready' ? { state: 'found', values: profileValues(answer.value.profile) } : { state: 'enriching' };
     else if (answer.error.kind === 'not_found') resolution = { state: 'not_found' };
     else resolution = FATAL.has(answer.error.kind) ? { state: 'fatal', error: answer.error } : { state: 'error', error: answer.error };
     if (resolution.state === 'found' || resolution.state === 'not_found') fresh.set(domain, resolution);
     results.set(domain, resolution);
   });
-  if (fresh.size > 0) writeCachedLookups(deps.cache, fresh);
+  writeCachedLookups(deps.cache, fresh, deps.now());
   return { results, cacheHits: cached.size, requests };
 }

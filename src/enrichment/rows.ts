@@ -1,20 +1,22 @@
 // The rows of an enrichment as the sheet holds them right now: each data row's domain (or why it has none) and
 // whether its field cells still need a value; and the batched writes that put results into the rows whose domain they
 // belong to at write time. The domain value in the sheet is the row identity: a sort, insert or delete between two
-// chunks cannot misdirect a result. Pure.
+// chunks cannot misdirect a result. A row the job finished is recognised from the sheet alone (see rowNeedsValues), so
+// a re-run sends nothing for it, however long ago it ran and whatever the cache still holds. Pure.
 import { parseDomain, invalidDomainMessage } from '../shared/domain';
 import { safeText, toCellValue, type CellValue } from '../shared/cell-values';
-import type { CompanyProfile } from '../api/types';
-import type { ProfileField } from '../companies/profile-fields';
+import type { ProfileField, ProfileValues } from '../companies/profile-fields';
 
 /** Cell texts the job writes for rows without a profile. */
 export const NOT_FOUND_TEXT = 'Not found: no company profile for this domain';
+/** Written in the first field column when the profile has none of the chosen fields, so the row reads as done. */
+export const NO_DATA_TEXT = 'No data: the company profile has none of these fields';
 /** Marks left by a job for rows to retry: a later run treats these cells as empty. */
 export const ENRICHING_TEXT = 'Still enriching at the service: run the enrichment again later';
 export const FAILED_PREFIX = 'Lookup failed: ';
 
 export type RowOutcome =
-  | { kind: 'profile'; profile: CompanyProfile }
+  | { kind: 'profile'; values: ProfileValues }
   | { kind: 'not_found' }
   | { kind: 'enriching' }
   | { kind: 'failed'; message: string };
@@ -24,7 +26,7 @@ export interface RowsSnapshot {
   rows: number;
   blank: number;
   invalid: number;
-  /** Rows with a domain whose field cells are all filled (skipped unless overwriting). */
+  /** Rows with a domain that need no values (see rowNeedsValues; skipped unless overwriting). */
   alreadyFilled: number;
   /** Rows with a domain. */
   withDomain: number;
@@ -38,23 +40,33 @@ export interface RowsSnapshot {
   invalidRows: Array<{ index: number; input: string }>;
 }
 
-export function isEmptyOrMark(value: unknown): boolean {
-  if (value === null || value === undefined || value === '') return true;
-  return typeof value === 'string' && (value === ENRICHING_TEXT || value.startsWith(FAILED_PREFIX));
-}
+const isEmpty = (value: unknown): boolean => value === null || value === undefined || value === '';
+const isRetryMark = (value: unknown): boolean => typeof value === 'string' && (value === ENRICHING_TEXT || value.startsWith(FAILED_PREFIX));
 
-/** A row needs values when overwriting, or when a field cell is empty or marked for retry (a "not found" row is done). */
-function rowNeedsValues(row: unknown[], targets: number[], overwrite: boolean): boolean {
-  if (overwrite) return true;
-  if (row[targets[0] - 1] === NOT_FOUND_TEXT) return false;
-  return targets.some((column) => isEmptyOrMark(row[column - 1]));
+export function isEmptyOrMark(value: unknown): boolean {
+  return isEmpty(value) || isRetryMark(value);
 }
 
 /**
- * Reads the data rows (grid rows after `headerRow`). `targets` are the field columns (1-based); a row needs values
- * when overwriting or when one of its field cells is empty or holds a retry mark.
+ * Whether a row still needs values. Always when overwriting; never when a field cell says "Not found"; yes when a
+ * field cell holds a retry mark ("Still enriching...", "Lookup failed...") or when every field cell is empty (not
+ * enriched yet). Otherwise the row was enriched, and an empty cell needs a value only in a column that is not
+ * `settled` (not filled by a finished job on this sheet, e.g. a field column added since): in a settled column it
+ * means the profile has no value for that field. A profile with none of the fields leaves NO_DATA_TEXT.
  */
-export function readRows(values: unknown[][], headerRow: number, domainColumn: number, targets: number[], overwrite: boolean): RowsSnapshot {
+function rowNeedsValues(row: unknown[], targets: number[], overwrite: boolean, settled: boolean[]): boolean {
+  if (overwrite) return true;
+  const cells = targets.map((column) => row[column - 1]);
+  if (cells.includes(NOT_FOUND_TEXT)) return false;
+  if (cells.some(isRetryMark) || cells.every(isEmpty)) return true;
+  return cells.some((value, i) => isEmpty(value) && !settled[i]);
+}
+
+/**
+ * Reads the data rows (grid rows after `headerRow`). `targets` are the field columns (1-based) and `settled` says,
+ * per target, whether an empty cell there can be a value the profile lacks (see rowNeedsValues).
+ */
+export function readRows(values: unknown[][], headerRow: number, domainColumn: number, targets: number[], overwrite: boolean, settled: boolean[] = []): RowsSnapshot {
   const snapshot: RowsSnapshot = {
     rows: 0,
     blank: 0,
@@ -90,7 +102,7 @@ export function readRows(values: unknown[][], headerRow: number, domainColumn: n
     const list = snapshot.rowsByDomain.get(domain.domain);
     if (list) list.push(index);
     else snapshot.rowsByDomain.set(domain.domain, [index]);
-    if (rowNeedsValues(row, targets, overwrite)) snapshot.pendingRows.set(domain.domain, (snapshot.pendingRows.get(domain.domain) ?? 0) + 1);
+    if (rowNeedsValues(row, targets, overwrite, settled)) snapshot.pendingRows.set(domain.domain, (snapshot.pendingRows.get(domain.domain) ?? 0) + 1);
     else snapshot.alreadyFilled++;
   }
   snapshot.pending = [...snapshot.pendingRows.keys()].sort();
@@ -99,7 +111,10 @@ export function readRows(values: unknown[][], headerRow: number, domainColumn: n
 
 /** The cell values one outcome puts in a row's field columns (first column carries any message). */
 export function outcomeCells(outcome: RowOutcome, fields: ProfileField[]): CellValue[] {
-  if (outcome.kind === 'profile') return fields.map((field) => toCellValue(field.read(outcome.profile)));
+  if (outcome.kind === 'profile') {
+    const cells = fields.map((field) => toCellValue(outcome.values[field.key]));
+    return cells.every(isEmpty) ? cells.map((cell, i) => (i === 0 ? NO_DATA_TEXT : cell)) : cells;
+  }
   const text = outcome.kind === 'not_found' ? NOT_FOUND_TEXT : outcome.kind === 'enriching' ? ENRICHING_TEXT : safeText(FAILED_PREFIX + outcome.message);
   return fields.map((_field, i) => (i === 0 ? text : ''));
 }

@@ -15,6 +15,8 @@ export const CELL_TEXT = {
   enriching: 'Enriching... try again in a minute',
   notFound: 'Not found',
   noResults: 'No matching companies',
+  /** An input past the MAX_FORMULA_LOOKUPS unique companies of one COMPANY_LOOKUP. */
+  useEnrich: 'Over 5,000 companies in one formula: use Extensions > Sheet Scout > Enrich selected domains',
 } as const;
 
 // Errors that a later run can get past: the service recovers, or the user fixes the token or waits out the quota.

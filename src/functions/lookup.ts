@@ -1,18 +1,22 @@
 // =COMPANY_LOOKUP(domain, [fields], [with_header]): one row of profile fields per input cell. One execution handles
 // a whole range: inputs are normalized and de-duplicated, cached profiles (shared with bulk enrichment through
-// profile-cache) are served without HTTP, the rest are fetched in parallel batches while the time budget lasts,
-// and whatever could not be fetched in time answers "Pending" instead of the execution timing out.
+// profile-cache, read with one getAll) are served without HTTP, the rest are fetched in parallel batches while the
+// time budget lasts, and whatever could not be fetched in time answers "Pending" instead of the execution timing out.
+// One formula resolves at most MAX_FORMULA_LOOKUPS unique companies (what "Refresh pending lookups" completes and the
+// packed cache holds with room to spare); inputs beyond that point to the bulk enrichment instead.
 import type { ApiError } from '../api/errors';
-import type { CompanyProfile } from '../api/types';
 import { readCachedLookups, writeCachedLookups, type CachedLookup } from '../companies/profile-cache';
-import { parseFieldList, type ProfileField } from '../companies/profile-fields';
+import { parseFieldList, profileValues, type ProfileField, type ProfileValues } from '../companies/profile-fields';
 import { cellsOf, isBlank, readBoolean, readCompanyInput, type CompanyInput } from './arguments';
 import { tripsBreaker } from './breaker';
 import { CELL_TEXT, blankRow, errorCellText, messageRow, toFormulaCell, type FormulaResult } from './cell-text';
 import type { FormulaEnv } from './env';
 
 /** What a lookup key resolved to in this execution. */
-export type LookupAnswer = { kind: 'profile'; profile: CompanyProfile } | { kind: 'text'; text: string };
+export type LookupAnswer = { kind: 'profile'; values: ProfileValues } | { kind: 'text'; text: string };
+
+/** Unique companies one COMPANY_LOOKUP resolves; the inputs after them answer CELL_TEXT.useEnrich. */
+export const MAX_FORMULA_LOOKUPS = 5_000;
 
 export interface LookupRun {
   answers: Map<string, LookupAnswer>;
@@ -40,9 +44,9 @@ function stopsTheRun(error: ApiError, batchAnswered: boolean): boolean {
 export function resolveLookups(keys: string[], env: FormulaEnv): LookupRun {
   const answers = new Map<string, LookupAnswer>();
   const unique = [...new Set(keys)];
-  const cached = readCachedLookups(env.cache, unique);
+  const cached = readCachedLookups(env.cache, unique, env.clock.now());
   for (const [key, entry] of cached) {
-    answers.set(key, entry.state === 'found' ? { kind: 'profile', profile: entry.profile } : { kind: 'text', text: CELL_TEXT.notFound });
+    answers.set(key, entry.state === 'found' ? { kind: 'profile', values: entry.values } : { kind: 'text', text: CELL_TEXT.notFound });
   }
   const missing = unique.filter((key) => !answers.has(key));
   const run: LookupRun = { answers, fetched: 0, pending: 0 };
@@ -85,8 +89,9 @@ export function resolveLookups(keys: string[], env: FormulaEnv): LookupRun {
       if (result.ok) {
         batchAnswered = true;
         if (result.value.state === 'ready') {
-          answers.set(key, { kind: 'profile', profile: result.value.profile });
-          toCache.set(key, { state: 'found', profile: result.value.profile });
+          const values = profileValues(result.value.profile);
+          answers.set(key, { kind: 'profile', values });
+          toCache.set(key, { state: 'found', values });
         } else {
           answers.set(key, { kind: 'text', text: CELL_TEXT.enriching });
         }
@@ -103,7 +108,7 @@ export function resolveLookups(keys: string[], env: FormulaEnv): LookupRun {
         batchAnswered = true;
       }
     });
-    if (toCache.size > 0) writeCachedLookups(env.cache, toCache);
+    if (toCache.size > 0) writeCachedLookups(env.cache, toCache, env.clock.now());
     answered ||= batchAnswered;
     if (batchError && stopsTheRun(batchError, batchAnswered)) {
       const error: ApiError = batchError;
@@ -139,6 +144,16 @@ export function lookupInputs(domainArg: unknown): CompanyInput[] {
   return inputs.slice(0, end);
 }
 
+/** The lookup keys a formula resolves: its unique companies in input order, at most MAX_FORMULA_LOOKUPS. */
+export function formulaLookupKeys(inputs: CompanyInput[]): string[] {
+  const keys = new Set<string>();
+  for (const input of inputs) {
+    if (keys.size >= MAX_FORMULA_LOOKUPS) break;
+    if (input.kind === 'company') keys.add(input.key);
+  }
+  return [...keys];
+}
+
 export function companyLookup(domainArg: unknown, fieldsArg: unknown, headerArg: unknown, env: FormulaEnv): FormulaResult {
   const fields = readFields(fieldsArg);
   if (!fields.ok) return [[fields.message]];
@@ -146,8 +161,7 @@ export function companyLookup(domainArg: unknown, fieldsArg: unknown, headerArg:
   if (!withHeader.ok) return [[withHeader.message]];
   const width = fields.fields.length;
   const inputs = lookupInputs(domainArg);
-  const keys = inputs.flatMap((input) => (input.kind === 'company' ? [input.key] : []));
-  const { answers } = resolveLookups(keys, env);
+  const { answers } = resolveLookups(formulaLookupKeys(inputs), env);
 
   const rows: FormulaResult = withHeader.value ? [fields.fields.map((field) => field.header)] : [];
   for (const input of inputs) {
@@ -157,8 +171,8 @@ export function companyLookup(domainArg: unknown, fieldsArg: unknown, headerArg:
       rows.push(messageRow(input.message, width));
     } else {
       const answer = answers.get(input.key);
-      if (answer?.kind === 'profile') rows.push(fields.fields.map((field) => toFormulaCell(field.read(answer.profile))));
-      else rows.push(messageRow(answer?.text ?? CELL_TEXT.pending, width));
+      if (answer?.kind === 'profile') rows.push(fields.fields.map((field) => toFormulaCell(answer.values[field.key])));
+      else rows.push(messageRow(answer?.text ?? CELL_TEXT.useEnrich, width));
     }
   }
   return rows.length > 0 ? rows : [['']];

@@ -8,7 +8,7 @@ import { safeText, type CellValue } from '../shared/cell-values';
 import { isUnfinishedCellText } from './cell-text';
 import type { FormulaEnv } from './env';
 import { callsSheetScout, parseSheetScoutCall, type ParsedArg, type ParsedCall } from './formula-parse';
-import { lookupInputs, resolveLookups } from './lookup';
+import { formulaLookupKeys, lookupInputs, resolveLookups } from './lookup';
 import { parseFieldList } from '../companies/profile-fields';
 import { cellsOf, isBlank } from './arguments';
 import { SEARCH_COLUMNS } from './search';
@@ -220,7 +220,7 @@ export function refreshPending(book: FormulaBook, env: FormulaEnv): RefreshSumma
         cells.push({ area, formula });
         const call = parseSheetScoutCall(formula);
         if (call?.name === 'COMPANY_LOOKUP' && (call.args[0]?.kind === 'ref' || call.args[0]?.kind === 'literal')) {
-          for (const input of lookupInputs(argValue(call.args[0], sheet))) if (input.kind === 'company') keys.push(input.key);
+          keys.push(...formulaLookupKeys(lookupInputs(argValue(call.args[0], sheet))));
         }
       }),
     );

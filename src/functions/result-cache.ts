@@ -5,6 +5,7 @@
 import type { CachePort } from '../ports';
 import type { FormulaResult } from './cell-text';
 import { hashText } from './hash';
+import { asciiJson } from '../companies/ascii-json';
 
 const KEY_PREFIX = 'functions:result:v1:';
 /** Characters per piece: ASCII-only JSON, so characters are bytes, under the 100 KB value limit. */
@@ -14,10 +15,6 @@ export const RESULT_TTL_SECONDS = 6 * 60 * 60;
 interface Head {
   request: string;
   pieces: number;
-}
-
-function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function headKey(request: string): string {

@@ -132,6 +132,8 @@ export class FakeClient {
   calls: string[][] = [];
   enriching = new Map<string, number>();
   notFound = new Set<string>();
+  /** Profiles that differ from profileFor (e.g. lacking fields). */
+  profiles = new Map<string, CompanyProfile>();
   errors = new Map<string, { kind: 'unavailable'; status: number } | { kind: 'unauthorized' } | { kind: 'rate_limited' }>();
   /** Batches larger than this lose every answer (one dropped connection fails a whole fetchAll). */
   loseBatchesOver = Infinity;
@@ -151,7 +153,7 @@ export class FakeClient {
         return { ok: true, value: { state: 'enriching', domain: id, message: null }, status: 202, retries: 0 };
       }
       if (this.notFound.has(id)) return { ok: false, error: { kind: 'not_found' }, retries: 0 };
-      return { ok: true, value: { state: 'ready', profile: profileFor(id) }, status: 200, retries: 0 };
+      return { ok: true, value: { state: 'ready', profile: this.profiles.get(id) ?? profileFor(id) }, status: 200, retries: 0 };
     });
   }
 

@@ -1,6 +1,8 @@
 import { cancelEnrichment, LIMITS, previewEnrichment, resumeEnrichment, runChunk, startEnrichment, TRIGGER_HANDLER, type EnrichProgress } from '../../../src/enrichment/job';
-import { ENRICHING_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/rows';
+import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/rows';
+import type { CompanyProfile } from '../../../src/api/types';
 import { loadJob } from '../../../src/enrichment/job-state';
+import { writeCachedLookups } from '../../../src/companies/profile-cache';
 import { world, type World } from './fakes';
 
 const FIELDS = ['company_name', 'hq_country', 'employee_count'];
@@ -45,7 +47,7 @@ describe('preview', () => {
       ],
       { numColumns: 2 },
     );
-    w.cache.putAll({ 'company:v1:b.com': JSON.stringify({ state: 'not_found' }) });
+    writeCachedLookups(w.cache, new Map([['b.com', { state: 'not_found' }]]), w.clock.now());
     const preview = previewEnrichment(w.deps, { fields: FIELDS });
     expect(preview).toMatchObject({ ok: true, rows: 6, uniqueDomains: 3, blank: 1, invalid: 1, alreadyFilled: 0, toLookUp: 3, cached: 1, credits: 0, domainColumn: 1 });
     if (!preview.ok) throw new Error();
@@ -202,6 +204,55 @@ describe('a job', () => {
     start(w, { overwrite: true });
     drive(w);
     expect(w.client.calls).toEqual([]);
+  });
+
+  it('re-running a finished job sends nothing for rows whose profile lacks fields, even once the cache is gone', () => {
+    const w = world(sheetOf(['full.com', 'partial.com', 'empty.com', 'missing.com']));
+    w.client.profiles.set('partial.com', { id: 'p', domain: 'partial.com', company_name: 'Partial', context: { hq_country: 'Chile' } } as CompanyProfile);
+    w.client.profiles.set('empty.com', { id: 'e', domain: 'empty.com', context: {} } as CompanyProfile);
+    w.client.notFound.add('missing.com');
+    start(w);
+    expect(drive(w)).toMatchObject({ status: 'done', counts: { written: 3, notFound: 1 } });
+    expect(w.sheet.cells.slice(1, 5).map((row) => row.slice(1, 4).map((cell) => cell.value))).toEqual([
+      ['Full Inc', 'Country of full.com', '51-200'],
+      ['Partial', 'Chile', ''],
+      [NO_DATA_TEXT, '', ''],
+      [NOT_FOUND_TEXT, '', ''],
+    ]);
+    // Hours later (the cache empty), with a new row below: only the new row is looked up.
+    w.cache.data.clear();
+    w.sheet.insertRow(6, ['later.com']);
+    w.client.calls = [];
+    start(w);
+    expect(drive(w)).toMatchObject({ status: 'done', totalDomains: 1, scope: { alreadyFilled: 4 } });
+    expect(w.client.looked()).toEqual(['later.com']);
+    // A field added to the job gets a new column: every row with a profile needs it, the not-found row does not.
+    w.cache.data.clear();
+    w.client.calls = [];
+    start(w, { fields: [...FIELDS, 'founding_year'] });
+    drive(w);
+    expect(w.client.looked().sort()).toEqual(['empty.com', 'full.com', 'later.com', 'partial.com']);
+    expect(w.sheet.column(5).slice(0, 3)).toEqual(['Founded', 2008, '']);
+    w.client.calls = [];
+    start(w, { fields: [...FIELDS, 'founding_year'] });
+    expect(drive(w)).toMatchObject({ status: 'done', totalDomains: 0 });
+    expect(w.client.calls).toEqual([]);
+  });
+
+  it('does not take a cancelled job\'s columns as filled: the next run completes the rows it did not reach', () => {
+    const w = world(sheetOf(domains(LIMITS.planSize + 10)));
+    start(w, { fields: ['company_name'] });
+    drive(w);
+    w.client.calls = [];
+    // A second job adds columns and is cancelled after its first chunk: rows it did not reach have a name only.
+    start(w);
+    const reached = (runChunk(w.deps, 'sidebar') as EnrichProgress).resolvedDomains;
+    cancelEnrichment(w.deps);
+    expect(reached).toBe(LIMITS.planSize);
+    w.cache.data.clear();
+    w.client.calls = [];
+    start(w);
+    expect(drive(w)).toMatchObject({ status: 'done', totalDomains: LIMITS.planSize + 10 - reached });
   });
 
   it('loses nothing and repeats no lookup when an execution dies mid-chunk', () => {

@@ -1,6 +1,6 @@
 import { columnLetter, detectDomainColumn, locateColumns, planTargetColumns } from '../../../src/enrichment/layout';
-import { buildBlockWrites, ENRICHING_TEXT, FAILED_PREFIX, isEmptyOrMark, readRows, columnRuns, type CellUpdates } from '../../../src/enrichment/rows';
-import { loadJob, saveJob, JOB_KEY, type EnrichJob } from '../../../src/enrichment/job-state';
+import { buildBlockWrites, ENRICHING_TEXT, FAILED_PREFIX, isEmptyOrMark, NO_DATA_TEXT, NOT_FOUND_TEXT, outcomeCells, readRows, columnRuns, type CellUpdates } from '../../../src/enrichment/rows';
+import { filledColumns, loadJob, recordFilledColumns, saveJob, JOB_KEY, type EnrichJob } from '../../../src/enrichment/job-state';
 import { PROFILE_FIELDS, profileFieldByKey } from '../../../src/companies/profile-fields';
 import { MemoryStore } from './fakes';
 
@@ -86,6 +86,42 @@ describe('rows', () => {
     expect(rows.rowsByDomain.get('filled.com')).toEqual([7]);
     expect(rows.invalidRows).toEqual([{ index: 4, input: 'not a domain' }]);
     expect(readRows(grid, 1, 1, [2], true).alreadyFilled).toBe(0);
+  });
+
+  it('tells an enriched row from one not enriched yet: in a settled column an empty cell is a value the profile lacks', () => {
+    const grid = [
+      ['Website', 'Company name', 'Founded', 'Size'],
+      ['a.com', 'A Inc', '', '11-50'],
+      ['b.com', '', '', ''],
+      ['c.com', NO_DATA_TEXT, '', ''],
+      ['d.com', ENRICHING_TEXT, '', ''],
+      ['e.com', `${FAILED_PREFIX}Service unavailable`, '', ''],
+      ['f.com', 'F Inc', '', ''],
+      ['g.com', '', NOT_FOUND_TEXT, ''],
+    ];
+    // A finished job filled all three columns: only rows not enriched yet and rows marked for retry need a lookup.
+    expect(readRows(grid, 1, 1, [2, 3, 4], false, [true, true, true])).toMatchObject({ pending: ['b.com', 'd.com', 'e.com'], alreadyFilled: 4 });
+    // "Size" was added since: enriched rows without a size need it too.
+    expect(readRows(grid, 1, 1, [2, 3, 4], false, [true, true, false]).pending).toEqual(['b.com', 'c.com', 'd.com', 'e.com', 'f.com']);
+    // No finished job on record (an older sheet): any empty cell needs a value, as before.
+    expect(readRows(grid, 1, 1, [2, 3, 4], false).pending).toEqual(['a.com', 'b.com', 'c.com', 'd.com', 'e.com', 'f.com']);
+    expect(readRows(grid, 1, 1, [2, 3, 4], true, [true, true, true]).alreadyFilled).toBe(0);
+  });
+
+  it('marks a profile with none of the chosen fields as done, and leaves other empty values empty', () => {
+    const fields = [field('linkedin'), field('company_name')];
+    expect(outcomeCells({ kind: 'profile', values: { linkedin: null, company_name: null } }, fields)).toEqual([NO_DATA_TEXT, '']);
+    expect(outcomeCells({ kind: 'profile', values: { linkedin: null, company_name: 'Acme' } }, fields)).toEqual(['', 'Acme']);
+  });
+
+  it('records the columns finished jobs filled per sheet and domain column, adding to earlier ones', () => {
+    const store = new MemoryStore();
+    recordFilledColumns(store, 7, 'website', ['company name']);
+    recordFilledColumns(store, 7, 'website', ['country', 'company name']);
+    recordFilledColumns(store, 7, 'partner site', ['size']);
+    expect([...filledColumns(store, 7, 'website')]).toEqual(['company name', 'country']);
+    expect([...filledColumns(store, 7, 'partner site')]).toEqual(['size']);
+    expect(filledColumns(store, 8, 'website').size).toBe(0);
   });
 
   it('treats the marks of an earlier run as empty', () => {

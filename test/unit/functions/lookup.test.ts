@@ -1,4 +1,4 @@
-import { companyLookup } from '../../../src/functions/lookup';
+import { companyLookup, MAX_FORMULA_LOOKUPS } from '../../../src/functions/lookup';
 import { CELL_TEXT } from '../../../src/functions/cell-text';
 import { harness } from './fakes';
 
@@ -34,6 +34,19 @@ describe('COMPANY_LOOKUP', () => {
     const again = companyLookup([['b.com'], ['a.com']], 'company_name', undefined, h.env());
     expect(again).toEqual([['b'], ['a']]);
     expect(h.service.requests.length).toBe(before);
+  });
+
+  it(`resolves at most ${MAX_FORMULA_LOOKUPS} companies in one formula; the inputs past them say to use Enrich`, () => {
+    const h = harness();
+    const inputs = Array.from({ length: MAX_FORMULA_LOOKUPS + 3 }, (_, i) => [`company${i % (MAX_FORMULA_LOOKUPS + 2)}.com`]);
+    const rows = companyLookup(inputs, 'domain', undefined, h.env({ limits: { stopFetchingAfterMs: Infinity, deadlineMs: Infinity } }));
+    expect(h.service.lookups()).toHaveLength(MAX_FORMULA_LOOKUPS);
+    expect(rows.slice(MAX_FORMULA_LOOKUPS - 1).map((row) => row[0])).toEqual([`company${MAX_FORMULA_LOOKUPS - 1}.com`, CELL_TEXT.useEnrich, CELL_TEXT.useEnrich, 'company0.com']);
+    expect(CELL_TEXT.useEnrich).toContain(MAX_FORMULA_LOOKUPS.toLocaleString('en-US'));
+    // Everything it fetched is cached: a recalculation sends nothing.
+    const sent = h.service.requests.length;
+    companyLookup(inputs, 'domain', undefined, h.env());
+    expect(h.service.requests.length).toBe(sent);
   });
 
   it('answers 404 with "Not found" (cached) and 202 with "Enriching..." (not cached)', () => {
