@@ -1,6 +1,8 @@
 // Research in the playground: select 3 rows, launch with fields (one with evidence), launch a markdown report for a
 // fourth row, advance time (the poll trigger fires), then see the fields in the grid and the rendered, sanitized
 // report with clickable citations in the panel.
+import * as path from 'path';
+import * as esbuild from 'esbuild';
 import { describeWithBrowser, startStack, type Stack } from './harness';
 
 jest.setTimeout(60000);
@@ -81,5 +83,51 @@ describeWithBrowser('research panel in the playground', () => {
     const history = await panel.locator('.task .meta').allTextContents();
     expect(history.filter((line) => /^done · medium · /.test(line))).toHaveLength(4);
     await stack.screenshot('research-4-tasks');
+  });
+
+  // Issue 13 item 8: the Report tab's renderer (the panel's own module, with DOMPurify in Chromium) on hostile and
+  // huge reports: 5,000 nested blockquotes made marked throw and left the tab on "Loading..." forever.
+  it('renders any report: too deep falls back to escaped text with a note, 1 MB renders (time printed), both sanitized', async () => {
+    const built = await esbuild.build({
+      entryPoints: [path.resolve(__dirname, '../../sidebar/research/markdown.ts')],
+      bundle: true, format: 'iife', globalName: 'reportMarkdown', platform: 'browser', target: 'es2019', write: false,
+    });
+    const page = await stack.browser.newPage();
+    try {
+      await page.setContent('<!doctype html><article id="out"></article>');
+      await page.addScriptTag({ content: built.outputFiles[0].text });
+      const show = (markdown: string) => page.evaluate((md) => {
+        const render = (window as unknown as { reportMarkdown: { renderMarkdown(m: string, s: unknown[]): string } }).reportMarkdown.renderMarkdown;
+        const out = document.getElementById('out')!;
+        const started = performance.now();
+        out.innerHTML = render(md, [{ id: 1, url: 'https://example.com/source' }]);
+        return {
+          ms: Math.round(performance.now() - started),
+          note: out.querySelector('.report-fallback')?.textContent ?? null,
+          plain: out.querySelector('pre.report-plain')?.textContent ?? null,
+          h2: out.querySelectorAll('h2').length,
+          citations: out.querySelectorAll('a[href="https://example.com/source"][target="_blank"]').length,
+          unsafe: out.querySelectorAll('script, img, [onerror]').length,
+        };
+      }, markdown);
+
+      const hostile = '<img src=x onerror="window.hit=1"><script>window.hit=1</script>';
+      const deep = `${'> '.repeat(5000)}deep ${hostile}`;
+      const shownDeep = await show(deep);
+      expect(shownDeep).toMatchObject({ note: 'This report could not be formatted, so it is shown as plain text.', plain: deep, unsafe: 0 });
+
+      let large = '';
+      for (let i = 0; large.length < 1_000_000; i++) {
+        large += `## Section ${i}\n\n${'Acme sells **widgets** in 40 countries [1]. Revenue grew 12%.\n\n'.repeat(10)}- one\n  - two\n\n> quote ${hostile}\n\n`;
+      }
+      const shownLarge = await show(large);
+      console.log(`Chromium: 1 MB report (${large.length} characters) rendered and sanitized in ${shownLarge.ms} ms`);
+      expect(shownLarge).toMatchObject({ note: null, unsafe: 0 });
+      expect(shownLarge.h2).toBeGreaterThan(1000);
+      expect(shownLarge.citations).toBeGreaterThan(10000);
+      expect(await page.evaluate(() => (window as unknown as { hit?: number }).hit)).toBeUndefined();
+    } finally {
+      await page.close();
+    }
   });
 });
