@@ -4,6 +4,8 @@ import { appContext } from '../app-context';
 import { createServiceClient } from '../api/client';
 import { AccountService, type AccountState } from './account-service';
 import { userConnection } from './settings';
+import { checkedRequest } from '../shared/request-check';
+import { ACCOUNT_KIND, SHARING, TOKEN_INPUT } from './requests';
 import { REQUEST_BUDGET_KEYS, type AccountKind, type BudgetStatus } from '../platform/request-budget';
 
 function accountService(): AccountService {
@@ -22,7 +24,8 @@ export function getAccountState(): AccountState {
 }
 
 export function saveAccountToken(input: { token: string; baseUrl?: string }): AccountState {
-  return accountService().save(String(input?.token ?? ''), input?.baseUrl === undefined ? undefined : String(input.baseUrl));
+  const { token, baseUrl } = checkedRequest<{ token: string; baseUrl?: string }>(TOKEN_INPUT, input, 'token');
+  return accountService().save(token, baseUrl);
 }
 
 export function removeAccountToken(): AccountState {
@@ -30,7 +33,7 @@ export function removeAccountToken(): AccountState {
 }
 
 export function setFormulaTokenSharing(enabled: boolean): AccountState {
-  return accountService().setFormulaSharing(enabled === true);
+  return accountService().setFormulaSharing(checkedRequest<boolean>(SHARING, enabled, 'sharing'));
 }
 
 /** Available credits for the badge in every panel; null when no token is set or the check failed. */
@@ -48,6 +51,7 @@ export function getRequestBudget(): BudgetStatus {
 
 /** Settings: the user's Google account kind, which sets the daily request budget (consumer 18,000, Workspace 95,000). */
 export function setRequestBudgetAccount(kind: AccountKind): BudgetStatus {
+  checkedRequest<AccountKind>(ACCOUNT_KIND, kind, 'account kind');
   const context = appContext();
   if (kind === 'workspace') context.stores.user.set(REQUEST_BUDGET_KEYS.account, 'workspace');
   else context.stores.user.remove(REQUEST_BUDGET_KEYS.account);

@@ -3,6 +3,8 @@
 // takes the document lock where the document's Tables state is written, and delegates to session.ts.
 import { appContext, type AppContext } from '../app-context';
 import type { KeyValueStore } from '../ports';
+import { checkedRequest } from '../shared/request-check';
+import { PUSH_REQUEST, SAVE_REQUEST, TEMPLATE_REQUEST } from './requests';
 import { activeHeaderRow, headerRowOf, type HeaderRow } from './sheet-adapter';
 import { alignAndSave, openState, push, saveTemplate, type AlignedView, type PushRequest, type PushResponse, type TablesState, type TemplateRequest, type TemplateResponse } from './session';
 
@@ -15,8 +17,8 @@ export function showTablesDialog(): void {
   SpreadsheetApp.getUi().showModalDialog(html, 'Map columns to a table');
 }
 
-function sheetRow(sheetId: unknown): HeaderRow {
-  const row = typeof sheetId === 'number' ? headerRowOf(sheetId) : null;
+function sheetRow(sheetId: number): HeaderRow {
+  const row = headerRowOf(sheetId);
   if (!row) throw new Error('The sheet of this mapping was deleted: close the dialog and open it again');
   return row;
 }
@@ -44,7 +46,7 @@ export function getTablesState(): TablesState {
 
 /** Saves the dialog's mapping with the document; answers the drafts as aligned with the sheet now. */
 export function saveTablesMapping(request: { sheetId: number; drafts: unknown }): AlignedView {
-  const row = sheetRow(request?.sheetId);
+  const row = sheetRow(checkedRequest<{ sheetId: number }>(SAVE_REQUEST, request, 'mapping').sheetId);
   const context = appContext();
   return withDocumentLock(context, () => {
     const { drafts, letters, saveError } = alignAndSave(documentStore(context), row, request.drafts);
@@ -54,14 +56,14 @@ export function saveTablesMapping(request: { sheetId: number; drafts: unknown })
 
 /** Saves the mapping, then creates its included columns in the table. */
 export function pushTablesColumns(request: PushRequest & { sheetId: number }): PushResponse {
-  const row = sheetRow(request?.sheetId);
+  const row = sheetRow(checkedRequest<{ sheetId: number }>(PUSH_REQUEST, request, 'push').sheetId);
   const context = appContext();
   return withDocumentLock(context, () => push({ api: context.userClient(), store: documentStore(context), clock: context.clock }, row, request));
 }
 
 /** Saves the mapping, then replaces the template's column list with it. */
 export function saveTablesTemplate(request: TemplateRequest & { sheetId: number }): TemplateResponse {
-  const row = sheetRow(request?.sheetId);
+  const row = sheetRow(checkedRequest<{ sheetId: number }>(TEMPLATE_REQUEST, request, 'template').sheetId);
   const context = appContext();
   return withDocumentLock(context, () => saveTemplate({ api: context.userClient(), store: documentStore(context), clock: context.clock }, row, request));
 }

@@ -59,4 +59,15 @@ describe('malformed panel requests (integration)', () => {
     expect(runtime.run('checkUnconfirmedResearch', ['abc'], { kind: 'sidebar' })).toEqual({ ok: false, message: unreadable('rows must be array') });
     expect(await sandbox.stats()).toEqual(before);
   });
+
+  it('refuses malformed Settings and Tables requests with the same message, changing nothing', async () => {
+    const before = await sandbox.stats();
+    expect(failure('saveAccountToken', [{ token: 42 }])).toBe(unreadable('token must be string'));
+    expect(failure('setFormulaTokenSharing', ['yes'])).toBe(unreadable('sharing must be boolean'));
+    expect(failure('setRequestBudgetAccount', ['enterprise'])).toBe(unreadable('account kind must be one of "consumer", "workspace"'));
+    expect(failure('saveTablesMapping', [{ sheetId: '0', drafts: [] }])).toBe(unreadable('sheetId must be integer'));
+    expect(failure('pushTablesColumns', [{ sheetId: 0, drafts: {}, table: 't', position: true }])).toBe(unreadable('drafts must be array'));
+    expect(runtime.properties.document.keys()).toEqual([]);
+    expect(await sandbox.stats()).toEqual(before);
+  });
 });
