@@ -4,8 +4,9 @@
 // Strict mode as the sandbox reads task creation (dev/sandbox/output-schema.ts): ajv's strictSchema and
 // strictNumbers; strictRequired stays off because 2020-12 lets `required` name a property that `properties` does not
 // define (the keyword only asks for an array of unique strings), and strictTypes/strictTuples stay off because they
-// reject valid schemas (`properties` without a sibling `type`). Server only (bundled into Code.js): ajv with its meta-schemas is
-// too large for the sidebar page, which keeps its light checks (output-schema.ts) and shows these messages.
+// reject valid schemas (`properties` without a sibling `type`). Server only (bundled into Code.js): ajv with its
+// meta-schemas is too large for the sidebar page, which keeps its light checks (output-schema.ts) and shows these
+// messages.
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
