@@ -114,6 +114,39 @@ describe('bulk enrichment through the bundle', () => {
     expect(sheetValues(rt)).toEqual(values);
   });
 
+  it('re-runs a finished job over more domains than the cache has items without a single request', async () => {
+    const fields = ['company_name', 'linkedin', 'hq_country'];
+    const known = enriched.slice(0, 1300).map((company) => company.domain);
+    const unknown = Array.from({ length: 20 }, (_, i) => `no-such-company-${i}.com`);
+    const variants = known.slice(0, 200).map((domain, i) => (i % 2 === 0 ? domain.toUpperCase() : `https://www.${domain}/`));
+    const rt = runtime([['Website'], ...[...known, ...unknown, ...variants].map((value) => [value])]);
+    start(rt, { fields });
+    const first = await drive(rt, { maxSteps: 50 });
+    expect(first.progress).toMatchObject({ status: 'done', counts: { written: 1500, notFound: 20 } });
+    const filled = sheetValues(rt);
+    const lookupsSent = () => rt.httpLog.filter((entry) => entry.url.includes('/v1/companies/')).length;
+    expect(lookupsSent()).toBe(1320);
+    // Some profiles have no LinkedIn page: their empty cells must not read as "not enriched yet".
+    expect(filled.slice(1).filter((row) => row[2] === '' && row[1] !== '' && !String(row[1]).startsWith('Not found')).length).toBeGreaterThan(0);
+    // 1,320 lookups live in the packed cache's buckets, far below Google's 1,000 items (900 after an eviction).
+    expect(rt.cache.document.keys().length).toBeLessThanOrEqual(256);
+
+    // Overwriting everything within the cache's 6 hours: every profile comes from the cache.
+    start(rt, { fields, overwrite: true });
+    expect((await drive(rt, { maxSteps: 50 })).progress).toMatchObject({ status: 'done', totalDomains: 1320, cacheHits: 1320, lookups: 0 });
+    expect(lookupsSent()).toBe(1320);
+
+    // A day later the cache is empty: a re-run skips every finished row and sends nothing.
+    (rt.clock as ManualClock).advance(24 * 60 * 60_000);
+    expect(rt.cache.document.keys()).toEqual([]);
+    const preview = rt.run<EnrichPreview>('getEnrichmentPreview', [{ fields }], { kind: 'sidebar' });
+    expect(preview).toMatchObject({ ok: true, alreadyFilled: 1520, toLookUp: 0 });
+    start(rt, { fields });
+    expect((await drive(rt)).progress).toMatchObject({ status: 'done', totalDomains: 0 });
+    expect(lookupsSent()).toBe(1320);
+    expect(sheetValues(rt)).toEqual(filled);
+  }, 60_000);
+
   it('writes each result into its own row while the user sorts, inserts and deletes rows between chunks', async () => {
     const total = LIMITS.planSize * 2 + 100;
     const rows: unknown[][] = [['Domain'], ...enriched.slice(0, total).map((company) => [company.domain])];

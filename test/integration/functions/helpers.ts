@@ -1,6 +1,6 @@
 // Shared set-up of the custom-function integration tests: a sandbox in a child process with a small control client,
 // and an emulated spreadsheet running the built bundle whose formulas use a token shared through document properties.
-import { createRuntime, type GasRuntime } from '../../../dev/gas-runtime';
+import { createRuntime, SpreadsheetModel, type GasRuntime } from '../../../dev/gas-runtime';
 import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import { SandboxControl, type SeededCompany } from '../../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
@@ -28,9 +28,10 @@ export function companies(sandbox: Sandbox, count: number, enriched = true): Pro
   return new SandboxControl(sandbox.url).companies(count, enriched);
 }
 
-/** An opened spreadsheet whose formulas use `token` (null: nobody shared a token with the formulas). */
-export function spreadsheetWithFormulas(sandbox: Sandbox, token: string | null = 'sbx_pro_token'): GasRuntime {
-  const runtime = createRuntime({ users: ['owner@example.com', 'editor@example.com'], addonName: 'Sheet Scout' });
+/** An opened spreadsheet (of `rows` rows when given) whose formulas use `token` (null: nobody shared a token with the formulas). */
+export function spreadsheetWithFormulas(sandbox: Sandbox, token: string | null = 'sbx_pro_token', rows?: number): GasRuntime {
+  const spreadsheet = rows === undefined ? undefined : new SpreadsheetModel({ rows });
+  const runtime = createRuntime({ users: ['owner@example.com', 'editor@example.com'], addonName: 'Sheet Scout', spreadsheet });
   if (token) {
     runtime.properties.document.set(SETTINGS_KEYS.formulaToken, token);
     runtime.properties.document.set(SETTINGS_KEYS.formulaBaseUrl, sandbox.url);
