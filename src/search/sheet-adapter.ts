@@ -1,6 +1,8 @@
 // SearchSheetPort over the active spreadsheet (SpreadsheetApp). Thin: every method is one or two Apps Script calls;
-// sheets are addressed by their stable sheet id, never by position.
+// sheets are addressed by their stable sheet id, never by position. Only the user's sheets exist for the search panel:
+// the add-in's hidden sheets are neither listed nor read nor written (isUserSheet).
 import type { CellValue } from '../shared/cell-values';
+import { isUserSheet, NOT_A_USER_SHEET } from '../shared/internal-sheets';
 import type { SearchSheetPort, SheetRef } from './sheet-port';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -10,14 +12,19 @@ function ref(sheet: Sheet): SheetRef {
   return { id: sheet.getSheetId(), name: sheet.getName() };
 }
 
+function belongsToUser(sheet: Sheet): boolean {
+  return isUserSheet({ name: sheet.getName(), hidden: sheet.isSheetHidden() });
+}
+
 export function createSheetAdapter(spreadsheet: Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): SearchSheetPort {
   const byId = (sheetId: number): Sheet => {
     const sheet = spreadsheet.getSheets().find((candidate) => candidate.getSheetId() === sheetId);
     if (!sheet) throw new Error('That sheet no longer exists: pick another one');
+    if (!belongsToUser(sheet)) throw new Error(NOT_A_USER_SHEET);
     return sheet;
   };
   return {
-    listSheets: () => spreadsheet.getSheets().map(ref),
+    listSheets: () => spreadsheet.getSheets().filter(belongsToUser).map(ref),
     activeSheet: () => ref(spreadsheet.getActiveSheet()),
     activeCellValue: () => {
       const range = spreadsheet.getActiveRange();

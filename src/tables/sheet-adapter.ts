@@ -1,5 +1,6 @@
 // Apps Script adapter of the Tables feature: reads the header row (row 1) of a sheet, as displayed, in one read.
-// The only module of src/tables that touches SpreadsheetApp.
+// The only module of src/tables that touches SpreadsheetApp. The add-in's own hidden sheets are never mapped.
+import { isUserSheet, NOT_A_USER_SHEET } from '../shared/internal-sheets';
 
 export interface HeaderRow {
   sheetId: number;
@@ -8,6 +9,7 @@ export interface HeaderRow {
 }
 
 function headersOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): HeaderRow {
+  if (!isUserSheet({ name: sheet.getName(), hidden: sheet.isSheetHidden() })) throw new Error(NOT_A_USER_SHEET);
   const lastColumn = sheet.getLastColumn();
   const headers = lastColumn === 0 ? [] : sheet.getRange(1, 1, 1, lastColumn).getDisplayValues()[0].map(String);
   return { sheetId: sheet.getSheetId(), sheetName: sheet.getName(), headers };

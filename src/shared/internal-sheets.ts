@@ -1,0 +1,16 @@
+// Which sheets belong to the user: the add-in keeps its own bookkeeping in hidden sheets (the research ledger and
+// the full reports), and no panel may offer, read from or write to them. The rule every sheet picker and sheet-level
+// server function applies: a hidden sheet, or one named like an internal sheet (even if someone unhid it), is not a
+// user sheet.
+
+/** Sheets the add-in creates and hides (src/research keeps its ledger and reports there). */
+export const INTERNAL_SHEET_NAMES: readonly string[] = ['Sheet Scout research ledger', 'Sheet Scout research reports'];
+
+const internal = new Set(INTERNAL_SHEET_NAMES.map((name) => name.toLowerCase()));
+
+/** Whether a sheet may be offered to the user, read from or written to by a panel. */
+export function isUserSheet(sheet: { name: string; hidden: boolean }): boolean {
+  return !sheet.hidden && !internal.has(sheet.name.trim().toLowerCase());
+}
+
+export const NOT_A_USER_SHEET = 'Sheet Scout keeps its own records in that hidden sheet: pick one of your sheets';
