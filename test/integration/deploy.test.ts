@@ -1,0 +1,71 @@
+// `npm run deploy` = `npm test && node build/deploy.js`: the deploy step is run here on its own (not the test suite),
+// from a directory holding the .clasp.json under test, as npm runs it from the project's root.
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const root = path.resolve(__dirname, '../..');
+const deployScript = path.join(root, 'build/deploy.js');
+
+let workDir: string;
+
+beforeEach(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheet-scout-deploy-'));
+});
+
+afterEach(() => {
+  fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+function deployWith(claspJson: string | null): { status: number | null; stdout: string; stderr: string } {
+  if (claspJson !== null) fs.writeFileSync(path.join(workDir, '.clasp.json'), claspJson);
+  // HOME without clasp credentials: a push can never reach Google from a test.
+  const home = path.join(workDir, 'home');
+  fs.mkdirSync(home);
+  const result = spawnSync(process.execPath, [deployScript], {
+    cwd: workDir,
+    env: { PATH: process.env.PATH, HOME: home, USERPROFILE: home },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('npm run deploy', () => {
+  it('runs the test suite, then the deploy step', () => {
+    const packageJson = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    expect(packageJson.scripts.deploy).toBe('npm test && node build/deploy.js');
+  });
+
+  it('ships a .clasp.json that pushes the build output, dist/', () => {
+    expect(JSON.parse(fs.readFileSync(path.join(root, '.clasp.json'), 'utf8')).rootDir).toBe('dist');
+  });
+
+  it('refuses with an empty script id, saying where to find one or how to create one', () => {
+    const { status, stdout, stderr } = deployWith(JSON.stringify({ scriptId: '  ', rootDir: 'dist' }));
+    expect(status).toBe(1);
+    expect(stderr).toContain('the script id in .clasp.json is empty');
+    expect(stderr).toContain('Set scriptId in .clasp.json: Extensions > Apps Script > Project settings > Script ID of your spreadsheet');
+    expect(stderr).toContain('npx clasp create-script --type sheets --rootDir dist');
+    expect(stdout).not.toContain('Pushing');
+  });
+
+  it('refuses without a .clasp.json, and with one that is not JSON', () => {
+    const missing = deployWith(null);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain(`no .clasp.json in ${workDir}`);
+    expect(missing.stderr).toContain('Set scriptId in .clasp.json');
+    fs.rmSync(path.join(workDir, 'home'), { recursive: true });
+    const broken = deployWith('{"scriptId": ');
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain('.clasp.json is not valid JSON');
+  });
+
+  it('with a script id, runs the clasp that npm ci installed (which here finds no login)', () => {
+    const { status, stdout, stderr } = deployWith(JSON.stringify({ scriptId: '1AbCdEfGhIjK', rootDir: 'dist' }));
+    expect(stdout).toContain('Pushing dist/ to Apps Script project 1AbCdEfGhIjK');
+    expect(stdout + stderr).toContain('No credentials found.');
+    expect(status).toBe(1);
+  });
+});
