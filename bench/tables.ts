@@ -49,10 +49,11 @@ export async function run(): Promise<void> {
     const opened = timed(() => runtime.run<TablesState>('getTablesState', [], { kind: 'sidebar' }));
     const openReads = runtime.counters.sheet.reads;
     const prompt = `Using {PREV}, research {input} in depth: ${'products, customers, pricing, hiring, news; '.repeat(12)}`;
+    // A new mapping starts with every column skipped: the bench includes them all.
     const drafts: ColumnDraft[] = opened.value.drafts.map((draft, i) =>
       i % 3 === 2
-        ? { ...draft, kind: 'agent', agent: { ...draft.agent, prompt: prompt.replace('PREV', opened.value.drafts[i - 1].key) } }
-        : draft,
+        ? { ...draft, include: true, kind: 'agent', agent: { ...draft.agent, prompt: prompt.replace('PREV', opened.value.drafts[i - 1].key) } }
+        : { ...draft, include: true },
     );
     const validation = timed(() => validateMapping(drafts));
     if (validation.value.some((issue) => issue.severity === 'error')) throw new Error(validation.value[0].message);

@@ -12,6 +12,7 @@ import type { SavedSearch } from '../../src/search/saved-search';
 import type { SearchField, SearchMode, SearchSpec } from '../../src/search/spec';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
+import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { chipInput } from './chips';
 import { EMPTY_SUMMARY, pastedEntry, upsertSource, type ExcludeEntry, type ExcludeSummary } from './exclude-sources';
 
@@ -373,6 +374,7 @@ export function mountSearchPanel(root: HTMLElement): void {
         return showProblems(answer);
       }
       lastPreview = { searchId: answer.searchId, spec };
+      void refreshCredits();
       state.depth = answer.depth;
       applyDepth(answer.depth);
       renderPreview(answer);
@@ -443,6 +445,7 @@ export function mountSearchPanel(root: HTMLElement): void {
     replaceChildren(where, h('div', { class: 'muted' }, 'Running the search again…'));
     try {
       reportWrite(await server.runCompanySearchAgain(sheetId), where);
+      void refreshCredits();
     } catch (error) {
       replaceChildren(where, message('error', errorText(error)));
     } finally {
@@ -473,7 +476,7 @@ export function mountSearchPanel(root: HTMLElement): void {
 
   replaceChildren(
     root,
-    h('div', { class: 'header' }, h('h1', {}, 'Company search')),
+    panelHeader('Company search'),
     savedBox,
     rerunStatus,
     h('div', { class: 'tabs', role: 'group', 'aria-label': 'Search mode' }, describeTab, similarTab),

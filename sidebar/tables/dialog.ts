@@ -12,6 +12,7 @@ import { readPosition, readTableId, type Position } from '../../src/tables/targe
 import type { TablesState, PushResponse, TemplateResponse } from '../../src/tables/session';
 import type { ColumnRecord, Template } from '../../src/api/types';
 import { renderRow, type RowView } from './row-view';
+import { creditsBadge, refreshCredits } from '../ui/credits-badge';
 
 const AUTOSAVE_MS = 1500;
 
@@ -40,6 +41,14 @@ function mount(root: HTMLElement, state: TablesState): void {
   const saveStatus = h('span', { class: 'muted', id: 'tables-save-status', role: 'status' }, state.saved ? 'Saved mapping loaded' : 'New mapping');
   const saveButton = h('button', { type: 'button', id: 'tables-save', onclick: () => ((dirty = true), saveNow()) }, 'Save mapping');
   const closeButton = h('button', { type: 'button', id: 'tables-close', onclick: () => new GASClient().scriptHostFunctions.close() }, 'Close');
+  const includeAll = (include: boolean): void => {
+    model.drafts.forEach((draft) => (draft.include = include));
+    model.serverIssues = [];
+    rebuildRows();
+    scheduleSave();
+  };
+  const includeAllButton = h('button', { type: 'button', id: 'tables-include-all', onclick: () => includeAll(true) }, 'Include all');
+  const includeNoneButton = h('button', { type: 'button', id: 'tables-include-none', onclick: () => includeAll(false) }, 'Include none');
   let views: RowView[] = [];
 
   // --- Push panel ---
@@ -69,7 +78,7 @@ function mount(root: HTMLElement, state: TablesState): void {
   const templateInput = h('input', { type: 'text', id: 'tables-template', 'aria-label': 'Template', list: 'known-templates', placeholder: 'Template ID or URL (.../templates/<id>)' });
   const knownTemplates = h('datalist', { id: 'known-templates' }, ...state.templates.map((template) => h('option', { value: template.id }, template.name)));
   const templateName = h('input', { type: 'text', id: 'tables-template-name', 'aria-label': 'Template name', placeholder: 'Leave empty to keep the current name' });
-  const templateButton = h('button', { type: 'button', id: 'tables-template-save', onclick: () => saveAsTemplate() }, 'Save as template');
+  const templateButton = h('button', { type: 'button', id: 'tables-template-save', onclick: () => saveAsTemplate(false) }, 'Save as template');
   const templateResult = h('div', { id: 'tables-template-result' });
 
   const side = h(
@@ -98,7 +107,7 @@ function mount(root: HTMLElement, state: TablesState): void {
       'div',
       { class: 'panel' },
       h('h2', {}, 'Save as template'),
-      h('p', { class: 'muted' }, "Replaces the template's column list with the included columns."),
+      h('p', { class: 'muted' }, "Replaces the template's column list with the included columns (you confirm first)."),
       h('label', {}, 'Template'),
       templateInput,
       knownTemplates,
@@ -110,7 +119,18 @@ function mount(root: HTMLElement, state: TablesState): void {
   );
   replaceChildren(
     root,
-    h('div', { class: 'tables-top' }, h('strong', {}, `Sheet "${state.sheetName}"`), topStatus, saveStatus, saveButton, closeButton),
+    h(
+      'div',
+      { class: 'tables-top' },
+      h('strong', {}, `Sheet "${state.sheetName}"`),
+      topStatus,
+      includeAllButton,
+      includeNoneButton,
+      saveStatus,
+      saveButton,
+      creditsBadge(),
+      closeButton,
+    ),
     notices,
     generalIssues,
     h('div', { class: 'tables-body' }, rowsBox, side),
@@ -280,6 +300,7 @@ function mount(root: HTMLElement, state: TablesState): void {
       if (answer.status === 'created') {
         rememberPush(answer.tableId, answer.columns, request.position as Position);
         replaceChildren(pushResult, message('ok', `Created ${answer.columns.length} column${answer.columns.length === 1 ? '' : 's'} in table ${answer.tableId}.`), recordsTable(answer.columns));
+        void refreshCredits();
       } else if (answer.status === 'confirm') {
         replaceChildren(pushResult, message('warn', answer.message), h('div', { class: 'row' }, h('button', { type: 'button', onclick: () => pushColumns(true) }, 'Push anyway')));
       } else {
@@ -298,12 +319,18 @@ function mount(root: HTMLElement, state: TablesState): void {
     refreshAfterOptions();
   }
 
-  function saveAsTemplate(): void {
-    const request = { sheetId: model.state.sheetId, drafts: model.drafts, template: templateInput.value, name: templateName.value };
+  function saveAsTemplate(confirmReplace: boolean): void {
+    const request = { sheetId: model.state.sheetId, drafts: model.drafts, template: templateInput.value, name: templateName.value, confirmReplace };
     call(server.saveTablesTemplate(request), templateResult, (answer: TemplateResponse) => {
       adopt(answer);
-      if (answer.status === 'saved') replaceChildren(templateResult, message('ok', `Template "${answer.template.name}" now has ${answer.template.column_configs.length} columns.`), templateTable(answer.template));
-      else replaceChildren(templateResult, message('error', answer.message));
+      if (answer.status === 'saved') {
+        const count = answer.template.column_configs.length;
+        replaceChildren(templateResult, message('ok', `Template "${answer.template.name}" now has ${count} column${count === 1 ? '' : 's'}.`), templateTable(answer.template));
+      } else if (answer.status === 'confirm') {
+        const replace = h('button', { type: 'button', id: 'tables-template-confirm', class: 'primary', onclick: () => saveAsTemplate(true) }, 'Replace');
+        const cancel = h('button', { type: 'button', onclick: () => replaceChildren(templateResult) }, 'Cancel');
+        replaceChildren(templateResult, message('warn', answer.message), h('div', { class: 'row' }, replace, cancel));
+      } else replaceChildren(templateResult, message('error', answer.message));
     });
   }
 

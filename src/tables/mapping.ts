@@ -18,8 +18,9 @@ export interface AlignedMapping {
 }
 
 /**
- * Builds the sheet's drafts. Without a saved mapping every column is included as an input; with one, headers it
- * does not know are added skipped (the user decides), so a new column never slips into a push unnoticed.
+ * Builds the sheet's drafts. Without a saved mapping every column starts skipped, as an input (the user includes
+ * the few they map; the dialog has "Include all"); with one, headers it does not know are added skipped too, so a
+ * new column never slips into a push unnoticed.
  */
 export function alignDrafts(headers: readonly string[], saved: readonly ColumnDraft[] | null): AlignedMapping {
   const savedById = new Map((saved ?? []).map((draft) => [draftId(draft), draft]));
@@ -35,7 +36,7 @@ export function alignDrafts(headers: readonly string[], saved: readonly ColumnDr
     seen.set(header, occurrence);
     const id = draftId({ header, occurrence });
     const existing = savedById.get(id);
-    drafts.push(existing ? { ...existing } : defaultDraft(header, occurrence, uniqueKey(header, taken), saved === null));
+    drafts.push(existing ? { ...existing } : defaultDraft(header, occurrence, uniqueKey(header, taken), false));
     columns.push(index + 1);
     used.add(id);
   });

@@ -31,6 +31,7 @@ export type PushOutcome =
 
 export type TemplateOutcome =
   | { status: 'invalid'; message: string; issues: MappingIssue[] }
+  | { status: 'confirm'; message: string; issues: MappingIssue[] }
   | { status: 'saved'; template: Template; issues: MappingIssue[] }
   | { status: 'failed'; message: string; issues: MappingIssue[] };
 
@@ -225,9 +226,23 @@ export interface TemplateInput {
   templateInput: string;
   /** Empty: the template keeps its name. */
   name: string;
+  /** The user saw what is replaced and agreed. */
+  confirmReplace: boolean;
 }
 
-/** Replaces a template's column list with the mapping (PUT: safe to repeat). */
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/**
+ * What "Save as template" is about to replace, for the user to confirm. The service has no template read, so the
+ * template's name and column count are those of this document's last save to it; a template never saved from here
+ * is named by its ID.
+ */
+export function replaceTemplateQuestion(known: { name: string; columns: number } | undefined, templateId: string, included: number): string {
+  const what = known ? `template "${known.name}" (${templateId}) and its ${plural(known.columns, 'column')}` : `every column of template ${templateId}`;
+  return `This replaces ${what} with the ${plural(included, 'included column')}. Replace?`;
+}
+
+/** Replaces a template's column list with the mapping (PUT: safe to repeat), once the user confirmed it. */
 export function saveAsTemplate(deps: OperationDeps, input: TemplateInput): TemplateOutcome {
   const target = readTemplateId(input.templateInput);
   if (!target.ok) return { status: 'invalid', message: target.message, issues: [{ row: null, field: 'target', severity: 'error', message: target.message }] };
@@ -237,6 +252,10 @@ export function saveAsTemplate(deps: OperationDeps, input: TemplateInput): Templ
     return { status: 'invalid', message: `Fix ${count} problem${count === 1 ? '' : 's'} before saving the template`, issues };
   }
   const { configs, rows } = buildConfigs(input.drafts);
+  if (!input.confirmReplace) {
+    const known = loadHistory(deps.store).templates.find((item) => item.id === target.id);
+    return { status: 'confirm', message: replaceTemplateQuestion(known, target.id, configs.length), issues };
+  }
   const name = input.name.trim();
   const request: ReplaceTemplateRequest = name === '' ? { column_configs: configs } : { name, column_configs: configs };
   const result = deps.api.replaceTemplate(target.id, request);

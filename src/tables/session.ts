@@ -102,12 +102,14 @@ export interface TemplateRequest {
   drafts: unknown;
   template: string;
   name: string;
+  /** Set when the user agreed to replace the template's columns (the first click only asks). */
+  confirmReplace?: boolean;
 }
 
 export function saveTemplate(deps: OperationDeps, row: HeaderRow, request: TemplateRequest): TemplateResponse {
   const aligned = alignAndSave(deps.store, row, request.drafts);
   const view = { drafts: aligned.drafts, letters: aligned.letters, saveError: aligned.saveError };
   if (aligned.issues.length > 0) return { status: 'invalid', message: aligned.issues[0].message, issues: aligned.issues, ...view };
-  const outcome = saveAsTemplate(deps, { drafts: aligned.drafts, templateInput: String(request.template ?? ''), name: String(request.name ?? '') });
+  const outcome = saveAsTemplate(deps, { drafts: aligned.drafts, templateInput: String(request.template ?? ''), name: String(request.name ?? ''), confirmReplace: request.confirmReplace === true });
   return { ...outcome, ...view };
 }

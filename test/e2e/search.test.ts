@@ -20,6 +20,7 @@ describeWithBrowser('company search panel in the playground', () => {
     const { page } = stack;
     await page.click('[data-handler="showSearchPanel"]');
     const panel = await stack.sidebar();
+    await panel.waitForSelector('#credits-badge:text("500 credits")');
     await panel.fill('#search-query', 'software');
     await panel.fill('[aria-label="Countries to include"]', 'United States');
     await panel.press('[aria-label="Countries to include"]', 'Enter');

@@ -1,5 +1,6 @@
 // Tables dialog in the playground: map three columns (a domain input, a research agent using it, an LLM agent that
-// consumes the research), push them to a table and see the created column IDs, then save the mapping as a template.
+// consumes the research), push them to a table and see the created column IDs, then save the mapping as a template
+// (after confirming what it replaces). A new mapping starts with no column included; "Include all / none" set them all.
 import { describeWithBrowser, startStack, type Stack } from './harness';
 
 const TABLE = 'tbl_labs_companies';
@@ -30,8 +31,14 @@ describeWithBrowser('tables dialog in the playground', () => {
     const dialog = (await handle.contentFrame())!;
     await dialog.waitForSelector('[data-row="4"]');
 
-    await dialog.uncheck('[aria-label="Include column Account owner"]');
-    await dialog.uncheck('[aria-label="Include column Stage"]');
+    const included = () => dialog.locator('[aria-label^="Include column"]').evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).checked));
+    expect(await included()).toEqual([false, false, false, false, false]);
+    expect(await dialog.textContent('#credits-badge')).toBe('500 credits');
+    await dialog.click('#tables-include-all');
+    expect(await included()).toEqual([true, true, true, true, true]);
+    await dialog.click('#tables-include-none');
+    expect(await included()).toEqual([false, false, false, false, false]);
+    for (const header of ['Domain', 'Research', 'Pitch']) await dialog.check(`[aria-label="Include column ${header}"]`);
     await dialog.selectOption('[aria-label="Kind of Research"]', 'agent');
     await dialog.fill('[aria-label="Prompt of Research"]', 'Research the company at {input}: what it sells and to whom.');
     await dialog.selectOption('[aria-label="Kind of Pitch"]', 'agent');
@@ -58,7 +65,13 @@ describeWithBrowser('tables dialog in the playground', () => {
     await dialog.fill('#tables-template', TEMPLATE);
     await dialog.fill('#tables-template-name', 'Outbound research');
     await dialog.click('#tables-template-save');
+    await dialog.waitForSelector(`#tables-template-result :text("This replaces every column of template ${TEMPLATE} with the 3 included columns. Replace?")`);
+    expect((await sandbox<{ name: string }>(`/v1/templates/${TEMPLATE}`)).name).not.toBe('Outbound research');
+    await dialog.click('#tables-template-confirm');
     await dialog.waitForSelector('#tables-template-result :text("Template \\"Outbound research\\" now has 3 columns.")');
+    // The next save names the template and its column count.
+    await dialog.click('#tables-template-save');
+    await dialog.waitForSelector(`#tables-template-result :text("This replaces template \\"Outbound research\\" (${TEMPLATE}) and its 3 columns with the 3 included columns. Replace?")`);
     const template = await sandbox<{ name: string; column_configs: Array<{ key: string }> }>(`/v1/templates/${TEMPLATE}`);
     expect(template.name).toBe('Outbound research');
     expect(template.column_configs.map((config) => config.key)).toEqual(['domain', 'research', 'pitch']);

@@ -41,9 +41,9 @@ function state(): TablesState {
   return runtime.run<TablesState>('getTablesState', [], { kind: 'sidebar' });
 }
 
-/** The state's drafts with the edits applied (by header). */
+/** The state's drafts, every column included (a new mapping starts with none), with the edits applied (by header). */
 function edit(drafts: ColumnDraft[], edits: Record<string, Partial<ColumnDraft>>): ColumnDraft[] {
-  return drafts.map((draft) => ({ ...draft, ...(edits[draft.header] ?? {}), agent: { ...draft.agent, ...(edits[draft.header]?.agent ?? {}) } }));
+  return drafts.map((draft) => ({ ...draft, include: true, ...(edits[draft.header] ?? {}), agent: { ...draft.agent, ...(edits[draft.header]?.agent ?? {}) } }));
 }
 
 function pushColumns(drafts: ColumnDraft[], table: string, position: unknown, extra: Record<string, unknown> = {}): PushResponse {
@@ -165,12 +165,12 @@ describe('Tables > Map columns...', () => {
   it('replaces a template\'s column list and name', async () => {
     setHeaders(['Domain', 'Research', 'Pitch']);
     const drafts = edit(state().drafts, { Research: agentOf('Research {input}'), Pitch: agentOf('Pitch from {research}', { agentType: 'llm' }) });
-    const outcome = runtime.run<TemplateResponse>('saveTablesTemplate', [{ sheetId: state().sheetId, drafts, template: `https://app.example.com/templates/${TEMPLATE}`, name: 'Outbound' }], { kind: 'sidebar' });
+    const outcome = runtime.run<TemplateResponse>('saveTablesTemplate', [{ sheetId: state().sheetId, drafts, template: `https://app.example.com/templates/${TEMPLATE}`, name: 'Outbound', confirmReplace: true }], { kind: 'sidebar' });
     expect(outcome.status).toBe('saved');
     const template = await api<{ name: string; column_configs: Array<{ key: string }> }>('GET', `/v1/templates/${TEMPLATE}`);
     expect(template.name).toBe('Outbound');
     expect(template.column_configs.map((config) => config.key)).toEqual(['domain', 'research', 'pitch']);
-    const missing = runtime.run<TemplateResponse>('saveTablesTemplate', [{ sheetId: state().sheetId, drafts, template: 'tpl_nope', name: '' }], { kind: 'sidebar' });
+    const missing = runtime.run<TemplateResponse>('saveTablesTemplate', [{ sheetId: state().sheetId, drafts, template: 'tpl_nope', name: '', confirmReplace: true }], { kind: 'sidebar' });
     expect(missing).toEqual(expect.objectContaining({ status: 'failed', message: 'Template not found in your workspace: check the template ID or URL' }));
     expect(state().templates.map((item) => item.id)).toEqual([TEMPLATE]);
   });
@@ -217,7 +217,7 @@ describe('Tables > Map columns...', () => {
   it('asks for setup when there is no token, sending nothing and leaving no marker', () => {
     setHeaders(['Domain']);
     runtime.properties.user().delete(SETTINGS_KEYS.token);
-    const outcome = pushColumns(state().drafts, CONTACTS, { at: 'end' });
+    const outcome = pushColumns(edit(state().drafts, {}), CONTACTS, { at: 'end' });
     expect(outcome).toEqual(expect.objectContaining({ status: 'failed', ambiguous: false, message: 'Set up Sheet Scout: Extensions > Sheet Scout > Settings' }));
     expect(runtime.httpLog).toHaveLength(0);
     expect(state().pending).toEqual([]);
@@ -225,7 +225,7 @@ describe('Tables > Map columns...', () => {
 
   it('never re-sends a push that got no clear answer without the user\'s confirmation', async () => {
     setHeaders(['Domain']);
-    const drafts = state().drafts;
+    const drafts = edit(state().drafts, {});
     await api('POST', '/_sandbox/faults', { route: 'columns', dropRate: 1, count: 1 });
     const first = pushColumns(drafts, CONTACTS, { at: 'end' });
     expect(first).toEqual(expect.objectContaining({ status: 'failed', ambiguous: true }));

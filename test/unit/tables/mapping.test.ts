@@ -2,13 +2,13 @@ import { alignDrafts, readDraft, readDrafts } from '../../../src/tables/mapping'
 import { draft } from './helpers';
 
 describe('alignDrafts', () => {
-  it('without a saved mapping includes every non-blank header as an input with a unique key', () => {
+  it('without a saved mapping offers every non-blank header as a skipped input with a unique key', () => {
     const aligned = alignDrafts(['Domain', '', 'Name', 'Name', ' Notes '], null);
     expect(aligned.drafts.map((d) => [d.header, d.occurrence, d.key, d.include, d.kind])).toEqual([
-      ['Domain', 1, 'domain', true, 'input'],
-      ['Name', 1, 'name', true, 'input'],
-      ['Name', 2, 'name_2', true, 'input'],
-      ['Notes', 1, 'notes', true, 'input'],
+      ['Domain', 1, 'domain', false, 'input'],
+      ['Name', 1, 'name', false, 'input'],
+      ['Name', 2, 'name_2', false, 'input'],
+      ['Notes', 1, 'notes', false, 'input'],
     ]);
     expect(aligned.columns).toEqual([1, 3, 4, 5]);
     expect(aligned.saved).toBe(false);

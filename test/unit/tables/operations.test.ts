@@ -199,23 +199,32 @@ describe('declared table keys', () => {
 describe('saveAsTemplate', () => {
   it('replaces the template with the included columns and the name', () => {
     const { api, store, deps } = setup();
-    const outcome = saveAsTemplate(deps, { drafts: example(), templateInput: 'https://app.example.com/templates/tpl_1', name: ' Outbound ' });
+    const input = { drafts: example(), templateInput: 'https://app.example.com/templates/tpl_1', name: ' Outbound ' };
+    expect(saveAsTemplate(deps, { ...input, confirmReplace: false })).toEqual(
+      expect.objectContaining({ status: 'confirm', message: 'This replaces every column of template tpl_1 with the 3 included columns. Replace?' }),
+    );
+    expect(api.calls).toHaveLength(0);
+    const outcome = saveAsTemplate(deps, { ...input, confirmReplace: true });
     expect(outcome.status).toBe('saved');
     expect(api.calls[0]).toEqual({ op: 'template', id: 'tpl_1', body: { name: 'Outbound', column_configs: expect.any(Array) } });
     expect(loadHistory(store).templates).toEqual([expect.objectContaining({ id: 'tpl_1', name: 'Outbound', columns: 3 })]);
+    // The next save names what it replaces, as this document last saved it.
+    expect(saveAsTemplate(deps, { drafts: [draft('Domain')], templateInput: 'tpl_1', name: '', confirmReplace: false })).toEqual(
+      expect.objectContaining({ status: 'confirm', message: 'This replaces template "Outbound" (tpl_1) and its 3 columns with the 1 included column. Replace?' }),
+    );
   });
 
   it('leaves the name out when none is given', () => {
     const { api, deps } = setup();
-    saveAsTemplate(deps, { drafts: example(), templateInput: 'tpl_1', name: '' });
+    saveAsTemplate(deps, { drafts: example(), templateInput: 'tpl_1', name: '', confirmReplace: true });
     expect(api.calls[0].body).not.toHaveProperty('name');
   });
 
   it('validates without any existing table columns, and maps 404', () => {
     const { api, deps } = setup();
-    expect(saveAsTemplate(deps, { drafts: [agent('Pitch', 'from {research}')], templateInput: 'tpl_1', name: '' }).status).toBe('invalid');
+    expect(saveAsTemplate(deps, { drafts: [agent('Pitch', 'from {research}')], templateInput: 'tpl_1', name: '', confirmReplace: true }).status).toBe('invalid');
     api.templateResults.push(fail({ kind: 'not_found' }));
-    expect(saveAsTemplate(deps, { drafts: example(), templateInput: 'tpl_x', name: '' })).toEqual(
+    expect(saveAsTemplate(deps, { drafts: example(), templateInput: 'tpl_x', name: '', confirmReplace: true })).toEqual(
       expect.objectContaining({ status: 'failed', message: 'Template not found in your workspace: check the template ID or URL' }),
     );
   });

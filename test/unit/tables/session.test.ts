@@ -14,7 +14,8 @@ describe('session', () => {
     const store = new MemoryStore();
     const first = openState(store, sheet(['Domain', 'Research']));
     expect(first.saved).toBe(false);
-    const edited = [first.drafts[0], { ...agent('Research', 'Research {input}'), key: 'research' }];
+    expect(first.drafts.map((d) => d.include)).toEqual([false, false]);
+    const edited = [{ ...first.drafts[0], include: true }, { ...agent('Research', 'Research {input}'), key: 'research' }];
     alignAndSave(store, sheet(['Domain', 'Research']), JSON.parse(JSON.stringify(edited)));
     const reopened = openState(store, sheet(['Research', 'Extra', 'Domain']));
     expect(reopened.saved).toBe(true);
