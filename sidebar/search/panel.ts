@@ -327,25 +327,29 @@ export function mountSearchPanel(root: HTMLElement): void {
     if (next && label) replaceChildren(status, h('div', { class: 'muted' }, label));
   };
 
-  const renderPreview = (answer: Extract<PreviewAnswer, { ok: true }>): void => {
-    const rows = answer.preview.map((row: PreviewRow) =>
-      h('tr', {}, h('td', {}, row.name), h('td', {}, row.domain), h('td', {}, row.country), h('td', {}, row.size), h('td', {}, row.founded ?? ''), h('td', {}, row.relevance ?? '')),
+  /** One result as a card: name and domain, then country, size, founding year and relevance (all wrap at 300 px). */
+  const resultCard = (row: PreviewRow): HTMLElement => {
+    const facts = [
+      row.country ? h('span', { 'data-col': 'country' }, row.country) : null,
+      row.size ? h('span', { 'data-col': 'size' }, `${row.size} employees`) : null,
+      row.founded !== null ? h('span', { 'data-col': 'founded' }, `founded ${row.founded}`) : null,
+      row.relevance !== null ? h('span', { 'data-col': 'relevance' }, `relevance ${row.relevance}`) : null,
+    ].filter((fact): fact is HTMLSpanElement => fact !== null);
+    return h(
+      'li',
+      { class: 'result' },
+      h('div', { class: 'result-title' }, h('strong', { 'data-col': 'name' }, row.name || row.domain), ' ', h('span', { class: 'muted', 'data-col': 'domain' }, row.domain)),
+      h('div', { class: 'result-facts muted' }, ...facts.flatMap((fact, index) => (index === 0 ? [fact] : [' · ', fact]))),
     );
+  };
+
+  const renderPreview = (answer: Extract<PreviewAnswer, { ok: true }>): void => {
     replaceChildren(
       previewBox,
       h('h2', {}, `${answer.count.toLocaleString('en-US')} result${answer.count === 1 ? '' : 's'}${answer.exhausted ? ' (all matches)' : ''}`),
       answer.reference ? h('div', { class: 'muted' }, `Similar to ${answer.reference.name || answer.reference.domain}`) : null,
       answer.count > answer.preview.length ? h('div', { class: 'muted' }, `Showing the first ${answer.preview.length}`) : null,
-      h(
-        'div',
-        { class: 'table-wrap' },
-        h(
-          'table',
-          { class: 'preview' },
-          h('thead', {}, h('tr', {}, ...['Name', 'Domain', 'Country', 'Size', 'Founded', 'Relevance'].map((title) => h('th', {}, title)))),
-          h('tbody', {}, ...rows),
-        ),
-      ),
+      h('ol', { class: 'results', 'aria-label': 'Search results' }, ...answer.preview.map(resultCard)),
     );
     writeBox.hidden = answer.count === 0;
     includeCountries.setSuggestions(answer.suggestions.countries);

@@ -15,9 +15,10 @@ function render(status: BudgetStatus | null, problem?: string): void {
       id: 'request-budget-account',
       onchange: (event: Event) => void choose((event.target as HTMLSelectElement).value as AccountKind),
     },
-    h('option', { value: 'consumer', selected: status?.account !== 'workspace' }, 'Personal Google account (18,000 requests a day)'),
-    h('option', { value: 'workspace', selected: status?.account === 'workspace' }, 'Google Workspace account (95,000 requests a day)'),
+    h('option', { value: 'consumer', selected: status?.account !== 'workspace' }, 'Personal (gmail.com)'),
+    h('option', { value: 'workspace', selected: status?.account === 'workspace' }, 'Google Workspace'),
   );
+  const allowance = status?.account === 'workspace' ? '95,000 requests a day' : '18,000 requests a day';
   replaceChildren(
     section,
     h('h2', {}, 'Daily requests'),
@@ -28,6 +29,7 @@ function render(status: BudgetStatus | null, problem?: string): void {
     problem ? message('error', problem) : null,
     h('label', { for: 'request-budget-account' }, 'Your Google account'),
     select,
+    h('div', { class: 'muted', id: 'request-budget-allowance' }, allowance),
     h('p', { class: 'muted' }, 'Google limits the web requests of all your scripts together; Sheet Scout keeps a margin for your other scripts.'),
   );
 }

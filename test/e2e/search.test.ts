@@ -28,7 +28,7 @@ describeWithBrowser('company search panel in the playground', () => {
     await panel.fill('#search-count', '30');
     await panel.click('#search-run');
     await panel.waitForSelector('#search-preview h2:has-text("30 results")');
-    const countries = await panel.locator('#search-preview tbody tr td:nth-child(3)').allTextContents();
+    const countries = await panel.locator('#search-preview .result [data-col="country"]').allTextContents();
     expect(countries.length).toBe(30);
     expect(new Set(countries)).toEqual(new Set(['United States']));
     await stack.screenshot('search-1-preview');
@@ -64,7 +64,7 @@ describeWithBrowser('company search panel in the playground', () => {
     await panel.fill('#search-count', '10');
     await panel.click('#search-run');
     await panel.waitForSelector('#search-preview h2:has-text("10 results")');
-    const domains = await panel.locator('#search-preview tbody tr td:nth-child(2)').allTextContents();
+    const domains = await panel.locator('#search-preview .result [data-col="domain"]').allTextContents();
     expect(domains).not.toContain(domain);
     await panel.click('#search-insert');
     await panel.waitForSelector(`#search-write-status :text("10 companies written to \\"Search: similar to ${domain}\\"")`);

@@ -1,0 +1,117 @@
+// Every sidebar panel at Google's fixed 300 px width, in the playground: no text may be cut. A panel is clipped when
+// any element holding text is wider inside than it shows (scrollWidth > clientWidth), when the page scrolls
+// sideways, or when a select's chosen option or an input's value is wider than the control. Each panel is opened in
+// the state a first-hour user sees (Search with a preview, Research with the fields form, Enrich with its preview).
+import type { Frame } from 'playwright-core';
+import { describeWithBrowser, startStack, type Stack } from './harness';
+
+jest.setTimeout(120_000);
+
+interface Clip {
+  what: string;
+  text: string;
+  overflow: number;
+}
+
+/** The clipped texts of the panel in `frame` (empty when everything fits). */
+async function clippedTexts(frame: Frame): Promise<Clip[]> {
+  return frame.evaluate(() => {
+    const clips: Array<{ what: string; text: string; overflow: number }> = [];
+    const describe = (element: Element): string => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ').join('.')}` : ''}`;
+    const canvas = document.createElement('canvas').getContext('2d')!;
+    const textWidth = (element: Element, text: string): number => {
+      const style = getComputedStyle(element);
+      canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      return canvas.measureText(text).width;
+    };
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) clips.push({ what: 'page scrolls sideways', text: '', overflow: root.scrollWidth - root.clientWidth });
+    for (const element of Array.from(document.body.querySelectorAll('*'))) {
+      const style = getComputedStyle(element);
+      if (style.display === 'none' || style.visibility === 'hidden' || element.closest('[hidden], details:not([open]) > :not(summary)')) continue;
+      const box = element as HTMLElement;
+      if (element instanceof HTMLSelectElement) {
+        const chosen = element.selectedOptions[0]?.textContent ?? '';
+        const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20; // the arrow
+        const need = textWidth(element, chosen);
+        if (chosen && need > room) clips.push({ what: describe(element), text: chosen, overflow: Math.round(need - room) });
+        continue;
+      }
+      if (element instanceof HTMLInputElement && ['text', 'url', 'number', 'password', ''].includes(element.type)) {
+        if (element.value && element.scrollWidth > element.clientWidth) clips.push({ what: describe(element), text: element.value, overflow: element.scrollWidth - element.clientWidth });
+        continue;
+      }
+      if (element instanceof HTMLTextAreaElement) continue;
+      const ownText = Array.from(element.childNodes).some((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '');
+      const hasText = ownText || (element.textContent ?? '').trim() !== '';
+      if (!hasText || box.clientWidth === 0) continue;
+      if (box.scrollWidth > box.clientWidth + 1) clips.push({ what: describe(element), text: (element.textContent ?? '').trim().slice(0, 80), overflow: box.scrollWidth - box.clientWidth });
+    }
+    return clips;
+  });
+}
+
+describeWithBrowser('every panel at 300 px', () => {
+  let stack: Stack;
+  const found: Record<string, Clip[]> = {};
+
+  beforeAll(async () => {
+    stack = await startStack();
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  async function open(handler: string): Promise<Frame> {
+    await stack.page.click(`[data-handler="${handler}"]`);
+    const frame = await stack.sidebar();
+    expect(await stack.page.$eval('#sidebar-frame', (frame) => (frame as HTMLElement).clientWidth)).toBe(300);
+    return frame;
+  }
+
+  it('Settings', async () => {
+    const panel = await open('showSettingsPanel');
+    await panel.waitForSelector('#account-email');
+    await panel.click('summary:has-text("Advanced")');
+    found.Settings = await clippedTexts(panel);
+    await stack.screenshot('layout-settings');
+    expect(found.Settings).toEqual([]);
+  });
+
+  it('Company search with a preview', async () => {
+    const panel = await open('showSearchPanel');
+    await panel.fill('#search-query', 'software');
+    await panel.fill('#search-count', '20');
+    await panel.click('summary:has-text("Exclude domains")');
+    await panel.click('#search-run');
+    await panel.waitForSelector('#search-preview h2:has-text("20 results")');
+    found.Search = await clippedTexts(panel);
+    await stack.screenshot('layout-search');
+    expect(found.Search).toEqual([]);
+  });
+
+  it('Enrich with its preview', async () => {
+    await stack.page.click('td[data-cell="A1"]');
+    const panel = await open('showEnrichPanel');
+    await panel.waitForSelector('#enrich-preview');
+    found.Enrich = await clippedTexts(panel);
+    await stack.screenshot('layout-enrich');
+    expect(found.Enrich).toEqual([]);
+  });
+
+  // Outside this change's area (sidebar/research, src/research/depth.ts): the depth option "medium: 5 agents x 2 = 10
+  // credits per row" and the field-name boxes are still cut. Marked failing so it turns red once they fit: then make it
+  // a plain `it`.
+  it.failing('Research with fields', async () => {
+    await stack.page.click('td[data-cell="A2"]');
+    const panel = await open('showResearchPanel');
+    await panel.fill('#brief', 'Research {Domain}');
+    await panel.selectOption('#depth', 'medium');
+    await panel.check('#output-fields');
+    await panel.fill('[aria-label="Field 1 name"]', 'headquarters_country_code');
+    found.Research = await clippedTexts(panel);
+    await stack.screenshot('layout-research');
+    expect(found.Research).toEqual([]);
+  });
+});
