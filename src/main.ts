@@ -102,6 +102,7 @@ global.listResearchHistory = research.listResearchHistory;
 global.getSelectedRowReport = research.getSelectedRowReport;
 global.getTaskReport = research.getTaskReport;
 global.writeTaskToSelectedRow = research.writeTaskToSelectedRow;
+global.showResearchRows = research.showResearchRows;
 global.checkUnconfirmedResearch = research.checkUnconfirmedResearch;
 global.sendUnconfirmedResearchAnyway = research.sendUnconfirmedResearchAnyway;
 

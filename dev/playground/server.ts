@@ -9,6 +9,7 @@ import * as esbuild from 'esbuild';
 import * as acorn from 'acorn';
 import { createRuntime, type GasRuntime } from '../gas-runtime';
 import { blockingSleep, type Clock } from '../gas-runtime/clock';
+import { rectA1 } from '../gas-runtime/spreadsheet/a1';
 import { SandboxControl } from '../sandbox/control-client';
 import { SETTINGS_KEYS } from '../../src/account/settings';
 import { fillDemoSpreadsheet } from './demo';
@@ -175,6 +176,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     return {
       sheets,
       activeSheet: model.activeSheet.name,
+      // What a script selected (range.activate(), "Show in sheet") is shown in the grid like the user's own selection.
+      selection: model.selection ? { sheet: model.selection.sheet.name, a1: rectA1(model.selection.rect) } : null,
       menu: runtime.ui.menus.find((menu) => menu.addon) ?? null,
       sidebar: activeSidebar ? { id: activeSidebar.id, title: activeSidebar.title } : null,
       dialog: activeDialog ? { id: activeDialog.id, title: activeDialog.title, width: activeDialog.width, height: activeDialog.height } : null,

@@ -3,7 +3,7 @@
 // every 15 s while open, and the account's task history with "Write to selected row"), and Report (the selected
 // row's report, rendered from markdown and sanitized, citations linked to their sources).
 import type { TaskDepth, TaskReport } from '../../src/api/types';
-import type { HistoryItemDto, ReportDto, ResearchContextDto, ResearchStatusDto } from '../../src/research/endpoints';
+import type { HistoryItemDto, ReportDto, ResearchContextDto, ResearchStatusDto, WriteToRowResponse } from '../../src/research/endpoints';
 import { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from '../../src/research/brief-template';
 import { DEPTHS, depthLabel, estimateCredits, estimateMessage } from '../../src/research/depth';
 import { outputClashes, resolveOutput, type LaunchRequest, type OutputRequest } from '../../src/research/launch-request';
@@ -12,7 +12,7 @@ import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { renderMarkdown } from './markdown';
-import { safeUrl } from './citations';
+import { safeUrl, withoutSourceList } from './citations';
 import { createPollLoop } from './poll-loop';
 
 const POLL_MS = 15000;
@@ -44,6 +44,10 @@ interface PanelState {
   report: ReportDto | null;
   /** The unconfirmed record whose "Send anyway" awaits a second click (it may pay twice). */
   confirmingSend: string | null;
+  /** The last launch's answer, shown under the launch button (where the user is looking). */
+  launched: { kind: 'error' | 'ok' | 'warn'; text: string; details: string[]; sheetId: number; rows: number[]; statusHeader: string } | null;
+  /** The answer to "Write to selected row", shown in the task's own entry (with its question, if any). */
+  written: { taskId: string; answer: WriteToRowResponse; confirmed: { otherCompany: boolean; taskOutput: boolean } } | null;
 }
 
 const state: PanelState = {
@@ -68,6 +72,8 @@ const state: PanelState = {
   history: null,
   report: null,
   confirmingSend: null,
+  launched: null,
+  written: null,
 };
 
 let root: HTMLElement;
@@ -151,11 +157,21 @@ function fieldEditor(field: FieldRow, index: number): HTMLElement {
     { 'aria-label': `Field ${index + 1} type`, onchange: (event: Event) => { field.type = (event.target as HTMLSelectElement).value as FieldType; render(); } },
     ...FIELD_TYPES.map((option) => h('option', { value: option.type, selected: option.type === field.type }, option.label)),
   );
+  // The column follows the field's name until the user types a column of their own: what is shown is what is written.
+  const columnInput = input(field.column, (value) => { field.column = value; refreshLaunchSummary(); }, { placeholder: 'Column header', 'aria-label': `Field ${index + 1} column` });
+  const renameField = (value: string) => {
+    if (field.column === field.name) {
+      field.column = value;
+      columnInput.value = value;
+    }
+    field.name = value;
+    refreshLaunchSummary();
+  };
   return h(
     'div',
     { class: 'field' },
     h('div', { class: 'row' },
-      input(field.name, (value) => { const followed = field.column === field.name; field.name = value; if (followed) field.column = value; refreshLaunchSummary(); }, { placeholder: 'Field name', 'aria-label': `Field ${index + 1} name` }),
+      input(field.name, renameField, { placeholder: 'Field name', 'aria-label': `Field ${index + 1} name` }),
       typeSelect,
       h('button', { type: 'button', title: 'Remove field', onclick: () => { state.fields.splice(index, 1); render(); } }, '×'),
     ),
@@ -166,7 +182,7 @@ function fieldEditor(field: FieldRow, index: number): HTMLElement {
       h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: field.required, onchange: (e: Event) => { field.required = (e.target as HTMLInputElement).checked; } }), 'required'),
       h('label', { class: 'check' }, h('input', { type: 'checkbox', 'aria-label': `Field ${index + 1} with evidence`, checked: field.evidence, onchange: (e: Event) => { field.evidence = (e.target as HTMLInputElement).checked; } }), 'with evidence'),
     ),
-    h('div', { class: 'row' }, h('span', { class: 'muted' }, 'Column'), input(field.column, (value) => { field.column = value; }, { placeholder: 'Column header', 'aria-label': `Field ${index + 1} column` })),
+    h('div', { class: 'row' }, h('span', { class: 'muted' }, 'Column'), columnInput),
   );
 }
 
@@ -268,15 +284,55 @@ async function launch(): Promise<void> {
       ...(response.skippedRunning.length ? [`Already running (tick "Re-run" to start again): rows ${response.skippedRunning.join(', ')}`] : []),
       ...(response.skippedEmpty.length ? [`Empty brief: rows ${response.skippedEmpty.join(', ')}`] : []),
     ];
-    state.notice = { kind: response.ok ? (response.failed.length ? 'warn' : 'ok') : 'error', text: response.message, details };
-    void refreshCredits();
+    const kind = response.ok ? (response.failed.length ? 'warn' : 'ok') : 'error';
+    const launchedRows = context.rows.filter((row) => !response.skippedEmpty.includes(row) && !response.skippedRunning.includes(row));
+    state.launched = { kind, text: response.message, details, sheetId: context.sheetId, rows: launchedRows, statusHeader: output().statusHeader };
+    if (response.ok) void refreshSpentCredits();
     void pollLoop.pollNow();
   } catch (error) {
-    state.notice = { kind: 'error', text: errorText(error) };
+    state.launched = { kind: 'error', text: errorText(error), details: [], sheetId: context.sheetId, rows: [], statusHeader: '' };
   } finally {
     state.busy = false;
     render();
+    document.getElementById('launch-result')?.scrollIntoView({ block: 'nearest' });
   }
+}
+
+/** After spending: the badge and the cost line ("of N available") both show the credits left. */
+async function refreshSpentCredits(): Promise<void> {
+  try {
+    const { availableCredits } = await server.getCredits();
+    state.credits = availableCredits;
+    void refreshCredits(availableCredits);
+    refreshLaunchSummary();
+  } catch {
+    void refreshCredits();
+  }
+}
+
+/** "Show in sheet": selects the status cells of the launched rows. */
+async function showLaunchedRows(): Promise<void> {
+  const launched = state.launched;
+  if (!launched) return;
+  try {
+    const result = await server.showResearchRows({ sheetId: launched.sheetId, rows: launched.rows, statusHeader: launched.statusHeader });
+    if (!result.ok) state.launched = { ...launched, kind: 'error', text: result.message, details: [] };
+  } catch (error) {
+    state.launched = { ...launched, kind: 'error', text: errorText(error), details: [] };
+  }
+  render();
+}
+
+/** The launch's answer under the button, with "Show in sheet" when rows were launched. */
+function launchResult(): HTMLElement | null {
+  const launched = state.launched;
+  if (!launched) return null;
+  return h('div', { id: 'launch-result' },
+    message(launched.kind, launched.text),
+    ...launched.details.map((line) => h('div', { class: 'muted' }, line)),
+    launched.rows.length > 0 && launched.kind !== 'error'
+      ? h('div', { class: 'row' }, h('button', { type: 'button', id: 'show-in-sheet', onclick: () => void showLaunchedRows() }, 'Show in sheet'))
+      : null);
 }
 
 function insertPlaceholder(textarea: HTMLTextAreaElement, header: string): void {
@@ -317,6 +373,7 @@ function launchTab(): HTMLElement {
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'rerun', checked: state.rerun, onchange: (e: Event) => { state.rerun = (e.target as HTMLInputElement).checked; } }), 'Re-run rows that already have a running task'),
     summaryBox,
     h('div', { class: 'row' }, launchButton),
+    launchResult(),
   );
   refreshLaunchSummary();
   return tab;
@@ -355,14 +412,28 @@ async function loadHistory(page: number): Promise<void> {
   render();
 }
 
-async function writeToRow(taskId: string): Promise<void> {
+async function writeToRow(taskId: string, confirmed = { otherCompany: false, taskOutput: false }): Promise<void> {
   try {
-    const result = await server.writeTaskToSelectedRow({ taskId, output: output() });
-    state.notice = { kind: result.ok ? 'ok' : 'error', text: result.message };
+    const answer = await server.writeTaskToSelectedRow({ taskId, output: output(), ...confirmed });
+    state.written = { taskId, answer, confirmed };
   } catch (error) {
-    state.notice = { kind: 'error', text: errorText(error) };
+    state.written = { taskId, answer: { ok: false, message: errorText(error), ask: null }, confirmed };
   }
   render();
+}
+
+/** The answer of "Write to selected row" in the task's entry: done, refused, or its question with a button. */
+function writeAnswer(taskId: string): HTMLElement | null {
+  const written = state.written;
+  if (!written || written.taskId !== taskId) return null;
+  const { answer, confirmed } = written;
+  if (!answer.ask) return message(answer.ok ? 'ok' : 'error', answer.message);
+  const ask = answer.ask;
+  const again = ask.kind === 'company' ? { ...confirmed, otherCompany: true } : { ...confirmed, taskOutput: true };
+  return h('div', { class: 'message warn', id: 'write-question' }, ask.question,
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'primary', onclick: () => void writeToRow(taskId, again) }, ask.confirm),
+      h('button', { type: 'button', onclick: () => { state.written = null; render(); } }, 'Cancel')));
 }
 
 /** "Check again" or "Send anyway" on unconfirmed creates; the answer shows in the notice, the list refreshes. */
@@ -432,6 +503,9 @@ function tasksTab(): HTMLElement {
       h('div', { class: 'task' },
         h('div', { class: 'brief' }, row.brief),
         h('div', { class: 'meta' }, `${row.detached || row.row === null ? 'row changed or deleted' : `row ${row.row}`} · ${row.status}`),
+        row.progress !== null && row.progress < 1
+          ? h('div', { class: 'progress', title: 'Research agents finished, out of the most this depth runs' }, h('div', { style: `width: ${Math.round(row.progress * 100)}%` }))
+          : null,
         row.taskId && (row.state === 'done' || row.state === 'failed') ? h('button', { type: 'button', onclick: () => void viewTask(row.taskId as string) }, 'View report') : null,
         row.state === 'unconfirmed' ? unconfirmedActions(row) : null,
       ),
@@ -448,6 +522,7 @@ function tasksTab(): HTMLElement {
               h('button', { type: 'button', onclick: () => void viewTask(item.id) }, 'View report'),
               h('button', { type: 'button', onclick: () => void writeToRow(item.id) }, 'Write to selected row'))
           : null,
+        writeAnswer(item.id),
       ),
     ),
     h('div', { class: 'row' },
@@ -472,8 +547,8 @@ async function loadSelectedReport(): Promise<void> {
 function reportBody(report: TaskReport): HTMLElement {
   if (report.kind === 'markdown') {
     const article = h('article', { class: 'report', id: 'report-html' });
-    article.innerHTML = renderMarkdown(report.markdown, report.sources);
-    const sources = h('ol', { class: 'sources' }, ...report.sources.map((source) => {
+    article.innerHTML = renderMarkdown(report.sources.length ? withoutSourceList(report.markdown) : report.markdown, report.sources);
+    const sources = h('ol', { class: 'sources', id: 'report-sources' }, ...report.sources.map((source) => {
       const url = safeUrl(source.url);
       return h('li', { value: String(source.id) }, url ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, url) : String(source.url));
     }));

@@ -7,7 +7,7 @@ import { userMessage } from '../api/errors';
 import type { ResearchTask, TaskDepth, TaskReport } from '../api/types';
 import type { LockPort } from '../ports';
 import { parseTemplate } from './brief-template';
-import { reservationFor } from './depth';
+import { AGENT_BUDGET, reservationFor, taskCost } from './depth';
 import {
   locateEntries,
   recheckUnconfirmed,
@@ -20,19 +20,19 @@ import {
   type JobDeps,
 } from './jobs';
 import { newTagId } from './row-tags';
+import { companyMismatch, domainsIn } from './row-match';
 import { isPending, statusText, type DamagedRecord, type LedgerEntry, LEDGER_HEADERS } from './ledger';
 import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
 import { HiddenTable, SheetGrid } from './sheet-adapter';
 import { checkedRequest, requestProblem, unreadableRequest } from '../shared/request-check';
-import { ENTRY_IDS, LAUNCH_REQUEST, PAGE_INDEX, TASK_ID, WRITE_TO_ROW_REQUEST } from './requests';
+import { ENTRY_IDS, LAUNCH_REQUEST, PAGE_INDEX, SHOW_ROWS_REQUEST, TASK_ID, WRITE_TO_ROW_REQUEST } from './requests';
 import { readChunked, writeChunked } from '../tables/chunked-store';
 import { LedgerStore, ReportStore } from './stores';
 import { ensureTimer, recordTick, removeTimerIfIdle, type TimerDeps } from '../scheduler/timer';
 import { appsScriptTimer } from '../scheduler/apps-script';
 import type { BudgetStatus } from '../platform/request-budget';
 import { cachePollMemory } from './poll';
-import { taskCost } from './depth';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';
 const REPORTS_SHEET = 'Sheet Scout research reports';
@@ -209,7 +209,7 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
       const failed = outcome.entries.filter((entry) => entry.state === 'error').map((entry) => ({ row: entry.row.rowHint, message: entry.error ?? 'Refused' }));
       const queued = outcome.entries.filter((entry) => entry.state === 'queued').length;
       const lost = outcome.entries.filter((entry) => entry.state === 'sending').length;
-      const parts = [`Started ${created} task${created === 1 ? '' : 's'}`];
+      const parts = created > 0 || lost === 0 ? [`Queued ${created} task${created === 1 ? '' : 's'} at the service`] : [];
       if (lost) parts.push(`${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started`);
       if (queued) parts.push(`${queued} waiting to be sent`);
       if (failed.length) parts.push(`${failed.length} refused`);
@@ -229,6 +229,28 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
       };
     },
   );
+}
+
+/**
+ * "Show in sheet" after a launch: selects the status cells of the launched rows (from the first to the last), so the
+ * user sees where progress will appear even when the status column is far to the right. Answers the range selected.
+ */
+export function showResearchRows(request: { sheetId: number; rows: number[]; statusHeader: string }): { ok: boolean; message: string } {
+  const problem = requestProblem(SHOW_ROWS_REQUEST, request, 'rows');
+  if (problem) return { ok: false, message: unreadableRequest(problem) };
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const sheet = spreadsheet.getSheets().find((candidate) => candidate.getSheetId() === request.sheetId);
+  if (!sheet) return { ok: false, message: 'That sheet no longer exists' };
+  const headers = new SheetGrid(spreadsheet).headers(request.sheetId) ?? [];
+  const column = headers.findIndex((header) => header.trim() === request.statusHeader.trim()) + 1;
+  if (column === 0) return { ok: false, message: `No column "${request.statusHeader}" in ${sheet.getName()}` };
+  const rows = request.rows.filter((row) => row >= 2);
+  if (rows.length === 0) return { ok: false, message: 'No rows to show' };
+  const first = Math.min(...rows);
+  const range = sheet.getRange(first, column, Math.max(...rows) - first + 1, 1);
+  spreadsheet.setActiveSheet(sheet);
+  range.activate();
+  return { ok: true, message: `Selected ${range.getA1Notation()} in ${sheet.getName()}` };
 }
 
 /** What "Check again" or "Send anyway" did to unconfirmed creates. */
@@ -288,6 +310,8 @@ export interface ResearchRowDto {
   status: string;
   /** Depth of the task (what "Send anyway" may cost: its reservation). */
   depth: TaskDepth;
+  /** While researching: research agents finished out of the depth's most (0..1); 1 when done; else null. */
+  progress: number | null;
   brief: string;
   detached: boolean;
   updatedAt: number;
@@ -325,6 +349,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: b
         state: entry.state,
         status: statusText(entry),
         depth: entry.depth,
+        progress: entry.state === 'done' ? 1 : entry.state === 'in_progress' ? Math.min(1, entry.agents / AGENT_BUDGET[entry.depth]) : null,
         brief: entry.brief.length > 200 ? `${entry.brief.slice(0, 199)}…` : entry.brief,
         detached: entry.detached || rows.get(entry.id) === null,
         updatedAt: entry.updatedAt,
@@ -497,31 +522,97 @@ export function getTaskReport(taskId: string): ReportDto {
   };
 }
 
-/** "Write to selected row": imports a finished task's report or fields into the active row with the panel's mapping. */
-export function writeTaskToSelectedRow(request: { taskId: string; output: LaunchRequest['output'] }): { ok: boolean; message: string } {
+/** What "Write to selected row" answers: done, refused, or a question the user answers by sending the request again. */
+export interface WriteToRowResponse {
+  ok: boolean;
+  message: string;
+  /** Asked before writing: the task is about another company than the row, or has the other kind of output. */
+  ask: { kind: 'company' | 'output'; question: string; confirm: string } | null;
+}
+
+export interface WriteToRowRequest {
+  taskId: string;
+  output: LaunchRequest['output'];
+  /** The user confirmed writing a task about another company into this row. */
+  otherCompany?: boolean;
+  /** The user accepted writing the task's own kind of output (its fields, or its report) instead of the panel's. */
+  taskOutput?: boolean;
+}
+
+/** The output a task can be written with when the panel's output is of the other kind. */
+function taskOutputRequest(task: ResearchTask, statusHeader: string): LaunchRequest['output'] {
+  return task.report?.kind === 'schema'
+    ? { kind: 'fields', statusHeader, schemaText: JSON.stringify(task.output_schema ?? { type: 'object' }) }
+    : { kind: 'report', statusHeader, reportHeader: 'Research report', sourcesHeader: 'Research sources' };
+}
+
+/** Company names for domains, from lookups (0 credits); a domain the service cannot name stays a domain. */
+function companyNames(r: Research, domains: string[]): Map<string, string> {
+  const names = new Map(domains.map((domain) => [domain, domain]));
+  r.context.userClient().lookupCompanies(domains).forEach((result, i) => {
+    if (result.ok && result.value.state === 'ready' && result.value.profile.company_name) names.set(domains[i], result.value.profile.company_name);
+  });
+  return names;
+}
+
+/**
+ * "Write to selected row": imports a finished task's report or fields into the active row. Asks first when the task
+ * is about another company than the row holds (naming both), or when its output is of the other kind than the
+ * panel's (offering to write the task's own).
+ */
+export function writeTaskToSelectedRow(request: WriteToRowRequest): WriteToRowResponse {
+  const refuse = (message: string): WriteToRowResponse => ({ ok: false, message, ask: null });
   const problem = requestProblem(WRITE_TO_ROW_REQUEST, request, 'request');
-  if (problem) return { ok: false, message: unreadableRequest(problem) };
-  const output = resolveOutput(request.output, jsonSchemaProblems);
-  if (!output.ok) return { ok: false, message: output.errors[0] };
+  if (problem) return refuse(unreadableRequest(problem));
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const sheet = spreadsheet.getActiveSheet();
   const row = spreadsheet.getActiveCell().getRow();
-  if (row < 2) return { ok: false, message: 'Select a data row (below the header row)' };
+  if (row < 2) return refuse('Select a data row (below the header row)');
   const r = research();
-  const result = r.deps.client.getTasks([String(request.taskId ?? '')])[0];
-  if (!result.ok) return { ok: false, message: userMessage(result.error) };
+  const result = r.deps.client.getTasks([request.taskId])[0];
+  if (!result.ok) return refuse(userMessage(result.error));
   const task = result.value;
-  if (task.status !== 'done' || !task.report) return { ok: false, message: `This task is ${task.status.replace('_', ' ')}: only finished tasks can be written` };
-  if ((task.report.kind === 'markdown') !== (output.mapping.kind === 'report')) {
-    return { ok: false, message: task.report.kind === 'markdown' ? 'This task has a markdown report: choose Output "Report"' : 'This task has fields: choose Output "Fields"' };
-  }
   const report = task.report;
+  if (task.status !== 'done' || !report) return refuse(`This task is ${task.status.replace('_', ' ')}: only finished tasks can be written`);
+  let outputRequest = request.output;
+  if ((report.kind === 'markdown') !== (outputRequest.kind === 'report')) {
+    const fields = report.kind === 'schema' ? Object.keys(report.fields) : [];
+    if (!request.taskOutput) {
+      const question = report.kind === 'schema'
+        ? `This task has ${fields.length} field${fields.length === 1 ? '' : 's'} (${fields.slice(0, 5).join(', ')}${fields.length > 5 ? ', …' : ''}). Write them into columns of those names?`
+        : 'This task has a markdown report. Write it into the "Research report" and "Research sources" columns?';
+      return { ok: false, message: question, ask: { kind: 'output', question, confirm: report.kind === 'schema' ? 'Write the fields' : 'Write the report' } };
+    }
+    outputRequest = taskOutputRequest(task, outputRequest.statusHeader);
+  }
+  const output = resolveOutput(outputRequest, jsonSchemaProblems);
+  if (!output.ok) return refuse(output.errors[0]);
+  const mismatch = companyMismatch(task.brief, r.deps.grid.readRows(sheet.getSheetId(), [row])[0] ?? []);
+  const domains = mismatch ? [mismatch.taskDomain, mismatch.rowDomain] : domainsIn(task.brief).slice(0, 1);
+  const names = domains.length > 0 ? companyNames(r, domains) : new Map<string, string>();
+  if (mismatch && !request.otherCompany) {
+    const question = `This task is about ${names.get(mismatch.taskDomain)} (${mismatch.taskDomain}), but row ${row} holds ${names.get(mismatch.rowDomain)} (${mismatch.rowDomain}). Write it into row ${row} anyway?`;
+    return { ok: false, message: question, ask: { kind: 'company', question, confirm: 'Write anyway' } };
+  }
+  const rowName = mismatch ? names.get(mismatch.rowDomain) : domains[0] ? names.get(domains[0]) : null;
+  const written = importTaskIntoRow(r, task, report, output, sheet.getSheetId(), row);
+  return written.ok ? { ok: true, message: `Wrote the ${report.kind === 'schema' ? 'fields' : 'report'} into row ${row}${rowName ? ` (${rowName})` : ''}`, ask: null } : refuse(written.message);
+}
+
+/** Writes a finished task into `row` under the document lock, superseding the row's earlier records. */
+function importTaskIntoRow(
+  r: Research,
+  task: ResearchTask,
+  report: TaskReport,
+  output: Extract<ReturnType<typeof resolveOutput>, { ok: true }>,
+  sheetId: number,
+  row: number,
+): { ok: boolean; message: string } {
   return withLock<{ ok: boolean; message: string }>(
     r,
     30000,
     () => ({ ok: false, message: 'Sheet Scout is busy updating this spreadsheet: try again in a moment' }),
     () => {
-      const sheetId = sheet.getSheetId();
       r.deps.grid.ensureHeaders(sheetId, output.headers);
       r.deps.ledger.load();
       // Earlier records of this row are superseded, so a later poll does not overwrite the imported result.
@@ -557,7 +648,7 @@ export function writeTaskToSelectedRow(request: { taskId: string; output: Launch
       r.deps.ledger.save([...superseded, entry]);
       r.deps.ledger.save(writeRows(r.deps, [entry].filter(rowNeedsWrite), new Map([[task.id, report]])));
       releaseRowTags(r.deps, [sheetId]);
-      return { ok: true, message: `Wrote task ${task.id} into row ${row}` };
+      return { ok: true, message: '' };
     },
   );
 }

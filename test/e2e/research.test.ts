@@ -43,14 +43,14 @@ describeWithBrowser('research panel in the playground', () => {
     await panel.waitForSelector('#estimate:has-text("3 rows x 10 = 30 credits reserved of 500 available")');
     await stack.screenshot('research-1-fields');
     await panel.click('#launch');
-    await panel.waitForSelector('#notice :text("Started 3 tasks")');
+    await panel.waitForSelector('#launch-result :text("Queued 3 tasks at the service")');
 
     await page.click('td[data-cell="A5"]');
     await panel.click('#use-selection');
     await panel.waitForSelector('#selection:has-text("1 row selected")');
     await panel.check('#output-report');
     await panel.click('#launch');
-    await panel.waitForSelector('#notice :text("Started 1 task")');
+    await panel.waitForSelector('#launch-result :text("Queued 1 task at the service")');
 
     // An hour later the poll trigger has run (hourly for an add-on) and the sandbox has finished the tasks.
     await page.click('[data-advance="3600000"]');

@@ -9,6 +9,8 @@ interface SheetState { name: string; hidden: boolean; values: string[][]; formul
 interface State {
   sheets: SheetState[];
   activeSheet: string;
+  /** The runtime's selection (the user's, or one a script made). */
+  selection: { sheet: string; a1: string } | null;
   menu: Menu | null;
   sidebar: { id: number; title: string } | null;
   dialog: { id: number; title: string; width?: number; height?: number } | null;
@@ -248,10 +250,36 @@ function render(): void {
   renderFrames(state);
 }
 
+/** Row and column of an A1 cell such as "D12". */
+function cellOf(a1: string): { row: number; column: number } | null {
+  const match = /^([A-Z]+)(\d+)$/.exec(a1);
+  if (!match) return null;
+  const column = [...match[1]].reduce((sum, letter) => sum * 26 + letter.charCodeAt(0) - 64, 0);
+  return { row: Number(match[2]), column };
+}
+
+/** Takes over a selection the add-in made (it differs from what this page last sent or saw). */
+function followScriptSelection(current: State): void {
+  const selection = current.selection;
+  if (!selection || (selection.sheet === viewedSheet && selection.a1 === selectionA1())) return;
+  const [first, last = first] = selection.a1.split(':').map(cellOf);
+  if (!first || !last) return;
+  viewedSheet = selection.sheet;
+  anchor = first;
+  focus = last;
+}
+
+let lastSelection = '';
+
 async function refresh(): Promise<void> {
   const response = await fetch('/api/state');
   state = (await response.json()) as State;
   if (viewedSheet === null) viewedSheet = state.activeSheet;
+  const seen = JSON.stringify(state.selection);
+  if (seen !== lastSelection) {
+    lastSelection = seen;
+    followScriptSelection(state);
+  }
   render();
 }
 

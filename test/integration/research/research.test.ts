@@ -1,7 +1,7 @@
 // Research through the built bundle, the Apps Script emulator and the sandbox over HTTP: launch from the panel's
 // endpoint, trigger ticks on a manual clock, results written into the right rows.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { HistoryPageDto, ReportDto } from '../../../src/research/endpoints';
+import type { HistoryPageDto, ReportDto, WriteToRowResponse } from '../../../src/research/endpoints';
 import type { OutputRequest } from '../../../src/research/launch-request';
 import { advance, column, launch, noteAt, poll, runtimeFor, runUntilSettled, SHEET, startWorld, tick, type World } from './harness';
 
@@ -243,12 +243,28 @@ describe('research (integration)', () => {
 
     // Import the deleted row's task into the spare row (now row 4) with the current mapping.
     select(runtime, 4);
-    const written = runtime.run<{ ok: boolean; message: string }>('writeTaskToSelectedRow', [{ taskId: detached[0].taskId, output: reportOutput }], { kind: 'sidebar' });
-    expect(written.ok).toBe(true);
+    const written = runtime.run<WriteToRowResponse>('writeTaskToSelectedRow', [{ taskId: detached[0].taskId, output: reportOutput }], { kind: 'sidebar' });
+    expect(written).toEqual({ ok: true, message: `Wrote the report into row 4 (${companies[1].name})`, ask: null });
     expect(column(runtime, 'Report')[2]).toContain(companies[1].domain);
     expect(column(runtime, 'Status')[2]).toMatch(/^Done/);
-    const wrongKind = runtime.run<{ ok: boolean; message: string }>('writeTaskToSelectedRow', [{ taskId: detached[0].taskId, output: { kind: 'fields', statusHeader: 'Status', fields: [{ name: 'x', type: 'string', required: false, evidence: false }] } }], { kind: 'sidebar' });
-    expect(wrongKind).toEqual({ ok: false, message: 'This task has a markdown report: choose Output "Report"' });
+    // The panel's output is Fields, the task has a report: offered, not refused.
+    const fieldsOutput = { kind: 'fields', statusHeader: 'Status', fields: [{ name: 'x', type: 'string', required: false, evidence: false }] };
+    const wrongKind = runtime.run<WriteToRowResponse>('writeTaskToSelectedRow', [{ taskId: detached[0].taskId, output: fieldsOutput }], { kind: 'sidebar' });
+    expect(wrongKind.ask).toEqual({ kind: 'output', confirm: 'Write the report', question: 'This task has a markdown report. Write it into the "Research report" and "Research sources" columns?' });
+    // Another company's task into row 2 asks first, naming both companies; nothing is written until confirmed.
+    select(runtime, 2);
+    const before = column(runtime, 'Report')[0];
+    const other = runtime.run<WriteToRowResponse>('writeTaskToSelectedRow', [{ taskId: detached[0].taskId, output: reportOutput }], { kind: 'sidebar' });
+    expect(other.ask).toEqual({
+      kind: 'company',
+      confirm: 'Write anyway',
+      question: `This task is about ${companies[1].name} (${companies[1].domain}), but row 2 holds ${companies[0].name} (${companies[0].domain}). Write it into row 2 anyway?`,
+    });
+    expect(column(runtime, 'Report')[0]).toBe(before);
+    const confirmed = runtime.run<WriteToRowResponse>('writeTaskToSelectedRow', [{ taskId: detached[0].taskId, output: reportOutput, otherCompany: true }], { kind: 'sidebar' });
+    expect(confirmed.ok).toBe(true);
+    expect(column(runtime, 'Report')[0]).toContain(companies[1].domain);
+    select(runtime, 4);
     // The viewer now shows the imported report for the spare row.
     const viewed = runtime.run<ReportDto>('getSelectedRowReport', [], { kind: 'sidebar' });
     expect(viewed.taskId).toBe(detached[0].taskId);
