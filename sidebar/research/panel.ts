@@ -5,7 +5,7 @@
 import type { TaskDepth, TaskReport } from '../../src/api/types';
 import type { HistoryItemDto, ReportDto, ResearchContextDto, ResearchStatusDto, WriteToRowResponse } from '../../src/research/endpoints';
 import { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from '../../src/research/brief-template';
-import { DEPTHS, depthLabel, estimateCredits, estimateMessage } from '../../src/research/depth';
+import { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage } from '../../src/research/depth';
 import { outputClashes, resolveOutput, type LaunchRequest, type OutputRequest } from '../../src/research/launch-request';
 import { FIELD_TYPES, isEvidenced, parsePastedSchema, schemaFields, type FieldSpec, type FieldType } from '../../src/research/output-schema';
 import { errorText, server } from '../bridge';
@@ -170,10 +170,11 @@ function fieldEditor(field: FieldRow, index: number): HTMLElement {
   return h(
     'div',
     { class: 'field' },
+    // Stacked for the 300 px sidebar: the name gets the whole width, type and remove go underneath.
+    input(field.name, renameField, { placeholder: 'Field name', 'aria-label': `Field ${index + 1} name`, class: 'field-name' }),
     h('div', { class: 'row' },
-      input(field.name, renameField, { placeholder: 'Field name', 'aria-label': `Field ${index + 1} name` }),
       typeSelect,
-      h('button', { type: 'button', title: 'Remove field', onclick: () => { state.fields.splice(index, 1); render(); } }, '×'),
+      h('button', { type: 'button', title: 'Remove field', 'aria-label': `Remove field ${index + 1}`, onclick: () => { state.fields.splice(index, 1); render(); } }, '×'),
     ),
     field.type === 'enum'
       ? input((field.options ?? []).join(', '), (value) => { field.options = value.split(','); refreshLaunchSummary(); }, { placeholder: 'Allowed values, comma separated' })
@@ -355,7 +356,7 @@ function launchTab(): HTMLElement {
   launchButton = h('button', { class: 'primary', id: 'launch', type: 'button', onclick: () => void launch() }, 'Research');
   const depthSelect = h(
     'select',
-    { id: 'depth', onchange: (e: Event) => { state.depth = (e.target as HTMLSelectElement).value as TaskDepth; refreshLaunchSummary(); } },
+    { id: 'depth', onchange: (e: Event) => { state.depth = (e.target as HTMLSelectElement).value as TaskDepth; render(); } },
     ...DEPTHS.map((depth) => h('option', { value: depth, selected: depth === state.depth }, depthLabel(depth))),
   );
   const tab = h(
@@ -368,7 +369,7 @@ function launchTab(): HTMLElement {
     templateBox,
     h('label', { for: 'depth' }, 'Depth'),
     depthSelect,
-    h('div', { class: 'muted' }, 'The full budget is reserved when a task starts; only agents that run are billed (2 credits each) and a failed task is refunded.'),
+    h('div', { class: 'muted', id: 'depth-detail' }, depthDetail(state.depth)),
     outputSection(),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'rerun', checked: state.rerun, onchange: (e: Event) => { state.rerun = (e.target as HTMLInputElement).checked; } }), 'Re-run rows that already have a running task'),
     summaryBox,

@@ -22,8 +22,14 @@ export function taskCost(status: string, agents: number): number {
 }
 
 /** One line for the depth selector: `high: 15 agents x 2 = 30 credits per row`. */
+/** The depth selector's option: short enough for the 300 px sidebar (the detail goes underneath: depthDetail). */
 export function depthLabel(depth: TaskDepth): string {
-  return `${depth}: ${AGENT_BUDGET[depth]} agents x ${CREDITS_PER_AGENT} = ${reservationFor(depth)} credits per row`;
+  return `${depth[0].toUpperCase()}${depth.slice(1)}: up to ${reservationFor(depth)} credits a row`;
+}
+
+/** What a depth means, under the selector. */
+export function depthDetail(depth: TaskDepth): string {
+  return `Up to ${AGENT_BUDGET[depth]} research agents x ${CREDITS_PER_AGENT} credits, reserved when the task starts; only agents that run are billed and a failed task is refunded.`;
 }
 
 export interface CreditEstimate {

@@ -100,10 +100,7 @@ describeWithBrowser('every panel at 300 px', () => {
     expect(found.Enrich).toEqual([]);
   });
 
-  // Outside this change's area (sidebar/research, src/research/depth.ts): the depth option "medium: 5 agents x 2 = 10
-  // credits per row" and the field-name boxes are still cut. Marked failing so it turns red once they fit: then make it
-  // a plain `it`.
-  it.failing('Research with fields', async () => {
+  it('Research with fields', async () => {
     await stack.page.click('td[data-cell="A2"]');
     const panel = await open('showResearchPanel');
     await panel.fill('#brief', 'Research {Domain}');
