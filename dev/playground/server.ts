@@ -162,8 +162,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   function state(): unknown {
     const model = runtime.spreadsheet;
     const sheets = model.sheets.map((sheet) => {
-      const rows = Math.max(sheet.lastRow(), 30);
-      const columns = Math.max(sheet.lastColumn(), 8);
+      // Like Sheets: empty rows and columns past the data (at least 26 x 100, and 5 columns and 20 rows to spare
+      // within the sheet's size), so there is room to type after a spill.
+      const rows = Math.min(Math.max(sheet.lastRow() + 20, 100), sheet.maxRows);
+      const columns = Math.min(Math.max(sheet.lastColumn() + 5, 26), sheet.maxColumns);
       const a1 = `A1:${columnLetter(columns)}${rows}`;
       return {
         name: sheet.name,
@@ -181,7 +183,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       menu: runtime.ui.menus.find((menu) => menu.addon) ?? null,
       sidebar: activeSidebar ? { id: activeSidebar.id, title: activeSidebar.title } : null,
       dialog: activeDialog ? { id: activeDialog.id, title: activeDialog.title, width: activeDialog.width, height: activeDialog.height } : null,
-      toasts: runtime.ui.toasts.slice(-3),
+      // The newest toast only, numbered so the page shows each one once (Sheets shows one toast at a time).
+      toast: runtime.ui.toasts.length > 0 ? { id: runtime.ui.toasts.length, ...runtime.ui.toasts[runtime.ui.toasts.length - 1] } : null,
       alerts: runtime.ui.alerts.slice(-3),
       account,
       accounts: Object.keys(PLAYGROUND_ACCOUNTS),

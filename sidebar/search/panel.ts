@@ -146,7 +146,7 @@ export function mountSearchPanel(root: HTMLElement): void {
       ),
     );
     const parts: Array<HTMLElement | string> = [];
-    parts.push(h('div', { class: 'count' }, `${summary.count.toLocaleString('en-US')} domain${summary.count === 1 ? '' : 's'} to exclude${summary.duplicates > 0 ? ` (${summary.duplicates} duplicates removed)` : ''}`));
+    parts.push(h('div', { class: 'count' }, `${summary.count.toLocaleString('en-US')} domain${summary.count === 1 ? '' : 's'} to exclude${summary.duplicates > 0 ? ` (${summary.duplicates} duplicate${summary.duplicates === 1 ? '' : 's'} removed)` : ''}`));
     if (summary.overLimit) {
       parts.push(message('warn', summary.overLimitMessage ?? `Using the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent of ${summary.count.toLocaleString('en-US')} domains.`));
       if (summary.overLimitMessage !== null) {

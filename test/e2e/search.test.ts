@@ -91,6 +91,8 @@ describeWithBrowser('company search exclude list in the playground', () => {
     await page.click('[data-handler="showSearchPanel"]');
     const panel = await stack.sidebar();
     await panel.click('summary:has-text("Exclude domains")');
+    await panel.fill('[aria-label="Pasted domains to exclude"]', 'acme.com\nhttps://ACME.com/');
+    await panel.waitForSelector('text="1 domain to exclude (1 duplicate removed)"');
     await panel.check('text=Exclude companies already in “Companies”');
     await panel.waitForSelector('.source:has-text("Already in Companies")');
     const fromSheet = Number((await panel.textContent('.source:has-text("Already in Companies") span'))?.split(': ')[1]);

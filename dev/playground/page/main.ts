@@ -14,7 +14,7 @@ interface State {
   menu: Menu | null;
   sidebar: { id: number; title: string } | null;
   dialog: { id: number; title: string; width?: number; height?: number } | null;
-  toasts: Array<{ message: string; title?: string }>;
+  toast: { id: number; message: string; title?: string; timeoutSeconds: number } | null;
   account: string;
   accounts: string[];
   clock: string;
@@ -32,6 +32,10 @@ let focus: { row: number; column: number } | null = null;
 let editing = false;
 let shownSidebar = 0;
 let shownDialog = 0;
+let shownToast = 0;
+let toastTimer: number | undefined;
+/** How long a toast without a positive timeout of its own stays up (Sheets' default is 5 s). */
+const TOAST_MS = 5000;
 
 const $ = (id: string) => document.getElementById(id)!;
 
@@ -234,13 +238,22 @@ function renderFrames(current: State): void {
     dialog.hidden = true;
     shownDialog = 0;
   }
+  renderToast(current.toast);
+}
+
+/** One toast at a time: a newer one replaces it, and it goes away by itself. */
+function renderToast(toast: State['toast']): void {
+  if (!toast || toast.id === shownToast) return;
+  shownToast = toast.id;
   const toasts = $('toasts');
   toasts.textContent = '';
-  for (const toast of current.toasts) {
-    const div = document.createElement('div');
-    div.textContent = toast.title ? `${toast.title}: ${toast.message}` : toast.message;
-    toasts.appendChild(div);
-  }
+  const div = document.createElement('div');
+  div.className = 'toast';
+  div.setAttribute('role', 'status');
+  div.textContent = toast.title ? `${toast.title}: ${toast.message}` : toast.message;
+  toasts.appendChild(div);
+  window.clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => div.remove(), toast.timeoutSeconds > 0 ? toast.timeoutSeconds * 1000 : TOAST_MS);
 }
 
 function render(): void {

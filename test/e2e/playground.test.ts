@@ -1,0 +1,36 @@
+// The playground host itself: the grid shows room past the data (at least 26 columns and 100 rows, growing with the
+// data) and toasts appear one at a time and go away by themselves.
+import { describeWithBrowser, startStack, type Stack } from './harness';
+
+jest.setTimeout(90_000);
+
+describeWithBrowser('playground grid and toasts', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack();
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('shows at least 26 columns and 100 rows, and grows past data typed beyond them', async () => {
+    const { page, playground } = stack;
+    await page.waitForSelector('td[data-cell="Z100"]');
+    const sheet = playground.runtime.spreadsheet.sheet('Companies');
+    sheet.maxColumns = 40; // as after Insert columns
+    sheet.setValues('AD150', [['far away']]);
+    await page.waitForSelector('td[data-cell="AI170"]');
+    expect(await page.locator('td[data-cell="AJ1"]').count()).toBe(0);
+    expect(await page.textContent('td[data-cell="AD150"]')).toBe('far away');
+  });
+
+  it('shows one toast at a time and dismisses it', async () => {
+    const { page, playground } = stack;
+    playground.runtime.ui.toasts.push({ message: 'first', title: '', timeoutSeconds: 2 }, { message: 'second', title: 'Sheet Scout', timeoutSeconds: 2 });
+    await page.waitForSelector('#toasts .toast:text("Sheet Scout: second")');
+    expect(await page.locator('#toasts .toast').count()).toBe(1);
+    await page.waitForSelector('#toasts .toast', { state: 'detached', timeout: 6000 });
+  });
+});
