@@ -72,10 +72,18 @@ function pairsOf(arg: unknown): ArgRead<Array<[string, unknown]>> {
   return { ok: true, value: pairs };
 }
 
-/** List values: a JSON array, or text with comma-separated items (a range cell "United States, Germany"). */
-function listItems(value: unknown): string[] {
-  const items = Array.isArray(value) ? value : String(value).split(',');
-  return items.map((item) => String(item).trim()).filter((item) => item !== '');
+/**
+ * List values: a JSON array of texts, or text with comma-separated items (a range cell "United States, Germany").
+ * An array holding anything but texts (`[null]`, `[1, 2]`) is refused rather than read as "null" or "1".
+ */
+function listItems(key: string, value: unknown): ArgRead<string[]> {
+  if (Array.isArray(value)) {
+    const odd = value.find((item) => typeof item !== 'string');
+    if (odd !== undefined) return { ok: false, message: `Invalid filters: ${key} must be a list of texts; ${JSON.stringify(odd)} is not a text` };
+    return { ok: true, value: value.map((item: string) => item.trim()).filter((item) => item !== '') };
+  }
+  if (value !== null && typeof value === 'object') return { ok: false, message: `Invalid filters: ${key} must be a list of texts` };
+  return { ok: true, value: String(value ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '') };
 }
 
 function readYear(key: string, value: unknown): ArgRead<number> {
@@ -106,7 +114,11 @@ export function readFilters(arg: unknown): ArgRead<SearchFilters | undefined> {
       filters.range = { founded };
       continue;
     }
-    const items = listItems(value);
+    const read = listItems(key, value);
+    if (!read.ok) return read;
+    const items = read.value;
+    // An empty JSON list restricts nothing (the service reads it so); a key written with no value is a slip.
+    if (items.length === 0 && Array.isArray(value)) continue;
     if (items.length === 0) return { ok: false, message: `Invalid filters: ${key} has no value` };
     const [group, field] = key.split('.') as ['include' | 'exclude', 'size' | 'country' | 'city' | 'domains'];
     if (field === 'size') {

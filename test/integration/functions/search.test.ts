@@ -60,6 +60,18 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
     expect(german.every((row) => row[3] === 'Germany' && ['11-50', '51-200'].includes(row[5] as string))).toBe(true);
   });
 
+  it('refuses a filter list holding null or numbers, naming the key, and reads an empty list as no restriction', async () => {
+    runtime = spreadsheetWithFormulas(sandbox);
+    runtime.spreadsheet.sheet().setValues('Z1:Z3', [['{"include.city": [null]}'], ['{"include.country": [1, 2]}'], ['{"exclude.domains": []}']]);
+    runtime.userEdit('A1', '=COMPANY_SEARCH("software", 5, Z1)');
+    runtime.userEdit('A2', '=COMPANY_SEARCH("software", 5, Z2)');
+    expect(values(runtime, 'A1')[0][0]).toBe('Invalid filters: include.city must be a list of texts; null is not a text');
+    expect(values(runtime, 'A2')[0][0]).toBe('Invalid filters: include.country must be a list of texts; 1 is not a text');
+    expect(runtime.counters.urlFetch.total).toBe(0);
+    runtime.userEdit('A10', '=COMPANY_SEARCH("software", 5, Z3)');
+    expect(values(runtime, 'A10:H10')[0]).toEqual(HEADER);
+  });
+
   it('names a bad filter key without calling the service, and works once the range is fixed', async () => {
     runtime = spreadsheetWithFormulas(sandbox);
     runtime.spreadsheet.sheet().setValues('K1:L1', [['include.industry', 'SaaS']]);

@@ -10,6 +10,10 @@ describe('filters argument', () => {
     });
   });
 
+  it('reads an empty list as restricting nothing', () => {
+    expect(readFilters('{"exclude.domains": [], "include.country": ["Germany"]}')).toEqual({ ok: true, value: { include: { country: ['Germany'] } } });
+  });
+
   it('treats blank as no filters and a 1x1 range as a JSON cell', () => {
     expect(readFilters(undefined)).toEqual({ ok: true, value: undefined });
     expect(readFilters('  ')).toEqual({ ok: true, value: undefined });
@@ -33,6 +37,9 @@ describe('filters argument', () => {
     expect(message('{"range.founded.min": 2020, "range.founded.max": 2010}')).toBe('Invalid filters: range.founded.min is after range.founded.max');
     expect(message([['exclude.domains', 'not a domain']])).toBe('Invalid filters: exclude.domains "not a domain" is not a domain');
     expect(message([['include.country', '']])).toBe('Invalid filters: include.country has no value');
+    expect(message('{"include.city": [null]}')).toBe('Invalid filters: include.city must be a list of texts; null is not a text');
+    expect(message('{"include.country": [1, 2]}')).toBe('Invalid filters: include.country must be a list of texts; 1 is not a text');
+    expect(message('{"exclude.city": {"name": "Paris"}}')).toBe('Invalid filters: exclude.city must be a list of texts');
     expect(message('[1,2]')).toMatch(/expected a JSON object/);
     expect(message([['include.country'], ['United States']])).toMatch(/two-column range/);
     const many = Array.from({ length: 1001 }, (_, i) => `d${i}.com`).join(',');
