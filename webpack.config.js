@@ -4,6 +4,7 @@
 const path = require('path');
 const webpack = require('webpack');
 const GasPlugin = require('gas-webpack-plugin');
+const { urlAllowlistFor } = require('./build/url-allowlist');
 
 module.exports = {
   mode: 'production',
@@ -19,7 +20,11 @@ module.exports = {
   plugins: [
     new GasPlugin({ comment: true }),
     // The service's base URL for this deployment (SHEET_SCOUT_BASE_URL=https://... npm run build); users can
-    // override it in Settings > Advanced. Empty: every user enters it once.
-    new webpack.DefinePlugin({ SHEET_SCOUT_DEFAULT_BASE_URL: JSON.stringify(process.env.SHEET_SCOUT_BASE_URL || '') }),
+    // override it in Settings > Advanced, within the URL allowlist the build writes into appsscript.json from it.
+    // Empty: every user enters it once, and any HTTPS address is allowed.
+    new webpack.DefinePlugin({
+      SHEET_SCOUT_DEFAULT_BASE_URL: JSON.stringify(process.env.SHEET_SCOUT_BASE_URL || ''),
+      SHEET_SCOUT_URL_ALLOWLIST: JSON.stringify(urlAllowlistFor(process.env.SHEET_SCOUT_BASE_URL)),
+    }),
   ],
 };

@@ -1,12 +1,30 @@
-// Builds dist/: Code.js (webpack, see webpack.config.js), appsscript.json, and one self-contained HTML file per
-// sidebar entry (sidebar/entries/<Name>.ts -> dist/<Name>.html, JS and CSS inlined, no external URLs).
+// Builds dist/: Code.js (webpack, see webpack.config.js), appsscript.json (with the URL allowlist of
+// SHEET_SCOUT_BASE_URL, see build/url-allowlist.js), and one self-contained HTML file per sidebar entry
+// (sidebar/entries/<Name>.ts -> dist/<Name>.html, JS and CSS inlined, no external URLs).
+// `node build/build.js --out-dir <dir>` builds into another directory (tests); like dist/, the build owns it and
+// removes the files it did not produce.
 const fs = require('fs');
 const path = require('path');
 const webpack = require('webpack');
 const esbuild = require('esbuild');
+const { urlAllowlistFor } = require('./url-allowlist');
 
 const root = path.resolve(__dirname, '..');
-const dist = path.join(root, 'dist');
+const dist = outputDirectory(process.argv.slice(2));
+
+function outputDirectory(args) {
+  const flag = args.indexOf('--out-dir');
+  if (flag === -1) return path.join(root, 'dist');
+  if (!args[flag + 1]) throw new Error('--out-dir needs a directory');
+  return path.resolve(args[flag + 1]);
+}
+
+/** The project's appsscript.json, with `urlFetchWhitelist` when the build has a base URL. */
+function manifest() {
+  const base = JSON.parse(fs.readFileSync(path.join(root, 'appsscript.json'), 'utf8'));
+  const allowlist = urlAllowlistFor(process.env.SHEET_SCOUT_BASE_URL);
+  return `${JSON.stringify(allowlist.length > 0 ? { ...base, urlFetchWhitelist: allowlist } : base, null, 2)}\n`;
+}
 
 function runWebpack(outputPath) {
   const base = require(path.join(root, 'webpack.config.js'));
@@ -75,6 +93,7 @@ async function buildSidebars() {
 }
 
 async function main() {
+  const appsscript = manifest();
   fs.mkdirSync(dist, { recursive: true });
   const staging = fs.mkdtempSync(path.join(dist, '.webpack-'));
   try {
@@ -83,14 +102,16 @@ async function main() {
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
-  writeAtomically(path.join(dist, 'appsscript.json'), fs.readFileSync(path.join(root, 'appsscript.json')));
+  writeAtomically(path.join(dist, 'appsscript.json'), appsscript);
   const pages = await buildSidebars();
   // dist/ holds exactly what `clasp push` should deploy: drop files earlier builds left behind.
   const produced = new Set(['Code.js', 'appsscript.json', ...pages.map((p) => `${p}.html`)]);
   for (const file of fs.readdirSync(dist)) {
     if (!produced.has(file) && !file.startsWith('.')) fs.rmSync(path.join(dist, file), { recursive: true, force: true });
   }
-  console.log(`built dist/Code.js, dist/appsscript.json${pages.map((p) => `, dist/${p}.html`).join('')}`);
+  const relative = path.relative(root, dist);
+  const where = relative.startsWith('..') || path.isAbsolute(relative) ? dist : relative;
+  console.log(`built ${['Code.js', 'appsscript.json', ...pages.map((p) => `${p}.html`)].map((f) => `${where}/${f}`).join(', ')}`);
 }
 
 main().catch((err) => {

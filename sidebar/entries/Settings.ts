@@ -32,6 +32,9 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
       h('summary', {}, 'Advanced'),
       h('label', { for: 'base-url' }, 'Service address (HTTPS; plain HTTP only for localhost)'),
       baseUrlInput,
+      state?.urlAllowlist.length
+        ? h('p', { class: 'muted', id: 'base-url-allowlist' }, `This deployment only reaches ${state.urlAllowlist.join(' or ')}`)
+        : null,
     ),
   );
 

@@ -5,6 +5,7 @@ import type { ServiceClient, ServiceSettings } from '../api/client';
 import { userMessage, type ApiError } from '../api/errors';
 import type { User } from '../api/types';
 import { validateBaseUrl } from '../api/url';
+import { outsideAllowlist, URL_ALLOWLIST } from './url-allowlist';
 import {
   DEFAULT_BASE_URL,
   formulaConnection,
@@ -29,6 +30,8 @@ export interface AccountState {
   connected: boolean;
   baseUrl: string;
   defaultBaseUrl: string;
+  /** The URL prefixes this build may reach (its manifest's allowlist); empty: any HTTPS address. */
+  urlAllowlist: string[];
   account: AccountSummary | null;
   /** Why the saved token could not be checked or a change was refused; null when all is well. */
   problem: string | null;
@@ -63,6 +66,7 @@ export class AccountService {
   constructor(
     private readonly stores: SettingsStores,
     private readonly clientFor: ClientFactory,
+    private readonly urlAllowlist: readonly string[] = URL_ALLOWLIST,
   ) {}
 
   /** Current state; checks the saved token against the service (its credits are live). */
@@ -81,6 +85,8 @@ export class AccountService {
     if (!rawBaseUrl) return this.describe(null, 'Enter the service address under Advanced.');
     const checked = validateBaseUrl(rawBaseUrl);
     if (!checked.ok) return this.describe(null, `Service address refused: ${checked.reason}.`);
+    const outside = outsideAllowlist(checked.baseUrl, this.urlAllowlist);
+    if (outside) return this.describe(null, `Service address refused: ${outside}.`);
     const result = this.clientFor({ baseUrl: checked.baseUrl, token: trimmed }).getUser();
     if (!result.ok) return this.describe(null, connectionProblem(result.error, checked.baseUrl));
     const previousToken = userConnection(this.stores).token;
@@ -120,6 +126,7 @@ export class AccountService {
       connected: connection.token !== null,
       baseUrl: connection.baseUrl,
       defaultBaseUrl: DEFAULT_BASE_URL,
+      urlAllowlist: [...this.urlAllowlist],
       account,
       problem,
       formulas: {

@@ -28,8 +28,11 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-/** Starts sandbox, playground and Chromium; whatever started is stopped again when a later step fails. */
-export async function startStack(): Promise<Stack> {
+/**
+ * Starts sandbox, playground (on `bundlePath`, default dist/Code.js) and Chromium; whatever started is stopped again
+ * when a later step fails.
+ */
+export async function startStack(options: { bundlePath?: string } = {}): Promise<Stack> {
   const started: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const stop of started.reverse()) await stop().catch(() => undefined);
@@ -37,7 +40,7 @@ export async function startStack(): Promise<Stack> {
   try {
     const sandbox = await spawnSandbox({ clock: 'manual' });
     started.push(() => sandbox.stop());
-    const playground = await startPlayground({ sandboxUrl: sandbox.url });
+    const playground = await startPlayground({ sandboxUrl: sandbox.url, bundlePath: options.bundlePath });
     started.push(() => playground.close());
     const browser = await chromium.launch({
       executablePath: CHROMIUM,

@@ -1,4 +1,4 @@
-import { AccountService } from '../../../src/account/account-service';
+import { AccountService, type ClientFactory } from '../../../src/account/account-service';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { createServiceClient } from '../../../src/api/client';
 import type { HttpOutcome, HttpPort, HttpRequest, KeyValueStore } from '../../../src/ports';
@@ -36,10 +36,11 @@ class FakeService implements HttpPort {
   }
 }
 
-function setup() {
+function setup(urlAllowlist: string[] = []) {
   const stores = { user: new MemoryStore(), document: new MemoryStore() };
   const http = new FakeService();
-  const service = new AccountService(stores, (settings) => createServiceClient({ http, clock: new FakeClock(), settings, retry: { maxAttempts: 1 } }));
+  const clientFor: ClientFactory = (settings) => createServiceClient({ http, clock: new FakeClock(), settings, retry: { maxAttempts: 1 } });
+  const service = new AccountService(stores, clientFor, urlAllowlist);
   return { stores, http, service };
 }
 
@@ -74,6 +75,21 @@ describe('AccountService', () => {
     const state = service.save('good-token', 'http://api.service.test');
     expect(state.problem).toMatch(/plain http is only allowed for localhost/);
     expect(http.requests).toHaveLength(0);
+  });
+
+  it('keeps the service address inside the URL allowlist of a published build, and says so', () => {
+    const { stores, http, service } = setup(['https://api.service.test/']);
+    const refused = service.save('good-token', 'https://other.service.test');
+    expect(refused).toMatchObject({ connected: false, problem: 'Service address refused: this deployment only reaches https://api.service.test/.' });
+    expect(refused.urlAllowlist).toEqual(['https://api.service.test/']);
+    expect(http.requests).toEqual([]);
+    expect(stores.user.get(SETTINGS_KEYS.token)).toBeNull();
+    expect(service.save('good-token', `${BASE}/v2`)).toMatchObject({ connected: true, problem: null, baseUrl: `${BASE}/v2` });
+  });
+
+  it('accepts any HTTPS address when the build has no allowlist', () => {
+    const { service } = setup();
+    expect(service.save('good-token', 'https://other.service.test')).toMatchObject({ connected: true, problem: null, urlAllowlist: [] });
   });
 
   it('allows plain HTTP to localhost', () => {
