@@ -1,5 +1,6 @@
 // Typed client of the sandbox's control API (/_sandbox/...) and of its /v1 API as a plain caller, for tests,
 // benchmarks and the playground: reset, clock, faults, stats, seeded companies, accounts and credits.
+import * as http from 'node:http';
 
 export interface FaultSpec {
   route: 'lookup' | 'search' | 'similar' | 'tasks.create' | 'tasks.get' | 'tasks.list' | 'user' | 'columns' | 'templates' | 'tables.get' | 'templates.get' | '*';
@@ -31,15 +32,31 @@ export interface SeededCompany {
 export class SandboxControl {
   constructor(readonly url: string) {}
 
-  /** One call; throws with the status and body on a non-2xx answer. */
-  async call<T = unknown>(method: string, route: string, body?: unknown, token?: string): Promise<T> {
+  /**
+   * One call on a connection of its own; throws with the status and body on a non-2xx answer. No connection is kept
+   * alive: tests and benchmarks block this process in long synchronous executions, during which the sandbox closes
+   * idle connections, and a reused dead one fails a call (such as a clock advance) that cannot simply be sent again.
+   */
+  call<T = unknown>(method: string, route: string, body?: unknown, token?: string): Promise<T> {
     const headers: Record<string, string> = {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
-    const response = await fetch(`${this.url}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-    return (text ? JSON.parse(text) : null) as T;
+    return new Promise<T>((resolve, reject) => {
+      const request = http.request(`${this.url}${route}`, { method, headers, agent: false }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = response.statusCode ?? 0;
+          if (status < 200 || status >= 300) reject(new Error(`${method} ${route}: ${status} ${text}`));
+          else resolve((text ? JSON.parse(text) : null) as T);
+        });
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+      request.end(payload);
+    });
   }
 
   reset(): Promise<unknown> {

@@ -23,17 +23,9 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-/**
- * Moves the sandbox's clock. The control connection sat idle while a synchronous execution blocked this process, and
- * the sandbox may have closed it (keep-alive timeout) without the client noticing: such a call is sent once more.
- */
+/** Moves the sandbox's clock. */
 async function advanceServiceClock(ms: number): Promise<void> {
-  try {
-    await sandbox.control('POST', '/_sandbox/clock/advance', { ms });
-  } catch (error) {
-    if (!/fetch failed/.test(String(error))) throw error;
-    await sandbox.control('POST', '/_sandbox/clock/advance', { ms });
-  }
+  await sandbox.control('POST', '/_sandbox/clock/advance', { ms });
 }
 
 /** Deterministic interleaving of the not-yet-enriched companies among the others. */
