@@ -10,13 +10,17 @@ const esbuild = require('esbuild');
 const { urlAllowlistFor } = require('./url-allowlist');
 
 const root = path.resolve(__dirname, '..');
-const dist = outputDirectory(process.argv.slice(2));
 
 function outputDirectory(args) {
   const flag = args.indexOf('--out-dir');
   if (flag === -1) return path.join(root, 'dist');
   if (!args[flag + 1]) throw new Error('--out-dir needs a directory');
-  return path.resolve(args[flag + 1]);
+  const directory = path.resolve(args[flag + 1]);
+  // The build deletes what it did not produce: only an empty directory or an earlier build's output will do.
+  if (fs.existsSync(directory) && fs.readdirSync(directory).length > 0 && !fs.existsSync(path.join(directory, 'Code.js'))) {
+    throw new Error(`--out-dir ${directory} holds files of its own: give an empty directory or an earlier build's`);
+  }
+  return directory;
 }
 
 /** The project's appsscript.json, with `urlFetchWhitelist` when the build has a base URL. */
@@ -61,7 +65,7 @@ function writeAtomically(file, content) {
   fs.renameSync(temporary, file);
 }
 
-async function buildSidebars() {
+async function buildSidebars(dist) {
   const entriesDir = path.join(root, 'sidebar', 'entries');
   if (!fs.existsSync(entriesDir)) return [];
   const template = fs.readFileSync(path.join(root, 'sidebar', 'page.html'), 'utf8');
@@ -93,6 +97,7 @@ async function buildSidebars() {
 }
 
 async function main() {
+  const dist = outputDirectory(process.argv.slice(2));
   const appsscript = manifest();
   fs.mkdirSync(dist, { recursive: true });
   const staging = fs.mkdtempSync(path.join(dist, '.webpack-'));
@@ -103,7 +108,7 @@ async function main() {
     fs.rmSync(staging, { recursive: true, force: true });
   }
   writeAtomically(path.join(dist, 'appsscript.json'), appsscript);
-  const pages = await buildSidebars();
+  const pages = await buildSidebars(dist);
   // dist/ holds exactly what `clasp push` should deploy: drop files earlier builds left behind.
   const produced = new Set(['Code.js', 'appsscript.json', ...pages.map((p) => `${p}.html`)]);
   for (const file of fs.readdirSync(dist)) {

@@ -1,5 +1,8 @@
-// The last step of `npm run deploy` (which runs `npm test` first): pushes dist/ to the Apps Script project named in
-// .clasp.json with the clasp installed by `npm ci`, or refuses, saying how to get a script id, when there is none.
+// The last step of `npm run deploy` (which runs `npm test` first): pushes the build output to the Apps Script project
+// named in .clasp.json with the clasp installed by `npm ci`, or refuses, saying how to get a script id, when there is
+// none. `npm run deploy -- --base-url https://…` first rebuilds the output for that service (its default address
+// and the manifest's URL allowlist, see build/url-allowlist.js): the test suite runs on the plain build, since a
+// build with an allowlist refuses the local sandbox's address. Other arguments go to `clasp push` (e.g. --force).
 // Reads .clasp.json from the current directory, as clasp does (npm runs scripts from the project's root).
 const fs = require('fs');
 const path = require('path');
@@ -18,7 +21,7 @@ function refuse(reason) {
   process.exit(1);
 }
 
-function scriptIdOf(configPath) {
+function projectOf(configPath) {
   if (!fs.existsSync(configPath)) refuse(`no .clasp.json in ${path.dirname(configPath)}.`);
   let config;
   try {
@@ -28,7 +31,22 @@ function scriptIdOf(configPath) {
   }
   const scriptId = typeof config?.scriptId === 'string' ? config.scriptId.trim() : '';
   if (!scriptId) refuse('the script id in .clasp.json is empty.');
-  return scriptId;
+  if (config.rootDir !== 'dist') {
+    console.error(`npm run deploy: rootDir in .clasp.json must be "dist" (the build output), not ${JSON.stringify(config.rootDir)}.`);
+    process.exit(1);
+  }
+  return { scriptId, rootDir: path.resolve(path.dirname(configPath), config.rootDir) };
+}
+
+/** `--base-url <url>` (ours) apart from the arguments for `clasp push`. */
+function parseArguments(args) {
+  const flag = args.indexOf('--base-url');
+  if (flag === -1) return { baseUrl: null, pushArgs: args };
+  if (!args[flag + 1]) {
+    console.error('npm run deploy: --base-url needs the service address, e.g. --base-url https://api.example.com');
+    process.exit(1);
+  }
+  return { baseUrl: args[flag + 1], pushArgs: [...args.slice(0, flag), ...args.slice(flag + 2)] };
 }
 
 /** The clasp command line script of the locally installed @google/clasp (run with this node, on every platform). */
@@ -38,8 +56,17 @@ function localClasp() {
   return path.join(path.dirname(packageJson), typeof bin === 'string' ? bin : bin.clasp);
 }
 
-const scriptId = scriptIdOf(path.resolve('.clasp.json'));
-console.log(`Pushing dist/ to Apps Script project ${scriptId}`);
-const push = spawnSync(process.execPath, [localClasp(), 'push', ...process.argv.slice(2)], { stdio: 'inherit' });
-if (push.error) throw push.error;
-process.exit(push.status ?? 1);
+function run(args, env) {
+  const result = spawnSync(process.execPath, args, { stdio: 'inherit', env });
+  if (result.error) throw result.error;
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const { baseUrl, pushArgs } = parseArguments(process.argv.slice(2));
+const { scriptId, rootDir } = projectOf(path.resolve('.clasp.json'));
+if (baseUrl !== null) {
+  console.log(`Building ${rootDir} for ${baseUrl}`);
+  run([path.join(__dirname, 'build.js'), '--out-dir', rootDir], { ...process.env, SHEET_SCOUT_BASE_URL: baseUrl });
+}
+console.log(`Pushing ${rootDir} to Apps Script project ${scriptId}`);
+run([localClasp(), 'push', ...pushArgs], process.env);

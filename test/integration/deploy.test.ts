@@ -1,5 +1,6 @@
 // `npm run deploy` = `npm test && node build/deploy.js`: the deploy step is run here on its own (not the test suite),
-// from a directory holding the .clasp.json under test, as npm runs it from the project's root.
+// from a temporary directory holding the .clasp.json under test (and the dist/ a --base-url build writes), as npm runs
+// it from the project's root.
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -18,16 +19,16 @@ afterEach(() => {
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-function deployWith(claspJson: string | null): { status: number | null; stdout: string; stderr: string } {
+function deployWith(claspJson: string | null, args: string[] = []): { status: number | null; stdout: string; stderr: string } {
   if (claspJson !== null) fs.writeFileSync(path.join(workDir, '.clasp.json'), claspJson);
   // HOME without clasp credentials: a push can never reach Google from a test.
   const home = path.join(workDir, 'home');
   fs.mkdirSync(home);
-  const result = spawnSync(process.execPath, [deployScript], {
+  const result = spawnSync(process.execPath, [deployScript, ...args], {
     cwd: workDir,
     env: { PATH: process.env.PATH, HOME: home, USERPROFILE: home },
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 120_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -62,10 +63,40 @@ describe('npm run deploy', () => {
     expect(broken.stderr).toContain('.clasp.json is not valid JSON');
   });
 
+  it('refuses a .clasp.json whose rootDir is not the build output', () => {
+    const { status, stdout, stderr } = deployWith(JSON.stringify({ scriptId: '1AbCdEfGhIjK', rootDir: 'src' }));
+    expect(status).toBe(1);
+    expect(stderr).toContain('rootDir in .clasp.json must be "dist" (the build output), not "src"');
+    expect(stdout).not.toContain('Pushing');
+  });
+
   it('with a script id, runs the clasp that npm ci installed (which here finds no login)', () => {
     const { status, stdout, stderr } = deployWith(JSON.stringify({ scriptId: '1AbCdEfGhIjK', rootDir: 'dist' }));
-    expect(stdout).toContain('Pushing dist/ to Apps Script project 1AbCdEfGhIjK');
+    expect(stdout).toContain(`Pushing ${path.join(workDir, 'dist')} to Apps Script project 1AbCdEfGhIjK`);
     expect(stdout + stderr).toContain('No credentials found.');
     expect(status).toBe(1);
+  });
+
+  it('with --base-url, builds the pushed output for that service first: its manifest allowlists it', () => {
+    const { status, stdout, stderr } = deployWith(JSON.stringify({ scriptId: '1AbCdEfGhIjK', rootDir: 'dist' }), [
+      '--base-url',
+      'https://api.sheetscout.test',
+    ]);
+    const manifest = JSON.parse(fs.readFileSync(path.join(workDir, 'dist/appsscript.json'), 'utf8'));
+    expect(manifest.urlFetchWhitelist).toEqual(['https://api.sheetscout.test/']);
+    expect(fs.readFileSync(path.join(workDir, 'dist/Code.js'), 'utf8')).toContain('https://api.sheetscout.test');
+    expect(stdout).toContain('Pushing');
+    expect(stdout + stderr).toContain('No credentials found.');
+    expect(status).toBe(1);
+  });
+
+  it('with a --base-url the allowlist cannot hold, stops before pushing', () => {
+    const { status, stdout, stderr } = deployWith(JSON.stringify({ scriptId: '1AbCdEfGhIjK', rootDir: 'dist' }), [
+      '--base-url',
+      'http://api.sheetscout.test',
+    ]);
+    expect(status).toBe(1);
+    expect(stderr).toContain('SHEET_SCOUT_BASE_URL must be an https:// address');
+    expect(stdout).not.toContain('Pushing');
   });
 });
