@@ -1,24 +1,23 @@
-// What may be written into a cell: service text is escaped so Sheets never parses it as a formula, and cut to the
-// 50,000-character cell limit. Every write of service data goes through here.
+// What may be written into a cell: service text always reaches the cell as that exact text, and is cut to the
+// 50,000-character cell limit. setValues parses strings like typed input (formulas, numbers such as `1e10`, booleans,
+// dates and times in many spellings, percentages, currencies, a leading apostrophe as an escape), and no list of
+// patterns can be sure to match Sheets' parser in every locale. So every non-empty string gets Sheets' text prefix
+// `'` (shown without it, and not part of the value): `=1+1`, `TRUE`, `Jan 5`, `'quoted` and `＝1+1` all stay text.
+// Numbers, booleans and dates are written as such on purpose (toCellValue). Every write of service data goes here.
 
 export type CellValue = string | number | boolean | null;
 
 /** Sheets' per-cell character limit. */
 export const CELL_CHARACTER_LIMIT = 50000;
 
-// OWASP's formula-injection triggers: = + - @ and tab/CR/LF/NUL at the start.
-const FORMULA_TRIGGER = /^[=+\-@\t\r\n\0]/;
-// Text that Sheets would coerce to a number, date or currency ("1-10" becomes 10 January, "00123" becomes 123).
-const COERCIBLE_TEXT = /^(?=.*\d)[\d\s.,:/$€£%()+-]+$/;
-
 /**
- * Makes a service string safe to write with setValues: a leading formula trigger gets Sheets' text prefix `'`
- * (shown without the apostrophe, and not part of the value getValues returns), as does text Sheets would coerce to a
- * number or date; text over the cell limit is cut with a marker.
+ * Makes a service string safe to write with setValues: Sheets' text prefix `'` in front of any non-empty text, and
+ * text over the cell limit cut with a marker.
  */
 export function safeText(text: string, marker = ' [truncated]'): string {
+  if (text === '') return '';
   const fitted = text.length > CELL_CHARACTER_LIMIT - 1 ? text.slice(0, CELL_CHARACTER_LIMIT - 1 - marker.length) + marker : text;
-  return FORMULA_TRIGGER.test(fitted) || COERCIBLE_TEXT.test(fitted) ? `'${fitted}` : fitted;
+  return `'${fitted}`;
 }
 
 /** Converts any service value to a cell value: strings escaped, numbers/booleans kept, lists joined by newline. */

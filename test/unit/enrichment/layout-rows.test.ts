@@ -111,7 +111,7 @@ describe('rows', () => {
   it('marks a profile with none of the chosen fields as done, and leaves other empty values empty', () => {
     const fields = [field('linkedin'), field('company_name')];
     expect(outcomeCells({ kind: 'profile', values: { linkedin: null, company_name: null } }, fields)).toEqual([NO_DATA_TEXT, '']);
-    expect(outcomeCells({ kind: 'profile', values: { linkedin: null, company_name: 'Acme' } }, fields)).toEqual(['', 'Acme']);
+    expect(outcomeCells({ kind: 'profile', values: { linkedin: null, company_name: 'Acme' } }, fields)).toEqual(['', "'Acme"]);
   });
 
   it('records the columns finished jobs filled per sheet and domain column, adding to earlier ones', () => {
@@ -144,7 +144,7 @@ describe('rows', () => {
     ]);
     const writes = buildBlockWrites(updates, values, [2, 3, 5], (index, column) => (index === 3 && column === 3 ? '=SUM(1)' : undefined));
     expect(writes).toEqual([
-      { row: 2, column: 2, values: [['A1', 'B1'], ["'=1+1 as text", 'kept'], ['A3', '=SUM(1)']] },
+      { row: 2, column: 2, values: [['A1', 'B1'], ["'=1+1 as text", "'kept"], ['A3', '=SUM(1)']] },
       { row: 2, column: 5, values: [['C1'], [7], ['']] },
     ]);
     expect(columnRuns([5, 2, 3])).toEqual([{ first: 2, count: 2 }, { first: 5, count: 1 }]);

@@ -74,7 +74,7 @@ describe('Freeze formulas to values', () => {
     sheet.set(5, 4, [['user data']]);
     const summary = freezeSelection(book(sheet, [{ row: 1, column: 2, rows: 1, columns: 1 }]));
     expect(summary).toEqual({ formulas: 1, cells: 6, skipped: 0, unfinishedCells: 0 });
-    expect(sheet.writes).toEqual([{ row: 1, column: 2, values: [['Stripe', "'1-10"], ['', ''], ["'=cmd|\"/c calc\"!A1", "'11-50"]] }]);
+    expect(sheet.writes).toEqual([{ row: 1, column: 2, values: [["'Stripe", "'1-10"], ['', ''], ["'=cmd|\"/c calc\"!A1", "'11-50"]] }]);
     expect(sheet.values[4][3]).toBe('user data');
     expect(freezeMessage(summary)).toBe('Froze 1 formula (6 cells) to values');
   });

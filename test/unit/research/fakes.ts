@@ -7,6 +7,7 @@ import type { ClockPort } from '../../../src/ports';
 import type { CellWrite, GridPort, ResearchClient, TablePort } from '../../../src/research/ports';
 import { safeText, type CellValue } from '../../../src/shared/cell-values';
 import { ROW_TAG_KEY } from '../../../src/research/row-tags';
+import { storedValue } from '../../fakes/typed-input';
 
 export class FakeClock implements ClockPort {
   constructor(public time = Date.UTC(2026, 0, 1)) {}
@@ -28,6 +29,8 @@ interface FakeSheet {
 export class FakeGrid implements GridPort {
   sheets = new Map<number, FakeSheet>();
   writes = 0;
+  /** Values as the add-in wrote them (before Sheets reads the text prefix), by "sheet:row:column". */
+  raw = new Map<string, CellValue>();
 
   addSheet(id: number, rows: CellValue[][]): void {
     this.sheets.set(id, { cells: rows.map((r) => [...r]), notes: new Map(), meta: new Map() });
@@ -97,7 +100,10 @@ export class FakeGrid implements GridPort {
     const sheet = this.sheet(sheetId);
     for (const cell of cells) {
       while (sheet.cells.length < cell.row) sheet.cells.push([]);
-      if (cell.value !== undefined) sheet.cells[cell.row - 1][cell.column - 1] = cell.value;
+      if (cell.value !== undefined) {
+        sheet.cells[cell.row - 1][cell.column - 1] = storedValue(cell.value);
+        this.raw.set(`${sheetId}:${cell.row}:${cell.column}`, cell.value);
+      }
       if (cell.note !== undefined) {
         if (cell.note === null) sheet.notes.delete(`${cell.row}:${cell.column}`);
         else sheet.notes.set(`${cell.row}:${cell.column}`, cell.note);
@@ -132,8 +138,8 @@ export class FakeGrid implements GridPort {
   }
 }
 
-/** The hidden-table adapter writes through safeText, which cuts text at Sheets' 50,000-character cell limit. */
-const fitCell = (value: string | number) => (typeof value === 'string' ? safeText(value) : value);
+/** The hidden-table adapter writes through safeText (cut at Sheets' 50,000-character cell limit, text prefix). */
+const fitCell = (value: string | number) => storedValue(typeof value === 'string' ? safeText(value) : value);
 
 export class FakeTable implements TablePort {
   rows: Array<Array<string | number>> = [];

