@@ -94,6 +94,16 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
       },
     },
     { method: 'DELETE', pattern: /^\/_sandbox\/faults$/, handle: () => (sandbox.faults.clear(), ok([])) },
+    {
+      method: 'POST', pattern: /^\/_sandbox\/hostile-text$/,
+      handle: (request) => {
+        const strings = (request.body as { strings?: unknown } | null)?.strings;
+        if (!Array.isArray(strings) || !strings.every((item) => typeof item === 'string')) throw new HttpError(422, 'strings must be a list of strings');
+        sandbox.hostile.set(strings);
+        return ok({ strings: strings.length });
+      },
+    },
+    { method: 'DELETE', pattern: /^\/_sandbox\/hostile-text$/, handle: () => (sandbox.hostile.clear(), ok({ strings: 0 })) },
     { method: 'GET', pattern: /^\/_sandbox\/tasks$/, handle: () => ok(sandbox.tasks.all().map(taskObject)) },
     {
       method: 'POST', pattern: /^\/_sandbox\/tasks\/([^/]+)\/fail$/,

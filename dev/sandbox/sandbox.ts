@@ -5,6 +5,7 @@ import { SandboxClock, type ClockMode } from './clock';
 import { CompanyIndex } from './company-index';
 import { CompanyRanking } from './company-search';
 import { FaultInjector } from './faults';
+import { HostileText } from './hostile-text';
 import { ResearchPlanner } from './research-planner';
 import { TableStore } from './tables';
 import { TaskEngine } from './tasks';
@@ -28,6 +29,7 @@ export class Sandbox {
   readonly tasks: TaskEngine;
   readonly tables: TableStore;
   readonly faults = new FaultInjector();
+  readonly hostile = new HostileText();
   readonly stats = new Map<string, number>();
 
   constructor(readonly options: SandboxOptions) {
@@ -62,6 +64,7 @@ export class Sandbox {
     this.tasks.reset();
     this.tables.reset();
     this.faults.clear();
+    this.hostile.clear();
     this.stats.clear();
   }
 }

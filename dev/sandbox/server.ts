@@ -128,6 +128,7 @@ class SandboxServer {
       request.socket.destroy();
       return;
     }
+    if (reply.status < 300) reply = { ...reply, body: this.sandbox.hostile.apply(reply.body) };
     if (decision.listLagMs > 0 && route.name === 'tasks.list' && Array.isArray(reply.body)) {
       const shownBefore = this.sandbox.now() - decision.listLagMs;
       reply = { ...reply, body: reply.body.filter((task: { created_at: string }) => Date.parse(task.created_at) <= shownBefore) };
