@@ -5,6 +5,8 @@ import * as job from './job';
 import { appsScriptSheets } from './sheet-adapter';
 import { appsScriptTimer } from '../scheduler/apps-script';
 import { readWake, timerTriggers } from './trigger-adapter';
+import { checkedRequest } from '../shared/request-check';
+import { ENRICH_OPTIONS } from './requests';
 
 export type { EnrichPreview, EnrichProgress, EnrichOptions, StartResult } from './job';
 
@@ -25,12 +27,12 @@ function deps(): job.EnrichDeps & { user: string } {
   };
 }
 
-/** Options from the page, checked: nothing but a column number, field keys and a flag gets through. */
+/** Options from the page, checked: a column number, field keys and a flag, nothing else read. */
 function options(input: unknown): job.EnrichOptions {
-  const raw = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
+  const raw = checkedRequest<job.EnrichOptions>(ENRICH_OPTIONS, input ?? {}, 'options');
   const result: job.EnrichOptions = { overwrite: raw.overwrite === true };
-  if (typeof raw.domainColumn === 'number' && Number.isInteger(raw.domainColumn)) result.domainColumn = raw.domainColumn;
-  if (Array.isArray(raw.fields)) result.fields = raw.fields.map((key) => String(key)).slice(0, 50);
+  if (raw.domainColumn !== undefined) result.domainColumn = raw.domainColumn;
+  if (raw.fields !== undefined) result.fields = raw.fields;
   return result;
 }
 

@@ -60,8 +60,10 @@ describe('malformed panel requests (integration)', () => {
     expect(await sandbox.stats()).toEqual(before);
   });
 
-  it('refuses malformed Settings and Tables requests with the same message, changing nothing', async () => {
+  it('refuses malformed Enrich, Settings and Tables requests with the same message, changing nothing', async () => {
     const before = await sandbox.stats();
+    expect(failure('startEnrichment', [{ fields: [1, 2] }])).toBe(unreadable('fields[0] must be string'));
+    expect(failure('getEnrichmentPreview', [{ domainColumn: 'A' }])).toBe(unreadable('domainColumn must be integer'));
     expect(failure('saveAccountToken', [{ token: 42 }])).toBe(unreadable('token must be string'));
     expect(failure('setFormulaTokenSharing', ['yes'])).toBe(unreadable('sharing must be boolean'));
     expect(failure('setRequestBudgetAccount', ['enterprise'])).toBe(unreadable('account kind must be one of "consumer", "workspace"'));
