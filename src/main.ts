@@ -131,6 +131,8 @@ global.summarizeSearchExcludeDomains = search.summarizeSearchExcludeDomains;
 global.previewCompanySearch = search.previewCompanySearch;
 global.writeCompanySearch = search.writeCompanySearch;
 global.runCompanySearchAgain = search.runCompanySearchAgain;
+global.getLookalikeReferences = search.getLookalikeReferences;
+global.runLookalikeSearch = search.runLookalikeSearch;
 
 // --- Tables and templates (issue 9) ---
 global.showTablesDialog = tables.showTablesDialog;

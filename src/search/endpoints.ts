@@ -23,9 +23,18 @@ import {
 import type { DomainList, ExcludeSummary } from './exclude-domains';
 import type { SearchSpec } from './spec';
 import { checkedRequest } from '../shared/request-check';
-import { EXCLUDE_SOURCE, EXCLUDE_SUMMARY_REQUEST, SEARCH_SPEC, SHEET_ID, WRITE_REQUEST } from './requests';
+import {
+  lookalikeReferences,
+  runLookalikeList,
+  type LookalikeAnswer,
+  type LookalikeDeps,
+  type LookalikeListRequest,
+  type ReferenceList,
+} from './lookalike-service';
+import { EXCLUDE_SOURCE, EXCLUDE_SUMMARY_REQUEST, LOOKALIKE_LIST_REQUEST, SEARCH_SPEC, SHEET_ID, WRITE_REQUEST } from './requests';
 
-function deps(): SearchDeps {
+/** The ports of one execution; the user's full client serves both the search and the lookalike-list runs. */
+function deps(): SearchDeps & LookalikeDeps {
   const context = appContext();
   const connected = Boolean(userConnection(context.stores).token);
   return {
@@ -72,4 +81,14 @@ export function writeCompanySearch(request: WriteRequest): WriteAnswer {
 
 export function runCompanySearchAgain(sheetId: number): WriteAnswer {
   return runAgain(deps(), checkedRequest<number>(SHEET_ID, sheetId, 'sheet id'));
+}
+
+/** "Similar to a list": the reference domains of the selected cells. */
+export function getLookalikeReferences(): ReferenceList {
+  return lookalikeReferences(deps());
+}
+
+/** "Similar to a list": runs every reference's lookalike search, merges them and writes the top N into a new sheet. */
+export function runLookalikeSearch(request: LookalikeListRequest): LookalikeAnswer {
+  return runLookalikeList(deps(), checkedRequest<LookalikeListRequest>(LOOKALIKE_LIST_REQUEST, request, 'lookalike request'));
 }

@@ -29,7 +29,7 @@ export interface SearchDeps {
 export const DEPTH_KEY = 'sheetscout.search.depth';
 export const PREVIEW_ROWS = 50;
 const LOCK_WAIT_MS = 10_000;
-const NOT_CONNECTED = 'Set up Sheet Scout: Extensions > Sheet Scout > Settings';
+export const NOT_CONNECTED = 'Set up Sheet Scout: Extensions > Sheet Scout > Settings';
 
 export interface SavedSearchView {
   saved: SavedSearch;
@@ -101,16 +101,16 @@ export interface SheetColumns {
 const FREE_TIER_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 /** 25 while a free-tier answer seen in the last day says so (`25:<ms>`), else 2,000. */
-function depthOf(deps: SearchDeps): number {
+export function depthOf(deps: Pick<SearchDeps, 'userStore' | 'clock'>): number {
   const [depth, at] = (deps.userStore.get(DEPTH_KEY) ?? '').split(':').map(Number);
   return depth === FREE_DEPTH && deps.clock.now() - at < FREE_TIER_MEMORY_MS ? FREE_DEPTH : PAID_DEPTH;
 }
 
-function thisYear(deps: SearchDeps): number {
+export function thisYear(deps: Pick<SearchDeps, 'clock'>): number {
   return new Date(deps.clock.now()).getUTCFullYear();
 }
 
-function fail(message: string, problems: FieldProblem[] = []): Failure {
+export function fail(message: string, problems: FieldProblem[] = []): Failure {
   return { ok: false, message, problems };
 }
 
@@ -178,7 +178,7 @@ type Searched = { ok: true; results: CompanySearchResult[]; exhausted: boolean; 
  * panel asks one lookalike page at offset 25 without filters: any company of a paid account's index has more than
  * 25 lookalikes, a free account gets none. The answer is remembered for a day.
  */
-function probeFreeTier(deps: SearchDeps, client: SearchBackend, domain: string): boolean {
+export function probeFreeTier(deps: Pick<SearchDeps, 'userStore' | 'clock'>, client: Pick<SearchBackend, 'runSimilar'>, domain: string): boolean {
   const [probe] = client.runSimilar([{ companyIdentifier: domain, request: { pagination: { offset: FREE_DEPTH, limit: 1 } } }]);
   const free = probe.ok && probe.value.results.length === 0;
   if (free) deps.userStore.set(DEPTH_KEY, `${FREE_DEPTH}:${deps.clock.now()}`);
@@ -218,7 +218,7 @@ export function previewSearch(deps: SearchDeps, spec: SearchSpec): PreviewAnswer
   };
 }
 
-function withDocumentLock<T>(deps: SearchDeps, work: () => T): T | Failure {
+export function withDocumentLock<T>(deps: Pick<SearchDeps, 'lock'>, work: () => T): T | Failure {
   if (!deps.lock.tryLock(LOCK_WAIT_MS)) return fail('Another Sheet Scout job is writing to this spreadsheet: try again in a moment');
   try {
     return work();

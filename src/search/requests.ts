@@ -35,9 +35,17 @@ export const EXCLUDE_SOURCE = {
 
 const domainList = record({ domains: textList, invalid: textList, duplicates: integer });
 
-export const EXCLUDE_SUMMARY_REQUEST = record({
-  entries: { type: 'array', items: { anyOf: [record({ id: text, label: text, list: domainList }), record({ id: text, label: text, text })] } },
-  acceptMostRecent: flag,
+const excludeEntries = { type: 'array', items: { anyOf: [record({ id: text, label: text, list: domainList }), record({ id: text, label: text, text })] } };
+
+export const EXCLUDE_SUMMARY_REQUEST = record({ entries: excludeEntries, acceptMostRecent: flag });
+
+export const LOOKALIKE_LIST_REQUEST = record({
+  references: textList,
+  filters: filterForm,
+  exclude: excludeEntries,
+  perReference: integer,
+  top: integer,
+  columns: { type: 'array', items: oneOfValues(RESULT_COLUMNS.map((column) => column.key)) },
 });
 
 export const SHEET_ID = integer;

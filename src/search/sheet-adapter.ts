@@ -30,6 +30,13 @@ export function createSheetAdapter(spreadsheet: Spreadsheet = SpreadsheetApp.get
       const range = spreadsheet.getActiveRange();
       return range ? range.getCell(1, 1).getValue() : null;
     },
+    selection: () => {
+      const range = spreadsheet.getActiveRange();
+      if (!range) return null;
+      const sheet = range.getSheet();
+      if (!belongsToUser(sheet)) throw new Error(NOT_A_USER_SHEET);
+      return { sheet: ref(sheet), a1: range.getA1Notation(), row: range.getRow(), values: range.getValues() };
+    },
     readAll: (sheetId) => {
       const sheet = byId(sheetId);
       if (sheet.getLastRow() === 0 || sheet.getLastColumn() === 0) return [];

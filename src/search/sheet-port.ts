@@ -7,11 +7,22 @@ export interface SheetRef {
   name: string;
 }
 
+export interface SelectedRange {
+  sheet: SheetRef;
+  /** A1 notation of the range ("A2:A21"). */
+  a1: string;
+  /** 1-based row of its top edge. */
+  row: number;
+  values: unknown[][];
+}
+
 export interface SearchSheetPort {
   listSheets(): SheetRef[];
   activeSheet(): SheetRef;
   /** The value of the active cell (top-left of the selection), or null when nothing is selected. */
   activeCellValue(): unknown;
+  /** The values of the selected range, row by row, with where it is; null when nothing is selected. */
+  selection(): SelectedRange | null;
   /** Every value of a sheet's data range in one read (empty array for an empty sheet). */
   readAll(sheetId: number): unknown[][];
   /** Creates a sheet with that exact (unused) name at the end and returns it. */

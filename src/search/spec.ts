@@ -24,6 +24,9 @@ export type SearchField =
   | 'foundedFrom'
   | 'foundedTo'
   | 'excludeDomains'
+  | 'references'
+  | 'perReference'
+  | 'top'
   | 'form';
 
 export interface FieldProblem {

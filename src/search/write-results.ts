@@ -24,8 +24,13 @@ const SHEET_NAME_MAX = 90;
 /** A sheet name for a search, unused in the spreadsheet ("Search: fintech in Berlin", "... (2)"). */
 export function sheetNameFor(saved: SavedSearch, taken: readonly string[]): string {
   const subject = saved.spec.mode === 'describe' ? saved.spec.query : `similar to ${saved.spec.reference}`;
+  return unusedSheetName('Search', subject, taken);
+}
+
+/** "<prefix>: <subject>" without the characters sheet names refuse, cut to fit, with " (2)" etc. when taken. */
+export function unusedSheetName(prefix: string, subject: string, taken: readonly string[]): string {
   const cleaned = subject.replace(/[\r\n\t]+/g, ' ').replace(/[[\]*?/\\:]/g, ' ').replace(/\s+/g, ' ').trim() || 'results';
-  const base = `Search: ${cleaned}`.slice(0, SHEET_NAME_MAX).trim();
+  const base = `${prefix}: ${cleaned}`.slice(0, SHEET_NAME_MAX).trim();
   const used = new Set(taken.map((name) => name.toLowerCase()));
   if (!used.has(base.toLowerCase())) return base;
   for (let n = 2; ; n++) {

@@ -4,13 +4,15 @@ import type { SimilarCall } from '../../../src/api/client';
 import type { CompanySearchResult, SearchRequest, SearchResponse, SimilarResponse } from '../../../src/api/types';
 import type { SearchBackend } from '../../../src/search/run-search';
 import type { CellValue } from '../../../src/shared/cell-values';
-import type { SearchSheetPort, SheetRef } from '../../../src/search/sheet-port';
+import type { SearchSheetPort, SelectedRange, SheetRef } from '../../../src/search/sheet-port';
 import { storedValue } from '../../fakes/typed-input';
 
 export class FakeSheets implements SearchSheetPort {
   sheets: Array<SheetRef & { grid: unknown[][]; notes: Map<string, string>; frozen: boolean }> = [];
   active = 0;
   activeValue: unknown = null;
+  /** The selected range the panel reads references from, or null. */
+  selected: SelectedRange | null = null;
   reads = 0;
   writes = 0;
   /** Values as the add-in wrote them (before Sheets reads the text prefix), by "sheet:row:column". */
@@ -37,6 +39,9 @@ export class FakeSheets implements SearchSheetPort {
   }
   activeCellValue(): unknown {
     return this.activeValue;
+  }
+  selection(): SelectedRange | null {
+    return this.selected;
   }
   readAll(sheetId: number): unknown[][] {
     this.reads++;
