@@ -1,12 +1,12 @@
-// The company search panel: Describe / Similar to, filters as form controls, the exclude-domains list with its
-// count, how many results, the preview table, and writing into a new sheet or appending to one; "Run again" for a
-// sheet a search created. Problems found by the server (checkSpec) or by the service (422 detail) are shown under the
+// The company search panel: Describe / Similar to / Similar to a list (list-mode.ts), filters as form controls, the
+// exclude-domains list with its count, how many results, the preview table, and writing into a new sheet or appending
+// to one; "Run again" for a sheet a search created. Problems found by the server (checkSpec) or by the service (422 detail) are shown under the
 // control that caused them. The exclude-domains count comes from the server (summarizeSearchExcludeDomains) so domain
 // parsing and the public-suffix list stay out of the page; server code is imported for its types only, apart from the
 // dependency-free limits and the service's size buckets.
 import { SIZE_BUCKETS, type SizeBucket } from '../../src/api/types';
 import type { PreviewRow, ResultColumnKey } from '../../src/search/columns';
-import { EXCLUDE_DOMAIN_LIMIT, FREE_DEPTH } from '../../src/search/limits';
+import { EXCLUDE_DOMAIN_LIMIT, FREE_DEPTH, PAID_DEPTH } from '../../src/search/limits';
 import type { ColumnChoice, Failure, PreviewAnswer, SearchPanelState, WriteAnswer } from '../../src/search/panel-service';
 import type { SavedSearch } from '../../src/search/saved-search';
 import type { SearchField, SearchMode, SearchSpec } from '../../src/search/spec';
@@ -14,6 +14,7 @@ import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { chipInput } from './chips';
+import { listMode } from './list-mode';
 import { EMPTY_SUMMARY, pastedEntry, upsertSource, type ExcludeEntry, type ExcludeSummary } from './exclude-sources';
 
 const DEFAULT_COUNT = 100;
@@ -34,6 +35,8 @@ function yearValue(input: HTMLInputElement): number | null {
 export function mountSearchPanel(root: HTMLElement): void {
   let state: SearchPanelState | null = null;
   let mode: SearchMode = 'describe';
+  /** "Similar to a list" is shown (mode keeps the search mode to return to). */
+  let listActive = false;
   let sources: ExcludeEntry[] = [];
   let summary: ExcludeSummary = EMPTY_SUMMARY;
   let acceptMostRecent = false;
@@ -55,20 +58,33 @@ export function mountSearchPanel(root: HTMLElement): void {
   // --- Mode ---
   const describeTab = h('button', { type: 'button', id: 'mode-describe', class: 'tab active', 'aria-pressed': 'true', onclick: () => setMode('describe') }, 'Describe');
   const similarTab = h('button', { type: 'button', id: 'mode-similar', class: 'tab', 'aria-pressed': 'false', onclick: () => setMode('similar') }, 'Similar to');
+  const listTab = h('button', { type: 'button', id: 'mode-list', class: 'tab', 'aria-pressed': 'false', onclick: () => setMode('list') }, 'Similar to a list');
   const query = h('textarea', { id: 'search-query', placeholder: 'e.g. B2B payments APIs for marketplaces', 'aria-label': 'Describe the companies' });
   const reference = h('input', { type: 'text', id: 'search-reference', placeholder: 'stripe.com', 'aria-label': 'Reference company domain' });
   const referenceHint = h('div', { class: 'muted' });
   const describeBox = h('div', {}, h('label', { for: 'search-query' }, 'Describe the companies you want'), query, slot('query'));
   const similarBox = h('div', { hidden: true }, h('label', { for: 'search-reference' }, 'Companies similar to'), reference, referenceHint, slot('reference'));
 
-  const setMode = (next: SearchMode): void => {
-    mode = next;
-    describeTab.classList.toggle('active', next === 'describe');
-    similarTab.classList.toggle('active', next === 'similar');
-    describeTab.setAttribute('aria-pressed', String(next === 'describe'));
-    similarTab.setAttribute('aria-pressed', String(next === 'similar'));
+  const setMode = (next: SearchMode | 'list'): void => {
+    const wasList = listActive;
+    listActive = next === 'list';
+    if (next !== 'list') mode = next;
+    for (const [tab, tabMode] of [[describeTab, 'describe'], [similarTab, 'similar'], [listTab, 'list']] as const) {
+      tab.classList.toggle('active', next === tabMode);
+      tab.setAttribute('aria-pressed', String(next === tabMode));
+    }
     describeBox.hidden = next !== 'describe';
     similarBox.hidden = next !== 'similar';
+    list.element.hidden = next !== 'list';
+    searchControls.hidden = next === 'list';
+    previewBox.hidden = next === 'list';
+    writeBox.hidden = next === 'list' || lastPreview === null;
+    (next === 'list' ? list.columnsSlot : writeColumnsSlot).append(columnChooser);
+    // A list run excludes every domain (over 1,000 after the call), so the "most recent" choice does not apply.
+    if (listActive !== wasList && acceptMostRecent) {
+      acceptMostRecent = false;
+      void updateExclude();
+    }
   };
 
   // --- Filters ---
@@ -147,7 +163,9 @@ export function mountSearchPanel(root: HTMLElement): void {
     );
     const parts: Array<HTMLElement | string> = [];
     parts.push(h('div', { class: 'count' }, `${summary.count.toLocaleString('en-US')} domain${summary.count === 1 ? '' : 's'} to exclude${summary.duplicates > 0 ? ` (${summary.duplicates} duplicate${summary.duplicates === 1 ? '' : 's'} removed)` : ''}`));
-    if (summary.overLimit) {
+    if (summary.overLimit && listActive) {
+      parts.push(message('warn', `Over ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')}: the references and the most recent domains go to the service as its filter, the others are removed from the answers after the call.`));
+    } else if (summary.overLimit) {
       parts.push(message('warn', summary.overLimitMessage ?? `Using the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent of ${summary.count.toLocaleString('en-US')} domains.`));
       if (summary.overLimitMessage !== null) {
         parts.push(h('button', { type: 'button', onclick: () => ((acceptMostRecent = true), void updateExclude()) }, `Use the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent`));
@@ -157,6 +175,7 @@ export function mountSearchPanel(root: HTMLElement): void {
       parts.push(message('warn', `Not domains in ${invalid.label} (fix them or they are left out): ${invalid.values.slice(0, 10).join(', ')}${invalid.values.length > 10 ? ` and ${invalid.values.length - 10} more` : ''}`));
     }
     replaceChildren(excludeSummary, ...parts);
+    list.refresh();
   };
 
   const removeSource = (id: string): void => {
@@ -215,6 +234,14 @@ export function mountSearchPanel(root: HTMLElement): void {
   const count = h('input', { type: 'number', id: 'search-count', min: 1, step: 1, value: DEFAULT_COUNT, 'aria-label': 'How many results' });
   const countHint = h('span', { class: 'muted' });
   const searchButton = h('button', { type: 'button', id: 'search-run', class: 'primary', onclick: () => void runPreview() }, 'Search');
+  const searchControls = h(
+    'div',
+    {},
+    h('label', { for: 'search-count' }, 'How many results'),
+    h('div', { class: 'row tight' }, count, countHint),
+    slot('count'),
+    h('div', { class: 'row' }, searchButton),
+  );
   const status = h('div', { id: 'search-status' });
   const showStatus = (kind: 'error' | 'ok' | 'warn', text: string): void => replaceChildren(status, message(kind, text));
 
@@ -231,6 +258,7 @@ export function mountSearchPanel(root: HTMLElement): void {
       columnChooser.append(h('label', { class: 'check small' }, box, column.label));
     }
   };
+  const writeColumnsSlot = h('div', {}, columnChooser);
   const appendTarget = h('select', { 'aria-label': 'Sheet to append to' });
   const writeStatus = h('div', { id: 'search-write-status' });
   const insertButton = h('button', { type: 'button', id: 'search-insert', class: 'primary', onclick: () => void write({ kind: 'new' }) }, 'Insert into new sheet');
@@ -240,7 +268,7 @@ export function mountSearchPanel(root: HTMLElement): void {
     { hidden: true, class: 'write' },
     h('h2', {}, 'Write to the spreadsheet'),
     h('div', { class: 'muted' }, 'Values only, with a header row. The search is saved in the header cell’s note.'),
-    columnChooser,
+    writeColumnsSlot,
     h('div', { class: 'row' }, insertButton),
     h('label', {}, 'Or append to (companies already there are skipped)'),
     h('div', { class: 'row' }, appendTarget, appendButton),
@@ -323,7 +351,7 @@ export function mountSearchPanel(root: HTMLElement): void {
 
   const setBusy = (next: boolean, label?: string): void => {
     busy = next;
-    for (const button of [searchButton, insertButton, appendButton]) button.disabled = next;
+    for (const button of [searchButton, insertButton, appendButton, list.runButton]) button.disabled = next;
     if (next && label) replaceChildren(status, h('div', { class: 'muted' }, label));
   };
 
@@ -361,6 +389,7 @@ export function mountSearchPanel(root: HTMLElement): void {
   const applyDepth = (depth: number): void => {
     count.max = String(depth);
     countHint.textContent = depth === FREE_DEPTH ? `up to ${FREE_DEPTH} on the free plan` : `up to ${depth.toLocaleString('en-US')}`;
+    list.refresh();
   };
 
   const runPreview = async (): Promise<void> => {
@@ -478,14 +507,32 @@ export function mountSearchPanel(root: HTMLElement): void {
     return current;
   };
 
+  const list = listMode({
+    filters: () => currentSpec().filters,
+    excludeSources: async () => {
+      await excludeSettled();
+      return sources;
+    },
+    excludedDomains: () => summary.toSend,
+    columns: () => [...columnBoxes].filter(([, box]) => box.checked).map(([key]) => key),
+    depth: () => state?.depth ?? PAID_DEPTH,
+    slot,
+    showProblems,
+    clearProblems,
+    setBusy: (next) => setBusy(next),
+    isBusy: () => busy,
+    afterWrite: async () => void (await refreshState()),
+  });
+
   replaceChildren(
     root,
     panelHeader('Company search'),
     savedBox,
     rerunStatus,
-    h('div', { class: 'tabs', role: 'group', 'aria-label': 'Search mode' }, describeTab, similarTab),
+    h('div', { class: 'tabs', role: 'group', 'aria-label': 'Search mode' }, describeTab, similarTab, listTab),
     describeBox,
     similarBox,
+    list.element,
     h(
       'details',
       { open: true },
@@ -523,10 +570,7 @@ export function mountSearchPanel(root: HTMLElement): void {
       excludeSummary,
       slot('excludeDomains'),
     ),
-    h('label', { for: 'search-count' }, 'How many results'),
-    h('div', { class: 'row tight' }, count, countHint),
-    slot('count'),
-    h('div', { class: 'row' }, searchButton),
+    searchControls,
     slot('form'),
     status,
     previewBox,

@@ -1,0 +1,167 @@
+// The "Similar to a list" mode of the company search panel: the reference domains taken from the selected cells, how
+// many results per reference and how many companies to write, the cost and limits before running (requests, the
+// plan's depth, what is excluded: lookalike-plan.ts, the figures the server uses), and the run's summary (the new
+// sheet, references not in the index or still enriching). Filters, exclude sources and columns are the panel's own.
+import type { ResultColumnKey } from '../../src/search/columns';
+import type { ExcludeEntry } from '../../src/search/exclude-domains';
+import { FREE_DEPTH } from '../../src/search/limits';
+import type { LookalikeAnswer, ReferenceList } from '../../src/search/lookalike-service';
+import { describePlan, MAX_TOP, planLookalikeRun } from '../../src/search/lookalike-plan';
+import type { Failure } from '../../src/search/panel-service';
+import type { FilterForm, SearchField } from '../../src/search/spec';
+import { errorText, server } from '../bridge';
+import { h, message, replaceChildren } from '../ui/dom';
+
+const DEFAULT_PER_REFERENCE = 100;
+const DEFAULT_TOP = 100;
+
+/** What the list mode uses of the panel around it. */
+export interface ListModeHost {
+  /** The panel's filter form. */
+  filters(): FilterForm;
+  /** The exclude sources (oldest first), once a pending paste is counted. */
+  excludeSources(): Promise<ExcludeEntry[]>;
+  /** Every distinct domain of the exclude sources, as the server counted them. */
+  excludedDomains(): string[];
+  columns(): ResultColumnKey[];
+  depth(): number;
+  /** An error slot for a field, placed under its control. */
+  slot(field: SearchField): HTMLElement;
+  showProblems(failure: Pick<Failure, 'message' | 'problems'>): void;
+  clearProblems(): void;
+  setBusy(busy: boolean): void;
+  isBusy(): boolean;
+  /** After a write: the panel reloads its sheet lists. */
+  afterWrite(): Promise<void>;
+}
+
+export interface ListMode {
+  element: HTMLElement;
+  /** Where the panel's column chooser goes while this mode is shown. */
+  columnsSlot: HTMLElement;
+  /** Recomputes the cost and limits (after the references, counts, exclude list or depth changed). */
+  refresh(): void;
+  runButton: HTMLButtonElement;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+}
+
+/** The run's summary lines: what was written, and each kind of reference that gave no list. */
+function summaryOf(answer: Extract<LookalikeAnswer, { ok: true }>): HTMLElement[] {
+  const { references } = answer;
+  const lines: HTMLElement[] = [];
+  const used = `${plural(references.used.length, 'reference')} searched, ${plural(answer.requests, 'request')}`;
+  lines.push(
+    answer.sheet
+      ? message('ok', `${plural(answer.written, 'company', 'companies')} written to "${answer.sheet.name}" (of ${answer.candidates.toLocaleString('en-US')} found; ${used}).`)
+      : message('warn', `No lookalikes to write (${used}).`),
+  );
+  if (answer.removedAfterCall > 0) lines.push(h('div', { class: 'muted' }, `${plural(answer.removedAfterCall, 'excluded company', 'excluded companies')} removed from the answers.`));
+  if (references.notFound.length > 0) lines.push(message('warn', `Not in the company index: ${references.notFound.join(', ')}`));
+  if (references.enriching.length > 0) lines.push(message('warn', `Still enriching, run again in a few minutes: ${references.enriching.join(', ')}`));
+  for (const failed of references.failed) lines.push(message('error', `${failed.reference}: ${failed.message}`));
+  if (answer.warning) lines.push(message('warn', answer.warning));
+  return lines;
+}
+
+export function listMode(host: ListModeHost): ListMode {
+  let references: ReferenceList | null = null;
+
+  const useSelection = h('button', { type: 'button', id: 'list-use-selection', onclick: () => void loadReferences() }, 'Use selection');
+  const referenceSummary = h('div', { id: 'list-references' });
+  const perReference = h('input', { type: 'number', id: 'list-per-reference', min: 1, step: 1, value: DEFAULT_PER_REFERENCE, 'aria-label': 'Results per reference' });
+  const perReferenceHint = h('span', { class: 'muted' });
+  const top = h('input', { type: 'number', id: 'list-top', min: 1, max: MAX_TOP, step: 1, value: DEFAULT_TOP, 'aria-label': 'Companies to write' });
+  const plan = h('ul', { id: 'list-plan', class: 'plan', 'aria-label': 'Cost and limits' });
+  const columnsSlot = h('div', {});
+  const runButton = h('button', { type: 'button', id: 'list-run', class: 'primary', onclick: () => void run() }, 'Find lookalikes');
+  const status = h('div', { id: 'list-status' });
+
+  const refresh = (): void => {
+    const depth = host.depth();
+    perReference.max = String(depth);
+    perReferenceHint.textContent = depth === FREE_DEPTH ? `up to ${FREE_DEPTH} on the free plan` : `up to ${depth.toLocaleString('en-US')}`;
+    const domains = references?.domains ?? [];
+    const referenceSet = new Set(domains);
+    const others = host.excludedDomains().filter((domain) => !referenceSet.has(domain)).length;
+    const lines = domains.length === 0 ? ['Choose the references first'] : describePlan(planLookalikeRun(domains.length, Number(perReference.value), others, depth));
+    replaceChildren(plan, ...lines.map((line) => h('li', {}, line)));
+  };
+  perReference.addEventListener('input', refresh);
+
+  const loadReferences = async (): Promise<void> => {
+    try {
+      references = await server.getLookalikeReferences();
+      const parts: Array<HTMLElement | null> = [
+        references.domains.length > 0 ? h('div', { class: 'count' }, `${plural(references.domains.length, 'reference')} from ${references.label}`) : null,
+        references.domains.length > 0 ? h('div', { class: 'muted' }, references.domains.slice(0, 5).join(', ') + (references.domains.length > 5 ? ', …' : '')) : null,
+        references.duplicates > 0 ? h('div', { class: 'muted' }, `${plural(references.duplicates, 'duplicate')} removed`) : null,
+        references.invalid.length > 0 ? message('warn', `Not domains (left out): ${references.invalid.slice(0, 10).join(', ')}${references.invalid.length > 10 ? ` and ${references.invalid.length - 10} more` : ''}`) : null,
+        references.problem ? message('error', references.problem) : null,
+      ];
+      replaceChildren(referenceSummary, ...parts);
+    } catch (error) {
+      replaceChildren(referenceSummary, message('error', errorText(error)));
+    }
+    refresh();
+  };
+
+  const run = async (): Promise<void> => {
+    if (host.isBusy()) return;
+    host.clearProblems();
+    if (!references || references.problem) {
+      host.showProblems({ message: references?.problem ?? 'Select the cells that hold your reference domains, then Use selection', problems: [] });
+      return;
+    }
+    host.setBusy(true);
+    replaceChildren(status, h('div', { class: 'muted' }, `Searching lookalikes of ${plural(references.domains.length, 'reference')}…`));
+    try {
+      const answer = await server.runLookalikeSearch({
+        references: references.domains,
+        filters: { ...host.filters(), excludeDomains: [] },
+        exclude: await host.excludeSources(),
+        perReference: Number(perReference.value),
+        top: Number(top.value),
+        columns: host.columns(),
+      });
+      if (!answer.ok) {
+        replaceChildren(status);
+        return host.showProblems(answer);
+      }
+      replaceChildren(status, ...summaryOf(answer));
+      status.scrollIntoView({ block: 'nearest' });
+      if (answer.sheet) await host.afterWrite();
+    } catch (error) {
+      replaceChildren(status, message('error', errorText(error)));
+    } finally {
+      host.setBusy(false);
+    }
+  };
+
+  const element = h(
+    'div',
+    { hidden: true, id: 'list-mode' },
+    h('label', {}, 'Reference companies (up to 100)'),
+    h('div', { class: 'muted' }, 'Select a column or range of domains in the sheet, e.g. your best customers.'),
+    h('div', { class: 'row tight' }, useSelection),
+    referenceSummary,
+    host.slot('references'),
+    h('label', { for: 'list-per-reference' }, 'Results per reference'),
+    h('div', { class: 'row tight' }, perReference, perReferenceHint),
+    host.slot('perReference'),
+    h('label', { for: 'list-top' }, 'Companies to write (best first)'),
+    h('div', { class: 'row tight' }, top, h('span', { class: 'muted' }, `up to ${MAX_TOP.toLocaleString('en-US')}`)),
+    host.slot('top'),
+    h('label', {}, 'Columns of the new sheet (then score, similar to)'),
+    columnsSlot,
+    h('h2', {}, 'Before you run'),
+    plan,
+    h('div', { class: 'muted' }, 'Ranking: a company scores 1/(60 + rank) for each reference whose lookalikes include it, summed.'),
+    h('div', { class: 'row' }, runButton),
+    status,
+  );
+  refresh();
+  return { element, columnsSlot, refresh, runButton };
+}
