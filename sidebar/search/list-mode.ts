@@ -36,7 +36,10 @@ export interface ListModeHost {
 }
 
 export interface ListMode {
+  /** References and counts: shown above the panel's filters. */
   element: HTMLElement;
+  /** Columns, cost and limits, the run button and its summary: shown below the exclude list. */
+  runPart: HTMLElement;
   /** Where the panel's column chooser goes while this mode is shown. */
   columnsSlot: HTMLElement;
   /** Recomputes the cost and limits (after the references, counts, exclude list or depth changed). */
@@ -154,6 +157,10 @@ export function listMode(host: ListModeHost): ListMode {
     h('label', { for: 'list-top' }, 'Companies to write (best first)'),
     h('div', { class: 'row tight' }, top, h('span', { class: 'muted' }, `up to ${MAX_TOP.toLocaleString('en-US')}`)),
     host.slot('top'),
+  );
+  const runPart = h(
+    'div',
+    { hidden: true, id: 'list-run-part' },
     h('label', {}, 'Columns of the new sheet (then score, similar to)'),
     columnsSlot,
     h('h2', {}, 'Before you run'),
@@ -163,5 +170,5 @@ export function listMode(host: ListModeHost): ListMode {
     status,
   );
   refresh();
-  return { element, columnsSlot, refresh, runButton };
+  return { element, runPart, columnsSlot, refresh, runButton };
 }

@@ -76,6 +76,7 @@ export function mountSearchPanel(root: HTMLElement): void {
     describeBox.hidden = next !== 'describe';
     similarBox.hidden = next !== 'similar';
     list.element.hidden = next !== 'list';
+    list.runPart.hidden = next !== 'list';
     searchControls.hidden = next === 'list';
     previewBox.hidden = next === 'list';
     writeBox.hidden = next === 'list' || lastPreview === null;
@@ -571,6 +572,7 @@ export function mountSearchPanel(root: HTMLElement): void {
       slot('excludeDomains'),
     ),
     searchControls,
+    list.runPart,
     slot('form'),
     status,
     previewBox,

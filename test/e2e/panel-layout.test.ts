@@ -1,7 +1,8 @@
 // Every sidebar panel at Google's fixed 300 px width, in the playground: no text may be cut. A panel is clipped when
 // any element holding text is wider inside than it shows (scrollWidth > clientWidth), when the page scrolls
 // sideways, or when a select's chosen option or an input's value is wider than the control. Each panel is opened in
-// the state a first-hour user sees (Search with a preview, Research with the fields form, Enrich with its preview).
+// the state a first-hour user sees (Search with a preview, Search's "Similar to a list" after a run, Research with the
+// fields form, Enrich with its preview).
 import type { Frame } from 'playwright-core';
 import { describeWithBrowser, startStack, type Stack } from './harness';
 
@@ -89,6 +90,24 @@ describeWithBrowser('every panel at 300 px', () => {
     found.Search = await clippedTexts(panel);
     await stack.screenshot('layout-search');
     expect(found.Search).toEqual([]);
+  });
+
+  it('Company search, Similar to a list, after a run', async () => {
+    await stack.page.click('[data-sheet="Companies"]');
+    await stack.page.click('td[data-cell="A2"]');
+    await stack.page.click('td[data-cell="A8"]', { modifiers: ['Shift'] });
+    const panel = await open('showSearchPanel');
+    await panel.click('#mode-list');
+    await panel.click('#list-use-selection');
+    await panel.waitForSelector('#list-references .count');
+    await panel.click('summary:has-text("Exclude domains")');
+    await panel.fill('#list-per-reference', '20');
+    await panel.fill('#list-top', '10');
+    await panel.click('#list-run');
+    await panel.waitForSelector('#list-status .message');
+    found.SimilarToList = await clippedTexts(panel);
+    await stack.screenshot('layout-search-list');
+    expect(found.SimilarToList).toEqual([]);
   });
 
   it('Enrich with its preview', async () => {
