@@ -1,7 +1,8 @@
 // The enrichment panel: setup (domain column, fields with where each goes, "overwrite non-empty cells", preview counts,
-// Start), then progress (bar, done / enriching / not found / invalid / errors / skipped, rate, ETA, Cancel) while the
-// panel drives the job chunk by chunk (each call one server execution; a trigger continues if the panel closes),
-// then the summary. A paused job shows why and offers Resume.
+// Start), then progress (bar, done / enriching / not found / invalid / errors / skipped, rate, ETA, the domains waiting
+// for the service with a countdown to their next try, Cancel) while the panel drives the job chunk by chunk (each call
+// one server execution; a trigger continues if the panel closes), then the summary. A paused job shows why and offers
+// Resume; the domains a pause stopped wait for it and are not counted as errors.
 import type { EnrichOptions, EnrichPreview, EnrichProgress } from '../../src/enrichment/job';
 import { errorText, server } from '../bridge';
 import { panelHeader } from '../ui/credits-badge';
@@ -17,6 +18,7 @@ export function mountEnrichPanel(root: HTMLElement): void {
   let options: EnrichOptions = {};
   let driving = false;
   let failures = 0;
+  let countdown: number | undefined;
 
   const show = (...children: Array<Node | null>): void => replaceChildren(body, ...children);
 
@@ -133,7 +135,9 @@ export function mountEnrichPanel(root: HTMLElement): void {
       ['Enriching (202)', progress.enriching],
       ['Not found', c.notFound],
       ['Invalid', progress.scope.invalid],
-      ['Errors', c.errors + progress.retrying],
+      ['Errors', c.errors],
+      ...(progress.retrying > 0 ? [['Retrying after an error', progress.retrying] as [string, number]] : []),
+      ...(progress.blocked > 0 ? [['Waiting for Resume', progress.blocked] as [string, number]] : []),
       ['Still enriching (marked)', c.gaveUp],
       ['Skipped: rows deleted', c.deleted],
       ['Skipped: already filled', progress.scope.alreadyFilled],
@@ -142,7 +146,25 @@ export function mountEnrichPanel(root: HTMLElement): void {
     return h('dl', { class: 'counts', id: 'enrich-counts' }, ...rows.flatMap(([label, value]) => [h('dt', {}, label), h('dd', { 'data-count': label }, typeof value === 'number' ? count(value) : value)]));
   }
 
+  /** The waiting domains and a live countdown to their next try. */
+  function waitingLine(progress: EnrichProgress): HTMLElement | null {
+    const waiting = progress.enriching + progress.retrying;
+    if (waiting === 0 || progress.nextTrySeconds === null) return null;
+    const nextTryAt = Date.now() + progress.nextTrySeconds * 1000;
+    const when = h('span', { id: 'enrich-next-try' });
+    const tick = (): void => {
+      const left = Math.ceil((nextTryAt - Date.now()) / 1000);
+      when.textContent = left > 0 ? `next try in ${duration(left)}` : 'trying again now';
+    };
+    tick();
+    countdown = window.setInterval(tick, 1000);
+    const what = progress.enriching > 0 ? `${plural(progress.enriching, 'domain')} still being enriched by the service` : '';
+    const failed = progress.retrying > 0 ? `${plural(progress.retrying, 'failed lookup')} to retry` : '';
+    return h('p', { class: 'muted', id: 'enrich-waiting' }, `Waiting: ${[what, failed].filter(Boolean).join(', ')}; `, when);
+  }
+
   function renderProgress(progress: EnrichProgress): void {
+    window.clearInterval(countdown);
     const bar = h('div', { style: `width: ${progress.percent}%` });
     const running = progress.status === 'running';
     const paused = progress.status === 'paused';
@@ -165,8 +187,9 @@ export function mountEnrichPanel(root: HTMLElement): void {
       h('div', { class: 'progress', id: 'enrich-progress', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': progress.percent }, bar),
       h('div', { class: 'progress-line' }, h('span', { id: 'enrich-status' }, statusText), h('span', { id: 'enrich-percent' }, `${progress.percent} %`)),
       running
-        ? h('div', { class: 'progress-line' }, h('span', {}, `${progress.rate} domains/s`), h('span', { id: 'enrich-eta' }, `ETA ${duration(progress.etaSeconds)}`))
+        ? h('div', { class: 'progress-line' }, h('span', {}, `${progress.rate} domains/s`), h('span', { id: 'enrich-eta' }, etaText(progress)))
         : null,
+      running ? waitingLine(progress) : null,
       progress.message ? message(paused ? 'warn' : 'ok', progress.message) : null,
       progress.busy ? h('p', { class: 'muted' }, 'Another run is working on this job; waiting…') : null,
       summary(progress),
@@ -223,6 +246,19 @@ export function mountEnrichPanel(root: HTMLElement): void {
   }
 
   void loadPreview();
+}
+
+/** "ETA 8 s", or "ETA 8 s to 4 min" while domains wait for the service (the later figure if it takes every retry). */
+function etaText(progress: EnrichProgress): string {
+  const { etaSeconds, etaLatestSeconds } = progress;
+  if (etaSeconds === null || etaLatestSeconds === null || duration(etaLatestSeconds) === duration(etaSeconds)) {
+    return `ETA ${duration(etaSeconds)}`;
+  }
+  return `ETA ${duration(etaSeconds)} to ${duration(etaLatestSeconds)}`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function wait(ms: number): Promise<void> {

@@ -7,7 +7,10 @@ import type { CompanyProfile } from '../api/types';
 
 export interface ProfileField {
   key: string;
+  /** The column header written and the name the enrichment panel lists. */
   header: string;
+  /** Headers earlier versions wrote for this field: an existing column under one is still this field's column. */
+  formerHeaders?: readonly string[];
   read(profile: CompanyProfile): unknown;
 }
 
@@ -34,7 +37,7 @@ export const PROFILE_FIELDS: readonly ProfileField[] = [
   { key: 'hq_state_province', header: 'State or province', read: fromContext('hq_state_province') },
   { key: 'hq_city', header: 'City', read: fromContext('hq_city') },
   { key: 'hq_full_address', header: 'HQ address', read: fromContext('hq_full_address') },
-  { key: 'employee_count', header: 'Size', read: fromContext('employee_count') },
+  { key: 'employee_count', header: 'Employees', formerHeaders: ['Size'], read: fromContext('employee_count') },
   { key: 'founding_year', header: 'Founded', read: fromContext('founding_year') },
   { key: 'linkedin', header: 'LinkedIn', read: socialProfile('linkedin') },
   { key: 'twitter', header: 'Twitter', read: socialProfile('twitter') },

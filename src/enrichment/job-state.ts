@@ -3,12 +3,15 @@
 // is split into parts under a random generation id; the head key is written last, so a crash mid-save leaves the
 // previous record intact, and two executions saving at once (a cancel during a chunk) never mix their parts.
 // Beside it, per sheet, the field columns that finished jobs filled (so a later run can tell a value the profile lacks
-// from a row not enriched yet: see rows.ts).
+// from a row not enriched yet: see rows.ts), and the fields last chosen in the panel for that sheet.
 import type { KeyValueStore } from '../ports';
 
 export type JobStatus = 'running' | 'paused' | 'done' | 'cancelled';
 
-/** A domain waiting for another lookup: enrichment still running at the service (202), or a failed lookup. */
+/**
+ * A domain waiting for another lookup: enrichment still running at the service (202), a failed lookup, or a lookup a
+ * pause stopped (missing or rejected token, settings, quota: not the domain's fault, looked up again on Resume).
+ */
 export interface RetryEntry {
   /** Domain. */
   d: string;
@@ -16,7 +19,7 @@ export interface RetryEntry {
   n: number;
   /** Epoch ms when the next lookup is due. */
   at: number;
-  why: 'enriching' | 'error';
+  why: 'enriching' | 'error' | 'paused';
   /** Rows that needed it when it was planned (to count rows deleted meanwhile). */
   r: number;
   /** Last error message, for failed lookups. */
@@ -175,6 +178,26 @@ export function recordFilledColumns(store: KeyValueStore, sheetId: number, domai
   const merged = { ...filled, [domainHeader]: [...new Set([...(filled[domainHeader] ?? []), ...headers])] };
   const text = JSON.stringify(merged);
   store.set(FILLED_COLUMNS_PREFIX + sheetId, text.length <= FILLED_COLUMNS_MAX_CHARS ? text : JSON.stringify({ [domainHeader]: merged[domainHeader] }));
+}
+
+/** DocumentProperties key prefix: per sheet, the profile field keys last chosen in the Enrich panel (JSON list). */
+export const CHOSEN_FIELDS_PREFIX = 'sheetscout.enrich.fields.';
+
+/** The field keys last chosen for this sheet, or null when none were. */
+export function chosenFields(store: KeyValueStore, sheetId: number): string[] | null {
+  const text = store.get(CHOSEN_FIELDS_PREFIX + sheetId);
+  if (!text) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) && parsed.length > 0 && parsed.every((key) => typeof key === 'string') ? (parsed as string[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function rememberChosenFields(store: KeyValueStore, sheetId: number, keys: string[]): void {
+  const text = JSON.stringify(keys);
+  if (store.get(CHOSEN_FIELDS_PREFIX + sheetId) !== text) store.set(CHOSEN_FIELDS_PREFIX + sheetId, text);
 }
 
 export function emptyCounts(): JobCounts {

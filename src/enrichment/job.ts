@@ -10,7 +10,7 @@ import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } 
 import { readCachedLookups } from '../companies/profile-cache';
 import { columnLetter, columnOptions, DEFAULT_DOMAIN_HEADER, detectDomainColumn, locateColumns, normalizeHeader, planTargetColumns, type ColumnOption } from './layout';
 import { addInvalidUpdates, addOutcomeUpdates, buildBlockWrites, columnRuns, dropFormulaCells, outcomeCells, readRows, updatedSpan, type CellUpdates, type RowOutcome } from './rows';
-import { emptyCounts, filledColumns, loadJob, recordFilledColumns, saveJob, type EnrichJob, type JobCounts, type JobScope, type RetryEntry } from './job-state';
+import { chosenFields, emptyCounts, filledColumns, loadJob, recordFilledColumns, rememberChosenFields, saveJob, type EnrichJob, type JobCounts, type JobScope, type RetryEntry } from './job-state';
 import { resolveDomains, type LookupClient } from './lookups';
 import type { EnrichSheet, SheetAccess, TriggerPort } from './ports';
 import { TIMER_HANDLER } from '../scheduler/timer';
@@ -107,15 +107,26 @@ export interface EnrichProgress {
   totalDomains: number;
   resolvedDomains: number;
   percent: number;
-  /** Domains waiting for the service to finish enriching them, and failed lookups waiting for a retry. */
+  /**
+   * Domains waiting for the service to finish enriching them (202), failed lookups waiting for a retry, and domains
+   * a pause stopped (token, settings or quota: looked up again on Resume, not errors).
+   */
   enriching: number;
   retrying: number;
+  blocked: number;
+  /** Seconds until the next lookup of a waiting domain; null when none waits. */
+  nextTrySeconds: number | null;
   lookups: number;
   cacheHits: number;
   chunks: number;
-  /** Domains per second since the start, and the estimated seconds left (null when unknown). */
+  /**
+   * Domains per second since the start, and the estimated seconds left (null when unknown): the domains not looked up
+   * yet at the rate of fresh lookups, and at least the wait for the next try of the waiting ones. `etaLatestSeconds`
+   * is the latest finish if the service takes every retry the job allows for its waiting domains.
+   */
   rate: number;
   etaSeconds: number | null;
+  etaLatestSeconds: number | null;
   /** When the driver should call the next chunk: 0 now, n ms later, or -1 when there is nothing left to do. */
   nextStepInMs: number;
   /** Another execution holds the job right now. */
@@ -128,16 +139,21 @@ export interface EnrichProgress {
 
 export function progressOf(job: EnrichJob, now: number, busy = false): EnrichProgress {
   const enriching = job.retries.filter((entry) => entry.why === 'enriching').length;
+  const blocked = job.retries.filter((entry) => entry.why === 'paused').length;
   const percent = job.status === 'done' ? 100 : job.totalDomains === 0 ? 0 : Math.min(99, Math.floor((job.resolvedDomains / job.totalDomains) * 100));
   const end = job.finishedAt ?? job.updatedAt;
   const seconds = Math.max(0.001, (end - job.startedAt) / 1000);
   const rate = job.resolvedDomains / seconds;
-  const left = Math.max(0, job.totalDomains - job.resolvedDomains);
+  const waiting = job.retries.filter((entry) => entry.why !== 'paused');
+  const nextTry = waiting.length > 0 ? Math.min(...waiting.map((entry) => entry.at)) : null;
   let nextStepInMs = -1;
   if (job.status === 'running') {
     if (busy) nextStepInMs = 3000;
     else if (job.plan.length > 0 || !job.mainDone) nextStepInMs = 0;
-    else nextStepInMs = Math.max(0, Math.min(...job.retries.map((entry) => entry.at)) - now);
+    else if (job.retries.length > 0) {
+      nextStepInMs = Math.max(0, retryGroupEnd(job.retries, Math.min(...job.retries.map((entry) => entry.at))) - now);
+    }
+    else nextStepInMs = 0;
   }
   return {
     jobId: job.id,
@@ -153,16 +169,50 @@ export function progressOf(job: EnrichJob, now: number, busy = false): EnrichPro
     resolvedDomains: job.resolvedDomains,
     percent,
     enriching,
-    retrying: job.retries.length - enriching,
+    retrying: job.retries.length - enriching - blocked,
+    blocked,
+    nextTrySeconds: nextTry === null ? null : Math.max(0, Math.ceil((nextTry - now) / 1000)),
     lookups: job.lookups,
     cacheHits: job.cacheHits,
     chunks: job.chunks,
     rate: Math.round(rate * 10) / 10,
-    etaSeconds: job.status !== 'running' ? null : left === 0 ? 0 : rate > 0 ? Math.ceil(left / rate) : null,
-    nextStepInMs: Number.isFinite(nextStepInMs) ? nextStepInMs : 0,
+    ...estimate(job, now, seconds, waiting, nextTry),
+    nextStepInMs,
     busy,
     startedAt: job.startedAt,
     updatedAt: job.updatedAt,
+  };
+}
+
+/** The time by which the retries falling due with the first one (within retryGroupMs) are all due. */
+function retryGroupEnd(retries: RetryEntry[], first: number): number {
+  return Math.max(first, ...retries.map((entry) => entry.at).filter((at) => at <= first + LIMITS.retryGroupMs));
+}
+
+/**
+ * Seconds left: the domains never looked up at the rate of fresh (uncached) results, and the waiting domains no
+ * sooner than their next try; the latest finish adds every retry delay the job still allows them.
+ */
+function estimate(
+  job: EnrichJob,
+  now: number,
+  seconds: number,
+  waiting: RetryEntry[],
+  nextTry: number | null,
+): Pick<EnrichProgress, 'etaSeconds' | 'etaLatestSeconds'> {
+  if (job.status !== 'running') return { etaSeconds: null, etaLatestSeconds: null };
+  const notLookedUp = Math.max(0, job.totalDomains - job.resolvedDomains - job.retries.length);
+  const freshRate = Math.max(0, job.resolvedDomains - job.cacheHits) / seconds;
+  const fresh = notLookedUp === 0 ? 0 : freshRate > 0 ? notLookedUp / freshRate : null;
+  if (fresh === null) return { etaSeconds: null, etaLatestSeconds: null };
+  if (nextTry === null) return { etaSeconds: Math.ceil(fresh), etaLatestSeconds: Math.ceil(fresh) };
+  const latest = Math.max(...waiting.map((entry) => {
+    const delays = entry.why === 'enriching' ? LIMITS.enrichingDelaysMs : LIMITS.errorDelaysMs;
+    return entry.at + delays.slice(entry.n).reduce((sum, delay) => sum + delay, 0);
+  }));
+  return {
+    etaSeconds: Math.ceil(Math.max(fresh, (nextTry - now) / 1000)),
+    etaLatestSeconds: Math.ceil(Math.max(fresh, (latest - now) / 1000)),
   };
 }
 
@@ -201,8 +251,11 @@ function analyze(deps: EnrichDeps, options: EnrichOptions, sheetOverride?: Enric
   const lastColumn = values.reduce((max, row) => Math.max(max, row.length), 0);
   const detected = detectDomainColumn(values, active.selection, lastColumn, options.domainColumn);
   if (!detected.ok) return { message: detected.message };
-  const parsed = parseFields(options.fields);
+  // The fields last chosen for this sheet when the panel asks for none (a remembered key no longer known is dropped).
+  const remembered = options.fields === undefined ? chosenFields(deps.store, sheet.id)?.filter((key) => profileFieldByKey(key)) : undefined;
+  const parsed = parseFields(options.fields ?? (remembered?.length ? remembered : undefined));
   if (!parsed.ok) return { message: parsed.message };
+  if (options.fields !== undefined) rememberChosenFields(deps.store, sheet.id, parsed.fields.map((field) => field.key));
   const hasHeaderRow = detected.headerRow === 1;
   const domainHeader = hasHeaderRow ? detected.header : DEFAULT_DOMAIN_HEADER;
   const targets = planTargetColumns(hasHeaderRow ? values[0] : [], lastColumn, detected.column, domainHeader, parsed.fields, hasHeaderRow);
@@ -388,15 +441,35 @@ function retryEntry(previous: RetryEntry | undefined, domain: string, planned: n
   return { d: domain, n, at: now + delays[n - 1], why, r: planned, ...(message ? { m: message } : {}) };
 }
 
-/** Looks up the plan (and due retries) batch by batch until done, cancelled, or out of time. */
-function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: number): ChunkWork {
+/** Takes the plan's cached lookups as outcomes at once (one cache read), leaving the rest of the plan to look up. */
+function takeCachedFromPlan(deps: EnrichDeps, job: EnrichJob, work: ChunkWork): void {
+  if (job.plan.length === 0) return;
+  const cached = readCachedLookups(deps.cache, job.plan.map((entry) => entry.d), deps.clock.now());
+  if (cached.size === 0) return;
+  for (const entry of job.plan) {
+    const hit = cached.get(entry.d);
+    if (hit) work.outcomes.set(entry.d, { outcome: hit.state === 'found' ? { kind: 'profile', values: hit.values } : { kind: 'not_found' }, planned: entry.r });
+  }
+  job.cacheHits += cached.size;
+  job.plan = job.plan.filter((entry) => !cached.has(entry.d));
+}
+
+/**
+ * Looks up the plan (and due retries) batch by batch until done, cancelled, or out of time. Cached lookups come
+ * first; for the sidebar a chunk that found some ends there (written and shown at once), and a chunk never sleeps
+ * for a retry: the sidebar shows the waiting domains and calls again when they are due.
+ */
+function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: number, mode: ChunkMode): ChunkWork {
   const work: ChunkWork = { outcomes: new Map(), fatal: null };
+  takeCachedFromPlan(deps, job, work);
+  if (mode === 'sidebar' && work.outcomes.size > 0) return work;
   const client = deps.client();
   let planIndex = 0;
   for (;;) {
     let now = deps.clock.now();
     if (now - started >= budgetMs) break;
     if (planIndex >= job.plan.length) {
+      if (mode === 'sidebar' && job.retries.every((entry) => entry.at > now)) break;
       // The plan is used up: stop to read the sheet for the next one, or (last plan) wait for the retries that fall
       // due soon, together, so they go out in one full fetchAll rather than one by one.
       if (!job.mainDone || job.retries.length === 0) break;
@@ -431,8 +504,9 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
       if (result.state === 'found') work.outcomes.set(item.d, { outcome: { kind: 'profile', values: result.values }, planned: item.r });
       else if (result.state === 'not_found') work.outcomes.set(item.d, { outcome: { kind: 'not_found' }, planned: item.r });
       else if (result.state === 'fatal') {
+        // Not this domain's failure: the job pauses and looks it up again on Resume.
         work.fatal = result.error;
-        job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at: now, why: item.retry?.why ?? 'error', r: item.r });
+        job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at: now, why: 'paused', r: item.r });
       } else if (result.state === 'error' && PERMANENT_ERRORS.has(result.error.kind)) {
         work.outcomes.set(item.d, { outcome: { kind: 'failed', message: userMessage(result.error) }, planned: item.r });
       } else {
@@ -503,9 +577,9 @@ function isFinished(job: EnrichJob): boolean {
 }
 
 /** One chunk on a loaded running job: lookups, then the write and the next plan; updates `job` in place. */
-function chunkOnce(deps: EnrichDeps, job: EnrichJob, started: number, budgetMs: number): void {
+function chunkOnce(deps: EnrichDeps, job: EnrichJob, started: number, budgetMs: number, mode: ChunkMode): void {
   const before = JSON.parse(JSON.stringify(job)) as EnrichJob;
-  const work = lookUp(deps, job, budgetMs, started);
+  const work = lookUp(deps, job, budgetMs, started, mode);
   const needSheet = work.outcomes.size > 0 || job.chunks === 0 || !job.mainDone;
   if (needSheet) {
     const sheet = deps.sheets.byId(job.sheetId);
@@ -545,7 +619,7 @@ export function runChunk(deps: EnrichDeps, mode: ChunkMode, budgetMs?: number): 
       return job ? progressOf(job, started) : null;
     }
     for (;;) {
-      chunkOnce(deps, job, started, budget);
+      chunkOnce(deps, job, started, budget, mode);
       const stored = loadJob(deps.store);
       if (stored && (stored.id !== job.id || stored.status === 'cancelled')) {
         job = stored;

@@ -129,20 +129,24 @@ export function fieldHeader(field: ProfileField, domainHeader: string): string {
 
 /**
  * One column per field: the first column (other than the domain column and columns already taken) whose header
- * equals the field's header, else a new column after the last one, in field order.
+ * equals the field's header (or a header the field had before, e.g. "Size" for employee_count: that column keeps its
+ * header), else a new column after the last one, in field order.
  */
 export function planTargetColumns(headerValues: unknown[], lastColumn: number, domainColumn: number, domainHeader: string, fields: ProfileField[], hasHeaderRow: boolean): TargetColumn[] {
   const taken = new Set<number>([domainColumn]);
   let next = lastColumn + 1;
   return fields.map((field) => {
-    const header = fieldHeader(field, domainHeader);
+    let header = fieldHeader(field, domainHeader);
     let column = 0;
     if (hasHeaderRow) {
-      for (let c = 1; c <= lastColumn; c++) {
-        if (!taken.has(c) && normalizeHeader(headerValues[c - 1]) === normalizeHeader(header)) {
-          column = c;
-          break;
+      for (const wanted of [header, ...(field.formerHeaders ?? [])]) {
+        for (let c = 1; c <= lastColumn && column === 0; c++) {
+          if (!taken.has(c) && normalizeHeader(headerValues[c - 1]) === normalizeHeader(wanted)) {
+            column = c;
+            header = wanted;
+          }
         }
+        if (column !== 0) break;
       }
     }
     const isNew = column === 0;

@@ -82,7 +82,7 @@ describe('bulk enrichment through the bundle', () => {
     expect(progress).toMatchObject({ status: 'done', percent: 100, resolvedDomains: 66, counts: { written: 74, notFound: 2, errors: 0, gaveUp: 0 } });
 
     const values = sheetValues(rt);
-    expect(values[0]).toEqual(['Website', 'Company name', 'Country', 'Size', 'Founded']);
+    expect(values[0]).toEqual(['Website', 'Company name', 'Country', 'Employees', 'Founded']);
     expect(expectRowsMatchDomains(values)).toBe(74);
     const messages = new Map(values.slice(1).map((row) => [String(row[0]), row[1]]));
     expect(messages.get('n/a')).toBe('Invalid domain: "n/a"');

@@ -71,7 +71,7 @@ describe('a job', () => {
     const w = world(sheetOf(['stripe.com', 'Stripe.com', 'bad domain', '', 'gone.io', 'https://acme.io/x']));
     w.client.notFound.add('gone.io');
     start(w, { fields: ['company_name', 'short_description', 'employee_count'] });
-    expect(w.sheet.cells[0].map((c) => c.value)).toEqual(['Website', 'Company name', 'Short description', 'Size']);
+    expect(w.sheet.cells[0].map((c) => c.value)).toEqual(['Website', 'Company name', 'Short description', 'Employees']);
     const done = drive(w);
     expect(done).toMatchObject({ status: 'done', percent: 100, resolvedDomains: 3, totalDomains: 3, counts: { written: 3, notFound: 1 }, scope: { invalid: 1, blank: 1 } });
     expect(w.sheet.value(2, 2)).toBe('Stripe Inc');
@@ -362,3 +362,50 @@ describe('a job', () => {
     expect(slow.triggers.pending[0].afterMs).toBeGreaterThanOrEqual(LIMITS.triggerMinDelayMs);
   });
 });
+
+describe('progress the panel shows', () => {
+  it('counts cached results in the first call, before any lookup is sent', () => {
+    const list = domains(52);
+    const w = world(sheetOf(list));
+    writeCachedLookups(w.cache, new Map(list.slice(0, 46).map((d) => [d, { state: 'not_found' as const }])), w.clock.now());
+    start(w);
+    const first = runChunk(w.deps, 'sidebar') as EnrichProgress;
+    expect(first).toMatchObject({ status: 'running', resolvedDomains: 46, totalDomains: 52, percent: 88, cacheHits: 46, nextStepInMs: 0 });
+    expect(w.client.calls).toEqual([]);
+    expect(drive(w)).toMatchObject({ status: 'done', resolvedDomains: 52, counts: { written: 6, notFound: 46 } });
+  });
+
+  it('shows domains the service is still enriching as waiting, with the next try, and an ETA that waits for them', () => {
+    const w = world(sheetOf(['slow.com', 'fast.com']));
+    w.client.enriching.set('slow.com', 3);
+    start(w);
+    const waiting = runChunk(w.deps, 'sidebar') as EnrichProgress;
+    expect(waiting).toMatchObject({ resolvedDomains: 1, enriching: 1, retrying: 0, blocked: 0, nextTrySeconds: 1, nextStepInMs: LIMITS.enrichingDelaysMs[0] });
+    // Earliest: the next try; latest: every retry the job still allows.
+    expect(waiting.etaSeconds).toBe(1);
+    expect(waiting.etaLatestSeconds).toBe(LIMITS.enrichingDelaysMs.reduce((sum, ms) => sum + ms, 0) / 1000);
+    expect(waiting.counts.errors).toBe(0);
+    expect(drive(w)).toMatchObject({ status: 'done', counts: { written: 2 } });
+  });
+
+  it('a job paused for its token counts its waiting domains as waiting for Resume, not as errors', () => {
+    const w = world(sheetOf(domains(30)));
+    w.client.errors.set('company0000.com', { kind: 'unauthorized' });
+    start(w);
+    const paused = drive(w);
+    expect(paused).toMatchObject({ status: 'paused', retrying: 0, counts: { errors: 0 } });
+    expect(paused.blocked).toBeGreaterThan(0);
+    w.client.errors.clear();
+    resumeEnrichment(w.deps);
+    expect(drive(w)).toMatchObject({ status: 'done', blocked: 0, counts: { written: 30, errors: 0 } });
+  });
+
+  it('remembers the fields chosen per sheet when the panel asks for none', () => {
+    const w = world(sheetOf(['a.com']));
+    expect(previewEnrichment(w.deps, { fields: ['hq_city', 'founding_year'] })).toMatchObject({ ok: true });
+    const reopened = previewEnrichment(w.deps, {});
+    if (!reopened.ok) throw new Error(reopened.message);
+    expect(reopened.fields.filter((field) => field.checked).map((field) => field.key)).toEqual(['hq_city', 'founding_year']);
+  });
+});
+

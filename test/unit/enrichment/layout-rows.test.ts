@@ -56,6 +56,11 @@ describe('field columns', () => {
     ]);
   });
 
+  it('names employee_count "Employees" and still fills a column an earlier version headed "Size"', () => {
+    expect(planTargetColumns(['Domain'], 1, 1, 'Domain', [field('employee_count')], true).map((t) => [t.header, t.column, t.isNew])).toEqual([['Employees', 2, true]]);
+    expect(planTargetColumns(['Domain', 'size'], 2, 1, 'Domain', [field('employee_count')], true).map((t) => [t.header, t.column, t.isNew])).toEqual([['Size', 2, false]]);
+  });
+
   it('finds the columns again after columns were inserted before them, and reports a removed one', () => {
     const moved = ['New', 'Domain', 'Notes', 'Company name', 'Country'];
     expect(locateColumns(moved, 1, 'Domain', ['Company name', 'Country'])).toEqual({ ok: true, domainColumn: 2, targets: [4, 5] });
