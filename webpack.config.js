@@ -5,6 +5,7 @@ const path = require('path');
 const webpack = require('webpack');
 const GasPlugin = require('gas-webpack-plugin');
 const { urlAllowlistFor } = require('./build/url-allowlist');
+const { dashboardUrlFor } = require('./build/dashboard-url');
 
 module.exports = {
   mode: 'production',
@@ -25,6 +26,9 @@ module.exports = {
     new webpack.DefinePlugin({
       SHEET_SCOUT_DEFAULT_BASE_URL: JSON.stringify(process.env.SHEET_SCOUT_BASE_URL || ''),
       SHEET_SCOUT_URL_ALLOWLIST: JSON.stringify(urlAllowlistFor(process.env.SHEET_SCOUT_BASE_URL)),
+      // Where tokens are made and plans upgraded (SHEET_SCOUT_DASHBOARD_URL=https://...): linked from Settings and
+      // named in "upgrade on the dashboard" messages; without it neither shows an address.
+      SHEET_SCOUT_DASHBOARD_URL: JSON.stringify(dashboardUrlFor(process.env.SHEET_SCOUT_DASHBOARD_URL)),
     }),
   ],
 };

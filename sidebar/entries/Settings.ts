@@ -1,11 +1,15 @@
 // Settings panel: paste and verify the API token, see who is connected and their credits, remove the token, let this
-// spreadsheet's formulas use it, and (Advanced) change the service address.
+// spreadsheet's formulas use it, and (Advanced) change the service address. A refused change shows its reason beside
+// the new token while the working connection stays shown; what an action did besides (formula sharing stopped) is
+// said under it; without a token, links to the dashboard (where tokens are made and plans upgraded) when the build
+// names one.
 import '../ui/styles.css';
 import type { AccountState } from '../../src/account/account-service';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { requestBudgetSection } from '../settings/request-budget';
+import { spendingGuardSection } from '../settings/spending-guard';
 
 const app = document.getElementById('app')!;
 let busy = false;
@@ -25,6 +29,7 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
     },
     h('label', { for: 'token' }, state?.connected ? 'Replace the API token' : 'API token'),
     tokenInput,
+    state?.problem && state.refusedChange ? h('div', { id: 'token-problem' }, message('error', state.problem)) : null,
     h('div', { class: 'row' }, saveButton),
     h(
       'details',
@@ -83,16 +88,32 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
       )
     : null;
 
+  const dashboard =
+    state && !state.connected && state.dashboardUrl
+      ? h(
+          'p',
+          { class: 'muted', id: 'dashboard-links' },
+          'No token yet? ',
+          h('a', { href: state.dashboardUrl, target: '_blank', rel: 'noopener', id: 'dashboard-token' }, 'Create one on the dashboard'),
+          '. Plans and credits: ',
+          h('a', { href: state.dashboardUrl, target: '_blank', rel: 'noopener', id: 'dashboard-upgrade' }, 'upgrade there'),
+          '.',
+        )
+      : null;
+
   replaceChildren(
     app,
     panelHeader('Settings'),
     state === null ? h('p', { class: 'muted' }, 'Loading…') : null,
     notice ? message(notice.kind, notice.text) : null,
-    state?.problem ? message('error', state.problem) : null,
+    state?.note ? h('div', { id: 'settings-note' }, message('warn', state.note)) : null,
+    state?.problem && !state.refusedChange ? message('error', state.problem) : null,
     account,
+    dashboard,
     state ? form : null,
     sharing,
     state?.connected ? requestBudgetSection() : null,
+    state?.connected ? spendingGuardSection() : null,
   );
   for (const control of Array.from(app.querySelectorAll('button, input'))) (control as HTMLButtonElement).disabled = busy;
 }

@@ -137,7 +137,8 @@ function templateCheck(): { errors: string[]; preview: string | null; note: stri
   const parsed = parseTemplate(state.template, context.headers);
   if (!parsed.ok) return { errors: parsed.errors, preview: null, note: null };
   if (!context.firstRow) return { errors: [], preview: null, note: 'Select rows to see a preview' };
-  const rendered = renderBrief(parsed.template, context.firstRow);
+  const domains = context.firstRowDomains;
+  const rendered = renderBrief(parsed.template, context.firstRow, (column) => domains?.[column - 1] ?? null);
   if (rendered.kind === 'empty') return { errors: [], preview: null, note: `Row ${context.rows[0]}: the brief is empty, this row will be skipped` };
   if (rendered.kind === 'too_long') return { errors: [`Row ${context.rows[0]}: the brief has ${rendered.length} characters; the limit is ${BRIEF_MAX_LENGTH}`], preview: null, note: null };
   return { errors: [], preview: rendered.brief, note: `${briefLength(rendered.brief)} / ${BRIEF_MAX_LENGTH} characters (row ${context.rows[0]})` };
@@ -364,6 +365,11 @@ function launchTab(): HTMLElement {
     {},
     h('div', { class: 'row' }, h('span', { id: 'selection' }, rowText), h('button', { type: 'button', id: 'use-selection', onclick: () => void loadContext() }, 'Use current selection')),
     h('label', { for: 'brief' }, 'Brief: {Header} or {A} inserts the row\'s value'),
+    h(
+      'div',
+      { class: 'muted', id: 'brief-help' },
+      'A domain, URL or e-mail address goes in as its domain (https://www.acme.fr/ → acme.fr); {Header:raw} inserts the cell as it is.',
+    ),
     textarea,
     h('div', { class: 'chips' }, ...(context?.headers ?? []).filter((header) => header.trim()).slice(0, 20).map((header) => h('button', { type: 'button', onclick: () => insertPlaceholder(textarea, header) }, `{${header}}`))),
     templateBox,

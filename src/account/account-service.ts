@@ -1,11 +1,15 @@
 // Account setup logic behind the Settings panel: verify a pasted token with GET /v1/user before saving it, report
 // who is connected and their credits, remove the token, and share it (or stop sharing it) with this spreadsheet's
-// formulas. Pure: takes the settings stores and a client factory.
+// formulas; stopping clears the formula lookups the document cache holds, so no formula shows a result after its
+// token is gone. Pure: takes the settings stores, a client factory and the document cache.
+import type { CachePort } from '../ports';
 import type { ServiceClient, ServiceSettings } from '../api/client';
 import { userMessage, type ApiError } from '../api/errors';
 import type { User } from '../api/types';
 import { validateBaseUrl } from '../api/url';
 import { outsideAllowlist, URL_ALLOWLIST } from './url-allowlist';
+import { clearCachedLookups } from '../companies/profile-cache';
+import { DASHBOARD_URL } from '../shared/dashboard-url';
 import {
   DEFAULT_BASE_URL,
   formulaConnection,
@@ -35,10 +39,37 @@ export interface AccountState {
   account: AccountSummary | null;
   /** Why the saved token could not be checked or a change was refused; null when all is well. */
   problem: string | null;
+  /**
+   * The problem is a refused change (the token or address just entered): the saved connection, and `account` when
+   * it works, are unchanged, and the panel shows the problem beside the new token.
+   */
+  refusedChange: boolean;
+  /** What the last action did besides (formula sharing stopped, or not on): a sentence for the panel, or null. */
+  note: string | null;
+  /** Where tokens are made and plans upgraded (this build's dashboard address), or '' when the build has none. */
+  dashboardUrl: string;
   formulas: { shared: boolean; sharedBy: string | null; sharedByMe: boolean };
 }
 
 export type ClientFactory = (settings: ServiceSettings) => ServiceClient;
+
+export interface AccountServiceOptions {
+  /** The cache formula lookups are kept in (the document cache), cleared when formulas stop using a token. */
+  formulaCache: CachePort;
+  /** This build's URL allowlist (default: the one injected at build time). */
+  urlAllowlist?: readonly string[];
+  /** This build's dashboard address (default: the one injected at build time). */
+  dashboardUrl?: string;
+}
+
+const SHARE_LABEL = '"Let formulas in this spreadsheet use my token"';
+export const NOTES = {
+  removedSharing:
+    'Formulas in this spreadsheet no longer use it either, and their cached results were cleared. ' +
+    `After saving a token again, tick ${SHARE_LABEL} to turn them back on.`,
+  notShared: `Formulas in this spreadsheet do not use your token: tick ${SHARE_LABEL} below to let them.`,
+  stoppedSharing: 'Their cached results were cleared: formula cells show the token message when they next calculate.',
+} as const;
 
 function summarize(user: User): AccountSummary {
   return { email: user.email, availableCredits: user.available_credits, organization: user.organization_name ?? null };
@@ -63,11 +94,17 @@ export function connectionProblem(error: ApiError, baseUrl: string): string {
 }
 
 export class AccountService {
+  private readonly urlAllowlist: readonly string[];
+  private readonly dashboardUrl: string;
+
   constructor(
     private readonly stores: SettingsStores,
     private readonly clientFor: ClientFactory,
-    private readonly urlAllowlist: readonly string[] = URL_ALLOWLIST,
-  ) {}
+    private readonly options: AccountServiceOptions,
+  ) {
+    this.urlAllowlist = options.urlAllowlist ?? URL_ALLOWLIST;
+    this.dashboardUrl = options.dashboardUrl ?? DASHBOARD_URL;
+  }
 
   /** Current state; checks the saved token against the service (its credits are live). */
   state(): AccountState {
@@ -77,39 +114,47 @@ export class AccountService {
     return result.ok ? this.describe(summarize(result.value), null) : this.describe(null, connectionProblem(result.error, connection.baseUrl));
   }
 
-  /** Verifies the token (and optional base URL) with GET /v1/user; saves them only when the service accepts. */
+  /**
+   * Verifies the token (and optional base URL) with GET /v1/user; saves them only when the service accepts. A refused
+   * change keeps the saved connection, and reports it (checked again) beside the problem.
+   */
   save(token: string, baseUrlInput: string | undefined): AccountState {
     const trimmed = token.trim().replace(/^Bearer\s+/i, '');
-    if (!trimmed) return this.describe(null, 'Paste your API token first.');
+    if (!trimmed) return this.refused('Paste your API token first.');
     const rawBaseUrl = (baseUrlInput ?? '').trim() || userConnection(this.stores).baseUrl || DEFAULT_BASE_URL;
-    if (!rawBaseUrl) return this.describe(null, 'Enter the service address under Advanced.');
+    if (!rawBaseUrl) return this.refused('Enter the service address under Advanced.');
     const checked = validateBaseUrl(rawBaseUrl);
-    if (!checked.ok) return this.describe(null, `Service address refused: ${checked.reason}.`);
+    if (!checked.ok) return this.refused(`Service address refused: ${checked.reason}.`);
     const outside = outsideAllowlist(checked.baseUrl, this.urlAllowlist);
-    if (outside) return this.describe(null, `Service address refused: ${outside}.`);
+    if (outside) return this.refused(`Service address refused: ${outside}.`);
     const result = this.clientFor({ baseUrl: checked.baseUrl, token: trimmed }).getUser();
-    if (!result.ok) return this.describe(null, connectionProblem(result.error, checked.baseUrl));
+    if (!result.ok) return this.refused(connectionProblem(result.error, checked.baseUrl));
     const previousToken = userConnection(this.stores).token;
     const wasSharedByMe = this.stores.document !== null && previousToken !== null && formulaConnection(this.stores.document).token === previousToken;
     saveUserConnection(this.stores, trimmed, checked.baseUrl);
     if (wasSharedByMe && this.stores.document) {
       shareWithFormulas(this.stores.document, { token: trimmed, baseUrl: checked.baseUrl }, result.value.email);
     }
-    return this.describe(summarize(result.value), null);
+    const shared = formulaConnection(this.stores.document).token !== null;
+    return this.describe(summarize(result.value), null, { note: this.stores.document && !shared ? NOTES.notShared : null });
   }
 
   remove(): AccountState {
+    const wasShared = formulaConnection(this.stores.document).token;
     removeUserConnection(this.stores);
-    return this.describe(null, null);
+    const stopped = wasShared !== null && formulaConnection(this.stores.document).token === null;
+    if (stopped) clearCachedLookups(this.options.formulaCache);
+    return this.describe(null, null, { note: stopped ? NOTES.removedSharing : null });
   }
 
-  /** Lets this spreadsheet's formulas use the user's token, or stops it. */
+  /** Lets this spreadsheet's formulas use the user's token, or stops it (clearing the formula lookups cached). */
   setFormulaSharing(enabled: boolean): AccountState {
     const document = this.stores.document;
     if (!document) return this.describe(null, 'Formulas can only share a token inside a spreadsheet.');
     if (!enabled) {
       stopSharingWithFormulas(document);
-      return this.state();
+      clearCachedLookups(this.options.formulaCache);
+      return { ...this.state(), note: NOTES.stoppedSharing };
     }
     const connection = userConnection(this.stores);
     if (!connection.token) return this.describe(null, 'Save a token first, then let formulas use it.');
@@ -119,7 +164,18 @@ export class AccountService {
     return this.describe(summarize(result.value), null);
   }
 
-  private describe(account: AccountSummary | null, problem: string | null): AccountState {
+  /** A refused token or address change: the saved connection is untouched and still shown when it works. */
+  private refused(problem: string): AccountState {
+    const connection = userConnection(this.stores);
+    const current = connection.token ? this.clientFor(connection).getUser() : null;
+    return this.describe(current?.ok ? summarize(current.value) : null, problem, { refusedChange: true });
+  }
+
+  private describe(
+    account: AccountSummary | null,
+    problem: string | null,
+    extra: { refusedChange?: boolean; note?: string | null } = {},
+  ): AccountState {
     const connection = userConnection(this.stores);
     const shared = formulaConnection(this.stores.document);
     return {
@@ -129,6 +185,9 @@ export class AccountService {
       urlAllowlist: [...this.urlAllowlist],
       account,
       problem,
+      refusedChange: extra.refusedChange === true,
+      note: extra.note ?? null,
+      dashboardUrl: this.dashboardUrl,
       formulas: {
         shared: shared.token !== null,
         sharedBy: formulaTokenOwner(this.stores.document),

@@ -10,7 +10,9 @@ import { REQUEST_BUDGET_KEYS, type AccountKind, type BudgetStatus } from '../pla
 
 function accountService(): AccountService {
   const context = appContext();
-  return new AccountService(context.stores, (settings) => createServiceClient({ http: context.http, clock: context.clock, settings }));
+  return new AccountService(context.stores, (settings) => createServiceClient({ http: context.http, clock: context.clock, settings }), {
+    formulaCache: context.cache,
+  });
 }
 
 /** Menu: Extensions > Sheet Scout > Settings... */

@@ -4,6 +4,7 @@
 // No error value ever holds the API token: the client scrubs it from every text it copies in.
 
 import type { ValidationIssue } from './types';
+import { dashboardSuffix } from '../shared/dashboard-url';
 
 /**
  * Why a call failed. Plain objects discriminated by `kind`:
@@ -88,15 +89,15 @@ export function userMessage(error: ApiError): string {
         : 'Rejected by the service: check the inputs';
     }
     case 'plan_required':
-      return 'Research tasks need a Pro plan: upgrade on the dashboard';
+      return `Research tasks need a Pro plan: upgrade on the dashboard${dashboardSuffix()}`;
     case 'insufficient_credits':
       return error.required !== null && error.available !== null
         ? `Needs ${error.required} credits, you have ${error.available}: try a lower depth`
         : 'Not enough credits: try a lower depth';
     case 'payment_failed':
-      return 'Payment failed: update billing on the dashboard';
+      return `Payment failed: update billing on the dashboard${dashboardSuffix()}`;
     case 'payment_required':
-      return 'Payment required: check your plan on the dashboard';
+      return `Payment required: check your plan on the dashboard${dashboardSuffix()}`;
     case 'rate_limited':
       return 'Rate limited, retry later';
     case 'unavailable':

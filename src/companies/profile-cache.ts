@@ -10,6 +10,7 @@
 //   other executions stored since) and one putAll. Two executions writing the same bucket at the same moment can
 //   still lose one's entries (CacheService has no compare-and-set): a lost entry is a miss, looked up again later,
 //   never a wrong answer.
+// - Clearing (when formulas stop using a token) removes every bucket: one removeAll of BUCKETS keys.
 import type { CachePort } from '../ports';
 import { asciiJson } from './ascii-json';
 import { PROFILE_FIELDS, type ProfileValues } from './profile-fields';
@@ -121,4 +122,9 @@ export function writeCachedLookups(cache: CachePort, entries: Map<string, Cached
     values[key] = bucketText(merged);
   }
   cache.putAll(values, PROFILE_TTL_SECONDS);
+}
+
+/** Removes every cached lookup of this cache (all BUCKETS items): one removeAll. */
+export function clearCachedLookups(cache: CachePort): void {
+  cache.removeAll(Array.from({ length: BUCKETS }, (_, i) => KEY_PREFIX + i.toString(36)));
 }

@@ -10,11 +10,14 @@ export type FormulaCell = string | number | boolean;
 export type FormulaResult = FormulaCell[][];
 
 export const CELL_TEXT = {
-  setup: 'Set up Sheet Scout: Extensions > Sheet Scout > Settings',
+  /** No token is shared with this spreadsheet's formulas (a formula cannot see a user's own token). */
+  setup: 'Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"',
   pending: 'Pending: recalculate or use Enrich',
   enriching: 'Enriching... try again in a minute',
   notFound: 'Not found',
   noResults: 'No matching companies',
+  /** =COMPANY_LOOKUP() called without its domain argument. */
+  lookupUsage: 'Usage: =COMPANY_LOOKUP(domain, [fields], [with_header]), e.g. =COMPANY_LOOKUP(A2) or =COMPANY_LOOKUP(A2, "company_name")',
   /** An input past the MAX_FORMULA_LOOKUPS unique companies of one COMPANY_LOOKUP. */
   useEnrich: 'Over 5,000 companies in one formula: use Extensions > Sheet Scout > Enrich selected domains',
 } as const;

@@ -155,6 +155,8 @@ export function formulaLookupKeys(inputs: CompanyInput[]): string[] {
 }
 
 export function companyLookup(domainArg: unknown, fieldsArg: unknown, headerArg: unknown, env: FormulaEnv): FormulaResult {
+  // No argument at all (=COMPANY_LOOKUP()), unlike a blank cell (""), which answers a blank row.
+  if (domainArg === undefined) return [[CELL_TEXT.lookupUsage]];
   const fields = readFields(fieldsArg);
   if (!fields.ok) return [[fields.message]];
   const withHeader = readBoolean(headerArg, 'with_header', false);

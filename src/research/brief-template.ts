@@ -1,7 +1,11 @@
 // The research brief as a template over a sheet row: `{Company}` inserts the row's value under that header,
-// `{B}` the value of column B; `{{` and `}}` are literal braces. Parsing resolves every placeholder against the
-// header row before anything is sent (unknown header -> an inline error naming it); rendering fills one row and
-// checks the spec's 1..20,000-character limit. Pure; shared by the server and the sidebar preview.
+// `{B}` the value of column B; `{{` and `}}` are literal braces. A cell holding a domain, URL or e-mail address
+// enters as its registered domain (`https://www.acme.fr/` and `sales@acme.fr` -> `acme.fr`); `{Domain:raw}` inserts
+// the cell as it is. Parsing resolves every placeholder against the header row before anything is sent (unknown
+// header -> an inline error naming it); rendering fills one row and checks the spec's 1..20,000-character limit.
+// Pure; shared by the server and the sidebar preview. Which cells are domains is decided by the caller (the server's
+// domain rules, src/research/brief-domains.ts; the panel gets the first row's answers from the server), so the
+// preview is what is sent.
 //
 // Cell values come in as the sheet displays them (the server reads rows with getDisplayValues), so `42`, `TRUE`,
 // `0042` or `$1,234.50` reach the brief as the user sees them.
@@ -19,7 +23,14 @@ export function briefLength(brief: string): number {
   return Array.from(brief).length;
 }
 
-export type TemplatePart = { kind: 'text'; text: string } | { kind: 'ref'; label: string; column: number };
+/** A literal text, or a placeholder: its label as written, its column, and whether it inserts the cell as it is. */
+export type TemplatePart = { kind: 'text'; text: string } | { kind: 'ref'; label: string; column: number; raw: boolean };
+
+/** The suffix of a placeholder that inserts the cell as it is: `{Domain:raw}`. */
+const RAW_SUFFIX = /:\s*raw\s*$/i;
+
+/** The registered domain a cell holds (a domain, URL or e-mail address), or null when it holds none. */
+export type CellDomain = (column: number, value: string) => string | null;
 
 export interface ResolvedTemplate {
   parts: TemplatePart[];
@@ -103,8 +114,14 @@ export function parseTemplate(template: string, headers: readonly string[], colu
         index += 1;
         continue;
       }
-      const label = template.slice(index + 1, end);
-      const column = resolvePlaceholder(label, headers, columnCount);
+      let label = template.slice(index + 1, end);
+      let column = resolvePlaceholder(label, headers, columnCount);
+      let raw = false;
+      if (column === null && RAW_SUFFIX.test(label)) {
+        raw = true;
+        label = label.replace(RAW_SUFFIX, '');
+        column = resolvePlaceholder(label, headers, columnCount);
+      }
       if (column === null) {
         errors.push(
           label.trim() === ''
@@ -113,7 +130,7 @@ export function parseTemplate(template: string, headers: readonly string[], colu
         );
       } else {
         flushText();
-        parts.push({ kind: 'ref', label: label.trim(), column });
+        parts.push({ kind: 'ref', label: label.trim(), column, raw });
         if (!columns.includes(column)) columns.push(column);
       }
       index = end + 1;
@@ -142,10 +159,11 @@ function cellText(value: unknown): string {
 }
 
 /**
- * Fills the template with one row (`row[c - 1]` is column c's display value). A row whose referenced cells are
- * all blank, or whose brief is blank, is `empty` (skipped, nothing sent); over 20,000 code points is `too_long`.
+ * Fills the template with one row (`row[c - 1]` is column c's display value); a placeholder without `:raw` inserts
+ * the registered domain `domainOf` finds in its cell, else the cell. A row whose referenced cells are all blank, or
+ * whose brief is blank, is `empty` (skipped, nothing sent); over 20,000 code points is `too_long`.
  */
-export function renderBrief(template: ResolvedTemplate, row: readonly unknown[]): RenderedBrief {
+export function renderBrief(template: ResolvedTemplate, row: readonly unknown[], domainOf: CellDomain): RenderedBrief {
   let brief = '';
   let anyValue = template.columns.length === 0;
   for (const part of template.parts) {
@@ -155,7 +173,7 @@ export function renderBrief(template: ResolvedTemplate, row: readonly unknown[])
     }
     const value = cellText(row[part.column - 1]);
     if (value) anyValue = true;
-    brief += value;
+    brief += (value && !part.raw && domainOf(part.column, value)) || value;
   }
   brief = brief.trim();
   const length = briefLength(brief);

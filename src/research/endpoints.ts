@@ -33,6 +33,7 @@ import { ensureTimer, recordTick, removeTimerIfIdle, type TimerDeps } from '../s
 import { appsScriptTimer } from '../scheduler/apps-script';
 import type { BudgetStatus } from '../platform/request-budget';
 import { cachePollMemory } from './poll';
+import { rowDomains } from './brief-domains';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';
 const REPORTS_SHEET = 'Sheet Scout research reports';
@@ -98,8 +99,9 @@ export interface ResearchContextDto {
   headers: string[];
   /** Selected data rows (row 1 is the header row). */
   rows: number[];
-  /** Display values of the first selected row, for the live preview. */
+  /** Display values of the first selected row, for the live preview, and the registered domain each cell holds. */
   firstRow: string[] | null;
+  firstRowDomains: Array<string | null> | null;
   /** The panel's last launch settings in this spreadsheet. */
   saved: Omit<LaunchRequest, 'rerun'> | null;
   reservations: Record<string, number>;
@@ -141,6 +143,7 @@ export function getResearchContext(): ResearchContextDto {
     headers,
     rows,
     firstRow,
+    firstRowDomains: firstRow ? rowDomains(firstRow) : null,
     saved,
     reservations: { medium: reservationFor('medium'), high: reservationFor('high'), xhigh: reservationFor('xhigh') },
   };

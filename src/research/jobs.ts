@@ -8,6 +8,7 @@ import { userMessage } from '../api/errors';
 import type { JsonSchemaObject, ResearchTask, TaskDepth, TaskReport } from '../api/types';
 import type { ClockPort } from '../ports';
 import { parseTemplate, renderBrief } from './brief-template';
+import { cellDomain } from './brief-domains';
 import { isPending, needsRow, needsWork, statusText, type LedgerEntry, type OutputMapping } from './ledger';
 import type { CellWrite, GridPort, ResearchClient } from './ports';
 import { headerIndex, rowCells } from './results';
@@ -480,7 +481,7 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
   const values = deps.grid.readRows(input.sheetId, rows);
   const briefs = new Map<number, string>();
   rows.forEach((row, i) => {
-    const rendered = renderBrief(parsed.template, values[i] ?? []);
+    const rendered = renderBrief(parsed.template, values[i] ?? [], cellDomain);
     if (rendered.kind === 'empty') plan.skippedEmpty.push(row);
     else if (rendered.kind === 'too_long') plan.tooLong.push({ row, length: rendered.length });
     else briefs.set(row, rendered.brief);

@@ -1,6 +1,6 @@
 // Settings of a published build (SHEET_SCOUT_BASE_URL set, so its manifest carries a URL allowlist) in Chromium: the
 // panel says under the service address which addresses this deployment reaches, and shows the server's refusal of
-// an address outside them. The build goes into a temporary directory; the playground runs that bundle.
+// an address outside them; without a token it links to the build's dashboard (SHEET_SCOUT_DASHBOARD_URL). The build goes into a temporary directory; the playground runs that bundle.
 import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -16,7 +16,11 @@ describeWithBrowser('settings panel of a published build', () => {
 
   beforeAll(async () => {
     outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheet-scout-published-'));
-    const env = { ...process.env, SHEET_SCOUT_BASE_URL: 'https://api.sheetscout.test' };
+    const env = {
+      ...process.env,
+      SHEET_SCOUT_BASE_URL: 'https://api.sheetscout.test',
+      SHEET_SCOUT_DASHBOARD_URL: 'https://app.sheetscout.test/settings/api',
+    };
     await promisify(execFile)(process.execPath, [path.join(root, 'build/build.js'), '--out-dir', outDir], { cwd: root, env });
     stack = await startStack({ bundlePath: path.join(outDir, 'Code.js') });
   }, 180_000);
@@ -40,5 +44,15 @@ describeWithBrowser('settings panel of a published build', () => {
     await panel.fill('#base-url', stack.sandboxUrl);
     await panel.click('#save');
     await panel.waitForSelector('text=Service address refused: this deployment only reaches https://api.sheetscout.test/.');
+    expect(await panel.locator('#dashboard-links').count()).toBe(0);
+  });
+
+  it('links to the dashboard where tokens are made and plans upgraded once no token is saved', async () => {
+    const panel = await stack.sidebar();
+    await panel.click('#remove');
+    await panel.waitForSelector('#dashboard-links');
+    expect(await panel.getAttribute('#dashboard-token', 'href')).toBe('https://app.sheetscout.test/settings/api');
+    expect(await panel.getAttribute('#dashboard-upgrade', 'href')).toBe('https://app.sheetscout.test/settings/api');
+    expect(await panel.textContent('#dashboard-links')).toBe('No token yet? Create one on the dashboard. Plans and credits: upgrade there.');
   });
 });

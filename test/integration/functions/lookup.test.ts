@@ -81,7 +81,7 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
   it('without a shared token asks for setup and sends nothing', async () => {
     runtime = spreadsheetWithFormulas(sandbox, null);
     runtime.userEdit('B1', '=COMPANY_LOOKUP("stripe.com", "domain")');
-    expect(values(runtime, 'B1')).toEqual([['Set up Sheet Scout: Extensions > Sheet Scout > Settings']]);
+    expect(values(runtime, 'B1')).toEqual([['Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"']]);
     expect(runtime.counters.urlFetch.total).toBe(0);
   });
 

@@ -1,7 +1,8 @@
-import { AccountService, type ClientFactory } from '../../../src/account/account-service';
+import { AccountService, NOTES, type ClientFactory } from '../../../src/account/account-service';
+import { readCachedLookups, writeCachedLookups } from '../../../src/companies/profile-cache';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { createServiceClient } from '../../../src/api/client';
-import type { HttpOutcome, HttpPort, HttpRequest, KeyValueStore } from '../../../src/ports';
+import type { CachePort, HttpOutcome, HttpPort, HttpRequest, KeyValueStore } from '../../../src/ports';
 import { FakeClock } from '../api/fakes';
 
 class MemoryStore implements KeyValueStore {
@@ -14,6 +15,19 @@ class MemoryStore implements KeyValueStore {
   }
   remove(key: string) {
     this.values.delete(key);
+  }
+}
+
+class MemoryCache implements CachePort {
+  readonly data = new Map<string, string>();
+  getAll(keys: string[]) {
+    return Object.fromEntries(keys.filter((key) => this.data.has(key)).map((key) => [key, this.data.get(key)!]));
+  }
+  putAll(values: Record<string, string>) {
+    for (const [key, value] of Object.entries(values)) this.data.set(key, value);
+  }
+  removeAll(keys: string[]) {
+    for (const key of keys) this.data.delete(key);
   }
 }
 
@@ -40,8 +54,9 @@ function setup(urlAllowlist: string[] = []) {
   const stores = { user: new MemoryStore(), document: new MemoryStore() };
   const http = new FakeService();
   const clientFor: ClientFactory = (settings) => createServiceClient({ http, clock: new FakeClock(), settings, retry: { maxAttempts: 1 } });
-  const service = new AccountService(stores, clientFor, urlAllowlist);
-  return { stores, http, service };
+  const cache = new MemoryCache();
+  const service = new AccountService(stores, clientFor, { formulaCache: cache, urlAllowlist, dashboardUrl: '' });
+  return { stores, http, service, cache };
 }
 
 const BASE = 'https://api.service.test';
@@ -124,5 +139,36 @@ describe('AccountService', () => {
     stores.user.set(SETTINGS_KEYS.token, 'revoked');
     stores.user.set(SETTINGS_KEYS.baseUrl, BASE);
     expect(service.state()).toMatchObject({ connected: true, account: null, problem: expect.stringMatching(/401/) });
+  });
+
+  it('keeps showing the working connection after a refused token change, with the problem as a refused change', () => {
+    const { stores, service } = setup();
+    service.save('good-token', BASE);
+    const refused = service.save('bad-token', BASE);
+    expect(refused).toMatchObject({ connected: true, refusedChange: true, problem: expect.stringMatching(/401/), account: { email: 'jane@acme.test' } });
+    expect(stores.user.get(SETTINGS_KEYS.token)).toBe('good-token');
+  });
+
+  it('says when formulas do not use the token, and that removing the token stopped their sharing', () => {
+    const { service } = setup();
+    expect(service.save('good-token', BASE).note).toBe(NOTES.notShared);
+    expect(service.setFormulaSharing(true).note).toBeNull();
+    expect(service.remove().note).toBe(NOTES.removedSharing);
+    expect(service.save('good-token', BASE)).toMatchObject({ note: NOTES.notShared, formulas: { shared: false } });
+  });
+
+  it('clears the cached formula lookups when formulas stop using the token (unticking or removing it)', () => {
+    const { service, cache } = setup();
+    const cacheLookups = () => writeCachedLookups(cache, new Map([['acme.com', { state: 'found', values: { company_name: 'Acme' } }], ['b.com', { state: 'not_found' }]]), Date.now());
+    service.save('good-token', BASE);
+    service.setFormulaSharing(true);
+    cacheLookups();
+    expect(readCachedLookups(cache, ['acme.com', 'b.com'], Date.now()).size).toBe(2);
+    expect(service.setFormulaSharing(false).note).toBe(NOTES.stoppedSharing);
+    expect(readCachedLookups(cache, ['acme.com', 'b.com'], Date.now()).size).toBe(0);
+    service.setFormulaSharing(true);
+    cacheLookups();
+    service.remove();
+    expect(cache.data.size).toBe(0);
   });
 });

@@ -64,7 +64,7 @@ describe('COMPANY_LOOKUP', () => {
   it('without a shared token answers the setup text and sends nothing', () => {
     const h = harness();
     const rows = companyLookup('stripe.com', undefined, undefined, h.env({ token: null }));
-    expect(rows).toEqual([['Set up Sheet Scout: Extensions > Sheet Scout > Settings', '', '', '', '', '', '']]);
+    expect(rows).toEqual([['Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"', '', '', '', '', '', '']]);
     expect(h.service.requests).toHaveLength(0);
   });
 

@@ -1,4 +1,8 @@
-import { briefLength, columnLetter, columnNumber, parseTemplate, renderBrief } from '../../../src/research/brief-template';
+import { briefLength, columnLetter, columnNumber, parseTemplate, renderBrief as render, type ResolvedTemplate } from '../../../src/research/brief-template';
+import { cellDomain } from '../../../src/research/brief-domains';
+
+/** Renders with the server's domain rules, as a launch does. */
+const renderBrief = (template: ResolvedTemplate, row: readonly unknown[]) => render(template, row, cellDomain);
 
 const headers = ['Company', 'Domain', 'Notes'];
 
@@ -57,5 +61,24 @@ describe('brief templates', () => {
     expect(columnNumber('AA')).toBe(27);
     expect(columnLetter(28)).toBe('AB');
     expect(columnLetter(702)).toBe('ZZ');
+  });
+
+  it('puts a domain, URL or e-mail cell in as its registered domain; {Header:raw} inserts the cell as it is', () => {
+    const parsed = parseTemplate('Research {Domain} ({Domain:raw}) for {Company}, see {Notes}', headers);
+    if (!parsed.ok) throw new Error(parsed.errors.join());
+    expect(parsed.template.parts.filter((part) => part.kind === 'ref').map((part) => part.kind === 'ref' && [part.column, part.raw])).toEqual([
+      [2, false],
+      [2, true],
+      [1, false],
+      [3, false],
+    ]);
+    expect(renderBrief(parsed.template, ['Wexix Software', 'sales@wexixsoftware.fr', 'Acme Inc. sells 42 things'])).toEqual({
+      kind: 'ok',
+      brief: 'Research wexixsoftware.fr (sales@wexixsoftware.fr) for Wexix Software, see Acme Inc. sells 42 things',
+    });
+    expect(renderBrief(parsed.template, ['Murray', 'https://www.murraynikolaus.fr/', ''])).toEqual({ kind: 'ok', brief: 'Research murraynikolaus.fr (https://www.murraynikolaus.fr/) for Murray, see' });
+    // A header that itself ends in ":raw" is that header.
+    const own = parseTemplate('{Note:raw}', ['Note:raw']);
+    expect(own.ok && own.template.parts[0]).toEqual({ kind: 'ref', label: 'Note:raw', column: 1, raw: false });
   });
 });
