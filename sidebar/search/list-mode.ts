@@ -10,6 +10,7 @@ import { describePlan, MAX_TOP, planLookalikeRun } from '../../src/search/lookal
 import type { Failure } from '../../src/search/panel-service';
 import type { FilterForm, SearchField } from '../../src/search/spec';
 import { errorText, server } from '../bridge';
+import { refreshCredits } from '../ui/credits-badge';
 import { h, message, replaceChildren } from '../ui/dom';
 
 const DEFAULT_PER_REFERENCE = 100;
@@ -133,6 +134,7 @@ export function listMode(host: ListModeHost): ListMode {
         replaceChildren(status);
         return host.showProblems(answer);
       }
+      void refreshCredits();
       replaceChildren(status, ...summaryOf(answer));
       status.scrollIntoView({ block: 'nearest' });
       if (answer.sheet) await host.afterWrite();
