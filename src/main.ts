@@ -103,6 +103,8 @@ global.getSelectedRowReport = research.getSelectedRowReport;
 global.getTaskReport = research.getTaskReport;
 global.writeTaskToSelectedRow = research.writeTaskToSelectedRow;
 global.showResearchRows = research.showResearchRows;
+global.getSpendingGuard = research.getSpendingGuard;
+global.setSpendingGuard = research.setSpendingGuard;
 global.checkUnconfirmedResearch = research.checkUnconfirmedResearch;
 global.sendUnconfirmedResearchAnyway = research.sendUnconfirmedResearchAnyway;
 

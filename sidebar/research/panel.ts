@@ -5,8 +5,8 @@
 import type { TaskDepth, TaskReport } from '../../src/api/types';
 import type { HistoryItemDto, ReportDto, ResearchContextDto, ResearchStatusDto, WriteToRowResponse } from '../../src/research/endpoints';
 import { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from '../../src/research/brief-template';
-import { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage } from '../../src/research/depth';
-import { outputClashes, resolveOutput, type LaunchRequest, type OutputRequest } from '../../src/research/launch-request';
+import { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from '../../src/research/depth';
+import { outputClashes, resolveOutput, type OutputRequest } from '../../src/research/launch-request';
 import { FIELD_TYPES, isEvidenced, parsePastedSchema, schemaFields, type FieldSpec, type FieldType } from '../../src/research/output-schema';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
@@ -246,6 +246,10 @@ function launchProblems(): { errors: string[]; estimate: ReturnType<typeof estim
   if (!context || context.rows.length === 0) return { errors: [...errors, 'Select the rows to research'], estimate: null };
   const estimate = estimateCredits(state.depth, context.rows.length, state.credits);
   if (!estimate.fits) errors.push(estimateMessage(estimate));
+  const guard = context.guard;
+  if (guard.left !== null && context.rows.length * reservationFor(state.depth) > guard.left) {
+    errors.push(`Over this spreadsheet's spending cap: ${context.rows.length} rows reserve ${context.rows.length * reservationFor(state.depth)} credits, ${guard.left} left`);
+  }
   return { errors, estimate };
 }
 
@@ -265,18 +269,20 @@ function refreshLaunchSummary(): void {
   replaceChildren(
     summaryBox,
     estimate ? h('div', { class: 'muted', id: 'estimate' }, `${estimateMessage({ ...estimate, fits: true })}. Each task costs 2 credits per agent that runs, at most ${estimate.perRow}; failed tasks are refunded.`) : null,
+    guardLine(),
     ...errors.map((error) => h('div', { class: 'inline-error' }, error)),
+    guardFit(),
   );
   launchButton.disabled = state.busy || errors.length > 0;
   launchButton.textContent = state.busy ? 'Launching…' : `Research ${rows} row${rows === 1 ? '' : 's'}`;
 }
 
-async function launch(): Promise<void> {
+async function launch(fitToCap = false): Promise<void> {
   const context = state.context;
   if (!context || state.busy) return;
   state.busy = true;
   refreshLaunchSummary();
-  const request: LaunchRequest & { sheetId: number; rows: number[] } = { template: state.template, depth: state.depth, output: output(), rerun: state.rerun, sheetId: context.sheetId, rows: context.rows };
+  const request = { template: state.template, depth: state.depth, output: output(), rerun: state.rerun, sheetId: context.sheetId, rows: context.rows, fitToCap };
   try {
     const response = await server.launchResearch(request);
     const details = [
@@ -285,11 +291,15 @@ async function launch(): Promise<void> {
       ...response.tooLong.map((t) => `Row ${t.row}: brief of ${t.length} characters is over ${BRIEF_MAX_LENGTH}`),
       ...(response.skippedRunning.length ? [`Already running (tick "Re-run" to start again): rows ${response.skippedRunning.join(', ')}`] : []),
       ...(response.skippedEmpty.length ? [`Empty brief: rows ${response.skippedEmpty.join(', ')}`] : []),
+      ...(response.overCap.length ? [`Left out by the spending cap: rows ${response.overCap.join(', ')}`] : []),
     ];
     const kind = response.ok ? (response.failed.length ? 'warn' : 'ok') : 'error';
     const launchedRows = context.rows.filter((row) => !response.skippedEmpty.includes(row) && !response.skippedRunning.includes(row));
     state.launched = { kind, text: response.message, details, sheetId: context.sheetId, rows: launchedRows, statusHeader: output().statusHeader };
-    if (response.ok) void refreshSpentCredits();
+    if (response.ok) {
+      void refreshSpentCredits();
+      void refreshGuard();
+    }
     void pollLoop.pollNow();
   } catch (error) {
     state.launched = { kind: 'error', text: errorText(error), details: [], sheetId: context.sheetId, rows: [], statusHeader: '' };
@@ -297,6 +307,37 @@ async function launch(): Promise<void> {
     state.busy = false;
     render();
     document.getElementById('launch-result')?.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+/** The spending cap's room, when this spreadsheet has a cap. */
+function guardLine(): HTMLElement | null {
+  const guard = state.context?.guard;
+  if (!guard || guard.left === null) return null;
+  const caps = [guard.cap.daily === null ? null : `${guard.spentToday} of ${guard.cap.daily} today`, guard.cap.monthly === null ? null : `${guard.spentThisMonth} of ${guard.cap.monthly} this month`].filter(Boolean);
+  return h('div', { class: 'muted', id: 'spending-cap' }, `Spending cap: ${guard.left} credits left (${caps.join(', ')} spent)`);
+}
+
+/** Over the cap: a button that launches only the first rows that fit (the refusal is among the launch problems). */
+function guardFit(): HTMLElement | null {
+  const guard = state.context?.guard;
+  const rows = state.context?.rows.length ?? 0;
+  if (!guard || guard.left === null || rows === 0) return null;
+  const fit = Math.min(rows, Math.floor(guard.left / reservationFor(state.depth)));
+  if (fit >= rows) return null;
+  if (fit === 0) return null;
+  return h('div', { class: 'row', id: 'over-cap' },
+    h('button', { type: 'button', id: 'launch-fitting', onclick: () => void launch(true) }, `Launch the first ${fit} row${fit === 1 ? '' : 's'} that fit`));
+}
+
+/** After a launch: the cap's room as the ledger now says. */
+async function refreshGuard(): Promise<void> {
+  try {
+    const guard = await server.getSpendingGuard();
+    if (state.context) state.context = { ...state.context, guard };
+    refreshLaunchSummary();
+  } catch {
+    // The next reopening shows it.
   }
 }
 

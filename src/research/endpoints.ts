@@ -5,7 +5,7 @@
 import { appContext, type AppContext } from '../app-context';
 import { userMessage } from '../api/errors';
 import type { ResearchTask, TaskDepth, TaskReport } from '../api/types';
-import type { LockPort } from '../ports';
+import type { KeyValueStore, LockPort } from '../ports';
 import { parseTemplate } from './brief-template';
 import { AGENT_BUDGET, reservationFor, taskCost } from './depth';
 import {
@@ -21,12 +21,14 @@ import {
 } from './jobs';
 import { newTagId } from './row-tags';
 import { companyMismatch, domainsIn } from './row-match';
+import { guardRoom, NO_CAP, readCap, type Calendar, type GuardRoom, type SpendingCap } from './spending-guard';
+import { formulaTokenOwner, SETTINGS_KEYS } from '../account/settings';
 import { isPending, statusText, type DamagedRecord, type LedgerEntry, LEDGER_HEADERS } from './ledger';
 import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
 import { HiddenTable, SheetGrid } from './sheet-adapter';
 import { checkedRequest, requestProblem, unreadableRequest } from '../shared/request-check';
-import { ENTRY_IDS, LAUNCH_REQUEST, PAGE_INDEX, SHOW_ROWS_REQUEST, TASK_ID, WRITE_TO_ROW_REQUEST } from './requests';
+import { ENTRY_IDS, GUARD_REQUEST, LAUNCH_REQUEST, PAGE_INDEX, SHOW_ROWS_REQUEST, TASK_ID, WRITE_TO_ROW_REQUEST } from './requests';
 import { readChunked, writeChunked } from '../tables/chunked-store';
 import { LedgerStore, ReportStore } from './stores';
 import { ensureTimer, recordTick, removeTimerIfIdle, type TimerDeps } from '../scheduler/timer';
@@ -87,6 +89,58 @@ function withLock<T>(r: Research, waitMs: number, busy: () => T, work: () => T):
   }
 }
 
+const GUARD_KEY = 'sheetscout.research.cap';
+
+/** The spreadsheet's calendar: days and months in its own time zone. */
+function spreadsheetCalendar(): Calendar {
+  const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+  return { day: (ms) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM-dd'), month: (ms) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM') };
+}
+
+function storedCap(document: KeyValueStore): SpendingCap {
+  try {
+    const cap = readCap(JSON.parse(document.get(GUARD_KEY) ?? 'null') ?? NO_CAP);
+    return typeof cap === 'string' ? NO_CAP : cap;
+  } catch {
+    return NO_CAP;
+  }
+}
+
+/** The spending guard as the panels show it. */
+export interface SpendingGuardDto extends GuardRoom {
+  /** Whether this user may change the cap: the user who shares their token with this spreadsheet, or anyone if none does. */
+  canEdit: boolean;
+  /** Who may change it, when not this user. */
+  editNote: string | null;
+}
+
+function guardDto(r: Research): SpendingGuardDto {
+  const document = r.trigger.document;
+  const room = guardRoom(storedCap(document), r.deps.ledger.load(), r.context.clock.now(), spreadsheetCalendar());
+  const shared = document.get(SETTINGS_KEYS.formulaToken);
+  const canEdit = !shared || shared === r.context.stores.user.get(SETTINGS_KEYS.token);
+  const owner = formulaTokenOwner(document);
+  return { ...room, canEdit, editNote: canEdit ? null : `Set by ${owner ?? 'the editor'} who shares their token with this spreadsheet` };
+}
+
+/** Settings: this spreadsheet's research spending cap and what is left under it. */
+export function getSpendingGuard(): SpendingGuardDto {
+  return guardDto(research());
+}
+
+/** Settings: sets (or clears, with nulls) the cap; only the user who shares their token with the spreadsheet may. */
+export function setSpendingGuard(input: { daily: number | null; monthly: number | null }): SpendingGuardDto {
+  const request = checkedRequest<{ daily: number | null; monthly: number | null }>(GUARD_REQUEST, input, 'spending cap');
+  const r = research();
+  const current = guardDto(r);
+  if (!current.canEdit) throw new Error(current.editNote ?? 'Only the editor who shares their token can change the cap');
+  const cap = readCap(request);
+  if (typeof cap === 'string') throw new Error(cap);
+  if (cap.daily === null && cap.monthly === null) r.trigger.document.remove(GUARD_KEY);
+  else r.trigger.document.set(GUARD_KEY, JSON.stringify(cap));
+  return guardDto(r);
+}
+
 /** Menu: Extensions > Sheet Scout > Research selected rows... */
 export function showResearchPanel(): void {
   const html = HtmlService.createHtmlOutputFromFile('Research').setTitle('Sheet Scout research');
@@ -105,6 +159,8 @@ export interface ResearchContextDto {
   /** The panel's last launch settings in this spreadsheet. */
   saved: Omit<LaunchRequest, 'rerun'> | null;
   reservations: Record<string, number>;
+  /** This spreadsheet's research spending cap and what is left under it. */
+  guard: SpendingGuardDto;
 }
 
 function selectedRows(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, sheet: GoogleAppsScript.Spreadsheet.Sheet): number[] {
@@ -146,6 +202,7 @@ export function getResearchContext(): ResearchContextDto {
     firstRowDomains: firstRow ? rowDomains(firstRow) : null,
     saved,
     reservations: { medium: reservationFor('medium'), high: reservationFor('high'), xhigh: reservationFor('xhigh') },
+    guard: guardDto(research()),
   };
 }
 
@@ -158,11 +215,13 @@ export interface LaunchResponse {
   skippedEmpty: number[];
   skippedRunning: number[];
   tooLong: Array<{ row: number; length: number }>;
+  /** Rows left out because the spending cap had no room (only when the user asked to launch what fits). */
+  overCap: number[];
   failed: Array<{ row: number; message: string }>;
 }
 
 function refusedLaunch(errors: string[]): LaunchResponse {
-  return { ok: false, message: errors[0] ?? 'Nothing was launched', errors, created: 0, queued: 0, skippedEmpty: [], skippedRunning: [], tooLong: [], failed: [] };
+  return { ok: false, message: errors[0] ?? 'Nothing was launched', errors, created: 0, queued: 0, skippedEmpty: [], skippedRunning: [], tooLong: [], overCap: [], failed: [] };
 }
 
 /**
@@ -178,7 +237,7 @@ function rememberPanelState(r: Research, request: LaunchRequest): void {
 }
 
 /** Launches research for the given rows of the given sheet (the panel sends what it previewed). */
-export function launchResearch(request: LaunchRequest & { sheetId: number; rows: number[] }): LaunchResponse {
+export function launchResearch(request: LaunchRequest & { sheetId: number; rows: number[]; fitToCap?: boolean }): LaunchResponse {
   const problem = requestProblem(LAUNCH_REQUEST, request, 'launch');
   if (problem) return refusedLaunch([unreadableRequest(problem)]);
   const rows = (Array.isArray(request.rows) ? request.rows : []).filter((row) => Number.isInteger(row) && row >= 2);
@@ -204,7 +263,12 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
       const outcome = runLaunch(
         r.deps,
         { sheetId: request.sheetId, rows, template: request.template, depth: request.depth, schema: output.schema, mapping: output.mapping, rerun: request.rerun === true },
-        { deadline: r.context.clock.now() + LAUNCH_BUDGET_MS, availableCredits: user.value.available_credits, reservationPerTask: reservationFor(request.depth) },
+        {
+          deadline: r.context.clock.now() + LAUNCH_BUDGET_MS,
+          availableCredits: user.value.available_credits,
+          reservationPerTask: reservationFor(request.depth),
+          guard: { cap: storedCap(r.trigger.document), calendar: spreadsheetCalendar(), fitToCap: request.fitToCap === true },
+        },
       );
       if (outcome.refused) return { ...refusedLaunch(outcome.refused.split('\n')), skippedEmpty: outcome.plan.skippedEmpty, tooLong: outcome.plan.tooLong };
       if (r.deps.ledger.all().some(isPending)) ensureTimer(r.trigger, 'research');
@@ -219,6 +283,7 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
       if (outcome.plan.skippedEmpty.length) parts.push(`${outcome.plan.skippedEmpty.length} skipped (empty brief)`);
       if (outcome.plan.skippedRunning.length) parts.push(`${outcome.plan.skippedRunning.length} already running`);
       if (outcome.plan.tooLong.length) parts.push(`${outcome.plan.tooLong.length} over 20,000 characters`);
+      if (outcome.overCap.length) parts.push(`${outcome.overCap.length} left out by the spending cap`);
       return {
         ok: true,
         message: parts.join(', '),
@@ -228,6 +293,7 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
         skippedEmpty: outcome.plan.skippedEmpty,
         skippedRunning: outcome.plan.skippedRunning,
         tooLong: outcome.plan.tooLong,
+        overCap: outcome.overCap,
         failed,
       };
     },

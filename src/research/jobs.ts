@@ -14,6 +14,7 @@ import type { CellWrite, GridPort, ResearchClient } from './ports';
 import { headerIndex, rowCells } from './results';
 import { keyColumn, keyHeaderOf, keyString, locateRow, type SheetView } from './row-locator';
 import { newTagId, rowsNeedingTags, tagBudgetProblem, tagsInUse } from './row-tags';
+import { capMessage, guardRoom, rowsThatFit, type Calendar, type SpendingCap } from './spending-guard';
 import type { LedgerStore, ReportStore } from './stores';
 import { NO_POLL_MEMORY, pollTasks, type PollMemory } from './poll';
 import { taskCost } from './depth';
@@ -570,6 +571,30 @@ export interface LaunchOutcome {
   entries: LedgerEntry[];
   /** Set when the launch was refused before anything was saved or sent. */
   refused: string | null;
+  /** Rows left out because the spreadsheet's spending cap had no room for them (the user asked to fit). */
+  overCap: number[];
+}
+
+/** The spreadsheet's spending guard for a launch: its cap, calendar, and whether to launch only the rows that fit. */
+export interface LaunchGuard {
+  cap: SpendingCap;
+  calendar: Calendar;
+  fitToCap: boolean;
+}
+
+/**
+ * Applies the spending guard to a plan (the ledger is loaded: every launch of this spreadsheet, finished or not, is
+ * counted): a refusal message, or the rows left out when the user asked to launch only what fits.
+ */
+function guardPlan(deps: JobDeps, input: LaunchPlanInput, plan: LaunchPlan, guard: LaunchGuard): { refused: string | null; overCap: number[] } {
+  const room = guardRoom(guard.cap, deps.ledger.all(), deps.clock.now(), guard.calendar);
+  const fit = rowsThatFit(room, input.depth, plan.entries.length);
+  if (fit === plan.entries.length) return { refused: null, overCap: [] };
+  if (!guard.fitToCap || fit === 0) return { refused: capMessage(room, input.depth, plan.entries.length), overCap: [] };
+  const left = plan.entries.splice(fit);
+  const overCap = left.map((entry) => entry.row.rowHint);
+  plan.rowsToTag = plan.rowsToTag.filter((row) => !overCap.includes(row));
+  return { refused: null, overCap };
 }
 
 /**
@@ -580,22 +605,25 @@ export interface LaunchOutcome {
 export function runLaunch(
   deps: JobDeps,
   input: LaunchPlanInput,
-  options: { deadline: number; availableCredits: number | null; reservationPerTask: number },
+  options: { deadline: number; availableCredits: number | null; reservationPerTask: number; guard?: LaunchGuard },
 ): LaunchOutcome {
   deps.ledger.load();
   const plan = planLaunch(deps, input);
-  if (plan.errors.length > 0) return { plan, entries: [], refused: plan.errors.join('\n') };
-  if (plan.entries.length === 0) return { plan, entries: [], refused: null };
+  if (plan.errors.length > 0) return { plan, entries: [], refused: plan.errors.join('\n'), overCap: [] };
+  if (plan.entries.length === 0) return { plan, entries: [], refused: null, overCap: [] };
+  const guarded = options.guard ? guardPlan(deps, input, plan, options.guard) : { refused: null, overCap: [] };
+  if (guarded.refused) return { plan, entries: [], refused: guarded.refused, overCap: [] };
   const total = plan.entries.length * options.reservationPerTask;
   if (options.availableCredits !== null && total > options.availableCredits) {
     return {
       plan,
       entries: [],
       refused: `Needs ${total} credits (${plan.entries.length} rows x ${options.reservationPerTask}), you have ${options.availableCredits}: try a lower depth or fewer rows`,
+      overCap: [],
     };
   }
   const tagProblem = tagPlannedRows(deps, input.sheetId, plan);
-  if (tagProblem) return { plan, entries: [], refused: tagProblem };
+  if (tagProblem) return { plan, entries: [], refused: tagProblem, overCap: [] };
   deps.ledger.save([...plan.superseded, ...plan.entries]);
   const queuedShown = writeRows(deps, plan.entries, new Map());
   deps.ledger.save(queuedShown);
@@ -604,5 +632,5 @@ export function runLaunch(
   const current = deps.ledger.all().filter((entry) => ids.has(entry.id));
   deps.ledger.save(writeRows(deps, current.filter(rowNeedsWrite), new Map()));
   const final = deps.ledger.all().filter((entry) => ids.has(entry.id));
-  return { plan, entries: final, refused: null };
+  return { plan, entries: final, refused: null, overCap: guarded.overCap };
 }

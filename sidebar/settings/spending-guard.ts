@@ -1,0 +1,61 @@
+// The Settings panel's "Research spending cap" section: this spreadsheet's credit cap per day and per month for
+// research launched from it (blank: no cap), what was spent and what is left. Only the editor who shares their token
+// with the spreadsheet may change it (anyone when nobody does). One element kept across re-renders.
+import type { SpendingGuardDto } from '../../src/research/endpoints';
+import { errorText, server } from '../bridge';
+import { h, message, replaceChildren } from '../ui/dom';
+
+const section = h('section', { id: 'spending-guard' });
+let loaded = false;
+let shown: SpendingGuardDto | null = null;
+
+/** A whole number typed in a cap field, null for blank, NaN for anything else (the server explains). */
+function capValue(input: HTMLInputElement): number | null {
+  const text = input.value.trim();
+  return text === '' ? null : /^\d+$/.test(text) ? Number(text) : Number.NaN;
+}
+
+function render(guard: SpendingGuardDto | null, note?: { kind: 'ok' | 'error'; text: string }): void {
+  shown = guard;
+  const field = (id: string, value: number | null | undefined) =>
+    h('input', { type: 'text', id, inputmode: 'numeric', placeholder: 'No cap', value: value === null || value === undefined ? '' : String(value), disabled: guard ? !guard.canEdit : true }) as HTMLInputElement;
+  const daily = field('cap-daily', guard?.cap.daily);
+  const monthly = field('cap-monthly', guard?.cap.monthly);
+  replaceChildren(
+    section,
+    h('h2', {}, 'Research spending cap'),
+    h('p', { class: 'muted' }, 'Credits research launched from this spreadsheet may use. Off when blank.'),
+    h('label', { for: 'cap-daily' }, 'Per day'),
+    daily,
+    h('label', { for: 'cap-monthly' }, 'Per month'),
+    monthly,
+    guard
+      ? h('p', { class: 'muted', id: 'cap-spent' }, `Spent today ${guard.spentToday}, this month ${guard.spentThisMonth}${guard.left === null ? '' : `; ${guard.left} left`}`)
+      : h('p', { class: 'muted' }, 'Loading…'),
+    guard?.editNote ? h('p', { class: 'muted' }, guard.editNote) : null,
+    guard?.canEdit ? h('button', { type: 'button', id: 'cap-save', onclick: () => void save(capValue(daily), capValue(monthly)) }, 'Save cap') : null,
+    note ? message(note.kind, note.text) : null,
+  );
+}
+
+async function save(daily: number | null, monthly: number | null): Promise<void> {
+  if (Number.isNaN(daily) || Number.isNaN(monthly)) {
+    render(shown, { kind: 'error', text: 'A cap is a whole number of credits, or blank for none' });
+    return;
+  }
+  try {
+    render(await server.setSpendingGuard({ daily, monthly }), { kind: 'ok', text: daily === null && monthly === null ? 'No cap' : 'Cap saved' });
+  } catch (error) {
+    render(await server.getSpendingGuard().catch(() => null), { kind: 'error', text: errorText(error) });
+  }
+}
+
+/** The section (loads its state the first time it is shown). */
+export function spendingGuardSection(): HTMLElement {
+  if (!loaded) {
+    loaded = true;
+    render(null);
+    server.getSpendingGuard().then((guard) => render(guard), (error) => render(null, { kind: 'error', text: errorText(error) }));
+  }
+  return section;
+}

@@ -1,0 +1,90 @@
+// The spreadsheet's research spending guard: a credit cap per day and per month for research launched from this
+// spreadsheet (off by default). What counts is what the service charges, read from the ledger: a task not finished yet
+// (queued, sent, unconfirmed, running) holds its depth's full reservation, a finished one its real cost (2 credits
+// per agent that ran), a failed or refused one nothing. Launches check it under the document lock after loading the
+// ledger, so two editors launching at once are checked one after the other and the cap is never passed. Days and
+// months are the spreadsheet's calendar (the caller supplies the period keys). Pure.
+import type { TaskDepth } from '../api/types';
+import { reservationFor, taskCost } from './depth';
+import type { LedgerEntry } from './ledger';
+
+export interface SpendingCap {
+  /** Credits a day, or null for no daily cap. */
+  daily: number | null;
+  /** Credits a calendar month, or null for no monthly cap. */
+  monthly: number | null;
+}
+
+export const NO_CAP: SpendingCap = { daily: null, monthly: null };
+
+/** Calendar keys of an instant in the spreadsheet's time zone ("2026-11-23", "2026-11"). */
+export interface Calendar {
+  day(ms: number): string;
+  month(ms: number): string;
+}
+
+/** Credits a record counts against the cap now. */
+export function chargedCredits(entry: LedgerEntry): number {
+  switch (entry.state) {
+    case 'done':
+      return taskCost('done', entry.agents);
+    case 'failed':
+    case 'error':
+      return 0;
+    default:
+      return reservationFor(entry.depth);
+  }
+}
+
+export interface GuardRoom {
+  cap: SpendingCap;
+  spentToday: number;
+  spentThisMonth: number;
+  /** Credits left under the tighter cap, or null when no cap is set. */
+  left: number | null;
+}
+
+/** What this spreadsheet's research spent today and this month, and what is left under its cap. */
+export function guardRoom(cap: SpendingCap, entries: readonly LedgerEntry[], now: number, calendar: Calendar): GuardRoom {
+  const today = calendar.day(now);
+  const month = calendar.month(now);
+  let spentToday = 0;
+  let spentThisMonth = 0;
+  for (const entry of entries) {
+    const credits = chargedCredits(entry);
+    if (credits === 0 || calendar.month(entry.launchedAt) !== month) continue;
+    spentThisMonth += credits;
+    if (calendar.day(entry.launchedAt) === today) spentToday += credits;
+  }
+  const limits = [cap.daily === null ? null : cap.daily - spentToday, cap.monthly === null ? null : cap.monthly - spentThisMonth].filter((left): left is number => left !== null);
+  return { cap, spentToday, spentThisMonth, left: limits.length > 0 ? Math.max(0, Math.min(...limits)) : null };
+}
+
+/** How many rows of a launch at `depth` fit in the room left (all of them when there is no cap). */
+export function rowsThatFit(room: GuardRoom, depth: TaskDepth, rows: number): number {
+  return room.left === null ? rows : Math.min(rows, Math.floor(room.left / reservationFor(depth)));
+}
+
+/** The refusal of a launch that would pass the cap, with the numbers and what fits. */
+export function capMessage(room: GuardRoom, depth: TaskDepth, rows: number): string {
+  const needed = rows * reservationFor(depth);
+  const caps = [
+    room.cap.daily === null ? null : `${room.spentToday} of ${room.cap.daily} today`,
+    room.cap.monthly === null ? null : `${room.spentThisMonth} of ${room.cap.monthly} this month`,
+  ].filter(Boolean);
+  const fit = rowsThatFit(room, depth, rows);
+  return (
+    `Over this spreadsheet's research spending cap: ${rows} row${rows === 1 ? '' : 's'} reserve ${needed} credits, ` +
+    `${room.left ?? 0} left (${caps.join(', ')} spent). ` +
+    (fit > 0 ? `${fit} row${fit === 1 ? '' : 's'} fit.` : 'No row fits at this depth.')
+  );
+}
+
+/** A cap as typed in Settings: whole non-negative numbers, or blank for none. */
+export function readCap(input: { daily: number | null; monthly: number | null }): SpendingCap | string {
+  for (const [label, value] of [['Daily', input.daily], ['Monthly', input.monthly]] as const) {
+    if (value !== null && (!Number.isInteger(value) || value < 0 || value > 10_000_000)) return `${label} cap: a whole number of credits, or blank for none`;
+  }
+  if (input.daily !== null && input.monthly !== null && input.daily > input.monthly) return 'The daily cap is above the monthly cap';
+  return { daily: input.daily, monthly: input.monthly };
+}
