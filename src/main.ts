@@ -116,13 +116,6 @@ global.sendUnconfirmedResearchAnyway = research.sendUnconfirmedResearchAnyway;
  * @preserve
  */
 global.sheetScoutTimer = scheduler.sheetScoutTimer;
-/**
- * Handlers of the per-feature triggers the shared timer replaced, still installed in some documents: they run the
- * timer (which removes them and installs itself while work is pending).
- * @preserve
- */
-global.researchTick = scheduler.sheetScoutTimer;
-global.continueEnrichmentFromTrigger = scheduler.sheetScoutTimer;
 
 // --- Company search (issue 8) ---
 global.showSearchPanel = search.showSearchPanel;

@@ -9,8 +9,6 @@
 import type { ClockPort, KeyValueStore } from '../ports';
 
 export const TIMER_HANDLER = 'sheetScoutTimer';
-/** Handlers of the per-feature triggers this timer replaced: removed when met, their globals delegate to the timer. */
-export const LEGACY_HANDLERS = ['researchTick', 'continueEnrichmentFromTrigger'];
 export const TIMER_RECORD_KEY = 'sheetscout.timer';
 const PENDING_KEY_PREFIX = 'sheetscout.timer.pending.';
 /** A record whose owner has not ticked for this long is considered gone. */
@@ -58,10 +56,6 @@ function readRecord(store: KeyValueStore): TimerRecord | null {
   }
 }
 
-function removeLegacy(deps: TimerDeps): void {
-  for (const handler of LEGACY_HANDLERS) for (const id of deps.triggers.list(handler)) deps.triggers.remove(id);
-}
-
 export interface EnsureOptions {
   /** Create the current user's own timer even when another user's timer serves the document. */
   ownTimer?: boolean;
@@ -73,7 +67,6 @@ export interface EnsureOptions {
  */
 export function ensureTimer(deps: TimerDeps, feature?: TimerFeature, options: EnsureOptions = {}): 'exists' | 'created' | 'other_user' {
   if (feature) deps.document.set(PENDING_KEY_PREFIX + feature, '1');
-  removeLegacy(deps);
   const mine = deps.triggers.list(TIMER_HANDLER);
   for (const extra of mine.slice(1)) deps.triggers.remove(extra);
   const now = deps.clock.now();
@@ -104,13 +97,13 @@ export function hasPendingWork(deps: Pick<TimerDeps, 'document'>): boolean {
 }
 
 /**
- * Marks `feature` idle; when no feature has pending work, removes the current user's timer (and any trigger it
- * replaced) and the document's record of it. Returns how many triggers were removed.
+ * Marks `feature` idle; when no feature has pending work, removes the current user's timer and the document's record
+ * of it. Returns how many triggers were removed.
  */
 export function removeTimerIfIdle(deps: TimerDeps, feature?: TimerFeature): number {
   if (feature) deps.document.remove(PENDING_KEY_PREFIX + feature);
   if (hasPendingWork(deps)) return 0;
-  const mine = [TIMER_HANDLER, ...LEGACY_HANDLERS].flatMap((handler) => deps.triggers.list(handler));
+  const mine = deps.triggers.list(TIMER_HANDLER);
   for (const id of mine) deps.triggers.remove(id);
   const record = readRecord(deps.document);
   if (record && record.owner === deps.user) deps.document.remove(TIMER_RECORD_KEY);

@@ -103,13 +103,6 @@ describe('shared timer (two features)', () => {
     expect(triggers.all).toHaveLength(0);
   });
 
-  it('replaces the per-feature triggers it superseded', () => {
-    const { triggers, deps } = setup();
-    triggers.all.push({ id: 'old1', handler: 'researchTick', owner: 'a@example.com' }, { id: 'old2', handler: 'continueEnrichmentFromTrigger', owner: 'a@example.com' });
-    expect(ensureTimer(deps, 'research')).toBe('created');
-    expect(triggers.all.map((t) => t.handler)).toEqual([TIMER_HANDLER]);
-  });
-
   it('a feature that must run as the current user gets its own timer despite another user\'s', () => {
     const { triggers, deps } = setup();
     ensureTimer(deps, 'research');
