@@ -164,10 +164,8 @@ export interface ResearchContextDto {
 }
 
 function selectedRows(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, sheet: GoogleAppsScript.Spreadsheet.Sheet): number[] {
-  // A selection of several ranges (Ctrl-click) arrives as a range list; fall back to the active range.
-  const list = typeof spreadsheet.getActiveRangeList === 'function' ? spreadsheet.getActiveRangeList() : null;
-  const active = spreadsheet.getActiveRange();
-  const ranges = list ? list.getRanges() : active ? [active] : [];
+  // A selection of several ranges (Ctrl-click) arrives as a range list (null without a selection).
+  const ranges = spreadsheet.getActiveRangeList()?.getRanges() ?? [];
   const last = sheet.getLastRow();
   const rows = new Set<number>();
   for (const range of ranges) {

@@ -843,9 +843,19 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
     const range = Range.unwrap(activeRange())!;
     return wrapRange({ sheet: range.sheet, rect: { row: range.rect.row, column: range.rect.column, numRows: 1, numColumns: 1 } });
   };
+  // The user's selection as a list of ranges. The model keeps one rectangle (a Ctrl-click selection of several is
+  // not modelled), so the list holds that one range.
+  const RangeList = exec.define<object>('RangeList', {
+    getRanges() {
+      return [activeRange()];
+    },
+  });
   const Selection = exec.define<object>('Selection', {
     getActiveRange() {
       return activeRange();
+    },
+    getActiveRangeList() {
+      return RangeList.wrap({});
     },
     getActiveSheet() {
       return wrapSheet(activeSheet());
@@ -900,6 +910,9 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
     },
     getActiveRange() {
       return activeRange();
+    },
+    getActiveRangeList() {
+      return RangeList.wrap({});
     },
     setActiveRange(range: unknown) {
       return setActiveRange(range);
