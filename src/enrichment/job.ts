@@ -8,12 +8,13 @@ import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
 import { userMessage, type ApiError } from '../api/errors';
 import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } from '../companies/profile-fields';
 import { readCachedLookups } from '../companies/profile-cache';
-import { columnLetter, columnOptions, DEFAULT_DOMAIN_HEADER, detectDomainColumn, locateColumns, normalizeHeader, planTargetColumns, type ColumnOption } from './layout';
+import { columnOptions, DEFAULT_DOMAIN_HEADER, detectDomainColumn, locateColumns, normalizeHeader, planTargetColumns, type ColumnOption } from './layout';
 import { addInvalidUpdates, addOutcomeUpdates, buildBlockWrites, columnRuns, dropFormulaCells, outcomeCells, readRows, updatedSpan, type CellUpdates, type RowOutcome } from './rows';
 import { chosenFields, emptyCounts, filledColumns, loadJob, recordFilledColumns, rememberChosenFields, saveJob, type EnrichJob, type JobCounts, type JobScope, type RetryEntry } from './job-state';
 import { resolveDomains, type LookupClient } from './lookups';
 import type { EnrichSheet, SheetAccess, TriggerPort } from './ports';
 import { TIMER_HANDLER } from '../scheduler/timer';
+import { columnLetter } from '../shared/a1';
 
 /** Global run by the continuation trigger: the document's shared timer (src/scheduler). */
 export const TRIGGER_HANDLER = TIMER_HANDLER;
@@ -455,14 +456,17 @@ function takeCachedFromPlan(deps: EnrichDeps, job: EnrichJob, work: ChunkWork): 
 }
 
 /**
- * Looks up the plan (and due retries) batch by batch until done, cancelled, or out of time. Cached lookups come
- * first; for the sidebar a chunk that found some ends there (written and shown at once), and a chunk never sleeps
- * for a retry: the sidebar shows the waiting domains and calls again when they are due.
+ * Looks up the plan (and due retries) batch by batch until done, cancelled, or out of time. In the last plan (no
+ * later plan is read from the cursor, so taking entries out of order is safe) cached lookups come first, and for the
+ * sidebar a chunk that found some ends there (written and shown at once). A sidebar chunk never sleeps for a retry:
+ * the panel shows the waiting domains and calls again when they are due.
  */
 function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: number, mode: ChunkMode): ChunkWork {
   const work: ChunkWork = { outcomes: new Map(), fatal: null };
-  takeCachedFromPlan(deps, job, work);
-  if (mode === 'sidebar' && work.outcomes.size > 0) return work;
+  if (job.mainDone) {
+    takeCachedFromPlan(deps, job, work);
+    if (mode === 'sidebar' && work.outcomes.size > 0) return work;
+  }
   const client = deps.client();
   let planIndex = 0;
   for (;;) {

@@ -375,6 +375,16 @@ describe('progress the panel shows', () => {
     expect(drive(w)).toMatchObject({ status: 'done', resolvedDomains: 52, counts: { written: 6, notFound: 46 } });
   });
 
+  it('an Overwrite run over more than one plan, all cached, resolves each domain once and sends nothing', () => {
+    const w = world(sheetOf(domains(LIMITS.planSize + 10)));
+    start(w, { fields: ['company_name'] });
+    drive(w);
+    w.client.calls = [];
+    start(w, { fields: ['company_name'], overwrite: true });
+    expect(drive(w, 20)).toMatchObject({ status: 'done', resolvedDomains: LIMITS.planSize + 10, cacheHits: LIMITS.planSize + 10, counts: { written: LIMITS.planSize + 10 } });
+    expect(w.client.calls).toEqual([]);
+  });
+
   it('shows domains the service is still enriching as waiting, with the next try, and an ETA that waits for them', () => {
     const w = world(sheetOf(['slow.com', 'fast.com']));
     w.client.enriching.set('slow.com', 3);
