@@ -16,6 +16,7 @@ import { spawnSandbox } from '../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../src/account/settings';
 import type { EnrichProgress } from '../src/enrichment/job';
 import type { LaunchResponse, ResearchStatusDto } from '../src/research/endpoints';
+import { columnLetter } from '../src/shared/a1';
 
 const BUNDLE = path.resolve(__dirname, '../dist/Code.js');
 const USER = 'ana@example.com';
@@ -43,12 +44,6 @@ interface World {
 async function advance(world: World, ms: number): Promise<void> {
   await world.control.advanceClock(ms);
   world.clock.advance(ms);
-}
-
-function columnLetter(column: number): string {
-  let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
 }
 
 function documentWith(world: World, id: string, sheet: string, rows: Array<Array<string | number>>): GasRuntime {

@@ -8,6 +8,7 @@ import { SETTINGS_KEYS } from '../src/account/settings';
 import type { ColumnDraft } from '../src/tables/model';
 import type { PushResponse, TablesState } from '../src/tables/session';
 import { validateMapping } from '../src/tables/validate';
+import { columnLetter } from '../src/shared/a1';
 
 const COLUMNS = 120;
 const LATENCY_MS = 200;
@@ -21,12 +22,6 @@ async function control(url: string, method: string, path: string, body?: unknown
   });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status}`);
   return response.json();
-}
-
-function columnLetters(n: number): string {
-  let letters = '';
-  for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) letters = String.fromCharCode(65 + ((c - 1) % 26)) + letters;
-  return letters;
 }
 
 function timed<T>(work: () => T): { value: T; ms: number } {
@@ -43,7 +38,7 @@ export async function run(): Promise<void> {
     runtime.properties.user().set(SETTINGS_KEYS.token, 'sbx_pro_token');
     runtime.properties.user().set(SETTINGS_KEYS.baseUrl, sandbox.url);
     const headers = Array.from({ length: COLUMNS }, (_, i) => `Field ${i + 1}`);
-    runtime.spreadsheet.sheet().setValues(`A1:${columnLetters(COLUMNS)}1`, [headers]);
+    runtime.spreadsheet.sheet().setValues(`A1:${columnLetter(COLUMNS)}1`, [headers]);
 
     runtime.counters.reset();
     const opened = timed(() => runtime.run<TablesState>('getTablesState', [], { kind: 'sidebar' }));

@@ -13,6 +13,7 @@ import { rectA1 } from '../gas-runtime/spreadsheet/a1';
 import { SandboxControl } from '../sandbox/control-client';
 import { SETTINGS_KEYS } from '../../src/account/settings';
 import { fillDemoSpreadsheet } from './demo';
+import { columnLetter } from '../../src/shared/a1';
 
 export const PLAYGROUND_ACCOUNTS: Record<string, string> = {
   'sandbox-pro': 'sbx_pro_token',
@@ -281,8 +282,3 @@ function quoteSheetName(name: string): string {
   return /^[A-Za-z0-9_]+$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
 }
 
-function columnLetter(column: number): string {
-  let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}

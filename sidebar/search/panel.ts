@@ -16,16 +16,11 @@ import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { chipInput } from './chips';
 import { listMode } from './list-mode';
 import { EMPTY_SUMMARY, pastedEntry, upsertSource, type ExcludeEntry, type ExcludeSummary } from './exclude-sources';
+import { columnLetter } from '../../src/shared/a1';
 
 const DEFAULT_COUNT = 100;
 /** How long the pasted list must stay unchanged before the server recounts it. */
 const PASTE_DEBOUNCE_MS = 300;
-
-function columnLetter(index: number): string {
-  let letters = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
 
 function yearValue(input: HTMLInputElement): number | null {
   const text = input.value.trim();
@@ -209,7 +204,7 @@ export function mountSearchPanel(root: HTMLElement): void {
       const columns = await server.getSearchSheetColumns(sheetId);
       replaceChildren(
         columnPick,
-        ...columns.headers.map((header, index) => h('option', { value: index, selected: index === columns.domainColumn }, `${columnLetter(index)}${header ? `: ${header}` : ''}`)),
+        ...columns.headers.map((header, index) => h('option', { value: index, selected: index === columns.domainColumn }, `${columnLetter(index + 1)}${header ? `: ${header}` : ''}`)),
       );
     } catch (error) {
       showStatus('error', errorText(error));
@@ -223,7 +218,7 @@ export function mountSearchPanel(root: HTMLElement): void {
     try {
       const list = await server.getSearchExcludeDomains({ kind: 'column', sheetId, column, skipHeader: skipHeader.checked });
       const sheetName = columnSheet.selectedOptions[0]?.textContent ?? '';
-      sources = upsertSource(sources, { id: `column:${sheetId}:${column}`, label: `${sheetName} ${columnLetter(column)}`, list });
+      sources = upsertSource(sources, { id: `column:${sheetId}:${column}`, label: `${sheetName} ${columnLetter(column + 1)}`, list });
       acceptMostRecent = false;
       await updateExclude();
     } catch (error) {

@@ -3,6 +3,7 @@
 // column with the same header is reused, otherwise a new one is appended). Pure: works on a grid of cell values.
 import { parseDomain } from '../shared/domain';
 import type { ProfileField } from '../companies/profile-fields';
+import { columnLetter } from '../shared/a1';
 
 /** A rectangle of the sheet, 1-based. */
 export interface Area {
@@ -40,17 +41,6 @@ export interface TargetColumn {
 const DOMAIN_HEADER = /\b(domains?|websites?|web ?sites?|urls?|sites?|homepage|web)\b/i;
 /** Header used for the domain column when the data has no header row and one is added. */
 export const DEFAULT_DOMAIN_HEADER = 'Domain';
-
-export function columnLetter(column: number): string {
-  let n = column;
-  let letters = '';
-  while (n > 0) {
-    const rest = (n - 1) % 26;
-    letters = String.fromCharCode(65 + rest) + letters;
-    n = Math.floor((n - 1) / 26);
-  }
-  return letters;
-}
 
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -49,18 +49,6 @@ export function columnNumber(letters: string): number {
   return n;
 }
 
-/** Column letter of a 1-based column number. */
-export function columnLetter(column: number): string {
-  let n = column;
-  let letters = '';
-  while (n > 0) {
-    const rem = (n - 1) % 26;
-    letters = String.fromCharCode(65 + rem) + letters;
-    n = Math.floor((n - 1) / 26);
-  }
-  return letters;
-}
-
 function normalizeHeader(text: string): string {
   return text.trim().replace(/\s+/g, ' ').toLowerCase();
 }

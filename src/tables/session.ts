@@ -10,6 +10,7 @@ import { loadHistory, loadMapping, loadPending, saveMapping, type KnownColumn, t
 import { pushToTable, readDeclaredKeys, saveAsTemplate, type OperationDeps, type PushOutcome, type TemplateOutcome } from './operations';
 import { readPosition } from './targets';
 import type { MappingIssue } from './validate';
+import { columnLetter } from '../shared/a1';
 
 export interface TablesState {
   sheetId: number;
@@ -24,12 +25,6 @@ export interface TablesState {
   templates: SavedTemplate[];
   /** Pushes that got no clear answer (their columns may be in the table), newest first. */
   pending: PendingPush[];
-}
-
-export function columnLetter(column: number): string {
-  let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
 }
 
 export function openState(store: KeyValueStore, row: HeaderRow): TablesState {

@@ -2,6 +2,7 @@
 // switch tabs, click the add-in menu, sort or insert rows, move time forward and switch accounts. The sidebar and
 // dialogs are the add-in's own built HTML in frames; their google.script.run calls reach the emulator via /api/run.
 import './style.css';
+import { columnLetter } from '../../../src/shared/a1';
 
 interface MenuItem { caption: string; functionName?: string; separator?: boolean; subMenu?: Menu }
 interface Menu { caption: string; items: MenuItem[] }
@@ -38,12 +39,6 @@ let toastTimer: number | undefined;
 const TOAST_MS = 5000;
 
 const $ = (id: string) => document.getElementById(id)!;
-
-function columnLetter(column: number): string {
-  let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
 
 function selectionA1(): string | null {
   if (!anchor || !focus) return null;

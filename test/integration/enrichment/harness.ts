@@ -6,6 +6,7 @@ import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import { SandboxControl as BaseSandboxControl, type SeededCompany } from '../../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { EnrichOptions, EnrichProgress, StartResult } from '../../../src/enrichment/job';
+import { columnLetter } from '../../../src/shared/a1';
 
 export const BUNDLE = path.resolve(__dirname, '../../../dist/Code.js');
 export const TOKEN = 'sbx_pro_token';
@@ -30,7 +31,7 @@ export function runtimeWith(url: string, rows: unknown[][], clock?: Clock): GasR
   const spreadsheet = new SpreadsheetModel({ rows: Math.max(1000, rows.length + 50), columns: 26, sheetNames: ['Leads'] });
   const width = Math.max(...rows.map((row) => row.length));
   const padded = rows.map((row) => Array.from({ length: width }, (_, i) => (row[i] ?? '') as string | number));
-  spreadsheet.sheet('Leads').setValues(`A1:${String.fromCharCode(64 + width)}${rows.length}`, padded);
+  spreadsheet.sheet('Leads').setValues(`A1:${columnLetter(width)}${rows.length}`, padded);
   const runtime = createRuntime({ bundlePath: BUNDLE, spreadsheet, users: [USER], clock });
   runtime.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
   runtime.properties.user(USER).set(SETTINGS_KEYS.baseUrl, url);

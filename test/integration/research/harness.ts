@@ -8,6 +8,7 @@ import { SandboxControl } from '../../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/endpoints';
 import type { LaunchRequest } from '../../../src/research/launch-request';
+import { columnLetter } from '../../../src/shared/a1';
 
 export const BUNDLE = path.resolve(__dirname, '../../../dist/Code.js');
 export const USER = 'ana@example.com';
@@ -35,7 +36,7 @@ export async function runtimeFor(world: World, rows: Array<Array<string | number
   const spreadsheet = new SpreadsheetModel({ rows: Math.max(1000, rows.length + 50), columns: 26, sheetNames: [SHEET], metadataFollowsSort: options.metadataFollowsSort });
   const width = Math.max(...rows.map((row) => row.length));
   const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
-  spreadsheet.sheet(SHEET).setValues(`A1:${String.fromCharCode(64 + width)}${rows.length}`, padded);
+  spreadsheet.sheet(SHEET).setValues(`A1:${columnLetter(width)}${rows.length}`, padded);
   const clock: ManualClock = createManualClock(await world.control.now());
   const runtime = createRuntime({
     bundlePath: BUNDLE,

@@ -6,6 +6,7 @@ import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { PreviewAnswer, SearchPanelState, WriteAnswer, WriteRequest } from '../../../src/search/panel-service';
 import { emptyFilterForm, type SearchSpec } from '../../../src/search/spec';
+import { columnLetter } from '../../../src/shared/a1';
 
 export const BUNDLE = path.resolve(__dirname, '../../../dist/Code.js');
 export const USER = 'ana@example.com';
@@ -62,7 +63,7 @@ export function runtimeWith(url: string, token: string, sheets: Record<string, u
     if (rows.length === 0) continue;
     const width = Math.max(...rows.map((row) => row.length));
     const padded = rows.map((row) => Array.from({ length: width }, (_, i) => (row[i] ?? '') as string | number));
-    spreadsheet.sheet(name).setValues(`A1:${String.fromCharCode(64 + width)}${rows.length}`, padded);
+    spreadsheet.sheet(name).setValues(`A1:${columnLetter(width)}${rows.length}`, padded);
   }
   const runtime = createRuntime({ bundlePath: BUNDLE, spreadsheet, users: [USER] });
   runtime.properties.user(USER).set(SETTINGS_KEYS.token, token);

@@ -5,6 +5,7 @@ import { createRuntime, type GasRuntime } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { ColumnDraft } from '../../../src/tables/model';
 import type { PushResponse, TablesState, TemplateResponse } from '../../../src/tables/session';
+import { columnLetter } from '../../../src/shared/a1';
 
 const TOKEN = 'sbx_pro_token';
 const CONTACTS = 'tbl_labs_contacts';
@@ -34,7 +35,7 @@ function sheet() {
 function setHeaders(headers: string[]): void {
   const model = sheet();
   const width = Math.max(headers.length, model.lastColumn());
-  model.setValues(`A1:${String.fromCharCode(64 + width)}1`, [[...headers, ...Array(width - headers.length).fill('')]]);
+  model.setValues(`A1:${columnLetter(width)}1`, [[...headers, ...Array(width - headers.length).fill('')]]);
 }
 
 function state(): TablesState {

@@ -1,4 +1,5 @@
-import { columnLetter, detectDomainColumn, locateColumns, planTargetColumns } from '../../../src/enrichment/layout';
+import { detectDomainColumn, locateColumns, planTargetColumns } from '../../../src/enrichment/layout';
+import { columnLetter } from '../../../src/shared/a1';
 import { buildBlockWrites, ENRICHING_TEXT, FAILED_PREFIX, isEmptyOrMark, NO_DATA_TEXT, NOT_FOUND_TEXT, outcomeCells, readRows, columnRuns, type CellUpdates } from '../../../src/enrichment/rows';
 import { filledColumns, loadJob, recordFilledColumns, saveJob, JOB_KEY, type EnrichJob } from '../../../src/enrichment/job-state';
 import { PROFILE_FIELDS, profileFieldByKey } from '../../../src/companies/profile-fields';

@@ -1,5 +1,6 @@
-import { briefLength, columnLetter, columnNumber, parseTemplate, renderBrief as render, type ResolvedTemplate } from '../../../src/research/brief-template';
+import { briefLength, columnNumber, parseTemplate, renderBrief as render, type ResolvedTemplate } from '../../../src/research/brief-template';
 import { cellDomain } from '../../../src/research/brief-domains';
+import { columnLetter } from '../../../src/shared/a1';
 
 /** Renders with the server's domain rules, as a launch does. */
 const renderBrief = (template: ResolvedTemplate, row: readonly unknown[]) => render(template, row, cellDomain);

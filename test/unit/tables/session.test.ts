@@ -1,4 +1,5 @@
-import { alignAndSave, columnLetter, openState, push } from '../../../src/tables/session';
+import { alignAndSave, openState, push } from '../../../src/tables/session';
+import { columnLetter } from '../../../src/shared/a1';
 import { loadMapping } from '../../../src/tables/store';
 import type { ColumnRecord, CreateColumnsRequest } from '../../../src/api/types';
 import { agent, draft, manualClock, MemoryStore } from './helpers';
