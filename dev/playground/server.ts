@@ -1,7 +1,9 @@
 // The playground host: loads the built bundle into the Apps Script emulator with a demo spreadsheet and serves a page
 // showing the grid (editable, one tab per sheet), the add-in menu as buttons, the real built sidebar HTML in a 300 px
 // frame with google.script.run bridged to the emulator, time controls that fire due triggers, and an account switcher.
-// It is a thin host: everything it shows runs through dist/Code.js and the emulator.
+// It is a thin host: everything it shows runs through dist/Code.js and the emulator. An execution runs synchronously
+// in this process, so a request to the playground's own address could not be answered until it timed out: such a
+// service address is refused up front with a message, and UrlFetch waits PLAYGROUND_URL_FETCH_TIMEOUT_MS at most.
 import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
@@ -23,6 +25,9 @@ export const PLAYGROUND_ACCOUNTS: Record<string, string> = {
 };
 
 const ROOT = path.resolve(__dirname, '../..');
+/** UrlFetch deadline in the playground (Apps Script: 60 s): an address that never answers fails within seconds. */
+export const PLAYGROUND_URL_FETCH_TIMEOUT_MS = 8000;
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const USER = 'demo@sheetscout.test';
 
 export interface Playground {
@@ -110,7 +115,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const pageHtml = fs.readFileSync(path.join(__dirname, 'page/index.html'), 'utf8').replace('/*STYLE*/', page.css).replace('/*SCRIPT*/', () => page.js.replace(/<\/script/gi, '<\\/script'));
 
   const clock = createOffsetClock();
-  const runtime = createRuntime({ bundlePath, clock, users: [USER], addonName: 'Sheet Scout' });
+  const runtime = createRuntime({ bundlePath, clock, users: [USER], addonName: 'Sheet Scout', limits: { urlFetchTimeoutMs: PLAYGROUND_URL_FETCH_TIMEOUT_MS } });
+  let ownPort = 0;
   await fillDemoSpreadsheet(runtime, options.sandboxUrl);
 
   let account = options.account ?? 'sandbox-pro';
@@ -147,7 +153,27 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     }
   }
 
+  /** Why an execution would call the playground itself (the user's service address, or the one being saved), or null. */
+  function selfAddressProblem(name: string, args: unknown[]): string | null {
+    const addresses = [userProperties.get(SETTINGS_KEYS.baseUrl)];
+    if (name === 'saveAccountToken') addresses.push(String((args[0] as { baseUrl?: unknown } | undefined)?.baseUrl ?? ''));
+    for (const address of addresses) {
+      let url: URL;
+      try {
+        url = new URL(String(address ?? ''));
+      } catch {
+        continue;
+      }
+      if (LOOPBACK_HOSTS.has(url.hostname) && Number(url.port || 80) === ownPort) {
+        return `${url.origin} is this playground, not a Sheet Scout service: the sandbox service is at ${options.sandboxUrl}`;
+      }
+    }
+    return null;
+  }
+
   function execute(name: string, args: unknown[], kind: 'menu' | 'sidebar'): { ok: true; value: unknown } | { ok: false; message: string } {
+    const problem = selfAddressProblem(name, args);
+    if (problem) return { ok: false, message: problem };
     try {
       const value = runtime.run(name, args, { kind, user: USER });
       collectUi();
@@ -174,6 +200,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         values: sheet.getDisplayValues(a1),
         formulas: sheet.getFormulas(a1),
         notes: sheet.getNotes(a1),
+        // Sheets' message for an error value (e.g. a spill collision's #REF!), shown when the pointer rests on it.
+        errors: sheet.getErrors(a1),
       };
     });
     return {
@@ -268,6 +296,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
+  ownPort = address.port;
   return {
     url: `http://127.0.0.1:${address.port}/`,
     runtime,

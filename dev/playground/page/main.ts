@@ -1,12 +1,14 @@
 // Playground page script: renders the emulated spreadsheet (polling /api/state), lets the user select and edit cells,
 // switch tabs, click the add-in menu, sort or insert rows, move time forward and switch accounts. The sidebar and
 // dialogs are the add-in's own built HTML in frames; their google.script.run calls reach the emulator via /api/run.
+// An error cell shows Sheets' message on hover. The grid is not rebuilt while a mouse button is down, and a second
+// press on the same cell within DOUBLE_PRESS_MS opens the editor, so a refresh landing mid-double-click cannot lose it.
 import './style.css';
 import { columnLetter } from '../../../src/shared/a1';
 
 interface MenuItem { caption: string; functionName?: string; separator?: boolean; subMenu?: Menu }
 interface Menu { caption: string; items: MenuItem[] }
-interface SheetState { name: string; hidden: boolean; values: string[][]; formulas: string[][]; notes: string[][] }
+interface SheetState { name: string; hidden: boolean; values: string[][]; formulas: string[][]; notes: string[][]; errors: string[][] }
 interface State {
   sheets: SheetState[];
   activeSheet: string;
@@ -37,6 +39,12 @@ let shownToast = 0;
 let toastTimer: number | undefined;
 /** How long a toast without a positive timeout of its own stays up (Sheets' default is 5 s). */
 const TOAST_MS = 5000;
+/** Two presses on one cell within this time are a double-click (the editor opens on the second press). */
+const DOUBLE_PRESS_MS = 500;
+let lastPress: { a1: string; at: number } | null = null;
+/** A mouse button is down: the grid is not rebuilt under it (a click's press and release must hit the same cell). */
+let pressing = false;
+let renderDeferred = false;
 
 const $ = (id: string) => document.getElementById(id)!;
 
@@ -157,13 +165,28 @@ function renderGrid(current: State): void {
         td.title = note;
       }
       if (SHEETS_ERRORS.test(value)) td.classList.add('error');
+      const errorMessage = sheet.errors?.[rowIndex]?.[columnIndex];
+      if (errorMessage) {
+        td.classList.add('error');
+        td.title = note ? `${errorMessage}\n${note}` : errorMessage;
+        td.dataset.error = errorMessage;
+      }
       if (inSelection(row, column)) td.classList.add('selected');
       td.addEventListener('mousedown', (event) => {
+        const a1 = `${columnLetter(column)}${row}`;
+        const now = Date.now();
+        const second = lastPress !== null && lastPress.a1 === a1 && now - lastPress.at <= DOUBLE_PRESS_MS;
+        lastPress = second ? null : { a1, at: now };
+        pressing = true;
+        if (second && !event.shiftKey) {
+          event.preventDefault();
+          startEdit(td, sheet, row, column);
+          return;
+        }
         if (event.shiftKey && anchor) focus = { row, column };
         else anchor = focus = { row, column };
         void post('/api/select', { sheet: sheet.name, a1: selectionA1() });
       });
-      td.addEventListener('dblclick', () => startEdit(td, sheet, row, column));
     });
   });
   $('cell-name').textContent = a1 ?? '';
@@ -253,6 +276,10 @@ function renderToast(toast: State['toast']): void {
 
 function render(): void {
   if (!state || editing) return;
+  if (pressing) {
+    renderDeferred = true;
+    return;
+  }
   renderToolbar(state);
   renderGrid(state);
   renderFrames(state);
@@ -291,6 +318,13 @@ async function refresh(): Promise<void> {
   render();
 }
 
+window.addEventListener('mouseup', () => {
+  pressing = false;
+  if (renderDeferred) {
+    renderDeferred = false;
+    render();
+  }
+});
 $('sidebar-close').addEventListener('click', () => void post('/api/close-sidebar', {}));
 $('dialog-close').addEventListener('click', () => void post('/api/close-sidebar', {}));
 window.addEventListener('message', (event) => {
