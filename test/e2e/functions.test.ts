@@ -1,22 +1,14 @@
 // Custom functions in the playground: share the token with the spreadsheet's formulas from Settings, type
 // =COMPANY_LOOKUP over a range of the demo sheet into the grid, and see the normalized, spilled result; then freeze it.
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import { describeWithBrowser, stackForSuite } from './harness';
 
 describeWithBrowser('custom functions in the playground', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  }, 60_000);
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   it('types =COMPANY_LOOKUP into the grid and sees the spilled rows, then freezes them to values', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('[data-handler="showSettingsPanel"]');
-    const settings = await stack.sidebar();
+    const settings = await stack().sidebar();
     // The playground starts with the demo token shared with formulas; untick and tick it again as a user would.
     expect(await settings.isChecked('#share-formulas')).toBe(true);
     await settings.uncheck('#share-formulas');
@@ -35,13 +27,13 @@ describeWithBrowser('custom functions in the playground', () => {
     expect(domains).toEqual(expected);
     const names = await Promise.all(['F2', 'F3', 'F4', 'F5', 'F6'].map(async (cell) => (await page.textContent(`td[data-cell="${cell}"]`)) ?? ''));
     expect(names.every((name) => name.length > 0)).toBe(true);
-    await stack.screenshot('functions-1-lookup-spilled');
+    await stack().screenshot('functions-1-lookup-spilled');
 
     await page.click('td[data-cell="E2"]');
     await page.click('[data-handler="freezeFormulasToValues"]');
     await page.waitForFunction(() => (document.getElementById('cell-content')?.textContent ?? '').startsWith('=') === false);
     expect(await page.textContent('td[data-cell="E2"]')).toBe(domains[0]);
     expect(await page.textContent('td[data-cell="F6"]')).toBe(names[4]);
-    await stack.screenshot('functions-2-frozen');
+    await stack().screenshot('functions-2-frozen');
   }, 60_000);
 });

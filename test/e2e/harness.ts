@@ -29,6 +29,24 @@ export interface Stack {
 }
 
 /**
+ * Starts the stack before a suite's tests and stops it after them; the getter gives the running stack. Call it in a
+ * describe block.
+ */
+export function stackForSuite(options: { bundlePath?: string } = {}): () => Stack {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    stack = await startStack(options);
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+  return () => {
+    if (!stack) throw new Error('The browser stack did not start');
+    return stack;
+  };
+}
+
+/**
  * Starts sandbox, playground (on `bundlePath`, default dist/Code.js) and Chromium; whatever started is stopped again
  * when a later step fails.
  */

@@ -1,35 +1,27 @@
 // The add-in's hidden sheets (research ledger and reports) in the playground: after a research launch creates them,
 // Company search offers neither as an append target nor under Exclude domains > From a column, its server functions
 // refuse to read or write them, and the Tables dialog does not map them.
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(90_000);
 
 const LEDGER = 'Sheet Scout research ledger';
 
 describeWithBrowser('hidden internal sheets in the playground', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  }, 60_000);
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   async function run(name: string, ...args: unknown[]): Promise<{ ok: boolean; message?: string }> {
-    return stack.page.evaluate(
+    return stack().page.evaluate(
       async ([fn, params]) => (await fetch('/api/run', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: fn, args: params }) })).json(),
       [name, args] as const,
     );
   }
 
   it('are never offered, read from or written to by the search panel or the tables dialog', async () => {
-    const { page, playground } = stack;
+    const { page, playground } = stack();
     await page.click('td[data-cell="A2"]');
     await page.click('[data-handler="showResearchPanel"]');
-    const research = await stack.sidebar();
+    const research = await stack().sidebar();
     await research.fill('#brief', 'Research {Domain}');
     await research.check('#output-report');
     await research.click('#launch');
@@ -39,7 +31,7 @@ describeWithBrowser('hidden internal sheets in the playground', () => {
     expect(hidden.map((sheet) => sheet.name)).toContain(LEDGER);
 
     await page.click('[data-handler="showSearchPanel"]');
-    const panel = await stack.sidebar();
+    const panel = await stack().sidebar();
     await panel.waitForSelector('[aria-label="Sheet to append to"] option', { state: 'attached' });
     const appendTargets = await panel.locator('[aria-label="Sheet to append to"] option').allTextContents();
     const columnSheets = await panel.locator('[aria-label="Sheet to read domains from"] option').allTextContents();

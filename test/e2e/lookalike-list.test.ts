@@ -1,28 +1,20 @@
 // "Similar to a list" in the playground: select ten customer domains, take them as references, exclude the companies
 // already in the sheet, read the cost and limits, run, and find the merged ranking in a new sheet with its score and
 // similar-to columns after the chosen company columns, none of the sheet's own companies among it.
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(120_000);
 
 describeWithBrowser('similar to a list in the playground', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   it('runs lookalikes of the selected customers and writes the merged ranking into a new sheet', async () => {
-    const { page, playground } = stack;
+    const { page, playground } = stack();
     await page.click('[data-sheet="Companies"]');
     await page.click('td[data-cell="A2"]');
     await page.click('td[data-cell="A11"]', { modifiers: ['Shift'] });
     await page.click('[data-handler="showSearchPanel"]');
-    const panel = await stack.sidebar();
+    const panel = await stack().sidebar();
     await panel.click('#mode-list');
     await panel.waitForSelector('#list-plan :text("Choose the references first")');
     await panel.click('#list-use-selection');
@@ -40,7 +32,7 @@ describeWithBrowser('similar to a list in the playground', () => {
     await panel.waitForSelector(`#list-plan li:has-text("${references} requests: ${references} references × 1 page")`);
     await panel.waitForSelector('#list-plan li:has-text("50 results per reference; your plan reaches 2,000")');
     await panel.waitForSelector('#list-plan li:has-text("(references included), sent as the service\'s filter")');
-    await stack.screenshot('lookalike-list-1-plan');
+    await stack().screenshot('lookalike-list-1-plan');
 
     const sentBefore = playground.runtime.httpLog.length;
     await panel.click('#list-run');
@@ -48,7 +40,7 @@ describeWithBrowser('similar to a list in the playground', () => {
     const similarCalls = playground.runtime.httpLog.slice(sentBefore).filter((entry) => entry.url.endsWith('/similar'));
     expect(similarCalls).toHaveLength(references);
     await panel.locator('#list-status').scrollIntoViewIfNeeded();
-    await stack.screenshot('lookalike-list-2-result');
+    await stack().screenshot('lookalike-list-2-result');
 
     await page.click(`[data-sheet="Lookalikes: ${references} companies"]`);
     await page.waitForSelector('td[data-cell="B31"]');
@@ -59,6 +51,6 @@ describeWithBrowser('similar to a list in the playground', () => {
     const written = (await page.locator('td[data-cell^="B"]').allTextContents()).slice(1, 31);
     const companies = playground.runtime.spreadsheet.sheet('Companies').getValues().flat().map((value) => String(value).trim().toLowerCase());
     for (const domain of written) expect(companies).not.toContain(domain);
-    await stack.screenshot('lookalike-list-3-sheet');
+    await stack().screenshot('lookalike-list-3-sheet');
   });
 });

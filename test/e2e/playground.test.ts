@@ -1,22 +1,14 @@
 // The playground host itself: the grid shows room past the data (at least 26 columns and 100 rows, growing with the
 // data) and toasts appear one at a time and go away by themselves.
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(90_000);
 
 describeWithBrowser('playground grid and toasts', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  }, 60_000);
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   it('shows at least 26 columns and 100 rows, and grows past data typed beyond them', async () => {
-    const { page, playground } = stack;
+    const { page, playground } = stack();
     await page.waitForSelector('td[data-cell="Z100"]');
     const sheet = playground.runtime.spreadsheet.sheet('Companies');
     sheet.maxColumns = 40; // as after Insert columns
@@ -27,7 +19,7 @@ describeWithBrowser('playground grid and toasts', () => {
   });
 
   it('shows one toast at a time and dismisses it', async () => {
-    const { page, playground } = stack;
+    const { page, playground } = stack();
     playground.runtime.ui.toasts.push({ message: 'first', title: '', timeoutSeconds: 2 }, { message: 'second', title: 'Sheet Scout', timeoutSeconds: 2 });
     await page.waitForSelector('#toasts .toast:text("Sheet Scout: second")');
     expect(await page.locator('#toasts .toast').count()).toBe(1);

@@ -1,27 +1,19 @@
 // The Research panel as a new user meets it (issue 14): the launch's answer next to the button with "Show in sheet",
 // the cost line following what was spent, a field's column following its name, one numbered source list in the
 // report, and "Write to selected row" asking before it writes another company's report into a row.
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(90000);
 
 describeWithBrowser('research panel: the first hour', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  }, 60000);
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   it('shows what is written, answers where the user looks, and asks before writing another company\'s report', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('td[data-cell="A2"]');
     await page.click('td[data-cell="A3"]', { modifiers: ['Shift'] });
     await page.click('[data-handler="showResearchPanel"]');
-    const panel = await stack.sidebar();
+    const panel = await stack().sidebar();
     await panel.waitForSelector('#selection:has-text("2 rows selected")');
     await panel.fill('#brief', 'Research {Domain}');
 
@@ -53,7 +45,7 @@ describeWithBrowser('research panel: the first hour', () => {
     await page.waitForSelector('td[data-cell="D2"].selected');
     expect(await page.locator('td[data-cell="D3"].selected').count()).toBe(1);
     expect(await page.locator('td[data-cell="A2"].selected').count()).toBe(0);
-    await stack.screenshot('research-first-hour-1-launched');
+    await stack().screenshot('research-first-hour-1-launched');
 
     // Tasks finish; the report shows one numbered list of sources.
     await page.click('[data-advance="3600000"]');
@@ -64,7 +56,7 @@ describeWithBrowser('research panel: the first hour', () => {
     expect(await panel.locator('h2:text-is("Sources")').count()).toBe(1);
     expect(await panel.locator('#report-html :text-matches("^\\\\[1\\\\] https?://")').count()).toBe(0);
     expect(await panel.locator('#report-sources li').count()).toBeGreaterThan(0);
-    await stack.screenshot('research-first-hour-2-report');
+    await stack().screenshot('research-first-hour-2-report');
 
     // Row 2's task written into row 3 (another company): the question names both, and nothing is written before.
     const rowTwoDomain = ((await page.textContent('td[data-cell="A2"]')) ?? '').trim();
@@ -77,7 +69,7 @@ describeWithBrowser('research panel: the first hour', () => {
     const question = (await panel.textContent('#write-question')) ?? '';
     expect(question).toContain(`(${rowTwoDomain}), but row 3 holds`);
     expect(((await page.textContent('td[data-cell="E3"]')) ?? '').trim()).toBe(rowThreeReport);
-    await stack.screenshot('research-first-hour-3-question');
+    await stack().screenshot('research-first-hour-3-question');
     await panel.click('#write-question button:text("Write anyway")');
     await panel.waitForSelector(`.task .message:has-text("Wrote the report into row 3")`);
     await page.waitForFunction((domain) => (document.querySelector('td[data-cell="E3"]')?.textContent ?? '').includes(domain), rowTwoDomain);

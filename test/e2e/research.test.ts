@@ -3,27 +3,19 @@
 // report with clickable citations in the panel.
 import * as path from 'path';
 import * as esbuild from 'esbuild';
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(60000);
 
 describeWithBrowser('research panel in the playground', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  }, 60000);
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   it('launches fields for 3 rows and a report for one, then shows the fields and the rendered report', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('td[data-cell="A2"]');
     await page.click('td[data-cell="A4"]', { modifiers: ['Shift'] });
     await page.click('[data-handler="showResearchPanel"]');
-    const panel = await stack.sidebar();
+    const panel = await stack().sidebar();
     await panel.waitForSelector('#selection:has-text("3 rows selected")');
     await panel.fill('#brief', 'Research {Domain}');
     await panel.waitForSelector('#brief-preview');
@@ -41,7 +33,7 @@ describeWithBrowser('research panel in the playground', () => {
     await panel.fill('[aria-label="Field 2 name"]', 'employee_count');
     await panel.selectOption('[aria-label="Field 2 type"]', 'integer');
     await panel.waitForSelector('#estimate:has-text("3 rows x 10 = 30 credits reserved of 500 available")');
-    await stack.screenshot('research-1-fields');
+    await stack().screenshot('research-1-fields');
     await panel.click('#launch');
     await panel.waitForSelector('#launch-result :text("Queued 3 tasks at the service")');
 
@@ -65,7 +57,7 @@ describeWithBrowser('research panel in the playground', () => {
       expect(await text(`F${row}`)).toMatch(/^\d+$/);
     }
     expect(await text('G5')).toMatch(/^# /);
-    await stack.screenshot('research-2-fields-written');
+    await stack().screenshot('research-2-fields-written');
 
     await page.click('td[data-cell="A5"]');
     await panel.click('#tab-report');
@@ -74,7 +66,7 @@ describeWithBrowser('research panel in the playground', () => {
     expect(await citation.getAttribute('href')).toMatch(/^https?:\/\//);
     expect(await citation.getAttribute('target')).toBe('_blank');
     expect(await panel.locator('#report-html script').count()).toBe(0);
-    await stack.screenshot('research-3-report');
+    await stack().screenshot('research-3-report');
 
     // The Tasks tab lists this sheet's rows and the account's history (newest first).
     await panel.click('#tab-tasks');
@@ -82,7 +74,7 @@ describeWithBrowser('research panel in the playground', () => {
     await panel.waitForSelector('.task:has-text("Write to selected row")');
     const history = await panel.locator('.task .meta').allTextContents();
     expect(history.filter((line) => /^done · medium · /.test(line))).toHaveLength(4);
-    await stack.screenshot('research-4-tasks');
+    await stack().screenshot('research-4-tasks');
   });
 
   // Issue 13 item 8: the Report tab's renderer (the panel's own module, with DOMPurify in Chromium) on hostile and
@@ -92,7 +84,7 @@ describeWithBrowser('research panel in the playground', () => {
       entryPoints: [path.resolve(__dirname, '../../sidebar/research/markdown.ts')],
       bundle: true, format: 'iife', globalName: 'reportMarkdown', platform: 'browser', target: 'es2019', write: false,
     });
-    const page = await stack.browser.newPage();
+    const page = await stack().browser.newPage();
     try {
       await page.setContent('<!doctype html><article id="out"></article>');
       await page.addScriptTag({ content: built.outputFiles[0].text });

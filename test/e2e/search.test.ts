@@ -1,25 +1,17 @@
 // Company search in the playground: describe a market with two filters, insert into a new sheet and see the rows in
 // the grid; then a lookalike search prefilled from a selected cell.
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import { describeWithBrowser, stackForSuite } from './harness';
 
 // Servers and a browser start here: allow for a loaded machine.
 jest.setTimeout(90_000);
 
 describeWithBrowser('company search panel in the playground', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   it('describes a market with two filters and inserts the results into a new sheet', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('[data-handler="showSearchPanel"]');
-    const panel = await stack.sidebar();
+    const panel = await stack().sidebar();
     await panel.waitForSelector('#credits-badge:text("500 credits")');
     await panel.fill('#search-query', 'software');
     await panel.fill('[aria-label="Countries to include"]', 'United States');
@@ -31,7 +23,7 @@ describeWithBrowser('company search panel in the playground', () => {
     const countries = await panel.locator('#search-preview .result [data-col="country"]').allTextContents();
     expect(countries.length).toBe(30);
     expect(new Set(countries)).toEqual(new Set(['United States']));
-    await stack.screenshot('search-1-preview');
+    await stack().screenshot('search-1-preview');
 
     await panel.click('#search-insert');
     await panel.waitForSelector('#search-write-status :text("30 companies written to \\"Search: software\\"")');
@@ -42,7 +34,7 @@ describeWithBrowser('company search panel in the playground', () => {
     const grid = await page.locator('td[data-cell^="C"]').allTextContents();
     expect(grid.slice(1, 31)).toEqual(Array.from({ length: 30 }, () => 'United States'));
     expect(await page.getAttribute('td[data-cell="A1"]', 'title')).toContain('Describe: software');
-    await stack.screenshot('search-2-new-sheet');
+    await stack().screenshot('search-2-new-sheet');
 
     // The new sheet is active and came from a search (its filters summed up by the server): "Run again" finds nothing
     // new to add.
@@ -52,12 +44,12 @@ describeWithBrowser('company search panel in the playground', () => {
   });
 
   it('prefills "Similar to" from the selected cell and inserts lookalikes', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('[data-sheet="Companies"]');
     const domain = ((await page.textContent('td[data-cell="A2"]')) ?? '').trim().toLowerCase();
     await page.click('td[data-cell="A2"]');
     await page.click('[data-handler="showSearchPanel"]');
-    const panel = await stack.sidebar();
+    const panel = await stack().sidebar();
     await panel.click('#mode-similar');
     await panel.waitForFunction((expected) => (document.getElementById('search-reference') as HTMLInputElement | null)?.value === expected, domain);
     expect(await panel.textContent('#search-reference + .muted')).toBe('From the selected cell');
@@ -71,25 +63,17 @@ describeWithBrowser('company search panel in the playground', () => {
     await page.click(`[data-sheet="Search: similar to ${domain}"]`);
     await page.waitForSelector('td[data-cell="B11"]');
     expect(await page.textContent('td[data-cell="B2"]')).toBe(domains[0]);
-    await stack.screenshot('search-3-lookalike');
+    await stack().screenshot('search-3-lookalike');
   });
 });
 
 describeWithBrowser('company search exclude list in the playground', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   it('counts pasted and sheet domains, lists invalid ones, and over 1,000 sends only after the user accepts the most recent', async () => {
-    const { page, playground } = stack;
+    const { page, playground } = stack();
     await page.click('[data-handler="showSearchPanel"]');
-    const panel = await stack.sidebar();
+    const panel = await stack().sidebar();
     await panel.click('summary:has-text("Exclude domains")');
     await panel.fill('[aria-label="Pasted domains to exclude"]', 'acme.com\nhttps://ACME.com/');
     await panel.waitForSelector('text="1 domain to exclude (1 duplicate removed)"');
@@ -110,7 +94,7 @@ describeWithBrowser('company search exclude list in the playground', () => {
     await panel.click('#search-run');
     await panel.waitForSelector('[data-field="excludeDomains"]:has-text("the service takes at most 1,000")');
     expect(playground.runtime.httpLog.length).toBe(sentBefore);
-    await stack.screenshot('search-4-over-limit');
+    await stack().screenshot('search-4-over-limit');
 
     await panel.click('button:has-text("Use the 1,000 most recent")');
     await panel.waitForSelector(`text=Using the 1,000 most recent of ${total.toLocaleString('en-US')} domains.`);

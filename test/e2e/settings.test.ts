@@ -1,32 +1,24 @@
 // Settings in the playground: enter a token, see email and credits; a bad token gets its message; remove the token.
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import { describeWithBrowser, stackForSuite } from './harness';
 
 describeWithBrowser('settings panel in the playground', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   it('verifies a token and shows the account, rejects a bad token, and removes the token', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('[data-handler="showSettingsPanel"]');
-    let panel = await stack.sidebar();
+    let panel = await stack().sidebar();
     // The playground starts connected as sandbox-pro: remove the token first to walk through setup.
     await panel.waitForSelector('#account-email');
     await panel.click('#remove');
     await panel.waitForSelector('text=Token removed.');
-    await stack.screenshot('settings-1-no-token');
+    await stack().screenshot('settings-1-no-token');
 
     await panel.fill('#token', 'not-a-real-token');
     await panel.click('#save');
     await panel.waitForSelector('text=/rejected this token \\(401\\)/');
     expect(await panel.locator('#account-email').count()).toBe(0);
-    await stack.screenshot('settings-2-bad-token');
+    await stack().screenshot('settings-2-bad-token');
 
     await panel.fill('#token', 'sbx_pro_token');
     await panel.click('#save');
@@ -35,12 +27,12 @@ describeWithBrowser('settings panel in the playground', () => {
     expect(await panel.textContent('#account-credits')).toBe('500');
     expect(await panel.textContent('#credits-badge')).toBe('500 credits');
     expect(await panel.inputValue('#token')).toBe('');
-    await stack.screenshot('settings-3-connected');
+    await stack().screenshot('settings-3-connected');
 
     await panel.click('#remove');
     await panel.waitForSelector('text=Token removed.');
     expect(await panel.textContent('#credits-badge')).toBe('not connected');
-    panel = await stack.sidebar();
+    panel = await stack().sidebar();
     expect(await panel.locator('#account-email').count()).toBe(0);
   });
 });

@@ -1,24 +1,16 @@
 // The research spending guard as a user meets it: a daily cap set in Settings, then the Research panel shows what is
 // left, refuses a launch over it with the numbers, and launches only the rows that fit when asked.
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(90000);
 
 describeWithBrowser('research spending guard', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  }, 60000);
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   it('sets a daily cap in Settings; Research refuses what does not fit and launches the first rows that do', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('[data-handler="showSettingsPanel"]');
-    let panel = await stack.sidebar();
+    let panel = await stack().sidebar();
     await panel.waitForSelector('#cap-save');
     await panel.fill('#cap-daily', '20');
     await panel.click('#cap-save');
@@ -28,14 +20,14 @@ describeWithBrowser('research spending guard', () => {
     await page.click('td[data-cell="A2"]');
     await page.click('td[data-cell="A4"]', { modifiers: ['Shift'] });
     await page.click('[data-handler="showResearchPanel"]');
-    panel = await stack.sidebar();
+    panel = await stack().sidebar();
     await panel.waitForSelector('#selection:has-text("3 rows selected")');
     await panel.fill('#brief', 'Research {Domain}');
     await panel.waitForSelector('#spending-cap:has-text("Spending cap: 20 credits left (0 of 20 today spent)")');
     await panel.waitForSelector(`#launch-summary .inline-error:has-text("Over this spreadsheet's spending cap: 3 rows reserve 30 credits, 20 left")`);
     expect(await panel.isDisabled('#launch')).toBe(true);
     await panel.locator('#over-cap').scrollIntoViewIfNeeded();
-    await stack.screenshot('spending-guard');
+    await stack().screenshot('spending-guard');
     await panel.click('#launch-fitting');
     await panel.waitForSelector('#launch-result :text("Queued 2 tasks at the service, 1 left out by the spending cap")');
     await panel.waitForSelector('#spending-cap:has-text("0 credits left")');
