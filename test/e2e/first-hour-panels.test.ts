@@ -5,7 +5,7 @@
 // results, removing and re-adding the token says that sharing stopped, a refused "Replace token" keeps the working
 // connection shown; =COMPANY_LOOKUP() explains itself; {Domain} in a brief is the registered domain.
 import type { Frame } from 'playwright-core';
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(150_000);
 
@@ -17,18 +17,10 @@ interface Company {
 const SHARE_MESSAGE = 'Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"';
 
 describeWithBrowser('first hour: enrichment progress, formula tokens, brief domains', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  }, 60_000);
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   async function setCell(sheet: string, a1: string, text: string): Promise<void> {
-    await stack.page.evaluate(
+    await stack().page.evaluate(
       async ([name, cell, value]) => {
         await fetch('/api/cell', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sheet: name, a1: cell, text: value }) });
       },
@@ -37,17 +29,17 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
   }
 
   async function openPanel(handler: string): Promise<Frame> {
-    await stack.page.click(`[data-handler="${handler}"]`);
-    return stack.sidebar();
+    await stack().page.click(`[data-handler="${handler}"]`);
+    return stack().sidebar();
   }
 
   async function lastRow(): Promise<number> {
-    const cells = await stack.page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => [td.getAttribute('data-cell') ?? '', td.textContent ?? '']));
+    const cells = await stack().page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => [td.getAttribute('data-cell') ?? '', td.textContent ?? '']));
     return Math.max(...cells.filter(([, text]) => text.trim() !== '').map(([a1]) => Number(a1.slice(1))));
   }
 
   it('enrichment: cached results at once, waiting domains with their next try, a paused job without errors, fields remembered', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('td[data-cell="A1"]');
     let panel = await openPanel('showEnrichPanel');
     await panel.waitForSelector('#enrich-preview');
@@ -69,12 +61,12 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await page.waitForSelector('td[data-cell^="E"]:text-is("Employees"), td:text-is("Employees")');
 
     // Three domains the service has not enriched yet (202), then a re-run with Overwrite: all the others are cached.
-    const pending = (await (await fetch(`${stack.sandboxUrl}/_sandbox/companies?enriched=false&limit=3`)).json()) as Company[];
+    const pending = (await (await fetch(`${stack().sandboxUrl}/_sandbox/companies?enriched=false&limit=3`)).json()) as Company[];
     const end = await lastRow();
     for (const [i, company] of pending.entries()) await setCell('Companies', `A${end + 1 + i}`, company.domain);
     await page.waitForSelector(`td[data-cell="A${end + 3}"]:text("${pending[2].domain}")`);
     await panel.click('#enrich-again');
-    panel = await stack.sidebar();
+    panel = await stack().sidebar();
     await panel.waitForSelector('#enrich-preview');
     await panel.check('#enrich-overwrite');
     await panel.waitForSelector('#enrich-overwrite:checked');
@@ -91,12 +83,12 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     expect(await panel.textContent('#enrich-next-try')).toMatch(/^next try in \d+ s$|^trying again now$/);
     // The ETA waits for them: a range up to the last retry the job allows.
     expect(await panel.textContent('#enrich-eta')).toMatch(/^ETA \d+ s to \d+ min$/);
-    await stack.screenshot('first-hour-enrich-waiting');
+    await stack().screenshot('first-hour-enrich-waiting');
     await Promise.all([page.waitForResponse((response) => response.url().endsWith('/api/time')), page.click('[data-advance="3600000"]')]);
     await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
 
     // A job paused for its token: the domains it stopped at wait for Resume, none is an error.
-    const all = (await (await fetch(`${stack.sandboxUrl}/_sandbox/companies?limit=200`)).json()) as Company[];
+    const all = (await (await fetch(`${stack().sandboxUrl}/_sandbox/companies?limit=200`)).json()) as Company[];
     const shown = new Set((await page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => (td.textContent ?? '').toLowerCase()))));
     const fresh = all.filter((company) => ![...shown].some((text) => text.includes(company.domain))).slice(0, 2);
     const below = await lastRow();
@@ -104,7 +96,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await page.waitForSelector(`td[data-cell="A${below + 2}"]:text("${fresh[1].domain}")`);
     await panel.evaluate(() => new Promise((resolve) => (window as unknown as { google: { script: { run: { withSuccessHandler(f: (v: unknown) => void): { removeAccountToken(): void } } } } }).google.script.run.withSuccessHandler(resolve).removeAccountToken()));
     await panel.click('#enrich-again');
-    panel = await stack.sidebar();
+    panel = await stack().sidebar();
     await panel.waitForSelector('#enrich-preview');
     await panel.uncheck('#enrich-overwrite');
     await panel.waitForSelector('#enrich-preview:has-text("Domains to look up2")');
@@ -112,16 +104,16 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await panel.waitForSelector('#enrich-resume');
     expect(await panel.textContent('[data-count="Errors"]')).toBe('0');
     expect(Number(await panel.textContent('[data-count="Waiting for Resume"]'))).toBe(2);
-    await stack.screenshot('first-hour-enrich-paused');
+    await stack().screenshot('first-hour-enrich-paused');
   });
 
   it('formula tokens: what to tick, unsharing clears cached results, re-adding says sharing stopped, a refused token keeps the connection', async () => {
-    const { page } = stack;
+    const { page } = stack();
     // Connected as sandbox-pro with formulas sharing the token, as the playground starts.
     await page.selectOption('#account', 'sandbox-solo');
     await page.selectOption('#account', 'sandbox-pro');
     await page.click('[data-sheet="Notes"]');
-    const domain = ((await (await fetch(`${stack.sandboxUrl}/_sandbox/companies?limit=1`)).json()) as Company[])[0];
+    const domain = ((await (await fetch(`${stack().sandboxUrl}/_sandbox/companies?limit=1`)).json()) as Company[])[0];
     await setCell('Notes', 'B2', `=COMPANY_LOOKUP("${domain.domain}", "company_name")`);
     await page.waitForSelector(`td[data-cell="B2"]:text-is("${domain.name}")`);
     await setCell('Notes', 'B3', '=COMPANY_LOOKUP()');
@@ -135,7 +127,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await panel.waitForSelector('#token-problem :text("rejected this token (401)")');
     expect(await panel.textContent('#account-email')).toBe('pro@sandbox.example.com');
     expect(await panel.textContent('#account-credits')).toBe('500');
-    await stack.screenshot('first-hour-settings-refused');
+    await stack().screenshot('first-hour-settings-refused');
 
     // Unticking: the cached lookup is cleared, a new cell says exactly what to tick.
     await panel.uncheck('#share-formulas');
@@ -156,13 +148,13 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await panel.waitForSelector('#account-email');
     expect(await panel.textContent('#settings-note')).toContain('Formulas in this spreadsheet do not use your token');
     expect(await panel.isChecked('#share-formulas')).toBe(false);
-    await stack.screenshot('first-hour-settings-readded');
+    await stack().screenshot('first-hour-settings-readded');
     await panel.check('#share-formulas');
     await panel.waitForSelector('text=Formulas in this spreadsheet now use your token.');
   });
 
   it('research: {Domain} is the registered domain in the preview and {Domain:raw} the cell', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('[data-sheet="Companies"]');
     const cells = await page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => [td.getAttribute('data-cell') ?? '', td.textContent ?? '']));
     const [emailCell, email] = cells.find(([, text]) => /^sales@/.test(text))!;

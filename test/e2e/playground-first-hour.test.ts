@@ -1,23 +1,15 @@
 // The playground as a demo and test bed (issue 14): a spill collision's #REF! carries Sheets' message on hover, a
 // double-click opens the editor even when the grid refreshes in the middle of it, and a service address pointing at
 // the playground itself is refused at once with a clear message instead of freezing the page.
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(90_000);
 
 describeWithBrowser('playground: error messages, double-click, its own address', () => {
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await startStack();
-  }, 60_000);
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = stackForSuite();
 
   async function setCell(sheet: string, a1: string, text: string): Promise<void> {
-    await stack.page.evaluate(
+    await stack().page.evaluate(
       async ([name, cell, value]) => {
         await fetch('/api/cell', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sheet: name, a1: cell, text: value }) });
       },
@@ -26,7 +18,7 @@ describeWithBrowser('playground: error messages, double-click, its own address',
   }
 
   it('shows Sheets\' message on a spill collision\'s #REF!', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('[data-sheet="Notes"]');
     await setCell('Notes', 'C5', 'in the way');
     await setCell('Notes', 'B5', '=COMPANY_LOOKUP(Companies!A2)');
@@ -37,7 +29,7 @@ describeWithBrowser('playground: error messages, double-click, its own address',
   });
 
   it('opens the cell editor on a double-click even when the grid refreshes between its press and release', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('[data-sheet="Notes"]');
     for (const a1 of ['D8', 'E9', 'F10', 'G11', 'H12']) {
       const box = (await page.locator(`td[data-cell="${a1}"]`).boundingBox())!;
@@ -57,18 +49,18 @@ describeWithBrowser('playground: error messages, double-click, its own address',
   });
 
   it('refuses the playground\'s own address as the service address at once, saying where the sandbox is', async () => {
-    const { page } = stack;
+    const { page } = stack();
     await page.click('[data-handler="showSettingsPanel"]');
-    const panel = await stack.sidebar();
+    const panel = await stack().sidebar();
     await panel.waitForSelector('#account-email');
     await panel.click('summary');
     await panel.fill('#token', 'sbx_pro_token');
-    await panel.fill('#base-url', stack.playground.url);
+    await panel.fill('#base-url', stack().playground.url);
     const started = Date.now();
     await panel.click('#save');
     await panel.waitForSelector('text=is this playground, not a Sheet Scout service', { timeout: 5000 });
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(await panel.textContent('.message.error')).toContain(`the sandbox service is at ${stack.sandboxUrl}`);
+    expect(await panel.textContent('.message.error')).toContain(`the sandbox service is at ${stack().sandboxUrl}`);
     // The page stayed live: the grid still answers.
     await page.click('td[data-cell="A1"]');
     await page.waitForSelector('td[data-cell="A1"].selected');
