@@ -32,7 +32,13 @@ describeWithBrowser('playground: error messages, double-click, its own address',
     const { page } = stack();
     await page.click('[data-sheet="Notes"]');
     for (const a1 of ['D8', 'E9', 'F10', 'G11', 'H12']) {
-      const box = (await page.locator(`td[data-cell="${a1}"]`).boundingBox())!;
+      // The grid is rebuilt on every state refresh: a cell found just before a rebuild has no box, so look again.
+      let box = await page.locator(`td[data-cell="${a1}"]`).boundingBox();
+      for (let attempt = 0; !box && attempt < 20; attempt++) {
+        await page.waitForTimeout(50);
+        box = await page.locator(`td[data-cell="${a1}"]`).boundingBox();
+      }
+      if (!box) throw new Error(`cell ${a1} is not shown`);
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       await page.mouse.down();
       await page.mouse.up();
