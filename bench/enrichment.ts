@@ -7,6 +7,7 @@
 import { createRuntime, createRealClock, SpreadsheetModel } from '../dev/gas-runtime';
 import { LIMITS, type EnrichProgress } from '../src/enrichment/job';
 import { drive, runtimeWith, start, startSandbox, TOKEN, USER } from '../test/integration/enrichment/harness';
+import { shuffled } from './_shuffle';
 
 const ROWS = 2000;
 const UNIQUE = 1500;
@@ -14,18 +15,6 @@ const PENDING = 50;
 const LATENCY_MS = 200;
 const NAIVE_ROWS = 200;
 const FIELDS = ['company_name', 'hq_country', 'employee_count', 'founding_year', 'short_description'];
-
-/** Deterministic shuffle (LCG) so every run uses the same sheet. */
-function shuffled<T>(items: T[], seed: number): T[] {
-  const out = [...items];
-  let state = seed;
-  for (let i = out.length - 1; i > 0; i--) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    const j = state % (i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
 
 const NAIVE_SCRIPT = `
 function naiveEnrich(rows, baseUrl, token) {

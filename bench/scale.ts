@@ -17,6 +17,7 @@ import { SETTINGS_KEYS } from '../src/account/settings';
 import type { EnrichProgress } from '../src/enrichment/job';
 import type { LaunchResponse, ResearchStatusDto } from '../src/research/endpoints';
 import { columnLetter } from '../src/shared/a1';
+import { shuffled } from './_shuffle';
 
 const BUNDLE = path.resolve(__dirname, '../dist/Code.js');
 const USER = 'ana@example.com';
@@ -52,18 +53,6 @@ function documentWith(world: World, id: string, sheet: string, rows: Array<Array
   const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
   spreadsheet.sheet(sheet).setValues(`A1:${columnLetter(width)}${rows.length}`, padded);
   return world.project.addDocument({ spreadsheet });
-}
-
-/** Deterministic shuffle (LCG), so every run uses the same sheets. */
-function shuffled<T>(items: T[], seed: number): T[] {
-  const out = [...items];
-  let state = seed;
-  for (let i = out.length - 1; i > 0; i--) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    const j = state % (i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 /** Requests the project sent so far (all documents). */

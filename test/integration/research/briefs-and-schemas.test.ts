@@ -3,30 +3,14 @@
 // on the server before anything is sent, while what the spec accepts is sent.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { OutputRequest } from '../../../src/research/launch-request';
-import { launch, runtimeFor, SHEET, startWorld, type World } from './harness';
+import { launch, researchSuite, runtimeFor, SHEET } from './harness';
 
 jest.setTimeout(60000);
 
+const suite = researchSuite();
+
 const TOKEN = 'sbx_pro_token';
-let world: World;
 let runtime: GasRuntime | null = null;
-
-beforeAll(async () => {
-  world = await startWorld();
-});
-
-afterAll(async () => {
-  await world.sandbox.stop();
-});
-
-beforeEach(async () => {
-  await world.control.call('POST', '/_sandbox/reset');
-});
-
-afterEach(async () => {
-  await runtime?.close();
-  runtime = null;
-});
 
 const reportOutput: OutputRequest = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
 const pasted = (schema: unknown): OutputRequest => ({ kind: 'fields', statusHeader: 'Status', schemaText: JSON.stringify(schema) });
@@ -34,18 +18,18 @@ const withProperty = (property: Record<string, unknown>) => ({ type: 'object', p
 
 describe('research briefs and schemas (integration)', () => {
   it('sends a brief of 20,000 code points written with astral characters (40,000 UTF-16 units)', async () => {
-    const [company] = await world.control.companies(1);
+    const [company] = await suite.world.control.companies(1);
     const head = `Research ${company.domain} `;
     const brief = head + '\u{1F4C8}'.repeat(20000 - head.length);
-    runtime = await runtimeFor(world, [['Brief'], [brief]]);
+    runtime = await runtimeFor(suite.world, [['Brief'], [brief]]);
     const response = launch(runtime, { template: '{Brief}', depth: 'medium', output: reportOutput }, [2]);
     expect(response).toMatchObject({ ok: true, created: 1, tooLong: [] });
-    const tasks = await world.control.tasks(TOKEN);
+    const tasks = await suite.world.control.tasks(TOKEN);
     expect(tasks.map((task) => task.brief)).toEqual([brief]);
   });
 
   it('puts cells into the brief as they are displayed (a typed number, boolean and currency)', async () => {
-    runtime = await runtimeFor(world, [['Company', 'Employees', 'Public', 'Revenue'], ['Acme', '', '', '']]);
+    runtime = await runtimeFor(suite.world, [['Company', 'Employees', 'Public', 'Revenue'], ['Acme', '', '', '']]);
     const sheet = runtime.spreadsheet.sheet(SHEET);
     sheet.typeInto('B2', '42');
     sheet.typeInto('C2', 'true');
@@ -53,7 +37,7 @@ describe('research briefs and schemas (integration)', () => {
     expect(sheet.getValues('B2:D2')).toEqual([[42, true, 1234.5]]);
     const response = launch(runtime, { template: '{Company}: {Employees} staff, listed {Public}, revenue {Revenue}', depth: 'medium', output: reportOutput }, [2]);
     expect(response).toMatchObject({ ok: true, created: 1 });
-    const tasks = await world.control.tasks(TOKEN);
+    const tasks = await suite.world.control.tasks(TOKEN);
     expect(tasks.map((task) => task.brief)).toEqual(['Acme: 42 staff, listed TRUE, revenue $1,234.50']);
   });
 
@@ -62,19 +46,19 @@ describe('research briefs and schemas (integration)', () => {
     ['minItems -1', withProperty({ type: 'array', minItems: -1 }), 'Invalid JSON Schema at #/properties/name/minItems: must be >= 0'],
     ['pattern "("', withProperty({ type: 'string', pattern: '(' }), 'Invalid JSON Schema: Invalid regular expression: /(/u: Unterminated group'],
   ])('refuses a pasted schema with %s before sending anything', async (_case, schema, message) => {
-    runtime = await runtimeFor(world, [['Company'], ['Acme']]);
+    runtime = await runtimeFor(suite.world, [['Company'], ['Acme']]);
     const response = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: pasted(schema) }, [2]);
     expect(response).toMatchObject({ ok: false, created: 0, errors: [message] });
-    expect(await world.control.tasks(TOKEN)).toEqual([]);
+    expect(await suite.world.control.tasks(TOKEN)).toEqual([]);
   });
 
   it.each([
     ['{"type":"object"} with no properties', { type: 'object' }],
     ['"required" naming a property it does not define', { type: 'object', properties: { hq: { type: 'string' } }, required: ['hq', 'ceo'] }],
   ])('sends a pasted schema the spec accepts: %s', async (_case, schema) => {
-    runtime = await runtimeFor(world, [['Company'], ['Acme']]);
+    runtime = await runtimeFor(suite.world, [['Company'], ['Acme']]);
     const response = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: pasted(schema) }, [2]);
     expect(response).toMatchObject({ ok: true, created: 1, failed: [] });
-    expect(await world.control.tasks(TOKEN)).toHaveLength(1);
+    expect(await suite.world.control.tasks(TOKEN)).toHaveLength(1);
   });
 });

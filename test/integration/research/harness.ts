@@ -31,6 +31,38 @@ export async function startWorld(): Promise<World> {
   return { sandbox, control: new Control(sandbox.url) };
 }
 
+/** Runtimes opened for the running test (closed after it by researchSuite; closing is idempotent). */
+const opened: GasRuntime[] = [];
+
+/** Registers a runtime made outside runtimeFor to be closed after the test. */
+export function closeAfterTest<T extends GasRuntime>(runtime: T): T {
+  opened.push(runtime);
+  return runtime;
+}
+
+/**
+ * A test file's world: the sandbox starts before its tests and stops after them, each test starts from a reset
+ * sandbox (unless `resetEachTest` is false), and the runtimes a test opened are closed after it.
+ */
+export function researchSuite(options: { resetEachTest?: boolean } = {}): { readonly world: World } {
+  const suite = {} as { world: World };
+  beforeAll(async () => {
+    suite.world = await startWorld();
+  });
+  afterAll(async () => {
+    await suite.world.sandbox.stop();
+  });
+  if (options.resetEachTest !== false) {
+    beforeEach(async () => {
+      await suite.world.control.reset();
+    });
+  }
+  afterEach(async () => {
+    for (const runtime of opened.splice(0)) await runtime.close();
+  });
+  return suite;
+}
+
 /** A runtime with one sheet of `rows` (row 1 = headers), the token set for USER, and a clock at the sandbox's time. */
 export async function runtimeFor(world: World, rows: Array<Array<string | number>>, token = 'sbx_pro_token', options: { metadataFollowsSort?: boolean; urlFetchTimeoutMs?: number; addOn?: boolean } = {}): Promise<GasRuntime> {
   const spreadsheet = new SpreadsheetModel({ rows: Math.max(1000, rows.length + 50), columns: 26, sheetNames: [SHEET], metadataFollowsSort: options.metadataFollowsSort });
@@ -48,7 +80,7 @@ export async function runtimeFor(world: World, rows: Array<Array<string | number
   });
   runtime.properties.user(USER).set(SETTINGS_KEYS.token, token);
   runtime.properties.user(USER).set(SETTINGS_KEYS.baseUrl, world.control.url);
-  return runtime;
+  return closeAfterTest(runtime);
 }
 
 /** Advances the sandbox's and the runtime's clocks together. */

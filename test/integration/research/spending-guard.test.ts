@@ -4,35 +4,22 @@
 import { createManualClock, createRuntime, SpreadsheetModel, type GasRuntime, type ServiceCallInfo } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { LaunchResponse, SpendingGuardDto } from '../../../src/research/endpoints';
-import { BUNDLE, runUntilSettled, SHEET, startWorld, USER, type World } from './harness';
+import { BUNDLE, closeAfterTest, researchSuite, runUntilSettled, SHEET, USER } from './harness';
 
 jest.setTimeout(60_000);
 
+const suite = researchSuite();
+
 const EDITOR = 'ben@example.com';
-let world: World;
 let runtime: GasRuntime | null = null;
 
-beforeAll(async () => {
-  world = await startWorld();
-});
-
-afterAll(async () => {
-  await world.sandbox.stop();
-});
-
-afterEach(async () => {
-  await runtime?.close();
-  runtime = null;
-});
-
 async function twoEditors(domains: string[], editorToken = 'sbx_pro_token'): Promise<GasRuntime> {
-  await world.control.reset();
   const spreadsheet = new SpreadsheetModel({ rows: 100, columns: 26, sheetNames: [SHEET] });
   spreadsheet.sheet(SHEET).setValues(`A1:A${domains.length + 1}`, [['Domain'], ...domains.map((domain) => [domain])]);
-  const rt = createRuntime({ bundlePath: BUNDLE, spreadsheet, users: [USER, EDITOR], clock: createManualClock(await world.control.now()) });
+  const rt = closeAfterTest(createRuntime({ bundlePath: BUNDLE, spreadsheet, users: [USER, EDITOR], clock: createManualClock(await suite.world.control.now()) }));
   for (const [user, token] of [[USER, 'sbx_pro_token'], [EDITOR, editorToken]]) {
     rt.properties.user(user).set(SETTINGS_KEYS.token, token);
-    rt.properties.user(user).set(SETTINGS_KEYS.baseUrl, world.control.url);
+    rt.properties.user(user).set(SETTINGS_KEYS.baseUrl, suite.world.control.url);
   }
   return rt;
 }
@@ -41,13 +28,13 @@ const output = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report',
 
 describe('research spending guard (integration)', () => {
   it('two editors launching at once never pass the cap', async () => {
-    const domains = (await world.control.companies(4)).map((company) => company.domain);
+    const domains = (await suite.world.control.companies(4)).map((company) => company.domain);
     runtime = await twoEditors(domains);
     const rt = runtime;
     const guard = rt.run<SpendingGuardDto>('setSpendingGuard', [{ daily: 30, monthly: null }], { kind: 'sidebar', user: USER });
     expect(guard).toMatchObject({ left: 30, canEdit: true });
     const sheetId = rt.spreadsheet.sheet(SHEET).sheetId;
-    const creditsBefore = await world.control.credits('sbx_pro_token');
+    const creditsBefore = await suite.world.control.credits('sbx_pro_token');
     const launch = (user: string, rows: number[], onServiceCall?: (call: ServiceCallInfo) => void) =>
       rt.run<LaunchResponse>('launchResearch', [{ template: 'Research {Domain}', depth: 'medium', output, sheetId, rows }], { kind: 'sidebar', user, onServiceCall });
     let second: LaunchResponse | null = null;
@@ -57,12 +44,12 @@ describe('research spending guard (integration)', () => {
     });
     expect(second).toMatchObject({ ok: true, created: 2 });
     expect(first).toMatchObject({ ok: false, message: expect.stringMatching(/^Over this spreadsheet's research spending cap: 2 rows reserve 20 credits, 10 left \(20 of 30 today spent\)\. 1 row fit\.$/) });
-    const tasks = await world.control.call<unknown[]>('GET', '/_sandbox/tasks');
+    const tasks = await suite.world.control.call<unknown[]>('GET', '/_sandbox/tasks');
     expect(tasks).toHaveLength(2);
     // What the service charged, not the estimate: once done, the room follows the agents that ran.
-    await runUntilSettled(world, rt);
+    await runUntilSettled(suite.world, rt);
     const after = rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar', user: USER });
-    expect(after.spentToday).toBe(creditsBefore - (await world.control.credits('sbx_pro_token')));
+    expect(after.spentToday).toBe(creditsBefore - (await suite.world.control.credits('sbx_pro_token')));
     expect(after.spentToday).toBeLessThanOrEqual(20);
     expect(after.left).toBe(30 - after.spentToday);
   });
