@@ -4,10 +4,11 @@
 
 import { createServiceClient } from '../../../src/api/client';
 import type { HttpOutcome } from '../../../src/ports';
-import { BASE_URL, FakeClock, ScriptedHttp, TOKEN, noAnswer, profileBody, reply, taskBody, userBody } from './fakes';
+import { BASE_URL, ScriptedHttp, TOKEN, noAnswer, profileBody, reply, taskBody, userBody } from './fakes';
+import { ManualClock } from '../../fakes/ports';
 
 function setup() {
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const http = new ScriptedHttp(clock);
   const client = createServiceClient({
     http,
@@ -78,7 +79,7 @@ describe('error mapping', () => {
 
   test('429 with Retry-After seconds, with an HTTP date, and without', () => {
     expect(userErrorFor(reply(429, { detail: 'slow down' }, { 'retry-after': '7' }))).toEqual({ kind: 'rate_limited', retryAfterSeconds: 7 });
-    const inTwelveSeconds = new Date(new FakeClock().now() + 12_000).toUTCString();
+    const inTwelveSeconds = new Date(new ManualClock().now() + 12_000).toUTCString();
     expect(userErrorFor(reply(429, '', { 'retry-after': inTwelveSeconds }))).toEqual({ kind: 'rate_limited', retryAfterSeconds: 12 });
     expect(userErrorFor(reply(429, ''))).toEqual({ kind: 'rate_limited' });
   });

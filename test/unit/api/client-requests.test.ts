@@ -2,10 +2,11 @@
 // headers and JSON bodies of every operation, including batch forms and chunking.
 
 import { createServiceClient, type ServiceClientDeps } from '../../../src/api/client';
-import { BASE_URL, FakeClock, ScriptedHttp, TOKEN, candidate, profileBody, reply, searchBody, taskBody, userBody } from './fakes';
+import { BASE_URL, ScriptedHttp, TOKEN, candidate, profileBody, reply, searchBody, taskBody, userBody } from './fakes';
+import { ManualClock } from '../../fakes/ports';
 
 function setup(overrides: Partial<ServiceClientDeps> = {}) {
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const http = new ScriptedHttp(clock);
   const client = createServiceClient({ http, clock, settings: { baseUrl: BASE_URL, token: TOKEN }, random: () => 0.5, ...overrides });
   return { clock, http, client };

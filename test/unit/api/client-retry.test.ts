@@ -4,10 +4,11 @@
 
 import { createServiceClient, type ServiceClientDeps } from '../../../src/api/client';
 import { DEFAULT_RETRY_POLICY } from '../../../src/api/executor';
-import { BASE_URL, FakeClock, ScriptedHttp, TOKEN, noAnswer, profileBody, reply, searchBody, taskBody } from './fakes';
+import { BASE_URL, ScriptedHttp, TOKEN, noAnswer, profileBody, reply, searchBody, taskBody } from './fakes';
+import { ManualClock } from '../../fakes/ports';
 
 function setup(overrides: Partial<ServiceClientDeps> = {}, latencyMs = 0) {
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const http = new ScriptedHttp(clock, latencyMs);
   const client = createServiceClient({ http, clock, settings: { baseUrl: BASE_URL, token: TOKEN }, random: () => 0.5, ...overrides });
   return { clock, http, client };
@@ -201,7 +202,7 @@ describe('fatal platform refusals', () => {
   });
 
   test('an HttpPort that breaks its contract by throwing yields failures, not an exception', () => {
-    const clock = new FakeClock();
+    const clock = new ManualClock();
     const http = {
       fetchAll: () => {
         throw new Error('adapter bug');

@@ -5,10 +5,11 @@
 import { createServiceClient } from '../../../src/api/client';
 import { userMessage } from '../../../src/api/errors';
 import type { HttpOutcome } from '../../../src/ports';
-import { BASE_URL, FakeClock, ScriptedHttp, TOKEN, noAnswer, reply } from './fakes';
+import { BASE_URL, ScriptedHttp, TOKEN, noAnswer, reply } from './fakes';
+import { ManualClock } from '../../fakes/ports';
 
 function clientWith(settings: { baseUrl: string; token: string | null }) {
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const http = new ScriptedHttp(clock);
   return { http, client: createServiceClient({ http, clock, settings, random: () => 0, retry: { maxAttempts: 1 } }) };
 }
@@ -81,7 +82,7 @@ describe('the token never leaks', () => {
           throw new Error(`failed with Authorization: Bearer ${TOKEN}`);
         },
       },
-      clock: new FakeClock(),
+      clock: new ManualClock(),
       settings: { baseUrl: BASE_URL, token: TOKEN },
       retry: { maxAttempts: 1 },
     });

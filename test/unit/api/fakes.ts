@@ -1,20 +1,9 @@
-// Test doubles for the service client: a scripted HttpPort that records every fetchAll batch and
-// answers from a FIFO queue of outcomes (an unexpected request fails the test), a fake clock that
-// records sleeps and advances time without waiting, and fixtures of service response bodies.
+// Test doubles for the service client: a scripted HttpPort that records every fetchAll batch and answers from a FIFO
+// queue of outcomes (an unexpected request fails the test), its latency advancing the shared manual clock
+// (test/fakes/ports.ts), and fixtures of service response bodies.
 
-import type { ClockPort, HttpFailure, HttpOutcome, HttpPort, HttpRequest, HttpResponse } from '../../../src/ports';
-
-export class FakeClock implements ClockPort {
-  readonly sleeps: number[] = [];
-  constructor(public nowMs = 1_700_000_000_000) {}
-  now(): number {
-    return this.nowMs;
-  }
-  sleep(ms: number): void {
-    this.sleeps.push(ms);
-    this.nowMs += ms;
-  }
-}
+import type { HttpFailure, HttpOutcome, HttpPort, HttpRequest, HttpResponse } from '../../../src/ports';
+import type { ManualClock } from '../../fakes/ports';
 
 export class ScriptedHttp implements HttpPort {
   readonly batches: HttpRequest[][] = [];
@@ -22,7 +11,7 @@ export class ScriptedHttp implements HttpPort {
 
   /** `latencyMs` advances `clock` by that much per fetchAll, to simulate slow answers. */
   constructor(
-    private readonly clock?: FakeClock,
+    private readonly clock?: ManualClock,
     private readonly latencyMs = 0,
   ) {}
 
@@ -42,7 +31,7 @@ export class ScriptedHttp implements HttpPort {
 
   fetchAll(requests: HttpRequest[]): HttpOutcome[] {
     this.batches.push(requests.map((request) => ({ ...request, headers: { ...request.headers } })));
-    if (this.clock) this.clock.nowMs += this.latencyMs;
+    if (this.clock) this.clock.advance(this.latencyMs);
     return requests.map((request) => {
       const outcome = this.queue.shift();
       if (!outcome) throw new Error(`unexpected request ${request.method} ${request.url}`);

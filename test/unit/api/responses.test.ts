@@ -13,7 +13,8 @@ import {
   readTemplate,
   readUser,
 } from '../../../src/api/responses';
-import { BASE_URL, FakeClock, ScriptedHttp, TOKEN, candidate, reply, searchBody, taskBody } from './fakes';
+import { BASE_URL, ScriptedHttp, TOKEN, candidate, reply, searchBody, taskBody } from './fakes';
+import { ManualClock } from '../../fakes/ports';
 
 describe('task reports', () => {
   test('a done task with a markdown report gets the default empty degradation_reasons', () => {
@@ -104,7 +105,7 @@ describe('other resources', () => {
 });
 
 test('a task whose brief has raw newlines is read through the client', () => {
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const http = new ScriptedHttp(clock);
   const client = createServiceClient({ http, clock, settings: { baseUrl: BASE_URL, token: TOKEN } });
   const raw = JSON.stringify(taskBody({ brief: 'PLACEHOLDER' })).replace('PLACEHOLDER', 'Research Acme:\n- CEO\n- funding');

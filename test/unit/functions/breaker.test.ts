@@ -1,6 +1,6 @@
 import { CircuitBreaker, connectionScope, tripsBreaker } from '../../../src/functions/breaker';
 import { readResult, writeResult } from '../../../src/functions/result-cache';
-import { MemoryCache } from './fakes';
+import { MemoryCache } from '../../fakes/ports';
 
 describe('circuit breaker', () => {
   const now = 1_000_000;

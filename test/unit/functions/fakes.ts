@@ -1,44 +1,11 @@
-// Fakes for the custom-function logic: an in-memory cache, a manual clock, and a small routed HTTP port that plays
-// the service's company endpoints (lookup, search, similar) with per-domain scripted answers. The real service
-// client runs on top of them, so requests, status mapping and retries are the real ones.
+// Fakes for the custom-function logic, over the shared cache and clock of test/fakes/ports.ts: a small routed HTTP
+// port that plays the service's company endpoints (lookup, search, similar) with per-domain scripted answers. The
+// real service client runs on top of them, so requests, status mapping and retries are the real ones.
 import { createServiceClient } from '../../../src/api/client';
-import type { CachePort, ClockPort, HttpOutcome, HttpPort, HttpRequest } from '../../../src/ports';
+import type { HttpOutcome, HttpPort, HttpRequest } from '../../../src/ports';
+import { ManualClock, MemoryCache } from '../../fakes/ports';
 import { CircuitBreaker } from '../../../src/functions/breaker';
 import { CUSTOM_FUNCTION_LIMITS, type FormulaEnv, type FormulaLimits } from '../../../src/functions/env';
-
-export class MemoryCache implements CachePort {
-  readonly entries = new Map<string, { value: string; ttl: number }>();
-  getAll(keys: string[]): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const key of keys) {
-      const entry = this.entries.get(key);
-      if (entry) out[key] = entry.value;
-    }
-    return out;
-  }
-  putAll(values: Record<string, string>, ttlSeconds: number): void {
-    for (const [key, value] of Object.entries(values)) {
-      if (key.length > 250) throw new Error(`cache key too long: ${key.length}`);
-      if (value.length > 100 * 1024) throw new Error(`cache value too large: ${value.length}`);
-      this.entries.set(key, { value, ttl: ttlSeconds });
-    }
-  }
-  removeAll(keys: string[]): void {
-    for (const key of keys) this.entries.delete(key);
-  }
-}
-
-export class ManualClock implements ClockPort {
-  constructor(public time = 1_700_000_000_000) {}
-  readonly sleeps: number[] = [];
-  now(): number {
-    return this.time;
-  }
-  sleep(ms: number): void {
-    this.sleeps.push(ms);
-    this.time += ms;
-  }
-}
 
 export type CompanyAnswer = { status: 200; name?: string; context?: Record<string, unknown> } | { status: 202 | 404 | 401 | 429 | 500 | 503 };
 
@@ -64,7 +31,7 @@ export class FakeService implements HttpPort {
 
   fetchAll(requests: HttpRequest[]): HttpOutcome[] {
     this.fetchAllCalls++;
-    this.clock.time += this.latencyMs;
+    this.clock.advance(this.latencyMs);
     return requests.map((request) => {
       this.requests.push(request);
       return this.answer(request);
@@ -107,8 +74,8 @@ export interface Harness {
 }
 
 export function harness(latencyMs = 0): Harness {
-  const cache = new MemoryCache();
   const clock = new ManualClock();
+  const cache = new MemoryCache(clock);
   const service = new FakeService(clock, latencyMs);
   return {
     cache,
