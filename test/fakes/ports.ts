@@ -32,13 +32,22 @@ export class ManualClock implements ClockPort {
   }
 }
 
-/** PropertiesService-like store: throws the platform's errors past 9 KB per value or 500 KB per store. */
+/**
+ * PropertiesService-like store: throws the platform's errors past 9 KB per value or 500 KB per store; counts reads
+ * and writes (each is a call against the daily Properties quota), and `failWrites` makes every write refused.
+ */
 export class MemoryStore implements KeyValueStore {
   readonly data = new Map<string, string>();
+  reads = 0;
+  writes = 0;
+  failWrites = false;
   get(key: string): string | null {
+    this.reads += 1;
     return this.data.get(key) ?? null;
   }
   set(key: string, value: string): void {
+    this.writes += 1;
+    if (this.failWrites) throw new Error('You have exceeded the property storage quota.');
     if (utf8Bytes(key) + utf8Bytes(value) > PROPERTY_VALUE_BYTES) throw new Error('Argument too large: value');
     const others = this.totalBytes() - (this.data.has(key) ? utf8Bytes(key) + utf8Bytes(this.data.get(key) ?? '') : 0);
     if (others + utf8Bytes(key) + utf8Bytes(value) > PROPERTY_STORE_BYTES) {

@@ -1,4 +1,5 @@
-import type { HttpOutcome, HttpPort, HttpRequest, KeyValueStore } from '../../../src/ports';
+import type { HttpOutcome, HttpPort, HttpRequest } from '../../../src/ports';
+import { MemoryStore } from '../../fakes/ports';
 import {
   addUsage, budgetStatus, nextRelease, parseUsage, REQUEST_BUDGET_KEYS, RequestCounter, usedInWindow, withRequestBudget,
 } from '../../../src/platform/request-budget';
@@ -7,25 +8,6 @@ import { userMessage } from '../../../src/api/errors';
 
 const HOUR = 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 1, 9, 30);
-
-class MemoryStore implements KeyValueStore {
-  values = new Map<string, string>();
-  reads = 0;
-  writes = 0;
-  failWrites = false;
-  get(key: string) {
-    this.reads += 1;
-    return this.values.get(key) ?? null;
-  }
-  set(key: string, value: string) {
-    this.writes += 1;
-    if (this.failWrites) throw new Error('You have exceeded the property storage quota.');
-    this.values.set(key, value);
-  }
-  remove(key: string) {
-    this.values.delete(key);
-  }
-}
 
 const clockAt = (time: { now: number }) => ({ now: () => time.now, sleep: (ms: number) => { time.now += ms; } });
 
