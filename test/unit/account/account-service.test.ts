@@ -3,7 +3,7 @@ import { readCachedLookups, writeCachedLookups } from '../../../src/companies/pr
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { createServiceClient } from '../../../src/api/client';
 import type { CachePort, HttpOutcome, HttpPort, HttpRequest, KeyValueStore } from '../../../src/ports';
-import { FakeClock } from '../api/fakes';
+import { ManualClock } from '../../fakes/ports';
 
 class MemoryStore implements KeyValueStore {
   readonly values = new Map<string, string>();
@@ -53,7 +53,7 @@ class FakeService implements HttpPort {
 function setup(urlAllowlist: string[] = []) {
   const stores = { user: new MemoryStore(), document: new MemoryStore() };
   const http = new FakeService();
-  const clientFor: ClientFactory = (settings) => createServiceClient({ http, clock: new FakeClock(), settings, retry: { maxAttempts: 1 } });
+  const clientFor: ClientFactory = (settings) => createServiceClient({ http, clock: new ManualClock(), settings, retry: { maxAttempts: 1 } });
   const cache = new MemoryCache();
   const service = new AccountService(stores, clientFor, { formulaCache: cache, urlAllowlist, dashboardUrl: '' });
   return { stores, http, service, cache };
