@@ -1,30 +1,15 @@
 // Issue 13 item 5 through the built bundle: =COMPANY_LOOKUP reads domains after UTS #46 mapping (full-width forms,
 // ignored zero-width characters) and refuses what is not a hostname, against the sandbox over HTTP.
-import type { GasRuntime } from '../../../dev/gas-runtime';
-import { companies, fillColumn, spreadsheetWithFormulas, startSandbox, values, type Sandbox } from './helpers';
+import { companies, fillColumn, formulasSuite, values } from './helpers';
 
-let sandbox: Sandbox;
-let runtime: GasRuntime | undefined;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-}, 30_000);
-
-afterAll(async () => {
-  await sandbox.stop();
-});
-
-afterEach(async () => {
-  await runtime?.close();
-  runtime = undefined;
-});
+const suite = formulasSuite({ resetEachTest: false });
 
 /** The full-width form of ASCII text (`stripe.com` -> `ｓｔｒｉｐｅ．ｃｏｍ`). */
 const fullWidth = (text: string) => text.replace(/[!-~]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
 
 describe('=COMPANY_LOOKUP domain input', () => {
   it('maps full-width and zero-width input to the company, and refuses underscore labels and doubled dots', async () => {
-    const [a, b] = await companies(sandbox, 2);
+    const [a, b] = await companies(suite.sandbox, 2);
     const [first, ...rest] = a.domain.split('.');
     const inputs = [
       fullWidth(a.domain),
@@ -32,7 +17,7 @@ describe('=COMPANY_LOOKUP domain input', () => {
       `_dmarc.${b.domain}`,
       `${b.domain}..`,
     ];
-    runtime = spreadsheetWithFormulas(sandbox);
+    const runtime = suite.open();
     fillColumn(runtime, 'A', 1, inputs);
     runtime.userEdit('B1', '=COMPANY_LOOKUP(A1:A4, "domain,company_name")');
     expect(values(runtime, 'B1:C4')).toEqual([
@@ -41,6 +26,6 @@ describe('=COMPANY_LOOKUP domain input', () => {
       [`Invalid domain: "_dmarc.${b.domain}"`, ''],
       [`Invalid domain: "${b.domain}.."`, ''],
     ]);
-    expect(await sandbox.lookupsServed()).toBe(1);
+    expect(await suite.sandbox.lookupsServed()).toBe(1);
   });
 });

@@ -2,8 +2,9 @@
 // kept after an eviction) against the sandbox with latency, so the first calculation leaves rows Pending and 100
 // domains answer 202 first: "Refresh pending lookups" completes it in at most 3 refreshes, no company is fetched
 // twice once answered, and a recalculation afterwards sends nothing.
-import type { GasRuntime } from '../../../dev/gas-runtime';
-import { companies, fillColumn, spreadsheetWithFormulas, startSandbox, values, type Sandbox, type SandboxCompany } from './helpers';
+import { companies, fillColumn, formulasSuite, values, type SandboxCompany } from './helpers';
+
+const suite = formulasSuite();
 
 const UNIQUE = 2000;
 const NOT_YET_ENRICHED = 100;
@@ -11,21 +12,9 @@ const NOT_YET_ENRICHED = 100;
 const LATENCY_MS = 800;
 const UNSETTLED = /^(Pending|Enriching)/;
 
-let sandbox: Sandbox;
-let runtime: GasRuntime | undefined;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-}, 30_000);
-
-afterAll(async () => {
-  await runtime?.close();
-  await sandbox.stop();
-});
-
 /** Moves the sandbox's clock. */
 async function advanceServiceClock(ms: number): Promise<void> {
-  await sandbox.control('POST', '/_sandbox/clock/advance', { ms });
+  await suite.sandbox.control('POST', '/_sandbox/clock/advance', { ms });
 }
 
 /** Deterministic interleaving of the not-yet-enriched companies among the others. */
@@ -37,14 +26,13 @@ function interleaved(ready: SandboxCompany[], waiting: SandboxCompany[]): Sandbo
 
 describe('=COMPANY_LOOKUP over more companies than the cache has items', () => {
   it('completes through "Refresh pending lookups" in at most 3 refreshes, then recalculates without a request', async () => {
-    await sandbox.control('POST', '/_sandbox/reset');
-    const list = interleaved(await companies(sandbox, UNIQUE - NOT_YET_ENRICHED), await companies(sandbox, NOT_YET_ENRICHED, false));
-    runtime = spreadsheetWithFormulas(sandbox, 'sbx_pro_token', UNIQUE + 100);
+    const list = interleaved(await companies(suite.sandbox, UNIQUE - NOT_YET_ENRICHED), await companies(suite.sandbox, NOT_YET_ENRICHED, false));
+    const runtime = suite.open('sbx_pro_token', UNIQUE + 100);
     fillColumn(runtime, 'A', 2, list.map((company) => company.domain));
-    await sandbox.control('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
+    await suite.sandbox.control('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
 
     runtime.userEdit('B2', `=COMPANY_LOOKUP(A2:A${UNIQUE + 1}, "company_name,domain")`);
-    const unsettled = () => values(runtime!, `B2:B${UNIQUE + 1}`).filter((row) => UNSETTLED.test(String(row[0]))).length;
+    const unsettled = () => values(runtime, `B2:B${UNIQUE + 1}`).filter((row) => UNSETTLED.test(String(row[0]))).length;
     const pendingAfterFirst = values(runtime, `B2:B${UNIQUE + 1}`).filter((row) => String(row[0]).startsWith('Pending')).length;
     expect(pendingAfterFirst).toBeGreaterThan(0);
 

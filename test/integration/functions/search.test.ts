@@ -1,29 +1,11 @@
 // =COMPANY_SEARCH and =SIMILAR through the emulator against the sandbox: spill, paging, plan depth, filters from a
 // JSON string and from a range, argument messages, and the cache on reopen.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import { companies, spreadsheetWithFormulas, startSandbox, values, type Sandbox } from './helpers';
+import { companies, formulasSuite, values } from './helpers';
 
-let sandbox: Sandbox;
-let runtime: GasRuntime | undefined;
+const suite = formulasSuite();
 
 const HEADER = ['Domain', 'Company name', 'Short description', 'Country', 'City', 'Size', 'Founded', 'Relevance'];
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-}, 30_000);
-
-afterAll(async () => {
-  await sandbox.stop();
-});
-
-beforeEach(async () => {
-  await sandbox.control('POST', '/_sandbox/reset');
-});
-
-afterEach(async () => {
-  await runtime?.close();
-  runtime = undefined;
-});
 
 function spilled(runtime: GasRuntime, anchor: string, rows: number): unknown[][] {
   const column = anchor.replace(/\d+$/, '');
@@ -34,7 +16,7 @@ function spilled(runtime: GasRuntime, anchor: string, rows: number): unknown[][]
 
 describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
   it('spills a header and `limit` companies, and a reopened file makes no HTTP call', async () => {
-    runtime = spreadsheetWithFormulas(sandbox);
+    const runtime = suite.open();
     runtime.userEdit('A1', '=COMPANY_SEARCH("payment processing API", 5)');
     const rows = spilled(runtime, 'A1', 7);
     expect(rows[0]).toEqual(HEADER);
@@ -47,7 +29,7 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
   });
 
   it('applies filters given as a JSON string and as a key | value range', async () => {
-    runtime = spreadsheetWithFormulas(sandbox);
+    const runtime = suite.open();
     const sheet = runtime.spreadsheet.sheet();
     sheet.setValues('K1:L3', [['key', 'value'], ['include.country', 'Germany'], ['include.size', '11-50, 51-200']]);
     runtime.userEdit('A1', '=COMPANY_SEARCH("software", 20, "{""include.country"": [""France""]}")');
@@ -61,7 +43,7 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
   });
 
   it('refuses a filter list holding null or numbers, naming the key, and reads an empty list as no restriction', async () => {
-    runtime = spreadsheetWithFormulas(sandbox);
+    const runtime = suite.open();
     runtime.spreadsheet.sheet().setValues('Z1:Z3', [['{"include.city": [null]}'], ['{"include.country": [1, 2]}'], ['{"exclude.domains": []}']]);
     runtime.userEdit('A1', '=COMPANY_SEARCH("software", 5, Z1)');
     runtime.userEdit('A2', '=COMPANY_SEARCH("software", 5, Z2)');
@@ -73,12 +55,12 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
   });
 
   it('names a bad filter key without calling the service, and works once the range is fixed', async () => {
-    runtime = spreadsheetWithFormulas(sandbox);
+    const runtime = suite.open();
     runtime.spreadsheet.sheet().setValues('K1:L1', [['include.industry', 'SaaS']]);
     runtime.userEdit('A1', '=SIMILAR("stripe.com", 5, K1:L1)');
     expect(values(runtime, 'A1')[0][0]).toMatch(/^Invalid filters: unknown key "include.industry"\. Use include\.size/);
     expect(runtime.counters.urlFetch.total).toBe(0);
-    const [reference] = await companies(sandbox, 1);
+    const [reference] = await companies(suite.sandbox, 1);
     runtime.userEdit('K1', 'include.country');
     runtime.userEdit('L1', 'United States');
     runtime.userEdit('A1', `=SIMILAR("${reference.domain}", 5, K1:L1)`);
@@ -87,8 +69,8 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
   });
 
   it('SIMILAR pages past 250 in one fetchAll and never lists the reference company', async () => {
-    const [reference] = await companies(sandbox, 1);
-    runtime = spreadsheetWithFormulas(sandbox);
+    const [reference] = await companies(suite.sandbox, 1);
+    const runtime = suite.open();
     runtime.userEdit('A1', `=SIMILAR("https://www.${reference.domain}/", 300)`);
     const rows = spilled(runtime, 'A1', 302);
     expect(rows.filter((row) => row[0] !== '')).toHaveLength(301);
@@ -98,17 +80,17 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
   });
 
   it("stops at the free plan's search depth", async () => {
-    runtime = spreadsheetWithFormulas(sandbox, 'sbx_free_token');
+    const runtime = suite.open('sbx_free_token');
     runtime.userEdit('A1', '=COMPANY_SEARCH("software", 100)');
     const rows = spilled(runtime, 'A1', 30).filter((row) => row[0] !== '');
     expect(rows).toHaveLength(26);
   });
 
   it('answers "Not found" for an unknown reference company and the cause for a failing service', async () => {
-    runtime = spreadsheetWithFormulas(sandbox);
+    const runtime = suite.open();
     runtime.userEdit('A1', '=SIMILAR("surely-no-such-company-here.com")');
     expect(values(runtime, 'A1')).toEqual([['Not found']]);
-    await sandbox.control('POST', '/_sandbox/faults', { route: 'search', errorRate: 1, errorStatus: 500 });
+    await suite.sandbox.control('POST', '/_sandbox/faults', { route: 'search', errorRate: 1, errorStatus: 500 });
     runtime.userEdit('A3', '=COMPANY_SEARCH("software")');
     expect(values(runtime, 'A3')).toEqual([['Service unavailable, retry later']]);
   }, 20_000);

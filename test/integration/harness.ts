@@ -1,0 +1,70 @@
+// The one set-up of every integration test and benchmark that drives the built bundle: the sandbox in a child process
+// with its typed control client, an emulated runtime over dist/Code.js whose user holds a sandbox token, and sheets
+// filled from rows (row 1 first; any width). Feature harnesses add only their own steps on top.
+import path from 'node:path';
+import { createRuntime, SpreadsheetModel, type GasRuntime, type RuntimeOptions } from '../../dev/gas-runtime';
+import { spawnSandbox, type SpawnedSandbox, type SpawnOptions } from '../../dev/sandbox/spawn';
+import { SandboxControl } from '../../dev/sandbox/control-client';
+import { SETTINGS_KEYS } from '../../src/account/settings';
+import { columnLetter } from '../../src/shared/a1';
+
+export const BUNDLE = path.resolve(__dirname, '../../dist/Code.js');
+export const USER = 'ana@example.com';
+export const TOKEN = 'sbx_pro_token';
+
+export interface SandboxStack<Control extends SandboxControl = SandboxControl> {
+  sandbox: SpawnedSandbox;
+  control: Control;
+}
+
+/** Starts a sandbox and its control client (a subclass of SandboxControl when a feature adds calls). */
+export async function startSandbox<Control extends SandboxControl = SandboxControl>(
+  options: SpawnOptions = {},
+  makeControl: (url: string) => Control = (url) => new SandboxControl(url) as Control,
+): Promise<SandboxStack<Control>> {
+  const sandbox = await spawnSandbox(options);
+  return { sandbox, control: makeControl(sandbox.url) };
+}
+
+export interface RuntimeSpec extends Omit<RuntimeOptions, 'bundlePath' | 'spreadsheet'> {
+  /** Sheets by name, each with its rows (row 1 first); the first is the active one. Default: one empty Sheet1. */
+  sheets?: Record<string, unknown[][]>;
+  /** Least rows of each sheet (default 1,000, or 50 more than the rows given). */
+  minRows?: number;
+  /** The user's token and the sandbox's address in their settings (default the pro token); null: neither is set. */
+  token?: string | null;
+  /** The user who runs the panels (default USER; added to `users`). */
+  user?: string;
+  /** Options of the spreadsheet model (e.g. metadataFollowsSort). */
+  spreadsheetOptions?: { metadataFollowsSort?: boolean };
+}
+
+/** Writes rows into a sheet from A1, padding short rows with empty cells. */
+export function fillRows(spreadsheet: SpreadsheetModel, sheetName: string, rows: unknown[][]): void {
+  if (rows.length === 0) return;
+  const width = Math.max(...rows.map((row) => row.length));
+  const padded = rows.map((row) => Array.from({ length: width }, (_, i) => (row[i] ?? '') as string | number));
+  spreadsheet.sheet(sheetName).setValues(`A1:${columnLetter(width)}${rows.length}`, padded);
+}
+
+/** A runtime over the built bundle, its sheets filled, whose user reaches the sandbox at `url` with a token. */
+export function runtimeFor(url: string, spec: RuntimeSpec = {}): GasRuntime {
+  const { sheets = { Sheet1: [] }, minRows = 1000, token = TOKEN, user = USER, spreadsheetOptions, ...options } = spec;
+  const names = Object.keys(sheets);
+  const longest = Math.max(0, ...names.map((name) => sheets[name].length));
+  const widest = Math.max(26, ...names.flatMap((name) => sheets[name].map((row) => row.length)));
+  const spreadsheet = new SpreadsheetModel({
+    rows: Math.max(minRows, longest + 50),
+    columns: widest,
+    sheetNames: names,
+    ...spreadsheetOptions,
+  });
+  for (const name of names) fillRows(spreadsheet, name, sheets[name]);
+  const users = [user, ...(options.users ?? []).filter((other) => other !== user)];
+  const runtime = createRuntime({ bundlePath: BUNDLE, spreadsheet, ...options, users });
+  if (token !== null) {
+    runtime.properties.user(user).set(SETTINGS_KEYS.token, token);
+    runtime.properties.user(user).set(SETTINGS_KEYS.baseUrl, url);
+  }
+  return runtime;
+}
