@@ -1,4 +1,6 @@
-import { parseDomain, isCompanyUuid, invalidDomainMessage } from '../../../src/shared/domain';
+import fc from 'fast-check';
+import { toASCII } from 'tr46';
+import { parseDomain, isCompanyUuid, invalidDomainMessage, uts46Ascii } from '../../../src/shared/domain';
 
 describe('parseDomain', () => {
   it.each([
@@ -87,5 +89,24 @@ describe('helpers', () => {
   it('quotes and shortens invalid input', () => {
     expect(invalidDomainMessage('foo')).toBe('Invalid domain: "foo"');
     expect(invalidDomainMessage('x'.repeat(100))).toBe(`Invalid domain: "${'x'.repeat(57)}..."`);
+  });
+});
+
+describe('uts46Ascii (the plain ASCII fast path)', () => {
+  const lookup = { checkHyphens: false, checkBidi: true, checkJoiners: true, useSTD3ASCIIRules: true, transitionalProcessing: false, verifyDNSLength: false };
+  const hostChars = fc.constantFrom(...'abcXYZ019-._ ~@:xn'.split(''));
+
+  it('answers exactly as tr46 for any ASCII host', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: hostChars, maxLength: 30 }), (host) => {
+        expect(uts46Ascii(host)).toBe(toASCII(host, lookup));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('still sends punycode labels through tr46 (xn-- is decoded and checked)', () => {
+    expect(uts46Ascii('XN--BCHER-KVA.example')).toBe('xn--bcher-kva.example');
+    expect(uts46Ascii('xn--a.com')).toBe(toASCII('xn--a.com', lookup));
   });
 });
