@@ -1,4 +1,5 @@
-// Command line entry of the sandbox (`npm run sandbox -- --port N --speed N --clock real|manual --seed N`): parses
+// Command line entry of the sandbox (`npm run sandbox -- --port N --speed N --clock real|manual --seed N
+// --rate-limit N`): parses
 // arguments, starts the server, prints the one listening line, and stops on SIGINT/SIGTERM or when a parent
 // process that forked it goes away.
 import { startSandbox, type StartOptions } from './server';
@@ -23,12 +24,16 @@ function parseArguments(argv: string[]): StartOptions {
         if (value !== 'real' && value !== 'manual') throw new Error(`--clock needs real or manual, got ${value}`);
         options.clock = value;
         break;
+      case '--rate-limit':
+        if (!(number > 0)) throw new Error(`--rate-limit needs a positive number of requests per second, got ${value}`);
+        options.rateLimitPerSecond = number;
+        break;
       case '--seed':
         if (!Number.isInteger(number)) throw new Error(`--seed needs an integer, got ${value}`);
         options.seed = number;
         break;
       default:
-        throw new Error(`Unknown argument ${argument}; use --port, --speed, --clock, --seed`);
+        throw new Error(`Unknown argument ${argument}; use --port, --speed, --clock, --seed, --rate-limit`);
     }
   }
   return options;

@@ -101,6 +101,11 @@ export class SandboxControl {
     return this.call('POST', '/_sandbox/config', { enrichmentDelayMs });
   }
 
+  /** Requests per second per token past which the API answers 429 (null: no limit; reset restores the start-up one). */
+  setRateLimit(rateLimitPerSecond: number | null): Promise<unknown> {
+    return this.call('POST', '/_sandbox/config', { rateLimitPerSecond });
+  }
+
   failTask(taskId: string, reason: 'credits' | 'internal'): Promise<unknown> {
     return this.call('POST', `/_sandbox/tasks/${encodeURIComponent(taskId)}/fail`, { reason });
   }

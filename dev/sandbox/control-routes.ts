@@ -1,6 +1,6 @@
 // The control API under /_sandbox/ (no authentication; for tests, benchmarks and the playground): reset, account
 // credits and plan, clock, fault injection, forcing a task to fail mid-run, request counts, seeded company listing
-// and configuration (enrichment delay).
+// and configuration (enrichment delay, per-token rate limit).
 import { SIZE_BUCKETS } from './company-vocabulary';
 import { isoTime } from './clock';
 import { parseFaultConfig } from './faults';
@@ -8,6 +8,7 @@ import { HttpError, type JsonResponse } from './http-util';
 import type { Sandbox } from './sandbox';
 import { taskObject } from './tasks';
 import { isPlainObject } from './validation';
+import { checkRateLimit } from './rate-limit';
 
 export interface ControlRequest {
   params: string[];
@@ -142,15 +143,38 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
     },
     {
       method: 'GET', pattern: /^\/_sandbox\/config$/,
-      handle: () => ok({ enrichmentDelayMs: sandbox.index.enrichmentDelayMs, speed: sandbox.options.speed, seed: sandbox.options.seed, clock: sandbox.clock.mode, sizeBuckets: SIZE_BUCKETS }),
+      handle: () =>
+        ok({
+          enrichmentDelayMs: sandbox.index.enrichmentDelayMs,
+          rateLimitPerSecond: sandbox.rateLimit.perSecond,
+          speed: sandbox.options.speed,
+          seed: sandbox.options.seed,
+          clock: sandbox.clock.mode,
+          sizeBuckets: SIZE_BUCKETS,
+        }),
     },
     {
       method: 'POST', pattern: /^\/_sandbox\/config$/,
       handle: (request) => {
-        const delay = bodyObject(request.body).enrichmentDelayMs;
-        if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0) throw new HttpError(400, 'enrichmentDelayMs must be a non-negative number');
-        sandbox.index.enrichmentDelayMs = delay;
-        return ok({ enrichmentDelayMs: delay });
+        const body = bodyObject(request.body);
+        const delay = body.enrichmentDelayMs;
+        if (delay === undefined && !('rateLimitPerSecond' in body)) {
+          throw new HttpError(400, 'Give enrichmentDelayMs and/or rateLimitPerSecond');
+        }
+        if (delay !== undefined && (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0)) {
+          throw new HttpError(400, 'enrichmentDelayMs must be a non-negative number');
+        }
+        let rateLimit: number | null = sandbox.rateLimit.perSecond;
+        if ('rateLimitPerSecond' in body) {
+          try {
+            rateLimit = checkRateLimit(body.rateLimitPerSecond);
+          } catch (error) {
+            throw new HttpError(400, (error as Error).message);
+          }
+          sandbox.rateLimit.configure(rateLimit);
+        }
+        if (typeof delay === 'number') sandbox.index.enrichmentDelayMs = delay;
+        return ok({ enrichmentDelayMs: sandbox.index.enrichmentDelayMs, rateLimitPerSecond: rateLimit });
       },
     },
   ];

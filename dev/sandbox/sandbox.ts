@@ -9,6 +9,7 @@ import { HostileText } from './hostile-text';
 import { ResearchPlanner } from './research-planner';
 import { TableStore } from './tables';
 import { TaskEngine } from './tasks';
+import { RateLimiter } from './rate-limit';
 
 export const DEFAULT_SEED = 20250602;
 /** Enrichment of a pending domain at speed 1. */
@@ -18,6 +19,8 @@ export interface SandboxOptions {
   speed: number;
   clock: ClockMode;
   seed: number;
+  /** Requests per second per token past which the API answers 429 (rate-limit.ts); none when absent. */
+  rateLimitPerSecond?: number | null;
 }
 
 export class Sandbox {
@@ -30,6 +33,7 @@ export class Sandbox {
   readonly tables: TableStore;
   readonly faults = new FaultInjector();
   readonly hostile = new HostileText();
+  readonly rateLimit: RateLimiter;
   readonly stats = new Map<string, number>();
 
   constructor(readonly options: SandboxOptions) {
@@ -39,6 +43,7 @@ export class Sandbox {
     this.planner = new ResearchPlanner(this.index, this.ranking);
     this.tasks = new TaskEngine({ accounts: this.accounts, index: this.index, ranking: this.ranking, planner: this.planner, seed: options.seed, speed: options.speed });
     this.tables = new TableStore(options.seed);
+    this.rateLimit = new RateLimiter(options.rateLimitPerSecond ?? null);
   }
 
   defaultEnrichmentDelay(): number {
@@ -65,6 +70,7 @@ export class Sandbox {
     this.tables.reset();
     this.faults.clear();
     this.hostile.clear();
+    this.rateLimit.configure(this.options.rateLimitPerSecond ?? null);
     this.stats.clear();
   }
 }

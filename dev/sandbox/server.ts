@@ -1,4 +1,5 @@
-// The sandbox HTTP server (loopback only): routes /v1 requests through request counting, fault injection and bearer
+// The sandbox HTTP server (loopback only): routes /v1 requests through request counting, the per-token rate limit,
+// fault injection and bearer
 // authentication to the service handlers, routes /_sandbox/ to the control API, and answers JSON throughout.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import type { FaultDecision } from './faults';
 import { errorResponse, HttpError, parseJsonBody, readBody, sendJson, type JsonResponse } from './http-util';
 import { DEFAULT_SEED, Sandbox } from './sandbox';
 import { serviceRoutes, type ServiceRoute } from './service-routes';
+import { checkRateLimit } from './rate-limit';
 
 export interface StartOptions {
   /** 0 picks a free port; default 8787. */
@@ -17,6 +19,8 @@ export interface StartOptions {
   speed?: number;
   clock?: ClockMode;
   seed?: number;
+  /** Requests per second per token before 429s (default none). */
+  rateLimitPerSecond?: number | null;
 }
 
 export interface RunningSandbox {
@@ -103,6 +107,13 @@ class SandboxServer {
     }
     const { route, params } = matched;
     this.sandbox.count(route.name);
+    const rate = this.sandbox.rateLimit.take(request.headers.authorization ?? '');
+    if (!rate.allowed) {
+      this.sandbox.count('rate_limited');
+      const retryAfter = String(rate.retryAfterSeconds);
+      sendJson(response, { status: 429, body: { detail: `Rate limit exceeded; retry after ${retryAfter} seconds` }, headers: { 'retry-after': retryAfter } });
+      return;
+    }
     const decision = this.sandbox.faults.decide(route.name);
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);
     if (decision.action === 'drop') {
@@ -141,7 +152,12 @@ class SandboxServer {
 export async function startSandbox(options: StartOptions = {}): Promise<RunningSandbox> {
   const speed = options.speed ?? 1;
   if (!(speed > 0)) throw new Error('speed must be a positive number');
-  const sandbox = new Sandbox({ speed, clock: options.clock ?? 'real', seed: options.seed ?? DEFAULT_SEED });
+  const sandbox = new Sandbox({
+    speed,
+    clock: options.clock ?? 'real',
+    seed: options.seed ?? DEFAULT_SEED,
+    rateLimitPerSecond: checkRateLimit(options.rateLimitPerSecond ?? null),
+  });
   const handler = new SandboxServer(sandbox);
   const server = createServer((request, response) => void handler.handle(request, response));
   server.keepAliveTimeout = 30_000;

@@ -1,0 +1,67 @@
+// Per-token rate limit of the /v1 API, off by default: a token bucket per bearer token holding `perSecond` requests
+// and refilled at `perSecond` a second in real time (a limit protects real capacity, so it does not follow the
+// sandbox's manual clock). A request that finds the bucket empty is answered 429 with `Retry-After` in whole
+// seconds, as real APIs do; it is not served and costs nothing. Set by `--rate-limit N` or `POST /_sandbox/config`.
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Whole seconds until a request would pass (at least 1), when refused. */
+  retryAfterSeconds: number;
+}
+
+interface Bucket {
+  tokens: number;
+  atMs: number;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private limited = 0;
+
+  constructor(
+    private perSecondValue: number | null = null,
+    private readonly nowMs: () => number = () => performance.now(),
+  ) {}
+
+  get perSecond(): number | null {
+    return this.perSecondValue;
+  }
+
+  /** Requests answered 429 by the limit since the last reset. */
+  get limitedCount(): number {
+    return this.limited;
+  }
+
+  /** Sets the limit (null: none) and empties the history. */
+  configure(perSecond: number | null): void {
+    this.perSecondValue = perSecond;
+    this.buckets.clear();
+    this.limited = 0;
+  }
+
+  /** Takes one request of `token` (the Authorization header) from its bucket, or refuses it. */
+  take(token: string): RateDecision {
+    const rate = this.perSecondValue;
+    if (rate === null) return { allowed: true, retryAfterSeconds: 0 };
+    const now = this.nowMs();
+    const bucket = this.buckets.get(token) ?? { tokens: rate, atMs: now };
+    bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.atMs) / 1000) * rate);
+    bucket.atMs = now;
+    this.buckets.set(token, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { allowed: true, retryAfterSeconds: 0 };
+    }
+    this.limited += 1;
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / rate)) };
+  }
+}
+
+/** Checks a configured limit: a positive number of requests per second, or null for none. */
+export function checkRateLimit(value: unknown): number | null {
+  if (value === null) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new Error('rateLimitPerSecond must be a positive number of requests per second, or null for no limit');
+  }
+  return value;
+}
