@@ -1,11 +1,14 @@
 // Bulk enrichment benchmark: the add-in's job over 2,000 rows (1,500 unique domains, some not yet enriched so they
 // answer 202 first) through the built bundle in the emulator, against the sandbox with 200 ms of latency per lookup;
-// and a naive one-cell-at-a-time script (getValue, one sequential fetch, setValue per row) over the first 200 rows,
-// scaled to 2,000. Prints HTTP calls, sheet reads/writes, wall time, rows/s, the ideal time for the concurrency used,
-// and the summary line. The sandbox finishes an enrichment 1 s after the first lookup (its default is 5 s).
-// BENCH_DEBUG=1 also prints the fetchAll batch sizes per execution; BENCH_SKIP_NAIVE=1 skips the baseline (tuning).
+// then the same job against the sandbox rate-limited at 20 and at 100 requests per second (fresh document, nothing
+// learned); and a naive one-cell-at-a-time script (getValue, one sequential fetch, setValue per row) over the first
+// 200 rows, scaled to 2,000. Prints HTTP calls, sheet reads/writes, wall time, the batch the adaptive throughput
+// reached and the ideal time for it, and one summary line per run. The sandbox finishes an enrichment 1 s after the
+// first lookup (its default is 5 s). BENCH_SKIP_NAIVE=1 skips the baseline, BENCH_SKIP_LIMITED=1 the limited runs.
 import { createRuntime, createRealClock, SpreadsheetModel } from '../dev/gas-runtime';
-import { LIMITS, type EnrichProgress } from '../src/enrichment/job';
+import type { SpawnedSandbox } from '../dev/sandbox/spawn';
+import type { SandboxControl } from '../dev/sandbox/control-client';
+import type { EnrichProgress } from '../src/enrichment/job';
 import { drive, runtimeWith, start, startSandbox, TOKEN, USER } from '../test/integration/enrichment/harness';
 import { shuffled } from './_shuffle';
 
@@ -28,87 +31,142 @@ function naiveEnrich(rows, baseUrl, token) {
   }
 }`;
 
+interface JobRun {
+  progress: EnrichProgress;
+  wallMs: number;
+  /** Lookup requests the sandbox received (429 answers included). */
+  httpCalls: number;
+  rateLimited: number;
+  sheetIo: number;
+  accepted: number;
+  rounds: number;
+  /** The round size the adaptive throughput settled at (the most frequent; probes that proved slow excluded). */
+  reachedBatch: number;
+  largestBatch: number;
+  reads: number;
+  writes: number;
+}
+
+function mostFrequent(sizes: number[]): number {
+  const counts = new Map<number, number>();
+  for (const size of sizes) counts.set(size, (counts.get(size) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0][0];
+}
+
+/** Runs the add-in's job like the sidebar (one execution per chunk) on a fresh document, real clock. */
+async function runJob(sandbox: SpawnedSandbox, control: SandboxControl, rows: unknown[][]): Promise<JobRun> {
+  const runtime = runtimeWith(sandbox.url, rows, createRealClock());
+  const before = await control.stats();
+  runtime.counters.reset();
+  const began = Date.now();
+  start(runtime, { fields: FIELDS });
+  const { progress } = await drive(runtime, { realTime: true });
+  const wallMs = Date.now() - began;
+  const after = await control.stats();
+  const rounds = new Map<number, number>();
+  for (const entry of runtime.httpLog) rounds.set(entry.batchId, (rounds.get(entry.batchId) ?? 0) + 1);
+  const run: JobRun = {
+    progress,
+    wallMs,
+    httpCalls: (after.lookup ?? 0) - (before.lookup ?? 0),
+    rateLimited: (after.rate_limited ?? 0) - (before.rate_limited ?? 0),
+    sheetIo: runtime.counters.sheet.reads + runtime.counters.sheet.writes,
+    reads: runtime.counters.sheet.reads,
+    writes: runtime.counters.sheet.writes,
+    accepted: runtime.httpLog.filter((entry) => entry.status === 202).length,
+    rounds: runtime.counters.urlFetch.fetchAllCalls,
+    reachedBatch: mostFrequent([...rounds.values()]),
+    largestBatch: Math.max(...rounds.values()),
+  };
+  await runtime.close();
+  report(progress);
+  return run;
+}
+
+/** A fresh sandbox state (pending companies not yet enriched again), the bench's latency, and a rate limit. */
+async function prepare(control: SandboxControl, rateLimitPerSecond: number | null): Promise<void> {
+  await control.call('POST', '/_sandbox/reset');
+  await control.call('POST', '/_sandbox/config', { enrichmentDelayMs: 1000, rateLimitPerSecond });
+  await control.call('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
+}
+
+async function sheetRows(control: SandboxControl): Promise<unknown[][]> {
+  await control.call('POST', '/_sandbox/reset');
+  const ready = await control.companies(UNIQUE - PENDING, true);
+  const pending = await control.companies(PENDING, false);
+  const domains = shuffled([...ready, ...pending].map((company) => company.domain), 42);
+  const duplicates = Array.from({ length: ROWS - UNIQUE }, (_, i) => domains[(i * 7) % UNIQUE]);
+  const variants = duplicates.map((domain, i) => (i % 3 === 0 ? domain.toUpperCase() : i % 3 === 1 ? `https://www.${domain}/` : domain));
+  const column = shuffled([...domains, ...variants], 7);
+  return [['Website'], ...column.map((value) => [value])];
+}
+
+/** The naive script over the first rows, in its own runtime against the same sandbox and latency. */
+async function runNaive(sandbox: SpawnedSandbox, rows: unknown[][]): Promise<{ ms: number; io: number; http: number }> {
+  const spreadsheet = new SpreadsheetModel({ rows: ROWS + 50, sheetNames: ['Leads'] });
+  spreadsheet.sheet('Leads').setValues(`A1:A${rows.length}`, rows as string[][]);
+  const naive = createRuntime({ bundleSource: NAIVE_SCRIPT, spreadsheet, users: [USER] });
+  naive.counters.reset();
+  const began = Date.now();
+  naive.run('naiveEnrich', [NAIVE_ROWS, sandbox.url, TOKEN], { kind: 'menu' });
+  const result = { ms: Date.now() - began, io: naive.counters.sheet.reads + naive.counters.sheet.writes, http: naive.counters.urlFetch.total };
+  await naive.close();
+  return result;
+}
+
+function printJob(job: JobRun, idealMs: number): void {
+  const { httpCalls, accepted, rounds, progress, sheetIo } = job;
+  console.log(`add-in job : ${ROWS} rows, ${UNIQUE} unique domains (${PENDING} not yet enriched), ${FIELDS.length} fields`);
+  console.log(`  http calls ${httpCalls} (= ${UNIQUE} unique + ${accepted} after a 202 + ${job.rateLimited} answered 429) in ${rounds} fetchAll rounds, most often ${job.reachedBatch}, largest ${job.largestBatch}`);
+  console.log(`  sheet io ${sheetIo} (reads ${job.reads}, writes ${job.writes}) for ${progress.chunks} chunks; goal <= 2 x chunks + 10 = ${2 * progress.chunks + 10}`);
+  console.log(`  wall ${(job.wallMs / 1000).toFixed(2)} s, ${(ROWS / (job.wallMs / 1000)).toFixed(1)} rows/s; ideal ${(idealMs / 1000).toFixed(2)} s`);
+}
+
 export async function run(): Promise<void> {
   const { sandbox, control } = await startSandbox();
   try {
-    await control.call('POST', '/_sandbox/reset');
-    await control.call('POST', '/_sandbox/config', { enrichmentDelayMs: 1000 });
-    const ready = await control.companies(UNIQUE - PENDING, true);
-    const pending = await control.companies(PENDING, false);
-    const domains = shuffled([...ready, ...pending].map((company) => company.domain), 42);
-    const duplicates = Array.from({ length: ROWS - UNIQUE }, (_, i) => domains[(i * 7) % UNIQUE]);
-    const column = shuffled(
-      [...domains, ...duplicates.map((domain, i) => (i % 3 === 0 ? domain.toUpperCase() : i % 3 === 1 ? `https://www.${domain}/` : domain))],
-      7,
-    );
-    const rows: unknown[][] = [['Website'], ...column.map((value) => [value])];
-    await control.call('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
+    const rows = await sheetRows(control);
 
-    // (a) The add-in's bulk job, driven like the sidebar (one execution per chunk), real clock.
-    const runtime = runtimeWith(sandbox.url, rows, createRealClock());
-    const statsBefore = await control.lookupCount();
-    runtime.counters.reset();
-    const began = Date.now();
-    start(runtime, { fields: FIELDS });
-    const { progress } = await drive(runtime, { realTime: true });
-    const wallMs = Date.now() - began;
-    const httpCalls = (await control.lookupCount()) - statsBefore;
-    const sheetIo = runtime.counters.sheet.reads + runtime.counters.sheet.writes;
-    const accepted = runtime.httpLog.filter((entry) => entry.status === 202).length;
-    const fetchAlls = runtime.counters.urlFetch.fetchAllCalls;
-    if (process.env.BENCH_DEBUG) {
-      const groups: string[] = [];
-      let last = '';
-      let size = 0;
-      for (const entry of runtime.httpLog) {
-        const key = `${entry.executionId}/${entry.durationMs}`;
-        if (key !== last && size > 0) groups.push(`${last.split('/')[0]}:${size}`);
-        if (key !== last) size = 0;
-        last = key;
-        size++;
+    // (a) No rate limit: the adaptive throughput grows its rounds while they stay fast.
+    await prepare(control, null);
+    const free = await runJob(sandbox, control, rows);
+    const necessary = free.httpCalls;
+    const idealMs = Math.ceil(necessary / free.reachedBatch) * LATENCY_MS;
+    printJob(free, idealMs);
+    console.log(`  ideal for the batch reached (${free.reachedBatch}) at ${LATENCY_MS} ms: ceil(${necessary} / ${free.reachedBatch}) x ${LATENCY_MS} ms`);
+
+    // (b) Rate-limited service: a fresh document learns the limit from the first 429s and paces under it.
+    const limitedLines: string[] = [];
+    if (!process.env.BENCH_SKIP_LIMITED) {
+      for (const limit of [20, 100]) {
+        await prepare(control, limit);
+        const limited = await runJob(sandbox, control, rows);
+        const served = limited.httpCalls - limited.rateLimited;
+        const limitedIdealMs = (served / limit) * 1000;
+        printJob(limited, limitedIdealMs);
+        const ratio = limited.wallMs / limitedIdealMs;
+        const share = (100 * limited.rateLimited) / limited.httpCalls;
+        console.log(`  rate limit ${limit}/s: ideal = ${served} calls / ${limit} per s; 429 answers ${share.toFixed(1)} % of calls`);
+        limitedLines.push(
+          `enrichment_limited: limit=${limit} wall_s=${(limited.wallMs / 1000).toFixed(2)} ideal_s=${(limitedIdealMs / 1000).toFixed(2)} ratio=${ratio.toFixed(2)} rate_limited=${limited.rateLimited} calls=${limited.httpCalls} rate_limited_pct=${share.toFixed(1)}`,
+        );
       }
-      groups.push(`${last.split('/')[0]}:${size}`);
-      console.log(`fetchAll batches (execution:size): ${groups.join(' ')}`);
-      const byExecution = new Map<number, Set<number>>();
-      for (const entry of runtime.httpLog) byExecution.set(entry.executionId, (byExecution.get(entry.executionId) ?? new Set()).add(entry.durationMs));
-      console.log(`http ms per execution: ${[...byExecution].map(([id, set]) => `${id}:${[...set].reduce((a, b) => a + b, 0)}`).join(' ')}`);
     }
-    await runtime.close();
-    report(progress);
 
-    if (process.env.BENCH_SKIP_NAIVE) return;
-    // (b) Naive baseline over the first rows, in its own runtime against the same sandbox and latency.
-    await control.call('POST', '/_sandbox/config', { enrichmentDelayMs: 1000 });
-    const spreadsheet = new SpreadsheetModel({ rows: ROWS + 50, sheetNames: ['Leads'] });
-    spreadsheet.sheet('Leads').setValues(`A1:A${rows.length}`, rows as string[][]);
-    const naive = createRuntime({ bundleSource: NAIVE_SCRIPT, spreadsheet, users: [USER] });
-    naive.counters.reset();
-    const naiveBegan = Date.now();
-    naive.run('naiveEnrich', [NAIVE_ROWS, sandbox.url, TOKEN], { kind: 'menu' });
-    const naiveMs = Date.now() - naiveBegan;
-    const naiveIo = naive.counters.sheet.reads + naive.counters.sheet.writes;
-    const naiveHttp = naive.counters.urlFetch.total;
-    await naive.close();
-
-    const scale = ROWS / NAIVE_ROWS;
-    const naiveScaledMs = naiveMs * scale;
-    const concurrency = LIMITS.batchSize;
-    const idealMs = Math.ceil(httpCalls / concurrency) * LATENCY_MS;
-    const speedup = naiveScaledMs / wallMs;
-    const ratio = wallMs / idealMs;
-    const chunks = progress.chunks;
-    console.log('');
-    console.log(`add-in job : ${ROWS} rows, ${UNIQUE} unique domains (${PENDING} not yet enriched), ${FIELDS.length} fields`);
-    console.log(`  http calls ${httpCalls} (= ${UNIQUE} unique + ${accepted} after a 202: ${httpCalls === UNIQUE + accepted ? 'yes' : 'NO'}) in ${fetchAlls} fetchAll calls`);
-    console.log(`  sheet io ${sheetIo} (reads ${runtime.counters.sheet.reads}, writes ${runtime.counters.sheet.writes}) for ${chunks} chunks; goal <= 2 x chunks + 10 = ${2 * chunks + 10}`);
-    console.log(`  wall ${(wallMs / 1000).toFixed(2)} s, ${(ROWS / (wallMs / 1000)).toFixed(1)} rows/s`);
-    console.log(`  ideal for concurrency ${concurrency} at ${LATENCY_MS} ms: ceil(${httpCalls} / ${concurrency}) x ${LATENCY_MS} ms = ${(idealMs / 1000).toFixed(2)} s; ratio ${ratio.toFixed(2)}`);
-    console.log(`naive      : ${NAIVE_ROWS} rows in ${(naiveMs / 1000).toFixed(2)} s (${(NAIVE_ROWS / (naiveMs / 1000)).toFixed(1)} rows/s), http ${naiveHttp}, sheet io ${naiveIo}`);
-    console.log(`  scaled to ${ROWS} rows: ${(naiveScaledMs / 1000).toFixed(1)} s, http ${naiveHttp * scale}, sheet io ${naiveIo * scale}`);
-    console.log(`speedup ${speedup.toFixed(1)}x`);
+    // (c) Naive baseline over the first rows, scaled.
+    let speedup = '';
+    if (!process.env.BENCH_SKIP_NAIVE) {
+      await prepare(control, null);
+      const naive = await runNaive(sandbox, rows);
+      const scale = ROWS / NAIVE_ROWS;
+      console.log(`naive      : ${NAIVE_ROWS} rows in ${(naive.ms / 1000).toFixed(2)} s (${(NAIVE_ROWS / (naive.ms / 1000)).toFixed(1)} rows/s), http ${naive.http}, sheet io ${naive.io}`);
+      console.log(`  scaled to ${ROWS} rows: ${((naive.ms * scale) / 1000).toFixed(1)} s, http ${naive.http * scale}, sheet io ${naive.io * scale}`);
+      speedup = ` speedup_vs_naive=${((naive.ms * scale) / free.wallMs).toFixed(1)}`;
+    }
     console.log(
-      `enrichment: rows=${ROWS} unique=${UNIQUE} http_calls=${httpCalls} sheet_io=${sheetIo} wall_s=${(wallMs / 1000).toFixed(2)} speedup_vs_naive=${speedup.toFixed(1)} ratio_to_ideal=${ratio.toFixed(2)}`,
+      `enrichment: rows=${ROWS} unique=${UNIQUE} http_calls=${free.httpCalls} sheet_io=${free.sheetIo} wall_s=${(free.wallMs / 1000).toFixed(2)}${speedup} ratio_to_ideal=${(free.wallMs / idealMs).toFixed(2)} batch_reached=${free.reachedBatch}`,
     );
+    for (const line of limitedLines) console.log(line);
   } finally {
     await sandbox.stop();
   }

@@ -13,6 +13,8 @@ import { createPropertiesStore } from './platform/properties-store';
 import { createUrlFetchHttp } from './platform/url-fetch-http';
 import { REQUEST_BUDGET_KEYS, RequestCounter, withRequestBudget } from './platform/request-budget';
 import { formulaConnection, userConnection, type SettingsStores } from './account/settings';
+import type { AdaptiveThroughput } from './api/throughput';
+import { documentThroughput, type ThroughputScope } from './platform/throughput-store';
 
 export interface AppContext {
   stores: SettingsStores & { script: KeyValueStore };
@@ -26,10 +28,10 @@ export interface AppContext {
   /** The acting user's daily request budget. */
   requestBudget: RequestCounter;
   documentLock(): LockPort;
-  /** Client with the acting user's token (sidebar, menu, jobs, triggers). */
-  userClient(options?: Pick<ServiceClientDeps, 'retry' | 'maxParallel'>): ServiceClient;
+  /** Client with the acting user's token (sidebar, menu, jobs, triggers), its rounds sized by the document's learned throughput. */
+  userClient(options?: Pick<ServiceClientDeps, 'retry'>): ServiceClient;
   /** Client with the token shared with this spreadsheet's formulas (custom functions). */
-  formulaClient(options?: Pick<ServiceClientDeps, 'retry' | 'maxParallel'>): ServiceClient;
+  formulaClient(options?: Pick<ServiceClientDeps, 'retry'>): ServiceClient;
 }
 
 export function appContext(): AppContext {
@@ -47,15 +49,29 @@ export function appContext(): AppContext {
     ? withRequestBudget(urlFetch, new RequestCounter(stores.document, REQUEST_BUDGET_KEYS.formulaUsage, stores.user, clock))
     : http;
   const documentCache = CacheService.getDocumentCache();
+  const cache = createCachePort(documentCache ?? CacheService.getScriptCache());
+  const throughputs = new Map<ThroughputScope, AdaptiveThroughput>();
+  const throughput = (scope: ThroughputScope) => {
+    if (!throughputs.has(scope)) throughputs.set(scope, documentThroughput(cache, scope));
+    return throughputs.get(scope) as AdaptiveThroughput;
+  };
   return {
     stores,
-    cache: createCachePort(documentCache ?? CacheService.getScriptCache()),
+    cache,
     userCache: createCachePort(CacheService.getUserCache()),
     clock,
     http,
     requestBudget,
     documentLock: () => createLockPort(LockService.getDocumentLock() ?? LockService.getScriptLock()),
-    userClient: (options) => createServiceClient({ http, clock, settings: userConnection(stores), ...options }),
-    formulaClient: (options) => createServiceClient({ http: formulaHttp, clock, settings: formulaConnection(stores.document), ...options }),
+    userClient: (options) =>
+      createServiceClient({ http, clock, settings: userConnection(stores), ...options, throughput: throughput('panel') }),
+    formulaClient: (options) =>
+      createServiceClient({
+        http: formulaHttp,
+        clock,
+        settings: formulaConnection(stores.document),
+        ...options,
+        throughput: throughput('formulas'),
+      }),
   };
 }

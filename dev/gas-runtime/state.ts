@@ -97,6 +97,8 @@ export interface HttpLogEntry {
   error?: string;
   /** Real milliseconds the request's batch took. */
   durationMs: number;
+  /** The fetch or fetchAll call that sent it (numbered from 1 in the log). */
+  batchId: number;
 }
 
 export interface LogEntry {

@@ -38,6 +38,7 @@ import type {
   Template,
   User,
 } from './types';
+import type { AdaptiveThroughput } from './throughput';
 import { validateBaseUrl } from './url';
 
 export interface ServiceSettings {
@@ -52,8 +53,10 @@ export interface ServiceClientDeps {
   /** Source of jitter in [0, 1); Math.random by default. */
   random?: () => number;
   retry?: Partial<RetryPolicy>;
-  /** Most requests per fetchAll; larger batches are sent in chunks (default 20). */
+  /** Most requests per fetchAll without `throughput`; larger batches are sent in chunks (default 20). */
   maxParallel?: number;
+  /** Sizes and paces the rounds of every call (the document's learned throughput); replaces `maxParallel`. */
+  throughput?: AdaptiveThroughput;
 }
 
 /** A lookalike search of one reference company (domain or UUID). */
@@ -63,6 +66,8 @@ export interface SimilarCall {
 }
 
 export interface ServiceClient {
+  /** How many calls a bulk caller should hand over at once: one round of the adaptive throughput. */
+  batchSize(): number;
   /** `GET /v1/user`: the account and its available credits; also the token check. */
   getUser(): Result<User>;
   /** `POST /v1/deep_research_tasks`. Retried only on 503; an `ambiguous` error means "check listTasks". */
@@ -130,6 +135,7 @@ export function createServiceClient(deps: ServiceClientDeps): ServiceClient {
     random: deps.random ?? Math.random,
     policy: { ...DEFAULT_RETRY_POLICY, ...deps.retry },
     maxParallel: deps.maxParallel ?? DEFAULT_MAX_PARALLEL,
+    throughput: deps.throughput,
   };
 
   function toCall<I, T>(endpoint: Endpoint<I, T>, input: I): Call<T> {
@@ -165,6 +171,7 @@ export function createServiceClient(deps: ServiceClientDeps): ServiceClient {
   }
 
   return {
+    batchSize: () => (deps.throughput ? deps.throughput.batchSize() : executorDeps.maxParallel),
     getUser: () => runOne(getUserEndpoint, undefined),
     createTask: (input) => runOne(createTaskEndpoint, input),
     createTasks: (inputs) => run(createTaskEndpoint, inputs),

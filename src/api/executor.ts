@@ -1,5 +1,6 @@
 // The generic call executor of the service client: sends a batch of prepared requests through
-// HttpPort.fetchAll (Apps Script's only parallelism), maps every answer or failure to a typed
+// HttpPort.fetchAll (Apps Script's only parallelism) in rounds sized and paced by the adaptive throughput
+// (throughput.ts) when the client has one, maps every answer or failure to a typed
 // Result, and re-sends only the retryable subset in later rounds, sleeping once per round with
 // exponential backoff and full jitter inside a total time budget.
 //
@@ -17,6 +18,7 @@ import type { ClockPort, HttpFailure, HttpOutcome, HttpPort, HttpRequest, HttpRe
 import type { ApiError, Result } from './errors';
 import { parseJsonTolerant } from './json';
 import { readPaymentDetail, readValidationIssues, type Read } from './responses';
+import type { AdaptiveThroughput } from './throughput';
 
 export interface RetryPolicy {
   /** Total time for all rounds of one execute(), waits included, in ms. */
@@ -28,6 +30,8 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Longest Retry-After that is waited for; a longer one is returned to the caller at once. */
   maxRetryAfterMs: number;
+  /** Return 429 answers at once instead of waiting: for a bulk caller that queues them and goes on meanwhile. */
+  handBackRateLimited: boolean;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -36,6 +40,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 500,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 10_000,
+  handBackRateLimited: false,
 };
 
 export const DEFAULT_MAX_PARALLEL = 20;
@@ -56,7 +61,10 @@ export interface ExecutorDeps {
   clock: ClockPort;
   random: () => number;
   policy: RetryPolicy;
+  /** Requests per fetchAll when no adaptive throughput is given. */
   maxParallel: number;
+  /** Sizes and paces every round (throughput.ts); without it rounds are `maxParallel` requests, unpaced. */
+  throughput?: AdaptiveThroughput;
 }
 
 type Verdict<T> =
@@ -120,6 +128,7 @@ function classifyResponse<T>(
   response: HttpResponse,
   call: { idempotent: boolean; read: (status: number, body: unknown) => Read<T> },
   nowMs: number,
+  handBackRateLimited: boolean,
 ): Verdict<T> {
   const { status } = response;
   const parsed = parseJsonTolerant(response.body);
@@ -145,7 +154,7 @@ function classifyResponse<T>(
     case 429: {
       const retryAfterSeconds = parseRetryAfterSeconds(response, nowMs);
       const error: ApiError = { kind: 'rate_limited', ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
-      if (!call.idempotent) return finalError(error);
+      if (!call.idempotent || handBackRateLimited) return finalError(error);
       return { final: false, error, retryAfterMs: retryAfterSeconds !== undefined ? retryAfterSeconds * 1000 : undefined };
     }
   }
@@ -169,33 +178,51 @@ function errorText(error: unknown): string {
   return error !== null && typeof error === 'object' && 'message' in error ? String(error.message) : String(error);
 }
 
+/** One fetchAll round; a throwing adapter (HttpPort promises not to) leaves every request possibly sent. */
+function sendRound(deps: ExecutorDeps, chunk: HttpRequest[]): HttpOutcome[] {
+  let answers: HttpOutcome[];
+  try {
+    answers = deps.http.fetchAll(chunk);
+  } catch (error) {
+    const failure: HttpFailure = { ok: false, error: errorText(error), maybeSent: true };
+    answers = chunk.map(() => failure);
+  }
+  return chunk.map((_, index) => answers[index] ?? { ok: false, error: 'no outcome from the HTTP port', maybeSent: true });
+}
+
+/** Tells the adaptive throughput what a round met. */
+function reportRound(throughput: AdaptiveThroughput, outcomes: HttpOutcome[], startedMs: number, durationMs: number): void {
+  const rateLimited = outcomes.filter((outcome) => outcome.ok && outcome.status === 429).length;
+  const failed = outcomes.filter((outcome) => (outcome.ok ? outcome.status >= 500 : !outcome.fatal)).length;
+  throughput.record({ size: outcomes.length, startedMs, durationMs, rateLimited, failed });
+}
+
 /**
- * Sends the given requests in chunks of `maxParallel`, one fetchAll per chunk. After a fatal
- * failure (daily quota, permission) the remaining chunks are not sent and share that failure.
+ * Sends the given requests in rounds, one fetchAll each: rounds of `maxParallel`, or sized and paced by the
+ * adaptive throughput when there is one. After a fatal failure (daily quota, permission) the remaining requests
+ * are not sent and share that failure.
  */
 function sendInChunks(deps: ExecutorDeps, requests: HttpRequest[]): HttpOutcome[] {
+  const { clock, throughput } = deps;
   const outcomes: HttpOutcome[] = [];
-  const chunkSize = Math.max(1, Math.floor(deps.maxParallel));
   let fatal: HttpFailure | null = null;
-  for (let start = 0; start < requests.length; start += chunkSize) {
-    const chunk = requests.slice(start, start + chunkSize);
+  for (let start = 0; start < requests.length; ) {
+    const size = throughput ? throughput.batchSize(requests.length - start) : Math.max(1, Math.floor(deps.maxParallel));
+    const chunk = requests.slice(start, start + size);
+    start += chunk.length;
     if (fatal) {
       outcomes.push(...chunk.map(() => fatal as HttpFailure));
       continue;
     }
-    let answers: HttpOutcome[];
-    try {
-      answers = deps.http.fetchAll(chunk);
-    } catch (error) {
-      // HttpPort promises not to throw; if an adapter does, nothing says which request got through.
-      const failure: HttpFailure = { ok: false, error: errorText(error), maybeSent: true };
-      answers = chunk.map(() => failure);
-    }
-    chunk.forEach((_, index) => {
-      const outcome: HttpOutcome = answers[index] ?? { ok: false, error: 'no outcome from the HTTP port', maybeSent: true };
+    const delayMs = throughput ? throughput.delayBefore(clock.now()) : 0;
+    if (delayMs > 0) clock.sleep(delayMs);
+    const startedMs = clock.now();
+    const answers = sendRound(deps, chunk);
+    if (throughput) reportRound(throughput, answers, startedMs, clock.now() - startedMs);
+    for (const outcome of answers) {
       if (!outcome.ok && outcome.fatal && !fatal) fatal = outcome;
       outcomes.push(outcome);
-    });
+    }
   }
   return outcomes;
 }
@@ -228,7 +255,9 @@ export function execute<T>(deps: ExecutorDeps, calls: Call<T>[]): Result<T>[] {
     pending.forEach((index, position) => {
       const outcome = outcomes[position];
       const call = sendable[position];
-      const verdict = outcome.ok ? classifyResponse(outcome, call, nowMs) : classifyFailure<T>(outcome, call.idempotent);
+      const verdict = outcome.ok
+        ? classifyResponse(outcome, call, nowMs, policy.handBackRateLimited)
+        : classifyFailure<T>(outcome, call.idempotent);
       if (verdict.final) results[index] = { ...verdict.result, retries: retries[index] };
       else retryable.push({ index, error: verdict.error, retryAfterMs: verdict.retryAfterMs });
     });

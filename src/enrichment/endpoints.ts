@@ -22,7 +22,8 @@ function deps(): job.EnrichDeps & { user: string } {
     clock: context.clock,
     lock: context.documentLock(),
     triggers: timerTriggers(timer),
-    client: () => context.userClient({ maxParallel: job.LIMITS.batchSize }),
+    // A 429 comes back at once (no Retry-After wait inside the batch): the job queues those domains and goes on.
+    client: () => context.userClient({ retry: { handBackRateLimited: true } }),
     newId: () => Utilities.getUuid(),
   };
 }

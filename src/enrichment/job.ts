@@ -22,8 +22,6 @@ export const TRIGGER_HANDLER = TIMER_HANDLER;
 export const LIMITS = {
   /** Domains planned per chunk (bounds what a crash can cost and the job record's size). */
   planSize: 750,
-  /** Domains per client batch call: one fetchAll of this many parallel requests (Apps Script manages ~20-30 at once). */
-  batchSize: 25,
   /** Time after which a chunk starts no new batch: short for the sidebar (live progress), long for the trigger. */
   sidebarBudgetMs: 25_000,
   triggerBudgetMs: 240_000,
@@ -484,11 +482,12 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
         now = deps.clock.now();
       }
     }
-    const due = job.retries.filter((entry) => entry.at <= now).slice(0, LIMITS.batchSize);
-    const fromPlan = job.plan.slice(planIndex, planIndex + LIMITS.batchSize - due.length);
+    const batchSize = client.batchSize();
+    const due = job.retries.filter((entry) => entry.at <= now).slice(0, batchSize);
+    const fromPlan = job.plan.slice(planIndex, planIndex + batchSize - due.length);
     if (due.length === 0 && fromPlan.length === 0) break;
     // The tail of a plan that is not the last goes out with the next plan, in a full batch.
-    if (!job.mainDone && due.length + fromPlan.length < LIMITS.batchSize && planIndex + fromPlan.length >= job.plan.length) break;
+    if (!job.mainDone && due.length + fromPlan.length < batchSize && planIndex + fromPlan.length >= job.plan.length) break;
     const stored = loadJob(deps.store);
     if (!stored || stored.id !== job.id || stored.status !== 'running') break;
     const batch = [...due.map((entry) => ({ d: entry.d, r: entry.r, retry: entry })), ...fromPlan.map((entry) => ({ ...entry, retry: undefined }))];
@@ -513,6 +512,11 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
         job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at: now, why: 'paused', r: item.r });
       } else if (result.state === 'error' && PERMANENT_ERRORS.has(result.error.kind)) {
         work.outcomes.set(item.d, { outcome: { kind: 'failed', message: userMessage(result.error) }, planned: item.r });
+      } else if (result.state === 'error' && result.error.kind === 'rate_limited') {
+        // Refused before it was served: back in line after Retry-After, not counted as a failed attempt, while the
+        // next (paced) batches go on.
+        const at = now + (result.error.retryAfterSeconds ?? 1) * 1000;
+        job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at, why: item.retry?.why ?? 'error', r: item.r });
       } else {
         const why = result.state === 'enriching' ? 'enriching' : 'error';
         const message = result.state === 'error' ? userMessage(result.error) : undefined;

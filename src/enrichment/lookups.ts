@@ -9,6 +9,8 @@ import { profileValues } from '../companies/profile-fields';
 
 /** The part of the service client the job needs. */
 export interface LookupClient {
+  /** Domains to hand over at once: one fetchAll round of the client's adaptive throughput. */
+  batchSize(): number;
   lookupCompanies(identifiers: string[]): Result<LookupOutcome>[];
 }
 

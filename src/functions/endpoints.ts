@@ -26,7 +26,7 @@ function formulaEnv(limits: FormulaLimits): FormulaEnv {
     limits,
     breaker: token ? new CircuitBreaker(context.cache, connectionScope(connection.baseUrl, token)) : null,
     connect: token
-      ? ({ budgetMs, maxParallel }) => context.formulaClient({ retry: { budgetMs }, maxParallel })
+      ? ({ budgetMs }) => context.formulaClient({ retry: { budgetMs } })
       : null,
   };
 }

@@ -5,7 +5,7 @@ import type { ServiceClient } from '../api/client';
 import type { CachePort, ClockPort } from '../ports';
 import type { CircuitBreaker } from './breaker';
 
-export type FormulaClient = Pick<ServiceClient, 'lookupCompanies' | 'runSearches' | 'runSimilar'>;
+export type FormulaClient = Pick<ServiceClient, 'batchSize' | 'lookupCompanies' | 'runSearches' | 'runSimilar'>;
 
 export interface ClientOptions {
   /** Retry budget of one batch (waits included), in ms. */

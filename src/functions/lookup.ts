@@ -38,8 +38,9 @@ function stopsTheRun(error: ApiError, batchAnswered: boolean): boolean {
 }
 
 /**
- * Resolves lookup keys (registered domains or company UUIDs): cache first, then the service in batches of
- * `limits.batchSize` requests per fetchAll, each batch's results cached as soon as it lands.
+ * Resolves lookup keys (registered domains or company UUIDs): cache first, then the service in batches of one
+ * fetchAll round each (the document's adaptive throughput, or `limits.batchSize`), each batch's results cached as
+ * soon as it lands.
  */
 export function resolveLookups(keys: string[], env: FormulaEnv): LookupRun {
   const answers = new Map<string, LookupAnswer>();
@@ -73,9 +74,9 @@ export function resolveLookups(keys: string[], env: FormulaEnv): LookupRun {
   while (next < missing.length) {
     const elapsed = env.clock.now() - env.startedAt;
     if (elapsed + slowestBatchMs > stopFetchingAfterMs) break;
-    const batch = missing.slice(next, next + batchSize);
     const batchStart = env.clock.now();
     const client = env.connect({ budgetMs: Math.max(0, deadlineMs - elapsed - slowestBatchMs), maxParallel: batchSize });
+    const batch = missing.slice(next, next + client.batchSize());
     const results = client.lookupCompanies(batch);
     slowestBatchMs = Math.max(slowestBatchMs, env.clock.now() - batchStart);
     next += batch.length;

@@ -40,7 +40,6 @@ import { rowDomains } from './brief-domains';
 const LEDGER_SHEET = 'Sheet Scout research ledger';
 const REPORTS_SHEET = 'Sheet Scout research reports';
 const PANEL_STATE_KEY = 'sheetscout.research.panel';
-const POLL_MAX_PARALLEL = 50;
 const LAUNCH_BUDGET_MS = 4 * 60 * 1000;
 const SIDEBAR_TICK_BUDGET_MS = 60 * 1000;
 /** When the last research tick of this document started (any user's panel or timer), ms since epoch. */
@@ -66,7 +65,7 @@ function research(budgetMs?: number): Research {
   const document = context.stores.document;
   if (!document) throw new Error('Open Sheet Scout from a spreadsheet');
   const deps: JobDeps = {
-    client: context.userClient({ maxParallel: POLL_MAX_PARALLEL }),
+    client: context.userClient(),
     grid: new SheetGrid(spreadsheet),
     ledger: new LedgerStore(new HiddenTable(spreadsheet, LEDGER_SHEET, LEDGER_HEADERS)),
     reports: new ReportStore(new HiddenTable(spreadsheet, REPORTS_SHEET, ['task_id', 'parts', 'report'])),

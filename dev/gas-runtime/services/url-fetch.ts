@@ -152,6 +152,7 @@ export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string,
     exec.urlFetchCalls += prepared.length;
     env.counters.urlFetch.total += prepared.length;
     if (viaFetchAll) env.counters.urlFetch.fetchAllCalls++;
+    const batchId = (env.httpLog.at(-1)?.batchId ?? 0) + 1;
     results.forEach((result, i) => {
       const wire = wires[i];
       const headers: Record<string, string> = {};
@@ -165,6 +166,7 @@ export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string,
         status: result.ok ? result.status : undefined,
         error: result.ok ? undefined : result.kind,
         durationMs: duration,
+        batchId,
       });
     });
     // The execution ran out of time while waiting: Apps Script ends it rather than reporting a timeout.

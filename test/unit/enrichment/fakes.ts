@@ -127,9 +127,15 @@ export function profileFor(domain: string): CompanyProfile {
   } as CompanyProfile;
 }
 
+/** The round size the fake client suggests, as the adaptive throughput would. */
+export const FAKE_BATCH = 25;
+
 /** Scripted lookups: a domain in `enriching` answers 202 that many times first; `notFound` answers 404. */
 export class FakeClient {
   calls: string[][] = [];
+  batchSize(): number {
+    return FAKE_BATCH;
+  }
   enriching = new Map<string, number>();
   notFound = new Set<string>();
   /** Profiles that differ from profileFor (e.g. lacking fields). */

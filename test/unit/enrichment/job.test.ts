@@ -3,7 +3,7 @@ import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enric
 import type { CompanyProfile } from '../../../src/api/types';
 import { loadJob } from '../../../src/enrichment/job-state';
 import { writeCachedLookups } from '../../../src/companies/profile-cache';
-import { world, type World } from './fakes';
+import { FAKE_BATCH, world, type World } from './fakes';
 
 const FIELDS = ['company_name', 'hq_country', 'employee_count'];
 
@@ -154,7 +154,7 @@ describe('a job', () => {
     const done = drive(w);
     expect(done.chunks).toBe(Math.ceil(2000 / LIMITS.planSize));
     expect(w.sheet.reads + w.sheet.writes - setupIo).toBe(3 * done.chunks);
-    expect(w.client.calls.every((batch) => batch.length <= LIMITS.batchSize)).toBe(true);
+    expect(w.client.calls.every((batch) => batch.length <= FAKE_BATCH)).toBe(true);
   });
 
   it('handles 10,000 rows: every unique domain looked up once, every row filled, chunks bounded by the plan size', () => {
@@ -266,8 +266,8 @@ describe('a job', () => {
     expect(done).toMatchObject({ status: 'done', counts: { written: 300 } });
     const looked = w.client.looked();
     // The crashed call's batch never got answers; every other domain was looked up exactly once.
-    expect(looked.length).toBe(300 + LIMITS.batchSize);
-    expect(done.cacheHits).toBe(3 * LIMITS.batchSize);
+    expect(looked.length).toBe(300 + FAKE_BATCH);
+    expect(done.cacheHits).toBe(3 * FAKE_BATCH);
   });
 
   it('pauses on a rejected token, keeps what was written, and resumes after the fix', () => {
@@ -292,7 +292,7 @@ describe('a job', () => {
     const done = drive(w);
     expect(done).toMatchObject({ status: 'done', counts: { written: 80, errors: 0 } });
     const sizes = w.client.calls.map((batch) => batch.length);
-    expect(sizes.slice(0, 2)).toEqual([LIMITS.batchSize, Math.ceil(LIMITS.batchSize / 2)]);
+    expect(sizes.slice(0, 2)).toEqual([FAKE_BATCH, Math.ceil(FAKE_BATCH / 2)]);
     expect(new Set(w.client.calls.filter((batch) => batch.length <= 8).flat()).size).toBe(80);
     expect(done.lookups).toBe(80);
   });

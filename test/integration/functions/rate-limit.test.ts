@@ -1,0 +1,33 @@
+// =COMPANY_LOOKUP against a rate-limited service, through the built bundle on the real clock: one range of 60
+// domains at 20 requests a second fits in one calculation (the adaptive throughput paces after the first 429s and
+// the refused calls are retried after Retry-After), every cell shows its company, and few calls are refused. A
+// column of many single-cell formulas recalculated at once also ends with companies or a short message, never an
+// error.
+import { companies, fillColumn, formulasSuite, values } from './helpers';
+
+const suite = formulasSuite();
+
+describe('formulas under a rate limit', () => {
+  it('fills a 60-domain range at 20 requests a second within one calculation', async () => {
+    const list = await companies(suite.sandbox, 60);
+    await suite.sandbox.control('POST', '/_sandbox/config', { rateLimitPerSecond: 20 });
+    const runtime = suite.open();
+    fillColumn(runtime, 'A', 1, list.map((company) => company.domain));
+    runtime.userEdit('B1', '=COMPANY_LOOKUP(A1:A60, "company_name")');
+    expect(values(runtime, 'B1:B60').map((row) => row[0])).toEqual(list.map((company) => company.name));
+    const refused = runtime.httpLog.filter((entry) => entry.status === 429).length;
+    expect(refused).toBeLessThanOrEqual(0.25 * runtime.httpLog.length);
+    expect(await suite.sandbox.lookupsServed()).toBe(60 + refused);
+  });
+
+  it('ends 30 single-cell formulas with a company or a short message under a limit of 5 a second', async () => {
+    const list = await companies(suite.sandbox, 30);
+    await suite.sandbox.control('POST', '/_sandbox/config', { rateLimitPerSecond: 5 });
+    const runtime = suite.open();
+    fillColumn(runtime, 'A', 1, list.map((company) => company.domain));
+    for (let row = 1; row <= 30; row++) runtime.userEdit(`B${row}`, `=COMPANY_LOOKUP(A${row}, "company_name")`);
+    const shown = values(runtime, 'B1:B30').map((row) => String(row[0]));
+    shown.forEach((text, index) => expect([list[index].name, 'Rate limited, retry later', 'Pending: recalculate or use Enrich']).toContain(text));
+    expect(shown.filter((text, index) => text === list[index].name).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,141 @@
+// The adaptive throughput (src/api/throughput.ts) alone, and through the service client's executor.
+import { createServiceClient } from '../../../src/api/client';
+import { AdaptiveThroughput, THROUGHPUT_LIMITS, type RoundReport } from '../../../src/api/throughput';
+import { ManualClock } from '../../fakes/ports';
+import { BASE_URL, ScriptedHttp, TOKEN, profileBody, reply } from './fakes';
+
+const healthy = (size: number, startedMs = 0, durationMs = 200): RoundReport => ({ size, startedMs, durationMs, rateLimited: 0, failed: 0 });
+
+describe('AdaptiveThroughput', () => {
+  it('starts at 25 and grows by half while full rounds stay healthy, up to 100', () => {
+    const throughput = new AdaptiveThroughput();
+    const sizes: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      sizes.push(throughput.batchSize());
+      throughput.record(healthy(throughput.batchSize()));
+    }
+    expect(sizes).toEqual([25, 38, 57, 86, 100, 100]);
+    expect(throughput.delayBefore(0)).toBe(0);
+  });
+
+  it('does not grow on a round smaller than the batch, and never hands over more than wanted', () => {
+    const throughput = new AdaptiveThroughput();
+    throughput.record(healthy(10));
+    expect(throughput.batchSize()).toBe(25);
+    expect(throughput.batchSize(7)).toBe(7);
+  });
+
+  it('drops the ceiling to the largest fast round when a round takes over 1.5 times as long, and probes again later', () => {
+    const throughput = new AdaptiveThroughput();
+    for (const size of [25, 38, 57]) throughput.record(healthy(size));
+    throughput.record(healthy(86, 0, 430));
+    expect(throughput.batchSize()).toBe(64);
+    expect(throughput.state().ceiling).toBe(64);
+    for (let round = 0; round < 9; round++) throughput.record(healthy(64));
+    expect(throughput.batchSize()).toBe(64);
+    throughput.record(healthy(64));
+    expect(throughput.batchSize()).toBe(65);
+    throughput.record(healthy(65, 0, 420));
+    expect(throughput.batchSize()).toBe(64);
+  });
+
+  it('halves the batch on a 5xx round and on the first 429 round; a later 429 only lowers the rate', () => {
+    const throughput = new AdaptiveThroughput({ batch: 60, ceiling: 100, ratePerSecond: null, roundMs: 200, healthyMax: 60, streak: 0, lastRound: null });
+    throughput.record({ ...healthy(60), failed: 3 });
+    expect(throughput.batchSize()).toBe(30);
+    throughput.record({ ...healthy(30), rateLimited: 10 });
+    expect(throughput.state().batch).toBe(15);
+    const rate = throughput.state().ratePerSecond as number;
+    throughput.record({ ...healthy(15), rateLimited: 2 });
+    expect(throughput.state()).toMatchObject({ batch: 15, ratePerSecond: rate * 0.8 });
+  });
+
+  it('after a 429 paces rounds at the rate the service accepted, lowers it at each 429 and raises it while healthy', () => {
+    const throughput = new AdaptiveThroughput();
+    throughput.record({ size: 25, startedMs: 1000, durationMs: 200, rateLimited: 5, failed: 0 });
+    expect(throughput.state().ratePerSecond).toBe(20);
+    expect(throughput.batchSize()).toBe(12);
+    // 12 requests at 21 a second: the next round waits until 571 ms after the last one started.
+    throughput.record(healthy(12, 2000));
+    expect(throughput.state().ratePerSecond).toBeCloseTo(21);
+    expect(throughput.delayBefore(2200)).toBe(Math.ceil(2000 + (12 / 21) * 1000 - 2200));
+    throughput.record({ size: 12, startedMs: 3000, durationMs: 200, rateLimited: 1, failed: 0 });
+    expect(throughput.state().ratePerSecond).toBeCloseTo(21 * 0.8);
+  });
+
+  it('first estimates the rate as a token bucket would give it: accepted since the first round over 1 s + elapsed', () => {
+    const throughput = new AdaptiveThroughput();
+    throughput.record(healthy(25, 0));
+    throughput.record(healthy(38, 200));
+    throughput.record(healthy(57, 400));
+    throughput.record({ size: 86, startedMs: 600, durationMs: 200, rateLimited: 36, failed: 0 });
+    // 170 accepted in 0.8 s: about 94 a second (the refused round alone got 50 through).
+    expect(throughput.state().ratePerSecond).toBeCloseTo(170 / 1.8);
+  });
+
+  it('never lets a round exceed the learned rate of requests per second', () => {
+    const throughput = new AdaptiveThroughput({ batch: 100, ceiling: 100, ratePerSecond: 7.5, roundMs: 200, healthyMax: 100, streak: 0, lastRound: null });
+    expect(throughput.batchSize()).toBe(7);
+  });
+
+  it('tells its owner each change, and reads back a saved state within the limits', () => {
+    const saved: unknown[] = [];
+    const throughput = new AdaptiveThroughput(null, THROUGHPUT_LIMITS, (state) => saved.push(state));
+    throughput.record(healthy(25));
+    expect(saved).toHaveLength(1);
+    const restored = new AdaptiveThroughput({
+      batch: 5000,
+      ceiling: -3,
+      ratePerSecond: Number.NaN,
+      roundMs: null,
+      healthyMax: 9,
+      streak: 4,
+      lastRound: { startedMs: 5, size: -1 },
+    });
+    expect(restored.state()).toEqual({ batch: 100, ceiling: 100, ratePerSecond: null, roundMs: null, healthyMax: 9, streak: 0, lastRound: null });
+  });
+
+  it('keeps pacing across executions: a restored state waits for the last round of the previous one', () => {
+    const first = new AdaptiveThroughput();
+    first.record({ size: 25, startedMs: 1000, durationMs: 200, rateLimited: 5, failed: 0 });
+    const next = new AdaptiveThroughput(first.state());
+    expect(next.delayBefore(1300)).toBe(Math.ceil(1000 + (25 / 20) * 1000 - 1300));
+  });
+});
+
+describe('the client with an adaptive throughput', () => {
+  it('sends rounds of its size, paces them after a 429, and retries the refused calls after Retry-After', () => {
+    const clock = new ManualClock();
+    const http = new ScriptedHttp(clock, 200);
+    const throughput = new AdaptiveThroughput({ batch: 4, ceiling: 100, ratePerSecond: null, roundMs: null, healthyMax: 0, streak: 0, lastRound: null });
+    const client = createServiceClient({ http, clock, settings: { baseUrl: BASE_URL, token: TOKEN }, random: () => 0, throughput });
+    const domains = Array.from({ length: 12 }, (_, i) => `d${i}.com`);
+    const ok = (i: number) => reply(200, profileBody(`d${i}.com`));
+    http.answer(ok(0), ok(1), ok(2), reply(429, { detail: 'slow down' }, { 'retry-after': '1' }));
+    for (let i = 4; i < 12; i++) http.answer(ok(i));
+    http.answer(ok(3));
+    const began = clock.now();
+    const results = client.lookupCompanies(domains);
+    expect(results.every((result) => result.ok)).toBe(true);
+    // 4, then paced rounds of at most the accepted rate (3 a second), then the refused call after its Retry-After.
+    expect(http.batches.map((batch) => batch.length)).toEqual([4, 3, 3, 2, 1]);
+    expect(client.batchSize()).toBe(3);
+    expect(clock.sleeps.some((ms) => ms >= 1000)).toBe(true);
+    expect(clock.now() - began).toBeGreaterThanOrEqual(3000);
+  });
+});
+
+describe('handing 429 answers back to a bulk caller', () => {
+  it('returns a refused call at once with its Retry-After, without sleeping, when the policy asks for it', () => {
+    const clock = new ManualClock();
+    const http = new ScriptedHttp(clock, 200);
+    const retry = { handBackRateLimited: true };
+    const client = createServiceClient({ http, clock, settings: { baseUrl: BASE_URL, token: TOKEN }, random: () => 0, retry });
+    http.answer(reply(200, profileBody('a.com')), reply(429, { detail: 'slow down' }, { 'retry-after': '2' }));
+    const [first, second] = client.lookupCompanies(['a.com', 'b.com']);
+    expect(first.ok).toBe(true);
+    expect(second).toMatchObject({ ok: false, error: { kind: 'rate_limited', retryAfterSeconds: 2 } });
+    expect(clock.sleeps).toEqual([]);
+    expect(http.batches).toHaveLength(1);
+  });
+});
