@@ -54,6 +54,11 @@ export interface Company {
   enrichedAtStart: boolean;
 }
 
+/** The facts a test may change: firmographics and descriptions. */
+export type CompanyChange = Partial<
+  Pick<Company, 'name' | 'employee_count' | 'hq_country' | 'hq_city' | 'founding_year' | 'short_description'>
+>;
+
 export type LookupOutcome =
   | { kind: 'profile'; company: Company }
   | { kind: 'enriching'; domain: string }
@@ -245,9 +250,27 @@ export class CompanyIndex {
     }
   }
 
-  /** Forget every enrichment started since the seed state. */
+  /** Original values of the fields changed through the control API, by domain (restored by reset). */
+  private readonly originals = new Map<string, Partial<Company>>();
+
+  /** Forget every enrichment started since the seed state, and undo every change of a company's facts. */
   resetEnrichment(): void {
     this.enrichmentReadyAt.clear();
+    for (const [domain, original] of this.originals) Object.assign(this.byDomain.get(domain) as Company, original);
+    this.originals.clear();
+  }
+
+  /** Changes facts of a company, as when it grows or moves (the profile and search results show the new values). */
+  change(domain: string, patch: CompanyChange): Company | undefined {
+    const company = this.byDomain.get(domain);
+    if (!company) return undefined;
+    const original = this.originals.get(domain) ?? {};
+    for (const key of Object.keys(patch) as Array<keyof CompanyChange>) {
+      if (!(key in original)) Object.assign(original, { [key]: company[key] });
+    }
+    this.originals.set(domain, original);
+    Object.assign(company, patch);
+    return company;
   }
 
   /** True when the company's profile can be served (enriched at start, or its enrichment finished). */

@@ -101,6 +101,11 @@ export class SandboxControl {
     return this.call('POST', '/_sandbox/config', { enrichmentDelayMs });
   }
 
+  /** Changes facts of a seeded company (employee_count, hq_country, ...); reset restores them. */
+  changeCompany(domain: string, change: Record<string, unknown>): Promise<unknown> {
+    return this.call('POST', `/_sandbox/companies/${encodeURIComponent(domain)}`, change);
+  }
+
   /** Requests per second per token past which the API answers 429 (null: no limit; reset restores the start-up one). */
   setRateLimit(rateLimitPerSecond: number | null): Promise<unknown> {
     return this.call('POST', '/_sandbox/config', { rateLimitPerSecond });

@@ -1,6 +1,6 @@
 // The control API under /_sandbox/ (no authentication; for tests, benchmarks and the playground): reset, account
-// credits and plan, clock, fault injection, forcing a task to fail mid-run, request counts, seeded company listing
-// and configuration (enrichment delay, per-token rate limit).
+// credits and plan, clock, fault injection, forcing a task to fail mid-run, request counts, seeded company listing,
+// changes of a company's facts, and configuration (enrichment delay, per-token rate limit).
 import { SIZE_BUCKETS } from './company-vocabulary';
 import { isoTime } from './clock';
 import { parseFaultConfig } from './faults';
@@ -9,6 +9,7 @@ import type { Sandbox } from './sandbox';
 import { taskObject } from './tasks';
 import { isPlainObject } from './validation';
 import { checkRateLimit } from './rate-limit';
+import type { CompanyChange } from './company-index';
 
 export interface ControlRequest {
   params: string[];
@@ -24,6 +25,25 @@ export interface ControlRoute {
 
 function ok(body: unknown): JsonResponse {
   return { status: 200, body };
+}
+
+const CHANGEABLE_TEXT = ['name', 'hq_country', 'hq_city', 'short_description'] as const;
+
+/** A company change from a control body: known text fields, a size bucket, a founding year; anything else refused. */
+function companyChange(body: Record<string, unknown>): CompanyChange {
+  const patch: CompanyChange = {};
+  for (const [key, value] of Object.entries(body)) {
+    if ((CHANGEABLE_TEXT as readonly string[]).includes(key) && typeof value === 'string') {
+      Object.assign(patch, { [key]: value });
+    } else if (key === 'employee_count' && (SIZE_BUCKETS as readonly unknown[]).includes(value)) {
+      patch.employee_count = value as CompanyChange['employee_count'];
+    } else if (key === 'founding_year' && Number.isInteger(value)) {
+      patch.founding_year = value as number;
+    } else {
+      throw new HttpError(400, `Cannot change ${key} to ${JSON.stringify(value)}`);
+    }
+  }
+  return patch;
 }
 
 function bodyObject(body: unknown): Record<string, unknown> {
@@ -139,6 +159,15 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
             founding_year: company.founding_year, industry: company.industry.name,
           };
         }));
+      },
+    },
+    {
+      method: 'POST', pattern: /^\/_sandbox\/companies\/([^/]+)$/,
+      handle: (request) => {
+        const patch = companyChange(bodyObject(request.body));
+        const company = sandbox.index.change(request.params[0], patch);
+        if (!company) throw new HttpError(404, `No company ${request.params[0]}`);
+        return ok({ domain: company.domain, ...patch });
       },
     },
     {

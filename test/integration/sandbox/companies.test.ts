@@ -109,6 +109,20 @@ describe('lookup (4.7)', () => {
   });
 });
 
+describe('changing a company (control API)', () => {
+  it('serves the changed facts until reset, and refuses unknown fields and companies', async () => {
+    const domain = seeded[0].domain;
+    await sandbox.control('POST', `companies/${domain}`, { employee_count: '10001+', hq_city: 'Lisbon' });
+    const changed = (await lookup(domain)).body;
+    expect(changed.context).toMatchObject({ employee_count: '10001+', hq_city: 'Lisbon' });
+    await expect(sandbox.control('POST', `companies/${domain}`, { employee_count: 'huge' })).rejects.toThrow(/400/);
+    await expect(sandbox.control('POST', `companies/${domain}`, { id: 'x' })).rejects.toThrow(/400/);
+    await expect(sandbox.control('POST', 'companies/no-such-company.example', { hq_city: 'X' })).rejects.toThrow(/404/);
+    await sandbox.reset();
+    expect((await lookup(domain)).body.context.hq_city).not.toBe('Lisbon');
+  });
+});
+
 describe('semantic search (4.8, 4.9, 2.9)', () => {
   test('results carry every field of the addendum, request metadata echoes the request, no total count', async () => {
     const reply = await search({ q: 'payroll software for restaurants', pagination: { offset: 0, limit: 5 } });
