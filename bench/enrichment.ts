@@ -8,7 +8,7 @@
 import { createRuntime, createRealClock, SpreadsheetModel } from '../dev/gas-runtime';
 import type { SpawnedSandbox } from '../dev/sandbox/spawn';
 import type { SandboxControl } from '../dev/sandbox/control-client';
-import type { EnrichProgress } from '../src/enrichment/job';
+import type { EnrichProgress } from '../src/enrichment/contract';
 import { drive, runtimeWith, start, startSandbox, TOKEN, USER } from '../test/integration/enrichment/harness';
 import { shuffled } from './_shuffle';
 

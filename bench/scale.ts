@@ -14,7 +14,7 @@ import { createManualClock, createProject, SpreadsheetModel, type GasProject, ty
 import { SandboxControl } from '../dev/sandbox/control-client';
 import { spawnSandbox } from '../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../src/account/settings';
-import type { EnrichProgress } from '../src/enrichment/job';
+import type { EnrichProgress } from '../src/enrichment/contract';
 import type { LaunchResponse, ResearchStatusDto } from '../src/research/endpoints';
 import { columnLetter } from '../src/shared/a1';
 import { shuffled } from './_shuffle';

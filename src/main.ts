@@ -92,6 +92,8 @@ global.runEnrichmentChunk = enrichment.runEnrichmentChunk;
 global.getEnrichmentProgress = enrichment.getEnrichmentProgress;
 global.cancelEnrichment = enrichment.cancelEnrichment;
 global.resumeEnrichment = enrichment.resumeEnrichment;
+global.getRefreshPreview = enrichment.getRefreshPreview;
+global.runRefreshChunk = enrichment.runRefreshChunk;
 
 // --- Research (issue 7) ---
 global.showResearchPanel = research.showResearchPanel;

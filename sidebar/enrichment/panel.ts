@@ -2,12 +2,14 @@
 // Start), then progress (bar, done / enriching / not found / invalid / errors / skipped, rate, ETA, the domains waiting
 // for the service with a countdown to their next try, Cancel) while the panel drives the job chunk by chunk (each call
 // one server execution; a trigger continues if the panel closes), then the summary. A paused job shows why and offers
-// Resume; the domains a pause stopped wait for it and are not counted as errors.
-import type { EnrichOptions, EnrichPreview, EnrichProgress } from '../../src/enrichment/job';
+// Resume; the domains a pause stopped wait for it and are not counted as errors. Below the setup, "Keep data fresh"
+// (refresh-section.ts) refreshes rows enriched more than N days ago.
+import type { EnrichOptions, EnrichPreview, EnrichProgress } from '../../src/enrichment/contract';
 import { errorText, server } from '../bridge';
 import { panelHeader } from '../ui/credits-badge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { count, duration } from './format';
+import { refreshSection } from './refresh-section';
 
 const RETRY_AFTER_FAILURE_MS = 5000;
 const MAX_FAILURES = 5;
@@ -103,6 +105,7 @@ export function mountEnrichPanel(root: HTMLElement): void {
       ),
       h('div', { class: 'row' }, start, h('button', { type: 'button', id: 'enrich-refresh', onclick: () => void loadPreview({ fields: currentChoice().fields, overwrite: overwrite.checked }) }, 'Use current selection')),
       last,
+      refreshSection(),
     );
   }
 

@@ -10,9 +10,10 @@ import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } 
 import { readCachedLookups } from '../companies/profile-cache';
 import { columnOptions, DEFAULT_DOMAIN_HEADER, detectDomainColumn, locateColumns, normalizeHeader, planTargetColumns, type ColumnOption } from './layout';
 import { addInvalidUpdates, addOutcomeUpdates, buildBlockWrites, columnRuns, dropFormulaCells, outcomeCells, readRows, updatedSpan, type CellUpdates, type RowOutcome } from './rows';
-import { chosenFields, emptyCounts, filledColumns, loadJob, recordFilledColumns, rememberChosenFields, saveJob, type EnrichJob, type JobCounts, type JobScope, type RetryEntry } from './job-state';
+import type { EnrichOptions, EnrichPreview, EnrichProgress, FieldChoice, StartResult } from './contract';
+import { chosenFields, emptyCounts, filledColumns, loadJob, recordFilledColumns, rememberChosenFields, saveJob, type EnrichJob, type RetryEntry } from './job-state';
 import { resolveDomains, type LookupClient } from './lookups';
-import type { EnrichSheet, SheetAccess, TriggerPort } from './ports';
+import type { EnrichmentDates, EnrichSheet, SheetAccess, TriggerPort } from './ports';
 import { TIMER_HANDLER } from '../scheduler/timer';
 import { columnLetter } from '../shared/a1';
 
@@ -45,93 +46,14 @@ const PERMANENT_ERRORS: ReadonlySet<ApiError['kind']> = new Set(['invalid_input'
 export interface EnrichDeps {
   store: KeyValueStore;
   sheets: SheetAccess;
+  /** When each domain was last enriched (read by "Refresh data older than N days"). */
+  dates: EnrichmentDates;
   cache: CachePort;
   clock: ClockPort;
   lock: LockPort;
   triggers: TriggerPort;
   client: () => LookupClient;
   newId: () => string;
-}
-
-export interface EnrichOptions {
-  /** 1-based column; detected from the selection when absent. */
-  domainColumn?: number;
-  /** Profile field keys; the defaults when absent. */
-  fields?: string[];
-  overwrite?: boolean;
-}
-
-export interface FieldChoice {
-  key: string;
-  header: string;
-  checked: boolean;
-  /** Where the values go: "column H (existing)" or "new column K". */
-  target: string;
-}
-
-export type EnrichPreview =
-  | {
-      ok: true;
-      sheetName: string;
-      columns: ColumnOption[];
-      domainColumn: number;
-      domainColumnLabel: string;
-      hasHeaderRow: boolean;
-      note: string | null;
-      fields: FieldChoice[];
-      overwrite: boolean;
-      rows: number;
-      uniqueDomains: number;
-      blank: number;
-      invalid: number;
-      alreadyFilled: number;
-      /** Unique domains that need a lookup, and how many of them are cached already. */
-      toLookUp: number;
-      cached: number;
-      credits: 0;
-      job: EnrichProgress | null;
-    }
-  | { ok: false; message: string; job: EnrichProgress | null };
-
-export interface EnrichProgress {
-  jobId: string;
-  status: EnrichJob['status'];
-  message: string | null;
-  sheetName: string;
-  domainColumnLabel: string;
-  headers: string[];
-  overwrite: boolean;
-  scope: JobScope;
-  counts: JobCounts;
-  totalDomains: number;
-  resolvedDomains: number;
-  percent: number;
-  /**
-   * Domains waiting for the service to finish enriching them (202), failed lookups waiting for a retry, and domains
-   * a pause stopped (token, settings or quota: looked up again on Resume, not errors).
-   */
-  enriching: number;
-  retrying: number;
-  blocked: number;
-  /** Seconds until the next lookup of a waiting domain; null when none waits. */
-  nextTrySeconds: number | null;
-  lookups: number;
-  cacheHits: number;
-  chunks: number;
-  /**
-   * Domains per second since the start, and the estimated seconds left (null when unknown): the domains not looked up
-   * yet at the rate of fresh lookups, and at least the wait for the next try of the waiting ones. `etaLatestSeconds`
-   * is the latest finish if the service takes every retry the job allows for its waiting domains.
-   */
-  rate: number;
-  etaSeconds: number | null;
-  etaLatestSeconds: number | null;
-  /** When the driver should call the next chunk: 0 now, n ms later, or -1 when there is nothing left to do. */
-  nextStepInMs: number;
-  /** Another execution holds the job right now. */
-  busy: boolean;
-  startedAt: number;
-  updatedAt: number;
 }
 
 // --- Progress ------------------------------------------------------------------------------------------------------
@@ -319,7 +241,6 @@ function allFieldChoices(chosen: Map<string, { column: number; isNew: boolean; h
   });
 }
 
-export type StartResult = { ok: true; progress: EnrichProgress } | { ok: false; message: string };
 
 /**
  * Starts a job on the active sheet: adds a header row when the data has none, writes the headers of new field
@@ -538,13 +459,17 @@ function pause(job: EnrichJob, message: string): void {
   job.message = message;
 }
 
-/** Writes this chunk's outcomes into the rows that hold their domains now, and plans the next chunk. */
-function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): void {
+/**
+ * Writes this chunk's outcomes into the rows that hold their domains now, and plans the next chunk. Returns the
+ * domains whose profile (or "Not found") was written, to date them.
+ */
+function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): string[] {
+  const settledDomains: string[] = [];
   const values = sheet.readValues();
   const located = locateColumns(values[0] ?? [], job.domainColumn, job.domainHeader, job.headers);
   if (!located.ok) {
     pause(job, located.message);
-    return;
+    return settledDomains;
   }
   job.domainColumn = located.domainColumn;
   const fields = job.fields.map((key) => profileFieldByKey(key)).filter((field): field is ProfileField => field !== undefined);
@@ -555,6 +480,7 @@ function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): void
     const rows = snapshot.rowsByDomain.get(domain) ?? [];
     const needing = snapshot.pendingRows.get(domain) ?? 0;
     const written = addOutcomeUpdates(updates, values, rows, located.targets, outcomeCells(outcome, fields), job.overwrite);
+    if (written > 0 && (outcome.kind === 'profile' || outcome.kind === 'not_found')) settledDomains.push(domain);
     if (outcome.kind === 'profile') job.counts.written += written;
     else if (outcome.kind === 'not_found') job.counts.notFound += written;
     else if (outcome.kind === 'enriching') job.counts.gaveUp += written;
@@ -578,6 +504,7 @@ function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): void
     // The last plan: once it is looked up only retries remain, and this chunk's execution can wait for them.
     job.mainDone = after.length <= LIMITS.planSize;
   }
+  return settledDomains;
 }
 
 function isFinished(job: EnrichJob): boolean {
@@ -592,7 +519,10 @@ function chunkOnce(deps: EnrichDeps, job: EnrichJob, started: number, budgetMs: 
   if (needSheet) {
     const sheet = deps.sheets.byId(job.sheetId);
     if (!sheet) pause(job, `The sheet "${job.sheetName}" was deleted: start a new enrichment.`);
-    else writeAndPlan(sheet, job, work);
+    else {
+      const settled = writeAndPlan(sheet, job, work);
+      if (job.status !== 'paused') deps.dates.record(sheet.id, settled, deps.clock.now());
+    }
     if (job.status === 'paused') {
       // Nothing of this chunk was written: look its domains up again (from the cache) once resumed.
       Object.assign(job, { ...before, status: job.status, message: job.message, lookups: job.lookups, requests: job.requests, cacheHits: job.cacheHits });

@@ -1,6 +1,6 @@
 // The small ports the enrichment job needs beyond src/ports.ts: the sheet it works on (whole-grid read, formula read,
-// rectangular writes) and the continuation trigger. sheet-adapter.ts and trigger-adapter.ts implement them over Apps
-// Script; tests use in-memory fakes.
+// rectangular writes of values and notes), the enrichment dates, and the continuation trigger. sheet-adapter.ts and
+// trigger-adapter.ts implement them over Apps Script; tests use in-memory fakes.
 import type { CellValue } from '../shared/cell-values';
 import type { Area } from './layout';
 
@@ -13,6 +13,8 @@ export interface EnrichSheet {
   readFormulas(area: Area): string[][];
   /** Writes a rectangle of values (one write). */
   writeValues(row: number, column: number, values: Array<Array<CellValue | Date>>): void;
+  /** Sets the notes of a rectangle (one write). */
+  writeNotes(row: number, column: number, notes: string[][]): void;
   /** Adds columns when the sheet has fewer than `columns`. */
   ensureColumns(columns: number): void;
   /** Inserts an empty row above row 1 (for a header row). */
@@ -24,6 +26,15 @@ export interface SheetAccess {
   active(): { sheet: EnrichSheet; selection: Area };
   /** A sheet of this spreadsheet by id, or null when it was deleted. */
   byId(id: number): EnrichSheet | null;
+}
+
+/**
+ * When each domain of a sheet was last enriched (epoch ms), kept in a hidden sheet keyed by sheet and domain, so it
+ * survives sorting and inserted rows and uses no developer metadata. Each call is one read (and one write).
+ */
+export interface EnrichmentDates {
+  read(sheetId: number): Map<string, number>;
+  record(sheetId: number, domains: string[], at: number): void;
 }
 
 /** One-off time triggers that run a global by name. */

@@ -1,8 +1,10 @@
 // The enrichment job's sheet port over SpreadsheetApp: whole-grid read (the grid's size, then one getValues), formula
-// read and rectangular writes, each one Apps Script call (plus adding columns when new field columns reach past the sheet's last one).
+// read and rectangular writes of values and notes, each one Apps Script call (plus adding columns when new field
+// columns reach past the sheet's last one); and the enrichment dates in their hidden sheet.
 import type { CellValue } from '../shared/cell-values';
 import type { Area } from './layout';
-import type { EnrichSheet, SheetAccess } from './ports';
+import type { EnrichmentDates, EnrichSheet, SheetAccess } from './ports';
+import { ENRICHMENT_DATES_SHEET } from '../shared/internal-sheets';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -32,6 +34,10 @@ function wrap(sheet: Sheet): EnrichSheet {
       const width = values[0]?.length ?? 0;
       if (width > 0) sheet.getRange(row, column, values.length, width).setValues(values);
     },
+    writeNotes: (row: number, column: number, notes: string[][]) => {
+      const width = notes[0]?.length ?? 0;
+      if (width > 0) sheet.getRange(row, column, notes.length, width).setNotes(notes);
+    },
     ensureColumns: (columns: number) => {
       const maxColumns = sheet.getMaxColumns();
       if (columns > maxColumns) sheet.insertColumnsAfter(maxColumns, columns - maxColumns);
@@ -55,6 +61,40 @@ export function appsScriptSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
     byId: (id: number) => {
       const sheet = spreadsheet.getSheets().find((candidate) => candidate.getSheetId() === id);
       return sheet ? wrap(sheet) : null;
+    },
+  };
+}
+
+/** The hidden sheet of enrichment dates: one row per sheet and domain (sheet id, domain, ISO time), read and written whole. */
+export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): EnrichmentDates {
+  const existing = () => spreadsheet.getSheetByName(ENRICHMENT_DATES_SHEET);
+  const rows = (sheet: Sheet | null): unknown[][] =>
+    sheet && sheet.getLastRow() > 1 ? sheet.getRange(2, 1, sheet.getLastRow() - 1, 3).getValues() : [];
+  return {
+    read: (sheetId) => {
+      const dates = new Map<string, number>();
+      for (const [id, domain, at] of rows(existing())) {
+        if (Number(id) === sheetId && typeof domain === 'string') dates.set(domain, Date.parse(String(at)));
+      }
+      return dates;
+    },
+    record: (sheetId, domains, at) => {
+      if (domains.length === 0) return;
+      let sheet = existing();
+      if (!sheet) {
+        // insertSheet activates the new sheet: give the user their sheet back.
+        const active = spreadsheet.getActiveSheet();
+        sheet = spreadsheet.insertSheet(ENRICHMENT_DATES_SHEET, spreadsheet.getSheets().length);
+        sheet.getRange(1, 1, 1, 3).setValues([['Sheet id', 'Domain', 'Enriched at']]);
+        sheet.hideSheet();
+        if (active) spreadsheet.setActiveSheet(active);
+      }
+      const all = new Map(rows(sheet).map((row) => [`${row[0]}|${row[1]}`, row]));
+      const iso = new Date(at).toISOString();
+      for (const domain of domains) all.set(`${sheetId}|${domain}`, [sheetId, domain, iso]);
+      const table = [...all.values()];
+      if (sheet.getMaxRows() < table.length + 1) sheet.insertRowsAfter(sheet.getMaxRows(), table.length + 1 - sheet.getMaxRows());
+      sheet.getRange(2, 1, table.length, 3).setValues(table as Array<Array<string | number>>);
     },
   };
 }

@@ -1,7 +1,7 @@
 // The shared timer's handler: the document's one time-driven trigger runs research polling, then the enrichment
 // continuation, each a slice of one time budget (timer.ts), and removes itself when neither has work left.
 import { appContext } from '../app-context';
-import { enrichmentTimerSlice } from '../enrichment/endpoints';
+import { enrichmentTimerSlice } from '../enrichment/timer-slice';
 import { researchTimerSlice } from '../research/endpoints';
 import { appsScriptTimer } from './apps-script';
 import { runTimer } from './timer';

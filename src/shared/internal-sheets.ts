@@ -1,10 +1,17 @@
 // Which sheets belong to the user: the add-in keeps its own bookkeeping in hidden sheets (the research ledger and
-// the full reports), and no panel may offer, read from or write to them. The rule every sheet picker and sheet-level
-// server function applies: a hidden sheet, or one named like an internal sheet (even if someone unhid it), is not a
-// user sheet.
+// the full reports, enrichment dates), and no panel may offer, read from or write to them. The rule every sheet
+// picker and sheet-level server function applies: a hidden sheet, or one named like an internal sheet (even if
+// someone unhid it), is not a user sheet.
 
-/** Sheets the add-in creates and hides (src/research keeps its ledger and reports there). */
-export const INTERNAL_SHEET_NAMES: readonly string[] = ['Sheet Scout research ledger', 'Sheet Scout research reports'];
+/** Where bulk enrichment keeps when each domain of each sheet was last enriched (for "Refresh data older than"). */
+export const ENRICHMENT_DATES_SHEET = 'Sheet Scout enrichment dates';
+
+/** Sheets the add-in creates and hides (src/research keeps its ledger and reports there, src/enrichment its dates). */
+export const INTERNAL_SHEET_NAMES: readonly string[] = [
+  'Sheet Scout research ledger',
+  'Sheet Scout research reports',
+  ENRICHMENT_DATES_SHEET,
+];
 
 const internal = new Set(INTERNAL_SHEET_NAMES.map((name) => name.toLowerCase()));
 

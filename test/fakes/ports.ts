@@ -98,12 +98,12 @@ export class MemoryCache implements CachePort {
   }
 }
 
-/** LockService-like lock: one holder; `heldElsewhere` simulates another execution holding it. */
+/** LockService-like lock of one execution (taking it again succeeds); `heldElsewhere`: another execution holds it. */
 export class MemoryLock implements LockPort {
   held = false;
   heldElsewhere = false;
   tryLock(): boolean {
-    if (this.heldElsewhere || this.held) return false;
+    if (this.heldElsewhere) return false;
     this.held = true;
     return true;
   }

@@ -64,6 +64,8 @@ describe('malformed panel requests (integration)', () => {
     const before = await sandbox.stats();
     expect(failure('startEnrichment', [{ fields: [1, 2] }])).toBe(unreadable('fields[0] must be string'));
     expect(failure('getEnrichmentPreview', [{ domainColumn: 'A' }])).toBe(unreadable('domainColumn must be integer'));
+    expect(failure('getRefreshPreview', [{ days: '30' }])).toBe(unreadable('days must be integer'));
+    expect(failure('runRefreshChunk', [{ days: 30, skip: 'a.com' }])).toBe(unreadable('skip must be array'));
     expect(failure('saveAccountToken', [{ token: 42 }])).toBe(unreadable('token must be string'));
     expect(failure('setFormulaTokenSharing', ['yes'])).toBe(unreadable('sharing must be boolean'));
     expect(failure('setRequestBudgetAccount', ['enterprise'])).toBe(unreadable('account kind must be one of "consumer", "workspace"'));

@@ -4,7 +4,8 @@
 import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
 import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import { LIMITS, type EnrichPreview, type EnrichProgress } from '../../../src/enrichment/job';
+import { LIMITS } from '../../../src/enrichment/job';
+import type { EnrichPreview, EnrichProgress } from '../../../src/enrichment/contract';
 import { drive, formulaCount, runtimeWith, sheetValues, start, startSandbox, USER, TOKEN, type SandboxCompany, type SandboxControl } from './harness';
 
 const FIELDS = ['company_name', 'hq_country', 'employee_count', 'founding_year'];

@@ -5,7 +5,7 @@ import { createRuntime, SpreadsheetModel, type GasRuntime, type ManualClock, typ
 import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import { SandboxControl as BaseSandboxControl, type SeededCompany } from '../../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import type { EnrichOptions, EnrichProgress, StartResult } from '../../../src/enrichment/job';
+import type { EnrichOptions, EnrichProgress, StartResult } from '../../../src/enrichment/contract';
 import { columnLetter } from '../../../src/shared/a1';
 
 export const BUNDLE = path.resolve(__dirname, '../../../dist/Code.js');

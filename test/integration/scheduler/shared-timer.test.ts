@@ -2,7 +2,7 @@
 // (one time-driven trigger per user per document, at most hourly) against the sandbox: research and enrichment
 // active in the same spreadsheet share one trigger, both progress when it fires, and it goes once both are done.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { EnrichProgress, StartResult } from '../../../src/enrichment/endpoints';
+import type { EnrichProgress, StartResult } from '../../../src/enrichment/contract';
 import { advance, column, launch, runtimeFor, SHEET, startWorld, type World } from '../research/harness';
 
 const HOUR = 60 * 60_000;

@@ -1,11 +1,12 @@
 // In-memory fakes for the enrichment job's ports: a sheet that stores formulas and values like Sheets does for
 // setValues (a leading '=' makes a formula, a leading ' is a text prefix) and can be sorted or have rows inserted and
-// deleted; a scripted lookup client; a cache, store, clock, lock and trigger registry.
-import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../../../src/ports';
+// deleted; a scripted lookup client; a trigger registry and the enrichment dates; the cache, store, clock and lock are
+// the shared ones of test/fakes/ports.ts.
+import { ManualClock, MemoryCache, MemoryLock, MemoryStore } from '../../fakes/ports';
 import type { Result } from '../../../src/api/errors';
 import type { CompanyProfile, LookupOutcome } from '../../../src/api/types';
 import type { Area } from '../../../src/enrichment/layout';
-import type { EnrichSheet, SheetAccess, TriggerPort } from '../../../src/enrichment/ports';
+import type { EnrichSheet, SheetAccess, TriggerPort, EnrichmentDates } from '../../../src/enrichment/ports';
 import type { EnrichDeps } from '../../../src/enrichment/job';
 
 type Cell = { value: unknown; formula?: string };
@@ -59,6 +60,14 @@ export class FakeSheet implements EnrichSheet {
         target[column - 1 + c] = FakeSheet.parse(value);
       });
     });
+  }
+
+  /** Notes by "row:column" (1-based), as setNotes leaves them. */
+  readonly notes = new Map<string, string>();
+
+  writeNotes(row: number, column: number, notes: string[][]): void {
+    this.writes++;
+    notes.forEach((line, r) => line.forEach((note, c) => this.notes.set(`${row + r}:${column + c}`, note)));
   }
 
   ensureColumns(): void {
@@ -168,58 +177,6 @@ export class FakeClient {
   }
 }
 
-export class MemoryStore implements KeyValueStore {
-  data = new Map<string, string>();
-  get(key: string): string | null {
-    return this.data.get(key) ?? null;
-  }
-  set(key: string, value: string): void {
-    if (value.length > 9000) throw new Error('Argument too large: value');
-    this.data.set(key, value);
-  }
-  remove(key: string): void {
-    this.data.delete(key);
-  }
-}
-
-export class MemoryCache implements CachePort {
-  data = new Map<string, string>();
-  getAll(keys: string[]): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const key of keys) if (this.data.has(key)) out[key] = this.data.get(key) as string;
-    return out;
-  }
-  putAll(values: Record<string, string>): void {
-    for (const [key, value] of Object.entries(values)) this.data.set(key, value);
-  }
-  removeAll(keys: string[]): void {
-    for (const key of keys) this.data.delete(key);
-  }
-}
-
-export class ManualClock implements ClockPort {
-  constructor(public ms = Date.UTC(2026, 0, 1)) {}
-  now(): number {
-    return this.ms;
-  }
-  sleep(ms: number): void {
-    this.ms += ms;
-  }
-}
-
-export class FakeLock implements LockPort {
-  held = false;
-  heldElsewhere = false;
-  tryLock(): boolean {
-    if (this.heldElsewhere) return false;
-    this.held = true;
-    return true;
-  }
-  release(): void {
-    this.held = false;
-  }
-}
-
 export class FakeTriggers implements TriggerPort {
   pending: Array<{ handler: string; afterMs: number }> = [];
   scheduled = 0;
@@ -240,18 +197,32 @@ export interface World {
   cache: MemoryCache;
   store: MemoryStore;
   clock: ManualClock;
-  lock: FakeLock;
+  lock: MemoryLock;
   triggers: FakeTriggers;
   selection: Area;
+  dates: MemoryDates;
+}
+
+/** The hidden dates sheet in memory: per sheet, domain -> when it was last enriched. */
+export class MemoryDates implements EnrichmentDates {
+  readonly bySheet = new Map<number, Map<string, number>>();
+  read(sheetId: number): Map<string, number> {
+    return new Map(this.bySheet.get(sheetId) ?? []);
+  }
+  record(sheetId: number, domains: string[], at: number): void {
+    const dates = this.bySheet.get(sheetId) ?? new Map<string, number>();
+    for (const domain of domains) dates.set(domain, at);
+    this.bySheet.set(sheetId, dates);
+  }
 }
 
 export function world(rows: unknown[][], selection?: Partial<Area>): World {
   const sheet = new FakeSheet(7, 'Leads', rows);
   const client = new FakeClient();
-  const cache = new MemoryCache();
-  const store = new MemoryStore();
   const clock = new ManualClock();
-  const lock = new FakeLock();
+  const cache = new MemoryCache(clock);
+  const store = new MemoryStore();
+  const lock = new MemoryLock();
   const triggers = new FakeTriggers();
   const area: Area = { row: 1, column: 1, numRows: rows.length, numColumns: 1, ...selection };
   const sheets: SheetAccess = {
@@ -259,6 +230,7 @@ export function world(rows: unknown[][], selection?: Partial<Area>): World {
     byId: (id) => (id === sheet.id ? sheet : null),
   };
   let ids = 0;
-  const deps: EnrichDeps = { store, sheets, cache, clock, lock, triggers, client: () => client, newId: () => `job-${++ids}` };
-  return { deps, sheet, client, cache, store, clock, lock, triggers, selection: area };
+  const dates = new MemoryDates();
+  const deps: EnrichDeps = { store, sheets, dates, cache, clock, lock, triggers, client: () => client, newId: () => `job-${++ids}` };
+  return { deps, sheet, client, cache, store, clock, lock, triggers, selection: area, dates };
 }

@@ -1,4 +1,5 @@
-import { cancelEnrichment, LIMITS, previewEnrichment, resumeEnrichment, runChunk, startEnrichment, TRIGGER_HANDLER, type EnrichProgress } from '../../../src/enrichment/job';
+import { cancelEnrichment, LIMITS, previewEnrichment, resumeEnrichment, runChunk, startEnrichment, TRIGGER_HANDLER } from '../../../src/enrichment/job';
+import type { EnrichProgress } from '../../../src/enrichment/contract';
 import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/rows';
 import type { CompanyProfile } from '../../../src/api/types';
 import { loadJob } from '../../../src/enrichment/job-state';
@@ -220,14 +221,14 @@ describe('a job', () => {
       [NOT_FOUND_TEXT, '', ''],
     ]);
     // Hours later (the cache empty), with a new row below: only the new row is looked up.
-    w.cache.data.clear();
+    w.cache.entries.clear();
     w.sheet.insertRow(6, ['later.com']);
     w.client.calls = [];
     start(w);
     expect(drive(w)).toMatchObject({ status: 'done', totalDomains: 1, scope: { alreadyFilled: 4 } });
     expect(w.client.looked()).toEqual(['later.com']);
     // A field added to the job gets a new column: every row with a profile needs it, the not-found row does not.
-    w.cache.data.clear();
+    w.cache.entries.clear();
     w.client.calls = [];
     start(w, { fields: [...FIELDS, 'founding_year'] });
     drive(w);
@@ -249,7 +250,7 @@ describe('a job', () => {
     const reached = (runChunk(w.deps, 'sidebar') as EnrichProgress).resolvedDomains;
     cancelEnrichment(w.deps);
     expect(reached).toBe(LIMITS.planSize);
-    w.cache.data.clear();
+    w.cache.entries.clear();
     w.client.calls = [];
     start(w);
     expect(drive(w)).toMatchObject({ status: 'done', totalDomains: LIMITS.planSize + 10 - reached });

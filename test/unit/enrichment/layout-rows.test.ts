@@ -3,7 +3,7 @@ import { columnLetter } from '../../../src/shared/a1';
 import { buildBlockWrites, ENRICHING_TEXT, FAILED_PREFIX, isEmptyOrMark, NO_DATA_TEXT, NOT_FOUND_TEXT, outcomeCells, readRows, columnRuns, type CellUpdates } from '../../../src/enrichment/rows';
 import { filledColumns, loadJob, recordFilledColumns, saveJob, JOB_KEY, type EnrichJob } from '../../../src/enrichment/job-state';
 import { PROFILE_FIELDS, profileFieldByKey } from '../../../src/companies/profile-fields';
-import { MemoryStore } from './fakes';
+import { MemoryStore } from '../../fakes/ports';
 
 const field = (key: string) => profileFieldByKey(key) ?? PROFILE_FIELDS[0];
 const all = { row: 1, column: 1, numRows: 100, numColumns: 100 };

@@ -1,0 +1,101 @@
+// The enrichment panel's "Keep data fresh" section: how many enriched rows are older than N days (and how many have
+// no recorded date), what refreshing them costs, then the refresh itself, chunk by chunk while the panel is open,
+// ending with how many rows changed per column (changed cells carry a note "Was ... until <date>").
+import type { RefreshChunkResult, RefreshPreview } from '../../src/enrichment/contract';
+import { errorText, server } from '../bridge';
+import { h, message, replaceChildren } from '../ui/dom';
+import { count } from './format';
+
+type Changes = Extract<RefreshChunkResult, { ok: true }>;
+
+interface RunTotals {
+  checked: number;
+  changedRows: number;
+  notFound: number;
+  byField: Map<string, number>;
+  skip: string[];
+}
+
+function plural(n: number, noun: string): string {
+  return `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function totalsLine(totals: RunTotals): HTMLElement {
+  const fields = [...totals.byField].map(([header, rows]) => `${header}: ${count(rows)}`).join(' · ');
+  return h(
+    'div',
+    { id: 'enrich-fresh-summary' },
+    h('p', {}, `Checked ${plural(totals.checked, 'domain')}: ${plural(totals.changedRows, 'row')} changed.`),
+    fields ? h('p', {}, fields) : null,
+    totals.notFound > 0 ? h('p', { class: 'muted' }, `${count(totals.notFound)} no longer found (values kept).`) : null,
+    totals.skip.length > 0 ? h('p', { class: 'muted' }, `${count(totals.skip.length)} not answered now: refresh again later.`) : null,
+    totals.changedRows > 0 ? h('p', { class: 'muted' }, 'Each changed cell has a note with its previous value.') : null,
+  );
+}
+
+function addChunk(totals: RunTotals, chunk: Changes): void {
+  totals.checked += chunk.checked;
+  totals.changedRows += chunk.changedRows;
+  totals.notFound += chunk.notFound;
+  totals.skip.push(...chunk.retryLater);
+  for (const { header, rows } of chunk.changedByField) totals.byField.set(header, (totals.byField.get(header) ?? 0) + rows);
+}
+
+export function refreshSection(): HTMLElement {
+  const days = h('input', { type: 'number', id: 'enrich-fresh-days', min: '0', max: '3650', value: '30', 'aria-label': 'Days' });
+  const output = h('div', { id: 'enrich-fresh-output' });
+  const check = h('button', { type: 'button', id: 'enrich-fresh-check' }, 'Check');
+  const show = (...children: Array<Node | null>) => replaceChildren(output, ...children);
+
+  async function preview(): Promise<void> {
+    show(h('p', { class: 'muted' }, 'Reading the sheet…'));
+    try {
+      renderPreview(await server.getRefreshPreview({ days: Number(days.value) }));
+    } catch (error) {
+      show(message('error', errorText(error)));
+    }
+  }
+
+  function renderPreview(answer: RefreshPreview): void {
+    if (!answer.ok) return show(message('warn', answer.message));
+    if (answer.staleRows === 0) return show(message('ok', `Every enriched row of "${answer.sheetName}" is newer than ${answer.days} days.`));
+    const undated = answer.undatedRows > 0 ? ` (${count(answer.undatedRows)} enriched before dates were kept)` : '';
+    const run = h('button', { type: 'button', class: 'primary', id: 'enrich-fresh-run' }, `Refresh ${count(answer.staleRows)} rows`);
+    run.addEventListener('click', () => void refresh(answer.days, run));
+    show(
+      h('p', { id: 'enrich-fresh-preview' }, `${plural(answer.staleRows, 'row')}${undated} of "${answer.sheetName}" are older than ${answer.days} days.`),
+      h('p', { class: 'muted' }, `Sends ${count(answer.requests)} lookups (${answer.credits} credits). Compares: ${answer.fields.join(', ')}.`),
+      h('div', { class: 'row' }, run),
+    );
+  }
+
+  async function refresh(age: number, button: HTMLButtonElement): Promise<void> {
+    button.disabled = true;
+    check.disabled = true;
+    const totals: RunTotals = { checked: 0, changedRows: 0, notFound: 0, byField: new Map(), skip: [] };
+    try {
+      for (;;) {
+        const chunk = await server.runRefreshChunk({ days: age, skip: totals.skip });
+        if (!chunk.ok) return show(message('warn', chunk.message), totalsLine(totals));
+        addChunk(totals, chunk);
+        if (chunk.remaining === 0) break;
+        show(h('p', { class: 'muted' }, `Refreshing… ${count(chunk.remaining)} domains left.`), totalsLine(totals));
+      }
+      show(message('ok', 'Refresh finished.'), totalsLine(totals));
+    } catch (error) {
+      show(message('error', errorText(error)), totalsLine(totals));
+    } finally {
+      check.disabled = false;
+    }
+  }
+
+  check.addEventListener('click', () => void preview());
+  return h(
+    'details',
+    { id: 'enrich-fresh' },
+    h('summary', {}, 'Keep data fresh'),
+    h('p', { class: 'muted' }, 'Look up again the rows enriched more than N days ago; only changed cells are rewritten.'),
+    h('div', { class: 'fresh-age' }, h('label', { for: 'enrich-fresh-days' }, 'Older than'), days, h('span', {}, 'days'), check),
+    output,
+  );
+}

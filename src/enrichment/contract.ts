@@ -1,0 +1,128 @@
+// What the enrichment panel and the server exchange (sidebar/enrichment imports only this file and src/api/types):
+// the job's options, preview and progress, and the refresh of data older than N days.
+import type { ColumnOption } from './layout';
+import type { EnrichJob, JobCounts, JobScope } from './job-state';
+
+export interface EnrichOptions {
+  /** 1-based column; detected from the selection when absent. */
+  domainColumn?: number;
+  /** Profile field keys; the defaults when absent. */
+  fields?: string[];
+  overwrite?: boolean;
+}
+
+export interface FieldChoice {
+  key: string;
+  header: string;
+  checked: boolean;
+  /** Where the values go: "column H (existing)" or "new column K". */
+  target: string;
+}
+
+export type EnrichPreview =
+  | {
+      ok: true;
+      sheetName: string;
+      columns: ColumnOption[];
+      domainColumn: number;
+      domainColumnLabel: string;
+      hasHeaderRow: boolean;
+      note: string | null;
+      fields: FieldChoice[];
+      overwrite: boolean;
+      rows: number;
+      uniqueDomains: number;
+      blank: number;
+      invalid: number;
+      alreadyFilled: number;
+      /** Unique domains that need a lookup, and how many of them are cached already. */
+      toLookUp: number;
+      cached: number;
+      credits: 0;
+      job: EnrichProgress | null;
+    }
+  | { ok: false; message: string; job: EnrichProgress | null };
+
+export interface EnrichProgress {
+  jobId: string;
+  status: EnrichJob['status'];
+  message: string | null;
+  sheetName: string;
+  domainColumnLabel: string;
+  headers: string[];
+  overwrite: boolean;
+  scope: JobScope;
+  counts: JobCounts;
+  totalDomains: number;
+  resolvedDomains: number;
+  percent: number;
+  /**
+   * Domains waiting for the service to finish enriching them (202), failed lookups waiting for a retry, and domains
+   * a pause stopped (token, settings or quota: looked up again on Resume, not errors).
+   */
+  enriching: number;
+  retrying: number;
+  blocked: number;
+  /** Seconds until the next lookup of a waiting domain; null when none waits. */
+  nextTrySeconds: number | null;
+  lookups: number;
+  cacheHits: number;
+  chunks: number;
+  /**
+   * Domains per second since the start, and the estimated seconds left (null when unknown): the domains not looked up
+   * yet at the rate of fresh lookups, and at least the wait for the next try of the waiting ones. `etaLatestSeconds`
+   * is the latest finish if the service takes every retry the job allows for its waiting domains.
+   */
+  rate: number;
+  etaSeconds: number | null;
+  etaLatestSeconds: number | null;
+  /** When the driver should call the next chunk: 0 now, n ms later, or -1 when there is nothing left to do. */
+  nextStepInMs: number;
+  /** Another execution holds the job right now. */
+  busy: boolean;
+  startedAt: number;
+  updatedAt: number;
+}
+
+export type StartResult = { ok: true; progress: EnrichProgress } | { ok: false; message: string };
+
+/** "Refresh data older than N days": the age in days, and the domains this run already handed back. */
+export interface RefreshRequest {
+  days: number;
+  /** Domains the service is still enriching or could not answer in this run: not asked again until the next run. */
+  skip?: string[];
+}
+
+export type RefreshPreview =
+  | {
+      ok: true;
+      sheetName: string;
+      days: number;
+      /** Headers of the enriched columns a refresh compares. */
+      fields: string[];
+      /** Enriched rows older than the cutoff, of them without a recorded date (enriched before dates were kept). */
+      staleRows: number;
+      undatedRows: number;
+      domains: number;
+      /** Lookups the refresh sends (one per domain) and what they cost. */
+      requests: number;
+      credits: 0;
+    }
+  | { ok: false; message: string };
+
+export type RefreshChunkResult =
+  | {
+      ok: true;
+      /** Domains answered in this chunk (found or no longer found). */
+      checked: number;
+      changedRows: number;
+      changedCells: number;
+      /** Per enriched column, the rows whose value changed. */
+      changedByField: Array<{ header: string; rows: number }>;
+      notFound: number;
+      /** Domains to skip for the rest of this run (still enriching, or the lookup failed). */
+      retryLater: string[];
+      /** Stale domains this chunk did not reach (the next chunk takes them). */
+      remaining: number;
+    }
+  | { ok: false; message: string };

@@ -1,0 +1,196 @@
+// "Refresh data older than N days": finds the enriched rows of the active sheet whose domain was last enriched before
+// the cutoff (dates kept per sheet and domain in a hidden sheet, never in per-row metadata), looks those domains up
+// again (past the cache: the point is fresh data), and writes only the cells whose value changed, each with a note
+// "Was 51-200 until 2026-11-24". Resumable by construction: a refreshed domain gets today's date, so the next chunk
+// (or a later run) takes the ones left. Domains the service is still enriching or could not answer are handed back
+// to the panel, which skips them for the rest of the run.
+import { profileFieldByKey, profileValues, type ProfileField } from '../companies/profile-fields';
+import { parseDomain } from '../shared/domain';
+import type { ClockPort, KeyValueStore, LockPort } from '../ports';
+import { chosenFields, loadJob } from './job-state';
+import { detectDomainColumn, planTargetColumns, DEFAULT_DOMAIN_HEADER, type Area } from './layout';
+import type { LookupClient } from './lookups';
+import type { EnrichmentDates, EnrichSheet, SheetAccess } from './ports';
+import { outcomeCells } from './rows';
+import { cellChanges, changeWrites, sameCell, type CellChange } from './refresh-changes';
+import type { RefreshChunkResult, RefreshPreview, RefreshRequest } from './contract';
+
+export interface RefreshDeps {
+  store: KeyValueStore;
+  sheets: SheetAccess;
+  dates: EnrichmentDates;
+  clock: ClockPort;
+  lock: LockPort;
+  client: () => LookupClient;
+  /** Today in the spreadsheet's time zone, as the notes show it (yyyy-MM-dd). */
+  today: () => string;
+}
+
+const DAY_MS = 86_400_000;
+const LOCK_WAIT_MS = 10_000;
+const BUSY = 'Sheet Scout is busy with this spreadsheet: try again in a moment';
+
+interface Layout {
+  sheet: EnrichSheet;
+  values: unknown[][];
+  headerRow: number;
+  domainColumn: number;
+  fields: ProfileField[];
+  targets: number[];
+  headers: string[];
+}
+
+/** The active sheet's domain column and the field columns an enrichment filled (existing columns only). */
+function layoutOf(deps: RefreshDeps): Layout | { message: string } {
+  const { sheet, selection } = deps.sheets.active();
+  const values = sheet.readValues();
+  const lastColumn = values.reduce((max, row) => Math.max(max, row.length), 0);
+  const detected = detectDomainColumn(values, selection as Area, lastColumn);
+  if (!detected.ok) return { message: detected.message };
+  const keys = chosenFields(deps.store, sheet.id) ?? [];
+  const fields = keys.map((key) => profileFieldByKey(key)).filter((field): field is ProfileField => field !== undefined);
+  if (fields.length === 0) return { message: `Nothing on "${sheet.name}" was enriched yet: enrich it first.` };
+  const domainHeader = detected.headerRow === 1 ? detected.header : DEFAULT_DOMAIN_HEADER;
+  const header = detected.headerRow === 1 ? values[0] : [];
+  const planned = planTargetColumns(header, lastColumn, detected.column, domainHeader, fields, detected.headerRow === 1);
+  const existing = planned.filter((target) => !target.isNew);
+  if (existing.length === 0) return { message: `The enriched columns of "${sheet.name}" are gone: enrich it again.` };
+  return {
+    sheet,
+    values,
+    headerRow: detected.headerRow,
+    domainColumn: detected.column,
+    fields: existing.map((target) => target.field),
+    targets: existing.map((target) => target.column),
+    headers: existing.map((target) => target.header),
+  };
+}
+
+interface Stale {
+  /** Domain -> grid row indexes holding it (enriched rows only). */
+  rows: Map<string, number[]>;
+  datedRows: number;
+  undatedRows: number;
+}
+
+/** Enriched rows whose domain was enriched before the cutoff, or has no date (enriched before dates were kept). */
+function staleRows(layout: Layout, dates: Map<string, number>, cutoff: number, skip: ReadonlySet<string>): Stale {
+  const stale: Stale = { rows: new Map(), datedRows: 0, undatedRows: 0 };
+  layout.values.forEach((row, index) => {
+    if (index < layout.headerRow) return;
+    const parsed = parseDomain(row[layout.domainColumn - 1]);
+    if (parsed.kind !== 'domain' || skip.has(parsed.domain)) return;
+    if (layout.targets.every((column) => sameCell(row[column - 1], ''))) return;
+    const at = dates.get(parsed.domain);
+    if (at !== undefined && at >= cutoff) return;
+    if (at === undefined) stale.undatedRows++;
+    else stale.datedRows++;
+    stale.rows.set(parsed.domain, [...(stale.rows.get(parsed.domain) ?? []), index]);
+  });
+  return stale;
+}
+
+function checkDays(request: RefreshRequest): number | null {
+  const days = request.days;
+  return Number.isInteger(days) && days >= 0 && days <= 3650 ? days : null;
+}
+
+export function previewRefresh(deps: RefreshDeps, request: RefreshRequest): RefreshPreview {
+  const days = checkDays(request);
+  if (days === null) return { ok: false, message: 'Days must be a whole number from 0 to 3650.' };
+  const layout = layoutOf(deps);
+  if ('message' in layout) return { ok: false, message: layout.message };
+  const stale = staleRows(layout, deps.dates.read(layout.sheet.id), deps.clock.now() - days * DAY_MS, new Set());
+  return {
+    ok: true,
+    sheetName: layout.sheet.name,
+    days,
+    fields: layout.headers,
+    staleRows: stale.datedRows + stale.undatedRows,
+    undatedRows: stale.undatedRows,
+    domains: stale.rows.size,
+    requests: stale.rows.size,
+    credits: 0,
+  };
+}
+
+/** Looks domains up in rounds of the client's batch size until done or out of time; sorts the answers. */
+function lookUpFresh(deps: RefreshDeps, domains: string[], deadline: number) {
+  const found = new Map<string, Record<string, unknown>>();
+  const notFound: string[] = [];
+  const retryLater: string[] = [];
+  const client = deps.client();
+  let next = 0;
+  while (next < domains.length && deps.clock.now() < deadline) {
+    const batch = domains.slice(next, next + client.batchSize());
+    next += batch.length;
+    client.lookupCompanies(batch).forEach((result, index) => {
+      const domain = batch[index];
+      if (result.ok && result.value.state === 'ready') found.set(domain, profileValues(result.value.profile));
+      else if (!result.ok && result.error.kind === 'not_found') notFound.push(domain);
+      else retryLater.push(domain);
+    });
+  }
+  return { found, notFound, retryLater, attempted: next };
+}
+
+/** One chunk of a refresh: lookups within `budgetMs`, then the changed cells written with their notes. */
+export function runRefreshChunk(deps: RefreshDeps, request: RefreshRequest, budgetMs: number): RefreshChunkResult {
+  const days = checkDays(request);
+  if (days === null) return { ok: false, message: 'Days must be a whole number from 0 to 3650.' };
+  const started = deps.clock.now();
+  const job = loadJob(deps.store);
+  if (job?.status === 'running') return { ok: false, message: 'An enrichment is running: let it finish (or cancel it) first.' };
+  const before = layoutOf(deps);
+  if ('message' in before) return { ok: false, message: before.message };
+  const skip = new Set(request.skip ?? []);
+  const stale = staleRows(before, deps.dates.read(before.sheet.id), started - days * DAY_MS, skip);
+  const domains = [...stale.rows.keys()].sort();
+  const answers = lookUpFresh(deps, domains, started + budgetMs);
+  if (!deps.lock.tryLock(LOCK_WAIT_MS)) return { ok: false, message: BUSY };
+  try {
+    // The sheet as it is now (rows may have been sorted or inserted during the lookups).
+    const layout = layoutOf(deps);
+    if ('message' in layout) return { ok: false, message: layout.message };
+    const changes = changedCells(layout, answers.found, deps.today());
+    for (const write of changeWrites(changes)) {
+      layout.sheet.writeValues(write.row, write.column, write.values);
+      layout.sheet.writeNotes(write.row, write.column, write.notes);
+    }
+    deps.dates.record(layout.sheet.id, [...answers.found.keys(), ...answers.notFound], deps.clock.now());
+    return {
+      ok: true,
+      checked: answers.found.size + answers.notFound.length,
+      changedRows: new Set(changes.map((change) => change.row)).size,
+      changedCells: changes.length,
+      changedByField: layout.headers
+        .map((header, i) => ({ header, rows: changes.filter((change) => change.column === layout.targets[i]).length }))
+        .filter((field) => field.rows > 0),
+      notFound: answers.notFound.length,
+      retryLater: answers.retryLater,
+      remaining: domains.length - answers.attempted,
+    };
+  } finally {
+    deps.lock.release();
+  }
+}
+
+/** The cells of refreshed rows whose value differs from what the service answers now (formulas left alone). */
+function changedCells(layout: Layout, found: Map<string, Record<string, unknown>>, today: string): CellChange[] {
+  const formulas = layout.sheet.readFormulas({
+    row: 1,
+    column: 1,
+    numRows: Math.max(1, layout.values.length),
+    numColumns: Math.max(...layout.targets),
+  });
+  const changes: CellChange[] = [];
+  layout.values.forEach((row, index) => {
+    if (index < layout.headerRow) return;
+    const parsed = parseDomain(row[layout.domainColumn - 1]);
+    const profile = parsed.kind === 'domain' ? found.get(parsed.domain) : undefined;
+    if (!profile) return;
+    const cells = outcomeCells({ kind: 'profile', values: profile }, layout.fields);
+    changes.push(...cellChanges(index + 1, row, layout.targets, cells, (column) => formulas[index]?.[column - 1] ?? '', today));
+  });
+  return changes;
+}

@@ -1,0 +1,15 @@
+// The shared timer's enrichment slice (src/scheduler runs it): continues the job within `budgetMs` once its wake time
+// has come (the sidebar pushes that time back while it drives the job). Pending while a continuation is scheduled; a
+// job another user started runs on their token, so their own timer continues it.
+import { enrichmentDeps } from './context';
+import { runChunk } from './job';
+import { readWake } from './trigger-adapter';
+
+export function enrichmentTimerSlice(budgetMs: number): { pending: boolean } {
+  const deps = enrichmentDeps();
+  const wake = readWake(deps.store);
+  if (!wake) return { pending: false };
+  if (wake.user !== deps.user || deps.clock.now() < wake.at) return { pending: true };
+  runChunk(deps, 'trigger', budgetMs);
+  return { pending: readWake(deps.store) !== null };
+}

@@ -1,0 +1,63 @@
+// "Keep data fresh" in the playground's enrichment panel at 300 px: enrich the demo sheet, let a company change at
+// the service, move time a month on, then check and refresh rows older than 30 days from the panel; the summary
+// names the changed column, the sheet shows the new value, and nothing in the section is cut off.
+import { describeWithBrowser, stackForSuite } from './harness';
+import { clippedTexts } from './layout-check';
+
+jest.setTimeout(120_000);
+
+interface Company {
+  domain: string;
+  name: string;
+}
+
+const MONTH_MS = 31 * 86_400_000;
+
+describeWithBrowser('keeping enriched data fresh', () => {
+  const stack = stackForSuite();
+
+  it('refreshes rows older than 30 days and says what changed', async () => {
+    const { page, sandboxUrl } = stack();
+    await page.click('td[data-cell="A1"]');
+    await page.click('[data-handler="showEnrichPanel"]');
+    let panel = await stack().sidebar();
+    await panel.waitForSelector('#enrich-preview');
+    await panel.click('#enrich-start');
+    await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
+
+    // A company of the sheet is renamed at the service, and a month passes.
+    const companies = (await (await fetch(`${sandboxUrl}/_sandbox/companies?limit=200`)).json()) as Company[];
+    const shown = await page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => (td.textContent ?? '').trim().toLowerCase()));
+    const renamed = companies.find((company) => shown.includes(company.domain));
+    expect(renamed).toBeDefined();
+    const change = await fetch(`${sandboxUrl}/_sandbox/companies/${renamed!.domain}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Renamed Holdings' }),
+    });
+    expect(change.status).toBe(200);
+    await page.evaluate(async (ms) => {
+      await fetch('/api/time', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ms }) });
+    }, MONTH_MS);
+
+    await panel.click('#enrich-again');
+    panel = await stack().sidebar();
+    await panel.click('#enrich-fresh summary');
+    await panel.click('#enrich-fresh-check');
+    await panel.waitForSelector('#enrich-fresh-preview');
+    expect(await panel.textContent('#enrich-fresh-preview')).toMatch(/^\d+ rows? .* older than 30 days\.$/);
+    expect(await panel.textContent('#enrich-fresh-output')).toContain('(0 credits)');
+    expect(await clippedTexts(panel)).toEqual([]);
+    await stack().screenshot('enrich-fresh-1-preview');
+
+    await panel.click('#enrich-fresh-run');
+    await panel.waitForSelector('#enrich-fresh-summary', { timeout: 60_000 });
+    await panel.waitForSelector('text=Refresh finished.', { timeout: 60_000 });
+    const summary = await panel.textContent('#enrich-fresh-summary');
+    expect(summary).toMatch(/[1-9]\d* rows? changed/);
+    expect(summary).toMatch(/Company name: [1-9]/);
+    expect(await clippedTexts(panel)).toEqual([]);
+    await page.waitForSelector('td[data-cell]:text("Renamed Holdings")');
+    await stack().screenshot('enrich-fresh-2-done');
+  });
+});

@@ -1,0 +1,87 @@
+// "Refresh data older than N days" through the built bundle in the emulator against the sandbox over HTTP: the job
+// dates what it enriched in a hidden sheet (no developer metadata), a month later the preview counts the stale rows,
+// the service's data changes, the user sorts the sheet and inserts a row, and the refresh rewrites exactly the changed
+// cells of the right rows with a note "Was ... until <date>", sends one lookup per domain, and leaves the rest alone.
+import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
+import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
+import type { RefreshChunkResult, RefreshPreview } from '../../../src/enrichment/contract';
+import { drive, runtimeWith, start, startSandbox, type SandboxCompany, type SandboxControl } from './harness';
+
+const DAY = 86_400_000;
+let sandbox: SpawnedSandbox;
+let control: SandboxControl;
+let runtime: GasRuntime;
+let companies: SandboxCompany[];
+
+beforeAll(async () => {
+  ({ sandbox, control } = await startSandbox());
+  await control.call('POST', '/_sandbox/reset');
+  companies = (await control.companies(40, true)).filter((company) => company.employee_count !== '10001+').slice(0, 6);
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  await control.call('POST', '/_sandbox/reset');
+  await sandbox.stop();
+});
+
+const sheet = () => runtime.spreadsheet.sheet('Leads');
+const rowOf = (domain: string) => sheet().getValues().findIndex((row) => row[0] === domain) + 1;
+
+it('refreshes only the changed cells of stale rows, in the right rows after a sort, with notes and a summary', async () => {
+  const rows = [['Website'], ...companies.map((company) => [company.domain])];
+  runtime = runtimeWith(sandbox.url, rows, createManualClock(Date.UTC(2026, 9, 20, 12)));
+  start(runtime, { fields: ['company_name', 'employee_count', 'hq_city'] });
+  await drive(runtime);
+  const dates = runtime.spreadsheet.getSheet('Sheet Scout enrichment dates');
+  expect(dates?.hidden).toBe(true);
+  expect(dates?.getValues().slice(1).map((row) => row[1]).sort()).toEqual(companies.map((c) => c.domain).sort());
+  expect(runtime.spreadsheet.metadataChars()).toBe(0);
+  const fresh = runtime.run<RefreshPreview>('getRefreshPreview', [{ days: 30 }], { kind: 'sidebar' });
+  expect(fresh).toMatchObject({ ok: true, staleRows: 0 });
+
+  (runtime.clock as ManualClock).advance(35 * DAY);
+  const [grown, moved] = companies;
+  await control.changeCompany(grown.domain, { employee_count: '10001+' });
+  await control.changeCompany(moved.domain, { hq_city: 'Lisbon', employee_count: '10001+' });
+  sheet().sortRows({ row: 2, column: 1, numRows: 6, numColumns: 4 }, [{ column: 1, ascending: false }]);
+  sheet().insertRows(3, 1);
+
+  const preview = runtime.run<RefreshPreview>('getRefreshPreview', [{ days: 30 }], { kind: 'sidebar' });
+  expect(preview).toMatchObject({ ok: true, staleRows: 6, domains: 6, requests: 6, credits: 0 });
+  const before = sheet().getValues();
+  const logFrom = runtime.httpLog.length;
+  const result = runtime.run<RefreshChunkResult>('runRefreshChunk', [{ days: 30 }], { kind: 'sidebar' });
+  expect(result).toMatchObject({
+    ok: true,
+    checked: 6,
+    changedRows: 2,
+    changedCells: 3,
+    changedByField: [
+      { header: 'Employees', rows: 2 },
+      { header: 'City', rows: 1 },
+    ],
+    remaining: 0,
+  });
+  expect(runtime.httpLog.slice(logFrom).filter((entry) => /\/v1\/companies\//.test(entry.url))).toHaveLength(6);
+
+  const after = sheet().getValues();
+  const notes = sheet().getNotes();
+  const today = '2026-11-24';
+  const grownRow = rowOf(grown.domain);
+  expect(after[grownRow - 1][2]).toBe('10001+');
+  expect(notes[grownRow - 1][2]).toBe(`Was ${grown.employee_count} until ${today}`);
+  const movedRow = rowOf(moved.domain);
+  expect(after[movedRow - 1][3]).toBe('Lisbon');
+  expect(notes[movedRow - 1][3]).toBe(`Was ${moved.hq_city} until ${today}`);
+  // Every other cell is as it was, without a note.
+  const changed = new Set([`${grownRow}:3`, `${movedRow}:3`, `${movedRow}:4`]);
+  after.forEach((row, r) =>
+    row.forEach((value, c) => {
+      if (changed.has(`${r + 1}:${c + 1}`)) return;
+      expect(value).toEqual(before[r][c]);
+      expect(notes[r][c]).toBe('');
+    }),
+  );
+  expect(runtime.run<RefreshPreview>('getRefreshPreview', [{ days: 30 }], { kind: 'sidebar' })).toMatchObject({ staleRows: 0 });
+});
