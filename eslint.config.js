@@ -3,6 +3,22 @@ const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const globals = require('globals');
 
+// Apps Script's global services: only src/platform/ (and src/main.ts, which wires the globals) may name them.
+const APPS_SCRIPT_SERVICES = [
+  'SpreadsheetApp',
+  'HtmlService',
+  'PropertiesService',
+  'CacheService',
+  'LockService',
+  'UrlFetchApp',
+  'Utilities',
+  'ScriptApp',
+  'Session',
+  'Logger',
+  'DriveApp',
+  'Browser',
+];
+
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/e2e/artifacts/**', 'coverage/**'] },
   js.configs.recommended,
@@ -15,5 +31,33 @@ module.exports = tseslint.config(
     },
   },
   { files: ['test/setup/timeouts.js'], languageOptions: { globals: { ...globals.jest } } },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/**', 'src/main.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...APPS_SCRIPT_SERVICES.map((name) => ({ name, message: 'Apps Script services are reached through src/platform/.' })),
+      ],
+    },
+  },
   { files: ['sidebar/**', 'dev/playground/page/**', 'dev/playground/gas-shim.js'], languageOptions: { globals: { ...globals.browser } } },
+  {
+    // The panels see the server only through each feature's contract.ts, the service's wire types and the typed map
+    // of server functions (type-only: the bridge).
+    files: ['sidebar/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)src/(?!api/types$|[a-z-]+/contract$|server-functions$)',
+              message: "The sidebar imports from src/ only a feature's contract.ts and src/api/types.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

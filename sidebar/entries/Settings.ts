@@ -4,7 +4,7 @@
 // said under it; without a token, links to the dashboard (where tokens are made and plans upgraded) when the build
 // names one.
 import '../ui/styles.css';
-import type { AccountState } from '../../src/account/account-service';
+import type { AccountState } from '../../src/account/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';

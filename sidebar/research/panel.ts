@@ -3,11 +3,11 @@
 // every 15 s while open, and the account's task history with "Write to selected row"), and Report (the selected
 // row's report, rendered from markdown and sanitized, citations linked to their sources).
 import type { TaskDepth, TaskReport } from '../../src/api/types';
-import type { HistoryItemDto, ReportDto, ResearchContextDto, ResearchStatusDto, WriteToRowResponse } from '../../src/research/endpoints';
-import { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from '../../src/research/brief-template';
-import { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from '../../src/research/depth';
-import { outputClashes, resolveOutput, type OutputRequest } from '../../src/research/launch-request';
-import { FIELD_TYPES, isEvidenced, parsePastedSchema, schemaFields, type FieldSpec, type FieldType } from '../../src/research/output-schema';
+import type { HistoryItemDto, ReportDto, ResearchContextDto, ResearchStatusDto, WriteToRowResponse } from '../../src/research/contract';
+import { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from '../../src/research/contract';
+import { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from '../../src/research/contract';
+import { outputClashes, resolveOutput, type OutputRequest } from '../../src/research/contract';
+import { FIELD_TYPES, isEvidenced, parsePastedSchema, schemaFields, type FieldSpec, type FieldType } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';

@@ -1,7 +1,7 @@
 // The exclude-domains sources the panel holds, in the order the user added them (a later source's domains are more
 // recent): lists the server read from sheets and the pasted text. The server normalizes, de-duplicates and counts
 // them (summarizeSearchExcludeDomains), so no domain parsing is bundled into the page.
-import type { ExcludeEntry, ExcludeSummary } from '../../src/search/exclude-domains';
+import type { ExcludeEntry, ExcludeSummary } from '../../src/search/contract';
 
 export type { ExcludeEntry, ExcludeSummary };
 

@@ -2,13 +2,13 @@
 // many results per reference and how many companies to write, the cost and limits before running (requests, the
 // plan's depth, what is excluded: lookalike-plan.ts, the figures the server uses), and the run's summary (the new
 // sheet, references not in the index or still enriching). Filters, exclude sources and columns are the panel's own.
-import type { ResultColumnKey } from '../../src/search/columns';
-import type { ExcludeEntry } from '../../src/search/exclude-domains';
-import { FREE_DEPTH } from '../../src/search/limits';
-import type { LookalikeAnswer, ReferenceList } from '../../src/search/lookalike-service';
-import { describePlan, MAX_TOP, planLookalikeRun } from '../../src/search/lookalike-plan';
-import type { Failure } from '../../src/search/panel-service';
-import type { FilterForm, SearchField } from '../../src/search/spec';
+import type { ResultColumnKey } from '../../src/search/contract';
+import type { ExcludeEntry } from '../../src/search/contract';
+import { FREE_DEPTH } from '../../src/search/contract';
+import type { LookalikeAnswer, ReferenceList } from '../../src/search/contract';
+import { describePlan, MAX_TOP, planLookalikeRun } from '../../src/search/contract';
+import type { Failure } from '../../src/search/contract';
+import type { FilterForm, SearchField } from '../../src/search/contract';
 import { errorText, server } from '../bridge';
 import { refreshCredits } from '../ui/credits-badge';
 import { h, message, replaceChildren } from '../ui/dom';

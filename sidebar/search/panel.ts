@@ -5,18 +5,18 @@
 // parsing and the public-suffix list stay out of the page; server code is imported for its types only, apart from the
 // dependency-free limits and the service's size buckets.
 import { SIZE_BUCKETS, type SizeBucket } from '../../src/api/types';
-import type { PreviewRow, ResultColumnKey } from '../../src/search/columns';
-import { EXCLUDE_DOMAIN_LIMIT, FREE_DEPTH, PAID_DEPTH } from '../../src/search/limits';
-import type { ColumnChoice, Failure, PreviewAnswer, SearchPanelState, WriteAnswer } from '../../src/search/panel-service';
-import type { SavedSearch } from '../../src/search/saved-search';
-import type { SearchField, SearchMode, SearchSpec } from '../../src/search/spec';
+import type { PreviewRow, ResultColumnKey } from '../../src/search/contract';
+import { EXCLUDE_DOMAIN_LIMIT, FREE_DEPTH, PAID_DEPTH } from '../../src/search/contract';
+import type { ColumnChoice, Failure, PreviewAnswer, SearchPanelState, WriteAnswer } from '../../src/search/contract';
+import type { SavedSearch } from '../../src/search/contract';
+import type { SearchField, SearchMode, SearchSpec } from '../../src/search/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { chipInput } from './chips';
 import { listMode } from './list-mode';
 import { EMPTY_SUMMARY, pastedEntry, upsertSource, type ExcludeEntry, type ExcludeSummary } from './exclude-sources';
-import { columnLetter } from '../../src/shared/a1';
+import { columnLetter } from '../../src/search/contract';
 
 const DEFAULT_COUNT = 100;
 /** How long the pasted list must stay unchanged before the server recounts it. */

@@ -1,7 +1,7 @@
 // The Settings panel's "Daily requests" section: requests used in the last 24 hours against the add-in's budget, and
 // the choice of Google account kind that sets the budget (consumer 18,000 of Google's 20,000; Workspace 95,000 of
 // 100,000). One element kept across the panel's re-renders; it loads its own state.
-import type { AccountKind, BudgetStatus } from '../../src/platform/request-budget';
+import type { AccountKind, BudgetStatus } from '../../src/account/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 

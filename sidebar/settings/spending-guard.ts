@@ -1,7 +1,7 @@
 // The Settings panel's "Research spending cap" section: this spreadsheet's credit cap per day and per month for
 // research launched from it (blank: no cap), what was spent and what is left. Only the editor who shares their token
 // with the spreadsheet may change it (anyone when nobody does). One element kept across re-renders.
-import type { SpendingGuardDto } from '../../src/research/endpoints';
+import type { SpendingGuardDto } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 

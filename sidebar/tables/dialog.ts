@@ -4,12 +4,12 @@
 import { GASClient } from 'gas-client';
 import { server, errorText } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
-import type { ColumnDraft } from '../../src/tables/model';
-import { renameReference } from '../../src/tables/keys';
-import { validateMapping, type MappingIssue } from '../../src/tables/validate';
-import { placeColumns, positionContext, readDeclaredKeys } from '../../src/tables/operations';
-import { readPosition, readTableId, type Position } from '../../src/tables/targets';
-import type { TablesState, PushResponse, TemplateResponse } from '../../src/tables/session';
+import type { ColumnDraft } from '../../src/tables/contract';
+import { renameReference } from '../../src/tables/contract';
+import { validateMapping, type MappingIssue } from '../../src/tables/contract';
+import { placeColumns, positionContext, readDeclaredKeys } from '../../src/tables/contract';
+import { readPosition, readTableId, type Position } from '../../src/tables/contract';
+import type { TablesState, PushResponse, TemplateResponse } from '../../src/tables/contract';
 import type { ColumnRecord, Template } from '../../src/api/types';
 import { renderRow, type RowView } from './row-view';
 import { creditsBadge, refreshCredits } from '../ui/credits-badge';

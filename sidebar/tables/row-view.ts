@@ -3,8 +3,8 @@
 // column; JSON extra fields for the unpublished kinds). Edits change the draft in place and call `changed`; a
 // change of structure (include, kind, output format) asks for the card to be rebuilt.
 import { h } from '../ui/dom';
-import { AGENT_TYPES, KINDS, OUTPUT_FORMATS, kindInfo, type ColumnDraft } from '../../src/tables/model';
-import type { IssueField, MappingIssue } from '../../src/tables/validate';
+import { AGENT_TYPES, KINDS, OUTPUT_FORMATS, kindInfo, type ColumnDraft } from '../../src/tables/contract';
+import type { IssueField, MappingIssue } from '../../src/tables/contract';
 import type { ColumnKind, KnownAgentType, KnownOutputFormat } from '../../src/api/types';
 
 export interface RowContext {

@@ -1,12 +1,13 @@
 // Server functions of the Settings panel and the credits badge every panel shows (called via google.script.run),
 // and the menu handler that opens the panel.
-import { appContext } from '../app-context';
+import { appContext } from '../platform/app-context';
 import { createServiceClient } from '../api/client';
 import { AccountService, type AccountState } from './account-service';
 import { userConnection } from './settings';
 import { checkedRequest } from '../shared/request-check';
 import { ACCOUNT_KIND, SHARING, TOKEN_INPUT } from './requests';
 import { REQUEST_BUDGET_KEYS, type AccountKind, type BudgetStatus } from '../platform/request-budget';
+import { showPanel } from '../platform/panels';
 
 function accountService(): AccountService {
   const context = appContext();
@@ -17,8 +18,7 @@ function accountService(): AccountService {
 
 /** Menu: Extensions > Sheet Scout > Settings... */
 export function showSettingsPanel(): void {
-  const html = HtmlService.createHtmlOutputFromFile('Settings').setTitle('Sheet Scout settings');
-  SpreadsheetApp.getUi().showSidebar(html);
+  showPanel('Settings', 'Sheet Scout settings');
 }
 
 export function getAccountState(): AccountState {

@@ -1,21 +1,23 @@
 // Builds the enrichment job's ports for one execution from the app context: the document's stores and sheets, the
 // enrichment dates, the continuation over the shared timer, and a client that hands 429s back to the job (it queues
 // those domains for after their Retry-After and goes on with the others).
-import { appContext } from '../app-context';
-import { appsScriptTimer } from '../scheduler/apps-script';
+import { appContext } from '../platform/app-context';
+import { appsScriptTimer } from '../platform/timer-triggers';
 import type { EnrichDeps } from './job';
 import type { RefreshDeps } from './refresh';
-import { appsScriptEnrichmentDates, appsScriptSheets } from './sheet-adapter';
+import { appsScriptEnrichmentDates, appsScriptSheets } from '../platform/sheets/enrichment';
 import { timerTriggers } from './trigger-adapter';
+import { newId } from '../platform/ids';
+import { activeSpreadsheet, formatInSpreadsheetZone } from '../platform/spreadsheet';
 
 export function enrichmentDeps(): EnrichDeps & { user: string } {
   const context = appContext();
-  if (!context.stores.document) throw new Error('Open Sheet Scout from a spreadsheet to enrich domains.');
-  const timer = appsScriptTimer(context.stores.document, context.clock);
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const document = context.documentStore();
+  const timer = appsScriptTimer(document, context.clock);
+  const spreadsheet = activeSpreadsheet();
   return {
     user: timer.user,
-    store: context.stores.document,
+    store: document,
     sheets: appsScriptSheets(spreadsheet),
     dates: appsScriptEnrichmentDates(spreadsheet),
     cache: context.cache,
@@ -23,12 +25,11 @@ export function enrichmentDeps(): EnrichDeps & { user: string } {
     lock: context.documentLock(),
     triggers: timerTriggers(timer),
     client: () => context.userClient({ retry: { handBackRateLimited: true } }),
-    newId: () => Utilities.getUuid(),
+    newId,
   };
 }
 
 export function refreshDeps(): RefreshDeps {
   const deps = enrichmentDeps();
-  const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
-  return { ...deps, today: () => Utilities.formatDate(new Date(deps.clock.now()), zone, 'yyyy-MM-dd') };
+  return { ...deps, today: () => formatInSpreadsheetZone(deps.clock.now(), 'yyyy-MM-dd') };
 }

@@ -6,6 +6,7 @@ import { enrichmentDeps, refreshDeps } from './context';
 import { checkedRequest } from '../shared/request-check';
 import { ENRICH_OPTIONS, REFRESH_REQUEST } from './requests';
 import type { EnrichOptions, EnrichPreview, EnrichProgress, RefreshChunkResult, RefreshPreview, RefreshRequest, StartResult } from './contract';
+import { showPanel } from '../platform/panels';
 
 /** A refresh chunk from the sidebar works this long, so progress shows while it goes on. */
 const REFRESH_CHUNK_BUDGET_MS = 25_000;
@@ -21,8 +22,7 @@ function options(input: unknown): EnrichOptions {
 
 /** Menu: Extensions > Sheet Scout > Enrich selected domains... */
 export function showEnrichPanel(): void {
-  const html = HtmlService.createHtmlOutputFromFile('Enrich').setTitle('Enrich domains');
-  SpreadsheetApp.getUi().showSidebar(html);
+  showPanel('Enrich', 'Enrich domains');
 }
 
 export function getEnrichmentPreview(input?: EnrichOptions): EnrichPreview {

@@ -16,6 +16,7 @@ import { resolveDomains, type LookupClient } from './lookups';
 import type { EnrichmentDates, EnrichSheet, SheetAccess, TriggerPort } from './ports';
 import { TIMER_HANDLER } from '../scheduler/timer';
 import { columnLetter } from '../shared/a1';
+import { BUSY_MESSAGE } from '../shared/busy';
 
 /** Global run by the continuation trigger: the document's shared timer (src/scheduler). */
 export const TRIGGER_HANDLER = TIMER_HANDLER;
@@ -247,7 +248,7 @@ function allFieldChoices(chosen: Map<string, { column: number; isNew: boolean; h
  * columns, records the job with its first plan and arms the continuation trigger. Sends no lookup itself.
  */
 export function startEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): StartResult {
-  if (!deps.lock.tryLock(10_000)) return { ok: false, message: 'Sheet Scout is busy with this document: try again in a few seconds.' };
+  if (!deps.lock.tryLock(10_000)) return { ok: false, message: BUSY_MESSAGE };
   try {
     const existing = loadJob(deps.store);
     if (existing && existing.status === 'running') {

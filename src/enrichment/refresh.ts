@@ -14,6 +14,7 @@ import type { EnrichmentDates, EnrichSheet, SheetAccess } from './ports';
 import { outcomeCells } from './rows';
 import { cellChanges, changeWrites, sameCell, type CellChange } from './refresh-changes';
 import type { RefreshChunkResult, RefreshPreview, RefreshRequest } from './contract';
+import { BUSY_MESSAGE } from '../shared/busy';
 
 export interface RefreshDeps {
   store: KeyValueStore;
@@ -28,7 +29,6 @@ export interface RefreshDeps {
 
 const DAY_MS = 86_400_000;
 const LOCK_WAIT_MS = 10_000;
-const BUSY = 'Sheet Scout is busy with this spreadsheet: try again in a moment';
 
 interface Layout {
   sheet: EnrichSheet;
@@ -147,7 +147,7 @@ export function runRefreshChunk(deps: RefreshDeps, request: RefreshRequest, budg
   const stale = staleRows(before, deps.dates.read(before.sheet.id), started - days * DAY_MS, skip);
   const domains = [...stale.rows.keys()].sort();
   const answers = lookUpFresh(deps, domains, started + budgetMs);
-  if (!deps.lock.tryLock(LOCK_WAIT_MS)) return { ok: false, message: BUSY };
+  if (!deps.lock.tryLock(LOCK_WAIT_MS)) return { ok: false, message: BUSY_MESSAGE };
   try {
     // The sheet as it is now (rows may have been sorted or inserted during the lookups).
     const layout = layoutOf(deps);

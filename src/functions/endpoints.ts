@@ -2,14 +2,15 @@
 // actions. Each builds its execution's environment (document cache, clock, formula connection, breaker, time
 // budget) from the app context and hands over to the logic modules.
 import { formulaConnection } from '../account/settings';
-import { appContext } from '../app-context';
+import { appContext } from '../platform/app-context';
 import { CircuitBreaker, connectionScope } from './breaker';
 import type { FormulaResult } from './cell-text';
 import { CUSTOM_FUNCTION_LIMITS, type FormulaEnv, type FormulaLimits } from './env';
 import { companyLookup } from './lookup';
 import { freezeMessage, freezeSelection, refreshMessage, refreshPending } from './menu-actions';
 import { companySearch, similarCompanies } from './search';
-import { activeFormulaBook } from './sheet-adapter';
+import { activeFormulaBook } from '../platform/sheets/functions';
+import { toast } from '../platform/spreadsheet';
 
 /** A menu execution has 6 minutes: prefetching stops starting batches at 4 and ends retries by 5. */
 const MENU_LIMITS: FormulaLimits = { stopFetchingAfterMs: 4 * 60_000, deadlineMs: 5 * 60_000, batchSize: 50 };
@@ -43,9 +44,6 @@ export function COMPANY_SEARCH(query: unknown, limit?: unknown, filters?: unknow
   return companySearch(query, limit, filters, formulaEnv(CUSTOM_FUNCTION_LIMITS));
 }
 
-function toast(message: string): void {
-  SpreadsheetApp.getActiveSpreadsheet().toast(message, 'Sheet Scout', 8);
-}
 
 /** Menu: Formulas > Freeze formulas to values. */
 export function freezeFormulasToValues(): void {

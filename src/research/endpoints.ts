@@ -1,11 +1,11 @@
-// Server functions of the Research panel (google.script.run), its menu handler and its slice of the shared timer
-// (src/scheduler: polling runs on the document's one time-driven trigger).
-// Each builds the research ports from appContext() and the active spreadsheet, takes the document lock around any
-// ledger work, and returns plain JSON for the panel. The logic is in jobs.ts, results.ts and the pure modules.
-import { appContext, type AppContext } from '../app-context';
+// Server functions of the Research panel (google.script.run) and its menu handler. Each builds the research ports
+// (context.ts), takes the document lock around any ledger work, and returns plain JSON for the panel. The logic is in
+// jobs.ts, results.ts and the pure modules; the timer's polling is timer-slice.ts.
+import { appContext } from '../platform/app-context';
+import { LAST_TICK_KEY, research, tickOnce, withLock, type Research } from './context';
 import { userMessage } from '../api/errors';
 import type { ResearchTask, TaskDepth, TaskReport } from '../api/types';
-import type { KeyValueStore, LockPort } from '../ports';
+import type { KeyValueStore } from '../ports';
 import { parseTemplate } from './brief-template';
 import { AGENT_BUDGET, reservationFor, taskCost } from './depth';
 import {
@@ -13,37 +13,31 @@ import {
   recheckUnconfirmed,
   releaseRowTags,
   runLaunch,
-  runTick,
   rowNeedsWrite,
   sendUnconfirmedAnyway,
   writeRows,
-  type JobDeps,
 } from './jobs';
 import { newTagId } from './row-tags';
 import { companyMismatch, domainsIn } from './row-match';
 import { guardRoom, NO_CAP, readCap, type Calendar, type GuardRoom, type SpendingCap } from './spending-guard';
 import { formulaTokenOwner, SETTINGS_KEYS } from '../account/settings';
-import { isPending, statusText, type DamagedRecord, type LedgerEntry, LEDGER_HEADERS } from './ledger';
+import { isPending, statusText, type DamagedRecord, type LedgerEntry } from './ledger';
 import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
-import { HiddenTable, SheetGrid } from './sheet-adapter';
+import { SheetGrid } from '../platform/sheets/research';
 import { checkedRequest, requestProblem, unreadableRequest } from '../shared/request-check';
 import { ENTRY_IDS, GUARD_REQUEST, LAUNCH_REQUEST, PAGE_INDEX, SHOW_ROWS_REQUEST, TASK_ID, WRITE_TO_ROW_REQUEST } from './requests';
 import { readChunked, writeChunked } from '../tables/chunked-store';
-import { LedgerStore, ReportStore } from './stores';
-import { ensureTimer, recordTick, removeTimerIfIdle, type TimerDeps } from '../scheduler/timer';
-import { appsScriptTimer } from '../scheduler/apps-script';
+import { ensureTimer } from '../scheduler/timer';
 import type { BudgetStatus } from '../platform/request-budget';
-import { cachePollMemory } from './poll';
 import { rowDomains } from './brief-domains';
+import { showPanel } from '../platform/panels';
+import { activeSheetId, activeSpreadsheet, formatInSpreadsheetZone, type Spreadsheet } from '../platform/spreadsheet';
+import { BUSY_MESSAGE } from '../shared/busy';
 
-const LEDGER_SHEET = 'Sheet Scout research ledger';
-const REPORTS_SHEET = 'Sheet Scout research reports';
 const PANEL_STATE_KEY = 'sheetscout.research.panel';
 const LAUNCH_BUDGET_MS = 4 * 60 * 1000;
 const SIDEBAR_TICK_BUDGET_MS = 60 * 1000;
-/** When the last research tick of this document started (any user's panel or timer), ms since epoch. */
-const LAST_TICK_KEY = 'sheetscout.research.lastTick';
 /**
  * A panel poll this soon after the previous tick shows the ledger without calling the service, so open panels (of
  * any number of users) send at most one tick's requests per interval. The panel waits 15 s after each answer.
@@ -51,49 +45,11 @@ const LAST_TICK_KEY = 'sheetscout.research.lastTick';
 const PANEL_TICK_GAP_MS = 15 * 1000;
 const HISTORY_PAGE = 20;
 
-interface Research {
-  context: AppContext;
-  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet;
-  deps: JobDeps;
-  lock: LockPort;
-  trigger: TimerDeps;
-}
-
-function research(budgetMs?: number): Research {
-  const context = appContext();
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const document = context.stores.document;
-  if (!document) throw new Error('Open Sheet Scout from a spreadsheet');
-  const deps: JobDeps = {
-    client: context.userClient(),
-    grid: new SheetGrid(spreadsheet),
-    ledger: new LedgerStore(new HiddenTable(spreadsheet, LEDGER_SHEET, LEDGER_HEADERS)),
-    reports: new ReportStore(new HiddenTable(spreadsheet, REPORTS_SHEET, ['task_id', 'parts', 'report'])),
-    clock: context.clock,
-    newId: () => Utilities.getUuid(),
-    limits: budgetMs ? { budgetMs } : undefined,
-    pollMemory: cachePollMemory(context.userCache),
-  };
-  return { context, spreadsheet, deps, lock: context.documentLock(), trigger: appsScriptTimer(document, context.clock) };
-}
-
-function withLock<T>(r: Research, waitMs: number, busy: () => T, work: () => T): T {
-  if (!r.lock.tryLock(waitMs)) return busy();
-  try {
-    const result = work();
-    SpreadsheetApp.flush();
-    return result;
-  } finally {
-    r.lock.release();
-  }
-}
-
 const GUARD_KEY = 'sheetscout.research.cap';
 
 /** The spreadsheet's calendar: days and months in its own time zone. */
 function spreadsheetCalendar(): Calendar {
-  const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
-  return { day: (ms) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM-dd'), month: (ms) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM') };
+  return { day: (ms) => formatInSpreadsheetZone(ms, 'yyyy-MM-dd'), month: (ms) => formatInSpreadsheetZone(ms, 'yyyy-MM') };
 }
 
 function storedCap(document: KeyValueStore): SpendingCap {
@@ -142,8 +98,7 @@ export function setSpendingGuard(input: { daily: number | null; monthly: number 
 
 /** Menu: Extensions > Sheet Scout > Research selected rows... */
 export function showResearchPanel(): void {
-  const html = HtmlService.createHtmlOutputFromFile('Research').setTitle('Sheet Scout research');
-  SpreadsheetApp.getUi().showSidebar(html);
+  showPanel('Research', 'Sheet Scout research');
 }
 
 export interface ResearchContextDto {
@@ -162,7 +117,7 @@ export interface ResearchContextDto {
   guard: SpendingGuardDto;
 }
 
-function selectedRows(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, sheet: GoogleAppsScript.Spreadsheet.Sheet): number[] {
+function selectedRows(spreadsheet: Spreadsheet, sheet: GoogleAppsScript.Spreadsheet.Sheet): number[] {
   // A selection of several ranges (Ctrl-click) arrives as a range list (null without a selection).
   const ranges = spreadsheet.getActiveRangeList()?.getRanges() ?? [];
   const last = sheet.getLastRow();
@@ -176,7 +131,7 @@ function selectedRows(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, she
 }
 
 export function getResearchContext(): ResearchContextDto {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = activeSpreadsheet();
   const sheet = spreadsheet.getActiveSheet();
   const grid = new SheetGrid(spreadsheet);
   const rows = selectedRows(spreadsheet, sheet);
@@ -253,7 +208,7 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
   return withLock(
     r,
     30000,
-    () => refusedLaunch(['Sheet Scout is busy updating this spreadsheet: try again in a moment']),
+    () => refusedLaunch([BUSY_MESSAGE]),
     () => {
       r.deps.grid.ensureHeaders(request.sheetId, output.headers);
       rememberPanelState(r, request);
@@ -304,7 +259,7 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
 export function showResearchRows(request: { sheetId: number; rows: number[]; statusHeader: string }): { ok: boolean; message: string } {
   const problem = requestProblem(SHOW_ROWS_REQUEST, request, 'rows');
   if (problem) return { ok: false, message: unreadableRequest(problem) };
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = activeSpreadsheet();
   const sheet = spreadsheet.getSheets().find((candidate) => candidate.getSheetId() === request.sheetId);
   if (!sheet) return { ok: false, message: 'That sheet no longer exists' };
   const headers = new SheetGrid(spreadsheet).headers(request.sheetId) ?? [];
@@ -333,7 +288,7 @@ export function checkUnconfirmedResearch(entryIds: string[]): UnconfirmedActionR
   return withLock<UnconfirmedActionResponse>(
     r,
     30000,
-    () => ({ ok: false, message: 'Sheet Scout is busy updating this spreadsheet: try again in a moment' }),
+    () => ({ ok: false, message: BUSY_MESSAGE }),
     () => {
       const { found, stillMissing } = recheckUnconfirmed(r.deps, new Set(entryIds));
       if (found.length > 0) {
@@ -356,7 +311,7 @@ export function sendUnconfirmedResearchAnyway(entryIds: string[]): UnconfirmedAc
   return withLock<UnconfirmedActionResponse>(
     r,
     30000,
-    () => ({ ok: false, message: 'Sheet Scout is busy updating this spreadsheet: try again in a moment' }),
+    () => ({ ok: false, message: BUSY_MESSAGE }),
     () => {
       const requeued = sendUnconfirmedAnyway(r.deps, new Set(entryIds));
       if (requeued.length === 0) return { ok: false, message: 'These rows are no longer unconfirmed: nothing was sent' };
@@ -423,17 +378,6 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: b
   };
 }
 
-function tickOnce(r: Research): { pending: number } {
-  r.trigger.document.set(LAST_TICK_KEY, String(r.context.clock.now()));
-  const summary = runTick(r.deps);
-  if (summary.pending === 0) removeTimerIfIdle(r.trigger, 'research');
-  else {
-    ensureTimer(r.trigger, 'research');
-    recordTick(r.trigger);
-  }
-  return summary;
-}
-
 /** A tick (from any panel or the timer) started less than PANEL_TICK_GAP_MS ago. */
 function tickedRecently(r: Research): boolean {
   const since = r.context.clock.now() - Number(r.trigger.document.get(LAST_TICK_KEY) ?? 0);
@@ -446,7 +390,7 @@ function tickedRecently(r: Research): boolean {
  */
 export function pollResearch(): ResearchStatusDto {
   const r = research(SIDEBAR_TICK_BUDGET_MS);
-  const sheetId = SpreadsheetApp.getActiveSheet().getSheetId();
+  const sheetId = activeSheetId();
   if (tickedRecently(r)) return statusDto(r, r.deps.ledger.load(), sheetId, false);
   return withLock(
     r,
@@ -457,20 +401,6 @@ export function pollResearch(): ResearchStatusDto {
       tickOnce(r);
       return statusDto(r, r.deps.ledger.all(), sheetId, false);
     },
-  );
-}
-
-/**
- * The shared timer's research slice: one tick under the document lock within `budgetMs`. A tick that finds the lock
- * held does nothing and reports work pending (the holder is working on it).
- */
-export function researchTimerSlice(budgetMs: number): { pending: boolean } {
-  const r = research(budgetMs);
-  return withLock(
-    r,
-    1000,
-    () => ({ pending: true }),
-    () => ({ pending: tickOnce(r).pending > 0 }),
   );
 }
 
@@ -539,7 +469,7 @@ const NO_REPORT: ReportDto = { found: false, message: null, row: null, taskId: n
 
 /** The report of the active row's latest research (from the document, so it survives a deleted or changed row). */
 export function getSelectedRowReport(): ReportDto {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = activeSpreadsheet();
   const sheet = spreadsheet.getActiveSheet();
   const row = spreadsheet.getActiveCell().getRow();
   if (row < 2) return { ...NO_REPORT, message: 'Select a data row to see its report' };
@@ -630,7 +560,7 @@ export function writeTaskToSelectedRow(request: WriteToRowRequest): WriteToRowRe
   const refuse = (message: string): WriteToRowResponse => ({ ok: false, message, ask: null });
   const problem = requestProblem(WRITE_TO_ROW_REQUEST, request, 'request');
   if (problem) return refuse(unreadableRequest(problem));
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = activeSpreadsheet();
   const sheet = spreadsheet.getActiveSheet();
   const row = spreadsheet.getActiveCell().getRow();
   if (row < 2) return refuse('Select a data row (below the header row)');
@@ -677,7 +607,7 @@ function importTaskIntoRow(
   return withLock<{ ok: boolean; message: string }>(
     r,
     30000,
-    () => ({ ok: false, message: 'Sheet Scout is busy updating this spreadsheet: try again in a moment' }),
+    () => ({ ok: false, message: BUSY_MESSAGE }),
     () => {
       r.deps.grid.ensureHeaders(sheetId, output.headers);
       r.deps.ledger.load();

@@ -1,9 +1,9 @@
 // The shared timer's handler: the document's one time-driven trigger runs research polling, then the enrichment
 // continuation, each a slice of one time budget (timer.ts), and removes itself when neither has work left.
-import { appContext } from '../app-context';
+import { appContext } from '../platform/app-context';
 import { enrichmentTimerSlice } from '../enrichment/timer-slice';
-import { researchTimerSlice } from '../research/endpoints';
-import { appsScriptTimer } from './apps-script';
+import { researchTimerSlice } from '../research/timer-slice';
+import { appsScriptTimer } from '../platform/timer-triggers';
 import { runTimer } from './timer';
 
 export function sheetScoutTimer(): void {

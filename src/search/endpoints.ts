@@ -1,8 +1,8 @@
 // Server functions of the company search panel (google.script.run targets, exposed as globals by main.ts): each builds
 // the feature's ports from the Apps Script context and delegates to panel-service.ts.
 import { userConnection } from '../account/settings';
-import { appContext } from '../app-context';
-import { createSheetAdapter } from './sheet-adapter';
+import { appContext } from '../platform/app-context';
+import { createSheetAdapter } from '../platform/sheets/search';
 import {
   excludeDomainsFrom,
   excludeSummary,
@@ -32,6 +32,8 @@ import {
   type ReferenceList,
 } from './lookalike-service';
 import { EXCLUDE_SOURCE, EXCLUDE_SUMMARY_REQUEST, LOOKALIKE_LIST_REQUEST, SEARCH_SPEC, SHEET_ID, WRITE_REQUEST } from './requests';
+import { showPanel } from '../platform/panels';
+import { newId } from '../platform/ids';
 
 /** The ports of one execution; the user's full client serves both the search and the lookalike-list runs. */
 function deps(): SearchDeps & LookalikeDeps {
@@ -44,14 +46,13 @@ function deps(): SearchDeps & LookalikeDeps {
     userStore: context.stores.user,
     clock: context.clock,
     lock: context.documentLock(),
-    newId: () => Utilities.getUuid(),
+    newId,
   };
 }
 
 /** Opens the company search sidebar. */
 export function showSearchPanel(): void {
-  const page = HtmlService.createHtmlOutputFromFile('Search').setTitle('Company search');
-  SpreadsheetApp.getUi().showSidebar(page);
+  showPanel('Search', 'Company search');
 }
 
 export function getSearchPanelState(): SearchPanelState {

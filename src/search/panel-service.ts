@@ -14,6 +14,7 @@ import { columnValues, domainColumns, domainValues } from './sheet-domains';
 import type { SearchSheetPort, SheetRef } from './sheet-port';
 import { checkSpec, describeFilters, FREE_DEPTH, PAID_DEPTH, type FieldProblem, type SearchSpec } from './spec';
 import { appendToSheet, insertIntoNewSheet } from './write-results';
+import { BUSY_MESSAGE } from '../shared/busy';
 
 export interface SearchDeps {
   sheets: SearchSheetPort;
@@ -219,7 +220,7 @@ export function previewSearch(deps: SearchDeps, spec: SearchSpec): PreviewAnswer
 }
 
 export function withDocumentLock<T>(deps: Pick<SearchDeps, 'lock'>, work: () => T): T | Failure {
-  if (!deps.lock.tryLock(LOCK_WAIT_MS)) return fail('Another Sheet Scout job is writing to this spreadsheet: try again in a moment');
+  if (!deps.lock.tryLock(LOCK_WAIT_MS)) return fail(BUSY_MESSAGE);
   try {
     return work();
   } finally {

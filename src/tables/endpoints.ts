@@ -1,20 +1,20 @@
 // Server functions of the Tables feature: the "Tables > Map columns..." menu item (a modal dialog, wider than the
 // sidebar) and the calls the dialog makes through google.script.run. Thin: each reads the sheet's header row,
 // takes the document lock where the document's Tables state is written, and delegates to session.ts.
-import { appContext, type AppContext } from '../app-context';
-import type { KeyValueStore } from '../ports';
+import { appContext, type AppContext } from '../platform/app-context';
 import { checkedRequest } from '../shared/request-check';
 import { PUSH_REQUEST, SAVE_REQUEST, TEMPLATE_REQUEST } from './requests';
-import { activeHeaderRow, headerRowOf, type HeaderRow } from './sheet-adapter';
+import { activeHeaderRow, headerRowOf, type HeaderRow } from '../platform/sheets/tables';
 import { alignAndSave, openState, push, saveTemplate, type AlignedView, type PushRequest, type PushResponse, type TablesState, type TemplateRequest, type TemplateResponse } from './session';
+import { showDialog } from '../platform/panels';
+import { BUSY_MESSAGE } from '../shared/busy';
 
 const DIALOG_WIDTH = 1000;
 const DIALOG_HEIGHT = 680;
 const LOCK_WAIT_MS = 15000;
 
 export function showTablesDialog(): void {
-  const html = HtmlService.createHtmlOutputFromFile('Tables').setWidth(DIALOG_WIDTH).setHeight(DIALOG_HEIGHT);
-  SpreadsheetApp.getUi().showModalDialog(html, 'Map columns to a table');
+  showDialog('Tables', 'Map columns to a table', { width: DIALOG_WIDTH, height: DIALOG_HEIGHT });
 }
 
 function sheetRow(sheetId: number): HeaderRow {
@@ -23,15 +23,9 @@ function sheetRow(sheetId: number): HeaderRow {
   return row;
 }
 
-function documentStore(context: AppContext): KeyValueStore {
-  const store = context.stores.document;
-  if (!store) throw new Error('Open Sheet Scout from a spreadsheet: the mapping is saved with the document');
-  return store;
-}
-
 function withDocumentLock<T>(context: AppContext, work: () => T): T {
   const lock = context.documentLock();
-  if (!lock.tryLock(LOCK_WAIT_MS)) throw new Error('Another Sheet Scout action is saving in this spreadsheet: try again in a moment');
+  if (!lock.tryLock(LOCK_WAIT_MS)) throw new Error(BUSY_MESSAGE);
   try {
     return work();
   } finally {
@@ -41,7 +35,7 @@ function withDocumentLock<T>(context: AppContext, work: () => T): T {
 
 /** The dialog's opening state for the active sheet. */
 export function getTablesState(): TablesState {
-  return openState(documentStore(appContext()), activeHeaderRow());
+  return openState(appContext().documentStore(), activeHeaderRow());
 }
 
 /** Saves the dialog's mapping with the document; answers the drafts as aligned with the sheet now. */
@@ -49,7 +43,7 @@ export function saveTablesMapping(request: { sheetId: number; drafts: unknown })
   const row = sheetRow(checkedRequest<{ sheetId: number }>(SAVE_REQUEST, request, 'mapping').sheetId);
   const context = appContext();
   return withDocumentLock(context, () => {
-    const { drafts, letters, saveError } = alignAndSave(documentStore(context), row, request.drafts);
+    const { drafts, letters, saveError } = alignAndSave(context.documentStore(), row, request.drafts);
     return { drafts, letters, saveError };
   });
 }
@@ -58,12 +52,12 @@ export function saveTablesMapping(request: { sheetId: number; drafts: unknown })
 export function pushTablesColumns(request: PushRequest & { sheetId: number }): PushResponse {
   const row = sheetRow(checkedRequest<{ sheetId: number }>(PUSH_REQUEST, request, 'push').sheetId);
   const context = appContext();
-  return withDocumentLock(context, () => push({ api: context.userClient(), store: documentStore(context), clock: context.clock }, row, request));
+  return withDocumentLock(context, () => push({ api: context.userClient(), store: context.documentStore(), clock: context.clock }, row, request));
 }
 
 /** Saves the mapping, then replaces the template's column list with it. */
 export function saveTablesTemplate(request: TemplateRequest & { sheetId: number }): TemplateResponse {
   const row = sheetRow(checkedRequest<{ sheetId: number }>(TEMPLATE_REQUEST, request, 'template').sheetId);
   const context = appContext();
-  return withDocumentLock(context, () => saveTemplate({ api: context.userClient(), store: documentStore(context), clock: context.clock }, row, request));
+  return withDocumentLock(context, () => saveTemplate({ api: context.userClient(), store: context.documentStore(), clock: context.clock }, row, request));
 }

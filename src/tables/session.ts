@@ -5,7 +5,7 @@
 import type { KeyValueStore } from '../ports';
 import { alignDrafts, readDrafts } from './mapping';
 import { draftId, draftLabel, type ColumnDraft } from './model';
-import type { HeaderRow } from './sheet-adapter';
+import type { HeaderRow } from '../platform/sheets/tables';
 import { loadHistory, loadMapping, loadPending, saveMapping, type KnownColumn, type PendingPush, type SavedTemplate } from './store';
 import { pushToTable, readDeclaredKeys, saveAsTemplate, type OperationDeps, type PushOutcome, type TemplateOutcome } from './operations';
 import { readPosition } from './targets';

@@ -35,6 +35,19 @@ describe('dist/Code.js', () => {
     for (const { name } of globals) expect(topLevelFunctions.has(name)).toBe(true);
   });
 
+  it('exposes as a global every server function the panels are typed to call (ServerFunctions)', async () => {
+    const serverFunctions = fs.readFileSync(path.join(root, 'src/server-functions.ts'), 'utf8');
+    const modules = [...serverFunctions.matchAll(/import type \* as \w+ from '\.\/([\w/-]+)'/g)].map((m) => m[1]);
+    expect(modules.length).toBeGreaterThanOrEqual(5);
+    const typed: string[] = [];
+    for (const modulePath of modules) {
+      const exported = (await import(path.join(root, 'src', modulePath))) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(exported)) if (typeof value === 'function') typed.push(name);
+    }
+    const globals = new Set(exposedGlobals().map((g) => g.name));
+    expect(typed.filter((name) => !globals.has(name) || !topLevelFunctions.has(name))).toEqual([]);
+  });
+
   it('gives each custom function its JSDoc with @customfunction and its parameter names', () => {
     const customFunctions = exposedGlobals().filter((g) => g.doc.includes('@customfunction'));
     for (const { name, doc } of customFunctions) {

@@ -208,7 +208,7 @@ describe('Tables > Map columns...', () => {
     const drafts = state().drafts;
     const release = runtime.locks.hold('document');
     try {
-      expect(() => pushColumns(drafts, CONTACTS, { at: 'end' })).toThrow(/Another Sheet Scout action is saving/);
+      expect(() => pushColumns(drafts, CONTACTS, { at: 'end' })).toThrow(/Sheet Scout is busy with this spreadsheet/);
     } finally {
       release();
     }

@@ -2,7 +2,7 @@
 // document only: getProjectTriggers would also return the user's timers of every other document the add-on is used
 // in) and the timer's deps for this execution (current user, cadence allowed by how the script runs).
 import type { ClockPort, KeyValueStore } from '../ports';
-import type { TimerDeps, TimerTriggerPort } from './timer';
+import type { TimerDeps, TimerTriggerPort } from '../scheduler/timer';
 
 function scriptTriggers(): TimerTriggerPort {
   const thisDocument = () => ScriptApp.getUserTriggers(SpreadsheetApp.getActive());

@@ -1,10 +1,10 @@
 // Apps Script adapters of the research sheet ports: GridPort over the user's sheets (display values, row tags as
 // developer metadata, cell writes merged into rectangles) and TablePort over a hidden sheet (ledger, report store).
 // Thin on purpose: the logic lives in jobs.ts and is unit-tested over fakes.
-import type { CellValue } from '../shared/cell-values';
-import { safeText } from '../shared/cell-values';
-import type { CellWrite, GridPort, TablePort } from './ports';
-import { ROW_TAG_KEY } from './row-tags';
+import type { CellValue } from '../../shared/cell-values';
+import { safeText } from '../../shared/cell-values';
+import type { CellWrite, GridPort, TablePort } from '../../research/ports';
+import { ROW_TAG_KEY } from '../../research/row-tags';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -1,20 +1,23 @@
 // Composition root for one Apps Script execution: builds the ports (properties, cache, clock, lock, HTTP) and the
 // service clients from Apps Script's globals. Endpoints and triggers call appContext(); logic modules receive what
-// they need from it as parameters. Only this file and src/platform/ touch the services directly.
+// they need from it as parameters. Only src/platform/ (and src/main.ts) touch the services (a lint rule holds it).
 // Every request goes through a daily request budget (src/platform/request-budget.ts): the acting user's requests count
 // in their UserProperties; formulas' requests count in the spreadsheet's DocumentProperties, because a custom function
 // sees the owner's UserProperties and may not write them.
-import type { CachePort, ClockPort, HttpPort, KeyValueStore, LockPort } from './ports';
-import { createServiceClient, type ServiceClient, type ServiceClientDeps } from './api/client';
-import { createCachePort } from './platform/cache';
-import { createAppsScriptClock } from './platform/clock';
-import { createLockPort } from './platform/lock';
-import { createPropertiesStore } from './platform/properties-store';
-import { createUrlFetchHttp } from './platform/url-fetch-http';
-import { REQUEST_BUDGET_KEYS, RequestCounter, withRequestBudget } from './platform/request-budget';
-import { formulaConnection, userConnection, type SettingsStores } from './account/settings';
-import type { AdaptiveThroughput } from './api/throughput';
-import { documentThroughput, type ThroughputScope } from './platform/throughput-store';
+import type { CachePort, ClockPort, HttpPort, KeyValueStore, LockPort } from '../ports';
+import { createServiceClient, type ServiceClient, type ServiceClientDeps } from '../api/client';
+import { createCachePort } from './cache';
+import { createAppsScriptClock } from './clock';
+import { createLockPort } from './lock';
+import { createPropertiesStore } from './properties-store';
+import { createUrlFetchHttp } from './url-fetch-http';
+import { REQUEST_BUDGET_KEYS, RequestCounter, withRequestBudget } from './request-budget';
+import { formulaConnection, userConnection, type SettingsStores } from '../account/settings';
+import type { AdaptiveThroughput } from '../api/throughput';
+import { documentThroughput, type ThroughputScope } from './throughput-store';
+
+/** What every feature says when it runs without a spreadsheet (a standalone run, an execution without a document). */
+export const NO_SPREADSHEET_MESSAGE = 'Open Sheet Scout from a spreadsheet (Extensions > Sheet Scout)';
 
 export interface AppContext {
   stores: SettingsStores & { script: KeyValueStore };
@@ -28,6 +31,8 @@ export interface AppContext {
   /** The acting user's daily request budget. */
   requestBudget: RequestCounter;
   documentLock(): LockPort;
+  /** The spreadsheet's DocumentProperties; throws the one "open it from a spreadsheet" message outside one. */
+  documentStore(): KeyValueStore;
   /** Client with the acting user's token (sidebar, menu, jobs, triggers), its rounds sized by the document's learned throughput. */
   userClient(options?: Pick<ServiceClientDeps, 'retry'>): ServiceClient;
   /** Client with the token shared with this spreadsheet's formulas (custom functions). */
@@ -62,6 +67,10 @@ export function appContext(): AppContext {
     clock,
     http,
     requestBudget,
+    documentStore: () => {
+      if (!stores.document) throw new Error(NO_SPREADSHEET_MESSAGE);
+      return stores.document;
+    },
     documentLock: () => createLockPort(LockService.getDocumentLock() ?? LockService.getScriptLock()),
     userClient: (options) =>
       createServiceClient({ http, clock, settings: userConnection(stores), ...options, throughput: throughput('panel') }),

@@ -1,7 +1,7 @@
 // Apps Script adapter of the formula menu actions' sheet port (menu-actions.ts): the active spreadsheet's sheets,
 // selection, batched grid reads and writes, and re-entering formulas. Thin on purpose; the logic is in menu-actions.
-import type { CellValue } from '../shared/cell-values';
-import type { FormulaBook, FormulaSheet, Rect } from './menu-actions';
+import type { CellValue } from '../../shared/cell-values';
+import type { FormulaBook, FormulaSheet, Rect } from '../../functions/menu-actions';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -1,9 +1,9 @@
 // SearchSheetPort over the active spreadsheet (SpreadsheetApp). Thin: every method is one or two Apps Script calls;
 // sheets are addressed by their stable sheet id, never by position. Only the user's sheets exist for the search panel:
 // the add-in's hidden sheets are neither listed nor read nor written (isUserSheet).
-import type { CellValue } from '../shared/cell-values';
-import { isUserSheet, NOT_A_USER_SHEET } from '../shared/internal-sheets';
-import type { SearchSheetPort, SheetRef } from './sheet-port';
+import type { CellValue } from '../../shared/cell-values';
+import { isUserSheet, NOT_A_USER_SHEET } from '../../shared/internal-sheets';
+import type { SearchSheetPort, SheetRef } from '../../search/sheet-port';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

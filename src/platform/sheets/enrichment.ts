@@ -1,10 +1,10 @@
 // The enrichment job's sheet port over SpreadsheetApp: whole-grid read (the grid's size, then one getValues), formula
 // read and rectangular writes of values and notes, each one Apps Script call (plus adding columns when new field
 // columns reach past the sheet's last one); and the enrichment dates in their hidden sheet.
-import type { CellValue } from '../shared/cell-values';
-import type { Area } from './layout';
-import type { EnrichmentDates, EnrichSheet, SheetAccess } from './ports';
-import { ENRICHMENT_DATES_SHEET } from '../shared/internal-sheets';
+import type { CellValue } from '../../shared/cell-values';
+import type { Area } from '../../enrichment/layout';
+import type { EnrichmentDates, EnrichSheet, SheetAccess } from '../../enrichment/ports';
+import { ENRICHMENT_DATES_SHEET } from '../../shared/internal-sheets';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 

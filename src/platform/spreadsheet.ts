@@ -1,0 +1,28 @@
+// The spreadsheet the add-in was opened from, and the few spreadsheet-wide calls the features make: its time zone's
+// calendar, a toast, and flushing pending writes before an answer goes back to a panel.
+
+export type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
+export function activeSpreadsheet(): Spreadsheet {
+  return SpreadsheetApp.getActiveSpreadsheet();
+}
+
+/** The id of the sheet the user is on. */
+export function activeSheetId(): number {
+  return SpreadsheetApp.getActiveSheet().getSheetId();
+}
+
+/** Formats a time in the spreadsheet's time zone (`yyyy-MM-dd`, `yyyy-MM`, ...). */
+export function formatInSpreadsheetZone(ms: number, pattern: string): string {
+  return Utilities.formatDate(new Date(ms), activeSpreadsheet().getSpreadsheetTimeZone(), pattern);
+}
+
+/** Shows a short message in the spreadsheet's corner. */
+export function toast(message: string, seconds = 8): void {
+  activeSpreadsheet().toast(message, 'Sheet Scout', seconds);
+}
+
+/** Applies pending spreadsheet writes now (before a panel reads the answer). */
+export function flushWrites(): void {
+  SpreadsheetApp.flush();
+}

@@ -1,0 +1,67 @@
+// Builds the research ports for one execution (the active spreadsheet's grid, the hidden ledger and reports, the
+// user's client, the shared timer) and the two steps every research entry point shares: work under the document
+// lock, and one polling tick that keeps the timer armed while tasks are pending.
+import { appContext, type AppContext } from '../platform/app-context';
+import type { LockPort } from '../ports';
+import { runTick, type JobDeps } from './jobs';
+import { LEDGER_HEADERS } from './ledger';
+import { HiddenTable, SheetGrid } from '../platform/sheets/research';
+import { LedgerStore, ReportStore } from './stores';
+import { ensureTimer, recordTick, removeTimerIfIdle, type TimerDeps } from '../scheduler/timer';
+import { appsScriptTimer } from '../platform/timer-triggers';
+import { cachePollMemory } from './poll';
+import { newId } from '../platform/ids';
+import { activeSpreadsheet, flushWrites, type Spreadsheet } from '../platform/spreadsheet';
+
+const LEDGER_SHEET = 'Sheet Scout research ledger';
+const REPORTS_SHEET = 'Sheet Scout research reports';
+/** When the last research tick of this document started (any user's panel or timer), ms since epoch. */
+export const LAST_TICK_KEY = 'sheetscout.research.lastTick';
+
+export interface Research {
+  context: AppContext;
+  spreadsheet: Spreadsheet;
+  deps: JobDeps;
+  lock: LockPort;
+  trigger: TimerDeps;
+}
+
+export function research(budgetMs?: number): Research {
+  const context = appContext();
+  const spreadsheet = activeSpreadsheet();
+  const document = context.documentStore();
+  const deps: JobDeps = {
+    client: context.userClient(),
+    grid: new SheetGrid(spreadsheet),
+    ledger: new LedgerStore(new HiddenTable(spreadsheet, LEDGER_SHEET, LEDGER_HEADERS)),
+    reports: new ReportStore(new HiddenTable(spreadsheet, REPORTS_SHEET, ['task_id', 'parts', 'report'])),
+    clock: context.clock,
+    newId,
+    limits: budgetMs ? { budgetMs } : undefined,
+    pollMemory: cachePollMemory(context.userCache),
+  };
+  return { context, spreadsheet, deps, lock: context.documentLock(), trigger: appsScriptTimer(document, context.clock) };
+}
+
+export function withLock<T>(r: Research, waitMs: number, busy: () => T, work: () => T): T {
+  if (!r.lock.tryLock(waitMs)) return busy();
+  try {
+    const result = work();
+    flushWrites();
+    return result;
+  } finally {
+    r.lock.release();
+  }
+}
+
+export function tickOnce(r: Research): { pending: number } {
+  r.trigger.document.set(LAST_TICK_KEY, String(r.context.clock.now()));
+  const summary = runTick(r.deps);
+  if (summary.pending === 0) removeTimerIfIdle(r.trigger, 'research');
+  else {
+    ensureTimer(r.trigger, 'research');
+    recordTick(r.trigger);
+  }
+  return summary;
+}
+
