@@ -37,11 +37,17 @@ module.exports = tseslint.config(
     rules: {
       'no-restricted-globals': [
         'error',
-        ...APPS_SCRIPT_SERVICES.map((name) => ({ name, message: 'Apps Script services are reached through src/platform/.' })),
+        ...APPS_SCRIPT_SERVICES.map((name) => ({
+          name,
+          message: 'Apps Script services are reached through src/platform/.',
+        })),
       ],
     },
   },
-  { files: ['sidebar/**', 'dev/playground/page/**', 'dev/playground/gas-shim.js'], languageOptions: { globals: { ...globals.browser } } },
+  {
+    files: ['sidebar/**', 'dev/playground/page/**', 'dev/playground/gas-shim.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
   {
     // The panels see the server only through each feature's contract.ts, the service's wire types and the typed map
     // of server functions (type-only: the bridge).

@@ -94,9 +94,14 @@ async function sheetRows(control: SandboxControl): Promise<unknown[][]> {
   await control.call('POST', '/_sandbox/reset');
   const ready = await control.companies(UNIQUE - PENDING, true);
   const pending = await control.companies(PENDING, false);
-  const domains = shuffled([...ready, ...pending].map((company) => company.domain), 42);
+  const domains = shuffled(
+    [...ready, ...pending].map((company) => company.domain),
+    42,
+  );
   const duplicates = Array.from({ length: ROWS - UNIQUE }, (_, i) => domains[(i * 7) % UNIQUE]);
-  const variants = duplicates.map((domain, i) => (i % 3 === 0 ? domain.toUpperCase() : i % 3 === 1 ? `https://www.${domain}/` : domain));
+  const variants = duplicates.map((domain, i) =>
+    i % 3 === 0 ? domain.toUpperCase() : i % 3 === 1 ? `https://www.${domain}/` : domain,
+  );
   const column = shuffled([...domains, ...variants], 7);
   return [['Website'], ...column.map((value) => [value])];
 }
@@ -109,17 +114,29 @@ async function runNaive(sandbox: SpawnedSandbox, rows: unknown[][]): Promise<{ m
   naive.counters.reset();
   const began = Date.now();
   naive.run('naiveEnrich', [NAIVE_ROWS, sandbox.url, TOKEN], { kind: 'menu' });
-  const result = { ms: Date.now() - began, io: naive.counters.sheet.reads + naive.counters.sheet.writes, http: naive.counters.urlFetch.total };
+  const result = {
+    ms: Date.now() - began,
+    io: naive.counters.sheet.reads + naive.counters.sheet.writes,
+    http: naive.counters.urlFetch.total,
+  };
   await naive.close();
   return result;
 }
 
 function printJob(job: JobRun, idealMs: number): void {
   const { httpCalls, accepted, rounds, progress, sheetIo } = job;
-  console.log(`add-in job : ${ROWS} rows, ${UNIQUE} unique domains (${PENDING} not yet enriched), ${FIELDS.length} fields`);
-  console.log(`  http calls ${httpCalls} (= ${UNIQUE} unique + ${accepted} after a 202 + ${job.rateLimited} answered 429) in ${rounds} fetchAll rounds, most often ${job.reachedBatch}, largest ${job.largestBatch}`);
-  console.log(`  sheet io ${sheetIo} (reads ${job.reads}, writes ${job.writes}) for ${progress.chunks} chunks; goal <= 2 x chunks + 10 = ${2 * progress.chunks + 10}`);
-  console.log(`  wall ${(job.wallMs / 1000).toFixed(2)} s, ${(ROWS / (job.wallMs / 1000)).toFixed(1)} rows/s; ideal ${(idealMs / 1000).toFixed(2)} s`);
+  console.log(
+    `add-in job : ${ROWS} rows, ${UNIQUE} unique domains (${PENDING} not yet enriched), ${FIELDS.length} fields`,
+  );
+  console.log(
+    `  http calls ${httpCalls} (= ${UNIQUE} unique + ${accepted} after a 202 + ${job.rateLimited} answered 429) in ${rounds} fetchAll rounds, most often ${job.reachedBatch}, largest ${job.largestBatch}`,
+  );
+  console.log(
+    `  sheet io ${sheetIo} (reads ${job.reads}, writes ${job.writes}) for ${progress.chunks} chunks; goal <= 2 x chunks + 10 = ${2 * progress.chunks + 10}`,
+  );
+  console.log(
+    `  wall ${(job.wallMs / 1000).toFixed(2)} s, ${(ROWS / (job.wallMs / 1000)).toFixed(1)} rows/s; ideal ${(idealMs / 1000).toFixed(2)} s`,
+  );
 }
 
 export async function run(): Promise<void> {
@@ -133,7 +150,9 @@ export async function run(): Promise<void> {
     const necessary = free.httpCalls;
     const idealMs = Math.ceil(necessary / free.reachedBatch) * LATENCY_MS;
     printJob(free, idealMs);
-    console.log(`  ideal for the batch reached (${free.reachedBatch}) at ${LATENCY_MS} ms: ceil(${necessary} / ${free.reachedBatch}) x ${LATENCY_MS} ms`);
+    console.log(
+      `  ideal for the batch reached (${free.reachedBatch}) at ${LATENCY_MS} ms: ceil(${necessary} / ${free.reachedBatch}) x ${LATENCY_MS} ms`,
+    );
 
     // (b) Rate-limited service: a fresh document learns the limit from the first 429s and paces under it.
     const limitedLines: string[] = [];
@@ -146,7 +165,9 @@ export async function run(): Promise<void> {
         printJob(limited, limitedIdealMs);
         const ratio = limited.wallMs / limitedIdealMs;
         const share = (100 * limited.rateLimited) / limited.httpCalls;
-        console.log(`  rate limit ${limit}/s: ideal = ${served} calls / ${limit} per s; 429 answers ${share.toFixed(1)} % of calls`);
+        console.log(
+          `  rate limit ${limit}/s: ideal = ${served} calls / ${limit} per s; 429 answers ${share.toFixed(1)} % of calls`,
+        );
         limitedLines.push(
           `enrichment_limited: limit=${limit} wall_s=${(limited.wallMs / 1000).toFixed(2)} ideal_s=${(limitedIdealMs / 1000).toFixed(2)} ratio=${ratio.toFixed(2)} rate_limited=${limited.rateLimited} calls=${limited.httpCalls} rate_limited_pct=${share.toFixed(1)}`,
         );
@@ -159,8 +180,12 @@ export async function run(): Promise<void> {
       await prepare(control, null);
       const naive = await runNaive(sandbox, rows);
       const scale = ROWS / NAIVE_ROWS;
-      console.log(`naive      : ${NAIVE_ROWS} rows in ${(naive.ms / 1000).toFixed(2)} s (${(NAIVE_ROWS / (naive.ms / 1000)).toFixed(1)} rows/s), http ${naive.http}, sheet io ${naive.io}`);
-      console.log(`  scaled to ${ROWS} rows: ${((naive.ms * scale) / 1000).toFixed(1)} s, http ${naive.http * scale}, sheet io ${naive.io * scale}`);
+      console.log(
+        `naive      : ${NAIVE_ROWS} rows in ${(naive.ms / 1000).toFixed(2)} s (${(NAIVE_ROWS / (naive.ms / 1000)).toFixed(1)} rows/s), http ${naive.http}, sheet io ${naive.io}`,
+      );
+      console.log(
+        `  scaled to ${ROWS} rows: ${((naive.ms * scale) / 1000).toFixed(1)} s, http ${naive.http * scale}, sheet io ${naive.io * scale}`,
+      );
       speedup = ` speedup_vs_naive=${((naive.ms * scale) / free.wallMs).toFixed(1)}`;
     }
     console.log(
@@ -173,5 +198,7 @@ export async function run(): Promise<void> {
 }
 
 function report(progress: EnrichProgress): void {
-  console.log(`job: ${progress.status}, ${progress.percent} %, written ${progress.counts.written} rows, not found ${progress.counts.notFound}, gave up ${progress.counts.gaveUp}, errors ${progress.counts.errors}, chunks ${progress.chunks}, lookups ${progress.lookups}, cache hits ${progress.cacheHits}`);
+  console.log(
+    `job: ${progress.status}, ${progress.percent} %, written ${progress.counts.written} rows, not found ${progress.counts.notFound}, gave up ${progress.counts.gaveUp}, errors ${progress.counts.errors}, chunks ${progress.chunks}, lookups ${progress.lookups}, cache hits ${progress.cacheHits}`,
+  );
 }

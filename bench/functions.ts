@@ -23,17 +23,29 @@ export async function run(): Promise<void> {
   const sandbox = await spawnSandbox({ clock: 'manual' });
   const runtime = createRuntime({ users: ['owner@example.com'], addonName: 'Sheet Scout' });
   try {
-    const listed = await control<Array<{ domain: string }>>(sandbox.url, 'GET', `/_sandbox/companies?limit=${UNIQUE}&enriched=true`);
+    const listed = await control<Array<{ domain: string }>>(
+      sandbox.url,
+      'GET',
+      `/_sandbox/companies?limit=${UNIQUE}&enriched=true`,
+    );
     const domains = listed.map((company) => company.domain);
     // The other rows repeat earlier companies as a user would paste them: URL, www., upper case, e-mail.
-    const variants = [(d: string) => `https://www.${d}/about`, (d: string) => d.toUpperCase(), (d: string) => `info@${d}`];
+    const variants = [
+      (d: string) => `https://www.${d}/about`,
+      (d: string) => d.toUpperCase(),
+      (d: string) => `info@${d}`,
+    ];
     const inputs = [...domains];
-    for (let i = 0; inputs.length < ROWS; i++) inputs.push(variants[i % variants.length](domains[(i * 7) % domains.length]));
+    for (let i = 0; inputs.length < ROWS; i++)
+      inputs.push(variants[i % variants.length](domains[(i * 7) % domains.length]));
 
     runtime.properties.document.set(SETTINGS_KEYS.formulaToken, 'sbx_pro_token');
     runtime.properties.document.set(SETTINGS_KEYS.formulaBaseUrl, sandbox.url);
     runtime.open();
-    runtime.spreadsheet.sheet().setValues(`A2:A${ROWS + 1}`, inputs.map((input) => [input]));
+    runtime.spreadsheet.sheet().setValues(
+      `A2:A${ROWS + 1}`,
+      inputs.map((input) => [input]),
+    );
     await control(sandbox.url, 'POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
     await control(sandbox.url, 'POST', '/_sandbox/stats/reset');
 
@@ -55,10 +67,16 @@ export async function run(): Promise<void> {
     const warmStats = await control<Record<string, number>>(sandbox.url, 'GET', '/_sandbox/stats');
     const warmHttpCalls = Math.max(warmStats.lookup ?? 0, runtime.counters.urlFetch.total - urlFetchBefore);
 
-    console.log(`=COMPANY_LOOKUP(A2:A${ROWS + 1}), ${UNIQUE} unique domains, ${LATENCY_MS} ms injected latency per lookup`);
-    console.log(`  cold:  ${coldSeconds.toFixed(2)} s wall, ${httpCalls} lookups in ${fetchAllCalls} fetchAll calls, ${filled} rows filled, ${pending} pending`);
+    console.log(
+      `=COMPANY_LOOKUP(A2:A${ROWS + 1}), ${UNIQUE} unique domains, ${LATENCY_MS} ms injected latency per lookup`,
+    );
+    console.log(
+      `  cold:  ${coldSeconds.toFixed(2)} s wall, ${httpCalls} lookups in ${fetchAllCalls} fetchAll calls, ${filled} rows filled, ${pending} pending`,
+    );
     console.log(`  warm (file reopened): ${warmSeconds.toFixed(2)} s wall, ${warmHttpCalls} HTTP calls`);
-    console.log(`functions: cold_s=${coldSeconds.toFixed(2)} http_calls=${httpCalls} unique=${UNIQUE} warm_http_calls=${warmHttpCalls}`);
+    console.log(
+      `functions: cold_s=${coldSeconds.toFixed(2)} http_calls=${httpCalls} unique=${UNIQUE} warm_http_calls=${warmHttpCalls}`,
+    );
   } finally {
     await runtime.close();
     await sandbox.stop();

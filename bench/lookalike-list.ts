@@ -24,22 +24,41 @@ export async function run(): Promise<void> {
   const sandbox = await Sandbox.start();
   try {
     const similar = async (domain: string, limit: number): Promise<Hit[]> =>
-      (await sandbox.call<{ results: Hit[] }>('POST', `/v1/companies/${domain}/similar`, { pagination: { offset: 0, limit } }, TOKEN)).body.results;
+      (
+        await sandbox.call<{ results: Hit[] }>(
+          'POST',
+          `/v1/companies/${domain}/similar`,
+          { pagination: { offset: 0, limit } },
+          TOKEN,
+        )
+      ).body.results;
     // A customer list is concentrated in a few segments: each segment is a company and nine of its closest lookalikes.
     const seeds = (await sandbox.companies(SEGMENTS * 40)).filter((_, index) => index % 40 === 0);
     const references: string[] = [];
     for (const seed of seeds) {
-      const segment = [seed.domain, ...(await similar(seed.domain, 30)).map((hit) => hit.domain)].filter((domain) => !references.includes(domain));
+      const segment = [seed.domain, ...(await similar(seed.domain, 30)).map((hit) => hit.domain)].filter(
+        (domain) => !references.includes(domain),
+      );
       references.push(...segment.slice(0, REFERENCES / SEGMENTS));
     }
     await sandbox.call('POST', '/_sandbox/faults', { route: 'similar', latencyMs: LATENCY_MS });
 
-    const runtime = runtimeWith(sandbox.url, TOKEN, { Customers: [['Domain'], ...references.map((domain) => [domain])] });
+    const runtime = runtimeWith(sandbox.url, TOKEN, {
+      Customers: [['Domain'], ...references.map((domain) => [domain])],
+    });
     const sheet = runtime.spreadsheet.sheet('Customers');
     runtime.spreadsheet.selection = { sheet, rect: sheet.rect(`A1:A${REFERENCES + 1}`) };
     const list = runtime.run<ReferenceList>('getLookalikeReferences', [], { kind: 'sidebar' });
-    if (list.domains.length !== REFERENCES) throw new Error(`expected ${REFERENCES} references, got ${list.domains.length}`);
-    const request: LookalikeListRequest = { references: list.domains, filters: emptyFilterForm(), exclude: [], perReference: PER_REFERENCE, top: TOP, columns: ['name', 'domain'] };
+    if (list.domains.length !== REFERENCES)
+      throw new Error(`expected ${REFERENCES} references, got ${list.domains.length}`);
+    const request: LookalikeListRequest = {
+      references: list.domains,
+      filters: emptyFilterForm(),
+      exclude: [],
+      perReference: PER_REFERENCE,
+      top: TOP,
+      columns: ['name', 'domain'],
+    };
     const started = Date.now();
     const answer = runtime.run<LookalikeAnswer>('runLookalikeSearch', [request], { kind: 'sidebar' });
     const wallMs = Date.now() - started;
@@ -65,10 +84,18 @@ export async function run(): Promise<void> {
     const fusedShared = written.filter((row) => String(row[3]).split(', ').length > 1).length;
     const naiveShared = naive.filter(([, entry]) => entry.references > 1).length;
 
-    console.log(`lookalike latency per request: ${LATENCY_MS} ms; ${REFERENCES} references in ${SEGMENTS} segments, ${PER_REFERENCE} results each; top ${TOP}`);
-    console.log(`add-in: ${answer.written} rows into "${answer.sheet.name}" from ${answer.candidates} candidates, ${requests} requests in ${rounds} fetchAll round(s), ${wallMs} ms`);
-    console.log(`similar to 2+ references: ${fusedShared} of the fused top ${TOP}, ${naiveShared} of the naive top ${TOP}`);
-    console.log(`lookalike_list: refs=${REFERENCES} results=${answer.written} requests=${requests} wall_s=${(wallMs / 1000).toFixed(2)} overlap_with_naive=${overlap.toFixed(2)}`);
+    console.log(
+      `lookalike latency per request: ${LATENCY_MS} ms; ${REFERENCES} references in ${SEGMENTS} segments, ${PER_REFERENCE} results each; top ${TOP}`,
+    );
+    console.log(
+      `add-in: ${answer.written} rows into "${answer.sheet.name}" from ${answer.candidates} candidates, ${requests} requests in ${rounds} fetchAll round(s), ${wallMs} ms`,
+    );
+    console.log(
+      `similar to 2+ references: ${fusedShared} of the fused top ${TOP}, ${naiveShared} of the naive top ${TOP}`,
+    );
+    console.log(
+      `lookalike_list: refs=${REFERENCES} results=${answer.written} requests=${requests} wall_s=${(wallMs / 1000).toFixed(2)} overlap_with_naive=${overlap.toFixed(2)}`,
+    );
   } finally {
     await sandbox.stop();
   }

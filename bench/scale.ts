@@ -10,7 +10,14 @@
 // create per task, one read per finished task whose report the task list does not carry (none: the sandbox's list
 // carries it).
 import path from 'node:path';
-import { createManualClock, createProject, SpreadsheetModel, type GasProject, type GasRuntime, type ManualClock } from '../dev/gas-runtime';
+import {
+  createManualClock,
+  createProject,
+  SpreadsheetModel,
+  type GasProject,
+  type GasRuntime,
+  type ManualClock,
+} from '../dev/gas-runtime';
 import { SandboxControl } from '../dev/sandbox/control-client';
 import { spawnSandbox } from '../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../src/account/settings';
@@ -57,24 +64,39 @@ function documentWith(world: World, id: string, sheet: string, rows: Array<Array
 
 /** Requests the project sent so far (all documents). */
 const sent = (world: World) => world.project.counters.urlFetch.total;
-const accepted = (world: World, from: number) => world.project.httpLog.slice(from).filter((entry) => entry.status === 202);
+const accepted = (world: World, from: number) =>
+  world.project.httpLog.slice(from).filter((entry) => entry.status === 202);
 
 // ------------------------------------------------------------------------------------------------------------------
 // A: bulk enrichment and its re-run
 // ------------------------------------------------------------------------------------------------------------------
 
-async function enrichment(world: World, known: string[], pending: string[]): Promise<{ http: number; rerunHttp: number; necessary: number }> {
-  const unknown = Array.from({ length: ENRICH_UNIQUE - known.length - pending.length }, (_, i) => `unlisted-company-${i}.com`);
+async function enrichment(
+  world: World,
+  known: string[],
+  pending: string[],
+): Promise<{ http: number; rerunHttp: number; necessary: number }> {
+  const unknown = Array.from(
+    { length: ENRICH_UNIQUE - known.length - pending.length },
+    (_, i) => `unlisted-company-${i}.com`,
+  );
   const unique = shuffled([...known, ...pending, ...unknown], 11);
   const variants = Array.from({ length: ENRICH_ROWS - ENRICH_UNIQUE }, (_, i) => {
     const domain = unique[(i * 7) % unique.length];
     return i % 3 === 0 ? domain.toUpperCase() : i % 3 === 1 ? `https://www.${domain}/` : domain;
   });
-  const doc = documentWith(world, 'doc-enrichment', 'Leads', [['Website'], ...shuffled([...unique, ...variants], 5).map((value) => [value])]);
+  const doc = documentWith(world, 'doc-enrichment', 'Leads', [
+    ['Website'],
+    ...shuffled([...unique, ...variants], 5).map((value) => [value]),
+  ]);
   const run = async (): Promise<{ http: number; progress: EnrichProgress; from: number }> => {
     const before = sent(world);
     const from = world.project.httpLog.length;
-    const started = doc.run<{ ok: boolean; message: string }>('startEnrichment', [{ fields: ['company_name', 'hq_country', 'employee_count', 'founding_year'] }], { kind: 'sidebar' });
+    const started = doc.run<{ ok: boolean; message: string }>(
+      'startEnrichment',
+      [{ fields: ['company_name', 'hq_country', 'employee_count', 'founding_year'] }],
+      { kind: 'sidebar' },
+    );
     if (!started.ok) throw new Error(`enrichment did not start: ${started.message}`);
     for (let step = 0; step < 2000; step++) {
       const progress = doc.run<EnrichProgress>('runEnrichmentChunk', [], { kind: 'sidebar' });
@@ -135,43 +157,82 @@ function measuredTick(world: World, doc: GasRuntime, sheet: string, run: () => v
 function launch(doc: GasRuntime, sheet: string, rows: number[]): LaunchResponse {
   const sheetId = doc.spreadsheet.sheet(sheet).sheetId;
   const output = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' };
-  const response = doc.run<LaunchResponse>('launchResearch', [{ template: 'Research {Domain}', depth: 'medium', output, sheetId, rows }], { kind: 'sidebar' });
+  const response = doc.run<LaunchResponse>(
+    'launchResearch',
+    [{ template: 'Research {Domain}', depth: 'medium', output, sheetId, rows }],
+    { kind: 'sidebar' },
+  );
   if (!response.ok) throw new Error(`launch refused: ${response.message}`);
   return response;
 }
 
 function timerOf(world: World, doc: GasRuntime): boolean {
-  return world.project.triggers.list().some((trigger) => trigger.handler === 'sheetScoutTimer' && trigger.documentId === doc.spreadsheet.id);
+  return world.project.triggers
+    .list()
+    .some((trigger) => trigger.handler === 'sheetScoutTimer' && trigger.documentId === doc.spreadsheet.id);
 }
 
-async function research(world: World, domains: string[], side: [string[], string[]]): Promise<{
-  rows: number; failed: number; creates: number; figures: TickFigures; metadataMax: number; crossDocLosses: number;
+async function research(
+  world: World,
+  domains: string[],
+  side: [string[], string[]],
+): Promise<{
+  rows: number;
+  failed: number;
+  creates: number;
+  figures: TickFigures;
+  metadataMax: number;
+  crossDocLosses: number;
 }> {
   const figures: TickFigures = { ticks: 0, maxRequests: 0, worstBound: 0, worstExcess: 0 };
   const main = documentWith(world, 'doc-research', 'Accounts', [['Domain'], ...domains.map((domain) => [domain])]);
-  const others = side.map((list, i) => documentWith(world, `doc-research-${i + 2}`, 'Accounts', [['Domain'], ...list.map((domain) => [domain])]));
+  const others = side.map((list, i) =>
+    documentWith(world, `doc-research-${i + 2}`, 'Accounts', [['Domain'], ...list.map((domain) => [domain])]),
+  );
   let metadataMax = 0;
   let crossDocLosses = 0;
   let creates = 0;
   const watchMetadata = () => {
     for (const doc of [main, ...others]) metadataMax = Math.max(metadataMax, doc.spreadsheet.metadataChars());
   };
-  const pendingIn = (doc: GasRuntime) => statusColumn(doc, 'Accounts').some((status) => status !== '' && !FINAL.test(status));
+  const pendingIn = (doc: GasRuntime) =>
+    statusColumn(doc, 'Accounts').some((status) => status !== '' && !FINAL.test(status));
   // D and E launch first and are left to their hourly timers.
-  for (const doc of others) creates += launch(doc, 'Accounts', Array.from({ length: SIDE_RESEARCH_ROWS }, (_, i) => i + 2)).created;
+  for (const doc of others)
+    creates += launch(
+      doc,
+      'Accounts',
+      Array.from({ length: SIDE_RESEARCH_ROWS }, (_, i) => i + 2),
+    ).created;
   const runWhile = async (doc: GasRuntime) => {
     for (let step = 0; step < 2000 && (pendingIn(doc) || others.some(pendingIn)); step++) {
       await advance(world, PANEL_POLL_MS);
-      if (pendingIn(doc)) measuredTick(world, doc, 'Accounts', () => doc.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' }), figures);
-      for (const result of world.project.triggers.fireDue()) if (!result.ok) throw new Error(`timer failed: ${result.error}`);
+      if (pendingIn(doc))
+        measuredTick(
+          world,
+          doc,
+          'Accounts',
+          () => doc.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' }),
+          figures,
+        );
+      for (const result of world.project.triggers.fireDue())
+        if (!result.ok) throw new Error(`timer failed: ${result.error}`);
       for (const other of [main, ...others]) if (pendingIn(other) && !timerOf(world, other)) crossDocLosses += 1;
       watchMetadata();
     }
   };
-  creates += launch(main, 'Accounts', Array.from({ length: RESEARCH_ROWS }, (_, i) => i + 2)).created;
+  creates += launch(
+    main,
+    'Accounts',
+    Array.from({ length: RESEARCH_ROWS }, (_, i) => i + 2),
+  ).created;
   watchMetadata();
   await runWhile(main);
-  creates += launch(main, 'Accounts', Array.from({ length: RESEARCH_ROWS }, (_, i) => i + 2 + RESEARCH_ROWS)).created;
+  creates += launch(
+    main,
+    'Accounts',
+    Array.from({ length: RESEARCH_ROWS }, (_, i) => i + 2 + RESEARCH_ROWS),
+  ).created;
   watchMetadata();
   await runWhile(main);
   const statuses = [main, ...others].flatMap((doc) => statusColumn(doc, 'Accounts'));
@@ -181,7 +242,9 @@ async function research(world: World, domains: string[], side: [string[], string
     `B research: 2 x ${RESEARCH_ROWS} rows on one sheet, panel polling every ${PANEL_POLL_MS / 1000} s: ${figures.ticks} ticks, ` +
       `at most ${figures.maxRequests} requests in a tick (worst against its bound: ${figures.maxRequests} vs ${figures.worstBound})`,
   );
-  console.log(`D, E research: ${SIDE_RESEARCH_ROWS} rows each on hourly timers; cross-document timer losses ${crossDocLosses}`);
+  console.log(
+    `D, E research: ${SIDE_RESEARCH_ROWS} rows each on hourly timers; cross-document timer losses ${crossDocLosses}`,
+  );
   return { rows, failed, creates, figures, metadataMax, crossDocLosses };
 }
 
@@ -191,14 +254,22 @@ async function research(world: World, domains: string[], side: [string[], string
 
 const UNSETTLED = /^(Pending|Enriching)/;
 
-async function lookups(world: World, domains: string[]): Promise<{ refreshes: number; http: number; necessary: number; unsettled: number }> {
+async function lookups(
+  world: World,
+  domains: string[],
+): Promise<{ refreshes: number; http: number; necessary: number; unsettled: number }> {
   const doc = documentWith(world, 'doc-lookup', 'Lookup', [['Domain'], ...domains.map((domain) => [domain])]);
   doc.properties.document.set(SETTINGS_KEYS.formulaToken, TOKEN);
   doc.properties.document.set(SETTINGS_KEYS.formulaBaseUrl, world.control.url);
   const before = sent(world);
   const from = world.project.httpLog.length;
   doc.userEdit('B1', `=COMPANY_LOOKUP(A2:A${domains.length + 1})`);
-  const unsettled = () => doc.spreadsheet.sheet('Lookup').getDisplayValues().slice(0, domains.length).filter((row) => UNSETTLED.test(row[1] ?? '')).length;
+  const unsettled = () =>
+    doc.spreadsheet
+      .sheet('Lookup')
+      .getDisplayValues()
+      .slice(0, domains.length)
+      .filter((row) => UNSETTLED.test(row[1] ?? '')).length;
   let refreshes = 0;
   while (unsettled() > 0 && refreshes < 10) {
     await advance(world, 60_000);
@@ -207,7 +278,9 @@ async function lookups(world: World, domains: string[]): Promise<{ refreshes: nu
   }
   const enriching = new Set(accepted(world, from).map((entry) => entry.url)).size;
   const http = sent(world) - before;
-  console.log(`C lookups: ${domains.length} unique domains (${LOOKUP_PENDING} not yet enriched): ${http} requests, ${refreshes} refreshes, ${unsettled()} cells still pending`);
+  console.log(
+    `C lookups: ${domains.length} unique domains (${LOOKUP_PENDING} not yet enriched): ${http} requests, ${refreshes} refreshes, ${unsettled()} cells still pending`,
+  );
   return { refreshes, http, necessary: domains.length + enriching, unsettled: unsettled() };
 }
 
@@ -231,8 +304,14 @@ export async function run(): Promise<void> {
     const waiting = (await control.companies(ENRICH_PENDING + LOOKUP_PENDING, false)).map((company) => company.domain);
     const enrich = await enrichment(world, ready.slice(0, ENRICH_KNOWN), waiting.slice(0, ENRICH_PENDING));
     // Document C has a cache of its own: the same companies as A's cost a lookup again there.
-    const lookup = await lookups(world, shuffled([...ready.slice(0, LOOKUP_UNIQUE - LOOKUP_PENDING), ...waiting.slice(ENRICH_PENDING)], 3));
-    const researched = await research(world, ready.slice(0, 2 * RESEARCH_ROWS), [ready.slice(2000, 2000 + SIDE_RESEARCH_ROWS), ready.slice(2200, 2200 + SIDE_RESEARCH_ROWS)]);
+    const lookup = await lookups(
+      world,
+      shuffled([...ready.slice(0, LOOKUP_UNIQUE - LOOKUP_PENDING), ...waiting.slice(ENRICH_PENDING)], 3),
+    );
+    const researched = await research(world, ready.slice(0, 2 * RESEARCH_ROWS), [
+      ready.slice(2000, 2000 + SIDE_RESEARCH_ROWS),
+      ready.slice(2200, 2200 + SIDE_RESEARCH_ROWS),
+    ]);
 
     const requests = sent(world);
     const necessary = enrich.necessary + lookup.necessary + researched.creates;
@@ -240,9 +319,15 @@ export async function run(): Promise<void> {
     const quota = world.project.quotaUsage(USER);
     const urlfetchPct = (quota.urlFetch / CONSUMER_URLFETCH_PER_DAY) * 100;
     const triggerMinutes = quota.triggerRuntimeMs / 60_000;
-    console.log(`requests: ${requests} sent, ${necessary} necessary (${enrich.necessary} lookups A + ${lookup.necessary} lookups C + ${researched.creates} creates)`);
-    console.log(`quotas today: UrlFetch ${quota.urlFetch} of ${CONSUMER_URLFETCH_PER_DAY}, trigger runtime ${triggerMinutes.toFixed(1)} of 90 min, properties ${quota.propertyOps} of 50,000`);
-    console.log(`metadata characters at most ${researched.metadataMax} of 30,000 per sheet; wall ${((Date.now() - began) / 1000).toFixed(1)} s`);
+    console.log(
+      `requests: ${requests} sent, ${necessary} necessary (${enrich.necessary} lookups A + ${lookup.necessary} lookups C + ${researched.creates} creates)`,
+    );
+    console.log(
+      `quotas today: UrlFetch ${quota.urlFetch} of ${CONSUMER_URLFETCH_PER_DAY}, trigger runtime ${triggerMinutes.toFixed(1)} of 90 min, properties ${quota.propertyOps} of 50,000`,
+    );
+    console.log(
+      `metadata characters at most ${researched.metadataMax} of 30,000 per sheet; wall ${((Date.now() - began) / 1000).toFixed(1)} s`,
+    );
     console.log(
       `scale: enrich_rows=${ENRICH_ROWS} enrich_http=${enrich.http} rerun_http=${enrich.rerunHttp} research_rows=${researched.rows} ` +
         `research_failed=${researched.failed} requests_per_tick_max=${researched.figures.maxRequests} (bound ${researched.figures.worstBound}) ` +

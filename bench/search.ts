@@ -45,33 +45,80 @@ export async function run(): Promise<void> {
       query: 'software',
       reference: '',
       count: COUNT,
-      filters: { ...emptyFilterForm(), sizes: ['10001+'], sizeMode: 'exclude', foundedFrom: 1900, excludeDomains: excluded },
+      filters: {
+        ...emptyFilterForm(),
+        sizes: ['10001+'],
+        sizeMode: 'exclude',
+        foundedFrom: 1900,
+        excludeDomains: excluded,
+      },
     };
 
     const runtime = runtimeWith(sandbox.url, TOKEN);
     const preview = elapsed(() => runtime.run<PreviewAnswer>('previewCompanySearch', [spec], { kind: 'sidebar' }));
     if (!preview.value.ok) throw new Error(preview.value.message);
-    const afterPreview = { requests: runtime.counters.urlFetch.total, rounds: runtime.counters.urlFetch.fetchAllCalls, reads: runtime.counters.sheet.reads, writes: runtime.counters.sheet.writes };
+    const afterPreview = {
+      requests: runtime.counters.urlFetch.total,
+      rounds: runtime.counters.urlFetch.fetchAllCalls,
+      reads: runtime.counters.sheet.reads,
+      writes: runtime.counters.sheet.writes,
+    };
     runtime.counters.reset();
     const write = elapsed(() =>
-      runtime.run<WriteAnswer>('writeCompanySearch', [{ searchId: preview.value.ok ? preview.value.searchId : null, spec, columns: ['name', 'domain', 'country', 'size', 'founded'], target: { kind: 'new' } }], { kind: 'sidebar' }),
+      runtime.run<WriteAnswer>(
+        'writeCompanySearch',
+        [
+          {
+            searchId: preview.value.ok ? preview.value.searchId : null,
+            spec,
+            columns: ['name', 'domain', 'country', 'size', 'founded'],
+            target: { kind: 'new' },
+          },
+        ],
+        { kind: 'sidebar' },
+      ),
     );
     if (!write.value.ok) throw new Error(write.value.message);
-    const afterWrite = { requests: runtime.counters.urlFetch.total, reads: runtime.counters.sheet.reads, writes: runtime.counters.sheet.writes };
+    const afterWrite = {
+      requests: runtime.counters.urlFetch.total,
+      reads: runtime.counters.sheet.reads,
+      writes: runtime.counters.sheet.writes,
+    };
     await runtime.close();
 
-    const naiveRuntime = createRuntime({ bundleSource: NAIVE_SCRIPT, spreadsheet: new SpreadsheetModel({ rows: COUNT + 10 }), users: [USER], clock: createRealClock() });
+    const naiveRuntime = createRuntime({
+      bundleSource: NAIVE_SCRIPT,
+      spreadsheet: new SpreadsheetModel({ rows: COUNT + 10 }),
+      users: [USER],
+      clock: createRealClock(),
+    });
     const filters = { exclude: { size: spec.filters.sizes, domains: excluded }, range: { founded: { min: 1900 } } };
-    const naive = elapsed(() => naiveRuntime.run('naiveSearch', [COUNT, sandbox.url, TOKEN, { q: 'software', filters }], { kind: 'menu' }));
-    const naiveCounts = { requests: naiveRuntime.counters.urlFetch.total, writes: naiveRuntime.counters.sheet.writes, rows: naiveRuntime.spreadsheet.sheets[0].lastRow() - 1 };
+    const naive = elapsed(() =>
+      naiveRuntime.run('naiveSearch', [COUNT, sandbox.url, TOKEN, { q: 'software', filters }], { kind: 'menu' }),
+    );
+    const naiveCounts = {
+      requests: naiveRuntime.counters.urlFetch.total,
+      writes: naiveRuntime.counters.sheet.writes,
+      rows: naiveRuntime.spreadsheet.sheets[0].lastRow() - 1,
+    };
     await naiveRuntime.close();
 
     const total = preview.ms + write.ms;
-    console.log(`search latency per request: ${LATENCY_MS} ms; results asked: ${COUNT}; excluded domains: ${excluded.length}`);
-    console.log(`add-in preview: ${preview.value.count} results, ${afterPreview.requests} requests in ${afterPreview.rounds} fetchAll round(s), ${afterPreview.reads} sheet reads, ${afterPreview.writes} sheet writes, ${preview.ms} ms`);
-    console.log(`add-in write:   ${write.value.written} rows into "${write.value.sheet.name}", ${afterWrite.requests} requests (results reused from the cache), ${afterWrite.reads} sheet reads, ${afterWrite.writes} sheet writes, ${write.ms} ms`);
-    console.log(`naive script:   ${naiveCounts.rows} rows, ${naiveCounts.requests} sequential requests, ${naiveCounts.writes} sheet writes, ${naive.ms} ms`);
-    console.log(`ideal for sequential paging: ${Math.ceil(COUNT / 250) * LATENCY_MS} ms of latency alone; one parallel round: ${LATENCY_MS} ms`);
+    console.log(
+      `search latency per request: ${LATENCY_MS} ms; results asked: ${COUNT}; excluded domains: ${excluded.length}`,
+    );
+    console.log(
+      `add-in preview: ${preview.value.count} results, ${afterPreview.requests} requests in ${afterPreview.rounds} fetchAll round(s), ${afterPreview.reads} sheet reads, ${afterPreview.writes} sheet writes, ${preview.ms} ms`,
+    );
+    console.log(
+      `add-in write:   ${write.value.written} rows into "${write.value.sheet.name}", ${afterWrite.requests} requests (results reused from the cache), ${afterWrite.reads} sheet reads, ${afterWrite.writes} sheet writes, ${write.ms} ms`,
+    );
+    console.log(
+      `naive script:   ${naiveCounts.rows} rows, ${naiveCounts.requests} sequential requests, ${naiveCounts.writes} sheet writes, ${naive.ms} ms`,
+    );
+    console.log(
+      `ideal for sequential paging: ${Math.ceil(COUNT / 250) * LATENCY_MS} ms of latency alone; one parallel round: ${LATENCY_MS} ms`,
+    );
     console.log(
       `search: results=${preview.value.count} requests=${afterPreview.requests} fetchAllRounds=${afterPreview.rounds} previewMs=${preview.ms} writeMs=${write.ms} totalMs=${total} sheetWrites=${afterWrite.writes} naiveMs=${naive.ms} naiveSheetWrites=${naiveCounts.writes} speedup=${(naive.ms / total).toFixed(1)}x`,
     );

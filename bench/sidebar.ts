@@ -10,10 +10,16 @@ import { startPlayground } from '../dev/playground/server';
 const DIST = path.resolve(__dirname, '../dist');
 
 export async function run(): Promise<void> {
-  const pages = fs.readdirSync(DIST).filter((file) => file.endsWith('.html')).sort();
+  const pages = fs
+    .readdirSync(DIST)
+    .filter((file) => file.endsWith('.html'))
+    .sort();
   const sandbox = await spawnSandbox({ clock: 'manual' });
   const playground = await startPlayground({ sandboxUrl: sandbox.url });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--disable-gpu', '--disable-quic', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--disable-gpu', '--disable-quic', '--disable-background-networking'],
+  });
   let maxKb = 0;
   let maxRenderMs = 0;
   try {
@@ -37,7 +43,9 @@ export async function run(): Promise<void> {
       await page.close();
       maxKb = Math.max(maxKb, kb);
       maxRenderMs = Math.max(maxRenderMs, renderMs);
-      console.log(`${name}.html: ${kb.toFixed(1)} KB, first render ${renderMs.toFixed(0)} ms${external.length ? `, BLOCKED external requests: ${external.join(' ')}` : ''}`);
+      console.log(
+        `${name}.html: ${kb.toFixed(1)} KB, first render ${renderMs.toFixed(0)} ms${external.length ? `, BLOCKED external requests: ${external.join(' ')}` : ''}`,
+      );
     }
   } finally {
     await browser.close();

@@ -34,7 +34,11 @@ export async function run(): Promise<void> {
   const sandbox = await spawnSandbox({ clock: 'manual' });
   let created: GasRuntime | undefined;
   try {
-    const runtime = (created = createRuntime({ users: ['owner@example.com'], addonName: 'Sheet Scout', spreadsheet: new SpreadsheetModel({ columns: COLUMNS + 10 }) }));
+    const runtime = (created = createRuntime({
+      users: ['owner@example.com'],
+      addonName: 'Sheet Scout',
+      spreadsheet: new SpreadsheetModel({ columns: COLUMNS + 10 }),
+    }));
     runtime.properties.user().set(SETTINGS_KEYS.token, 'sbx_pro_token');
     runtime.properties.user().set(SETTINGS_KEYS.baseUrl, sandbox.url);
     const headers = Array.from({ length: COLUMNS }, (_, i) => `Field ${i + 1}`);
@@ -47,7 +51,12 @@ export async function run(): Promise<void> {
     // A new mapping starts with every column skipped: the bench includes them all.
     const drafts: ColumnDraft[] = opened.value.drafts.map((draft, i) =>
       i % 3 === 2
-        ? { ...draft, include: true, kind: 'agent', agent: { ...draft.agent, prompt: prompt.replace('PREV', opened.value.drafts[i - 1].key) } }
+        ? {
+            ...draft,
+            include: true,
+            kind: 'agent',
+            agent: { ...draft.agent, prompt: prompt.replace('PREV', opened.value.drafts[i - 1].key) },
+          }
         : { ...draft, include: true },
     );
     const validation = timed(() => validateMapping(drafts));
@@ -55,24 +64,41 @@ export async function run(): Promise<void> {
 
     const sheetId = opened.value.sheetId;
     const saved = timed(() => runtime.run('saveTablesMapping', [{ sheetId, drafts }], { kind: 'sidebar' }));
-    const stored = Object.entries(runtime.properties.document.all()).filter(([key]) => key.startsWith('sheetscout.tables.mapping.'));
+    const stored = Object.entries(runtime.properties.document.all()).filter(([key]) =>
+      key.startsWith('sheetscout.tables.mapping.'),
+    );
     const storedBytes = stored.reduce((sum, [, value]) => sum + Buffer.byteLength(value), 0);
     const largestValue = Math.max(...stored.map(([, value]) => Buffer.byteLength(value)));
 
     await control(sandbox.url, 'POST', '/_sandbox/faults', { route: 'columns', latencyMs: LATENCY_MS });
     await control(sandbox.url, 'POST', '/_sandbox/stats/reset');
     runtime.counters.reset();
-    const pushed = timed(() => runtime.run<PushResponse>('pushTablesColumns', [{ sheetId, drafts, table: TABLE, position: { at: 'end' } }], { kind: 'sidebar' }));
-    if (pushed.value.status !== 'created') throw new Error(`push failed: ${pushed.value.status} ${'message' in pushed.value ? pushed.value.message : ''}`);
+    const pushed = timed(() =>
+      runtime.run<PushResponse>('pushTablesColumns', [{ sheetId, drafts, table: TABLE, position: { at: 'end' } }], {
+        kind: 'sidebar',
+      }),
+    );
+    if (pushed.value.status !== 'created')
+      throw new Error(`push failed: ${pushed.value.status} ${'message' in pushed.value ? pushed.value.message : ''}`);
     const stats = (await control(sandbox.url, 'GET', '/_sandbox/stats')) as Record<string, number>;
     const reopened = timed(() => runtime.run<TablesState>('getTablesState', [], { kind: 'sidebar' }));
 
-    console.log(`Tables dialog on a ${COLUMNS}-column sheet (${drafts.filter((d) => d.kind === 'agent').length} agent columns, ${prompt.length}-character prompts), ${LATENCY_MS} ms injected latency on create-columns`);
+    console.log(
+      `Tables dialog on a ${COLUMNS}-column sheet (${drafts.filter((d) => d.kind === 'agent').length} agent columns, ${prompt.length}-character prompts), ${LATENCY_MS} ms injected latency on create-columns`,
+    );
     console.log(`  open:     ${opened.ms.toFixed(0)} ms wall, ${openReads} sheet reads`);
-    console.log(`  validate: ${validation.ms.toFixed(1)} ms for the whole mapping (runs on every keystroke in the dialog)`);
-    console.log(`  save:     ${saved.ms.toFixed(0)} ms wall, ${(storedBytes / 1000).toFixed(1)} KB in ${stored.length} property values (largest ${largestValue} bytes, limit 9216)`);
-    console.log(`  push:     ${pushed.ms.toFixed(0)} ms wall, ${pushed.value.columns.length} columns created in ${stats.columns ?? 0} HTTP call(s), ${runtime.counters.sheet.reads} sheet reads`);
-    console.log(`  reopen:   ${reopened.ms.toFixed(0)} ms wall, ${reopened.value.drafts.filter((d) => d.kind === 'agent').length} agent columns restored`);
+    console.log(
+      `  validate: ${validation.ms.toFixed(1)} ms for the whole mapping (runs on every keystroke in the dialog)`,
+    );
+    console.log(
+      `  save:     ${saved.ms.toFixed(0)} ms wall, ${(storedBytes / 1000).toFixed(1)} KB in ${stored.length} property values (largest ${largestValue} bytes, limit 9216)`,
+    );
+    console.log(
+      `  push:     ${pushed.ms.toFixed(0)} ms wall, ${pushed.value.columns.length} columns created in ${stats.columns ?? 0} HTTP call(s), ${runtime.counters.sheet.reads} sheet reads`,
+    );
+    console.log(
+      `  reopen:   ${reopened.ms.toFixed(0)} ms wall, ${reopened.value.drafts.filter((d) => d.kind === 'agent').length} agent columns restored`,
+    );
     console.log(
       `tables: columns=${COLUMNS} open_ms=${opened.ms.toFixed(0)} open_sheet_reads=${openReads} validate_ms=${validation.ms.toFixed(1)} save_ms=${saved.ms.toFixed(0)} property_values=${stored.length} push_ms=${pushed.ms.toFixed(0)} push_http_calls=${stats.columns ?? 0}`,
     );

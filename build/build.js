@@ -17,7 +17,11 @@ function outputDirectory(args) {
   if (!args[flag + 1]) throw new Error('--out-dir needs a directory');
   const directory = path.resolve(args[flag + 1]);
   // The build deletes what it did not produce: only an empty directory or an earlier build's output will do.
-  if (fs.existsSync(directory) && fs.readdirSync(directory).length > 0 && !fs.existsSync(path.join(directory, 'Code.js'))) {
+  if (
+    fs.existsSync(directory) &&
+    fs.readdirSync(directory).length > 0 &&
+    !fs.existsSync(path.join(directory, 'Code.js'))
+  ) {
     throw new Error(`--out-dir ${directory} holds files of its own: give an empty directory or an earlier build's`);
   }
   return directory;
@@ -47,7 +51,9 @@ function runWebpack(outputPath) {
  * JSDoc `@param` tags, so Apps Script's editor and Sheets' formula help see `function COMPANY_LOOKUP(domain, fields)`.
  */
 function finishStubs(code) {
-  const withoutPreserve = code.replace(/^[ \t]*\*[ \t]*@preserve[ \t]*\r?\n/gm, '').replace(/\/\*\*\s*@preserve\s*\*\/[ \t]*\r?\n?/g, '');
+  const withoutPreserve = code
+    .replace(/^[ \t]*\*[ \t]*@preserve[ \t]*\r?\n/gm, '')
+    .replace(/\/\*\*\s*@preserve\s*\*\/[ \t]*\r?\n?/g, '');
   return withoutPreserve.replace(/(\/\*\*[\s\S]*?\*\/)\s*\nfunction (\w+)\(\) \{\s*\}/g, (_match, doc, name) => {
     const params = [...doc.matchAll(/@param\s+\{[^}]*\}\s+\[?(\w+)/g)].map((m) => m[1]);
     return `${doc}\nfunction ${name}(${params.join(', ')}) {\n}`;
@@ -70,7 +76,10 @@ async function buildSidebars(dist) {
   if (!fs.existsSync(entriesDir)) return [];
   const template = fs.readFileSync(path.join(root, 'sidebar', 'page.html'), 'utf8');
   const built = [];
-  for (const file of fs.readdirSync(entriesDir).filter((f) => f.endsWith('.ts')).sort()) {
+  for (const file of fs
+    .readdirSync(entriesDir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
     const name = path.basename(file, '.ts');
     const result = await esbuild.build({
       entryPoints: [path.join(entriesDir, file)],
@@ -112,11 +121,14 @@ async function main() {
   // dist/ holds exactly what `clasp push` should deploy: drop files earlier builds left behind.
   const produced = new Set(['Code.js', 'appsscript.json', ...pages.map((p) => `${p}.html`)]);
   for (const file of fs.readdirSync(dist)) {
-    if (!produced.has(file) && !file.startsWith('.')) fs.rmSync(path.join(dist, file), { recursive: true, force: true });
+    if (!produced.has(file) && !file.startsWith('.'))
+      fs.rmSync(path.join(dist, file), { recursive: true, force: true });
   }
   const relative = path.relative(root, dist);
   const where = relative.startsWith('..') || path.isAbsolute(relative) ? dist : relative;
-  console.log(`built ${['Code.js', 'appsscript.json', ...pages.map((p) => `${p}.html`)].map((f) => `${where}/${f}`).join(', ')}`);
+  console.log(
+    `built ${['Code.js', 'appsscript.json', ...pages.map((p) => `${p}.html`)].map((f) => `${where}/${f}`).join(', ')}`,
+  );
 }
 
 main().catch((err) => {

@@ -35,7 +35,9 @@ for (const [location, entry] of Object.entries(lock.packages)) {
     added++;
   }
 }
-const sorted = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+const sorted = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 lock.packages = sorted;
 fs.writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`package-lock.json: ${added} platform-specific optional package(s) added`);

@@ -32,7 +32,9 @@ function projectOf(configPath) {
   const scriptId = typeof config?.scriptId === 'string' ? config.scriptId.trim() : '';
   if (!scriptId) refuse('the script id in .clasp.json is empty.');
   if (config.rootDir !== 'dist') {
-    console.error(`npm run deploy: rootDir in .clasp.json must be "dist" (the build output), not ${JSON.stringify(config.rootDir)}.`);
+    console.error(
+      `npm run deploy: rootDir in .clasp.json must be "dist" (the build output), not ${JSON.stringify(config.rootDir)}.`,
+    );
     process.exit(1);
   }
   return { scriptId, rootDir: path.resolve(path.dirname(configPath), config.rootDir) };

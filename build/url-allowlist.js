@@ -18,11 +18,15 @@ function urlAllowlistFor(baseUrl) {
   // A local service (plain HTTP on loopback, as the runtime allows) is a development build: Apps Script cannot reach it.
   if (url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname)) return [];
   if (url.protocol !== 'https:') {
-    throw new Error(`SHEET_SCOUT_BASE_URL must be an https:// address (Google's URL allowlist holds only HTTPS): ${baseUrl}`);
+    throw new Error(
+      `SHEET_SCOUT_BASE_URL must be an https:// address (Google's URL allowlist holds only HTTPS): ${baseUrl}`,
+    );
   }
   // What the add-in refuses at run time (src/api/url.ts) would leave the default address outside its own allowlist.
   if (url.username || url.password || url.search || url.hash || /^https:\/\/[^/?#]*:443(?:[/?#]|$)/i.test(baseUrl)) {
-    throw new Error(`SHEET_SCOUT_BASE_URL must be https://host[:port][/path], without user info, query or :443: ${baseUrl}`);
+    throw new Error(
+      `SHEET_SCOUT_BASE_URL must be https://host[:port][/path], without user info, query or :443: ${baseUrl}`,
+    );
   }
   return [`${url.origin}/`];
 }

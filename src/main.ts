@@ -29,7 +29,7 @@ global.onInstall = function onInstall(): void {
   buildAddonMenu(SpreadsheetApp.getUi());
 };
 
-// --- Account and settings (issue 4) ---
+// --- Account and settings ---
 global.showSettingsPanel = account.showSettingsPanel;
 global.getAccountState = account.getAccountState;
 global.saveAccountToken = account.saveAccountToken;
@@ -39,7 +39,7 @@ global.getCredits = account.getCredits;
 global.getRequestBudget = account.getRequestBudget;
 global.setRequestBudgetAccount = account.setRequestBudgetAccount;
 
-// --- Custom functions (issue 5) ---
+// --- Custom functions ---
 
 /**
  * Looks up company profiles by domain: one row of fields per input, spilling to the right (and down for a range).
@@ -84,7 +84,7 @@ global.COMPANY_SEARCH = function COMPANY_SEARCH(query: unknown, limit?: unknown,
 global.freezeFormulasToValues = formulas.freezeFormulasToValues;
 global.refreshPendingLookups = formulas.refreshPendingLookups;
 
-// --- Bulk enrichment (issue 6) ---
+// --- Bulk enrichment ---
 global.showEnrichPanel = enrichment.showEnrichPanel;
 global.getEnrichmentPreview = enrichment.getEnrichmentPreview;
 global.startEnrichment = enrichment.startEnrichment;
@@ -95,7 +95,7 @@ global.resumeEnrichment = enrichment.resumeEnrichment;
 global.getRefreshPreview = enrichment.getRefreshPreview;
 global.runRefreshChunk = enrichment.runRefreshChunk;
 
-// --- Research (issue 7) ---
+// --- Research ---
 global.showResearchPanel = research.showResearchPanel;
 global.getResearchContext = research.getResearchContext;
 global.launchResearch = research.launchResearch;
@@ -119,7 +119,7 @@ global.sendUnconfirmedResearchAnyway = research.sendUnconfirmedResearchAnyway;
  */
 global.sheetScoutTimer = scheduler.sheetScoutTimer;
 
-// --- Company search (issue 8) ---
+// --- Company search ---
 global.showSearchPanel = search.showSearchPanel;
 global.getSearchPanelState = search.getSearchPanelState;
 global.getSearchSheetColumns = search.getSearchSheetColumns;
@@ -131,7 +131,7 @@ global.runCompanySearchAgain = search.runCompanySearchAgain;
 global.getLookalikeReferences = search.getLookalikeReferences;
 global.runLookalikeSearch = search.runLookalikeSearch;
 
-// --- Tables and templates (issue 9) ---
+// --- Tables and templates ---
 global.showTablesDialog = tables.showTablesDialog;
 global.getTablesState = tables.getTablesState;
 global.saveTablesMapping = tables.saveTablesMapping;

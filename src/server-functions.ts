@@ -6,4 +6,8 @@ import type * as searchEndpoints from './search/endpoints';
 import type * as tablesEndpoints from './tables/endpoints';
 import type * as researchEndpoints from './research/endpoints';
 
-export type ServerFunctions = typeof accountEndpoints & typeof enrichmentEndpoints & typeof searchEndpoints & typeof tablesEndpoints & typeof researchEndpoints;
+export type ServerFunctions = typeof accountEndpoints &
+  typeof enrichmentEndpoints &
+  typeof searchEndpoints &
+  typeof tablesEndpoints &
+  typeof researchEndpoints;

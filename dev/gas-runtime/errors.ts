@@ -90,12 +90,14 @@ export const Msg = {
   tooManySimultaneous: 'There are too many scripts running simultaneously for this Google user account.',
 
   // ScriptApp
-  tooManyTriggers: 'This script has too many triggers. Triggers must be deleted from the script before more can be added.',
+  tooManyTriggers:
+    'This script has too many triggers. Triggers must be deleted from the script before more can be added.',
   everyMinutesInvalid: 'The value you passed to everyMinutes was invalid. It must be one of 1, 5, 10, 15 or 30.',
   everyHoursInvalid: 'The value you passed to everyHours was invalid. It must be one of 1, 2, 4, 6, 8 or 12.',
   triggerIncomplete: 'The trigger is not complete. Please call one of the time-based or event-based methods first.',
   /** Add-on mode: a second time-driven trigger for the same user and document (wording from real error reports). */
-  addOnTooManyClockTriggers: 'This add-on has created too many time-based triggers in this document for this Google user account.',
+  addOnTooManyClockTriggers:
+    'This add-on has created too many time-based triggers in this document for this Google user account.',
 
   // HtmlService
   noHtmlFile: (name: string) => `No HTML file named ${name} was found.`,

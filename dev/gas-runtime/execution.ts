@@ -29,7 +29,8 @@ export interface ExecutionOptions {
 }
 
 /** Kinds of access the authorization modes grant or refuse. */
-export type Capability = 'sheet.read' | 'sheet.write' | 'ui' | 'ui.dialog' | 'properties' | 'cache' | 'urlfetch' | 'triggers';
+export type Capability =
+  'sheet.read' | 'sheet.write' | 'ui' | 'ui.dialog' | 'properties' | 'cache' | 'urlfetch' | 'triggers';
 
 export class Execution {
   readonly realm: Realm;
@@ -98,10 +99,18 @@ export class Execution {
   }
 
   /** The facade class of this execution with the given name (defined once per execution). */
-  define<T extends object>(className: string, methods: { [name: string]: (this: T, ...args: never[]) => unknown }): FacadeClass<T> {
+  define<T extends object>(
+    className: string,
+    methods: { [name: string]: (this: T, ...args: never[]) => unknown },
+  ): FacadeClass<T> {
     let cls = this.classes.get(className);
     if (!cls) {
-      cls = new FacadeClass<T>(this.realm, (s, m, call) => this.invoke(s, m, call), className, methods) as unknown as FacadeClass<object>;
+      cls = new FacadeClass<T>(
+        this.realm,
+        (s, m, call) => this.invoke(s, m, call),
+        className,
+        methods,
+      ) as unknown as FacadeClass<object>;
       this.classes.set(className, cls);
     }
     return cls as unknown as FacadeClass<T>;
@@ -128,18 +137,21 @@ export class Execution {
         if (mode === 'CUSTOM_FUNCTION' || this.kind === 'trigger') throw new GasError(Msg.uiContext);
         return;
       case 'ui.dialog':
-        if (mode === 'NONE' || mode === 'LIMITED') throw new GasError(Msg.noPermissionScope(qualified, Scopes.containerUi));
+        if (mode === 'NONE' || mode === 'LIMITED')
+          throw new GasError(Msg.noPermissionScope(qualified, Scopes.containerUi));
         return;
       case 'properties':
       case 'cache':
         if (mode === 'NONE') throw new GasError(Msg.noPermission(qualified));
         return;
       case 'urlfetch':
-        if (mode === 'NONE' || mode === 'LIMITED') throw new GasError(Msg.noPermissionScope(qualified, Scopes.externalRequest));
+        if (mode === 'NONE' || mode === 'LIMITED')
+          throw new GasError(Msg.noPermissionScope(qualified, Scopes.externalRequest));
         return;
       case 'triggers':
         if (mode === 'CUSTOM_FUNCTION') throw new GasError(Msg.noPermission(qualified));
-        if (mode === 'NONE' || mode === 'LIMITED') throw new GasError(Msg.noPermissionScope(qualified, Scopes.scriptApp));
+        if (mode === 'NONE' || mode === 'LIMITED')
+          throw new GasError(Msg.noPermissionScope(qualified, Scopes.scriptApp));
         return;
     }
   }

@@ -19,7 +19,16 @@ export { DEFAULT_LIMITS } from './state';
 export { SpreadsheetModel, SheetModel } from './spreadsheet/model';
 export type { Cell, DeveloperMetadataRecord, RichTextData, SpreadsheetModelOptions } from './spreadsheet/model';
 export type { CellValue } from './spreadsheet/values';
-export type { AlertInfo, DialogInfo, MenuInfo, MenuItemInfo, SidebarInfo, ToastInfo, UiRecords, UiResponse } from './spreadsheet/ui';
+export type {
+  AlertInfo,
+  DialogInfo,
+  MenuInfo,
+  MenuItemInfo,
+  SidebarInfo,
+  ToastInfo,
+  UiRecords,
+  UiResponse,
+} from './spreadsheet/ui';
 export type { PropertyStore } from './services/properties';
 export type { CacheStore } from './services/cache';
 export type { TriggerInfo } from './services/script-app';

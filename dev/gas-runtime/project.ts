@@ -84,7 +84,11 @@ const DEFAULT_BUNDLE = path.resolve(__dirname, '../../dist/Code.js');
 
 /** Top-level `function name() {}` declarations of a script (what Apps Script can call). */
 function topLevelFunctions(source: string): string[] {
-  const program = acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true }) as unknown as {
+  const program = acorn.parse(source, {
+    ecmaVersion: 'latest',
+    sourceType: 'script',
+    allowHashBang: true,
+  }) as unknown as {
     body: Array<{ type: string; id?: { name: string } }>;
   };
   return program.body.filter((n) => n.type === 'FunctionDeclaration' && n.id).map((n) => n.id!.name);
@@ -218,7 +222,9 @@ export class GasProject {
   addDocument(options: DocumentOptions = {}): GasRuntime {
     const spreadsheet = options.spreadsheet ?? new SpreadsheetModel({ id: this.unusedSpreadsheetId() });
     if (this.docs.some((doc) => doc.spreadsheet.id === spreadsheet.id)) {
-      throw new Error(`A document with spreadsheet id ${spreadsheet.id} is already open in this project (give each model its own id)`);
+      throw new Error(
+        `A document with spreadsheet id ${spreadsheet.id} is already open in this project (give each model its own id)`,
+      );
     }
     const doc = this.makeDocument(this, this.shared, spreadsheet);
     this.docs.push(doc);
@@ -240,14 +246,17 @@ export class GasProject {
     const fired = new Set<string>();
     for (;;) {
       const now = this.clock.now();
-      const next = registry.due(now).find((t) => !fired.has(t.id) && (documentId === undefined || t.documentId === documentId));
+      const next = registry
+        .due(now)
+        .find((t) => !fired.has(t.id) && (documentId === undefined || t.documentId === documentId));
       if (!next) break;
       fired.add(next.id);
       const record = registry.record(next.id)!;
       if (record.oneShot) record.spent = true;
       else while (record.nextRunAt! <= now) record.nextRunAt! += record.intervalMs!;
       const doc = this.document(next.documentId);
-      if (!doc) throw new Error(`Trigger ${next.id} belongs to document ${next.documentId}, which is not open in this project`);
+      if (!doc)
+        throw new Error(`Trigger ${next.id} belongs to document ${next.documentId}, which is not open in this project`);
       results.push(doc.fireInstalledTrigger(next));
     }
     return results;

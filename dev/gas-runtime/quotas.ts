@@ -11,7 +11,10 @@ const MINUTE = 60_000;
 const DAY_MS = 24 * 60 * MINUTE;
 
 /** Daily figures per user: consumer (gmail.com) and Google Workspace accounts. */
-export const DAILY_QUOTAS: Record<QuotaLevel, { urlFetchPerDay: number; triggerRuntimePerDayMs: number; propertyOpsPerDay: number }> = {
+export const DAILY_QUOTAS: Record<
+  QuotaLevel,
+  { urlFetchPerDay: number; triggerRuntimePerDayMs: number; propertyOpsPerDay: number }
+> = {
   consumer: { urlFetchPerDay: 20_000, triggerRuntimePerDayMs: 90 * MINUTE, propertyOpsPerDay: 50_000 },
   workspace: { urlFetchPerDay: 100_000, triggerRuntimePerDayMs: 6 * 60 * MINUTE, propertyOpsPerDay: 500_000 },
 };

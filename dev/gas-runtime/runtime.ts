@@ -161,14 +161,21 @@ export class GasRuntime {
     this.triggers = {
       list: mine,
       nextDueAt: () => {
-        const times = mine().filter((t) => t.eventType === 'CLOCK' && !t.spent && t.nextRunAt !== undefined).map((t) => t.nextRunAt!);
+        const times = mine()
+          .filter((t) => t.eventType === 'CLOCK' && !t.spent && t.nextRunAt !== undefined)
+          .map((t) => t.nextRunAt!);
         return times.length ? Math.min(...times) : null;
       },
       fireDue: () => project.fireDueTriggers(this.spreadsheet.id),
     };
     this.locks = {
       hold: (kind, user = this.owner) => {
-        const key = kind === 'script' ? lockKeys.script : kind === 'user' ? lockKeys.user(user) : lockKeys.document(this.spreadsheet.id);
+        const key =
+          kind === 'script'
+            ? lockKeys.script
+            : kind === 'user'
+              ? lockKeys.user(user)
+              : lockKeys.document(this.spreadsheet.id);
         const holder = `host-${key}`;
         if (!shared.locks.tryAcquire(key, holder)) throw new Error(`Lock ${key} is already held`);
         return () => shared.locks.release(key, holder);
@@ -208,7 +215,8 @@ export class GasRuntime {
       authMode: opts.authMode ?? defaultAuthMode(kind),
       user: opts.user ?? this.owner,
       args: (exec, parts) => {
-        if (args.length === 0 && (kind === 'simple-trigger' || kind === 'trigger')) return [this.defaultEvent(name, kind, exec, parts, opts.user ?? this.owner)];
+        if (args.length === 0 && (kind === 'simple-trigger' || kind === 'trigger'))
+          return [this.defaultEvent(name, kind, exec, parts, opts.user ?? this.owner)];
         return exec.realm.import(args) as unknown[];
       },
     }) as T;
@@ -323,7 +331,10 @@ export class GasRuntime {
       this.shared.script.runInContext(exec.realm.context);
       const fn = exec.realm.global[spec.name];
       if (typeof fn !== 'function') throw new GasError(Msg.scriptFunctionNotFound(spec.name));
-      Object.defineProperty(exec.realm.global, '__gasRuntimeCall__', { value: { fn, args: spec.args(exec, parts) }, configurable: true });
+      Object.defineProperty(exec.realm.global, '__gasRuntimeCall__', {
+        value: { fn, args: spec.args(exec, parts) },
+        configurable: true,
+      });
       const result = INVOKE_SCRIPT.runInContext(exec.realm.context, safetyTimeout);
       if (exec.killed || exec.elapsedMs() > exec.limitMs) throw exec.kill();
       return exec.realm.export(result, spec.kind === 'sidebar' ? 'rpc' : 'copy');
@@ -350,7 +361,11 @@ export class GasRuntime {
     if (error instanceof GasError) return new GasExecutionError(error.message, error.gasName, undefined);
     const e = error as { name?: unknown; message?: unknown; stack?: unknown } | null;
     if (e !== null && typeof e === 'object') {
-      return new GasExecutionError(String(e.message ?? e), String(e.name ?? 'Error'), typeof e.stack === 'string' ? e.stack : undefined);
+      return new GasExecutionError(
+        String(e.message ?? e),
+        String(e.name ?? 'Error'),
+        typeof e.stack === 'string' ? e.stack : undefined,
+      );
     }
     return new GasExecutionError(String(error), 'Error', undefined);
   }
@@ -407,10 +422,20 @@ export class GasRuntime {
   }
 
   /** Event object Apps Script passes to a trigger function called without explicit arguments. */
-  private defaultEvent(name: string, kind: ExecutionKind, exec: Execution, parts: InstalledServices, user: string): unknown {
+  private defaultEvent(
+    name: string,
+    kind: ExecutionKind,
+    exec: Execution,
+    parts: InstalledServices,
+    user: string,
+  ): unknown {
     const e = exec.realm.object();
     if (kind === 'simple-trigger' || name === 'onOpen' || name === 'onInstall') {
-      Object.assign(e, { authMode: parts.authMode(exec.authMode), source: parts.spreadsheet(), user: this.userObject(exec, user) });
+      Object.assign(e, {
+        authMode: parts.authMode(exec.authMode),
+        source: parts.spreadsheet(),
+        user: this.userObject(exec, user),
+      });
       return e;
     }
     const now = this.clock.now();
@@ -443,7 +468,10 @@ export class GasRuntime {
         authMode: 'FULL',
         user: trigger.owner,
         args: (exec, parts) => {
-          const e = this.defaultEvent(trigger.handler, 'trigger', exec, parts, trigger.owner) as Record<string, unknown>;
+          const e = this.defaultEvent(trigger.handler, 'trigger', exec, parts, trigger.owner) as Record<
+            string,
+            unknown
+          >;
           e.triggerUid = trigger.id;
           if (trigger.eventType === 'ON_OPEN') {
             e.source = parts.spreadsheet();

@@ -22,7 +22,11 @@ function asTyped(domain: string, index: number): string {
 
 export async function demoRows(sandboxUrl: string): Promise<string[][]> {
   const companies = await new SandboxControl(sandboxUrl).companies(46, true);
-  const rows = companies.map((company, index) => [asTyped(company.domain, index), OWNERS[index % OWNERS.length], STAGES[index % STAGES.length]]);
+  const rows = companies.map((company, index) => [
+    asTyped(company.domain, index),
+    OWNERS[index % OWNERS.length],
+    STAGES[index % STAGES.length],
+  ]);
   rows.splice(7, 0, ['', '', '']);
   rows.splice(15, 0, ['not a domain', 'Ben', 'Prospect']);
   rows.splice(23, 0, ['', 'Chloe', '']);
@@ -36,5 +40,10 @@ export async function fillDemoSpreadsheet(runtime: GasRuntime, sandboxUrl: strin
   const sheet = model.sheets[0];
   sheet.name = 'Companies';
   sheet.setValues(`A1:C${rows.length}`, rows);
-  model.insertSheet('Notes').setValues('A1:A2', [['Scratch space'], ['Type a formula such as =COMPANY_LOOKUP(Companies!A2:A6) in any empty cell']]);
+  model
+    .insertSheet('Notes')
+    .setValues('A1:A2', [
+      ['Scratch space'],
+      ['Type a formula such as =COMPANY_LOOKUP(Companies!A2:A6) in any empty cell'],
+    ]);
 }

@@ -110,12 +110,23 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const bundlePath = options.bundlePath ?? path.join(ROOT, 'dist/Code.js');
   const bundle = fs.readFileSync(bundlePath, 'utf8');
   const functionNames = serverFunctionNames(bundle);
-  const shim = fs.readFileSync(path.join(__dirname, 'gas-shim.js'), 'utf8').replace('/*SERVER_FUNCTIONS*/[]', JSON.stringify(functionNames));
+  const shim = fs
+    .readFileSync(path.join(__dirname, 'gas-shim.js'), 'utf8')
+    .replace(/\/\*SERVER_FUNCTIONS\*\/\s*\[\]/, JSON.stringify(functionNames));
   const page = buildPage();
-  const pageHtml = fs.readFileSync(path.join(__dirname, 'page/index.html'), 'utf8').replace('/*STYLE*/', page.css).replace('/*SCRIPT*/', () => page.js.replace(/<\/script/gi, '<\\/script'));
+  const pageHtml = fs
+    .readFileSync(path.join(__dirname, 'page/index.html'), 'utf8')
+    .replace('/*STYLE*/', page.css)
+    .replace('/*SCRIPT*/', () => page.js.replace(/<\/script/gi, '<\\/script'));
 
   const clock = createOffsetClock();
-  const runtime = createRuntime({ bundlePath, clock, users: [USER], addonName: 'Sheet Scout', limits: { urlFetchTimeoutMs: PLAYGROUND_URL_FETCH_TIMEOUT_MS } });
+  const runtime = createRuntime({
+    bundlePath,
+    clock,
+    users: [USER],
+    addonName: 'Sheet Scout',
+    limits: { urlFetchTimeoutMs: PLAYGROUND_URL_FETCH_TIMEOUT_MS },
+  });
   let ownPort = 0;
   await fillDemoSpreadsheet(runtime, options.sandboxUrl);
 
@@ -149,14 +160,21 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (runtime.ui.dialogs.length > dialogShown) {
       const shown = runtime.ui.dialogs[runtime.ui.dialogs.length - 1];
       dialogShown = runtime.ui.dialogs.length;
-      activeDialog = { id: dialogShown, title: shown.title, html: shown.html, width: shown.width, height: shown.height };
+      activeDialog = {
+        id: dialogShown,
+        title: shown.title,
+        html: shown.html,
+        width: shown.width,
+        height: shown.height,
+      };
     }
   }
 
   /** Why an execution would call the playground itself (the user's service address, or the one being saved), or null. */
   function selfAddressProblem(name: string, args: unknown[]): string | null {
     const addresses = [userProperties.get(SETTINGS_KEYS.baseUrl)];
-    if (name === 'saveAccountToken') addresses.push(String((args[0] as { baseUrl?: unknown } | undefined)?.baseUrl ?? ''));
+    if (name === 'saveAccountToken')
+      addresses.push(String((args[0] as { baseUrl?: unknown } | undefined)?.baseUrl ?? ''));
     for (const address of addresses) {
       let url: URL;
       try {
@@ -171,7 +189,11 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     return null;
   }
 
-  function execute(name: string, args: unknown[], kind: 'menu' | 'sidebar'): { ok: true; value: unknown } | { ok: false; message: string } {
+  function execute(
+    name: string,
+    args: unknown[],
+    kind: 'menu' | 'sidebar',
+  ): { ok: true; value: unknown } | { ok: false; message: string } {
     const problem = selfAddressProblem(name, args);
     if (problem) return { ok: false, message: problem };
     try {
@@ -211,9 +233,14 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       selection: model.selection ? { sheet: model.selection.sheet.name, a1: rectA1(model.selection.rect) } : null,
       menu: runtime.ui.menus.find((menu) => menu.addon) ?? null,
       sidebar: activeSidebar ? { id: activeSidebar.id, title: activeSidebar.title } : null,
-      dialog: activeDialog ? { id: activeDialog.id, title: activeDialog.title, width: activeDialog.width, height: activeDialog.height } : null,
+      dialog: activeDialog
+        ? { id: activeDialog.id, title: activeDialog.title, width: activeDialog.width, height: activeDialog.height }
+        : null,
       // The newest toast only, numbered so the page shows each one once (Sheets shows one toast at a time).
-      toast: runtime.ui.toasts.length > 0 ? { id: runtime.ui.toasts.length, ...runtime.ui.toasts[runtime.ui.toasts.length - 1] } : null,
+      toast:
+        runtime.ui.toasts.length > 0
+          ? { id: runtime.ui.toasts.length, ...runtime.ui.toasts[runtime.ui.toasts.length - 1] }
+          : null,
       alerts: runtime.ui.alerts.slice(-3),
       account,
       accounts: Object.keys(PLAYGROUND_ACCOUNTS),
@@ -224,7 +251,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   }
 
   const server = http.createServer((request, response) => {
-    void handle(request, response).catch((error) => send(response, 500, { ok: false, message: String(error?.message ?? error) }));
+    void handle(request, response).catch((error) =>
+      send(response, 500, { ok: false, message: String(error?.message ?? error) }),
+    );
   });
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -235,14 +264,24 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (request.method === 'GET' && frame) {
       const shown = frame[1] === 'sidebar' ? activeSidebar : activeDialog;
       if (!shown || String(shown.id) !== frame[2]) return send(response, 404, 'closed', 'text/plain');
-      return send(response, 200, shown.html.replace(/<head>/i, () => `<head><script>${shim}</script>`), 'text/html');
+      return send(
+        response,
+        200,
+        shown.html.replace(/<head>/i, () => `<head><script>${shim}</script>`),
+        'text/html',
+      );
     }
     const builtPage = /^\/page\/(\w+)$/.exec(url);
     if (request.method === 'GET' && builtPage) {
       // Any built panel or dialog by name, bridged like the sidebar (used by the sidebar benchmark).
       const file = path.join(path.dirname(bundlePath), `${builtPage[1]}.html`);
       if (!fs.existsSync(file)) return send(response, 404, 'no such page', 'text/plain');
-      return send(response, 200, fs.readFileSync(file, 'utf8').replace(/<head>/i, () => `<head><script>${shim}</script>`), 'text/html');
+      return send(
+        response,
+        200,
+        fs.readFileSync(file, 'utf8').replace(/<head>/i, () => `<head><script>${shim}</script>`),
+        'text/html',
+      );
     }
     if (request.method !== 'POST') return send(response, 404, { ok: false, message: 'not found' });
     const body = (await readBody(request)) as Record<string, unknown>;
@@ -256,7 +295,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         activeDialog = null;
         return send(response, 200, { ok: true });
       case '/api/cell':
-        runtime.userEdit(`${quoteSheetName(String(body.sheet))}!${String(body.a1)}`, String(body.text ?? ''), { user: USER });
+        runtime.userEdit(`${quoteSheetName(String(body.sheet))}!${String(body.a1)}`, String(body.text ?? ''), {
+          user: USER,
+        });
         collectUi();
         return send(response, 200, { ok: true });
       case '/api/select': {
@@ -271,7 +312,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         if (body.action === 'delete') sheet.deleteRows(Number(body.row), Number(body.count ?? 1));
         if (body.action === 'sort') {
           const column = Number(body.column);
-          sheet.sortRows({ row: 2, column: 1, numRows: Math.max(0, sheet.lastRow() - 1), numColumns: sheet.lastColumn() }, [{ column, ascending: body.ascending !== false }]);
+          sheet.sortRows(
+            { row: 2, column: 1, numRows: Math.max(0, sheet.lastRow() - 1), numColumns: sheet.lastColumn() },
+            [{ column, ascending: body.ascending !== false }],
+          );
         }
         return send(response, 200, { ok: true });
       }
@@ -285,7 +329,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       }
       case '/api/account': {
         const name = String(body.account);
-        if (!(name in PLAYGROUND_ACCOUNTS)) return send(response, 400, { ok: false, message: `unknown account ${name}` });
+        if (!(name in PLAYGROUND_ACCOUNTS))
+          return send(response, 400, { ok: false, message: `unknown account ${name}` });
         connect(name);
         return send(response, 200, { ok: true });
       }
@@ -310,4 +355,3 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
 function quoteSheetName(name: string): string {
   return /^[A-Za-z0-9_]+$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
 }
-

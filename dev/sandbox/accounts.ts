@@ -29,12 +29,66 @@ const LOW_BALANCE: Organization = { id: 'org_low_balance', name: 'Low Balance Lt
 
 function seedAccounts(): Account[] {
   return [
-    { name: 'sandbox-pro', token: 'sbx_pro_token', userId: 'usr_sandbox_pro', email: 'pro@sandbox.example.com', plan: 'pro', credits: 500, organization: SANDBOX_LABS, workspaceId: 'ws_sandbox_labs' },
-    { name: 'sandbox-pro-2', token: 'sbx_pro2_token', userId: 'usr_sandbox_pro_2', email: 'pro2@sandbox.example.com', plan: 'pro', credits: 500, organization: SANDBOX_LABS, workspaceId: 'ws_sandbox_labs' },
-    { name: 'sandbox-solo', token: 'sbx_solo_token', userId: 'usr_sandbox_solo', email: 'solo@sandbox.example.com', plan: 'pro', credits: 200, organization: null, workspaceId: 'ws_sandbox_solo' },
-    { name: 'sandbox-free', token: 'sbx_free_token', userId: 'usr_sandbox_free', email: 'free@sandbox.example.com', plan: 'free', credits: 100, organization: FREE_TIER_CLUB, workspaceId: 'ws_free_tier_club' },
-    { name: 'sandbox-low', token: 'sbx_low_token', userId: 'usr_sandbox_low', email: 'low@sandbox.example.com', plan: 'pro', credits: 12, organization: LOW_BALANCE, workspaceId: 'ws_low_balance' },
-    { name: 'sandbox-rival', token: 'sbx_rival_token', userId: 'usr_sandbox_rival', email: 'rival@rival.example.com', plan: 'pro', credits: 500, organization: RIVAL_CORP, workspaceId: 'ws_rival_corp' },
+    {
+      name: 'sandbox-pro',
+      token: 'sbx_pro_token',
+      userId: 'usr_sandbox_pro',
+      email: 'pro@sandbox.example.com',
+      plan: 'pro',
+      credits: 500,
+      organization: SANDBOX_LABS,
+      workspaceId: 'ws_sandbox_labs',
+    },
+    {
+      name: 'sandbox-pro-2',
+      token: 'sbx_pro2_token',
+      userId: 'usr_sandbox_pro_2',
+      email: 'pro2@sandbox.example.com',
+      plan: 'pro',
+      credits: 500,
+      organization: SANDBOX_LABS,
+      workspaceId: 'ws_sandbox_labs',
+    },
+    {
+      name: 'sandbox-solo',
+      token: 'sbx_solo_token',
+      userId: 'usr_sandbox_solo',
+      email: 'solo@sandbox.example.com',
+      plan: 'pro',
+      credits: 200,
+      organization: null,
+      workspaceId: 'ws_sandbox_solo',
+    },
+    {
+      name: 'sandbox-free',
+      token: 'sbx_free_token',
+      userId: 'usr_sandbox_free',
+      email: 'free@sandbox.example.com',
+      plan: 'free',
+      credits: 100,
+      organization: FREE_TIER_CLUB,
+      workspaceId: 'ws_free_tier_club',
+    },
+    {
+      name: 'sandbox-low',
+      token: 'sbx_low_token',
+      userId: 'usr_sandbox_low',
+      email: 'low@sandbox.example.com',
+      plan: 'pro',
+      credits: 12,
+      organization: LOW_BALANCE,
+      workspaceId: 'ws_low_balance',
+    },
+    {
+      name: 'sandbox-rival',
+      token: 'sbx_rival_token',
+      userId: 'usr_sandbox_rival',
+      email: 'rival@rival.example.com',
+      plan: 'pro',
+      credits: 500,
+      organization: RIVAL_CORP,
+      workspaceId: 'ws_rival_corp',
+    },
   ];
 }
 
@@ -79,5 +133,7 @@ export function userObject(account: Account): Record<string, unknown> {
 /** A task is readable by its owner and by members of the owner's organization. */
 export function canReadTaskOf(reader: Account, owner: Account): boolean {
   if (reader.userId === owner.userId) return true;
-  return reader.organization !== null && owner.organization !== null && reader.organization.id === owner.organization.id;
+  return (
+    reader.organization !== null && owner.organization !== null && reader.organization.id === owner.organization.id
+  );
 }

@@ -13,7 +13,8 @@ function parseArguments(argv: string[]): StartOptions {
     const number = Number(value);
     switch (flag) {
       case '--port':
-        if (!Number.isInteger(number) || number < 0 || number > 65535) throw new Error(`--port needs an integer 0-65535, got ${value}`);
+        if (!Number.isInteger(number) || number < 0 || number > 65535)
+          throw new Error(`--port needs an integer 0-65535, got ${value}`);
         options.port = number;
         break;
       case '--speed':

@@ -5,8 +5,15 @@ import type { Faker } from '@faker-js/faker';
 // The English-only entry point loads in ~20 ms instead of ~200 ms for all locales.
 import { faker as englishFaker } from '@faker-js/faker/locale/en';
 import {
-  BRAND_PREFIXES, BRAND_SUFFIXES, COUNTRIES, GENERIC_TOP_LEVEL_DOMAINS, INDUSTRIES, SIZE_BUCKETS, SIZE_WEIGHTS,
-  type Industry, type SizeBucket,
+  BRAND_PREFIXES,
+  BRAND_SUFFIXES,
+  COUNTRIES,
+  GENERIC_TOP_LEVEL_DOMAINS,
+  INDUSTRIES,
+  SIZE_BUCKETS,
+  SIZE_WEIGHTS,
+  type Industry,
+  type SizeBucket,
 } from './company-vocabulary';
 import { isUuid, registeredDomain } from './domains';
 
@@ -22,8 +29,16 @@ export interface WebsiteAuthority {
 
 /** Profile fields that research agents cite; each maps to the source URLs that state it. */
 export type FactField =
-  | 'short_description' | 'full_description' | 'products_services' | 'use_cases' | 'target_audience'
-  | 'founding_year' | 'employee_count' | 'headquarters' | 'social_profiles' | 'website_authority';
+  | 'short_description'
+  | 'full_description'
+  | 'products_services'
+  | 'use_cases'
+  | 'target_audience'
+  | 'founding_year'
+  | 'employee_count'
+  | 'headquarters'
+  | 'social_profiles'
+  | 'website_authority';
 
 export interface Company {
   id: string;
@@ -60,9 +75,7 @@ export type CompanyChange = Partial<
 >;
 
 export type LookupOutcome =
-  | { kind: 'profile'; company: Company }
-  | { kind: 'enriching'; domain: string }
-  | { kind: 'not_found' };
+  { kind: 'profile'; company: Company } | { kind: 'enriching'; domain: string } | { kind: 'not_found' };
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -106,12 +119,22 @@ class CompanyGenerator {
   generate(enrichedAtStart: boolean): Company {
     const faker = this.faker;
     const industry = faker.helpers.arrayElement(INDUSTRIES);
-    const country = pickWeighted(faker, COUNTRIES, COUNTRIES.map((entry) => entry.weight));
+    const country = pickWeighted(
+      faker,
+      COUNTRIES,
+      COUNTRIES.map((entry) => entry.weight),
+    );
     const place = faker.helpers.arrayElement(country.cities);
     const sizeIndex = SIZE_BUCKETS.indexOf(pickWeighted(faker, SIZE_BUCKETS, SIZE_WEIGHTS));
     const size = SIZE_BUCKETS[sizeIndex];
     const oldest = 1950 + Math.max(0, 7 - sizeIndex) * 5;
-    const foundingYear = Math.min(2024, Math.max(1950, Math.round(2024 - Math.abs(faker.number.float({ min: 0, max: 1 }) ** 1.6) * (2024 - oldest) - sizeIndex * 2)));
+    const foundingYear = Math.min(
+      2024,
+      Math.max(
+        1950,
+        Math.round(2024 - Math.abs(faker.number.float({ min: 0, max: 1 }) ** 1.6) * (2024 - oldest) - sizeIndex * 2),
+      ),
+    );
     const name = this.uniqueName(industry);
     const domain = this.uniqueDomain(name, country.topLevelDomain);
     const products = faker.helpers.arrayElements(industry.products, { min: 2, max: 3 });
@@ -128,7 +151,10 @@ class CompanyGenerator {
       if (faker.datatype.boolean(0.4)) socialProfiles.facebook = `https://www.facebook.com/${slug}`;
       if (faker.datatype.boolean(0.5)) socialProfiles.crunchbase = `https://www.crunchbase.com/organization/${slug}`;
     }
-    const authorityScore = Math.max(1, Math.min(99, Math.round(18 + sizeIndex * 9 + faker.number.float({ min: -14, max: 14 }))));
+    const authorityScore = Math.max(
+      1,
+      Math.min(99, Math.round(18 + sizeIndex * 9 + faker.number.float({ min: -14, max: 14 }))),
+    );
     const home = `https://${domain}/`;
     const about = `https://${domain}/about`;
     const productsPage = `https://${domain}/products`;
@@ -189,7 +215,9 @@ class CompanyGenerator {
       const candidate = faker.datatype.boolean(0.4)
         ? faker.company.name()
         : `${faker.helpers.arrayElement(BRAND_PREFIXES)}${faker.helpers.arrayElement(BRAND_SUFFIXES)} ${
-            faker.datatype.boolean(0.7) ? industry.brandWord : faker.helpers.arrayElement(['Labs', 'Systems', 'Technologies', 'Software', 'Cloud'])
+            faker.datatype.boolean(0.7)
+              ? industry.brandWord
+              : faker.helpers.arrayElement(['Labs', 'Systems', 'Technologies', 'Software', 'Cloud'])
           }`;
       if (!this.usedNames.has(candidate.toLowerCase())) {
         this.usedNames.add(candidate.toLowerCase());
@@ -203,9 +231,10 @@ class CompanyGenerator {
     const tokens = name.toLowerCase().match(/[a-z0-9]+/g) ?? ['company'];
     const core = tokens.filter((token) => !LEGAL_WORDS.has(token)).slice(0, 2);
     const label = (core.length > 0 ? core : tokens).join('');
-    const extension = countryDomain !== 'com' && faker.datatype.boolean(0.5)
-      ? countryDomain
-      : faker.helpers.arrayElement(GENERIC_TOP_LEVEL_DOMAINS);
+    const extension =
+      countryDomain !== 'com' && faker.datatype.boolean(0.5)
+        ? countryDomain
+        : faker.helpers.arrayElement(GENERIC_TOP_LEVEL_DOMAINS);
     const candidates = [label, `${label}hq`, `get${label}`, `${label}app`, `try${label}`];
     for (const candidate of candidates) {
       const domain = `${candidate}.${extension}`;
@@ -239,7 +268,9 @@ export class CompanyIndex {
     for (let index = 0; index < ENRICHED_COMPANY_COUNT + PENDING_COMPANY_COUNT; index++) {
       this.companies.push(generator.generate(index < ENRICHED_COMPANY_COUNT));
     }
-    const byScore = [...this.companies].sort((left, right) => left.website_authority.score - right.website_authority.score);
+    const byScore = [...this.companies].sort(
+      (left, right) => left.website_authority.score - right.website_authority.score,
+    );
     byScore.forEach((company, rank) => {
       const percentile = Math.round((rank / (byScore.length - 1)) * 1000) / 10;
       company.website_authority = { score: company.website_authority.score, percentile, ...tierFor(percentile) };
@@ -290,7 +321,8 @@ export class CompanyIndex {
     const company = domain === null ? undefined : this.byDomain.get(domain);
     if (!company) return { kind: 'not_found' };
     if (this.isAvailable(company, now)) return { kind: 'profile', company };
-    if (!this.enrichmentReadyAt.has(company.domain)) this.enrichmentReadyAt.set(company.domain, now + this.enrichmentDelayMs);
+    if (!this.enrichmentReadyAt.has(company.domain))
+      this.enrichmentReadyAt.set(company.domain, now + this.enrichmentDelayMs);
     return { kind: 'enriching', domain: company.domain };
   }
 

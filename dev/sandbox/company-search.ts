@@ -50,7 +50,8 @@ class VectorSpace {
     for (const [term, weight] of this.vectors[reference]) {
       const posting = this.postings.get(term);
       if (!posting) continue;
-      for (let position = 0; position < posting.indexes.length; position++) scores[posting.indexes[position]] += weight * posting.weights[position];
+      for (let position = 0; position < posting.indexes.length; position++)
+        scores[posting.indexes[position]] += weight * posting.weights[position];
     }
     return scores;
   }
@@ -122,10 +123,25 @@ export class CompanyRanking {
   constructor(private readonly companies: Company[]) {
     companies.forEach((company, index) => this.position.set(company, index));
     this.miniSearch = new MiniSearch<IndexedDocument>({
-      fields: ['name', 'industry', 'short_description', 'full_description', 'products_services', 'use_cases', 'target_audience'],
+      fields: [
+        'name',
+        'industry',
+        'short_description',
+        'full_description',
+        'products_services',
+        'use_cases',
+        'target_audience',
+      ],
       processTerm,
       searchOptions: {
-        boost: { name: 3, industry: 2, short_description: 2, products_services: 1.5, target_audience: 1.5, use_cases: 1.2 },
+        boost: {
+          name: 3,
+          industry: 2,
+          short_description: 2,
+          products_services: 1.5,
+          target_audience: 1.5,
+          use_cases: 1.2,
+        },
         prefix: (term) => term.length >= 4,
         fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
         combineWith: 'OR',
@@ -143,7 +159,12 @@ export class CompanyRanking {
         target_audience: company.target_audience,
       })),
     );
-    this.whatItDoes = new VectorSpace(companies.map((company) => `${company.industry.name} ${company.short_description} ${company.products_services} ${company.use_cases}`));
+    this.whatItDoes = new VectorSpace(
+      companies.map(
+        (company) =>
+          `${company.industry.name} ${company.short_description} ${company.products_services} ${company.use_cases}`,
+      ),
+    );
     this.whoItSellsTo = new VectorSpace(companies.map((company) => company.target_audience));
   }
 
@@ -158,7 +179,11 @@ export class CompanyRanking {
     const hits = this.miniSearch.search(query, strict ? { fuzzy: false, prefix: false } : {});
     const best = hits.length > 0 ? hits[0].score : 1;
     const ranked = hits
-      .map((hit) => ({ company: this.companies[hit.id as number], score: round(hit.score / best), matchedTerms: hit.queryTerms.length }))
+      .map((hit) => ({
+        company: this.companies[hit.id as number],
+        score: round(hit.score / best),
+        matchedTerms: hit.queryTerms.length,
+      }))
       .sort((left, right) => right.score - left.score || left.company.domain.localeCompare(right.company.domain));
     this.searchCache.set(cacheKey, ranked);
     return ranked;
@@ -175,7 +200,8 @@ export class CompanyRanking {
     const ranked: RankedCompany[] = [];
     this.companies.forEach((candidate, index) => {
       if (index === referenceIndex) return;
-      const sizeCloseness = 1 - Math.abs(SIZE_BUCKETS.indexOf(candidate.employee_count) - referenceSize) / (SIZE_BUCKETS.length - 1);
+      const sizeCloseness =
+        1 - Math.abs(SIZE_BUCKETS.indexOf(candidate.employee_count) - referenceSize) / (SIZE_BUCKETS.length - 1);
       const ageCloseness = 1 - Math.min(40, Math.abs(candidate.founding_year - reference.founding_year)) / 40;
       const sameCountry = candidate.hq_country === reference.hq_country ? 1 : 0;
       const firmographics = 0.5 * sizeCloseness + 0.3 * ageCloseness + 0.2 * sameCountry;

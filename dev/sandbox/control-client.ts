@@ -3,7 +3,19 @@
 import * as http from 'node:http';
 
 export interface FaultSpec {
-  route: 'lookup' | 'search' | 'similar' | 'tasks.create' | 'tasks.get' | 'tasks.list' | 'user' | 'columns' | 'templates' | 'tables.get' | 'templates.get' | '*';
+  route:
+    | 'lookup'
+    | 'search'
+    | 'similar'
+    | 'tasks.create'
+    | 'tasks.get'
+    | 'tasks.list'
+    | 'user'
+    | 'columns'
+    | 'templates'
+    | 'tables.get'
+    | 'templates.get'
+    | '*';
   latencyMs?: number;
   errorRate?: number;
   errorStatus?: 429 | 500 | 503;
@@ -90,7 +102,10 @@ export class SandboxControl {
 
   /** Seeded companies in index order; `enriched` false lists the domains still waiting for enrichment. */
   companies(limit: number, enriched?: boolean): Promise<SeededCompany[]> {
-    return this.call('GET', `/_sandbox/companies?limit=${limit}${enriched === undefined ? '' : `&enriched=${enriched}`}`);
+    return this.call(
+      'GET',
+      `/_sandbox/companies?limit=${limit}${enriched === undefined ? '' : `&enriched=${enriched}`}`,
+    );
   }
 
   setAccount(name: string, change: { credits?: number; plan?: 'pro' | 'free' }): Promise<unknown> {

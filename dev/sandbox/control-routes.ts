@@ -56,8 +56,14 @@ function accountState(sandbox: Sandbox, name: string): Record<string, unknown> {
   const account = sandbox.accounts.byName(name);
   if (!account) throw new HttpError(404, `Unknown account ${name}`);
   return {
-    name: account.name, token: account.token, user_id: account.userId, email: account.email, plan: account.plan,
-    credits: account.credits, organization_id: account.organization?.id ?? null, workspace_id: account.workspaceId,
+    name: account.name,
+    token: account.token,
+    user_id: account.userId,
+    email: account.email,
+    plan: account.plan,
+    credits: account.credits,
+    organization_id: account.organization?.id ?? null,
+    workspace_id: account.workspaceId,
   };
 }
 
@@ -77,18 +83,31 @@ function integerParam(query: URLSearchParams, name: string, fallback: number): n
 export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
   return [
     { method: 'POST', pattern: /^\/_sandbox\/reset$/, handle: () => (sandbox.reset(), ok({ reset: true })) },
-    { method: 'GET', pattern: /^\/_sandbox\/accounts$/, handle: () => ok(sandbox.accounts.all().map((account) => accountState(sandbox, account.name))) },
-    { method: 'GET', pattern: /^\/_sandbox\/accounts\/([^/]+)$/, handle: (request) => ok(accountState(sandbox, request.params[0])) },
     {
-      method: 'POST', pattern: /^\/_sandbox\/accounts\/([^/]+)$/,
+      method: 'GET',
+      pattern: /^\/_sandbox\/accounts$/,
+      handle: () => ok(sandbox.accounts.all().map((account) => accountState(sandbox, account.name))),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/_sandbox\/accounts\/([^/]+)$/,
+      handle: (request) => ok(accountState(sandbox, request.params[0])),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/_sandbox\/accounts\/([^/]+)$/,
       handle: (request) => {
         const account = sandbox.accounts.byName(request.params[0]);
         if (!account) throw new HttpError(404, `Unknown account ${request.params[0]}`);
         const body = bodyObject(request.body);
-        if (body.credits !== undefined && (typeof body.credits !== 'number' || !Number.isInteger(body.credits) || body.credits < 0)) {
+        if (
+          body.credits !== undefined &&
+          (typeof body.credits !== 'number' || !Number.isInteger(body.credits) || body.credits < 0)
+        ) {
           throw new HttpError(400, 'credits must be a non-negative integer');
         }
-        if (body.plan !== undefined && body.plan !== 'pro' && body.plan !== 'free') throw new HttpError(400, "plan must be 'pro' or 'free'");
+        if (body.plan !== undefined && body.plan !== 'pro' && body.plan !== 'free')
+          throw new HttpError(400, "plan must be 'pro' or 'free'");
         if (typeof body.credits === 'number') account.credits = body.credits;
         if (body.plan === 'pro' || body.plan === 'free') account.plan = body.plan;
         return ok(accountState(sandbox, account.name));
@@ -96,17 +115,20 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
     },
     { method: 'GET', pattern: /^\/_sandbox\/clock$/, handle: () => ok(clockState(sandbox)) },
     {
-      method: 'POST', pattern: /^\/_sandbox\/clock\/advance$/,
+      method: 'POST',
+      pattern: /^\/_sandbox\/clock\/advance$/,
       handle: (request) => {
         const ms = bodyObject(request.body).ms;
-        if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new HttpError(400, 'ms must be a non-negative number');
+        if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+          throw new HttpError(400, 'ms must be a non-negative number');
         sandbox.clock.advance(ms);
         return ok(clockState(sandbox));
       },
     },
     { method: 'GET', pattern: /^\/_sandbox\/faults$/, handle: () => ok(sandbox.faults.list()) },
     {
-      method: 'POST', pattern: /^\/_sandbox\/faults$/,
+      method: 'POST',
+      pattern: /^\/_sandbox\/faults$/,
       handle: (request) => {
         const parsed = parseFaultConfig(request.body);
         if (Array.isArray(parsed)) throw new HttpError(400, parsed.join('; '));
@@ -116,21 +138,29 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
     },
     { method: 'DELETE', pattern: /^\/_sandbox\/faults$/, handle: () => (sandbox.faults.clear(), ok([])) },
     {
-      method: 'POST', pattern: /^\/_sandbox\/hostile-text$/,
+      method: 'POST',
+      pattern: /^\/_sandbox\/hostile-text$/,
       handle: (request) => {
         const strings = (request.body as { strings?: unknown } | null)?.strings;
-        if (!Array.isArray(strings) || !strings.every((item) => typeof item === 'string')) throw new HttpError(422, 'strings must be a list of strings');
+        if (!Array.isArray(strings) || !strings.every((item) => typeof item === 'string'))
+          throw new HttpError(422, 'strings must be a list of strings');
         sandbox.hostile.set(strings);
         return ok({ strings: strings.length });
       },
     },
-    { method: 'DELETE', pattern: /^\/_sandbox\/hostile-text$/, handle: () => (sandbox.hostile.clear(), ok({ strings: 0 })) },
+    {
+      method: 'DELETE',
+      pattern: /^\/_sandbox\/hostile-text$/,
+      handle: () => (sandbox.hostile.clear(), ok({ strings: 0 })),
+    },
     { method: 'GET', pattern: /^\/_sandbox\/tasks$/, handle: () => ok(sandbox.tasks.all().map(taskObject)) },
     {
-      method: 'POST', pattern: /^\/_sandbox\/tasks\/([^/]+)\/fail$/,
+      method: 'POST',
+      pattern: /^\/_sandbox\/tasks\/([^/]+)\/fail$/,
       handle: (request) => {
         const reason = bodyObject(request.body).reason ?? 'internal';
-        if (reason !== 'credits' && reason !== 'internal') throw new HttpError(400, "reason must be 'credits' or 'internal'");
+        if (reason !== 'credits' && reason !== 'internal')
+          throw new HttpError(400, "reason must be 'credits' or 'internal'");
         const now = sandbox.now();
         const task = sandbox.tasks.get(request.params[0]);
         if (!task) throw new HttpError(404, 'Task not found');
@@ -141,28 +171,39 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
     { method: 'GET', pattern: /^\/_sandbox\/stats$/, handle: () => ok(Object.fromEntries(sandbox.stats)) },
     { method: 'POST', pattern: /^\/_sandbox\/stats\/reset$/, handle: () => (sandbox.stats.clear(), ok({})) },
     {
-      method: 'GET', pattern: /^\/_sandbox\/companies$/,
+      method: 'GET',
+      pattern: /^\/_sandbox\/companies$/,
       handle: (request) => {
         const enriched = request.query.get('enriched');
-        if (enriched !== null && enriched !== 'true' && enriched !== 'false') throw new HttpError(400, "enriched must be 'true' or 'false'");
+        if (enriched !== null && enriched !== 'true' && enriched !== 'false')
+          throw new HttpError(400, "enriched must be 'true' or 'false'");
         const limit = Math.min(integerParam(request.query, 'limit', 20), 5000);
         const offset = integerParam(request.query, 'offset', 0);
         const now = sandbox.now();
         const companies = sandbox.index.companies
           .filter((company) => enriched === null || sandbox.index.isAvailable(company, now) === (enriched === 'true'))
           .slice(offset, offset + limit);
-        return ok(companies.map((company) => {
-          const available = sandbox.index.isAvailable(company, now);
-          return {
-            id: available ? company.id : null, domain: company.domain, name: company.name, enriched: available,
-            hq_country: company.hq_country, hq_city: company.hq_city, employee_count: company.employee_count,
-            founding_year: company.founding_year, industry: company.industry.name,
-          };
-        }));
+        return ok(
+          companies.map((company) => {
+            const available = sandbox.index.isAvailable(company, now);
+            return {
+              id: available ? company.id : null,
+              domain: company.domain,
+              name: company.name,
+              enriched: available,
+              hq_country: company.hq_country,
+              hq_city: company.hq_city,
+              employee_count: company.employee_count,
+              founding_year: company.founding_year,
+              industry: company.industry.name,
+            };
+          }),
+        );
       },
     },
     {
-      method: 'POST', pattern: /^\/_sandbox\/companies\/([^/]+)$/,
+      method: 'POST',
+      pattern: /^\/_sandbox\/companies\/([^/]+)$/,
       handle: (request) => {
         const patch = companyChange(bodyObject(request.body));
         const company = sandbox.index.change(request.params[0], patch);
@@ -171,7 +212,8 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
       },
     },
     {
-      method: 'GET', pattern: /^\/_sandbox\/config$/,
+      method: 'GET',
+      pattern: /^\/_sandbox\/config$/,
       handle: () =>
         ok({
           enrichmentDelayMs: sandbox.index.enrichmentDelayMs,
@@ -183,7 +225,8 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
         }),
     },
     {
-      method: 'POST', pattern: /^\/_sandbox\/config$/,
+      method: 'POST',
+      pattern: /^\/_sandbox\/config$/,
       handle: (request) => {
         const body = bodyObject(request.body);
         const delay = body.enrichmentDelayMs;

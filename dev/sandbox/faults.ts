@@ -7,8 +7,18 @@ import { createRng } from './random';
 import { isPlainObject } from './validation';
 
 export const FAULT_ROUTES = [
-  'lookup', 'search', 'similar', 'tasks.create', 'tasks.get', 'tasks.list', 'user', 'columns', 'templates',
-  'tables.get', 'templates.get', '*',
+  'lookup',
+  'search',
+  'similar',
+  'tasks.create',
+  'tasks.get',
+  'tasks.list',
+  'user',
+  'columns',
+  'templates',
+  'tables.get',
+  'templates.get',
+  '*',
 ] as const;
 export type FaultRoute = (typeof FAULT_ROUTES)[number];
 const ERROR_STATUSES = [429, 500, 503];
@@ -33,7 +43,14 @@ export interface FaultConfig {
 }
 
 export type FaultDecision =
-  | { action: 'pass'; latencyMs: number; slowBodyMs: number; rawNewlines: boolean; dropAfterServe: boolean; listLagMs: number }
+  | {
+      action: 'pass';
+      latencyMs: number;
+      slowBodyMs: number;
+      rawNewlines: boolean;
+      dropAfterServe: boolean;
+      listLagMs: number;
+    }
   | { action: 'drop'; latencyMs: number }
   | { action: 'error'; latencyMs: number; slowBodyMs: number; status: number; retryAfterSeconds: number };
 
@@ -52,7 +69,8 @@ function rate(value: unknown, name: string, problems: string[]): number {
 
 function nonNegative(value: unknown, name: string, fallback: number, problems: string[]): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) problems.push(`${name} must be a non-negative number`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    problems.push(`${name} must be a non-negative number`);
   return typeof value === 'number' ? value : fallback;
 }
 
@@ -61,11 +79,14 @@ export function parseFaultConfig(raw: unknown): FaultConfig | string[] {
   if (!isPlainObject(raw)) return ['body must be a JSON object'];
   const problems: string[] = [];
   const route = raw.route;
-  if (typeof route !== 'string' || !(FAULT_ROUTES as readonly string[]).includes(route)) problems.push(`route must be one of ${FAULT_ROUTES.join(', ')}`);
+  if (typeof route !== 'string' || !(FAULT_ROUTES as readonly string[]).includes(route))
+    problems.push(`route must be one of ${FAULT_ROUTES.join(', ')}`);
   const errorStatus = raw.errorStatus ?? 503;
-  if (typeof errorStatus !== 'number' || !ERROR_STATUSES.includes(errorStatus)) problems.push(`errorStatus must be one of ${ERROR_STATUSES.join(', ')}`);
+  if (typeof errorStatus !== 'number' || !ERROR_STATUSES.includes(errorStatus))
+    problems.push(`errorStatus must be one of ${ERROR_STATUSES.join(', ')}`);
   const count = raw.count === undefined || raw.count === null ? null : raw.count;
-  if (count !== null && (typeof count !== 'number' || !Number.isInteger(count) || count < 0)) problems.push('count must be a non-negative integer or null');
+  if (count !== null && (typeof count !== 'number' || !Number.isInteger(count) || count < 0))
+    problems.push('count must be a non-negative integer or null');
   const config: FaultConfig = {
     route: route as FaultRoute,
     latencyMs: nonNegative(raw.latencyMs, 'latencyMs', 0, problems),
@@ -80,8 +101,10 @@ export function parseFaultConfig(raw: unknown): FaultConfig | string[] {
     count: count as number | null,
     seed: nonNegative(raw.seed, 'seed', 1, problems),
   };
-  if (config.errorRate + config.dropRate + config.dropAfterServeRate > 1) problems.push('errorRate + dropRate + dropAfterServeRate must not exceed 1');
-  if (raw.rawNewlines !== undefined && typeof raw.rawNewlines !== 'boolean') problems.push('rawNewlines must be a boolean');
+  if (config.errorRate + config.dropRate + config.dropAfterServeRate > 1)
+    problems.push('errorRate + dropRate + dropAfterServeRate must not exceed 1');
+  if (raw.rawNewlines !== undefined && typeof raw.rawNewlines !== 'boolean')
+    problems.push('rawNewlines must be a boolean');
   return problems.length > 0 ? problems : config;
 }
 
@@ -97,22 +120,40 @@ export class FaultInjector {
   }
 
   list(): (FaultConfig & { remaining: number | null; affected: number })[] {
-    return [...this.active.values()].map((fault) => ({ ...fault.config, remaining: fault.remaining, affected: fault.affected }));
+    return [...this.active.values()].map((fault) => ({
+      ...fault.config,
+      remaining: fault.remaining,
+      affected: fault.affected,
+    }));
   }
 
   /** What happens to the next request of `route` (a route's own fault takes precedence over "*"). */
   decide(route: string): FaultDecision {
     const fault = this.active.get(route as FaultRoute) ?? this.active.get('*');
-    if (!fault || fault.remaining === 0) return { action: 'pass', latencyMs: 0, slowBodyMs: 0, rawNewlines: false, dropAfterServe: false, listLagMs: 0 };
+    if (!fault || fault.remaining === 0)
+      return { action: 'pass', latencyMs: 0, slowBodyMs: 0, rawNewlines: false, dropAfterServe: false, listLagMs: 0 };
     if (fault.remaining !== null) fault.remaining -= 1;
     fault.affected += 1;
     const { config } = fault;
     const roll = fault.random();
     if (roll < config.dropRate) return { action: 'drop', latencyMs: config.latencyMs };
     if (roll < config.dropRate + config.errorRate) {
-      return { action: 'error', latencyMs: config.latencyMs, slowBodyMs: config.slowBodyMs, status: config.errorStatus, retryAfterSeconds: config.retryAfterSeconds };
+      return {
+        action: 'error',
+        latencyMs: config.latencyMs,
+        slowBodyMs: config.slowBodyMs,
+        status: config.errorStatus,
+        retryAfterSeconds: config.retryAfterSeconds,
+      };
     }
     const dropAfterServe = roll < config.dropRate + config.errorRate + config.dropAfterServeRate;
-    return { action: 'pass', latencyMs: config.latencyMs, slowBodyMs: config.slowBodyMs, rawNewlines: config.rawNewlines, dropAfterServe, listLagMs: config.listLagMs };
+    return {
+      action: 'pass',
+      latencyMs: config.latencyMs,
+      slowBodyMs: config.slowBodyMs,
+      rawNewlines: config.rawNewlines,
+      dropAfterServe,
+      listLagMs: config.listLagMs,
+    };
   }
 }

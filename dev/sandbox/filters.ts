@@ -27,7 +27,10 @@ function unsupported(loc: Loc): ValidationIssue {
 
 class FilterParser {
   readonly issues: ValidationIssue[] = [];
-  private readonly lists: Record<'include' | 'exclude', Map<ListKey, string[]>> = { include: new Map(), exclude: new Map() };
+  private readonly lists: Record<'include' | 'exclude', Map<ListKey, string[]>> = {
+    include: new Map(),
+    exclude: new Map(),
+  };
   /** Raw domain entries with where they came from, checked once all forms are merged. */
   private readonly domainEntries: { value: unknown; loc: Loc }[] = [];
   private readonly founded: { min?: number; max?: number } = {};
@@ -69,7 +72,8 @@ class FilterParser {
     const [head, second, third] = parts;
     if ((head === 'include' || head === 'exclude') && parts.length === 2) this.list(head, second, value, loc);
     else if (head === 'range' && second === 'founded' && parts.length === 2) this.foundedObject(value, loc);
-    else if (head === 'range' && second === 'founded' && parts.length === 3 && (third === 'min' || third === 'max')) this.foundedBound(third, value, loc);
+    else if (head === 'range' && second === 'founded' && parts.length === 3 && (third === 'min' || third === 'max'))
+      this.foundedBound(third, value, loc);
     else this.issues.push(unsupported(loc));
   }
 
@@ -94,7 +98,9 @@ class FilterParser {
       if (typeof entry !== 'string') {
         this.issues.push(issue(entryLoc, 'Input should be a valid string', 'string_type'));
       } else if (listKey === 'size' && !(SIZE_BUCKETS as readonly string[]).includes(entry)) {
-        this.issues.push(issue(entryLoc, `Input should be ${SIZE_BUCKETS.map((bucket) => `'${bucket}'`).join(', ')}`, 'literal_error'));
+        this.issues.push(
+          issue(entryLoc, `Input should be ${SIZE_BUCKETS.map((bucket) => `'${bucket}'`).join(', ')}`, 'literal_error'),
+        );
       } else if (entry.trim() === '') {
         this.issues.push(issue(entryLoc, 'String should have at least 1 character', 'string_too_short'));
       } else if (!collected.includes(entry)) {
@@ -134,18 +140,29 @@ class FilterParser {
       const domains: string[] = [];
       for (const { value, loc } of this.domainEntries) {
         const domain = typeof value === 'string' ? registeredDomain(value) : null;
-        if (domain === null) this.issues.push(issue(loc, `Invalid domain: ${JSON.stringify(value)} is not a valid domain or URL`, 'value_error'));
+        if (domain === null)
+          this.issues.push(
+            issue(loc, `Invalid domain: ${JSON.stringify(value)} is not a valid domain or URL`, 'value_error'),
+          );
         else if (!domains.includes(domain)) domains.push(domain);
       }
       if (domains.length > MAX_EXCLUDED_DOMAINS) {
         const listLoc = this.domainEntries[0].loc.slice(0, -1);
-        this.issues.push(issue(listLoc, `At most ${MAX_EXCLUDED_DOMAINS} domains are allowed after de-duplication, got ${domains.length}`, 'too_long'));
+        this.issues.push(
+          issue(
+            listLoc,
+            `At most ${MAX_EXCLUDED_DOMAINS} domains are allowed after de-duplication, got ${domains.length}`,
+            'too_long',
+          ),
+        );
       }
       filters.exclude = { ...filters.exclude, domains };
     }
     if (this.founded.min !== undefined || this.founded.max !== undefined) {
       if (this.founded.min !== undefined && this.founded.max !== undefined && this.founded.min > this.founded.max) {
-        this.issues.push(issue(this.foundedLoc, 'range.founded.min must be less than or equal to range.founded.max', 'value_error'));
+        this.issues.push(
+          issue(this.foundedLoc, 'range.founded.min must be less than or equal to range.founded.max', 'value_error'),
+        );
       }
       filters.range = { founded: { ...this.founded } };
     }
@@ -159,7 +176,8 @@ class FilterParser {
  */
 export function parseFilters(raw: unknown, base: Loc): { filters: SearchFilters; issues: ValidationIssue[] } {
   if (raw === undefined || raw === null) return { filters: {}, issues: [] };
-  if (!isPlainObject(raw)) return { filters: {}, issues: [issue(base, 'Input should be a valid dictionary', 'dict_type')] };
+  if (!isPlainObject(raw))
+    return { filters: {}, issues: [issue(base, 'Input should be a valid dictionary', 'dict_type')] };
   const parser = new FilterParser(base);
   parser.parse(raw);
   const filters = parser.result();
@@ -173,7 +191,10 @@ export function parseFiltersQuery(raw: string | undefined): { filters: SearchFil
   try {
     decoded = JSON.parse(raw);
   } catch (error) {
-    return { filters: {}, issues: [issue(['query', 'filters'], `Invalid JSON: ${(error as Error).message}`, 'json_invalid')] };
+    return {
+      filters: {},
+      issues: [issue(['query', 'filters'], `Invalid JSON: ${(error as Error).message}`, 'json_invalid')],
+    };
   }
   return parseFilters(decoded, ['query', 'filters']);
 }

@@ -6,8 +6,20 @@
 
 /** Keys whose string values are descriptive text (anywhere in an answer). */
 const TEXT_KEYS = new Set([
-  'company_name', 'name', 'short_description', 'full_description', 'products_services', 'use_cases', 'target_audience',
-  'hq_country', 'hq_state_province', 'hq_city', 'hq_full_address', 'markdown', 'reasoning', 'tier_label',
+  'company_name',
+  'name',
+  'short_description',
+  'full_description',
+  'products_services',
+  'use_cases',
+  'target_audience',
+  'hq_country',
+  'hq_state_province',
+  'hq_city',
+  'hq_full_address',
+  'markdown',
+  'reasoning',
+  'tier_label',
 ]);
 
 export class HostileText {
@@ -39,10 +51,13 @@ export class HostileText {
     const walk = (value: unknown, key: string | null, inFields: boolean): unknown => {
       if (Array.isArray(value)) return value.map((item) => walk(item, key, inFields));
       if (value !== null && typeof value === 'object') {
-        return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, walk(item, name, inFields || name === 'fields')]));
+        return Object.fromEntries(
+          Object.entries(value).map(([name, item]) => [name, walk(item, name, inFields || name === 'fields')]),
+        );
       }
       if (typeof value !== 'string') return value;
-      const descriptive = (key !== null && TEXT_KEYS.has(key)) || (inFields && key !== 'sources' && !/^https?:/.test(value));
+      const descriptive =
+        (key !== null && TEXT_KEYS.has(key)) || (inFields && key !== 'sources' && !/^https?:/.test(value));
       return descriptive ? this.take() : value;
     };
     return walk(body, null, false);

@@ -7,7 +7,11 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 /** An error with a status and a FastAPI-style `detail` (a string, or an object for 402). */
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly detail: unknown, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    readonly detail: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(typeof detail === 'string' ? detail : JSON.stringify(detail));
   }
 }
@@ -43,13 +47,16 @@ export function parseJsonBody(text: string): unknown {
     return JSON.parse(text);
   } catch (error) {
     const position = /position (\d+)/.exec((error as Error).message);
-    throw new ValidationFailure([issue(['body', position ? Number(position[1]) : 0], 'JSON decode error', 'json_invalid')]);
+    throw new ValidationFailure([
+      issue(['body', position ? Number(position[1]) : 0], 'JSON decode error', 'json_invalid'),
+    ]);
   }
 }
 
 export function errorResponse(error: unknown): JsonResponse {
   if (error instanceof ValidationFailure) return { status: 422, body: { detail: error.issues } };
-  if (error instanceof HttpError) return { status: error.status, body: { detail: error.detail }, headers: error.headers };
+  if (error instanceof HttpError)
+    return { status: error.status, body: { detail: error.detail }, headers: error.headers };
   return { status: 500, body: { detail: 'Internal Server Error' } };
 }
 

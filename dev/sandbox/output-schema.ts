@@ -13,7 +13,14 @@ const DEFS_REF = /^#\/\$defs\/([^/]+)$/;
 
 /** Keywords whose subschemas sit one nesting level deeper (inside an object or array value). */
 const NESTING_MAPS = ['properties', 'patternProperties'];
-const NESTING_SINGLE = ['items', 'additionalProperties', 'contains', 'unevaluatedItems', 'unevaluatedProperties', 'propertyNames'];
+const NESTING_SINGLE = [
+  'items',
+  'additionalProperties',
+  'contains',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'propertyNames',
+];
 const NESTING_LISTS = ['prefixItems'];
 /** Keywords whose subschemas describe the same value (no extra level). */
 const SAME_LEVEL_SINGLE = ['not', 'if', 'then', 'else'];
@@ -25,7 +32,14 @@ const SAME_LEVEL_MAPS = ['dependentSchemas'];
  * meta-schema check (done once by META_VALIDATOR), which keeps a compile under a millisecond.
  */
 function createCompiler(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allErrors: true, validateSchema: false });
+  const ajv = new Ajv2020({
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    allErrors: true,
+    validateSchema: false,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -36,8 +50,23 @@ addFormats(META_VALIDATOR);
 
 /** Keywords ajv accepts in strict mode without implementing them (annotations and core identifiers). */
 const ANNOTATION_KEYWORDS = new Set([
-  '$id', '$schema', '$defs', '$anchor', '$dynamicAnchor', '$vocabulary', 'definitions', 'title', 'description', 'default',
-  'examples', 'deprecated', 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding', 'contentSchema',
+  '$id',
+  '$schema',
+  '$defs',
+  '$anchor',
+  '$dynamicAnchor',
+  '$vocabulary',
+  'definitions',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'contentMediaType',
+  'contentEncoding',
+  'contentSchema',
 ]);
 
 function isKnownKeyword(keyword: string): boolean {
@@ -71,7 +100,11 @@ function metaSchemaIssues(schema: unknown, errors: ErrorObject[], base: Loc): Va
   return [...byPath.values()].map((error) => {
     const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
     const detail = allowed ? `: ${allowed.map((value) => JSON.stringify(value)).join(', ')}` : '';
-    return issue([...base, ...pointerToLoc(schema, error.instancePath)], `Invalid JSON Schema: ${error.message ?? 'invalid'}${detail}`, 'json_schema');
+    return issue(
+      [...base, ...pointerToLoc(schema, error.instancePath)],
+      `Invalid JSON Schema: ${error.message ?? 'invalid'}${detail}`,
+      'json_schema',
+    );
   });
 }
 
@@ -80,7 +113,10 @@ class LimitWalker {
   propertyCount = 0;
   private depthReported = false;
 
-  constructor(private readonly root: Record<string, unknown>, private readonly base: Loc) {}
+  constructor(
+    private readonly root: Record<string, unknown>,
+    private readonly base: Loc,
+  ) {}
 
   run(): void {
     this.visit(this.root, [], 1, true, []);
@@ -89,7 +125,13 @@ class LimitWalker {
       for (const [name, definition] of Object.entries(defs)) this.visit(definition, ['$defs', name], null, true, []);
     }
     if (this.propertyCount > MAX_SCHEMA_PROPERTIES) {
-      this.issues.push(issue(this.base, `output_schema has ${this.propertyCount} properties; the limit is ${MAX_SCHEMA_PROPERTIES}`, 'value_error'));
+      this.issues.push(
+        issue(
+          this.base,
+          `output_schema has ${this.propertyCount} properties; the limit is ${MAX_SCHEMA_PROPERTIES}`,
+          'value_error',
+        ),
+      );
     }
   }
 
@@ -103,15 +145,29 @@ class LimitWalker {
     const loc = [...this.base, ...path];
     if (depth !== null && depth > MAX_SCHEMA_DEPTH && this.isContainer(node) && !this.depthReported) {
       this.depthReported = true;
-      this.issues.push(issue(loc, `output_schema nesting depth ${depth} exceeds the limit of ${MAX_SCHEMA_DEPTH} levels`, 'value_error'));
+      this.issues.push(
+        issue(
+          loc,
+          `output_schema nesting depth ${depth} exceeds the limit of ${MAX_SCHEMA_DEPTH} levels`,
+          'value_error',
+        ),
+      );
     }
     if (countProperties) this.checkKeywords(node, loc);
     if (countProperties && isPlainObject(node.properties)) this.propertyCount += Object.keys(node.properties).length;
     if ('$defs' in node && path.length > 0 && countProperties) {
-      this.issues.push(issue([...loc, '$defs'], 'Shared definitions are allowed only at the root, as #/$defs/<name>', 'value_error'));
+      this.issues.push(
+        issue([...loc, '$defs'], 'Shared definitions are allowed only at the root, as #/$defs/<name>', 'value_error'),
+      );
     }
     if ('definitions' in node && countProperties) {
-      this.issues.push(issue([...loc, 'definitions'], 'Use #/$defs/<name> at the root for shared definitions ("definitions" is not supported)', 'value_error'));
+      this.issues.push(
+        issue(
+          [...loc, 'definitions'],
+          'Use #/$defs/<name> at the root for shared definitions ("definitions" is not supported)',
+          'value_error',
+        ),
+      );
     }
     if ('$ref' in node) this.followRef(node.$ref, [...path, '$ref'], depth, refStack);
     const childDepth = depth === null ? null : depth + 1;
@@ -125,24 +181,46 @@ class LimitWalker {
 
   private checkKeywords(node: Record<string, unknown>, loc: Loc): void {
     for (const keyword of Object.keys(node)) {
-      if (!isKnownKeyword(keyword)) this.issues.push(issue([...loc, keyword], `Invalid JSON Schema: unknown keyword "${keyword}"`, 'json_schema'));
+      if (!isKnownKeyword(keyword))
+        this.issues.push(issue([...loc, keyword], `Invalid JSON Schema: unknown keyword "${keyword}"`, 'json_schema'));
     }
     if (typeof node.format === 'string' && !(node.format in META_VALIDATOR.formats)) {
-      this.issues.push(issue([...loc, 'format'], `Invalid JSON Schema: unknown format "${node.format}"`, 'json_schema'));
+      this.issues.push(
+        issue([...loc, 'format'], `Invalid JSON Schema: unknown format "${node.format}"`, 'json_schema'),
+      );
     }
   }
 
   private isContainer(node: Record<string, unknown>): boolean {
     const types = Array.isArray(node.type) ? node.type : [node.type];
-    return types.includes('object') || types.includes('array') || 'properties' in node || 'items' in node || 'prefixItems' in node;
+    return (
+      types.includes('object') ||
+      types.includes('array') ||
+      'properties' in node ||
+      'items' in node ||
+      'prefixItems' in node
+    );
   }
 
-  private visitMap(value: unknown, path: Loc, depth: number | null, countProperties: boolean, refStack: string[]): void {
+  private visitMap(
+    value: unknown,
+    path: Loc,
+    depth: number | null,
+    countProperties: boolean,
+    refStack: string[],
+  ): void {
     if (!isPlainObject(value)) return;
-    for (const [key, child] of Object.entries(value)) this.visit(child, [...path, key], depth, countProperties, refStack);
+    for (const [key, child] of Object.entries(value))
+      this.visit(child, [...path, key], depth, countProperties, refStack);
   }
 
-  private visitList(value: unknown, path: Loc, depth: number | null, countProperties: boolean, refStack: string[]): void {
+  private visitList(
+    value: unknown,
+    path: Loc,
+    depth: number | null,
+    countProperties: boolean,
+    refStack: string[],
+  ): void {
     if (!Array.isArray(value)) return;
     value.forEach((child, index) => this.visit(child, [...path, index], depth, countProperties, refStack));
   }
@@ -151,20 +229,30 @@ class LimitWalker {
     const loc = [...this.base, ...path];
     const match = typeof ref === 'string' ? DEFS_REF.exec(ref) : null;
     if (!match) {
-      this.issues.push(issue(loc, 'Only local references to root definitions are supported: #/$defs/<name>', 'value_error'));
+      this.issues.push(
+        issue(loc, 'Only local references to root definitions are supported: #/$defs/<name>', 'value_error'),
+      );
       return;
     }
     const name = decodePointerPart(decodeURIComponent(match[1]));
     const defs = this.root.$defs;
     if (!isPlainObject(defs) || !(name in defs)) {
-      this.issues.push(issue(loc, `Reference ${String(ref)} does not resolve: no such entry in the root $defs`, 'value_error'));
+      this.issues.push(
+        issue(loc, `Reference ${String(ref)} does not resolve: no such entry in the root $defs`, 'value_error'),
+      );
       return;
     }
     if (depth === null) return;
     if (refStack.includes(name)) {
       if (!this.depthReported) {
         this.depthReported = true;
-        this.issues.push(issue(loc, `Recursive reference to #/$defs/${name} makes the nesting unbounded (limit ${MAX_SCHEMA_DEPTH} levels)`, 'value_error'));
+        this.issues.push(
+          issue(
+            loc,
+            `Recursive reference to #/$defs/${name} makes the nesting unbounded (limit ${MAX_SCHEMA_DEPTH} levels)`,
+            'value_error',
+          ),
+        );
       }
       return;
     }
@@ -177,12 +265,14 @@ class LimitWalker {
  * Null is not checked here (it means "no schema").
  */
 export function checkOutputSchema(schema: unknown, base: Loc): ValidationIssue[] {
-  if (!isPlainObject(schema)) return [issue(base, 'Input should be a valid dictionary or null: a JSON Schema object', 'dict_type')];
+  if (!isPlainObject(schema))
+    return [issue(base, 'Input should be a valid dictionary or null: a JSON Schema object', 'dict_type')];
   if ('$schema' in schema && schema.$schema !== SCHEMA_2020) {
     return [issue([...base, '$schema'], `Unsupported $schema; use ${SCHEMA_2020} or leave it out`, 'json_schema')];
   }
   if (!META_VALIDATOR.validateSchema(schema)) return metaSchemaIssues(schema, META_VALIDATOR.errors ?? [], base);
-  if (schema.type !== 'object') return [issue([...base, 'type'], "output_schema must have type 'object' at its root", 'value_error')];
+  if (schema.type !== 'object')
+    return [issue([...base, 'type'], "output_schema must have type 'object' at its root", 'value_error')];
   const walker = new LimitWalker(schema, base);
   walker.run();
   if (walker.issues.length > 0) return walker.issues;

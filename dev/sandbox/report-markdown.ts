@@ -46,21 +46,35 @@ class MarkdownComposer {
   /** Evidence already shown in a bullet section, so a fact two agents found appears once. */
   private readonly shown = new Set<string>();
 
-  constructor(private readonly plan: ResearchPlan, private readonly agents: FinishedAgent[]) {}
+  constructor(
+    private readonly plan: ResearchPlan,
+    private readonly agents: FinishedAgent[],
+  ) {}
 
   compose(brief: string, degradations: string[]): MarkdownReport {
     const target = this.plan.target;
     if (target.kind === 'company') this.companyReport(target.primary, target.others);
     else this.marketReport(target.label);
-    this.lines.splice(1, 0, '', `> Brief: ${brief.replace(/\s+/g, ' ').trim().slice(0, 500)}${brief.length > 500 ? '…' : ''}`, '',
-      `Depth: ${this.plan.depth} · research agents: ${this.agents.length} · sources: ${this.sourceCount()}`);
+    this.lines.splice(
+      1,
+      0,
+      '',
+      `> Brief: ${brief.replace(/\s+/g, ' ').trim().slice(0, 500)}${brief.length > 500 ? '…' : ''}`,
+      '',
+      `Depth: ${this.plan.depth} · research agents: ${this.agents.length} · sources: ${this.sourceCount()}`,
+    );
     if (degradations.length > 0) {
       this.heading('Research notes');
       for (const reason of degradations) this.lines.push(`- ${reason}`);
     }
     this.heading('Sources');
     for (const { id, url } of this.citations.list()) this.lines.push(`[${id}] ${url}`);
-    return { kind: 'markdown', markdown: `${this.lines.join('\n')}\n`, sources: this.citations.list(), degradation_reasons: degradations };
+    return {
+      kind: 'markdown',
+      markdown: `${this.lines.join('\n')}\n`,
+      sources: this.citations.list(),
+      degradation_reasons: degradations,
+    };
   }
 
   private sourceCount(): number {
@@ -77,7 +91,9 @@ class MarkdownComposer {
 
   private evidenceOf(facet: SubQuestion['facet'], company?: Company): Evidence[] {
     return this.agents
-      .filter((agent) => agent.question.facet === facet && (company === undefined || agent.question.company === company))
+      .filter(
+        (agent) => agent.question.facet === facet && (company === undefined || agent.question.company === company),
+      )
       .flatMap((agent) => agent.evidence);
   }
 
@@ -86,7 +102,11 @@ class MarkdownComposer {
     const overview = this.evidenceOf('overview', primary);
     const firmographics = this.evidenceOf('firmographics', primary);
     this.heading('Summary');
-    this.lines.push([...overview.filter((evidence) => evidence.field === 'short_description'), ...firmographics].map((evidence) => this.sentence(evidence)).join(' '));
+    this.lines.push(
+      [...overview.filter((evidence) => evidence.field === 'short_description'), ...firmographics]
+        .map((evidence) => this.sentence(evidence))
+        .join(' '),
+    );
     const full = overview.find((evidence) => evidence.field === 'full_description');
     if (full) {
       this.heading(`What ${primary.name} does`);
@@ -103,7 +123,9 @@ class MarkdownComposer {
         headquarters: primary.hq_full_address,
       };
       for (const evidence of firmographics) {
-        this.lines.push(`| ${evidence.field.replace(/_/g, ' ')} | ${escapeCell(values[evidence.field] ?? evidence.statement)} | ${this.citations.cite(evidence)} |`);
+        this.lines.push(
+          `| ${evidence.field.replace(/_/g, ' ')} | ${escapeCell(values[evidence.field] ?? evidence.statement)} | ${this.citations.cite(evidence)} |`,
+        );
       }
     }
     this.bulletSection('Online presence', this.evidenceOf('online_presence', primary));
@@ -112,7 +134,9 @@ class MarkdownComposer {
       this.heading('Competitors and lookalikes');
       competitors.forEach((evidence, index) => this.lines.push(`${index + 1}. ${this.sentence(evidence)}`));
     }
-    const profiled = this.agents.filter((agent) => agent.question.facet === 'company_profile' && agent.question.company);
+    const profiled = this.agents.filter(
+      (agent) => agent.question.facet === 'company_profile' && agent.question.company,
+    );
     const mentioned = profiled.filter((agent) => others.includes(agent.question.company as Company));
     const peers = profiled.filter((agent) => !others.includes(agent.question.company as Company));
     this.profileSection('Other companies in the brief', mentioned);
@@ -125,7 +149,9 @@ class MarkdownComposer {
       for (const agent of asked) {
         const topic = (agent.question.terms ?? []).join(' ');
         const answer = open.find((evidence) => evidence.topic === topic);
-        this.lines.push(`- **${topic}**: ${answer ? this.sentence(answer) : 'no statement about this was found in the sources reviewed.'}`);
+        this.lines.push(
+          `- **${topic}**: ${answer ? this.sentence(answer) : 'no statement about this was found in the sources reviewed.'}`,
+        );
       }
     }
   }
@@ -177,13 +203,19 @@ class MarkdownComposer {
     for (const batch of batches) {
       for (const company of batch.question.companies ?? []) {
         this.lines.push(`### ${company.name} (${company.domain})`, '');
-        for (const evidence of batch.evidence.filter((item) => item.company === company)) this.lines.push(`- ${this.sentence(evidence)}`);
+        for (const evidence of batch.evidence.filter((item) => item.company === company))
+          this.lines.push(`- ${this.sentence(evidence)}`);
         this.lines.push('');
       }
     }
   }
 }
 
-export function composeMarkdownReport(plan: ResearchPlan, agents: FinishedAgent[], brief: string, degradations: string[]): MarkdownReport {
+export function composeMarkdownReport(
+  plan: ResearchPlan,
+  agents: FinishedAgent[],
+  brief: string,
+  degradations: string[],
+): MarkdownReport {
   return new MarkdownComposer(plan, agents).compose(brief, degradations);
 }

@@ -27,7 +27,14 @@ interface Found {
 const NOT_FOUND_TEXT = 'Not found in the sources reviewed';
 /** A representative head count for each size bucket (its middle; the open top bucket uses its lower bound). */
 const HEADCOUNT: Record<string, number> = {
-  '1-10': 5, '11-50': 30, '51-200': 125, '201-500': 350, '501-1000': 750, '1001-5000': 3000, '5001-10000': 7500, '10001+': 10001,
+  '1-10': 5,
+  '11-50': 30,
+  '51-200': 125,
+  '201-500': 350,
+  '501-1000': 750,
+  '1001-5000': 3000,
+  '5001-10000': 7500,
+  '10001+': 10001,
 };
 
 function typesOf(node: Record<string, unknown>): string[] {
@@ -35,7 +42,8 @@ function typesOf(node: Record<string, unknown>): string[] {
   if (Array.isArray(node.type)) return node.type as string[];
   if (isPlainObject(node.properties)) return ['object'];
   if (node.items !== undefined || node.prefixItems !== undefined) return ['array'];
-  if (Array.isArray(node.enum) && node.enum.length > 0) return [typeof node.enum[0] === 'number' ? 'number' : typeof node.enum[0]];
+  if (Array.isArray(node.enum) && node.enum.length > 0)
+    return [typeof node.enum[0] === 'number' ? 'number' : typeof node.enum[0]];
   return ['string'];
 }
 
@@ -49,7 +57,11 @@ class SchemaFiller {
   private readonly competitors: Company[];
   private readonly allSources: string[];
 
-  constructor(private readonly root: Record<string, unknown>, private readonly plan: ResearchPlan, agents: FinishedAgent[]) {
+  constructor(
+    private readonly root: Record<string, unknown>,
+    private readonly plan: ResearchPlan,
+    agents: FinishedAgent[],
+  ) {
     for (const agent of agents) {
       for (const evidence of agent.evidence) {
         const list = this.evidenceByCompany.get(evidence.company) ?? [];
@@ -57,8 +69,12 @@ class SchemaFiller {
         this.evidenceByCompany.set(evidence.company, list);
       }
     }
-    const profiled = agents.filter((agent) => agent.question.facet === 'company_profile' && agent.question.company).map((agent) => agent.question.company as Company);
-    const shortlisted = agents.filter((agent) => agent.question.facet === 'competitors' || agent.question.facet === 'market_scan').flatMap((agent) => agent.evidence.map((evidence) => evidence.company));
+    const profiled = agents
+      .filter((agent) => agent.question.facet === 'company_profile' && agent.question.company)
+      .map((agent) => agent.question.company as Company);
+    const shortlisted = agents
+      .filter((agent) => agent.question.facet === 'competitors' || agent.question.facet === 'market_scan')
+      .flatMap((agent) => agent.evidence.map((evidence) => evidence.company));
     this.competitors = [...new Set([...profiled, ...shortlisted])];
     this.allSources = [...new Set(agents.flatMap((agent) => agent.evidence.flatMap((evidence) => evidence.sources)))];
   }
@@ -83,7 +99,12 @@ class SchemaFiller {
   }
 
   /** The text (or list) a concept has for a company, when the research gathered it. */
-  private conceptValue(concept: Concept | null, name: string, company: Company | undefined, wantList: boolean): Found | undefined {
+  private conceptValue(
+    concept: Concept | null,
+    name: string,
+    company: Company | undefined,
+    wantList: boolean,
+  ): Found | undefined {
     if (!company) return undefined;
     const from = (field: FactField, value: unknown): Found | undefined => {
       const evidence = this.fact(company, field);
@@ -91,23 +112,40 @@ class SchemaFiller {
     };
     const join = (items: string[]): unknown => (wantList ? items : items.join('; '));
     switch (concept) {
-      case 'name': return { value: wantList ? [company.name] : company.name, evidence: this.identity(company) };
-      case 'domain': return { value: company.domain, evidence: this.identity(company) };
-      case 'website': return { value: `https://${company.domain}/`, evidence: this.identity(company) };
-      case 'description': return from('short_description', company.short_description);
-      case 'long_description': return from('full_description', company.full_description);
-      case 'industry': return from('full_description', company.industry.name);
-      case 'products': return from('products_services', join(company.products));
-      case 'use_cases': return from('use_cases', join(company.useCases));
-      case 'audience': return from('target_audience', join(company.audiences));
-      case 'founded': return from('founding_year', company.founding_year);
-      case 'employees': return from('employee_count', company.employee_count);
-      case 'country': return from('headquarters', company.hq_country);
-      case 'city': return from('headquarters', company.hq_city);
-      case 'state': return from('headquarters', company.hq_state_province);
-      case 'address': return from('headquarters', company.hq_full_address);
-      case 'headquarters': return from('headquarters', `${company.hq_city}, ${company.hq_country}`);
-      case 'social': return from('social_profiles', join(Object.values(company.social_profiles)));
+      case 'name':
+        return { value: wantList ? [company.name] : company.name, evidence: this.identity(company) };
+      case 'domain':
+        return { value: company.domain, evidence: this.identity(company) };
+      case 'website':
+        return { value: `https://${company.domain}/`, evidence: this.identity(company) };
+      case 'description':
+        return from('short_description', company.short_description);
+      case 'long_description':
+        return from('full_description', company.full_description);
+      case 'industry':
+        return from('full_description', company.industry.name);
+      case 'products':
+        return from('products_services', join(company.products));
+      case 'use_cases':
+        return from('use_cases', join(company.useCases));
+      case 'audience':
+        return from('target_audience', join(company.audiences));
+      case 'founded':
+        return from('founding_year', company.founding_year);
+      case 'employees':
+        return from('employee_count', company.employee_count);
+      case 'country':
+        return from('headquarters', company.hq_country);
+      case 'city':
+        return from('headquarters', company.hq_city);
+      case 'state':
+        return from('headquarters', company.hq_state_province);
+      case 'address':
+        return from('headquarters', company.hq_full_address);
+      case 'headquarters':
+        return from('headquarters', `${company.hq_city}, ${company.hq_country}`);
+      case 'social':
+        return from('social_profiles', join(Object.values(company.social_profiles)));
       case 'linkedin':
       case 'twitter':
       case 'facebook':
@@ -115,15 +153,24 @@ class SchemaFiller {
         const url = company.social_profiles[concept];
         return url ? from('social_profiles', url) : undefined;
       }
-      case 'authority': return from('website_authority', company.website_authority.score);
+      case 'authority':
+        return from('website_authority', company.website_authority.score);
       case 'competitors': {
         const peers = this.competitors.filter((peer) => peer !== company);
         if (peers.length === 0) return undefined;
-        return { value: join(peers.slice(0, 5).map((peer) => peer.name)), evidence: peers.slice(0, 5).flatMap((peer) => this.identity(peer)) };
+        return {
+          value: join(peers.slice(0, 5).map((peer) => peer.name)),
+          evidence: peers.slice(0, 5).flatMap((peer) => this.identity(peer)),
+        };
       }
-      case 'sources': return this.allSources.length > 0 ? { value: wantList ? this.allSources : this.allSources.join(' '), evidence: [] } : undefined;
+      case 'sources':
+        return this.allSources.length > 0
+          ? { value: wantList ? this.allSources : this.allSources.join(' '), evidence: [] }
+          : undefined;
       case null: {
-        const evidence = (this.evidenceByCompany.get(company) ?? []).find((item) => item.field === 'open_answer' && tokenOverlap(name, item.topic ?? '') > 0);
+        const evidence = (this.evidenceByCompany.get(company) ?? []).find(
+          (item) => item.field === 'open_answer' && tokenOverlap(name, item.topic ?? '') > 0,
+        );
         return evidence ? { value: evidence.statement, evidence: [evidence] } : undefined;
       }
     }
@@ -145,10 +192,16 @@ class SchemaFiller {
       }
     }
     if (Array.isArray(node.allOf)) {
-      const merged = (node.allOf as unknown[]).map((part) => resolveRef(part, this.root) ?? {}).reduce<Record<string, unknown>>(
-        (all, part) => ({ ...all, ...part, properties: { ...(all.properties as object), ...(part.properties as object) } }),
-        { ...node, allOf: undefined },
-      );
+      const merged = (node.allOf as unknown[])
+        .map((part) => resolveRef(part, this.root) ?? {})
+        .reduce<Record<string, unknown>>(
+          (all, part) => ({
+            ...all,
+            ...part,
+            properties: { ...(all.properties as object), ...(part.properties as object) },
+          }),
+          { ...node, allOf: undefined },
+        );
       return this.fill(merged, name, company);
     }
     const types = typesOf(node);
@@ -157,7 +210,9 @@ class SchemaFiller {
     if (types.includes('object')) {
       const related = concept === 'competitors' ? this.competitors.find((peer) => peer !== company) : company;
       const value = this.fillObject(node, related);
-      return Object.keys(value).length > 0 || !types.includes('null') ? { value, evidence: [] } : { value: null, evidence: [] };
+      return Object.keys(value).length > 0 || !types.includes('null')
+        ? { value, evidence: [] }
+        : { value: null, evidence: [] };
     }
     if (types.includes('array')) {
       const found = this.fillArray(node, name, concept, company);
@@ -191,12 +246,25 @@ class SchemaFiller {
         ? `Taken from the company's profile sources, which state: ${statements.join(' ')}`
         : 'Derived from the research plan (no single source states it).'
       : 'No evidence for this value was found in the sources the research agents reviewed.';
-    const extras = this.fillObject({ ...node, properties: Object.fromEntries(Object.entries(properties).filter(([key]) => !['value', 'sources', 'reasoning'].includes(key))) }, company);
+    const extras = this.fillObject(
+      {
+        ...node,
+        properties: Object.fromEntries(
+          Object.entries(properties).filter(([key]) => !['value', 'sources', 'reasoning'].includes(key)),
+        ),
+      },
+      company,
+    );
     const value = inner ? inner.value : this.fallback(properties.value);
     return { value: { ...extras, value, sources, reasoning }, evidence: inner?.evidence ?? [] };
   }
 
-  private fillArray(node: Record<string, unknown>, name: string, concept: Concept | null, company: Company | undefined): Found | undefined {
+  private fillArray(
+    node: Record<string, unknown>,
+    name: string,
+    concept: Concept | null,
+    company: Company | undefined,
+  ): Found | undefined {
     const items = resolveRef(node.items, this.root) ?? {};
     const maxItems = typeof node.maxItems === 'number' ? node.maxItems : 10;
     const itemTypes = typesOf(items);
@@ -209,7 +277,9 @@ class SchemaFiller {
     if (wantsCompanies) {
       const companies = this.competitors.filter((peer) => peer !== company).slice(0, maxItems);
       if (companies.length === 0) return undefined;
-      const values = companies.map((member) => this.fill(items, 'name', member)).filter((found): found is Found => found !== undefined);
+      const values = companies
+        .map((member) => this.fill(items, 'name', member))
+        .filter((found): found is Found => found !== undefined);
       return { value: values.map((found) => found.value), evidence: values.flatMap((found) => found.evidence) };
     }
     const listed = this.conceptValue(concept, name, company, true);
@@ -222,7 +292,13 @@ class SchemaFiller {
     return values.length > 0 ? { value: values, evidence: listed.evidence } : undefined;
   }
 
-  private fillScalar(node: Record<string, unknown>, types: string[], name: string, concept: Concept | null, company: Company | undefined): Found | undefined {
+  private fillScalar(
+    node: Record<string, unknown>,
+    types: string[],
+    name: string,
+    concept: Concept | null,
+    company: Company | undefined,
+  ): Found | undefined {
     if (types.includes('boolean') && concept === null) {
       const answer = this.conceptValue(null, name, company, false);
       return { value: answer !== undefined, evidence: answer?.evidence ?? [] };
@@ -257,7 +333,8 @@ class SchemaFiller {
       } else if (typeof node.format === 'string' && !['uri', 'url', 'hostname'].includes(node.format)) {
         return undefined;
       }
-      if (typeof node.maxLength === 'number' && [...text].length > node.maxLength) text = [...text].slice(0, node.maxLength).join('');
+      if (typeof node.maxLength === 'number' && [...text].length > node.maxLength)
+        text = [...text].slice(0, node.maxLength).join('');
       if (typeof node.minLength === 'number' && [...text].length < node.minLength) return undefined;
       if (typeof node.pattern === 'string' && !new RegExp(node.pattern, 'u').test(text)) return undefined;
       return text;
@@ -268,10 +345,16 @@ class SchemaFiller {
 
   /** The enum member that best matches a found value (exact, then shared words, then size-bucket order). */
   private closestEnum(options: unknown[], raw: unknown): unknown {
-    const exact = options.find((option) => option === raw || (typeof option === 'string' && typeof raw === 'string' && option.toLowerCase() === raw.toLowerCase()));
+    const exact = options.find(
+      (option) =>
+        option === raw ||
+        (typeof option === 'string' && typeof raw === 'string' && option.toLowerCase() === raw.toLowerCase()),
+    );
     if (exact !== undefined) return exact;
     const text = String(raw);
-    const scored = options.map((option) => ({ option, score: tokenOverlap(String(option), text) })).sort((left, right) => right.score - left.score);
+    const scored = options
+      .map((option) => ({ option, score: tokenOverlap(String(option), text) }))
+      .sort((left, right) => right.score - left.score);
     if (scored[0] && scored[0].score > 0) return scored[0].option;
     const bucket = SIZE_BUCKETS.indexOf(text as (typeof SIZE_BUCKETS)[number]);
     if (bucket >= 0) {
@@ -293,14 +376,18 @@ class SchemaFiller {
     if (types.includes('array')) return [];
     if (types.includes('string')) return NOT_FOUND_TEXT;
     if (types.includes('boolean')) return false;
-    if (types.includes('integer') || types.includes('number')) return typeof node.minimum === 'number' ? node.minimum : 0;
+    if (types.includes('integer') || types.includes('number'))
+      return typeof node.minimum === 'number' ? node.minimum : 0;
     return null;
   }
 }
 
 /** Deletes the value at an ajv instancePath when its parent does not require it; false when it must stay. */
 function dropOptional(fields: Record<string, unknown>, root: Record<string, unknown>, error: ErrorObject): boolean {
-  const parts = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   for (let length = parts.length; length >= 1; length--) {
     const parentPath = parts.slice(0, length - 1);
     const key = parts[length - 1];
@@ -336,7 +423,10 @@ function dropOptional(fields: Record<string, unknown>, root: Record<string, unkn
 
 /** The schema report, or an error message when no valid `fields` could be built from the evidence. */
 export function composeSchemaReport(
-  schema: Record<string, unknown>, plan: ResearchPlan, agents: FinishedAgent[], degradations: string[],
+  schema: Record<string, unknown>,
+  plan: ResearchPlan,
+  agents: FinishedAgent[],
+  degradations: string[],
 ): { ok: true; report: SchemaReport } | { ok: false; error: string } {
   const filler = new SchemaFiller(schema, plan, agents);
   const fields = filler.fillRoot();

@@ -37,7 +37,9 @@ export function factEvidence(company: Company, field: FactField): Evidence | und
     headquarters: () => `${name} is headquartered at ${company.hq_full_address}.`,
     social_profiles: () => {
       const entries = Object.entries(company.social_profiles);
-      return entries.length === 0 ? undefined : `${name} maintains profiles on ${sentenceList(entries.map(([network, url]) => `${network} (${url})`))}.`;
+      return entries.length === 0
+        ? undefined
+        : `${name} maintains profiles on ${sentenceList(entries.map(([network, url]) => `${network} (${url})`))}.`;
     },
     website_authority: () => {
       const authority = company.website_authority;
@@ -59,23 +61,40 @@ const FACET_FIELDS: Record<string, FactField[]> = {
 };
 
 function facts(company: Company, fields: FactField[]): Evidence[] {
-  return fields.map((field) => factEvidence(company, field)).filter((evidence): evidence is Evidence => evidence !== undefined);
+  return fields
+    .map((field) => factEvidence(company, field))
+    .filter((evidence): evidence is Evidence => evidence !== undefined);
 }
 
 /** Open question: the profile sentences that mention the asked-about words, with their sources. */
 function openAnswer(company: Company, terms: string[], topic: string): Evidence[] {
   const wanted = new Set(terms.map(stem));
-  const fields: FactField[] = ['short_description', 'full_description', 'products_services', 'use_cases', 'target_audience'];
+  const fields: FactField[] = [
+    'short_description',
+    'full_description',
+    'products_services',
+    'use_cases',
+    'target_audience',
+  ];
   for (const field of fields) {
     const text = company[field as 'short_description'];
     const sentences = text.split(/(?<=[.;])\s+/);
     const hit = sentences.find((sentence) => words(sentence).some((word) => wanted.has(stem(word))));
-    if (hit) return [{ company, field: 'open_answer', statement: hit.trim(), sources: [...company.factSources[field]], topic }];
+    if (hit)
+      return [
+        { company, field: 'open_answer', statement: hit.trim(), sources: [...company.factSources[field]], topic },
+      ];
   }
   return [];
 }
 
-export function runAgent(question: SubQuestion, plan: ResearchPlan, index: CompanyIndex, ranking: CompanyRanking, now: number): AgentOutcome {
+export function runAgent(
+  question: SubQuestion,
+  plan: ResearchPlan,
+  index: CompanyIndex,
+  ranking: CompanyRanking,
+  now: number,
+): AgentOutcome {
   const company = question.company;
   switch (question.facet) {
     case 'overview':
@@ -87,12 +106,21 @@ export function runAgent(question: SubQuestion, plan: ResearchPlan, index: Compa
     case 'online_presence': {
       const target = company as Company;
       if (Object.keys(target.social_profiles).length === 0) {
-        return { ok: false, evidence: [], discovered: [], failure: `The online-presence agent failed: no social profiles could be found for ${target.name}, so social reach and website authority were not assessed.` };
+        return {
+          ok: false,
+          evidence: [],
+          discovered: [],
+          failure: `The online-presence agent failed: no social profiles could be found for ${target.name}, so social reach and website authority were not assessed.`,
+        };
       }
       return { ok: true, evidence: facts(target, FACET_FIELDS.online_presence), discovered: [] };
     }
     case 'landscape':
-      return { ok: true, evidence: (question.companies ?? []).flatMap((member) => facts(member, FACET_FIELDS.landscape)), discovered: [] };
+      return {
+        ok: true,
+        evidence: (question.companies ?? []).flatMap((member) => facts(member, FACET_FIELDS.landscape)),
+        discovered: [],
+      };
     case 'open_question': {
       const terms = question.terms ?? [];
       const evidence = openAnswer(company as Company, terms, terms.join(' '));
@@ -100,7 +128,11 @@ export function runAgent(question: SubQuestion, plan: ResearchPlan, index: Compa
     }
     case 'competitors': {
       const target = company as Company;
-      const discovered = ranking.similar(target).filter((hit) => index.isAvailable(hit.company, now)).slice(0, DISCOVERY_POOL).map((hit) => hit.company);
+      const discovered = ranking
+        .similar(target)
+        .filter((hit) => index.isAvailable(hit.company, now))
+        .slice(0, DISCOVERY_POOL)
+        .map((hit) => hit.company);
       const shortlist = discovered.slice(0, 5);
       const evidence = shortlist.map((peer) => ({
         company: peer,
@@ -111,16 +143,27 @@ export function runAgent(question: SubQuestion, plan: ResearchPlan, index: Compa
       return { ok: true, evidence, discovered };
     }
     case 'market_scan': {
-      if (plan.target.kind !== 'market') return { ok: false, evidence: [], discovered: [], failure: 'The market scan had no market to scan.' };
+      if (plan.target.kind !== 'market')
+        return { ok: false, evidence: [], discovered: [], failure: 'The market scan had no market to scan.' };
       const inMarket = filterPredicate(plan.target.filters);
-      const discovered = ranking.search(plan.target.query).filter((hit) => index.isAvailable(hit.company, now) && inMarket(hit.company)).slice(0, DISCOVERY_POOL).map((hit) => hit.company);
+      const discovered = ranking
+        .search(plan.target.query)
+        .filter((hit) => index.isAvailable(hit.company, now) && inMarket(hit.company))
+        .slice(0, DISCOVERY_POOL)
+        .map((hit) => hit.company);
       const evidence = discovered.slice(0, 5).map((member) => ({
         company: member,
         field: 'short_description' as const,
         statement: `${member.name} (${member.domain}) matches "${plan.target.kind === 'market' ? plan.target.label : ''}": ${member.short_description}`,
         sources: [...member.factSources.short_description],
       }));
-      if (discovered.length === 0) return { ok: false, evidence: [], discovered: [], failure: 'The market scan agent failed: no company of the index matched the market any more.' };
+      if (discovered.length === 0)
+        return {
+          ok: false,
+          evidence: [],
+          discovered: [],
+          failure: 'The market scan agent failed: no company of the index matched the market any more.',
+        };
       return { ok: true, evidence, discovered };
     }
   }

@@ -19,8 +19,16 @@ const MARKET_PROFILES: Record<Depth, number> = { medium: 4, high: 10, xhigh: 16 
 const LANDSCAPE_BATCH = 20;
 
 export type Facet =
-  | 'overview' | 'products' | 'customers' | 'firmographics' | 'online_presence' | 'competitors'
-  | 'company_profile' | 'market_scan' | 'landscape' | 'open_question';
+  | 'overview'
+  | 'products'
+  | 'customers'
+  | 'firmographics'
+  | 'online_presence'
+  | 'competitors'
+  | 'company_profile'
+  | 'market_scan'
+  | 'landscape'
+  | 'open_question';
 
 export interface SubQuestion {
   facet: Facet;
@@ -58,21 +66,131 @@ export type PlanOutcome = { ok: true; plan: ResearchPlan } | { ok: false; reason
 
 const FACET_WORDS: Record<'products' | 'customers' | 'firmographics' | 'online_presence' | 'competitors', string[]> = {
   products: ['product', 'service', 'offering', 'feature', 'pricing', 'solution', 'platform', 'portfolio', 'sell'],
-  customers: ['customer', 'client', 'audience', 'icp', 'buyer', 'segment', 'persona', 'user', 'use', 'case', 'vertical'],
-  firmographics: ['size', 'employee', 'headcount', 'found', 'founded', 'history', 'headquarter', 'hq', 'location', 'office', 'age', 'year', 'firmographic', 'based'],
-  online_presence: ['social', 'linkedin', 'twitter', 'traffic', 'website', 'presence', 'authority', 'seo', 'brand', 'online'],
-  competitors: ['competitor', 'compete', 'competing', 'competition', 'rival', 'alternative', 'peer', 'similar', 'landscape', 'versus', 'vs', 'compare', 'comparison', 'lookalike'],
+  customers: [
+    'customer',
+    'client',
+    'audience',
+    'icp',
+    'buyer',
+    'segment',
+    'persona',
+    'user',
+    'use',
+    'case',
+    'vertical',
+  ],
+  firmographics: [
+    'size',
+    'employee',
+    'headcount',
+    'found',
+    'founded',
+    'history',
+    'headquarter',
+    'hq',
+    'location',
+    'office',
+    'age',
+    'year',
+    'firmographic',
+    'based',
+  ],
+  online_presence: [
+    'social',
+    'linkedin',
+    'twitter',
+    'traffic',
+    'website',
+    'presence',
+    'authority',
+    'seo',
+    'brand',
+    'online',
+  ],
+  competitors: [
+    'competitor',
+    'compete',
+    'competing',
+    'competition',
+    'rival',
+    'alternative',
+    'peer',
+    'similar',
+    'landscape',
+    'versus',
+    'vs',
+    'compare',
+    'comparison',
+    'lookalike',
+  ],
 };
-const EVERYTHING_WORDS = ['comprehensive', 'complete', 'full', 'detailed', 'exhaustive', 'everything', 'thorough', 'deep', 'dive'];
+const EVERYTHING_WORDS = [
+  'comprehensive',
+  'complete',
+  'full',
+  'detailed',
+  'exhaustive',
+  'everything',
+  'thorough',
+  'deep',
+  'dive',
+];
 /** Words that describe the request rather than the market ("list the top vendors"). */
 const META_WORDS = new Set(
-  ['company', 'companies', 'business', 'businesses', 'vendor', 'vendors', 'provider', 'providers', 'startup', 'startups', 'player', 'players',
-    'market', 'markets', 'research', 'report', 'list', 'top', 'best', 'leading', 'brief', 'analysis', 'analyze', 'overview', 'landscape',
-    'something', 'anything', 'stuff', 'thing', 'things', 'info', 'information', 'know', 'write', 'make', 'do', 'look', 'into', 'based',
-    'exhaustive', 'detailed', 'comprehensive', 'deep', 'dive', 'who', 'sell', 'sells', 'selling'].map(stem),
+  [
+    'company',
+    'companies',
+    'business',
+    'businesses',
+    'vendor',
+    'vendors',
+    'provider',
+    'providers',
+    'startup',
+    'startups',
+    'player',
+    'players',
+    'market',
+    'markets',
+    'research',
+    'report',
+    'list',
+    'top',
+    'best',
+    'leading',
+    'brief',
+    'analysis',
+    'analyze',
+    'overview',
+    'landscape',
+    'something',
+    'anything',
+    'stuff',
+    'thing',
+    'things',
+    'info',
+    'information',
+    'know',
+    'write',
+    'make',
+    'do',
+    'look',
+    'into',
+    'based',
+    'exhaustive',
+    'detailed',
+    'comprehensive',
+    'deep',
+    'dive',
+    'who',
+    'sell',
+    'sells',
+    'selling',
+  ].map(stem),
 );
 const LEGAL_WORDS = new Set(['and', 'sons', 'llc', 'inc', 'group']);
-const DOMAIN_IN_TEXT = /(?:https?:\/\/)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}]{2,}(?:\/[^\s)\]]*)?/giu;
+const DOMAIN_IN_TEXT =
+  /(?:https?:\/\/)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}]{2,}(?:\/[^\s)\]]*)?/giu;
 
 function stemSet(text: string): Set<string> {
   return new Set(words(text).map(stem));
@@ -83,7 +201,10 @@ export class ResearchPlanner {
   private readonly names = new Map<string, Company | null>();
   private readonly longestName: number;
 
-  constructor(private readonly index: CompanyIndex, private readonly ranking: CompanyRanking) {
+  constructor(
+    private readonly index: CompanyIndex,
+    private readonly ranking: CompanyRanking,
+  ) {
     let longest = 1;
     for (const company of index.companies) {
       const tokens = words(company.name);
@@ -106,15 +227,23 @@ export class ResearchPlanner {
     const exhaustive = EVERYTHING_WORDS.some((word) => briefStems.has(stem(word)));
     if (companies.length > 0) {
       const target: Target = { kind: 'company', primary: companies[0], others: companies.slice(1, 4) };
-      const initial = schema ? this.schemaQuestions(target.primary, schema) : this.briefQuestions(target.primary, briefStems, exhaustive);
+      const initial = schema
+        ? this.schemaQuestions(target.primary, schema)
+        : this.briefQuestions(target.primary, briefStems, exhaustive);
       for (const other of target.others) {
-        initial.push({ facet: 'company_profile', company: other, question: `What does ${other.name} do, and for whom?` });
+        initial.push({
+          facet: 'company_profile',
+          company: other,
+          question: `What does ${other.name} do, and for whom?`,
+        });
       }
       return { ok: true, plan: { target, depth, budget, exhaustive, initial } };
     }
     const market = this.marketOf(brief, now);
     if (market) {
-      const initial: SubQuestion[] = [{ facet: 'market_scan', question: `Which companies in the index match "${market.label}"?` }];
+      const initial: SubQuestion[] = [
+        { facet: 'market_scan', question: `Which companies in the index match "${market.label}"?` },
+      ];
       return { ok: true, plan: { target: market, depth, budget, exhaustive, initial } };
     }
     return { ok: false, reason: this.rejection(brief, notes, now) };
@@ -124,14 +253,21 @@ export class ResearchPlanner {
    * Sub-questions that follow from a finished agent: profiles of the competitors or market companies it found and,
    * for exhaustive briefs, landscape batches filling whatever budget is still free (`freeBudget`).
    */
-  followUps(plan: ResearchPlan, finished: SubQuestion, discovered: Company[], covered: Set<Company>, freeBudget: number): SubQuestion[] {
+  followUps(
+    plan: ResearchPlan,
+    finished: SubQuestion,
+    discovered: Company[],
+    covered: Set<Company>,
+    freeBudget: number,
+  ): SubQuestion[] {
     const questions: SubQuestion[] = [];
     if (finished.facet === 'competitors' || finished.facet === 'market_scan') {
       const limit = finished.facet === 'competitors' ? COMPETITOR_PROFILES[plan.depth] : MARKET_PROFILES[plan.depth];
       for (const company of discovered.filter((candidate) => !covered.has(candidate)).slice(0, limit)) {
         questions.push({ facet: 'company_profile', company, question: `What does ${company.name} do, and for whom?` });
       }
-      if (plan.exhaustive) questions.push(...this.landscapeQuestions(discovered.slice(limit), covered, freeBudget - questions.length));
+      if (plan.exhaustive)
+        questions.push(...this.landscapeQuestions(discovered.slice(limit), covered, freeBudget - questions.length));
     }
     return questions;
   }
@@ -139,9 +275,17 @@ export class ResearchPlanner {
   private landscapeQuestions(pool: Company[], covered: Set<Company>, slots: number): SubQuestion[] {
     const remaining = pool.filter((company) => !covered.has(company));
     const questions: SubQuestion[] = [];
-    for (let start = 0; start + LANDSCAPE_BATCH <= remaining.length && questions.length < slots; start += LANDSCAPE_BATCH) {
+    for (
+      let start = 0;
+      start + LANDSCAPE_BATCH <= remaining.length && questions.length < slots;
+      start += LANDSCAPE_BATCH
+    ) {
       const companies = remaining.slice(start, start + LANDSCAPE_BATCH);
-      questions.push({ facet: 'landscape', companies, question: `How do ${companies[0].name} and ${companies.length - 1} other companies of the landscape position themselves?` });
+      questions.push({
+        facet: 'landscape',
+        companies,
+        question: `How do ${companies[0].name} and ${companies.length - 1} other companies of the landscape position themselves?`,
+      });
     }
     return questions;
   }
@@ -166,7 +310,12 @@ export class ResearchPlanner {
     }
     const questions = [...facets].map((facet) => this.question(facet, company));
     for (const name of [...new Set(open)]) {
-      questions.push({ facet: 'open_question', company, terms: words(name.replace(/([a-z])([A-Z])/g, '$1 $2')), question: `What do the sources say about "${name}" for ${company.name}?` });
+      questions.push({
+        facet: 'open_question',
+        company,
+        terms: words(name.replace(/([a-z])([A-Z])/g, '$1 $2')),
+        question: `What do the sources say about "${name}" for ${company.name}?`,
+      });
     }
     return questions;
   }
@@ -191,17 +340,26 @@ export class ResearchPlanner {
       if (domain === null) continue;
       const company = this.index.byDomainOf(domain);
       if (!company) notes.push(`the domain ${domain} is not in the company index`);
-      else if (!this.index.isAvailable(company, now)) notes.push(`the company ${domain} is known but its profile is still being enriched (look it up first, then retry)`);
+      else if (!this.index.isAvailable(company, now))
+        notes.push(
+          `the company ${domain} is known but its profile is still being enriched (look it up first, then retry)`,
+        );
       else found.push({ at: match.index ?? 0, company });
     }
     const tokens = [...brief.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)];
     for (let start = 0; start < tokens.length; start++) {
       for (let length = Math.min(this.longestName, tokens.length - start); length >= 2; length--) {
-        const key = tokens.slice(start, start + length).map((token) => token[0]).join(' ');
+        const key = tokens
+          .slice(start, start + length)
+          .map((token) => token[0])
+          .join(' ');
         const company = this.names.get(key);
         if (!company) continue;
         if (this.index.isAvailable(company, now)) found.push({ at: tokens[start].index ?? 0, company });
-        else notes.push(`the company ${company.name} is known but its profile is still being enriched (look up ${company.domain} first, then retry)`);
+        else
+          notes.push(
+            `the company ${company.name} is known but its profile is still being enriched (look up ${company.domain} first, then retry)`,
+          );
         start += length - 1;
         break;
       }
@@ -214,7 +372,9 @@ export class ResearchPlanner {
   private marketOf(brief: string, now: number): Extract<Target, { kind: 'market' }> | undefined {
     const terms = [...new Set(contentTerms(brief).filter((term) => !META_WORDS.has(term) && !/^\d+$/.test(term)))];
     const filters = this.placeFilters(brief);
-    const placeWords = new Set([...(filters.include?.country ?? []), ...(filters.include?.city ?? [])].flatMap((place) => contentTerms(place)));
+    const placeWords = new Set(
+      [...(filters.include?.country ?? []), ...(filters.include?.city ?? [])].flatMap((place) => contentTerms(place)),
+    );
     const queryTerms = terms.filter((term) => !placeWords.has(term));
     if (queryTerms.length === 0) return undefined;
     const query = queryTerms.join(' ');
@@ -231,9 +391,13 @@ export class ResearchPlanner {
   /** Countries and cities of the index that the brief names become include filters. */
   private placeFilters(brief: string): SearchFilters {
     const text = ` ${words(brief).join(' ')} `;
-    const countries = COUNTRIES.filter((country) => text.includes(` ${words(country.name).join(' ')} `)).map((country) => country.name);
-    const cities = COUNTRIES.flatMap((country) => country.cities.map((entry) => entry.city))
-      .filter((city, position, all) => all.indexOf(city) === position && !countries.includes(city) && text.includes(` ${words(city).join(' ')} `));
+    const countries = COUNTRIES.filter((country) => text.includes(` ${words(country.name).join(' ')} `)).map(
+      (country) => country.name,
+    );
+    const cities = COUNTRIES.flatMap((country) => country.cities.map((entry) => entry.city)).filter(
+      (city, position, all) =>
+        all.indexOf(city) === position && !countries.includes(city) && text.includes(` ${words(city).join(' ')} `),
+    );
     const include: { country?: string[]; city?: string[] } = {};
     if (countries.length > 0) include.country = countries;
     if (cities.length > 0) include.city = cities;
@@ -250,7 +414,9 @@ export class ResearchPlanner {
         ? `its words (${meaningful.map((term) => `"${term}"`).join(', ')}) do not describe a market that at least three indexed companies match`
         : 'it contains no words that describe a company, person or market',
     ];
-    const example1 = example ? `"Research ${example.domain}: products, customers and competitors"` : '"Research acme.com: products and customers"';
+    const example1 = example
+      ? `"Research ${example.domain}: products, customers and competitors"`
+      : '"Research acme.com: products and customers"';
     return (
       `Brief rejected: no identifiable target. Reasons: ${reasons.map((reason, index) => `(${index + 1}) ${reason}`).join('; ')}. ` +
       `How to fix: name the company or give its domain, for example ${example1}; ` +

@@ -41,7 +41,14 @@ export class Sandbox {
     this.index = new CompanyIndex(options.seed, this.defaultEnrichmentDelay());
     this.ranking = new CompanyRanking(this.index.companies);
     this.planner = new ResearchPlanner(this.index, this.ranking);
-    this.tasks = new TaskEngine({ accounts: this.accounts, index: this.index, ranking: this.ranking, planner: this.planner, seed: options.seed, speed: options.speed });
+    this.tasks = new TaskEngine({
+      accounts: this.accounts,
+      index: this.index,
+      ranking: this.ranking,
+      planner: this.planner,
+      seed: options.seed,
+      speed: options.speed,
+    });
     this.tables = new TableStore(options.seed);
     this.rateLimit = new RateLimiter(options.rateLimitPerSecond ?? null);
   }

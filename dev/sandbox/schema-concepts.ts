@@ -5,21 +5,59 @@ import { isPlainObject } from './validation';
 import { stem, words } from './text';
 
 export type Concept =
-  | 'name' | 'domain' | 'website' | 'description' | 'long_description' | 'products' | 'use_cases' | 'audience'
-  | 'founded' | 'employees' | 'country' | 'city' | 'state' | 'address' | 'headquarters' | 'social' | 'linkedin'
-  | 'twitter' | 'facebook' | 'crunchbase' | 'authority' | 'industry' | 'competitors' | 'sources';
+  | 'name'
+  | 'domain'
+  | 'website'
+  | 'description'
+  | 'long_description'
+  | 'products'
+  | 'use_cases'
+  | 'audience'
+  | 'founded'
+  | 'employees'
+  | 'country'
+  | 'city'
+  | 'state'
+  | 'address'
+  | 'headquarters'
+  | 'social'
+  | 'linkedin'
+  | 'twitter'
+  | 'facebook'
+  | 'crunchbase'
+  | 'authority'
+  | 'industry'
+  | 'competitors'
+  | 'sources';
 
 type ResearchFacet = 'overview' | 'products' | 'customers' | 'firmographics' | 'online_presence' | 'competitors';
 
 /** The research facet whose agent gathers the evidence for a concept (null: known from the target itself). */
 export const FACET_OF_CONCEPT: Record<Concept, ResearchFacet | null> = {
-  name: null, domain: null, website: null, sources: null,
-  description: 'overview', long_description: 'overview', industry: 'overview',
-  products: 'products', use_cases: 'products', audience: 'customers',
-  founded: 'firmographics', employees: 'firmographics', country: 'firmographics', city: 'firmographics',
-  state: 'firmographics', address: 'firmographics', headquarters: 'firmographics',
-  social: 'online_presence', linkedin: 'online_presence', twitter: 'online_presence', facebook: 'online_presence',
-  crunchbase: 'online_presence', authority: 'online_presence', competitors: 'competitors',
+  name: null,
+  domain: null,
+  website: null,
+  sources: null,
+  description: 'overview',
+  long_description: 'overview',
+  industry: 'overview',
+  products: 'products',
+  use_cases: 'products',
+  audience: 'customers',
+  founded: 'firmographics',
+  employees: 'firmographics',
+  country: 'firmographics',
+  city: 'firmographics',
+  state: 'firmographics',
+  address: 'firmographics',
+  headquarters: 'firmographics',
+  social: 'online_presence',
+  linkedin: 'online_presence',
+  twitter: 'online_presence',
+  facebook: 'online_presence',
+  crunchbase: 'online_presence',
+  authority: 'online_presence',
+  competitors: 'competitors',
 };
 
 /** First matching rule wins, so specific concepts come before general ones ("hq_city" is a city, not an HQ). */
@@ -45,13 +83,34 @@ const RULES: [Concept, string[]][] = [
   ['use_cases', ['use', 'case', 'usecase', 'problem', 'pain', 'benefit', 'application']],
   ['products', ['product', 'service', 'offering', 'solution', 'platform', 'feature']],
   ['sources', ['source', 'citation', 'reference', 'evidence']],
-  ['description', ['description', 'summary', 'overview', 'about', 'pitch', 'tagline', 'what', 'does', 'business', 'mission']],
+  [
+    'description',
+    ['description', 'summary', 'overview', 'about', 'pitch', 'tagline', 'what', 'does', 'business', 'mission'],
+  ],
   ['name', ['name', 'company', 'organization', 'brand']],
 ];
 /** Words that may accompany "name" while still meaning the company's own name ("legal_company_name"). */
-const COMPANY_NAME_WORDS = new Set(['name', 'company', 'organization', 'organisation', 'brand', 'legal', 'business', 'official', 'trade', 'display', 'account', 'full'].map(stem));
+const COMPANY_NAME_WORDS = new Set(
+  [
+    'name',
+    'company',
+    'organization',
+    'organisation',
+    'brand',
+    'legal',
+    'business',
+    'official',
+    'trade',
+    'display',
+    'account',
+    'full',
+  ].map(stem),
+);
 const LONG_WORDS = ['full', 'long', 'detailed'].map(stem);
-const STEMMED_RULES: [Concept, Set<string>][] = RULES.map(([concept, keywords]) => [concept, new Set(keywords.map(stem))]);
+const STEMMED_RULES: [Concept, Set<string>][] = RULES.map(([concept, keywords]) => [
+  concept,
+  new Set(keywords.map(stem)),
+]);
 
 /** Splits "hqCity", "hq_city", "HQ-City" into stemmed words. */
 export function nameStems(name: string): string[] {
@@ -103,7 +162,8 @@ export function conceptsOfSchema(root: Record<string, unknown>): { name: string;
     for (const [name, child] of Object.entries(properties)) {
       const childNode = resolveRef(child, root);
       found.push({ name, concept: conceptOf(name, childNode?.description) });
-      if (childNode && isEvidencedSchema(childNode)) visit((childNode.properties as Record<string, unknown>).value, depth + 1);
+      if (childNode && isEvidencedSchema(childNode))
+        visit((childNode.properties as Record<string, unknown>).value, depth + 1);
       else visit(child, depth + 1);
     }
     visit(node.items, depth + 1);

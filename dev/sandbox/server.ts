@@ -35,7 +35,11 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** Matches a path against routes; decodes path parameters (each one URL segment). */
-function match<R extends { method: string; pattern: RegExp }>(routes: R[], method: string, path: string): { route: R; params: string[] } | 'not_found' | 'method_not_allowed' {
+function match<R extends { method: string; pattern: RegExp }>(
+  routes: R[],
+  method: string,
+  path: string,
+): { route: R; params: string[] } | 'not_found' | 'method_not_allowed' {
   let pathMatched = false;
   for (const route of routes) {
     const found = route.pattern.exec(path);
@@ -54,12 +58,17 @@ function match<R extends { method: string; pattern: RegExp }>(routes: R[], metho
 function faultReply(route: string, decision: Extract<FaultDecision, { action: 'error' }>): JsonResponse {
   const retryAfter = String(Math.ceil(decision.retryAfterSeconds));
   if (decision.status === 429) {
-    return { status: 429, body: { detail: `Rate limit exceeded; retry after ${retryAfter} seconds` }, headers: { 'retry-after': retryAfter } };
+    return {
+      status: 429,
+      body: { detail: `Rate limit exceeded; retry after ${retryAfter} seconds` },
+      headers: { 'retry-after': retryAfter },
+    };
   }
   if (decision.status === 503) {
-    const detail = route === 'tasks.create'
-      ? 'Scheduling unavailable: nothing was created and nothing was charged; retry later'
-      : 'Service temporarily unavailable';
+    const detail =
+      route === 'tasks.create'
+        ? 'Scheduling unavailable: nothing was created and nothing was charged; retry later'
+        : 'Service temporarily unavailable';
     return { status: 503, body: { detail }, headers: { 'retry-after': retryAfter } };
   }
   return { status: decision.status, body: { detail: 'Internal Server Error' } };
@@ -99,11 +108,20 @@ class SandboxServer {
     sendJson(response, matched.route.handle({ params: matched.params, query: url.searchParams, body }));
   }
 
-  private async handleService(request: IncomingMessage, method: string, url: URL, bodyText: string, response: ServerResponse): Promise<void> {
+  private async handleService(
+    request: IncomingMessage,
+    method: string,
+    url: URL,
+    bodyText: string,
+    response: ServerResponse,
+  ): Promise<void> {
     const matched = match(this.service, method, url.pathname);
     if (typeof matched === 'string') {
       this.sandbox.count('unmatched');
-      throw new HttpError(matched === 'not_found' ? 404 : 405, matched === 'not_found' ? 'Not Found' : 'Method Not Allowed');
+      throw new HttpError(
+        matched === 'not_found' ? 404 : 405,
+        matched === 'not_found' ? 'Not Found' : 'Method Not Allowed',
+      );
     }
     const { route, params } = matched;
     this.sandbox.count(route.name);
@@ -111,7 +129,11 @@ class SandboxServer {
     if (!rate.allowed) {
       this.sandbox.count('rate_limited');
       const retryAfter = String(rate.retryAfterSeconds);
-      sendJson(response, { status: 429, body: { detail: `Rate limit exceeded; retry after ${retryAfter} seconds` }, headers: { 'retry-after': retryAfter } });
+      sendJson(response, {
+        status: 429,
+        body: { detail: `Rate limit exceeded; retry after ${retryAfter} seconds` },
+        headers: { 'retry-after': retryAfter },
+      });
       return;
     }
     const decision = this.sandbox.faults.decide(route.name);
@@ -128,7 +150,11 @@ class SandboxServer {
     try {
       const account = authenticate(this.sandbox.accounts, request.headers.authorization);
       if (!account) {
-        throw new HttpError(401, request.headers.authorization ? 'Invalid authentication credentials' : 'Not authenticated', { 'www-authenticate': 'Bearer' });
+        throw new HttpError(
+          401,
+          request.headers.authorization ? 'Invalid authentication credentials' : 'Not authenticated',
+          { 'www-authenticate': 'Bearer' },
+        );
       }
       const body = parseJsonBody(bodyText);
       reply = route.handle({ account, params, query: url.searchParams, body, now: this.sandbox.now() });
@@ -142,7 +168,10 @@ class SandboxServer {
     if (reply.status < 300) reply = { ...reply, body: this.sandbox.hostile.apply(reply.body) };
     if (decision.listLagMs > 0 && route.name === 'tasks.list' && Array.isArray(reply.body)) {
       const shownBefore = this.sandbox.now() - decision.listLagMs;
-      reply = { ...reply, body: reply.body.filter((task: { created_at: string }) => Date.parse(task.created_at) <= shownBefore) };
+      reply = {
+        ...reply,
+        body: reply.body.filter((task: { created_at: string }) => Date.parse(task.created_at) <= shownBefore),
+      };
     }
     sendJson(response, reply, { slowBodyMs: decision.slowBodyMs, rawNewlines: decision.rawNewlines });
   }

@@ -11,11 +11,24 @@ import { checkOutputSchema } from './output-schema';
 import { DEPTH_BUDGET, type Depth } from './research-planner';
 import type { Sandbox } from './sandbox';
 import {
-  checkColumnConfigList, checkColumnReferences, checkInsertAfter, tableObject, templateObject, type ColumnConfig, type InsertAfter,
+  checkColumnConfigList,
+  checkColumnReferences,
+  checkInsertAfter,
+  tableObject,
+  templateObject,
+  type ColumnConfig,
+  type InsertAfter,
 } from './tables';
 import { CREDITS_PER_AGENT, taskObject } from './tasks';
 import {
-  checkInteger, checkString, issue, isPlainObject, missing, parseQueryInteger, ValidationFailure, type ValidationIssue,
+  checkInteger,
+  checkString,
+  issue,
+  isPlainObject,
+  missing,
+  parseQueryInteger,
+  ValidationFailure,
+  type ValidationIssue,
 } from './validation';
 
 export const MAX_BRIEF_LENGTH = 20000;
@@ -52,7 +65,10 @@ function failIfAny(issues: ValidationIssue[]): void {
 
 function requireBodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined) throw new ValidationFailure([missing(['body'])]);
-  if (!isPlainObject(body)) throw new ValidationFailure([issue(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type')]);
+  if (!isPlainObject(body))
+    throw new ValidationFailure([
+      issue(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'),
+    ]);
   return body;
 }
 
@@ -71,23 +87,43 @@ function queryPage(query: URLSearchParams, issues: ValidationIssue[], defaultLim
   const rawOffset = queryValue(query, 'offset');
   const rawLimit = queryValue(query, 'limit');
   const offset = rawOffset === undefined ? 0 : parseQueryInteger(rawOffset, ['query', 'offset'], { min: 0 }, issues);
-  const limit = rawLimit === undefined ? defaultLimit : parseQueryInteger(rawLimit, ['query', 'limit'], { min: 1, max: maxLimit }, issues);
+  const limit =
+    rawLimit === undefined
+      ? defaultLimit
+      : parseQueryInteger(rawLimit, ['query', 'limit'], { min: 1, max: maxLimit }, issues);
   return { offset: offset ?? 0, limit: limit ?? defaultLimit };
 }
 
 function bodyPage(raw: unknown, issues: ValidationIssue[]): Page {
   if (raw === undefined || raw === null) return { offset: 0, limit: DEFAULT_PAGE_SIZE };
   if (!isPlainObject(raw)) {
-    issues.push(issue(['body', 'pagination'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'));
+    issues.push(
+      issue(
+        ['body', 'pagination'],
+        'Input should be a valid dictionary or object to extract fields from',
+        'model_attributes_type',
+      ),
+    );
     return { offset: 0, limit: DEFAULT_PAGE_SIZE };
   }
-  const offset = raw.offset === undefined ? 0 : checkInteger(raw.offset, ['body', 'pagination', 'offset'], { min: 0 }, issues);
-  const limit = raw.limit === undefined ? DEFAULT_PAGE_SIZE : checkInteger(raw.limit, ['body', 'pagination', 'limit'], { min: 1, max: MAX_PAGE_SIZE }, issues);
+  const offset =
+    raw.offset === undefined ? 0 : checkInteger(raw.offset, ['body', 'pagination', 'offset'], { min: 0 }, issues);
+  const limit =
+    raw.limit === undefined
+      ? DEFAULT_PAGE_SIZE
+      : checkInteger(raw.limit, ['body', 'pagination', 'limit'], { min: 1, max: MAX_PAGE_SIZE }, issues);
   return { offset: offset ?? 0, limit: limit ?? DEFAULT_PAGE_SIZE };
 }
 
 /** One page of ranked companies after filters, cut at the plan's search depth (paging beyond it returns nothing). */
-function pageOf(sandbox: Sandbox, ranked: RankedCompany[], filters: SearchFilters, page: Page, account: Account, now: number): Record<string, unknown>[] {
+function pageOf(
+  sandbox: Sandbox,
+  ranked: RankedCompany[],
+  filters: SearchFilters,
+  page: Page,
+  account: Account,
+  now: number,
+): Record<string, unknown>[] {
   const end = Math.min(page.offset + page.limit, SEARCH_DEPTH[account.plan]);
   const matches = filterPredicate(filters);
   const results: Record<string, unknown>[] = [];
@@ -101,7 +137,13 @@ function pageOf(sandbox: Sandbox, ranked: RankedCompany[], filters: SearchFilter
   return results;
 }
 
-function searchResponse(sandbox: Sandbox, request: ServiceRequest, q: string, filters: SearchFilters, page: Page): JsonResponse {
+function searchResponse(
+  sandbox: Sandbox,
+  request: ServiceRequest,
+  q: string,
+  filters: SearchFilters,
+  page: Page,
+): JsonResponse {
   const ranked = sandbox.ranking.search(q);
   return ok({
     results: pageOf(sandbox, ranked, filters, page, request.account, request.now),
@@ -127,7 +169,9 @@ function createTask(sandbox: Sandbox, request: ServiceRequest): JsonResponse {
   else {
     brief = checkString(body.brief, ['body', 'brief'], 1, issues);
     if (brief !== undefined && [...brief].length > MAX_BRIEF_LENGTH) {
-      issues.push(issue(['body', 'brief'], `String should have at most ${MAX_BRIEF_LENGTH} characters`, 'string_too_long'));
+      issues.push(
+        issue(['body', 'brief'], `String should have at most ${MAX_BRIEF_LENGTH} characters`, 'string_too_long'),
+      );
     }
   }
   let depth: Depth = 'medium';
@@ -140,21 +184,31 @@ function createTask(sandbox: Sandbox, request: ServiceRequest): JsonResponse {
   failIfAny(issues);
   const account = request.account;
   if (account.plan !== 'pro') {
-    throw new HttpError(402, { error: 'plan_required', action: `Upgrade to the Pro plan to create research tasks: ${BILLING_URL}` });
+    throw new HttpError(402, {
+      error: 'plan_required',
+      action: `Upgrade to the Pro plan to create research tasks: ${BILLING_URL}`,
+    });
   }
   const required = DEPTH_BUDGET[depth] * CREDITS_PER_AGENT;
   if (account.credits < required) {
     const fitting = DEPTHS.filter((candidate) => DEPTH_BUDGET[candidate] * CREDITS_PER_AGENT <= account.credits);
     throw new HttpError(402, {
       error: 'insufficient_credits',
-      action: fitting.length > 0
-        ? `Choose a lower depth (${fitting.join(' or ')} fits your ${account.credits} credits) or buy credits: ${BILLING_URL}`
-        : `Buy credits to create research tasks: ${BILLING_URL}`,
+      action:
+        fitting.length > 0
+          ? `Choose a lower depth (${fitting.join(' or ')} fits your ${account.credits} credits) or buy credits: ${BILLING_URL}`
+          : `Buy credits to create research tasks: ${BILLING_URL}`,
       required_credits: required,
       available_credits: account.credits,
     });
   }
-  const task = sandbox.tasks.create(account, brief as string, depth, outputSchema as Record<string, unknown> | null, request.now);
+  const task = sandbox.tasks.create(
+    account,
+    brief as string,
+    depth,
+    outputSchema as Record<string, unknown> | null,
+    request.now,
+  );
   return ok(taskObject(task));
 }
 
@@ -167,7 +221,13 @@ function addColumns(sandbox: Sandbox, request: ServiceRequest): JsonResponse {
   const table = sandbox.tables.table(request.params[0], request.account.workspaceId);
   if (!table) throw new HttpError(404, 'Table not found');
   const valid = configs as ColumnConfig[];
-  failIfAny(checkColumnReferences(valid, table.columns.map((column) => column.config.key), ['body', 'column_configs']));
+  failIfAny(
+    checkColumnReferences(
+      valid,
+      table.columns.map((column) => column.config.key),
+      ['body', 'column_configs'],
+    ),
+  );
   return ok(sandbox.tables.addColumns(table, valid, insertAfter as InsertAfter, new Date(request.now).toISOString()));
 }
 
@@ -191,9 +251,16 @@ const SEGMENT = '([^/]+)';
 export function serviceRoutes(sandbox: Sandbox): ServiceRoute[] {
   return [
     { name: 'user', method: 'GET', pattern: /^\/v1\/user$/, handle: (request) => ok(userObject(request.account)) },
-    { name: 'tasks.create', method: 'POST', pattern: /^\/v1\/deep_research_tasks$/, handle: (request) => createTask(sandbox, request) },
     {
-      name: 'tasks.list', method: 'GET', pattern: /^\/v1\/deep_research_tasks$/,
+      name: 'tasks.create',
+      method: 'POST',
+      pattern: /^\/v1\/deep_research_tasks$/,
+      handle: (request) => createTask(sandbox, request),
+    },
+    {
+      name: 'tasks.list',
+      method: 'GET',
+      pattern: /^\/v1\/deep_research_tasks$/,
       handle: (request) => {
         const issues: ValidationIssue[] = [];
         const page = queryPage(request.query, issues, DEFAULT_TASK_PAGE, MAX_TASK_PAGE);
@@ -202,21 +269,27 @@ export function serviceRoutes(sandbox: Sandbox): ServiceRoute[] {
       },
     },
     {
-      name: 'tasks.get', method: 'GET', pattern: new RegExp(`^/v1/deep_research_tasks/${SEGMENT}$`),
+      name: 'tasks.get',
+      method: 'GET',
+      pattern: new RegExp(`^/v1/deep_research_tasks/${SEGMENT}$`),
       handle: (request) => {
         const task = sandbox.tasks.get(request.params[0]);
         if (!task) throw new HttpError(404, 'Task not found');
-        if (!sandbox.tasks.canRead(request.account, task)) throw new HttpError(403, 'This task belongs to a user outside your organization');
+        if (!sandbox.tasks.canRead(request.account, task))
+          throw new HttpError(403, 'This task belongs to a user outside your organization');
         return ok(taskObject(task));
       },
     },
     {
-      name: 'search', method: 'GET', pattern: /^\/v1\/companies\/search$/,
+      name: 'search',
+      method: 'GET',
+      pattern: /^\/v1\/companies\/search$/,
       handle: (request) => {
         const issues: ValidationIssue[] = [];
         const q = queryValue(request.query, 'q');
         if (q === undefined) issues.push(missing(['query', 'q']));
-        else if (q.trim() === '') issues.push(issue(['query', 'q'], 'String should have at least 1 non-blank character', 'string_too_short'));
+        else if (q.trim() === '')
+          issues.push(issue(['query', 'q'], 'String should have at least 1 non-blank character', 'string_too_short'));
         const { filters, issues: filterIssues } = parseFiltersQuery(queryValue(request.query, 'filters'));
         issues.push(...filterIssues);
         const page = queryPage(request.query, issues, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
@@ -225,7 +298,9 @@ export function serviceRoutes(sandbox: Sandbox): ServiceRoute[] {
       },
     },
     {
-      name: 'search', method: 'POST', pattern: /^\/v1\/companies\/search$/,
+      name: 'search',
+      method: 'POST',
+      pattern: /^\/v1\/companies\/search$/,
       handle: (request) => {
         const body = requireBodyObject(request.body);
         const issues: ValidationIssue[] = [];
@@ -233,7 +308,8 @@ export function serviceRoutes(sandbox: Sandbox): ServiceRoute[] {
         if (!('q' in body)) issues.push(missing(['body', 'q']));
         else {
           q = checkString(body.q, ['body', 'q'], 1, issues);
-          if (q !== undefined && q.trim() === '') issues.push(issue(['body', 'q'], 'String should have at least 1 non-blank character', 'string_too_short'));
+          if (q !== undefined && q.trim() === '')
+            issues.push(issue(['body', 'q'], 'String should have at least 1 non-blank character', 'string_too_short'));
         }
         const { filters, issues: filterIssues } = parseFilters(body.filters, ['body', 'filters']);
         issues.push(...filterIssues);
@@ -243,7 +319,9 @@ export function serviceRoutes(sandbox: Sandbox): ServiceRoute[] {
       },
     },
     {
-      name: 'similar', method: 'GET', pattern: new RegExp(`^/v1/companies/${SEGMENT}/similar$`),
+      name: 'similar',
+      method: 'GET',
+      pattern: new RegExp(`^/v1/companies/${SEGMENT}/similar$`),
       handle: (request) => {
         const issues: ValidationIssue[] = [];
         const { filters, issues: filterIssues } = parseFiltersQuery(queryValue(request.query, 'filters'));
@@ -254,7 +332,9 @@ export function serviceRoutes(sandbox: Sandbox): ServiceRoute[] {
       },
     },
     {
-      name: 'similar', method: 'POST', pattern: new RegExp(`^/v1/companies/${SEGMENT}/similar$`),
+      name: 'similar',
+      method: 'POST',
+      pattern: new RegExp(`^/v1/companies/${SEGMENT}/similar$`),
       handle: (request) => {
         const body = request.body === undefined ? {} : requireBodyObject(request.body);
         const issues: ValidationIssue[] = [];
@@ -266,28 +346,51 @@ export function serviceRoutes(sandbox: Sandbox): ServiceRoute[] {
       },
     },
     {
-      name: 'lookup', method: 'GET', pattern: new RegExp(`^/v1/companies/${SEGMENT}$`),
+      name: 'lookup',
+      method: 'GET',
+      pattern: new RegExp(`^/v1/companies/${SEGMENT}$`),
       handle: (request) => {
         const outcome = sandbox.index.lookup(request.params[0], request.now);
         if (outcome.kind === 'profile') return ok(companyProfile(outcome.company));
         if (outcome.kind === 'enriching') {
-          return ok({ status: 'enriching', domain: outcome.domain, message: 'Enrichment of this domain has started; retry the same lookup in a few seconds.' }, 202);
+          return ok(
+            {
+              status: 'enriching',
+              domain: outcome.domain,
+              message: 'Enrichment of this domain has started; retry the same lookup in a few seconds.',
+            },
+            202,
+          );
         }
         throw new HttpError(404, 'Company profile not found');
       },
     },
-    { name: 'columns', method: 'POST', pattern: new RegExp(`^/v1/tables/${SEGMENT}/columns$`), handle: (request) => addColumns(sandbox, request) },
     {
-      name: 'tables.get', method: 'GET', pattern: new RegExp(`^/v1/tables/${SEGMENT}$`),
+      name: 'columns',
+      method: 'POST',
+      pattern: new RegExp(`^/v1/tables/${SEGMENT}/columns$`),
+      handle: (request) => addColumns(sandbox, request),
+    },
+    {
+      name: 'tables.get',
+      method: 'GET',
+      pattern: new RegExp(`^/v1/tables/${SEGMENT}$`),
       handle: (request) => {
         const table = sandbox.tables.table(request.params[0], request.account.workspaceId);
         if (!table) throw new HttpError(404, 'Table not found');
         return ok(tableObject(table));
       },
     },
-    { name: 'templates', method: 'PUT', pattern: new RegExp(`^/v1/templates/${SEGMENT}$`), handle: (request) => replaceTemplate(sandbox, request) },
     {
-      name: 'templates.get', method: 'GET', pattern: new RegExp(`^/v1/templates/${SEGMENT}$`),
+      name: 'templates',
+      method: 'PUT',
+      pattern: new RegExp(`^/v1/templates/${SEGMENT}$`),
+      handle: (request) => replaceTemplate(sandbox, request),
+    },
+    {
+      name: 'templates.get',
+      method: 'GET',
+      pattern: new RegExp(`^/v1/templates/${SEGMENT}$`),
       handle: (request) => {
         const template = sandbox.tables.template(request.params[0], request.account.workspaceId);
         if (!template) throw new HttpError(404, 'Template not found');

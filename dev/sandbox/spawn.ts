@@ -24,7 +24,11 @@ export function spawnSandbox(options: SpawnOptions = {}): Promise<SpawnedSandbox
   if (options.speed !== undefined) args.push('--speed', String(options.speed));
   if (options.clock !== undefined) args.push('--clock', options.clock);
   args.push(...(options.args ?? []));
-  const child = fork(CLI, args, { cwd: PROJECT_ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = fork(CLI, args, {
+    cwd: PROJECT_ROOT,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;

@@ -3,16 +3,46 @@
 // template replacement. Shape problems and semantic problems are reported as FastAPI-style issues.
 import { checkOutputSchema } from './output-schema';
 import { createRng, hashString, uuidFromRng } from './random';
-import { checkInteger, checkString, issue, isPlainObject, missing, ValidationFailure, type Loc, type ValidationIssue } from './validation';
+import {
+  checkInteger,
+  checkString,
+  issue,
+  isPlainObject,
+  missing,
+  ValidationFailure,
+  type Loc,
+  type ValidationIssue,
+} from './validation';
 
 export const COLUMN_KINDS = [
-  'input', 'agent', 'criterion_grade', 'company_people_finder', 'discovery_scores', 'company_name', 'company_website',
-  'company_profile', 'email_finder', 'phone_finder', 'reverse_email_lookup',
+  'input',
+  'agent',
+  'criterion_grade',
+  'company_people_finder',
+  'discovery_scores',
+  'company_name',
+  'company_website',
+  'company_profile',
+  'email_finder',
+  'phone_finder',
+  'reverse_email_lookup',
 ] as const;
 /** Kinds whose fields are not published: any extra fields are accepted and echoed. */
 const OPEN_KINDS = new Set(['discovery_scores', 'company_name', 'company_website', 'company_profile']);
 export const AGENT_TYPES = ['research_pro', 'linkedin', 'llm', 'research_reasoning'];
-export const OUTPUT_FORMATS = ['text', 'url', 'email', 'select', 'multiselect', 'numeric', 'money', 'date', 'phone', 'grade', 'json'];
+export const OUTPUT_FORMATS = [
+  'text',
+  'url',
+  'email',
+  'select',
+  'multiselect',
+  'numeric',
+  'money',
+  'date',
+  'phone',
+  'grade',
+  'json',
+];
 const KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const REFERENCE_PATTERN = /\{([A-Za-z0-9_-]+)\}/g;
 
@@ -46,7 +76,13 @@ function quoted(values: readonly string[]): string {
   return values.map((value) => `'${value}'`).join(', ');
 }
 
-function seedColumn(id: string, kind: string, name: string, key: string, extra: Record<string, unknown> = {}): ColumnRecord {
+function seedColumn(
+  id: string,
+  kind: string,
+  name: string,
+  key: string,
+  extra: Record<string, unknown> = {},
+): ColumnRecord {
   return { id, created_at: SEED_TIME, config: { kind, name, key, ...extra } };
 }
 
@@ -55,7 +91,10 @@ function seedWorkspace(workspaceId: string, short: string): { tables: Table[]; t
   return {
     tables: [
       {
-        id: `tbl_${short}_companies`, name: 'Target accounts', workspaceId, createdAt: SEED_TIME,
+        id: `tbl_${short}_companies`,
+        name: 'Target accounts',
+        workspaceId,
+        createdAt: SEED_TIME,
         columns: [
           seedColumn(`col_${short}_company_name`, 'company_name', 'Company', 'company_name'),
           seedColumn(`col_${short}_company_website`, 'company_website', 'Website', 'company_website'),
@@ -63,7 +102,10 @@ function seedWorkspace(workspaceId: string, short: string): { tables: Table[]; t
         ],
       },
       {
-        id: `tbl_${short}_contacts`, name: 'Contacts', workspaceId, createdAt: SEED_TIME,
+        id: `tbl_${short}_contacts`,
+        name: 'Contacts',
+        workspaceId,
+        createdAt: SEED_TIME,
         columns: [
           seedColumn(`col_${short}_full_name`, 'input', 'Full name', 'full_name'),
           seedColumn(`col_${short}_email`, 'input', 'Email', 'email'),
@@ -72,10 +114,22 @@ function seedWorkspace(workspaceId: string, short: string): { tables: Table[]; t
     ],
     templates: [
       {
-        id: `tpl_${short}_account_research`, workspaceId, createdAt: SEED_TIME, name: 'Account research',
+        id: `tpl_${short}_account_research`,
+        workspaceId,
+        createdAt: SEED_TIME,
+        name: 'Account research',
         columnConfigs: [
           { kind: 'input', name: 'Company domain', key: 'domain' },
-          { kind: 'agent', name: 'Summary', key: 'summary', value: { agent_type: 'research_pro', prompt: 'Summarize what {input} sells and to whom', output_format: 'text' } },
+          {
+            kind: 'agent',
+            name: 'Summary',
+            key: 'summary',
+            value: {
+              agent_type: 'research_pro',
+              prompt: 'Summarize what {input} sells and to whom',
+              output_format: 'text',
+            },
+          },
         ],
       },
     ],
@@ -83,13 +137,19 @@ function seedWorkspace(workspaceId: string, short: string): { tables: Table[]; t
 }
 
 export const SEEDED_WORKSPACES: Record<string, string> = {
-  ws_sandbox_labs: 'labs', ws_sandbox_solo: 'solo', ws_free_tier_club: 'free', ws_low_balance: 'low', ws_rival_corp: 'rival',
+  ws_sandbox_labs: 'labs',
+  ws_sandbox_solo: 'solo',
+  ws_free_tier_club: 'free',
+  ws_low_balance: 'low',
+  ws_rival_corp: 'rival',
 };
 
 /** Validates the shape of one column config (no cross-column checks). Returns the normalized config or undefined. */
 function checkColumnConfig(raw: unknown, loc: Loc, issues: ValidationIssue[]): ColumnConfig | undefined {
   if (!isPlainObject(raw)) {
-    issues.push(issue(loc, 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'));
+    issues.push(
+      issue(loc, 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'),
+    );
     return undefined;
   }
   if (!('kind' in raw)) {
@@ -98,20 +158,37 @@ function checkColumnConfig(raw: unknown, loc: Loc, issues: ValidationIssue[]): C
   }
   const kind = raw.kind;
   if (typeof kind !== 'string' || !(COLUMN_KINDS as readonly string[]).includes(kind)) {
-    issues.push(issue([...loc, 'kind'], `Input tag ${JSON.stringify(kind)} found using 'kind' does not match any of the expected tags: ${quoted(COLUMN_KINDS)}`, 'union_tag_invalid'));
+    issues.push(
+      issue(
+        [...loc, 'kind'],
+        `Input tag ${JSON.stringify(kind)} found using 'kind' does not match any of the expected tags: ${quoted(COLUMN_KINDS)}`,
+        'union_tag_invalid',
+      ),
+    );
     return undefined;
   }
   const before = issues.length;
-  const name = 'name' in raw ? checkString(raw.name, [...loc, 'name'], 1, issues) : (issues.push(missing([...loc, 'name'])), undefined);
-  let key = 'key' in raw ? checkString(raw.key, [...loc, 'key'], 1, issues) : (issues.push(missing([...loc, 'key'])), undefined);
+  const name =
+    'name' in raw
+      ? checkString(raw.name, [...loc, 'name'], 1, issues)
+      : (issues.push(missing([...loc, 'name'])), undefined);
+  let key =
+    'key' in raw
+      ? checkString(raw.key, [...loc, 'key'], 1, issues)
+      : (issues.push(missing([...loc, 'key'])), undefined);
   if (key !== undefined && !KEY_PATTERN.test(key)) {
-    issues.push(issue([...loc, 'key'], 'Column key must be 1 to 64 letters, digits, "_" or "-"', 'string_pattern_mismatch'));
+    issues.push(
+      issue([...loc, 'key'], 'Column key must be 1 to 64 letters, digits, "_" or "-"', 'string_pattern_mismatch'),
+    );
     key = undefined;
   }
-  const config: ColumnConfig = OPEN_KINDS.has(kind) ? { ...raw, kind, name: name ?? '', key: key ?? '' } : { kind, name: name ?? '', key: key ?? '' };
+  const config: ColumnConfig = OPEN_KINDS.has(kind)
+    ? { ...raw, kind, name: name ?? '', key: key ?? '' }
+    : { kind, name: name ?? '', key: key ?? '' };
   if (kind === 'agent') config.value = checkAgentValue(raw.value, [...loc, 'value'], issues);
   else if (kind === 'criterion_grade') config.value = checkCriterionValue(raw.value, [...loc, 'value'], issues);
-  else if (kind === 'company_people_finder') config.value = checkPeopleFinderValue(raw.value, [...loc, 'value'], issues);
+  else if (kind === 'company_people_finder')
+    config.value = checkPeopleFinderValue(raw.value, [...loc, 'value'], issues);
   else if (kind === 'reverse_email_lookup') {
     if (!('email_column_key' in raw)) issues.push(missing([...loc, 'email_column_key']));
     else config.email_column_key = checkString(raw.email_column_key, [...loc, 'email_column_key'], 1, issues);
@@ -125,7 +202,9 @@ function requireObject(raw: unknown, loc: Loc, issues: ValidationIssue[]): Recor
     return undefined;
   }
   if (!isPlainObject(raw)) {
-    issues.push(issue(loc, 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'));
+    issues.push(
+      issue(loc, 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type'),
+    );
     return undefined;
   }
   return raw;
@@ -172,7 +251,10 @@ function checkAgentValue(raw: unknown, loc: Loc, issues: ValidationIssue[]): Rec
   const value = requireObject(raw, loc, issues);
   if (!value) return undefined;
   const agentType = checkEnum(value.agent_type, [...loc, 'agent_type'], AGENT_TYPES, issues);
-  const prompt = value.prompt === undefined ? (issues.push(missing([...loc, 'prompt'])), undefined) : checkString(value.prompt, [...loc, 'prompt'], 1, issues);
+  const prompt =
+    value.prompt === undefined
+      ? (issues.push(missing([...loc, 'prompt'])), undefined)
+      : checkString(value.prompt, [...loc, 'prompt'], 1, issues);
   const outputFormat = checkEnum(value.output_format, [...loc, 'output_format'], OUTPUT_FORMATS, issues);
   const normalized: Record<string, unknown> = { agent_type: agentType, prompt, output_format: outputFormat };
   if (value.labels !== undefined || outputFormat === 'select' || outputFormat === 'multiselect') {
@@ -180,7 +262,8 @@ function checkAgentValue(raw: unknown, loc: Loc, issues: ValidationIssue[]): Rec
     if (labels) normalized.labels = labels;
   }
   if (value.output_schema !== undefined || outputFormat === 'json') {
-    if (value.output_schema === undefined || value.output_schema === null) issues.push(missing([...loc, 'output_schema']));
+    if (value.output_schema === undefined || value.output_schema === null)
+      issues.push(missing([...loc, 'output_schema']));
     else {
       issues.push(...checkOutputSchema(value.output_schema, [...loc, 'output_schema']));
       normalized.output_schema = value.output_schema;
@@ -192,15 +275,23 @@ function checkAgentValue(raw: unknown, loc: Loc, issues: ValidationIssue[]): Rec
 function checkCriterionValue(raw: unknown, loc: Loc, issues: ValidationIssue[]): Record<string, unknown> | undefined {
   const value = requireObject(raw, loc, issues);
   if (!value) return undefined;
-  const criterion = value.criterion === undefined ? (issues.push(missing([...loc, 'criterion'])), undefined) : checkString(value.criterion, [...loc, 'criterion'], 1, issues);
+  const criterion =
+    value.criterion === undefined
+      ? (issues.push(missing([...loc, 'criterion'])), undefined)
+      : checkString(value.criterion, [...loc, 'criterion'], 1, issues);
   return { criterion };
 }
 
-function checkPeopleFinderValue(raw: unknown, loc: Loc, issues: ValidationIssue[]): Record<string, unknown> | undefined {
+function checkPeopleFinderValue(
+  raw: unknown,
+  loc: Loc,
+  issues: ValidationIssue[],
+): Record<string, unknown> | undefined {
   const value = requireObject(raw, loc, issues);
   if (!value) return undefined;
   const normalized: Record<string, unknown> = { roles: checkStringList(value.roles, [...loc, 'roles'], issues) };
-  if (value.max_results !== undefined) normalized.max_results = checkInteger(value.max_results, [...loc, 'max_results'], { min: 1, max: 100 }, issues);
+  if (value.max_results !== undefined)
+    normalized.max_results = checkInteger(value.max_results, [...loc, 'max_results'], { min: 1, max: 100 }, issues);
   return normalized;
 }
 
@@ -236,7 +327,10 @@ export function checkColumnReferences(configs: ColumnConfig[], existingKeys: str
   const issues: ValidationIssue[] = [];
   const seen = new Set(existingKeys);
   configs.forEach((config, index) => {
-    if (seen.has(config.key)) issues.push(issue([...loc, index, 'key'], `Column key '${config.key}' already exists in this table`, 'value_error'));
+    if (seen.has(config.key))
+      issues.push(
+        issue([...loc, index, 'key'], `Column key '${config.key}' already exists in this table`, 'value_error'),
+      );
     seen.add(config.key);
   });
   const newKeys = new Map(configs.map((config, index) => [config.key, index]));
@@ -244,9 +338,17 @@ export function checkColumnReferences(configs: ColumnConfig[], existingKeys: str
   configs.forEach((config, index) => {
     for (const reference of referencesOf(config)) {
       if (reference.key === config.key) {
-        issues.push(issue([...loc, index, ...reference.field], `Column '${config.key}' cannot reference itself`, 'value_error'));
+        issues.push(
+          issue([...loc, index, ...reference.field], `Column '${config.key}' cannot reference itself`, 'value_error'),
+        );
       } else if (!known.includes(reference.key)) {
-        issues.push(issue([...loc, index, ...reference.field], `Unknown column key '${reference.key}'; known keys: input, ${known.join(', ')}`, 'value_error'));
+        issues.push(
+          issue(
+            [...loc, index, ...reference.field],
+            `Unknown column key '${reference.key}'; known keys: input, ${known.join(', ')}`,
+            'value_error',
+          ),
+        );
       }
     }
   });
@@ -292,7 +394,9 @@ export function checkInsertAfter(raw: unknown, issues: ValidationIssue[]): Inser
   if (raw === undefined || raw === true) return { at: 'end' };
   if (raw === false) return { at: 'start' };
   if (typeof raw === 'string' && raw.length > 0) return { at: 'after', columnId: raw };
-  issues.push(issue(['body', 'insert_after'], 'Input should be true, false or the id of a column of this table', 'value_error'));
+  issues.push(
+    issue(['body', 'insert_after'], 'Input should be true, false or the id of a column of this table', 'value_error'),
+  );
   return undefined;
 }
 
@@ -334,7 +438,13 @@ export class TableStore {
     if (insertAfter.at === 'after') {
       const index = table.columns.findIndex((column) => column.id === insertAfter.columnId);
       if (index < 0) {
-        throw new ValidationFailure([issue(['body', 'insert_after'], `Unknown column id '${insertAfter.columnId}': insert_after must be true, false or the id of a column of this table`, 'value_error')]);
+        throw new ValidationFailure([
+          issue(
+            ['body', 'insert_after'],
+            `Unknown column id '${insertAfter.columnId}': insert_after must be true, false or the id of a column of this table`,
+            'value_error',
+          ),
+        ]);
       }
       position = index + 1;
     }
@@ -350,14 +460,27 @@ export class TableStore {
 
   private nextColumnId(): string {
     this.columnCounter += 1;
-    return `col_${uuidFromRng(createRng(hashString(`${this.seed}:column:${this.columnCounter}`))).replace(/-/g, '').slice(0, 20)}`;
+    return `col_${uuidFromRng(createRng(hashString(`${this.seed}:column:${this.columnCounter}`)))
+      .replace(/-/g, '')
+      .slice(0, 20)}`;
   }
 }
 
 export function tableObject(table: Table): Record<string, unknown> {
-  return { id: table.id, name: table.name, workspace_id: table.workspaceId, created_at: table.createdAt, columns: table.columns };
+  return {
+    id: table.id,
+    name: table.name,
+    workspace_id: table.workspaceId,
+    created_at: table.createdAt,
+    columns: table.columns,
+  };
 }
 
 export function templateObject(template: Template): Record<string, unknown> {
-  return { id: template.id, created_at: template.createdAt, name: template.name, column_configs: template.columnConfigs };
+  return {
+    id: template.id,
+    created_at: template.createdAt,
+    name: template.name,
+    column_configs: template.columnConfigs,
+  };
 }

@@ -8,7 +8,14 @@ import type { CompanyRanking } from './company-search';
 import { EventQueue } from './event-queue';
 import { createRng, hashString, unitHash, uuidFromRng } from './random';
 import { runAgent } from './research-agents';
-import { DEPTH_BUDGET, WAVE_SIZE, type Depth, type ResearchPlan, type ResearchPlanner, type SubQuestion } from './research-planner';
+import {
+  DEPTH_BUDGET,
+  WAVE_SIZE,
+  type Depth,
+  type ResearchPlan,
+  type ResearchPlanner,
+  type SubQuestion,
+} from './research-planner';
 import { composeMarkdownReport, type FinishedAgent, type MarkdownReport } from './report-markdown';
 import { composeSchemaReport, type SchemaReport } from './report-schema';
 
@@ -88,9 +95,27 @@ export class TaskEngine {
     const reservedCredits = DEPTH_BUDGET[depth] * CREDITS_PER_AGENT;
     owner.credits -= reservedCredits;
     const task: Task = {
-      id, owner, createdAt: now, updatedAt: now, status: 'created', brief, depth, outputSchema,
-      failureReason: null, iterations: 0, agents: 0, sources: new Set(), report: null, reservedCredits,
-      queue: [], wave: [], waveFinished: [], finished: [], startedAgents: 0, covered: new Set(), degradations: [],
+      id,
+      owner,
+      createdAt: now,
+      updatedAt: now,
+      status: 'created',
+      brief,
+      depth,
+      outputSchema,
+      failureReason: null,
+      iterations: 0,
+      agents: 0,
+      sources: new Set(),
+      report: null,
+      reservedCredits,
+      queue: [],
+      wave: [],
+      waveFinished: [],
+      finished: [],
+      startedAgents: 0,
+      covered: new Set(),
+      degradations: [],
     };
     this.tasks.set(id, task);
     this.createdOrder.push(task);
@@ -180,7 +205,8 @@ export class TaskEngine {
     task.waveFinished = [];
     for (const question of task.wave) {
       const agentNumber = task.startedAgents++;
-      const agentMs = BASE_TIMINGS.agentMinMs + unitHash(`${task.id}:agent:${agentNumber}`) * BASE_TIMINGS.agentSpreadMs;
+      const agentMs =
+        BASE_TIMINGS.agentMinMs + unitHash(`${task.id}:agent:${agentNumber}`) * BASE_TIMINGS.agentSpreadMs;
       this.events.push(at + this.duration(agentMs), { kind: 'agent', taskId: task.id, question });
     }
   }
@@ -188,7 +214,12 @@ export class TaskEngine {
   private finishAgent(task: Task, question: SubQuestion, at: number): void {
     const plan = task.plan as ResearchPlan;
     const outcome = runAgent(question, plan, this.deps.index, this.deps.ranking, at);
-    const finished: WaveAgent = { question, ok: outcome.ok, evidence: outcome.evidence, discovered: outcome.discovered };
+    const finished: WaveAgent = {
+      question,
+      ok: outcome.ok,
+      evidence: outcome.evidence,
+      discovered: outcome.discovered,
+    };
     task.waveFinished.push(finished);
     task.finished.push(finished);
     task.agents += 1;
@@ -197,7 +228,8 @@ export class TaskEngine {
     if (question.company) task.covered.add(question.company);
     for (const member of question.companies ?? []) task.covered.add(member);
     task.updatedAt = at;
-    if (task.waveFinished.length === task.wave.length) this.events.push(at + this.duration(BASE_TIMINGS.analysisMs), { kind: 'analysis', taskId: task.id });
+    if (task.waveFinished.length === task.wave.length)
+      this.events.push(at + this.duration(BASE_TIMINGS.analysisMs), { kind: 'analysis', taskId: task.id });
   }
 
   private analyze(task: Task, at: number): void {
@@ -233,7 +265,11 @@ export class TaskEngine {
     if (task.outputSchema) {
       const outcome = composeSchemaReport(task.outputSchema, plan, task.finished, task.degradations);
       if (!outcome.ok) {
-        this.fail(task, `Internal error: ${outcome.error}. All charges for this task were refunded; simplify the schema's constraints and retry.`, at);
+        this.fail(
+          task,
+          `Internal error: ${outcome.error}. All charges for this task were refunded; simplify the schema's constraints and retry.`,
+          at,
+        );
         return;
       }
       task.report = outcome.report;

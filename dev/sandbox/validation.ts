@@ -30,7 +30,12 @@ export interface IntegerBounds {
 }
 
 /** Checks a JSON value is an integer within bounds; pushes an issue and returns undefined otherwise. */
-export function checkInteger(value: unknown, loc: Loc, bounds: IntegerBounds, issues: ValidationIssue[]): number | undefined {
+export function checkInteger(
+  value: unknown,
+  loc: Loc,
+  bounds: IntegerBounds,
+  issues: ValidationIssue[],
+): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     issues.push(issue(loc, 'Input should be a valid integer', 'int_type'));
     return undefined;
@@ -43,7 +48,12 @@ export function checkInteger(value: unknown, loc: Loc, bounds: IntegerBounds, is
 }
 
 /** Parses a query-string integer ("25"); pushes an issue and returns undefined when it is not one. */
-export function parseQueryInteger(raw: string, loc: Loc, bounds: IntegerBounds, issues: ValidationIssue[]): number | undefined {
+export function parseQueryInteger(
+  raw: string,
+  loc: Loc,
+  bounds: IntegerBounds,
+  issues: ValidationIssue[],
+): number | undefined {
   if (!/^[+-]?\d+$/.test(raw.trim())) {
     issues.push(issue(loc, 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing'));
     return undefined;
@@ -64,13 +74,20 @@ function checkBounds(value: number, loc: Loc, bounds: IntegerBounds, issues: Val
 }
 
 /** Checks a JSON value is a string of at least `minLength` characters (code points). */
-export function checkString(value: unknown, loc: Loc, minLength: number, issues: ValidationIssue[]): string | undefined {
+export function checkString(
+  value: unknown,
+  loc: Loc,
+  minLength: number,
+  issues: ValidationIssue[],
+): string | undefined {
   if (typeof value !== 'string') {
     issues.push(issue(loc, 'Input should be a valid string', 'string_type'));
     return undefined;
   }
   if ([...value].length < minLength) {
-    issues.push(issue(loc, `String should have at least ${minLength} character${minLength === 1 ? '' : 's'}`, 'string_too_short'));
+    issues.push(
+      issue(loc, `String should have at least ${minLength} character${minLength === 1 ? '' : 's'}`, 'string_too_short'),
+    );
     return undefined;
   }
   return value;

@@ -36,7 +36,10 @@ export function mountEnrichPanel(root: HTMLElement): void {
       }
       renderSetup(preview);
     } catch (error) {
-      show(message('error', errorText(error)), h('div', { class: 'row' }, h('button', { type: 'button', onclick: () => void loadPreview() }, 'Try again')));
+      show(
+        message('error', errorText(error)),
+        h('div', { class: 'row' }, h('button', { type: 'button', onclick: () => void loadPreview() }, 'Try again')),
+      );
     }
   }
 
@@ -46,7 +49,19 @@ export function mountEnrichPanel(root: HTMLElement): void {
       show(
         message('warn', preview.message),
         h('p', { class: 'muted' }, 'Select the column of company domains (or the whole sheet), then refresh.'),
-        h('div', { class: 'row' }, h('button', { type: 'button', id: 'enrich-refresh', onclick: () => void loadPreview({ fields: options.fields, overwrite: options.overwrite }) }, 'Use current selection')),
+        h(
+          'div',
+          { class: 'row' },
+          h(
+            'button',
+            {
+              type: 'button',
+              id: 'enrich-refresh',
+              onclick: () => void loadPreview({ fields: options.fields, overwrite: options.overwrite }),
+            },
+            'Use current selection',
+          ),
+        ),
         last,
       );
       return;
@@ -55,28 +70,57 @@ export function mountEnrichPanel(root: HTMLElement): void {
       'select',
       { id: 'enrich-column', 'aria-label': 'Domain column' },
       ...preview.columns.map((option) => {
-        const element = h('option', { value: String(option.column) }, `${option.label} (${count(option.domains)} domains)`);
+        const element = h(
+          'option',
+          { value: String(option.column) },
+          `${option.label} (${count(option.domains)} domains)`,
+        );
         if (option.column === preview.domainColumn) element.selected = true;
         return element;
       }),
     );
-    column.addEventListener('change', () => void loadPreview({ ...currentChoice(), domainColumn: Number(column.value) }));
+    column.addEventListener(
+      'change',
+      () => void loadPreview({ ...currentChoice(), domainColumn: Number(column.value) }),
+    );
     const boxes = preview.fields.map((field) => {
       const box = h('input', { type: 'checkbox', value: field.key, checked: field.checked, 'data-field': field.key });
       box.addEventListener('change', () => void loadPreview(currentChoice()));
-      return h('label', { class: 'check' }, box, h('span', {}, field.header), field.target ? h('span', { class: 'target' }, field.target) : null);
+      return h(
+        'label',
+        { class: 'check' },
+        box,
+        h('span', {}, field.header),
+        field.target ? h('span', { class: 'target' }, field.target) : null,
+      );
     });
     const overwrite = h('input', { type: 'checkbox', id: 'enrich-overwrite', checked: preview.overwrite });
     overwrite.addEventListener('change', () => void loadPreview(currentChoice()));
     const currentChoice = (): EnrichOptions => ({
       domainColumn: Number(column.value),
-      fields: boxes.map((label) => label.querySelector('input') as HTMLInputElement).filter((input) => input.checked).map((input) => input.value),
+      fields: boxes
+        .map((label) => label.querySelector('input') as HTMLInputElement)
+        .filter((input) => input.checked)
+        .map((input) => input.value),
       overwrite: overwrite.checked,
     });
-    const start = h('button', { type: 'button', class: 'primary', id: 'enrich-start', disabled: preview.toLookUp === 0 && preview.invalid === 0 }, 'Start');
+    const start = h(
+      'button',
+      {
+        type: 'button',
+        class: 'primary',
+        id: 'enrich-start',
+        disabled: preview.toLookUp === 0 && preview.invalid === 0,
+      },
+      'Start',
+    );
     start.addEventListener('click', () => void startJob(currentChoice(), start));
     show(
-      h('p', { class: 'muted' }, `Sheet "${preview.sheetName}". Values are written next to each row (as values, not formulas).`),
+      h(
+        'p',
+        { class: 'muted' },
+        `Sheet "${preview.sheetName}". Values are written next to each row (as values, not formulas).`,
+      ),
       preview.note ? message('ok', preview.note) : null,
       h('label', { for: 'enrich-column' }, 'Domain column'),
       column,
@@ -103,7 +147,20 @@ export function mountEnrichPanel(root: HTMLElement): void {
         h('dt', {}, 'Cost'),
         h('dd', {}, '0 credits (lookups are free)'),
       ),
-      h('div', { class: 'row' }, start, h('button', { type: 'button', id: 'enrich-refresh', onclick: () => void loadPreview({ fields: currentChoice().fields, overwrite: overwrite.checked }) }, 'Use current selection')),
+      h(
+        'div',
+        { class: 'row' },
+        start,
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'enrich-refresh',
+            onclick: () => void loadPreview({ fields: currentChoice().fields, overwrite: overwrite.checked }),
+          },
+          'Use current selection',
+        ),
+      ),
       last,
       refreshSection(),
     );
@@ -146,7 +203,14 @@ export function mountEnrichPanel(root: HTMLElement): void {
       ['Skipped: already filled', progress.scope.alreadyFilled],
       ['Blank rows', progress.scope.blank],
     ];
-    return h('dl', { class: 'counts', id: 'enrich-counts' }, ...rows.flatMap(([label, value]) => [h('dt', {}, label), h('dd', { 'data-count': label }, typeof value === 'number' ? count(value) : value)]));
+    return h(
+      'dl',
+      { class: 'counts', id: 'enrich-counts' },
+      ...rows.flatMap(([label, value]) => [
+        h('dt', {}, label),
+        h('dd', { 'data-count': label }, typeof value === 'number' ? count(value) : value),
+      ]),
+    );
   }
 
   /** The waiting domains and a live countdown to their next try. */
@@ -161,9 +225,15 @@ export function mountEnrichPanel(root: HTMLElement): void {
     };
     tick();
     countdown = window.setInterval(tick, 1000);
-    const what = progress.enriching > 0 ? `${plural(progress.enriching, 'domain')} still being enriched by the service` : '';
+    const what =
+      progress.enriching > 0 ? `${plural(progress.enriching, 'domain')} still being enriched by the service` : '';
     const failed = progress.retrying > 0 ? `${plural(progress.retrying, 'failed lookup')} to retry` : '';
-    return h('p', { class: 'muted', id: 'enrich-waiting' }, `Waiting: ${[what, failed].filter(Boolean).join(', ')}; `, when);
+    return h(
+      'p',
+      { class: 'muted', id: 'enrich-waiting' },
+      `Waiting: ${[what, failed].filter(Boolean).join(', ')}; `,
+      when,
+    );
   }
 
   function renderProgress(progress: EnrichProgress): void {
@@ -179,24 +249,61 @@ export function mountEnrichPanel(root: HTMLElement): void {
           ? 'Cancelled'
           : 'Paused';
     const buttons = h('div', { class: 'row' });
-    if (running) buttons.appendChild(h('button', { type: 'button', id: 'enrich-cancel', onclick: () => void cancel() }, 'Cancel'));
+    if (running)
+      buttons.appendChild(h('button', { type: 'button', id: 'enrich-cancel', onclick: () => void cancel() }, 'Cancel'));
     if (paused) {
-      buttons.appendChild(h('button', { type: 'button', class: 'primary', id: 'enrich-resume', onclick: () => void resume() }, 'Resume'));
+      buttons.appendChild(
+        h('button', { type: 'button', class: 'primary', id: 'enrich-resume', onclick: () => void resume() }, 'Resume'),
+      );
       buttons.appendChild(h('button', { type: 'button', id: 'enrich-cancel', onclick: () => void cancel() }, 'Cancel'));
     }
-    if (!running && !paused) buttons.appendChild(h('button', { type: 'button', class: 'primary', id: 'enrich-again', onclick: () => void loadPreview() }, 'Enrich again'));
+    if (!running && !paused)
+      buttons.appendChild(
+        h(
+          'button',
+          { type: 'button', class: 'primary', id: 'enrich-again', onclick: () => void loadPreview() },
+          'Enrich again',
+        ),
+      );
     show(
-      h('p', { class: 'muted' }, `Sheet "${progress.sheetName}", domains in ${progress.domainColumnLabel} → ${progress.headers.join(', ')}`),
-      h('div', { class: 'progress', id: 'enrich-progress', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': progress.percent }, bar),
-      h('div', { class: 'progress-line' }, h('span', { id: 'enrich-status' }, statusText), h('span', { id: 'enrich-percent' }, `${progress.percent} %`)),
+      h(
+        'p',
+        { class: 'muted' },
+        `Sheet "${progress.sheetName}", domains in ${progress.domainColumnLabel} → ${progress.headers.join(', ')}`,
+      ),
+      h(
+        'div',
+        {
+          class: 'progress',
+          id: 'enrich-progress',
+          role: 'progressbar',
+          'aria-valuemin': 0,
+          'aria-valuemax': 100,
+          'aria-valuenow': progress.percent,
+        },
+        bar,
+      ),
+      h(
+        'div',
+        { class: 'progress-line' },
+        h('span', { id: 'enrich-status' }, statusText),
+        h('span', { id: 'enrich-percent' }, `${progress.percent} %`),
+      ),
       running
-        ? h('div', { class: 'progress-line' }, h('span', {}, `${progress.rate} domains/s`), h('span', { id: 'enrich-eta' }, etaText(progress)))
+        ? h(
+            'div',
+            { class: 'progress-line' },
+            h('span', {}, `${progress.rate} domains/s`),
+            h('span', { id: 'enrich-eta' }, etaText(progress)),
+          )
         : null,
       running ? waitingLine(progress) : null,
       progress.message ? message(paused ? 'warn' : 'ok', progress.message) : null,
       progress.busy ? h('p', { class: 'muted' }, 'Another run is working on this job; waiting…') : null,
       summary(progress),
-      running ? h('p', { class: 'muted' }, 'You can close this panel: the job continues in the background (more slowly).') : null,
+      running
+        ? h('p', { class: 'muted' }, 'You can close this panel: the job continues in the background (more slowly).')
+        : null,
       buttons,
     );
   }
@@ -213,7 +320,12 @@ export function mountEnrichPanel(root: HTMLElement): void {
         } catch (error) {
           failures++;
           if (failures >= MAX_FAILURES) {
-            body.appendChild(message('error', `${errorText(error)}. The job continues in the background; reopen the panel to follow it.`));
+            body.appendChild(
+              message(
+                'error',
+                `${errorText(error)}. The job continues in the background; reopen the panel to follow it.`,
+              ),
+            );
             return;
           }
           await wait(RETRY_AFTER_FAILURE_MS);

@@ -28,7 +28,9 @@ function totalsLine(totals: RunTotals): HTMLElement {
     h('p', {}, `Checked ${plural(totals.checked, 'domain')}: ${plural(totals.changedRows, 'row')} changed.`),
     fields ? h('p', {}, fields) : null,
     totals.notFound > 0 ? h('p', { class: 'muted' }, `${count(totals.notFound)} no longer found (values kept).`) : null,
-    totals.skip.length > 0 ? h('p', { class: 'muted' }, `${count(totals.skip.length)} not answered now: refresh again later.`) : null,
+    totals.skip.length > 0
+      ? h('p', { class: 'muted' }, `${count(totals.skip.length)} not answered now: refresh again later.`)
+      : null,
     totals.changedRows > 0 ? h('p', { class: 'muted' }, 'Each changed cell has a note with its previous value.') : null,
   );
 }
@@ -38,11 +40,19 @@ function addChunk(totals: RunTotals, chunk: Changes): void {
   totals.changedRows += chunk.changedRows;
   totals.notFound += chunk.notFound;
   totals.skip.push(...chunk.retryLater);
-  for (const { header, rows } of chunk.changedByField) totals.byField.set(header, (totals.byField.get(header) ?? 0) + rows);
+  for (const { header, rows } of chunk.changedByField)
+    totals.byField.set(header, (totals.byField.get(header) ?? 0) + rows);
 }
 
 export function refreshSection(): HTMLElement {
-  const days = h('input', { type: 'number', id: 'enrich-fresh-days', min: '0', max: '3650', value: '30', 'aria-label': 'Days' });
+  const days = h('input', {
+    type: 'number',
+    id: 'enrich-fresh-days',
+    min: '0',
+    max: '3650',
+    value: '30',
+    'aria-label': 'Days',
+  });
   const output = h('div', { id: 'enrich-fresh-output' });
   const check = h('button', { type: 'button', id: 'enrich-fresh-check' }, 'Check');
   const show = (...children: Array<Node | null>) => replaceChildren(output, ...children);
@@ -58,13 +68,26 @@ export function refreshSection(): HTMLElement {
 
   function renderPreview(answer: RefreshPreview): void {
     if (!answer.ok) return show(message('warn', answer.message));
-    if (answer.staleRows === 0) return show(message('ok', `Every enriched row of "${answer.sheetName}" is newer than ${answer.days} days.`));
+    if (answer.staleRows === 0)
+      return show(message('ok', `Every enriched row of "${answer.sheetName}" is newer than ${answer.days} days.`));
     const undated = answer.undatedRows > 0 ? ` (${count(answer.undatedRows)} enriched before dates were kept)` : '';
-    const run = h('button', { type: 'button', class: 'primary', id: 'enrich-fresh-run' }, `Refresh ${count(answer.staleRows)} rows`);
+    const run = h(
+      'button',
+      { type: 'button', class: 'primary', id: 'enrich-fresh-run' },
+      `Refresh ${count(answer.staleRows)} rows`,
+    );
     run.addEventListener('click', () => void refresh(answer.days, run));
     show(
-      h('p', { id: 'enrich-fresh-preview' }, `${plural(answer.staleRows, 'row')}${undated} of "${answer.sheetName}" are older than ${answer.days} days.`),
-      h('p', { class: 'muted' }, `Sends ${count(answer.requests)} lookups (${answer.credits} credits). Compares: ${answer.fields.join(', ')}.`),
+      h(
+        'p',
+        { id: 'enrich-fresh-preview' },
+        `${plural(answer.staleRows, 'row')}${undated} of "${answer.sheetName}" are older than ${answer.days} days.`,
+      ),
+      h(
+        'p',
+        { class: 'muted' },
+        `Sends ${count(answer.requests)} lookups (${answer.credits} credits). Compares: ${answer.fields.join(', ')}.`,
+      ),
       h('div', { class: 'row' }, run),
     );
   }
@@ -94,8 +117,19 @@ export function refreshSection(): HTMLElement {
     'details',
     { id: 'enrich-fresh' },
     h('summary', {}, 'Keep data fresh'),
-    h('p', { class: 'muted' }, 'Look up again the rows enriched more than N days ago; only changed cells are rewritten.'),
-    h('div', { class: 'fresh-age' }, h('label', { for: 'enrich-fresh-days' }, 'Older than'), days, h('span', {}, 'days'), check),
+    h(
+      'p',
+      { class: 'muted' },
+      'Look up again the rows enriched more than N days ago; only changed cells are rewritten.',
+    ),
+    h(
+      'div',
+      { class: 'fresh-age' },
+      h('label', { for: 'enrich-fresh-days' }, 'Older than'),
+      days,
+      h('span', {}, 'days'),
+      check,
+    ),
     output,
   );
 }

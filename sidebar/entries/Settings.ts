@@ -15,16 +15,34 @@ const app = document.getElementById('app')!;
 let busy = false;
 
 function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'warn'; text: string }): void {
-  const tokenInput = h('input', { type: 'password', id: 'token', autocomplete: 'off', spellcheck: 'false', placeholder: 'Paste your API token' });
-  const baseUrlInput = h('input', { type: 'url', id: 'base-url', value: state?.baseUrl ?? '', placeholder: 'https://…' });
-  const saveButton = h('button', { class: 'primary', id: 'save', type: 'submit' }, state?.connected ? 'Replace token' : 'Verify and save');
+  const tokenInput = h('input', {
+    type: 'password',
+    id: 'token',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: 'Paste your API token',
+  });
+  const baseUrlInput = h('input', {
+    type: 'url',
+    id: 'base-url',
+    value: state?.baseUrl ?? '',
+    placeholder: 'https://…',
+  });
+  const saveButton = h(
+    'button',
+    { class: 'primary', id: 'save', type: 'submit' },
+    state?.connected ? 'Replace token' : 'Verify and save',
+  );
   const form = h(
     'form',
     {
       id: 'token-form',
       onsubmit: (event: Event) => {
         event.preventDefault();
-        void act(() => server.saveAccountToken({ token: tokenInput.value, baseUrl: baseUrlInput.value }), 'Token verified and saved.');
+        void act(
+          () => server.saveAccountToken({ token: tokenInput.value, baseUrl: baseUrlInput.value }),
+          'Token verified and saved.',
+        );
       },
     },
     h('label', { for: 'token' }, state?.connected ? 'Replace the API token' : 'API token'),
@@ -38,7 +56,11 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
       h('label', { for: 'base-url' }, 'Service address (HTTPS; plain HTTP only for localhost)'),
       baseUrlInput,
       state?.urlAllowlist.length
-        ? h('p', { class: 'muted', id: 'base-url-allowlist' }, `This deployment only reaches ${state.urlAllowlist.join(' or ')}`)
+        ? h(
+            'p',
+            { class: 'muted', id: 'base-url-allowlist' },
+            `This deployment only reaches ${state.urlAllowlist.join(' or ')}`,
+          )
         : null,
     ),
   );
@@ -58,7 +80,19 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
           h('dt', {}, 'Organization'),
           h('dd', { id: 'account-org' }, state.account.organization ?? 'personal account'),
         ),
-        h('div', { class: 'row' }, h('button', { id: 'remove', type: 'button', onclick: () => void act(() => server.removeAccountToken(), 'Token removed.') }, 'Remove token')),
+        h(
+          'div',
+          { class: 'row' },
+          h(
+            'button',
+            {
+              id: 'remove',
+              type: 'button',
+              onclick: () => void act(() => server.removeAccountToken(), 'Token removed.'),
+            },
+            'Remove token',
+          ),
+        ),
       )
     : null;
 
@@ -76,14 +110,25 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
             checked: state.formulas.sharedByMe,
             onchange: (event: Event) => {
               const enabled = (event.target as HTMLInputElement).checked;
-              void act(() => server.setFormulaTokenSharing(enabled), enabled ? 'Formulas in this spreadsheet now use your token.' : 'Formulas no longer use your token.');
+              void act(
+                () => server.setFormulaTokenSharing(enabled),
+                enabled ? 'Formulas in this spreadsheet now use your token.' : 'Formulas no longer use your token.',
+              );
             },
           }),
           h('span', {}, 'Let formulas in this spreadsheet use my token'),
         ),
-        h('p', { class: 'muted' }, 'Every editor of this spreadsheet then runs =COMPANY_LOOKUP and the other formulas with your account. Untick to stop.'),
+        h(
+          'p',
+          { class: 'muted' },
+          'Every editor of this spreadsheet then runs =COMPANY_LOOKUP and the other formulas with your account. Untick to stop.',
+        ),
         state.formulas.shared && !state.formulas.sharedByMe
-          ? h('p', { class: 'muted', id: 'shared-by' }, `Formulas here use the token of ${state.formulas.sharedBy ?? 'another user'}.`)
+          ? h(
+              'p',
+              { class: 'muted', id: 'shared-by' },
+              `Formulas here use the token of ${state.formulas.sharedBy ?? 'another user'}.`,
+            )
           : null,
       )
     : null;
@@ -94,9 +139,17 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
           'p',
           { class: 'muted', id: 'dashboard-links' },
           'No token yet? ',
-          h('a', { href: state.dashboardUrl, target: '_blank', rel: 'noopener', id: 'dashboard-token' }, 'Create one on the dashboard'),
+          h(
+            'a',
+            { href: state.dashboardUrl, target: '_blank', rel: 'noopener', id: 'dashboard-token' },
+            'Create one on the dashboard',
+          ),
           '. Plans and credits: ',
-          h('a', { href: state.dashboardUrl, target: '_blank', rel: 'noopener', id: 'dashboard-upgrade' }, 'upgrade there'),
+          h(
+            'a',
+            { href: state.dashboardUrl, target: '_blank', rel: 'noopener', id: 'dashboard-upgrade' },
+            'upgrade there',
+          ),
           '.',
         )
       : null;
@@ -115,7 +168,8 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
     state?.connected ? requestBudgetSection() : null,
     state?.connected ? spendingGuardSection() : null,
   );
-  for (const control of Array.from(app.querySelectorAll('button, input'))) (control as HTMLButtonElement).disabled = busy;
+  for (const control of Array.from(app.querySelectorAll('button, input')))
+    (control as HTMLButtonElement).disabled = busy;
 }
 
 let current: AccountState | null = null;

@@ -55,7 +55,12 @@ export function markdownHtml(markdown: string, sources: readonly Source[]): stri
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** The report as escaped plain text under a short note: what the panel shows when the markdown cannot be rendered. */
@@ -72,7 +77,10 @@ export function renderMarkdown(markdown: string, sources: readonly Source[]): st
   if (html === null) return plainTextReport(markdown);
   try {
     installLinkHook();
-    return DOMPurify.sanitize(html, { FORBID_TAGS: ['style', 'form', 'input', 'button', 'img', 'iframe'], FORBID_ATTR: ['style'] });
+    return DOMPurify.sanitize(html, {
+      FORBID_TAGS: ['style', 'form', 'input', 'button', 'img', 'iframe'],
+      FORBID_ATTR: ['style'],
+    });
   } catch {
     return plainTextReport(markdown);
   }

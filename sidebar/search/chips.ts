@@ -27,7 +27,11 @@ export function chipInput(label: string, placeholder: string, onChange: () => vo
           'span',
           { class: 'chip' },
           value,
-          h('button', { type: 'button', class: 'chip-remove', 'aria-label': `Remove ${value}`, onclick: () => remove(value) }, '×'),
+          h(
+            'button',
+            { type: 'button', class: 'chip-remove', 'aria-label': `Remove ${value}`, onclick: () => remove(value) },
+            '×',
+          ),
         ),
       ),
     );

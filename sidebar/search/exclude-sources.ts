@@ -6,7 +6,15 @@ import type { ExcludeEntry, ExcludeSummary } from '../../src/search/contract';
 export type { ExcludeEntry, ExcludeSummary };
 
 /** The summary of no sources at all (shown before the first answer, without a server call). */
-export const EMPTY_SUMMARY: ExcludeSummary = { sources: [], count: 0, invalid: [], duplicates: 0, overLimit: false, overLimitMessage: null, toSend: [] };
+export const EMPTY_SUMMARY: ExcludeSummary = {
+  sources: [],
+  count: 0,
+  invalid: [],
+  duplicates: 0,
+  overLimit: false,
+  overLimitMessage: null,
+  toSend: [],
+};
 
 export function pastedEntry(text: string): ExcludeEntry {
   return { id: 'pasted', label: 'Pasted list', text };

@@ -59,12 +59,24 @@ function summaryOf(answer: Extract<LookalikeAnswer, { ok: true }>): HTMLElement[
   const used = `${plural(references.used.length, 'reference')} searched, ${plural(answer.requests, 'request')}`;
   lines.push(
     answer.sheet
-      ? message('ok', `${plural(answer.written, 'company', 'companies')} written to "${answer.sheet.name}" (of ${answer.candidates.toLocaleString('en-US')} found; ${used}).`)
+      ? message(
+          'ok',
+          `${plural(answer.written, 'company', 'companies')} written to "${answer.sheet.name}" (of ${answer.candidates.toLocaleString('en-US')} found; ${used}).`,
+        )
       : message('warn', `No lookalikes to write (${used}).`),
   );
-  if (answer.removedAfterCall > 0) lines.push(h('div', { class: 'muted' }, `${plural(answer.removedAfterCall, 'excluded company', 'excluded companies')} removed from the answers.`));
-  if (references.notFound.length > 0) lines.push(message('warn', `Not in the company index: ${references.notFound.join(', ')}`));
-  if (references.enriching.length > 0) lines.push(message('warn', `Still enriching, run again in a few minutes: ${references.enriching.join(', ')}`));
+  if (answer.removedAfterCall > 0)
+    lines.push(
+      h(
+        'div',
+        { class: 'muted' },
+        `${plural(answer.removedAfterCall, 'excluded company', 'excluded companies')} removed from the answers.`,
+      ),
+    );
+  if (references.notFound.length > 0)
+    lines.push(message('warn', `Not in the company index: ${references.notFound.join(', ')}`));
+  if (references.enriching.length > 0)
+    lines.push(message('warn', `Still enriching, run again in a few minutes: ${references.enriching.join(', ')}`));
   for (const failed of references.failed) lines.push(message('error', `${failed.reference}: ${failed.message}`));
   if (answer.warning) lines.push(message('warn', answer.warning));
   return lines;
@@ -73,24 +85,51 @@ function summaryOf(answer: Extract<LookalikeAnswer, { ok: true }>): HTMLElement[
 export function listMode(host: ListModeHost): ListMode {
   let references: ReferenceList | null = null;
 
-  const useSelection = h('button', { type: 'button', id: 'list-use-selection', onclick: () => void loadReferences() }, 'Use selection');
+  const useSelection = h(
+    'button',
+    { type: 'button', id: 'list-use-selection', onclick: () => void loadReferences() },
+    'Use selection',
+  );
   const referenceSummary = h('div', { id: 'list-references' });
-  const perReference = h('input', { type: 'number', id: 'list-per-reference', min: 1, step: 1, value: DEFAULT_PER_REFERENCE, 'aria-label': 'Results per reference' });
+  const perReference = h('input', {
+    type: 'number',
+    id: 'list-per-reference',
+    min: 1,
+    step: 1,
+    value: DEFAULT_PER_REFERENCE,
+    'aria-label': 'Results per reference',
+  });
   const perReferenceHint = h('span', { class: 'muted' });
-  const top = h('input', { type: 'number', id: 'list-top', min: 1, max: MAX_TOP, step: 1, value: DEFAULT_TOP, 'aria-label': 'Companies to write' });
+  const top = h('input', {
+    type: 'number',
+    id: 'list-top',
+    min: 1,
+    max: MAX_TOP,
+    step: 1,
+    value: DEFAULT_TOP,
+    'aria-label': 'Companies to write',
+  });
   const plan = h('ul', { id: 'list-plan', class: 'plan', 'aria-label': 'Cost and limits' });
   const columnsSlot = h('div', {});
-  const runButton = h('button', { type: 'button', id: 'list-run', class: 'primary', onclick: () => void run() }, 'Find lookalikes');
+  const runButton = h(
+    'button',
+    { type: 'button', id: 'list-run', class: 'primary', onclick: () => void run() },
+    'Find lookalikes',
+  );
   const status = h('div', { id: 'list-status' });
 
   const refresh = (): void => {
     const depth = host.depth();
     perReference.max = String(depth);
-    perReferenceHint.textContent = depth === FREE_DEPTH ? `up to ${FREE_DEPTH} on the free plan` : `up to ${depth.toLocaleString('en-US')}`;
+    perReferenceHint.textContent =
+      depth === FREE_DEPTH ? `up to ${FREE_DEPTH} on the free plan` : `up to ${depth.toLocaleString('en-US')}`;
     const domains = references?.domains ?? [];
     const referenceSet = new Set(domains);
     const others = host.excludedDomains().filter((domain) => !referenceSet.has(domain)).length;
-    const lines = domains.length === 0 ? ['Choose the references first'] : describePlan(planLookalikeRun(domains.length, Number(perReference.value), others, depth));
+    const lines =
+      domains.length === 0
+        ? ['Choose the references first']
+        : describePlan(planLookalikeRun(domains.length, Number(perReference.value), others, depth));
     replaceChildren(plan, ...lines.map((line) => h('li', {}, line)));
   };
   perReference.addEventListener('input', refresh);
@@ -99,10 +138,25 @@ export function listMode(host: ListModeHost): ListMode {
     try {
       references = await server.getLookalikeReferences();
       const parts: Array<HTMLElement | null> = [
-        references.domains.length > 0 ? h('div', { class: 'count' }, `${plural(references.domains.length, 'reference')} from ${references.label}`) : null,
-        references.domains.length > 0 ? h('div', { class: 'muted' }, references.domains.slice(0, 5).join(', ') + (references.domains.length > 5 ? ', …' : '')) : null,
-        references.duplicates > 0 ? h('div', { class: 'muted' }, `${plural(references.duplicates, 'duplicate')} removed`) : null,
-        references.invalid.length > 0 ? message('warn', `Not domains (left out): ${references.invalid.slice(0, 10).join(', ')}${references.invalid.length > 10 ? ` and ${references.invalid.length - 10} more` : ''}`) : null,
+        references.domains.length > 0
+          ? h('div', { class: 'count' }, `${plural(references.domains.length, 'reference')} from ${references.label}`)
+          : null,
+        references.domains.length > 0
+          ? h(
+              'div',
+              { class: 'muted' },
+              references.domains.slice(0, 5).join(', ') + (references.domains.length > 5 ? ', …' : ''),
+            )
+          : null,
+        references.duplicates > 0
+          ? h('div', { class: 'muted' }, `${plural(references.duplicates, 'duplicate')} removed`)
+          : null,
+        references.invalid.length > 0
+          ? message(
+              'warn',
+              `Not domains (left out): ${references.invalid.slice(0, 10).join(', ')}${references.invalid.length > 10 ? ` and ${references.invalid.length - 10} more` : ''}`,
+            )
+          : null,
         references.problem ? message('error', references.problem) : null,
       ];
       replaceChildren(referenceSummary, ...parts);
@@ -116,11 +170,17 @@ export function listMode(host: ListModeHost): ListMode {
     if (host.isBusy()) return;
     host.clearProblems();
     if (!references || references.problem) {
-      host.showProblems({ message: references?.problem ?? 'Select the cells that hold your reference domains, then Use selection', problems: [] });
+      host.showProblems({
+        message: references?.problem ?? 'Select the cells that hold your reference domains, then Use selection',
+        problems: [],
+      });
       return;
     }
     host.setBusy(true);
-    replaceChildren(status, h('div', { class: 'muted' }, `Searching lookalikes of ${plural(references.domains.length, 'reference')}…`));
+    replaceChildren(
+      status,
+      h('div', { class: 'muted' }, `Searching lookalikes of ${plural(references.domains.length, 'reference')}…`),
+    );
     try {
       const answer = await server.runLookalikeSearch({
         references: references.domains,
@@ -167,7 +227,11 @@ export function listMode(host: ListModeHost): ListMode {
     columnsSlot,
     h('h2', {}, 'Before you run'),
     plan,
-    h('div', { class: 'muted' }, 'Ranking: a company scores 1/(60 + rank) for each reference whose lookalikes include it, summed.'),
+    h(
+      'div',
+      { class: 'muted' },
+      'Ranking: a company scores 1/(60 + rank) for each reference whose lookalikes include it, summed.',
+    ),
     h('div', { class: 'row' }, runButton),
     status,
   );

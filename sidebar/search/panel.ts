@@ -51,20 +51,64 @@ export function mountSearchPanel(root: HTMLElement): void {
   const rerunStatus = h('div', { id: 'search-rerun-status' });
 
   // --- Mode ---
-  const describeTab = h('button', { type: 'button', id: 'mode-describe', class: 'tab active', 'aria-pressed': 'true', onclick: () => setMode('describe') }, 'Describe');
-  const similarTab = h('button', { type: 'button', id: 'mode-similar', class: 'tab', 'aria-pressed': 'false', onclick: () => setMode('similar') }, 'Similar to');
-  const listTab = h('button', { type: 'button', id: 'mode-list', class: 'tab', 'aria-pressed': 'false', onclick: () => setMode('list') }, 'Similar to a list');
-  const query = h('textarea', { id: 'search-query', placeholder: 'e.g. B2B payments APIs for marketplaces', 'aria-label': 'Describe the companies' });
-  const reference = h('input', { type: 'text', id: 'search-reference', placeholder: 'stripe.com', 'aria-label': 'Reference company domain' });
+  const describeTab = h(
+    'button',
+    {
+      type: 'button',
+      id: 'mode-describe',
+      class: 'tab active',
+      'aria-pressed': 'true',
+      onclick: () => setMode('describe'),
+    },
+    'Describe',
+  );
+  const similarTab = h(
+    'button',
+    { type: 'button', id: 'mode-similar', class: 'tab', 'aria-pressed': 'false', onclick: () => setMode('similar') },
+    'Similar to',
+  );
+  const listTab = h(
+    'button',
+    { type: 'button', id: 'mode-list', class: 'tab', 'aria-pressed': 'false', onclick: () => setMode('list') },
+    'Similar to a list',
+  );
+  const query = h('textarea', {
+    id: 'search-query',
+    placeholder: 'e.g. B2B payments APIs for marketplaces',
+    'aria-label': 'Describe the companies',
+  });
+  const reference = h('input', {
+    type: 'text',
+    id: 'search-reference',
+    placeholder: 'stripe.com',
+    'aria-label': 'Reference company domain',
+  });
   const referenceHint = h('div', { class: 'muted' });
-  const describeBox = h('div', {}, h('label', { for: 'search-query' }, 'Describe the companies you want'), query, slot('query'));
-  const similarBox = h('div', { hidden: true }, h('label', { for: 'search-reference' }, 'Companies similar to'), reference, referenceHint, slot('reference'));
+  const describeBox = h(
+    'div',
+    {},
+    h('label', { for: 'search-query' }, 'Describe the companies you want'),
+    query,
+    slot('query'),
+  );
+  const similarBox = h(
+    'div',
+    { hidden: true },
+    h('label', { for: 'search-reference' }, 'Companies similar to'),
+    reference,
+    referenceHint,
+    slot('reference'),
+  );
 
   const setMode = (next: SearchMode | 'list'): void => {
     const wasList = listActive;
     listActive = next === 'list';
     if (next !== 'list') mode = next;
-    for (const [tab, tabMode] of [[describeTab, 'describe'], [similarTab, 'similar'], [listTab, 'list']] as const) {
+    for (const [tab, tabMode] of [
+      [describeTab, 'describe'],
+      [similarTab, 'similar'],
+      [listTab, 'list'],
+    ] as const) {
       tab.classList.toggle('active', next === tabMode);
       tab.setAttribute('aria-pressed', String(next === tabMode));
     }
@@ -84,7 +128,12 @@ export function mountSearchPanel(root: HTMLElement): void {
   };
 
   // --- Filters ---
-  const sizeMode = h('select', { 'aria-label': 'Size filter mode' }, h('option', { value: 'include' }, 'Only these sizes'), h('option', { value: 'exclude' }, 'All sizes except'));
+  const sizeMode = h(
+    'select',
+    { 'aria-label': 'Size filter mode' },
+    h('option', { value: 'include' }, 'Only these sizes'),
+    h('option', { value: 'exclude' }, 'All sizes except'),
+  );
   const sizeBoxes = new Map<SizeBucket, HTMLInputElement>();
   const sizeGrid = h(
     'div',
@@ -99,7 +148,13 @@ export function mountSearchPanel(root: HTMLElement): void {
   const excludeCountries = chipInput('Countries to exclude', 'Exclude country', () => undefined);
   const includeCities = chipInput('Cities to include', 'Include city', () => undefined);
   const excludeCities = chipInput('Cities to exclude', 'Exclude city', () => undefined);
-  const foundedFrom = h('input', { type: 'number', min: 1600, step: 1, placeholder: 'from', 'aria-label': 'Founded from' });
+  const foundedFrom = h('input', {
+    type: 'number',
+    min: 1600,
+    step: 1,
+    placeholder: 'from',
+    'aria-label': 'Founded from',
+  });
   const foundedTo = h('input', { type: 'number', min: 1600, step: 1, placeholder: 'to', 'aria-label': 'Founded to' });
 
   // --- Exclude domains ---
@@ -108,7 +163,11 @@ export function mountSearchPanel(root: HTMLElement): void {
   const columnSheet = h('select', { 'aria-label': 'Sheet to read domains from', onchange: () => void loadColumns() });
   const columnPick = h('select', { 'aria-label': 'Column with domains' });
   const skipHeader = h('input', { type: 'checkbox', checked: true });
-  const pasted = h('textarea', { placeholder: 'Paste domains or URLs, one per line', 'aria-label': 'Pasted domains to exclude', class: 'short' });
+  const pasted = h('textarea', {
+    placeholder: 'Paste domains or URLs, one per line',
+    'aria-label': 'Pasted domains to exclude',
+    class: 'short',
+  });
   const excludeSummary = h('div', { class: 'exclude-summary' });
   const sourceList = h('div', {});
   let pasteTimer: ReturnType<typeof setTimeout> | undefined;
@@ -140,7 +199,10 @@ export function mountSearchPanel(root: HTMLElement): void {
   };
 
   const applyPasted = (): Promise<void> => {
-    sources = pasted.value.trim() === '' ? sources.filter((source) => source.id !== 'pasted') : upsertSource(sources, pastedEntry(pasted.value));
+    sources =
+      pasted.value.trim() === ''
+        ? sources.filter((source) => source.id !== 'pasted')
+        : upsertSource(sources, pastedEntry(pasted.value));
     return updateExclude();
   };
   pasted.addEventListener('input', () => {
@@ -154,21 +216,54 @@ export function mountSearchPanel(root: HTMLElement): void {
     replaceChildren(
       sourceList,
       ...summary.sources.map((source) =>
-        h('div', { class: 'source' }, h('span', {}, `${source.label}: ${source.count}`), h('button', { type: 'button', class: 'link', onclick: () => removeSource(source.id) }, 'remove')),
+        h(
+          'div',
+          { class: 'source' },
+          h('span', {}, `${source.label}: ${source.count}`),
+          h('button', { type: 'button', class: 'link', onclick: () => removeSource(source.id) }, 'remove'),
+        ),
       ),
     );
     const parts: Array<HTMLElement | string> = [];
-    parts.push(h('div', { class: 'count' }, `${summary.count.toLocaleString('en-US')} domain${summary.count === 1 ? '' : 's'} to exclude${summary.duplicates > 0 ? ` (${summary.duplicates} duplicate${summary.duplicates === 1 ? '' : 's'} removed)` : ''}`));
+    parts.push(
+      h(
+        'div',
+        { class: 'count' },
+        `${summary.count.toLocaleString('en-US')} domain${summary.count === 1 ? '' : 's'} to exclude${summary.duplicates > 0 ? ` (${summary.duplicates} duplicate${summary.duplicates === 1 ? '' : 's'} removed)` : ''}`,
+      ),
+    );
     if (summary.overLimit && listActive) {
-      parts.push(message('warn', `Over ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')}: the references and the most recent domains go to the service as its filter, the others are removed from the answers after the call.`));
+      parts.push(
+        message(
+          'warn',
+          `Over ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')}: the references and the most recent domains go to the service as its filter, the others are removed from the answers after the call.`,
+        ),
+      );
     } else if (summary.overLimit) {
-      parts.push(message('warn', summary.overLimitMessage ?? `Using the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent of ${summary.count.toLocaleString('en-US')} domains.`));
+      parts.push(
+        message(
+          'warn',
+          summary.overLimitMessage ??
+            `Using the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent of ${summary.count.toLocaleString('en-US')} domains.`,
+        ),
+      );
       if (summary.overLimitMessage !== null) {
-        parts.push(h('button', { type: 'button', onclick: () => ((acceptMostRecent = true), void updateExclude()) }, `Use the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent`));
+        parts.push(
+          h(
+            'button',
+            { type: 'button', onclick: () => ((acceptMostRecent = true), void updateExclude()) },
+            `Use the ${EXCLUDE_DOMAIN_LIMIT.toLocaleString('en-US')} most recent`,
+          ),
+        );
       }
     }
     for (const invalid of summary.invalid) {
-      parts.push(message('warn', `Not domains in ${invalid.label} (fix them or they are left out): ${invalid.values.slice(0, 10).join(', ')}${invalid.values.length > 10 ? ` and ${invalid.values.length - 10} more` : ''}`));
+      parts.push(
+        message(
+          'warn',
+          `Not domains in ${invalid.label} (fix them or they are left out): ${invalid.values.slice(0, 10).join(', ')}${invalid.values.length > 10 ? ` and ${invalid.values.length - 10} more` : ''}`,
+        ),
+      );
     }
     replaceChildren(excludeSummary, ...parts);
     list.refresh();
@@ -204,7 +299,13 @@ export function mountSearchPanel(root: HTMLElement): void {
       const columns = await server.getSearchSheetColumns(sheetId);
       replaceChildren(
         columnPick,
-        ...columns.headers.map((header, index) => h('option', { value: index, selected: index === columns.domainColumn }, `${columnLetter(index + 1)}${header ? `: ${header}` : ''}`)),
+        ...columns.headers.map((header, index) =>
+          h(
+            'option',
+            { value: index, selected: index === columns.domainColumn },
+            `${columnLetter(index + 1)}${header ? `: ${header}` : ''}`,
+          ),
+        ),
       );
     } catch (error) {
       showStatus('error', errorText(error));
@@ -216,9 +317,18 @@ export function mountSearchPanel(root: HTMLElement): void {
     const column = Number(columnPick.value);
     if (!Number.isFinite(sheetId) || !Number.isFinite(column) || columnPick.value === '') return;
     try {
-      const list = await server.getSearchExcludeDomains({ kind: 'column', sheetId, column, skipHeader: skipHeader.checked });
+      const list = await server.getSearchExcludeDomains({
+        kind: 'column',
+        sheetId,
+        column,
+        skipHeader: skipHeader.checked,
+      });
       const sheetName = columnSheet.selectedOptions[0]?.textContent ?? '';
-      sources = upsertSource(sources, { id: `column:${sheetId}:${column}`, label: `${sheetName} ${columnLetter(column + 1)}`, list });
+      sources = upsertSource(sources, {
+        id: `column:${sheetId}:${column}`,
+        label: `${sheetName} ${columnLetter(column + 1)}`,
+        list,
+      });
       acceptMostRecent = false;
       await updateExclude();
     } catch (error) {
@@ -227,9 +337,20 @@ export function mountSearchPanel(root: HTMLElement): void {
   };
 
   // --- How many, search ---
-  const count = h('input', { type: 'number', id: 'search-count', min: 1, step: 1, value: DEFAULT_COUNT, 'aria-label': 'How many results' });
+  const count = h('input', {
+    type: 'number',
+    id: 'search-count',
+    min: 1,
+    step: 1,
+    value: DEFAULT_COUNT,
+    'aria-label': 'How many results',
+  });
   const countHint = h('span', { class: 'muted' });
-  const searchButton = h('button', { type: 'button', id: 'search-run', class: 'primary', onclick: () => void runPreview() }, 'Search');
+  const searchButton = h(
+    'button',
+    { type: 'button', id: 'search-run', class: 'primary', onclick: () => void runPreview() },
+    'Search',
+  );
   const searchControls = h(
     'div',
     {},
@@ -239,7 +360,8 @@ export function mountSearchPanel(root: HTMLElement): void {
     h('div', { class: 'row' }, searchButton),
   );
   const status = h('div', { id: 'search-status' });
-  const showStatus = (kind: 'error' | 'ok' | 'warn', text: string): void => replaceChildren(status, message(kind, text));
+  const showStatus = (kind: 'error' | 'ok' | 'warn', text: string): void =>
+    replaceChildren(status, message(kind, text));
 
   // --- Preview and write ---
   const previewBox = h('div', { id: 'search-preview' });
@@ -249,7 +371,12 @@ export function mountSearchPanel(root: HTMLElement): void {
   const renderColumnChooser = (columns: readonly ColumnChoice[]): void => {
     if (columnBoxes.size > 0) return;
     for (const column of columns) {
-      const box = h('input', { type: 'checkbox', value: column.key, checked: column.byDefault, disabled: column.key === 'domain' });
+      const box = h('input', {
+        type: 'checkbox',
+        value: column.key,
+        checked: column.byDefault,
+        disabled: column.key === 'domain',
+      });
       columnBoxes.set(column.key, box);
       columnChooser.append(h('label', { class: 'check small' }, box, column.label));
     }
@@ -257,8 +384,20 @@ export function mountSearchPanel(root: HTMLElement): void {
   const writeColumnsSlot = h('div', {}, columnChooser);
   const appendTarget = h('select', { 'aria-label': 'Sheet to append to' });
   const writeStatus = h('div', { id: 'search-write-status' });
-  const insertButton = h('button', { type: 'button', id: 'search-insert', class: 'primary', onclick: () => void write({ kind: 'new' }) }, 'Insert into new sheet');
-  const appendButton = h('button', { type: 'button', id: 'search-append', onclick: () => void write({ kind: 'append', sheetId: Number(appendTarget.value) }) }, 'Append');
+  const insertButton = h(
+    'button',
+    { type: 'button', id: 'search-insert', class: 'primary', onclick: () => void write({ kind: 'new' }) },
+    'Insert into new sheet',
+  );
+  const appendButton = h(
+    'button',
+    {
+      type: 'button',
+      id: 'search-append',
+      onclick: () => void write({ kind: 'append', sheetId: Number(appendTarget.value) }),
+    },
+    'Append',
+  );
   const writeBox = h(
     'div',
     { hidden: true, class: 'write' },
@@ -304,7 +443,16 @@ export function mountSearchPanel(root: HTMLElement): void {
     foundedTo.value = spec.filters.foundedTo === null ? '' : String(spec.filters.foundedTo);
     alreadyHere.checked = false;
     pasted.value = '';
-    sources = spec.filters.excludeDomains.length > 0 ? [{ id: 'saved', label: 'Saved search', list: { domains: spec.filters.excludeDomains, invalid: [], duplicates: 0 } }] : [];
+    sources =
+      spec.filters.excludeDomains.length > 0
+        ? [
+            {
+              id: 'saved',
+              label: 'Saved search',
+              list: { domains: spec.filters.excludeDomains, invalid: [], duplicates: 0 },
+            },
+          ]
+        : [];
     acceptMostRecent = false;
     void updateExclude();
   };
@@ -362,17 +510,35 @@ export function mountSearchPanel(root: HTMLElement): void {
     return h(
       'li',
       { class: 'result' },
-      h('div', { class: 'result-title' }, h('strong', { 'data-col': 'name' }, row.name || row.domain), ' ', h('span', { class: 'muted', 'data-col': 'domain' }, row.domain)),
-      h('div', { class: 'result-facts muted' }, ...facts.flatMap((fact, index) => (index === 0 ? [fact] : [' · ', fact]))),
+      h(
+        'div',
+        { class: 'result-title' },
+        h('strong', { 'data-col': 'name' }, row.name || row.domain),
+        ' ',
+        h('span', { class: 'muted', 'data-col': 'domain' }, row.domain),
+      ),
+      h(
+        'div',
+        { class: 'result-facts muted' },
+        ...facts.flatMap((fact, index) => (index === 0 ? [fact] : [' · ', fact])),
+      ),
     );
   };
 
   const renderPreview = (answer: Extract<PreviewAnswer, { ok: true }>): void => {
     replaceChildren(
       previewBox,
-      h('h2', {}, `${answer.count.toLocaleString('en-US')} result${answer.count === 1 ? '' : 's'}${answer.exhausted ? ' (all matches)' : ''}`),
-      answer.reference ? h('div', { class: 'muted' }, `Similar to ${answer.reference.name || answer.reference.domain}`) : null,
-      answer.count > answer.preview.length ? h('div', { class: 'muted' }, `Showing the first ${answer.preview.length}`) : null,
+      h(
+        'h2',
+        {},
+        `${answer.count.toLocaleString('en-US')} result${answer.count === 1 ? '' : 's'}${answer.exhausted ? ' (all matches)' : ''}`,
+      ),
+      answer.reference
+        ? h('div', { class: 'muted' }, `Similar to ${answer.reference.name || answer.reference.domain}`)
+        : null,
+      answer.count > answer.preview.length
+        ? h('div', { class: 'muted' }, `Showing the first ${answer.preview.length}`)
+        : null,
       h('ol', { class: 'results', 'aria-label': 'Search results' }, ...answer.preview.map(resultCard)),
     );
     writeBox.hidden = answer.count === 0;
@@ -384,7 +550,8 @@ export function mountSearchPanel(root: HTMLElement): void {
 
   const applyDepth = (depth: number): void => {
     count.max = String(depth);
-    countHint.textContent = depth === FREE_DEPTH ? `up to ${FREE_DEPTH} on the free plan` : `up to ${depth.toLocaleString('en-US')}`;
+    countHint.textContent =
+      depth === FREE_DEPTH ? `up to ${FREE_DEPTH} on the free plan` : `up to ${depth.toLocaleString('en-US')}`;
     list.refresh();
   };
 
@@ -420,10 +587,16 @@ export function mountSearchPanel(root: HTMLElement): void {
       if (answer.problems.length > 0) return showProblems(answer);
       return replaceChildren(where, message('error', answer.message));
     }
-    const parts = [`${answer.written.toLocaleString('en-US')} compan${answer.written === 1 ? 'y' : 'ies'} written to "${answer.sheet.name}"`];
+    const parts = [
+      `${answer.written.toLocaleString('en-US')} compan${answer.written === 1 ? 'y' : 'ies'} written to "${answer.sheet.name}"`,
+    ];
     if (answer.skipped > 0) parts.push(`${answer.skipped} already there, skipped`);
     if (answer.addedColumns.length > 0) parts.push(`columns added: ${answer.addedColumns.join(', ')}`);
-    replaceChildren(where, message('ok', `${parts.join('; ')}.`), answer.warning ? message('warn', answer.warning) : null);
+    replaceChildren(
+      where,
+      message('ok', `${parts.join('; ')}.`),
+      answer.warning ? message('warn', answer.warning) : null,
+    );
     where.scrollIntoView({ block: 'nearest' });
   };
 
@@ -433,7 +606,12 @@ export function mountSearchPanel(root: HTMLElement): void {
     setBusy(true);
     replaceChildren(writeStatus, h('div', { class: 'muted' }, 'Writing…'));
     try {
-      const answer = await server.writeCompanySearch({ searchId: lastPreview.searchId, spec: lastPreview.spec, columns, target });
+      const answer = await server.writeCompanySearch({
+        searchId: lastPreview.searchId,
+        spec: lastPreview.spec,
+        columns,
+        target,
+      });
       reportWrite(answer, writeStatus);
       if (answer.ok) await refreshState();
     } catch (error) {
@@ -460,7 +638,11 @@ export function mountSearchPanel(root: HTMLElement): void {
         h(
           'div',
           { class: 'row' },
-          h('button', { type: 'button', id: 'search-rerun', class: 'primary', onclick: () => void rerun(sheet.id, rerunStatus) }, 'Run again'),
+          h(
+            'button',
+            { type: 'button', id: 'search-rerun', class: 'primary', onclick: () => void rerun(sheet.id, rerunStatus) },
+            'Run again',
+          ),
           h('button', { type: 'button', onclick: () => fillForm(saved.spec) }, 'Edit as new search'),
         ),
         h('div', { class: 'muted' }, 'Run again adds the companies that are not in the sheet yet.'),
@@ -492,7 +674,8 @@ export function mountSearchPanel(root: HTMLElement): void {
       const picked = select.value === '' ? NaN : Number(select.value);
       return current.sheets.some((sheet) => sheet.id === picked) ? picked : current.activeSheet.id;
     };
-    const options = (selected: number) => current.sheets.map((sheet) => h('option', { value: sheet.id, selected: sheet.id === selected }, sheet.name));
+    const options = (selected: number) =>
+      current.sheets.map((sheet) => h('option', { value: sheet.id, selected: sheet.id === selected }, sheet.name));
     const columnSheetBefore = columnSheet.value;
     replaceChildren(appendTarget, ...options(keep(appendTarget)));
     replaceChildren(columnSheet, ...options(keep(columnSheet)));
@@ -559,7 +742,12 @@ export function mountSearchPanel(root: HTMLElement): void {
       h('label', { class: 'check' }, alreadyHere, alreadyHereLabel),
       h('label', {}, 'From a column'),
       h('div', { class: 'row tight' }, columnSheet, columnPick),
-      h('div', { class: 'row tight' }, h('label', { class: 'check small' }, skipHeader, 'First row is a header'), h('button', { type: 'button', onclick: () => void addColumnSource() }, 'Add')),
+      h(
+        'div',
+        { class: 'row tight' },
+        h('label', { class: 'check small' }, skipHeader, 'First row is a header'),
+        h('button', { type: 'button', onclick: () => void addColumnSource() }, 'Add'),
+      ),
       h('label', {}, 'Pasted list'),
       pasted,
       sourceList,

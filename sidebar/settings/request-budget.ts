@@ -23,14 +23,22 @@ function render(status: BudgetStatus | null, problem?: string): void {
     section,
     h('h2', {}, 'Daily requests'),
     status
-      ? h('p', { class: 'muted', id: 'request-budget-used' }, `Requests today: ${status.used.toLocaleString('en-US')} of ${status.limit.toLocaleString('en-US')}`)
+      ? h(
+          'p',
+          { class: 'muted', id: 'request-budget-used' },
+          `Requests today: ${status.used.toLocaleString('en-US')} of ${status.limit.toLocaleString('en-US')}`,
+        )
       : h('p', { class: 'muted' }, 'Loading…'),
     status?.message ? message(status.spent ? 'error' : 'warn', status.message) : null,
     problem ? message('error', problem) : null,
     h('label', { for: 'request-budget-account' }, 'Your Google account'),
     select,
     h('div', { class: 'muted', id: 'request-budget-allowance' }, allowance),
-    h('p', { class: 'muted' }, 'Google limits the web requests of all your scripts together; Sheet Scout keeps a margin for your other scripts.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Google limits the web requests of all your scripts together; Sheet Scout keeps a margin for your other scripts.',
+    ),
   );
 }
 
@@ -47,7 +55,10 @@ export function requestBudgetSection(): HTMLElement {
   if (!loaded) {
     loaded = true;
     render(null);
-    server.getRequestBudget().then((status) => render(status), (error) => render(null, errorText(error)));
+    server.getRequestBudget().then(
+      (status) => render(status),
+      (error) => render(null, errorText(error)),
+    );
   }
   return section;
 }

@@ -18,7 +18,14 @@ function capValue(input: HTMLInputElement): number | null {
 function render(guard: SpendingGuardDto | null, note?: { kind: 'ok' | 'error'; text: string }): void {
   shown = guard;
   const field = (id: string, value: number | null | undefined) =>
-    h('input', { type: 'text', id, inputmode: 'numeric', placeholder: 'No cap', value: value === null || value === undefined ? '' : String(value), disabled: guard ? !guard.canEdit : true }) as HTMLInputElement;
+    h('input', {
+      type: 'text',
+      id,
+      inputmode: 'numeric',
+      placeholder: 'No cap',
+      value: value === null || value === undefined ? '' : String(value),
+      disabled: guard ? !guard.canEdit : true,
+    }) as HTMLInputElement;
   const daily = field('cap-daily', guard?.cap.daily);
   const monthly = field('cap-monthly', guard?.cap.monthly);
   replaceChildren(
@@ -30,10 +37,20 @@ function render(guard: SpendingGuardDto | null, note?: { kind: 'ok' | 'error'; t
     h('label', { for: 'cap-monthly' }, 'Per month'),
     monthly,
     guard
-      ? h('p', { class: 'muted', id: 'cap-spent' }, `Spent today ${guard.spentToday}, this month ${guard.spentThisMonth}${guard.left === null ? '' : `; ${guard.left} left`}`)
+      ? h(
+          'p',
+          { class: 'muted', id: 'cap-spent' },
+          `Spent today ${guard.spentToday}, this month ${guard.spentThisMonth}${guard.left === null ? '' : `; ${guard.left} left`}`,
+        )
       : h('p', { class: 'muted' }, 'Loading…'),
     guard?.editNote ? h('p', { class: 'muted' }, guard.editNote) : null,
-    guard?.canEdit ? h('button', { type: 'button', id: 'cap-save', onclick: () => void save(capValue(daily), capValue(monthly)) }, 'Save cap') : null,
+    guard?.canEdit
+      ? h(
+          'button',
+          { type: 'button', id: 'cap-save', onclick: () => void save(capValue(daily), capValue(monthly)) },
+          'Save cap',
+        )
+      : null,
     note ? message(note.kind, note.text) : null,
   );
 }
@@ -44,7 +61,10 @@ async function save(daily: number | null, monthly: number | null): Promise<void>
     return;
   }
   try {
-    render(await server.setSpendingGuard({ daily, monthly }), { kind: 'ok', text: daily === null && monthly === null ? 'No cap' : 'Cap saved' });
+    render(await server.setSpendingGuard({ daily, monthly }), {
+      kind: 'ok',
+      text: daily === null && monthly === null ? 'No cap' : 'Cap saved',
+    });
   } catch (error) {
     render(await server.getSpendingGuard().catch(() => null), { kind: 'error', text: errorText(error) });
   }
@@ -55,7 +75,10 @@ export function spendingGuardSection(): HTMLElement {
   if (!loaded) {
     loaded = true;
     render(null);
-    server.getSpendingGuard().then((guard) => render(guard), (error) => render(null, { kind: 'error', text: errorText(error) }));
+    server.getSpendingGuard().then(
+      (guard) => render(guard),
+      (error) => render(null, { kind: 'error', text: errorText(error) }),
+    );
   }
   return section;
 }

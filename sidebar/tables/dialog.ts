@@ -38,27 +38,69 @@ function mount(root: HTMLElement, state: TablesState): void {
   const topStatus = h('div', { class: 'muted', id: 'tables-summary' });
   const notices = h('div', { class: 'tables-notices' });
   const generalIssues = h('div', { class: 'tables-notices' });
-  const saveStatus = h('span', { class: 'muted', id: 'tables-save-status', role: 'status' }, state.saved ? 'Saved mapping loaded' : 'New mapping');
-  const saveButton = h('button', { type: 'button', id: 'tables-save', onclick: () => ((dirty = true), saveNow()) }, 'Save mapping');
-  const closeButton = h('button', { type: 'button', id: 'tables-close', onclick: () => new GASClient().scriptHostFunctions.close() }, 'Close');
+  const saveStatus = h(
+    'span',
+    { class: 'muted', id: 'tables-save-status', role: 'status' },
+    state.saved ? 'Saved mapping loaded' : 'New mapping',
+  );
+  const saveButton = h(
+    'button',
+    { type: 'button', id: 'tables-save', onclick: () => ((dirty = true), saveNow()) },
+    'Save mapping',
+  );
+  const closeButton = h(
+    'button',
+    { type: 'button', id: 'tables-close', onclick: () => new GASClient().scriptHostFunctions.close() },
+    'Close',
+  );
   const includeAll = (include: boolean): void => {
     model.drafts.forEach((draft) => (draft.include = include));
     model.serverIssues = [];
     rebuildRows();
     scheduleSave();
   };
-  const includeAllButton = h('button', { type: 'button', id: 'tables-include-all', onclick: () => includeAll(true) }, 'Include all');
-  const includeNoneButton = h('button', { type: 'button', id: 'tables-include-none', onclick: () => includeAll(false) }, 'Include none');
+  const includeAllButton = h(
+    'button',
+    { type: 'button', id: 'tables-include-all', onclick: () => includeAll(true) },
+    'Include all',
+  );
+  const includeNoneButton = h(
+    'button',
+    { type: 'button', id: 'tables-include-none', onclick: () => includeAll(false) },
+    'Include none',
+  );
   let views: RowView[] = [];
 
   // --- Push panel ---
-  const tableInput = h('input', { type: 'text', id: 'tables-table', 'aria-label': 'Table', list: 'known-tables', placeholder: 'Table ID or URL (.../tables/<id>)', oninput: () => refreshAfterOptions() });
-  const knownTables = h('datalist', { id: 'known-tables' }, ...state.tables.map((table) => h('option', { value: table.id })));
+  const tableInput = h('input', {
+    type: 'text',
+    id: 'tables-table',
+    'aria-label': 'Table',
+    list: 'known-tables',
+    placeholder: 'Table ID or URL (.../tables/<id>)',
+    oninput: () => refreshAfterOptions(),
+  });
+  const knownTables = h(
+    'datalist',
+    { id: 'known-tables' },
+    ...state.tables.map((table) => h('option', { value: table.id })),
+  );
   if (state.tables[0]) tableInput.value = state.tables[0].id;
-  const tableKeys = h('input', { type: 'text', id: 'tables-keys', 'aria-label': 'Keys already in the table', placeholder: 'e.g. company_name, company_website', oninput: () => refreshValidation() });
+  const tableKeys = h('input', {
+    type: 'text',
+    id: 'tables-keys',
+    'aria-label': 'Keys already in the table',
+    placeholder: 'e.g. company_name, company_website',
+    oninput: () => refreshValidation(),
+  });
   const positionName = 'position';
   const radio = (value: Position['at'], label: string, checked = false) => {
-    const input = h('input', { type: 'radio', name: positionName, value, onchange: () => (showAfterControls(), refreshValidation()) });
+    const input = h('input', {
+      type: 'radio',
+      name: positionName,
+      value,
+      onchange: () => (showAfterControls(), refreshValidation()),
+    });
     input.checked = checked;
     return { input, element: h('label', { class: 'radio' }, input, label) };
   };
@@ -69,16 +111,49 @@ function mount(root: HTMLElement, state: TablesState): void {
     afterSelect.hidden = !atAfter.input.checked;
     afterOther.hidden = !atAfter.input.checked || afterSelect.value !== '';
   };
-  const afterSelect = h('select', { id: 'tables-after', 'aria-label': 'Insert after column', onchange: () => (showAfterControls(), refreshValidation()) });
-  const afterOther = h('input', { type: 'text', id: 'tables-after-other', 'aria-label': 'Column ID to insert after', placeholder: 'Column ID', oninput: () => refreshValidation() });
-  const pushButton = h('button', { type: 'button', id: 'tables-push', class: 'primary', onclick: () => pushColumns(false) }, 'Push to table');
+  const afterSelect = h('select', {
+    id: 'tables-after',
+    'aria-label': 'Insert after column',
+    onchange: () => (showAfterControls(), refreshValidation()),
+  });
+  const afterOther = h('input', {
+    type: 'text',
+    id: 'tables-after-other',
+    'aria-label': 'Column ID to insert after',
+    placeholder: 'Column ID',
+    oninput: () => refreshValidation(),
+  });
+  const pushButton = h(
+    'button',
+    { type: 'button', id: 'tables-push', class: 'primary', onclick: () => pushColumns(false) },
+    'Push to table',
+  );
   const pushResult = h('div', { id: 'tables-push-result' });
 
   // --- Template panel ---
-  const templateInput = h('input', { type: 'text', id: 'tables-template', 'aria-label': 'Template', list: 'known-templates', placeholder: 'Template ID or URL (.../templates/<id>)' });
-  const knownTemplates = h('datalist', { id: 'known-templates' }, ...state.templates.map((template) => h('option', { value: template.id }, template.name)));
-  const templateName = h('input', { type: 'text', id: 'tables-template-name', 'aria-label': 'Template name', placeholder: 'Leave empty to keep the current name' });
-  const templateButton = h('button', { type: 'button', id: 'tables-template-save', onclick: () => saveAsTemplate(false) }, 'Save as template');
+  const templateInput = h('input', {
+    type: 'text',
+    id: 'tables-template',
+    'aria-label': 'Template',
+    list: 'known-templates',
+    placeholder: 'Template ID or URL (.../templates/<id>)',
+  });
+  const knownTemplates = h(
+    'datalist',
+    { id: 'known-templates' },
+    ...state.templates.map((template) => h('option', { value: template.id }, template.name)),
+  );
+  const templateName = h('input', {
+    type: 'text',
+    id: 'tables-template-name',
+    'aria-label': 'Template name',
+    placeholder: 'Leave empty to keep the current name',
+  });
+  const templateButton = h(
+    'button',
+    { type: 'button', id: 'tables-template-save', onclick: () => saveAsTemplate(false) },
+    'Save as template',
+  );
   const templateResult = h('div', { id: 'tables-template-result' });
 
   const side = h(
@@ -93,7 +168,11 @@ function mount(root: HTMLElement, state: TablesState): void {
       knownTables,
       h('label', {}, 'Keys already in the table (optional)'),
       tableKeys,
-      h('p', { class: 'muted' }, 'Columns this spreadsheet pushed are known; list other existing keys your prompts use (company tables have company_name, company_website, company_profile).'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Columns this spreadsheet pushed are known; list other existing keys your prompts use (company tables have company_name, company_website, company_profile).',
+      ),
       h('label', {}, 'Position'),
       atEnd.element,
       atBeginning.element,
@@ -137,7 +216,10 @@ function mount(root: HTMLElement, state: TablesState): void {
   );
   for (const pending of state.pending) {
     notices.appendChild(
-      message('warn', `A push to table ${pending.tableId} (${new Date(pending.startedAt).toLocaleString()}) got no clear answer: its columns may already be in the table. Check the table before pushing the same columns again.`),
+      message(
+        'warn',
+        `A push to table ${pending.tableId} (${new Date(pending.startedAt).toLocaleString()}) got no clear answer: its columns may already be in the table. Check the table before pushing the same columns again.`,
+      ),
     );
   }
 
@@ -155,23 +237,36 @@ function mount(root: HTMLElement, state: TablesState): void {
   /** Which table keys come before and after the new columns, for the target and position chosen now. */
   function validationContext() {
     const position = selectedPosition();
-    return positionContext(knownTable(), position.ok ? position.position : { at: 'end' }, readDeclaredKeys(tableKeys.value));
+    return positionContext(
+      knownTable(),
+      position.ok ? position.position : { at: 'end' },
+      readDeclaredKeys(tableKeys.value),
+    );
   }
 
   function refreshAfterOptions(): void {
     const table = knownTable();
     const current = afterSelect.value;
     replaceChildren(afterSelect);
-    for (const column of table?.columns ?? []) afterSelect.appendChild(h('option', { value: column.id }, `${column.name} {${column.key}} (${column.id})`));
+    for (const column of table?.columns ?? [])
+      afterSelect.appendChild(h('option', { value: column.id }, `${column.name} {${column.key}} (${column.id})`));
     afterSelect.appendChild(h('option', { value: '' }, 'Other column ID...'));
-    afterSelect.value = current !== '' && Array.from(afterSelect.options).some((option) => option.value === current) ? current : afterSelect.options[0].value;
+    afterSelect.value =
+      current !== '' && Array.from(afterSelect.options).some((option) => option.value === current)
+        ? current
+        : afterSelect.options[0].value;
     showAfterControls();
     refreshValidation();
   }
 
   function rebuildRows(): void {
     views = model.drafts.map((_draft, row) => renderRow(rowContext, row));
-    replaceChildren(rowsBox, ...(views.length ? views.map((view) => view.element) : [message('warn', 'Row 1 of this sheet has no headers: add column names in row 1, then reopen the dialog.')]));
+    replaceChildren(
+      rowsBox,
+      ...(views.length
+        ? views.map((view) => view.element)
+        : [message('warn', 'Row 1 of this sheet has no headers: add column names in row 1, then reopen the dialog.')]),
+    );
     refreshValidation();
   }
 
@@ -184,7 +279,10 @@ function mount(root: HTMLElement, state: TablesState): void {
     });
     views.forEach((view, row) => view.showIssues(issues.filter((issue) => issue.row === row)));
     const general = issues.filter((issue) => issue.row === null);
-    replaceChildren(generalIssues, ...general.map((issue) => message(issue.severity === 'error' ? 'error' : 'warn', issue.message)));
+    replaceChildren(
+      generalIssues,
+      ...general.map((issue) => message(issue.severity === 'error' ? 'error' : 'warn', issue.message)),
+    );
     const included = model.drafts.filter((draft) => draft.include).length;
     const errors = issues.filter((issue) => issue.severity === 'error').length;
     topStatus.textContent = `${included} of ${model.drafts.length} columns included${errors ? `, ${errors} problem${errors === 1 ? '' : 's'} to fix` : ''}${model.state.missing.length ? `. Kept settings of columns not in the sheet: ${model.state.missing.join(', ')}` : ''}`;
@@ -265,7 +363,12 @@ function mount(root: HTMLElement, state: TablesState): void {
     for (const button of [saveButton, pushButton, templateButton]) button.disabled = busy;
   }
 
-  function adopt(answer: { drafts: ColumnDraft[]; letters: string[]; issues?: MappingIssue[]; saveError: string | null }): void {
+  function adopt(answer: {
+    drafts: ColumnDraft[];
+    letters: string[];
+    issues?: MappingIssue[];
+    saveError: string | null;
+  }): void {
     model.drafts = answer.drafts;
     model.letters = answer.letters;
     model.serverIssues = answer.issues ?? [];
@@ -299,35 +402,71 @@ function mount(root: HTMLElement, state: TablesState): void {
       adopt(answer);
       if (answer.status === 'created') {
         rememberPush(answer.tableId, answer.columns, request.position as Position);
-        replaceChildren(pushResult, message('ok', `Created ${answer.columns.length} column${answer.columns.length === 1 ? '' : 's'} in table ${answer.tableId}.`), recordsTable(answer.columns));
+        replaceChildren(
+          pushResult,
+          message(
+            'ok',
+            `Created ${answer.columns.length} column${answer.columns.length === 1 ? '' : 's'} in table ${answer.tableId}.`,
+          ),
+          recordsTable(answer.columns),
+        );
         void refreshCredits();
       } else if (answer.status === 'confirm') {
-        replaceChildren(pushResult, message('warn', answer.message), h('div', { class: 'row' }, h('button', { type: 'button', onclick: () => pushColumns(true) }, 'Push anyway')));
+        replaceChildren(
+          pushResult,
+          message('warn', answer.message),
+          h('div', { class: 'row' }, h('button', { type: 'button', onclick: () => pushColumns(true) }, 'Push anyway')),
+        );
       } else {
-        replaceChildren(pushResult, message(answer.status === 'failed' && answer.ambiguous ? 'warn' : 'error', answer.message));
+        replaceChildren(
+          pushResult,
+          message(answer.status === 'failed' && answer.ambiguous ? 'warn' : 'error', answer.message),
+        );
       }
     });
   }
 
   /** Mirrors the server's record of the table's columns so "after column" offers the new ones at once. */
   function rememberPush(tableId: string, columns: ColumnRecord[], position: Position): void {
-    const created = columns.map((record) => ({ id: record.id, key: String(record.config?.key ?? ''), name: String(record.config?.name ?? ''), kind: String(record.config?.kind ?? '') }));
+    const created = columns.map((record) => ({
+      id: record.id,
+      key: String(record.config?.key ?? ''),
+      name: String(record.config?.name ?? ''),
+      kind: String(record.config?.kind ?? ''),
+    }));
     const existing = model.state.tables.find((table) => table.id === tableId);
     const placed = placeColumns(existing?.columns ?? [], created, position);
-    model.state.tables = [{ id: tableId, columns: placed, updatedAt: Date.now() }, ...model.state.tables.filter((table) => table.id !== tableId)];
+    model.state.tables = [
+      { id: tableId, columns: placed, updatedAt: Date.now() },
+      ...model.state.tables.filter((table) => table.id !== tableId),
+    ];
     if (!existing) knownTables.appendChild(h('option', { value: tableId }));
     refreshAfterOptions();
   }
 
   function saveAsTemplate(confirmReplace: boolean): void {
-    const request = { sheetId: model.state.sheetId, drafts: model.drafts, template: templateInput.value, name: templateName.value, confirmReplace };
+    const request = {
+      sheetId: model.state.sheetId,
+      drafts: model.drafts,
+      template: templateInput.value,
+      name: templateName.value,
+      confirmReplace,
+    };
     call(server.saveTablesTemplate(request), templateResult, (answer: TemplateResponse) => {
       adopt(answer);
       if (answer.status === 'saved') {
         const count = answer.template.column_configs.length;
-        replaceChildren(templateResult, message('ok', `Template "${answer.template.name}" now has ${count} column${count === 1 ? '' : 's'}.`), templateTable(answer.template));
+        replaceChildren(
+          templateResult,
+          message('ok', `Template "${answer.template.name}" now has ${count} column${count === 1 ? '' : 's'}.`),
+          templateTable(answer.template),
+        );
       } else if (answer.status === 'confirm') {
-        const replace = h('button', { type: 'button', id: 'tables-template-confirm', class: 'primary', onclick: () => saveAsTemplate(true) }, 'Replace');
+        const replace = h(
+          'button',
+          { type: 'button', id: 'tables-template-confirm', class: 'primary', onclick: () => saveAsTemplate(true) },
+          'Replace',
+        );
         const cancel = h('button', { type: 'button', onclick: () => replaceChildren(templateResult) }, 'Cancel');
         replaceChildren(templateResult, message('warn', answer.message), h('div', { class: 'row' }, replace, cancel));
       } else replaceChildren(templateResult, message('error', answer.message));
@@ -362,6 +501,18 @@ function templateTable(template: Template): HTMLElement {
     { class: 'records' },
     h('caption', { class: 'muted' }, `Template ${template.id}`),
     h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Key'), h('th', {}, 'Kind'))),
-    h('tbody', {}, ...template.column_configs.map((config) => h('tr', {}, h('td', {}, String(config.name ?? '')), h('td', {}, String(config.key ?? '')), h('td', {}, String(config.kind ?? ''))))),
+    h(
+      'tbody',
+      {},
+      ...template.column_configs.map((config) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, String(config.name ?? '')),
+          h('td', {}, String(config.key ?? '')),
+          h('td', {}, String(config.kind ?? '')),
+        ),
+      ),
+    ),
   );
 }

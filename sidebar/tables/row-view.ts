@@ -49,7 +49,11 @@ const FIELD_LABELS: Record<IssueField, string> = {
   position: 'Position',
 };
 
-function select<T extends string>(options: ReadonlyArray<{ value: T; label: string; disabled?: boolean }>, current: string, onChange: (value: T) => void): HTMLSelectElement {
+function select<T extends string>(
+  options: ReadonlyArray<{ value: T; label: string; disabled?: boolean }>,
+  current: string,
+  onChange: (value: T) => void,
+): HTMLSelectElement {
   const element = h('select', { onchange: () => onChange(element.value as T) });
   for (const option of options) {
     const node = h('option', { value: option.value, disabled: option.disabled === true }, option.label);
@@ -60,12 +64,17 @@ function select<T extends string>(options: ReadonlyArray<{ value: T; label: stri
 }
 
 /** A select whose options are recomputed each time it is opened (other columns' keys may have changed). */
-function liveSelect(options: () => Array<{ value: string; label: string; disabled?: boolean }>, current: string, onChange: (value: string) => void): HTMLSelectElement {
+function liveSelect(
+  options: () => Array<{ value: string; label: string; disabled?: boolean }>,
+  current: string,
+  onChange: (value: string) => void,
+): HTMLSelectElement {
   const element = select(options(), current, onChange);
   const refill = () => {
     const value = element.value;
     element.textContent = '';
-    for (const option of options()) element.appendChild(h('option', { value: option.value, disabled: option.disabled === true }, option.label));
+    for (const option of options())
+      element.appendChild(h('option', { value: option.value, disabled: option.disabled === true }, option.label));
     element.value = value;
   };
   element.addEventListener('focus', refill);
@@ -90,12 +99,22 @@ function insertAtCursor(area: HTMLTextAreaElement, text: string): string {
 }
 
 /** The other included columns offered as references: earlier ones usable, later ones shown but disabled. */
-function referenceOptions(context: RowContext, row: number): Array<{ value: string; label: string; disabled?: boolean }> {
-  const options: Array<{ value: string; label: string; disabled?: boolean }> = [{ value: '', label: 'Insert a reference...' }, { value: 'input', label: "{input}: the row's input value" }];
+function referenceOptions(
+  context: RowContext,
+  row: number,
+): Array<{ value: string; label: string; disabled?: boolean }> {
+  const options: Array<{ value: string; label: string; disabled?: boolean }> = [
+    { value: '', label: 'Insert a reference...' },
+    { value: 'input', label: "{input}: the row's input value" },
+  ];
   context.drafts.forEach((other, index) => {
     if (index === row || !other.include || other.key.trim() === '') return;
     const later = index > row;
-    options.push({ value: other.key.trim(), label: `{${other.key.trim()}}: ${other.name || other.header} (${context.letters[index]})${later ? ', comes later' : ''}`, disabled: later });
+    options.push({
+      value: other.key.trim(),
+      label: `{${other.key.trim()}}: ${other.name || other.header} (${context.letters[index]})${later ? ', comes later' : ''}`,
+      disabled: later,
+    });
   });
   const listed = new Set(options.map((option) => option.value));
   for (const key of context.tableKeys()) {
@@ -122,10 +141,14 @@ export function renderRow(context: RowContext, row: number): RowView {
   });
   include.checked = draft.include;
 
-  const kind = select(KINDS.map((info) => ({ value: info.kind, label: info.label })), draft.kind, (value: ColumnKind) => {
-    draft.kind = value;
-    edit(true);
-  });
+  const kind = select(
+    KINDS.map((info) => ({ value: info.kind, label: info.label })),
+    draft.kind,
+    (value: ColumnKind) => {
+      draft.kind = value;
+      edit(true);
+    },
+  );
   const name = h('input', { type: 'text', value: draft.name, oninput: () => ((draft.name = name.value), edit()) });
   let committedKey = draft.key;
   const key = h('input', {
@@ -141,7 +164,12 @@ export function renderRow(context: RowContext, row: number): RowView {
   });
   fields.set('kind', kind).set('name', name).set('key', key);
 
-  const title = h('div', { class: 'col-title', title: draft.header }, h('span', { class: 'letter' }, context.letters[row] ?? ''), draft.header);
+  const title = h(
+    'div',
+    { class: 'col-title', title: draft.header },
+    h('span', { class: 'letter' }, context.letters[row] ?? ''),
+    draft.header,
+  );
   const head = h(
     'div',
     { class: 'col-head' },
@@ -165,7 +193,10 @@ export function renderRow(context: RowContext, row: number): RowView {
     showIssues(issues) {
       issueList.textContent = '';
       for (const control of fields.values()) control.classList.remove('invalid');
-      card.classList.toggle('has-error', issues.some((issue) => issue.severity === 'error'));
+      card.classList.toggle(
+        'has-error',
+        issues.some((issue) => issue.severity === 'error'),
+      );
       for (const issue of issues) {
         issueList.appendChild(h('li', { class: issue.severity }, `${FIELD_LABELS[issue.field]}: ${issue.message}`));
         if (issue.severity === 'error') fields.get(issue.field)?.classList.add('invalid');
@@ -174,42 +205,73 @@ export function renderRow(context: RowContext, row: number): RowView {
   };
 }
 
-function ownFields(context: RowContext, row: number, fields: Map<IssueField, HTMLElement>, edit: (rebuild?: boolean) => void): HTMLElement | null {
+function ownFields(
+  context: RowContext,
+  row: number,
+  fields: Map<IssueField, HTMLElement>,
+  edit: (rebuild?: boolean) => void,
+): HTMLElement | null {
   const draft = context.drafts[row];
   const editor = kindInfo(draft.kind)?.editor ?? 'none';
   const box = h('div', { class: 'col-fields' });
   switch (editor) {
     case 'agent': {
       const agent = draft.agent;
-      const agentType = select(AGENT_TYPES.map((value) => ({ value, label: AGENT_LABELS[value] })), agent.agentType, (value: KnownAgentType) => {
-        agent.agentType = value;
-        edit();
-      });
-      const format = select(OUTPUT_FORMATS.map((value) => ({ value, label: value })), agent.outputFormat, (value: KnownOutputFormat) => {
-        agent.outputFormat = value;
-        edit(true);
-      });
+      const agentType = select(
+        AGENT_TYPES.map((value) => ({ value, label: AGENT_LABELS[value] })),
+        agent.agentType,
+        (value: KnownAgentType) => {
+          agent.agentType = value;
+          edit();
+        },
+      );
+      const format = select(
+        OUTPUT_FORMATS.map((value) => ({ value, label: value })),
+        agent.outputFormat,
+        (value: KnownOutputFormat) => {
+          agent.outputFormat = value;
+          edit(true);
+        },
+      );
       const prompt = h('textarea', {
         class: 'prompt',
         placeholder: 'e.g. Research the company at {input}: what it sells and to whom.',
         oninput: () => ((agent.prompt = prompt.value), edit()),
       });
       prompt.value = agent.prompt;
-      const picker = liveSelect(() => referenceOptions(context, row), '', (value: string) => {
-        if (value === '') return;
-        agent.prompt = insertAtCursor(prompt, `{${value}}`);
-        picker.value = '';
-        edit();
-      });
+      const picker = liveSelect(
+        () => referenceOptions(context, row),
+        '',
+        (value: string) => {
+          if (value === '') return;
+          agent.prompt = insertAtCursor(prompt, `{${value}}`);
+          picker.value = '';
+          edit();
+        },
+      );
       fields.set('agentType', agentType).set('outputFormat', format).set('prompt', prompt);
-      box.append(labelled('Agent type', agentType, draft.header), labelled('Output format', format, draft.header), labelled('Reference', picker, draft.header), labelled('Prompt', prompt, draft.header, 'wide'));
+      box.append(
+        labelled('Agent type', agentType, draft.header),
+        labelled('Output format', format, draft.header),
+        labelled('Reference', picker, draft.header),
+        labelled('Prompt', prompt, draft.header, 'wide'),
+      );
       if (agent.outputFormat === 'select' || agent.outputFormat === 'multiselect') {
-        const labels = h('input', { type: 'text', value: agent.labels.join(', '), placeholder: 'Comma-separated, e.g. Hot, Warm, Cold', oninput: () => ((agent.labels = labels.value.split(',')), edit()) });
+        const labels = h('input', {
+          type: 'text',
+          value: agent.labels.join(', '),
+          placeholder: 'Comma-separated, e.g. Hot, Warm, Cold',
+          oninput: () => ((agent.labels = labels.value.split(',')), edit()),
+        });
         fields.set('labels', labels);
         box.appendChild(labelled('Labels', labels, draft.header, 'wide'));
       }
       if (agent.outputFormat === 'json') {
-        const schema = h('textarea', { class: 'code', placeholder: '{"type": "object", "properties": {"ceo": {"type": "string"}}}', oninput: () => ((agent.outputSchema = schema.value), edit()) });
+        const schema = h('textarea', {
+          class: 'code',
+          placeholder: '{"type": "object", "properties": {"ceo": {"type": "string"}}}',
+          oninput: () => ((agent.outputSchema = schema.value), edit()),
+        });
         schema.value = agent.outputSchema;
         fields.set('outputSchema', schema);
         box.appendChild(labelled('Output schema (JSON Schema)', schema, draft.header, 'wide'));
@@ -217,14 +279,22 @@ function ownFields(context: RowContext, row: number, fields: Map<IssueField, HTM
       return box;
     }
     case 'criterion': {
-      const criterion = h('textarea', { placeholder: 'e.g. The company sells to hospitals', oninput: () => ((draft.criterion = criterion.value), edit()) });
+      const criterion = h('textarea', {
+        placeholder: 'e.g. The company sells to hospitals',
+        oninput: () => ((draft.criterion = criterion.value), edit()),
+      });
       criterion.value = draft.criterion;
       fields.set('criterion', criterion);
       box.appendChild(labelled('Criterion (a plain-language statement)', criterion, draft.header, 'wide'));
       return box;
     }
     case 'people': {
-      const roles = h('input', { type: 'text', value: draft.roles.join(', '), placeholder: 'Comma-separated, e.g. CTO, Head of Data', oninput: () => ((draft.roles = roles.value.split(',')), edit()) });
+      const roles = h('input', {
+        type: 'text',
+        value: draft.roles.join(', '),
+        placeholder: 'Comma-separated, e.g. CTO, Head of Data',
+        oninput: () => ((draft.roles = roles.value.split(',')), edit()),
+      });
       const max = h('input', {
         type: 'number',
         min: 1,
@@ -253,7 +323,11 @@ function ownFields(context: RowContext, row: number, fields: Map<IssueField, HTM
       return box;
     }
     case 'json': {
-      const extra = h('textarea', { class: 'code', placeholder: '{} (optional extra fields of this kind, as JSON)', oninput: () => ((draft.extraJson = extra.value), edit()) });
+      const extra = h('textarea', {
+        class: 'code',
+        placeholder: '{} (optional extra fields of this kind, as JSON)',
+        oninput: () => ((draft.extraJson = extra.value), edit()),
+      });
       extra.value = draft.extraJson;
       fields.set('extraJson', extra);
       box.appendChild(labelled('Extra fields (JSON object)', extra, draft.header, 'wide'));

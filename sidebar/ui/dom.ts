@@ -3,7 +3,11 @@
 type Child = Node | string | number | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | EventListener | undefined>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;
@@ -19,7 +23,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Att
 export function append(parent: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+    parent.appendChild(
+      typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child,
+    );
   }
 }
 

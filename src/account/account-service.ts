@@ -111,7 +111,9 @@ export class AccountService {
     const connection = userConnection(this.stores);
     if (!connection.token) return this.describe(null, null);
     const result = this.clientFor(connection).getUser();
-    return result.ok ? this.describe(summarize(result.value), null) : this.describe(null, connectionProblem(result.error, connection.baseUrl));
+    return result.ok
+      ? this.describe(summarize(result.value), null)
+      : this.describe(null, connectionProblem(result.error, connection.baseUrl));
   }
 
   /**
@@ -130,13 +132,18 @@ export class AccountService {
     const result = this.clientFor({ baseUrl: checked.baseUrl, token: trimmed }).getUser();
     if (!result.ok) return this.refused(connectionProblem(result.error, checked.baseUrl));
     const previousToken = userConnection(this.stores).token;
-    const wasSharedByMe = this.stores.document !== null && previousToken !== null && formulaConnection(this.stores.document).token === previousToken;
+    const wasSharedByMe =
+      this.stores.document !== null &&
+      previousToken !== null &&
+      formulaConnection(this.stores.document).token === previousToken;
     saveUserConnection(this.stores, trimmed, checked.baseUrl);
     if (wasSharedByMe && this.stores.document) {
       shareWithFormulas(this.stores.document, { token: trimmed, baseUrl: checked.baseUrl }, result.value.email);
     }
     const shared = formulaConnection(this.stores.document).token !== null;
-    return this.describe(summarize(result.value), null, { note: this.stores.document && !shared ? NOTES.notShared : null });
+    return this.describe(summarize(result.value), null, {
+      note: this.stores.document && !shared ? NOTES.notShared : null,
+    });
   }
 
   remove(): AccountState {

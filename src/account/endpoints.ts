@@ -11,9 +11,13 @@ import { showPanel } from '../platform/panels';
 
 function accountService(): AccountService {
   const context = appContext();
-  return new AccountService(context.stores, (settings) => createServiceClient({ http: context.http, clock: context.clock, settings }), {
-    formulaCache: context.cache,
-  });
+  return new AccountService(
+    context.stores,
+    (settings) => createServiceClient({ http: context.http, clock: context.clock, settings }),
+    {
+      formulaCache: context.cache,
+    },
+  );
 }
 
 /** Menu: Extensions > Sheet Scout > Settings... */

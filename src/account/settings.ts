@@ -15,7 +15,8 @@ export const SETTINGS_KEYS = {
 } as const;
 
 /** The base URL the build was configured with (`SHEET_SCOUT_BASE_URL=... npm run build`), or '' when none. */
-export const DEFAULT_BASE_URL: string = typeof SHEET_SCOUT_DEFAULT_BASE_URL === 'string' ? SHEET_SCOUT_DEFAULT_BASE_URL : '';
+export const DEFAULT_BASE_URL: string =
+  typeof SHEET_SCOUT_DEFAULT_BASE_URL === 'string' ? SHEET_SCOUT_DEFAULT_BASE_URL : '';
 
 export interface Connection {
   baseUrl: string;
@@ -29,7 +30,10 @@ export interface SettingsStores {
 
 /** The connection for work the current user launches. */
 export function userConnection(stores: SettingsStores): Connection {
-  return { baseUrl: stores.user.get(SETTINGS_KEYS.baseUrl) || DEFAULT_BASE_URL, token: stores.user.get(SETTINGS_KEYS.token) };
+  return {
+    baseUrl: stores.user.get(SETTINGS_KEYS.baseUrl) || DEFAULT_BASE_URL,
+    token: stores.user.get(SETTINGS_KEYS.token),
+  };
 }
 
 /** The connection custom functions use: the token a user shared with this spreadsheet's formulas, if any. */
@@ -56,10 +60,15 @@ export function saveUserConnection(stores: SettingsStores, token: string, baseUr
 export function removeUserConnection(stores: SettingsStores): void {
   const token = stores.user.get(SETTINGS_KEYS.token);
   stores.user.remove(SETTINGS_KEYS.token);
-  if (stores.document && token && stores.document.get(SETTINGS_KEYS.formulaToken) === token) stopSharingWithFormulas(stores.document);
+  if (stores.document && token && stores.document.get(SETTINGS_KEYS.formulaToken) === token)
+    stopSharingWithFormulas(stores.document);
 }
 
-export function shareWithFormulas(document: KeyValueStore, connection: Connection & { token: string }, ownerEmail: string): void {
+export function shareWithFormulas(
+  document: KeyValueStore,
+  connection: Connection & { token: string },
+  ownerEmail: string,
+): void {
   document.set(SETTINGS_KEYS.formulaToken, connection.token);
   document.set(SETTINGS_KEYS.formulaBaseUrl, connection.baseUrl);
   document.set(SETTINGS_KEYS.formulaTokenOwner, ownerEmail);

@@ -5,7 +5,8 @@
 declare const SHEET_SCOUT_URL_ALLOWLIST: readonly string[];
 
 /** This build's allowlisted URL prefixes (each ends with `/`); empty when the build has no allowlist. */
-export const URL_ALLOWLIST: readonly string[] = typeof SHEET_SCOUT_URL_ALLOWLIST === 'undefined' ? [] : SHEET_SCOUT_URL_ALLOWLIST;
+export const URL_ALLOWLIST: readonly string[] =
+  typeof SHEET_SCOUT_URL_ALLOWLIST === 'undefined' ? [] : SHEET_SCOUT_URL_ALLOWLIST;
 
 /**
  * Why requests to a service at `baseUrl` (validated and normalized: no trailing slash) would be outside the

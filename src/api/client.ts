@@ -118,7 +118,9 @@ function scrubSecret<T>(value: T, secret: string): T {
 const TOKEN_PATTERN = /^[\x21-\x7E]+$/;
 
 /** Checks the settings once: a usable base URL and token, or the error every call will return. */
-function checkSettings(settings: ServiceSettings): { ok: true; baseUrl: string; token: string } | { ok: false; error: ApiError } {
+function checkSettings(
+  settings: ServiceSettings,
+): { ok: true; baseUrl: string; token: string } | { ok: false; error: ApiError } {
   const token = (settings.token ?? '').trim();
   if (token === '') return { ok: false, error: { kind: 'no_token' } };
   if (!TOKEN_PATTERN.test(token)) return { ok: false, error: { kind: 'unauthorized' } };
@@ -148,7 +150,8 @@ export function createServiceClient(deps: ServiceClientDeps): ServiceClient {
       return { refused: { kind: 'invalid_input', reason: 'the request is too long for a URL; use the POST variant' } };
     }
     const headers: Record<string, string> = { Authorization: `Bearer ${settings.token}`, Accept: 'application/json' };
-    if (body === undefined) return { request: { url, method, headers }, idempotent: endpoint.idempotent, read: endpoint.read };
+    if (body === undefined)
+      return { request: { url, method, headers }, idempotent: endpoint.idempotent, read: endpoint.read };
     let payload: string;
     try {
       payload = JSON.stringify(body);
@@ -160,7 +163,10 @@ export function createServiceClient(deps: ServiceClientDeps): ServiceClient {
   }
 
   function run<I, T>(endpoint: Endpoint<I, T>, inputs: I[]): Result<T>[] {
-    const results = execute(executorDeps, inputs.map((input) => toCall(endpoint, input)));
+    const results = execute(
+      executorDeps,
+      inputs.map((input) => toCall(endpoint, input)),
+    );
     return settings.ok
       ? results.map((result) => (result.ok ? result : { ...result, error: scrubSecret(result.error, settings.token) }))
       : results;
@@ -186,7 +192,8 @@ export function createServiceClient(deps: ServiceClientDeps): ServiceClient {
     searchCompaniesGet: (input) => runOne(searchGetEndpoint, input),
     similarCompanies: (companyIdentifier, input) => runOne(similarPostEndpoint, { companyIdentifier, request: input }),
     runSimilar: (calls) => run(similarPostEndpoint, calls),
-    similarCompaniesGet: (companyIdentifier, input) => runOne(similarGetEndpoint, { companyIdentifier, request: input }),
+    similarCompaniesGet: (companyIdentifier, input) =>
+      runOne(similarGetEndpoint, { companyIdentifier, request: input }),
     createColumns: (tableIdOrUrl, body) => runOne(createColumnsEndpoint, { tableIdOrUrl, body }),
     replaceTemplate: (templateId, body) => runOne(replaceTemplateEndpoint, { templateId, body }),
   };

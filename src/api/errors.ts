@@ -50,8 +50,7 @@ export type ApiErrorKind = ApiError['kind'];
  * `retries` counts how many times the request was re-sent after the first attempt.
  */
 export type Result<T> =
-  | { ok: true; value: T; status: number; retries: number }
-  | { ok: false; error: ApiError; retries: number };
+  { ok: true; value: T; status: number; retries: number } | { ok: false; error: ApiError; retries: number };
 
 const VALIDATION_MESSAGE_MAX = 120;
 

@@ -155,12 +155,20 @@ function classifyResponse<T>(
       const retryAfterSeconds = parseRetryAfterSeconds(response, nowMs);
       const error: ApiError = { kind: 'rate_limited', ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
       if (!call.idempotent || handBackRateLimited) return finalError(error);
-      return { final: false, error, retryAfterMs: retryAfterSeconds !== undefined ? retryAfterSeconds * 1000 : undefined };
+      return {
+        final: false,
+        error,
+        retryAfterMs: retryAfterSeconds !== undefined ? retryAfterSeconds * 1000 : undefined,
+      };
     }
   }
   if (status >= 500 && status < 600) {
     const retryAfterSeconds = parseRetryAfterSeconds(response, nowMs);
-    const error: ApiError = { kind: 'unavailable', status, ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
+    const error: ApiError = {
+      kind: 'unavailable',
+      status,
+      ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+    };
     const retryAfterMs = retryAfterSeconds !== undefined ? retryAfterSeconds * 1000 : undefined;
     if (!call.idempotent) {
       if (status === 503) return { final: false, error, retryAfterMs };
@@ -187,11 +195,18 @@ function sendRound(deps: ExecutorDeps, chunk: HttpRequest[]): HttpOutcome[] {
     const failure: HttpFailure = { ok: false, error: errorText(error), maybeSent: true };
     answers = chunk.map(() => failure);
   }
-  return chunk.map((_, index) => answers[index] ?? { ok: false, error: 'no outcome from the HTTP port', maybeSent: true });
+  return chunk.map(
+    (_, index) => answers[index] ?? { ok: false, error: 'no outcome from the HTTP port', maybeSent: true },
+  );
 }
 
 /** Tells the adaptive throughput what a round met. */
-function reportRound(throughput: AdaptiveThroughput, outcomes: HttpOutcome[], startedMs: number, durationMs: number): void {
+function reportRound(
+  throughput: AdaptiveThroughput,
+  outcomes: HttpOutcome[],
+  startedMs: number,
+  durationMs: number,
+): void {
   const rateLimited = outcomes.filter((outcome) => outcome.ok && outcome.status === 429).length;
   const failed = outcomes.filter((outcome) => (outcome.ok ? outcome.status >= 500 : !outcome.fatal)).length;
   throughput.record({ size: outcomes.length, startedMs, durationMs, rateLimited, failed });
@@ -206,7 +221,7 @@ function sendInChunks(deps: ExecutorDeps, requests: HttpRequest[]): HttpOutcome[
   const { clock, throughput } = deps;
   const outcomes: HttpOutcome[] = [];
   let fatal: HttpFailure | null = null;
-  for (let start = 0; start < requests.length; ) {
+  for (let start = 0; start < requests.length;) {
     const size = throughput ? throughput.batchSize(requests.length - start) : Math.max(1, Math.floor(deps.maxParallel));
     const chunk = requests.slice(start, start + size);
     start += chunk.length;
@@ -248,7 +263,10 @@ export function execute<T>(deps: ExecutorDeps, calls: Call<T>[]): Result<T>[] {
   for (let attempt = 1; pending.length > 0; attempt++) {
     const sendable = pending.map((index) => calls[index] as Extract<Call<T>, { request: HttpRequest }>);
     const roundStartMs = clock.now();
-    const outcomes = sendInChunks(deps, sendable.map((call) => call.request));
+    const outcomes = sendInChunks(
+      deps,
+      sendable.map((call) => call.request),
+    );
     const nowMs = clock.now();
     const roundMs = nowMs - roundStartMs;
     const retryable: Array<{ index: number; error: ApiError; retryAfterMs?: number }> = [];

@@ -98,7 +98,10 @@ function searchBody(filters: SearchFilters | undefined, pagination: Pagination |
 }
 
 /** Query of the GET search and lookalike variants: `filters` as a JSON string, `offset`, `limit`. */
-function searchQuery(filters: SearchFilters | undefined, pagination: Pagination | undefined): Array<[string, string | number | undefined]> {
+function searchQuery(
+  filters: SearchFilters | undefined,
+  pagination: Pagination | undefined,
+): Array<[string, string | number | undefined]> {
   const prunedFilters = pruneFilters(filters);
   return [
     ['filters', prunedFilters ? JSON.stringify(prunedFilters) : undefined],
@@ -134,7 +137,9 @@ export const getTaskEndpoint: Endpoint<string, ResearchTask> = {
   build: (taskIdOrUrl) => {
     const id = idFromUrlOrId('task', taskIdOrUrl);
     const segment = id === null ? null : encodePathSegment(id);
-    return segment === null ? refuse('missing or unreadable task ID') : request('get', `/v1/deep_research_tasks/${segment}`);
+    return segment === null
+      ? refuse('missing or unreadable task ID')
+      : request('get', `/v1/deep_research_tasks/${segment}`);
   },
   read: (_status, body) => readTask(body),
 };
@@ -163,14 +168,18 @@ export const lookupEndpoint: Endpoint<string, LookupOutcome> = {
 
 export const searchPostEndpoint: Endpoint<SearchRequest, SearchResponse> = {
   idempotent: true,
-  build: (input) => request('post', '/v1/companies/search', { q: input.q, ...searchBody(input.filters, input.pagination) }),
+  build: (input) =>
+    request('post', '/v1/companies/search', { q: input.q, ...searchBody(input.filters, input.pagination) }),
   read: (_status, body) => readSearch(body),
 };
 
 export const searchGetEndpoint: Endpoint<SearchRequest, SearchResponse> = {
   idempotent: true,
   build: (input) =>
-    request('get', withQuery('/v1/companies/search', [['q', input.q], ...searchQuery(input.filters, input.pagination)])),
+    request(
+      'get',
+      withQuery('/v1/companies/search', [['q', input.q], ...searchQuery(input.filters, input.pagination)]),
+    ),
   read: (_status, body) => readSearch(body),
 };
 

@@ -52,19 +52,29 @@ function readReport(value: unknown): Read<TaskReport | null> {
   if (value === null || value === undefined) return { ok: true, value: null };
   if (!isObject(value)) return fail('report is not an object');
   const degradationReasons = stringArray(value.degradation_reasons);
-  const kind = value.kind ?? (typeof value.markdown === 'string' ? 'markdown' : isObject(value.fields) ? 'schema' : null);
+  const kind =
+    value.kind ?? (typeof value.markdown === 'string' ? 'markdown' : isObject(value.fields) ? 'schema' : null);
   if (kind === 'markdown') {
     if (typeof value.markdown !== 'string' || !Array.isArray(value.sources)) {
       return fail('markdown report without markdown or sources');
     }
     return {
       ok: true,
-      value: { ...value, kind, markdown: value.markdown, sources: value.sources, degradation_reasons: degradationReasons },
+      value: {
+        ...value,
+        kind,
+        markdown: value.markdown,
+        sources: value.sources,
+        degradation_reasons: degradationReasons,
+      },
     } as Read<TaskReport>;
   }
   if (kind === 'schema') {
     if (!isObject(value.fields)) return fail('schema report without fields');
-    return { ok: true, value: { ...value, kind, fields: value.fields, degradation_reasons: degradationReasons } } as Read<TaskReport>;
+    return {
+      ok: true,
+      value: { ...value, kind, fields: value.fields, degradation_reasons: degradationReasons },
+    } as Read<TaskReport>;
   }
   return fail(`unknown report kind ${String(kind)}`);
 }
@@ -99,7 +109,8 @@ export function readUser(body: unknown): Read<User> {
   const badString = missingString(body, ['user_id', 'email']);
   if (badString) return fail(`user field ${badString} is missing or not a string`);
   if (typeof body.available_credits !== 'number') return fail('user field available_credits is not a number');
-  const optionalText = (field: string): string | null => (typeof body[field] === 'string' ? (body[field] as string) : null);
+  const optionalText = (field: string): string | null =>
+    typeof body[field] === 'string' ? (body[field] as string) : null;
   return {
     ok: true,
     value: {
@@ -168,7 +179,8 @@ export function readSimilar(body: unknown): Read<SimilarResponse> {
   const search = readSearch(body);
   if (!search.ok) return search;
   const reference = isObject(body) ? body.reference_company : undefined;
-  if (reference === undefined || reference === null) return { ok: true, value: { ...search.value, reference_company: null } };
+  if (reference === undefined || reference === null)
+    return { ok: true, value: { ...search.value, reference_company: null } };
   const candidate = readCandidate(reference);
   if (!candidate.ok) return fail('reference_company without id or domain');
   return { ok: true, value: { ...search.value, reference_company: candidate.value } };

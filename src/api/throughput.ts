@@ -157,7 +157,8 @@ export class AdaptiveThroughput {
 
   private sane(saved: ThroughputState): ThroughputState {
     const { minBatch, maxBatch } = this.limits;
-    const number = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback);
+    const number = (value: unknown, fallback: number) =>
+      typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
     const ceiling = clamp(Math.floor(number(saved.ceiling, maxBatch)), minBatch, maxBatch);
     return {
       batch: clamp(Math.floor(number(saved.batch, this.limits.initialBatch)), minBatch, ceiling),

@@ -51,7 +51,8 @@ function parseBucket(text: string | undefined, nowSeconds: number): Map<string, 
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return entries;
-    for (const [key, value] of Object.entries(parsed)) if (isStoredEntry(value) && value[0] > nowSeconds) entries.set(key, value);
+    for (const [key, value] of Object.entries(parsed))
+      if (isStoredEntry(value) && value[0] > nowSeconds) entries.set(key, value);
   } catch {
     // A damaged bucket is a miss for all its keys.
   }
@@ -68,7 +69,10 @@ function encode(entry: CachedLookup, nowSeconds: number): StoredEntry {
 function decode(stored: StoredEntry): CachedLookup {
   const values = stored[1];
   if (values === 0) return { state: 'not_found' };
-  return { state: 'found', values: Object.fromEntries(PROFILE_FIELDS.map((field, i) => [field.key, values[i] ?? null])) };
+  return {
+    state: 'found',
+    values: Object.fromEntries(PROFILE_FIELDS.map((field, i) => [field.key, values[i] ?? null])),
+  };
 }
 
 /** A bucket's text: the entries furthest from expiry that fit in MAX_BUCKET_CHARS. */

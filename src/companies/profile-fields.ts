@@ -51,7 +51,15 @@ export function profileValues(profile: CompanyProfile): ProfileValues {
   return Object.fromEntries(PROFILE_FIELDS.map((field) => [field.key, field.read(profile) ?? null]));
 }
 
-export const DEFAULT_PROFILE_FIELD_KEYS = ['company_name', 'domain', 'short_description', 'hq_country', 'hq_city', 'employee_count', 'founding_year'];
+export const DEFAULT_PROFILE_FIELD_KEYS = [
+  'company_name',
+  'domain',
+  'short_description',
+  'hq_country',
+  'hq_city',
+  'employee_count',
+  'founding_year',
+];
 
 const FIELDS_BY_KEY = new Map(PROFILE_FIELDS.map((field) => [field.key, field]));
 
@@ -60,11 +68,18 @@ export type FieldListParse = { ok: true; fields: ProfileField[] } | { ok: false;
 /** Parses a comma list such as "company_name, hq_country" (blank: the default fields); names an unknown field. */
 export function parseFieldList(list: unknown): FieldListParse {
   const text = list === null || list === undefined ? '' : String(list).trim();
-  const keys = text === '' ? DEFAULT_PROFILE_FIELD_KEYS : text.split(',').map((key) => key.trim().toLowerCase()).filter(Boolean);
+  const keys =
+    text === ''
+      ? DEFAULT_PROFILE_FIELD_KEYS
+      : text
+          .split(',')
+          .map((key) => key.trim().toLowerCase())
+          .filter(Boolean);
   const fields: ProfileField[] = [];
   for (const key of keys) {
     const field = FIELDS_BY_KEY.get(key);
-    if (!field) return { ok: false, message: `Unknown field: "${key}". Use: ${PROFILE_FIELDS.map((f) => f.key).join(', ')}` };
+    if (!field)
+      return { ok: false, message: `Unknown field: "${key}". Use: ${PROFILE_FIELDS.map((f) => f.key).join(', ')}` };
     if (!fields.includes(field)) fields.push(field);
   }
   return { ok: true, fields };

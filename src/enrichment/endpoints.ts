@@ -5,7 +5,15 @@ import { previewRefresh, runRefreshChunk as refreshChunk } from './refresh';
 import { enrichmentDeps, refreshDeps } from './context';
 import { checkedRequest } from '../shared/request-check';
 import { ENRICH_OPTIONS, REFRESH_REQUEST } from './requests';
-import type { EnrichOptions, EnrichPreview, EnrichProgress, RefreshChunkResult, RefreshPreview, RefreshRequest, StartResult } from './contract';
+import type {
+  EnrichOptions,
+  EnrichPreview,
+  EnrichProgress,
+  RefreshChunkResult,
+  RefreshPreview,
+  RefreshRequest,
+  StartResult,
+} from './contract';
 import { showPanel } from '../platform/panels';
 
 /** A refresh chunk from the sidebar works this long, so progress shows while it goes on. */
@@ -54,5 +62,9 @@ export function getRefreshPreview(input: RefreshRequest): RefreshPreview {
 }
 
 export function runRefreshChunk(input: RefreshRequest): RefreshChunkResult {
-  return refreshChunk(refreshDeps(), checkedRequest<RefreshRequest>(REFRESH_REQUEST, input, 'refresh'), REFRESH_CHUNK_BUDGET_MS);
+  return refreshChunk(
+    refreshDeps(),
+    checkedRequest<RefreshRequest>(REFRESH_REQUEST, input, 'refresh'),
+    REFRESH_CHUNK_BUDGET_MS,
+  );
 }

@@ -159,7 +159,8 @@ function readFilledColumns(store: KeyValueStore, sheetId: number): FilledColumns
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
     const filled: FilledColumns = {};
     for (const [domainHeader, headers] of Object.entries(parsed)) {
-      if (Array.isArray(headers)) filled[domainHeader] = headers.filter((header): header is string => typeof header === 'string');
+      if (Array.isArray(headers))
+        filled[domainHeader] = headers.filter((header): header is string => typeof header === 'string');
     }
     return filled;
   } catch {
@@ -173,11 +174,19 @@ export function filledColumns(store: KeyValueStore, sheetId: number, domainHeade
 }
 
 /** Records the field columns a job filled to the end (normalized headers), adding to what earlier jobs filled. */
-export function recordFilledColumns(store: KeyValueStore, sheetId: number, domainHeader: string, headers: string[]): void {
+export function recordFilledColumns(
+  store: KeyValueStore,
+  sheetId: number,
+  domainHeader: string,
+  headers: string[],
+): void {
   const filled = readFilledColumns(store, sheetId);
   const merged = { ...filled, [domainHeader]: [...new Set([...(filled[domainHeader] ?? []), ...headers])] };
   const text = JSON.stringify(merged);
-  store.set(FILLED_COLUMNS_PREFIX + sheetId, text.length <= FILLED_COLUMNS_MAX_CHARS ? text : JSON.stringify({ [domainHeader]: merged[domainHeader] }));
+  store.set(
+    FILLED_COLUMNS_PREFIX + sheetId,
+    text.length <= FILLED_COLUMNS_MAX_CHARS ? text : JSON.stringify({ [domainHeader]: merged[domainHeader] }),
+  );
 }
 
 /** DocumentProperties key prefix: per sheet, the profile field keys last chosen in the Enrich panel (JSON list). */
@@ -189,7 +198,9 @@ export function chosenFields(store: KeyValueStore, sheetId: number): string[] | 
   if (!text) return null;
   try {
     const parsed: unknown = JSON.parse(text);
-    return Array.isArray(parsed) && parsed.length > 0 && parsed.every((key) => typeof key === 'string') ? (parsed as string[]) : null;
+    return Array.isArray(parsed) && parsed.length > 0 && parsed.every((key) => typeof key === 'string')
+      ? (parsed as string[])
+      : null;
   } catch {
     return null;
   }

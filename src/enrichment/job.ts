@@ -8,10 +8,39 @@ import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
 import { userMessage, type ApiError } from '../api/errors';
 import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } from '../companies/profile-fields';
 import { readCachedLookups } from '../companies/profile-cache';
-import { columnOptions, DEFAULT_DOMAIN_HEADER, detectDomainColumn, locateColumns, normalizeHeader, planTargetColumns, type ColumnOption } from './layout';
-import { addInvalidUpdates, addOutcomeUpdates, buildBlockWrites, columnRuns, dropFormulaCells, outcomeCells, readRows, updatedSpan, type CellUpdates, type RowOutcome } from './rows';
+import {
+  columnOptions,
+  DEFAULT_DOMAIN_HEADER,
+  detectDomainColumn,
+  locateColumns,
+  normalizeHeader,
+  planTargetColumns,
+  type ColumnOption,
+} from './layout';
+import {
+  addInvalidUpdates,
+  addOutcomeUpdates,
+  buildBlockWrites,
+  columnRuns,
+  dropFormulaCells,
+  outcomeCells,
+  readRows,
+  updatedSpan,
+  type CellUpdates,
+  type RowOutcome,
+} from './rows';
 import type { EnrichOptions, EnrichPreview, EnrichProgress, FieldChoice, StartResult } from './contract';
-import { chosenFields, emptyCounts, filledColumns, loadJob, recordFilledColumns, rememberChosenFields, saveJob, type EnrichJob, type RetryEntry } from './job-state';
+import {
+  chosenFields,
+  emptyCounts,
+  filledColumns,
+  loadJob,
+  recordFilledColumns,
+  rememberChosenFields,
+  saveJob,
+  type EnrichJob,
+  type RetryEntry,
+} from './job-state';
 import { resolveDomains, type LookupClient } from './lookups';
 import type { EnrichmentDates, EnrichSheet, SheetAccess, TriggerPort } from './ports';
 import { TIMER_HANDLER } from '../scheduler/timer';
@@ -62,7 +91,12 @@ export interface EnrichDeps {
 export function progressOf(job: EnrichJob, now: number, busy = false): EnrichProgress {
   const enriching = job.retries.filter((entry) => entry.why === 'enriching').length;
   const blocked = job.retries.filter((entry) => entry.why === 'paused').length;
-  const percent = job.status === 'done' ? 100 : job.totalDomains === 0 ? 0 : Math.min(99, Math.floor((job.resolvedDomains / job.totalDomains) * 100));
+  const percent =
+    job.status === 'done'
+      ? 100
+      : job.totalDomains === 0
+        ? 0
+        : Math.min(99, Math.floor((job.resolvedDomains / job.totalDomains) * 100));
   const end = job.finishedAt ?? job.updatedAt;
   const seconds = Math.max(0.001, (end - job.startedAt) / 1000);
   const rate = job.resolvedDomains / seconds;
@@ -74,15 +108,16 @@ export function progressOf(job: EnrichJob, now: number, busy = false): EnrichPro
     else if (job.plan.length > 0 || !job.mainDone) nextStepInMs = 0;
     else if (job.retries.length > 0) {
       nextStepInMs = Math.max(0, retryGroupEnd(job.retries, Math.min(...job.retries.map((entry) => entry.at))) - now);
-    }
-    else nextStepInMs = 0;
+    } else nextStepInMs = 0;
   }
   return {
     jobId: job.id,
     status: job.status,
     message: job.message,
     sheetName: job.sheetName,
-    domainColumnLabel: job.domainHeader ? `${columnLetter(job.domainColumn)}: ${job.domainHeader}` : columnLetter(job.domainColumn),
+    domainColumnLabel: job.domainHeader
+      ? `${columnLetter(job.domainColumn)}: ${job.domainHeader}`
+      : columnLetter(job.domainColumn),
     headers: job.headers,
     overwrite: job.overwrite,
     scope: job.scope,
@@ -128,10 +163,12 @@ function estimate(
   const fresh = notLookedUp === 0 ? 0 : freshRate > 0 ? notLookedUp / freshRate : null;
   if (fresh === null) return { etaSeconds: null, etaLatestSeconds: null };
   if (nextTry === null) return { etaSeconds: Math.ceil(fresh), etaLatestSeconds: Math.ceil(fresh) };
-  const latest = Math.max(...waiting.map((entry) => {
-    const delays = entry.why === 'enriching' ? LIMITS.enrichingDelaysMs : LIMITS.errorDelaysMs;
-    return entry.at + delays.slice(entry.n).reduce((sum, delay) => sum + delay, 0);
-  }));
+  const latest = Math.max(
+    ...waiting.map((entry) => {
+      const delays = entry.why === 'enriching' ? LIMITS.enrichingDelaysMs : LIMITS.errorDelaysMs;
+      return entry.at + delays.slice(entry.n).reduce((sum, delay) => sum + delay, 0);
+    }),
+  );
   return {
     etaSeconds: Math.ceil(Math.max(fresh, (nextTry - now) / 1000)),
     etaLatestSeconds: Math.ceil(Math.max(fresh, (latest - now) / 1000)),
@@ -161,12 +198,18 @@ interface Analysis {
   rows: ReturnType<typeof readRows>;
 }
 
-function parseFields(keys: string[] | undefined): { ok: true; fields: ProfileField[] } | { ok: false; message: string } {
+function parseFields(
+  keys: string[] | undefined,
+): { ok: true; fields: ProfileField[] } | { ok: false; message: string } {
   if (keys !== undefined && keys.length === 0) return { ok: false, message: 'Pick at least one field to add.' };
   return parseFieldList(keys === undefined ? '' : keys.join(','));
 }
 
-function analyze(deps: EnrichDeps, options: EnrichOptions, sheetOverride?: EnrichSheet): Analysis | { message: string } {
+function analyze(
+  deps: EnrichDeps,
+  options: EnrichOptions,
+  sheetOverride?: EnrichSheet,
+): Analysis | { message: string } {
   const active = deps.sheets.active();
   const sheet = sheetOverride ?? active.sheet;
   const values = sheet.readValues();
@@ -174,17 +217,41 @@ function analyze(deps: EnrichDeps, options: EnrichOptions, sheetOverride?: Enric
   const detected = detectDomainColumn(values, active.selection, lastColumn, options.domainColumn);
   if (!detected.ok) return { message: detected.message };
   // The fields last chosen for this sheet when the panel asks for none (a remembered key no longer known is dropped).
-  const remembered = options.fields === undefined ? chosenFields(deps.store, sheet.id)?.filter((key) => profileFieldByKey(key)) : undefined;
+  const remembered =
+    options.fields === undefined
+      ? chosenFields(deps.store, sheet.id)?.filter((key) => profileFieldByKey(key))
+      : undefined;
   const parsed = parseFields(options.fields ?? (remembered?.length ? remembered : undefined));
   if (!parsed.ok) return { message: parsed.message };
-  if (options.fields !== undefined) rememberChosenFields(deps.store, sheet.id, parsed.fields.map((field) => field.key));
+  if (options.fields !== undefined)
+    rememberChosenFields(
+      deps.store,
+      sheet.id,
+      parsed.fields.map((field) => field.key),
+    );
   const hasHeaderRow = detected.headerRow === 1;
   const domainHeader = hasHeaderRow ? detected.header : DEFAULT_DOMAIN_HEADER;
-  const targets = planTargetColumns(hasHeaderRow ? values[0] : [], lastColumn, detected.column, domainHeader, parsed.fields, hasHeaderRow);
+  const targets = planTargetColumns(
+    hasHeaderRow ? values[0] : [],
+    lastColumn,
+    detected.column,
+    domainHeader,
+    parsed.fields,
+    hasHeaderRow,
+  );
   const filled = filledColumns(deps.store, sheet.id, normalizeHeader(domainHeader));
-  const settled = targets.filter((t) => !t.isNew && filled.has(normalizeHeader(t.header))).map((t) => normalizeHeader(t.header));
+  const settled = targets
+    .filter((t) => !t.isNew && filled.has(normalizeHeader(t.header)))
+    .map((t) => normalizeHeader(t.header));
   const isSettled = targets.map((t) => settled.includes(normalizeHeader(t.header)));
-  const rows = readRows(values, detected.headerRow, detected.column, targets.map((t) => t.column), options.overwrite === true, isSettled);
+  const rows = readRows(
+    values,
+    detected.headerRow,
+    detected.column,
+    targets.map((t) => t.column),
+    options.overwrite === true,
+    isSettled,
+  );
   return {
     sheet,
     values,
@@ -207,7 +274,8 @@ export function previewEnrichment(deps: EnrichDeps, options: EnrichOptions = {})
   const analysis = analyze(deps, options);
   if ('message' in analysis) return { ok: false, message: analysis.message, job };
   const chosen = new Map(analysis.targets.map((target) => [target.field.key, target]));
-  const cached = analysis.rows.pending.length > 0 ? readCachedLookups(deps.cache, analysis.rows.pending, deps.clock.now()).size : 0;
+  const cached =
+    analysis.rows.pending.length > 0 ? readCachedLookups(deps.cache, analysis.rows.pending, deps.clock.now()).size : 0;
   return {
     ok: true,
     sheetName: analysis.sheet.name,
@@ -237,11 +305,14 @@ function allFieldChoices(chosen: Map<string, { column: number; isNew: boolean; h
       key: field.key,
       header: target?.header ?? field.header,
       checked: target !== undefined,
-      target: target ? (target.isNew ? `new column ${columnLetter(target.column)}` : `column ${columnLetter(target.column)} (existing)`) : '',
+      target: target
+        ? target.isNew
+          ? `new column ${columnLetter(target.column)}`
+          : `column ${columnLetter(target.column)} (existing)`
+        : '',
     };
   });
 }
-
 
 /**
  * Starts a job on the active sheet: adds a header row when the data has none, writes the headers of new field
@@ -252,7 +323,10 @@ export function startEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): 
   try {
     const existing = loadJob(deps.store);
     if (existing && existing.status === 'running') {
-      return { ok: false, message: `An enrichment is already running on "${existing.sheetName}": wait for it or cancel it first.` };
+      return {
+        ok: false,
+        message: `An enrichment is already running on "${existing.sheetName}": wait for it or cancel it first.`,
+      };
     }
     let analysis = analyze(deps, options);
     if ('message' in analysis) return { ok: false, message: analysis.message };
@@ -266,7 +340,9 @@ export function startEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): 
     const created = analysis.targets.filter((target) => target.isNew);
     if (created.length > 0) analysis.sheet.ensureColumns(Math.max(...created.map((target) => target.column)));
     for (const run of columnRuns(created.map((target) => target.column))) {
-      const headers = created.filter((t) => t.column >= run.first && t.column < run.first + run.count).map((t) => t.header);
+      const headers = created
+        .filter((t) => t.column >= run.first && t.column < run.first + run.count)
+        .map((t) => t.header);
       analysis.sheet.writeValues(1, run.first, [headers]);
     }
     const now = deps.clock.now();
@@ -355,7 +431,14 @@ interface ChunkWork {
   fatal: ApiError | null;
 }
 
-function retryEntry(previous: RetryEntry | undefined, domain: string, planned: number, why: RetryEntry['why'], now: number, message?: string): RetryEntry | null {
+function retryEntry(
+  previous: RetryEntry | undefined,
+  domain: string,
+  planned: number,
+  why: RetryEntry['why'],
+  now: number,
+  message?: string,
+): RetryEntry | null {
   const n = (previous?.n ?? 0) + 1;
   const delays = why === 'enriching' ? LIMITS.enrichingDelaysMs : LIMITS.errorDelaysMs;
   if (n > delays.length) return null;
@@ -365,11 +448,19 @@ function retryEntry(previous: RetryEntry | undefined, domain: string, planned: n
 /** Takes the plan's cached lookups as outcomes at once (one cache read), leaving the rest of the plan to look up. */
 function takeCachedFromPlan(deps: EnrichDeps, job: EnrichJob, work: ChunkWork): void {
   if (job.plan.length === 0) return;
-  const cached = readCachedLookups(deps.cache, job.plan.map((entry) => entry.d), deps.clock.now());
+  const cached = readCachedLookups(
+    deps.cache,
+    job.plan.map((entry) => entry.d),
+    deps.clock.now(),
+  );
   if (cached.size === 0) return;
   for (const entry of job.plan) {
     const hit = cached.get(entry.d);
-    if (hit) work.outcomes.set(entry.d, { outcome: hit.state === 'found' ? { kind: 'profile', values: hit.values } : { kind: 'not_found' }, planned: entry.r });
+    if (hit)
+      work.outcomes.set(entry.d, {
+        outcome: hit.state === 'found' ? { kind: 'profile', values: hit.values } : { kind: 'not_found' },
+        planned: entry.r,
+      });
   }
   job.cacheHits += cached.size;
   job.plan = job.plan.filter((entry) => !cached.has(entry.d));
@@ -409,10 +500,14 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     const fromPlan = job.plan.slice(planIndex, planIndex + batchSize - due.length);
     if (due.length === 0 && fromPlan.length === 0) break;
     // The tail of a plan that is not the last goes out with the next plan, in a full batch.
-    if (!job.mainDone && due.length + fromPlan.length < batchSize && planIndex + fromPlan.length >= job.plan.length) break;
+    if (!job.mainDone && due.length + fromPlan.length < batchSize && planIndex + fromPlan.length >= job.plan.length)
+      break;
     const stored = loadJob(deps.store);
     if (!stored || stored.id !== job.id || stored.status !== 'running') break;
-    const batch = [...due.map((entry) => ({ d: entry.d, r: entry.r, retry: entry })), ...fromPlan.map((entry) => ({ ...entry, retry: undefined }))];
+    const batch = [
+      ...due.map((entry) => ({ d: entry.d, r: entry.r, retry: entry })),
+      ...fromPlan.map((entry) => ({ ...entry, retry: undefined })),
+    ];
     const resolved = resolveDomains(
       batch.map((item) => item.d),
       { cache: deps.cache, client, deadline: started + budgetMs, now: () => deps.clock.now() },
@@ -426,8 +521,10 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     for (const item of batch) {
       const result = resolved.results.get(item.d);
       if (!result) continue;
-      if (result.state === 'found') work.outcomes.set(item.d, { outcome: { kind: 'profile', values: result.values }, planned: item.r });
-      else if (result.state === 'not_found') work.outcomes.set(item.d, { outcome: { kind: 'not_found' }, planned: item.r });
+      if (result.state === 'found')
+        work.outcomes.set(item.d, { outcome: { kind: 'profile', values: result.values }, planned: item.r });
+      else if (result.state === 'not_found')
+        work.outcomes.set(item.d, { outcome: { kind: 'not_found' }, planned: item.r });
       else if (result.state === 'fatal') {
         // Not this domain's failure: the job pauses and looks it up again on Resume.
         work.fatal = result.error;
@@ -444,7 +541,12 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
         const message = result.state === 'error' ? userMessage(result.error) : undefined;
         const next = retryEntry(item.retry, item.d, item.r, why, now, message);
         if (next) job.retries.push(next);
-        else work.outcomes.set(item.d, { outcome: why === 'enriching' ? { kind: 'enriching' } : { kind: 'failed', message: message ?? 'Lookup failed' }, planned: item.r });
+        else
+          work.outcomes.set(item.d, {
+            outcome:
+              why === 'enriching' ? { kind: 'enriching' } : { kind: 'failed', message: message ?? 'Lookup failed' },
+            planned: item.r,
+          });
       }
     }
     planIndex += fromPlan.length;
@@ -473,14 +575,23 @@ function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): stri
     return settledDomains;
   }
   job.domainColumn = located.domainColumn;
-  const fields = job.fields.map((key) => profileFieldByKey(key)).filter((field): field is ProfileField => field !== undefined);
+  const fields = job.fields
+    .map((key) => profileFieldByKey(key))
+    .filter((field): field is ProfileField => field !== undefined);
   const settled = job.headers.map((header) => job.settled?.includes(normalizeHeader(header)) === true);
   const snapshot = readRows(values, 1, located.domainColumn, located.targets, job.overwrite, settled);
   const updates: CellUpdates = new Map();
   for (const [domain, { outcome, planned }] of work.outcomes) {
     const rows = snapshot.rowsByDomain.get(domain) ?? [];
     const needing = snapshot.pendingRows.get(domain) ?? 0;
-    const written = addOutcomeUpdates(updates, values, rows, located.targets, outcomeCells(outcome, fields), job.overwrite);
+    const written = addOutcomeUpdates(
+      updates,
+      values,
+      rows,
+      located.targets,
+      outcomeCells(outcome, fields),
+      job.overwrite,
+    );
     if (written > 0 && (outcome.kind === 'profile' || outcome.kind === 'not_found')) settledDomains.push(domain);
     if (outcome.kind === 'profile') job.counts.written += written;
     else if (outcome.kind === 'not_found') job.counts.notFound += written;
@@ -494,10 +605,16 @@ function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): stri
   if (span) {
     const first = Math.min(...located.targets);
     const last = Math.max(...located.targets);
-    const formulas = sheet.readFormulas({ row: span.first + 1, column: first, numRows: span.last - span.first + 1, numColumns: last - first + 1 });
+    const formulas = sheet.readFormulas({
+      row: span.first + 1,
+      column: first,
+      numRows: span.last - span.first + 1,
+      numColumns: last - first + 1,
+    });
     const formulaAt = (index: number, column: number) => formulas[index - span.first]?.[column - first] || undefined;
     if (!job.overwrite) dropFormulaCells(updates, formulaAt);
-    for (const write of buildBlockWrites(updates, values, located.targets, formulaAt)) sheet.writeValues(write.row, write.column, write.values);
+    for (const write of buildBlockWrites(updates, values, located.targets, formulaAt))
+      sheet.writeValues(write.row, write.column, write.values);
   }
   if (!job.mainDone) {
     const after = snapshot.pending.filter((domain) => domain > job.cursor);
@@ -526,7 +643,14 @@ function chunkOnce(deps: EnrichDeps, job: EnrichJob, started: number, budgetMs: 
     }
     if (job.status === 'paused') {
       // Nothing of this chunk was written: look its domains up again (from the cache) once resumed.
-      Object.assign(job, { ...before, status: job.status, message: job.message, lookups: job.lookups, requests: job.requests, cacheHits: job.cacheHits });
+      Object.assign(job, {
+        ...before,
+        status: job.status,
+        message: job.message,
+        lookups: job.lookups,
+        requests: job.requests,
+        cacheHits: job.cacheHits,
+      });
     }
   }
   if (work.fatal && job.status === 'running') pause(job, userMessage(work.fatal));
@@ -571,7 +695,10 @@ export function runChunk(deps: EnrichDeps, mode: ChunkMode, budgetMs?: number): 
     const now = deps.clock.now();
     const progress = progressOf(job, now);
     if (job.status === 'running') {
-      const delay = mode === 'trigger' ? Math.max(LIMITS.triggerMinDelayMs, progress.nextStepInMs) : Math.max(LIMITS.triggerBackstopMs, progress.nextStepInMs);
+      const delay =
+        mode === 'trigger'
+          ? Math.max(LIMITS.triggerMinDelayMs, progress.nextStepInMs)
+          : Math.max(LIMITS.triggerBackstopMs, progress.nextStepInMs);
       deps.triggers.scheduleOnly(TRIGGER_HANDLER, delay);
     } else {
       // Done, cancelled, or paused until the user acts (Resume re-arms the trigger).

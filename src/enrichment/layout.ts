@@ -71,7 +71,9 @@ export function columnOptions(values: unknown[][], lastColumn: number): ColumnOp
   for (let column = 1; column <= lastColumn; column++) {
     const top = values[0]?.[column - 1];
     const header = isHeaderCell(top) ? cellText(top) : '';
-    const label = header ? `${columnLetter(column)}: ${header.length > 30 ? `${header.slice(0, 29)}…` : header}` : columnLetter(column);
+    const label = header
+      ? `${columnLetter(column)}: ${header.length > 30 ? `${header.slice(0, 29)}…` : header}`
+      : columnLetter(column);
     options.push({ column, label, domains: countDomains(values, column) });
   }
   return options;
@@ -87,11 +89,22 @@ function choice(values: unknown[][], column: number, note: string | null): Domai
  * Picks the domain column. An explicit column wins; otherwise, among the selected columns, a column whose header
  * names domains/websites and holds domains, else the one holding the most domains (leftmost on a tie).
  */
-export function detectDomainColumn(values: unknown[][], selection: Area, lastColumn: number, requested?: number): DomainColumnResult {
-  if (values.length === 0 || lastColumn === 0) return { ok: false, message: 'This sheet is empty: put company domains in a column and select it.' };
+export function detectDomainColumn(
+  values: unknown[][],
+  selection: Area,
+  lastColumn: number,
+  requested?: number,
+): DomainColumnResult {
+  if (values.length === 0 || lastColumn === 0)
+    return { ok: false, message: 'This sheet is empty: put company domains in a column and select it.' };
   if (requested !== undefined) {
-    if (!Number.isInteger(requested) || requested < 1 || requested > lastColumn) return { ok: false, message: `Column ${requested} is outside the sheet.` };
-    if (countDomains(values, requested) === 0) return { ok: false, message: `Column ${columnLetter(requested)} holds no domains: pick the column with company domains.` };
+    if (!Number.isInteger(requested) || requested < 1 || requested > lastColumn)
+      return { ok: false, message: `Column ${requested} is outside the sheet.` };
+    if (countDomains(values, requested) === 0)
+      return {
+        ok: false,
+        message: `Column ${columnLetter(requested)} holds no domains: pick the column with company domains.`,
+      };
     return { ok: true, ...choice(values, requested, null) };
   }
   const first = Math.max(1, selection.column);
@@ -102,13 +115,20 @@ export function detectDomainColumn(values: unknown[][], selection: Area, lastCol
     const domains = countDomains(values, column);
     if (domains === 0) continue;
     const named = DOMAIN_HEADER.test(cellText(values[0]?.[column - 1]));
-    if (!best || (named && !best.named) || (named === best.named && domains > best.domains)) best = { column, domains, named };
+    if (!best || (named && !best.named) || (named === best.named && domains > best.domains))
+      best = { column, domains, named };
   }
   if (!best) {
-    const where = first === last ? `Column ${columnLetter(first)} holds` : `Columns ${columnLetter(first)}–${columnLetter(last)} hold`;
+    const where =
+      first === last
+        ? `Column ${columnLetter(first)} holds`
+        : `Columns ${columnLetter(first)}–${columnLetter(last)} hold`;
     return { ok: false, message: `${where} no company domains: select the column with domains (e.g. stripe.com).` };
   }
-  const note = first === last ? null : `Selection spans columns ${columnLetter(first)}–${columnLetter(last)}: using column ${columnLetter(best.column)}${best.named ? ' (by its header)' : ' (most domains)'}.`;
+  const note =
+    first === last
+      ? null
+      : `Selection spans columns ${columnLetter(first)}–${columnLetter(last)}: using column ${columnLetter(best.column)}${best.named ? ' (by its header)' : ' (most domains)'}.`;
   return { ok: true, ...choice(values, best.column, note) };
 }
 
@@ -122,7 +142,14 @@ export function fieldHeader(field: ProfileField, domainHeader: string): string {
  * equals the field's header (or a header the field had before, e.g. "Size" for employee_count: that column keeps its
  * header), else a new column after the last one, in field order.
  */
-export function planTargetColumns(headerValues: unknown[], lastColumn: number, domainColumn: number, domainHeader: string, fields: ProfileField[], hasHeaderRow: boolean): TargetColumn[] {
+export function planTargetColumns(
+  headerValues: unknown[],
+  lastColumn: number,
+  domainColumn: number,
+  domainHeader: string,
+  fields: ProfileField[],
+  hasHeaderRow: boolean,
+): TargetColumn[] {
   const taken = new Set<number>([domainColumn]);
   let next = lastColumn + 1;
   return fields.map((field) => {
@@ -152,7 +179,12 @@ export type LocatedColumns = { ok: true; domainColumn: number; targets: number[]
  * Finds a running job's columns again from the header row, so columns inserted, deleted or moved meanwhile do not
  * misdirect writes: the domain column by its header (its old position first), each field column by its header.
  */
-export function locateColumns(headerValues: unknown[], domainColumn: number, domainHeader: string, targetHeaders: string[]): LocatedColumns {
+export function locateColumns(
+  headerValues: unknown[],
+  domainColumn: number,
+  domainHeader: string,
+  targetHeaders: string[],
+): LocatedColumns {
   const wanted = normalizeHeader(domainHeader);
   let found = domainColumn;
   if (normalizeHeader(headerValues[domainColumn - 1]) !== wanted) {
@@ -160,14 +192,24 @@ export function locateColumns(headerValues: unknown[], domainColumn: number, dom
     headerValues.forEach((value, index) => {
       if (normalizeHeader(value) === wanted) matches.push(index + 1);
     });
-    if (matches.length !== 1) return { ok: false, message: `The domain column "${domainHeader}" was renamed or removed: restore it, or start a new enrichment.` };
+    if (matches.length !== 1)
+      return {
+        ok: false,
+        message: `The domain column "${domainHeader}" was renamed or removed: restore it, or start a new enrichment.`,
+      };
     found = matches[0];
   }
   const taken = new Set<number>([found]);
   const targets: number[] = [];
   for (const header of targetHeaders) {
-    const index = headerValues.findIndex((value, i) => !taken.has(i + 1) && normalizeHeader(value) === normalizeHeader(header));
-    if (index < 0) return { ok: false, message: `The column "${header}" was removed or renamed: restore it, or start a new enrichment.` };
+    const index = headerValues.findIndex(
+      (value, i) => !taken.has(i + 1) && normalizeHeader(value) === normalizeHeader(header),
+    );
+    if (index < 0)
+      return {
+        ok: false,
+        message: `The column "${header}" was removed or renamed: restore it, or start a new enrichment.`,
+      };
     taken.add(index + 1);
     targets.push(index + 1);
   }

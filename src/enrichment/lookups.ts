@@ -22,7 +22,17 @@ export type DomainResolution =
   /** A failure no retry fixes until the user acts (token, settings, quota): the job pauses. */
   | { state: 'fatal'; error: ApiError };
 
-const FATAL: ReadonlySet<ApiError['kind']> = new Set(['no_token', 'bad_base_url', 'unauthorized', 'forbidden', 'quota', 'platform_error', 'payment_required', 'payment_failed', 'plan_required']);
+const FATAL: ReadonlySet<ApiError['kind']> = new Set([
+  'no_token',
+  'bad_base_url',
+  'unauthorized',
+  'forbidden',
+  'quota',
+  'platform_error',
+  'payment_required',
+  'payment_failed',
+  'plan_required',
+]);
 
 export interface BatchResolution {
   results: Map<string, DomainResolution>;
@@ -38,12 +48,20 @@ const NO_ANSWER: ReadonlySet<ApiError['kind']> = new Set(['network', 'timeout'])
  * connection drops, so one bad request sinks all of them), the batch is split in halves and each half is tried on
  * its own, down to single lookups, while time remains before `deadline`.
  */
-function lookupSplitting(client: LookupClient, ids: string[], deadline: number, now: () => number): Result<LookupOutcome>[] {
+function lookupSplitting(
+  client: LookupClient,
+  ids: string[],
+  deadline: number,
+  now: () => number,
+): Result<LookupOutcome>[] {
   const answers = client.lookupCompanies(ids);
   const allLost = ids.length > 1 && answers.every((answer) => !answer.ok && NO_ANSWER.has(answer.error.kind));
   if (!allLost || now() >= deadline) return answers;
   const middle = Math.ceil(ids.length / 2);
-  const halves = [...lookupSplitting(client, ids.slice(0, middle), deadline, now), ...lookupSplitting(client, ids.slice(middle), deadline, now)];
+  const halves = [
+    ...lookupSplitting(client, ids.slice(0, middle), deadline, now),
+    ...lookupSplitting(client, ids.slice(middle), deadline, now),
+  ];
   return halves.map((answer, i) => ({ ...answer, retries: answer.retries + answers[i].retries + 1 }));
 }
 
@@ -68,9 +86,16 @@ export function resolveDomains(domains: string[], deps: ResolveDeps): BatchResol
     const answer = answers[i];
     requests += 1 + answer.retries;
     let resolution: DomainResolution;
-    if (answer.ok) resolution = answer.value.state === 'ready' ? { state: 'found', values: profileValues(answer.value.profile) } : { state: 'enriching' };
+    if (answer.ok)
+      resolution =
+        answer.value.state === 'ready'
+          ? { state: 'found', values: profileValues(answer.value.profile) }
+          : { state: 'enriching' };
     else if (answer.error.kind === 'not_found') resolution = { state: 'not_found' };
-    else resolution = FATAL.has(answer.error.kind) ? { state: 'fatal', error: answer.error } : { state: 'error', error: answer.error };
+    else
+      resolution = FATAL.has(answer.error.kind)
+        ? { state: 'fatal', error: answer.error }
+        : { state: 'error', error: answer.error };
     if (resolution.state === 'found' || resolution.state === 'not_found') fresh.set(domain, resolution);
     results.set(domain, resolution);
   });

@@ -1,6 +1,6 @@
 // The small ports the enrichment job needs beyond src/ports.ts: the sheet it works on (whole-grid read, formula read,
-// rectangular writes of values and notes), the enrichment dates, and the continuation trigger. sheet-adapter.ts and
-// trigger-adapter.ts implement them over Apps Script; tests use in-memory fakes.
+// rectangular writes of values and notes), the enrichment dates, and the continuation trigger.
+// src/platform/sheets/enrichment.ts and trigger-adapter.ts implement them over Apps Script; tests use fakes.
 import type { CellValue } from '../shared/cell-values';
 import type { Area } from './layout';
 

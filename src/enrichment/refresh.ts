@@ -48,11 +48,20 @@ function layoutOf(deps: RefreshDeps): Layout | { message: string } {
   const detected = detectDomainColumn(values, selection as Area, lastColumn);
   if (!detected.ok) return { message: detected.message };
   const keys = chosenFields(deps.store, sheet.id) ?? [];
-  const fields = keys.map((key) => profileFieldByKey(key)).filter((field): field is ProfileField => field !== undefined);
+  const fields = keys
+    .map((key) => profileFieldByKey(key))
+    .filter((field): field is ProfileField => field !== undefined);
   if (fields.length === 0) return { message: `Nothing on "${sheet.name}" was enriched yet: enrich it first.` };
   const domainHeader = detected.headerRow === 1 ? detected.header : DEFAULT_DOMAIN_HEADER;
   const header = detected.headerRow === 1 ? values[0] : [];
-  const planned = planTargetColumns(header, lastColumn, detected.column, domainHeader, fields, detected.headerRow === 1);
+  const planned = planTargetColumns(
+    header,
+    lastColumn,
+    detected.column,
+    domainHeader,
+    fields,
+    detected.headerRow === 1,
+  );
   const existing = planned.filter((target) => !target.isNew);
   if (existing.length === 0) return { message: `The enriched columns of "${sheet.name}" are gone: enrich it again.` };
   return {
@@ -140,7 +149,8 @@ export function runRefreshChunk(deps: RefreshDeps, request: RefreshRequest, budg
   if (days === null) return { ok: false, message: 'Days must be a whole number from 0 to 3650.' };
   const started = deps.clock.now();
   const job = loadJob(deps.store);
-  if (job?.status === 'running') return { ok: false, message: 'An enrichment is running: let it finish (or cancel it) first.' };
+  if (job?.status === 'running')
+    return { ok: false, message: 'An enrichment is running: let it finish (or cancel it) first.' };
   const before = layoutOf(deps);
   if ('message' in before) return { ok: false, message: before.message };
   const skip = new Set(request.skip ?? []);
@@ -190,7 +200,9 @@ function changedCells(layout: Layout, found: Map<string, Record<string, unknown>
     const profile = parsed.kind === 'domain' ? found.get(parsed.domain) : undefined;
     if (!profile) return;
     const cells = outcomeCells({ kind: 'profile', values: profile }, layout.fields);
-    changes.push(...cellChanges(index + 1, row, layout.targets, cells, (column) => formulas[index]?.[column - 1] ?? '', today));
+    changes.push(
+      ...cellChanges(index + 1, row, layout.targets, cells, (column) => formulas[index]?.[column - 1] ?? '', today),
+    );
   });
   return changes;
 }

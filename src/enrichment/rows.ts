@@ -41,7 +41,8 @@ export interface RowsSnapshot {
 }
 
 const isEmpty = (value: unknown): boolean => value === null || value === undefined || value === '';
-const isRetryMark = (value: unknown): boolean => typeof value === 'string' && (value === ENRICHING_TEXT || value.startsWith(FAILED_PREFIX));
+const isRetryMark = (value: unknown): boolean =>
+  typeof value === 'string' && (value === ENRICHING_TEXT || value.startsWith(FAILED_PREFIX));
 
 export function isEmptyOrMark(value: unknown): boolean {
   return isEmpty(value) || isRetryMark(value);
@@ -66,7 +67,14 @@ function rowNeedsValues(row: unknown[], targets: number[], overwrite: boolean, s
  * Reads the data rows (grid rows after `headerRow`). `targets` are the field columns (1-based) and `settled` says,
  * per target, whether an empty cell there can be a value the profile lacks (see rowNeedsValues).
  */
-export function readRows(values: unknown[][], headerRow: number, domainColumn: number, targets: number[], overwrite: boolean, settled: boolean[] = []): RowsSnapshot {
+export function readRows(
+  values: unknown[][],
+  headerRow: number,
+  domainColumn: number,
+  targets: number[],
+  overwrite: boolean,
+  settled: boolean[] = [],
+): RowsSnapshot {
   const snapshot: RowsSnapshot = {
     rows: 0,
     blank: 0,
@@ -102,7 +110,8 @@ export function readRows(values: unknown[][], headerRow: number, domainColumn: n
     const list = snapshot.rowsByDomain.get(domain.domain);
     if (list) list.push(index);
     else snapshot.rowsByDomain.set(domain.domain, [index]);
-    if (rowNeedsValues(row, targets, overwrite, settled)) snapshot.pendingRows.set(domain.domain, (snapshot.pendingRows.get(domain.domain) ?? 0) + 1);
+    if (rowNeedsValues(row, targets, overwrite, settled))
+      snapshot.pendingRows.set(domain.domain, (snapshot.pendingRows.get(domain.domain) ?? 0) + 1);
     else snapshot.alreadyFilled++;
   }
   snapshot.pending = [...snapshot.pendingRows.keys()].sort();
@@ -115,7 +124,12 @@ export function outcomeCells(outcome: RowOutcome, fields: ProfileField[]): CellV
     const cells = fields.map((field) => toCellValue(outcome.values[field.key]));
     return cells.every(isEmpty) ? cells.map((cell, i) => (i === 0 ? NO_DATA_TEXT : cell)) : cells;
   }
-  const text = outcome.kind === 'not_found' ? NOT_FOUND_TEXT : outcome.kind === 'enriching' ? ENRICHING_TEXT : safeText(FAILED_PREFIX + outcome.message);
+  const text =
+    outcome.kind === 'not_found'
+      ? NOT_FOUND_TEXT
+      : outcome.kind === 'enriching'
+        ? ENRICHING_TEXT
+        : safeText(FAILED_PREFIX + outcome.message);
   return fields.map((_field, i) => (i === 0 ? text : ''));
 }
 
@@ -126,7 +140,14 @@ export type CellUpdates = Map<number, Map<number, CellValue>>;
  * Adds the writes of one outcome for the given rows: every field cell when overwriting, otherwise only cells that
  * are empty or hold a retry mark (a message never replaces user data). Returns how many rows get a value.
  */
-export function addOutcomeUpdates(updates: CellUpdates, values: unknown[][], rows: number[], targets: number[], cells: CellValue[], overwrite: boolean): number {
+export function addOutcomeUpdates(
+  updates: CellUpdates,
+  values: unknown[][],
+  rows: number[],
+  targets: number[],
+  cells: CellValue[],
+  overwrite: boolean,
+): number {
   let rowsWritten = 0;
   for (const index of rows) {
     const row = values[index];
@@ -144,7 +165,13 @@ export function addOutcomeUpdates(updates: CellUpdates, values: unknown[][], row
 }
 
 /** The invalid-domain message in the first field column, where that cell is empty (or when overwriting). */
-export function addInvalidUpdates(updates: CellUpdates, values: unknown[][], invalidRows: Array<{ index: number; input: string }>, firstTarget: number, overwrite: boolean): number {
+export function addInvalidUpdates(
+  updates: CellUpdates,
+  values: unknown[][],
+  invalidRows: Array<{ index: number; input: string }>,
+  firstTarget: number,
+  overwrite: boolean,
+): number {
   let written = 0;
   for (const { index, input } of invalidRows) {
     const current = values[index][firstTarget - 1];
@@ -160,7 +187,10 @@ export function addInvalidUpdates(updates: CellUpdates, values: unknown[][], inv
 }
 
 /** Without "overwrite", a cell holding a formula is user data even when it shows nothing: its update is dropped. */
-export function dropFormulaCells(updates: CellUpdates, formulaAt: (index: number, column: number) => string | undefined): void {
+export function dropFormulaCells(
+  updates: CellUpdates,
+  formulaAt: (index: number, column: number) => string | undefined,
+): void {
   for (const [index, rowUpdates] of updates) {
     for (const column of [...rowUpdates.keys()]) if (formulaAt(index, column)) rowUpdates.delete(column);
     if (rowUpdates.size === 0) updates.delete(index);
@@ -214,7 +244,12 @@ export function updatedSpan(updates: CellUpdates): { first: number; last: number
  * One write per run of adjacent field columns, covering the rows from the first to the last updated row. Cells in
  * that span that are not updated keep their content (`formulaAt` gives a cell's formula, if any).
  */
-export function buildBlockWrites(updates: CellUpdates, values: unknown[][], targets: number[], formulaAt: (index: number, column: number) => string | undefined): BlockWrite[] {
+export function buildBlockWrites(
+  updates: CellUpdates,
+  values: unknown[][],
+  targets: number[],
+  formulaAt: (index: number, column: number) => string | undefined,
+): BlockWrite[] {
   const span = updatedSpan(updates);
   if (!span) return [];
   const writes: BlockWrite[] = [];

@@ -96,7 +96,9 @@ export function readQuery(arg: unknown): ArgRead<string> {
     .map((cell) => String(cell).trim())
     .join(' ')
     .replace(/\s+/g, ' ');
-  if (text === '') return { ok: false, message: 'Enter a query, e.g. =COMPANY_SEARCH("payment APIs for marketplaces")' };
-  if (text.length > MAX_QUERY_LENGTH) return { ok: false, message: `Query too long: at most ${MAX_QUERY_LENGTH} characters` };
+  if (text === '')
+    return { ok: false, message: 'Enter a query, e.g. =COMPANY_SEARCH("payment APIs for marketplaces")' };
+  if (text.length > MAX_QUERY_LENGTH)
+    return { ok: false, message: `Query too long: at most ${MAX_QUERY_LENGTH} characters` };
   return { ok: true, value: text };
 }

@@ -11,13 +11,15 @@ export type FormulaResult = FormulaCell[][];
 
 export const CELL_TEXT = {
   /** No token is shared with this spreadsheet's formulas (a formula cannot see a user's own token). */
-  setup: 'Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"',
+  setup:
+    'Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"',
   pending: 'Pending: recalculate or use Enrich',
   enriching: 'Enriching... try again in a minute',
   notFound: 'Not found',
   noResults: 'No matching companies',
   /** =COMPANY_LOOKUP() called without its domain argument. */
-  lookupUsage: 'Usage: =COMPANY_LOOKUP(domain, [fields], [with_header]), e.g. =COMPANY_LOOKUP(A2) or =COMPANY_LOOKUP(A2, "company_name")',
+  lookupUsage:
+    'Usage: =COMPANY_LOOKUP(domain, [fields], [with_header]), e.g. =COMPANY_LOOKUP(A2) or =COMPANY_LOOKUP(A2, "company_name")',
   /** An input past the MAX_FORMULA_LOOKUPS unique companies of one COMPANY_LOOKUP. */
   useEnrich: 'Over 5,000 companies in one formula: use Extensions > Sheet Scout > Enrich selected domains',
 } as const;
@@ -57,7 +59,8 @@ export function toFormulaCell(value: unknown): FormulaCell {
   if (typeof value === 'boolean') return value;
   let text: string;
   if (typeof value === 'string') text = value;
-  else if (Array.isArray(value)) text = value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join('\n');
+  else if (Array.isArray(value))
+    text = value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join('\n');
   else text = JSON.stringify(value);
   const marker = ' [truncated]';
   return text.length > CELL_CHARACTER_LIMIT ? text.slice(0, CELL_CHARACTER_LIMIT - marker.length) + marker : text;

@@ -26,9 +26,7 @@ function formulaEnv(limits: FormulaLimits): FormulaEnv {
     startedAt,
     limits,
     breaker: token ? new CircuitBreaker(context.cache, connectionScope(connection.baseUrl, token)) : null,
-    connect: token
-      ? ({ budgetMs }) => context.formulaClient({ retry: { budgetMs } })
-      : null,
+    connect: token ? ({ budgetMs }) => context.formulaClient({ retry: { budgetMs } }) : null,
   };
 }
 
@@ -44,7 +42,6 @@ export function COMPANY_SEARCH(query: unknown, limit?: unknown, filters?: unknow
   return companySearch(query, limit, filters, formulaEnv(CUSTOM_FUNCTION_LIMITS));
 }
 
-
 /** Menu: Formulas > Freeze formulas to values. */
 export function freezeFormulasToValues(): void {
   toast(freezeMessage(freezeSelection(activeFormulaBook())));
@@ -54,7 +51,9 @@ export function freezeFormulasToValues(): void {
 export function refreshPendingLookups(): void {
   const env = formulaEnv(MENU_LIMITS);
   if (!env.connect) {
-    toast('Formulas have no token: in Extensions > Sheet Scout > Settings, tick "Let formulas in this spreadsheet use my token"');
+    toast(
+      'Formulas have no token: in Extensions > Sheet Scout > Settings, tick "Let formulas in this spreadsheet use my token"',
+    );
     return;
   }
   toast(refreshMessage(refreshPending(activeFormulaBook(), env)));

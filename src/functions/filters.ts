@@ -36,7 +36,8 @@ function unknownKey(key: string): string {
 function flattenObject(value: Record<string, unknown>, prefix: string, into: Array<[string, unknown]>): void {
   for (const [key, item] of Object.entries(value)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    if (item !== null && typeof item === 'object' && !Array.isArray(item) && !isFilterKey(path)) flattenObject(item as Record<string, unknown>, path, into);
+    if (item !== null && typeof item === 'object' && !Array.isArray(item) && !isFilterKey(path))
+      flattenObject(item as Record<string, unknown>, path, into);
     else into.push([path, item]);
   }
 }
@@ -46,7 +47,8 @@ function pairsOf(arg: unknown): ArgRead<Array<[string, unknown]>> {
   if (Array.isArray(arg) && !(arg.length === 1 && Array.isArray(arg[0]) && arg[0].length === 1)) {
     const pairs: Array<[string, unknown]> = [];
     for (const row of arg as unknown[][]) {
-      if (!Array.isArray(row) || row.length < 2) return { ok: false, message: 'Invalid filters: use a two-column range of key | value rows' };
+      if (!Array.isArray(row) || row.length < 2)
+        return { ok: false, message: 'Invalid filters: use a two-column range of key | value rows' };
       const [key, value] = row;
       if (isBlank(key) && isBlank(value)) continue;
       const name = String(key).trim().toLowerCase();
@@ -65,7 +67,10 @@ function pairsOf(arg: unknown): ArgRead<Array<[string, unknown]>> {
     return { ok: false, message: 'Invalid filters: not valid JSON, e.g. {"include.country": ["United States"]}' };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    return { ok: false, message: 'Invalid filters: expected a JSON object, e.g. {"include.country": ["United States"]}' };
+    return {
+      ok: false,
+      message: 'Invalid filters: expected a JSON object, e.g. {"include.country": ["United States"]}',
+    };
   }
   const pairs: Array<[string, unknown]> = [];
   flattenObject(parsed as Record<string, unknown>, '', pairs);
@@ -79,16 +84,28 @@ function pairsOf(arg: unknown): ArgRead<Array<[string, unknown]>> {
 function listItems(key: string, value: unknown): ArgRead<string[]> {
   if (Array.isArray(value)) {
     const odd = value.find((item) => typeof item !== 'string');
-    if (odd !== undefined) return { ok: false, message: `Invalid filters: ${key} must be a list of texts; ${JSON.stringify(odd)} is not a text` };
+    if (odd !== undefined)
+      return {
+        ok: false,
+        message: `Invalid filters: ${key} must be a list of texts; ${JSON.stringify(odd)} is not a text`,
+      };
     return { ok: true, value: value.map((item: string) => item.trim()).filter((item) => item !== '') };
   }
-  if (value !== null && typeof value === 'object') return { ok: false, message: `Invalid filters: ${key} must be a list of texts` };
-  return { ok: true, value: String(value ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '') };
+  if (value !== null && typeof value === 'object')
+    return { ok: false, message: `Invalid filters: ${key} must be a list of texts` };
+  return {
+    ok: true,
+    value: String(value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
+  };
 }
 
 function readYear(key: string, value: unknown): ArgRead<number> {
   const year = typeof value === 'number' ? value : Number(String(value).trim());
-  if (!Number.isInteger(year) || year < 1000 || year > 9999) return { ok: false, message: `Invalid filters: ${key} must be a year, e.g. 2010` };
+  if (!Number.isInteger(year) || year < 1000 || year > 9999)
+    return { ok: false, message: `Invalid filters: ${key} must be a year, e.g. 2010` };
   return { ok: true, value: year };
 }
 
@@ -123,14 +140,16 @@ export function readFilters(arg: unknown): ArgRead<SearchFilters | undefined> {
     const [group, field] = key.split('.') as ['include' | 'exclude', 'size' | 'country' | 'city' | 'domains'];
     if (field === 'size') {
       const bad = items.find((item) => !(SIZE_BUCKETS as readonly string[]).includes(item));
-      if (bad !== undefined) return { ok: false, message: `Invalid filters: ${key} "${bad}" is not a size. Use ${SIZE_BUCKETS.join(', ')}` };
+      if (bad !== undefined)
+        return { ok: false, message: `Invalid filters: ${key} "${bad}" is not a size. Use ${SIZE_BUCKETS.join(', ')}` };
       const target = (filters[group] ??= {});
       target.size = push(target.size, items as SizeBucket[]);
     } else if (field === 'domains') {
       const domains: string[] = [];
       for (const item of items) {
         const parsed = parseDomain(item);
-        if (parsed.kind !== 'domain') return { ok: false, message: `Invalid filters: exclude.domains "${item}" is not a domain` };
+        if (parsed.kind !== 'domain')
+          return { ok: false, message: `Invalid filters: exclude.domains "${item}" is not a domain` };
         domains.push(parsed.domain);
       }
       const target = (filters.exclude ??= {});

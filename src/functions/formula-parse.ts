@@ -24,7 +24,8 @@ export interface ParsedCall {
   args: ParsedArg[];
 }
 
-const REF = /^(?:(?:'(?:[^']|'')+'|[A-Za-z0-9_]+)!)?(?:\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d*)?|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3})$/;
+const REF =
+  /^(?:(?:'(?:[^']|'')+'|[A-Za-z0-9_]+)!)?(?:\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d*)?|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3})$/;
 
 function parseArg(text: string): ParsedArg {
   const t = text.trim();

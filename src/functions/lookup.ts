@@ -27,7 +27,14 @@ export interface LookupRun {
 }
 
 /** Errors that say every further request will fail too (or make things worse): stop sending at once. */
-const DEFINITIVE_KINDS: ApiError['kind'][] = ['unauthorized', 'rate_limited', 'quota', 'no_token', 'bad_base_url', 'platform_error'];
+const DEFINITIVE_KINDS: ApiError['kind'][] = [
+  'unauthorized',
+  'rate_limited',
+  'quota',
+  'no_token',
+  'bad_base_url',
+  'platform_error',
+];
 
 /**
  * Whether the batch's errors should end the run: a definitive error, or a batch in which nothing got through
@@ -47,7 +54,10 @@ export function resolveLookups(keys: string[], env: FormulaEnv): LookupRun {
   const unique = [...new Set(keys)];
   const cached = readCachedLookups(env.cache, unique, env.clock.now());
   for (const [key, entry] of cached) {
-    answers.set(key, entry.state === 'found' ? { kind: 'profile', values: entry.values } : { kind: 'text', text: CELL_TEXT.notFound });
+    answers.set(
+      key,
+      entry.state === 'found' ? { kind: 'profile', values: entry.values } : { kind: 'text', text: CELL_TEXT.notFound },
+    );
   }
   const missing = unique.filter((key) => !answers.has(key));
   const run: LookupRun = { answers, fetched: 0, pending: 0 };
@@ -75,7 +85,10 @@ export function resolveLookups(keys: string[], env: FormulaEnv): LookupRun {
     const elapsed = env.clock.now() - env.startedAt;
     if (elapsed + slowestBatchMs > stopFetchingAfterMs) break;
     const batchStart = env.clock.now();
-    const client = env.connect({ budgetMs: Math.max(0, deadlineMs - elapsed - slowestBatchMs), maxParallel: batchSize });
+    const client = env.connect({
+      budgetMs: Math.max(0, deadlineMs - elapsed - slowestBatchMs),
+      maxParallel: batchSize,
+    });
     const batch = missing.slice(next, next + client.batchSize());
     const results = client.lookupCompanies(batch);
     slowestBatchMs = Math.max(slowestBatchMs, env.clock.now() - batchStart);
@@ -155,7 +168,12 @@ export function formulaLookupKeys(inputs: CompanyInput[]): string[] {
   return [...keys];
 }
 
-export function companyLookup(domainArg: unknown, fieldsArg: unknown, headerArg: unknown, env: FormulaEnv): FormulaResult {
+export function companyLookup(
+  domainArg: unknown,
+  fieldsArg: unknown,
+  headerArg: unknown,
+  env: FormulaEnv,
+): FormulaResult {
   // No argument at all (=COMPANY_LOOKUP()), unlike a blank cell (""), which answers a blank row.
   if (domainArg === undefined) return [[CELL_TEXT.lookupUsage]];
   const fields = readFields(fieldsArg);

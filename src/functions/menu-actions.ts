@@ -69,7 +69,10 @@ function lookupSize(call: ParsedCall, sheet: FormulaSheet): { rows: number; colu
     .join(',');
   const fields = parseFieldList(names);
   const header = argValue(call.args[2], sheet);
-  const withHeader = header === true || (typeof header === 'number' && header !== 0) || (typeof header === 'string' && ['true', 'yes', '1'].includes(header.trim().toLowerCase()));
+  const withHeader =
+    header === true ||
+    (typeof header === 'number' && header !== 0) ||
+    (typeof header === 'string' && ['true', 'yes', '1'].includes(header.trim().toLowerCase()));
   return { rows: Math.max(1, inputs.length + (withHeader ? 1 : 0)), columns: fields.ok ? fields.fields.length : 1 };
 }
 
@@ -176,9 +179,12 @@ export function freezeMessage(summary: FreezeSummary): string {
   if (summary.formulas === 0 && summary.skipped === 0) {
     return 'No Sheet Scout formulas in the selection: select the cells holding =COMPANY_LOOKUP, =SIMILAR or =COMPANY_SEARCH';
   }
-  const parts = [`Froze ${summary.formulas} formula${summary.formulas === 1 ? '' : 's'} (${summary.cells} cells) to values`];
+  const parts = [
+    `Froze ${summary.formulas} formula${summary.formulas === 1 ? '' : 's'} (${summary.cells} cells) to values`,
+  ];
   if (summary.skipped > 0) parts.push(`skipped ${summary.skipped} showing an error`);
-  if (summary.unfinishedCells > 0) parts.push(`${summary.unfinishedCells} cells had no final answer yet (pending or error)`);
+  if (summary.unfinishedCells > 0)
+    parts.push(`${summary.unfinishedCells} cells had no final answer yet (pending or error)`);
   return parts.join('; ');
 }
 
@@ -240,7 +246,10 @@ export function refreshPending(book: FormulaBook, env: FormulaEnv): RefreshSumma
 
 export function refreshMessage(summary: RefreshSummary): string {
   if (summary.formulas === 0) return 'No pending Sheet Scout formulas';
-  const fetched = summary.prefetched > 0 ? ` (${summary.prefetched} lookup${summary.prefetched === 1 ? '' : 's'} fetched)` : '';
+  const fetched =
+    summary.prefetched > 0 ? ` (${summary.prefetched} lookup${summary.prefetched === 1 ? '' : 's'} fetched)` : '';
   const base = `Refreshed ${summary.formulas} formula${summary.formulas === 1 ? '' : 's'}${fetched}`;
-  return summary.stillPending > 0 ? `${base}; ${summary.stillPending} lookups are still pending: run Refresh again` : base;
+  return summary.stillPending > 0
+    ? `${base}; ${summary.stillPending} lookups are still pending: run Refresh again`
+    : base;
 }

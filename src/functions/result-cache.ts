@@ -42,7 +42,8 @@ export function writeResult(cache: CachePort, request: string, rows: FormulaResu
   const text = asciiJson(rows);
   const values: Record<string, string> = {};
   let pieces = 0;
-  for (let offset = 0; offset < text.length; offset += PIECE_LENGTH) values[`${key}:${pieces++}`] = text.slice(offset, offset + PIECE_LENGTH);
+  for (let offset = 0; offset < text.length; offset += PIECE_LENGTH)
+    values[`${key}:${pieces++}`] = text.slice(offset, offset + PIECE_LENGTH);
   const head: Head = { request, pieces };
   const headText = asciiJson(head);
   if (headText.length > PIECE_LENGTH) return;

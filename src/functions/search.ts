@@ -27,7 +27,11 @@ export const SEARCH_COLUMNS: readonly SearchColumn[] = [
   { header: 'City', read: (r) => r.hq_city },
   { header: 'Size', read: (r) => r.employee_count },
   { header: 'Founded', read: (r) => r.founding_year },
-  { header: 'Relevance', read: (r) => (typeof r.relevance_score === 'number' ? Math.round(r.relevance_score * 1000) / 1000 : r.relevance_score) },
+  {
+    header: 'Relevance',
+    read: (r) =>
+      typeof r.relevance_score === 'number' ? Math.round(r.relevance_score * 1000) / 1000 : r.relevance_score,
+  },
 ];
 
 const WIDTH = SEARCH_COLUMNS.length;
@@ -41,7 +45,8 @@ function endsPaging(error: ApiError): boolean {
 
 function pagesFor(limit: number): Array<{ offset: number; limit: number }> {
   const pages: Array<{ offset: number; limit: number }> = [];
-  for (let offset = 0; offset < limit; offset += PAGE_SIZE) pages.push({ offset, limit: Math.min(PAGE_SIZE, limit - offset) });
+  for (let offset = 0; offset < limit; offset += PAGE_SIZE)
+    pages.push({ offset, limit: Math.min(PAGE_SIZE, limit - offset) });
   return pages;
 }
 
@@ -49,19 +54,34 @@ function rowOf(result: CompanySearchResult): FormulaCell[] {
   return SEARCH_COLUMNS.map((column) => toFormulaCell(column.read(result)));
 }
 
-function fetchPages(subject: SearchSubject, filters: SearchFilters | undefined, pages: Array<{ offset: number; limit: number }>, env: FormulaEnv): Result<SearchResponse>[] {
+function fetchPages(
+  subject: SearchSubject,
+  filters: SearchFilters | undefined,
+  pages: Array<{ offset: number; limit: number }>,
+  env: FormulaEnv,
+): Result<SearchResponse>[] {
   const elapsed = env.clock.now() - env.startedAt;
   const client = env.connect!({ budgetMs: Math.max(0, env.limits.deadlineMs - elapsed), maxParallel: pages.length });
   if (subject.kind === 'search') {
-    return client.runSearches(pages.map((pagination) => ({ q: subject.query, ...(filters ? { filters } : {}), pagination })));
+    return client.runSearches(
+      pages.map((pagination) => ({ q: subject.query, ...(filters ? { filters } : {}), pagination })),
+    );
   }
   return client.runSimilar(
-    pages.map((pagination) => ({ companyIdentifier: subject.company, request: { ...(filters ? { filters } : {}), pagination } })),
+    pages.map((pagination) => ({
+      companyIdentifier: subject.company,
+      request: { ...(filters ? { filters } : {}), pagination },
+    })),
   );
 }
 
 /** Runs one search formula whose arguments are already read. */
-export function runSearchFormula(subject: SearchSubject, limit: number, filters: SearchFilters | undefined, env: FormulaEnv): FormulaResult {
+export function runSearchFormula(
+  subject: SearchSubject,
+  limit: number,
+  filters: SearchFilters | undefined,
+  env: FormulaEnv,
+): FormulaResult {
   const requestKey = JSON.stringify({ subject, limit, filters: filters ?? null });
   const cached = readResult(env.cache, requestKey);
   if (cached) return cached;
@@ -105,7 +125,11 @@ export function runSearchFormula(subject: SearchSubject, limit: number, filters:
   return rows;
 }
 
-function readSearchArgs<T>(subject: ArgRead<T>, limitArg: unknown, filtersArg: unknown): ArgRead<{ subject: T; limit: number; filters: SearchFilters | undefined }> {
+function readSearchArgs<T>(
+  subject: ArgRead<T>,
+  limitArg: unknown,
+  filtersArg: unknown,
+): ArgRead<{ subject: T; limit: number; filters: SearchFilters | undefined }> {
   if (!subject.ok) return subject;
   const limit = readLimit(limitArg);
   if (!limit.ok) return limit;
@@ -114,13 +138,23 @@ function readSearchArgs<T>(subject: ArgRead<T>, limitArg: unknown, filtersArg: u
   return { ok: true, value: { subject: subject.value, limit: limit.value, filters: filters.value } };
 }
 
-export function companySearch(queryArg: unknown, limitArg: unknown, filtersArg: unknown, env: FormulaEnv): FormulaResult {
+export function companySearch(
+  queryArg: unknown,
+  limitArg: unknown,
+  filtersArg: unknown,
+  env: FormulaEnv,
+): FormulaResult {
   const args = readSearchArgs(readQuery(queryArg), limitArg, filtersArg);
   if (!args.ok) return [[args.message]];
   return runSearchFormula({ kind: 'search', query: args.value.subject }, args.value.limit, args.value.filters, env);
 }
 
-export function similarCompanies(domainArg: unknown, limitArg: unknown, filtersArg: unknown, env: FormulaEnv): FormulaResult {
+export function similarCompanies(
+  domainArg: unknown,
+  limitArg: unknown,
+  filtersArg: unknown,
+  env: FormulaEnv,
+): FormulaResult {
   const args = readSearchArgs(readReferenceCompany(domainArg), limitArg, filtersArg);
   if (!args.ok) return [[args.message]];
   return runSearchFormula({ kind: 'similar', company: args.value.subject }, args.value.limit, args.value.filters, env);

@@ -51,7 +51,10 @@ export function appContext(): AppContext {
   const requestBudget = new RequestCounter(stores.user, REQUEST_BUDGET_KEYS.usage, stores.user, clock);
   const http = withRequestBudget(urlFetch, requestBudget);
   const formulaHttp = stores.document
-    ? withRequestBudget(urlFetch, new RequestCounter(stores.document, REQUEST_BUDGET_KEYS.formulaUsage, stores.user, clock))
+    ? withRequestBudget(
+        urlFetch,
+        new RequestCounter(stores.document, REQUEST_BUDGET_KEYS.formulaUsage, stores.user, clock),
+      )
     : http;
   const documentCache = CacheService.getDocumentCache();
   const cache = createCachePort(documentCache ?? CacheService.getScriptCache());
@@ -73,7 +76,13 @@ export function appContext(): AppContext {
     },
     documentLock: () => createLockPort(LockService.getDocumentLock() ?? LockService.getScriptLock()),
     userClient: (options) =>
-      createServiceClient({ http, clock, settings: userConnection(stores), ...options, throughput: throughput('panel') }),
+      createServiceClient({
+        http,
+        clock,
+        settings: userConnection(stores),
+        ...options,
+        throughput: throughput('panel'),
+      }),
     formulaClient: (options) =>
       createServiceClient({
         http: formulaHttp,

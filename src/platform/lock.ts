@@ -3,7 +3,9 @@
 import type { LockPort } from '../ports';
 
 /** Wraps the given lock, e.g. `LockService.getDocumentLock()`. */
-export function createLockPort(lock: Pick<GoogleAppsScript.Lock.Lock, 'tryLock' | 'hasLock' | 'releaseLock'>): LockPort {
+export function createLockPort(
+  lock: Pick<GoogleAppsScript.Lock.Lock, 'tryLock' | 'hasLock' | 'releaseLock'>,
+): LockPort {
   return {
     tryLock: (timeoutMs) => lock.tryLock(Math.max(0, Math.floor(timeoutMs))),
     release: () => {

@@ -37,7 +37,8 @@ export function parseUsage(text: string | null): HourlyUsage {
     const parsed: unknown = JSON.parse(text);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
     const usage: HourlyUsage = {};
-    for (const [hour, count] of Object.entries(parsed)) if (/^\d+$/.test(hour) && typeof count === 'number' && count > 0) usage[hour] = count;
+    for (const [hour, count] of Object.entries(parsed))
+      if (/^\d+$/.test(hour) && typeof count === 'number' && count > 0) usage[hour] = count;
     return usage;
   } catch {
     return {};
@@ -64,7 +65,9 @@ export function addUsage(usage: HourlyUsage, now: number, count: number): Hourly
 /** When the oldest request still counted leaves the window (ms since epoch), or null when nothing is counted. */
 export function nextRelease(usage: HourlyUsage, now: number): number | null {
   const first = hourOf(now) - (WINDOW_HOURS - 1);
-  const hours = Object.keys(usage).map(Number).filter((hour) => hour >= first);
+  const hours = Object.keys(usage)
+    .map(Number)
+    .filter((hour) => hour >= first);
   return hours.length === 0 ? null : (Math.min(...hours) + WINDOW_HOURS) * HOUR_MS;
 }
 
@@ -81,8 +84,11 @@ export function spentMessage(account: AccountKind): string {
 
 export function nearMessage(account: AccountKind, used: number): string {
   const { budget } = ACCOUNT_KINDS[account];
-  return `Sheet Scout has used ${figure(used)} of its ${figure(budget)} requests for today: when they are spent, research and ` +
-    'enrichment wait until tomorrow' + (account === 'consumer' ? ' (or raise the limit in Settings if you use Google Workspace)' : '');
+  return (
+    `Sheet Scout has used ${figure(used)} of its ${figure(budget)} requests for today: when they are spent, research and ` +
+    'enrichment wait until tomorrow' +
+    (account === 'consumer' ? ' (or raise the limit in Settings if you use Google Workspace)' : '')
+  );
 }
 
 export interface BudgetStatus {
@@ -98,7 +104,14 @@ export interface BudgetStatus {
 export function budgetStatus(account: AccountKind, used: number): BudgetStatus {
   const { budget, googleLimit } = ACCOUNT_KINDS[account];
   const spent = used >= budget;
-  return { account, used, limit: budget, googleLimit, spent, message: spent ? spentMessage(account) : used >= budget * WARN_SHARE ? nearMessage(account, used) : null };
+  return {
+    account,
+    used,
+    limit: budget,
+    googleLimit,
+    spent,
+    message: spent ? spentMessage(account) : used >= budget * WARN_SHARE ? nearMessage(account, used) : null,
+  };
 }
 
 export function readAccountKind(settings: KeyValueStore): AccountKind {
@@ -149,7 +162,13 @@ export function withRequestBudget(http: HttpPort, counter: RequestCounter): Http
     fetchAll(requests: HttpRequest[]): HttpOutcome[] {
       if (requests.length === 0) return [];
       const allowed = counter.reserve(requests.length);
-      const refused: HttpFailure = { ok: false, error: spentMessage(counter.account()), maybeSent: false, fatal: true, budgetSpent: true };
+      const refused: HttpFailure = {
+        ok: false,
+        error: spentMessage(counter.account()),
+        maybeSent: false,
+        fatal: true,
+        budgetSpent: true,
+      };
       const sent = allowed > 0 ? http.fetchAll(requests.slice(0, allowed)) : [];
       return [...sent, ...requests.slice(allowed).map(() => refused)];
     },

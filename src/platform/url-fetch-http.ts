@@ -63,7 +63,8 @@ function lowerCaseHeaders(all: object): Record<string, string> {
 
 function failureFromException(error: unknown, batchSize: number): HttpFailure {
   const message = errorText(error);
-  if (FATAL_PATTERNS.some((pattern) => pattern.test(message))) return { ok: false, error: message, maybeSent: false, fatal: true };
+  if (FATAL_PATTERNS.some((pattern) => pattern.test(message)))
+    return { ok: false, error: message, maybeSent: false, fatal: true };
   const notSent =
     NOT_SENT_PATTERNS.some((pattern) => pattern.test(message)) ||
     (batchSize === 1 && SINGLE_REQUEST_NOT_SENT_PATTERNS.some((pattern) => pattern.test(message)));

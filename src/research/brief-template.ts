@@ -24,7 +24,8 @@ export function briefLength(brief: string): number {
 }
 
 /** A literal text, or a placeholder: its label as written, its column, and whether it inserts the cell as it is. */
-export type TemplatePart = { kind: 'text'; text: string } | { kind: 'ref'; label: string; column: number; raw: boolean };
+export type TemplatePart =
+  { kind: 'text'; text: string } | { kind: 'ref'; label: string; column: number; raw: boolean };
 
 /** The suffix of a placeholder that inserts the cell as it is: `{Domain:raw}`. */
 const RAW_SUFFIX = /:\s*raw\s*$/i;
@@ -71,7 +72,11 @@ export function resolvePlaceholder(label: string, headers: readonly string[], co
 }
 
 /** Parses a brief template against the header row; every problem is reported, nothing is guessed. */
-export function parseTemplate(template: string, headers: readonly string[], columnCount = headers.length): TemplateResult {
+export function parseTemplate(
+  template: string,
+  headers: readonly string[],
+  columnCount = headers.length,
+): TemplateResult {
   const parts: TemplatePart[] = [];
   const columns: number[] = [];
   const errors: string[] = [];
@@ -132,14 +137,12 @@ export function parseTemplate(template: string, headers: readonly string[], colu
   }
   flushText();
   if (errors.length > 0) return { ok: false, errors };
-  if (parts.length === 0) return { ok: false, errors: ['Write a brief, e.g. "Research {Company}: products, customers, funding"'] };
+  if (parts.length === 0)
+    return { ok: false, errors: ['Write a brief, e.g. "Research {Company}: products, customers, funding"'] };
   return { ok: true, template: { parts, columns } };
 }
 
-export type RenderedBrief =
-  | { kind: 'ok'; brief: string }
-  | { kind: 'empty' }
-  | { kind: 'too_long'; length: number };
+export type RenderedBrief = { kind: 'ok'; brief: string } | { kind: 'empty' } | { kind: 'too_long'; length: number };
 
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -40,7 +40,13 @@ export function research(budgetMs?: number): Research {
     limits: budgetMs ? { budgetMs } : undefined,
     pollMemory: cachePollMemory(context.userCache),
   };
-  return { context, spreadsheet, deps, lock: context.documentLock(), trigger: appsScriptTimer(document, context.clock) };
+  return {
+    context,
+    spreadsheet,
+    deps,
+    lock: context.documentLock(),
+    trigger: appsScriptTimer(document, context.clock),
+  };
 }
 
 export function withLock<T>(r: Research, waitMs: number, busy: () => T, work: () => T): T {
@@ -64,4 +70,3 @@ export function tickOnce(r: Research): { pending: number } {
   }
   return summary;
 }
-

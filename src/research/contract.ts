@@ -11,5 +11,12 @@ export type {
 } from './endpoints';
 export { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from './brief-template';
 export { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from './depth';
-export { FIELD_TYPES, isEvidenced, parsePastedSchema, schemaFields, type FieldSpec, type FieldType } from './output-schema';
+export {
+  FIELD_TYPES,
+  isEvidenced,
+  parsePastedSchema,
+  schemaFields,
+  type FieldSpec,
+  type FieldType,
+} from './output-schema';
 export { outputClashes, resolveOutput, type OutputRequest } from './launch-request';

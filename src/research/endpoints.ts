@@ -26,7 +26,15 @@ import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
 import { SheetGrid } from '../platform/sheets/research';
 import { checkedRequest, requestProblem, unreadableRequest } from '../shared/request-check';
-import { ENTRY_IDS, GUARD_REQUEST, LAUNCH_REQUEST, PAGE_INDEX, SHOW_ROWS_REQUEST, TASK_ID, WRITE_TO_ROW_REQUEST } from './requests';
+import {
+  ENTRY_IDS,
+  GUARD_REQUEST,
+  LAUNCH_REQUEST,
+  PAGE_INDEX,
+  SHOW_ROWS_REQUEST,
+  TASK_ID,
+  WRITE_TO_ROW_REQUEST,
+} from './requests';
 import { readChunked, writeChunked } from '../tables/chunked-store';
 import { ensureTimer } from '../scheduler/timer';
 import type { BudgetStatus } from '../platform/request-budget';
@@ -49,7 +57,10 @@ const GUARD_KEY = 'sheetscout.research.cap';
 
 /** The spreadsheet's calendar: days and months in its own time zone. */
 function spreadsheetCalendar(): Calendar {
-  return { day: (ms) => formatInSpreadsheetZone(ms, 'yyyy-MM-dd'), month: (ms) => formatInSpreadsheetZone(ms, 'yyyy-MM') };
+  return {
+    day: (ms) => formatInSpreadsheetZone(ms, 'yyyy-MM-dd'),
+    month: (ms) => formatInSpreadsheetZone(ms, 'yyyy-MM'),
+  };
 }
 
 function storedCap(document: KeyValueStore): SpendingCap {
@@ -75,7 +86,11 @@ function guardDto(r: Research): SpendingGuardDto {
   const shared = document.get(SETTINGS_KEYS.formulaToken);
   const canEdit = !shared || shared === r.context.stores.user.get(SETTINGS_KEYS.token);
   const owner = formulaTokenOwner(document);
-  return { ...room, canEdit, editNote: canEdit ? null : `Set by ${owner ?? 'the editor'} who shares their token with this spreadsheet` };
+  return {
+    ...room,
+    canEdit,
+    editNote: canEdit ? null : `Set by ${owner ?? 'the editor'} who shares their token with this spreadsheet`,
+  };
 }
 
 /** Settings: this spreadsheet's research spending cap and what is left under it. */
@@ -85,10 +100,15 @@ export function getSpendingGuard(): SpendingGuardDto {
 
 /** Settings: sets (or clears, with nulls) the cap; only the user who shares their token with the spreadsheet may. */
 export function setSpendingGuard(input: { daily: number | null; monthly: number | null }): SpendingGuardDto {
-  const request = checkedRequest<{ daily: number | null; monthly: number | null }>(GUARD_REQUEST, input, 'spending cap');
+  const request = checkedRequest<{ daily: number | null; monthly: number | null }>(
+    GUARD_REQUEST,
+    input,
+    'spending cap',
+  );
   const r = research();
   const current = guardDto(r);
-  if (!current.canEdit) throw new Error(current.editNote ?? 'Only the editor who shares their token can change the cap');
+  if (!current.canEdit)
+    throw new Error(current.editNote ?? 'Only the editor who shares their token can change the cap');
   const cap = readCap(request);
   if (typeof cap === 'string') throw new Error(cap);
   if (cap.daily === null && cap.monthly === null) r.trigger.document.remove(GUARD_KEY);
@@ -173,7 +193,18 @@ export interface LaunchResponse {
 }
 
 function refusedLaunch(errors: string[]): LaunchResponse {
-  return { ok: false, message: errors[0] ?? 'Nothing was launched', errors, created: 0, queued: 0, skippedEmpty: [], skippedRunning: [], tooLong: [], overCap: [], failed: [] };
+  return {
+    ok: false,
+    message: errors[0] ?? 'Nothing was launched',
+    errors,
+    created: 0,
+    queued: 0,
+    skippedEmpty: [],
+    skippedRunning: [],
+    tooLong: [],
+    overCap: [],
+    failed: [],
+  };
 }
 
 /**
@@ -182,14 +213,20 @@ function refusedLaunch(errors: string[]): LaunchResponse {
  */
 function rememberPanelState(r: Research, request: LaunchRequest): void {
   try {
-    writeChunked(r.trigger.document, PANEL_STATE_KEY, JSON.stringify({ template: request.template, depth: request.depth, output: request.output }));
+    writeChunked(
+      r.trigger.document,
+      PANEL_STATE_KEY,
+      JSON.stringify({ template: request.template, depth: request.depth, output: request.output }),
+    );
   } catch {
     // DocumentProperties full (500 KB): the panel opens with its defaults next time.
   }
 }
 
 /** Launches research for the given rows of the given sheet (the panel sends what it previewed). */
-export function launchResearch(request: LaunchRequest & { sheetId: number; rows: number[]; fitToCap?: boolean }): LaunchResponse {
+export function launchResearch(
+  request: LaunchRequest & { sheetId: number; rows: number[]; fitToCap?: boolean },
+): LaunchResponse {
   const problem = requestProblem(LAUNCH_REQUEST, request, 'launch');
   if (problem) return refusedLaunch([unreadableRequest(problem)]);
   const rows = (Array.isArray(request.rows) ? request.rows : []).filter((row) => Number.isInteger(row) && row >= 2);
@@ -214,22 +251,45 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
       rememberPanelState(r, request);
       const outcome = runLaunch(
         r.deps,
-        { sheetId: request.sheetId, rows, template: request.template, depth: request.depth, schema: output.schema, mapping: output.mapping, rerun: request.rerun === true },
+        {
+          sheetId: request.sheetId,
+          rows,
+          template: request.template,
+          depth: request.depth,
+          schema: output.schema,
+          mapping: output.mapping,
+          rerun: request.rerun === true,
+        },
         {
           deadline: r.context.clock.now() + LAUNCH_BUDGET_MS,
           availableCredits: user.value.available_credits,
           reservationPerTask: reservationFor(request.depth),
-          guard: { cap: storedCap(r.trigger.document), calendar: spreadsheetCalendar(), fitToCap: request.fitToCap === true },
+          guard: {
+            cap: storedCap(r.trigger.document),
+            calendar: spreadsheetCalendar(),
+            fitToCap: request.fitToCap === true,
+          },
         },
       );
-      if (outcome.refused) return { ...refusedLaunch(outcome.refused.split('\n')), skippedEmpty: outcome.plan.skippedEmpty, tooLong: outcome.plan.tooLong };
+      if (outcome.refused)
+        return {
+          ...refusedLaunch(outcome.refused.split('\n')),
+          skippedEmpty: outcome.plan.skippedEmpty,
+          tooLong: outcome.plan.tooLong,
+        };
       if (r.deps.ledger.all().some(isPending)) ensureTimer(r.trigger, 'research');
       const created = outcome.entries.filter((entry) => entry.taskId !== null).length;
-      const failed = outcome.entries.filter((entry) => entry.state === 'error').map((entry) => ({ row: entry.row.rowHint, message: entry.error ?? 'Refused' }));
+      const failed = outcome.entries
+        .filter((entry) => entry.state === 'error')
+        .map((entry) => ({ row: entry.row.rowHint, message: entry.error ?? 'Refused' }));
       const queued = outcome.entries.filter((entry) => entry.state === 'queued').length;
       const lost = outcome.entries.filter((entry) => entry.state === 'sending').length;
-      const parts = created > 0 || lost === 0 ? [`Queued ${created} task${created === 1 ? '' : 's'} at the service`] : [];
-      if (lost) parts.push(`${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started`);
+      const parts =
+        created > 0 || lost === 0 ? [`Queued ${created} task${created === 1 ? '' : 's'} at the service`] : [];
+      if (lost)
+        parts.push(
+          `${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started`,
+        );
       if (queued) parts.push(`${queued} waiting to be sent`);
       if (failed.length) parts.push(`${failed.length} refused`);
       if (outcome.plan.skippedEmpty.length) parts.push(`${outcome.plan.skippedEmpty.length} skipped (empty brief)`);
@@ -256,7 +316,10 @@ export function launchResearch(request: LaunchRequest & { sheetId: number; rows:
  * "Show in sheet" after a launch: selects the status cells of the launched rows (from the first to the last), so the
  * user sees where progress will appear even when the status column is far to the right. Answers the range selected.
  */
-export function showResearchRows(request: { sheetId: number; rows: number[]; statusHeader: string }): { ok: boolean; message: string } {
+export function showResearchRows(request: { sheetId: number; rows: number[]; statusHeader: string }): {
+  ok: boolean;
+  message: string;
+} {
   const problem = requestProblem(SHOW_ROWS_REQUEST, request, 'rows');
   if (problem) return { ok: false, message: unreadableRequest(problem) };
   const spreadsheet = activeSpreadsheet();
@@ -296,8 +359,14 @@ export function checkUnconfirmedResearch(entryIds: string[]): UnconfirmedActionR
         tickOnce(r);
       }
       const parts = [];
-      if (found.length) parts.push(`${found.length} found at the service: ${found.length === 1 ? 'it is' : 'they are'} running and will be written as usual`);
-      if (stillMissing) parts.push(`${stillMissing} still not in your task list: may never have started (Send anyway pays again if it did)`);
+      if (found.length)
+        parts.push(
+          `${found.length} found at the service: ${found.length === 1 ? 'it is' : 'they are'} running and will be written as usual`,
+        );
+      if (stillMissing)
+        parts.push(
+          `${stillMissing} still not in your task list: may never have started (Send anyway pays again if it did)`,
+        );
       return { ok: true, message: parts.join('; ') || 'Nothing to check' };
     },
   );
@@ -314,7 +383,8 @@ export function sendUnconfirmedResearchAnyway(entryIds: string[]): UnconfirmedAc
     () => ({ ok: false, message: BUSY_MESSAGE }),
     () => {
       const requeued = sendUnconfirmedAnyway(r.deps, new Set(entryIds));
-      if (requeued.length === 0) return { ok: false, message: 'These rows are no longer unconfirmed: nothing was sent' };
+      if (requeued.length === 0)
+        return { ok: false, message: 'These rows are no longer unconfirmed: nothing was sent' };
       ensureTimer(r.trigger, 'research');
       tickOnce(r);
       return { ok: true, message: `Sent ${requeued.length} again` };
@@ -356,25 +426,36 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: b
     .sort((a, b) => b.launchedAt - a.launchedAt)
     .slice(0, 50);
   // Current rows (after sorts and inserts), found the way results are written.
-  const rows = shown.length > 0 ? locateEntries(r.deps.grid, sheetId, shown.filter((entry) => !entry.detached)) : new Map<string, number | null>();
+  const rows =
+    shown.length > 0
+      ? locateEntries(
+          r.deps.grid,
+          sheetId,
+          shown.filter((entry) => !entry.detached),
+        )
+      : new Map<string, number | null>();
   return {
     pending: entries.filter(isPending).length,
     busy,
     requests: r.context.requestBudget.status(),
     damaged: r.deps.ledger.damaged(),
-    rows: shown
-      .map((entry) => ({
-        entryId: entry.id,
-        taskId: entry.taskId,
-        row: rows.get(entry.id) ?? null,
-        state: entry.state,
-        status: statusText(entry),
-        depth: entry.depth,
-        progress: entry.state === 'done' ? 1 : entry.state === 'in_progress' ? Math.min(1, entry.agents / AGENT_BUDGET[entry.depth]) : null,
-        brief: entry.brief.length > 200 ? `${entry.brief.slice(0, 199)}…` : entry.brief,
-        detached: entry.detached || rows.get(entry.id) === null,
-        updatedAt: entry.updatedAt,
-      })),
+    rows: shown.map((entry) => ({
+      entryId: entry.id,
+      taskId: entry.taskId,
+      row: rows.get(entry.id) ?? null,
+      state: entry.state,
+      status: statusText(entry),
+      depth: entry.depth,
+      progress:
+        entry.state === 'done'
+          ? 1
+          : entry.state === 'in_progress'
+            ? Math.min(1, entry.agents / AGENT_BUDGET[entry.depth])
+            : null,
+      brief: entry.brief.length > 200 ? `${entry.brief.slice(0, 199)}…` : entry.brief,
+      detached: entry.detached || rows.get(entry.id) === null,
+      updatedAt: entry.updatedAt,
+    })),
   };
 }
 
@@ -448,9 +529,16 @@ function historyItem(task: ResearchTask): HistoryItemDto {
 /** Every task of the account, newest first, a page at a time (including tasks started elsewhere). */
 export function listResearchHistory(page: number): HistoryPageDto {
   const index = checkedRequest<number>(PAGE_INDEX, page, 'page');
-  const result = appContext().userClient().listTasks({ offset: index * HISTORY_PAGE, limit: HISTORY_PAGE + 1 });
+  const result = appContext()
+    .userClient()
+    .listTasks({ offset: index * HISTORY_PAGE, limit: HISTORY_PAGE + 1 });
   if (!result.ok) return { items: [], page: index, hasMore: false, error: userMessage(result.error) };
-  return { items: result.value.slice(0, HISTORY_PAGE).map(historyItem), page: index, hasMore: result.value.length > HISTORY_PAGE, error: null };
+  return {
+    items: result.value.slice(0, HISTORY_PAGE).map(historyItem),
+    page: index,
+    hasMore: result.value.length > HISTORY_PAGE,
+    error: null,
+  };
 }
 
 export interface ReportDto {
@@ -465,7 +553,17 @@ export interface ReportDto {
   detached: boolean;
 }
 
-const NO_REPORT: ReportDto = { found: false, message: null, row: null, taskId: null, status: null, brief: null, report: null, error: null, detached: false };
+const NO_REPORT: ReportDto = {
+  found: false,
+  message: null,
+  row: null,
+  taskId: null,
+  status: null,
+  brief: null,
+  report: null,
+  error: null,
+  detached: false,
+};
 
 /** The report of the active row's latest research (from the document, so it survives a deleted or changed row). */
 export function getSelectedRowReport(): ReportDto {
@@ -500,7 +598,10 @@ function entryReport(r: Research, entry: LedgerEntry, row: number | null): Repor
 export function getTaskReport(taskId: string): ReportDto {
   const id = checkedRequest<string>(TASK_ID, taskId, 'task id');
   const r = research();
-  const entry = r.deps.ledger.load().filter((e) => e.taskId === id).sort((a, b) => b.launchedAt - a.launchedAt)[0];
+  const entry = r.deps.ledger
+    .load()
+    .filter((e) => e.taskId === id)
+    .sort((a, b) => b.launchedAt - a.launchedAt)[0];
   if (entry && !isPending(entry)) return entryReport(r, entry, entry.detached ? null : entry.row.rowHint);
   const result = r.deps.client.getTasks([id])[0];
   if (!result.ok) return { ...NO_REPORT, message: userMessage(result.error) };
@@ -545,9 +646,13 @@ function taskOutputRequest(task: ResearchTask, statusHeader: string): LaunchRequ
 /** Company names for domains, from lookups (0 credits); a domain the service cannot name stays a domain. */
 function companyNames(r: Research, domains: string[]): Map<string, string> {
   const names = new Map(domains.map((domain) => [domain, domain]));
-  r.context.userClient().lookupCompanies(domains).forEach((result, i) => {
-    if (result.ok && result.value.state === 'ready' && result.value.profile.company_name) names.set(domains[i], result.value.profile.company_name);
-  });
+  r.context
+    .userClient()
+    .lookupCompanies(domains)
+    .forEach((result, i) => {
+      if (result.ok && result.value.state === 'ready' && result.value.profile.company_name)
+        names.set(domains[i], result.value.profile.company_name);
+    });
   return names;
 }
 
@@ -569,15 +674,21 @@ export function writeTaskToSelectedRow(request: WriteToRowRequest): WriteToRowRe
   if (!result.ok) return refuse(userMessage(result.error));
   const task = result.value;
   const report = task.report;
-  if (task.status !== 'done' || !report) return refuse(`This task is ${task.status.replace('_', ' ')}: only finished tasks can be written`);
+  if (task.status !== 'done' || !report)
+    return refuse(`This task is ${task.status.replace('_', ' ')}: only finished tasks can be written`);
   let outputRequest = request.output;
   if ((report.kind === 'markdown') !== (outputRequest.kind === 'report')) {
     const fields = report.kind === 'schema' ? Object.keys(report.fields) : [];
     if (!request.taskOutput) {
-      const question = report.kind === 'schema'
-        ? `This task has ${fields.length} field${fields.length === 1 ? '' : 's'} (${fields.slice(0, 5).join(', ')}${fields.length > 5 ? ', …' : ''}). Write them into columns of those names?`
-        : 'This task has a markdown report. Write it into the "Research report" and "Research sources" columns?';
-      return { ok: false, message: question, ask: { kind: 'output', question, confirm: report.kind === 'schema' ? 'Write the fields' : 'Write the report' } };
+      const question =
+        report.kind === 'schema'
+          ? `This task has ${fields.length} field${fields.length === 1 ? '' : 's'} (${fields.slice(0, 5).join(', ')}${fields.length > 5 ? ', …' : ''}). Write them into columns of those names?`
+          : 'This task has a markdown report. Write it into the "Research report" and "Research sources" columns?';
+      return {
+        ok: false,
+        message: question,
+        ask: { kind: 'output', question, confirm: report.kind === 'schema' ? 'Write the fields' : 'Write the report' },
+      };
     }
     outputRequest = taskOutputRequest(task, outputRequest.statusHeader);
   }
@@ -592,7 +703,13 @@ export function writeTaskToSelectedRow(request: WriteToRowRequest): WriteToRowRe
   }
   const rowName = mismatch ? names.get(mismatch.rowDomain) : domains[0] ? names.get(domains[0]) : null;
   const written = importTaskIntoRow(r, task, report, output, sheet.getSheetId(), row);
-  return written.ok ? { ok: true, message: `Wrote the ${report.kind === 'schema' ? 'fields' : 'report'} into row ${row}${rowName ? ` (${rowName})` : ''}`, ask: null } : refuse(written.message);
+  return written.ok
+    ? {
+        ok: true,
+        message: `Wrote the ${report.kind === 'schema' ? 'fields' : 'report'} into row ${row}${rowName ? ` (${rowName})` : ''}`,
+        ask: null,
+      }
+    : refuse(written.message);
 }
 
 /** Writes a finished task into `row` under the document lock, superseding the row's earlier records. */
@@ -614,8 +731,13 @@ function importTaskIntoRow(
       // Earlier records of this row are superseded, so a later poll does not overwrite the imported result.
       const current = r.deps.ledger.all().filter((e) => e.row.sheetId === sheetId && !e.detached);
       const located = locateEntries(r.deps.grid, sheetId, current);
-      const superseded = current.filter((e) => located.get(e.id) === row).map((e) => ({ ...e, detached: true, written: true }));
-      const rowId = r.deps.grid.tagRows(sheetId, [row], () => newTagId(r.deps.newId, new Set(r.deps.grid.rowIds(sheetId).keys()))).get(row) ?? null;
+      const superseded = current
+        .filter((e) => located.get(e.id) === row)
+        .map((e) => ({ ...e, detached: true, written: true }));
+      const rowId =
+        r.deps.grid
+          .tagRows(sheetId, [row], () => newTagId(r.deps.newId, new Set(r.deps.grid.rowIds(sheetId).keys())))
+          .get(row) ?? null;
       const now = r.context.clock.now();
       const entry: LedgerEntry = {
         id: r.deps.newId(),

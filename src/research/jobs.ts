@@ -78,10 +78,12 @@ function clip(text: string): string {
 /** The message for a refused create: 422 lists every `detail` message; 402 says what is needed. */
 export function createErrorMessage(error: ApiError): string {
   if (error.kind === 'validation' && error.detail.length > 0) {
-    return `Rejected: ${error.detail.map((issue) => {
-      const where = issue.loc.filter((part) => part !== 'body').join('.');
-      return where ? `${issue.msg} (${where})` : issue.msg;
-    }).join('; ')}`;
+    return `Rejected: ${error.detail
+      .map((issue) => {
+        const where = issue.loc.filter((part) => part !== 'body').join('.');
+        return where ? `${issue.msg} (${where})` : issue.msg;
+      })
+      .join('; ')}`;
   }
   return userMessage(error);
 }
@@ -171,7 +173,12 @@ function findInTaskList(
   const missing: LedgerEntry[] = [];
   const pool = candidates.filter((task) => !known.has(task.id) && Date.parse(task.created_at) >= since).reverse();
   for (const entry of [...lost].sort((a, b) => (a.sentAt ?? 0) - (b.sentAt ?? 0))) {
-    const at = pool.findIndex((task) => sameBrief(task.brief, entry.brief) && task.depth === entry.depth && sameSchema(task.output_schema, entry.schema));
+    const at = pool.findIndex(
+      (task) =>
+        sameBrief(task.brief, entry.brief) &&
+        task.depth === entry.depth &&
+        sameSchema(task.output_schema, entry.schema),
+    );
     if (at < 0) {
       missing.push(entry);
       continue;
@@ -201,7 +208,10 @@ export function reconcileSending(deps: JobDeps, entries: LedgerEntry[]): LedgerE
 }
 
 /** "Check again": looks for the tasks of the given unconfirmed records once more, further back in the list. */
-export function recheckUnconfirmed(deps: JobDeps, ids: ReadonlySet<string>): { found: LedgerEntry[]; stillMissing: number } {
+export function recheckUnconfirmed(
+  deps: JobDeps,
+  ids: ReadonlySet<string>,
+): { found: LedgerEntry[]; stillMissing: number } {
   deps.ledger.load();
   const entries = deps.ledger.all();
   const unconfirmed = entries.filter((entry) => entry.state === 'unconfirmed' && ids.has(entry.id));
@@ -236,11 +246,17 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
   for (let start = 0; start < queue.length; start += limits.createBatch) {
     if (deps.clock.now() >= deadline) break;
     const now = deps.clock.now();
-    const batch = queue.slice(start, start + limits.createBatch).map((entry) => ({ ...entry, state: 'sending' as const, sentAt: now, updatedAt: now }));
+    const batch = queue
+      .slice(start, start + limits.createBatch)
+      .map((entry) => ({ ...entry, state: 'sending' as const, sentAt: now, updatedAt: now }));
     deps.ledger.save([...unsaved, ...batch]);
     unsaved = [];
     const results = deps.client.createTasks(
-      batch.map((entry) => ({ brief: entry.brief, depth: entry.depth, ...(entry.schema ? { output_schema: entry.schema } : {}) })),
+      batch.map((entry) => ({
+        brief: entry.brief,
+        depth: entry.depth,
+        ...(entry.schema ? { output_schema: entry.schema } : {}),
+      })),
     );
     const after = deps.clock.now();
     let ambiguous = false;
@@ -251,7 +267,15 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
           if (result.ok) unsaved.push(applyTask(entry, result.value, after));
           break;
         case 'refused':
-          if (!result.ok) unsaved.push({ ...entry, state: 'error', error: clip(createErrorMessage(result.error)), written: false, finishedAt: after, updatedAt: after });
+          if (!result.ok)
+            unsaved.push({
+              ...entry,
+              state: 'error',
+              error: clip(createErrorMessage(result.error)),
+              written: false,
+              finishedAt: after,
+              updatedAt: after,
+            });
           break;
         case 'nothing_created':
           unsaved.push({ ...entry, state: 'queued', updatedAt: after });
@@ -279,7 +303,12 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
  * Reads what row location needs for one sheet: headers, row tags and the key columns of `entries`. `owners` are the
  * records whose tags a key match must not take (every record of the sheet that still needs its row).
  */
-function sheetView(grid: GridPort, sheetId: number, entries: LedgerEntry[], owners: readonly LedgerEntry[]): SheetView | null {
+function sheetView(
+  grid: GridPort,
+  sheetId: number,
+  entries: LedgerEntry[],
+  owners: readonly LedgerEntry[],
+): SheetView | null {
   const headers = grid.headers(sheetId);
   if (!headers) return null;
   const columns: number[] = [];
@@ -292,16 +321,28 @@ function sheetView(grid: GridPort, sheetId: number, entries: LedgerEntry[], owne
   columns.sort((a, b) => a - b);
   const tagOwners = new Map<string, string>();
   for (const owner of owners) {
-    if (owner.row.sheetId === sheetId && owner.row.rowId && !owner.detached && needsRow(owner)) tagOwners.set(owner.row.rowId, keyString(owner.row.keyValues));
+    if (owner.row.sheetId === sheetId && owner.row.rowId && !owner.detached && needsRow(owner))
+      tagOwners.set(owner.row.rowId, keyString(owner.row.keyValues));
   }
-  return { headers, rowIds: grid.rowIds(sheetId), tagOwners, keyColumns: columns, keyRows: columns.length > 0 ? grid.readColumns(sheetId, columns) : [] };
+  return {
+    headers,
+    rowIds: grid.rowIds(sheetId),
+    tagOwners,
+    keyColumns: columns,
+    keyRows: columns.length > 0 ? grid.readColumns(sheetId, columns) : [],
+  };
 }
 
 /**
  * The current row of each record of one sheet (null: no row can be trusted with it), as writes would find it.
  * `owners` (default: the records themselves) are the records of the sheet whose row tags key matches must respect.
  */
-export function locateEntries(grid: GridPort, sheetId: number, entries: LedgerEntry[], owners: readonly LedgerEntry[] = entries): Map<string, number | null> {
+export function locateEntries(
+  grid: GridPort,
+  sheetId: number,
+  entries: LedgerEntry[],
+  owners: readonly LedgerEntry[] = entries,
+): Map<string, number | null> {
   const view = sheetView(grid, sheetId, entries, owners);
   return new Map(entries.map((entry) => [entry.id, view ? locateRow(entry.row, view) : null]));
 }
@@ -339,7 +380,8 @@ export function writeRows(deps: JobDeps, entries: LedgerEntry[], fresh: Map<stri
         if (finalState) updated.push({ ...entry, detached: true, written: true });
         continue;
       }
-      const report = entry.state === 'done' && entry.taskId ? fresh.get(entry.taskId) ?? deps.reports.get(entry.taskId) : null;
+      const report =
+        entry.state === 'done' && entry.taskId ? (fresh.get(entry.taskId) ?? deps.reports.get(entry.taskId)) : null;
       cells.push(...rowCells(entry, report, row, columns));
       updated.push({ ...entry, written: finalState ? true : entry.written, shownStatus: statusText(entry) });
     }
@@ -383,7 +425,9 @@ export function runTick(deps: JobDeps, startedAt = deps.clock.now()): TickSummar
   const toPoll = [...latest.values()].filter(
     (entry) =>
       entry.taskId &&
-      (entry.state === 'created' || entry.state === 'in_progress' || (entry.state === 'done' && !entry.written && !entry.detached && !deps.reports.has(entry.taskId))),
+      (entry.state === 'created' ||
+        entry.state === 'in_progress' ||
+        (entry.state === 'done' && !entry.written && !entry.detached && !deps.reports.has(entry.taskId))),
   );
   const fresh = new Map<string, TaskReport>();
   const changed = new Map<string, LedgerEntry>();
@@ -393,12 +437,20 @@ export function runTick(deps: JobDeps, startedAt = deps.clock.now()): TickSummar
   const poll = pollTasks(
     { client: deps.client, clock: deps.clock, memory: deps.pollMemory ?? NO_POLL_MEMORY },
     toPoll.map((entry) => ({ taskId: entry.taskId as string, sentAt: entry.sentAt ?? entry.launchedAt })),
-    { maxPages: limits.pollListPages, unseenReads: limits.pollUnseenReads, getBatch: limits.pollBatch, clockSkewMs: limits.reconcileWindowMs, deadline },
+    {
+      maxPages: limits.pollListPages,
+      unseenReads: limits.pollUnseenReads,
+      getBatch: limits.pollBatch,
+      clockSkewMs: limits.reconcileWindowMs,
+      deadline,
+    },
   );
   const now = deps.clock.now();
   const polled = poll.answers.size;
   const partial = poll.partial;
-  const unreadable = new Set(toPoll.filter((entry) => poll.unreadable.has(entry.taskId as string)).map((entry) => entry.id));
+  const unreadable = new Set(
+    toPoll.filter((entry) => poll.unreadable.has(entry.taskId as string)).map((entry) => entry.id),
+  );
   for (const entry of toPoll) {
     const result = poll.answers.get(entry.taskId as string);
     if (!result) continue;
@@ -406,12 +458,26 @@ export function runTick(deps: JobDeps, startedAt = deps.clock.now()): TickSummar
     if (result.ok) {
       const task = result.value;
       const refetch = entry.state === 'done' && task.status === 'done';
-      if (refetch || task.status !== entry.state || task.iterations !== entry.iterations || task.agents !== entry.agents || task.sources !== entry.sources) {
+      if (
+        refetch ||
+        task.status !== entry.state ||
+        task.iterations !== entry.iterations ||
+        task.agents !== entry.agents ||
+        task.sources !== entry.sources
+      ) {
         next = applyTask(entry, task, now);
         if (task.status === 'done' && task.report) fresh.set(task.id, task.report);
       }
     } else if (result.error.kind === 'not_found') {
-      next = { ...entry, state: 'failed', error: 'The service no longer has this task', cost: 0, written: false, finishedAt: now, updatedAt: now };
+      next = {
+        ...entry,
+        state: 'failed',
+        error: 'The service no longer has this task',
+        cost: 0,
+        written: false,
+        finishedAt: now,
+        updatedAt: now,
+      };
     }
     // A 403 (another account's task, launched here by another user outside this user's organization) is in
     // `unreadable`: its owner's panel or trigger polls it; it does not keep this user's trigger alive.
@@ -425,9 +491,19 @@ export function runTick(deps: JobDeps, startedAt = deps.clock.now()): TickSummar
   const written = writeRows(deps, [...latest.values()].filter(rowNeedsWrite), fresh);
   for (const entry of written) changed.set(entry.id, entry);
   deps.ledger.save([...changed.values()]);
-  releaseRowTags(deps, written.filter((entry) => !isPending(entry)).map((entry) => entry.row.sheetId));
+  releaseRowTags(
+    deps,
+    written.filter((entry) => !isPending(entry)).map((entry) => entry.row.sheetId),
+  );
   const pending = deps.ledger.all().filter((entry) => needsWork(entry) && !unreadable.has(entry.id)).length;
-  return { polled, changed: changed.size, created: created.filter((e) => e.taskId).length, pending, unreadable: unreadable.size, partial };
+  return {
+    polled,
+    changed: changed.size,
+    created: created.filter((e) => e.taskId).length,
+    pending,
+    unreadable: unreadable.size,
+    partial,
+  };
 }
 
 // ----------------------------------------------------------------------------------------------------------------
@@ -460,7 +536,9 @@ export interface LaunchPlan {
 
 /** The rows each running record of the sheet is in now (row -> records). */
 function runningByRow(deps: JobDeps, sheetId: number): Map<number, LedgerEntry[]> {
-  const running = deps.ledger.all().filter((entry) => entry.row.sheetId === sheetId && isPending(entry) && !entry.detached);
+  const running = deps.ledger
+    .all()
+    .filter((entry) => entry.row.sheetId === sheetId && isPending(entry) && !entry.detached);
   const byRow = new Map<number, LedgerEntry[]>();
   if (running.length === 0) return byRow;
   for (const [id, row] of locateEntries(deps.grid, sheetId, running)) {
@@ -472,7 +550,15 @@ function runningByRow(deps: JobDeps, sheetId: number): Map<number, LedgerEntry[]
 
 /** Builds the records of a launch; reads the sheet only (no service call, no write). */
 export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
-  const plan: LaunchPlan = { entries: [], superseded: [], skippedEmpty: [], skippedRunning: [], tooLong: [], errors: [], rowsToTag: [] };
+  const plan: LaunchPlan = {
+    entries: [],
+    superseded: [],
+    skippedEmpty: [],
+    skippedRunning: [],
+    tooLong: [],
+    errors: [],
+    rowsToTag: [],
+  };
   const headers = deps.grid.headers(input.sheetId);
   if (!headers) return { ...plan, errors: ['The sheet no longer exists'] };
   const parsed = parseTemplate(input.template, headers);
@@ -508,7 +594,13 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
       id: deps.newId(),
       taskId: null,
       state: 'queued',
-      row: { sheetId: input.sheetId, rowId: null, rowHint: row, keyHeaders, keyValues: keyColumns.map((column) => String(rowValues[column - 1] ?? '').trim()) },
+      row: {
+        sheetId: input.sheetId,
+        rowId: null,
+        rowHint: row,
+        keyHeaders,
+        keyValues: keyColumns.map((column) => String(rowValues[column - 1] ?? '').trim()),
+      },
       brief,
       depth: input.depth,
       schema: input.schema,
@@ -530,7 +622,8 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
   });
   const launched = plan.entries.map((entry) => entry.row.rowHint);
   // Without key columns no row is told apart by its values: every launched row is tagged.
-  plan.rowsToTag = keyColumns.length > 0 ? rowsNeedingTags(launched, deps.grid.readColumns(input.sheetId, keyColumns)) : launched;
+  plan.rowsToTag =
+    keyColumns.length > 0 ? rowsNeedingTags(launched, deps.grid.readColumns(input.sheetId, keyColumns)) : launched;
   return plan;
 }
 
@@ -543,7 +636,10 @@ function tagPlannedRows(deps: JobDeps, sheetId: number, plan: LaunchPlan): strin
   const existing = deps.grid.rowIds(sheetId);
   const taggedRows = new Set(existing.values());
   const newTags = plan.rowsToTag.filter((row) => !taggedRows.has(row)).length;
-  const problem = newTags > 0 ? tagBudgetProblem(newTags, deps.grid.metadataUse(sheetId), plan.entries[0]?.row.keyHeaders ?? []) : null;
+  const problem =
+    newTags > 0
+      ? tagBudgetProblem(newTags, deps.grid.metadataUse(sheetId), plan.entries[0]?.row.keyHeaders ?? [])
+      : null;
   if (problem) return problem;
   const taken = new Set(existing.keys());
   const ids = deps.grid.tagRows(sheetId, plan.rowsToTag, () => {
@@ -586,7 +682,12 @@ export interface LaunchGuard {
  * Applies the spending guard to a plan (the ledger is loaded: every launch of this spreadsheet, finished or not, is
  * counted): a refusal message, or the rows left out when the user asked to launch only what fits.
  */
-function guardPlan(deps: JobDeps, input: LaunchPlanInput, plan: LaunchPlan, guard: LaunchGuard): { refused: string | null; overCap: number[] } {
+function guardPlan(
+  deps: JobDeps,
+  input: LaunchPlanInput,
+  plan: LaunchPlan,
+  guard: LaunchGuard,
+): { refused: string | null; overCap: number[] } {
   const room = guardRoom(guard.cap, deps.ledger.all(), deps.clock.now(), guard.calendar);
   const fit = rowsThatFit(room, input.depth, plan.entries.length);
   if (fit === plan.entries.length) return { refused: null, overCap: [] };

@@ -14,7 +14,13 @@ const DIALECT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 /** A fresh validator per check, built only when a schema is checked (never at script load). */
 function createValidator(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allErrors: true });
+  const ajv = new Ajv2020({
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    allErrors: true,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -25,14 +31,18 @@ function metaSchemaMessages(errors: readonly ErrorObject[]): string[] {
     if (byPath.has(error.instancePath)) continue;
     const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
     const detail = allowed ? ` (${allowed.map((value) => JSON.stringify(value)).join(', ')})` : '';
-    byPath.set(error.instancePath, `Invalid JSON Schema at #${error.instancePath}: ${error.message ?? 'invalid'}${detail}`);
+    byPath.set(
+      error.instancePath,
+      `Invalid JSON Schema at #${error.instancePath}: ${error.message ?? 'invalid'}${detail}`,
+    );
   }
   return [...byPath.values()];
 }
 
 /** The problems that make `schema` an invalid JSON Schema (2020-12, strict); empty when it is valid. */
 export function jsonSchemaProblems(schema: unknown): string[] {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return ['The schema must be a JSON object'];
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+    return ['The schema must be a JSON object'];
   const declared = (schema as Record<string, unknown>).$schema;
   if (declared !== undefined && declared !== DIALECT_2020_12) {
     return [`Unsupported "$schema" ${JSON.stringify(declared)}: use ${DIALECT_2020_12} or leave it out`];

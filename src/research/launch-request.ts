@@ -7,7 +7,12 @@ import type { OutputMapping } from './ledger';
 import { buildSchema, parsePastedSchema, schemaFields, type FieldSpec, type JsonSchemaCheck } from './output-schema';
 
 export type OutputRequest =
-  | { kind: 'report'; statusHeader: string; reportHeader: string; /** null: sources go in the report cell's note. */ sourcesHeader: string | null }
+  | {
+      kind: 'report';
+      statusHeader: string;
+      reportHeader: string;
+      /** null: sources go in the report cell's note. */ sourcesHeader: string | null;
+    }
   | {
       kind: 'fields';
       statusHeader: string;
@@ -39,7 +44,8 @@ function header(value: unknown): string {
 
 /** The schema, column mapping and headers of an output request; `validate` checks a pasted schema in full. */
 export function resolveOutput(output: OutputRequest | undefined, validate?: JsonSchemaCheck): ResolvedOutput {
-  if (!output || (output.kind !== 'report' && output.kind !== 'fields')) return { ok: false, errors: ['Choose an output: Report or Fields'] };
+  if (!output || (output.kind !== 'report' && output.kind !== 'fields'))
+    return { ok: false, errors: ['Choose an output: Report or Fields'] };
   const errors: string[] = [];
   const statusHeader = header(output.statusHeader);
   if (!statusHeader) errors.push('Name the status column');
@@ -51,11 +57,22 @@ export function resolveOutput(output: OutputRequest | undefined, validate?: Json
     if (new Set(all).size !== all.length) errors.push('Status, report and sources need different columns');
     if (all.some((h) => h.length > HEADER_MAX)) errors.push(`Column names are limited to ${HEADER_MAX} characters`);
     if (errors.length > 0) return { ok: false, errors };
-    return { ok: true, schema: null, mapping: { kind: 'report', statusHeader, reportHeader, sourcesHeader }, headers: all };
+    return {
+      ok: true,
+      schema: null,
+      mapping: { kind: 'report', statusHeader, reportHeader, sourcesHeader },
+      headers: all,
+    };
   }
-  const built = output.schemaText !== undefined && output.schemaText.trim() !== '' ? parsePastedSchema(output.schemaText, validate) : buildSchema(output.fields ?? []);
+  const built =
+    output.schemaText !== undefined && output.schemaText.trim() !== ''
+      ? parsePastedSchema(output.schemaText, validate)
+      : buildSchema(output.fields ?? []);
   if (!built.ok) return { ok: false, errors: [...errors, ...built.errors] };
-  const fields = schemaFields(built.schema).map((field) => ({ name: field.name, header: header(output.columns?.[field.name]) || field.name }));
+  const fields = schemaFields(built.schema).map((field) => ({
+    name: field.name,
+    header: header(output.columns?.[field.name]) || field.name,
+  }));
   const headers = [statusHeader, ...fields.map((field) => field.header)];
   if (new Set(headers).size !== headers.length) errors.push('Each field and the status need their own column');
   if (headers.some((h) => h.length > HEADER_MAX)) errors.push(`Column names are limited to ${HEADER_MAX} characters`);
@@ -64,7 +81,13 @@ export function resolveOutput(output: OutputRequest | undefined, validate?: Json
 }
 
 /** Output columns that are also columns the brief reads: writing there would overwrite the rows' own data. */
-export function outputClashes(outputHeaders: readonly string[], sheetHeaders: readonly string[], briefColumns: readonly number[]): string[] {
+export function outputClashes(
+  outputHeaders: readonly string[],
+  sheetHeaders: readonly string[],
+  briefColumns: readonly number[],
+): string[] {
   const read = new Set(briefColumns.map((column) => (sheetHeaders[column - 1] ?? '').trim()).filter(Boolean));
-  return outputHeaders.filter((header) => read.has(header)).map((header) => `"${header}" is read by the brief: choose another column for the results`);
+  return outputHeaders
+    .filter((header) => read.has(header))
+    .map((header) => `"${header}" is read by the brief: choose another column for the results`);
 }

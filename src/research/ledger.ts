@@ -14,7 +14,8 @@
 import type { JsonSchemaObject, TaskDepth } from '../api/types';
 import { joinText, splitText } from '../shared/text-parts';
 
-export type LedgerState = 'queued' | 'sending' | 'unconfirmed' | 'created' | 'in_progress' | 'done' | 'failed' | 'error';
+export type LedgerState =
+  'queued' | 'sending' | 'unconfirmed' | 'created' | 'in_progress' | 'done' | 'failed' | 'error';
 
 /** Where results go, by header name (so inserted or moved columns keep working). */
 export interface OutputMapping {
@@ -96,7 +97,14 @@ const PARTS_COLUMN = 6;
 
 export function entryToRow(entry: LedgerEntry): Array<string | number> {
   const parts = splitText(JSON.stringify(entry));
-  const readable = [entry.id, entry.taskId ?? '', entry.state, entry.row.sheetId, entry.row.rowId ?? '', new Date(entry.updatedAt).toISOString()];
+  const readable = [
+    entry.id,
+    entry.taskId ?? '',
+    entry.state,
+    entry.row.sheetId,
+    entry.row.rowId ?? '',
+    new Date(entry.updatedAt).toISOString(),
+  ];
   return [...readable, parts.length, ...parts];
 }
 
@@ -112,7 +120,8 @@ export function rowToEntry(row: readonly unknown[]): LedgerEntry | 'blank' | Dam
   const taskId = String(row[1] ?? '');
   if (!entryId && !taskId && row.every((cell) => cell === '' || cell === null || cell === undefined)) return 'blank';
   const count = Number(row[PARTS_COLUMN]);
-  const text = Number.isInteger(count) && count >= 1 ? joinText(row.slice(PARTS_COLUMN + 1, PARTS_COLUMN + 1 + count)) : '';
+  const text =
+    Number.isInteger(count) && count >= 1 ? joinText(row.slice(PARTS_COLUMN + 1, PARTS_COLUMN + 1 + count)) : '';
   try {
     const entry = JSON.parse(text) as LedgerEntry;
     if (typeof entry.id === 'string' && entry.row && typeof entry.state === 'string') return entry;

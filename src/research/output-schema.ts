@@ -37,7 +37,8 @@ export interface FieldSpec {
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_ -]{0,63}$/;
 
 function valueSchema(field: FieldSpec): Record<string, unknown> {
-  const described = (schema: Record<string, unknown>) => (field.description ? { ...schema, description: field.description } : schema);
+  const described = (schema: Record<string, unknown>) =>
+    field.description ? { ...schema, description: field.description } : schema;
   switch (field.type) {
     case 'string':
       return described({ type: 'string' });
@@ -117,13 +118,20 @@ function nestingDepth(node: unknown, definitions: Json, refs: string[]): number 
   if (typeof node.$ref === 'string') {
     const match = /^#\/\$defs\/([^/]+)$/.exec(node.$ref);
     if (match && match[1] in definitions) {
-      inner = refs.includes(match[1]) ? Infinity : nestingDepth(definitions[match[1]], definitions, [...refs, match[1]]);
+      inner = refs.includes(match[1])
+        ? Infinity
+        : nestingDepth(definitions[match[1]], definitions, [...refs, match[1]]);
     }
   }
   const children: unknown[] = [];
   if (isObject(node.properties)) children.push(...Object.values(node.properties));
   for (const key of SUBSCHEMA_SINGLE) children.push(node[key]);
-  const nests = node.type === 'object' || node.type === 'array' || (Array.isArray(node.type) && (node.type.includes('object') || node.type.includes('array'))) || isObject(node.properties) || node.items !== undefined;
+  const nests =
+    node.type === 'object' ||
+    node.type === 'array' ||
+    (Array.isArray(node.type) && (node.type.includes('object') || node.type.includes('array'))) ||
+    isObject(node.properties) ||
+    node.items !== undefined;
   let childDepth = 0;
   for (const child of children) childDepth = Math.max(childDepth, nestingDepth(child, definitions, refs));
   for (const key of SUBSCHEMA_LISTS) {
@@ -136,7 +144,6 @@ function nestingDepth(node: unknown, definitions: Json, refs: string[]): number 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
-
 
 /**
  * Checks a schema against the service's limits and the structural rules the sidebar can verify without a full
@@ -177,7 +184,8 @@ export function checkSchemaLimits(schema: unknown): string[] {
     for (const t of types) {
       if (typeof t !== 'string' || !KNOWN_TYPES.includes(t)) errors.push(`${path}: unknown type ${JSON.stringify(t)}`);
     }
-    const nests = types.includes('object') || types.includes('array') || isObject(node.properties) || node.items !== undefined;
+    const nests =
+      types.includes('object') || types.includes('array') || isObject(node.properties) || node.items !== undefined;
     const here = nests ? level + 1 : level;
     if (nests) deepest = Math.max(deepest, here);
     if (node.properties !== undefined) {
@@ -188,7 +196,10 @@ export function checkSchemaLimits(schema: unknown): string[] {
           walk(child, `${path}/properties/${name}`, here);
         }
         // 2020-12 lets "required" name a property that "properties" does not define (the value must then be there).
-        if (node.required !== undefined && (!Array.isArray(node.required) || node.required.some((r) => typeof r !== 'string'))) {
+        if (
+          node.required !== undefined &&
+          (!Array.isArray(node.required) || node.required.some((r) => typeof r !== 'string'))
+        ) {
           errors.push(`${path}: "required" must be a list of property names`);
         }
       }
@@ -211,9 +222,12 @@ export function checkSchemaLimits(schema: unknown): string[] {
   const rootDepth = deepest;
   for (const [name, def] of Object.entries(definitions)) walk(def, `#/$defs/${name}`, 0);
   deepest = rootDepth;
-  if (deepest === Infinity) errors.push(`A "$ref" is recursive, so the nesting is unbounded; the service allows ${SCHEMA_MAX_DEPTH} levels`);
-  else if (deepest > SCHEMA_MAX_DEPTH) errors.push(`The schema nests ${deepest} levels; the service allows ${SCHEMA_MAX_DEPTH}`);
-  if (properties > SCHEMA_MAX_PROPERTIES) errors.push(`The schema has ${properties} properties; the service allows ${SCHEMA_MAX_PROPERTIES}`);
+  if (deepest === Infinity)
+    errors.push(`A "$ref" is recursive, so the nesting is unbounded; the service allows ${SCHEMA_MAX_DEPTH} levels`);
+  else if (deepest > SCHEMA_MAX_DEPTH)
+    errors.push(`The schema nests ${deepest} levels; the service allows ${SCHEMA_MAX_DEPTH}`);
+  if (properties > SCHEMA_MAX_PROPERTIES)
+    errors.push(`The schema has ${properties} properties; the service allows ${SCHEMA_MAX_PROPERTIES}`);
   return [...new Set(errors)];
 }
 
@@ -253,7 +267,10 @@ export function parsePastedSchema(text: string, validate?: JsonSchemaCheck): Bui
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return { ok: false, errors: [`The schema is not valid JSON: ${error instanceof Error ? error.message : String(error)}`] };
+    return {
+      ok: false,
+      errors: [`The schema is not valid JSON: ${error instanceof Error ? error.message : String(error)}`],
+    };
   }
   const invalid = validate ? validate(parsed) : [];
   if (invalid.length > 0) return { ok: false, errors: invalid };

@@ -119,7 +119,10 @@ function scanList(deps: PollDeps, targets: PollTarget[], options: PollOptions): 
     const unseen = wanted.size - scan.seen.size;
     const count = Math.min(options.maxPages - nextPage, Math.max(1, Math.ceil(unseen / TASK_LIST_PAGE)));
     if (count <= 0) break;
-    const queries = Array.from({ length: count }, (_, i) => ({ offset: (nextPage + i) * TASK_LIST_PAGE, limit: TASK_LIST_PAGE }));
+    const queries = Array.from({ length: count }, (_, i) => ({
+      offset: (nextPage + i) * TASK_LIST_PAGE,
+      limit: TASK_LIST_PAGE,
+    }));
     const pages = deps.client.listTaskPages(queries);
     scan.requests += count;
     nextPage += count;
@@ -130,7 +133,12 @@ function scanList(deps: PollDeps, targets: PollTarget[], options: PollOptions): 
       }
       for (const task of page.value) if (wanted.has(task.id) && !scan.seen.has(task.id)) scan.seen.set(task.id, task);
       const oldest = page.value[page.value.length - 1];
-      if (page.value.length < TASK_LIST_PAGE || !oldest || Date.parse(oldest.created_at) < since || scan.seen.size === wanted.size) {
+      if (
+        page.value.length < TASK_LIST_PAGE ||
+        !oldest ||
+        Date.parse(oldest.created_at) < since ||
+        scan.seen.size === wanted.size
+      ) {
         scan.complete = true;
         break;
       }
@@ -148,7 +156,13 @@ function recheckAfter(now: number, target: PollTarget): number {
  * of a few tasks the list did not show. Never throws; answers only for the tasks it read.
  */
 export function pollTasks(deps: PollDeps, targets: PollTarget[], options: PollOptions): PollResult {
-  const result: PollResult = { answers: new Map(), unreadable: new Set(), requests: 0, partial: false, listError: null };
+  const result: PollResult = {
+    answers: new Map(),
+    unreadable: new Set(),
+    requests: 0,
+    partial: false,
+    listError: null,
+  };
   if (targets.length === 0) return result;
   const scan = scanList(deps, targets, options);
   result.requests = scan.requests;
@@ -162,10 +176,12 @@ export function pollTasks(deps: PollDeps, targets: PollTarget[], options: PollOp
   }
   const unseen = scan.complete ? targets.filter((target) => !scan.seen.has(target.taskId)) : [];
   const notes = deps.memory.recall(unseen.map((target) => target.taskId));
-  const dueUnseen = unseen.filter((target) => {
-    if (notes.get(target.taskId) === 'forbidden') result.unreadable.add(target.taskId);
-    return !notes.has(target.taskId);
-  }).slice(0, options.unseenReads);
+  const dueUnseen = unseen
+    .filter((target) => {
+      if (notes.get(target.taskId) === 'forbidden') result.unreadable.add(target.taskId);
+      return !notes.has(target.taskId);
+    })
+    .slice(0, options.unseenReads);
   toRead.push(...dueUnseen.map((target) => target.taskId));
   const reads = readTasks(deps, toRead, options);
   result.requests += reads.requests;
@@ -179,14 +195,19 @@ export function pollTasks(deps: PollDeps, targets: PollTarget[], options: PollOp
   for (const target of dueUnseen) {
     const answer = reads.answers.get(target.taskId);
     if (!answer) continue;
-    if (!answer.ok && answer.error.kind === 'forbidden') remembered.push({ taskId: target.taskId, note: 'forbidden', forMs: FORBIDDEN_RECHECK_MS });
+    if (!answer.ok && answer.error.kind === 'forbidden')
+      remembered.push({ taskId: target.taskId, note: 'forbidden', forMs: FORBIDDEN_RECHECK_MS });
     else if (answer.ok) remembered.push({ taskId: target.taskId, note: 'read', forMs: recheckAfter(now, target) });
   }
   if (remembered.length > 0) deps.memory.remember(remembered);
   return result;
 }
 
-function readTasks(deps: PollDeps, taskIds: string[], options: PollOptions): { answers: Map<string, Result<ResearchTask>>; requests: number; partial: boolean } {
+function readTasks(
+  deps: PollDeps,
+  taskIds: string[],
+  options: PollOptions,
+): { answers: Map<string, Result<ResearchTask>>; requests: number; partial: boolean } {
   const answers = new Map<string, Result<ResearchTask>>();
   let requests = 0;
   for (let start = 0; start < taskIds.length; start += options.getBatch) {

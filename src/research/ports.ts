@@ -1,6 +1,6 @@
 // The small sheet ports the research logic works through, so it is unit-testable without Apps Script:
 // a data sheet (headers, display values, row identity metadata, batched cell writes) and a hidden table (ledger and
-// report store rows). sheet-adapter.ts implements them over SpreadsheetApp.
+// report store rows). src/platform/sheets/research.ts implements them over SpreadsheetApp.
 import type { CellValue } from '../shared/cell-values';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../api/types';
 import type { Result } from '../api/errors';

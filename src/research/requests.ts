@@ -48,6 +48,13 @@ export const LAUNCH_REQUEST = record(
 export const ENTRY_IDS = textList;
 export const PAGE_INDEX = { type: 'integer', minimum: 0 };
 export const TASK_ID = { type: 'string', minLength: 1 };
-export const WRITE_TO_ROW_REQUEST = record({ taskId: TASK_ID, output: OUTPUT_REQUEST, otherCompany: flag, taskOutput: flag }, ['otherCompany', 'taskOutput']);
-export const SHOW_ROWS_REQUEST = record({ sheetId: integer, rows: { type: 'array', items: integer }, statusHeader: text });
+export const WRITE_TO_ROW_REQUEST = record(
+  { taskId: TASK_ID, output: OUTPUT_REQUEST, otherCompany: flag, taskOutput: flag },
+  ['otherCompany', 'taskOutput'],
+);
+export const SHOW_ROWS_REQUEST = record({
+  sheetId: integer,
+  rows: { type: 'array', items: integer },
+  statusHeader: text,
+});
 export const GUARD_REQUEST = record({ daily: orNull(integer), monthly: orNull(integer) });

@@ -54,7 +54,12 @@ export function statusCell(entry: LedgerEntry): { value: string; note: string | 
  * The cells for a record in `row`: always the status cell; for a done task also its report or fields.
  * Headers that are missing from the sheet are skipped (the launcher creates them; a user may delete them later).
  */
-export function rowCells(entry: LedgerEntry, report: TaskReport | null, row: number, columns: Map<string, number>): CellWrite[] {
+export function rowCells(
+  entry: LedgerEntry,
+  report: TaskReport | null,
+  row: number,
+  columns: Map<string, number>,
+): CellWrite[] {
   const cells: CellWrite[] = [];
   const status = statusCell(entry);
   const statusColumn = columns.get(entry.mapping.statusHeader);
@@ -77,7 +82,12 @@ export function rowCells(entry: LedgerEntry, report: TaskReport | null, row: num
     if (!column) continue;
     const value = report.fields[field.name];
     if (isEvidenced(value)) {
-      cells.push({ row, column, value: toCellValue(value.value), note: evidenceNote(value.reasoning, value.sources) || null });
+      cells.push({
+        row,
+        column,
+        value: toCellValue(value.value),
+        note: evidenceNote(value.reasoning, value.sources) || null,
+      });
     } else {
       cells.push({ row, column, value: toCellValue(value), note: null });
     }

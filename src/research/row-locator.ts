@@ -62,11 +62,13 @@ export function locateRow(identity: RowIdentity, view: SheetView): number | null
   if (columns.some((column) => column === null)) return null;
   const keyColumns = columns as number[];
   const tagged = identity.rowId ? view.rowIds.get(identity.rowId) : undefined;
-  if (tagged !== undefined && (keyColumns.length === 0 || sameKey(keyAt(view, tagged, keyColumns), identity.keyValues))) return tagged;
+  if (tagged !== undefined && (keyColumns.length === 0 || sameKey(keyAt(view, tagged, keyColumns), identity.keyValues)))
+    return tagged;
   if (keyColumns.length === 0) return null;
   const key = keyString(identity.keyValues);
   const othersRows = new Set<number>();
-  for (const [tag, row] of view.rowIds) if (tag !== identity.rowId && view.tagOwners.get(tag) === key) othersRows.add(row);
+  for (const [tag, row] of view.rowIds)
+    if (tag !== identity.rowId && view.tagOwners.get(tag) === key) othersRows.add(row);
   let found: number | null = null;
   for (let row = 2; row < view.keyRows.length + 2; row++) {
     if (othersRows.has(row) || !sameKey(keyAt(view, row, keyColumns), identity.keyValues)) continue;

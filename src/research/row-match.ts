@@ -19,12 +19,17 @@ export function domainsIn(text: string): string[] {
  * The task's domain and the row's when the brief names companies and the row holds companies and none is shared;
  * null when they match or either side names no company (nothing to compare).
  */
-export function companyMismatch(brief: string, rowValues: readonly string[]): { taskDomain: string; rowDomain: string } | null {
+export function companyMismatch(
+  brief: string,
+  rowValues: readonly string[],
+): { taskDomain: string; rowDomain: string } | null {
   const taskDomains = domainsIn(brief);
   const rowDomains = rowValues.flatMap((value) => {
     const parsed = parseDomain(value);
     return parsed.kind === 'domain' ? [parsed.domain] : [];
   });
   if (taskDomains.length === 0 || rowDomains.length === 0) return null;
-  return taskDomains.some((domain) => rowDomains.includes(domain)) ? null : { taskDomain: taskDomains[0], rowDomain: rowDomains[0] };
+  return taskDomains.some((domain) => rowDomains.includes(domain))
+    ? null
+    : { taskDomain: taskDomains[0], rowDomain: rowDomains[0] };
 }

@@ -33,7 +33,11 @@ export function rowsNeedingTags(launched: readonly number[], keyRows: readonly s
 }
 
 /** Null when `newTags` more tags fit the metadata budget, else the message refusing the launch. */
-export function tagBudgetProblem(newTags: number, use: { sheet: number; spreadsheet: number }, keyHeaders: readonly string[]): string | null {
+export function tagBudgetProblem(
+  newTags: number,
+  use: { sheet: number; spreadsheet: number },
+  keyHeaders: readonly string[],
+): string | null {
   const needed = newTags * TAG_CHARS;
   const room = METADATA_CHAR_LIMIT - METADATA_RESERVE - Math.max(use.sheet, use.spreadsheet);
   if (needed <= room) return null;

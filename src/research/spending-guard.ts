@@ -45,7 +45,12 @@ export interface GuardRoom {
 }
 
 /** What this spreadsheet's research spent today and this month, and what is left under its cap. */
-export function guardRoom(cap: SpendingCap, entries: readonly LedgerEntry[], now: number, calendar: Calendar): GuardRoom {
+export function guardRoom(
+  cap: SpendingCap,
+  entries: readonly LedgerEntry[],
+  now: number,
+  calendar: Calendar,
+): GuardRoom {
   const today = calendar.day(now);
   const month = calendar.month(now);
   let spentToday = 0;
@@ -56,7 +61,10 @@ export function guardRoom(cap: SpendingCap, entries: readonly LedgerEntry[], now
     spentThisMonth += credits;
     if (calendar.day(entry.launchedAt) === today) spentToday += credits;
   }
-  const limits = [cap.daily === null ? null : cap.daily - spentToday, cap.monthly === null ? null : cap.monthly - spentThisMonth].filter((left): left is number => left !== null);
+  const limits = [
+    cap.daily === null ? null : cap.daily - spentToday,
+    cap.monthly === null ? null : cap.monthly - spentThisMonth,
+  ].filter((left): left is number => left !== null);
   return { cap, spentToday, spentThisMonth, left: limits.length > 0 ? Math.max(0, Math.min(...limits)) : null };
 }
 
@@ -82,9 +90,14 @@ export function capMessage(room: GuardRoom, depth: TaskDepth, rows: number): str
 
 /** A cap as typed in Settings: whole non-negative numbers, or blank for none. */
 export function readCap(input: { daily: number | null; monthly: number | null }): SpendingCap | string {
-  for (const [label, value] of [['Daily', input.daily], ['Monthly', input.monthly]] as const) {
-    if (value !== null && (!Number.isInteger(value) || value < 0 || value > 10_000_000)) return `${label} cap: a whole number of credits, or blank for none`;
+  for (const [label, value] of [
+    ['Daily', input.daily],
+    ['Monthly', input.monthly],
+  ] as const) {
+    if (value !== null && (!Number.isInteger(value) || value < 0 || value > 10_000_000))
+      return `${label} cap: a whole number of credits, or blank for none`;
   }
-  if (input.daily !== null && input.monthly !== null && input.daily > input.monthly) return 'The daily cap is above the monthly cap';
+  if (input.daily !== null && input.monthly !== null && input.daily > input.monthly)
+    return 'The daily cap is above the monthly cap';
   return { daily: input.daily, monthly: input.monthly };
 }

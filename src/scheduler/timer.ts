@@ -5,7 +5,7 @@
 // feature has pending work. Apps Script triggers belong to the user who made them, so the document keeps a record of
 // whose timer serves it; another user relies on that timer until its ticks go stale (unless the feature needs work
 // done as the current user). Every minute for a script bound to the spreadsheet, hourly for a published add-on.
-// Pure: the trigger registry, document store and clock are ports (apps-script.ts adapts them).
+// Pure: the trigger registry, document store and clock are ports (src/platform/timer-triggers.ts adapts them).
 import type { ClockPort, KeyValueStore } from '../ports';
 
 export const TIMER_HANDLER = 'sheetScoutTimer';
@@ -65,7 +65,11 @@ export interface EnsureOptions {
  * Marks `feature` pending and makes sure one timer serves this document (idempotent: creates it only when absent).
  * Without a feature, only makes sure of the timer.
  */
-export function ensureTimer(deps: TimerDeps, feature?: TimerFeature, options: EnsureOptions = {}): 'exists' | 'created' | 'other_user' {
+export function ensureTimer(
+  deps: TimerDeps,
+  feature?: TimerFeature,
+  options: EnsureOptions = {},
+): 'exists' | 'created' | 'other_user' {
   if (feature) deps.document.set(PENDING_KEY_PREFIX + feature, '1');
   const mine = deps.triggers.list(TIMER_HANDLER);
   for (const extra of mine.slice(1)) deps.triggers.remove(extra);
@@ -78,7 +82,8 @@ export function ensureTimer(deps: TimerDeps, feature?: TimerFeature, options: En
     return 'exists';
   }
   const record = readRecord(deps.document);
-  if (!options.ownTimer && record && record.owner !== deps.user && now - record.lastTick < STALE_AFTER_MS) return 'other_user';
+  if (!options.ownTimer && record && record.owner !== deps.user && now - record.lastTick < STALE_AFTER_MS)
+    return 'other_user';
   const id = deps.triggers.create(TIMER_HANDLER, deps.cadence);
   deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ owner: deps.user, id, lastTick: now }));
   return 'created';
@@ -131,7 +136,10 @@ export function runTimer(deps: TimerDeps, tasks: TimerTask[], budgetMs: number =
   const ran: TimerRun['ran'] = [];
   tasks.forEach((task, index) => {
     const share = Math.floor(Math.max(0, deadline - deps.clock.now()) / (tasks.length - index));
-    const pending = share < MIN_SLICE_MS ? deps.document.get(PENDING_KEY_PREFIX + task.feature) !== null : task.runSlice(share).pending;
+    const pending =
+      share < MIN_SLICE_MS
+        ? deps.document.get(PENDING_KEY_PREFIX + task.feature) !== null
+        : task.runSlice(share).pending;
     ran.push({ feature: task.feature, pending });
   });
   for (const result of ran) if (!result.pending) deps.document.remove(PENDING_KEY_PREFIX + result.feature);

@@ -61,11 +61,24 @@ export const RESULT_COLUMNS: readonly ResultColumn[] = [
   { key: 'authority_score', label: 'Website authority', value: (r) => r.website_authority?.score },
   { key: 'authority_tier', label: 'Authority tier', value: (r) => r.website_authority?.tier_label },
   { key: 'linkedin', label: 'LinkedIn', value: (r) => social(r, 'linkedin') },
-  { key: 'social_profiles', label: 'Social profiles', value: (r) => (r.social_profiles ? Object.values(r.social_profiles) : '') },
+  {
+    key: 'social_profiles',
+    label: 'Social profiles',
+    value: (r) => (r.social_profiles ? Object.values(r.social_profiles) : ''),
+  },
   { key: 'id', label: 'Company ID', value: (r) => r.id },
 ];
 
-export const DEFAULT_COLUMNS: readonly ResultColumnKey[] = ['name', 'domain', 'country', 'city', 'size', 'founded', 'relevance', 'short_description'];
+export const DEFAULT_COLUMNS: readonly ResultColumnKey[] = [
+  'name',
+  'domain',
+  'country',
+  'city',
+  'size',
+  'founded',
+  'relevance',
+  'short_description',
+];
 
 const BY_KEY = new Map(RESULT_COLUMNS.map((column) => [column.key, column]));
 
@@ -76,7 +89,8 @@ export function resolveColumns(keys: readonly string[]): ResultColumn[] {
     const column = BY_KEY.get(key as ResultColumnKey);
     if (column && !chosen.includes(column)) chosen.push(column);
   }
-  if (!chosen.some((column) => column.key === 'domain')) chosen.splice(Math.min(1, chosen.length), 0, BY_KEY.get('domain') as ResultColumn);
+  if (!chosen.some((column) => column.key === 'domain'))
+    chosen.splice(Math.min(1, chosen.length), 0, BY_KEY.get('domain') as ResultColumn);
   return chosen;
 }
 
@@ -107,11 +121,18 @@ export function previewRow(result: CompanySearchResult): PreviewRow {
 }
 
 /** Countries and cities seen in results, most frequent first, for the panel's filter suggestions. */
-export function suggestionsFrom(results: readonly CompanySearchResult[], limit = 30): { countries: string[]; cities: string[] } {
+export function suggestionsFrom(
+  results: readonly CompanySearchResult[],
+  limit = 30,
+): { countries: string[]; cities: string[] } {
   const tally = (values: Array<string | null | undefined>): string[] => {
     const counts = new Map<string, number>();
-    for (const value of values) if (typeof value === 'string' && value.trim() !== '') counts.set(value, (counts.get(value) ?? 0) + 1);
-    return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([value]) => value);
+    for (const value of values)
+      if (typeof value === 'string' && value.trim() !== '') counts.set(value, (counts.get(value) ?? 0) + 1);
+    return [...counts.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, limit)
+      .map(([value]) => value);
   };
   return { countries: tally(results.map((r) => r.hq_country)), cities: tally(results.map((r) => r.hq_city)) };
 }

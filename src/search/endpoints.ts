@@ -31,7 +31,14 @@ import {
   type LookalikeListRequest,
   type ReferenceList,
 } from './lookalike-service';
-import { EXCLUDE_SOURCE, EXCLUDE_SUMMARY_REQUEST, LOOKALIKE_LIST_REQUEST, SEARCH_SPEC, SHEET_ID, WRITE_REQUEST } from './requests';
+import {
+  EXCLUDE_SOURCE,
+  EXCLUDE_SUMMARY_REQUEST,
+  LOOKALIKE_LIST_REQUEST,
+  SEARCH_SPEC,
+  SHEET_ID,
+  WRITE_REQUEST,
+} from './requests';
 import { showPanel } from '../platform/panels';
 import { newId } from '../platform/ids';
 
@@ -91,5 +98,8 @@ export function getLookalikeReferences(): ReferenceList {
 
 /** "Similar to a list": runs every reference's lookalike search, merges them and writes the top N into a new sheet. */
 export function runLookalikeSearch(request: LookalikeListRequest): LookalikeAnswer {
-  return runLookalikeList(deps(), checkedRequest<LookalikeListRequest>(LOOKALIKE_LIST_REQUEST, request, 'lookalike request'));
+  return runLookalikeList(
+    deps(),
+    checkedRequest<LookalikeListRequest>(LOOKALIKE_LIST_REQUEST, request, 'lookalike request'),
+  );
 }

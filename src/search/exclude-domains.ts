@@ -67,7 +67,8 @@ export function overLimitMessage(count: number): string {
  * One exclude source of the panel: a list the server already normalized (a sheet column, the companies already in a
  * sheet, a saved search's domains) or the text the user pasted.
  */
-export type ExcludeEntry = { id: string; label: string; list: DomainList } | { id: string; label: string; text: string };
+export type ExcludeEntry =
+  { id: string; label: string; list: DomainList } | { id: string; label: string; text: string };
 
 export interface ExcludeSummary {
   /** Each source's label and how many distinct domains it holds, in the order given. */
@@ -89,13 +90,19 @@ export interface ExcludeSummary {
  * Pasted text is split and normalized here; lists are taken as the server normalized them.
  */
 export function summarizeExclude(entries: readonly ExcludeEntry[], acceptMostRecent: boolean): ExcludeSummary {
-  const sources = entries.map((entry) => ({ id: entry.id, label: entry.label, list: 'text' in entry ? normalizeDomainList(splitPastedList(entry.text)) : entry.list }));
+  const sources = entries.map((entry) => ({
+    id: entry.id,
+    label: entry.label,
+    list: 'text' in entry ? normalizeDomainList(splitPastedList(entry.text)) : entry.list,
+  }));
   const merged = mergeDomainLists(sources.map((source) => source.list.domains));
   const overLimit = merged.domains.length > EXCLUDE_DOMAIN_LIMIT;
   return {
     sources: sources.map((source) => ({ id: source.id, label: source.label, count: source.list.domains.length })),
     count: merged.domains.length,
-    invalid: sources.filter((source) => source.list.invalid.length > 0).map((source) => ({ label: source.label, values: source.list.invalid })),
+    invalid: sources
+      .filter((source) => source.list.invalid.length > 0)
+      .map((source) => ({ label: source.label, values: source.list.invalid })),
     duplicates: merged.duplicates + sources.reduce((sum, source) => sum + source.list.duplicates, 0),
     overLimit,
     overLimitMessage: overLimit && !acceptMostRecent ? overLimitMessage(merged.domains.length) : null,

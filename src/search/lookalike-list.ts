@@ -131,6 +131,10 @@ export const SIMILAR_TO_LABEL = 'similar to';
 export function fusedRows(companies: readonly FusedCompany[], columns: readonly ResultColumn[]): CellValue[][] {
   return [
     [...columns.map((column) => column.label), SCORE_LABEL, SIMILAR_TO_LABEL],
-    ...companies.map((company) => [...cellRow(company.result, columns), roundedScore(company.score), toCellValue(similarToText(company.matches))]),
+    ...companies.map((company) => [
+      ...cellRow(company.result, columns),
+      roundedScore(company.score),
+      toCellValue(similarToText(company.matches)),
+    ]),
   ];
 }

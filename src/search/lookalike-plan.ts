@@ -30,7 +30,12 @@ export interface LookalikePlan {
 }
 
 /** `excludedOthers` counts the excluded domains that are not references. */
-export function planLookalikeRun(references: number, perReference: number, excludedOthers: number, depth: number): LookalikePlan {
+export function planLookalikeRun(
+  references: number,
+  perReference: number,
+  excludedOthers: number,
+  depth: number,
+): LookalikePlan {
   const pagesPerReference = planPages(Math.max(0, perReference)).length;
   const excluded = references + excludedOthers;
   const sentAsFilter = Math.min(EXCLUDE_DOMAIN_LIMIT, excluded);
@@ -52,7 +57,10 @@ function count(value: number, one: string, many = `${one}s`): string {
 
 /** The panel's lines for a plan: requests, depth, exclusions. */
 export function describePlan(plan: LookalikePlan): string[] {
-  const depth = plan.depth === FREE_DEPTH ? `the free plan reaches ${FREE_DEPTH} per reference` : `your plan reaches ${plan.depth.toLocaleString('en-US')}`;
+  const depth =
+    plan.depth === FREE_DEPTH
+      ? `the free plan reaches ${FREE_DEPTH} per reference`
+      : `your plan reaches ${plan.depth.toLocaleString('en-US')}`;
   const lines = [
     `${count(plan.requests, 'request')}: ${count(plan.references, 'reference')} × ${count(plan.pagesPerReference, 'page')} (lookalike searches, in parallel)`,
     `${count(plan.perReference, 'result')} per reference; ${depth}`,

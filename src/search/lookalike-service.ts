@@ -14,7 +14,16 @@ import { fusedRows, fuseRankings, splitExclusion, type ReferenceResults } from '
 import { MAX_REFERENCES, MAX_TOP, RRF_K } from './lookalike-plan';
 import { FREE_DEPTH } from './limits';
 import { mergePages, planPages } from './paging';
-import { depthOf, fail, NOT_CONNECTED, probeFreeTier, thisYear, withDocumentLock, type Failure, type SearchDeps } from './panel-service';
+import {
+  depthOf,
+  fail,
+  NOT_CONNECTED,
+  probeFreeTier,
+  thisYear,
+  withDocumentLock,
+  type Failure,
+  type SearchDeps,
+} from './panel-service';
 import { fieldOfLocation } from './run-search';
 import type { SheetRef } from './sheet-port';
 import { checkSpec, describeFilters, toServiceFilters, type FieldProblem, type FilterForm } from './spec';
@@ -84,7 +93,8 @@ function plural(count: number, one: string, many = `${one}s`): string {
 }
 
 function referenceProblem(count: number): string | null {
-  if (count === 0) return 'Select the cells that hold your reference domains (e.g. your best customers), then Use selection';
+  if (count === 0)
+    return 'Select the cells that hold your reference domains (e.g. your best customers), then Use selection';
   if (count > MAX_REFERENCES) return `${count} references: one run takes at most ${MAX_REFERENCES}; select fewer`;
   return null;
 }
@@ -97,7 +107,8 @@ export function lookalikeReferences(deps: Pick<SearchDeps, 'sheets'>): Reference
   const selection = deps.sheets.selection();
   if (!selection) return { label: '', domains: [], invalid: [], duplicates: 0, problem: referenceProblem(0) };
   const rows = selection.values;
-  const headerRow = selection.row === 1 && rows.length > 1 && rows[0].every((value) => parseDomain(value).kind !== 'domain');
+  const headerRow =
+    selection.row === 1 && rows.length > 1 && rows[0].every((value) => parseDomain(value).kind !== 'domain');
   const list = normalizeDomainList((headerRow ? rows.slice(1) : rows).flat());
   return { label: `${selection.sheet.name}!${selection.a1}`, ...list, problem: referenceProblem(list.domains.length) };
 }
@@ -109,7 +120,11 @@ type ReferenceOutcome =
   | { kind: 'failed'; error: ApiError };
 
 /** One reference's pages, in order: the pages before a failing one are kept. */
-function outcomeOf(outcomes: ReturnType<LookalikeBackend['runSimilar']>, limits: number[], perReference: number): ReferenceOutcome {
+function outcomeOf(
+  outcomes: ReturnType<LookalikeBackend['runSimilar']>,
+  limits: number[],
+  perReference: number,
+): ReferenceOutcome {
   const firstFailure = outcomes.findIndex((outcome) => !outcome.ok);
   if (firstFailure === 0) {
     const { error } = outcomes[0] as Extract<(typeof outcomes)[number], { ok: false }>;
@@ -123,35 +138,65 @@ function outcomeOf(outcomes: ReturnType<LookalikeBackend['runSimilar']>, limits:
     fetched.map((outcome, index) => ({ limit: limits[index], results: outcome.ok ? outcome.value.results : [] })),
     perReference,
   );
-  return { kind: 'listed', results: merged.results, exhausted: merged.exhausted, partial: firstFailure > 0 && !merged.exhausted };
+  return {
+    kind: 'listed',
+    results: merged.results,
+    exhausted: merged.exhausted,
+    partial: firstFailure > 0 && !merged.exhausted,
+  };
 }
 
 function failureOf(error: ApiError): Failure {
   if (error.kind === 'validation' && error.detail.length > 0) {
-    const problems: FieldProblem[] = error.detail.map((issue) => ({ field: fieldOfLocation(issue.loc), message: issue.msg }));
+    const problems: FieldProblem[] = error.detail.map((issue) => ({
+      field: fieldOfLocation(issue.loc),
+      message: issue.msg,
+    }));
     return fail(`The service rejected the search: ${problems.map((problem) => problem.message).join('; ')}`, problems);
   }
   return fail(userMessage(error));
 }
 
-function checkRequest(deps: LookalikeDeps, request: LookalikeListRequest, references: string[], invalid: string[], depth: number): FieldProblem[] {
+function checkRequest(
+  deps: LookalikeDeps,
+  request: LookalikeListRequest,
+  references: string[],
+  invalid: string[],
+  depth: number,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const countProblem = referenceProblem(references.length);
   if (countProblem) problems.push({ field: 'references', message: countProblem });
-  if (invalid.length > 0) problems.push({ field: 'references', message: `Not domains: ${invalid.slice(0, 5).join(', ')}` });
+  if (invalid.length > 0)
+    problems.push({ field: 'references', message: `Not domains: ${invalid.slice(0, 5).join(', ')}` });
   const filterProblems = checkSpec(
-    { mode: 'similar', query: '', reference: references[0] ?? 'example.com', count: request.perReference, filters: { ...request.filters, excludeDomains: [] } },
+    {
+      mode: 'similar',
+      query: '',
+      reference: references[0] ?? 'example.com',
+      count: request.perReference,
+      filters: { ...request.filters, excludeDomains: [] },
+    },
     depth,
     thisYear(deps),
   );
   for (const problem of filterProblems) {
     if (problem.field === 'reference') continue;
     if (problem.field === 'count') {
-      problems.push({ field: 'perReference', message: depth === FREE_DEPTH ? `The free plan returns up to ${FREE_DEPTH} results per reference` : `Choose between 1 and ${depth.toLocaleString('en-US')} results per reference` });
+      problems.push({
+        field: 'perReference',
+        message:
+          depth === FREE_DEPTH
+            ? `The free plan returns up to ${FREE_DEPTH} results per reference`
+            : `Choose between 1 and ${depth.toLocaleString('en-US')} results per reference`,
+      });
     } else problems.push(problem);
   }
   if (!Number.isInteger(request.top) || request.top < 1 || request.top > MAX_TOP) {
-    problems.push({ field: 'top', message: `Choose between 1 and ${MAX_TOP.toLocaleString('en-US')} companies to write` });
+    problems.push({
+      field: 'top',
+      message: `Choose between 1 and ${MAX_TOP.toLocaleString('en-US')} companies to write`,
+    });
   }
   return problems;
 }
@@ -178,14 +223,20 @@ export function runLookalikeList(deps: LookalikeDeps, request: LookalikeListRequ
   if (problems.length > 0) return fail(problems[0].message, problems);
 
   const excludedDomains = summarizeExclude(
-    [{ id: 'filters', label: 'Filters', list: normalizeDomainList(request.filters.excludeDomains) }, ...request.exclude],
+    [
+      { id: 'filters', label: 'Filters', list: normalizeDomainList(request.filters.excludeDomains) },
+      ...request.exclude,
+    ],
     false,
   ).toSend;
   const split = splitExclusion(references, excludedDomains);
   const filters = toServiceFilters({ ...request.filters, excludeDomains: split.filter });
   const pages = planPages(request.perReference);
   const calls = references.flatMap((reference) =>
-    pages.map((pagination) => ({ companyIdentifier: reference, request: (filters ? { filters, pagination } : { pagination }) as SimilarRequest })),
+    pages.map((pagination) => ({
+      companyIdentifier: reference,
+      request: (filters ? { filters, pagination } : { pagination }) as SimilarRequest,
+    })),
   );
   const answers = client.runSimilar(calls);
 
@@ -195,7 +246,11 @@ export function runLookalikeList(deps: LookalikeDeps, request: LookalikeListRequ
   const unserved: string[] = [];
   let firstError: ApiError | null = null;
   for (const [index, reference] of references.entries()) {
-    const outcome = outcomeOf(answers.slice(index * pages.length, (index + 1) * pages.length), pages.map((page) => page.limit), request.perReference);
+    const outcome = outcomeOf(
+      answers.slice(index * pages.length, (index + 1) * pages.length),
+      pages.map((page) => page.limit),
+      request.perReference,
+    );
     if (outcome.kind === 'listed') {
       report.used.push(reference);
       if (outcome.partial) report.partial.push(reference);
@@ -219,7 +274,8 @@ export function runLookalikeList(deps: LookalikeDeps, request: LookalikeListRequ
   if (lists.length === 0 && firstError !== null) return failureOf(firstError);
 
   let warning: string | null = null;
-  const allAtFreeDepth = lists.length > 0 && lists.every((list, index) => list.results.length === FREE_DEPTH && exhaustedLists[index]);
+  const allAtFreeDepth =
+    lists.length > 0 && lists.every((list, index) => list.results.length === FREE_DEPTH && exhaustedLists[index]);
   if (request.perReference > FREE_DEPTH && allAtFreeDepth && probeFreeTier(deps, client, lists[0].results[0].domain)) {
     warning = `The free plan returns up to ${FREE_DEPTH} results per reference`;
   }
@@ -245,7 +301,13 @@ export function runLookalikeList(deps: LookalikeDeps, request: LookalikeListRequ
   const ranAt = new Date(deps.clock.now()).toISOString();
   return withDocumentLock(deps, () => {
     const subject = references.length === 1 ? references[0] : `${references.length} companies`;
-    const sheet = deps.sheets.insertSheet(unusedSheetName('Lookalikes', subject, deps.sheets.listSheets().map((existing) => existing.name)));
+    const sheet = deps.sheets.insertSheet(
+      unusedSheetName(
+        'Lookalikes',
+        subject,
+        deps.sheets.listSheets().map((existing) => existing.name),
+      ),
+    );
     const rows = fusedRows(top, columns);
     deps.sheets.writeValues(sheet.id, 1, 1, rows);
     deps.sheets.setNote(sheet.id, 1, 1, noteFor(request, references, split.excluded.size - references.length, ranAt));

@@ -9,7 +9,8 @@ export const PAGE_SIZE = 250;
 /** Pages covering `count` results from offset 0. */
 export function planPages(count: number, pageSize = PAGE_SIZE): Required<Pagination>[] {
   const pages: Required<Pagination>[] = [];
-  for (let offset = 0; offset < count; offset += pageSize) pages.push({ offset, limit: Math.min(pageSize, count - offset) });
+  for (let offset = 0; offset < count; offset += pageSize)
+    pages.push({ offset, limit: Math.min(pageSize, count - offset) });
   return pages;
 }
 
@@ -20,7 +21,10 @@ export interface MergedResults {
 }
 
 /** Concatenates the pages' results in page order, stopping after the first short page, de-duplicated by domain. */
-export function mergePages(pages: ReadonlyArray<{ limit: number; results: readonly CompanySearchResult[] }>, count: number): MergedResults {
+export function mergePages(
+  pages: ReadonlyArray<{ limit: number; results: readonly CompanySearchResult[] }>,
+  count: number,
+): MergedResults {
   const seen = new Set<string>();
   const results: CompanySearchResult[] = [];
   let exhausted = false;

@@ -5,8 +5,22 @@
 import type { CompanySearchResult } from '../api/types';
 import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
 import { parseDomain } from '../shared/domain';
-import { DEFAULT_COLUMNS, previewRow, RESULT_COLUMNS, resolveColumns, suggestionsFrom, type PreviewRow, type ResultColumnKey } from './columns';
-import { normalizeDomainList, summarizeExclude, type DomainList, type ExcludeEntry, type ExcludeSummary } from './exclude-domains';
+import {
+  DEFAULT_COLUMNS,
+  previewRow,
+  RESULT_COLUMNS,
+  resolveColumns,
+  suggestionsFrom,
+  type PreviewRow,
+  type ResultColumnKey,
+} from './columns';
+import {
+  normalizeDomainList,
+  summarizeExclude,
+  type DomainList,
+  type ExcludeEntry,
+  type ExcludeSummary,
+} from './exclude-domains';
 import { loadResults, specKeyOf, storeResults } from './result-store';
 import { runSearch, type SearchBackend } from './run-search';
 import { parseSavedSearchNote, formatSavedSearchNote, type SavedSearch } from './saved-search';
@@ -89,7 +103,8 @@ export type WriteAnswer =
   | { ok: true; sheet: SheetRef; written: number; skipped: number; addedColumns: string[]; warning: string | null }
   | Failure;
 
-export type ExcludeSource = { kind: 'column'; sheetId: number; column: number; skipHeader: boolean } | { kind: 'sheet'; sheetId: number };
+export type ExcludeSource =
+  { kind: 'column'; sheetId: number; column: number; skipHeader: boolean } | { kind: 'sheet'; sheetId: number };
 
 export interface SheetColumns {
   sheet: SheetRef;
@@ -131,7 +146,11 @@ export function panelState(deps: SearchDeps): SearchPanelState {
     savedSearch,
     savedFilters: savedSearch ? describeFilters(savedSearch.spec.filters) : null,
     sheets: deps.sheets.listSheets(),
-    columns: RESULT_COLUMNS.map((column) => ({ key: column.key, label: column.label, byDefault: DEFAULT_COLUMNS.includes(column.key) })),
+    columns: RESULT_COLUMNS.map((column) => ({
+      key: column.key,
+      label: column.label,
+      byDefault: DEFAULT_COLUMNS.includes(column.key),
+    })),
   };
 }
 
@@ -171,7 +190,15 @@ export function excludeSummary(request: ExcludeSummaryRequest): ExcludeSummary {
   return summarizeExclude(request.entries, request.acceptMostRecent);
 }
 
-type Searched = { ok: true; results: CompanySearchResult[]; exhausted: boolean; warning: string | null; reference: CompanySearchResult | null } | Failure;
+type Searched =
+  | {
+      ok: true;
+      results: CompanySearchResult[];
+      exhausted: boolean;
+      warning: string | null;
+      reference: CompanySearchResult | null;
+    }
+  | Failure;
 
 /**
  * Whether the account is on the free tier, whose searches stop at 25 results. The user object carries no plan, and
@@ -179,8 +206,14 @@ type Searched = { ok: true; results: CompanySearchResult[]; exhausted: boolean; 
  * panel asks one lookalike page at offset 25 without filters: any company of a paid account's index has more than
  * 25 lookalikes, a free account gets none. The answer is remembered for a day.
  */
-export function probeFreeTier(deps: Pick<SearchDeps, 'userStore' | 'clock'>, client: Pick<SearchBackend, 'runSimilar'>, domain: string): boolean {
-  const [probe] = client.runSimilar([{ companyIdentifier: domain, request: { pagination: { offset: FREE_DEPTH, limit: 1 } } }]);
+export function probeFreeTier(
+  deps: Pick<SearchDeps, 'userStore' | 'clock'>,
+  client: Pick<SearchBackend, 'runSimilar'>,
+  domain: string,
+): boolean {
+  const [probe] = client.runSimilar([
+    { companyIdentifier: domain, request: { pagination: { offset: FREE_DEPTH, limit: 1 } } },
+  ]);
   const free = probe.ok && probe.value.results.length === 0;
   if (free) deps.userStore.set(DEPTH_KEY, `${FREE_DEPTH}:${deps.clock.now()}`);
   else if (probe.ok) deps.userStore.remove(DEPTH_KEY);
@@ -195,17 +228,32 @@ function search(deps: SearchDeps, spec: SearchSpec): Searched {
   const run = runSearch(deps.client, spec);
   if (!run.ok) return fail(run.message, run.problems);
   let warning = run.warning;
-  if (spec.count > FREE_DEPTH && run.results.length === FREE_DEPTH && run.exhausted && probeFreeTier(deps, deps.client, run.results[0].domain)) {
+  if (
+    spec.count > FREE_DEPTH &&
+    run.results.length === FREE_DEPTH &&
+    run.exhausted &&
+    probeFreeTier(deps, deps.client, run.results[0].domain)
+  ) {
     warning = `The free plan returns up to ${FREE_DEPTH} results per search`;
   }
-  return { ok: true, results: run.results, exhausted: run.exhausted && warning === run.warning, warning, reference: run.reference };
+  return {
+    ok: true,
+    results: run.results,
+    exhausted: run.exhausted && warning === run.warning,
+    warning,
+    reference: run.reference,
+  };
 }
 
 export function previewSearch(deps: SearchDeps, spec: SearchSpec): PreviewAnswer {
   const searched = search(deps, spec);
   if (!searched.ok) return searched;
   const searchId = deps.newId();
-  storeResults(deps.cache, searchId, { specKey: specKeyOf(spec), results: searched.results, exhausted: searched.exhausted });
+  storeResults(deps.cache, searchId, {
+    specKey: specKeyOf(spec),
+    results: searched.results,
+    exhausted: searched.exhausted,
+  });
   return {
     ok: true,
     searchId,
@@ -241,7 +289,11 @@ export function writeResults(deps: SearchDeps, request: WriteRequest): WriteAnsw
     results = searched.results;
     warning = searched.warning;
   }
-  const saved: SavedSearch = { spec: request.spec, columns: columns.map((column) => column.key), ranAt: new Date(deps.clock.now()).toISOString() };
+  const saved: SavedSearch = {
+    spec: request.spec,
+    columns: columns.map((column) => column.key),
+    ranAt: new Date(deps.clock.now()).toISOString(),
+  };
   return withDocumentLock(deps, () => {
     const summary =
       request.target.kind === 'new'
@@ -258,7 +310,8 @@ export function writeResults(deps: SearchDeps, request: WriteRequest): WriteAnsw
 export function runAgain(deps: SearchDeps, sheetId: number): WriteAnswer {
   const sheet = sheetById(deps, sheetId);
   const saved = savedSearchOf(deps, sheet);
-  if (!saved) return fail(`"${sheet.name}" was not created by a Sheet Scout search (its A1 note holds no saved search)`);
+  if (!saved)
+    return fail(`"${sheet.name}" was not created by a Sheet Scout search (its A1 note holds no saved search)`);
   const spec = { ...saved.spec, count: Math.min(saved.spec.count, depthOf(deps)) };
   const searched = search(deps, spec);
   if (!searched.ok) return searched;

@@ -17,7 +17,13 @@ const filterForm = record({
   excludeDomains: textList,
 });
 
-export const SEARCH_SPEC = record({ mode: oneOfValues(['describe', 'similar']), query: text, reference: text, filters: filterForm, count: integer });
+export const SEARCH_SPEC = record({
+  mode: oneOfValues(['describe', 'similar']),
+  query: text,
+  reference: text,
+  filters: filterForm,
+  count: integer,
+});
 
 export const WRITE_REQUEST = record({
   searchId: orNull(text),
@@ -35,7 +41,10 @@ export const EXCLUDE_SOURCE = {
 
 const domainList = record({ domains: textList, invalid: textList, duplicates: integer });
 
-const excludeEntries = { type: 'array', items: { anyOf: [record({ id: text, label: text, list: domainList }), record({ id: text, label: text, text })] } };
+const excludeEntries = {
+  type: 'array',
+  items: { anyOf: [record({ id: text, label: text, list: domainList }), record({ id: text, label: text, text })] },
+};
 
 export const EXCLUDE_SUMMARY_REQUEST = record({ entries: excludeEntries, acceptMostRecent: flag });
 

@@ -4,7 +4,14 @@
 // company index"). Results fetched before a failing page are kept and the shortfall is explained.
 import { userMessage, type ApiError, type Result } from '../api/errors';
 import type { ServiceClient } from '../api/client';
-import type { CompanySearchResult, SearchRequest, SearchResponse, SimilarRequest, SimilarResponse, ValidationIssue } from '../api/types';
+import type {
+  CompanySearchResult,
+  SearchRequest,
+  SearchResponse,
+  SimilarRequest,
+  SimilarResponse,
+  ValidationIssue,
+} from '../api/types';
 import { mergePages, planPages } from './paging';
 import { referenceIdentifier, toServiceFilters, type FieldProblem, type SearchField, type SearchSpec } from './spec';
 
@@ -25,7 +32,10 @@ export type SearchRun =
 
 /** Which control a 422 `loc` points at. */
 export function fieldOfLocation(loc: ReadonlyArray<string | number>): SearchField {
-  const path = loc.map(String).filter((part) => part !== 'body' && part !== 'query').join('.');
+  const path = loc
+    .map(String)
+    .filter((part) => part !== 'body' && part !== 'query')
+    .join('.');
   const rules: Array<[RegExp, SearchField]> = [
     [/exclude\.domains/, 'excludeDomains'],
     [/include\.size|exclude\.size|(^|\.)size/, 'sizes'],
@@ -56,7 +66,12 @@ function failure(error: ApiError, spec: SearchSpec): SearchFailure {
   }
   if (error.kind === 'validation' && error.detail.length > 0) {
     const problems = problemsOf(error.detail);
-    return { ok: false, message: `The service rejected the search: ${problems.map((p) => p.message).join('; ')}`, problems, error };
+    return {
+      ok: false,
+      message: `The service rejected the search: ${problems.map((p) => p.message).join('; ')}`,
+      problems,
+      error,
+    };
   }
   return { ok: false, message: userMessage(error), problems: [], error };
 }
@@ -72,7 +87,12 @@ export function runSearch(backend: SearchBackend, spec: SearchSpec): SearchRun {
     outcomes = backend.runSearches(pages.map((pagination) => withFilters<SearchRequest>({ q, pagination })));
   } else {
     const identifier = referenceIdentifier(spec.reference);
-    outcomes = backend.runSimilar(pages.map((pagination) => ({ companyIdentifier: identifier, request: withFilters<SimilarRequest>({ pagination }) })));
+    outcomes = backend.runSimilar(
+      pages.map((pagination) => ({
+        companyIdentifier: identifier,
+        request: withFilters<SimilarRequest>({ pagination }),
+      })),
+    );
   }
   const firstFailure = outcomes.findIndex((outcome) => !outcome.ok);
   if (firstFailure === 0) return failure((outcomes[0] as Extract<Result<unknown>, { ok: false }>).error, spec);

@@ -57,7 +57,10 @@ function readForm(value: unknown): FilterForm {
 export function parseSavedSearchNote(note: string): SavedSearch | null {
   const at = note.indexOf(MARKER);
   if (at < 0) return null;
-  const line = note.slice(at + MARKER.length).trim().split('\n')[0];
+  const line = note
+    .slice(at + MARKER.length)
+    .trim()
+    .split('\n')[0];
   let raw: unknown;
   try {
     raw = JSON.parse(line);

@@ -13,7 +13,9 @@ function headerText(value: unknown): string {
 export function domainColumns(grid: readonly unknown[][]): number[] {
   if (grid.length === 0) return [];
   const header = grid[0];
-  const byHeader = header.map((value, index) => (DOMAIN_HEADER.test(headerText(value)) ? index : -1)).filter((index) => index >= 0);
+  const byHeader = header
+    .map((value, index) => (DOMAIN_HEADER.test(headerText(value)) ? index : -1))
+    .filter((index) => index >= 0);
   if (byHeader.length > 0) return byHeader;
   const width = Math.max(...grid.map((row) => row.length));
   const found: number[] = [];

@@ -1,5 +1,5 @@
-// The spreadsheet operations the search feature needs, as a small port: sheet-adapter.ts implements it over
-// SpreadsheetApp, unit tests over an in-memory grid. Rows and columns are 1-based like Apps Script's.
+// The spreadsheet operations the search feature needs, as a small port: src/platform/sheets/search.ts implements it
+// over SpreadsheetApp, unit tests over an in-memory grid. Rows and columns are 1-based like Apps Script's.
 import type { CellValue } from '../shared/cell-values';
 
 export interface SheetRef {

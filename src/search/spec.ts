@@ -90,7 +90,13 @@ export function cleanValues(values: readonly string[]): string[] {
   return kept;
 }
 
-function checkYear(value: number | null, field: SearchField, label: string, thisYear: number, problems: FieldProblem[]): void {
+function checkYear(
+  value: number | null,
+  field: SearchField,
+  label: string,
+  thisYear: number,
+  problems: FieldProblem[],
+): void {
   if (value === null) return;
   if (!Number.isInteger(value) || value < EARLIEST_FOUNDED || value > thisYear) {
     problems.push({ field, message: `${label} must be a year between ${EARLIEST_FOUNDED} and ${thisYear}` });
@@ -108,7 +114,8 @@ export function checkSpec(spec: SearchSpec, depth: number, thisYear: number): Fi
   if (spec.mode === 'describe') {
     const query = spec.query.trim();
     if (query === '') problems.push({ field: 'query', message: 'Describe the companies you are looking for' });
-    else if (query.length > QUERY_MAX_LENGTH) problems.push({ field: 'query', message: `Keep the description under ${QUERY_MAX_LENGTH} characters` });
+    else if (query.length > QUERY_MAX_LENGTH)
+      problems.push({ field: 'query', message: `Keep the description under ${QUERY_MAX_LENGTH} characters` });
   } else {
     const reference = spec.reference.trim();
     if (reference === '') problems.push({ field: 'reference', message: 'Enter the domain of a reference company' });
@@ -119,7 +126,10 @@ export function checkSpec(spec: SearchSpec, depth: number, thisYear: number): Fi
   if (!Number.isInteger(spec.count) || spec.count < 1 || spec.count > depth) {
     problems.push({
       field: 'count',
-      message: depth === FREE_DEPTH ? `The free plan returns up to ${FREE_DEPTH} results per search` : `Choose between 1 and ${depth.toLocaleString('en-US')} results`,
+      message:
+        depth === FREE_DEPTH
+          ? `The free plan returns up to ${FREE_DEPTH} results per search`
+          : `Choose between 1 and ${depth.toLocaleString('en-US')} results`,
     });
   }
   const form = spec.filters;
@@ -131,14 +141,20 @@ export function checkSpec(spec: SearchSpec, depth: number, thisYear: number): Fi
     problems.push({ field: 'foundedTo', message: '"Founded to" is before "Founded from"' });
   }
   const bothCountries = overlap(cleanValues(form.includeCountries), cleanValues(form.excludeCountries));
-  if (bothCountries.length > 0) problems.push({ field: 'excludeCountries', message: `Both included and excluded: ${bothCountries.join(', ')}` });
+  if (bothCountries.length > 0)
+    problems.push({ field: 'excludeCountries', message: `Both included and excluded: ${bothCountries.join(', ')}` });
   const bothCities = overlap(cleanValues(form.includeCities), cleanValues(form.excludeCities));
-  if (bothCities.length > 0) problems.push({ field: 'excludeCities', message: `Both included and excluded: ${bothCities.join(', ')}` });
+  if (bothCities.length > 0)
+    problems.push({ field: 'excludeCities', message: `Both included and excluded: ${bothCities.join(', ')}` });
   const domains = normalizeDomainList(form.excludeDomains);
   if (domains.invalid.length > 0) {
-    problems.push({ field: 'excludeDomains', message: `Not domains: ${domains.invalid.slice(0, 5).join(', ')}${domains.invalid.length > 5 ? ` and ${domains.invalid.length - 5} more` : ''}` });
+    problems.push({
+      field: 'excludeDomains',
+      message: `Not domains: ${domains.invalid.slice(0, 5).join(', ')}${domains.invalid.length > 5 ? ` and ${domains.invalid.length - 5} more` : ''}`,
+    });
   }
-  if (domains.domains.length > EXCLUDE_DOMAIN_LIMIT) problems.push({ field: 'excludeDomains', message: overLimitMessage(domains.domains.length) });
+  if (domains.domains.length > EXCLUDE_DOMAIN_LIMIT)
+    problems.push({ field: 'excludeDomains', message: overLimitMessage(domains.domains.length) });
   return problems;
 }
 

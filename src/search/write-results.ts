@@ -29,7 +29,12 @@ export function sheetNameFor(saved: SavedSearch, taken: readonly string[]): stri
 
 /** "<prefix>: <subject>" without the characters sheet names refuse, cut to fit, with " (2)" etc. when taken. */
 export function unusedSheetName(prefix: string, subject: string, taken: readonly string[]): string {
-  const cleaned = subject.replace(/[\r\n\t]+/g, ' ').replace(/[[\]*?/\\:]/g, ' ').replace(/\s+/g, ' ').trim() || 'results';
+  const cleaned =
+    subject
+      .replace(/[\r\n\t]+/g, ' ')
+      .replace(/[[\]*?/\\:]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim() || 'results';
   const base = `${prefix}: ${cleaned}`.slice(0, SHEET_NAME_MAX).trim();
   const used = new Set(taken.map((name) => name.toLowerCase()));
   if (!used.has(base.toLowerCase())) return base;
@@ -39,7 +44,10 @@ export function unusedSheetName(prefix: string, subject: string, taken: readonly
   }
 }
 
-function uniqueByDomain(results: readonly CompanySearchResult[], skip: Set<string>): { kept: CompanySearchResult[]; skipped: number } {
+function uniqueByDomain(
+  results: readonly CompanySearchResult[],
+  skip: Set<string>,
+): { kept: CompanySearchResult[]; skipped: number } {
   const kept: CompanySearchResult[] = [];
   let skipped = 0;
   for (const result of results) {
@@ -55,9 +63,18 @@ function uniqueByDomain(results: readonly CompanySearchResult[], skip: Set<strin
   return { kept, skipped };
 }
 
-function writeFresh(port: SearchSheetPort, sheet: SheetRef, results: readonly CompanySearchResult[], columns: readonly ResultColumn[], saved: SavedSearch): WriteSummary {
+function writeFresh(
+  port: SearchSheetPort,
+  sheet: SheetRef,
+  results: readonly CompanySearchResult[],
+  columns: readonly ResultColumn[],
+  saved: SavedSearch,
+): WriteSummary {
   const { kept, skipped } = uniqueByDomain(results, new Set());
-  const rows: CellValue[][] = [columns.map((column) => column.label), ...kept.map((result) => cellRow(result, columns))];
+  const rows: CellValue[][] = [
+    columns.map((column) => column.label),
+    ...kept.map((result) => cellRow(result, columns)),
+  ];
   port.writeValues(sheet.id, 1, 1, rows);
   port.setNote(sheet.id, 1, 1, formatSavedSearchNote(saved));
   port.styleHeader(sheet.id, columns.length);
@@ -65,8 +82,18 @@ function writeFresh(port: SearchSheetPort, sheet: SheetRef, results: readonly Co
 }
 
 /** Inserts a new sheet named after the search and writes the results into it. */
-export function insertIntoNewSheet(port: SearchSheetPort, results: readonly CompanySearchResult[], columns: readonly ResultColumn[], saved: SavedSearch): WriteSummary {
-  const sheet = port.insertSheet(sheetNameFor(saved, port.listSheets().map((s) => s.name)));
+export function insertIntoNewSheet(
+  port: SearchSheetPort,
+  results: readonly CompanySearchResult[],
+  columns: readonly ResultColumn[],
+  saved: SavedSearch,
+): WriteSummary {
+  const sheet = port.insertSheet(
+    sheetNameFor(
+      saved,
+      port.listSheets().map((s) => s.name),
+    ),
+  );
   const summary = writeFresh(port, sheet, results, columns, saved);
   port.activate(sheet.id);
   return summary;
@@ -78,7 +105,13 @@ export function insertIntoNewSheet(port: SearchSheetPort, results: readonly Comp
  * under the sheet's domain column), labels the sheet lacks are added at the right of the header row, and companies
  * already in the sheet are skipped.
  */
-export function appendToSheet(port: SearchSheetPort, sheet: SheetRef, results: readonly CompanySearchResult[], columns: readonly ResultColumn[], saved: SavedSearch): WriteSummary {
+export function appendToSheet(
+  port: SearchSheetPort,
+  sheet: SheetRef,
+  results: readonly CompanySearchResult[],
+  columns: readonly ResultColumn[],
+  saved: SavedSearch,
+): WriteSummary {
   const grid = port.readAll(sheet.id);
   const isEmpty = grid.every((row) => row.every((value) => value === '' || value === null || value === undefined));
   if (isEmpty) return writeFresh(port, sheet, results, columns, saved);

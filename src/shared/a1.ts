@@ -4,6 +4,7 @@
 /** The letters of a 1-based column number. */
 export function columnLetter(column: number): string {
   let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
   return letters;
 }

@@ -16,7 +16,8 @@ export const CELL_CHARACTER_LIMIT = 50000;
  */
 export function safeText(text: string, marker = ' [truncated]'): string {
   if (text === '') return '';
-  const fitted = text.length > CELL_CHARACTER_LIMIT - 1 ? text.slice(0, CELL_CHARACTER_LIMIT - 1 - marker.length) + marker : text;
+  const fitted =
+    text.length > CELL_CHARACTER_LIMIT - 1 ? text.slice(0, CELL_CHARACTER_LIMIT - 1 - marker.length) + marker : text;
   return `'${fitted}`;
 }
 
@@ -26,6 +27,7 @@ export function toCellValue(value: unknown): CellValue {
   if (typeof value === 'number') return Number.isFinite(value) ? value : '';
   if (typeof value === 'boolean') return value;
   if (typeof value === 'string') return safeText(value);
-  if (Array.isArray(value)) return safeText(value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join('\n'));
+  if (Array.isArray(value))
+    return safeText(value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join('\n'));
   return safeText(JSON.stringify(value));
 }

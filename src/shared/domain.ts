@@ -23,10 +23,7 @@
 import { parse } from 'tldts';
 import { toASCII as uts46ToAscii } from 'tr46';
 
-export type DomainParse =
-  | { kind: 'domain'; domain: string }
-  | { kind: 'blank' }
-  | { kind: 'invalid'; input: string };
+export type DomainParse = { kind: 'domain'; domain: string } | { kind: 'blank' } | { kind: 'invalid'; input: string };
 
 const MAX_INPUT_LENGTH = 2048;
 const MAX_LABEL_OCTETS = 63;
@@ -74,7 +71,11 @@ function asciiHostname(host: string): string | null {
   if (name.length === 0 || name.length > MAX_NAME_OCTETS) return null;
   const labels = name.split('.');
   const validLabel = (label: string) =>
-    label.length > 0 && label.length <= MAX_LABEL_OCTETS && /^[a-z0-9-]+$/.test(label) && !label.startsWith('-') && !label.endsWith('-');
+    label.length > 0 &&
+    label.length <= MAX_LABEL_OCTETS &&
+    /^[a-z0-9-]+$/.test(label) &&
+    !label.startsWith('-') &&
+    !label.endsWith('-');
   return labels.length >= 2 && labels.every(validLabel) ? name : null;
 }
 

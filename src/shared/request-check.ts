@@ -26,7 +26,9 @@ function describe(error: ErrorObject, what: string): string {
     .join('')
     .replace(/^\./, '');
   const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
-  const detail = allowed ? `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}` : error.message ?? 'is not valid';
+  const detail = allowed
+    ? `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`
+    : (error.message ?? 'is not valid');
   return `${path || what} ${detail}`;
 }
 

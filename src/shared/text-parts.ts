@@ -9,7 +9,8 @@ const PART_MARKER = '~';
 /** The parts of `text` (at least one, so an empty text round-trips too). */
 export function splitText(text: string, partLength = TEXT_PART_LENGTH): string[] {
   const parts: string[] = [];
-  for (let at = 0; at < text.length || parts.length === 0; at += partLength) parts.push(PART_MARKER + text.slice(at, at + partLength));
+  for (let at = 0; at < text.length || parts.length === 0; at += partLength)
+    parts.push(PART_MARKER + text.slice(at, at + partLength));
   return parts;
 }
 

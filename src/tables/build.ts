@@ -49,7 +49,12 @@ export function buildConfig(draft: ColumnDraft): ColumnConfig {
       return { kind: 'criterion_grade', name, key, value: { criterion: draft.criterion.trim() } };
     case 'company_people_finder': {
       const roles = draft.roles.map((role) => role.trim()).filter((role) => role !== '');
-      return { kind: 'company_people_finder', name, key, value: draft.maxResults === null ? { roles } : { roles, max_results: draft.maxResults } };
+      return {
+        kind: 'company_people_finder',
+        name,
+        key,
+        value: draft.maxResults === null ? { roles } : { roles, max_results: draft.maxResults },
+      };
     }
     case 'reverse_email_lookup':
       return { kind: 'reverse_email_lookup', name, key, email_column_key: draft.emailColumnKey.trim() };

@@ -50,7 +50,9 @@ function readHead(store: KeyValueStore, name: string): Head | null {
   if (raw === null) return null;
   try {
     const head = JSON.parse(raw) as Partial<Head>;
-    return typeof head.gen === 'number' && typeof head.chunks === 'number' ? { gen: head.gen, chunks: head.chunks } : null;
+    return typeof head.gen === 'number' && typeof head.chunks === 'number'
+      ? { gen: head.gen, chunks: head.chunks }
+      : null;
   } catch {
     return null;
   }

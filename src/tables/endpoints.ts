@@ -5,7 +5,18 @@ import { appContext, type AppContext } from '../platform/app-context';
 import { checkedRequest } from '../shared/request-check';
 import { PUSH_REQUEST, SAVE_REQUEST, TEMPLATE_REQUEST } from './requests';
 import { activeHeaderRow, headerRowOf, type HeaderRow } from '../platform/sheets/tables';
-import { alignAndSave, openState, push, saveTemplate, type AlignedView, type PushRequest, type PushResponse, type TablesState, type TemplateRequest, type TemplateResponse } from './session';
+import {
+  alignAndSave,
+  openState,
+  push,
+  saveTemplate,
+  type AlignedView,
+  type PushRequest,
+  type PushResponse,
+  type TablesState,
+  type TemplateRequest,
+  type TemplateResponse,
+} from './session';
 import { showDialog } from '../platform/panels';
 import { BUSY_MESSAGE } from '../shared/busy';
 
@@ -52,12 +63,16 @@ export function saveTablesMapping(request: { sheetId: number; drafts: unknown })
 export function pushTablesColumns(request: PushRequest & { sheetId: number }): PushResponse {
   const row = sheetRow(checkedRequest<{ sheetId: number }>(PUSH_REQUEST, request, 'push').sheetId);
   const context = appContext();
-  return withDocumentLock(context, () => push({ api: context.userClient(), store: context.documentStore(), clock: context.clock }, row, request));
+  return withDocumentLock(context, () =>
+    push({ api: context.userClient(), store: context.documentStore(), clock: context.clock }, row, request),
+  );
 }
 
 /** Saves the mapping, then replaces the template's column list with it. */
 export function saveTablesTemplate(request: TemplateRequest & { sheetId: number }): TemplateResponse {
   const row = sheetRow(checkedRequest<{ sheetId: number }>(TEMPLATE_REQUEST, request, 'template').sheetId);
   const context = appContext();
-  return withDocumentLock(context, () => saveTemplate({ api: context.userClient(), store: context.documentStore(), clock: context.clock }, row, request));
+  return withDocumentLock(context, () =>
+    saveTemplate({ api: context.userClient(), store: context.documentStore(), clock: context.clock }, row, request),
+  );
 }

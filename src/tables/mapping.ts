@@ -53,7 +53,9 @@ function text(value: unknown, fallback = ''): string {
 }
 
 function textList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string').map((item) => item.slice(0, 1000)) : [];
+  return Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string').map((item) => item.slice(0, 1000))
+    : [];
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
@@ -66,15 +68,23 @@ export function readDraft(raw: unknown): ColumnDraft | null {
   const value = raw as Record<string, unknown>;
   const header = text(value.header).trim();
   if (header === '') return null;
-  const occurrence = typeof value.occurrence === 'number' && Number.isInteger(value.occurrence) && value.occurrence > 0 ? value.occurrence : 1;
-  const agentRaw = value.agent !== null && typeof value.agent === 'object' ? (value.agent as Record<string, unknown>) : {};
+  const occurrence =
+    typeof value.occurrence === 'number' && Number.isInteger(value.occurrence) && value.occurrence > 0
+      ? value.occurrence
+      : 1;
+  const agentRaw =
+    value.agent !== null && typeof value.agent === 'object' ? (value.agent as Record<string, unknown>) : {};
   const defaults = emptyAgent();
   const maxResults = value.maxResults;
   return {
     header,
     occurrence,
     include: value.include === true,
-    kind: oneOf<ColumnKind>(value.kind, KINDS.map((info) => info.kind), 'input'),
+    kind: oneOf<ColumnKind>(
+      value.kind,
+      KINDS.map((info) => info.kind),
+      'input',
+    ),
     name: text(value.name, header),
     key: text(value.key),
     agent: {

@@ -2,14 +2,29 @@
 // while an error remains), pins the service's 422 details back onto rows, and guards the non-idempotent column
 // creation: a push that got no clear answer is remembered, and the same columns are only sent to the same table
 // again after the user confirms (as is a repeat of a push that already succeeded).
-import type { ColumnRecord, CreateColumnsRequest, ReplaceTemplateRequest, Template, ValidationIssue } from '../api/types';
+import type {
+  ColumnRecord,
+  CreateColumnsRequest,
+  ReplaceTemplateRequest,
+  Template,
+  ValidationIssue,
+} from '../api/types';
 import { userMessage, type ApiError, type Result } from '../api/errors';
 import type { ClockPort, KeyValueStore } from '../ports';
 import type { ColumnDraft } from './model';
 import { buildConfigs } from './build';
 import { hasErrors, validateMapping, type IssueField, type MappingIssue, type ValidationContext } from './validate';
 import { insertAfter, readTableId, readTemplateId, type Position } from './targets';
-import { clearPending, loadHistory, loadPending, markPending, saveHistory, type KnownColumn, type KnownTable, type TablesHistory } from './store';
+import {
+  clearPending,
+  loadHistory,
+  loadPending,
+  markPending,
+  saveHistory,
+  type KnownColumn,
+  type KnownTable,
+  type TablesHistory,
+} from './store';
 
 /** The two service operations this feature uses (a subset of the service client). */
 export interface TablesApi {
@@ -75,12 +90,20 @@ export function pinValidationDetails(detail: readonly ValidationIssue[], rows: r
     const at = loc.indexOf('column_configs');
     const index = at >= 0 ? loc[at + 1] : undefined;
     if (typeof index === 'number' && index >= 0 && index < rows.length) {
-      const wireField = loc.slice(at + 2).find((part): part is string => typeof part === 'string' && part in WIRE_FIELDS);
+      const wireField = loc
+        .slice(at + 2)
+        .find((part): part is string => typeof part === 'string' && part in WIRE_FIELDS);
       const field: IssueField = wireField ? WIRE_FIELDS[wireField] : loc.length > at + 2 ? 'extraJson' : 'kind';
       return { row: rows[index], field, severity: 'error' as const, message: `Service: ${message}` };
     }
-    if (loc.includes('insert_after')) return { row: null, field: 'position' as const, severity: 'error' as const, message: `Service: ${message}` };
-    return { row: null, field: 'mapping' as const, severity: 'error' as const, message: `Service: ${message}${loc.length ? ` (${loc.join('.')})` : ''}` };
+    if (loc.includes('insert_after'))
+      return { row: null, field: 'position' as const, severity: 'error' as const, message: `Service: ${message}` };
+    return {
+      row: null,
+      field: 'mapping' as const,
+      severity: 'error' as const,
+      message: `Service: ${message}${loc.length ? ` (${loc.join('.')})` : ''}`,
+    };
   });
 }
 
@@ -100,11 +123,16 @@ const TABLE_KEYS_HINT = ' (if the table already has it, list it under "Keys alre
  * elsewhere, e.g. a company table's built-in company_name), taken to sit before an "end" or "after" position and
  * after a "beginning" one.
  */
-export function positionContext(table: Pick<KnownTable, 'columns'> | undefined, position: Position, declared: readonly string[] = []): ValidationContext {
+export function positionContext(
+  table: Pick<KnownTable, 'columns'> | undefined,
+  position: Position,
+  declared: readonly string[] = [],
+): ValidationContext {
   const keys = (table?.columns ?? []).map((column) => column.key);
   const unknownHint = TABLE_KEYS_HINT;
   if (position.at === 'beginning') return { existingBefore: [], existingAfter: [...keys, ...declared], unknownHint };
-  const at = position.at === 'after' ? (table?.columns ?? []).findIndex((column) => column.id === position.columnId) : -1;
+  const at =
+    position.at === 'after' ? (table?.columns ?? []).findIndex((column) => column.id === position.columnId) : -1;
   if (at < 0) return { existingBefore: [...keys, ...declared], existingAfter: [], unknownHint };
   return { existingBefore: [...keys.slice(0, at + 1), ...declared], existingAfter: keys.slice(at + 1), unknownHint };
 }
@@ -112,11 +140,22 @@ export function positionContext(table: Pick<KnownTable, 'columns'> | undefined, 
 /** Reads the "keys already in the table" field: comma- or space-separated keys. */
 export function readDeclaredKeys(raw: unknown): string[] {
   if (typeof raw !== 'string') return [];
-  return [...new Set(raw.split(/[\s,]+/).map((key) => key.replace(/^\{|\}$/g, '').trim()).filter((key) => key !== ''))];
+  return [
+    ...new Set(
+      raw
+        .split(/[\s,]+/)
+        .map((key) => key.replace(/^\{|\}$/g, '').trim())
+        .filter((key) => key !== ''),
+    ),
+  ];
 }
 
 /** The table's known columns after inserting `created` at `position`. */
-export function placeColumns(columns: readonly KnownColumn[], created: readonly KnownColumn[], position: Position): KnownColumn[] {
+export function placeColumns(
+  columns: readonly KnownColumn[],
+  created: readonly KnownColumn[],
+  position: Position,
+): KnownColumn[] {
   const kept = columns.filter((column) => !created.some((item) => item.id === column.id));
   if (position.at === 'beginning') return [...created, ...kept];
   if (position.at === 'after') {
@@ -143,7 +182,12 @@ export interface PushInput {
 /** Creates the mapped columns in a table. Never sends while the mapping has errors; never re-sends blindly. */
 export function pushToTable(deps: OperationDeps, input: PushInput): PushOutcome {
   const table = readTableId(input.tableInput);
-  if (!table.ok) return { status: 'invalid', message: table.message, issues: [{ row: null, field: 'target', severity: 'error', message: table.message }] };
+  if (!table.ok)
+    return {
+      status: 'invalid',
+      message: table.message,
+      issues: [{ row: null, field: 'target', severity: 'error', message: table.message }],
+    };
   const tableId = table.id;
   const history = loadHistory(deps.store);
   const known = knownTable(history, tableId);
@@ -183,7 +227,8 @@ export function pushToTable(deps: OperationDeps, input: PushInput): PushOutcome 
       return {
         status: 'failed',
         ambiguous: true,
-        message: 'No clear answer from the service: the columns may or may not have been created. Check the table before pushing again.',
+        message:
+          'No clear answer from the service: the columns may or may not have been created. Check the table before pushing again.',
         issues,
       };
     }
@@ -208,14 +253,27 @@ export function pushToTable(deps: OperationDeps, input: PushInput): PushOutcome 
   return { status: 'created', tableId, columns: result.value, issues };
 }
 
-function failure(error: ApiError, rows: readonly number[], issues: MappingIssue[], notFound: string): { status: 'failed'; message: string; ambiguous: false; issues: MappingIssue[] } {
+function failure(
+  error: ApiError,
+  rows: readonly number[],
+  issues: MappingIssue[],
+  notFound: string,
+): { status: 'failed'; message: string; ambiguous: false; issues: MappingIssue[] } {
   if (error.kind === 'not_found') {
-    return { status: 'failed', ambiguous: false, message: notFound, issues: [...issues, { row: null, field: 'target', severity: 'error', message: notFound }] };
+    return {
+      status: 'failed',
+      ambiguous: false,
+      message: notFound,
+      issues: [...issues, { row: null, field: 'target', severity: 'error', message: notFound }],
+    };
   }
   if (error.kind === 'validation') {
     const pinned = pinValidationDetails(error.detail, rows);
     const onRows = pinned.filter((issue) => issue.row !== null).length;
-    const message = onRows > 0 ? `The service refused the mapping: see the ${onRows} marked field${onRows === 1 ? '' : 's'}` : (pinned[0]?.message ?? userMessage(error));
+    const message =
+      onRows > 0
+        ? `The service refused the mapping: see the ${onRows} marked field${onRows === 1 ? '' : 's'}`
+        : (pinned[0]?.message ?? userMessage(error));
     return { status: 'failed', ambiguous: false, message, issues: [...issues, ...pinned] };
   }
   return { status: 'failed', ambiguous: false, message: userMessage(error), issues };
@@ -237,19 +295,34 @@ const plural = (count: number, word: string): string => `${count} ${word}${count
  * template's name and column count are those of this document's last save to it; a template never saved from here
  * is named by its ID.
  */
-export function replaceTemplateQuestion(known: { name: string; columns: number } | undefined, templateId: string, included: number): string {
-  const what = known ? `template "${known.name}" (${templateId}) and its ${plural(known.columns, 'column')}` : `every column of template ${templateId}`;
+export function replaceTemplateQuestion(
+  known: { name: string; columns: number } | undefined,
+  templateId: string,
+  included: number,
+): string {
+  const what = known
+    ? `template "${known.name}" (${templateId}) and its ${plural(known.columns, 'column')}`
+    : `every column of template ${templateId}`;
   return `This replaces ${what} with the ${plural(included, 'included column')}. Replace?`;
 }
 
 /** Replaces a template's column list with the mapping (PUT: safe to repeat), once the user confirmed it. */
 export function saveAsTemplate(deps: OperationDeps, input: TemplateInput): TemplateOutcome {
   const target = readTemplateId(input.templateInput);
-  if (!target.ok) return { status: 'invalid', message: target.message, issues: [{ row: null, field: 'target', severity: 'error', message: target.message }] };
+  if (!target.ok)
+    return {
+      status: 'invalid',
+      message: target.message,
+      issues: [{ row: null, field: 'target', severity: 'error', message: target.message }],
+    };
   const issues = validateMapping(input.drafts);
   if (hasErrors(issues)) {
     const count = issues.filter((issue) => issue.severity === 'error').length;
-    return { status: 'invalid', message: `Fix ${count} problem${count === 1 ? '' : 's'} before saving the template`, issues };
+    return {
+      status: 'invalid',
+      message: `Fix ${count} problem${count === 1 ? '' : 's'} before saving the template`,
+      issues,
+    };
   }
   const { configs, rows } = buildConfigs(input.drafts);
   if (!input.confirmReplace) {
@@ -259,10 +332,19 @@ export function saveAsTemplate(deps: OperationDeps, input: TemplateInput): Templ
   const name = input.name.trim();
   const request: ReplaceTemplateRequest = name === '' ? { column_configs: configs } : { name, column_configs: configs };
   const result = deps.api.replaceTemplate(target.id, request);
-  if (!result.ok) return failure(result.error, rows, issues, 'Template not found in your workspace: check the template ID or URL');
+  if (!result.ok)
+    return failure(result.error, rows, issues, 'Template not found in your workspace: check the template ID or URL');
   const history = loadHistory(deps.store);
   const template = result.value;
-  const saved = { id: target.id, name: String(template.name ?? name), columns: Array.isArray(template.column_configs) ? template.column_configs.length : configs.length, savedAt: deps.clock.now() };
-  saveHistory(deps.store, { ...history, templates: [saved, ...history.templates.filter((item) => item.id !== target.id)] });
+  const saved = {
+    id: target.id,
+    name: String(template.name ?? name),
+    columns: Array.isArray(template.column_configs) ? template.column_configs.length : configs.length,
+    savedAt: deps.clock.now(),
+  };
+  saveHistory(deps.store, {
+    ...history,
+    templates: [saved, ...history.templates.filter((item) => item.id !== target.id)],
+  });
   return { status: 'saved', template, issues };
 }

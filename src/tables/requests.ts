@@ -5,5 +5,10 @@ import { flag, integer, record, text } from '../shared/request-check';
 const drafts = { type: 'array' };
 
 export const SAVE_REQUEST = record({ sheetId: integer, drafts });
-export const PUSH_REQUEST = record({ sheetId: integer, drafts, table: text, position: {}, tableKeys: text, confirmRepeat: flag }, ['tableKeys', 'confirmRepeat']);
-export const TEMPLATE_REQUEST = record({ sheetId: integer, drafts, template: text, name: text, confirmReplace: flag }, ['confirmReplace']);
+export const PUSH_REQUEST = record(
+  { sheetId: integer, drafts, table: text, position: {}, tableKeys: text, confirmRepeat: flag },
+  ['tableKeys', 'confirmRepeat'],
+);
+export const TEMPLATE_REQUEST = record({ sheetId: integer, drafts, template: text, name: text, confirmReplace: flag }, [
+  'confirmReplace',
+]);

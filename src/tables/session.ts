@@ -6,8 +6,23 @@ import type { KeyValueStore } from '../ports';
 import { alignDrafts, readDrafts } from './mapping';
 import { draftId, draftLabel, type ColumnDraft } from './model';
 import type { HeaderRow } from '../platform/sheets/tables';
-import { loadHistory, loadMapping, loadPending, saveMapping, type KnownColumn, type PendingPush, type SavedTemplate } from './store';
-import { pushToTable, readDeclaredKeys, saveAsTemplate, type OperationDeps, type PushOutcome, type TemplateOutcome } from './operations';
+import {
+  loadHistory,
+  loadMapping,
+  loadPending,
+  saveMapping,
+  type KnownColumn,
+  type PendingPush,
+  type SavedTemplate,
+} from './store';
+import {
+  pushToTable,
+  readDeclaredKeys,
+  saveAsTemplate,
+  type OperationDeps,
+  type PushOutcome,
+  type TemplateOutcome,
+} from './operations';
 import { readPosition } from './targets';
 import type { MappingIssue } from './validate';
 import { columnLetter } from '../shared/a1';
@@ -51,16 +66,30 @@ export interface Aligned {
 }
 
 /** Lines the dialog's drafts up with the sheet as it is now, and saves them (with the kept settings of gone headers). */
-export function alignAndSave(store: KeyValueStore, row: HeaderRow, rawDrafts: unknown): Aligned & { saveError: string | null } {
+export function alignAndSave(
+  store: KeyValueStore,
+  row: HeaderRow,
+  rawDrafts: unknown,
+): Aligned & { saveError: string | null } {
   const sent = readDrafts(rawDrafts);
   const sentIds = new Set(sent.map(draftId));
   const kept = (loadMapping(store, row.sheetId) ?? []).filter((draft) => !sentIds.has(draftId(draft)));
   const aligned = alignDrafts(row.headers, [...sent, ...kept]);
   const issues: MappingIssue[] = aligned.missing
     .filter((draft) => draft.include && sentIds.has(draftId(draft)))
-    .map((draft) => ({ row: null, field: 'mapping' as const, severity: 'error' as const, message: `Column "${draftLabel(draft)}" is no longer in the sheet: reopen the dialog` }));
+    .map((draft) => ({
+      row: null,
+      field: 'mapping' as const,
+      severity: 'error' as const,
+      message: `Column "${draftLabel(draft)}" is no longer in the sheet: reopen the dialog`,
+    }));
   const saved = saveMapping(store, row.sheetId, [...aligned.drafts, ...aligned.missing]);
-  return { drafts: aligned.drafts, letters: aligned.columns.map(columnLetter), issues, saveError: saved.ok ? null : saved.message };
+  return {
+    drafts: aligned.drafts,
+    letters: aligned.columns.map(columnLetter),
+    issues,
+    saveError: saved.ok ? null : saved.message,
+  };
 }
 
 /** The aligned drafts go back with every answer; `saveError` says the mapping could not be saved (too large). */
@@ -84,12 +113,24 @@ export interface PushRequest {
 export function push(deps: OperationDeps, row: HeaderRow, request: PushRequest): PushResponse {
   const aligned = alignAndSave(deps.store, row, request.drafts);
   const view = { drafts: aligned.drafts, letters: aligned.letters, saveError: aligned.saveError };
-  if (aligned.issues.length > 0) return { status: 'invalid', message: aligned.issues[0].message, issues: aligned.issues, ...view };
+  if (aligned.issues.length > 0)
+    return { status: 'invalid', message: aligned.issues[0].message, issues: aligned.issues, ...view };
   const position = readPosition(request.position);
   if (!position.ok) {
-    return { status: 'invalid', message: position.message, issues: [{ row: null, field: 'position', severity: 'error', message: position.message }], ...view };
+    return {
+      status: 'invalid',
+      message: position.message,
+      issues: [{ row: null, field: 'position', severity: 'error', message: position.message }],
+      ...view,
+    };
   }
-  const outcome = pushToTable(deps, { drafts: aligned.drafts, tableInput: String(request.table ?? ''), position: position.position, tableKeys: readDeclaredKeys(request.tableKeys), confirmRepeat: request.confirmRepeat === true });
+  const outcome = pushToTable(deps, {
+    drafts: aligned.drafts,
+    tableInput: String(request.table ?? ''),
+    position: position.position,
+    tableKeys: readDeclaredKeys(request.tableKeys),
+    confirmRepeat: request.confirmRepeat === true,
+  });
   return { ...outcome, ...view };
 }
 
@@ -104,7 +145,13 @@ export interface TemplateRequest {
 export function saveTemplate(deps: OperationDeps, row: HeaderRow, request: TemplateRequest): TemplateResponse {
   const aligned = alignAndSave(deps.store, row, request.drafts);
   const view = { drafts: aligned.drafts, letters: aligned.letters, saveError: aligned.saveError };
-  if (aligned.issues.length > 0) return { status: 'invalid', message: aligned.issues[0].message, issues: aligned.issues, ...view };
-  const outcome = saveAsTemplate(deps, { drafts: aligned.drafts, templateInput: String(request.template ?? ''), name: String(request.name ?? ''), confirmReplace: request.confirmReplace === true });
+  if (aligned.issues.length > 0)
+    return { status: 'invalid', message: aligned.issues[0].message, issues: aligned.issues, ...view };
+  const outcome = saveAsTemplate(deps, {
+    drafts: aligned.drafts,
+    templateInput: String(request.template ?? ''),
+    name: String(request.name ?? ''),
+    confirmReplace: request.confirmReplace === true,
+  });
   return { ...outcome, ...view };
 }

@@ -87,7 +87,10 @@ export function saveMapping(store: KeyValueStore, sheetId: number, drafts: reado
   const textValue = JSON.stringify({ v: 1, drafts: drafts.map(prune) });
   const bytes = utf8Bytes(textValue);
   if (bytes > MAX_MAPPING_BYTES) {
-    return { ok: false, message: `The mapping is too large to save with the document (${Math.ceil(bytes / 1000)} KB, limit ${MAX_MAPPING_BYTES / 1000} KB): shorten prompts or schemas` };
+    return {
+      ok: false,
+      message: `The mapping is too large to save with the document (${Math.ceil(bytes / 1000)} KB, limit ${MAX_MAPPING_BYTES / 1000} KB): shorten prompts or schemas`,
+    };
   }
   if (readChunked(store, mappingName(sheetId)) !== textValue) writeChunked(store, mappingName(sheetId), textValue);
   return { ok: true, bytes };
@@ -110,15 +113,21 @@ export function saveHistory(store: KeyValueStore, history: TablesHistory): void 
   const tables = [...history.tables]
     .sort((a, b) => b.updatedAt - a.updatedAt)
     .slice(0, MAX_TABLES)
-    .map((table) => ({ ...table, columns: table.columns.slice(-MAX_COLUMNS_PER_TABLE), pushes: table.pushes.slice(-MAX_PUSHES_PER_TABLE) }));
+    .map((table) => ({
+      ...table,
+      columns: table.columns.slice(-MAX_COLUMNS_PER_TABLE),
+      pushes: table.pushes.slice(-MAX_PUSHES_PER_TABLE),
+    }));
   const templates = [...history.templates].sort((a, b) => b.savedAt - a.savedAt).slice(0, MAX_TEMPLATES);
   writeChunked(store, HISTORY_NAME, JSON.stringify({ v: 1, tables, templates }));
 }
 
 const MAX_PENDING = 10;
 
-const samePush = (a: Pick<PendingPush, 'tableId' | 'fingerprint'>, b: Pick<PendingPush, 'tableId' | 'fingerprint'>): boolean =>
-  a.tableId === b.tableId && a.fingerprint === b.fingerprint;
+const samePush = (
+  a: Pick<PendingPush, 'tableId' | 'fingerprint'>,
+  b: Pick<PendingPush, 'tableId' | 'fingerprint'>,
+): boolean => a.tableId === b.tableId && a.fingerprint === b.fingerprint;
 
 /** Pushes without a clear answer, newest first. */
 export function loadPending(store: KeyValueStore): PendingPush[] {
@@ -127,7 +136,9 @@ export function loadPending(store: KeyValueStore): PendingPush[] {
   try {
     const value = JSON.parse(raw) as unknown;
     return Array.isArray(value)
-      ? (value.filter((item) => isObject(item) && typeof item.tableId === 'string' && typeof item.fingerprint === 'string') as unknown as PendingPush[])
+      ? (value.filter(
+          (item) => isObject(item) && typeof item.tableId === 'string' && typeof item.fingerprint === 'string',
+        ) as unknown as PendingPush[])
       : [];
   } catch {
     return [];

@@ -45,20 +45,24 @@ const MAX_PROMPT_LENGTH = 20000;
 const RESERVED_EXTRA_FIELDS = ['kind', 'name', 'key'];
 
 /** Parses JSON text that must hold an object; returns the object or the reason it is not one. */
-export function parseJsonObject(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
+export function parseJsonObject(
+  text: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return { ok: false, reason: `Not valid JSON (${error instanceof Error ? error.message : String(error)})` };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, reason: 'Must be a JSON object {...}' };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, reason: 'Must be a JSON object {...}' };
   return { ok: true, value: value as Record<string, unknown> };
 }
 
 /** The column keys a draft consumes: its prompt references (agent) or its e-mail column (reverse e-mail lookup). */
 export function consumedKeys(draft: ColumnDraft): Array<{ name: string; field: 'prompt' | 'emailColumnKey' }> {
-  if (draft.kind === 'agent') return promptReferences(draft.agent.prompt).map((ref) => ({ name: ref.name, field: 'prompt' as const }));
+  if (draft.kind === 'agent')
+    return promptReferences(draft.agent.prompt).map((ref) => ({ name: ref.name, field: 'prompt' as const }));
   if (draft.kind === 'reverse_email_lookup' && draft.emailColumnKey.trim() !== '') {
     return [{ name: draft.emailColumnKey.trim(), field: 'emailColumnKey' }];
   }
@@ -83,9 +87,15 @@ function fieldIssues(draft: ColumnDraft, row: number): MappingIssue[] {
     case 'agent': {
       const { prompt, outputFormat, labels, outputSchema } = draft.agent;
       if (prompt.trim() === '') error('prompt', 'Prompt is empty');
-      else if (prompt.length > MAX_PROMPT_LENGTH) error('prompt', `Prompt is longer than ${MAX_PROMPT_LENGTH} characters`);
+      else if (prompt.length > MAX_PROMPT_LENGTH)
+        error('prompt', `Prompt is longer than ${MAX_PROMPT_LENGTH} characters`);
       else if (promptReferences(prompt).length === 0) {
-        issues.push({ row, field: 'prompt', severity: 'warning', message: 'Prompt uses no {input} or {key} reference: every row gets the same question' });
+        issues.push({
+          row,
+          field: 'prompt',
+          severity: 'warning',
+          message: 'Prompt uses no {input} or {key} reference: every row gets the same question',
+        });
       }
       if (outputFormat === 'select' || outputFormat === 'multiselect') {
         const cleaned = labels.map((label) => label.trim()).filter((label) => label !== '');
@@ -112,7 +122,8 @@ function fieldIssues(draft: ColumnDraft, row: number): MappingIssue[] {
       }
       break;
     case 'reverse_email':
-      if (draft.emailColumnKey.trim() === '') error('emailColumnKey', 'Choose the column that holds the e-mail address');
+      if (draft.emailColumnKey.trim() === '')
+        error('emailColumnKey', 'Choose the column that holds the e-mail address');
       break;
     case 'json':
       if (draft.extraJson.trim() !== '') {
@@ -120,7 +131,8 @@ function fieldIssues(draft: ColumnDraft, row: number): MappingIssue[] {
         if (!parsed.ok) error('extraJson', `Extra fields: ${parsed.reason}`);
         else {
           const reserved = RESERVED_EXTRA_FIELDS.filter((field) => field in parsed.value);
-          if (reserved.length > 0) error('extraJson', `Extra fields must not set ${reserved.join(', ')}: use the row's own fields`);
+          if (reserved.length > 0)
+            error('extraJson', `Extra fields must not set ${reserved.join(', ')}: use the row's own fields`);
         }
       }
       break;
@@ -205,16 +217,29 @@ export function validateMapping(drafts: readonly ColumnDraft[], context: Validat
         .filter((target): target is number => target !== undefined),
     );
   }
-  const cycleOf = cycles(edges, included.map((entry) => entry.row));
+  const cycleOf = cycles(
+    edges,
+    included.map((entry) => entry.row),
+  );
 
   for (const { draft, row } of included) {
     const key = draft.key.trim();
     issues.push(...fieldIssues(draft, row));
     const firstRow = duplicates.get(row);
     if (firstRow !== undefined) {
-      issues.push({ row, field: 'key', severity: 'error', message: `Key "${key}" is already used by column "${draftLabel(drafts[firstRow])}"` });
+      issues.push({
+        row,
+        field: 'key',
+        severity: 'error',
+        message: `Key "${key}" is already used by column "${draftLabel(drafts[firstRow])}"`,
+      });
     } else if (before.has(key) || after.has(key)) {
-      issues.push({ row, field: 'key', severity: 'warning', message: `The table already has a column with key "${key}": pushing it again would duplicate it (skip it or change the key)` });
+      issues.push({
+        row,
+        field: 'key',
+        severity: 'warning',
+        message: `The table already has a column with key "${key}": pushing it again would duplicate it (skip it or change the key)`,
+      });
     }
 
     const cycle = cycleOf.get(row);
@@ -233,7 +258,8 @@ export function validateMapping(drafts: readonly ColumnDraft[], context: Validat
       if (reported.has(ref.name)) continue;
       reported.add(ref.name);
       if (ref.name === INPUT_REFERENCE) {
-        if (ref.field === 'emailColumnKey') issues.push({ row, field: ref.field, severity: 'error', message: 'Choose a column key, not {input}' });
+        if (ref.field === 'emailColumnKey')
+          issues.push({ row, field: ref.field, severity: 'error', message: 'Choose a column key, not {input}' });
         continue;
       }
       const target = rowOfKey.get(ref.name);
@@ -251,12 +277,22 @@ export function validateMapping(drafts: readonly ColumnDraft[], context: Validat
       }
       if (before.has(ref.name)) continue;
       if (after.has(ref.name)) {
-        issues.push({ row, field: ref.field, severity: 'error', message: `Refers to {${ref.name}}, a table column that will come after the new columns` });
+        issues.push({
+          row,
+          field: ref.field,
+          severity: 'error',
+          message: `Refers to {${ref.name}}, a table column that will come after the new columns`,
+        });
         continue;
       }
       const skipped = skippedRowOfKey.get(ref.name);
       if (skipped !== undefined) {
-        issues.push({ row, field: ref.field, severity: 'error', message: `Refers to {${ref.name}} of column "${draftLabel(drafts[skipped])}", which is skipped: include it or remove the reference` });
+        issues.push({
+          row,
+          field: ref.field,
+          severity: 'error',
+          message: `Refers to {${ref.name}} of column "${draftLabel(drafts[skipped])}", which is skipped: include it or remove the reference`,
+        });
         continue;
       }
       const lookalike = allKnown.find((known) => known.toLowerCase() === ref.name.toLowerCase());

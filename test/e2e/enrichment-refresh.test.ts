@@ -27,7 +27,9 @@ describeWithBrowser('keeping enriched data fresh', () => {
 
     // A company of the sheet is renamed at the service, and a month passes.
     const companies = (await (await fetch(`${sandboxUrl}/_sandbox/companies?limit=200`)).json()) as Company[];
-    const shown = await page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => (td.textContent ?? '').trim().toLowerCase()));
+    const shown = await page.$$eval('td[data-cell^="A"]', (tds) =>
+      tds.map((td) => (td.textContent ?? '').trim().toLowerCase()),
+    );
     const renamed = companies.find((company) => shown.includes(company.domain));
     expect(renamed).toBeDefined();
     const change = await fetch(`${sandboxUrl}/_sandbox/companies/${renamed!.domain}`, {
@@ -37,7 +39,11 @@ describeWithBrowser('keeping enriched data fresh', () => {
     });
     expect(change.status).toBe(200);
     await page.evaluate(async (ms) => {
-      await fetch('/api/time', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ms }) });
+      await fetch('/api/time', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ms }),
+      });
     }, MONTH_MS);
 
     await panel.click('#enrich-again');

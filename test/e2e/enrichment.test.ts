@@ -13,7 +13,12 @@ interface Company {
 
 /** The registered domain a demo cell holds (URLs, e-mails and odd case as the demo writes them). */
 function domainOf(text: string): string {
-  return text.trim().toLowerCase().replace(/^https?:\/\/(www\.)?/, '').replace(/^.*@/, '').replace(/\/.*$/, '');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\/(www\.)?/, '')
+    .replace(/^.*@/, '')
+    .replace(/\/.*$/, '');
 }
 
 describeWithBrowser('bulk enrichment panel in the playground', () => {
@@ -24,7 +29,9 @@ describeWithBrowser('bulk enrichment panel in the playground', () => {
   beforeAll(async () => {
     stack = await startStack();
     const all = (await (await fetch(`${stack.sandboxUrl}/_sandbox/companies?limit=200`)).json()) as Company[];
-    pending = (await (await fetch(`${stack.sandboxUrl}/_sandbox/companies?enriched=false&limit=3`)).json()) as Company[];
+    pending = (await (
+      await fetch(`${stack.sandboxUrl}/_sandbox/companies?enriched=false&limit=3`)
+    ).json()) as Company[];
     names = new Map([...all, ...pending].map((company) => [company.domain, company.name]));
   });
 
@@ -34,7 +41,9 @@ describeWithBrowser('bulk enrichment panel in the playground', () => {
 
   /** Cell texts of the shown sheet, by A1 name. */
   async function grid(): Promise<Map<string, string>> {
-    const cells = await stack.page.$$eval('td[data-cell]', (tds) => tds.map((td) => [td.getAttribute('data-cell') ?? '', td.textContent ?? ''] as [string, string]));
+    const cells = await stack.page.$$eval('td[data-cell]', (tds) =>
+      tds.map((td) => [td.getAttribute('data-cell') ?? '', td.textContent ?? ''] as [string, string]),
+    );
     return new Map(cells);
   }
 
@@ -78,12 +87,18 @@ describeWithBrowser('bulk enrichment panel in the playground', () => {
     for (const [i, company] of pending.entries()) {
       await page.evaluate(
         async ([a1, text]) => {
-          await fetch('/api/cell', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sheet: 'Companies', a1, text }) });
+          await fetch('/api/cell', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ sheet: 'Companies', a1, text }),
+          });
         },
         [`A${lastRow + 1 + i}`, i === 0 ? company.domain.toUpperCase() : company.domain],
       );
     }
-    await page.waitForSelector(`td[data-cell="A${lastRow + 3}"]:text-matches("${pending[2].domain.replace(/\./g, '\\.')}", "i")`);
+    await page.waitForSelector(
+      `td[data-cell="A${lastRow + 3}"]:text-matches("${pending[2].domain.replace(/\./g, '\\.')}", "i")`,
+    );
     await panel.click('#enrich-again');
     panel = await stack.sidebar();
     await panel.waitForSelector('#enrich-preview');
@@ -92,17 +107,28 @@ describeWithBrowser('bulk enrichment panel in the playground', () => {
     await panel.waitForSelector('[data-count="Enriching (202)"]:text("3")', { timeout: 60_000 });
     await stack.screenshot('enrich-3-waiting');
     await page.click('td[data-cell="A2"]');
-    await Promise.all([page.waitForResponse((response) => response.url().endsWith('/api/rows')), page.click('#sort-rows')]);
-    await Promise.all([page.waitForResponse((response) => response.url().endsWith('/api/time')), page.click('[data-advance="3600000"]')]);
+    await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith('/api/rows')),
+      page.click('#sort-rows'),
+    ]);
+    await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith('/api/time')),
+      page.click('[data-advance="3600000"]'),
+    ]);
     await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
     await page.waitForFunction(
-      (domain) => Array.from(document.querySelectorAll('td[data-cell^="A"]')).some((td) => (td.textContent ?? '').toLowerCase() === domain),
+      (domain) =>
+        Array.from(document.querySelectorAll('td[data-cell^="A"]')).some(
+          (td) => (td.textContent ?? '').toLowerCase() === domain,
+        ),
       pending[1].domain,
     );
     expect(await expectOwnNames()).toBeGreaterThan(43);
     const after = await grid();
     for (const company of pending) {
-      const row = [...after].find(([a1, text]) => a1.startsWith('A') && text.toLowerCase() === company.domain)?.[0].slice(1);
+      const row = [...after]
+        .find(([a1, text]) => a1.startsWith('A') && text.toLowerCase() === company.domain)?.[0]
+        .slice(1);
       expect(after.get(`D${row}`)).toBe(company.name);
     }
     await stack.screenshot('enrich-4-sorted-done');

@@ -14,7 +14,8 @@ interface Company {
   name: string;
 }
 
-const SHARE_MESSAGE = 'Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"';
+const SHARE_MESSAGE =
+  'Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"';
 
 describeWithBrowser('first hour: enrichment progress, formula tokens, brief domains', () => {
   const stack = stackForSuite();
@@ -22,7 +23,11 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
   async function setCell(sheet: string, a1: string, text: string): Promise<void> {
     await stack().page.evaluate(
       async ([name, cell, value]) => {
-        await fetch('/api/cell', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sheet: name, a1: cell, text: value }) });
+        await fetch('/api/cell', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ sheet: name, a1: cell, text: value }),
+        });
       },
       [sheet, a1, text],
     );
@@ -34,7 +39,9 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
   }
 
   async function lastRow(): Promise<number> {
-    const cells = await stack().page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => [td.getAttribute('data-cell') ?? '', td.textContent ?? '']));
+    const cells = await stack().page.$$eval('td[data-cell^="A"]', (tds) =>
+      tds.map((td) => [td.getAttribute('data-cell') ?? '', td.textContent ?? '']),
+    );
     return Math.max(...cells.filter(([, text]) => text.trim() !== '').map(([a1]) => Number(a1.slice(1))));
   }
 
@@ -61,7 +68,9 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await page.waitForSelector('td[data-cell^="E"]:text-is("Employees"), td:text-is("Employees")');
 
     // Three domains the service has not enriched yet (202), then a re-run with Overwrite: all the others are cached.
-    const pending = (await (await fetch(`${stack().sandboxUrl}/_sandbox/companies?enriched=false&limit=3`)).json()) as Company[];
+    const pending = (await (
+      await fetch(`${stack().sandboxUrl}/_sandbox/companies?enriched=false&limit=3`)
+    ).json()) as Company[];
     const end = await lastRow();
     for (const [i, company] of pending.entries()) await setCell('Companies', `A${end + 1 + i}`, company.domain);
     await page.waitForSelector(`td[data-cell="A${end + 3}"]:text("${pending[2].domain}")`);
@@ -74,27 +83,51 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     const started = Date.now();
     await panel.click('#enrich-start');
     // The cached results count at once (before, "0 of N" stayed up while the chunk slept through the 202 retries).
-    await panel.waitForFunction(() => {
-      const match = /^(\d+) of (\d+) domains$/.exec(document.getElementById('enrich-status')?.textContent ?? '');
-      return match !== null && Number(match[1]) >= Number(match[2]) - 3 && Number(match[1]) > 0;
-    }, undefined, { timeout: 6000 });
+    await panel.waitForFunction(
+      () => {
+        const match = /^(\d+) of (\d+) domains$/.exec(document.getElementById('enrich-status')?.textContent ?? '');
+        return match !== null && Number(match[1]) >= Number(match[2]) - 3 && Number(match[1]) > 0;
+      },
+      undefined,
+      { timeout: 6000 },
+    );
     expect(Date.now() - started).toBeLessThan(6000);
-    await panel.waitForSelector('#enrich-waiting:has-text("3 domains still being enriched by the service")', { timeout: 20_000 });
+    await panel.waitForSelector('#enrich-waiting:has-text("3 domains still being enriched by the service")', {
+      timeout: 20_000,
+    });
     expect(await panel.textContent('#enrich-next-try')).toMatch(/^next try in \d+ s$|^trying again now$/);
     // The ETA waits for them: a range up to the last retry the job allows.
     expect(await panel.textContent('#enrich-eta')).toMatch(/^ETA \d+ s to \d+ min$/);
     await stack().screenshot('first-hour-enrich-waiting');
-    await Promise.all([page.waitForResponse((response) => response.url().endsWith('/api/time')), page.click('[data-advance="3600000"]')]);
+    await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith('/api/time')),
+      page.click('[data-advance="3600000"]'),
+    ]);
     await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
 
     // A job paused for its token: the domains it stopped at wait for Resume, none is an error.
     const all = (await (await fetch(`${stack().sandboxUrl}/_sandbox/companies?limit=200`)).json()) as Company[];
-    const shown = new Set((await page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => (td.textContent ?? '').toLowerCase()))));
+    const shown = new Set(
+      await page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => (td.textContent ?? '').toLowerCase())),
+    );
     const fresh = all.filter((company) => ![...shown].some((text) => text.includes(company.domain))).slice(0, 2);
     const below = await lastRow();
     for (const [i, company] of fresh.entries()) await setCell('Companies', `A${below + 1 + i}`, company.domain);
     await page.waitForSelector(`td[data-cell="A${below + 2}"]:text("${fresh[1].domain}")`);
-    await panel.evaluate(() => new Promise((resolve) => (window as unknown as { google: { script: { run: { withSuccessHandler(f: (v: unknown) => void): { removeAccountToken(): void } } } } }).google.script.run.withSuccessHandler(resolve).removeAccountToken()));
+    await panel.evaluate(
+      () =>
+        new Promise((resolve) =>
+          (
+            window as unknown as {
+              google: {
+                script: { run: { withSuccessHandler(f: (v: unknown) => void): { removeAccountToken(): void } } };
+              };
+            }
+          ).google.script.run
+            .withSuccessHandler(resolve)
+            .removeAccountToken(),
+        ),
+    );
     await panel.click('#enrich-again');
     panel = await stack().sidebar();
     await panel.waitForSelector('#enrich-preview');
@@ -156,7 +189,9 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
   it('research: {Domain} is the registered domain in the preview and {Domain:raw} the cell', async () => {
     const { page } = stack();
     await page.click('[data-sheet="Companies"]');
-    const cells = await page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => [td.getAttribute('data-cell') ?? '', td.textContent ?? '']));
+    const cells = await page.$$eval('td[data-cell^="A"]', (tds) =>
+      tds.map((td) => [td.getAttribute('data-cell') ?? '', td.textContent ?? '']),
+    );
     const [emailCell, email] = cells.find(([, text]) => /^sales@/.test(text))!;
     await page.click(`td[data-cell="${emailCell}"]`);
     const panel = await openPanel('showResearchPanel');

@@ -17,21 +17,38 @@ describeWithBrowser('custom functions in the playground', () => {
     await settings.waitForSelector(':text("Formulas in this spreadsheet now use your token.")');
 
     await page.click('[data-sheet="Companies"]');
-    const typed = await Promise.all(['A2', 'A3', 'A4', 'A5', 'A6'].map(async (cell) => ((await page.textContent(`td[data-cell="${cell}"]`)) ?? '').trim()));
+    const typed = await Promise.all(
+      ['A2', 'A3', 'A4', 'A5', 'A6'].map(async (cell) =>
+        ((await page.textContent(`td[data-cell="${cell}"]`)) ?? '').trim(),
+      ),
+    );
     await page.dblclick('td[data-cell="E2"]');
     await page.fill('td[data-cell="E2"] input', '=COMPANY_LOOKUP(A2:A6, "domain,company_name")');
     await page.press('td[data-cell="E2"] input', 'Enter');
     await page.waitForFunction(() => (document.querySelector('td[data-cell="F6"]')?.textContent ?? '') !== '');
-    const domains = await Promise.all(['E2', 'E3', 'E4', 'E5', 'E6'].map(async (cell) => (await page.textContent(`td[data-cell="${cell}"]`)) ?? ''));
-    const expected = typed.map((text) => text.toLowerCase().replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/^.*@/, '').replace(/\/.*$/, ''));
+    const domains = await Promise.all(
+      ['E2', 'E3', 'E4', 'E5', 'E6'].map(async (cell) => (await page.textContent(`td[data-cell="${cell}"]`)) ?? ''),
+    );
+    const expected = typed.map((text) =>
+      text
+        .toLowerCase()
+        .replace(/^https?:\/\//, '')
+        .replace(/^www\./, '')
+        .replace(/^.*@/, '')
+        .replace(/\/.*$/, ''),
+    );
     expect(domains).toEqual(expected);
-    const names = await Promise.all(['F2', 'F3', 'F4', 'F5', 'F6'].map(async (cell) => (await page.textContent(`td[data-cell="${cell}"]`)) ?? ''));
+    const names = await Promise.all(
+      ['F2', 'F3', 'F4', 'F5', 'F6'].map(async (cell) => (await page.textContent(`td[data-cell="${cell}"]`)) ?? ''),
+    );
     expect(names.every((name) => name.length > 0)).toBe(true);
     await stack().screenshot('functions-1-lookup-spilled');
 
     await page.click('td[data-cell="E2"]');
     await page.click('[data-handler="freezeFormulasToValues"]');
-    await page.waitForFunction(() => (document.getElementById('cell-content')?.textContent ?? '').startsWith('=') === false);
+    await page.waitForFunction(
+      () => (document.getElementById('cell-content')?.textContent ?? '').startsWith('=') === false,
+    );
     expect(await page.textContent('td[data-cell="E2"]')).toBe(domains[0]);
     expect(await page.textContent('td[data-cell="F6"]')).toBe(names[4]);
     await stack().screenshot('functions-2-frozen');

@@ -62,12 +62,21 @@ export async function startStack(options: { bundlePath?: string } = {}): Promise
     started.push(() => playground.close());
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     started.push(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // The add-in must make no outside calls: everything but the playground's own origin is refused.
-    await page.route('**/*', (route) => (route.request().url().startsWith(playground.url) ? route.continue() : route.abort()));
+    await page.route('**/*', (route) =>
+      route.request().url().startsWith(playground.url) ? route.continue() : route.abort(),
+    );
     await page.goto(playground.url);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     return stackOf(sandbox.url, playground, browser, page, stopAll);
@@ -77,7 +86,13 @@ export async function startStack(options: { bundlePath?: string } = {}): Promise
   }
 }
 
-function stackOf(sandboxUrl: string, playground: Playground, browser: Browser, page: Page, stopAll: () => Promise<void>): Stack {
+function stackOf(
+  sandboxUrl: string,
+  playground: Playground,
+  browser: Browser,
+  page: Page,
+  stopAll: () => Promise<void>,
+): Stack {
   return {
     sandboxUrl,
     playground,

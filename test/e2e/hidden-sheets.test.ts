@@ -12,7 +12,14 @@ describeWithBrowser('hidden internal sheets in the playground', () => {
 
   async function run(name: string, ...args: unknown[]): Promise<{ ok: boolean; message?: string }> {
     return stack().page.evaluate(
-      async ([fn, params]) => (await fetch('/api/run', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: fn, args: params }) })).json(),
+      async ([fn, params]) =>
+        (
+          await fetch('/api/run', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ name: fn, args: params }),
+          })
+        ).json(),
       [name, args] as const,
     );
   }
@@ -26,7 +33,8 @@ describeWithBrowser('hidden internal sheets in the playground', () => {
     await research.check('#output-report');
     await research.click('#launch');
     const sheets = playground.runtime.spreadsheet.sheets;
-    for (let waited = 0; !sheets.some((sheet) => sheet.name === LEDGER) && waited < 20_000; waited += 200) await page.waitForTimeout(200);
+    for (let waited = 0; !sheets.some((sheet) => sheet.name === LEDGER) && waited < 20_000; waited += 200)
+      await page.waitForTimeout(200);
     const hidden = playground.runtime.spreadsheet.sheets.filter((sheet) => sheet.hidden);
     expect(hidden.map((sheet) => sheet.name)).toContain(LEDGER);
 
@@ -41,16 +49,44 @@ describeWithBrowser('hidden internal sheets in the playground', () => {
     for (const sheet of hidden) {
       const sheetId = sheet.sheetId;
       expect(await run('getSearchSheetColumns', sheetId)).toMatchObject({ ok: false });
-      expect(await run('getSearchExcludeDomains', { kind: 'column', sheetId, column: 0, skipHeader: true })).toMatchObject({ ok: false });
-      const filters = { sizes: [], sizeMode: 'include', includeCountries: [], excludeCountries: [], includeCities: [], excludeCities: [], foundedFrom: null, foundedTo: null, excludeDomains: [] };
+      expect(
+        await run('getSearchExcludeDomains', { kind: 'column', sheetId, column: 0, skipHeader: true }),
+      ).toMatchObject({ ok: false });
+      const filters = {
+        sizes: [],
+        sizeMode: 'include',
+        includeCountries: [],
+        excludeCountries: [],
+        includeCities: [],
+        excludeCities: [],
+        foundedFrom: null,
+        foundedTo: null,
+        excludeDomains: [],
+      };
       const spec = { mode: 'describe', query: 'software', reference: '', count: 5, filters };
       const before = sheet.lastRow();
-      const write = await run('writeCompanySearch', { searchId: null, spec, columns: ['name', 'domain'], target: { kind: 'append', sheetId } });
+      const write = await run('writeCompanySearch', {
+        searchId: null,
+        spec,
+        columns: ['name', 'domain'],
+        target: { kind: 'append', sheetId },
+      });
       expect(JSON.stringify(write)).not.toContain('"written"');
       expect(sheet.lastRow()).toBe(before);
       // The tables dialog maps the active sheet: never one of these.
-      await page.evaluate((name) => fetch('/api/select', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sheet: name, a1: 'A1' }) }), sheet.name);
-      expect(await run('getTablesState')).toMatchObject({ ok: false, message: expect.stringContaining('pick one of your sheets') });
+      await page.evaluate(
+        (name) =>
+          fetch('/api/select', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ sheet: name, a1: 'A1' }),
+          }),
+        sheet.name,
+      );
+      expect(await run('getTablesState')).toMatchObject({
+        ok: false,
+        message: expect.stringContaining('pick one of your sheets'),
+      });
     }
   });
 });

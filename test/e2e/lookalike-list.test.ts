@@ -25,7 +25,8 @@ describeWithBrowser('similar to a list in the playground', () => {
     await panel.click('summary:has-text("Exclude domains")');
     await panel.check('text=Exclude companies already in “Companies”');
     await panel.waitForSelector('.source:has-text("Already in Companies")');
-    for (const key of ['city', 'founded', 'relevance', 'short_description']) await panel.uncheck(`#list-run-part input[value="${key}"]`);
+    for (const key of ['city', 'founded', 'relevance', 'short_description'])
+      await panel.uncheck(`#list-run-part input[value="${key}"]`);
     await panel.fill('#list-per-reference', '50');
     await panel.fill('#list-top', '30');
     await panel.dispatchEvent('#list-per-reference', 'input');
@@ -36,7 +37,9 @@ describeWithBrowser('similar to a list in the playground', () => {
 
     const sentBefore = playground.runtime.httpLog.length;
     await panel.click('#list-run');
-    await panel.waitForSelector(`#list-status :text("30 companies written to \\"Lookalikes: ${references} companies\\"")`);
+    await panel.waitForSelector(
+      `#list-status :text("30 companies written to \\"Lookalikes: ${references} companies\\"")`,
+    );
     const similarCalls = playground.runtime.httpLog.slice(sentBefore).filter((entry) => entry.url.endsWith('/similar'));
     expect(similarCalls).toHaveLength(references);
     await panel.locator('#list-status').scrollIntoViewIfNeeded();
@@ -44,12 +47,20 @@ describeWithBrowser('similar to a list in the playground', () => {
 
     await page.click(`[data-sheet="Lookalikes: ${references} companies"]`);
     await page.waitForSelector('td[data-cell="B31"]');
-    const header = await Promise.all(['A1', 'B1', 'C1', 'D1', 'E1', 'F1'].map((cell) => page.textContent(`td[data-cell="${cell}"]`)));
+    const header = await Promise.all(
+      ['A1', 'B1', 'C1', 'D1', 'E1', 'F1'].map((cell) => page.textContent(`td[data-cell="${cell}"]`)),
+    );
     expect(header).toEqual(['Company', 'Domain', 'Country', 'Employees', 'score', 'similar to']);
-    expect(Number(await page.textContent('td[data-cell="E2"]'))).toBeGreaterThanOrEqual(Number(await page.textContent('td[data-cell="E31"]')));
+    expect(Number(await page.textContent('td[data-cell="E2"]'))).toBeGreaterThanOrEqual(
+      Number(await page.textContent('td[data-cell="E31"]')),
+    );
     expect(await page.textContent('td[data-cell="F2"]')).toMatch(/^[a-z0-9.-]+ \(#\d+\)/);
     const written = (await page.locator('td[data-cell^="B"]').allTextContents()).slice(1, 31);
-    const companies = playground.runtime.spreadsheet.sheet('Companies').getValues().flat().map((value) => String(value).trim().toLowerCase());
+    const companies = playground.runtime.spreadsheet
+      .sheet('Companies')
+      .getValues()
+      .flat()
+      .map((value) => String(value).trim().toLowerCase());
     for (const domain of written) expect(companies).not.toContain(domain);
     await stack().screenshot('lookalike-list-3-sheet');
   });

@@ -11,19 +11,25 @@ describeWithBrowser('playground: error messages, double-click, its own address',
   async function setCell(sheet: string, a1: string, text: string): Promise<void> {
     await stack().page.evaluate(
       async ([name, cell, value]) => {
-        await fetch('/api/cell', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sheet: name, a1: cell, text: value }) });
+        await fetch('/api/cell', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ sheet: name, a1: cell, text: value }),
+        });
       },
       [sheet, a1, text],
     );
   }
 
-  it('shows Sheets\' message on a spill collision\'s #REF!', async () => {
+  it("shows Sheets' message on a spill collision's #REF!", async () => {
     const { page } = stack();
     await page.click('[data-sheet="Notes"]');
     await setCell('Notes', 'C5', 'in the way');
     await setCell('Notes', 'B5', '=COMPANY_LOOKUP(Companies!A2)');
     const cell = await page.waitForSelector('td[data-cell="B5"]:text-is("#REF!")');
-    expect(await cell.getAttribute('title')).toBe('Array result was not expanded because it would overwrite data in C5.');
+    expect(await cell.getAttribute('title')).toBe(
+      'Array result was not expanded because it would overwrite data in C5.',
+    );
     await cell.hover();
     expect(await cell.getAttribute('class')).toContain('error');
   });
@@ -54,7 +60,7 @@ describeWithBrowser('playground: error messages, double-click, its own address',
     }
   });
 
-  it('refuses the playground\'s own address as the service address at once, saying where the sandbox is', async () => {
+  it("refuses the playground's own address as the service address at once, saying where the sandbox is", async () => {
     const { page } = stack();
     await page.click('[data-handler="showSettingsPanel"]');
     const panel = await stack().sidebar();

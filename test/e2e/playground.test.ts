@@ -20,7 +20,10 @@ describeWithBrowser('playground grid and toasts', () => {
 
   it('shows one toast at a time and dismisses it', async () => {
     const { page, playground } = stack();
-    playground.runtime.ui.toasts.push({ message: 'first', title: '', timeoutSeconds: 2 }, { message: 'second', title: 'Sheet Scout', timeoutSeconds: 2 });
+    playground.runtime.ui.toasts.push(
+      { message: 'first', title: '', timeoutSeconds: 2 },
+      { message: 'second', title: 'Sheet Scout', timeoutSeconds: 2 },
+    );
     await page.waitForSelector('#toasts .toast:text("Sheet Scout: second")');
     expect(await page.locator('#toasts .toast').count()).toBe(1);
     await page.waitForSelector('#toasts .toast', { state: 'detached', timeout: 6000 });

@@ -21,7 +21,10 @@ describeWithBrowser('settings panel of a published build', () => {
       SHEET_SCOUT_BASE_URL: 'https://api.sheetscout.test',
       SHEET_SCOUT_DASHBOARD_URL: 'https://app.sheetscout.test/settings/api',
     };
-    await promisify(execFile)(process.execPath, [path.join(root, 'build/build.js'), '--out-dir', outDir], { cwd: root, env });
+    await promisify(execFile)(process.execPath, [path.join(root, 'build/build.js'), '--out-dir', outDir], {
+      cwd: root,
+      env,
+    });
     stack = await startStack({ bundlePath: path.join(outDir, 'Code.js') });
   }, 180_000);
 
@@ -36,14 +39,18 @@ describeWithBrowser('settings panel of a published build', () => {
     const panel = await stack.sidebar();
     await panel.waitForSelector('#account-email');
     await panel.click('summary');
-    expect(await panel.textContent('#base-url-allowlist')).toBe('This deployment only reaches https://api.sheetscout.test/');
+    expect(await panel.textContent('#base-url-allowlist')).toBe(
+      'This deployment only reaches https://api.sheetscout.test/',
+    );
     expect(await panel.isVisible('#base-url-allowlist')).toBe(true);
     await stack.screenshot('settings-published-allowlist');
 
     await panel.fill('#token', 'sbx_pro_token');
     await panel.fill('#base-url', stack.sandboxUrl);
     await panel.click('#save');
-    await panel.waitForSelector('text=Service address refused: this deployment only reaches https://api.sheetscout.test/.');
+    await panel.waitForSelector(
+      'text=Service address refused: this deployment only reaches https://api.sheetscout.test/.',
+    );
     expect(await panel.locator('#dashboard-links').count()).toBe(0);
   });
 
@@ -53,6 +60,8 @@ describeWithBrowser('settings panel of a published build', () => {
     await panel.waitForSelector('#dashboard-links');
     expect(await panel.getAttribute('#dashboard-token', 'href')).toBe('https://app.sheetscout.test/settings/api');
     expect(await panel.getAttribute('#dashboard-upgrade', 'href')).toBe('https://app.sheetscout.test/settings/api');
-    expect(await panel.textContent('#dashboard-links')).toBe('No token yet? Create one on the dashboard. Plans and credits: upgrade there.');
+    expect(await panel.textContent('#dashboard-links')).toBe(
+      'No token yet? Create one on the dashboard. Plans and credits: upgrade there.',
+    );
   });
 });

@@ -8,7 +8,7 @@ jest.setTimeout(90000);
 describeWithBrowser('research panel: the first hour', () => {
   const stack = stackForSuite();
 
-  it('shows what is written, answers where the user looks, and asks before writing another company\'s report', async () => {
+  it("shows what is written, answers where the user looks, and asks before writing another company's report", async () => {
     const { page } = stack();
     await page.click('td[data-cell="A2"]');
     await page.click('td[data-cell="A3"]', { modifiers: ['Shift'] });
@@ -49,7 +49,11 @@ describeWithBrowser('research panel: the first hour', () => {
 
     // Tasks finish; the report shows one numbered list of sources.
     await page.click('[data-advance="3600000"]');
-    await page.waitForFunction(() => /^Done/.test(document.querySelector('td[data-cell="D3"]')?.textContent ?? ''), undefined, { timeout: 20000 });
+    await page.waitForFunction(
+      () => /^Done/.test(document.querySelector('td[data-cell="D3"]')?.textContent ?? ''),
+      undefined,
+      { timeout: 20000 },
+    );
     await page.click('td[data-cell="A2"]');
     await panel.click('#tab-report');
     await panel.waitForSelector('#report-html h1');
@@ -63,7 +67,9 @@ describeWithBrowser('research panel: the first hour', () => {
     const rowThreeReport = ((await page.textContent('td[data-cell="E3"]')) ?? '').trim();
     await page.click('td[data-cell="A3"]');
     await panel.click('#tab-tasks');
-    const entry = panel.locator('.task', { hasText: `Research ${rowTwoDomain}` }).filter({ has: panel.locator('button:text("Write to selected row")') });
+    const entry = panel
+      .locator('.task', { hasText: `Research ${rowTwoDomain}` })
+      .filter({ has: panel.locator('button:text("Write to selected row")') });
     await entry.locator('button:text("Write to selected row")').click();
     await panel.waitForSelector(`#write-question:has-text("This task is about")`);
     const question = (await panel.textContent('#write-question')) ?? '';
@@ -72,6 +78,9 @@ describeWithBrowser('research panel: the first hour', () => {
     await stack().screenshot('research-first-hour-3-question');
     await panel.click('#write-question button:text("Write anyway")');
     await panel.waitForSelector(`.task .message:has-text("Wrote the report into row 3")`);
-    await page.waitForFunction((domain) => (document.querySelector('td[data-cell="E3"]')?.textContent ?? '').includes(domain), rowTwoDomain);
+    await page.waitForFunction(
+      (domain) => (document.querySelector('td[data-cell="E3"]')?.textContent ?? '').includes(domain),
+      rowTwoDomain,
+    );
   });
 });

@@ -48,8 +48,18 @@ describeWithBrowser('research panel in the playground', () => {
     await page.click('[data-advance="3600000"]');
     await page.click('[data-advance="60000"]');
     const text = async (cell: string) => ((await page.textContent(`td[data-cell="${cell}"]`)) ?? '').trim();
-    await page.waitForFunction(() => /^Done/.test(document.querySelector('td[data-cell="D5"]')?.textContent ?? ''), undefined, { timeout: 20000 });
-    expect([await text('D1'), await text('E1'), await text('F1'), await text('G1'), await text('H1')]).toEqual(['Research status', 'headquarters', 'employee_count', 'Research report', 'Research sources']);
+    await page.waitForFunction(
+      () => /^Done/.test(document.querySelector('td[data-cell="D5"]')?.textContent ?? ''),
+      undefined,
+      { timeout: 20000 },
+    );
+    expect([await text('D1'), await text('E1'), await text('F1'), await text('G1'), await text('H1')]).toEqual([
+      'Research status',
+      'headquarters',
+      'employee_count',
+      'Research report',
+      'Research sources',
+    ]);
     for (const row of [2, 3, 4]) {
       expect(await text(`D${row}`)).toMatch(/^Done \(\d+ credits\)$/);
       expect(await text(`E${row}`)).not.toBe('');
@@ -82,31 +92,42 @@ describeWithBrowser('research panel in the playground', () => {
   it('renders any report: too deep falls back to escaped text with a note, 1 MB renders (time printed), both sanitized', async () => {
     const built = await esbuild.build({
       entryPoints: [path.resolve(__dirname, '../../sidebar/research/markdown.ts')],
-      bundle: true, format: 'iife', globalName: 'reportMarkdown', platform: 'browser', target: 'es2019', write: false,
+      bundle: true,
+      format: 'iife',
+      globalName: 'reportMarkdown',
+      platform: 'browser',
+      target: 'es2019',
+      write: false,
     });
     const page = await stack().browser.newPage();
     try {
       await page.setContent('<!doctype html><article id="out"></article>');
       await page.addScriptTag({ content: built.outputFiles[0].text });
-      const show = (markdown: string) => page.evaluate((md) => {
-        const render = (window as unknown as { reportMarkdown: { renderMarkdown(m: string, s: unknown[]): string } }).reportMarkdown.renderMarkdown;
-        const out = document.getElementById('out')!;
-        const started = performance.now();
-        out.innerHTML = render(md, [{ id: 1, url: 'https://example.com/source' }]);
-        return {
-          ms: Math.round(performance.now() - started),
-          note: out.querySelector('.report-fallback')?.textContent ?? null,
-          plain: out.querySelector('pre.report-plain')?.textContent ?? null,
-          h2: out.querySelectorAll('h2').length,
-          citations: out.querySelectorAll('a[href="https://example.com/source"][target="_blank"]').length,
-          unsafe: out.querySelectorAll('script, img, [onerror]').length,
-        };
-      }, markdown);
+      const show = (markdown: string) =>
+        page.evaluate((md) => {
+          const render = (window as unknown as { reportMarkdown: { renderMarkdown(m: string, s: unknown[]): string } })
+            .reportMarkdown.renderMarkdown;
+          const out = document.getElementById('out')!;
+          const started = performance.now();
+          out.innerHTML = render(md, [{ id: 1, url: 'https://example.com/source' }]);
+          return {
+            ms: Math.round(performance.now() - started),
+            note: out.querySelector('.report-fallback')?.textContent ?? null,
+            plain: out.querySelector('pre.report-plain')?.textContent ?? null,
+            h2: out.querySelectorAll('h2').length,
+            citations: out.querySelectorAll('a[href="https://example.com/source"][target="_blank"]').length,
+            unsafe: out.querySelectorAll('script, img, [onerror]').length,
+          };
+        }, markdown);
 
       const hostile = '<img src=x onerror="window.hit=1"><script>window.hit=1</script>';
       const deep = `${'> '.repeat(5000)}deep ${hostile}`;
       const shownDeep = await show(deep);
-      expect(shownDeep).toMatchObject({ note: 'This report could not be formatted, so it is shown as plain text.', plain: deep, unsafe: 0 });
+      expect(shownDeep).toMatchObject({
+        note: 'This report could not be formatted, so it is shown as plain text.',
+        plain: deep,
+        unsafe: 0,
+      });
 
       let large = '';
       for (let i = 0; large.length < 1_000_000; i++) {

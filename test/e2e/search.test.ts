@@ -40,7 +40,9 @@ describeWithBrowser('company search panel in the playground', () => {
     // new to add.
     await panel.waitForSelector('.saved-box .muted:has-text("country United States; founded 2000–…")');
     await panel.click('#search-rerun');
-    await panel.waitForSelector('#search-rerun-status :text("0 companies written to \\"Search: software\\"; 30 already there, skipped.")');
+    await panel.waitForSelector(
+      '#search-rerun-status :text("0 companies written to \\"Search: software\\"; 30 already there, skipped.")',
+    );
   });
 
   it('prefills "Similar to" from the selected cell and inserts lookalikes', async () => {
@@ -51,7 +53,10 @@ describeWithBrowser('company search panel in the playground', () => {
     await page.click('[data-handler="showSearchPanel"]');
     const panel = await stack().sidebar();
     await panel.click('#mode-similar');
-    await panel.waitForFunction((expected) => (document.getElementById('search-reference') as HTMLInputElement | null)?.value === expected, domain);
+    await panel.waitForFunction(
+      (expected) => (document.getElementById('search-reference') as HTMLInputElement | null)?.value === expected,
+      domain,
+    );
     expect(await panel.textContent('#search-reference + .muted')).toBe('From the selected cell');
     await panel.fill('#search-count', '10');
     await panel.click('#search-run');
@@ -59,7 +64,9 @@ describeWithBrowser('company search panel in the playground', () => {
     const domains = await panel.locator('#search-preview .result [data-col="domain"]').allTextContents();
     expect(domains).not.toContain(domain);
     await panel.click('#search-insert');
-    await panel.waitForSelector(`#search-write-status :text("10 companies written to \\"Search: similar to ${domain}\\"")`);
+    await panel.waitForSelector(
+      `#search-write-status :text("10 companies written to \\"Search: similar to ${domain}\\"")`,
+    );
     await page.click(`[data-sheet="Search: similar to ${domain}"]`);
     await page.waitForSelector('td[data-cell="B11"]');
     expect(await page.textContent('td[data-cell="B2"]')).toBe(domains[0]);
@@ -79,15 +86,21 @@ describeWithBrowser('company search exclude list in the playground', () => {
     await panel.waitForSelector('text="1 domain to exclude (1 duplicate removed)"');
     await panel.check('text=Exclude companies already in “Companies”');
     await panel.waitForSelector('.source:has-text("Already in Companies")');
-    const fromSheet = Number((await panel.textContent('.source:has-text("Already in Companies") span'))?.split(': ')[1]);
+    const fromSheet = Number(
+      (await panel.textContent('.source:has-text("Already in Companies") span'))?.split(': ')[1],
+    );
     expect(fromSheet).toBeGreaterThan(40);
     await panel.waitForSelector('text=/Not domains in Already in Companies .*not a domain/');
 
     const pasted = Array.from({ length: 1005 }, (_, i) => `https://www.excluded-${i}.com/`).join('\n');
     await panel.fill('[aria-label="Pasted domains to exclude"]', `${pasted}\nEXCLUDED-3.com\nnope nope`);
     const total = fromSheet + 1005;
-    await panel.waitForSelector(`text=/^${total.toLocaleString('en-US')} domains to exclude \\(\\d+ duplicates removed\\)$/`);
-    await panel.waitForSelector(`text=${total.toLocaleString('en-US')} domains to exclude: the service takes at most 1,000.`);
+    await panel.waitForSelector(
+      `text=/^${total.toLocaleString('en-US')} domains to exclude \\(\\d+ duplicates removed\\)$/`,
+    );
+    await panel.waitForSelector(
+      `text=${total.toLocaleString('en-US')} domains to exclude: the service takes at most 1,000.`,
+    );
     await panel.waitForSelector('text=/Not domains in Pasted list .*nope/');
     await panel.fill('#search-query', 'software');
     const sentBefore = playground.runtime.httpLog.length;
@@ -101,7 +114,8 @@ describeWithBrowser('company search exclude list in the playground', () => {
     await panel.click('#search-run');
     await panel.waitForSelector('#search-preview h2:has-text("100 results")');
     const search = playground.runtime.httpLog.filter((entry) => entry.url.endsWith('/v1/companies/search')).pop();
-    const domains = (JSON.parse(search?.body ?? '{}') as { filters: { exclude: { domains: string[] } } }).filters.exclude.domains;
+    const domains = (JSON.parse(search?.body ?? '{}') as { filters: { exclude: { domains: string[] } } }).filters
+      .exclude.domains;
     expect(domains).toHaveLength(1000);
     expect(domains[0]).toBe('excluded-6.com'); // excluded-3 moved to the end, so 0, 1, 2, 4 and 5 are the oldest
     expect(domains[999]).toBe('excluded-3.com');

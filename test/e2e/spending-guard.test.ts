@@ -24,12 +24,16 @@ describeWithBrowser('research spending guard', () => {
     await panel.waitForSelector('#selection:has-text("3 rows selected")');
     await panel.fill('#brief', 'Research {Domain}');
     await panel.waitForSelector('#spending-cap:has-text("Spending cap: 20 credits left (0 of 20 today spent)")');
-    await panel.waitForSelector(`#launch-summary .inline-error:has-text("Over this spreadsheet's spending cap: 3 rows reserve 30 credits, 20 left")`);
+    await panel.waitForSelector(
+      `#launch-summary .inline-error:has-text("Over this spreadsheet's spending cap: 3 rows reserve 30 credits, 20 left")`,
+    );
     expect(await panel.isDisabled('#launch')).toBe(true);
     await panel.locator('#over-cap').scrollIntoViewIfNeeded();
     await stack().screenshot('spending-guard');
     await panel.click('#launch-fitting');
-    await panel.waitForSelector('#launch-result :text("Queued 2 tasks at the service, 1 left out by the spending cap")');
+    await panel.waitForSelector(
+      '#launch-result :text("Queued 2 tasks at the service, 1 left out by the spending cap")',
+    );
     await panel.waitForSelector('#spending-cap:has-text("0 credits left")');
   });
 });

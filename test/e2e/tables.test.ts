@@ -31,7 +31,10 @@ describeWithBrowser('tables dialog in the playground', () => {
     const dialog = (await handle.contentFrame())!;
     await dialog.waitForSelector('[data-row="4"]');
 
-    const included = () => dialog.locator('[aria-label^="Include column"]').evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).checked));
+    const included = () =>
+      dialog
+        .locator('[aria-label^="Include column"]')
+        .evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).checked));
     expect(await included()).toEqual([false, false, false, false, false]);
     expect(await dialog.textContent('#credits-badge')).toBe('500 credits');
     await dialog.click('#tables-include-all');
@@ -40,12 +43,17 @@ describeWithBrowser('tables dialog in the playground', () => {
     expect(await included()).toEqual([false, false, false, false, false]);
     for (const header of ['Domain', 'Research', 'Pitch']) await dialog.check(`[aria-label="Include column ${header}"]`);
     await dialog.selectOption('[aria-label="Kind of Research"]', 'agent');
-    await dialog.fill('[aria-label="Prompt of Research"]', 'Research the company at {input}: what it sells and to whom.');
+    await dialog.fill(
+      '[aria-label="Prompt of Research"]',
+      'Research the company at {input}: what it sells and to whom.',
+    );
     await dialog.selectOption('[aria-label="Kind of Pitch"]', 'agent');
     await dialog.selectOption('[aria-label="Agent type of Pitch"]', 'llm');
     await dialog.fill('[aria-label="Prompt of Pitch"]', 'Write a one-line opener from this research: ');
     await dialog.selectOption('[aria-label="Reference of Pitch"]', 'research');
-    expect(await dialog.inputValue('[aria-label="Prompt of Pitch"]')).toBe('Write a one-line opener from this research: {research}');
+    expect(await dialog.inputValue('[aria-label="Prompt of Pitch"]')).toBe(
+      'Write a one-line opener from this research: {research}',
+    );
     expect(await dialog.locator('[data-row="4"] .issues li').count()).toBe(0);
     await dialog.waitForSelector('#tables-save-status:text("All changes saved")');
     await stack.screenshot('tables-1-mapping');
@@ -65,14 +73,22 @@ describeWithBrowser('tables dialog in the playground', () => {
     await dialog.fill('#tables-template', TEMPLATE);
     await dialog.fill('#tables-template-name', 'Outbound research');
     await dialog.click('#tables-template-save');
-    await dialog.waitForSelector(`#tables-template-result :text("This replaces every column of template ${TEMPLATE} with the 3 included columns. Replace?")`);
+    await dialog.waitForSelector(
+      `#tables-template-result :text("This replaces every column of template ${TEMPLATE} with the 3 included columns. Replace?")`,
+    );
     expect((await sandbox<{ name: string }>(`/v1/templates/${TEMPLATE}`)).name).not.toBe('Outbound research');
     await dialog.click('#tables-template-confirm');
-    await dialog.waitForSelector('#tables-template-result :text("Template \\"Outbound research\\" now has 3 columns.")');
+    await dialog.waitForSelector(
+      '#tables-template-result :text("Template \\"Outbound research\\" now has 3 columns.")',
+    );
     // The next save names the template and its column count.
     await dialog.click('#tables-template-save');
-    await dialog.waitForSelector(`#tables-template-result :text("This replaces template \\"Outbound research\\" (${TEMPLATE}) and its 3 columns with the 3 included columns. Replace?")`);
-    const template = await sandbox<{ name: string; column_configs: Array<{ key: string }> }>(`/v1/templates/${TEMPLATE}`);
+    await dialog.waitForSelector(
+      `#tables-template-result :text("This replaces template \\"Outbound research\\" (${TEMPLATE}) and its 3 columns with the 3 included columns. Replace?")`,
+    );
+    const template = await sandbox<{ name: string; column_configs: Array<{ key: string }> }>(
+      `/v1/templates/${TEMPLATE}`,
+    );
     expect(template.name).toBe('Outbound research');
     expect(template.column_configs.map((config) => config.key)).toEqual(['domain', 'research', 'pitch']);
     await stack.screenshot('tables-3-template');
@@ -87,7 +103,9 @@ describeWithBrowser('tables dialog in the playground', () => {
     const handle = await page.waitForSelector('#dialog-frame:visible');
     const dialog = (await handle.contentFrame())!;
     await dialog.waitForSelector('[data-row="4"]');
-    expect(await dialog.inputValue('[aria-label="Prompt of Pitch"]')).toBe('Write a one-line opener from this research: {research}');
+    expect(await dialog.inputValue('[aria-label="Prompt of Pitch"]')).toBe(
+      'Write a one-line opener from this research: {research}',
+    );
     expect(await dialog.isChecked('[aria-label="Include column Stage"]')).toBe(false);
     expect(await dialog.inputValue('#tables-table')).toBe(TABLE);
     await dialog.check('input[value="after"]');

@@ -65,8 +65,23 @@ describe('dist/Code.js', () => {
   it('runs no Apps Script service at load time (add-ons load the script in AuthMode.NONE)', () => {
     const vm = require('vm') as typeof import('vm');
     const touched: string[] = [];
-    const trap = new Proxy({}, { get: (_t, prop) => { touched.push(String(prop)); throw new Error(`service touched: ${String(prop)}`); } });
-    const context = vm.createContext({ SpreadsheetApp: trap, PropertiesService: trap, UrlFetchApp: trap, CacheService: trap, ScriptApp: trap, LockService: trap });
+    const trap = new Proxy(
+      {},
+      {
+        get: (_t, prop) => {
+          touched.push(String(prop));
+          throw new Error(`service touched: ${String(prop)}`);
+        },
+      },
+    );
+    const context = vm.createContext({
+      SpreadsheetApp: trap,
+      PropertiesService: trap,
+      UrlFetchApp: trap,
+      CacheService: trap,
+      ScriptApp: trap,
+      LockService: trap,
+    });
     vm.runInContext(code, context);
     expect(touched).toEqual([]);
   });
@@ -85,7 +100,8 @@ describe('dist/*.html (sidebar panels and dialogs)', () => {
     // No external scripts, stylesheets or fonts: everything is inlined.
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?(https?:)?\/\//i);
     // Browser code reaches the server only through google.script.run, never Apps Script services.
-    expect(html).not.toMatch(/\b(SpreadsheetApp|PropertiesService|UrlFetchApp|CacheService|LockService|ScriptApp|HtmlService)\./);
+    expect(html).not.toMatch(
+      /\b(SpreadsheetApp|PropertiesService|UrlFetchApp|CacheService|LockService|ScriptApp|HtmlService)\./,
+    );
   });
 });
-

@@ -19,7 +19,10 @@ afterEach(() => {
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-function deployWith(claspJson: string | null, args: string[] = []): { status: number | null; stdout: string; stderr: string } {
+function deployWith(
+  claspJson: string | null,
+  args: string[] = [],
+): { status: number | null; stdout: string; stderr: string } {
   if (claspJson !== null) fs.writeFileSync(path.join(workDir, '.clasp.json'), claspJson);
   // HOME without clasp credentials: a push can never reach Google from a test.
   const home = path.join(workDir, 'home');
@@ -47,7 +50,9 @@ describe('npm run deploy', () => {
     const { status, stdout, stderr } = deployWith(JSON.stringify({ scriptId: '  ', rootDir: 'dist' }));
     expect(status).toBe(1);
     expect(stderr).toContain('the script id in .clasp.json is empty');
-    expect(stderr).toContain('Set scriptId in .clasp.json: Extensions > Apps Script > Project settings > Script ID of your spreadsheet');
+    expect(stderr).toContain(
+      'Set scriptId in .clasp.json: Extensions > Apps Script > Project settings > Script ID of your spreadsheet',
+    );
     expect(stderr).toContain('npx clasp create-script --type sheets --rootDir dist');
     expect(stdout).not.toContain('Pushing');
   });

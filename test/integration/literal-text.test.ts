@@ -22,15 +22,39 @@ const STRINGS_PER_RUN = 12;
 
 /** What a spreadsheet would read as something other than the text itself. */
 const MISREAD = [
-  '=1+1', '+1+1', '-2', '@SUM(A1)', '=HYPERLINK("https://evil.example","x")', '1e10', '1E5', '1.5e-3', 'TRUE', 'false',
-  "'leading apostrophe", "'=1+1", 'Jan 5', '5 January 2024', '10:00 AM', '\uff1d1+1', '1-10', '00123', '12%', '$1,000',
-  '(1,000)', '2024-01-02', '1/2/2024', ' padded ', 'line one\nline two',
+  '=1+1',
+  '+1+1',
+  '-2',
+  '@SUM(A1)',
+  '=HYPERLINK("https://evil.example","x")',
+  '1e10',
+  '1E5',
+  '1.5e-3',
+  'TRUE',
+  'false',
+  "'leading apostrophe",
+  "'=1+1",
+  'Jan 5',
+  '5 January 2024',
+  '10:00 AM',
+  '\uff1d1+1',
+  '1-10',
+  '00123',
+  '12%',
+  '$1,000',
+  '(1,000)',
+  '2024-01-02',
+  '1/2/2024',
+  ' padded ',
+  'line one\nline two',
 ];
 
 const serviceText = fc.oneof(
   fc.constantFrom(...MISREAD),
   fc.string({ minLength: 1, maxLength: 40 }).filter((text) => text.trim() !== ''),
-  fc.tuple(fc.constantFrom('=', '+', '-', '@', "'", '\uff1d'), fc.string({ maxLength: 20 })).map(([head, rest]) => head + rest),
+  fc
+    .tuple(fc.constantFrom('=', '+', '-', '@', "'", '\uff1d'), fc.string({ maxLength: 20 }))
+    .map(([head, rest]) => head + rest),
 );
 const stringLists = fc.uniqueArray(serviceText, { minLength: STRINGS_PER_RUN, maxLength: STRINGS_PER_RUN });
 
@@ -49,18 +73,31 @@ afterAll(async () => {
 async function world(rows: Array<Array<string | number>>, sheetName = 'Leads'): Promise<GasRuntime> {
   const spreadsheet = new SpreadsheetModel({ rows: rows.length + 100, columns: 26, sheetNames: [sheetName] });
   spreadsheet.sheet(sheetName).setValues(`A1:A${rows.length}`, rows);
-  const runtime = createRuntime({ users: [USER], clock: createManualClock(await control.now()), spreadsheet, addonName: 'Sheet Scout' });
+  const runtime = createRuntime({
+    users: [USER],
+    clock: createManualClock(await control.now()),
+    spreadsheet,
+    addonName: 'Sheet Scout',
+  });
   runtime.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
   runtime.properties.user(USER).set(SETTINGS_KEYS.baseUrl, sandbox.url);
   return runtime;
 }
 
 /** Every string cell of `columns` (1-based) below the header: its value and formula. */
-function cellsOf(runtime: GasRuntime, sheetName: string, columns: number[]): Array<{ value: unknown; formula: string }> {
+function cellsOf(
+  runtime: GasRuntime,
+  sheetName: string,
+  columns: number[],
+): Array<{ value: unknown; formula: string }> {
   const sheet = runtime.spreadsheet.sheet(sheetName);
   const values = sheet.getValues();
   const formulas = sheet.getFormulas();
-  return values.slice(1).flatMap((row, i) => columns.map((column) => ({ value: row[column - 1], formula: formulas[i + 1]?.[column - 1] ?? '' })));
+  return values
+    .slice(1)
+    .flatMap((row, i) =>
+      columns.map((column) => ({ value: row[column - 1], formula: formulas[i + 1]?.[column - 1] ?? '' })),
+    );
 }
 
 /** The written cells hold exactly the service's strings (no number, date, boolean or formula), all of them. */
@@ -88,9 +125,14 @@ describe('service text stays literal text in every write path (property)', () =>
         withHostileText(strings, async () => {
           const runtime = await world([['Website'], ...domains.map((domain) => [domain])]);
           try {
-            runtime.run('startEnrichment', [{ fields: ['company_name', 'short_description', 'hq_country', 'hq_city'] }], { kind: 'sidebar' });
+            runtime.run(
+              'startEnrichment',
+              [{ fields: ['company_name', 'short_description', 'hq_country', 'hq_city'] }],
+              { kind: 'sidebar' },
+            );
             let progress = runtime.run<EnrichProgress>('runEnrichmentChunk', [], { kind: 'sidebar' });
-            for (let step = 0; step < 20 && progress.nextStepInMs >= 0; step++) progress = runtime.run<EnrichProgress>('runEnrichmentChunk', [], { kind: 'sidebar' });
+            for (let step = 0; step < 20 && progress.nextStepInMs >= 0; step++)
+              progress = runtime.run<EnrichProgress>('runEnrichmentChunk', [], { kind: 'sidebar' });
             expectLiteral(cellsOf(runtime, 'Leads', [2, 3, 4, 5]), strings);
           } finally {
             await runtime.close();
@@ -103,17 +145,42 @@ describe('service text stays literal text in every write path (property)', () =>
 
   it('research: report, fields and evidence', async () => {
     const domains = (await control.companies(4, true)).map((company) => company.domain);
-    const properties = { summary: { type: 'string' }, segment: { type: 'string' }, hq: { type: 'object', properties: { value: { type: 'string' }, sources: { type: 'array', items: { type: 'string' } }, reasoning: { type: 'string' } }, required: ['value', 'sources', 'reasoning'] } };
+    const properties = {
+      summary: { type: 'string' },
+      segment: { type: 'string' },
+      hq: {
+        type: 'object',
+        properties: {
+          value: { type: 'string' },
+          sources: { type: 'array', items: { type: 'string' } },
+          reasoning: { type: 'string' },
+        },
+        required: ['value', 'sources', 'reasoning'],
+      },
+    };
     await fc.assert(
       fc.asyncProperty(stringLists, (strings) =>
         withHostileText(strings, async () => {
           const runtime = await world([['Domain'], ...domains.map((domain) => [domain])], 'Accounts');
           try {
             const sheetId = runtime.spreadsheet.sheet('Accounts').sheetId;
-            const fields = { kind: 'fields', statusHeader: 'Status', schemaText: JSON.stringify({ type: 'object', properties, required: Object.keys(properties) }) };
-            const report = { kind: 'report', statusHeader: 'Report status', reportHeader: 'Report', sourcesHeader: null };
+            const fields = {
+              kind: 'fields',
+              statusHeader: 'Status',
+              schemaText: JSON.stringify({ type: 'object', properties, required: Object.keys(properties) }),
+            };
+            const report = {
+              kind: 'report',
+              statusHeader: 'Report status',
+              reportHeader: 'Report',
+              sourcesHeader: null,
+            };
             const launch = (output: unknown, rows: number[]) =>
-              runtime.run<LaunchResponse>('launchResearch', [{ template: 'Research {Domain}', depth: 'medium', output, sheetId, rows }], { kind: 'sidebar' });
+              runtime.run<LaunchResponse>(
+                'launchResearch',
+                [{ template: 'Research {Domain}', depth: 'medium', output, sheetId, rows }],
+                { kind: 'sidebar' },
+              );
             expect(launch(fields, [2, 3]).ok).toBe(true);
             expect(launch(report, [4, 5]).ok).toBe(true);
             for (let round = 0; round < 30; round++) {
@@ -123,9 +190,17 @@ describe('service text stays literal text in every write path (property)', () =>
             }
             const headers = runtime.spreadsheet.sheet('Accounts').getValues()[0];
             const column = (header: string) => headers.indexOf(header) + 1;
-            const written = cellsOf(runtime, 'Accounts', [column('summary'), column('segment'), column('hq'), column('Report')]);
+            const written = cellsOf(runtime, 'Accounts', [
+              column('summary'),
+              column('segment'),
+              column('hq'),
+              column('Report'),
+            ]);
             // A report cell holds the whole markdown, which the sandbox replaced by one of the strings.
-            expectLiteral(written, strings.filter((text) => written.some((cell) => cell.value === text)));
+            expectLiteral(
+              written,
+              strings.filter((text) => written.some((cell) => cell.value === text)),
+            );
             expect(written.filter((cell) => cell.value !== '').length).toBe(8);
           } finally {
             await runtime.close();
@@ -145,7 +220,18 @@ describe('service text stays literal text in every write path (property)', () =>
             const spec = { mode: 'describe', query: 'software', reference: '', filters: emptyFilterForm(), count: 25 };
             const preview = runtime.run<PreviewAnswer>('previewCompanySearch', [spec], { kind: 'sidebar' });
             if (!preview.ok) throw new Error(preview.message);
-            const written = runtime.run<WriteAnswer>('writeCompanySearch', [{ searchId: preview.searchId, spec, columns: ['name', 'domain', 'country', 'city', 'short_description'], target: { kind: 'new' } }], { kind: 'sidebar' });
+            const written = runtime.run<WriteAnswer>(
+              'writeCompanySearch',
+              [
+                {
+                  searchId: preview.searchId,
+                  spec,
+                  columns: ['name', 'domain', 'country', 'city', 'short_description'],
+                  target: { kind: 'new' },
+                },
+              ],
+              { kind: 'sidebar' },
+            );
             if (!written.ok) throw new Error(written.message);
             expectLiteral(cellsOf(runtime, written.sheet.name, [1, 3, 4, 5]), strings);
           } finally {
@@ -167,7 +253,10 @@ describe('service text stays literal text in every write path (property)', () =>
             runtime.properties.document.set(SETTINGS_KEYS.formulaToken, TOKEN);
             runtime.properties.document.set(SETTINGS_KEYS.formulaBaseUrl, sandbox.url);
             runtime.open();
-            runtime.userEdit('B2', `=COMPANY_LOOKUP(A2:A${domains.length + 1}, "company_name,short_description,hq_city")`);
+            runtime.userEdit(
+              'B2',
+              `=COMPANY_LOOKUP(A2:A${domains.length + 1}, "company_name,short_description,hq_city")`,
+            );
             const sheet = runtime.spreadsheet.sheet('Sheet1');
             runtime.spreadsheet.selection = { sheet, rect: { row: 2, column: 2, numRows: 1, numColumns: 1 } };
             runtime.clickMenuItem('Sheet Scout', 'Formulas', 'Freeze formulas to values');

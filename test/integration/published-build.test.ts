@@ -23,7 +23,10 @@ async function build(into: string, baseUrl: string | null): Promise<void> {
   const env = { ...process.env };
   delete env.SHEET_SCOUT_BASE_URL;
   if (baseUrl !== null) env.SHEET_SCOUT_BASE_URL = baseUrl;
-  await promisify(execFile)(process.execPath, [path.join(root, 'build/build.js'), '--out-dir', into], { cwd: root, env });
+  await promisify(execFile)(process.execPath, [path.join(root, 'build/build.js'), '--out-dir', into], {
+    cwd: root,
+    env,
+  });
 }
 
 function manifestOf(build: string): Record<string, unknown> {
@@ -31,8 +34,16 @@ function manifestOf(build: string): Record<string, unknown> {
 }
 
 /** Runs one Settings server function of a build's bundle, as the panel calls it, in a new emulated spreadsheet. */
-async function settingsCall<T>(build: string, name: string, args: unknown[] = []): Promise<{ result: T; httpCalls: number }> {
-  const runtime = createRuntime({ bundlePath: path.join(outDir, build, 'Code.js'), users: [OWNER], addonName: 'Sheet Scout' });
+async function settingsCall<T>(
+  build: string,
+  name: string,
+  args: unknown[] = [],
+): Promise<{ result: T; httpCalls: number }> {
+  const runtime = createRuntime({
+    bundlePath: path.join(outDir, build, 'Code.js'),
+    users: [OWNER],
+    addonName: 'Sheet Scout',
+  });
   try {
     const result = runtime.run<T>(name, args, { kind: 'sidebar', user: OWNER });
     return { result, httpCalls: runtime.httpLog.length };
@@ -61,8 +72,16 @@ describe('a build without SHEET_SCOUT_BASE_URL (script bound to its spreadsheet)
   });
 
   it('lets Settings use any service address', async () => {
-    const { result, httpCalls } = await settingsCall<AccountState>('bound', 'saveAccountToken', [{ token: 'sbx_pro_token', baseUrl: sandbox.url }]);
-    expect(result).toMatchObject({ connected: true, problem: null, baseUrl: sandbox.url, urlAllowlist: [], defaultBaseUrl: '' });
+    const { result, httpCalls } = await settingsCall<AccountState>('bound', 'saveAccountToken', [
+      { token: 'sbx_pro_token', baseUrl: sandbox.url },
+    ]);
+    expect(result).toMatchObject({
+      connected: true,
+      problem: null,
+      baseUrl: sandbox.url,
+      urlAllowlist: [],
+      defaultBaseUrl: '',
+    });
     expect(httpCalls).toBe(1);
   });
 });
@@ -74,19 +93,32 @@ describe('a build with SHEET_SCOUT_BASE_URL (editor add-on published by version)
   });
 
   it('builds the same files as the bound build', () => {
-    expect(fs.readdirSync(path.join(outDir, 'published')).sort()).toEqual(fs.readdirSync(path.join(outDir, 'bound')).sort());
+    expect(fs.readdirSync(path.join(outDir, 'published')).sort()).toEqual(
+      fs.readdirSync(path.join(outDir, 'bound')).sort(),
+    );
   });
 
   it('tells the Settings panel the allowlist and refuses a service address outside it before any request', async () => {
     const state = (await settingsCall<AccountState>('published', 'getAccountState')).result;
-    expect(state).toMatchObject({ baseUrl: PUBLISHED_BASE_URL, defaultBaseUrl: PUBLISHED_BASE_URL, urlAllowlist: ['https://api.sheetscout.test/'] });
-    const { result, httpCalls } = await settingsCall<AccountState>('published', 'saveAccountToken', [{ token: 'sbx_pro_token', baseUrl: sandbox.url }]);
-    expect(result).toMatchObject({ connected: false, problem: 'Service address refused: this deployment only reaches https://api.sheetscout.test/.' });
+    expect(state).toMatchObject({
+      baseUrl: PUBLISHED_BASE_URL,
+      defaultBaseUrl: PUBLISHED_BASE_URL,
+      urlAllowlist: ['https://api.sheetscout.test/'],
+    });
+    const { result, httpCalls } = await settingsCall<AccountState>('published', 'saveAccountToken', [
+      { token: 'sbx_pro_token', baseUrl: sandbox.url },
+    ]);
+    expect(result).toMatchObject({
+      connected: false,
+      problem: 'Service address refused: this deployment only reaches https://api.sheetscout.test/.',
+    });
     expect(httpCalls).toBe(0);
   });
 
   it('fails the build for a base URL an allowlist cannot hold', async () => {
-    await expect(build(path.join(outDir, 'refused'), 'http://api.sheetscout.test')).rejects.toThrow(/must be an https:\/\/ address/);
+    await expect(build(path.join(outDir, 'refused'), 'http://api.sheetscout.test')).rejects.toThrow(
+      /must be an https:\/\/ address/,
+    );
     expect(fs.existsSync(path.join(outDir, 'refused'))).toBe(false);
   });
 });

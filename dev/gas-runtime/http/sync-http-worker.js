@@ -34,7 +34,8 @@ function once(request, url, method, body, deadline) {
       clearTimeout(timer);
       resolve(result);
     };
-    const fail = (error) => finish({ ok: false, kind: classify(error), message: String((error && error.message) || error) });
+    const fail = (error) =>
+      finish({ ok: false, kind: classify(error), message: String((error && error.message) || error) });
     const secure = url.protocol === 'https:';
     const transport = secure ? https : http;
     const headers = Object.assign({}, request.headers);
@@ -50,12 +51,15 @@ function once(request, url, method, body, deadline) {
       finish({ ok: false, kind: 'invalid', message: String(error.message) });
       return;
     }
-    timer = setTimeout(() => {
-      const error = new Error('deadline exceeded');
-      error.code = 'ETIMEDOUT_DEADLINE';
-      fail(error);
-      req.destroy(error);
-    }, Math.max(1, deadline - Date.now()));
+    timer = setTimeout(
+      () => {
+        const error = new Error('deadline exceeded');
+        error.code = 'ETIMEDOUT_DEADLINE';
+        fail(error);
+        req.destroy(error);
+      },
+      Math.max(1, deadline - Date.now()),
+    );
     req.on('error', fail);
     req.on('response', (res) => {
       const chunks = [];
@@ -104,11 +108,20 @@ async function perform(request) {
   for (let hop = 0; ; hop++) {
     const result = await once(request, url, method, body, deadline);
     const location = result.ok ? headerValue(result.rawHeaders, 'location') : undefined;
-    if (!result.ok || !request.followRedirects || ![301, 302, 303, 307, 308].includes(result.status) || !location || hop >= MAX_REDIRECTS) {
+    if (
+      !result.ok ||
+      !request.followRedirects ||
+      ![301, 302, 303, 307, 308].includes(result.status) ||
+      !location ||
+      hop >= MAX_REDIRECTS
+    ) {
       return result;
     }
     url = new URL(location, url);
-    if (result.status === 303 || ((result.status === 301 || result.status === 302) && method !== 'get' && method !== 'head')) {
+    if (
+      result.status === 303 ||
+      ((result.status === 301 || result.status === 302) && method !== 'get' && method !== 'head')
+    ) {
       method = 'get';
       body = undefined;
     }
@@ -122,7 +135,9 @@ function headerValue(rawHeaders, name) {
 
 port.on('message', async (message) => {
   const results = await Promise.all(
-    message.requests.map((request) => perform(request).catch((error) => ({ ok: false, kind: 'unavailable', message: String(error) }))),
+    message.requests.map((request) =>
+      perform(request).catch((error) => ({ ok: false, kind: 'unavailable', message: String(error) })),
+    ),
   );
   port.postMessage({ id: message.id, results });
   Atomics.store(flag, 0, 1);

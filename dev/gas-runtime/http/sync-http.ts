@@ -40,7 +40,10 @@ export class SyncHttpClient {
     const channel = new MessageChannel();
     this.flag = new Int32Array(signal);
     this.port = channel.port1;
-    this.worker = new Worker(WORKER_FILE, { workerData: { signal, port: channel.port2 }, transferList: [channel.port2] });
+    this.worker = new Worker(WORKER_FILE, {
+      workerData: { signal, port: channel.port2 },
+      transferList: [channel.port2],
+    });
     this.worker.unref();
     this.port.unref();
     return { port: this.port, flag: this.flag };

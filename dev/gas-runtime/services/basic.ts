@@ -43,7 +43,20 @@ export function createSession({ env, exec }: ServiceContext): Record<string, unk
 /** Java SimpleDateFormat subset used by Utilities.formatDate. */
 export function formatSimpleDate(epochMs: number, timeZone: string, pattern: string): string {
   const f = zonedFields(epochMs, timeZone);
-  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+  const months = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ];
   const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
   const offset = (withColon: boolean) => {
     const sign = f.offsetMinutes < 0 ? '-' : '+';
@@ -53,39 +66,42 @@ export function formatSimpleDate(epochMs: number, timeZone: string, pattern: str
     return `${sign}${hh}${withColon ? ':' : ''}${mm}`;
   };
   const pad = (n: number, width: number) => String(n).padStart(width, '0');
-  return pattern.replace(/'([^']*)'|(y+|M+|d+|H+|h+|m+|s+|S+|a|E+|z+|Z+|X+)/g, (_all, quoted: string | undefined, token: string | undefined) => {
-    if (quoted !== undefined) return quoted === '' ? "'" : quoted;
-    const t = token!;
-    const n = t.length;
-    switch (t[0]) {
-      case 'y':
-        return n === 2 ? pad(f.year % 100, 2) : pad(f.year, n);
-      case 'M':
-        return n >= 4 ? months[f.month - 1] : n === 3 ? months[f.month - 1].slice(0, 3) : pad(f.month, n);
-      case 'd':
-        return pad(f.day, n);
-      case 'H':
-        return pad(f.hour, n);
-      case 'h':
-        return pad(f.hour % 12 === 0 ? 12 : f.hour % 12, n);
-      case 'm':
-        return pad(f.minute, n);
-      case 's':
-        return pad(f.second, n);
-      case 'S':
-        return pad(f.millisecond, 3).slice(0, Math.max(n, 3));
-      case 'a':
-        return f.hour < 12 ? 'AM' : 'PM';
-      case 'E':
-        return n >= 4 ? days[f.weekday] : days[f.weekday].slice(0, 3);
-      case 'z':
-        return timeZone === 'UTC' || timeZone === 'Etc/UTC' || timeZone === 'GMT' ? 'UTC' : `GMT${offset(true)}`;
-      case 'Z':
-        return offset(false);
-      default:
-        return f.offsetMinutes === 0 ? 'Z' : offset(n >= 3);
-    }
-  });
+  return pattern.replace(
+    /'([^']*)'|(y+|M+|d+|H+|h+|m+|s+|S+|a|E+|z+|Z+|X+)/g,
+    (_all, quoted: string | undefined, token: string | undefined) => {
+      if (quoted !== undefined) return quoted === '' ? "'" : quoted;
+      const t = token!;
+      const n = t.length;
+      switch (t[0]) {
+        case 'y':
+          return n === 2 ? pad(f.year % 100, 2) : pad(f.year, n);
+        case 'M':
+          return n >= 4 ? months[f.month - 1] : n === 3 ? months[f.month - 1].slice(0, 3) : pad(f.month, n);
+        case 'd':
+          return pad(f.day, n);
+        case 'H':
+          return pad(f.hour, n);
+        case 'h':
+          return pad(f.hour % 12 === 0 ? 12 : f.hour % 12, n);
+        case 'm':
+          return pad(f.minute, n);
+        case 's':
+          return pad(f.second, n);
+        case 'S':
+          return pad(f.millisecond, 3).slice(0, Math.max(n, 3));
+        case 'a':
+          return f.hour < 12 ? 'AM' : 'PM';
+        case 'E':
+          return n >= 4 ? days[f.weekday] : days[f.weekday].slice(0, 3);
+        case 'z':
+          return timeZone === 'UTC' || timeZone === 'Etc/UTC' || timeZone === 'GMT' ? 'UTC' : `GMT${offset(true)}`;
+        case 'Z':
+          return offset(false);
+        default:
+          return f.offsetMinutes === 0 ? 'Z' : offset(n >= 3);
+      }
+    },
+  );
 }
 
 /** Java String.format subset (%s, %d, %f, %.Nf, %%). */
@@ -138,8 +154,21 @@ const bytesOf = (value: unknown, charset?: unknown): Buffer => {
   return Buffer.from(String(value), encoding);
 };
 
-const DIGESTS: Record<string, string> = { MD2: 'md2', MD5: 'md5', SHA_1: 'sha1', SHA_256: 'sha256', SHA_384: 'sha384', SHA_512: 'sha512' };
-const MACS: Record<string, string> = { HMAC_MD5: 'md5', HMAC_SHA_1: 'sha1', HMAC_SHA_256: 'sha256', HMAC_SHA_384: 'sha384', HMAC_SHA_512: 'sha512' };
+const DIGESTS: Record<string, string> = {
+  MD2: 'md2',
+  MD5: 'md5',
+  SHA_1: 'sha1',
+  SHA_256: 'sha256',
+  SHA_384: 'sha384',
+  SHA_512: 'sha512',
+};
+const MACS: Record<string, string> = {
+  HMAC_MD5: 'md5',
+  HMAC_SHA_1: 'sha1',
+  HMAC_SHA_256: 'sha256',
+  HMAC_SHA_384: 'sha384',
+  HMAC_SHA_512: 'sha512',
+};
 
 export function createUtilities({ env, exec }: ServiceContext): Record<string, unknown> {
   const { realm } = exec;
@@ -163,7 +192,9 @@ export function createUtilities({ env, exec }: ServiceContext): Record<string, u
       return toSignedBytes(new Uint8Array(Buffer.from(String(encoded), 'base64')));
     },
     base64DecodeWebSafe(encoded: string) {
-      return toSignedBytes(new Uint8Array(Buffer.from(String(encoded).replace(/-/g, '+').replace(/_/g, '/'), 'base64')));
+      return toSignedBytes(
+        new Uint8Array(Buffer.from(String(encoded).replace(/-/g, '+').replace(/_/g, '/'), 'base64')),
+      );
     },
     computeDigest(algorithm: unknown, value: unknown, charset?: unknown) {
       const name = DIGESTS[enumName(algorithm)];
@@ -171,12 +202,16 @@ export function createUtilities({ env, exec }: ServiceContext): Record<string, u
       return toSignedBytes(new Uint8Array(crypto.createHash(name).update(bytesOf(value, charset)).digest()));
     },
     computeHmacSha256Signature(value: unknown, key: unknown, charset?: unknown) {
-      return toSignedBytes(new Uint8Array(crypto.createHmac('sha256', bytesOf(key, charset)).update(bytesOf(value, charset)).digest()));
+      return toSignedBytes(
+        new Uint8Array(crypto.createHmac('sha256', bytesOf(key, charset)).update(bytesOf(value, charset)).digest()),
+      );
     },
     computeHmacSignature(algorithm: unknown, value: unknown, key: unknown, charset?: unknown) {
       const name = MACS[enumName(algorithm)];
       if (!name) throw new GasError(Msg.invalidArgument('algorithm'));
-      return toSignedBytes(new Uint8Array(crypto.createHmac(name, bytesOf(key, charset)).update(bytesOf(value, charset)).digest()));
+      return toSignedBytes(
+        new Uint8Array(crypto.createHmac(name, bytesOf(key, charset)).update(bytesOf(value, charset)).digest()),
+      );
     },
     formatDate(date: unknown, timeZone: string, format: string) {
       if (Object.prototype.toString.call(date) !== '[object Date]') throw new GasError(Msg.invalidArgument('date'));
@@ -186,8 +221,16 @@ export function createUtilities({ env, exec }: ServiceContext): Record<string, u
       return formatJavaString(String(template), args);
     },
     newBlob(data: unknown, contentType?: string, name?: string) {
-      const bytes = Array.isArray(data) ? Array.from(toByteArray(data)) : Array.from(Buffer.from(String(data ?? ''), 'utf8'));
-      return Blob.wrap(new BlobImpl(bytes, contentType === undefined ? null : String(contentType), name === undefined ? null : String(name)));
+      const bytes = Array.isArray(data)
+        ? Array.from(toByteArray(data))
+        : Array.from(Buffer.from(String(data ?? ''), 'utf8'));
+      return Blob.wrap(
+        new BlobImpl(
+          bytes,
+          contentType === undefined ? null : String(contentType),
+          name === undefined ? null : String(name),
+        ),
+      );
     },
     parseCsv(csv: string, delimiter?: string) {
       return parseCsv(String(csv), delimiter === undefined ? ',' : String(delimiter));
@@ -211,7 +254,10 @@ export function createUtilities({ env, exec }: ServiceContext): Record<string, u
 
 const stringify = (value: unknown) => (typeof value === 'string' ? value : nodeFormat('%O', value));
 
-export function createLogging({ env, exec }: ServiceContext): { Logger: Record<string, unknown>; console: Record<string, unknown> } {
+export function createLogging({ env, exec }: ServiceContext): {
+  Logger: Record<string, unknown>;
+  console: Record<string, unknown>;
+} {
   const record = (source: LogEntry['source'], level: LogEntry['level'], message: string) => {
     env.logs.push({ executionId: exec.id, source, level, message });
     if (env.echoLogs) process.stderr.write(`[gas ${source}.${level}] ${message}\n`);
@@ -229,7 +275,8 @@ export function createLogging({ env, exec }: ServiceContext): { Logger: Record<s
         .join('');
     },
     clear() {
-      for (let i = env.logs.length - 1; i >= 0; i--) if (env.logs[i].executionId === exec.id && env.logs[i].source === 'Logger') env.logs.splice(i, 1);
+      for (let i = env.logs.length - 1; i >= 0; i--)
+        if (env.logs[i].executionId === exec.id && env.logs[i].source === 'Logger') env.logs.splice(i, 1);
     },
   });
   const LoggerFacade: Record<string, unknown> = Logger.wrap({});

@@ -77,7 +77,8 @@ export class CacheStore {
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
     if (this.entries.size <= CACHE_MAX_ITEMS) return;
     const nearestExpiryFirst = [...this.entries].sort(([, a], [, b]) => a.expiresAt - b.expiresAt); // stable: write order
-    for (const [key] of nearestExpiryFirst.slice(0, this.entries.size - CACHE_ITEMS_AFTER_EVICTION)) this.entries.delete(key);
+    for (const [key] of nearestExpiryFirst.slice(0, this.entries.size - CACHE_ITEMS_AFTER_EVICTION))
+      this.entries.delete(key);
   }
 }
 

@@ -10,7 +10,12 @@ import type { HtmlOutputData } from '../spreadsheet/ui';
 import { BlobImpl, blobFacadeClass } from './blob';
 
 const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 
 /** Compiles template text to the source of `function (vars, escape) { ... return html }`. */
 export function compileTemplate(source: string): string {
@@ -139,7 +144,13 @@ export function createHtmlService({ env, exec }: ServiceContext) {
     },
   });
   return {
-    service: Service.wrap({}, { SandboxMode: makeEnum(realm, ['EMULATED', 'IFRAME', 'NATIVE']), XFrameOptionsMode: makeEnum(realm, ['ALLOWALL', 'DEFAULT']) }),
+    service: Service.wrap(
+      {},
+      {
+        SandboxMode: makeEnum(realm, ['EMULATED', 'IFRAME', 'NATIVE']),
+        XFrameOptionsMode: makeEnum(realm, ['ALLOWALL', 'DEFAULT']),
+      },
+    ),
     outputs: Output,
   };
 }

@@ -45,7 +45,8 @@ export class TriggerRegistry {
   }
 
   add(trigger: Omit<TriggerInfo, 'id' | 'spent'>, limitPerUser: number): TriggerInfo {
-    if (this.triggers.filter((t) => t.owner === trigger.owner).length >= limitPerUser) throw new GasError(Msg.tooManyTriggers);
+    if (this.triggers.filter((t) => t.owner === trigger.owner).length >= limitPerUser)
+      throw new GasError(Msg.tooManyTriggers);
     const record: TriggerInfo = { ...trigger, id: String(this.nextId++).padStart(19, '7'), spent: false };
     this.triggers.push(record);
     return record;
@@ -65,7 +66,9 @@ export class TriggerRegistry {
 
   /** Earliest time a time-driven trigger is due, or null. */
   nextDueAt(): number | null {
-    const times = this.triggers.filter((t) => t.eventType === 'CLOCK' && !t.spent && t.nextRunAt !== undefined).map((t) => t.nextRunAt!);
+    const times = this.triggers
+      .filter((t) => t.eventType === 'CLOCK' && !t.spent && t.nextRunAt !== undefined)
+      .map((t) => t.nextRunAt!);
     return times.length ? Math.min(...times) : null;
   }
 }
@@ -183,10 +186,14 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
       let nextRunAt: number;
       if (spec.atMs !== undefined) nextRunAt = spec.atMs;
       else if (spec.intervalMs === undefined) throw new GasError(Msg.triggerIncomplete);
-      else if (spec.hour !== undefined || spec.weekDay !== undefined) nextRunAt = nextPinnedTime(now, spec, spec.timeZone ?? env.timeZone);
+      else if (spec.hour !== undefined || spec.weekDay !== undefined)
+        nextRunAt = nextPinnedTime(now, spec, spec.timeZone ?? env.timeZone);
       else nextRunAt = now + spec.intervalMs;
       const documentId = env.spreadsheet.id;
-      if (env.addOn && env.triggers.list().some((t) => t.owner === exec.user && t.eventType === 'CLOCK' && t.documentId === documentId)) {
+      if (
+        env.addOn &&
+        env.triggers.list().some((t) => t.owner === exec.user && t.eventType === 'CLOCK' && t.documentId === documentId)
+      ) {
         throw new GasError(Msg.addOnTooManyClockTriggers);
       }
       const info = env.triggers.add(

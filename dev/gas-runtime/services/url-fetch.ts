@@ -19,7 +19,12 @@ interface PreparedRequest {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function prepare(env: ServiceEnv, blobs: ReturnType<typeof blobFacadeClass>, url: unknown, params: unknown): PreparedRequest {
+function prepare(
+  env: ServiceEnv,
+  blobs: ReturnType<typeof blobFacadeClass>,
+  url: unknown,
+  params: unknown,
+): PreparedRequest {
   const target = String(url);
   if (target.length > MAX_URL_LENGTH) throw new GasError(Msg.urlTooLong);
   if (!/^https?:\/\//i.test(target)) throw new GasError(Msg.invalidArgument(target));
@@ -42,7 +47,9 @@ function prepare(env: ServiceEnv, blobs: ReturnType<typeof blobFacadeClass>, url
     } else if (Array.isArray(payload)) {
       body = toByteArray(payload);
     } else if (isPlainObject(payload)) {
-      const form = Object.entries(payload).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+      const form = Object.entries(payload)
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+        .join('&');
       body = new Uint8Array(Buffer.from(form, 'utf8'));
     } else {
       body = new Uint8Array(Buffer.from(String(payload), 'utf8'));
@@ -54,7 +61,8 @@ function prepare(env: ServiceEnv, blobs: ReturnType<typeof blobFacadeClass>, url
     headers['Content-Type'] = contentType ?? payloadType ?? 'application/x-www-form-urlencoded';
   }
   if (!hasHeader('user-agent')) {
-    headers['User-Agent'] = `Mozilla/5.0 (compatible; Google-Apps-Script; beanserver; +https://script.google.com; id: ${env.scriptId})`;
+    headers['User-Agent'] =
+      `Mozilla/5.0 (compatible; Google-Apps-Script; beanserver; +https://script.google.com; id: ${env.scriptId})`;
   }
   const timeoutSeconds = Number(options.timeoutSeconds);
   return {
@@ -144,7 +152,10 @@ export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string,
     exec.require('urlfetch', 'UrlFetchApp', viaFetchAll ? 'fetchAll' : 'fetch');
     env.quotas.take(exec.user, 'urlfetch', prepared.length, env.limits.urlFetchPerDay, Msg.urlFetchQuota);
     const remaining = exec.remainingMs();
-    const wires = prepared.map((p) => ({ ...p.wire, timeoutMs: Math.max(1, Math.min(p.wire.timeoutMs, remaining + 1)) }));
+    const wires = prepared.map((p) => ({
+      ...p.wire,
+      timeoutMs: Math.max(1, Math.min(p.wire.timeoutMs, remaining + 1)),
+    }));
     const started = Date.now();
     const results = env.http().fetchAll(wires);
     const duration = Date.now() - started;
@@ -177,7 +188,12 @@ export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string,
       if (result.status >= 400 && !prepared[i].mute) {
         throw new GasError(Msg.requestFailed(new URL(url).origin, result.status, truncated(responseText(result.body))));
       }
-      return HTTPResponse.wrap({ status: result.status, rawHeaders: result.rawHeaders, body: result.body, finalUrl: result.finalUrl });
+      return HTTPResponse.wrap({
+        status: result.status,
+        rawHeaders: result.rawHeaders,
+        body: result.body,
+        finalUrl: result.finalUrl,
+      });
     });
     return responses;
   };

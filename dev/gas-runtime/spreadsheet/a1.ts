@@ -60,7 +60,8 @@ export function parseA1(a1: string): A1Reference {
     return { column: m[1] ? lettersToColumn(m[1]) : undefined, row: m[2] ? Number(m[2]) : undefined };
   });
   const [start, end = start] = ends;
-  if (parts.length === 1 && (start.column === undefined || start.row === undefined)) throw new GasError(Msg.rangeNotFound);
+  if (parts.length === 1 && (start.column === undefined || start.row === undefined))
+    throw new GasError(Msg.rangeNotFound);
   if (start.row === 0 || end.row === 0) throw new GasError(Msg.rangeNotFound);
   // "A:B" needs columns on both ends, "2:5" rows on both ends; "A2:C" is an open-ended column range.
   if ((start.column === undefined) !== (end.column === undefined)) throw new GasError(Msg.rangeNotFound);

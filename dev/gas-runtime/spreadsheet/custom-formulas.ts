@@ -28,7 +28,12 @@ interface FormulaState {
 }
 
 /** Runs one custom-function execution; throws GasExecutionError when it fails. */
-export type CustomFunctionRunner = (name: string, args: unknown[], cell: { sheet: SheetModel; row: number; column: number }, user: string) => unknown;
+export type CustomFunctionRunner = (
+  name: string,
+  args: unknown[],
+  cell: { sheet: SheetModel; row: number; column: number },
+  user: string,
+) => unknown;
 
 export class CustomFormulaEngine {
   private readonly states = new WeakMap<Cell, FormulaState>();
@@ -62,14 +67,22 @@ export class CustomFormulaEngine {
         const toEvaluate = formulas.filter(
           (f) =>
             everything ||
-            edits.some((e) => (e.sheet === f.sheet && CustomFormulaEngine.intersects(CustomFormulaEngine.cellRect(f), e.rect)) || this.refsTouch(f, e)) ||
+            edits.some(
+              (e) =>
+                (e.sheet === f.sheet && CustomFormulaEngine.intersects(CustomFormulaEngine.cellRect(f), e.rect)) ||
+                this.refsTouch(f, e),
+            ) ||
             changes.some((c) => c.source !== f.cell && this.refsTouch(f, c)),
         );
-        const toRespill = formulas.filter((f) => !toEvaluate.includes(f) && edits.some((e) => e.sheet === f.sheet && this.spillTouches(f, e.rect)));
+        const toRespill = formulas.filter(
+          (f) => !toEvaluate.includes(f) && edits.some((e) => e.sheet === f.sheet && this.spillTouches(f, e.rect)),
+        );
         everything = false;
         const next: ValueChange[] = [];
-        for (const f of toEvaluate) next.push(...this.evaluateFormula(f, opts.user).map((c) => ({ ...c, source: f.cell })));
-        for (const f of toRespill) next.push(...this.spill(f, this.states.get(f.cell)?.result).map((c) => ({ ...c, source: f.cell })));
+        for (const f of toEvaluate)
+          next.push(...this.evaluateFormula(f, opts.user).map((c) => ({ ...c, source: f.cell })));
+        for (const f of toRespill)
+          next.push(...this.spill(f, this.states.get(f.cell)?.result).map((c) => ({ ...c, source: f.cell })));
         edits = this.model.drainEdits();
         changes = next;
       }
@@ -98,7 +111,12 @@ export class CustomFormulaEngine {
   }
 
   private static intersects(a: GridRect, b: GridRect): boolean {
-    return a.row <= b.row + b.numRows - 1 && b.row <= a.row + a.numRows - 1 && a.column <= b.column + b.numColumns - 1 && b.column <= a.column + a.numColumns - 1;
+    return (
+      a.row <= b.row + b.numRows - 1 &&
+      b.row <= a.row + a.numRows - 1 &&
+      a.column <= b.column + b.numColumns - 1 &&
+      b.column <= a.column + a.numColumns - 1
+    );
   }
 
   /** Whether a change on a sheet touches one of the formula's reference arguments. */
@@ -109,24 +127,37 @@ export class CustomFormulaEngine {
     return args.some((arg) => {
       if (arg.kind !== 'ref' || arg.broken) return false;
       const target = this.refTarget(arg, f.sheet);
-      return target !== undefined && target.sheet === change.sheet && CustomFormulaEngine.intersects(target.rect, change.rect);
+      return (
+        target !== undefined &&
+        target.sheet === change.sheet &&
+        CustomFormulaEngine.intersects(target.rect, change.rect)
+      );
     });
   }
 
   private spillTouches(f: FormulaCell, rect: GridRect): boolean {
     const result = this.states.get(f.cell)?.result;
     if (!result || (result.length <= 1 && (result[0]?.length ?? 0) <= 1)) return false;
-    return CustomFormulaEngine.intersects({ row: f.row, column: f.column, numRows: result.length, numColumns: Math.max(...result.map((r) => r.length)) }, rect);
+    return CustomFormulaEngine.intersects(
+      { row: f.row, column: f.column, numRows: result.length, numColumns: Math.max(...result.map((r) => r.length)) },
+      rect,
+    );
   }
 
-  private refTarget(arg: Extract<FormulaArg, { kind: 'ref' }>, own: SheetModel): { sheet: SheetModel; rect: GridRect } | undefined {
+  private refTarget(
+    arg: Extract<FormulaArg, { kind: 'ref' }>,
+    own: SheetModel,
+  ): { sheet: SheetModel; rect: GridRect } | undefined {
     const sheet = arg.sheetName === undefined ? own : this.model.getSheet(arg.sheetName);
     if (!sheet) return undefined;
     const row = arg.startRow ?? 1;
     const column = arg.startColumn ?? 1;
     const endRow = arg.endRow ?? (arg.startRow === undefined || arg.startColumn !== undefined ? sheet.maxRows : row);
     const endColumn = arg.endColumn ?? sheet.maxColumns;
-    return { sheet, rect: { row, column, numRows: Math.max(1, endRow - row + 1), numColumns: Math.max(1, endColumn - column + 1) } };
+    return {
+      sheet,
+      rect: { row, column, numRows: Math.max(1, endRow - row + 1), numColumns: Math.max(1, endColumn - column + 1) },
+    };
   }
 
   private setError(cell: Cell, value: string, message: string): void {
@@ -141,7 +172,11 @@ export class CustomFormulaEngine {
     const own = [{ sheet: f.sheet, rect: { row: f.row, column: f.column, numRows: 1, numColumns: 1 } }];
     if (!parsed) {
       this.clearSpill(f);
-      this.setError(cell, '#NAME?', 'The emulator evaluates custom functions with literal and reference arguments only.');
+      this.setError(
+        cell,
+        '#NAME?',
+        'The emulator evaluates custom functions with literal and reference arguments only.',
+      );
       return own;
     }
     const argValue = (arg: FormulaArg): unknown => {
@@ -157,7 +192,9 @@ export class CustomFormulaEngine {
       if (parsed.kind === 'value') {
         result = argValue(parsed.arg);
       } else {
-        const fnName = this.functionNames.find((n) => n.toUpperCase() === parsed.functionName.toUpperCase() && !n.endsWith('_'));
+        const fnName = this.functionNames.find(
+          (n) => n.toUpperCase() === parsed.functionName.toUpperCase() && !n.endsWith('_'),
+        );
         if (!fnName) {
           this.clearSpill(f);
           this.setError(cell, '#NAME?', `Unknown function: '${parsed.functionName}'.`);
@@ -168,8 +205,10 @@ export class CustomFormulaEngine {
       }
     } catch (error) {
       this.clearSpill(f);
-      if (error instanceof GasError && error.message === '#REF!') this.setError(cell, '#REF!', 'Reference does not exist.');
-      else if (error instanceof GasExecutionError && error.timedOut) this.setError(cell, '#ERROR!', `${Msg.exceededTime} (line 0).`);
+      if (error instanceof GasError && error.message === '#REF!')
+        this.setError(cell, '#REF!', 'Reference does not exist.');
+      else if (error instanceof GasExecutionError && error.timedOut)
+        this.setError(cell, '#ERROR!', `${Msg.exceededTime} (line 0).`);
       else this.setError(cell, '#ERROR!', (error as Error).message);
       this.states.delete(cell);
       return own;
@@ -225,7 +264,11 @@ export class CustomFormulaEngine {
         if (r === 0 && c === 0) continue;
         const other = sheet.cell(f.row + r, f.column + c);
         if (other && (other.value !== '' || other.formula !== undefined)) {
-          this.setError(cell, '#REF!', `Array result was not expanded because it would overwrite data in ${cellA1(f.row + r, f.column + c)}.`);
+          this.setError(
+            cell,
+            '#REF!',
+            `Array result was not expanded because it would overwrite data in ${cellA1(f.row + r, f.column + c)}.`,
+          );
           return [...changed, { sheet, rect: { row: f.row, column: f.column, numRows: 1, numColumns: 1 } }];
         }
       }

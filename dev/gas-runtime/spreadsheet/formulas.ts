@@ -27,8 +27,7 @@ export interface RefArg {
 export type FormulaArg = LiteralArg | RefArg;
 
 export type ParsedFormula =
-  | { kind: 'call'; functionName: string; args: FormulaArg[] }
-  | { kind: 'value'; arg: FormulaArg };
+  { kind: 'call'; functionName: string; args: FormulaArg[] } | { kind: 'value'; arg: FormulaArg };
 
 const REF_PART = "(?:(?:'(?:[^']|'')+'|[A-Za-z0-9_]+)!)?";
 const CELL_PART = '\\$?[A-Za-z]{1,3}\\$?\\d+';
@@ -58,7 +57,16 @@ function parseArg(text: string): FormulaArg | undefined {
   }
   if (m[2]) {
     const start = parseCell(m[2]);
-    if (!m[3]) return { kind: 'ref', sheetName, startRow: start.row, endRow: start.row, startColumn: start.column, endColumn: start.column, single: true };
+    if (!m[3])
+      return {
+        kind: 'ref',
+        sheetName,
+        startRow: start.row,
+        endRow: start.row,
+        startColumn: start.column,
+        endColumn: start.column,
+        single: true,
+      };
     if (/\d/.test(m[3])) {
       const end = parseCell(m[3]);
       return {
@@ -72,7 +80,14 @@ function parseArg(text: string): FormulaArg | undefined {
       };
     }
     const endColumn = lettersToColumn(m[3].replace('$', ''));
-    return { kind: 'ref', sheetName, startRow: start.row, startColumn: Math.min(start.column, endColumn), endColumn: Math.max(start.column, endColumn), single: false };
+    return {
+      kind: 'ref',
+      sheetName,
+      startRow: start.row,
+      startColumn: Math.min(start.column, endColumn),
+      endColumn: Math.max(start.column, endColumn),
+      single: false,
+    };
   }
   if (m[4]) {
     const a = lettersToColumn(m[4].replace('$', ''));
@@ -132,7 +147,8 @@ function formatArg(arg: FormulaArg): string {
   }
   if (arg.broken) return '#REF!';
   const prefix = arg.sheetName !== undefined ? `${quoteSheetName(arg.sheetName)}!` : '';
-  if (arg.startRow === undefined) return `${prefix}${columnToLetters(arg.startColumn!)}:${columnToLetters(arg.endColumn!)}`;
+  if (arg.startRow === undefined)
+    return `${prefix}${columnToLetters(arg.startColumn!)}:${columnToLetters(arg.endColumn!)}`;
   if (arg.startColumn === undefined) return `${prefix}${arg.startRow}:${arg.endRow}`;
   const start = cellA1(arg.startRow, arg.startColumn);
   if (arg.single) return prefix + start;
@@ -155,7 +171,11 @@ export interface DimensionChange {
 }
 
 /** Moves one span [start, end] for a structural change; returns null when the whole span was deleted. */
-export function shiftSpan(start: number, end: number, change: Pick<DimensionChange, 'op' | 'at' | 'count'>): [number, number] | null {
+export function shiftSpan(
+  start: number,
+  end: number,
+  change: Pick<DimensionChange, 'op' | 'at' | 'count'>,
+): [number, number] | null {
   const { op, at, count } = change;
   if (op === 'insert') {
     if (start >= at) return [start + count, end + count];

@@ -62,7 +62,8 @@ export interface SortSpec {
  */
 export const METADATA_CHAR_LIMIT = 30_000;
 
-const metadataCharsOf = (record: { key: string; value: string | null }): number => record.key.length + (record.value?.length ?? 0);
+const metadataCharsOf = (record: { key: string; value: string | null }): number =>
+  record.key.length + (record.value?.length ?? 0);
 
 const hasContent = (cell: Cell | undefined): boolean => !!cell && (cell.value !== '' || cell.formula !== undefined);
 
@@ -137,7 +138,8 @@ export class SheetModel {
     for (let r = 0; r < rect.numRows; r++) {
       const source = this.rows[rect.row - 1 + r];
       const line: T[] = new Array(rect.numColumns);
-      for (let c = 0; c < rect.numColumns; c++) line[c] = fn(source?.[rect.column - 1 + c], rect.row + r, rect.column + c);
+      for (let c = 0; c < rect.numColumns; c++)
+        line[c] = fn(source?.[rect.column - 1 + c], rect.row + r, rect.column + c);
       out.push(line);
     }
     return out;
@@ -180,7 +182,9 @@ export class SheetModel {
   }
 
   getDisplayValues(a1?: string): string[][] {
-    return this.mapRect(this.rect(a1), (cell) => (cell ? displayValue(cell.value, cell.numberFormat, this.spreadsheet.timeZone) : ''));
+    return this.mapRect(this.rect(a1), (cell) =>
+      cell ? displayValue(cell.value, cell.numberFormat, this.spreadsheet.timeZone) : '',
+    );
   }
 
   getFormulas(a1?: string): string[][] {
@@ -237,7 +241,13 @@ export class SheetModel {
     if (count < 1) return;
     this.rows.splice(before - 1, 0, ...new Array<undefined>(count));
     this.maxRows += count;
-    this.spreadsheet.applyDimensionChange(this, { sheetName: this.name, dimension: 'ROWS', op: 'insert', at: before, count });
+    this.spreadsheet.applyDimensionChange(this, {
+      sheetName: this.name,
+      dimension: 'ROWS',
+      op: 'insert',
+      at: before,
+      count,
+    });
   }
 
   deleteRows(start: number, count: number): void {
@@ -246,23 +256,43 @@ export class SheetModel {
     if (count >= this.maxRows - this.frozenRows && start > this.frozenRows) throw new GasError(Msg.deleteAllRows);
     this.rows.splice(start - 1, count);
     this.maxRows -= count;
-    this.spreadsheet.applyDimensionChange(this, { sheetName: this.name, dimension: 'ROWS', op: 'delete', at: start, count });
+    this.spreadsheet.applyDimensionChange(this, {
+      sheetName: this.name,
+      dimension: 'ROWS',
+      op: 'delete',
+      at: start,
+      count,
+    });
   }
 
   insertColumns(before: number, count: number): void {
     if (count < 1) return;
-    for (const row of this.rows) if (row && row.length >= before) row.splice(before - 1, 0, ...new Array<undefined>(count));
+    for (const row of this.rows)
+      if (row && row.length >= before) row.splice(before - 1, 0, ...new Array<undefined>(count));
     this.maxColumns += count;
-    this.spreadsheet.applyDimensionChange(this, { sheetName: this.name, dimension: 'COLUMNS', op: 'insert', at: before, count });
+    this.spreadsheet.applyDimensionChange(this, {
+      sheetName: this.name,
+      dimension: 'COLUMNS',
+      op: 'insert',
+      at: before,
+      count,
+    });
   }
 
   deleteColumns(start: number, count: number): void {
     if (count < 1) return;
     if (start < 1 || start + count - 1 > this.maxColumns) throw new GasError(Msg.outsideSheet);
-    if (count >= this.maxColumns - this.frozenColumns && start > this.frozenColumns) throw new GasError(Msg.deleteAllColumns);
+    if (count >= this.maxColumns - this.frozenColumns && start > this.frozenColumns)
+      throw new GasError(Msg.deleteAllColumns);
     for (const row of this.rows) if (row) row.splice(start - 1, count);
     this.maxColumns -= count;
-    this.spreadsheet.applyDimensionChange(this, { sheetName: this.name, dimension: 'COLUMNS', op: 'delete', at: start, count });
+    this.spreadsheet.applyDimensionChange(this, {
+      sheetName: this.name,
+      dimension: 'COLUMNS',
+      op: 'delete',
+      at: start,
+      count,
+    });
   }
 
   /**
@@ -334,7 +364,8 @@ export function writeInput(cell: Cell, text: string, timeZone: string): void {
     cell.value = '#NAME?';
     cell.error = 'This formula has not been evaluated yet.';
   }
-  if (parsed.autoFormat && (cell.numberFormat === undefined || cell.numberFormat === GENERAL_FORMAT)) cell.numberFormat = parsed.autoFormat;
+  if (parsed.autoFormat && (cell.numberFormat === undefined || cell.numberFormat === GENERAL_FORMAT))
+    cell.numberFormat = parsed.autoFormat;
 }
 
 export interface SpreadsheetModelOptions {
@@ -407,8 +438,15 @@ export class SpreadsheetModel {
       while (this.getSheet(`Sheet${n}`)) n++;
       sheetName = `Sheet${n}`;
     }
-    if (this.sheets.some((s) => s.name.toLowerCase() === sheetName!.toLowerCase())) throw new GasError(Msg.sheetNameExists(sheetName));
-    const sheet = new SheetModel(this, this.nextSheetId === 0 ? 0 : 100000 + this.nextSheetId * 7919, sheetName, this.defaultRows, this.defaultColumns);
+    if (this.sheets.some((s) => s.name.toLowerCase() === sheetName!.toLowerCase()))
+      throw new GasError(Msg.sheetNameExists(sheetName));
+    const sheet = new SheetModel(
+      this,
+      this.nextSheetId === 0 ? 0 : 100000 + this.nextSheetId * 7919,
+      sheetName,
+      this.defaultRows,
+      this.defaultColumns,
+    );
     this.nextSheetId++;
     const at = index === undefined ? this.sheets.length : Math.max(0, Math.min(index, this.sheets.length));
     this.sheets.splice(at, 0, sheet);
@@ -437,7 +475,12 @@ export class SpreadsheetModel {
   }
 
   /** Adds a metadata record; throws (adding nothing) when it would pass the sheet's or the spreadsheet's limit. */
-  addMetadata(key: string, value: string | null, visibility: MetadataVisibility, location: MetadataLocation): DeveloperMetadataRecord {
+  addMetadata(
+    key: string,
+    value: string | null,
+    visibility: MetadataVisibility,
+    location: MetadataLocation,
+  ): DeveloperMetadataRecord {
     const record = { id: this.nextMetadataId, key, value, visibility, location };
     this.checkMetadataBudget(location, metadataCharsOf(record));
     this.nextMetadataId++;
@@ -466,7 +509,8 @@ export class SpreadsheetModel {
     let total = 0;
     for (const record of this.metadata) {
       const loc = record.location;
-      if (sheetName === undefined || (loc.type !== 'SPREADSHEET' && loc.sheet.name === sheetName)) total += metadataCharsOf(record);
+      if (sheetName === undefined || (loc.type !== 'SPREADSHEET' && loc.sheet.name === sheetName))
+        total += metadataCharsOf(record);
     }
     return total;
   }
@@ -476,15 +520,31 @@ export class SpreadsheetModel {
     if (location.type !== 'SPREADSHEET' && this.metadataChars(location.sheet.name) + addedChars > METADATA_CHAR_LIMIT) {
       throw new GasError(Msg.metadataSheetLimit(location.sheet.name, METADATA_CHAR_LIMIT));
     }
-    if (this.metadataChars() + addedChars > METADATA_CHAR_LIMIT) throw new GasError(Msg.metadataSpreadsheetLimit(METADATA_CHAR_LIMIT));
+    if (this.metadataChars() + addedChars > METADATA_CHAR_LIMIT)
+      throw new GasError(Msg.metadataSpreadsheetLimit(METADATA_CHAR_LIMIT));
   }
 
   /** Row metadata for host inspection: key, value and current 1-based row span. */
-  rowMetadata(sheetName?: string): Array<{ id: number; key: string; value: string | null; sheet: string; startRow: number; endRow: number }> {
+  rowMetadata(
+    sheetName?: string,
+  ): Array<{ id: number; key: string; value: string | null; sheet: string; startRow: number; endRow: number }> {
     return this.metadata
-      .filter((m): m is DeveloperMetadataRecord & { location: { type: 'ROW'; sheet: SheetModel; start: number; end: number } } => m.location.type === 'ROW')
+      .filter(
+        (
+          m,
+        ): m is DeveloperMetadataRecord & {
+          location: { type: 'ROW'; sheet: SheetModel; start: number; end: number };
+        } => m.location.type === 'ROW',
+      )
       .filter((m) => sheetName === undefined || m.location.sheet.name === sheetName)
-      .map((m) => ({ id: m.id, key: m.key, value: m.value, sheet: m.location.sheet.name, startRow: m.location.start, endRow: m.location.end }));
+      .map((m) => ({
+        id: m.id,
+        key: m.key,
+        value: m.value,
+        sheet: m.location.sheet.name,
+        startRow: m.location.start,
+        endRow: m.location.end,
+      }));
   }
 
   recordEdit(sheet: SheetModel, rect: GridRect): void {
@@ -515,8 +575,18 @@ export class SpreadsheetModel {
     }
     const whole: GridRect =
       change.dimension === 'ROWS'
-        ? { row: change.at, column: 1, numRows: Math.max(1, sheet.maxRows - change.at + 1), numColumns: sheet.maxColumns }
-        : { row: 1, column: change.at, numRows: sheet.maxRows, numColumns: Math.max(1, sheet.maxColumns - change.at + 1) };
+        ? {
+            row: change.at,
+            column: 1,
+            numRows: Math.max(1, sheet.maxRows - change.at + 1),
+            numColumns: sheet.maxColumns,
+          }
+        : {
+            row: 1,
+            column: change.at,
+            numRows: sheet.maxRows,
+            numColumns: Math.max(1, sheet.maxColumns - change.at + 1),
+          };
     if (whole.row <= sheet.maxRows && whole.column <= sheet.maxColumns) this.recordEdit(sheet, whole);
   }
 }

@@ -27,7 +27,8 @@ export function normalizeRuns(text: string, runs: RichTextRun[]): RichTextRun[] 
       }
     }
     const previous = out[out.length - 1];
-    if (previous && previous.linkUrl === linkUrl && JSON.stringify(previous.style) === JSON.stringify(style)) previous.end = end;
+    if (previous && previous.linkUrl === linkUrl && JSON.stringify(previous.style) === JSON.stringify(style))
+      previous.end = end;
     else out.push({ start, end, linkUrl, style });
   }
   return out;
@@ -91,7 +92,10 @@ export function defineRichText(exec: Execution): RichTextClasses {
       this.style[field] = value;
       return this.facade;
     };
-  const styleBuilder: FacadeClass<{ style: TextStyleData; facade?: object }> = exec.define<{ style: TextStyleData; facade?: object }>('TextStyleBuilder', {
+  const styleBuilder: FacadeClass<{ style: TextStyleData; facade?: object }> = exec.define<{
+    style: TextStyleData;
+    facade?: object;
+  }>('TextStyleBuilder', {
     setBold: setter('bold'),
     setItalic: setter('italic'),
     setUnderline: setter('underline'),
@@ -134,7 +138,9 @@ export function defineRichText(exec: Execution): RichTextClasses {
     getRuns() {
       return normalizeRuns(this.data.text, this.data.runs)
         .filter((r) => r.end > this.start && r.start < this.end)
-        .map((r) => value.wrap({ data: this.data, start: Math.max(r.start, this.start), end: Math.min(r.end, this.end) }));
+        .map((r) =>
+          value.wrap({ data: this.data, start: Math.max(r.start, this.start), end: Math.min(r.end, this.end) }),
+        );
     },
     getTextStyle(startOffset?: number) {
       const at = this.start + (startOffset === undefined ? 0 : Number(startOffset));
@@ -142,7 +148,10 @@ export function defineRichText(exec: Execution): RichTextClasses {
       return style.wrap({ style: { ...(run?.style ?? {}) } });
     },
     copy() {
-      return newBuilder(this.data.text.slice(this.start, this.end), this.data.runs.map((r) => ({ ...r, start: r.start - this.start, end: r.end - this.start })));
+      return newBuilder(
+        this.data.text.slice(this.start, this.end),
+        this.data.runs.map((r) => ({ ...r, start: r.start - this.start, end: r.end - this.start })),
+      );
     },
   });
 
@@ -153,13 +162,15 @@ export function defineRichText(exec: Execution): RichTextClasses {
       return this.facade;
     },
     setLinkUrl(...args: unknown[]) {
-      const [start, end, url] = args.length >= 3 ? [Number(args[0]), Number(args[1]), args[2]] : [0, this.text.length, args[0]];
+      const [start, end, url] =
+        args.length >= 3 ? [Number(args[0]), Number(args[1]), args[2]] : [0, this.text.length, args[0]];
       if (start < 0 || end > this.text.length || start > end) throw new GasError(Msg.richTextLinkRange);
       this.runs.push({ start, end, linkUrl: url === null || url === undefined || url === '' ? null : String(url) });
       return this.facade;
     },
     setTextStyle(...args: unknown[]) {
-      const [start, end, textStyle] = args.length >= 3 ? [Number(args[0]), Number(args[1]), args[2]] : [0, this.text.length, args[0]];
+      const [start, end, textStyle] =
+        args.length >= 3 ? [Number(args[0]), Number(args[1]), args[2]] : [0, this.text.length, args[0]];
       if (start < 0 || end > this.text.length || start > end) throw new GasError(Msg.richTextLinkRange);
       this.runs.push({ start, end, linkUrl: null, style: styleOf(textStyle) });
       return this.facade;
@@ -190,7 +201,11 @@ export function defineRichText(exec: Execution): RichTextClasses {
       const text = impl.data.text.slice(impl.start, impl.end);
       const runs = impl.data.runs
         .filter((r) => r.end > impl.start && r.start < impl.end)
-        .map((r) => ({ ...r, start: Math.max(r.start, impl.start) - impl.start, end: Math.min(r.end, impl.end) - impl.start }));
+        .map((r) => ({
+          ...r,
+          start: Math.max(r.start, impl.start) - impl.start,
+          end: Math.min(r.end, impl.end) - impl.start,
+        }));
       return { text, runs: normalizeRuns(text, runs) };
     },
   };

@@ -8,7 +8,17 @@ import type { Capability } from '../execution';
 import { enumName, FacadeClass, makeEnum } from '../realm';
 import type { ServiceContext } from '../state';
 import { A1Reference, GridRect, parseA1, rectA1, resolveA1 } from './a1';
-import { Cell, clearContent, DeveloperMetadataRecord, MetadataLocation, MetadataVisibility, SheetModel, SortSpec, SpreadsheetModel, writeInput } from './model';
+import {
+  Cell,
+  clearContent,
+  DeveloperMetadataRecord,
+  MetadataLocation,
+  MetadataVisibility,
+  SheetModel,
+  SortSpec,
+  SpreadsheetModel,
+  writeInput,
+} from './model';
 import { defineRichText } from './rich-text';
 import { recordToast } from './ui';
 import { CellValue, DEFAULT_DATETIME_FORMAT, GENERAL_FORMAT, displayValue } from './values';
@@ -48,10 +58,13 @@ function signatureError(className: string, method: string, args: unknown[]): Gas
     if (Array.isArray(a)) return `${a.length ? typeName(a[0]) : 'Object'}[]`;
     return 'Object';
   };
-  return new GasError(`The parameters (${args.map(typeName).join(',')}) don't match the method signature for SpreadsheetApp.${className}.${method}.`);
+  return new GasError(
+    `The parameters (${args.map(typeName).join(',')}) don't match the method signature for SpreadsheetApp.${className}.${method}.`,
+  );
 }
 
-const isDate = (v: unknown): v is Date => v !== null && typeof v === 'object' && Object.prototype.toString.call(v) === '[object Date]';
+const isDate = (v: unknown): v is Date =>
+  v !== null && typeof v === 'object' && Object.prototype.toString.call(v) === '[object Date]';
 
 function intArgs(className: string, method: string, args: unknown[], count: number): number[] {
   const out = args.slice(0, count).map(Number);
@@ -63,7 +76,8 @@ function intArgs(className: string, method: string, args: unknown[], count: numb
 
 /** Checks a 2-D array against a range's size, with Google's messages. */
 function checkGrid(className: string, method: string, values: unknown, rect: GridRect): unknown[][] {
-  if (!Array.isArray(values) || !values.every((line) => Array.isArray(line))) throw signatureError(className, method, [values]);
+  if (!Array.isArray(values) || !values.every((line) => Array.isArray(line)))
+    throw signatureError(className, method, [values]);
   if (values.length !== rect.numRows) throw new GasError(Msg.rowsMismatch(values.length, rect.numRows));
   for (const line of values as unknown[][]) {
     if (line.length !== rect.numColumns) throw new GasError(Msg.columnsMismatch(line.length, rect.numColumns));
@@ -103,7 +117,9 @@ function metadataInScope(record: DeveloperMetadataRecord, scope: FinderImpl['sco
   const r = scope.rect;
   const [lo, hi] = loc.type === 'ROW' ? [r.row, r.row + r.numRows - 1] : [r.column, r.column + r.numColumns - 1];
   const fullOther =
-    loc.type === 'ROW' ? r.column === 1 && r.numColumns === loc.sheet.maxColumns : r.row === 1 && r.numRows === loc.sheet.maxRows;
+    loc.type === 'ROW'
+      ? r.column === 1 && r.numColumns === loc.sheet.maxColumns
+      : r.row === 1 && r.numRows === loc.sheet.maxRows;
   if (intersecting) return loc.start <= hi && loc.end >= lo;
   return fullOther && loc.start >= lo && loc.end <= hi;
 }
@@ -148,7 +164,9 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
 
   const cells = (impl: RangeImpl, fn: (cell: Cell, row: number, column: number) => void) => {
     const { rect, sheet } = impl;
-    for (let r = 0; r < rect.numRows; r++) for (let c = 0; c < rect.numColumns; c++) fn(sheet.ensureCell(rect.row + r, rect.column + c), rect.row + r, rect.column + c);
+    for (let r = 0; r < rect.numRows; r++)
+      for (let c = 0; c < rect.numColumns; c++)
+        fn(sheet.ensureCell(rect.row + r, rect.column + c), rect.row + r, rect.column + c);
     model.recordEdit(sheet, rect);
   };
   const top = (impl: RangeImpl) => impl.sheet.cell(impl.rect.row, impl.rect.column);
@@ -176,8 +194,10 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
   /** addDeveloperMetadata overloads: (key), (key, visibility), (key, value), (key, value, visibility). */
   const metadataArgs = (args: unknown[]): { key: string; value: string | null; visibility: MetadataVisibility } => {
     const key = String(args[0]);
-    if (args.length >= 3) return { key, value: args[1] === null ? null : String(args[1]), visibility: visibilityArg(args[2]) };
-    if (args.length === 2 && args[1] !== null && typeof args[1] === 'object') return { key, value: null, visibility: visibilityArg(args[1]) };
+    if (args.length >= 3)
+      return { key, value: args[1] === null ? null : String(args[1]), visibility: visibilityArg(args[2]) };
+    if (args.length === 2 && args[1] !== null && typeof args[1] === 'object')
+      return { key, value: null, visibility: visibilityArg(args[1]) };
     if (args.length === 2) return { key, value: args[1] === null ? null : String(args[1]), visibility: 'DOCUMENT' };
     return { key, value: null, visibility: 'DOCUMENT' };
   };
@@ -188,8 +208,12 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
       const s =
         typeof item === 'number'
           ? { column: item, ascending: true }
-          : { column: Number((item as { column: unknown }).column), ascending: (item as { ascending?: unknown }).ascending !== false };
-      if (s.column < impl.rect.column || s.column >= impl.rect.column + impl.rect.numColumns) throw new GasError(Msg.sortColumnOutside);
+          : {
+              column: Number((item as { column: unknown }).column),
+              ascending: (item as { ascending?: unknown }).ascending !== false,
+            };
+      if (s.column < impl.rect.column || s.column >= impl.rect.column + impl.rect.numColumns)
+        throw new GasError(Msg.sortColumnOutside);
       return s;
     });
   };
@@ -237,7 +261,12 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
     getCell(row: number, column: number) {
       const [r, c] = intArgs('Range', 'getCell', [row, column], 2);
       if (r < 1 || c < 1 || r > this.rect.numRows || c > this.rect.numColumns) throw new GasError(Msg.outsideSheet);
-      return rangeFromRect(this.sheet, { row: this.rect.row + r - 1, column: this.rect.column + c - 1, numRows: 1, numColumns: 1 });
+      return rangeFromRect(this.sheet, {
+        row: this.rect.row + r - 1,
+        column: this.rect.column + c - 1,
+        numRows: 1,
+        numColumns: 1,
+      });
     },
     offset(...args: unknown[]) {
       const [dr, dc] = intArgs('Range', 'offset', args, 2);
@@ -302,7 +331,9 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
     },
     isBlank() {
       read('Range', 'isBlank');
-      return grid(this, (cell) => !cell || (cell.value === '' && cell.formula === undefined)).every((line) => line.every(Boolean));
+      return grid(this, (cell) => !cell || (cell.value === '' && cell.formula === undefined)).every((line) =>
+        line.every(Boolean),
+      );
     },
     getBackground() {
       read('Range', 'getBackground');
@@ -310,7 +341,9 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
     },
     getDeveloperMetadata() {
       read('Range', 'getDeveloperMetadata');
-      return model.metadata.filter((m) => metadataInScope(m, { sheet: this.sheet, rect: this.rect }, false)).map(wrapMetadata);
+      return model.metadata
+        .filter((m) => metadataInScope(m, { sheet: this.sheet, rect: this.rect }, false))
+        .map(wrapMetadata);
     },
     createDeveloperMetadataFinder() {
       return newFinder({ sheet: this.sheet, rect: this.rect });
@@ -440,8 +473,10 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
       const { key, value, visibility } = metadataArgs(args);
       const r = this.rect;
       let location: MetadataLocation;
-      if (r.column === 1 && r.numColumns === this.sheet.maxColumns) location = { type: 'ROW', sheet: this.sheet, start: r.row, end: r.row + r.numRows - 1 };
-      else if (r.row === 1 && r.numRows === this.sheet.maxRows) location = { type: 'COLUMN', sheet: this.sheet, start: r.column, end: r.column + r.numColumns - 1 };
+      if (r.column === 1 && r.numColumns === this.sheet.maxColumns)
+        location = { type: 'ROW', sheet: this.sheet, start: r.row, end: r.row + r.numRows - 1 };
+      else if (r.row === 1 && r.numRows === this.sheet.maxRows)
+        location = { type: 'COLUMN', sheet: this.sheet, start: r.column, end: r.column + r.numColumns - 1 };
       else throw new GasError(Msg.metadataArbitraryRange);
       model.addMetadata(key, value, visibility, location);
       return wrapRange(this);
@@ -451,9 +486,19 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
       const dest = Range.unwrap(destination);
       if (!dest) throw signatureError('Range', 'copyTo', [destination]);
       const snapshot = grid(this, (cell) => (cell ? { ...cell, spilledFrom: undefined, spill: undefined } : undefined));
-      const target: RangeImpl = { sheet: dest.sheet, rect: { row: dest.rect.row, column: dest.rect.column, numRows: this.rect.numRows, numColumns: this.rect.numColumns } };
+      const target: RangeImpl = {
+        sheet: dest.sheet,
+        rect: {
+          row: dest.rect.row,
+          column: dest.rect.column,
+          numRows: this.rect.numRows,
+          numColumns: this.rect.numColumns,
+        },
+      };
       dest.sheet.checkRect(target.rect);
-      cells(target, (cell, r, c) => Object.assign(cell, { value: '' }, snapshot[r - target.rect.row][c - target.rect.column] ?? {}));
+      cells(target, (cell, r, c) =>
+        Object.assign(cell, { value: '' }, snapshot[r - target.rect.row][c - target.rect.column] ?? {}),
+      );
     },
     insertCheckboxes() {
       write('Range', 'insertCheckboxes');
@@ -503,12 +548,20 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
     getRow() {
       const loc = this.record.location;
       if (loc.type !== 'ROW') return null;
-      return rangeFromRect(loc.sheet, { row: loc.start, column: 1, numRows: loc.end - loc.start + 1, numColumns: loc.sheet.maxColumns }, { wholeRows: true });
+      return rangeFromRect(
+        loc.sheet,
+        { row: loc.start, column: 1, numRows: loc.end - loc.start + 1, numColumns: loc.sheet.maxColumns },
+        { wholeRows: true },
+      );
     },
     getColumn() {
       const loc = this.record.location;
       if (loc.type !== 'COLUMN') return null;
-      return rangeFromRect(loc.sheet, { row: 1, column: loc.start, numRows: loc.sheet.maxRows, numColumns: loc.end - loc.start + 1 }, { wholeColumns: true });
+      return rangeFromRect(
+        loc.sheet,
+        { row: 1, column: loc.start, numRows: loc.sheet.maxRows, numColumns: loc.end - loc.start + 1 },
+        { wholeColumns: true },
+      );
     },
     getSheet() {
       const loc = this.record.location;
@@ -518,42 +571,45 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
       return this.record.location.type === 'SPREADSHEET' ? wrapSpreadsheet() : null;
     },
   });
-  const Metadata: FacadeClass<{ record: DeveloperMetadataRecord }> = exec.define<{ record: DeveloperMetadataRecord }>('DeveloperMetadata', {
-    getId() {
-      return this.record.id;
+  const Metadata: FacadeClass<{ record: DeveloperMetadataRecord }> = exec.define<{ record: DeveloperMetadataRecord }>(
+    'DeveloperMetadata',
+    {
+      getId() {
+        return this.record.id;
+      },
+      getKey() {
+        return this.record.key;
+      },
+      getValue() {
+        return this.record.value;
+      },
+      getVisibility() {
+        return Visibility[this.record.visibility];
+      },
+      getLocation() {
+        return Location.wrap({ record: this.record });
+      },
+      setKey(key: string) {
+        write('DeveloperMetadata', 'setKey');
+        model.updateMetadata(this.record, { key: String(key) });
+        return wrapMetadata(this.record);
+      },
+      setValue(value: string) {
+        write('DeveloperMetadata', 'setValue');
+        model.updateMetadata(this.record, { value: value === null ? null : String(value) });
+        return wrapMetadata(this.record);
+      },
+      setVisibility(visibility: unknown) {
+        write('DeveloperMetadata', 'setVisibility');
+        this.record.visibility = visibilityArg(visibility);
+        return wrapMetadata(this.record);
+      },
+      remove() {
+        write('DeveloperMetadata', 'remove');
+        model.removeMetadata(this.record);
+      },
     },
-    getKey() {
-      return this.record.key;
-    },
-    getValue() {
-      return this.record.value;
-    },
-    getVisibility() {
-      return Visibility[this.record.visibility];
-    },
-    getLocation() {
-      return Location.wrap({ record: this.record });
-    },
-    setKey(key: string) {
-      write('DeveloperMetadata', 'setKey');
-      model.updateMetadata(this.record, { key: String(key) });
-      return wrapMetadata(this.record);
-    },
-    setValue(value: string) {
-      write('DeveloperMetadata', 'setValue');
-      model.updateMetadata(this.record, { value: value === null ? null : String(value) });
-      return wrapMetadata(this.record);
-    },
-    setVisibility(visibility: unknown) {
-      write('DeveloperMetadata', 'setVisibility');
-      this.record.visibility = visibilityArg(visibility);
-      return wrapMetadata(this.record);
-    },
-    remove() {
-      write('DeveloperMetadata', 'remove');
-      model.removeMetadata(this.record);
-    },
-  });
+  );
   function wrapMetadata(record: DeveloperMetadataRecord): Record<string, unknown> {
     return Metadata.wrap({ record });
   }
@@ -668,7 +724,9 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
     },
     getDeveloperMetadata() {
       read('Sheet', 'getDeveloperMetadata');
-      return model.metadata.filter((m) => m.location.type === 'SHEET' && m.location.sheet === this.sheet).map(wrapMetadata);
+      return model.metadata
+        .filter((m) => m.location.type === 'SHEET' && m.location.sheet === this.sheet)
+        .map(wrapMetadata);
     },
     createDeveloperMetadataFinder() {
       return newFinder({ sheet: this.sheet });
@@ -682,7 +740,8 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
     setName(name: string) {
       write('Sheet', 'setName');
       const next = String(name);
-      if (model.sheets.some((s) => s !== this.sheet && s.name.toLowerCase() === next.toLowerCase())) throw new GasError(Msg.sheetNameExists(next));
+      if (model.sheets.some((s) => s !== this.sheet && s.name.toLowerCase() === next.toLowerCase()))
+        throw new GasError(Msg.sheetNameExists(next));
       this.sheet.name = next;
       return wrapSheet(this.sheet);
     },
@@ -752,7 +811,8 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
       values.forEach(checkCellLength);
       const row = this.sheet.lastRow() + 1;
       if (row > this.sheet.maxRows) this.sheet.insertRows(this.sheet.maxRows + 1, 1);
-      if (values.length > this.sheet.maxColumns) this.sheet.insertColumns(this.sheet.maxColumns + 1, values.length - this.sheet.maxColumns);
+      if (values.length > this.sheet.maxColumns)
+        this.sheet.insertColumns(this.sheet.maxColumns + 1, values.length - this.sheet.maxColumns);
       values.forEach((value, c) => writeScriptValue(this.sheet.ensureCell(row, c + 1), value, tz()));
       model.recordEdit(this.sheet, { row, column: 1, numRows: 1, numColumns: Math.max(1, values.length) });
       return wrapSheet(this.sheet);
@@ -763,13 +823,23 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
         clearContent(cell);
         delete cell.numberFormat;
       });
-      model.recordEdit(this.sheet, { row: 1, column: 1, numRows: this.sheet.maxRows, numColumns: this.sheet.maxColumns });
+      model.recordEdit(this.sheet, {
+        row: 1,
+        column: 1,
+        numRows: this.sheet.maxRows,
+        numColumns: this.sheet.maxColumns,
+      });
       return wrapSheet(this.sheet);
     },
     clearContents() {
       write('Sheet', 'clearContents');
       this.sheet.forEachCell(clearContent);
-      model.recordEdit(this.sheet, { row: 1, column: 1, numRows: this.sheet.maxRows, numColumns: this.sheet.maxColumns });
+      model.recordEdit(this.sheet, {
+        row: 1,
+        column: 1,
+        numRows: this.sheet.maxRows,
+        numColumns: this.sheet.maxColumns,
+      });
       return wrapSheet(this.sheet);
     },
     clearNotes() {
@@ -800,23 +870,32 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
       const first = this.sheet.frozenRows + 1;
       const last = this.sheet.lastRow();
       if (last >= first) {
-        this.sheet.sortRows(
-          { row: first, column: 1, numRows: last - first + 1, numColumns: this.sheet.maxColumns },
-          [{ column: Number(columnPosition), ascending: ascending !== false }],
-        );
+        this.sheet.sortRows({ row: first, column: 1, numRows: last - first + 1, numColumns: this.sheet.maxColumns }, [
+          { column: Number(columnPosition), ascending: ascending !== false },
+        ]);
       }
       return wrapSheet(this.sheet);
     },
     ...Object.fromEntries(
-      ['autoResizeColumn', 'autoResizeColumns', 'setColumnWidth', 'setColumnWidths', 'setRowHeight', 'setRowHeights', 'hideColumns', 'showColumns', 'hideRows', 'showRows', 'setTabColor'].map(
-        (name) => [
-          name,
-          function (this: SheetImpl) {
-            write('Sheet', name);
-            return wrapSheet(this.sheet);
-          },
-        ],
-      ),
+      [
+        'autoResizeColumn',
+        'autoResizeColumns',
+        'setColumnWidth',
+        'setColumnWidths',
+        'setRowHeight',
+        'setRowHeights',
+        'hideColumns',
+        'showColumns',
+        'hideRows',
+        'showRows',
+        'setTabColor',
+      ].map((name) => [
+        name,
+        function (this: SheetImpl) {
+          write('Sheet', name);
+          return wrapSheet(this.sheet);
+        },
+      ]),
     ),
   });
 
@@ -841,7 +920,10 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
   };
   const currentCell = () => {
     const range = Range.unwrap(activeRange())!;
-    return wrapRange({ sheet: range.sheet, rect: { row: range.rect.row, column: range.rect.column, numRows: 1, numColumns: 1 } });
+    return wrapRange({
+      sheet: range.sheet,
+      rect: { row: range.rect.row, column: range.rect.column, numRows: 1, numColumns: 1 },
+    });
   };
   // The user's selection as a list of ranges. The model keeps one rectangle (a Ctrl-click selection of several is
   // not modelled), so the list holds that one range.
@@ -866,125 +948,128 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
   });
 
   // ---------- Spreadsheet ----------
-  const Spreadsheet: FacadeClass<{ model: SpreadsheetModel }> = exec.define<{ model: SpreadsheetModel }>('Spreadsheet', {
-    getId() {
-      return model.id;
+  const Spreadsheet: FacadeClass<{ model: SpreadsheetModel }> = exec.define<{ model: SpreadsheetModel }>(
+    'Spreadsheet',
+    {
+      getId() {
+        return model.id;
+      },
+      getName() {
+        return model.name;
+      },
+      getUrl() {
+        return model.url;
+      },
+      getSpreadsheetTimeZone() {
+        return model.timeZone;
+      },
+      getSpreadsheetLocale() {
+        return model.locale;
+      },
+      getOwner() {
+        return User.wrap({ email: env.owner });
+      },
+      getSheets() {
+        return model.sheets.map(wrapSheet);
+      },
+      getNumSheets() {
+        return model.sheets.length;
+      },
+      getSheetByName(name: string) {
+        const sheet = model.getSheet(String(name));
+        return sheet ? wrapSheet(sheet) : null;
+      },
+      getSheetById(id: number) {
+        const sheet = model.sheets.find((s) => s.sheetId === Number(id));
+        return sheet ? wrapSheet(sheet) : null;
+      },
+      getActiveSheet() {
+        return wrapSheet(activeSheet());
+      },
+      setActiveSheet(sheet: unknown) {
+        const impl = Sheet.unwrap(sheet);
+        if (!impl) throw signatureError('Spreadsheet', 'setActiveSheet', [sheet]);
+        model.activeSheet = impl.sheet;
+        return wrapSheet(impl.sheet);
+      },
+      getActiveRange() {
+        return activeRange();
+      },
+      getActiveRangeList() {
+        return RangeList.wrap({});
+      },
+      setActiveRange(range: unknown) {
+        return setActiveRange(range);
+      },
+      getActiveCell() {
+        return currentCell();
+      },
+      getCurrentCell() {
+        return currentCell();
+      },
+      getSelection() {
+        return Selection.wrap({});
+      },
+      getRange(a1: string) {
+        if (typeof a1 !== 'string') throw signatureError('Spreadsheet', 'getRange', [a1]);
+        return rangeFromA1(activeSheet(), a1);
+      },
+      getLastRow() {
+        read('Spreadsheet', 'getLastRow');
+        return activeSheet().lastRow();
+      },
+      getLastColumn() {
+        read('Spreadsheet', 'getLastColumn');
+        return activeSheet().lastColumn();
+      },
+      getDataRange() {
+        read('Spreadsheet', 'getDataRange');
+        return rangeFromRect(activeSheet(), activeSheet().dataRect());
+      },
+      getDeveloperMetadata() {
+        read('Spreadsheet', 'getDeveloperMetadata');
+        return model.metadata.filter((m) => m.location.type === 'SPREADSHEET').map(wrapMetadata);
+      },
+      createDeveloperMetadataFinder() {
+        return newFinder({});
+      },
+      addDeveloperMetadata(...args: unknown[]) {
+        write('Spreadsheet', 'addDeveloperMetadata');
+        const { key, value, visibility } = metadataArgs(args);
+        model.addMetadata(key, value, visibility, { type: 'SPREADSHEET' });
+        return wrapSpreadsheet();
+      },
+      rename(name: string) {
+        write('Spreadsheet', 'rename');
+        model.name = String(name);
+      },
+      setSpreadsheetTimeZone(timeZone: string) {
+        write('Spreadsheet', 'setSpreadsheetTimeZone');
+        model.timeZone = String(timeZone);
+      },
+      insertSheet(...args: unknown[]) {
+        write('Spreadsheet', 'insertSheet');
+        let name: string | undefined;
+        let index: number | undefined;
+        if (typeof args[0] === 'string') {
+          name = args[0];
+          if (typeof args[1] === 'number') index = args[1];
+        } else if (typeof args[0] === 'number') index = args[0];
+        const sheet = model.insertSheet(name, index);
+        model.activeSheet = sheet;
+        return wrapSheet(sheet);
+      },
+      deleteSheet(sheet: unknown) {
+        write('Spreadsheet', 'deleteSheet');
+        const impl = Sheet.unwrap(sheet);
+        if (!impl) throw signatureError('Spreadsheet', 'deleteSheet', [sheet]);
+        model.deleteSheet(impl.sheet);
+      },
+      toast(...args: unknown[]) {
+        recordToast(exec, env, args);
+      },
     },
-    getName() {
-      return model.name;
-    },
-    getUrl() {
-      return model.url;
-    },
-    getSpreadsheetTimeZone() {
-      return model.timeZone;
-    },
-    getSpreadsheetLocale() {
-      return model.locale;
-    },
-    getOwner() {
-      return User.wrap({ email: env.owner });
-    },
-    getSheets() {
-      return model.sheets.map(wrapSheet);
-    },
-    getNumSheets() {
-      return model.sheets.length;
-    },
-    getSheetByName(name: string) {
-      const sheet = model.getSheet(String(name));
-      return sheet ? wrapSheet(sheet) : null;
-    },
-    getSheetById(id: number) {
-      const sheet = model.sheets.find((s) => s.sheetId === Number(id));
-      return sheet ? wrapSheet(sheet) : null;
-    },
-    getActiveSheet() {
-      return wrapSheet(activeSheet());
-    },
-    setActiveSheet(sheet: unknown) {
-      const impl = Sheet.unwrap(sheet);
-      if (!impl) throw signatureError('Spreadsheet', 'setActiveSheet', [sheet]);
-      model.activeSheet = impl.sheet;
-      return wrapSheet(impl.sheet);
-    },
-    getActiveRange() {
-      return activeRange();
-    },
-    getActiveRangeList() {
-      return RangeList.wrap({});
-    },
-    setActiveRange(range: unknown) {
-      return setActiveRange(range);
-    },
-    getActiveCell() {
-      return currentCell();
-    },
-    getCurrentCell() {
-      return currentCell();
-    },
-    getSelection() {
-      return Selection.wrap({});
-    },
-    getRange(a1: string) {
-      if (typeof a1 !== 'string') throw signatureError('Spreadsheet', 'getRange', [a1]);
-      return rangeFromA1(activeSheet(), a1);
-    },
-    getLastRow() {
-      read('Spreadsheet', 'getLastRow');
-      return activeSheet().lastRow();
-    },
-    getLastColumn() {
-      read('Spreadsheet', 'getLastColumn');
-      return activeSheet().lastColumn();
-    },
-    getDataRange() {
-      read('Spreadsheet', 'getDataRange');
-      return rangeFromRect(activeSheet(), activeSheet().dataRect());
-    },
-    getDeveloperMetadata() {
-      read('Spreadsheet', 'getDeveloperMetadata');
-      return model.metadata.filter((m) => m.location.type === 'SPREADSHEET').map(wrapMetadata);
-    },
-    createDeveloperMetadataFinder() {
-      return newFinder({});
-    },
-    addDeveloperMetadata(...args: unknown[]) {
-      write('Spreadsheet', 'addDeveloperMetadata');
-      const { key, value, visibility } = metadataArgs(args);
-      model.addMetadata(key, value, visibility, { type: 'SPREADSHEET' });
-      return wrapSpreadsheet();
-    },
-    rename(name: string) {
-      write('Spreadsheet', 'rename');
-      model.name = String(name);
-    },
-    setSpreadsheetTimeZone(timeZone: string) {
-      write('Spreadsheet', 'setSpreadsheetTimeZone');
-      model.timeZone = String(timeZone);
-    },
-    insertSheet(...args: unknown[]) {
-      write('Spreadsheet', 'insertSheet');
-      let name: string | undefined;
-      let index: number | undefined;
-      if (typeof args[0] === 'string') {
-        name = args[0];
-        if (typeof args[1] === 'number') index = args[1];
-      } else if (typeof args[0] === 'number') index = args[0];
-      const sheet = model.insertSheet(name, index);
-      model.activeSheet = sheet;
-      return wrapSheet(sheet);
-    },
-    deleteSheet(sheet: unknown) {
-      write('Spreadsheet', 'deleteSheet');
-      const impl = Sheet.unwrap(sheet);
-      if (!impl) throw signatureError('Spreadsheet', 'deleteSheet', [sheet]);
-      model.deleteSheet(impl.sheet);
-    },
-    toast(...args: unknown[]) {
-      recordToast(exec, env, args);
-    },
-  });
+  );
 
   const User = exec.define<{ email: string }>('User', {
     getEmail() {
@@ -1057,7 +1142,16 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
     },
   });
   return {
-    app: App.wrap({}, { DeveloperMetadataVisibility: Visibility, DeveloperMetadataLocationType: LocationType, Dimension, WrapStrategy, BorderStyle }),
+    app: App.wrap(
+      {},
+      {
+        DeveloperMetadataVisibility: Visibility,
+        DeveloperMetadataLocationType: LocationType,
+        Dimension,
+        WrapStrategy,
+        BorderStyle,
+      },
+    ),
     spreadsheet: wrapSpreadsheet,
     range: (sheet, rect) => wrapRange({ sheet, rect }),
   };

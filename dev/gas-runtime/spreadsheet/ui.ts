@@ -94,7 +94,8 @@ export class UiRecords {
   }
 
   clear(): void {
-    for (const list of [this.menus, this.sidebars, this.dialogs, this.alerts, this.toasts] as unknown[][]) list.length = 0;
+    for (const list of [this.menus, this.sidebars, this.dialogs, this.alerts, this.toasts] as unknown[][])
+      list.length = 0;
     this.responses.length = 0;
   }
 }
@@ -124,27 +125,30 @@ export function createUi(
   const Button = makeEnum(realm, ['CLOSE', 'OK', 'CANCEL', 'YES', 'NO']);
   const ButtonSet = makeEnum(realm, Object.keys(BUTTON_SETS));
 
-  const Menu: FacadeClass<{ info: MenuInfo; facade?: object }> = exec.define<{ info: MenuInfo; facade?: object }>('Menu', {
-    addItem(caption: string, functionName: string) {
-      this.info.items.push({ caption: String(caption), functionName: String(functionName) });
-      return this.facade;
+  const Menu: FacadeClass<{ info: MenuInfo; facade?: object }> = exec.define<{ info: MenuInfo; facade?: object }>(
+    'Menu',
+    {
+      addItem(caption: string, functionName: string) {
+        this.info.items.push({ caption: String(caption), functionName: String(functionName) });
+        return this.facade;
+      },
+      addSeparator() {
+        this.info.items.push({ caption: '', separator: true });
+        return this.facade;
+      },
+      addSubMenu(menu: unknown) {
+        const sub = Menu.unwrap(menu);
+        if (!sub) throw new GasError(Msg.invalidArgument('menu'));
+        this.info.items.push({ caption: sub.info.caption, subMenu: sub.info });
+        return this.facade;
+      },
+      addToUi() {
+        const i = env.ui.menus.findIndex((m) => m.caption === this.info.caption && m.addon === this.info.addon);
+        if (i >= 0) env.ui.menus.splice(i, 1, this.info);
+        else env.ui.menus.push(this.info);
+      },
     },
-    addSeparator() {
-      this.info.items.push({ caption: '', separator: true });
-      return this.facade;
-    },
-    addSubMenu(menu: unknown) {
-      const sub = Menu.unwrap(menu);
-      if (!sub) throw new GasError(Msg.invalidArgument('menu'));
-      this.info.items.push({ caption: sub.info.caption, subMenu: sub.info });
-      return this.facade;
-    },
-    addToUi() {
-      const i = env.ui.menus.findIndex((m) => m.caption === this.info.caption && m.addon === this.info.addon);
-      if (i >= 0) env.ui.menus.splice(i, 1, this.info);
-      else env.ui.menus.push(this.info);
-    },
-  });
+  );
   const newMenu = (caption: string, addon: boolean) => {
     const impl: { info: MenuInfo; facade?: object } = { info: { caption, addon, items: [] } };
     impl.facade = Menu.wrap(impl);
@@ -175,7 +179,10 @@ export function createUi(
   const answer = (buttons: string): { button: string; text: string } => {
     const scripted = env.ui.nextResponse();
     const allowed = BUTTON_SETS[buttons] ?? ['OK'];
-    const button = scripted?.button && (allowed.includes(scripted.button) || scripted.button === 'CLOSE') ? scripted.button : allowed[0];
+    const button =
+      scripted?.button && (allowed.includes(scripted.button) || scripted.button === 'CLOSE')
+        ? scripted.button
+        : allowed[0];
     return { button, text: scripted?.text ?? '' };
   };
 
@@ -194,12 +201,26 @@ export function createUi(
     showModalDialog(userInterface: unknown, title: string) {
       exec.require('ui.dialog', 'Ui', 'showModalDialog');
       const out = outputOf(userInterface);
-      env.ui.dialogs.push({ title: String(title ?? out.title), html: out.content, file: out.file, width: out.width, height: out.height, modal: true });
+      env.ui.dialogs.push({
+        title: String(title ?? out.title),
+        html: out.content,
+        file: out.file,
+        width: out.width,
+        height: out.height,
+        modal: true,
+      });
     },
     showModelessDialog(userInterface: unknown, title: string) {
       exec.require('ui.dialog', 'Ui', 'showModelessDialog');
       const out = outputOf(userInterface);
-      env.ui.dialogs.push({ title: String(title ?? out.title), html: out.content, file: out.file, width: out.width, height: out.height, modal: false });
+      env.ui.dialogs.push({
+        title: String(title ?? out.title),
+        html: out.content,
+        file: out.file,
+        width: out.width,
+        height: out.height,
+        modal: false,
+      });
     },
     alert(...args: unknown[]) {
       exec.require('ui.dialog', 'Ui', 'alert');
@@ -223,5 +244,9 @@ export function createUi(
 export function recordToast(exec: Execution, env: ServiceContext['env'], args: unknown[]): void {
   if (exec.authMode === 'CUSTOM_FUNCTION') throw new GasError(Msg.noPermission('toast'));
   if (exec.kind === 'trigger') return;
-  env.ui.toasts.push({ message: String(args[0] ?? ''), title: String(args[1] ?? ''), timeoutSeconds: args[2] === undefined ? 5 : Number(args[2]) });
+  env.ui.toasts.push({
+    message: String(args[0] ?? ''),
+    title: String(args[1] ?? ''),
+    timeoutSeconds: args[2] === undefined ? 5 : Number(args[2]),
+  });
 }

@@ -31,7 +31,8 @@ const US_DATE = /^(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})(?: (\d{1,2}):(\d{2})(?
 const MONTH_DAY = /^(\d{1,2})[/-](\d{1,2})$/;
 const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])\.?m\.?)?$/i;
 const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH_WORD = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const MONTH_WORD =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
 /** `Jan 5`, `January 5, 2024`, `Jan 5 2024`. */
 const NAMED_MONTH_FIRST = new RegExp(`^${MONTH_WORD}\\s+(\\d{1,2})(?:(?:,\\s*|\\s+)(\\d{4}))?$`, 'i');
 /** `5 January 2024`, `5 Jan`, `5-Jan-2024`. */
@@ -66,7 +67,11 @@ export function parseUserInput(text: string, numberFormat: string | undefined, t
     return { value: otherCurrency[1] === '-' ? -amount : amount, autoFormat: `"${otherCurrency[2]}"#,##0.00` };
   }
   const accounting = ACCOUNTING_NEGATIVE.exec(trimmed);
-  if (accounting) return { value: -Number(`${accounting[1].replace(/,/g, '')}${accounting[3] ?? ''}`), autoFormat: '#,##0.00;(#,##0.00)' };
+  if (accounting)
+    return {
+      value: -Number(`${accounting[1].replace(/,/g, '')}${accounting[3] ?? ''}`),
+      autoFormat: '#,##0.00;(#,##0.00)',
+    };
   if (/^(true|false)$/i.test(trimmed)) return { value: trimmed.toLowerCase() === 'true' };
   if ((trimmed.startsWith('+') || trimmed.startsWith('-')) && trimmed.length > 1) {
     return { value: '', formula: `=${trimmed}` };
@@ -82,7 +87,8 @@ function currentYear(timeZone: string): number {
 }
 
 const monthNumber = (word: string) => MONTH_NAMES.indexOf(word.slice(0, 3).toLowerCase()) + 1;
-const fullYear = (year: string) => (year.length === 2 ? (Number(year) < 30 ? 2000 : 1900) + Number(year) : Number(year));
+const fullYear = (year: string) =>
+  year.length === 2 ? (Number(year) < 30 ? 2000 : 1900) + Number(year) : Number(year);
 
 /** Date and time fields of a typed date or time, with the number format Sheets gives it; undefined otherwise. */
 function dateFields(text: string, timeZone: string): { parts: number[]; format: string } | undefined {
@@ -97,16 +103,23 @@ function dateFields(text: string, timeZone: string): { parts: number[]; format: 
     return { parts, format: us[4] !== undefined ? DEFAULT_DATETIME_FORMAT : 'M/d/yyyy' };
   }
   const monthDay = MONTH_DAY.exec(text);
-  if (monthDay) return { parts: [currentYear(timeZone), Number(monthDay[1]), Number(monthDay[2]), 0, 0, 0], format: 'M/d' };
+  if (monthDay)
+    return { parts: [currentYear(timeZone), Number(monthDay[1]), Number(monthDay[2]), 0, 0, 0], format: 'M/d' };
   const named = NAMED_MONTH_FIRST.exec(text);
   if (named) {
     const year = named[3] ? Number(named[3]) : currentYear(timeZone);
-    return { parts: [year, monthNumber(named[1]), Number(named[2]), 0, 0, 0], format: named[3] ? 'mmmm d, yyyy' : 'mmmm d' };
+    return {
+      parts: [year, monthNumber(named[1]), Number(named[2]), 0, 0, 0],
+      format: named[3] ? 'mmmm d, yyyy' : 'mmmm d',
+    };
   }
   const dayFirst = NAMED_DAY_FIRST.exec(text);
   if (dayFirst) {
     const year = dayFirst[3] ? Number(dayFirst[3]) : currentYear(timeZone);
-    return { parts: [year, monthNumber(dayFirst[2]), Number(dayFirst[1]), 0, 0, 0], format: dayFirst[3] ? 'd mmmm yyyy' : 'd mmmm' };
+    return {
+      parts: [year, monthNumber(dayFirst[2]), Number(dayFirst[1]), 0, 0, 0],
+      format: dayFirst[3] ? 'd mmmm yyyy' : 'd mmmm',
+    };
   }
   const time = TIME.exec(text);
   if (time) {
@@ -116,7 +129,10 @@ function dateFields(text: string, timeZone: string): { parts: number[]; format: 
     if (meridiem === 'p' && hour < 12) hour += 12;
     if (meridiem === 'a' && hour === 12) hour = 0;
     // Sheets keeps a time of day as a fraction of a day from its epoch, 30 December 1899.
-    return { parts: [1899, 12, 30, hour, Number(time[2]), Number(time[3] ?? '0')], format: meridiem ? 'h:mm AM/PM' : 'h:mm:ss' };
+    return {
+      parts: [1899, 12, 30, hour, Number(time[2]), Number(time[3] ?? '0')],
+      format: meridiem ? 'h:mm AM/PM' : 'h:mm:ss',
+    };
   }
   return undefined;
 }
@@ -176,17 +192,48 @@ export function zonedFields(epochMs: number, timeZone: string): ZonedFields {
   const millisecond = ((epochMs % 1000) + 1000) % 1000;
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
   const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday);
-  return { year, month, day, hour, minute, second, millisecond, weekday, offsetMinutes: Math.round((asUtc - epochMs) / 60000) };
+  return {
+    year,
+    month,
+    day,
+    hour,
+    minute,
+    second,
+    millisecond,
+    weekday,
+    offsetMinutes: Math.round((asUtc - epochMs) / 60000),
+  };
 }
 
 /** Epoch ms of a wall-clock time in a time zone. */
-export function zonedToEpoch(y: number, mo: number, d: number, h: number, mi: number, s: number, timeZone: string): number {
+export function zonedToEpoch(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+  timeZone: string,
+): number {
   const guess = Date.UTC(y, mo - 1, d, h, mi, s);
   const first = guess - zonedFields(guess, timeZone).offsetMinutes * 60000;
   return guess - zonedFields(first, timeZone).offsetMinutes * 60000;
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 const isDateFormat = (format: string) => /[yd]|h|s/i.test(format.replace(/"[^"]*"/g, '')) && !/[#0]/.test(format);
@@ -197,9 +244,14 @@ export function displayValue(value: CellValue, format: string | undefined, timeZ
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (value instanceof Date) {
-    return formatDatePattern(value.getTime(), format && isDateFormat(format) ? format : DEFAULT_DATETIME_FORMAT, timeZone);
+    return formatDatePattern(
+      value.getTime(),
+      format && isDateFormat(format) ? format : DEFAULT_DATETIME_FORMAT,
+      timeZone,
+    );
   }
-  if (!format || format === GENERAL_FORMAT || format === PLAIN_TEXT_FORMAT || isDateFormat(format)) return generalNumber(value);
+  if (!format || format === GENERAL_FORMAT || format === PLAIN_TEXT_FORMAT || isDateFormat(format))
+    return generalNumber(value);
   return formatNumberPattern(value, format);
 }
 
@@ -246,9 +298,14 @@ export function formatDatePattern(epochMs: number, pattern: string, timeZone: st
   const out: string[] = [];
   tokens.forEach((token, i) => {
     const lower = token.toLowerCase();
-    const prev = tokens.slice(0, i).reverse().find((t) => /^[hs]+$/i.test(t) || /^m+$/i.test(t) || /^[dy]+$/i.test(t));
+    const prev = tokens
+      .slice(0, i)
+      .reverse()
+      .find((t) => /^[hs]+$/i.test(t) || /^m+$/i.test(t) || /^[dy]+$/i.test(t));
     const next = tokens.slice(i + 1).find((t) => /^[hs]+$/i.test(t) || /^m+$/i.test(t) || /^[dy]+$/i.test(t));
-    const isMinute = (lower === 'mm' || lower === 'm') && ((prev !== undefined && /^h+$/i.test(prev)) || (next !== undefined && /^s+$/i.test(next)));
+    const isMinute =
+      (lower === 'mm' || lower === 'm') &&
+      ((prev !== undefined && /^h+$/i.test(prev)) || (next !== undefined && /^s+$/i.test(next)));
     const hour12 = f.hour % 12 === 0 ? 12 : f.hour % 12;
     if (token.startsWith('"')) out.push(token.slice(1, -1));
     else if (lower === 'yyyy') out.push(String(f.year));

@@ -6,9 +6,24 @@
 import './style.css';
 import { columnLetter } from '../../../src/shared/a1';
 
-interface MenuItem { caption: string; functionName?: string; separator?: boolean; subMenu?: Menu }
-interface Menu { caption: string; items: MenuItem[] }
-interface SheetState { name: string; hidden: boolean; values: string[][]; formulas: string[][]; notes: string[][]; errors: string[][] }
+interface MenuItem {
+  caption: string;
+  functionName?: string;
+  separator?: boolean;
+  subMenu?: Menu;
+}
+interface Menu {
+  caption: string;
+  items: MenuItem[];
+}
+interface SheetState {
+  name: string;
+  hidden: boolean;
+  values: string[][];
+  formulas: string[][];
+  notes: string[][];
+  errors: string[][];
+}
 interface State {
   sheets: SheetState[];
   activeSheet: string;
@@ -59,7 +74,11 @@ function selectionA1(): string | null {
 }
 
 async function post(path: string, body: unknown): Promise<{ ok: boolean; message?: string }> {
-  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const result = await response.json();
   await refresh();
   return result;
@@ -88,7 +107,9 @@ function renderToolbar(current: State): void {
       if (item.subMenu) addItems(item.subMenu.items, `${item.subMenu.caption} › `);
       else if (item.functionName) {
         const handler = item.functionName;
-        menuGroup.appendChild(button(prefix + item.caption, () => void post('/api/menu', { handler }), { 'data-handler': handler }));
+        menuGroup.appendChild(
+          button(prefix + item.caption, () => void post('/api/menu', { handler }), { 'data-handler': handler }),
+        );
       }
     }
   };
@@ -97,8 +118,20 @@ function renderToolbar(current: State): void {
 
   const rows = document.createElement('div');
   rows.className = 'group';
-  rows.appendChild(button('Sort A→Z by column', () => focus && void post('/api/rows', { sheet: viewedSheet, action: 'sort', column: focus.column }), { id: 'sort-rows' }));
-  rows.appendChild(button('Insert row above', () => focus && void post('/api/rows', { sheet: viewedSheet, action: 'insert', row: focus.row }), { id: 'insert-row' }));
+  rows.appendChild(
+    button(
+      'Sort A→Z by column',
+      () => focus && void post('/api/rows', { sheet: viewedSheet, action: 'sort', column: focus.column }),
+      { id: 'sort-rows' },
+    ),
+  );
+  rows.appendChild(
+    button(
+      'Insert row above',
+      () => focus && void post('/api/rows', { sheet: viewedSheet, action: 'insert', row: focus.row }),
+      { id: 'insert-row' },
+    ),
+  );
   toolbar.appendChild(rows);
 
   const time = document.createElement('div');
@@ -108,7 +141,11 @@ function renderToolbar(current: State): void {
   clock.id = 'clock';
   clock.textContent = `${current.clock.replace('T', ' ').slice(0, 19)} · ${current.triggers} trigger(s)`;
   time.appendChild(clock);
-  for (const [label, ms] of [['+1 min', 60_000], ['+15 min', 900_000], ['+1 h', 3_600_000]] as const) {
+  for (const [label, ms] of [
+    ['+1 min', 60_000],
+    ['+15 min', 900_000],
+    ['+1 h', 3_600_000],
+  ] as const) {
     time.appendChild(button(label, () => void post('/api/time', { ms }), { 'data-advance': String(ms) }));
   }
   toolbar.appendChild(time);
@@ -146,7 +183,12 @@ function renderGrid(current: State): void {
   }
   const a1 = selectionA1();
   const inSelection = (row: number, column: number) =>
-    anchor && focus && row >= Math.min(anchor.row, focus.row) && row <= Math.max(anchor.row, focus.row) && column >= Math.min(anchor.column, focus.column) && column <= Math.max(anchor.column, focus.column);
+    anchor &&
+    focus &&
+    row >= Math.min(anchor.row, focus.row) &&
+    row <= Math.max(anchor.row, focus.row) &&
+    column >= Math.min(anchor.column, focus.column) &&
+    column <= Math.max(anchor.column, focus.column);
   sheet.values.forEach((values, rowIndex) => {
     const row = rowIndex + 1;
     const tr = grid.insertRow();

@@ -2,15 +2,7 @@
 // and filters.
 
 /** Employee-count buckets, exactly as the service spells them (addendum "Filter values"). */
-export type SizeBucket =
-  | '1-10'
-  | '11-50'
-  | '51-200'
-  | '201-500'
-  | '501-1000'
-  | '1001-5000'
-  | '5001-10000'
-  | '10001+';
+export type SizeBucket = '1-10' | '11-50' | '51-200' | '201-500' | '501-1000' | '1001-5000' | '5001-10000' | '10001+';
 
 export const SIZE_BUCKETS: readonly SizeBucket[] = [
   '1-10',
@@ -73,8 +65,7 @@ export interface EnrichmentAccepted {
  * same lookup should be repeated later. A distinct state so no caller can mistake 202 for a profile.
  */
 export type LookupOutcome =
-  | { state: 'ready'; profile: CompanyProfile }
-  | { state: 'enriching'; domain: string | null; message: string | null };
+  { state: 'ready'; profile: CompanyProfile } | { state: 'enriching'; domain: string | null; message: string | null };
 
 export interface WebsiteAuthority {
   score: number;

@@ -8,17 +8,7 @@ export type AgentType = KnownAgentType | (string & {});
 
 /** Output formats of the interface plus the addendum's; `select`/`multiselect` need `labels`, `json` needs `output_schema`. */
 export type KnownOutputFormat =
-  | 'text'
-  | 'url'
-  | 'email'
-  | 'select'
-  | 'multiselect'
-  | 'numeric'
-  | 'money'
-  | 'date'
-  | 'phone'
-  | 'grade'
-  | 'json';
+  'text' | 'url' | 'email' | 'select' | 'multiselect' | 'numeric' | 'money' | 'date' | 'phone' | 'grade' | 'json';
 export type OutputFormat = KnownOutputFormat | (string & {});
 
 export interface AgentColumnValue {

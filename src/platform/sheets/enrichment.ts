@@ -54,8 +54,18 @@ export function appsScriptSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
       const sheet = spreadsheet.getActiveSheet();
       const range = sheet.getActiveRange();
       const selection: Area = range
-        ? { row: range.getRow(), column: range.getColumn(), numRows: range.getNumRows(), numColumns: range.getNumColumns() }
-        : { row: 1, column: 1, numRows: Math.max(1, sheet.getLastRow()), numColumns: Math.max(1, sheet.getLastColumn()) };
+        ? {
+            row: range.getRow(),
+            column: range.getColumn(),
+            numRows: range.getNumRows(),
+            numColumns: range.getNumColumns(),
+          }
+        : {
+            row: 1,
+            column: 1,
+            numRows: Math.max(1, sheet.getLastRow()),
+            numColumns: Math.max(1, sheet.getLastColumn()),
+          };
       return { sheet: wrap(sheet), selection };
     },
     byId: (id: number) => {
@@ -93,7 +103,8 @@ export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsh
       const iso = new Date(at).toISOString();
       for (const domain of domains) all.set(`${sheetId}|${domain}`, [sheetId, domain, iso]);
       const table = [...all.values()];
-      if (sheet.getMaxRows() < table.length + 1) sheet.insertRowsAfter(sheet.getMaxRows(), table.length + 1 - sheet.getMaxRows());
+      if (sheet.getMaxRows() < table.length + 1)
+        sheet.insertRowsAfter(sheet.getMaxRows(), table.length + 1 - sheet.getMaxRows());
       sheet.getRange(2, 1, table.length, 3).setValues(table as Array<Array<string | number>>);
     },
   };

@@ -39,7 +39,9 @@ export function activeFormulaBook(): FormulaBook {
     activeSheet: () => sheetPort(spreadsheet, spreadsheet.getActiveSheet()),
     selection(): Rect[] {
       const range = spreadsheet.getActiveRange();
-      return range ? [{ row: range.getRow(), column: range.getColumn(), rows: range.getNumRows(), columns: range.getNumColumns() }] : [];
+      return range
+        ? [{ row: range.getRow(), column: range.getColumn(), rows: range.getNumRows(), columns: range.getNumColumns() }]
+        : [];
     },
     sheets: () => spreadsheet.getSheets().map((sheet) => sheetPort(spreadsheet, sheet)),
   };

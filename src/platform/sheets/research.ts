@@ -9,7 +9,6 @@ import { ROW_TAG_KEY } from '../../research/row-tags';
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-
 function sheetById(spreadsheet: Spreadsheet, sheetId: number): Sheet | null {
   return spreadsheet.getSheets().find((sheet) => sheet.getSheetId() === sheetId) ?? null;
 }
@@ -34,7 +33,10 @@ interface Block {
  * Groups cells into rectangles: columns that have the same set of rows and sit side by side form one block; each
  * block's consecutive rows form one range. `pick` selects which cells take part (values or notes).
  */
-function blocks(cells: CellWrite[], pick: (cell: CellWrite) => boolean): { blocks: Block[]; at: Map<string, CellWrite> } {
+function blocks(
+  cells: CellWrite[],
+  pick: (cell: CellWrite) => boolean,
+): { blocks: Block[]; at: Map<string, CellWrite> } {
   const at = new Map<string, CellWrite>();
   const rowsByColumn = new Map<number, number[]>();
   for (const cell of cells) {
@@ -135,7 +137,9 @@ export class SheetGrid implements GridPort {
       let id = byRow.get(row);
       if (!id) {
         id = newId();
-        sheet.getRange(`${row}:${row}`).addDeveloperMetadata(ROW_TAG_KEY, id, SpreadsheetApp.DeveloperMetadataVisibility.DOCUMENT);
+        sheet
+          .getRange(`${row}:${row}`)
+          .addDeveloperMetadata(ROW_TAG_KEY, id, SpreadsheetApp.DeveloperMetadataVisibility.DOCUMENT);
         byRow.set(row, id);
       }
       result.set(row, id);
@@ -151,7 +155,10 @@ export class SheetGrid implements GridPort {
   metadataUse(sheetId: number): { sheet: number; spreadsheet: number } {
     const size = (found: GoogleAppsScript.Spreadsheet.DeveloperMetadata[]) =>
       found.reduce((sum, metadata) => sum + metadata.getKey().length + (metadata.getValue() ?? '').length, 0);
-    return { sheet: size(this.sheet(sheetId).createDeveloperMetadataFinder().find()), spreadsheet: size(this.spreadsheet.createDeveloperMetadataFinder().find()) };
+    return {
+      sheet: size(this.sheet(sheetId).createDeveloperMetadataFinder().find()),
+      spreadsheet: size(this.spreadsheet.createDeveloperMetadataFinder().find()),
+    };
   }
 
   write(sheetId: number, cells: CellWrite[]): void {
@@ -162,7 +169,9 @@ export class SheetGrid implements GridPort {
     const values = blocks(cells, (cell) => cell.value !== undefined);
     for (const block of values.blocks) {
       for (const run of runs(block.rows)) {
-        const grid = run.map((row) => block.columns.map((column) => values.at.get(`${row}:${column}`)?.value as CellValue));
+        const grid = run.map((row) =>
+          block.columns.map((column) => values.at.get(`${row}:${column}`)?.value as CellValue),
+        );
         sheet.getRange(run[0], block.columns[0], run.length, block.columns.length).setValues(grid);
       }
     }
@@ -220,7 +229,10 @@ export class HiddenTable implements TablePort {
     const sheet = this.sheet();
     const last = sheet.getLastRow();
     if (last < 2) return [];
-    return sheet.getRange(2, 1, last - 1, 1).getValues().map((row) => String(row[0] ?? ''));
+    return sheet
+      .getRange(2, 1, last - 1, 1)
+      .getValues()
+      .map((row) => String(row[0] ?? ''));
   }
 
   readRow(index: number): unknown[] {

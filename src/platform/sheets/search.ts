@@ -50,7 +50,8 @@ export function createSheetAdapter(spreadsheet: Spreadsheet = SpreadsheetApp.get
       const lastNeeded = row + values.length - 1;
       if (lastNeeded > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), lastNeeded - sheet.getMaxRows());
       const lastColumn = column + width - 1;
-      if (lastColumn > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), lastColumn - sheet.getMaxColumns());
+      if (lastColumn > sheet.getMaxColumns())
+        sheet.insertColumnsAfter(sheet.getMaxColumns(), lastColumn - sheet.getMaxColumns());
       sheet.getRange(row, column, values.length, width).setValues(values);
     },
     getNote: (sheetId, row, column) => byId(sheetId).getRange(row, column).getNote(),

@@ -48,7 +48,11 @@ describe('account settings through the bundle', () => {
     const state = sidebar<AccountState>('saveAccountToken', [{ token: 'sbx_pro_token', baseUrl: sandbox.url }]);
     expect(runtime.counters.urlFetch.total - before).toBe(1);
     expect(runtime.httpLog.at(-1)).toMatchObject({ method: 'GET', url: `${sandbox.url}/v1/user`, status: 200 });
-    expect(state).toMatchObject({ connected: true, problem: null, account: { email: 'pro@sandbox.example.com', availableCredits: 500, organization: 'Sandbox Labs' } });
+    expect(state).toMatchObject({
+      connected: true,
+      problem: null,
+      account: { email: 'pro@sandbox.example.com', availableCredits: 500, organization: 'Sandbox Labs' },
+    });
     expect(runtime.properties.user(OWNER).get(SETTINGS_KEYS.token)).toBe('sbx_pro_token');
     expect(runtime.properties.user(EDITOR).get(SETTINGS_KEYS.token)).toBeNull();
     expect(runtime.properties.document.get(SETTINGS_KEYS.formulaToken)).toBeNull();
@@ -70,12 +74,20 @@ describe('account settings through the bundle', () => {
   });
 
   it('says so when the address is wrong or unreachable, and refuses plain HTTP to another host', async () => {
-    const unreachable = sidebar<AccountState>('saveAccountToken', [{ token: 'sbx_pro_token', baseUrl: 'http://127.0.0.1:9' }]);
-    expect(unreachable.problem).toBe('Could not reach http://127.0.0.1:9. Check the service address under Advanced, or your connection, and try again.');
-    const wrongPath = sidebar<AccountState>('saveAccountToken', [{ token: 'sbx_pro_token', baseUrl: `${sandbox.url}/nothing-here` }]);
+    const unreachable = sidebar<AccountState>('saveAccountToken', [
+      { token: 'sbx_pro_token', baseUrl: 'http://127.0.0.1:9' },
+    ]);
+    expect(unreachable.problem).toBe(
+      'Could not reach http://127.0.0.1:9. Check the service address under Advanced, or your connection, and try again.',
+    );
+    const wrongPath = sidebar<AccountState>('saveAccountToken', [
+      { token: 'sbx_pro_token', baseUrl: `${sandbox.url}/nothing-here` },
+    ]);
     expect(wrongPath.problem).toMatch(/No Sheet Scout service answered/);
     const before = runtime.httpLog.length;
-    const plain = sidebar<AccountState>('saveAccountToken', [{ token: 'sbx_pro_token', baseUrl: 'http://api.example.com' }]);
+    const plain = sidebar<AccountState>('saveAccountToken', [
+      { token: 'sbx_pro_token', baseUrl: 'http://api.example.com' },
+    ]);
     expect(plain.problem).toMatch(/plain http is only allowed for localhost/);
     expect(runtime.httpLog.length).toBe(before);
   });
@@ -87,7 +99,10 @@ describe('account settings through the bundle', () => {
     expect(runtime.properties.document.get(SETTINGS_KEYS.formulaToken)).toBe('sbx_pro_token');
 
     const editorView = sidebar<AccountState>('getAccountState', [], EDITOR);
-    expect(editorView).toMatchObject({ connected: false, formulas: { shared: true, sharedBy: 'pro@sandbox.example.com', sharedByMe: false } });
+    expect(editorView).toMatchObject({
+      connected: false,
+      formulas: { shared: true, sharedBy: 'pro@sandbox.example.com', sharedByMe: false },
+    });
 
     sidebar('setFormulaTokenSharing', [false]);
     expect(runtime.properties.document.get(SETTINGS_KEYS.formulaToken)).toBeNull();

@@ -6,7 +6,18 @@ import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { LIMITS } from '../../../src/enrichment/job';
 import type { EnrichPreview, EnrichProgress } from '../../../src/enrichment/contract';
-import { drive, formulaCount, runtimeWith, sheetValues, start, startSandbox, USER, TOKEN, type SandboxCompany, type SandboxControl } from './harness';
+import {
+  drive,
+  formulaCount,
+  runtimeWith,
+  sheetValues,
+  start,
+  startSandbox,
+  USER,
+  TOKEN,
+  type SandboxCompany,
+  type SandboxControl,
+} from './harness';
 
 const FIELDS = ['company_name', 'hq_country', 'employee_count', 'founding_year'];
 let sandbox: SpawnedSandbox;
@@ -42,15 +53,27 @@ function messyRows(): unknown[][] {
   const rows: unknown[][] = [['Website']];
   enriched.slice(0, 60).forEach((company, i) => {
     const d = company.domain;
-    rows.push([i % 4 === 0 ? `https://www.${d}/about?x=${i}` : i % 4 === 1 ? d.toUpperCase() : i % 4 === 2 ? `ceo@${d}` : d]);
+    rows.push([
+      i % 4 === 0 ? `https://www.${d}/about?x=${i}` : i % 4 === 1 ? d.toUpperCase() : i % 4 === 2 ? `ceo@${d}` : d,
+    ]);
     if (i % 6 === 0) rows.push([` ${d.toUpperCase()} `]);
   });
   pending.slice(0, 4).forEach((company) => rows.push([company.domain]));
-  rows.push(['n/a'], ['hello world'], ['1.2.3.4'], [''], ['localhost'], [''], ['nosuchcompany-zz.com'], ['bücher-nirgendwo.de']);
+  rows.push(
+    ['n/a'],
+    ['hello world'],
+    ['1.2.3.4'],
+    [''],
+    ['localhost'],
+    [''],
+    ['nosuchcompany-zz.com'],
+    ['bücher-nirgendwo.de'],
+  );
   return rows;
 }
 
-const byDomain = (): Map<string, SandboxCompany> => new Map([...enriched, ...pending].map((company) => [company.domain, company]));
+const byDomain = (): Map<string, SandboxCompany> =>
+  new Map([...enriched, ...pending].map((company) => [company.domain, company]));
 
 /** Checks that every row's fields (all four, or the name only) belong to the domain in that row. */
 function expectRowsMatchDomains(values: unknown[][], nameOnly = false): number {
@@ -58,11 +81,21 @@ function expectRowsMatchDomains(values: unknown[][], nameOnly = false): number {
   let checked = 0;
   for (const row of values.slice(1)) {
     const text = String(row[0]).trim().toLowerCase();
-    const domain = text.replace(/^https?:\/\/(www\.)?/, '').replace(/^.*@/, '').replace(/\/.*$/, '');
+    const domain = text
+      .replace(/^https?:\/\/(www\.)?/, '')
+      .replace(/^.*@/, '')
+      .replace(/\/.*$/, '');
     const company = companies.get(domain);
     if (!company) continue;
     if (nameOnly) expect([row[0], row[1]]).toEqual([row[0], company.name]);
-    else expect([row[0], row[1], row[2], row[3], row[4]]).toEqual([row[0], company.name, company.hq_country, company.employee_count, company.founding_year]);
+    else
+      expect([row[0], row[1], row[2], row[3], row[4]]).toEqual([
+        row[0],
+        company.name,
+        company.hq_country,
+        company.employee_count,
+        company.founding_year,
+      ]);
     checked++;
   }
   return checked;
@@ -76,11 +109,26 @@ describe('bulk enrichment through the bundle', () => {
   it('enriches a messy column: values in the right rows, clear cell messages, one request per unique domain', async () => {
     const rt = runtime(messyRows());
     const preview = rt.run<EnrichPreview>('getEnrichmentPreview', [{ fields: FIELDS }], { kind: 'sidebar' });
-    expect(preview).toMatchObject({ ok: true, domainColumn: 1, hasHeaderRow: true, rows: messyRows().length - 1, uniqueDomains: 66, blank: 2, invalid: 4, toLookUp: 66, credits: 0 });
+    expect(preview).toMatchObject({
+      ok: true,
+      domainColumn: 1,
+      hasHeaderRow: true,
+      rows: messyRows().length - 1,
+      uniqueDomains: 66,
+      blank: 2,
+      invalid: 4,
+      toLookUp: 66,
+      credits: 0,
+    });
 
     start(rt, { fields: FIELDS });
     const { progress } = await drive(rt);
-    expect(progress).toMatchObject({ status: 'done', percent: 100, resolvedDomains: 66, counts: { written: 74, notFound: 2, errors: 0, gaveUp: 0 } });
+    expect(progress).toMatchObject({
+      status: 'done',
+      percent: 100,
+      resolvedDomains: 66,
+      counts: { written: 74, notFound: 2, errors: 0, gaveUp: 0 },
+    });
 
     const values = sheetValues(rt);
     expect(values[0]).toEqual(['Website', 'Company name', 'Country', 'Employees', 'Founded']);
@@ -119,7 +167,9 @@ describe('bulk enrichment through the bundle', () => {
     const fields = ['company_name', 'linkedin', 'hq_country'];
     const known = enriched.slice(0, 1300).map((company) => company.domain);
     const unknown = Array.from({ length: 20 }, (_, i) => `no-such-company-${i}.com`);
-    const variants = known.slice(0, 200).map((domain, i) => (i % 2 === 0 ? domain.toUpperCase() : `https://www.${domain}/`));
+    const variants = known
+      .slice(0, 200)
+      .map((domain, i) => (i % 2 === 0 ? domain.toUpperCase() : `https://www.${domain}/`));
     const rt = runtime([['Website'], ...[...known, ...unknown, ...variants].map((value) => [value])]);
     start(rt, { fields });
     const first = await drive(rt, { maxSteps: 50 });
@@ -128,7 +178,9 @@ describe('bulk enrichment through the bundle', () => {
     const lookupsSent = () => rt.httpLog.filter((entry) => entry.url.includes('/v1/companies/')).length;
     expect(lookupsSent()).toBe(1320);
     // Some profiles have no LinkedIn page: their empty cells must not read as "not enriched yet".
-    expect(filled.slice(1).filter((row) => row[2] === '' && row[1] !== '' && !String(row[1]).startsWith('Not found')).length).toBeGreaterThan(0);
+    expect(
+      filled.slice(1).filter((row) => row[2] === '' && row[1] !== '' && !String(row[1]).startsWith('Not found')).length,
+    ).toBeGreaterThan(0);
     // 1,320 lookups live in the packed cache's buckets, far below Google's 1,000 items (900 after an eviction); the
     // one other item is the document's learned throughput.
     const keys = rt.cache.document.keys();
@@ -137,7 +189,12 @@ describe('bulk enrichment through the bundle', () => {
 
     // Overwriting everything within the cache's 6 hours: every profile comes from the cache.
     start(rt, { fields, overwrite: true });
-    expect((await drive(rt, { maxSteps: 50 })).progress).toMatchObject({ status: 'done', totalDomains: 1320, cacheHits: 1320, lookups: 0 });
+    expect((await drive(rt, { maxSteps: 50 })).progress).toMatchObject({
+      status: 'done',
+      totalDomains: 1320,
+      cacheHits: 1320,
+      lookups: 0,
+    });
     expect(lookupsSent()).toBe(1320);
 
     // A day later the cache is empty: a re-run skips every finished row and sends nothing.
@@ -159,10 +216,16 @@ describe('bulk enrichment through the bundle', () => {
     const sheet = rt.spreadsheet.sheet('Leads');
     const { progress } = await drive(rt, {
       before: (step) => {
-        if (step === 1) sheet.sortRows({ row: 2, column: 1, numRows: sheet.lastRow() - 1, numColumns: sheet.lastColumn() }, [{ column: 1, ascending: false }]);
+        if (step === 1)
+          sheet.sortRows({ row: 2, column: 1, numRows: sheet.lastRow() - 1, numColumns: sheet.lastColumn() }, [
+            { column: 1, ascending: false },
+          ]);
         if (step === 1) sheet.insertRows(5, 1);
         if (step === 2) sheet.deleteRows(10, 3);
-        if (step === 2) sheet.sortRows({ row: 2, column: 1, numRows: sheet.lastRow() - 1, numColumns: sheet.lastColumn() }, [{ column: 2, ascending: true }]);
+        if (step === 2)
+          sheet.sortRows({ row: 2, column: 1, numRows: sheet.lastRow() - 1, numColumns: sheet.lastColumn() }, [
+            { column: 2, ascending: true },
+          ]);
       },
     });
     expect(progress.status).toBe('done');
@@ -183,13 +246,20 @@ describe('bulk enrichment through the bundle', () => {
     const rt = runtime(messyRows());
     start(rt, { fields: FIELDS });
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const statuses = [429, 500, 503];
     const killedExecutions = new Set<number>();
     const result = await drive(rt, {
       maxSteps: 400,
       before: async (step) => {
-        await control.call('POST', '/_sandbox/faults', { route: 'lookup', errorRate: 0.1, dropRate: 0.1, errorStatus: statuses[step % 3], retryAfterSeconds: 1, seed: step + 1 });
+        await control.call('POST', '/_sandbox/faults', {
+          route: 'lookup',
+          errorRate: 0.1,
+          dropRate: 0.1,
+          errorStatus: statuses[step % 3],
+          retryAfterSeconds: 1,
+          seed: step + 1,
+        });
         return step < 8 || random() < 0.3 ? 1 + Math.floor(random() * 250) : undefined;
       },
       after: (_step, killed, logFrom) => {
@@ -209,7 +279,12 @@ describe('bulk enrichment through the bundle', () => {
       if (!entry.url.includes('/v1/companies/')) return;
       const domain = lookedUpDomain(entry.url);
       if (settled.has(domain)) repeats.push(`${domain} #${index}`);
-      if ((entry.status === 200 || entry.status === 404) && !killedExecutions.has(entry.executionId) && !dirty.has(entry.executionId)) settled.set(domain, index);
+      if (
+        (entry.status === 200 || entry.status === 404) &&
+        !killedExecutions.has(entry.executionId) &&
+        !dirty.has(entry.executionId)
+      )
+        settled.set(domain, index);
     });
     expect(repeats).toEqual([]);
     expect(rt.httpLog.some((entry) => entry.status === 429)).toBe(true);
@@ -238,7 +313,10 @@ describe('bulk enrichment through the bundle', () => {
     rt.properties.user(USER).delete(SETTINGS_KEYS.token);
     start(rt, { fields: ['company_name'] });
     const paused = await drive(rt);
-    expect(paused.progress).toMatchObject({ status: 'paused', message: 'Set up Sheet Scout: Extensions > Sheet Scout > Settings' });
+    expect(paused.progress).toMatchObject({
+      status: 'paused',
+      message: 'Set up Sheet Scout: Extensions > Sheet Scout > Settings',
+    });
     expect(rt.httpLog).toHaveLength(0);
     rt.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
     rt.run('resumeEnrichment', [], { kind: 'sidebar' });
@@ -256,6 +334,10 @@ describe('bulk enrichment through the bundle', () => {
     const sheet = rt.spreadsheet.sheet('Leads');
     rt.spreadsheet.selection = { sheet, rect: { row: 1, column: 1, numRows: 3, numColumns: 3 } };
     const preview = rt.run<EnrichPreview>('getEnrichmentPreview', [{ fields: ['company_name'] }], { kind: 'sidebar' });
-    expect(preview).toMatchObject({ ok: true, domainColumn: 3, note: 'Selection spans columns A–C: using column C (by its header).' });
+    expect(preview).toMatchObject({
+      ok: true,
+      domainColumn: 3,
+      note: 'Selection spans columns A–C: using column C (by its header).',
+    });
   });
 });

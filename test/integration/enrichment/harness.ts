@@ -1,7 +1,13 @@
 // Shared by the enrichment integration tests and benchmark: a sandbox in a child process, an emulated runtime over
 // the built bundle with a sheet of domains and the user's token, and a driver that runs the job like the sidebar.
 import path from 'node:path';
-import { createRuntime, SpreadsheetModel, type GasRuntime, type ManualClock, type Clock } from '../../../dev/gas-runtime';
+import {
+  createRuntime,
+  SpreadsheetModel,
+  type GasRuntime,
+  type ManualClock,
+  type Clock,
+} from '../../../dev/gas-runtime';
 import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import { SandboxControl as BaseSandboxControl, type SeededCompany } from '../../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
@@ -28,7 +34,11 @@ export async function startSandbox(): Promise<{ sandbox: SpawnedSandbox; control
 
 /** A runtime whose active sheet holds `rows` (row 1 first) and whose user has the sandbox token. */
 export function runtimeWith(url: string, rows: unknown[][], clock?: Clock): GasRuntime {
-  const spreadsheet = new SpreadsheetModel({ rows: Math.max(1000, rows.length + 50), columns: 26, sheetNames: ['Leads'] });
+  const spreadsheet = new SpreadsheetModel({
+    rows: Math.max(1000, rows.length + 50),
+    columns: 26,
+    sheetNames: ['Leads'],
+  });
   const width = Math.max(...rows.map((row) => row.length));
   const padded = rows.map((row) => Array.from({ length: width }, (_, i) => (row[i] ?? '') as string | number));
   spreadsheet.sheet('Leads').setValues(`A1:${columnLetter(width)}${rows.length}`, padded);
@@ -55,14 +65,20 @@ export interface DriveOptions {
 }
 
 /** Runs chunks like the sidebar until the job stops; returns the last progress and how many executions were killed. */
-export async function drive(runtime: GasRuntime, options: DriveOptions = {}): Promise<{ progress: EnrichProgress; kills: number; steps: number }> {
+export async function drive(
+  runtime: GasRuntime,
+  options: DriveOptions = {},
+): Promise<{ progress: EnrichProgress; kills: number; steps: number }> {
   let kills = 0;
   for (let step = 0; step < (options.maxSteps ?? 500); step++) {
     const killAt = await options.before?.(step);
     const logFrom = runtime.httpLog.length;
     let progress: EnrichProgress | null;
     try {
-      progress = runtime.run<EnrichProgress | null>('runEnrichmentChunk', [], { kind: 'sidebar', ...(killAt ? { killAtServiceCall: killAt } : {}) });
+      progress = runtime.run<EnrichProgress | null>('runEnrichmentChunk', [], {
+        kind: 'sidebar',
+        ...(killAt ? { killAtServiceCall: killAt } : {}),
+      });
     } catch (error) {
       if (!/Exceeded maximum execution time/.test(String(error))) throw error;
       kills++;

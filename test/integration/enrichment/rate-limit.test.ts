@@ -30,7 +30,9 @@ it('learns the limit, writes every row, serves each company once and keeps 429s 
     const { progress } = await drive(runtime, { realTime: true });
     const seconds = (Date.now() - began) / 1000;
     expect(progress.status).toBe('done');
-    const names = sheetValues(runtime).slice(1, 121).map((row) => row[1]);
+    const names = sheetValues(runtime)
+      .slice(1, 121)
+      .map((row) => row[1]);
     expect(names).toEqual(companies.map((company) => company.name));
 
     const served = runtime.httpLog.filter((entry) => entry.status === 200).map((entry) => entry.url);
@@ -44,14 +46,21 @@ it('learns the limit, writes every row, serves each company once and keeps 429s 
 
     // The document remembers the pace: a second job over 120 new rows starts paced and meets almost no 429.
     const more = all.slice(120);
-    runtime.spreadsheet.sheet('Leads').setValues(`A122:A241`, more.map((company) => [company.domain]));
+    runtime.spreadsheet.sheet('Leads').setValues(
+      `A122:A241`,
+      more.map((company) => [company.domain]),
+    );
     const before = runtime.httpLog.length;
     start(runtime, { fields: ['company_name'] });
     await drive(runtime, { realTime: true });
     const second = runtime.httpLog.slice(before);
     expect(second.filter((entry) => entry.status === 200)).toHaveLength(120);
     expect(second.filter((entry) => entry.status === 429).length).toBeLessThanOrEqual(3);
-    expect(sheetValues(runtime).slice(121, 241).map((row) => row[1])).toEqual(more.map((company) => company.name));
+    expect(
+      sheetValues(runtime)
+        .slice(121, 241)
+        .map((row) => row[1]),
+    ).toEqual(more.map((company) => company.name));
   } finally {
     await runtime.close();
   }

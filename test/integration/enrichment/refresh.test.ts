@@ -26,7 +26,10 @@ afterAll(async () => {
 });
 
 const sheet = () => runtime.spreadsheet.sheet('Leads');
-const rowOf = (domain: string) => sheet().getValues().findIndex((row) => row[0] === domain) + 1;
+const rowOf = (domain: string) =>
+  sheet()
+    .getValues()
+    .findIndex((row) => row[0] === domain) + 1;
 
 it('refreshes only the changed cells of stale rows, in the right rows after a sort, with notes and a summary', async () => {
   const rows = [['Website'], ...companies.map((company) => [company.domain])];
@@ -35,7 +38,13 @@ it('refreshes only the changed cells of stale rows, in the right rows after a so
   await drive(runtime);
   const dates = runtime.spreadsheet.getSheet('Sheet Scout enrichment dates');
   expect(dates?.hidden).toBe(true);
-  expect(dates?.getValues().slice(1).map((row) => row[1]).sort()).toEqual(companies.map((c) => c.domain).sort());
+  expect(
+    dates
+      ?.getValues()
+      .slice(1)
+      .map((row) => row[1])
+      .sort(),
+  ).toEqual(companies.map((c) => c.domain).sort());
   expect(runtime.spreadsheet.metadataChars()).toBe(0);
   const fresh = runtime.run<RefreshPreview>('getRefreshPreview', [{ days: 30 }], { kind: 'sidebar' });
   expect(fresh).toMatchObject({ ok: true, staleRows: 0 });
@@ -83,5 +92,7 @@ it('refreshes only the changed cells of stale rows, in the right rows after a so
       expect(notes[r][c]).toBe('');
     }),
   );
-  expect(runtime.run<RefreshPreview>('getRefreshPreview', [{ days: 30 }], { kind: 'sidebar' })).toMatchObject({ staleRows: 0 });
+  expect(runtime.run<RefreshPreview>('getRefreshPreview', [{ days: 30 }], { kind: 'sidebar' })).toMatchObject({
+    staleRows: 0,
+  });
 });

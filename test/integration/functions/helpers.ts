@@ -32,7 +32,11 @@ export function companies(sandbox: Sandbox, count: number, enriched = true): Pro
 }
 
 /** An opened spreadsheet (of `rows` rows when given) whose formulas use `token` (null: nobody shared a token with the formulas). */
-export function spreadsheetWithFormulas(sandbox: Sandbox, token: string | null = 'sbx_pro_token', rows?: number): GasRuntime {
+export function spreadsheetWithFormulas(
+  sandbox: Sandbox,
+  token: string | null = 'sbx_pro_token',
+  rows?: number,
+): GasRuntime {
   const runtime = runtimeFor(sandbox.url, {
     token: null,
     user: 'owner@example.com',
@@ -86,7 +90,10 @@ export function formulasSuite(options: { resetEachTest?: boolean } = {}): {
 /** Puts a column of values into the sheet starting at `a1`'s cell (e.g. "A2"). */
 export function fillColumn(runtime: GasRuntime, column: string, firstRow: number, values: string[]): void {
   if (values.length === 0) return;
-  runtime.spreadsheet.sheet().setValues(`${column}${firstRow}:${column}${firstRow + values.length - 1}`, values.map((value) => [value]));
+  runtime.spreadsheet.sheet().setValues(
+    `${column}${firstRow}:${column}${firstRow + values.length - 1}`,
+    values.map((value) => [value]),
+  );
 }
 
 export function values(runtime: GasRuntime, a1: string): unknown[][] {

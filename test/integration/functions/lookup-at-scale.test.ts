@@ -26,14 +26,24 @@ function interleaved(ready: SandboxCompany[], waiting: SandboxCompany[]): Sandbo
 
 describe('=COMPANY_LOOKUP over more companies than the cache has items', () => {
   it('completes through "Refresh pending lookups" in at most 3 refreshes, then recalculates without a request', async () => {
-    const list = interleaved(await companies(suite.sandbox, UNIQUE - NOT_YET_ENRICHED), await companies(suite.sandbox, NOT_YET_ENRICHED, false));
+    const list = interleaved(
+      await companies(suite.sandbox, UNIQUE - NOT_YET_ENRICHED),
+      await companies(suite.sandbox, NOT_YET_ENRICHED, false),
+    );
     const runtime = suite.open('sbx_pro_token', UNIQUE + 100);
-    fillColumn(runtime, 'A', 2, list.map((company) => company.domain));
+    fillColumn(
+      runtime,
+      'A',
+      2,
+      list.map((company) => company.domain),
+    );
     await suite.sandbox.control('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
 
     runtime.userEdit('B2', `=COMPANY_LOOKUP(A2:A${UNIQUE + 1}, "company_name,domain")`);
     const unsettled = () => values(runtime, `B2:B${UNIQUE + 1}`).filter((row) => UNSETTLED.test(String(row[0]))).length;
-    const pendingAfterFirst = values(runtime, `B2:B${UNIQUE + 1}`).filter((row) => String(row[0]).startsWith('Pending')).length;
+    const pendingAfterFirst = values(runtime, `B2:B${UNIQUE + 1}`).filter((row) =>
+      String(row[0]).startsWith('Pending'),
+    ).length;
     expect(pendingAfterFirst).toBeGreaterThan(0);
 
     let refreshes = 0;

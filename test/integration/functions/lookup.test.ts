@@ -8,7 +8,13 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
   it('spills one row per input: normalized, de-duplicated, blanks and invalid inputs in place', async () => {
     const [a, b] = await companies(suite.sandbox, 2);
     const runtime = suite.open();
-    fillColumn(runtime, 'A', 1, [`https://www.${a.domain}/about`, '', a.domain.toUpperCase(), `sales@${b.domain}`, 'not a domain']);
+    fillColumn(runtime, 'A', 1, [
+      `https://www.${a.domain}/about`,
+      '',
+      a.domain.toUpperCase(),
+      `sales@${b.domain}`,
+      'not a domain',
+    ]);
     runtime.userEdit('B1', '=COMPANY_LOOKUP(A1:A5, "domain,company_name,employee_count")');
     expect(values(runtime, 'B1:D5')).toEqual([
       [a.domain, a.name, a.employee_count],
@@ -24,7 +30,12 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
   it('makes zero HTTP calls when the file is reopened or an unrelated input changes, while cached', async () => {
     const list = await companies(suite.sandbox, 20);
     const runtime = suite.open();
-    fillColumn(runtime, 'A', 1, list.map((c) => c.domain));
+    fillColumn(
+      runtime,
+      'A',
+      1,
+      list.map((c) => c.domain),
+    );
     runtime.userEdit('B1', '=COMPANY_LOOKUP(A1:A20)');
     runtime.userEdit('J1', '=COMPANY_LOOKUP(A1, "company_name", TRUE)');
     expect(await suite.sandbox.lookupsServed()).toBe(20);
@@ -62,7 +73,11 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
   it('without a shared token asks for setup and sends nothing', async () => {
     const runtime = suite.open(null);
     runtime.userEdit('B1', '=COMPANY_LOOKUP("stripe.com", "domain")');
-    expect(values(runtime, 'B1')).toEqual([['Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"']]);
+    expect(values(runtime, 'B1')).toEqual([
+      [
+        'Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"',
+      ],
+    ]);
     expect(runtime.counters.urlFetch.total).toBe(0);
   });
 
@@ -92,7 +107,12 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
   it('maps a persisting 429 to "Rate limited, retry later" and 503 to "Service unavailable, retry later"', async () => {
     const [a, b] = await companies(suite.sandbox, 2);
     const runtime = suite.open();
-    await suite.sandbox.control('POST', '/_sandbox/faults', { route: 'lookup', errorRate: 1, errorStatus: 429, retryAfterSeconds: 1 });
+    await suite.sandbox.control('POST', '/_sandbox/faults', {
+      route: 'lookup',
+      errorRate: 1,
+      errorStatus: 429,
+      retryAfterSeconds: 1,
+    });
     runtime.userEdit('B1', `=COMPANY_LOOKUP("${a.domain}", "domain")`);
     expect(values(runtime, 'B1')).toEqual([['Rate limited, retry later']]);
     expect(await suite.sandbox.lookupsServed()).toBeGreaterThan(1);
@@ -101,7 +121,12 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
     expect(values(runtime, 'B2')).toEqual([['Service unavailable, retry later']]);
     // A transient failure is retried inside the budget and does not reach the cell.
     await suite.sandbox.control('DELETE', '/_sandbox/faults');
-    await suite.sandbox.control('POST', '/_sandbox/faults', { route: 'lookup', errorRate: 1, errorStatus: 503, count: 1 });
+    await suite.sandbox.control('POST', '/_sandbox/faults', {
+      route: 'lookup',
+      errorRate: 1,
+      errorStatus: 503,
+      count: 1,
+    });
     runtime.userEdit('B3', `=COMPANY_LOOKUP("${b.domain}", "domain")`);
     expect(values(runtime, 'B3')).toEqual([[b.domain]]);
   }, 30_000);
@@ -140,7 +165,12 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
   it('stays inside the 30 s limit under heavy latency: what was fetched is shown, the rest says Pending', async () => {
     const list = await companies(suite.sandbox, 60);
     const runtime = suite.open();
-    fillColumn(runtime, 'A', 1, list.map((c) => c.domain));
+    fillColumn(
+      runtime,
+      'A',
+      1,
+      list.map((c) => c.domain),
+    );
     await suite.sandbox.control('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: 11_000 });
     const started = Date.now();
     runtime.userEdit('B1', '=COMPANY_LOOKUP(A1:A60, "domain")');
@@ -164,7 +194,12 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
     const sheet = runtime.spreadsheet.sheet();
     runtime.spreadsheet.selection = { sheet, rect: { row: 1, column: 2, numRows: 1, numColumns: 1 } };
     runtime.clickMenuItem('Sheet Scout', 'Formulas', 'Freeze formulas to values');
-    expect(sheet.getFormulas('B1:C3').flat().every((formula) => formula === '')).toBe(true);
+    expect(
+      sheet
+        .getFormulas('B1:C3')
+        .flat()
+        .every((formula) => formula === ''),
+    ).toBe(true);
     expect(values(runtime, 'B1:C3')).toEqual([
       [list[0].domain, list[0].employee_count],
       ['', ''],

@@ -31,11 +31,19 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
   it('applies filters given as a JSON string and as a key | value range', async () => {
     const runtime = suite.open();
     const sheet = runtime.spreadsheet.sheet();
-    sheet.setValues('K1:L3', [['key', 'value'], ['include.country', 'Germany'], ['include.size', '11-50, 51-200']]);
+    sheet.setValues('K1:L3', [
+      ['key', 'value'],
+      ['include.country', 'Germany'],
+      ['include.size', '11-50, 51-200'],
+    ]);
     runtime.userEdit('A1', '=COMPANY_SEARCH("software", 20, "{""include.country"": [""France""]}")');
     runtime.userEdit('A30', '=COMPANY_SEARCH("software", 20, K1:L3)');
-    const french = spilled(runtime, 'A1', 21).slice(1).filter((row) => row[0] !== '');
-    const german = spilled(runtime, 'A30', 21).slice(1).filter((row) => row[0] !== '');
+    const french = spilled(runtime, 'A1', 21)
+      .slice(1)
+      .filter((row) => row[0] !== '');
+    const german = spilled(runtime, 'A30', 21)
+      .slice(1)
+      .filter((row) => row[0] !== '');
     expect(french.length).toBeGreaterThan(0);
     expect(german.length).toBeGreaterThan(0);
     expect(french.every((row) => row[3] === 'France')).toBe(true);
@@ -44,11 +52,17 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
 
   it('refuses a filter list holding null or numbers, naming the key, and reads an empty list as no restriction', async () => {
     const runtime = suite.open();
-    runtime.spreadsheet.sheet().setValues('Z1:Z3', [['{"include.city": [null]}'], ['{"include.country": [1, 2]}'], ['{"exclude.domains": []}']]);
+    runtime.spreadsheet
+      .sheet()
+      .setValues('Z1:Z3', [['{"include.city": [null]}'], ['{"include.country": [1, 2]}'], ['{"exclude.domains": []}']]);
     runtime.userEdit('A1', '=COMPANY_SEARCH("software", 5, Z1)');
     runtime.userEdit('A2', '=COMPANY_SEARCH("software", 5, Z2)');
-    expect(values(runtime, 'A1')[0][0]).toBe('Invalid filters: include.city must be a list of texts; null is not a text');
-    expect(values(runtime, 'A2')[0][0]).toBe('Invalid filters: include.country must be a list of texts; 1 is not a text');
+    expect(values(runtime, 'A1')[0][0]).toBe(
+      'Invalid filters: include.city must be a list of texts; null is not a text',
+    );
+    expect(values(runtime, 'A2')[0][0]).toBe(
+      'Invalid filters: include.country must be a list of texts; 1 is not a text',
+    );
     expect(runtime.counters.urlFetch.total).toBe(0);
     runtime.userEdit('A10', '=COMPANY_SEARCH("software", 5, Z3)');
     expect(values(runtime, 'A10:H10')[0]).toEqual(HEADER);
@@ -65,7 +79,11 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
     runtime.userEdit('L1', 'United States');
     runtime.userEdit('A1', `=SIMILAR("${reference.domain}", 5, K1:L1)`);
     expect(values(runtime, 'A1:H1')[0]).toEqual(HEADER);
-    expect(values(runtime, 'D2:D6').flat().every((country) => country === 'United States')).toBe(true);
+    expect(
+      values(runtime, 'D2:D6')
+        .flat()
+        .every((country) => country === 'United States'),
+    ).toBe(true);
   });
 
   it('SIMILAR pages past 250 in one fetchAll and never lists the reference company', async () => {

@@ -11,7 +11,11 @@ beforeEach(() => {
   rt = fixtureRuntime('execution', { clock, users: ['owner@example.com', 'editor@example.com'] });
 });
 
-const cellA = (n: number) => rt.spreadsheet.sheet().getValues(`A1:A${n}`).map((r) => r[0]);
+const cellA = (n: number) =>
+  rt.spreadsheet
+    .sheet()
+    .getValues(`A1:A${n}`)
+    .map((r) => r[0]);
 
 test('each execution starts from fresh globals, as Apps Script re-runs top-level code', () => {
   expect(rt.run('bump')).toBe(1);
@@ -19,7 +23,7 @@ test('each execution starts from fresh globals, as Apps Script re-runs top-level
   expect(rt.counters.executions).toBe(2);
 });
 
-test('killAtServiceCall stops the execution at that call with Google\'s timeout; earlier writes stay', () => {
+test("killAtServiceCall stops the execution at that call with Google's timeout; earlier writes stay", () => {
   // calls: 1 getActiveSheet, then getRange/setValue per row; call 5 is the second setValue
   const error = (() => {
     try {
@@ -49,10 +53,14 @@ test('the time limit strikes at the next service call past it, on the runtime cl
 });
 
 test('custom functions get 30 seconds, other executions 6 minutes', () => {
-  expect(failureOf(() => rt.run('sleepThenRead', [31_000], { kind: 'custom-function' }))).toBe('Exceeded maximum execution time');
+  expect(failureOf(() => rt.run('sleepThenRead', [31_000], { kind: 'custom-function' }))).toBe(
+    'Exceeded maximum execution time',
+  );
   expect(rt.run('sleepThenRead', [29_000], { kind: 'custom-function' })).toBe('');
   expect(rt.run('sleepThenRead', [300_000], { kind: 'menu' })).toBe('');
-  expect(failureOf(() => rt.run('sleepTwice', [300_000, 70_000], { kind: 'menu' }))).toBe('Exceeded maximum execution time');
+  expect(failureOf(() => rt.run('sleepTwice', [300_000, 70_000], { kind: 'menu' }))).toBe(
+    'Exceeded maximum execution time',
+  );
 });
 
 test('a loop that never calls a service is stopped by the real-time watchdog', () => {
@@ -73,7 +81,7 @@ test('Date inside the bundle reads the runtime clock', () => {
   expect(rt.run('nowMs')).toEqual([Date.UTC(2030, 5, 1), Date.UTC(2030, 5, 1)]);
 });
 
-test('custom-function executions see the restricted service set and the owner\'s user properties', () => {
+test("custom-function executions see the restricted service set and the owner's user properties", () => {
   rt.properties.user('owner@example.com').set('apiKey', 'owner-key');
   rt.properties.user('editor@example.com').set('apiKey', 'editor-key');
   rt.properties.document.set('shared', 'doc');
@@ -100,7 +108,8 @@ test('onOpen in AuthMode.NONE can build its menu but not touch data, properties 
     props: 'You do not have permission to call PropertiesService.getDocumentProperties',
     sheet:
       'You do not have permission to call SpreadsheetApp.getActiveSpreadsheet. Required permissions: https://www.googleapis.com/auth/spreadsheets.currentonly',
-    fetch: 'You do not have permission to call UrlFetchApp.fetch. Required permissions: https://www.googleapis.com/auth/script.external_request',
+    fetch:
+      'You do not have permission to call UrlFetchApp.fetch. Required permissions: https://www.googleapis.com/auth/script.external_request',
   });
   expect(rt.ui.menus.map((m) => m.items.map((i) => i.caption))).toEqual([['Start']]);
   expect(rt.logs.map((l) => l.message)).toContain('onOpen ran in NONE');
@@ -114,7 +123,9 @@ test('onOpen in AuthMode.LIMITED reads data and properties but cannot fetch', ()
 
 test('a service call in top-level code breaks the whole load in AuthMode.NONE', () => {
   const bad = fixtureRuntime('toplevel-service', { clock });
-  expect(bad.open({ authMode: 'NONE' }).onOpenError).toBe('You do not have permission to call PropertiesService.getScriptProperties');
+  expect(bad.open({ authMode: 'NONE' }).onOpenError).toBe(
+    'You do not have permission to call PropertiesService.getScriptProperties',
+  );
   expect(bad.ui.menus).toEqual([]);
   expect(bad.open({ authMode: 'LIMITED' }).onOpenError).toBeUndefined();
   expect(bad.ui.menus).toHaveLength(1);
@@ -123,12 +134,15 @@ test('a service call in top-level code breaks the whole load in AuthMode.NONE', 
 test('AuthMode.LIMITED may write the sheet but not open a sidebar', () => {
   expect(rt.run('limitedProbe', [], { kind: 'simple-trigger', authMode: 'LIMITED' })).toEqual({
     wrote: 'limited write',
-    sidebar: 'You do not have permission to call Ui.showSidebar. Required permissions: https://www.googleapis.com/auth/script.container.ui',
+    sidebar:
+      'You do not have permission to call Ui.showSidebar. Required permissions: https://www.googleapis.com/auth/script.container.ui',
   });
 });
 
 test('sidebar calls follow google.script.run: no Date arguments, no private functions, Dates come back null', () => {
-  expect(failureOf(() => rt.run('echo', [{ at: new Date() }], { kind: 'sidebar' }))).toBe('Failed due to illegal value in property: 0.at');
+  expect(failureOf(() => rt.run('echo', [{ at: new Date() }], { kind: 'sidebar' }))).toBe(
+    'Failed due to illegal value in property: 0.at',
+  );
   expect(failureOf(() => rt.run('secret_', [], { kind: 'sidebar' }))).toBe('Script function not found: secret_');
   expect(rt.run('withDate', [], { kind: 'sidebar' })).toEqual({ when: null, list: [null, 1] });
   const copied = rt.run<{ when: Date }>('withDate', [], { kind: 'menu' });
@@ -181,7 +195,9 @@ test('a lock held by the host blocks executions until released; releaseLock free
 });
 
 test('installable-trigger executions have no UI', () => {
-  expect(failureOf(() => rt.run('triggerUi', [], { kind: 'trigger' }))).toBe('Cannot call SpreadsheetApp.getUi() from this context.');
+  expect(failureOf(() => rt.run('triggerUi', [], { kind: 'trigger' }))).toBe(
+    'Cannot call SpreadsheetApp.getUi() from this context.',
+  );
 });
 
 test('Logger and console output is recorded per execution', () => {

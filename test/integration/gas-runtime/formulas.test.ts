@@ -12,7 +12,10 @@ beforeEach(() => {
 const sheet = () => rt.spreadsheet.sheet();
 
 test('arguments arrive as literals, cell values and 2-D arrays for ranges', () => {
-  sheet().setValues('A1:B2', [[5, 'x'], [true, new Date(Date.UTC(2025, 0, 6))]]);
+  sheet().setValues('A1:B2', [
+    [5, 'x'],
+    [true, new Date(Date.UTC(2025, 0, 6))],
+  ]);
   rt.userEdit('C1', '=DOUBLE(21)');
   rt.userEdit('C2', '=DOUBLE(A1)');
   rt.userEdit('C3', '=DESCRIBE(A1:B2)');
@@ -33,20 +36,35 @@ test('arguments arrive as literals, cell values and 2-D arrays for ranges', () =
 test('array results spill below and to the right; 1-D arrays spill down', () => {
   rt.userEdit('B2', '=GRID(2, 3)');
   rt.userEdit('F1', '=LIST(3)');
-  expect(sheet().getValues('B2:D3')).toEqual([[0, 1, 2], [10, 11, 12]]);
-  expect(sheet().getFormulas('B2:D3')).toEqual([['=GRID(2, 3)', '', ''], ['', '', '']]);
+  expect(sheet().getValues('B2:D3')).toEqual([
+    [0, 1, 2],
+    [10, 11, 12],
+  ]);
+  expect(sheet().getFormulas('B2:D3')).toEqual([
+    ['=GRID(2, 3)', '', ''],
+    ['', '', ''],
+  ]);
   expect(sheet().getValues('F1:F3')).toEqual([['item 1'], ['item 2'], ['item 3']]);
 });
 
-test('a spill onto data shows #REF! with Sheets\' message, and expands once the data is gone', () => {
+test("a spill onto data shows #REF! with Sheets' message, and expands once the data is gone", () => {
   rt.userEdit('D3', 'in the way');
   rt.userEdit('B2', '=GRID(2, 3)');
-  expect(sheet().getValues('B2:D3')).toEqual([['#REF!', '', ''], ['', '', 'in the way']]);
+  expect(sheet().getValues('B2:D3')).toEqual([
+    ['#REF!', '', ''],
+    ['', '', 'in the way'],
+  ]);
   expect(sheet().getErrors('B2')).toEqual([['Array result was not expanded because it would overwrite data in D3.']]);
   rt.userEdit('D3', '');
-  expect(sheet().getValues('B2:D3')).toEqual([[0, 1, 2], [10, 11, 12]]);
+  expect(sheet().getValues('B2:D3')).toEqual([
+    [0, 1, 2],
+    [10, 11, 12],
+  ]);
   rt.userEdit('C3', 'typed into the spill');
-  expect(sheet().getValues('B2:D3')).toEqual([['#REF!', '', ''], ['', 'typed into the spill', '']]);
+  expect(sheet().getValues('B2:D3')).toEqual([
+    ['#REF!', '', ''],
+    ['', 'typed into the spill', ''],
+  ]);
 });
 
 test('editing an argument cell recalculates dependents, also when a script writes it', () => {
@@ -84,13 +102,13 @@ test('reopening the file evaluates every custom formula again', () => {
   expect(rt.cache.script.get('calls')).toBe('4');
 });
 
-test('a custom function running past 30 seconds shows Google\'s timeout', () => {
+test("a custom function running past 30 seconds shows Google's timeout", () => {
   rt.userEdit('A2', '=SLOW()');
   expect(sheet().getValues('A2')).toEqual([['#ERROR!']]);
   expect(sheet().getErrors('A2')).toEqual([['Exceeded maximum execution time (line 0).']]);
 });
 
-test('inside a custom function the active sheet and range are the formula\'s', () => {
+test("inside a custom function the active sheet and range are the formula's", () => {
   rt.spreadsheet.insertSheet('Other');
   rt.userEdit('C7', '=WHERE()');
   rt.userEdit('Other!B2', '=WHERE()');

@@ -17,7 +17,9 @@ export interface TestServer {
 }
 
 export async function startHttpServer(): Promise<TestServer> {
-  const child: ChildProcess = fork(path.join(FIXTURES, 'http-server.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(path.join(FIXTURES, 'http-server.js'), [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('error', reject);

@@ -3,7 +3,14 @@
 // (getProjectTriggers lists the user's triggers of every document, getUserTriggers(spreadsheet) of that one), fire
 // in their own document, and the add-on rule of one time-driven trigger per user counts per document.
 import path from 'node:path';
-import { createManualClock, createProject, GasProject, GasRuntime, ManualClock, SpreadsheetModel } from '../../../dev/gas-runtime';
+import {
+  createManualClock,
+  createProject,
+  GasProject,
+  GasRuntime,
+  ManualClock,
+  SpreadsheetModel,
+} from '../../../dev/gas-runtime';
 import { failureOf, FIXTURES } from './helpers';
 
 const MINUTE = 60_000;
@@ -18,7 +25,12 @@ let a: GasRuntime;
 let b: GasRuntime;
 beforeEach(() => {
   clock = createManualClock(Date.UTC(2025, 0, 6, 12, 0, 0));
-  project = createProject({ bundlePath: path.join(FIXTURES, 'services.js'), clock, users: [OWNER, EDITOR], addOn: true });
+  project = createProject({
+    bundlePath: path.join(FIXTURES, 'services.js'),
+    clock,
+    users: [OWNER, EDITOR],
+    addOn: true,
+  });
   a = project.addDocument({ spreadsheet: new SpreadsheetModel({ id: 'doc-a' }) });
   b = project.addDocument({ spreadsheet: new SpreadsheetModel({ id: 'doc-b' }) });
 });
@@ -50,7 +62,7 @@ describe('one project, several documents', () => {
     releaseDocument();
   });
 
-  test('getProjectTriggers lists the user\'s triggers of every document; getUserTriggers(spreadsheet) only this one\'s', () => {
+  test("getProjectTriggers lists the user's triggers of every document; getUserTriggers(spreadsheet) only this one's", () => {
     const inA = a.run<string>('everyMinutes', ['recordDocument', 1]);
     const inB = b.run<string>('everyMinutes', ['recordDocument', 1]);
     b.run('everyMinutes', ['recordDocument', 1], { user: EDITOR });
@@ -73,7 +85,7 @@ describe('one project, several documents', () => {
     expect(failureOf(() => b.run('everyMinutes', ['recordDocument', 1]))).toBe(TOO_MANY);
   });
 
-  test('time-driven triggers fire in the document they were created from; the project fires every document\'s', () => {
+  test("time-driven triggers fire in the document they were created from; the project fires every document's", () => {
     a.run('everyMinutes', ['recordDocument', 1]);
     b.run('everyMinutes', ['recordDocument', 1]);
     clock.advance(HOUR);
@@ -86,7 +98,7 @@ describe('one project, several documents', () => {
     expect([a.properties.document.get('fires'), b.properties.document.get('fires')]).toEqual(['2', '2']);
   });
 
-  test('the 20-triggers-per-user limit counts the user\'s triggers of the whole project', () => {
+  test("the 20-triggers-per-user limit counts the user's triggers of the whole project", () => {
     for (let i = 0; i < 10; i++) a.run('onOpenTrigger', ['recordDocument']);
     for (let i = 0; i < 10; i++) b.run('onOpenTrigger', ['recordDocument']);
     expect(failureOf(() => b.run('onOpenTrigger', ['recordDocument']))).toBe(

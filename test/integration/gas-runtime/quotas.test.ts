@@ -21,11 +21,21 @@ beforeEach(() => {
 
 test('figures: consumer by default, Workspace on request, explicit limits win', () => {
   expect(rt.limits).toMatchObject({ ...DAILY_QUOTAS.consumer, simultaneousExecutionsPerUser: 30 });
-  expect(DAILY_QUOTAS.consumer).toEqual({ urlFetchPerDay: 20_000, triggerRuntimePerDayMs: 90 * MINUTE, propertyOpsPerDay: 50_000 });
+  expect(DAILY_QUOTAS.consumer).toEqual({
+    urlFetchPerDay: 20_000,
+    triggerRuntimePerDayMs: 90 * MINUTE,
+    propertyOpsPerDay: 50_000,
+  });
   const workspace = fixtureRuntime('services', { clock, quotas: 'workspace' });
-  expect(workspace.limits).toMatchObject({ urlFetchPerDay: 100_000, triggerRuntimePerDayMs: 6 * 60 * MINUTE, propertyOpsPerDay: 500_000 });
+  expect(workspace.limits).toMatchObject({
+    urlFetchPerDay: 100_000,
+    triggerRuntimePerDayMs: 6 * 60 * MINUTE,
+    propertyOpsPerDay: 500_000,
+  });
   expect(workspace.project.quotaLevel).toBe('workspace');
-  expect(fixtureRuntime('services', { clock, quotas: 'workspace', limits: { urlFetchPerDay: 7 } }).limits.urlFetchPerDay).toBe(7);
+  expect(
+    fixtureRuntime('services', { clock, quotas: 'workspace', limits: { urlFetchPerDay: 7 } }).limits.urlFetchPerDay,
+  ).toBe(7);
 });
 
 describe('Properties reads and writes per user per day', () => {
@@ -105,7 +115,7 @@ describe('simultaneous executions per user', () => {
     return { depth: deepest, error };
   }
 
-  test('30 executions of one user can run at once; the 31st fails with Google\'s message', () => {
+  test("30 executions of one user can run at once; the 31st fails with Google's message", () => {
     expect(nestUntilFailure(rt, OWNER)).toEqual({ depth: 30, error: TOO_MANY_RUNNING });
   });
 

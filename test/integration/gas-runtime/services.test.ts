@@ -6,14 +6,24 @@ let clock: ManualClock;
 let rt: GasRuntime;
 beforeEach(() => {
   clock = createManualClock(Date.UTC(2025, 0, 6, 12, 0, 0));
-  rt = fixtureRuntime('services', { clock, users: ['owner@example.com', 'editor@example.com'], timeZone: 'America/New_York' });
+  rt = fixtureRuntime('services', {
+    clock,
+    users: ['owner@example.com', 'editor@example.com'],
+    timeZone: 'America/New_York',
+  });
 });
 
 const MINUTE = 60_000;
 
 describe('PropertiesService', () => {
   test('stores strings, returns copies, supports setProperties with deleteAllOthers', () => {
-    expect(rt.run('propsRoundTrip')).toEqual({ n: '42', type: 'string', keys: ['b', 'n', 'x'], after: ['only'], missing: null });
+    expect(rt.run('propsRoundTrip')).toEqual({
+      n: '42',
+      type: 'string',
+      keys: ['b', 'n', 'x'],
+      after: ['only'],
+      missing: null,
+    });
   });
 
   test('script, document and per-user stores are separate', () => {
@@ -21,16 +31,18 @@ describe('PropertiesService', () => {
     rt.run('setProp', ['document', 'k', 'd']);
     rt.run('setProp', ['user', 'k', 'owner'], { user: 'owner@example.com' });
     rt.run('setProp', ['user', 'k', 'editor'], { user: 'editor@example.com' });
-    expect([rt.properties.script.get('k'), rt.properties.document.get('k'), rt.properties.user().get('k'), rt.properties.user('editor@example.com').get('k')]).toEqual([
-      's',
-      'd',
-      'owner',
-      'editor',
-    ]);
+    expect([
+      rt.properties.script.get('k'),
+      rt.properties.document.get('k'),
+      rt.properties.user().get('k'),
+      rt.properties.user('editor@example.com').get('k'),
+    ]).toEqual(['s', 'd', 'owner', 'editor']);
   });
 
-  test('a value over 9 KB and a store over 500 KB are refused with Google\'s messages', () => {
-    expect(failureOf(() => rt.run('setProp', ['script', 'big', 'x'.repeat(9 * 1024 + 1)]))).toBe('Argument too large: value');
+  test("a value over 9 KB and a store over 500 KB are refused with Google's messages", () => {
+    expect(failureOf(() => rt.run('setProp', ['script', 'big', 'x'.repeat(9 * 1024 + 1)]))).toBe(
+      'Argument too large: value',
+    );
     rt.run('setProp', ['script', 'ok', 'x'.repeat(9 * 1024)]);
     for (let i = 0; i < 55; i++) rt.run('setProp', ['document', `k${i}`, 'y'.repeat(9 * 1024)]);
     expect(failureOf(() => rt.run('setProp', ['document', 'k55', 'y'.repeat(9 * 1024)]))).toBe(
@@ -105,7 +117,9 @@ describe('CacheService', () => {
 
 describe('ScriptApp triggers', () => {
   test('everyMinutes accepts only 1, 5, 10, 15 or 30', () => {
-    expect(failureOf(() => rt.run('everyMinutes', ['poll', 2]))).toBe('The value you passed to everyMinutes was invalid. It must be one of 1, 5, 10, 15 or 30.');
+    expect(failureOf(() => rt.run('everyMinutes', ['poll', 2]))).toBe(
+      'The value you passed to everyMinutes was invalid. It must be one of 1, 5, 10, 15 or 30.',
+    );
     expect(rt.triggers.list()).toEqual([]);
   });
 
@@ -116,7 +130,12 @@ describe('ScriptApp triggers', () => {
     clock.advance(1);
     expect(rt.triggers.fireDue()).toEqual([{ handler: 'poll', triggerId: id, documentId: 'spreadsheet-1', ok: true }]);
     expect(rt.triggers.fireDue()).toEqual([]);
-    expect(JSON.parse(rt.cache.script.get('lastEvent')!)).toEqual({ authMode: 'FULL', uid: id, minute: 5, user: 'editor@example.com' });
+    expect(JSON.parse(rt.cache.script.get('lastEvent')!)).toEqual({
+      authMode: 'FULL',
+      uid: id,
+      minute: 5,
+      user: 'editor@example.com',
+    });
     clock.advance(5 * MINUTE);
     rt.triggers.fireDue();
     expect(rt.cache.script.get('polls')).toBe('2');
@@ -157,7 +176,13 @@ describe('ScriptApp triggers', () => {
     rt.run('everyMinutes', ['failingHandler', 1]);
     clock.advance(MINUTE);
     expect(rt.triggers.fireDue()).toEqual([
-      { handler: 'failingHandler', triggerId: expect.any(String), documentId: 'spreadsheet-1', ok: false, error: 'handler broke' },
+      {
+        handler: 'failingHandler',
+        triggerId: expect.any(String),
+        documentId: 'spreadsheet-1',
+        ok: false,
+        error: 'handler broke',
+      },
     ]);
   });
 });
@@ -165,7 +190,9 @@ describe('ScriptApp triggers', () => {
 describe('HtmlService', () => {
   test('serves HTML files to sidebars (always 300 px wide)', () => {
     rt.run('sidebar');
-    expect(rt.ui.sidebars).toEqual([{ title: 'Sheet Scout', html: expect.stringContaining('Sheet Scout sidebar'), file: 'Sidebar', width: 300 }]);
+    expect(rt.ui.sidebars).toEqual([
+      { title: 'Sheet Scout', html: expect.stringContaining('Sheet Scout sidebar'), file: 'Sidebar', width: 300 },
+    ]);
   });
 
   test('templates evaluate scriptlets with escaping and can include other files', () => {
@@ -176,15 +203,25 @@ describe('HtmlService', () => {
     expect(rt.ui.dialogs).toEqual([{ title: 'Report', html, file: 'Page', width: 400, height: 200, modal: true }]);
   });
 
-  test('a missing file throws Google\'s message', () => {
+  test("a missing file throws Google's message", () => {
     expect(failureOf(() => rt.run('missingFile'))).toBe('No HTML file named Nope was found.');
   });
 });
 
 test('Session reports identity by execution kind', () => {
-  expect(rt.run('sessionInfo', [], { user: 'editor@example.com' })).toEqual(['editor@example.com', 'editor@example.com', 'America/New_York', 'en']);
+  expect(rt.run('sessionInfo', [], { user: 'editor@example.com' })).toEqual([
+    'editor@example.com',
+    'editor@example.com',
+    'America/New_York',
+    'en',
+  ]);
   expect(rt.run('sessionInfo', [], { kind: 'custom-function' })).toEqual(['', '', 'America/New_York', 'en']);
-  expect(rt.run('sessionInfo', [], { kind: 'simple-trigger' })).toEqual(['', 'owner@example.com', 'America/New_York', 'en']);
+  expect(rt.run('sessionInfo', [], { kind: 'simple-trigger' })).toEqual([
+    '',
+    'owner@example.com',
+    'America/New_York',
+    'en',
+  ]);
 });
 
 test('Utilities: encodings, signed-byte digests, dates, formatting, blobs, UUIDs, CSV', () => {

@@ -17,9 +17,21 @@ test('A1 and row/column forms address the same cells', () => {
     ['B2:C4', 'B2', 'B2:B4'],
     ['A:B', '3:4', 1000],
   ]);
-  rt.run('writeValues', ['B2:C3', [[1, 'x'], [true, 2.5]]]);
-  expect(sheet1().getValues('B2:C3')).toEqual([[1, 'x'], [true, 2.5]]);
-  expect(rt.run('readValues', ['B2:C3'])).toEqual([[1, 'x'], [true, 2.5]]);
+  rt.run('writeValues', [
+    'B2:C3',
+    [
+      [1, 'x'],
+      [true, 2.5],
+    ],
+  ]);
+  expect(sheet1().getValues('B2:C3')).toEqual([
+    [1, 'x'],
+    [true, 2.5],
+  ]);
+  expect(rt.run('readValues', ['B2:C3'])).toEqual([
+    [1, 'x'],
+    [true, 2.5],
+  ]);
 });
 
 test('strings starting with "=" written by setValue(s) become formulas; a leading apostrophe keeps text', () => {
@@ -43,7 +55,18 @@ test('typed-input parsing coerces numbers, percents, currency, booleans and date
 });
 
 test('typed-input parsing also reads scientific notation, times, month names, month-day dates, other currencies and a full-width equals sign', () => {
-  const typed = ['1e10', '1.5e-3', 'Jan 5', '5 January 2024', '10:00 AM', '1-10', '€5', '(1,000)', '\uff1d1+1', "'leading apostrophe"];
+  const typed = [
+    '1e10',
+    '1.5e-3',
+    'Jan 5',
+    '5 January 2024',
+    '10:00 AM',
+    '1-10',
+    '€5',
+    '(1,000)',
+    '\uff1d1+1',
+    "'leading apostrophe",
+  ];
   rt.run('writeValues', ['A1:J1', [typed]]);
   const [row] = sheet1().getValues('A1:J1');
   expect(row.slice(0, 2)).toEqual([1e10, 0.0015]);
@@ -57,7 +80,7 @@ test('typed-input parsing also reads scientific notation, times, month names, mo
   expect(sheet1().getValues('A2:C2')).toEqual([['May', 'March 3rd', '13:61']]);
 });
 
-test('more than 50,000 characters in a cell throws Google\'s message and writes nothing', () => {
+test("more than 50,000 characters in a cell throws Google's message and writes nothing", () => {
   const long = 'x'.repeat(50_001);
   expect(failureOf(() => rt.run('writeValues', ['A1:B1', [['ok', long]]]))).toBe(
     'Your input contains more than the maximum of 50000 characters in a single cell.',
@@ -67,8 +90,18 @@ test('more than 50,000 characters in a cell throws Google\'s message and writes 
   expect((sheet1().getValues('A1')[0][0] as string).length).toBe(50_000);
 });
 
-test('dimension mismatches throw Google\'s messages', () => {
-  expect(failureOf(() => rt.run('writeValues', ['A1:B3', [[1, 2], [3, 4]]]))).toBe(
+test("dimension mismatches throw Google's messages", () => {
+  expect(
+    failureOf(() =>
+      rt.run('writeValues', [
+        'A1:B3',
+        [
+          [1, 2],
+          [3, 4],
+        ],
+      ]),
+    ),
+  ).toBe(
     'The number of rows in the data does not match the number of rows in the range. The data has 2 but the range has 3.',
   );
   expect(failureOf(() => rt.run('writeValues', ['A1:B2', [[1, 2], [3]]]))).toBe(
@@ -79,11 +112,13 @@ test('dimension mismatches throw Google\'s messages', () => {
   );
 });
 
-test('invalid ranges throw Google\'s messages', () => {
+test("invalid ranges throw Google's messages", () => {
   expect(failureOf(() => rt.run('rangeError', ['row0']))).toBe('The starting row of the range is too small.');
   expect(failureOf(() => rt.run('rangeError', ['col0']))).toBe('The starting column of the range is too small.');
   expect(failureOf(() => rt.run('rangeError', ['rows0']))).toBe('The number of rows in the range must be at least 1.');
-  expect(failureOf(() => rt.run('rangeError', ['outside']))).toBe('The coordinates of the range are outside the dimensions of the sheet.');
+  expect(failureOf(() => rt.run('rangeError', ['outside']))).toBe(
+    'The coordinates of the range are outside the dimensions of the sheet.',
+  );
   expect(failureOf(() => rt.run('rangeError', ['a1']))).toBe('Range not found');
   expect(failureOf(() => rt.run('rangeError', ['signature']))).toBe(
     "The parameters (String,number) don't match the method signature for SpreadsheetApp.Sheet.getRange.",
@@ -166,14 +201,20 @@ test('developer metadata: whole rows/columns only, finder scopes, visibility, lo
 });
 
 describe('developer metadata storage: 30,000 characters of keys and values per sheet and per spreadsheet', () => {
-  const SHEET_FULL = 'Developer metadata storage limit exceeded: sheet "Sheet1" would hold more than 30000 characters of developer metadata.';
-  const DOC_FULL = 'Developer metadata storage limit exceeded: the spreadsheet would hold more than 30000 characters of developer metadata.';
+  const SHEET_FULL =
+    'Developer metadata storage limit exceeded: sheet "Sheet1" would hold more than 30000 characters of developer metadata.';
+  const DOC_FULL =
+    'Developer metadata storage limit exceeded: the spreadsheet would hold more than 30000 characters of developer metadata.';
   const chars = (n: number) => 'x'.repeat(n);
   let doc: GasRuntime;
   beforeEach(() => {
     doc = fixtureRuntime('sheets', { spreadsheet: new SpreadsheetModel({ sheetNames: ['Sheet1', 'Sheet2'] }) });
   });
-  const used = () => [doc.spreadsheet.metadataChars('Sheet1'), doc.spreadsheet.metadataChars('Sheet2'), doc.spreadsheet.metadataChars()];
+  const used = () => [
+    doc.spreadsheet.metadataChars('Sheet1'),
+    doc.spreadsheet.metadataChars('Sheet2'),
+    doc.spreadsheet.metadataChars(),
+  ];
 
   test('metadata on a sheet, its rows and its columns counts toward the sheet; the write past 30,000 throws and adds nothing', () => {
     doc.run('addMetadataOn', ['Sheet1', 'sheet', 'k', chars(9_999)]);
@@ -225,12 +266,27 @@ describe('developer metadata storage: 30,000 characters of keys and values per s
 });
 
 test('sort orders rows by column (blanks last) and leaves row metadata on its row', () => {
-  sheet1().setValues('A1:B4', [['b', 2], ['', 9], ['a', 1], ['c', 3]]);
+  sheet1().setValues('A1:B4', [
+    ['b', 2],
+    ['', 9],
+    ['a', 1],
+    ['c', 3],
+  ]);
   rt.run('addRowMetadata', [1, 'job', 'first']);
   rt.run('sortRange', ['A1:B4', { column: 2, ascending: false }]);
-  expect(sheet1().getValues('A1:B4')).toEqual([['', 9], ['c', 3], ['b', 2], ['a', 1]]);
+  expect(sheet1().getValues('A1:B4')).toEqual([
+    ['', 9],
+    ['c', 3],
+    ['b', 2],
+    ['a', 1],
+  ]);
   rt.run('sortRange', ['A1:B4', 1]);
-  expect(sheet1().getValues('A1:B4')).toEqual([['a', 1], ['b', 2], ['c', 3], ['', 9]]);
+  expect(sheet1().getValues('A1:B4')).toEqual([
+    ['a', 1],
+    ['b', 2],
+    ['c', 3],
+    ['', 9],
+  ]);
   expect(rt.run('findRowOf', ['job', 'first'])).toEqual([1]);
   expect(failureOf(() => rt.run('sortRange', ['A1:B4', 5]))).toBe('The specified column is outside of the range.');
 });
@@ -261,7 +317,10 @@ test('menus are recorded and their items can be clicked', () => {
       items: [
         { caption: 'Open sidebar', functionName: 'openSidebar' },
         { caption: '', separator: true },
-        { caption: 'More', subMenu: { caption: 'More', addon: false, items: [{ caption: 'Refresh', functionName: 'refreshAll' }] } },
+        {
+          caption: 'More',
+          subMenu: { caption: 'More', addon: false, items: [{ caption: 'Refresh', functionName: 'refreshAll' }] },
+        },
       ],
     },
     { caption: 'Custom', addon: false, items: [{ caption: 'Hello', functionName: 'hello' }] },
@@ -290,6 +349,9 @@ test('sheet I/O is counted per call, not per cell', () => {
 });
 
 test('values handed to the bundle belong to its realm', () => {
-  sheet1().setValues('A1:B2', [[1, 2], [3, 4]]);
+  sheet1().setValues('A1:B2', [
+    [1, 2],
+    [3, 4],
+  ]);
   expect(rt.run('realmChecks')).toEqual([true, true, true, 0, true, 'Exception', true, 'Sheet', true]);
 });

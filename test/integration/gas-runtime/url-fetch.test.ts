@@ -22,11 +22,16 @@ afterEach(async () => {
 const url = (p: string) => `${server.base}${p}`;
 
 test('GET by default; headers and the Apps Script user agent are sent', () => {
-  const { code, body } = rt.run<{ code: number; body: { method: string; headers: Record<string, string> } }>('fetchJson', [url('/echo'), { headers: { 'X-Api-Key': 'k1' } }]);
+  const { code, body } = rt.run<{ code: number; body: { method: string; headers: Record<string, string> } }>(
+    'fetchJson',
+    [url('/echo'), { headers: { 'X-Api-Key': 'k1' } }],
+  );
   expect(code).toBe(200);
   expect(body.method).toBe('GET');
   expect(body.headers['x-api-key']).toBe('k1');
-  expect(body.headers['user-agent']).toMatch(/^Mozilla\/5.0 \(compatible; Google-Apps-Script; beanserver; \+https:\/\/script.google.com; id: /);
+  expect(body.headers['user-agent']).toMatch(
+    /^Mozilla\/5.0 \(compatible; Google-Apps-Script; beanserver; \+https:\/\/script.google.com; id: /,
+  );
 });
 
 test('methods are case-insensitive; a string payload is sent with the given contentType', () => {
@@ -38,16 +43,21 @@ test('methods are case-insensitive; a string payload is sent with the given cont
 });
 
 test('an object payload is form-encoded with the default content type; Blob payloads keep their type', () => {
-  const { body } = rt.run<{ body: { headers: Record<string, string>; body: string } }>('fetchJson', [url('/echo'), { method: 'post', payload: { q: 'a b', n: 1 } }]);
+  const { body } = rt.run<{ body: { headers: Record<string, string>; body: string } }>('fetchJson', [
+    url('/echo'),
+    { method: 'post', payload: { q: 'a b', n: 1 } },
+  ]);
   expect([body.headers['content-type'], body.body]).toEqual(['application/x-www-form-urlencoded', 'q=a%20b&n=1']);
-  expect(rt.run<{ method: string; headers: Record<string, string>; body: string }>('postBytes', [url('/echo')])).toMatchObject({
+  expect(
+    rt.run<{ method: string; headers: Record<string, string>; body: string }>('postBytes', [url('/echo')]),
+  ).toMatchObject({
     method: 'PUT',
     headers: { 'content-type': 'text/x-custom' },
     body: 'blob body',
   });
 });
 
-test('a failing status throws Google\'s exception, truncating the server response', () => {
+test("a failing status throws Google's exception, truncating the server response", () => {
   expect(failureOf(() => rt.run('fetchDescribe', [url('/status/404?body=missing')]))).toBe(
     `Request failed for ${server.base} returned code 404. Truncated server response: missing (use muteHttpExceptions option to examine full response)`,
   );
@@ -58,9 +68,15 @@ test('a failing status throws Google\'s exception, truncating the server respons
 });
 
 test('muteHttpExceptions returns the response; headers as objects, repeated ones as arrays', () => {
-  const notFound = rt.run<{ code: number; text: string }>('fetchDescribe', [url('/status/404'), { muteHttpExceptions: true }]);
+  const notFound = rt.run<{ code: number; text: string }>('fetchDescribe', [
+    url('/status/404'),
+    { muteHttpExceptions: true },
+  ]);
   expect([notFound.code, notFound.text]).toEqual([404, 'status 404']);
-  const withHeaders = rt.run<{ headers: Record<string, unknown>; allHeaders: Record<string, unknown> }>('fetchDescribe', [url('/headers')]);
+  const withHeaders = rt.run<{ headers: Record<string, unknown>; allHeaders: Record<string, unknown> }>(
+    'fetchDescribe',
+    [url('/headers')],
+  );
   expect(withHeaders.headers['X-Custom']).toBe('yes');
   expect(typeof withHeaders.headers['Set-Cookie']).toBe('string');
   expect(withHeaders.allHeaders['Set-Cookie']).toEqual(['a=1', 'b=2']);
@@ -76,7 +92,10 @@ test('getContent and getBlob return signed bytes', () => {
 
 test('redirects are followed unless followRedirects is false', () => {
   expect(rt.run<{ code: number }>('fetchDescribe', [url('/redirect?to=/status/200')]).code).toBe(200);
-  const raw = rt.run<{ code: number; headers: Record<string, string> }>('fetchDescribe', [url('/redirect?to=/elsewhere'), { followRedirects: false }]);
+  const raw = rt.run<{ code: number; headers: Record<string, string> }>('fetchDescribe', [
+    url('/redirect?to=/elsewhere'),
+    { followRedirects: false },
+  ]);
   expect([raw.code, raw.headers.Location]).toEqual([302, '/elsewhere']);
 });
 
@@ -92,14 +111,22 @@ test('fetchAll runs requests in parallel and keeps their order', () => {
 });
 
 test('a dropped connection in fetchAll throws for the whole call', () => {
-  expect(failureOf(() => rt.run('fetchAllTexts', [[url('/status/200'), url('/drop'), url('/status/201')]]))).toBe(`Address unavailable: ${url('/drop')}`);
+  expect(failureOf(() => rt.run('fetchAllTexts', [[url('/status/200'), url('/drop'), url('/status/201')]]))).toBe(
+    `Address unavailable: ${url('/drop')}`,
+  );
   expect(rt.httpLog.map((e) => e.status ?? e.error)).toEqual([200, 'unavailable', 201]);
 });
 
-test('timeouts and refused connections throw Apps Script\'s messages', () => {
-  expect(failureOf(() => rt.run('fetchDescribe', [url('/hang'), { timeoutSeconds: 0.2 }]))).toBe(`Timeout: ${url('/hang')}`);
-  expect(failureOf(() => rt.run('fetchDescribe', ['http://127.0.0.1:1/nothing']))).toBe('Address unavailable: http://127.0.0.1:1/nothing');
-  expect(failureOf(() => rt.run('fetchDescribe', ['ftp://example.com/file']))).toBe('Invalid argument: ftp://example.com/file');
+test("timeouts and refused connections throw Apps Script's messages", () => {
+  expect(failureOf(() => rt.run('fetchDescribe', [url('/hang'), { timeoutSeconds: 0.2 }]))).toBe(
+    `Timeout: ${url('/hang')}`,
+  );
+  expect(failureOf(() => rt.run('fetchDescribe', ['http://127.0.0.1:1/nothing']))).toBe(
+    'Address unavailable: http://127.0.0.1:1/nothing',
+  );
+  expect(failureOf(() => rt.run('fetchDescribe', ['ftp://example.com/file']))).toBe(
+    'Invalid argument: ftp://example.com/file',
+  );
 });
 
 test('the daily quota counts every request, throws like Apps Script, and resets after 24 hours', () => {
@@ -107,9 +134,13 @@ test('the daily quota counts every request, throws like Apps Script, and resets 
   const quota = fixtureRuntime('urlfetch', { clock, limits: { urlFetchPerDay: 3 } });
   try {
     quota.run('fetchAllTexts', [[url('/status/200'), url('/status/200')]]);
-    expect(failureOf(() => quota.run('fetchAllTexts', [[url('/status/200'), url('/status/200')]]))).toBe('Service invoked too many times for one day: urlfetch.');
+    expect(failureOf(() => quota.run('fetchAllTexts', [[url('/status/200'), url('/status/200')]]))).toBe(
+      'Service invoked too many times for one day: urlfetch.',
+    );
     quota.run('fetchDescribe', [url('/status/200')]);
-    expect(failureOf(() => quota.run('fetchDescribe', [url('/status/200')]))).toBe('Service invoked too many times for one day: urlfetch.');
+    expect(failureOf(() => quota.run('fetchDescribe', [url('/status/200')]))).toBe(
+      'Service invoked too many times for one day: urlfetch.',
+    );
     expect(quota.counters.urlFetch).toMatchObject({ total: 3, today: 3, lastExecution: 0, fetchAllCalls: 1 });
     expect(quota.quotaUsage()).toEqual({ urlFetch: 3, triggerRuntimeMs: 0, propertyOps: 0 });
     clock.advance(24 * 3600 * 1000);
@@ -126,17 +157,28 @@ test('every request is logged with method, url, headers, body and status', () =>
     expect.objectContaining({
       method: 'POST',
       url: url('/echo'),
-      headers: expect.objectContaining({ authorization: 'Bearer t', 'content-type': 'application/x-www-form-urlencoded' }),
+      headers: expect.objectContaining({
+        authorization: 'Bearer t',
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
       body: 'hello',
       status: 200,
     }),
   ]);
-  expect(rt.run('requestPreview', [url('/echo')])).toMatchObject({ method: 'post', payload: 'q=a%20b', contentType: 'application/x-www-form-urlencoded' });
+  expect(rt.run('requestPreview', [url('/echo')])).toMatchObject({
+    method: 'post',
+    payload: 'q=a%20b',
+    contentType: 'application/x-www-form-urlencoded',
+  });
 });
 
 test('UrlFetch works in custom functions but not in AuthMode.LIMITED', () => {
   expect(rt.run('fetchInCustomFunction', [url('/status/200')], { kind: 'custom-function' })).toBe('status 200');
-  expect(failureOf(() => rt.run('fetchInCustomFunction', [url('/status/200')], { kind: 'simple-trigger', authMode: 'LIMITED' }))).toBe(
+  expect(
+    failureOf(() =>
+      rt.run('fetchInCustomFunction', [url('/status/200')], { kind: 'simple-trigger', authMode: 'LIMITED' }),
+    ),
+  ).toBe(
     'You do not have permission to call UrlFetchApp.fetch. Required permissions: https://www.googleapis.com/auth/script.external_request',
   );
 });

@@ -12,8 +12,17 @@ const suite = researchSuite();
 const TOKEN = 'sbx_pro_token';
 let runtime: GasRuntime | null = null;
 
-const reportOutput: OutputRequest = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
-const pasted = (schema: unknown): OutputRequest => ({ kind: 'fields', statusHeader: 'Status', schemaText: JSON.stringify(schema) });
+const reportOutput: OutputRequest = {
+  kind: 'report',
+  statusHeader: 'Status',
+  reportHeader: 'Report',
+  sourcesHeader: null,
+};
+const pasted = (schema: unknown): OutputRequest => ({
+  kind: 'fields',
+  statusHeader: 'Status',
+  schemaText: JSON.stringify(schema),
+});
 const withProperty = (property: Record<string, unknown>) => ({ type: 'object', properties: { name: property } });
 
 describe('research briefs and schemas (integration)', () => {
@@ -29,22 +38,45 @@ describe('research briefs and schemas (integration)', () => {
   });
 
   it('puts cells into the brief as they are displayed (a typed number, boolean and currency)', async () => {
-    runtime = await runtimeFor(suite.world, [['Company', 'Employees', 'Public', 'Revenue'], ['Acme', '', '', '']]);
+    runtime = await runtimeFor(suite.world, [
+      ['Company', 'Employees', 'Public', 'Revenue'],
+      ['Acme', '', '', ''],
+    ]);
     const sheet = runtime.spreadsheet.sheet(SHEET);
     sheet.typeInto('B2', '42');
     sheet.typeInto('C2', 'true');
     sheet.typeInto('D2', '$1,234.50');
     expect(sheet.getValues('B2:D2')).toEqual([[42, true, 1234.5]]);
-    const response = launch(runtime, { template: '{Company}: {Employees} staff, listed {Public}, revenue {Revenue}', depth: 'medium', output: reportOutput }, [2]);
+    const response = launch(
+      runtime,
+      {
+        template: '{Company}: {Employees} staff, listed {Public}, revenue {Revenue}',
+        depth: 'medium',
+        output: reportOutput,
+      },
+      [2],
+    );
     expect(response).toMatchObject({ ok: true, created: 1 });
     const tasks = await suite.world.control.tasks(TOKEN);
     expect(tasks.map((task) => task.brief)).toEqual(['Acme: 42 staff, listed TRUE, revenue $1,234.50']);
   });
 
   it.each([
-    ['maxLength "10"', withProperty({ type: 'string', maxLength: '10' }), 'Invalid JSON Schema at #/properties/name/maxLength: must be integer'],
-    ['minItems -1', withProperty({ type: 'array', minItems: -1 }), 'Invalid JSON Schema at #/properties/name/minItems: must be >= 0'],
-    ['pattern "("', withProperty({ type: 'string', pattern: '(' }), 'Invalid JSON Schema: Invalid regular expression: /(/u: Unterminated group'],
+    [
+      'maxLength "10"',
+      withProperty({ type: 'string', maxLength: '10' }),
+      'Invalid JSON Schema at #/properties/name/maxLength: must be integer',
+    ],
+    [
+      'minItems -1',
+      withProperty({ type: 'array', minItems: -1 }),
+      'Invalid JSON Schema at #/properties/name/minItems: must be >= 0',
+    ],
+    [
+      'pattern "("',
+      withProperty({ type: 'string', pattern: '(' }),
+      'Invalid JSON Schema: Invalid regular expression: /(/u: Unterminated group',
+    ],
   ])('refuses a pasted schema with %s before sending anything', async (_case, schema, message) => {
     runtime = await runtimeFor(suite.world, [['Company'], ['Acme']]);
     const response = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: pasted(schema) }, [2]);
@@ -54,7 +86,10 @@ describe('research briefs and schemas (integration)', () => {
 
   it.each([
     ['{"type":"object"} with no properties', { type: 'object' }],
-    ['"required" naming a property it does not define', { type: 'object', properties: { hq: { type: 'string' } }, required: ['hq', 'ceo'] }],
+    [
+      '"required" naming a property it does not define',
+      { type: 'object', properties: { hq: { type: 'string' } }, required: ['hq', 'ceo'] },
+    ],
   ])('sends a pasted schema the spec accepts: %s', async (_case, schema) => {
     runtime = await runtimeFor(suite.world, [['Company'], ['Acme']]);
     const response = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: pasted(schema) }, [2]);

@@ -30,7 +30,15 @@ async function run(seed: number | null): Promise<{ snapshot: unknown; briefs: st
     return random / 2147483647;
   };
   await world.control.call('POST', '/_sandbox/faults', { route: 'tasks.create', errorRate: 1, errorStatus: 503 });
-  const launched = launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null } }, [2, 3, 4, 5]);
+  const launched = launch(
+    runtime,
+    {
+      template: 'Research {Domain}',
+      depth: 'medium',
+      output: { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null },
+    },
+    [2, 3, 4, 5],
+  );
   expect(launched.queued).toBe(ROWS);
   await world.control.call('DELETE', '/_sandbox/faults');
   let kills = 0;
@@ -48,14 +56,20 @@ async function run(seed: number | null): Promise<{ snapshot: unknown; briefs: st
   // here, so a create that did reach the service was adopted instead).
   await advance(world, runtime, 31 * 60000);
   tick(runtime);
-  const unconfirmed = poll(runtime).rows.filter((row) => row.state === 'unconfirmed').map((row) => row.entryId);
+  const unconfirmed = poll(runtime)
+    .rows.filter((row) => row.state === 'unconfirmed')
+    .map((row) => row.entryId);
   if (unconfirmed.length > 0) runtime.run('sendUnconfirmedResearchAnyway', [unconfirmed], { kind: 'sidebar' });
   for (let settle = 0; settle < 20 && poll(runtime).pending > 0; settle++) {
     await advance(world, runtime, 60000);
     tick(runtime);
   }
   expect(poll(runtime).pending).toBe(0);
-  const result = { snapshot: snapshot(runtime), briefs: (await world.control.tasks('sbx_pro_token')).map((t) => t.brief), kills };
+  const result = {
+    snapshot: snapshot(runtime),
+    briefs: (await world.control.tasks('sbx_pro_token')).map((t) => t.brief),
+    kills,
+  };
   await runtime.close();
   return result;
 }

@@ -2,7 +2,13 @@
 // runtime over the built bundle whose clock follows the sandbox's, a sheet of companies, and helpers that act like
 // the Research panel (launch, poll) and the trigger (tick), advancing both clocks together.
 import path from 'node:path';
-import { createManualClock, createRuntime, SpreadsheetModel, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
+import {
+  createManualClock,
+  createRuntime,
+  SpreadsheetModel,
+  type GasRuntime,
+  type ManualClock,
+} from '../../../dev/gas-runtime';
 import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import { SandboxControl } from '../../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
@@ -64,8 +70,18 @@ export function researchSuite(options: { resetEachTest?: boolean } = {}): { read
 }
 
 /** A runtime with one sheet of `rows` (row 1 = headers), the token set for USER, and a clock at the sandbox's time. */
-export async function runtimeFor(world: World, rows: Array<Array<string | number>>, token = 'sbx_pro_token', options: { metadataFollowsSort?: boolean; urlFetchTimeoutMs?: number; addOn?: boolean } = {}): Promise<GasRuntime> {
-  const spreadsheet = new SpreadsheetModel({ rows: Math.max(1000, rows.length + 50), columns: 26, sheetNames: [SHEET], metadataFollowsSort: options.metadataFollowsSort });
+export async function runtimeFor(
+  world: World,
+  rows: Array<Array<string | number>>,
+  token = 'sbx_pro_token',
+  options: { metadataFollowsSort?: boolean; urlFetchTimeoutMs?: number; addOn?: boolean } = {},
+): Promise<GasRuntime> {
+  const spreadsheet = new SpreadsheetModel({
+    rows: Math.max(1000, rows.length + 50),
+    columns: 26,
+    sheetNames: [SHEET],
+    metadataFollowsSort: options.metadataFollowsSort,
+  });
   const width = Math.max(...rows.map((row) => row.length));
   const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
   spreadsheet.sheet(SHEET).setValues(`A1:${columnLetter(width)}${rows.length}`, padded);
@@ -94,7 +110,9 @@ export function sheetId(runtime: GasRuntime): number {
 }
 
 export function launch(runtime: GasRuntime, request: LaunchRequest, rows: number[]): LaunchResponse {
-  return runtime.run<LaunchResponse>('launchResearch', [{ ...request, sheetId: sheetId(runtime), rows }], { kind: 'sidebar' });
+  return runtime.run<LaunchResponse>('launchResearch', [{ ...request, sheetId: sheetId(runtime), rows }], {
+    kind: 'sidebar',
+  });
 }
 
 export function poll(runtime: GasRuntime): ResearchStatusDto {
@@ -107,7 +125,12 @@ export function tick(runtime: GasRuntime, opts: { killAtServiceCall?: number } =
 }
 
 /** Advances time in steps and ticks until nothing is pending (or `maxRounds`). */
-export async function runUntilSettled(world: World, runtime: GasRuntime, stepMs = 20000, maxRounds = 120): Promise<number> {
+export async function runUntilSettled(
+  world: World,
+  runtime: GasRuntime,
+  stepMs = 20000,
+  maxRounds = 120,
+): Promise<number> {
   for (let round = 0; round < maxRounds; round++) {
     await advance(world, runtime, stepMs);
     tick(runtime);

@@ -53,17 +53,25 @@ describe('research creates whose answer was lost (integration)', () => {
     await suite.world.control.setFault({ route: 'tasks.list', listLagMs: 24 * 3_600_000 });
     launch(runtime, { template: 'Research {Domain}', depth: 'medium', output }, [2]);
     await ticksFor(31 * 60_000);
-    expect(column(runtime, 'Status')[0]).toBe('Unconfirmed: may have started (Sheet Scout > Research: Check again or Send anyway)');
+    expect(column(runtime, 'Status')[0]).toBe(
+      'Unconfirmed: may have started (Sheet Scout > Research: Check again or Send anyway)',
+    );
     const status = poll(runtime);
     expect(status.pending).toBe(0);
     const [row] = status.rows;
     expect(row).toMatchObject({ state: 'unconfirmed', depth: 'medium' });
-    const checked = runtime.run<UnconfirmedActionResponse>('checkUnconfirmedResearch', [[row.entryId]], { kind: 'sidebar' });
-    expect(checked.message).toBe('1 still not in your task list: may never have started (Send anyway pays again if it did)');
+    const checked = runtime.run<UnconfirmedActionResponse>('checkUnconfirmedResearch', [[row.entryId]], {
+      kind: 'sidebar',
+    });
+    expect(checked.message).toBe(
+      '1 still not in your task list: may never have started (Send anyway pays again if it did)',
+    );
     // It did start (the sandbox created it before dropping the answer): sending anyway pays for a second task,
     // which the panel says before the user confirms.
     expect(await taskCount()).toBe(1);
-    const sent = runtime.run<UnconfirmedActionResponse>('sendUnconfirmedResearchAnyway', [[row.entryId]], { kind: 'sidebar' });
+    const sent = runtime.run<UnconfirmedActionResponse>('sendUnconfirmedResearchAnyway', [[row.entryId]], {
+      kind: 'sidebar',
+    });
     expect(sent).toEqual({ ok: true, message: 'Sent 1 again' });
     expect(await taskCount()).toBe(2);
     await suite.world.control.clearFaults();

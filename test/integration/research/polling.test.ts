@@ -11,7 +11,12 @@ jest.setTimeout(120000);
 
 const TOKEN = 'sbx_pro_token';
 const HOUR = 60 * 60 * 1000;
-const reportOutput: OutputRequest = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' };
+const reportOutput: OutputRequest = {
+  kind: 'report',
+  statusHeader: 'Status',
+  reportHeader: 'Report',
+  sourcesHeader: 'Sources',
+};
 
 const suite = researchSuite();
 let runtime: GasRuntime | null = null;
@@ -22,19 +27,36 @@ beforeEach(async () => {
 
 async function companyRows(count: number): Promise<Array<Array<string | number>>> {
   const companies = await suite.world.control.companies(count);
-  return [['Company', 'Domain'], ...Array.from({ length: count }, (_, i) => [companies[i % companies.length].name, companies[i % companies.length].domain])];
+  return [
+    ['Company', 'Domain'],
+    ...Array.from({ length: count }, (_, i) => [
+      companies[i % companies.length].name,
+      companies[i % companies.length].domain,
+    ]),
+  ];
 }
 
-const pendingCount = (rt: GasRuntime) => column(rt, 'Status').filter((status) => status === 'Queued' || status.startsWith('Researching')).length;
+const pendingCount = (rt: GasRuntime) =>
+  column(rt, 'Status').filter((status) => status === 'Queued' || status.startsWith('Researching')).length;
 
 describe('research polling (integration)', () => {
-  it('costs about finished + ceil(pending / 100) requests per tick, with other documents\' tasks in the list', async () => {
+  it("costs about finished + ceil(pending / 100) requests per tick, with other documents' tasks in the list", async () => {
     const rows = await companyRows(150);
     runtime = await runtimeFor(suite.world, rows);
-    const response = launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: reportOutput }, rows.slice(1).map((_, i) => i + 2));
+    const response = launch(
+      runtime,
+      { template: 'Research {Domain}', depth: 'medium', output: reportOutput },
+      rows.slice(1).map((_, i) => i + 2),
+    );
     expect(response.created).toBe(150);
     // Another document's tasks of the same account, newer than these: they cost list pages, they are not adopted.
-    for (let i = 0; i < 40; i++) await suite.world.control.call('POST', '/v1/deep_research_tasks', { brief: `Research elsewhere ${i}`, depth: 'medium' }, TOKEN);
+    for (let i = 0; i < 40; i++)
+      await suite.world.control.call(
+        'POST',
+        '/v1/deep_research_tasks',
+        { brief: `Research elsewhere ${i}`, depth: 'medium' },
+        TOKEN,
+      );
     let pending = 150;
     let maxOver = -Infinity;
     for (let round = 0; round < 60 && pending > 0; round++) {
@@ -50,8 +72,12 @@ describe('research polling (integration)', () => {
     expect(pending).toBe(0);
     // The sandbox's list items carry finished reports: no task is read on its own.
     expect(maxOver).toBeLessThanOrEqual(0);
-    expect(column(runtime, 'Status').every((status) => status.startsWith('Done') || status.startsWith('Failed'))).toBe(true);
-    expect(column(runtime, 'Report').filter((report) => report.startsWith('# ')).length).toBe(column(runtime, 'Status').filter((s) => s.startsWith('Done')).length);
+    expect(column(runtime, 'Status').every((status) => status.startsWith('Done') || status.startsWith('Failed'))).toBe(
+      true,
+    );
+    expect(column(runtime, 'Report').filter((report) => report.startsWith('# ')).length).toBe(
+      column(runtime, 'Status').filter((s) => s.startsWith('Done')).length,
+    );
   });
 
   it('a panel poll within 15 s of the previous tick (timer or panel) shows the ledger without calling the service', async () => {
@@ -83,7 +109,11 @@ describe('research polling (integration)', () => {
     const now = runtime.clock.now();
     runtime.properties.user(USER).set(REQUEST_BUDGET_KEYS.usage, JSON.stringify(addUsage({}, now, 18000 - 50)));
     runtime.counters.reset();
-    const response = launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: reportOutput }, rows.slice(1).map((_, i) => i + 2));
+    const response = launch(
+      runtime,
+      { template: 'Research {Domain}', depth: 'medium', output: reportOutput },
+      rows.slice(1).map((_, i) => i + 2),
+    );
     // One request checks the credits, 49 create tasks; the other 11 rows wait, nothing lost.
     expect(response).toMatchObject({ ok: true, created: 49, queued: 11 });
     expect(runtime.counters.urlFetch.total).toBe(50);

@@ -3,7 +3,18 @@
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { HistoryPageDto, ReportDto, WriteToRowResponse } from '../../../src/research/endpoints';
 import type { OutputRequest } from '../../../src/research/launch-request';
-import { advance, column, launch, noteAt, poll, researchSuite, runtimeFor, runUntilSettled, SHEET, tick } from './harness';
+import {
+  advance,
+  column,
+  launch,
+  noteAt,
+  poll,
+  researchSuite,
+  runtimeFor,
+  runUntilSettled,
+  SHEET,
+  tick,
+} from './harness';
 
 jest.setTimeout(60000);
 
@@ -11,7 +22,12 @@ const suite = researchSuite();
 
 let runtime: GasRuntime | null = null;
 
-const reportOutput: OutputRequest = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' };
+const reportOutput: OutputRequest = {
+  kind: 'report',
+  statusHeader: 'Status',
+  reportHeader: 'Report',
+  sourcesHeader: 'Sources',
+};
 
 function costs(statuses: string[]): number {
   return statuses.reduce((sum, status) => sum + Number(/^Done \((\d+) credits\)$/.exec(status)?.[1] ?? 0), 0);
@@ -30,7 +46,11 @@ describe('research (integration)', () => {
     rows.splice(9, 0, ['', '']); // blank: skipped
     runtime = await runtimeFor(suite.world, rows);
     const before = await suite.world.control.credits('sbx_pro_token');
-    const response = launch(runtime, { template: '{Company} {Domain}', depth: 'medium', output: reportOutput }, Array.from({ length: 20 }, (_, i) => i + 2));
+    const response = launch(
+      runtime,
+      { template: '{Company} {Domain}', depth: 'medium', output: reportOutput },
+      Array.from({ length: 20 }, (_, i) => i + 2),
+    );
     expect(response).toMatchObject({ ok: true, created: 19, skippedEmpty: [10] });
     expect(column(runtime, 'Status').filter((s) => s === 'Queued')).toHaveLength(19);
     expect(runtime.triggers.list().filter((t) => t.handler === 'sheetScoutTimer')).toHaveLength(1);
@@ -40,14 +60,18 @@ describe('research (integration)', () => {
     for (let i = 0; i < 20 && !sawProgress; i++) {
       await advance(suite.world, runtime, 1000);
       tick(runtime);
-      sawProgress = column(runtime, 'Status').some((s) => /^Researching: \d+ iterations, \d+ agents, \d+ sources$/.test(s));
+      sawProgress = column(runtime, 'Status').some((s) =>
+        /^Researching: \d+ iterations, \d+ agents, \d+ sources$/.test(s),
+      );
     }
     expect(sawProgress).toBe(true);
     await runUntilSettled(suite.world, runtime);
 
     const statuses = column(runtime, 'Status');
     expect(statuses[4]).toMatch(/^Failed: Brief rejected: no identifiable target/);
-    expect(noteAt(runtime, 'Status', 6)).toMatch(/How to fix: name the company or give its domain.*Nothing was charged/);
+    expect(noteAt(runtime, 'Status', 6)).toMatch(
+      /How to fix: name the company or give its domain.*Nothing was charged/,
+    );
     expect(statuses[8]).toBe('');
     const reports = column(runtime, 'Report');
     rows.slice(1).forEach((row, i) => {
@@ -81,7 +105,9 @@ describe('research (integration)', () => {
     expect(response.created).toBe(6);
     const sheet = runtime.spreadsheet.sheet(SHEET);
     // While tasks run: sort by company descending, then insert a row in the middle.
-    sheet.sortRows({ row: 2, column: 1, numRows: 6, numColumns: sheet.lastColumn() }, [{ column: 1, ascending: false }]);
+    sheet.sortRows({ row: 2, column: 1, numRows: 6, numColumns: sheet.lastColumn() }, [
+      { column: 1, ascending: false },
+    ]);
     sheet.insertRows(4, 1);
     sheet.setValues('A4:B4', [['Inserted Co', 'inserted.example']]);
     await runUntilSettled(suite.world, runtime);
@@ -108,7 +134,9 @@ describe('research (integration)', () => {
       select(runtime, r + 1);
       const viewed = runtime.run<ReportDto>('getSelectedRowReport', [], { kind: 'sidebar' });
       expect(viewed.brief).toBe(`Research ${values[r][1]}`);
-      expect(viewed.report?.kind === 'schema' && viewed.report.fields.employee_count).toBe(values[r][at('employee_count')]);
+      expect(viewed.report?.kind === 'schema' && viewed.report.fields.employee_count).toBe(
+        values[r][at('employee_count')],
+      );
       checked += 1;
     }
     expect(checked).toBe(6);
@@ -121,7 +149,11 @@ describe('research (integration)', () => {
     expect(refused.ok).toBe(false);
     expect(refused.message).toBe('Needs 30 credits (1 rows x 30), you have 12: try a lower depth or fewer rows');
     // 503 on every create: nothing created, the row stays queued for the tick.
-    await suite.world.control.call('POST', '/_sandbox/faults', { route: 'tasks.create', errorRate: 1, errorStatus: 503 });
+    await suite.world.control.call('POST', '/_sandbox/faults', {
+      route: 'tasks.create',
+      errorRate: 1,
+      errorStatus: 503,
+    });
     const queued = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: reportOutput }, [2]);
     expect(queued).toMatchObject({ ok: true, created: 0, queued: 1 });
     expect(column(runtime, 'Status')[0]).toBe('Queued');
@@ -141,9 +173,15 @@ describe('research (integration)', () => {
 
   it('reconciles timeouts on create through the task list: no task is created twice', async () => {
     const companies = await suite.world.control.companies(5);
-    runtime = await runtimeFor(suite.world, [['Company'], ...companies.map((c) => [c.name])], 'sbx_pro_token', { urlFetchTimeoutMs: 1000 });
+    runtime = await runtimeFor(suite.world, [['Company'], ...companies.map((c) => [c.name])], 'sbx_pro_token', {
+      urlFetchTimeoutMs: 1000,
+    });
     await suite.world.control.call('POST', '/_sandbox/faults', { route: 'tasks.create', latencyMs: 1500, count: 5 });
-    const response = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: reportOutput }, [2, 3, 4, 5, 6]);
+    const response = launch(
+      runtime,
+      { template: 'Research {Company}', depth: 'medium', output: reportOutput },
+      [2, 3, 4, 5, 6],
+    );
     expect(response.ok).toBe(true);
     expect(column(runtime, 'Status')).toEqual(Array(5).fill('Unconfirmed: may have started, checking'));
     await suite.world.control.call('DELETE', '/_sandbox/faults');
@@ -164,7 +202,15 @@ describe('research (integration)', () => {
   it('cuts a report over 50,000 characters in its cell and shows it in full in the viewer', async () => {
     const [company] = await suite.world.control.companies(1);
     runtime = await runtimeFor(suite.world, [['Company'], [company.name]]);
-    launch(runtime, { template: 'An exhaustive, comprehensive deep dive on {Company}: everything', depth: 'xhigh', output: { ...reportOutput, sourcesHeader: null } }, [2]);
+    launch(
+      runtime,
+      {
+        template: 'An exhaustive, comprehensive deep dive on {Company}: everything',
+        depth: 'xhigh',
+        output: { ...reportOutput, sourcesHeader: null },
+      },
+      [2],
+    );
     await runUntilSettled(suite.world, runtime);
     const cell = column(runtime, 'Report')[0];
     expect(cell.length).toBeLessThanOrEqual(50000);
@@ -208,11 +254,18 @@ describe('research (integration)', () => {
 
   it('keeps a deleted row\'s result in the ledger and viewer; history lists every task; "Write to selected row" imports one', async () => {
     const companies = await suite.world.control.companies(3);
-    runtime = await runtimeFor(suite.world, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain]), ['Spare row', '']]);
+    runtime = await runtimeFor(suite.world, [
+      ['Company', 'Domain'],
+      ...companies.map((c) => [c.name, c.domain]),
+      ['Spare row', ''],
+    ]);
     launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: reportOutput }, [2, 3, 4]);
     runtime.spreadsheet.sheet(SHEET).deleteRows(3, 1);
     await runUntilSettled(suite.world, runtime);
-    expect(column(runtime, 'Status').slice(0, 2)).toEqual([expect.stringMatching(/^Done/), expect.stringMatching(/^Done/)]);
+    expect(column(runtime, 'Status').slice(0, 2)).toEqual([
+      expect.stringMatching(/^Done/),
+      expect.stringMatching(/^Done/),
+    ]);
     const status = poll(runtime);
     const detached = status.rows.filter((row) => row.detached);
     expect(detached.map((row) => row.brief)).toEqual([`Research ${companies[1].domain}`]);
@@ -227,25 +280,49 @@ describe('research (integration)', () => {
 
     // Import the deleted row's task into the spare row (now row 4) with the current mapping.
     select(runtime, 4);
-    const written = runtime.run<WriteToRowResponse>('writeTaskToSelectedRow', [{ taskId: detached[0].taskId, output: reportOutput }], { kind: 'sidebar' });
+    const written = runtime.run<WriteToRowResponse>(
+      'writeTaskToSelectedRow',
+      [{ taskId: detached[0].taskId, output: reportOutput }],
+      { kind: 'sidebar' },
+    );
     expect(written).toEqual({ ok: true, message: `Wrote the report into row 4 (${companies[1].name})`, ask: null });
     expect(column(runtime, 'Report')[2]).toContain(companies[1].domain);
     expect(column(runtime, 'Status')[2]).toMatch(/^Done/);
     // The panel's output is Fields, the task has a report: offered, not refused.
-    const fieldsOutput = { kind: 'fields', statusHeader: 'Status', fields: [{ name: 'x', type: 'string', required: false, evidence: false }] };
-    const wrongKind = runtime.run<WriteToRowResponse>('writeTaskToSelectedRow', [{ taskId: detached[0].taskId, output: fieldsOutput }], { kind: 'sidebar' });
-    expect(wrongKind.ask).toEqual({ kind: 'output', confirm: 'Write the report', question: 'This task has a markdown report. Write it into the "Research report" and "Research sources" columns?' });
+    const fieldsOutput = {
+      kind: 'fields',
+      statusHeader: 'Status',
+      fields: [{ name: 'x', type: 'string', required: false, evidence: false }],
+    };
+    const wrongKind = runtime.run<WriteToRowResponse>(
+      'writeTaskToSelectedRow',
+      [{ taskId: detached[0].taskId, output: fieldsOutput }],
+      { kind: 'sidebar' },
+    );
+    expect(wrongKind.ask).toEqual({
+      kind: 'output',
+      confirm: 'Write the report',
+      question: 'This task has a markdown report. Write it into the "Research report" and "Research sources" columns?',
+    });
     // Another company's task into row 2 asks first, naming both companies; nothing is written until confirmed.
     select(runtime, 2);
     const before = column(runtime, 'Report')[0];
-    const other = runtime.run<WriteToRowResponse>('writeTaskToSelectedRow', [{ taskId: detached[0].taskId, output: reportOutput }], { kind: 'sidebar' });
+    const other = runtime.run<WriteToRowResponse>(
+      'writeTaskToSelectedRow',
+      [{ taskId: detached[0].taskId, output: reportOutput }],
+      { kind: 'sidebar' },
+    );
     expect(other.ask).toEqual({
       kind: 'company',
       confirm: 'Write anyway',
       question: `This task is about ${companies[1].name} (${companies[1].domain}), but row 2 holds ${companies[0].name} (${companies[0].domain}). Write it into row 2 anyway?`,
     });
     expect(column(runtime, 'Report')[0]).toBe(before);
-    const confirmed = runtime.run<WriteToRowResponse>('writeTaskToSelectedRow', [{ taskId: detached[0].taskId, output: reportOutput, otherCompany: true }], { kind: 'sidebar' });
+    const confirmed = runtime.run<WriteToRowResponse>(
+      'writeTaskToSelectedRow',
+      [{ taskId: detached[0].taskId, output: reportOutput, otherCompany: true }],
+      { kind: 'sidebar' },
+    );
     expect(confirmed.ok).toBe(true);
     expect(column(runtime, 'Report')[0]).toContain(companies[1].domain);
     select(runtime, 4);
@@ -256,10 +333,17 @@ describe('research (integration)', () => {
 
   it('with row metadata that follows sorts, results still land in the right rows', async () => {
     const companies = await suite.world.control.companies(5);
-    runtime = await runtimeFor(suite.world, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])], 'sbx_pro_token', { metadataFollowsSort: true });
+    runtime = await runtimeFor(
+      suite.world,
+      [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])],
+      'sbx_pro_token',
+      { metadataFollowsSort: true },
+    );
     launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: reportOutput }, [2, 3, 4, 5, 6]);
     const sheet = runtime.spreadsheet.sheet(SHEET);
-    sheet.sortRows({ row: 2, column: 1, numRows: 5, numColumns: sheet.lastColumn() }, [{ column: 2, ascending: false }]);
+    sheet.sortRows({ row: 2, column: 1, numRows: 5, numColumns: sheet.lastColumn() }, [
+      { column: 2, ascending: false },
+    ]);
     await runUntilSettled(suite.world, runtime);
     const values = sheet.getDisplayValues();
     const at = values[0].indexOf('Report');

@@ -13,7 +13,12 @@ const suite = researchSuite();
 
 let runtime: GasRuntime | null = null;
 
-const reportOutput: OutputRequest = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' };
+const reportOutput: OutputRequest = {
+  kind: 'report',
+  statusHeader: 'Status',
+  reportHeader: 'Report',
+  sourcesHeader: 'Sources',
+};
 
 const rowsFrom = (first: number, count: number) => Array.from({ length: count }, (_, i) => first + i);
 
@@ -21,7 +26,12 @@ const rowsFrom = (first: number, count: number) => Array.from({ length: count },
 async function taskCount(): Promise<number> {
   let count = 0;
   for (let offset = 0; ; offset += 100) {
-    const page = await suite.world.control.call<unknown[]>('GET', `/v1/deep_research_tasks?offset=${offset}&limit=100`, undefined, 'sbx_pro_token');
+    const page = await suite.world.control.call<unknown[]>(
+      'GET',
+      `/v1/deep_research_tasks?offset=${offset}&limit=100`,
+      undefined,
+      'sbx_pro_token',
+    );
     count += page.length;
     if (page.length < 100) return count;
   }
@@ -54,7 +64,9 @@ describe('research row identity and record storage (integration)', () => {
     expect(runtime.spreadsheet.metadataChars()).toBe(0);
     // The user sorts the whole sheet while the second launch runs: results follow their rows.
     const sheet = runtime.spreadsheet.sheet(SHEET);
-    sheet.sortRows({ row: 2, column: 1, numRows: 2000, numColumns: sheet.lastColumn() }, [{ column: 1, ascending: false }]);
+    sheet.sortRows({ row: 2, column: 1, numRows: 2000, numColumns: sheet.lastColumn() }, [
+      { column: 1, ascending: false },
+    ]);
     await runUntilSettled(suite.world, runtime, 60000);
     expectReportsInTheirRows(runtime, 2, 2000);
     expect(await taskCount()).toBe(2000);
@@ -65,7 +77,11 @@ describe('research row identity and record storage (integration)', () => {
     const companies = await suite.world.control.companies(3);
     const domains = [companies[0].domain, companies[1].domain, companies[0].domain, companies[2].domain];
     runtime = await runtimeFor(suite.world, [['Domain', 'Owner'], ...domains.map((d, i) => [d, `owner ${i}`])]);
-    const response = launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: reportOutput }, [2, 3, 4, 5]);
+    const response = launch(
+      runtime,
+      { template: 'Research {Domain}', depth: 'medium', output: reportOutput },
+      [2, 3, 4, 5],
+    );
     expect(response).toMatchObject({ ok: true, created: 4 });
     const tagged = runtime.spreadsheet.metadataChars();
     expect(tagged).toBeGreaterThan(0);
@@ -78,9 +94,21 @@ describe('research row identity and record storage (integration)', () => {
   it('stores a record larger than a cell whole: the paid task is polled and never created again', async () => {
     const [company] = await suite.world.control.companies(1);
     const brief = `Research ${company.domain}. ${'Say "why" and list the sources.\n'.repeat(700)}`.slice(0, 19252);
-    runtime = await runtimeFor(suite.world, [['Domain', 'Brief'], [company.domain, brief]]);
-    const properties = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`field_${i}`, { type: 'string', description: `Field ${i}: ${'explain it. '.repeat(55)}` }]));
-    const output: OutputRequest = { kind: 'fields', statusHeader: 'Status', schemaText: JSON.stringify({ type: 'object', properties }) };
+    runtime = await runtimeFor(suite.world, [
+      ['Domain', 'Brief'],
+      [company.domain, brief],
+    ]);
+    const properties = Object.fromEntries(
+      Array.from({ length: 50 }, (_, i) => [
+        `field_${i}`,
+        { type: 'string', description: `Field ${i}: ${'explain it. '.repeat(55)}` },
+      ]),
+    );
+    const output: OutputRequest = {
+      kind: 'fields',
+      statusHeader: 'Status',
+      schemaText: JSON.stringify({ type: 'object', properties }),
+    };
     const response = launch(runtime, { template: '{Brief}', depth: 'medium', output }, [2]);
     expect(response).toMatchObject({ ok: true, created: 1 });
     const ledger = runtime.spreadsheet.sheet('Sheet Scout research ledger').getValues();
@@ -96,7 +124,10 @@ describe('research row identity and record storage (integration)', () => {
     const [company] = await suite.world.control.companies(1);
     runtime = await runtimeFor(suite.world, [['Domain'], [company.domain]]);
     const template = `Исследуйте {Domain}. ${'ж'.repeat(6000)}`;
-    expect(launch(runtime, { template, depth: 'medium', output: reportOutput }, [2])).toMatchObject({ ok: true, created: 1 });
+    expect(launch(runtime, { template, depth: 'medium', output: reportOutput }, [2])).toMatchObject({
+      ok: true,
+      created: 1,
+    });
     const context = runtime.run<ResearchContextDto>('getResearchContext', [], { kind: 'sidebar' });
     expect(context.saved?.template).toBe(template);
     expect(await taskCount()).toBe(1);

@@ -1,7 +1,13 @@
 // The research spending guard through the bundle, the emulator and the sandbox: two editors launching at the same
 // moment never pass the spreadsheet's cap (the second launch is checked against the first's records under the
 // document lock), the cap counts what the service charged, and only the editor who shares their token may change it.
-import { createManualClock, createRuntime, SpreadsheetModel, type GasRuntime, type ServiceCallInfo } from '../../../dev/gas-runtime';
+import {
+  createManualClock,
+  createRuntime,
+  SpreadsheetModel,
+  type GasRuntime,
+  type ServiceCallInfo,
+} from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { LaunchResponse, SpendingGuardDto } from '../../../src/research/endpoints';
 import { BUNDLE, closeAfterTest, researchSuite, runUntilSettled, SHEET, USER } from './harness';
@@ -16,8 +22,18 @@ let runtime: GasRuntime | null = null;
 async function twoEditors(domains: string[], editorToken = 'sbx_pro_token'): Promise<GasRuntime> {
   const spreadsheet = new SpreadsheetModel({ rows: 100, columns: 26, sheetNames: [SHEET] });
   spreadsheet.sheet(SHEET).setValues(`A1:A${domains.length + 1}`, [['Domain'], ...domains.map((domain) => [domain])]);
-  const rt = closeAfterTest(createRuntime({ bundlePath: BUNDLE, spreadsheet, users: [USER, EDITOR], clock: createManualClock(await suite.world.control.now()) }));
-  for (const [user, token] of [[USER, 'sbx_pro_token'], [EDITOR, editorToken]]) {
+  const rt = closeAfterTest(
+    createRuntime({
+      bundlePath: BUNDLE,
+      spreadsheet,
+      users: [USER, EDITOR],
+      clock: createManualClock(await suite.world.control.now()),
+    }),
+  );
+  for (const [user, token] of [
+    [USER, 'sbx_pro_token'],
+    [EDITOR, editorToken],
+  ]) {
     rt.properties.user(user).set(SETTINGS_KEYS.token, token);
     rt.properties.user(user).set(SETTINGS_KEYS.baseUrl, suite.world.control.url);
   }
@@ -31,19 +47,31 @@ describe('research spending guard (integration)', () => {
     const domains = (await suite.world.control.companies(4)).map((company) => company.domain);
     runtime = await twoEditors(domains);
     const rt = runtime;
-    const guard = rt.run<SpendingGuardDto>('setSpendingGuard', [{ daily: 30, monthly: null }], { kind: 'sidebar', user: USER });
+    const guard = rt.run<SpendingGuardDto>('setSpendingGuard', [{ daily: 30, monthly: null }], {
+      kind: 'sidebar',
+      user: USER,
+    });
     expect(guard).toMatchObject({ left: 30, canEdit: true });
     const sheetId = rt.spreadsheet.sheet(SHEET).sheetId;
     const creditsBefore = await suite.world.control.credits('sbx_pro_token');
     const launch = (user: string, rows: number[], onServiceCall?: (call: ServiceCallInfo) => void) =>
-      rt.run<LaunchResponse>('launchResearch', [{ template: 'Research {Domain}', depth: 'medium', output, sheetId, rows }], { kind: 'sidebar', user, onServiceCall });
+      rt.run<LaunchResponse>(
+        'launchResearch',
+        [{ template: 'Research {Domain}', depth: 'medium', output, sheetId, rows }],
+        { kind: 'sidebar', user, onServiceCall },
+      );
     let second: LaunchResponse | null = null;
     // Ana's launch is suspended at its first request (the account check, before the lock); Ben launches meanwhile.
     const first = launch(USER, [2, 3], (call) => {
       if (!second && call.service === 'UrlFetchApp') second = launch(EDITOR, [4, 5]);
     });
     expect(second).toMatchObject({ ok: true, created: 2 });
-    expect(first).toMatchObject({ ok: false, message: expect.stringMatching(/^Over this spreadsheet's research spending cap: 2 rows reserve 20 credits, 10 left \(20 of 30 today spent\)\. 1 row fit\.$/) });
+    expect(first).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(
+        /^Over this spreadsheet's research spending cap: 2 rows reserve 20 credits, 10 left \(20 of 30 today spent\)\. 1 row fit\.$/,
+      ),
+    });
     const tasks = await suite.world.control.call<unknown[]>('GET', '/_sandbox/tasks');
     expect(tasks).toHaveLength(2);
     // What the service charged, not the estimate: once done, the room follows the agents that ran.
@@ -57,8 +85,15 @@ describe('research spending guard (integration)', () => {
   it('only the editor who shares their token with the spreadsheet changes the cap', async () => {
     runtime = await twoEditors(['a.com'], 'sbx_solo_token');
     runtime.run('setFormulaTokenSharing', [true], { kind: 'sidebar', user: USER });
-    expect(() => runtime!.run('setSpendingGuard', [{ daily: 10, monthly: 100 }], { kind: 'sidebar', user: EDITOR })).toThrow(/who shares their token with this spreadsheet/);
-    expect(runtime.run<SpendingGuardDto>('setSpendingGuard', [{ daily: 10, monthly: 100 }], { kind: 'sidebar', user: USER })).toMatchObject({ cap: { daily: 10, monthly: 100 } });
-    expect(runtime.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar', user: EDITOR })).toMatchObject({ canEdit: false, left: 10 });
+    expect(() =>
+      runtime!.run('setSpendingGuard', [{ daily: 10, monthly: 100 }], { kind: 'sidebar', user: EDITOR }),
+    ).toThrow(/who shares their token with this spreadsheet/);
+    expect(
+      runtime.run<SpendingGuardDto>('setSpendingGuard', [{ daily: 10, monthly: 100 }], { kind: 'sidebar', user: USER }),
+    ).toMatchObject({ cap: { daily: 10, monthly: 100 } });
+    expect(runtime.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar', user: EDITOR })).toMatchObject({
+      canEdit: false,
+      left: 10,
+    });
   });
 });

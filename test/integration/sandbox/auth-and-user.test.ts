@@ -21,15 +21,23 @@ const ENDPOINTS: [string, string, unknown][] = [
 ];
 
 describe('authentication (spec 5)', () => {
-  test.each(ENDPOINTS)('%s %s answers 401 without a token, with a bad token and without the Bearer prefix', async (method, path, body) => {
-    const missing = await sandbox.call(method, path, { token: null, body });
-    expect(missing.status).toBe(401);
-    expect(missing.headers.get('www-authenticate')).toBe('Bearer');
-    expect(typeof missing.body.detail).toBe('string');
-    expect((await sandbox.call(method, path, { token: 'not-a-token', body })).status).toBe(401);
-    expect((await sandbox.call(method, path, { token: null, body, headers: { authorization: TOKENS.pro } })).status).toBe(401);
-    expect((await sandbox.call(method, path, { token: null, body, headers: { authorization: `Token ${TOKENS.pro}` } })).status).toBe(401);
-  });
+  test.each(ENDPOINTS)(
+    '%s %s answers 401 without a token, with a bad token and without the Bearer prefix',
+    async (method, path, body) => {
+      const missing = await sandbox.call(method, path, { token: null, body });
+      expect(missing.status).toBe(401);
+      expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+      expect(typeof missing.body.detail).toBe('string');
+      expect((await sandbox.call(method, path, { token: 'not-a-token', body })).status).toBe(401);
+      expect(
+        (await sandbox.call(method, path, { token: null, body, headers: { authorization: TOKENS.pro } })).status,
+      ).toBe(401);
+      expect(
+        (await sandbox.call(method, path, { token: null, body, headers: { authorization: `Token ${TOKENS.pro}` } }))
+          .status,
+      ).toBe(401);
+    },
+  );
 
   test('a valid token is accepted on the check endpoint', async () => {
     const reply = await sandbox.call('GET', '/v1/user');
@@ -77,7 +85,7 @@ describe('user object (spec 2.4, 4.4)', () => {
     expect(typeof body.email).toBe('string');
   });
 
-  test('the second member shares the first member\'s organization, the rival does not', async () => {
+  test("the second member shares the first member's organization, the rival does not", async () => {
     const pro2 = (await sandbox.call('GET', '/v1/user', { token: TOKENS.pro2 })).body;
     const rival = (await sandbox.call('GET', '/v1/user', { token: TOKENS.rival })).body;
     expect(pro2.organization_id).toBe('org_sandbox_labs');

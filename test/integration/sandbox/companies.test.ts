@@ -11,13 +11,28 @@ beforeAll(async () => {
 });
 
 const RESULT_FIELDS = [
-  'id', 'domain', 'name', 'short_description', 'full_description', 'products_services', 'use_cases', 'target_audience',
-  'founding_year', 'employee_count', 'hq_country', 'hq_state_province', 'hq_city', 'hq_full_address', 'social_profiles',
-  'website_authority', 'relevance_score',
+  'id',
+  'domain',
+  'name',
+  'short_description',
+  'full_description',
+  'products_services',
+  'use_cases',
+  'target_audience',
+  'founding_year',
+  'employee_count',
+  'hq_country',
+  'hq_state_province',
+  'hq_city',
+  'hq_full_address',
+  'social_profiles',
+  'website_authority',
+  'relevance_score',
 ];
 const SIZES = ['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+'];
 
-const search = (body: unknown, token: string = TOKENS.pro) => sandbox.call('POST', '/v1/companies/search', { body, token });
+const search = (body: unknown, token: string = TOKENS.pro) =>
+  sandbox.call('POST', '/v1/companies/search', { body, token });
 const searchGet = (params: Record<string, string>, token: string = TOKENS.pro) =>
   sandbox.call('GET', `/v1/companies/search?${new URLSearchParams(params).toString()}`, { token });
 const lookup = (identifier: string) => sandbox.call('GET', `/v1/companies/${encodeURIComponent(identifier)}`);
@@ -35,7 +50,21 @@ describe('lookup (4.7)', () => {
     expect(Object.keys(reply.body).sort()).toEqual(['company_name', 'context', 'domain', 'id']);
     expect(reply.body.domain).toBe(seeded[0].domain);
     const context = reply.body.context;
-    for (const field of ['short_description', 'full_description', 'products_services', 'use_cases', 'target_audience', 'founding_year', 'employee_count', 'hq_country', 'hq_state_province', 'hq_city', 'hq_full_address', 'social_profiles', 'sources']) {
+    for (const field of [
+      'short_description',
+      'full_description',
+      'products_services',
+      'use_cases',
+      'target_audience',
+      'founding_year',
+      'employee_count',
+      'hq_country',
+      'hq_state_province',
+      'hq_city',
+      'hq_full_address',
+      'social_profiles',
+      'sources',
+    ]) {
       expect(context).toHaveProperty(field);
     }
     expect(SIZES).toContain(context.employee_count);
@@ -55,20 +84,25 @@ describe('lookup (4.7)', () => {
     expect(reply.body.domain).toBe(seeded[1].domain);
   });
 
-  test('a UUID fetches that company\'s profile, in any case', async () => {
+  test("a UUID fetches that company's profile, in any case", async () => {
     const byDomain = (await lookup(seeded[2].domain)).body;
     expect((await lookup(byDomain.id)).body).toEqual(byDomain);
     expect((await lookup(byDomain.id.toUpperCase())).body).toEqual(byDomain);
   });
 
-  test.each(['not a domain', 'localhost', '127.0.0.1', 'acme', 'x@y.com', 'foo.invalid', '00000000-0000-4000-8000-000000000000'])(
-    'an invalid identifier or unknown UUID is 404 (%p)',
-    async (identifier) => {
-      const reply = await lookup(identifier);
-      expect(reply.status).toBe(404);
-      expect(typeof reply.body.detail).toBe('string');
-    },
-  );
+  test.each([
+    'not a domain',
+    'localhost',
+    '127.0.0.1',
+    'acme',
+    'x@y.com',
+    'foo.invalid',
+    '00000000-0000-4000-8000-000000000000',
+  ])('an invalid identifier or unknown UUID is 404 (%p)', async (identifier) => {
+    const reply = await lookup(identifier);
+    expect(reply.status).toBe(404);
+    expect(typeof reply.body.detail).toBe('string');
+  });
 
   test('a valid domain outside the index is 404 (profile unavailable)', async () => {
     expect((await lookup('no-such-company-in-the-sandbox.com')).status).toBe(404);
@@ -95,7 +129,8 @@ describe('lookup (4.7)', () => {
     const pending = (await sandbox.companies('?enriched=false&limit=1'))[0];
     const excluded = await sandbox.call('POST', `/v1/companies/${pending.domain}/similar`, { body: {} });
     expect(excluded.status).toBe(404);
-    const byName = async () => (await search({ q: pending.name, pagination: { limit: 250 } })).body.results.map((result: any) => result.domain);
+    const byName = async () =>
+      (await search({ q: pending.name, pagination: { limit: 250 } })).body.results.map((result: any) => result.domain);
     expect(await byName()).not.toContain(pending.domain);
     expect((await lookup(pending.domain)).status).toBe(202);
     expect((await lookup(pending.domain)).status).toBe(200);
@@ -137,11 +172,13 @@ describe('semantic search (4.8, 4.9, 2.9)', () => {
   });
 
   test('results are ranked by text relevance over the descriptions (not substring matching)', async () => {
-    const results = (await search({ q: 'payroll platforms for restaurant groups', pagination: { limit: 10 } })).body.results;
+    const results = (await search({ q: 'payroll platforms for restaurant groups', pagination: { limit: 10 } })).body
+      .results;
     const scores = results.map((result: any) => result.relevance_score);
     expect(scores).toEqual([...scores].sort((left, right) => right - left));
     expect(scores[0]).toBe(1);
-    for (const result of results.slice(0, 3)) expect(`${result.products_services} ${result.target_audience}`.toLowerCase()).toMatch(/payroll/);
+    for (const result of results.slice(0, 3))
+      expect(`${result.products_services} ${result.target_audience}`.toLowerCase()).toMatch(/payroll/);
     expect(`${results[0].target_audience}`.toLowerCase()).toMatch(/restaurant/);
   });
 
@@ -152,17 +189,35 @@ describe('semantic search (4.8, 4.9, 2.9)', () => {
   });
 
   test('GET (deprecated) returns results identical to POST', async () => {
-    const filters = { include: { country: ['United States', 'Germany'], size: ['11-50', '51-200'] }, range: { founded: { min: 2000 } } };
-    const post = await search({ q: 'fraud detection for online retailers', filters, pagination: { offset: 3, limit: 7 } });
-    const get = await searchGet({ q: 'fraud detection for online retailers', filters: JSON.stringify(filters), offset: '3', limit: '7' });
+    const filters = {
+      include: { country: ['United States', 'Germany'], size: ['11-50', '51-200'] },
+      range: { founded: { min: 2000 } },
+    };
+    const post = await search({
+      q: 'fraud detection for online retailers',
+      filters,
+      pagination: { offset: 3, limit: 7 },
+    });
+    const get = await searchGet({
+      q: 'fraud detection for online retailers',
+      filters: JSON.stringify(filters),
+      offset: '3',
+      limit: '7',
+    });
     expect(get.status).toBe(200);
     expect(get.body).toEqual(post.body);
   });
 
   test('pages are consistent: offset continues where the previous page ended', async () => {
-    const whole = (await search({ q: 'security', pagination: { limit: 20 } })).body.results.map((result: any) => result.id);
-    const first = (await search({ q: 'security', pagination: { offset: 0, limit: 10 } })).body.results.map((result: any) => result.id);
-    const second = (await search({ q: 'security', pagination: { offset: 10, limit: 10 } })).body.results.map((result: any) => result.id);
+    const whole = (await search({ q: 'security', pagination: { limit: 20 } })).body.results.map(
+      (result: any) => result.id,
+    );
+    const first = (await search({ q: 'security', pagination: { offset: 0, limit: 10 } })).body.results.map(
+      (result: any) => result.id,
+    );
+    const second = (await search({ q: 'security', pagination: { offset: 10, limit: 10 } })).body.results.map(
+      (result: any) => result.id,
+    );
     expect([...first, ...second]).toEqual(whole);
   });
 
@@ -186,10 +241,15 @@ describe('semantic search (4.8, 4.9, 2.9)', () => {
     [{ q: 'x', offset: '-3' }, ['query', 'offset']],
     [{ q: 'x', filters: '{"include": {"country": ["Germany"]' }, ['query', 'filters']],
     [{ q: 'x', filters: 'not json' }, ['query', 'filters']],
-  ])('GET params %j are 422 at %j', async (params, loc) => expectIssue(await searchGet(params as Record<string, string>), loc));
+  ])('GET params %j are 422 at %j', async (params, loc) =>
+    expectIssue(await searchGet(params as Record<string, string>), loc),
+  );
 
   test('a malformed JSON body is 422', async () => {
-    const reply = await sandbox.call('POST', '/v1/companies/search', { rawBody: '{"q": "x",', headers: { 'content-type': 'application/json' } });
+    const reply = await sandbox.call('POST', '/v1/companies/search', {
+      rawBody: '{"q": "x",',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(reply.status).toBe(422);
     expect(reply.body.detail[0].type).toBe('json_invalid');
   });
@@ -203,24 +263,34 @@ describe('semantic search (4.8, 4.9, 2.9)', () => {
   test('paid plans page up to 2,000 results; past that, pages are empty', async () => {
     const edge = await search({ q: 'software platform for teams', pagination: { offset: 1990, limit: 250 } });
     expect(edge.body.results).toHaveLength(10);
-    expect((await search({ q: 'software platform for teams', pagination: { offset: 2000, limit: 10 } })).body.results).toEqual([]);
+    expect(
+      (await search({ q: 'software platform for teams', pagination: { offset: 2000, limit: 10 } })).body.results,
+    ).toEqual([]);
   });
 
   test('the free tier pages up to 25 results', async () => {
     const first = await search({ q: 'software platform for teams', pagination: { limit: 250 } }, TOKENS.free);
     expect(first.body.results).toHaveLength(25);
-    expect((await search({ q: 'software platform for teams', pagination: { offset: 20, limit: 10 } }, TOKENS.free)).body.results).toHaveLength(5);
-    expect((await search({ q: 'software platform for teams', pagination: { offset: 25, limit: 10 } }, TOKENS.free)).body.results).toEqual([]);
+    expect(
+      (await search({ q: 'software platform for teams', pagination: { offset: 20, limit: 10 } }, TOKENS.free)).body
+        .results,
+    ).toHaveLength(5);
+    expect(
+      (await search({ q: 'software platform for teams', pagination: { offset: 25, limit: 10 } }, TOKENS.free)).body
+        .results,
+    ).toEqual([]);
   });
 });
 
 describe('filters (2.10)', () => {
   const query = 'software for teams';
-  const results = async (filters: unknown, limit = 250) => (await search({ q: query, filters, pagination: { limit } })).body.results as any[];
+  const results = async (filters: unknown, limit = 250) =>
+    (await search({ q: query, filters, pagination: { limit } })).body.results as any[];
 
   test('include.size, include.country and include.city restrict results', async () => {
     for (const result of await results({ include: { size: ['11-50'] } })) expect(result.employee_count).toBe('11-50');
-    for (const result of await results({ include: { country: ['Germany', 'France'] } })) expect(['Germany', 'France']).toContain(result.hq_country);
+    for (const result of await results({ include: { country: ['Germany', 'France'] } }))
+      expect(['Germany', 'France']).toContain(result.hq_country);
     const berlin = await results({ include: { city: ['Berlin'] } });
     expect(berlin.length).toBeGreaterThan(0);
     for (const result of berlin) expect(result.hq_city).toBe('Berlin');
@@ -257,21 +327,37 @@ describe('filters (2.10)', () => {
   });
 
   test('flat dotted keys are accepted and equal the nested form, which is echoed', async () => {
-    const nested = await search({ q: query, filters: { include: { country: ['Canada'] }, exclude: { size: ['1-10'] }, range: { founded: { max: 2015 } } } });
-    const dotted = await search({ q: query, filters: { 'include.country': ['Canada'], 'exclude.size': ['1-10'], 'range.founded.max': 2015 } });
+    const nested = await search({
+      q: query,
+      filters: { include: { country: ['Canada'] }, exclude: { size: ['1-10'] }, range: { founded: { max: 2015 } } },
+    });
+    const dotted = await search({
+      q: query,
+      filters: { 'include.country': ['Canada'], 'exclude.size': ['1-10'], 'range.founded.max': 2015 },
+    });
     expect(dotted.body).toEqual(nested.body);
-    expect(dotted.body.request.filters).toEqual({ include: { country: ['Canada'] }, exclude: { size: ['1-10'] }, range: { founded: { max: 2015 } } });
+    expect(dotted.body.request.filters).toEqual({
+      include: { country: ['Canada'] },
+      exclude: { size: ['1-10'] },
+      range: { founded: { max: 2015 } },
+    });
   });
 
   test('country and city values match without regard to case', async () => {
     const lower = await results({ include: { country: ['germany'] } });
     expect(lower.length).toBeGreaterThan(0);
-    expect(lower.map((result) => result.id)).toEqual((await results({ include: { country: ['Germany'] } })).map((result) => result.id));
+    expect(lower.map((result) => result.id)).toEqual(
+      (await results({ include: { country: ['Germany'] } })).map((result) => result.id),
+    );
   });
 
   test('exclude.domains removes those companies, accepts URLs and normalizes them', async () => {
     const top = (await results(undefined, 3)).map((result) => result.domain);
-    const reply = await search({ q: query, filters: { exclude: { domains: [`https://www.${top[0]}/about`, top[1].toUpperCase(), top[1]] } }, pagination: { limit: 3 } });
+    const reply = await search({
+      q: query,
+      filters: { exclude: { domains: [`https://www.${top[0]}/about`, top[1].toUpperCase(), top[1]] } },
+      pagination: { limit: 3 },
+    });
     expect(reply.body.request.filters.exclude.domains).toEqual([top[0], top[1]]);
     const domains = reply.body.results.map((result: any) => result.domain);
     expect(domains).not.toContain(top[0]);
@@ -297,14 +383,27 @@ describe('filters (2.10)', () => {
   ])('filters %j are 422 at %j', async (filters, loc) => expectIssue(await search({ q: query, filters }), loc));
 
   test('GET filters carry the same precise locations under "query"', async () => {
-    expectIssue(await searchGet({ q: query, filters: JSON.stringify({ include: { industry: ['AI'] } }) }), ['query', 'filters', 'include', 'industry']);
+    expectIssue(await searchGet({ q: query, filters: JSON.stringify({ include: { industry: ['AI'] } }) }), [
+      'query',
+      'filters',
+      'include',
+      'industry',
+    ]);
   });
 
   test('exclude.domains: 1,000 distinct domains are accepted, 1,001 are 422, duplicates count once', async () => {
     const domains = Array.from({ length: 1001 }, (_, index) => `excluded-${index}.com`);
     expect((await search({ q: query, filters: { exclude: { domains: domains.slice(0, 1000) } } })).status).toBe(200);
-    expectIssue(await search({ q: query, filters: { exclude: { domains } } }), ['body', 'filters', 'exclude', 'domains']);
-    const withDuplicates = [...domains.slice(0, 1000), ...domains.slice(0, 500).map((domain) => `https://www.${domain}/`)];
+    expectIssue(await search({ q: query, filters: { exclude: { domains } } }), [
+      'body',
+      'filters',
+      'exclude',
+      'domains',
+    ]);
+    const withDuplicates = [
+      ...domains.slice(0, 1000),
+      ...domains.slice(0, 500).map((domain) => `https://www.${domain}/`),
+    ];
     const reply = await search({ q: query, filters: { exclude: { domains: withDuplicates } } });
     expect(reply.status).toBe(200);
     expect(reply.body.request.filters.exclude.domains).toHaveLength(1000);
@@ -314,7 +413,9 @@ describe('filters (2.10)', () => {
 describe('lookalike search (4.10, 4.11)', () => {
   test('returns similar companies, never the reference itself, with reference_company', async () => {
     const reference = (await lookup(seeded[3].domain)).body;
-    const reply = await sandbox.call('POST', `/v1/companies/${reference.domain}/similar`, { body: { pagination: { limit: 250 } } });
+    const reply = await sandbox.call('POST', `/v1/companies/${reference.domain}/similar`, {
+      body: { pagination: { limit: 250 } },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.reference_company.id).toBe(reference.id);
     expect(reply.body.reference_company.domain).toBe(reference.domain);
@@ -329,7 +430,9 @@ describe('lookalike search (4.10, 4.11)', () => {
     const reference = (await lookup(seeded[4].domain)).body;
     const results = (await sandbox.call('GET', `/v1/companies/${reference.domain}/similar?limit=5`)).body.results;
     const referenceProducts = reference.context.products_services.toLowerCase().split('; ');
-    const overlapping = results.filter((result: any) => referenceProducts.some((product: string) => result.products_services.toLowerCase().includes(product)));
+    const overlapping = results.filter((result: any) =>
+      referenceProducts.some((product: string) => result.products_services.toLowerCase().includes(product)),
+    );
     expect(overlapping.length).toBeGreaterThanOrEqual(3);
   });
 
@@ -337,7 +440,12 @@ describe('lookalike search (4.10, 4.11)', () => {
     const reference = (await lookup(seeded[5].domain)).body;
     const byDomain = (await sandbox.call('GET', `/v1/companies/${reference.domain}/similar?limit=3`)).body;
     const byUuid = (await sandbox.call('GET', `/v1/companies/${reference.id}/similar?limit=3`)).body;
-    const byUrl = (await sandbox.call('GET', `/v1/companies/${encodeURIComponent(`https://www.${reference.domain}/`)}/similar?limit=3`)).body;
+    const byUrl = (
+      await sandbox.call(
+        'GET',
+        `/v1/companies/${encodeURIComponent(`https://www.${reference.domain}/`)}/similar?limit=3`,
+      )
+    ).body;
     expect(byUuid.results).toEqual(byDomain.results);
     expect(byUrl.results).toEqual(byDomain.results);
   });
@@ -345,14 +453,23 @@ describe('lookalike search (4.10, 4.11)', () => {
   test('GET (deprecated) returns results identical to POST', async () => {
     const filters = { exclude: { country: ['United States'] }, range: { founded: { min: 1990 } } };
     const domain = seeded[6].domain;
-    const post = await sandbox.call('POST', `/v1/companies/${domain}/similar`, { body: { filters, pagination: { offset: 2, limit: 9 } } });
-    const get = await sandbox.call('GET', `/v1/companies/${domain}/similar?${new URLSearchParams({ filters: JSON.stringify(filters), offset: '2', limit: '9' })}`);
+    const post = await sandbox.call('POST', `/v1/companies/${domain}/similar`, {
+      body: { filters, pagination: { offset: 2, limit: 9 } },
+    });
+    const get = await sandbox.call(
+      'GET',
+      `/v1/companies/${domain}/similar?${new URLSearchParams({ filters: JSON.stringify(filters), offset: '2', limit: '9' })}`,
+    );
     expect(post.status).toBe(200);
     expect(get.body).toEqual(post.body);
   });
 
   test('filters narrow the lookalike candidates', async () => {
-    const results = (await sandbox.call('POST', `/v1/companies/${seeded[7].domain}/similar`, { body: { filters: { include: { size: ['51-200'] }, exclude: { city: ['Berlin'] } }, pagination: { limit: 50 } } })).body.results;
+    const results = (
+      await sandbox.call('POST', `/v1/companies/${seeded[7].domain}/similar`, {
+        body: { filters: { include: { size: ['51-200'] }, exclude: { city: ['Berlin'] } }, pagination: { limit: 50 } },
+      })
+    ).body.results;
     expect(results.length).toBeGreaterThan(0);
     for (const result of results) {
       expect(result.employee_count).toBe('51-200');
@@ -362,16 +479,29 @@ describe('lookalike search (4.10, 4.11)', () => {
 
   test('an unknown reference company is 404', async () => {
     expect((await sandbox.call('GET', '/v1/companies/no-such-company-in-the-sandbox.com/similar')).status).toBe(404);
-    expect((await sandbox.call('POST', '/v1/companies/00000000-0000-4000-8000-000000000000/similar', { body: {} })).status).toBe(404);
+    expect(
+      (await sandbox.call('POST', '/v1/companies/00000000-0000-4000-8000-000000000000/similar', { body: {} })).status,
+    ).toBe(404);
   });
 
   test('same limits: limit over 250 and malformed filters are 422; the free tier pages up to 25', async () => {
     const domain = seeded[8].domain;
     expectIssue(await sandbox.call('GET', `/v1/companies/${domain}/similar?limit=251`), ['query', 'limit']);
     expectIssue(await sandbox.call('GET', `/v1/companies/${domain}/similar?filters=%7Bbad`), ['query', 'filters']);
-    expectIssue(await sandbox.call('POST', `/v1/companies/${domain}/similar`, { body: { pagination: { limit: 300 } } }), ['body', 'pagination', 'limit']);
-    expectIssue(await sandbox.call('POST', `/v1/companies/${domain}/similar`, { body: { filters: { exclude: { domains: ['%%%'] } } } }), ['body', 'filters', 'exclude', 'domains', 0]);
-    const free = await sandbox.call('POST', `/v1/companies/${domain}/similar`, { body: { pagination: { limit: 100 } }, token: TOKENS.free });
+    expectIssue(
+      await sandbox.call('POST', `/v1/companies/${domain}/similar`, { body: { pagination: { limit: 300 } } }),
+      ['body', 'pagination', 'limit'],
+    );
+    expectIssue(
+      await sandbox.call('POST', `/v1/companies/${domain}/similar`, {
+        body: { filters: { exclude: { domains: ['%%%'] } } },
+      }),
+      ['body', 'filters', 'exclude', 'domains', 0],
+    );
+    const free = await sandbox.call('POST', `/v1/companies/${domain}/similar`, {
+      body: { pagination: { limit: 100 } },
+      token: TOKENS.free,
+    });
     expect(free.body.results).toHaveLength(25);
   });
 });

@@ -7,7 +7,8 @@ import { sandboxPerFile, TOKENS } from './sandbox-client';
 const sandbox = sandboxPerFile();
 
 const user = () => sandbox.call('GET', '/v1/user');
-const searchQuick = () => sandbox.call('POST', '/v1/companies/search', { body: { q: 'payroll', pagination: { limit: 1 } } });
+const searchQuick = () =>
+  sandbox.call('POST', '/v1/companies/search', { body: { q: 'payroll', pagination: { limit: 1 } } });
 const rawControl = (method: string, path: string, body?: unknown) =>
   fetch(`${sandbox.url}/_sandbox/${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
 
@@ -84,7 +85,9 @@ describe('fault injection', () => {
     const domain = (await sandbox.companies('?limit=1'))[0].domain;
     const task = await sandbox.createTask({ brief: `Research ${domain}\nFocus: products\\n (literal)` });
     await sandbox.control('POST', 'faults', { route: 'tasks.get', rawNewlines: true, count: 1 });
-    const response = await fetch(`${sandbox.url}/v1/deep_research_tasks/${task.id}`, { headers: { authorization: `Bearer ${TOKENS.pro}` } });
+    const response = await fetch(`${sandbox.url}/v1/deep_research_tasks/${task.id}`, {
+      headers: { authorization: `Bearer ${TOKENS.pro}` },
+    });
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(text).toContain(`Research ${domain}\nFocus: products\\\\n (literal)`);
@@ -177,7 +180,8 @@ describe('clock, accounts, companies and config', () => {
       expect((await sandbox.call('GET', `/v1/companies/${company.domain}`)).status).toBe(202);
     }
     const enriched = await sandbox.companies('?enriched=true&limit=5');
-    for (const company of enriched) expect((await sandbox.call('GET', `/v1/companies/${company.domain}`)).status).toBe(200);
+    for (const company of enriched)
+      expect((await sandbox.call('GET', `/v1/companies/${company.domain}`)).status).toBe(200);
     const all = await sandbox.companies('?limit=5000');
     expect(all).toHaveLength(5000);
   });
@@ -208,7 +212,10 @@ describe('under load', () => {
     const requests = Array.from({ length: 600 }, (_, index) => {
       const kind = index % 4;
       if (kind === 0) return user();
-      if (kind === 1) return sandbox.call('POST', '/v1/companies/search', { body: { q: `software for ${['banks', 'hospitals', 'retailers'][index % 3]}`, pagination: { limit: 10 } } });
+      if (kind === 1)
+        return sandbox.call('POST', '/v1/companies/search', {
+          body: { q: `software for ${['banks', 'hospitals', 'retailers'][index % 3]}`, pagination: { limit: 10 } },
+        });
       if (kind === 2) return sandbox.call('GET', `/v1/companies/${domains[index % domains.length]}`);
       return sandbox.call('GET', `/v1/companies/${domains[index % domains.length]}/similar?limit=10`);
     });

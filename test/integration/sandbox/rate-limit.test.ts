@@ -50,10 +50,14 @@ describe('sandbox rate limit', () => {
     const spawned = await spawnSandbox({ args: ['--rate-limit', '5'] });
     try {
       const control = new SandboxControl(spawned.url);
-      expect((await control.call<{ rateLimitPerSecond: number }>('GET', '/_sandbox/config')).rateLimitPerSecond).toBe(5);
+      expect((await control.call<{ rateLimitPerSecond: number }>('GET', '/_sandbox/config')).rateLimitPerSecond).toBe(
+        5,
+      );
       await control.reset();
       const statuses = await Promise.all(
-        Array.from({ length: 8 }, () => fetch(`${spawned.url}/v1/user`, { headers: { authorization: `Bearer ${TOKENS.pro}` } }).then((r) => r.status)),
+        Array.from({ length: 8 }, () =>
+          fetch(`${spawned.url}/v1/user`, { headers: { authorization: `Bearer ${TOKENS.pro}` } }).then((r) => r.status),
+        ),
       );
       expect(statuses.filter((status) => status === 429)).toHaveLength(3);
     } finally {

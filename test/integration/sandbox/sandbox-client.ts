@@ -28,7 +28,10 @@ export interface CallOptions {
 }
 
 export class SandboxClient {
-  constructor(readonly url: string, private readonly process: SpawnedSandbox) {}
+  constructor(
+    readonly url: string,
+    private readonly process: SpawnedSandbox,
+  ) {}
 
   static async start(options: { speed?: number; clock?: 'real' | 'manual' } = {}): Promise<SandboxClient> {
     const spawned = await spawnSandbox({ clock: options.clock ?? 'manual', speed: options.speed });
@@ -54,7 +57,10 @@ export class SandboxClient {
   }
 
   async control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.url}/_sandbox/${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${this.url}/_sandbox/${path}`, {
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const parsed = await response.json();
     if (!response.ok) throw new Error(`control ${method} ${path} -> ${response.status} ${JSON.stringify(parsed)}`);
     return parsed as T;

@@ -10,7 +10,8 @@ beforeAll(async () => {
   target = (await sandbox.companies('?limit=1'))[0].domain;
 });
 
-const create = (body: unknown, token: string = TOKENS.pro) => sandbox.call('POST', '/v1/deep_research_tasks', { body, token });
+const create = (body: unknown, token: string = TOKENS.pro) =>
+  sandbox.call('POST', '/v1/deep_research_tasks', { body, token });
 
 /** Nests `leaf` inside `levels` object schemas: nested(1) is the root object with one string property. */
 function nested(levels: number): Record<string, unknown> {
@@ -33,7 +34,15 @@ describe('response of creation (4.1, 2.1)', () => {
     const reply = await create({ brief: `Research ${target}` });
     expect(reply.status).toBe(200);
     const task = reply.body;
-    expect(task).toMatchObject({ status: 'created', brief: `Research ${target}`, depth: 'medium', iterations: 0, agents: 0, sources: 0, report: null });
+    expect(task).toMatchObject({
+      status: 'created',
+      brief: `Research ${target}`,
+      depth: 'medium',
+      iterations: 0,
+      agents: 0,
+      sources: 0,
+      report: null,
+    });
     expect(typeof task.id).toBe('string');
     expect(Number.isNaN(Date.parse(task.created_at))).toBe(false);
     expect(Number.isNaN(Date.parse(task.updated_at))).toBe(false);
@@ -58,9 +67,12 @@ describe('response of creation (4.1, 2.1)', () => {
 });
 
 describe('brief rules (4.1, 8)', () => {
-  test('a missing brief is 422 at ["body","brief"]', async () => expect422(await create({ depth: 'medium' }), ['body', 'brief'], 'missing'));
-  test('an empty brief is 422', async () => expect422(await create({ brief: '' }), ['body', 'brief'], 'string_too_short'));
-  test('a brief that is not a string is 422', async () => expect422(await create({ brief: 42 }), ['body', 'brief'], 'string_type'));
+  test('a missing brief is 422 at ["body","brief"]', async () =>
+    expect422(await create({ depth: 'medium' }), ['body', 'brief'], 'missing'));
+  test('an empty brief is 422', async () =>
+    expect422(await create({ brief: '' }), ['body', 'brief'], 'string_too_short'));
+  test('a brief that is not a string is 422', async () =>
+    expect422(await create({ brief: 42 }), ['body', 'brief'], 'string_type'));
   test('a brief of 20,000 characters is accepted', async () => {
     const brief = `Research ${target} `.padEnd(20000, 'x');
     expect((await create({ brief })).status).toBe(200);
@@ -107,21 +119,49 @@ describe('output_schema rules (4.1 rule 3, 8)', () => {
     expect422(await create({ brief: 'x', output_schema: 'object' }), ['body', 'output_schema'], 'dict_type');
   });
   test('the root must have type object', async () => {
-    expect422(await create({ brief: 'x', output_schema: { type: 'array', items: { type: 'string' } } }), ['body', 'output_schema', 'type']);
-    expect422(await create({ brief: 'x', output_schema: { properties: { a: { type: 'string' } } } }), ['body', 'output_schema', 'type']);
+    expect422(await create({ brief: 'x', output_schema: { type: 'array', items: { type: 'string' } } }), [
+      'body',
+      'output_schema',
+      'type',
+    ]);
+    expect422(await create({ brief: 'x', output_schema: { properties: { a: { type: 'string' } } } }), [
+      'body',
+      'output_schema',
+      'type',
+    ]);
   });
   test('nested property definitions are validated in full, with the loc of the bad keyword', async () => {
     const schema = { type: 'object', properties: { hq: { type: 'object', properties: { city: { type: 'strng' } } } } };
-    expect422(await create({ brief: 'x', output_schema: schema }), ['body', 'output_schema', 'properties', 'hq', 'properties', 'city', 'type'], 'json_schema');
+    expect422(
+      await create({ brief: 'x', output_schema: schema }),
+      ['body', 'output_schema', 'properties', 'hq', 'properties', 'city', 'type'],
+      'json_schema',
+    );
   });
   test('unknown keywords and formats are rejected where they occur', async () => {
     const keyword = { type: 'object', properties: { a: { type: 'string', maxLenght: 3 } } };
-    expect422(await create({ brief: 'x', output_schema: keyword }), ['body', 'output_schema', 'properties', 'a', 'maxLenght']);
+    expect422(await create({ brief: 'x', output_schema: keyword }), [
+      'body',
+      'output_schema',
+      'properties',
+      'a',
+      'maxLenght',
+    ]);
     const format = { type: 'object', properties: { a: { type: 'string', format: 'e-mail' } } };
-    expect422(await create({ brief: 'x', output_schema: format }), ['body', 'output_schema', 'properties', 'a', 'format']);
+    expect422(await create({ brief: 'x', output_schema: format }), [
+      'body',
+      'output_schema',
+      'properties',
+      'a',
+      'format',
+    ]);
   });
   test('required must be a list (meta-schema check)', async () => {
-    expect422(await create({ brief: 'x', output_schema: { type: 'object', required: 'a' } }), ['body', 'output_schema', 'required']);
+    expect422(await create({ brief: 'x', output_schema: { type: 'object', required: 'a' } }), [
+      'body',
+      'output_schema',
+      'required',
+    ]);
   });
   test('nesting of 5 levels is accepted, 6 is 422', async () => {
     expect((await create({ brief: `Research ${target}`, output_schema: nested(5) })).status).toBe(200);
@@ -135,27 +175,54 @@ describe('output_schema rules (4.1 rule 3, 8)', () => {
     expect((await create({ brief: 'x', output_schema: schema })).status).toBe(422);
   });
   test('50 properties are accepted, 51 are 422', async () => {
-    const properties = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`p${index}`, { type: 'string' }]));
-    expect((await create({ brief: `Research ${target}`, output_schema: { type: 'object', properties: properties(50) } })).status).toBe(200);
+    const properties = (count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, index) => [`p${index}`, { type: 'string' }]));
+    expect(
+      (await create({ brief: `Research ${target}`, output_schema: { type: 'object', properties: properties(50) } }))
+        .status,
+    ).toBe(200);
     const reply = await create({ brief: 'x', output_schema: { type: 'object', properties: properties(51) } });
     expect422(reply, ['body', 'output_schema']);
     expect(reply.body.detail[0].msg).toMatch(/51 properties/);
   });
   test('properties count across nested objects and $defs', async () => {
     const half = Object.fromEntries(Array.from({ length: 26 }, (_, index) => [`p${index}`, { type: 'string' }]));
-    const schema = { type: 'object', $defs: { part: { type: 'object', properties: half } }, properties: { a: { $ref: '#/$defs/part' } } };
+    const schema = {
+      type: 'object',
+      $defs: { part: { type: 'object', properties: half } },
+      properties: { a: { $ref: '#/$defs/part' } },
+    };
     const reply = await create({ brief: 'x', output_schema: schema });
     expect(reply.status).toBe(200);
-    const tooMany = { type: 'object', $defs: { part: { type: 'object', properties: half } }, properties: { ...half, a: { $ref: '#/$defs/part' } } };
+    const tooMany = {
+      type: 'object',
+      $defs: { part: { type: 'object', properties: half } },
+      properties: { ...half, a: { $ref: '#/$defs/part' } },
+    };
     expect((await create({ brief: 'x', output_schema: tooMany })).status).toBe(422);
   });
   test('shared definitions are allowed at the root as #/$defs/<name>', async () => {
-    const schema = { type: 'object', $defs: { money: { type: 'number', minimum: 0 } }, properties: { revenue: { $ref: '#/$defs/money' } } };
+    const schema = {
+      type: 'object',
+      $defs: { money: { type: 'number', minimum: 0 } },
+      properties: { revenue: { $ref: '#/$defs/money' } },
+    };
     expect((await create({ brief: `Research ${target}`, output_schema: schema })).status).toBe(200);
   });
   test('$defs below the root is 422 at its location', async () => {
-    const schema = { type: 'object', properties: { a: { type: 'object', $defs: { x: { type: 'string' } }, properties: { b: { $ref: '#/properties/a/$defs/x' } } } } };
-    expect422(await create({ brief: 'x', output_schema: schema }), ['body', 'output_schema', 'properties', 'a', '$defs']);
+    const schema = {
+      type: 'object',
+      properties: {
+        a: { type: 'object', $defs: { x: { type: 'string' } }, properties: { b: { $ref: '#/properties/a/$defs/x' } } },
+      },
+    };
+    expect422(await create({ brief: 'x', output_schema: schema }), [
+      'body',
+      'output_schema',
+      'properties',
+      'a',
+      '$defs',
+    ]);
   });
   test('definitions (draft-07 style) is 422', async () => {
     const schema = { type: 'object', definitions: { x: { type: 'string' } }, properties: { a: { type: 'string' } } };
@@ -165,16 +232,38 @@ describe('output_schema rules (4.1 rule 3, 8)', () => {
     const other = { type: 'object', properties: { a: { type: 'string' }, b: { $ref: '#/properties/a' } } };
     expect422(await create({ brief: 'x', output_schema: other }), ['body', 'output_schema', 'properties', 'b', '$ref']);
     const remote = { type: 'object', properties: { b: { $ref: 'https://example.com/schema.json' } } };
-    expect422(await create({ brief: 'x', output_schema: remote }), ['body', 'output_schema', 'properties', 'b', '$ref']);
+    expect422(await create({ brief: 'x', output_schema: remote }), [
+      'body',
+      'output_schema',
+      'properties',
+      'b',
+      '$ref',
+    ]);
     const dangling = { type: 'object', properties: { b: { $ref: '#/$defs/missing' } } };
-    expect422(await create({ brief: 'x', output_schema: dangling }), ['body', 'output_schema', 'properties', 'b', '$ref']);
+    expect422(await create({ brief: 'x', output_schema: dangling }), [
+      'body',
+      'output_schema',
+      'properties',
+      'b',
+      '$ref',
+    ]);
   });
   test('a recursive definition is 422 (unbounded nesting)', async () => {
-    const schema = { type: 'object', $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } } } }, properties: { root: { $ref: '#/$defs/node' } } };
+    const schema = {
+      type: 'object',
+      $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } } } },
+      properties: { root: { $ref: '#/$defs/node' } },
+    };
     expect((await create({ brief: 'x', output_schema: schema })).status).toBe(422);
   });
   test('an unsupported $schema dialect is 422', async () => {
-    expect422(await create({ brief: 'x', output_schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' } }), ['body', 'output_schema', '$schema']);
+    expect422(
+      await create({
+        brief: 'x',
+        output_schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' },
+      }),
+      ['body', 'output_schema', '$schema'],
+    );
   });
   test('an invalid schema creates nothing and charges nothing', async () => {
     await create({ brief: 'x', output_schema: { type: 'array' } });
@@ -185,7 +274,10 @@ describe('output_schema rules (4.1 rule 3, 8)', () => {
 
 describe('body shape', () => {
   test('malformed JSON is 422 with a json_invalid entry', async () => {
-    const reply = await sandbox.call('POST', '/v1/deep_research_tasks', { rawBody: '{"brief": ', headers: { 'content-type': 'application/json' } });
+    const reply = await sandbox.call('POST', '/v1/deep_research_tasks', {
+      rawBody: '{"brief": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(reply.status).toBe(422);
     expect(reply.body.detail[0].type).toBe('json_invalid');
     expect(reply.body.detail[0].loc[0]).toBe('body');
@@ -195,7 +287,11 @@ describe('body shape', () => {
   });
   test('every problem is reported at once', async () => {
     const reply = await create({ brief: '', depth: 'HIGH', output_schema: { type: 'array' } });
-    expect(reply.body.detail.map((entry: any) => entry.loc.join('.'))).toEqual(['body.brief', 'body.depth', 'body.output_schema.type']);
+    expect(reply.body.detail.map((entry: any) => entry.loc.join('.'))).toEqual([
+      'body.brief',
+      'body.depth',
+      'body.output_schema.type',
+    ]);
   });
 });
 
@@ -213,7 +309,11 @@ describe('plan and credits (4.1 rules 4-5, 7)', () => {
   test('credits below the depth budget: 402 insufficient_credits with required and available credits', async () => {
     const reply = await create({ brief: `Research ${target}`, depth: 'high' }, TOKENS.low);
     expect(reply.status).toBe(402);
-    expect(reply.body.detail).toMatchObject({ error: 'insufficient_credits', required_credits: 30, available_credits: 12 });
+    expect(reply.body.detail).toMatchObject({
+      error: 'insufficient_credits',
+      required_credits: 30,
+      available_credits: 12,
+    });
     expect(typeof reply.body.detail.action).toBe('string');
     expect(await sandbox.credits(TOKENS.low)).toBe(12);
   });
@@ -221,7 +321,11 @@ describe('plan and credits (4.1 rules 4-5, 7)', () => {
     expect((await create({ brief: `Research ${target}`, depth: 'medium' }, TOKENS.low)).status).toBe(200);
     expect(await sandbox.credits(TOKENS.low)).toBe(2);
     const again = await create({ brief: `Research ${target}` }, TOKENS.low);
-    expect(again.body.detail).toMatchObject({ error: 'insufficient_credits', required_credits: 10, available_credits: 2 });
+    expect(again.body.detail).toMatchObject({
+      error: 'insufficient_credits',
+      required_credits: 10,
+      available_credits: 2,
+    });
   });
   test('exactly the budget is enough', async () => {
     await sandbox.control('POST', 'accounts/sandbox-pro', { credits: 50 });

@@ -13,7 +13,9 @@ let withoutSocial: any;
 
 beforeAll(async () => {
   const seeded = await sandbox.companies('?enriched=true&limit=120');
-  profiles = await Promise.all(seeded.map(async (company) => (await sandbox.call('GET', `/v1/companies/${company.domain}`)).body));
+  profiles = await Promise.all(
+    seeded.map(async (company) => (await sandbox.call('GET', `/v1/companies/${company.domain}`)).body),
+  );
   withSocial = profiles.filter((profile) => Object.keys(profile.context.social_profiles).length > 0);
   withoutSocial = profiles.find((profile) => Object.keys(profile.context.social_profiles).length === 0);
 });
@@ -46,11 +48,13 @@ describe('lifecycle (spec 3)', () => {
     expect(statuses).toContain('in_progress');
     expect(statuses[statuses.length - 1]).toBe('done');
     const order = ['created', 'in_progress', 'done'];
-    for (let index = 1; index < statuses.length; index++) expect(order.indexOf(statuses[index])).toBeGreaterThanOrEqual(order.indexOf(statuses[index - 1]));
+    for (let index = 1; index < statuses.length; index++)
+      expect(order.indexOf(statuses[index])).toBeGreaterThanOrEqual(order.indexOf(statuses[index - 1]));
     const running = seen.filter((task) => task.status === 'in_progress');
     expect(new Set(running.map((task) => task.agents)).size).toBeGreaterThan(1);
     for (const counter of ['iterations', 'agents', 'sources']) {
-      for (let index = 1; index < seen.length; index++) expect(seen[index][counter]).toBeGreaterThanOrEqual(seen[index - 1][counter]);
+      for (let index = 1; index < seen.length; index++)
+        expect(seen[index][counter]).toBeGreaterThanOrEqual(seen[index - 1][counter]);
     }
     for (const task of seen.slice(0, -1)) expect(task.report).toBeNull();
     const done = seen[seen.length - 1];
@@ -78,7 +82,7 @@ describe('lifecycle (spec 3)', () => {
 });
 
 describe('reports (2.2, 2.3)', () => {
-  test('markdown report cites the target company\'s real profile sources', async () => {
+  test("markdown report cites the target company's real profile sources", async () => {
     const target = withSocial[2];
     const created = await sandbox.createTask({ brief: `Research ${target.domain}` });
     const done = (await sandbox.runTask(created.id)).pop();
@@ -92,17 +96,30 @@ describe('reports (2.2, 2.3)', () => {
     const target = withSocial[3];
     const evidenced = (inner: object) => ({
       type: 'object',
-      properties: { value: inner, sources: { type: 'array', items: { type: 'string', format: 'uri' } }, reasoning: { type: 'string' } },
+      properties: {
+        value: inner,
+        sources: { type: 'array', items: { type: 'string', format: 'uri' } },
+        reasoning: { type: 'string' },
+      },
       required: ['value', 'sources', 'reasoning'],
     });
     const schema = {
       type: 'object',
-      $defs: { place: { type: 'object', properties: { city: { type: 'string' }, country: { type: 'string' } }, required: ['city', 'country'] } },
+      $defs: {
+        place: {
+          type: 'object',
+          properties: { city: { type: 'string' }, country: { type: 'string' } },
+          required: ['city', 'country'],
+        },
+      },
       properties: {
         company_name: { type: 'string' },
         summary: evidenced({ type: 'string' }),
         founded: evidenced({ type: 'integer', minimum: 1800 }),
-        employee_count: { type: 'string', enum: ['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+'] },
+        employee_count: {
+          type: 'string',
+          enum: ['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+'],
+        },
         headquarters: { $ref: '#/$defs/place' },
         products: { type: 'array', items: { type: 'string' }, minItems: 1 },
         website: { type: 'string', format: 'uri' },
@@ -143,7 +160,10 @@ describe('reports (2.2, 2.3)', () => {
   });
 
   test('a market described in words is researched from matching companies of the index', async () => {
-    const created = await sandbox.createTask({ brief: 'cybersecurity vendors selling to hospitals in Germany', depth: 'high' });
+    const created = await sandbox.createTask({
+      brief: 'cybersecurity vendors selling to hospitals in Germany',
+      depth: 'high',
+    });
     const done = (await sandbox.runTask(created.id)).pop();
     expect(done.status).toBe('done');
     expectConsistentMarkdownReport(done);
@@ -170,7 +190,10 @@ describe('billing (1.4, 3, 8)', () => {
     const plainDone = (await sandbox.runTask(plain.id)).pop();
     const afterPlain = await sandbox.credits();
     expect(afterPlain).toBe(500 - 2 * plainDone.agents);
-    const broad = await sandbox.createTask({ brief: `Research ${withSocial[5].domain}: competitors, products, customers, headcount`, depth: 'high' });
+    const broad = await sandbox.createTask({
+      brief: `Research ${withSocial[5].domain}: competitors, products, customers, headcount`,
+      depth: 'high',
+    });
     const broadDone = (await sandbox.runTask(broad.id)).pop();
     expect(await sandbox.credits()).toBe(afterPlain - 2 * broadDone.agents);
     expect(plainDone.agents).toBeGreaterThanOrEqual(1);
@@ -179,7 +202,9 @@ describe('billing (1.4, 3, 8)', () => {
   });
 
   test('agents never exceed the depth budget; exceeding plans finalize early with a degradation reason', async () => {
-    const created = await sandbox.createTask({ brief: `Who competes with ${withSocial[6].domain}? Also their products, pricing, customers and headcount.` });
+    const created = await sandbox.createTask({
+      brief: `Who competes with ${withSocial[6].domain}? Also their products, pricing, customers and headcount.`,
+    });
     const done = (await sandbox.runTask(created.id)).pop();
     expect(done.agents).toBe(5);
     expect(done.report.degradation_reasons.some((reason: string) => /budget/.test(reason))).toBe(true);
@@ -188,7 +213,9 @@ describe('billing (1.4, 3, 8)', () => {
 
   test('a failed research agent degrades the report (and still counts as an agent that ran)', async () => {
     expect(withoutSocial).toBeDefined();
-    const created = await sandbox.createTask({ brief: `Research ${withoutSocial.domain}: social presence and website traffic` });
+    const created = await sandbox.createTask({
+      brief: `Research ${withoutSocial.domain}: social presence and website traffic`,
+    });
     const done = (await sandbox.runTask(created.id)).pop();
     expect(done.status).toBe('done');
     expect(done.report.degradation_reasons.some((reason: string) => /failed/.test(reason))).toBe(true);
@@ -197,19 +224,22 @@ describe('billing (1.4, 3, 8)', () => {
 });
 
 describe('failures (3, 7)', () => {
-  test.each(['asdf', 'tell me something', '   '])('brief %p fails asynchronously with reasons and fix suggestions, nothing charged', async (brief) => {
-    const created = await sandbox.createTask({ brief });
-    expect(created.status).toBe('created');
-    expect(await sandbox.credits()).toBe(490);
-    const seen = await sandbox.runTask(created.id);
-    const failed = seen[seen.length - 1];
-    expect(failed.status).toBe('failed');
-    expect(failed.failure_reason).toMatch(/Reasons:/);
-    expect(failed.failure_reason).toMatch(/How to fix/);
-    expect(failed.agents).toBe(0);
-    expect(failed.report).toBeNull();
-    expect(await sandbox.credits()).toBe(500);
-  });
+  test.each(['asdf', 'tell me something', '   '])(
+    'brief %p fails asynchronously with reasons and fix suggestions, nothing charged',
+    async (brief) => {
+      const created = await sandbox.createTask({ brief });
+      expect(created.status).toBe('created');
+      expect(await sandbox.credits()).toBe(490);
+      const seen = await sandbox.runTask(created.id);
+      const failed = seen[seen.length - 1];
+      expect(failed.status).toBe('failed');
+      expect(failed.failure_reason).toMatch(/Reasons:/);
+      expect(failed.failure_reason).toMatch(/How to fix/);
+      expect(failed.agents).toBe(0);
+      expect(failed.report).toBeNull();
+      expect(await sandbox.credits()).toBe(500);
+    },
+  );
 
   test('a domain that is still being enriched is reported as such', async () => {
     const pending = (await sandbox.companies('?enriched=false&limit=1'))[0];
@@ -241,19 +271,26 @@ describe('failures (3, 7)', () => {
   test('a finished task cannot be failed (409)', async () => {
     const created = await sandbox.createTask({ brief: `Research ${withSocial[0].domain}` });
     await sandbox.runTask(created.id);
-    const response = await fetch(`${sandbox.url}/_sandbox/tasks/${created.id}/fail`, { method: 'POST', body: '{"reason":"internal"}' });
+    const response = await fetch(`${sandbox.url}/_sandbox/tasks/${created.id}/fail`, {
+      method: 'POST',
+      body: '{"reason":"internal"}',
+    });
     expect(response.status).toBe(409);
   });
 });
 
 describe('get and list (addendum)', () => {
-  test('get: 404 for an unknown id, 403 for another organization, 200 for the owner\'s organization', async () => {
+  test("get: 404 for an unknown id, 403 for another organization, 200 for the owner's organization", async () => {
     const created = await sandbox.createTask({ brief: `Research ${withSocial[0].domain}` });
     const unknown = await sandbox.call('GET', '/v1/deep_research_tasks/00000000-0000-4000-8000-000000000000');
     expect(unknown.status).toBe(404);
     expect(typeof unknown.body.detail).toBe('string');
-    expect((await sandbox.call('GET', `/v1/deep_research_tasks/${created.id}`, { token: TOKENS.rival })).status).toBe(403);
-    expect((await sandbox.call('GET', `/v1/deep_research_tasks/${created.id}`, { token: TOKENS.solo })).status).toBe(403);
+    expect((await sandbox.call('GET', `/v1/deep_research_tasks/${created.id}`, { token: TOKENS.rival })).status).toBe(
+      403,
+    );
+    expect((await sandbox.call('GET', `/v1/deep_research_tasks/${created.id}`, { token: TOKENS.solo })).status).toBe(
+      403,
+    );
     const member = await sandbox.call('GET', `/v1/deep_research_tasks/${created.id}`, { token: TOKENS.pro2 });
     expect(member.status).toBe(200);
     expect(member.body.owner.id).toBe('usr_sandbox_pro');

@@ -21,15 +21,28 @@ const timers = (rt: GasRuntime) => rt.triggers.list().filter((t) => t.eventType 
 
 describe('shared timer (integration, add-on mode)', () => {
   it('research and enrichment in one document share one trigger that runs both and goes when both are done', async () => {
-    const companies = await world.control.call<Array<{ domain: string; name: string }>>('GET', '/_sandbox/companies?limit=4&enriched=true');
+    const companies = await world.control.call<Array<{ domain: string; name: string }>>(
+      'GET',
+      '/_sandbox/companies?limit=4&enriched=true',
+    );
     const rows = [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])];
     const rt = (runtime = await runtimeFor(world, rows, 'sbx_pro_token', { addOn: true }));
-    const launched = launch(rt, { template: 'Research {Company} ({Domain})', depth: 'medium', output: { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' } }, [2, 3, 4, 5]);
+    const launched = launch(
+      rt,
+      {
+        template: 'Research {Company} ({Domain})',
+        depth: 'medium',
+        output: { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' },
+      },
+      [2, 3, 4, 5],
+    );
     expect(launched).toMatchObject({ ok: true, created: 4 });
 
     const sheet = rt.spreadsheet.sheet(SHEET);
     rt.spreadsheet.selection = { sheet, rect: { row: 1, column: 2, numRows: 5, numColumns: 1 } };
-    const started = rt.run<StartResult>('startEnrichment', [{ domainColumn: 2, fields: ['hq_country'] }], { kind: 'sidebar' });
+    const started = rt.run<StartResult>('startEnrichment', [{ domainColumn: 2, fields: ['hq_country'] }], {
+      kind: 'sidebar',
+    });
     expect(started).toMatchObject({ ok: true });
 
     // One time-driven trigger for both features (a second create() would throw in add-on mode), hourly.
@@ -42,7 +55,11 @@ describe('shared timer (integration, add-on mode)', () => {
     const enrich = rt.run<EnrichProgress>('getEnrichmentProgress', [], { kind: 'sidebar' });
     expect(enrich).toMatchObject({ status: 'done', resolvedDomains: 4 });
     expect(column(rt, 'Country').filter((value) => value !== '')).toHaveLength(4);
-    expect(column(rt, 'Status').slice(0, 4).every((status) => status !== 'Queued')).toBe(true);
+    expect(
+      column(rt, 'Status')
+        .slice(0, 4)
+        .every((status) => status !== 'Queued'),
+    ).toBe(true);
 
     // The timer keeps running until research is done too, then removes itself.
     for (let hour = 0; hour < 6 && timers(rt).length > 0; hour++) {
@@ -57,9 +74,28 @@ describe('shared timer (integration, add-on mode)', () => {
 
   it('a script bound to the spreadsheet (addOn false, installation source NONE) gets a timer that fires after a minute', async () => {
     await runtime?.close();
-    const companies = await world.control.call<Array<{ domain: string; name: string }>>('GET', '/_sandbox/companies?limit=1&enriched=true');
-    const rt = (runtime = await runtimeFor(world, [['Company', 'Domain'], [companies[0].name, companies[0].domain]], 'sbx_pro_token', { addOn: false }));
-    const launched = launch(rt, { template: 'Research {Company} ({Domain})', depth: 'medium', output: { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' } }, [2]);
+    const companies = await world.control.call<Array<{ domain: string; name: string }>>(
+      'GET',
+      '/_sandbox/companies?limit=1&enriched=true',
+    );
+    const rt = (runtime = await runtimeFor(
+      world,
+      [
+        ['Company', 'Domain'],
+        [companies[0].name, companies[0].domain],
+      ],
+      'sbx_pro_token',
+      { addOn: false },
+    ));
+    const launched = launch(
+      rt,
+      {
+        template: 'Research {Company} ({Domain})',
+        depth: 'medium',
+        output: { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' },
+      },
+      [2],
+    );
     expect(launched).toMatchObject({ ok: true, created: 1 });
     expect(timers(rt).map((t) => t.handler)).toEqual(['sheetScoutTimer']);
     expect(rt.triggers.nextDueAt()).toBe(rt.clock.now() + 60_000);

@@ -3,7 +3,13 @@
 // pending — neither document's timer is removed or replaced by the other's — and both documents' work completes.
 // ScriptApp.getProjectTriggers() returns the user's triggers of every document, so a timer that listed its triggers
 // through it would take the other document's timer for its own.
-import { createProject, SpreadsheetModel, createManualClock, type GasProject, type GasRuntime } from '../../../dev/gas-runtime';
+import {
+  createProject,
+  SpreadsheetModel,
+  createManualClock,
+  type GasProject,
+  type GasRuntime,
+} from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { advance, BUNDLE, column, launch, SHEET, startWorld, USER, type World } from '../research/harness';
 
@@ -27,18 +33,35 @@ afterAll(async () => {
 
 function documentOf(owner: GasProject, id: string, companies: Array<{ name: string; domain: string }>): GasRuntime {
   const spreadsheet = new SpreadsheetModel({ id, rows: 100, columns: 26, sheetNames: [SHEET] });
-  spreadsheet.sheet(SHEET).setValues(`A1:B${companies.length + 1}`, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
+  spreadsheet
+    .sheet(SHEET)
+    .setValues(`A1:B${companies.length + 1}`, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
   return owner.addDocument({ spreadsheet });
 }
 
 /** The user's timer ids of one document (time-driven triggers created from it). */
-const timerIds = (doc: GasRuntime) => doc.triggers.list().filter((t) => t.eventType === 'CLOCK').map((t) => t.id);
-const done = (doc: GasRuntime) => column(doc, 'Status').slice(0, 2).every((status) => /^Done \(\d+ credits\)$/.test(status));
+const timerIds = (doc: GasRuntime) =>
+  doc.triggers
+    .list()
+    .filter((t) => t.eventType === 'CLOCK')
+    .map((t) => t.id);
+const done = (doc: GasRuntime) =>
+  column(doc, 'Status')
+    .slice(0, 2)
+    .every((status) => /^Done \(\d+ credits\)$/.test(status));
 
 describe('shared timer with two documents of one project (integration, add-on mode)', () => {
   it('each document keeps its own timer until its own research is done; both documents finish', async () => {
-    const companies = await world.control.call<Array<{ domain: string; name: string }>>('GET', '/_sandbox/companies?limit=4&enriched=true');
-    project = createProject({ bundlePath: BUNDLE, users: [USER], clock: createManualClock(await world.control.now()), addOn: true });
+    const companies = await world.control.call<Array<{ domain: string; name: string }>>(
+      'GET',
+      '/_sandbox/companies?limit=4&enriched=true',
+    );
+    project = createProject({
+      bundlePath: BUNDLE,
+      users: [USER],
+      clock: createManualClock(await world.control.now()),
+      addOn: true,
+    });
     project.properties.user(USER).set(SETTINGS_KEYS.token, 'sbx_pro_token');
     project.properties.user(USER).set(SETTINGS_KEYS.baseUrl, world.control.url);
     const a = documentOf(project, 'doc-a', companies.slice(0, 2));
@@ -75,6 +98,9 @@ describe('shared timer with two documents of one project (integration, add-on mo
     expect(firedIn[firedIn.length - 1]).toBe('doc-b');
     expect([done(a), done(b)]).toEqual([true, true]);
     expect([timerIds(a), timerIds(b)]).toEqual([[], []]);
-    expect([a.properties.document.get('sheetscout.timer'), b.properties.document.get('sheetscout.timer')]).toEqual([null, null]);
+    expect([a.properties.document.get('sheetscout.timer'), b.properties.document.get('sheetscout.timer')]).toEqual([
+      null,
+      null,
+    ]);
   });
 });

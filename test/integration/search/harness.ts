@@ -32,11 +32,20 @@ export class Sandbox {
     return this.spawned.url;
   }
 
-  async call<T = unknown>(method: string, route: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
+  async call<T = unknown>(
+    method: string,
+    route: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ status: number; body: T }> {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
-    const response = await fetch(`${this.url}${route}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+    const response = await fetch(`${this.url}${route}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
     const text = await response.text();
     return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
   }
@@ -55,7 +64,11 @@ export class Sandbox {
 }
 
 /** A runtime with the given sheets (name -> rows, row 1 first) whose user has `token`. */
-export function runtimeWith(url: string, token: string, sheets: Record<string, unknown[][]> = { Sheet1: [] }): GasRuntime {
+export function runtimeWith(
+  url: string,
+  token: string,
+  sheets: Record<string, unknown[][]> = { Sheet1: [] },
+): GasRuntime {
   const names = Object.keys(sheets);
   const spreadsheet = new SpreadsheetModel({ rows: 200, columns: 26, sheetNames: names });
   for (const name of names) {
@@ -78,13 +91,19 @@ export function spec(overrides: Partial<SearchSpec> = {}): SearchSpec {
 /** The panel's calls, as google.script.run makes them. */
 export const panel = {
   state: (runtime: GasRuntime) => runtime.run<SearchPanelState>('getSearchPanelState', [], { kind: 'sidebar' }),
-  preview: (runtime: GasRuntime, searchSpec: SearchSpec) => runtime.run<PreviewAnswer>('previewCompanySearch', [searchSpec], { kind: 'sidebar' }),
-  write: (runtime: GasRuntime, request: WriteRequest) => runtime.run<WriteAnswer>('writeCompanySearch', [request], { kind: 'sidebar' }),
-  runAgain: (runtime: GasRuntime, sheetId: number) => runtime.run<WriteAnswer>('runCompanySearchAgain', [sheetId], { kind: 'sidebar' }),
+  preview: (runtime: GasRuntime, searchSpec: SearchSpec) =>
+    runtime.run<PreviewAnswer>('previewCompanySearch', [searchSpec], { kind: 'sidebar' }),
+  write: (runtime: GasRuntime, request: WriteRequest) =>
+    runtime.run<WriteAnswer>('writeCompanySearch', [request], { kind: 'sidebar' }),
+  runAgain: (runtime: GasRuntime, sheetId: number) =>
+    runtime.run<WriteAnswer>('runCompanySearchAgain', [sheetId], { kind: 'sidebar' }),
 };
 
 /** Request bodies the bundle sent to a path, parsed. */
-export function sentBodies(runtime: GasRuntime, pathPattern: RegExp): Array<{ url: string; body: Record<string, unknown> }> {
+export function sentBodies(
+  runtime: GasRuntime,
+  pathPattern: RegExp,
+): Array<{ url: string; body: Record<string, unknown> }> {
   return runtime.httpLog
     .filter((entry) => pathPattern.test(entry.url))
     .map((entry) => ({ url: entry.url, body: JSON.parse(entry.body ?? '{}') as Record<string, unknown> }));

@@ -55,7 +55,11 @@ describe('filters', () => {
     const answer = ok(panel.preview(rt, spec({ filters, count: 100 })));
     const [sent] = sentBodies(rt, /\/v1\/companies\/search$/);
     const expected = {
-      include: { size: ['11-50', '51-200'], country: ['United States', 'Germany'], city: ['New York', 'Berlin', 'San Francisco', 'Munich'] },
+      include: {
+        size: ['11-50', '51-200'],
+        country: ['United States', 'Germany'],
+        city: ['New York', 'Berlin', 'San Francisco', 'Munich'],
+      },
       exclude: { domains: ['example.com', companies[0].domain] },
       range: { founded: { min: 1990, max: 2020 } },
     };
@@ -75,13 +79,24 @@ describe('filters', () => {
 
   it('sends the exclude size/country/city filters', async () => {
     const rt = runtime();
-    const filters = { ...emptyFilterForm(), sizes: ['1-10' as const, '10001+' as const], sizeMode: 'exclude' as const, excludeCountries: ['United States'], excludeCities: ['London'] };
+    const filters = {
+      ...emptyFilterForm(),
+      sizes: ['1-10' as const, '10001+' as const],
+      sizeMode: 'exclude' as const,
+      excludeCountries: ['United States'],
+      excludeCities: ['London'],
+    };
     const answer = ok(panel.preview(rt, spec({ filters, count: 250 })));
     const [sent] = sentBodies(rt, /\/v1\/companies\/search$/);
     const expected = { exclude: { size: ['1-10', '10001+'], country: ['United States'], city: ['London'] } };
     expect(sent.body.filters).toEqual(expected);
-    expect((await sandbox.call<{ request: { filters: unknown } }>('POST', '/v1/companies/search', sent.body, PRO)).body.request.filters).toEqual(expected);
-    expect(answer.preview.some((row) => row.country === 'United States' || row.size === '1-10' || row.size === '10001+')).toBe(false);
+    expect(
+      (await sandbox.call<{ request: { filters: unknown } }>('POST', '/v1/companies/search', sent.body, PRO)).body
+        .request.filters,
+    ).toEqual(expected);
+    expect(
+      answer.preview.some((row) => row.country === 'United States' || row.size === '1-10' || row.size === '10001+'),
+    ).toBe(false);
   });
 
   it('maps the sandbox’s real 422 locations to the panel controls', async () => {
@@ -92,14 +107,24 @@ describe('filters', () => {
       [{ q: 'x', filters: { range: { founded: { min: 'old' } } } }, 'foundedFrom'],
       [{ q: 'x', filters: { range: { founded: { max: 1.5 } } } }, 'foundedTo'],
       [{ q: 'x', filters: { exclude: { domains: ['not a domain'] } } }, 'excludeDomains'],
-      [{ q: 'x', filters: { exclude: { domains: Array.from({ length: 1001 }, (_, i) => `d${i}.com`) } } }, 'excludeDomains'],
+      [
+        { q: 'x', filters: { exclude: { domains: Array.from({ length: 1001 }, (_, i) => `d${i}.com`) } } },
+        'excludeDomains',
+      ],
       [{ q: '   ' }, 'query'],
       [{ q: 'x', pagination: { offset: 0, limit: 251 } }, 'count'],
     ];
     for (const [body, field] of cases) {
-      const answer = await sandbox.call<{ detail: Array<{ loc: Array<string | number> }> }>('POST', '/v1/companies/search', body, PRO);
+      const answer = await sandbox.call<{ detail: Array<{ loc: Array<string | number> }> }>(
+        'POST',
+        '/v1/companies/search',
+        body,
+        PRO,
+      );
       expect(answer.status).toBe(422);
-      expect(answer.body.detail.map((issue) => fieldOfLocation(issue.loc))).toEqual(answer.body.detail.map(() => field));
+      expect(answer.body.detail.map((issue) => fieldOfLocation(issue.loc))).toEqual(
+        answer.body.detail.map(() => field),
+      );
     }
   });
 });
@@ -115,7 +140,14 @@ describe('paging and depth', () => {
       Array.from({ length: 8 }, (_, i) => ({ offset: i * 250, limit: 250 })),
     );
     expect(answer.preview).toHaveLength(50);
-    const written = ok(panel.write(rt, { searchId: answer.searchId, spec: spec({ count: 2000 }), columns: ['name', 'domain', 'size', 'founded'], target: { kind: 'new' } }));
+    const written = ok(
+      panel.write(rt, {
+        searchId: answer.searchId,
+        spec: spec({ count: 2000 }),
+        columns: ['name', 'domain', 'size', 'founded'],
+        target: { kind: 'new' },
+      }),
+    );
     expect(written).toMatchObject({ written: 2000, skipped: 0, sheet: { name: 'Search: software' } });
     expect(sentBodies(rt, /\/v1\/companies\/search$/)).toHaveLength(8); // the write used the previewed results
     const sheet = rt.spreadsheet.sheet('Search: software');
@@ -123,8 +155,15 @@ describe('paging and depth', () => {
     expect(values[0]).toEqual(['Company', 'Domain', 'Employees', 'Founded']);
     expect(new Set(values.slice(1).map((row) => row[1])).size).toBe(2000);
     expect(values.slice(1).every((row) => typeof row[3] === 'number')).toBe(true);
-    expect(sheet.getFormulas('A1:D2001').flat().every((formula) => formula === '')).toBe(true);
-    expect(['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+']).toContain(values[1][2]);
+    expect(
+      sheet
+        .getFormulas('A1:D2001')
+        .flat()
+        .every((formula) => formula === ''),
+    ).toBe(true);
+    expect(['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+']).toContain(
+      values[1][2],
+    );
     const saved = parseSavedSearchNote(sheet.getNotes('A1')[0][0]);
     expect(saved?.spec).toMatchObject({ mode: 'describe', query: 'software', count: 2000 });
     expect(rt.spreadsheet.activeSheet.name).toBe('Search: software');
@@ -133,10 +172,18 @@ describe('paging and depth', () => {
   it('gives the free tier its 25 results, says why, and caps the count from then on', () => {
     const rt = runtime(FREE);
     const answer = ok(panel.preview(rt, spec({ count: 100 })));
-    expect(answer).toMatchObject({ count: 25, depth: 25, exhausted: false, warning: 'The free plan returns up to 25 results per search' });
+    expect(answer).toMatchObject({
+      count: 25,
+      depth: 25,
+      exhausted: false,
+      warning: 'The free plan returns up to 25 results per search',
+    });
     expect(panel.state(rt).depth).toBe(25);
     const requests = rt.httpLog.length;
-    expect(panel.preview(rt, spec({ count: 100 }))).toMatchObject({ ok: false, problems: [{ field: 'count', message: 'The free plan returns up to 25 results per search' }] });
+    expect(panel.preview(rt, spec({ count: 100 }))).toMatchObject({
+      ok: false,
+      problems: [{ field: 'count', message: 'The free plan returns up to 25 results per search' }],
+    });
     expect(rt.httpLog).toHaveLength(requests);
     expect(panel.preview(rt, spec({ count: 25 }))).toMatchObject({ ok: true, count: 25, warning: null });
   });
@@ -150,7 +197,9 @@ describe('paging and depth', () => {
     expect(rt.httpLog).toHaveLength(0);
     const top = ok(panel.preview(rt, spec({ count: 50 }))).preview.map((row) => row.domain);
     const thousand = [...many.slice(0, 1000 - top.length), ...top.map((domain) => `https://www.${domain}/`)];
-    const answer = ok(panel.preview(rt, spec({ count: 50, filters: { ...emptyFilterForm(), excludeDomains: thousand } })));
+    const answer = ok(
+      panel.preview(rt, spec({ count: 50, filters: { ...emptyFilterForm(), excludeDomains: thousand } })),
+    );
     const sent = sentBodies(rt, /\/v1\/companies\/search$/).pop();
     expect((sent?.body.filters as { exclude: { domains: string[] } }).exclude.domains).toHaveLength(1000);
     expect(answer.preview.some((row) => top.includes(row.domain))).toBe(false);
@@ -160,27 +209,50 @@ describe('paging and depth', () => {
 describe('exclude from a sheet, lookalike, errors', () => {
   it('reads the companies already in a sheet and leaves them out of the results', () => {
     const first = ok(panel.preview(runtime(), spec({ count: 10 }))).preview;
-    const rt = runtime(PRO, { Leads: [['Company', 'Website'], ...first.map((row) => [row.name, `https://${row.domain}/`]), ['Someone', 'not a site']] });
+    const rt = runtime(PRO, {
+      Leads: [
+        ['Company', 'Website'],
+        ...first.map((row) => [row.name, `https://${row.domain}/`]),
+        ['Someone', 'not a site'],
+      ],
+    });
     const leads = panel.state(rt).activeSheet;
-    const list = rt.run<{ domains: string[]; invalid: string[] }>('getSearchExcludeDomains', [{ kind: 'sheet', sheetId: leads.id }], { kind: 'sidebar' });
+    const list = rt.run<{ domains: string[]; invalid: string[] }>(
+      'getSearchExcludeDomains',
+      [{ kind: 'sheet', sheetId: leads.id }],
+      { kind: 'sidebar' },
+    );
     expect(list.domains).toEqual(first.map((row) => row.domain));
     expect(list.invalid).toEqual(['not a site']);
-    const answer = ok(panel.preview(rt, spec({ count: 10, filters: { ...emptyFilterForm(), excludeDomains: list.domains } })));
+    const answer = ok(
+      panel.preview(rt, spec({ count: 10, filters: { ...emptyFilterForm(), excludeDomains: list.domains } })),
+    );
     expect(answer.preview.some((row) => list.domains.includes(row.domain))).toBe(false);
-    const column = rt.run<{ domains: string[] }>('getSearchExcludeDomains', [{ kind: 'column', sheetId: leads.id, column: 1, skipHeader: true }], { kind: 'sidebar' });
+    const column = rt.run<{ domains: string[] }>(
+      'getSearchExcludeDomains',
+      [{ kind: 'column', sheetId: leads.id, column: 1, skipHeader: true }],
+      { kind: 'sidebar' },
+    );
     expect(column.domains).toEqual(list.domains);
   });
 
   it('counts the sheet list and the pasted list on the server as the panel does, without calling the service', () => {
     const rt = runtime(PRO, { Leads: [['Website'], ['https://www.acme.io/'], ['b.com'], ['Acme Inc']] });
     const leads = panel.state(rt).activeSheet;
-    const list = rt.run<DomainList>('getSearchExcludeDomains', [{ kind: 'sheet', sheetId: leads.id }], { kind: 'sidebar' });
-    const pasted = [...Array.from({ length: 1000 }, (_, i) => `https://www.excluded-${i}.com/`), 'ACME.io', 'nope nope'].join('\n');
+    const list = rt.run<DomainList>('getSearchExcludeDomains', [{ kind: 'sheet', sheetId: leads.id }], {
+      kind: 'sidebar',
+    });
+    const pasted = [
+      ...Array.from({ length: 1000 }, (_, i) => `https://www.excluded-${i}.com/`),
+      'ACME.io',
+      'nope nope',
+    ].join('\n');
     const entries = [
       { id: `sheet:${leads.id}`, label: 'Already in Leads', list },
       { id: 'pasted', label: 'Pasted list', text: pasted },
     ];
-    const summarize = (acceptMostRecent: boolean): ExcludeSummary => rt.run<ExcludeSummary>('summarizeSearchExcludeDomains', [{ entries, acceptMostRecent }], { kind: 'sidebar' });
+    const summarize = (acceptMostRecent: boolean): ExcludeSummary =>
+      rt.run<ExcludeSummary>('summarizeSearchExcludeDomains', [{ entries, acceptMostRecent }], { kind: 'sidebar' });
     const refused = summarize(false);
     expect(refused).toMatchObject({
       sources: [
@@ -203,8 +275,12 @@ describe('exclude from a sheet, lookalike, errors', () => {
     expect(accepted.toSend[0]).toBe('excluded-1.com'); // b.com and excluded-0.com are the oldest
     expect(accepted.toSend[999]).toBe('acme.io'); // at its latest occurrence, the end of the pasted list
     expect(rt.httpLog).toHaveLength(0);
-    const answer = ok(panel.preview(rt, spec({ count: 10, filters: { ...emptyFilterForm(), excludeDomains: accepted.toSend } })));
-    expect(sentBodies(rt, /\/v1\/companies\/search$/).pop()?.body.filters).toEqual({ exclude: { domains: accepted.toSend } });
+    const answer = ok(
+      panel.preview(rt, spec({ count: 10, filters: { ...emptyFilterForm(), excludeDomains: accepted.toSend } })),
+    );
+    expect(sentBodies(rt, /\/v1\/companies\/search$/).pop()?.body.filters).toEqual({
+      exclude: { domains: accepted.toSend },
+    });
     expect(answer.count).toBe(10);
   });
 
@@ -215,7 +291,9 @@ describe('exclude from a sheet, lookalike, errors', () => {
     rt.spreadsheet.selection = { sheet, rect: sheet.rect('A2') };
     const state = panel.state(rt);
     expect(state.selectedDomain).toBe(reference.domain);
-    const answer = ok(panel.preview(rt, spec({ mode: 'similar', query: '', reference: state.selectedDomain ?? '', count: 300 })));
+    const answer = ok(
+      panel.preview(rt, spec({ mode: 'similar', query: '', reference: state.selectedDomain ?? '', count: 300 })),
+    );
     expect(answer.count).toBe(300);
     expect(answer.reference?.domain).toBe(reference.domain);
     expect(answer.preview.some((row) => row.domain === reference.domain)).toBe(false);
@@ -225,11 +303,16 @@ describe('exclude from a sheet, lookalike, errors', () => {
   });
 
   it('says a lookalike reference is not in the index (404), pointed at the reference control', () => {
-    const answer: PreviewAnswer = panel.preview(runtime(), spec({ mode: 'similar', reference: 'www.no-such-company-anywhere.com', count: 10 }));
+    const answer: PreviewAnswer = panel.preview(
+      runtime(),
+      spec({ mode: 'similar', reference: 'www.no-such-company-anywhere.com', count: 10 }),
+    );
     expect(answer).toEqual({
       ok: false,
       message: 'no-such-company-anywhere.com is not in the company index; try Describe',
-      problems: [{ field: 'reference', message: 'no-such-company-anywhere.com is not in the company index; try Describe' }],
+      problems: [
+        { field: 'reference', message: 'no-such-company-anywhere.com is not in the company index; try Describe' },
+      ],
     });
   });
 
@@ -241,20 +324,46 @@ describe('exclude from a sheet, lookalike, errors', () => {
 
 describe('appending and run again', () => {
   it('appends without duplicates, matching the sheet’s own columns, and runs a saved search again', () => {
-    const rt = runtime(PRO, { Leads: [['Website', 'Owner'], [`${companies[0].domain}`, 'me']] });
+    const rt = runtime(PRO, {
+      Leads: [
+        ['Website', 'Owner'],
+        [`${companies[0].domain}`, 'me'],
+      ],
+    });
     const leads = panel.state(rt).activeSheet;
     const small = spec({ count: 25 });
-    const created = ok(panel.write(rt, { searchId: null, spec: small, columns: ['name', 'domain', 'country'], target: { kind: 'new' } }));
+    const created = ok(
+      panel.write(rt, { searchId: null, spec: small, columns: ['name', 'domain', 'country'], target: { kind: 'new' } }),
+    );
     expect(created.written).toBe(25);
-    const again: WriteAnswer = panel.write(rt, { searchId: null, spec: small, columns: ['name', 'domain', 'country'], target: { kind: 'append', sheetId: created.sheet.id } });
+    const again: WriteAnswer = panel.write(rt, {
+      searchId: null,
+      spec: small,
+      columns: ['name', 'domain', 'country'],
+      target: { kind: 'append', sheetId: created.sheet.id },
+    });
     expect(again).toMatchObject({ ok: true, written: 0, skipped: 25 });
-    const wider = ok(panel.write(rt, { searchId: null, spec: spec({ count: 60 }), columns: ['name', 'domain', 'country'], target: { kind: 'append', sheetId: created.sheet.id } }));
+    const wider = ok(
+      panel.write(rt, {
+        searchId: null,
+        spec: spec({ count: 60 }),
+        columns: ['name', 'domain', 'country'],
+        target: { kind: 'append', sheetId: created.sheet.id },
+      }),
+    );
     expect(wider).toMatchObject({ written: 35, skipped: 25, addedColumns: [] });
     const sheet = rt.spreadsheet.sheet(created.sheet.name);
     const domains = sheet.getValues('B2:B61').map((row) => row[0]);
     expect(new Set(domains).size).toBe(60);
 
-    const appended = ok(panel.write(rt, { searchId: null, spec: small, columns: ['name', 'domain'], target: { kind: 'append', sheetId: leads.id } }));
+    const appended = ok(
+      panel.write(rt, {
+        searchId: null,
+        spec: small,
+        columns: ['name', 'domain'],
+        target: { kind: 'append', sheetId: leads.id },
+      }),
+    );
     expect(appended.addedColumns).toEqual(['Company']);
     const leadsValues = rt.spreadsheet.sheet('Leads').getValues('A1:C3');
     expect(leadsValues[0]).toEqual(['Website', 'Owner', 'Company']);
@@ -265,6 +374,9 @@ describe('appending and run again', () => {
     const rerun = ok(panel.runAgain(rt, created.sheet.id));
     expect(rerun).toMatchObject({ written: 3, skipped: 22 });
     expect(new Set(sheet.getValues('B2:B61').map((row) => row[0])).size).toBe(60);
-    expect(panel.runAgain(rt, leads.id)).toMatchObject({ ok: false, message: '"Leads" was not created by a Sheet Scout search (its A1 note holds no saved search)' });
+    expect(panel.runAgain(rt, leads.id)).toMatchObject({
+      ok: false,
+      message: '"Leads" was not created by a Sheet Scout search (its A1 note holds no saved search)',
+    });
   });
 });

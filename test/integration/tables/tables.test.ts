@@ -25,7 +25,8 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
   return (text ? JSON.parse(text) : null) as T;
 }
 
-const tableColumns = async (id: string) => (await api<{ columns: Array<{ id: string; config: Record<string, unknown> }> }>('GET', `/v1/tables/${id}`)).columns;
+const tableColumns = async (id: string) =>
+  (await api<{ columns: Array<{ id: string; config: Record<string, unknown> }> }>('GET', `/v1/tables/${id}`)).columns;
 const columnsRequests = () => runtime.httpLog.filter((entry) => entry.url.includes('/columns')).length;
 
 function sheet() {
@@ -44,14 +45,38 @@ function state(): TablesState {
 
 /** The state's drafts, every column included (a new mapping starts with none), with the edits applied (by header). */
 function edit(drafts: ColumnDraft[], edits: Record<string, Partial<ColumnDraft>>): ColumnDraft[] {
-  return drafts.map((draft) => ({ ...draft, include: true, ...(edits[draft.header] ?? {}), agent: { ...draft.agent, ...(edits[draft.header]?.agent ?? {}) } }));
+  return drafts.map((draft) => ({
+    ...draft,
+    include: true,
+    ...(edits[draft.header] ?? {}),
+    agent: { ...draft.agent, ...(edits[draft.header]?.agent ?? {}) },
+  }));
 }
 
-function pushColumns(drafts: ColumnDraft[], table: string, position: unknown, extra: Record<string, unknown> = {}): PushResponse {
-  return runtime.run<PushResponse>('pushTablesColumns', [{ sheetId: state().sheetId, drafts, table, position, ...extra }], { kind: 'sidebar' });
+function pushColumns(
+  drafts: ColumnDraft[],
+  table: string,
+  position: unknown,
+  extra: Record<string, unknown> = {},
+): PushResponse {
+  return runtime.run<PushResponse>(
+    'pushTablesColumns',
+    [{ sheetId: state().sheetId, drafts, table, position, ...extra }],
+    { kind: 'sidebar' },
+  );
 }
 
-const agentOf = (prompt: string, more: Partial<ColumnDraft['agent']> = {}) => ({ kind: 'agent' as const, agent: { agentType: 'research_pro' as const, outputFormat: 'text' as const, prompt, labels: [], outputSchema: '', ...more } });
+const agentOf = (prompt: string, more: Partial<ColumnDraft['agent']> = {}) => ({
+  kind: 'agent' as const,
+  agent: {
+    agentType: 'research_pro' as const,
+    outputFormat: 'text' as const,
+    prompt,
+    labels: [],
+    outputSchema: '',
+    ...more,
+  },
+});
 
 beforeAll(async () => {
   sandbox = await spawnSandbox({ clock: 'manual' });
@@ -77,7 +102,9 @@ describe('Tables > Map columns...', () => {
     runtime.open();
     const addon = runtime.ui.menus.find((menu) => menu.addon)!;
     const tables = addon.items.find((item) => item.subMenu?.caption === 'Tables')!.subMenu!;
-    expect(tables.items).toEqual([expect.objectContaining({ caption: 'Map columns...', functionName: 'showTablesDialog' })]);
+    expect(tables.items).toEqual([
+      expect.objectContaining({ caption: 'Map columns...', functionName: 'showTablesDialog' }),
+    ]);
     runtime.run('showTablesDialog');
     const dialog = runtime.ui.dialogs.at(-1)!;
     expect(dialog).toEqual(expect.objectContaining({ title: 'Map columns to a table', modal: true }));
@@ -86,7 +113,21 @@ describe('Tables > Map columns...', () => {
   });
 
   it('pushes every kind in sheet order and the table reads back the same configs', async () => {
-    const kinds = ['Domain', 'Research', 'Fit', 'People', 'Emails', 'Phone', 'Who', 'Scores', 'Company', 'Website', 'Profile', 'Tier', 'Facts'];
+    const kinds = [
+      'Domain',
+      'Research',
+      'Fit',
+      'People',
+      'Emails',
+      'Phone',
+      'Who',
+      'Scores',
+      'Company',
+      'Website',
+      'Profile',
+      'Tier',
+      'Facts',
+    ];
     setHeaders(kinds);
     const drafts = edit(state().drafts, {
       Research: agentOf('Research {input}'),
@@ -100,18 +141,48 @@ describe('Tables > Map columns...', () => {
       Website: { kind: 'company_website' },
       Profile: { kind: 'company_profile', key: 'profile_2' },
       Tier: agentOf('Tier of {research}', { agentType: 'llm', outputFormat: 'select', labels: ['Hot', 'Cold'] }),
-      Facts: agentOf('Facts about {input}', { agentType: 'research_reasoning', outputFormat: 'json', outputSchema: '{"type":"object","properties":{"ceo":{"type":"string"}}}' }),
+      Facts: agentOf('Facts about {input}', {
+        agentType: 'research_reasoning',
+        outputFormat: 'json',
+        outputSchema: '{"type":"object","properties":{"ceo":{"type":"string"}}}',
+      }),
     });
-    const outcome = pushColumns(drafts, `https://app.example.com/tables/${CONTACTS}`, { at: 'end' }, { tableKeys: 'full_name, email' });
+    const outcome = pushColumns(
+      drafts,
+      `https://app.example.com/tables/${CONTACTS}`,
+      { at: 'end' },
+      { tableKeys: 'full_name, email' },
+    );
     expect(outcome.status).toBe('created');
     if (outcome.status !== 'created') return;
     expect(outcome.columns).toHaveLength(13);
     const columns = await tableColumns(CONTACTS);
-    expect(columns.map((column) => column.config.key)).toEqual(['full_name', 'email', 'domain', 'research', 'fit', 'people', 'emails', 'phone', 'who', 'scores', 'company', 'website', 'profile_2', 'tier', 'facts']);
+    expect(columns.map((column) => column.config.key)).toEqual([
+      'full_name',
+      'email',
+      'domain',
+      'research',
+      'fit',
+      'people',
+      'emails',
+      'phone',
+      'who',
+      'scores',
+      'company',
+      'website',
+      'profile_2',
+      'tier',
+      'facts',
+    ]);
     const sent = JSON.parse(runtime.httpLog.find((entry) => entry.url.includes('/columns'))!.body!).column_configs;
     expect(columns.slice(2).map((column) => column.config)).toEqual(sent);
     expect(columns.slice(2).map((column) => column.id)).toEqual(outcome.columns.map((column) => column.id));
-    expect(sent.find((config: { key: string }) => config.key === 'who')).toEqual({ kind: 'reverse_email_lookup', name: 'Who', key: 'who', email_column_key: 'email' });
+    expect(sent.find((config: { key: string }) => config.key === 'who')).toEqual({
+      kind: 'reverse_email_lookup',
+      name: 'Who',
+      key: 'who',
+      email_column_key: 'email',
+    });
   });
 
   it('inserts at the end, at the beginning and after a column, as insert_after says', async () => {
@@ -119,13 +190,19 @@ describe('Tables > Map columns...', () => {
     const only = (header: string) => state().drafts.map((draft) => ({ ...draft, include: draft.header === header }));
     expect(pushColumns(only('First'), COMPANIES, { at: 'end' }).status).toBe('created');
     expect(pushColumns(only('Second'), COMPANIES, { at: 'beginning' }).status).toBe('created');
-    const after = state().tables.find((table) => table.id === COMPANIES)!.columns.find((column) => column.key === 'second')!;
+    const after = state()
+      .tables.find((table) => table.id === COMPANIES)!
+      .columns.find((column) => column.key === 'second')!;
     expect(pushColumns(only('Third'), COMPANIES, { at: 'after', columnId: after.id }).status).toBe('created');
     const keys = (await tableColumns(COMPANIES)).map((column) => column.config.key);
     expect(keys).toEqual(['second', 'third', 'company_name', 'company_website', 'company_profile', 'first']);
-    const bodies = runtime.httpLog.filter((entry) => entry.url.includes('/columns')).map((entry) => JSON.parse(entry.body!).insert_after);
+    const bodies = runtime.httpLog
+      .filter((entry) => entry.url.includes('/columns'))
+      .map((entry) => JSON.parse(entry.body!).insert_after);
     expect(bodies).toEqual([true, false, after.id]);
-    const known = state().tables.find((table) => table.id === COMPANIES)!.columns.map((column) => column.key);
+    const known = state()
+      .tables.find((table) => table.id === COMPANIES)!
+      .columns.map((column) => column.key);
     expect(known).toEqual(['second', 'third', 'first']);
   });
 
@@ -138,7 +215,9 @@ describe('Tables > Map columns...', () => {
     });
     const outcome = pushColumns(drafts, CONTACTS, { at: 'end' });
     expect(outcome.status).toBe('invalid');
-    const messages = outcome.issues.filter((issue) => issue.severity === 'error').map((issue) => [issue.row, issue.field, issue.message]);
+    const messages = outcome.issues
+      .filter((issue) => issue.severity === 'error')
+      .map((issue) => [issue.row, issue.field, issue.message]);
     expect(messages).toEqual([
       [0, 'prompt', expect.stringContaining('comes later')],
       [2, 'prompt', 'Unknown key {Domain}: did you mean {domain}?'],
@@ -146,7 +225,16 @@ describe('Tables > Map columns...', () => {
       [3, 'prompt', 'Prompt is empty'],
     ]);
     expect(columnsRequests()).toBe(0);
-    const keysTaken = pushColumns(edit(state().drafts, { Research: agentOf('About {company_website}'), Pitch: { include: false }, Notes: { include: false } }), COMPANIES, { at: 'end' }, { tableKeys: 'company_website' });
+    const keysTaken = pushColumns(
+      edit(state().drafts, {
+        Research: agentOf('About {company_website}'),
+        Pitch: { include: false },
+        Notes: { include: false },
+      }),
+      COMPANIES,
+      { at: 'end' },
+      { tableKeys: 'company_website' },
+    );
     expect(keysTaken.status).toBe('created');
   });
 
@@ -154,25 +242,67 @@ describe('Tables > Map columns...', () => {
     setHeaders(['Domain', 'People']);
     const drafts = edit(state().drafts, { People: { kind: 'company_people_finder', roles: ['CEO'], maxResults: 500 } });
     const missing = pushColumns(edit(drafts, { People: { maxResults: 5 } }), 'tbl_rival_companies', { at: 'end' });
-    expect(missing).toEqual(expect.objectContaining({ status: 'failed', message: 'Table not found in your workspace: check the table ID or URL' }));
+    expect(missing).toEqual(
+      expect.objectContaining({
+        status: 'failed',
+        message: 'Table not found in your workspace: check the table ID or URL',
+      }),
+    );
     const refused = pushColumns(drafts, CONTACTS, { at: 'end' });
     expect(refused).toEqual(expect.objectContaining({ status: 'failed', ambiguous: false }));
-    expect(refused.issues).toEqual([expect.objectContaining({ row: 1, field: 'maxResults', severity: 'error', message: expect.stringMatching(/^Service: /) })]);
-    const badAnchor = pushColumns(edit(drafts, { People: { maxResults: 5 } }), CONTACTS, { at: 'after', columnId: 'col_nope' });
+    expect(refused.issues).toEqual([
+      expect.objectContaining({
+        row: 1,
+        field: 'maxResults',
+        severity: 'error',
+        message: expect.stringMatching(/^Service: /),
+      }),
+    ]);
+    const badAnchor = pushColumns(edit(drafts, { People: { maxResults: 5 } }), CONTACTS, {
+      at: 'after',
+      columnId: 'col_nope',
+    });
     expect(badAnchor.issues).toEqual([expect.objectContaining({ row: null, field: 'position' })]);
     expect((await tableColumns(CONTACTS)).map((column) => column.config.key)).toEqual(['full_name', 'email']);
   });
 
-  it('replaces a template\'s column list and name', async () => {
+  it("replaces a template's column list and name", async () => {
     setHeaders(['Domain', 'Research', 'Pitch']);
-    const drafts = edit(state().drafts, { Research: agentOf('Research {input}'), Pitch: agentOf('Pitch from {research}', { agentType: 'llm' }) });
-    const outcome = runtime.run<TemplateResponse>('saveTablesTemplate', [{ sheetId: state().sheetId, drafts, template: `https://app.example.com/templates/${TEMPLATE}`, name: 'Outbound', confirmReplace: true }], { kind: 'sidebar' });
+    const drafts = edit(state().drafts, {
+      Research: agentOf('Research {input}'),
+      Pitch: agentOf('Pitch from {research}', { agentType: 'llm' }),
+    });
+    const outcome = runtime.run<TemplateResponse>(
+      'saveTablesTemplate',
+      [
+        {
+          sheetId: state().sheetId,
+          drafts,
+          template: `https://app.example.com/templates/${TEMPLATE}`,
+          name: 'Outbound',
+          confirmReplace: true,
+        },
+      ],
+      { kind: 'sidebar' },
+    );
     expect(outcome.status).toBe('saved');
-    const template = await api<{ name: string; column_configs: Array<{ key: string }> }>('GET', `/v1/templates/${TEMPLATE}`);
+    const template = await api<{ name: string; column_configs: Array<{ key: string }> }>(
+      'GET',
+      `/v1/templates/${TEMPLATE}`,
+    );
     expect(template.name).toBe('Outbound');
     expect(template.column_configs.map((config) => config.key)).toEqual(['domain', 'research', 'pitch']);
-    const missing = runtime.run<TemplateResponse>('saveTablesTemplate', [{ sheetId: state().sheetId, drafts, template: 'tpl_nope', name: '', confirmReplace: true }], { kind: 'sidebar' });
-    expect(missing).toEqual(expect.objectContaining({ status: 'failed', message: 'Template not found in your workspace: check the template ID or URL' }));
+    const missing = runtime.run<TemplateResponse>(
+      'saveTablesTemplate',
+      [{ sheetId: state().sheetId, drafts, template: 'tpl_nope', name: '', confirmReplace: true }],
+      { kind: 'sidebar' },
+    );
+    expect(missing).toEqual(
+      expect.objectContaining({
+        status: 'failed',
+        message: 'Template not found in your workspace: check the template ID or URL',
+      }),
+    );
     expect(state().templates.map((item) => item.id)).toEqual([TEMPLATE]);
   });
 
@@ -189,7 +319,9 @@ describe('Tables > Map columns...', () => {
     ]);
     expect(reopened.drafts[1].agent.prompt).toBe('Research {input}');
     expect(reopened.letters).toEqual(['A', 'B', 'C']);
-    expect(Object.keys(runtime.properties.document.all()).some((key) => key.startsWith('sheetscout.tables.mapping.'))).toBe(true);
+    expect(
+      Object.keys(runtime.properties.document.all()).some((key) => key.startsWith('sheetscout.tables.mapping.')),
+    ).toBe(true);
   });
 
   it('saves a mapping larger than one property value (long prompts) and reads it back', () => {
@@ -219,12 +351,18 @@ describe('Tables > Map columns...', () => {
     setHeaders(['Domain']);
     runtime.properties.user().delete(SETTINGS_KEYS.token);
     const outcome = pushColumns(edit(state().drafts, {}), CONTACTS, { at: 'end' });
-    expect(outcome).toEqual(expect.objectContaining({ status: 'failed', ambiguous: false, message: 'Set up Sheet Scout: Extensions > Sheet Scout > Settings' }));
+    expect(outcome).toEqual(
+      expect.objectContaining({
+        status: 'failed',
+        ambiguous: false,
+        message: 'Set up Sheet Scout: Extensions > Sheet Scout > Settings',
+      }),
+    );
     expect(runtime.httpLog).toHaveLength(0);
     expect(state().pending).toEqual([]);
   });
 
-  it('never re-sends a push that got no clear answer without the user\'s confirmation', async () => {
+  it("never re-sends a push that got no clear answer without the user's confirmation", async () => {
     setHeaders(['Domain']);
     const drafts = edit(state().drafts, {});
     await api('POST', '/_sandbox/faults', { route: 'columns', dropRate: 1, count: 1 });

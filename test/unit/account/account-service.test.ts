@@ -31,7 +31,14 @@ class MemoryCache implements CachePort {
   }
 }
 
-const USER = { user_id: 'u1', email: 'jane@acme.test', available_credits: 500, organization_id: 'o1', organization_name: 'Acme', organization_slug: 'acme' };
+const USER = {
+  user_id: 'u1',
+  email: 'jane@acme.test',
+  available_credits: 500,
+  organization_id: 'o1',
+  organization_name: 'Acme',
+  organization_slug: 'acme',
+};
 
 /** A service that knows one good token; records every request. */
 class FakeService implements HttpPort {
@@ -41,7 +48,8 @@ class FakeService implements HttpPort {
     return requests.map((request) => {
       this.requests.push(request);
       if (this.down) return { ok: false, error: 'Address unavailable', maybeSent: false };
-      if (!request.url.endsWith('/v1/user')) return { ok: true, status: 404, headers: {}, body: '{"detail":"Not Found"}' };
+      if (!request.url.endsWith('/v1/user'))
+        return { ok: true, status: 404, headers: {}, body: '{"detail":"Not Found"}' };
       const good = request.headers.Authorization === 'Bearer good-token';
       return good
         ? { ok: true, status: 200, headers: {}, body: JSON.stringify(USER) }
@@ -53,7 +61,8 @@ class FakeService implements HttpPort {
 function setup(urlAllowlist: string[] = []) {
   const stores = { user: new MemoryStore(), document: new MemoryStore() };
   const http = new FakeService();
-  const clientFor: ClientFactory = (settings) => createServiceClient({ http, clock: new ManualClock(), settings, retry: { maxAttempts: 1 } });
+  const clientFor: ClientFactory = (settings) =>
+    createServiceClient({ http, clock: new ManualClock(), settings, retry: { maxAttempts: 1 } });
   const cache = new MemoryCache();
   const service = new AccountService(stores, clientFor, { formulaCache: cache, urlAllowlist, dashboardUrl: '' });
   return { stores, http, service, cache };
@@ -67,7 +76,12 @@ describe('AccountService', () => {
     const state = service.save('  Bearer good-token ', BASE);
     expect(http.requests.map((r) => r.url)).toEqual([`${BASE}/v1/user`]);
     expect(stores.user.get(SETTINGS_KEYS.token)).toBe('good-token');
-    expect(state).toMatchObject({ connected: true, problem: null, baseUrl: BASE, account: { email: 'jane@acme.test', availableCredits: 500, organization: 'Acme' } });
+    expect(state).toMatchObject({
+      connected: true,
+      problem: null,
+      baseUrl: BASE,
+      account: { email: 'jane@acme.test', availableCredits: 500, organization: 'Acme' },
+    });
   });
 
   it('does not save a rejected token and says why, without echoing it', () => {
@@ -82,7 +96,9 @@ describe('AccountService', () => {
   it('names the address when the service cannot be reached', () => {
     const { service, http } = setup();
     http.down = true;
-    expect(service.save('good-token', BASE).problem).toBe(`Could not reach ${BASE}. Check the service address under Advanced, or your connection, and try again.`);
+    expect(service.save('good-token', BASE).problem).toBe(
+      `Could not reach ${BASE}. Check the service address under Advanced, or your connection, and try again.`,
+    );
   });
 
   it('refuses plain HTTP to a non-local host before sending anything', () => {
@@ -95,16 +111,27 @@ describe('AccountService', () => {
   it('keeps the service address inside the URL allowlist of a published build, and says so', () => {
     const { stores, http, service } = setup(['https://api.service.test/']);
     const refused = service.save('good-token', 'https://other.service.test');
-    expect(refused).toMatchObject({ connected: false, problem: 'Service address refused: this deployment only reaches https://api.service.test/.' });
+    expect(refused).toMatchObject({
+      connected: false,
+      problem: 'Service address refused: this deployment only reaches https://api.service.test/.',
+    });
     expect(refused.urlAllowlist).toEqual(['https://api.service.test/']);
     expect(http.requests).toEqual([]);
     expect(stores.user.get(SETTINGS_KEYS.token)).toBeNull();
-    expect(service.save('good-token', `${BASE}/v2`)).toMatchObject({ connected: true, problem: null, baseUrl: `${BASE}/v2` });
+    expect(service.save('good-token', `${BASE}/v2`)).toMatchObject({
+      connected: true,
+      problem: null,
+      baseUrl: `${BASE}/v2`,
+    });
   });
 
   it('accepts any HTTPS address when the build has no allowlist', () => {
     const { service } = setup();
-    expect(service.save('good-token', 'https://other.service.test')).toMatchObject({ connected: true, problem: null, urlAllowlist: [] });
+    expect(service.save('good-token', 'https://other.service.test')).toMatchObject({
+      connected: true,
+      problem: null,
+      urlAllowlist: [],
+    });
   });
 
   it('allows plain HTTP to localhost', () => {
@@ -145,7 +172,12 @@ describe('AccountService', () => {
     const { stores, service } = setup();
     service.save('good-token', BASE);
     const refused = service.save('bad-token', BASE);
-    expect(refused).toMatchObject({ connected: true, refusedChange: true, problem: expect.stringMatching(/401/), account: { email: 'jane@acme.test' } });
+    expect(refused).toMatchObject({
+      connected: true,
+      refusedChange: true,
+      problem: expect.stringMatching(/401/),
+      account: { email: 'jane@acme.test' },
+    });
     expect(stores.user.get(SETTINGS_KEYS.token)).toBe('good-token');
   });
 
@@ -159,7 +191,15 @@ describe('AccountService', () => {
 
   it('clears the cached formula lookups when formulas stop using the token (unticking or removing it)', () => {
     const { service, cache } = setup();
-    const cacheLookups = () => writeCachedLookups(cache, new Map([['acme.com', { state: 'found', values: { company_name: 'Acme' } }], ['b.com', { state: 'not_found' }]]), Date.now());
+    const cacheLookups = () =>
+      writeCachedLookups(
+        cache,
+        new Map([
+          ['acme.com', { state: 'found', values: { company_name: 'Acme' } }],
+          ['b.com', { state: 'not_found' }],
+        ]),
+        Date.now(),
+      );
     service.save('good-token', BASE);
     service.setFormulaSharing(true);
     cacheLookups();

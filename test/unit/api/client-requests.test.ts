@@ -8,11 +8,21 @@ import { ManualClock } from '../../fakes/ports';
 function setup(overrides: Partial<ServiceClientDeps> = {}) {
   const clock = new ManualClock();
   const http = new ScriptedHttp(clock);
-  const client = createServiceClient({ http, clock, settings: { baseUrl: BASE_URL, token: TOKEN }, random: () => 0.5, ...overrides });
+  const client = createServiceClient({
+    http,
+    clock,
+    settings: { baseUrl: BASE_URL, token: TOKEN },
+    random: () => 0.5,
+    ...overrides,
+  });
   return { clock, http, client };
 }
 
-const JSON_HEADERS = { Authorization: `Bearer ${TOKEN}`, Accept: 'application/json', 'Content-Type': 'application/json' };
+const JSON_HEADERS = {
+  Authorization: `Bearer ${TOKEN}`,
+  Accept: 'application/json',
+  'Content-Type': 'application/json',
+};
 const GET_HEADERS = { Authorization: `Bearer ${TOKEN}`, Accept: 'application/json' };
 
 describe('service client requests', () => {
@@ -35,7 +45,12 @@ describe('service client requests', () => {
     const { http, client } = setup();
     http.answer(reply(200, taskBody()));
     const schema = { type: 'object' as const, properties: { ceo: { type: 'string' } } };
-    const result = client.createTask({ brief: 'Who runs Acme?', depth: 'high', output_schema: schema, extra: 1 } as never);
+    const result = client.createTask({
+      brief: 'Who runs Acme?',
+      depth: 'high',
+      output_schema: schema,
+      extra: 1,
+    } as never);
     expect(result.ok).toBe(true);
     expect(http.requests).toEqual([
       {
@@ -141,7 +156,10 @@ describe('service client requests', () => {
   test('similarCompanies POSTs filters and pagination with the identifier in the path', () => {
     const { http, client } = setup();
     http.answer(reply(200, searchBody(['b.com'], { reference_company: candidate('acme.com') })));
-    const result = client.similarCompanies('acme.com', { filters: { exclude: { size: ['10001+'] } }, pagination: { limit: 10 } });
+    const result = client.similarCompanies('acme.com', {
+      filters: { exclude: { size: ['10001+'] } },
+      pagination: { limit: 10 },
+    });
     expect(result.ok && result.value.reference_company?.domain).toBe('acme.com');
     expect(http.requests[0]).toMatchObject({ url: `${BASE_URL}/v1/companies/acme.com/similar`, method: 'post' });
     expect(JSON.parse(http.requests[0].payload as string)).toEqual({
@@ -161,15 +179,26 @@ describe('service client requests', () => {
     const { http, client } = setup();
     http.answer(reply(200, searchBody([])));
     client.similarCompaniesGet('acme.com', { pagination: { offset: 10 } });
-    expect(http.requests[0]).toEqual({ url: `${BASE_URL}/v1/companies/acme.com/similar?offset=10`, method: 'get', headers: GET_HEADERS });
+    expect(http.requests[0]).toEqual({
+      url: `${BASE_URL}/v1/companies/acme.com/similar?offset=10`,
+      method: 'get',
+      headers: GET_HEADERS,
+    });
   });
 
   test('createColumns POSTs column_configs and insert_after to the table, accepting a pasted table URL', () => {
     const { http, client } = setup();
-    const record = { id: 'col_1', created_at: '2025-01-01T00:00:00Z', config: { kind: 'input', name: 'Domain', key: 'domain' } };
+    const record = {
+      id: 'col_1',
+      created_at: '2025-01-01T00:00:00Z',
+      config: { kind: 'input', name: 'Domain', key: 'domain' },
+    };
     http.answer(reply(200, [record]));
     const columns = [{ kind: 'input' as const, name: 'Domain', key: 'domain' }];
-    const result = client.createColumns('https://app.example.test/tables/tbl_9', { column_configs: columns, insert_after: 'col_0' });
+    const result = client.createColumns('https://app.example.test/tables/tbl_9', {
+      column_configs: columns,
+      insert_after: 'col_0',
+    });
     expect(result).toEqual({ ok: true, value: [record], status: 200, retries: 0 });
     expect(http.requests[0]).toEqual({
       url: `${BASE_URL}/v1/tables/tbl_9/columns`,
@@ -181,21 +210,43 @@ describe('service client requests', () => {
 
   test('replaceTemplate PUTs name and column_configs', () => {
     const { http, client } = setup();
-    const template = { id: 'tpl_1', created_at: '2025-01-01', name: 'Leads', column_configs: [{ kind: 'input', name: 'D', key: 'd' }] };
+    const template = {
+      id: 'tpl_1',
+      created_at: '2025-01-01',
+      name: 'Leads',
+      column_configs: [{ kind: 'input', name: 'D', key: 'd' }],
+    };
     http.answer(reply(200, template));
     const result = client.replaceTemplate('tpl 1', { name: null, column_configs: template.column_configs as never });
     expect(result.ok && result.value.name).toBe('Leads');
-    expect(http.requests[0]).toMatchObject({ url: `${BASE_URL}/v1/templates/tpl%201`, method: 'put', headers: JSON_HEADERS });
-    expect(JSON.parse(http.requests[0].payload as string)).toEqual({ name: null, column_configs: template.column_configs });
+    expect(http.requests[0]).toMatchObject({
+      url: `${BASE_URL}/v1/templates/tpl%201`,
+      method: 'put',
+      headers: JSON_HEADERS,
+    });
+    expect(JSON.parse(http.requests[0].payload as string)).toEqual({
+      name: null,
+      column_configs: template.column_configs,
+    });
   });
 
   test('a batch goes out as one fetchAll and results come back in input order', () => {
     const { http, client } = setup();
-    http.answer(reply(200, profileBody('a.com')), reply(404, { detail: 'Not Found' }), reply(202, { status: 'enriching', domain: 'c.com' }));
+    http.answer(
+      reply(200, profileBody('a.com')),
+      reply(404, { detail: 'Not Found' }),
+      reply(202, { status: 'enriching', domain: 'c.com' }),
+    );
     const results = client.lookupCompanies(['a.com', 'b.com', 'c.com']);
     expect(http.batches).toHaveLength(1);
-    expect(http.batches[0].map((request) => request.url)).toEqual(['a.com', 'b.com', 'c.com'].map((d) => `${BASE_URL}/v1/companies/${d}`));
-    expect(results.map((result) => (result.ok ? result.value.state : result.error.kind))).toEqual(['ready', 'not_found', 'enriching']);
+    expect(http.batches[0].map((request) => request.url)).toEqual(
+      ['a.com', 'b.com', 'c.com'].map((d) => `${BASE_URL}/v1/companies/${d}`),
+    );
+    expect(results.map((result) => (result.ok ? result.value.state : result.error.kind))).toEqual([
+      'ready',
+      'not_found',
+      'enriching',
+    ]);
   });
 
   test('getTasks, createTasks, runSearches and runSimilar each send one batch', () => {
@@ -208,7 +259,10 @@ describe('service client requests', () => {
     const pages = client.runSearches([0, 25].map((offset) => ({ q: 'x', pagination: { offset, limit: 25 } })));
     expect(pages.map((r) => r.ok && r.value.results[0].domain)).toEqual(['p1.com', 'p2.com']);
     http.answer(reply(200, searchBody(['s1.com'])), reply(200, searchBody(['s2.com'])));
-    const similar = client.runSimilar([{ companyIdentifier: 'a.com' }, { companyIdentifier: 'b.com', request: { pagination: { offset: 25 } } }]);
+    const similar = client.runSimilar([
+      { companyIdentifier: 'a.com' },
+      { companyIdentifier: 'b.com', request: { pagination: { offset: 25 } } },
+    ]);
     expect(similar.map((r) => r.ok && r.value.results[0].domain)).toEqual(['s1.com', 's2.com']);
     expect(http.batches.map((batch) => batch.length)).toEqual([2, 2, 2, 2]);
     expect(http.batches[2].map((request) => JSON.parse(request.payload as string).pagination.offset)).toEqual([0, 25]);
@@ -220,7 +274,9 @@ describe('service client requests', () => {
     http.answer(...domains.map((domain) => reply(200, profileBody(domain))));
     const results = client.lookupCompanies(domains);
     expect(http.batches.map((batch) => batch.length)).toEqual([2, 2, 1]);
-    expect(results.map((result) => result.ok && result.value.state === 'ready' && result.value.profile.domain)).toEqual(domains);
+    expect(results.map((result) => result.ok && result.value.state === 'ready' && result.value.profile.domain)).toEqual(
+      domains,
+    );
   });
 
   test('an empty batch sends nothing', () => {
@@ -234,14 +290,27 @@ describe('service client requests', () => {
     http.answer(reply(200, profileBody()));
     const results = client.lookupCompanies(['  ', 'acme.com', '..']);
     expect(http.requests.map((request) => request.url)).toEqual([`${BASE_URL}/v1/companies/acme.com`]);
-    expect(results.map((result) => (result.ok ? 'ok' : result.error.kind))).toEqual(['invalid_input', 'ok', 'invalid_input']);
-    expect(client.getTask('https://app.example.test/tables/tbl_1')).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
-    expect(client.createColumns('', { column_configs: [] })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
-    expect(client.replaceTemplate('.', { column_configs: [] })).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    expect(results.map((result) => (result.ok ? 'ok' : result.error.kind))).toEqual([
+      'invalid_input',
+      'ok',
+      'invalid_input',
+    ]);
+    expect(client.getTask('https://app.example.test/tables/tbl_1')).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input' },
+    });
+    expect(client.createColumns('', { column_configs: [] })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input' },
+    });
+    expect(client.replaceTemplate('.', { column_configs: [] })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input' },
+    });
     expect(http.requests).toHaveLength(1);
   });
 
-  test('a GET search whose URL would pass Apps Script\'s 2082-character limit is refused before sending', () => {
+  test("a GET search whose URL would pass Apps Script's 2082-character limit is refused before sending", () => {
     const { http, client } = setup();
     const domains = Array.from({ length: 200 }, (_, index) => `company-${index}.com`);
     const result = client.searchCompaniesGet({ q: 'x', filters: { exclude: { domains } } });
@@ -256,7 +325,11 @@ describe('service client requests', () => {
     const cyclic: Record<string, unknown> = { type: 'object' };
     cyclic.self = cyclic;
     const result = client.createTask({ brief: 'x', output_schema: cyclic as never });
-    expect(result).toEqual({ ok: false, error: { kind: 'invalid_input', reason: 'the request body cannot be encoded as JSON' }, retries: 0 });
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: 'invalid_input', reason: 'the request body cannot be encoded as JSON' },
+      retries: 0,
+    });
     expect(http.requests).toHaveLength(0);
   });
 });

@@ -10,11 +10,18 @@ import { ManualClock } from '../../fakes/ports';
 function setup(overrides: Partial<ServiceClientDeps> = {}, latencyMs = 0) {
   const clock = new ManualClock();
   const http = new ScriptedHttp(clock, latencyMs);
-  const client = createServiceClient({ http, clock, settings: { baseUrl: BASE_URL, token: TOKEN }, random: () => 0.5, ...overrides });
+  const client = createServiceClient({
+    http,
+    clock,
+    settings: { baseUrl: BASE_URL, token: TOKEN },
+    random: () => 0.5,
+    ...overrides,
+  });
   return { clock, http, client };
 }
 
-const urlsOf = (batch: { url: string }[]) => batch.map((request) => request.url.replace(`${BASE_URL}/v1/companies/`, ''));
+const urlsOf = (batch: { url: string }[]) =>
+  batch.map((request) => request.url.replace(`${BASE_URL}/v1/companies/`, ''));
 
 describe('retry rounds', () => {
   test('only the retryable failures are re-sent, together, after one sleep', () => {
@@ -32,19 +39,18 @@ describe('retry rounds', () => {
       ['a.com', 'b.com', 'c.com', 'd.com', 'e.com'],
       ['b.com', 'd.com', 'e.com'],
     ]);
-    expect(results.map((result) => (result.ok ? `ok/${result.retries}` : `${result.error.kind}/${result.retries}`))).toEqual([
-      'ok/0',
-      'ok/1',
-      'not_found/0',
-      'ok/1',
-      'ok/1',
-    ]);
+    expect(
+      results.map((result) => (result.ok ? `ok/${result.retries}` : `${result.error.kind}/${result.retries}`)),
+    ).toEqual(['ok/0', 'ok/1', 'not_found/0', 'ok/1', 'ok/1']);
     // Round 2's backoff cap is the base delay; random 0.5 gives half of it.
     expect(clock.sleeps).toEqual([DEFAULT_RETRY_POLICY.baseDelayMs / 2]);
   });
 
   test('a call that keeps failing is tried maxAttempts times with growing backoff caps', () => {
-    const { clock, http, client } = setup({ random: () => 0.999, retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 300, budgetMs: 60_000 } });
+    const { clock, http, client } = setup({
+      random: () => 0.999,
+      retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 300, budgetMs: 60_000 },
+    });
     http.answer(reply(502, ''), reply(502, ''), reply(502, ''), reply(502, ''));
     const result = client.getUser();
     expect(result).toEqual({ ok: false, error: { kind: 'unavailable', status: 502 }, retries: 3 });
@@ -115,7 +121,11 @@ describe('retry rounds', () => {
   test('a small budget (custom functions) returns the first failure without waiting', () => {
     const { clock, http, client } = setup({ retry: { budgetMs: 200 } });
     http.answer(reply(429, '', { 'retry-after': '1' }));
-    expect(client.lookupCompany('acme.com')).toEqual({ ok: false, error: { kind: 'rate_limited', retryAfterSeconds: 1 }, retries: 0 });
+    expect(client.lookupCompany('acme.com')).toEqual({
+      ok: false,
+      error: { kind: 'rate_limited', retryAfterSeconds: 1 },
+      retries: 0,
+    });
     expect(clock.sleeps).toEqual([]);
     expect(http.unanswered).toBe(0);
   });
@@ -133,7 +143,12 @@ describe('retry rounds', () => {
     const { clock, http, client } = setup();
     http.answer(reply(401, ''), reply(404, ''), reply(422, { detail: [] }), reply(501, ''));
     const results = client.getTasks(['a', 'b', 'c', 'd']);
-    expect(results.map((result) => !result.ok && result.error.kind)).toEqual(['unauthorized', 'not_found', 'validation', 'unavailable']);
+    expect(results.map((result) => !result.ok && result.error.kind)).toEqual([
+      'unauthorized',
+      'not_found',
+      'validation',
+      'unavailable',
+    ]);
     expect(http.batches).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
   });
@@ -153,7 +168,10 @@ describe('creation calls', () => {
     const { http, client } = setup();
     http.answer(reply(503, ''), reply(200, taskBody({ id: 'task_9' })));
     expect(client.createTask({ brief: 'Acme' })).toMatchObject({ ok: true, value: { id: 'task_9' }, retries: 1 });
-    expect(http.requests.map((request) => request.payload)).toEqual([JSON.stringify({ brief: 'Acme' }), JSON.stringify({ brief: 'Acme' })]);
+    expect(http.requests.map((request) => request.payload)).toEqual([
+      JSON.stringify({ brief: 'Acme' }),
+      JSON.stringify({ brief: 'Acme' }),
+    ]);
   });
 
   test('a create is not retried on 429 or 500', () => {
@@ -175,7 +193,10 @@ describe('creation calls', () => {
     http.answer(reply(200, taskBody({ id: 'a' })), reply(503, ''), noAnswer('Timeout', true));
     http.answer(reply(200, taskBody({ id: 'b' })));
     const results = client.createTasks([{ brief: 'a' }, { brief: 'b' }, { brief: 'c' }]);
-    expect(http.batches.map((batch) => batch.map((request) => JSON.parse(request.payload as string).brief))).toEqual([['a', 'b', 'c'], ['b']]);
+    expect(http.batches.map((batch) => batch.map((request) => JSON.parse(request.payload as string).brief))).toEqual([
+      ['a', 'b', 'c'],
+      ['b'],
+    ]);
     expect(results.map((result) => (result.ok ? result.value.id : result.error.kind))).toEqual(['a', 'b', 'ambiguous']);
   });
 
@@ -185,7 +206,11 @@ describe('creation calls', () => {
     http.answer(reply(503, ''), reply(200, [record]));
     expect(client.createColumns('tbl', { column_configs: [] })).toMatchObject({ ok: true, retries: 1 });
     http.answer(noAnswer('Connection reset by peer', true));
-    expect(client.createColumns('tbl', { column_configs: [] })).toMatchObject({ ok: false, error: { kind: 'ambiguous' }, retries: 0 });
+    expect(client.createColumns('tbl', { column_configs: [] })).toMatchObject({
+      ok: false,
+      error: { kind: 'ambiguous' },
+      retries: 0,
+    });
     expect(http.requests).toHaveLength(3);
   });
 });
@@ -208,8 +233,18 @@ describe('fatal platform refusals', () => {
         throw new Error('adapter bug');
       },
     };
-    const client = createServiceClient({ http, clock, settings: { baseUrl: BASE_URL, token: TOKEN }, random: () => 0, retry: { maxAttempts: 2 } });
-    expect(client.getUser()).toEqual({ ok: false, error: { kind: 'network', maybeSent: true, detail: 'adapter bug' }, retries: 1 });
+    const client = createServiceClient({
+      http,
+      clock,
+      settings: { baseUrl: BASE_URL, token: TOKEN },
+      random: () => 0,
+      retry: { maxAttempts: 2 },
+    });
+    expect(client.getUser()).toEqual({
+      ok: false,
+      error: { kind: 'network', maybeSent: true, detail: 'adapter bug' },
+      retries: 1,
+    });
     expect(client.createTask({ brief: 'x' })).toMatchObject({ ok: false, error: { kind: 'ambiguous' } });
   });
 });

@@ -18,21 +18,26 @@ describe('settings checks', () => {
   test.each([null, '', '   '])('no token (%p): every call returns no_token and nothing is sent', (token) => {
     const { http, client } = clientWith({ baseUrl: BASE_URL, token });
     expect(client.getUser()).toEqual({ ok: false, error: { kind: 'no_token' }, retries: 0 });
-    expect(client.lookupCompanies(['a.com', 'b.com']).map((r) => !r.ok && r.error.kind)).toEqual(['no_token', 'no_token']);
+    expect(client.lookupCompanies(['a.com', 'b.com']).map((r) => !r.ok && r.error.kind)).toEqual([
+      'no_token',
+      'no_token',
+    ]);
     expect(userMessage({ kind: 'no_token' })).toBe('Set up Sheet Scout: Extensions > Sheet Scout > Settings');
     expect(http.batches).toHaveLength(0);
   });
 
-  test.each(['http://api.example.test', 'ftp://api.example.test', 'api.example.test', 'https://user:pw@api.example.test'])(
-    'the token is never sent to %s',
-    (baseUrl) => {
-      const { http, client } = clientWith({ baseUrl, token: TOKEN });
-      const result = client.createTask({ brief: 'x' });
-      expect(result).toMatchObject({ ok: false, error: { kind: 'bad_base_url' } });
-      expect(http.batches).toHaveLength(0);
-      expect(JSON.stringify(result)).not.toContain(TOKEN);
-    },
-  );
+  test.each([
+    'http://api.example.test',
+    'ftp://api.example.test',
+    'api.example.test',
+    'https://user:pw@api.example.test',
+  ])('the token is never sent to %s', (baseUrl) => {
+    const { http, client } = clientWith({ baseUrl, token: TOKEN });
+    const result = client.createTask({ brief: 'x' });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'bad_base_url' } });
+    expect(http.batches).toHaveLength(0);
+    expect(JSON.stringify(result)).not.toContain(TOKEN);
+  });
 
   test('plain HTTP to loopback is allowed for the sandbox', () => {
     const { http, client } = clientWith({ baseUrl: 'http://127.0.0.1:8787/', token: TOKEN });
@@ -57,7 +62,10 @@ describe('settings checks', () => {
 
 describe('the token never leaks', () => {
   const echoes: Array<[string, HttpOutcome]> = [
-    ['422 detail echoing the token', reply(422, { detail: [{ loc: ['header', TOKEN], msg: `bad token ${TOKEN}`, type: 'x' }] })],
+    [
+      '422 detail echoing the token',
+      reply(422, { detail: [{ loc: ['header', TOKEN], msg: `bad token ${TOKEN}`, type: 'x' }] }),
+    ],
     ['402 action echoing the token', reply(402, { detail: { error: 'plan_required', action: `upgrade ${TOKEN}` } })],
     ['network failure text with the token', noAnswer(`Exception: Request failed for Bearer ${TOKEN}`, true)],
     ['fatal failure text with the token', noAnswer(`quota for ${TOKEN}`, false, true)],
@@ -87,11 +95,16 @@ describe('the token never leaks', () => {
       retry: { maxAttempts: 1 },
     });
     const result = client.getUser();
-    expect(result).toMatchObject({ ok: false, error: { kind: 'network', detail: 'failed with Authorization: Bearer [redacted]' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { kind: 'network', detail: 'failed with Authorization: Bearer [redacted]' },
+    });
   });
 
   test('the client object does not expose the token and nothing is logged', () => {
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) => jest.spyOn(console, method).mockImplementation(() => {}));
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
+      jest.spyOn(console, method).mockImplementation(() => {}),
+    );
     try {
       const { http, client } = clientWith({ baseUrl: BASE_URL, token: TOKEN });
       http.answer(reply(500, ''), noAnswer('Timeout', true));

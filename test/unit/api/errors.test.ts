@@ -40,7 +40,9 @@ describe('userMessage', () => {
 
   test('is stable: the same cause gives the same text whatever the incidental details', () => {
     expect(userMessage({ kind: 'rate_limited', retryAfterSeconds: 5 })).toBe(userMessage({ kind: 'rate_limited' }));
-    expect(userMessage({ kind: 'network', maybeSent: true, detail: 'a' })).toBe(userMessage({ kind: 'network', maybeSent: false, detail: 'b' }));
+    expect(userMessage({ kind: 'network', maybeSent: true, detail: 'a' })).toBe(
+      userMessage({ kind: 'network', maybeSent: false, detail: 'b' }),
+    );
     expect(userMessage({ kind: 'unavailable', status: 502 })).toBe(userMessage({ kind: 'unavailable', status: 503 }));
   });
 
@@ -59,14 +61,20 @@ describe('userMessage', () => {
       { loc: ['body', 'brief'], msg: 'String should have at least 1 character', type: 'string_too_short' },
       { loc: ['body', 'depth'], msg: 'Input should be medium, high or xhigh', type: 'enum' },
     ];
-    expect(userMessage({ kind: 'validation', detail })).toBe('Rejected by the service: String should have at least 1 character (brief)');
+    expect(userMessage({ kind: 'validation', detail })).toBe(
+      'Rejected by the service: String should have at least 1 character (brief)',
+    );
     const long = [{ loc: ['query', 'filters'], msg: 'x'.repeat(300), type: 'value_error' }];
     expect(userMessage({ kind: 'validation', detail: long })).toHaveLength(120);
     expect(userMessage({ kind: 'validation', detail: [] })).toBe('Rejected by the service: check the inputs');
   });
 
   test('does not expose platform or server details', () => {
-    expect(userMessage({ kind: 'network', maybeSent: true, detail: 'Address unavailable: https://internal' })).not.toContain('internal');
-    expect(userMessage({ kind: 'bad_response', status: 200, reason: 'task field id is missing' })).not.toContain('task field');
+    expect(
+      userMessage({ kind: 'network', maybeSent: true, detail: 'Address unavailable: https://internal' }),
+    ).not.toContain('internal');
+    expect(userMessage({ kind: 'bad_response', status: 200, reason: 'task field id is missing' })).not.toContain(
+      'task field',
+    );
   });
 });

@@ -18,14 +18,23 @@ import { ManualClock } from '../../fakes/ports';
 
 describe('task reports', () => {
   test('a done task with a markdown report gets the default empty degradation_reasons', () => {
-    const report = { kind: 'markdown', markdown: 'Acme makes anvils [1].', sources: [{ id: 1, url: 'https://acme.com' }] };
+    const report = {
+      kind: 'markdown',
+      markdown: 'Acme makes anvils [1].',
+      sources: [{ id: 1, url: 'https://acme.com' }],
+    };
     const read = readTask(taskBody({ status: 'done', report }));
-    expect(read).toEqual({ ok: true, value: taskBody({ status: 'done', report: { ...report, degradation_reasons: [] } }) });
+    expect(read).toEqual({
+      ok: true,
+      value: taskBody({ status: 'done', report: { ...report, degradation_reasons: [] } }),
+    });
   });
 
   test('a report without kind is recognised by its fields', () => {
     const markdown = readTask(taskBody({ report: { markdown: 'x', sources: [] } }));
-    const schema = readTask(taskBody({ report: { fields: { ceo: { value: 'Ana', sources: ['https://a'], reasoning: 'r' } } } }));
+    const schema = readTask(
+      taskBody({ report: { fields: { ceo: { value: 'Ana', sources: ['https://a'], reasoning: 'r' } } } }),
+    );
     expect(markdown.ok && markdown.value.report?.kind).toBe('markdown');
     expect(schema.ok && schema.value.report).toEqual({
       kind: 'schema',
@@ -45,7 +54,11 @@ describe('task reports', () => {
     ['a string counter', { agents: '3' }, 'task field agents is missing or not a number'],
     ['an unknown depth', { depth: 'low' }, 'unknown task depth low'],
     ['a missing owner', { owner: null }, 'task owner is missing'],
-    ['a markdown report without sources', { report: { kind: 'markdown', markdown: 'x' } }, 'markdown report without markdown or sources'],
+    [
+      'a markdown report without sources',
+      { report: { kind: 'markdown', markdown: 'x' } },
+      'markdown report without markdown or sources',
+    ],
     ['a report of unknown kind', { report: { kind: 'pdf' } }, 'unknown report kind pdf'],
   ])('a task with %s is refused', (_name, overrides, reason) => {
     expect(readTask(taskBody(overrides))).toEqual({ ok: false, reason });
@@ -62,7 +75,14 @@ describe('other resources', () => {
     const read = readUser({ user_id: 'u', email: 'e@x', available_credits: 0 });
     expect(read).toEqual({
       ok: true,
-      value: { user_id: 'u', email: 'e@x', available_credits: 0, organization_id: null, organization_name: null, organization_slug: null },
+      value: {
+        user_id: 'u',
+        email: 'e@x',
+        available_credits: 0,
+        organization_id: null,
+        organization_name: null,
+        organization_slug: null,
+      },
     });
     expect(readUser({ user_id: 'u', email: 'e@x', available_credits: '5' })).toMatchObject({ ok: false });
   });
@@ -72,12 +92,18 @@ describe('other resources', () => {
       ok: true,
       value: { state: 'ready', profile: { id: 'c1', domain: 'acme.com', company_name: 'Acme', context: {} } },
     });
-    expect(readLookup(200, { domain: 'acme.com' })).toEqual({ ok: false, reason: 'company profile field id is missing or not a string' });
+    expect(readLookup(200, { domain: 'acme.com' })).toEqual({
+      ok: false,
+      reason: 'company profile field id is missing or not a string',
+    });
   });
 
   test('search responses need results with id and domain; request metadata is kept', () => {
     expect(readSearch(searchBody(['a.com']))).toEqual({ ok: true, value: searchBody(['a.com']) });
-    expect(readSearch({ results: [{ name: 'x' }] })).toEqual({ ok: false, reason: 'search result without id or domain' });
+    expect(readSearch({ results: [{ name: 'x' }] })).toEqual({
+      ok: false,
+      reason: 'search result without id or domain',
+    });
     expect(readSearch({ items: [] })).toEqual({ ok: false, reason: 'search response without results' });
     expect(readSearch({ results: [] })).toEqual({ ok: true, value: { results: [], request: {} } });
   });
@@ -91,7 +117,11 @@ describe('other resources', () => {
   });
 
   test('column records need id, created_at and a config with kind, name and key', () => {
-    const record = { id: 'c', created_at: 't', config: { kind: 'agent', name: 'CEO', key: 'ceo', value: { prompt: 'x' } } };
+    const record = {
+      id: 'c',
+      created_at: 't',
+      config: { kind: 'agent', name: 'CEO', key: 'ceo', value: { prompt: 'x' } },
+    };
     expect(readColumnRecords([record])).toEqual({ ok: true, value: [record] });
     expect(readColumnRecords([{ ...record, config: { kind: 'agent' } }])).toMatchObject({ ok: false });
     expect(readColumnRecords({ columns: [] })).toMatchObject({ ok: false });
@@ -108,7 +138,10 @@ test('a task whose brief has raw newlines is read through the client', () => {
   const clock = new ManualClock();
   const http = new ScriptedHttp(clock);
   const client = createServiceClient({ http, clock, settings: { baseUrl: BASE_URL, token: TOKEN } });
-  const raw = JSON.stringify(taskBody({ brief: 'PLACEHOLDER' })).replace('PLACEHOLDER', 'Research Acme:\n- CEO\n- funding');
+  const raw = JSON.stringify(taskBody({ brief: 'PLACEHOLDER' })).replace(
+    'PLACEHOLDER',
+    'Research Acme:\n- CEO\n- funding',
+  );
   http.answer(reply(200, raw));
   const result = client.getTask('task_1');
   expect(result).toMatchObject({ ok: true, value: { brief: 'Research Acme:\n- CEO\n- funding' }, status: 200 });

@@ -4,7 +4,13 @@ import { AdaptiveThroughput, THROUGHPUT_LIMITS, type RoundReport } from '../../.
 import { ManualClock } from '../../fakes/ports';
 import { BASE_URL, ScriptedHttp, TOKEN, profileBody, reply } from './fakes';
 
-const healthy = (size: number, startedMs = 0, durationMs = 200): RoundReport => ({ size, startedMs, durationMs, rateLimited: 0, failed: 0 });
+const healthy = (size: number, startedMs = 0, durationMs = 200): RoundReport => ({
+  size,
+  startedMs,
+  durationMs,
+  rateLimited: 0,
+  failed: 0,
+});
 
 describe('AdaptiveThroughput', () => {
   it('starts at 25 and grows by half while full rounds stay healthy, up to 100', () => {
@@ -40,7 +46,15 @@ describe('AdaptiveThroughput', () => {
   });
 
   it('halves the batch on a 5xx round and on the first 429 round; a later 429 only lowers the rate', () => {
-    const throughput = new AdaptiveThroughput({ batch: 60, ceiling: 100, ratePerSecond: null, roundMs: 200, healthyMax: 60, streak: 0, lastRound: null });
+    const throughput = new AdaptiveThroughput({
+      batch: 60,
+      ceiling: 100,
+      ratePerSecond: null,
+      roundMs: 200,
+      healthyMax: 60,
+      streak: 0,
+      lastRound: null,
+    });
     throughput.record({ ...healthy(60), failed: 3 });
     expect(throughput.batchSize()).toBe(30);
     throughput.record({ ...healthy(30), rateLimited: 10 });
@@ -74,7 +88,15 @@ describe('AdaptiveThroughput', () => {
   });
 
   it('never lets a round exceed the learned rate of requests per second', () => {
-    const throughput = new AdaptiveThroughput({ batch: 100, ceiling: 100, ratePerSecond: 7.5, roundMs: 200, healthyMax: 100, streak: 0, lastRound: null });
+    const throughput = new AdaptiveThroughput({
+      batch: 100,
+      ceiling: 100,
+      ratePerSecond: 7.5,
+      roundMs: 200,
+      healthyMax: 100,
+      streak: 0,
+      lastRound: null,
+    });
     expect(throughput.batchSize()).toBe(7);
   });
 
@@ -92,7 +114,15 @@ describe('AdaptiveThroughput', () => {
       streak: 4,
       lastRound: { startedMs: 5, size: -1 },
     });
-    expect(restored.state()).toEqual({ batch: 100, ceiling: 100, ratePerSecond: null, roundMs: null, healthyMax: 9, streak: 0, lastRound: null });
+    expect(restored.state()).toEqual({
+      batch: 100,
+      ceiling: 100,
+      ratePerSecond: null,
+      roundMs: null,
+      healthyMax: 9,
+      streak: 0,
+      lastRound: null,
+    });
   });
 
   it('keeps pacing across executions: a restored state waits for the last round of the previous one', () => {
@@ -107,8 +137,22 @@ describe('the client with an adaptive throughput', () => {
   it('sends rounds of its size, paces them after a 429, and retries the refused calls after Retry-After', () => {
     const clock = new ManualClock();
     const http = new ScriptedHttp(clock, 200);
-    const throughput = new AdaptiveThroughput({ batch: 4, ceiling: 100, ratePerSecond: null, roundMs: null, healthyMax: 0, streak: 0, lastRound: null });
-    const client = createServiceClient({ http, clock, settings: { baseUrl: BASE_URL, token: TOKEN }, random: () => 0, throughput });
+    const throughput = new AdaptiveThroughput({
+      batch: 4,
+      ceiling: 100,
+      ratePerSecond: null,
+      roundMs: null,
+      healthyMax: 0,
+      streak: 0,
+      lastRound: null,
+    });
+    const client = createServiceClient({
+      http,
+      clock,
+      settings: { baseUrl: BASE_URL, token: TOKEN },
+      random: () => 0,
+      throughput,
+    });
     const domains = Array.from({ length: 12 }, (_, i) => `d${i}.com`);
     const ok = (i: number) => reply(200, profileBody(`d${i}.com`));
     http.answer(ok(0), ok(1), ok(2), reply(429, { detail: 'slow down' }, { 'retry-after': '1' }));
@@ -130,7 +174,13 @@ describe('handing 429 answers back to a bulk caller', () => {
     const clock = new ManualClock();
     const http = new ScriptedHttp(clock, 200);
     const retry = { handBackRateLimited: true };
-    const client = createServiceClient({ http, clock, settings: { baseUrl: BASE_URL, token: TOKEN }, random: () => 0, retry });
+    const client = createServiceClient({
+      http,
+      clock,
+      settings: { baseUrl: BASE_URL, token: TOKEN },
+      random: () => 0,
+      retry,
+    });
     http.answer(reply(200, profileBody('a.com')), reply(429, { detail: 'slow down' }, { 'retry-after': '2' }));
     const [first, second] = client.lookupCompanies(['a.com', 'b.com']);
     expect(first.ok).toBe(true);

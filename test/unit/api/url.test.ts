@@ -47,7 +47,11 @@ describe('idFromUrlOrId', () => {
     ['table', 'https://app.example.com/tables/tbl_123', 'tbl_123'],
     ['table', 'https://app.example.com/w/acme/tables/tbl_123/rows?view=2#top', 'tbl_123'],
     ['table', 'app.example.com/tables/tbl%20x', 'tbl x'],
-    ['task', 'https://app.example.com/tasks/5f0c8a1e-0000-4000-8000-000000000001', '5f0c8a1e-0000-4000-8000-000000000001'],
+    [
+      'task',
+      'https://app.example.com/tasks/5f0c8a1e-0000-4000-8000-000000000001',
+      '5f0c8a1e-0000-4000-8000-000000000001',
+    ],
     ['task', 'https://app.example.com/tasks/bad%E0%A4%A', 'bad%E0%A4%A'],
   ] as const)('%s from %p is %p', (kind, input, id) => {
     expect(idFromUrlOrId(kind, input)).toBe(id);
@@ -75,7 +79,13 @@ describe('path and query encoding', () => {
   });
 
   test('withQuery encodes names and values and skips undefined parameters', () => {
-    expect(withQuery('/p', [['q', 'a b&c'], ['offset', 0], ['limit', undefined]])).toBe('/p?q=a%20b%26c&offset=0');
+    expect(
+      withQuery('/p', [
+        ['q', 'a b&c'],
+        ['offset', 0],
+        ['limit', undefined],
+      ]),
+    ).toBe('/p?q=a%20b%26c&offset=0');
     expect(withQuery('/p', [['limit', undefined]])).toBe('/p');
   });
 });

@@ -1,5 +1,7 @@
 // The dashboard address a build links to: only an absolute https:// address without user info.
-const { dashboardUrlFor } = require('../../../build/dashboard-url') as { dashboardUrlFor(value: string | undefined): string };
+const { dashboardUrlFor } = require('../../../build/dashboard-url') as {
+  dashboardUrlFor(value: string | undefined): string;
+};
 
 describe('dashboard URL of a build', () => {
   it('is empty without one and keeps an https address', () => {

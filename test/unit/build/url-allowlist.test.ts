@@ -3,7 +3,9 @@
 import { outsideAllowlist } from '../../../src/account/url-allowlist';
 import { validateBaseUrl } from '../../../src/api/url';
 
-const { urlAllowlistFor } = require('../../../build/url-allowlist') as { urlAllowlistFor: (baseUrl?: string) => string[] };
+const { urlAllowlistFor } = require('../../../build/url-allowlist') as {
+  urlAllowlistFor: (baseUrl?: string) => string[];
+};
 
 function normalized(baseUrl: string): string {
   const checked = validateBaseUrl(baseUrl);

@@ -1,7 +1,14 @@
 // The packed profile cache: thousands of lookups in a bounded number of cache items under the value limit, one cache
 // call to read and two to write, per-entry expiry, merging with what other executions stored, overflow handling.
 import type { CachePort } from '../../../src/ports';
-import { BUCKETS, MAX_BUCKET_CHARS, bucketKey, readCachedLookups, writeCachedLookups, type CachedLookup } from '../../../src/companies/profile-cache';
+import {
+  BUCKETS,
+  MAX_BUCKET_CHARS,
+  bucketKey,
+  readCachedLookups,
+  writeCachedLookups,
+  type CachedLookup,
+} from '../../../src/companies/profile-cache';
 import { profileValues } from '../../../src/companies/profile-fields';
 import type { CompanyProfile } from '../../../src/api/types';
 
@@ -32,23 +39,37 @@ class CountingCache implements CachePort {
 const NOW = Date.UTC(2026, 0, 1);
 const HOUR = 60 * 60 * 1000;
 
-function profile(domain: string, description = `What ${domain} does, in one sentence of about a hundred characters or so.`): CompanyProfile {
+function profile(
+  domain: string,
+  description = `What ${domain} does, in one sentence of about a hundred characters or so.`,
+): CompanyProfile {
   return {
     id: `id-${domain}`,
     domain,
     company_name: `${domain.split('.')[0]} GmbH`,
-    context: { short_description: description, hq_country: 'Germany', hq_city: 'München', employee_count: '51-200', founding_year: 2001, social_profiles: {} },
+    context: {
+      short_description: description,
+      hq_country: 'Germany',
+      hq_city: 'München',
+      employee_count: '51-200',
+      founding_year: 2001,
+      social_profiles: {},
+    },
   } as unknown as CompanyProfile;
 }
 
-const found = (domain: string, description?: string): CachedLookup => ({ state: 'found', values: profileValues(profile(domain, description)) });
+const found = (domain: string, description?: string): CachedLookup => ({
+  state: 'found',
+  values: profileValues(profile(domain, description)),
+});
 const domains = (n: number, prefix = 'company') => Array.from({ length: n }, (_, i) => `${prefix}${i}.com`);
 
 describe('packed profile cache', () => {
   it('keeps 7,500 profiles in at most 256 items under the value limit; reading them all is one getAll', () => {
     const cache = new CountingCache();
     const list = domains(7500);
-    for (let i = 0; i < list.length; i += 50) writeCachedLookups(cache, new Map(list.slice(i, i + 50).map((d) => [d, found(d)])), NOW);
+    for (let i = 0; i < list.length; i += 50)
+      writeCachedLookups(cache, new Map(list.slice(i, i + 50).map((d) => [d, found(d)])), NOW);
     expect(cache.data.size).toBeLessThanOrEqual(BUCKETS);
     expect(Math.max(...[...cache.data.values()].map((text) => text.length))).toBeLessThanOrEqual(MAX_BUCKET_CHARS);
     expect([...cache.data.values()].every((text) => /^[\x20-\x7e]*$/.test(text))).toBe(true);
@@ -77,18 +98,29 @@ describe('packed profile cache', () => {
 
   it('expires "not found" after 1 hour and profiles after 6, each by its own time even when its bucket is rewritten', () => {
     const cache = new CountingCache();
-    writeCachedLookups(cache, new Map<string, CachedLookup>([['old.com', found('old.com')], ['gone.com', { state: 'not_found' }]]), NOW);
+    writeCachedLookups(
+      cache,
+      new Map<string, CachedLookup>([
+        ['old.com', found('old.com')],
+        ['gone.com', { state: 'not_found' }],
+      ]),
+      NOW,
+    );
     // Another write into the same bucket 5 hours later renews the item, not the older entries.
     const neighbour = domains(5000, 'n').find((d) => bucketKey(d) === bucketKey('old.com')) as string;
     writeCachedLookups(cache, new Map([[neighbour, found(neighbour)]]), NOW + 5 * HOUR);
-    expect([...readCachedLookups(cache, ['old.com', 'gone.com', neighbour], NOW + HOUR + 1000).keys()].sort()).toEqual([neighbour, 'old.com'].sort());
+    expect([...readCachedLookups(cache, ['old.com', 'gone.com', neighbour], NOW + HOUR + 1000).keys()].sort()).toEqual(
+      [neighbour, 'old.com'].sort(),
+    );
     expect([...readCachedLookups(cache, ['old.com', neighbour], NOW + 6 * HOUR + 1000).keys()]).toEqual([neighbour]);
   });
 
   it('drops the entries nearest to expiry when a bucket would pass its size, never storing more than the limit', () => {
     const cache = new CountingCache();
     const long = 'x'.repeat(20_000);
-    const sameBucket = domains(20_000, 'big').filter((d) => bucketKey(d) === bucketKey('big0.com')).slice(0, 6);
+    const sameBucket = domains(20_000, 'big')
+      .filter((d) => bucketKey(d) === bucketKey('big0.com'))
+      .slice(0, 6);
     sameBucket.forEach((d, i) => writeCachedLookups(cache, new Map([[d, found(d, long)]]), NOW + i * 60_000));
     const text = cache.data.get(bucketKey('big0.com')) as string;
     expect(text.length).toBeLessThanOrEqual(MAX_BUCKET_CHARS);

@@ -29,14 +29,17 @@ export class FakeSheet implements EnrichSheet {
   }
 
   private lastRow(): number {
-    for (let r = this.cells.length - 1; r >= 0; r--) if (this.cells[r].some((cell) => cell.value !== '' || cell.formula)) return r + 1;
+    for (let r = this.cells.length - 1; r >= 0; r--)
+      if (this.cells[r].some((cell) => cell.value !== '' || cell.formula)) return r + 1;
     return 0;
   }
 
   readValues(): unknown[][] {
     this.reads++;
     const width = this.width();
-    return this.cells.slice(0, this.lastRow()).map((row) => Array.from({ length: width }, (_, c) => row[c]?.value ?? ''));
+    return this.cells
+      .slice(0, this.lastRow())
+      .map((row) => Array.from({ length: width }, (_, c) => row[c]?.value ?? ''));
   }
 
   readFormulas(area: Area): string[][] {
@@ -44,7 +47,8 @@ export class FakeSheet implements EnrichSheet {
     const out: string[][] = [];
     for (let r = 0; r < area.numRows; r++) {
       const line: string[] = [];
-      for (let c = 0; c < area.numColumns; c++) line.push(this.cells[area.row - 1 + r]?.[area.column - 1 + c]?.formula ?? '');
+      for (let c = 0; c < area.numColumns; c++)
+        line.push(this.cells[area.row - 1 + r]?.[area.column - 1 + c]?.formula ?? '');
       out.push(line);
     }
     return out;
@@ -113,7 +117,11 @@ export class FakeSheet implements EnrichSheet {
   }
 
   insertRow(before: number, values: unknown[]): void {
-    this.cells.splice(before - 1, 0, values.map((value) => ({ value })));
+    this.cells.splice(
+      before - 1,
+      0,
+      values.map((value) => ({ value })),
+    );
   }
 
   deleteRow(row: number): void {
@@ -132,7 +140,12 @@ export function profileFor(domain: string): CompanyProfile {
     id: `id-${domain}`,
     domain,
     company_name: `${name[0].toUpperCase()}${name.slice(1)} Inc`,
-    context: { hq_country: `Country of ${domain}`, employee_count: '51-200', founding_year: 2000 + (domain.length % 20), short_description: `=HYPERLINK("http://evil/${name}")` },
+    context: {
+      hq_country: `Country of ${domain}`,
+      employee_count: '51-200',
+      founding_year: 2000 + (domain.length % 20),
+      short_description: `=HYPERLINK("http://evil/${name}")`,
+    },
   } as CompanyProfile;
 }
 
@@ -149,7 +162,10 @@ export class FakeClient {
   notFound = new Set<string>();
   /** Profiles that differ from profileFor (e.g. lacking fields). */
   profiles = new Map<string, CompanyProfile>();
-  errors = new Map<string, { kind: 'unavailable'; status: number } | { kind: 'unauthorized' } | { kind: 'rate_limited' }>();
+  errors = new Map<
+    string,
+    { kind: 'unavailable'; status: number } | { kind: 'unauthorized' } | { kind: 'rate_limited' }
+  >();
   /** Batches larger than this lose every answer (one dropped connection fails a whole fetchAll). */
   loseBatchesOver = Infinity;
   /** Throws (like an execution killed mid-fetch) on the n-th call when set. */
@@ -158,7 +174,15 @@ export class FakeClient {
   lookupCompanies(ids: string[]): Result<LookupOutcome>[] {
     this.calls.push(ids);
     if (this.crashOnCall === this.calls.length) throw new Error('Exceeded maximum execution time');
-    if (ids.length > this.loseBatchesOver) return ids.map(() => ({ ok: false, error: { kind: 'network', maybeSent: true, detail: 'dropped' }, retries: 3 }) as Result<LookupOutcome>);
+    if (ids.length > this.loseBatchesOver)
+      return ids.map(
+        () =>
+          ({
+            ok: false,
+            error: { kind: 'network', maybeSent: true, detail: 'dropped' },
+            retries: 3,
+          }) as Result<LookupOutcome>,
+      );
     return ids.map((id) => {
       const error = this.errors.get(id);
       if (error) return { ok: false, error, retries: 0 } as Result<LookupOutcome>;
@@ -168,7 +192,12 @@ export class FakeClient {
         return { ok: true, value: { state: 'enriching', domain: id, message: null }, status: 202, retries: 0 };
       }
       if (this.notFound.has(id)) return { ok: false, error: { kind: 'not_found' }, retries: 0 };
-      return { ok: true, value: { state: 'ready', profile: this.profiles.get(id) ?? profileFor(id) }, status: 200, retries: 0 };
+      return {
+        ok: true,
+        value: { state: 'ready', profile: this.profiles.get(id) ?? profileFor(id) },
+        status: 200,
+        retries: 0,
+      };
     });
   }
 
@@ -231,6 +260,16 @@ export function world(rows: unknown[][], selection?: Partial<Area>): World {
   };
   let ids = 0;
   const dates = new MemoryDates();
-  const deps: EnrichDeps = { store, sheets, dates, cache, clock, lock, triggers, client: () => client, newId: () => `job-${++ids}` };
+  const deps: EnrichDeps = {
+    store,
+    sheets,
+    dates,
+    cache,
+    clock,
+    lock,
+    triggers,
+    client: () => client,
+    newId: () => `job-${++ids}`,
+  };
   return { deps, sheet, client, cache, store, clock, lock, triggers, selection: area, dates };
 }

@@ -1,4 +1,12 @@
-import { cancelEnrichment, LIMITS, previewEnrichment, resumeEnrichment, runChunk, startEnrichment, TRIGGER_HANDLER } from '../../../src/enrichment/job';
+import {
+  cancelEnrichment,
+  LIMITS,
+  previewEnrichment,
+  resumeEnrichment,
+  runChunk,
+  startEnrichment,
+  TRIGGER_HANDLER,
+} from '../../../src/enrichment/job';
 import type { EnrichProgress } from '../../../src/enrichment/contract';
 import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/rows';
 import type { CompanyProfile } from '../../../src/api/types';
@@ -50,7 +58,18 @@ describe('preview', () => {
     );
     writeCachedLookups(w.cache, new Map([['b.com', { state: 'not_found' }]]), w.clock.now());
     const preview = previewEnrichment(w.deps, { fields: FIELDS });
-    expect(preview).toMatchObject({ ok: true, rows: 6, uniqueDomains: 3, blank: 1, invalid: 1, alreadyFilled: 0, toLookUp: 3, cached: 1, credits: 0, domainColumn: 1 });
+    expect(preview).toMatchObject({
+      ok: true,
+      rows: 6,
+      uniqueDomains: 3,
+      blank: 1,
+      invalid: 1,
+      alreadyFilled: 0,
+      toLookUp: 3,
+      cached: 1,
+      credits: 0,
+      domainColumn: 1,
+    });
     if (!preview.ok) throw new Error();
     expect(preview.fields.filter((f) => f.checked).map((f) => [f.key, f.target])).toEqual([
       ['company_name', 'column B (existing)'],
@@ -62,8 +81,14 @@ describe('preview', () => {
 
   it('explains a bad choice', () => {
     const w = world(sheetOf(['stripe.com']));
-    expect(previewEnrichment(w.deps, { fields: [] })).toMatchObject({ ok: false, message: 'Pick at least one field to add.' });
-    expect(previewEnrichment(w.deps, { fields: ['nope'] })).toMatchObject({ ok: false, message: expect.stringContaining('Unknown field: "nope"') });
+    expect(previewEnrichment(w.deps, { fields: [] })).toMatchObject({
+      ok: false,
+      message: 'Pick at least one field to add.',
+    });
+    expect(previewEnrichment(w.deps, { fields: ['nope'] })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('Unknown field: "nope"'),
+    });
   });
 });
 
@@ -74,7 +99,14 @@ describe('a job', () => {
     start(w, { fields: ['company_name', 'short_description', 'employee_count'] });
     expect(w.sheet.cells[0].map((c) => c.value)).toEqual(['Website', 'Company name', 'Short description', 'Employees']);
     const done = drive(w);
-    expect(done).toMatchObject({ status: 'done', percent: 100, resolvedDomains: 3, totalDomains: 3, counts: { written: 3, notFound: 1 }, scope: { invalid: 1, blank: 1 } });
+    expect(done).toMatchObject({
+      status: 'done',
+      percent: 100,
+      resolvedDomains: 3,
+      totalDomains: 3,
+      counts: { written: 3, notFound: 1 },
+      scope: { invalid: 1, blank: 1 },
+    });
     expect(w.sheet.value(2, 2)).toBe('Stripe Inc');
     expect(w.sheet.value(3, 2)).toBe('Stripe Inc');
     expect(w.sheet.value(2, 3)).toBe('=HYPERLINK("http://evil/stripe")');
@@ -160,7 +192,9 @@ describe('a job', () => {
 
   it('handles 10,000 rows: every unique domain looked up once, every row filled, chunks bounded by the plan size', () => {
     const unique = domains(6000);
-    const rows = Array.from({ length: 10_000 }, (_, i) => (i < 6000 ? unique[i] : unique[(i * 7) % 6000].toUpperCase()));
+    const rows = Array.from({ length: 10_000 }, (_, i) =>
+      i < 6000 ? unique[i] : unique[(i * 7) % 6000].toUpperCase(),
+    );
     const w = world(sheetOf(rows));
     const started = start(w);
     expect(started).toMatchObject({ totalDomains: 6000, scope: { rows: 10_000, uniqueDomains: 6000 } });
@@ -168,7 +202,9 @@ describe('a job', () => {
     expect(done).toMatchObject({ status: 'done', percent: 100, resolvedDomains: 6000, counts: { written: 10_000 } });
     expect(done.chunks).toBe(Math.ceil(6000 / LIMITS.planSize));
     expect(w.client.looked()).toHaveLength(6000);
-    expect(w.sheet.value(10_001, 2)).toBe(`${unique[(9999 * 7) % 6000][0].toUpperCase()}${unique[(9999 * 7) % 6000].split('.')[0].slice(1)} Inc`);
+    expect(w.sheet.value(10_001, 2)).toBe(
+      `${unique[(9999 * 7) % 6000][0].toUpperCase()}${unique[(9999 * 7) % 6000].split('.')[0].slice(1)} Inc`,
+    );
   });
 
   it('retries 202 answers with spacing, then marks rows still enriching after the cap', () => {
@@ -209,7 +245,12 @@ describe('a job', () => {
 
   it('re-running a finished job sends nothing for rows whose profile lacks fields, even once the cache is gone', () => {
     const w = world(sheetOf(['full.com', 'partial.com', 'empty.com', 'missing.com']));
-    w.client.profiles.set('partial.com', { id: 'p', domain: 'partial.com', company_name: 'Partial', context: { hq_country: 'Chile' } } as CompanyProfile);
+    w.client.profiles.set('partial.com', {
+      id: 'p',
+      domain: 'partial.com',
+      company_name: 'Partial',
+      context: { hq_country: 'Chile' },
+    } as CompanyProfile);
     w.client.profiles.set('empty.com', { id: 'e', domain: 'empty.com', context: {} } as CompanyProfile);
     w.client.notFound.add('missing.com');
     start(w);
@@ -240,7 +281,7 @@ describe('a job', () => {
     expect(w.client.calls).toEqual([]);
   });
 
-  it('does not take a cancelled job\'s columns as filled: the next run completes the rows it did not reach', () => {
+  it("does not take a cancelled job's columns as filled: the next run completes the rows it did not reach", () => {
     const w = world(sheetOf(domains(LIMITS.planSize + 10)));
     start(w, { fields: ['company_name'] });
     drive(w);
@@ -276,7 +317,11 @@ describe('a job', () => {
     w.client.errors.set('b.com', { kind: 'unauthorized' });
     start(w);
     const paused = drive(w);
-    expect(paused).toMatchObject({ status: 'paused', message: 'Token rejected: check it in Settings', nextStepInMs: -1 });
+    expect(paused).toMatchObject({
+      status: 'paused',
+      message: 'Token rejected: check it in Settings',
+      nextStepInMs: -1,
+    });
     expect(w.triggers.pending).toEqual([]);
     expect(w.sheet.column(2)).toEqual(['Company name', 'A Inc', '', 'C Inc']);
     w.client.errors.clear();
@@ -312,7 +357,10 @@ describe('a job', () => {
     const w = world(sheetOf(['a.com', 'b.com']));
     start(w, { fields: ['company_name', 'hq_country'] });
     w.sheet.cells[0][2] = { value: 'Renamed' };
-    expect(runChunk(w.deps, 'sidebar')).toMatchObject({ status: 'paused', message: expect.stringContaining('"Country" was removed or renamed') });
+    expect(runChunk(w.deps, 'sidebar')).toMatchObject({
+      status: 'paused',
+      message: expect.stringContaining('"Country" was removed or renamed'),
+    });
     w.sheet.cells[0][2] = { value: 'Country' };
     resumeEnrichment(w.deps);
     expect(drive(w)).toMatchObject({ status: 'done', counts: { written: 2 } });
@@ -334,7 +382,10 @@ describe('a job', () => {
     const w = world(sheetOf(domains(900)));
     start(w);
     expect(w.triggers.pending).toEqual([{ handler: TRIGGER_HANDLER, afterMs: LIMITS.triggerBackstopMs }]);
-    expect(startEnrichment(w.deps, { fields: FIELDS })).toMatchObject({ ok: false, message: expect.stringContaining('already running') });
+    expect(startEnrichment(w.deps, { fields: FIELDS })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('already running'),
+    });
     w.lock.heldElsewhere = true;
     expect(runChunk(w.deps, 'sidebar')).toMatchObject({ busy: true, nextStepInMs: 3000 });
     w.lock.heldElsewhere = false;
@@ -368,10 +419,21 @@ describe('progress the panel shows', () => {
   it('counts cached results in the first call, before any lookup is sent', () => {
     const list = domains(52);
     const w = world(sheetOf(list));
-    writeCachedLookups(w.cache, new Map(list.slice(0, 46).map((d) => [d, { state: 'not_found' as const }])), w.clock.now());
+    writeCachedLookups(
+      w.cache,
+      new Map(list.slice(0, 46).map((d) => [d, { state: 'not_found' as const }])),
+      w.clock.now(),
+    );
     start(w);
     const first = runChunk(w.deps, 'sidebar') as EnrichProgress;
-    expect(first).toMatchObject({ status: 'running', resolvedDomains: 46, totalDomains: 52, percent: 88, cacheHits: 46, nextStepInMs: 0 });
+    expect(first).toMatchObject({
+      status: 'running',
+      resolvedDomains: 46,
+      totalDomains: 52,
+      percent: 88,
+      cacheHits: 46,
+      nextStepInMs: 0,
+    });
     expect(w.client.calls).toEqual([]);
     expect(drive(w)).toMatchObject({ status: 'done', resolvedDomains: 52, counts: { written: 6, notFound: 46 } });
   });
@@ -382,7 +444,12 @@ describe('progress the panel shows', () => {
     drive(w);
     w.client.calls = [];
     start(w, { fields: ['company_name'], overwrite: true });
-    expect(drive(w, 20)).toMatchObject({ status: 'done', resolvedDomains: LIMITS.planSize + 10, cacheHits: LIMITS.planSize + 10, counts: { written: LIMITS.planSize + 10 } });
+    expect(drive(w, 20)).toMatchObject({
+      status: 'done',
+      resolvedDomains: LIMITS.planSize + 10,
+      cacheHits: LIMITS.planSize + 10,
+      counts: { written: LIMITS.planSize + 10 },
+    });
     expect(w.client.calls).toEqual([]);
   });
 
@@ -391,7 +458,14 @@ describe('progress the panel shows', () => {
     w.client.enriching.set('slow.com', 3);
     start(w);
     const waiting = runChunk(w.deps, 'sidebar') as EnrichProgress;
-    expect(waiting).toMatchObject({ resolvedDomains: 1, enriching: 1, retrying: 0, blocked: 0, nextTrySeconds: 1, nextStepInMs: LIMITS.enrichingDelaysMs[0] });
+    expect(waiting).toMatchObject({
+      resolvedDomains: 1,
+      enriching: 1,
+      retrying: 0,
+      blocked: 0,
+      nextTrySeconds: 1,
+      nextStepInMs: LIMITS.enrichingDelaysMs[0],
+    });
     // Earliest: the next try; latest: every retry the job still allows.
     expect(waiting.etaSeconds).toBe(1);
     expect(waiting.etaLatestSeconds).toBe(LIMITS.enrichingDelaysMs.reduce((sum, ms) => sum + ms, 0) / 1000);
@@ -416,7 +490,9 @@ describe('progress the panel shows', () => {
     expect(previewEnrichment(w.deps, { fields: ['hq_city', 'founding_year'] })).toMatchObject({ ok: true });
     const reopened = previewEnrichment(w.deps, {});
     if (!reopened.ok) throw new Error(reopened.message);
-    expect(reopened.fields.filter((field) => field.checked).map((field) => field.key)).toEqual(['hq_city', 'founding_year']);
+    expect(reopened.fields.filter((field) => field.checked).map((field) => field.key)).toEqual([
+      'hq_city',
+      'founding_year',
+    ]);
   });
 });
-

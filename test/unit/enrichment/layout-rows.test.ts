@@ -1,7 +1,25 @@
 import { detectDomainColumn, locateColumns, planTargetColumns } from '../../../src/enrichment/layout';
 import { columnLetter } from '../../../src/shared/a1';
-import { buildBlockWrites, ENRICHING_TEXT, FAILED_PREFIX, isEmptyOrMark, NO_DATA_TEXT, NOT_FOUND_TEXT, outcomeCells, readRows, columnRuns, type CellUpdates } from '../../../src/enrichment/rows';
-import { filledColumns, loadJob, recordFilledColumns, saveJob, JOB_KEY, type EnrichJob } from '../../../src/enrichment/job-state';
+import {
+  buildBlockWrites,
+  ENRICHING_TEXT,
+  FAILED_PREFIX,
+  isEmptyOrMark,
+  NO_DATA_TEXT,
+  NOT_FOUND_TEXT,
+  outcomeCells,
+  readRows,
+  columnRuns,
+  type CellUpdates,
+} from '../../../src/enrichment/rows';
+import {
+  filledColumns,
+  loadJob,
+  recordFilledColumns,
+  saveJob,
+  JOB_KEY,
+  type EnrichJob,
+} from '../../../src/enrichment/job-state';
 import { PROFILE_FIELDS, profileFieldByKey } from '../../../src/companies/profile-fields';
 import { MemoryStore } from '../../fakes/ports';
 
@@ -26,7 +44,10 @@ describe('domain column detection', () => {
     const noNames = grid.map((row, i) => (i === 0 ? ['a', 'b', 'c', 'd'] : row));
     expect(detectDomainColumn(noNames, all, 4)).toMatchObject({ ok: true, column: 2 });
     expect(detectDomainColumn(grid, all, 4, 2)).toMatchObject({ ok: true, column: 2, note: null });
-    expect(detectDomainColumn(grid, all, 4, 4)).toEqual({ ok: false, message: 'Column D holds no domains: pick the column with company domains.' });
+    expect(detectDomainColumn(grid, all, 4, 4)).toEqual({
+      ok: false,
+      message: 'Column D holds no domains: pick the column with company domains.',
+    });
   });
 
   it('uses only the selected columns and explains an empty choice', () => {
@@ -38,7 +59,12 @@ describe('domain column detection', () => {
   });
 
   it('sees data without a header row', () => {
-    expect(detectDomainColumn([['stripe.com'], ['acme.io']], all, 1)).toMatchObject({ ok: true, column: 1, headerRow: 0, header: '' });
+    expect(detectDomainColumn([['stripe.com'], ['acme.io']], all, 1)).toMatchObject({
+      ok: true,
+      column: 1,
+      headerRow: 0,
+      header: '',
+    });
   });
 
   it('names columns like Sheets', () => {
@@ -49,7 +75,14 @@ describe('domain column detection', () => {
 describe('field columns', () => {
   it('reuses a column with the same header (case-insensitive), appends the rest, never uses the domain column', () => {
     const header = ['Domain', 'company name', 'Notes'];
-    const targets = planTargetColumns(header, 3, 1, 'Domain', [field('company_name'), field('domain'), field('hq_country')], true);
+    const targets = planTargetColumns(
+      header,
+      3,
+      1,
+      'Domain',
+      [field('company_name'), field('domain'), field('hq_country')],
+      true,
+    );
     expect(targets.map((t) => [t.header, t.column, t.isNew])).toEqual([
       ['Company name', 2, false],
       ['Domain (profile)', 4, true],
@@ -58,13 +91,29 @@ describe('field columns', () => {
   });
 
   it('names employee_count "Employees" and still fills a column an earlier version headed "Size"', () => {
-    expect(planTargetColumns(['Domain'], 1, 1, 'Domain', [field('employee_count')], true).map((t) => [t.header, t.column, t.isNew])).toEqual([['Employees', 2, true]]);
-    expect(planTargetColumns(['Domain', 'size'], 2, 1, 'Domain', [field('employee_count')], true).map((t) => [t.header, t.column, t.isNew])).toEqual([['Size', 2, false]]);
+    expect(
+      planTargetColumns(['Domain'], 1, 1, 'Domain', [field('employee_count')], true).map((t) => [
+        t.header,
+        t.column,
+        t.isNew,
+      ]),
+    ).toEqual([['Employees', 2, true]]);
+    expect(
+      planTargetColumns(['Domain', 'size'], 2, 1, 'Domain', [field('employee_count')], true).map((t) => [
+        t.header,
+        t.column,
+        t.isNew,
+      ]),
+    ).toEqual([['Size', 2, false]]);
   });
 
   it('finds the columns again after columns were inserted before them, and reports a removed one', () => {
     const moved = ['New', 'Domain', 'Notes', 'Company name', 'Country'];
-    expect(locateColumns(moved, 1, 'Domain', ['Company name', 'Country'])).toEqual({ ok: true, domainColumn: 2, targets: [4, 5] });
+    expect(locateColumns(moved, 1, 'Domain', ['Company name', 'Country'])).toEqual({
+      ok: true,
+      domainColumn: 2,
+      targets: [4, 5],
+    });
     expect(locateColumns(['Domain', 'Company name'], 1, 'Domain', ['Company name', 'Country'])).toEqual({
       ok: false,
       message: 'The column "Country" was removed or renamed: restore it, or start a new enrichment.',
@@ -106,18 +155,40 @@ describe('rows', () => {
       ['g.com', '', NOT_FOUND_TEXT, ''],
     ];
     // A finished job filled all three columns: only rows not enriched yet and rows marked for retry need a lookup.
-    expect(readRows(grid, 1, 1, [2, 3, 4], false, [true, true, true])).toMatchObject({ pending: ['b.com', 'd.com', 'e.com'], alreadyFilled: 4 });
+    expect(readRows(grid, 1, 1, [2, 3, 4], false, [true, true, true])).toMatchObject({
+      pending: ['b.com', 'd.com', 'e.com'],
+      alreadyFilled: 4,
+    });
     // "Size" was added since: enriched rows without a size need it too.
-    expect(readRows(grid, 1, 1, [2, 3, 4], false, [true, true, false]).pending).toEqual(['b.com', 'c.com', 'd.com', 'e.com', 'f.com']);
+    expect(readRows(grid, 1, 1, [2, 3, 4], false, [true, true, false]).pending).toEqual([
+      'b.com',
+      'c.com',
+      'd.com',
+      'e.com',
+      'f.com',
+    ]);
     // No finished job on record (an older sheet): any empty cell needs a value, as before.
-    expect(readRows(grid, 1, 1, [2, 3, 4], false).pending).toEqual(['a.com', 'b.com', 'c.com', 'd.com', 'e.com', 'f.com']);
+    expect(readRows(grid, 1, 1, [2, 3, 4], false).pending).toEqual([
+      'a.com',
+      'b.com',
+      'c.com',
+      'd.com',
+      'e.com',
+      'f.com',
+    ]);
     expect(readRows(grid, 1, 1, [2, 3, 4], true, [true, true, true]).alreadyFilled).toBe(0);
   });
 
   it('marks a profile with none of the chosen fields as done, and leaves other empty values empty', () => {
     const fields = [field('linkedin'), field('company_name')];
-    expect(outcomeCells({ kind: 'profile', values: { linkedin: null, company_name: null } }, fields)).toEqual([NO_DATA_TEXT, '']);
-    expect(outcomeCells({ kind: 'profile', values: { linkedin: null, company_name: 'Acme' } }, fields)).toEqual(['', "'Acme"]);
+    expect(outcomeCells({ kind: 'profile', values: { linkedin: null, company_name: null } }, fields)).toEqual([
+      NO_DATA_TEXT,
+      '',
+    ]);
+    expect(outcomeCells({ kind: 'profile', values: { linkedin: null, company_name: 'Acme' } }, fields)).toEqual([
+      '',
+      "'Acme",
+    ]);
   });
 
   it('records the columns finished jobs filled per sheet and domain column, adding to earlier ones', () => {
@@ -145,15 +216,35 @@ describe('rows', () => {
       ['c.com', '', '', '', ''],
     ];
     const updates: CellUpdates = new Map([
-      [1, new Map<number, string | number>([[2, 'A1'], [3, 'B1'], [5, 'C1']])],
+      [
+        1,
+        new Map<number, string | number>([
+          [2, 'A1'],
+          [3, 'B1'],
+          [5, 'C1'],
+        ]),
+      ],
       [3, new Map<number, string | number>([[2, 'A3']])],
     ]);
-    const writes = buildBlockWrites(updates, values, [2, 3, 5], (index, column) => (index === 3 && column === 3 ? '=SUM(1)' : undefined));
+    const writes = buildBlockWrites(updates, values, [2, 3, 5], (index, column) =>
+      index === 3 && column === 3 ? '=SUM(1)' : undefined,
+    );
     expect(writes).toEqual([
-      { row: 2, column: 2, values: [['A1', 'B1'], ["'=1+1 as text", "'kept"], ['A3', '=SUM(1)']] },
+      {
+        row: 2,
+        column: 2,
+        values: [
+          ['A1', 'B1'],
+          ["'=1+1 as text", "'kept"],
+          ['A3', '=SUM(1)'],
+        ],
+      },
       { row: 2, column: 5, values: [['C1'], [7], ['']] },
     ]);
-    expect(columnRuns([5, 2, 3])).toEqual([{ first: 2, count: 2 }, { first: 5, count: 1 }]);
+    expect(columnRuns([5, 2, 3])).toEqual([
+      { first: 2, count: 2 },
+      { first: 5, count: 1 },
+    ]);
   });
 });
 

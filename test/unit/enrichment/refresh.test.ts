@@ -32,20 +32,37 @@ describe('refresh of enriched data', () => {
   it('dates every enriched domain and finds none older than 30 days at first', () => {
     const w = enriched(['a.com', 'b.com', 'c.com']);
     expect([...w.dates.read(7).keys()].sort()).toEqual(['a.com', 'b.com', 'c.com']);
-    expect(previewRefresh(refreshDeps(w), { days: 30 })).toMatchObject({ ok: true, staleRows: 0, domains: 0, requests: 0 });
+    expect(previewRefresh(refreshDeps(w), { days: 30 })).toMatchObject({
+      ok: true,
+      staleRows: 0,
+      domains: 0,
+      requests: 0,
+    });
   });
 
   it('rewrites only the cells that changed, with a note of the old value, and sums the changes per column', () => {
     const w = enriched(['a.com', 'b.com', 'c.com', 'b.com']);
     w.clock.advance(31 * DAY);
-    expect(previewRefresh(refreshDeps(w), { days: 30 })).toMatchObject({ ok: true, staleRows: 4, domains: 3, requests: 3, credits: 0 });
+    expect(previewRefresh(refreshDeps(w), { days: 30 })).toMatchObject({
+      ok: true,
+      staleRows: 4,
+      domains: 3,
+      requests: 3,
+      credits: 0,
+    });
     const grown = profileFor('b.com');
     w.client.profiles.set('b.com', { ...grown, context: { ...grown.context, employee_count: '201-500' } });
     const writesBefore = w.sheet.writes;
     const calls = w.client.calls.length;
     const result = refreshed(w);
     expect(w.client.calls.slice(calls).flat().sort()).toEqual(['a.com', 'b.com', 'c.com']);
-    expect(result).toMatchObject({ checked: 3, changedRows: 2, changedCells: 2, changedByField: [{ header: 'Employees', rows: 2 }], remaining: 0 });
+    expect(result).toMatchObject({
+      checked: 3,
+      changedRows: 2,
+      changedCells: 2,
+      changedByField: [{ header: 'Employees', rows: 2 }],
+      remaining: 0,
+    });
     const values = w.sheet.readValues();
     expect(values[2][2]).toBe('201-500');
     expect(values[4][2]).toBe('201-500');
@@ -72,10 +89,16 @@ describe('refresh of enriched data', () => {
   it('refuses while an enrichment runs, a bad number of days, and a sheet never enriched', () => {
     const w = enriched(['a.com']);
     startEnrichment(w.deps, { fields: ['hq_country'] });
-    expect(runRefreshChunk(refreshDeps(w), { days: 1 }, 1000)).toMatchObject({ ok: false, message: expect.stringMatching(/enrichment is running/) });
+    expect(runRefreshChunk(refreshDeps(w), { days: 1 }, 1000)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/enrichment is running/),
+    });
     expect(previewRefresh(refreshDeps(w), { days: -1 })).toMatchObject({ ok: false });
     const fresh = world([['Website'], ['x.com']]);
-    expect(previewRefresh({ ...fresh.deps, today: () => '' }, { days: 1 })).toMatchObject({ ok: false, message: expect.stringMatching(/enrich it first/) });
+    expect(previewRefresh({ ...fresh.deps, today: () => '' }, { days: 1 })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/enrich it first/),
+    });
   });
 });
 

@@ -4,24 +4,42 @@ import { toFormulaCell, isUnfinishedCellText, CELL_TEXT } from '../../../src/fun
 
 describe('filters argument', () => {
   it('accepts dotted and nested JSON and gives the nested wire form', () => {
-    expect(readFilters('{"include.country": "United States", "exclude": {"size": ["1-10"]}, "range.founded.min": 1999}')).toEqual({
+    expect(
+      readFilters('{"include.country": "United States", "exclude": {"size": ["1-10"]}, "range.founded.min": 1999}'),
+    ).toEqual({
       ok: true,
-      value: { include: { country: ['United States'] }, exclude: { size: ['1-10'] }, range: { founded: { min: 1999 } } },
+      value: {
+        include: { country: ['United States'] },
+        exclude: { size: ['1-10'] },
+        range: { founded: { min: 1999 } },
+      },
     });
   });
 
   it('reads an empty list as restricting nothing', () => {
-    expect(readFilters('{"exclude.domains": [], "include.country": ["Germany"]}')).toEqual({ ok: true, value: { include: { country: ['Germany'] } } });
+    expect(readFilters('{"exclude.domains": [], "include.country": ["Germany"]}')).toEqual({
+      ok: true,
+      value: { include: { country: ['Germany'] } },
+    });
   });
 
   it('treats blank as no filters and a 1x1 range as a JSON cell', () => {
     expect(readFilters(undefined)).toEqual({ ok: true, value: undefined });
     expect(readFilters('  ')).toEqual({ ok: true, value: undefined });
-    expect(readFilters([['{"include.city": ["Berlin"]}']])).toEqual({ ok: true, value: { include: { city: ['Berlin'] } } });
+    expect(readFilters([['{"include.city": ["Berlin"]}']])).toEqual({
+      ok: true,
+      value: { include: { city: ['Berlin'] } },
+    });
   });
 
   it('accumulates repeated range keys without duplicates and skips blank rows', () => {
-    expect(readFilters([['include.country', 'France'], ['', ''], ['INCLUDE.COUNTRY', 'Spain, France']])).toEqual({
+    expect(
+      readFilters([
+        ['include.country', 'France'],
+        ['', ''],
+        ['INCLUDE.COUNTRY', 'Spain, France'],
+      ]),
+    ).toEqual({
       ok: true,
       value: { include: { country: ['France', 'Spain'] } },
     });
@@ -32,14 +50,28 @@ describe('filters argument', () => {
       const read = readFilters(arg);
       return read.ok ? 'ok' : read.message;
     };
-    expect(message([['include.industry', 'SaaS']])).toMatch(/^Invalid filters: unknown key "include.industry". Use include.size, /);
-    expect(message('{"range": {"founded": {"min": "old"}}}')).toBe('Invalid filters: range.founded.min must be a year, e.g. 2010');
-    expect(message('{"range.founded.min": 2020, "range.founded.max": 2010}')).toBe('Invalid filters: range.founded.min is after range.founded.max');
-    expect(message([['exclude.domains', 'not a domain']])).toBe('Invalid filters: exclude.domains "not a domain" is not a domain');
+    expect(message([['include.industry', 'SaaS']])).toMatch(
+      /^Invalid filters: unknown key "include.industry". Use include.size, /,
+    );
+    expect(message('{"range": {"founded": {"min": "old"}}}')).toBe(
+      'Invalid filters: range.founded.min must be a year, e.g. 2010',
+    );
+    expect(message('{"range.founded.min": 2020, "range.founded.max": 2010}')).toBe(
+      'Invalid filters: range.founded.min is after range.founded.max',
+    );
+    expect(message([['exclude.domains', 'not a domain']])).toBe(
+      'Invalid filters: exclude.domains "not a domain" is not a domain',
+    );
     expect(message([['include.country', '']])).toBe('Invalid filters: include.country has no value');
-    expect(message('{"include.city": [null]}')).toBe('Invalid filters: include.city must be a list of texts; null is not a text');
-    expect(message('{"include.country": [1, 2]}')).toBe('Invalid filters: include.country must be a list of texts; 1 is not a text');
-    expect(message('{"exclude.city": {"name": "Paris"}}')).toBe('Invalid filters: exclude.city must be a list of texts');
+    expect(message('{"include.city": [null]}')).toBe(
+      'Invalid filters: include.city must be a list of texts; null is not a text',
+    );
+    expect(message('{"include.country": [1, 2]}')).toBe(
+      'Invalid filters: include.country must be a list of texts; 1 is not a text',
+    );
+    expect(message('{"exclude.city": {"name": "Paris"}}')).toBe(
+      'Invalid filters: exclude.city must be a list of texts',
+    );
     expect(message('[1,2]')).toMatch(/expected a JSON object/);
     expect(message([['include.country'], ['United States']])).toMatch(/two-column range/);
     const many = Array.from({ length: 1001 }, (_, i) => `d${i}.com`).join(',');

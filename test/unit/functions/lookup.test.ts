@@ -14,7 +14,12 @@ describe('COMPANY_LOOKUP', () => {
 
   it('handles a range: blanks stay blank, duplicates are fetched once, e-mails become domains, trailing blanks are cut', () => {
     const h = harness();
-    const rows = companyLookup([['stripe.com'], [''], ['joe@STRIPE.com'], ['www.acme.io'], ['not a domain'], [''], ['']], 'domain,company_name', true, h.env());
+    const rows = companyLookup(
+      [['stripe.com'], [''], ['joe@STRIPE.com'], ['www.acme.io'], ['not a domain'], [''], ['']],
+      'domain,company_name',
+      true,
+      h.env(),
+    );
     expect(rows).toEqual([
       ['Domain', 'Company name'],
       ['stripe.com', 'stripe'],
@@ -38,10 +43,22 @@ describe('COMPANY_LOOKUP', () => {
 
   it(`resolves at most ${MAX_FORMULA_LOOKUPS} companies in one formula; the inputs past them say to use Enrich`, () => {
     const h = harness();
-    const inputs = Array.from({ length: MAX_FORMULA_LOOKUPS + 3 }, (_, i) => [`company${i % (MAX_FORMULA_LOOKUPS + 2)}.com`]);
-    const rows = companyLookup(inputs, 'domain', undefined, h.env({ limits: { stopFetchingAfterMs: Infinity, deadlineMs: Infinity } }));
+    const inputs = Array.from({ length: MAX_FORMULA_LOOKUPS + 3 }, (_, i) => [
+      `company${i % (MAX_FORMULA_LOOKUPS + 2)}.com`,
+    ]);
+    const rows = companyLookup(
+      inputs,
+      'domain',
+      undefined,
+      h.env({ limits: { stopFetchingAfterMs: Infinity, deadlineMs: Infinity } }),
+    );
     expect(h.service.lookups()).toHaveLength(MAX_FORMULA_LOOKUPS);
-    expect(rows.slice(MAX_FORMULA_LOOKUPS - 1).map((row) => row[0])).toEqual([`company${MAX_FORMULA_LOOKUPS - 1}.com`, CELL_TEXT.useEnrich, CELL_TEXT.useEnrich, 'company0.com']);
+    expect(rows.slice(MAX_FORMULA_LOOKUPS - 1).map((row) => row[0])).toEqual([
+      `company${MAX_FORMULA_LOOKUPS - 1}.com`,
+      CELL_TEXT.useEnrich,
+      CELL_TEXT.useEnrich,
+      'company0.com',
+    ]);
     expect(CELL_TEXT.useEnrich).toContain(MAX_FORMULA_LOOKUPS.toLocaleString('en-US'));
     // Everything it fetched is cached: a recalculation sends nothing.
     const sent = h.service.requests.length;
@@ -64,13 +81,25 @@ describe('COMPANY_LOOKUP', () => {
   it('without a shared token answers the setup text and sends nothing', () => {
     const h = harness();
     const rows = companyLookup('stripe.com', undefined, undefined, h.env({ token: null }));
-    expect(rows).toEqual([['Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"', '', '', '', '', '', '']]);
+    expect(rows).toEqual([
+      [
+        'Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ],
+    ]);
     expect(h.service.requests).toHaveLength(0);
   });
 
   it('names an unknown field and refuses a bad with_header', () => {
     const h = harness();
-    expect(companyLookup('a.com', 'company_name,revenue', undefined, h.env())[0][0]).toMatch(/^Unknown field: "revenue"/);
+    expect(companyLookup('a.com', 'company_name,revenue', undefined, h.env())[0][0]).toMatch(
+      /^Unknown field: "revenue"/,
+    );
     expect(companyLookup('a.com', undefined, 'maybe', h.env())).toEqual([['with_header must be TRUE or FALSE']]);
     expect(h.service.requests).toHaveLength(0);
   });
@@ -78,7 +107,12 @@ describe('COMPANY_LOOKUP', () => {
   it('answers a 401 with the token message for every uncached row and stops after the first batch', () => {
     const h = harness();
     for (let i = 0; i < 120; i++) h.service.answers.set(`d${i}.com`, { status: 401 });
-    const rows = companyLookup(Array.from({ length: 120 }, (_, i) => [`d${i}.com`]), 'domain', undefined, h.env());
+    const rows = companyLookup(
+      Array.from({ length: 120 }, (_, i) => [`d${i}.com`]),
+      'domain',
+      undefined,
+      h.env(),
+    );
     expect(new Set(rows.map((row) => row[0]))).toEqual(new Set(['Token rejected: check it in Settings']));
     expect(h.service.fetchAllCalls).toBe(1);
   });
@@ -86,13 +120,23 @@ describe('COMPANY_LOOKUP', () => {
   it('keeps going after a partial outage in one batch, but stops when a whole batch fails', () => {
     const h = harness();
     for (let i = 0; i < 10; i++) h.service.answers.set(`p${i}.com`, { status: 503 });
-    const partial = companyLookup(Array.from({ length: 120 }, (_, i) => [`p${i}.com`]), 'domain', undefined, h.env());
+    const partial = companyLookup(
+      Array.from({ length: 120 }, (_, i) => [`p${i}.com`]),
+      'domain',
+      undefined,
+      h.env(),
+    );
     expect(partial.slice(0, 10).every((row) => row[0] === 'Service unavailable, retry later')).toBe(true);
     expect(partial.slice(10).every((row, i) => row[0] === `p${i + 10}.com`)).toBe(true);
 
     const down = harness();
     for (let i = 0; i < 120; i++) down.service.answers.set(`q${i}.com`, { status: 503 });
-    const rows = companyLookup(Array.from({ length: 120 }, (_, i) => [`q${i}.com`]), 'domain', undefined, down.env());
+    const rows = companyLookup(
+      Array.from({ length: 120 }, (_, i) => [`q${i}.com`]),
+      'domain',
+      undefined,
+      down.env(),
+    );
     expect(rows.every((row) => row[0] === 'Service unavailable, retry later')).toBe(true);
     expect(new Set(down.service.lookups()).size).toBe(50);
   });
@@ -135,8 +179,14 @@ describe('COMPANY_LOOKUP', () => {
 
   it('returns values as data: a formula-like company name stays the same text (no apostrophe), lists join by line', () => {
     const h = harness();
-    h.service.answers.set('evil.com', { status: 200, name: '=cmd|"/c calc"!A1', context: { products_services: ['Payments', 'Billing'] } });
-    expect(companyLookup('evil.com', 'company_name,products_services', undefined, h.env())).toEqual([['=cmd|"/c calc"!A1', 'Payments\nBilling']]);
+    h.service.answers.set('evil.com', {
+      status: 200,
+      name: '=cmd|"/c calc"!A1',
+      context: { products_services: ['Payments', 'Billing'] },
+    });
+    expect(companyLookup('evil.com', 'company_name,products_services', undefined, h.env())).toEqual([
+      ['=cmd|"/c calc"!A1', 'Payments\nBilling'],
+    ]);
   });
 
   it('looks up a company UUID as is', () => {

@@ -1,4 +1,12 @@
-import { freezeMessage, freezeSelection, refreshMessage, refreshPending, type FormulaBook, type FormulaSheet, type Rect } from '../../../src/functions/menu-actions';
+import {
+  freezeMessage,
+  freezeSelection,
+  refreshMessage,
+  refreshPending,
+  type FormulaBook,
+  type FormulaSheet,
+  type Rect,
+} from '../../../src/functions/menu-actions';
 import { parseSheetScoutCall, callsSheetScout } from '../../../src/functions/formula-parse';
 import { CELL_TEXT } from '../../../src/functions/cell-text';
 import type { CellValue } from '../../../src/shared/cell-values';
@@ -40,7 +48,8 @@ class GridSheet implements FormulaSheet {
     );
   }
   reenterFormulas(cells: Array<{ area: Rect; formula: string }>): void {
-    for (const { area, formula } of cells) this.reentered.push(`${area.row},${area.column} ${area.rows}x${area.columns}:${formula}`);
+    for (const { area, formula } of cells)
+      this.reentered.push(`${area.row},${area.column} ${area.rows}x${area.columns}:${formula}`);
   }
 }
 
@@ -52,9 +61,13 @@ describe('formula parsing', () => {
   it('reads plain calls with literal and reference arguments, and spots nested calls', () => {
     expect(parseSheetScoutCall('=company_lookup(A2:A50, "domain,company_name", TRUE)')).toEqual({
       name: 'COMPANY_LOOKUP',
-      args: [{ kind: 'ref', a1: 'A2:A50' }, { kind: 'literal', value: 'domain,company_name' }, { kind: 'literal', value: true }],
+      args: [
+        { kind: 'ref', a1: 'A2:A50' },
+        { kind: 'literal', value: 'domain,company_name' },
+        { kind: 'literal', value: true },
+      ],
     });
-    expect(parseSheetScoutCall("=SIMILAR('My sheet'!B2, 25, \"{\"\"include.country\"\": [\"\"US\"\"]}\")")?.args).toEqual([
+    expect(parseSheetScoutCall('=SIMILAR(\'My sheet\'!B2, 25, "{""include.country"": [""US""]}")')?.args).toEqual([
       { kind: 'ref', a1: "'My sheet'!B2" },
       { kind: 'literal', value: 25 },
       { kind: 'literal', value: '{"include.country": ["US"]}' },
@@ -67,21 +80,49 @@ describe('formula parsing', () => {
 });
 
 describe('Freeze formulas to values', () => {
-  it("replaces a lookup formula and its whole spill (blank rows included) with escaped values", () => {
+  it('replaces a lookup formula and its whole spill (blank rows included) with escaped values', () => {
     const sheet = new GridSheet(6, 4);
     sheet.set(1, 1, [['stripe.com'], [''], ['evil.com']]);
-    sheet.set(1, 2, [['Stripe', '1-10'], ['', ''], ['=cmd|"/c calc"!A1', '11-50']], '=COMPANY_LOOKUP(A1:A3, "company_name,employee_count")');
+    sheet.set(
+      1,
+      2,
+      [
+        ['Stripe', '1-10'],
+        ['', ''],
+        ['=cmd|"/c calc"!A1', '11-50'],
+      ],
+      '=COMPANY_LOOKUP(A1:A3, "company_name,employee_count")',
+    );
     sheet.set(5, 4, [['user data']]);
     const summary = freezeSelection(book(sheet, [{ row: 1, column: 2, rows: 1, columns: 1 }]));
     expect(summary).toEqual({ formulas: 1, cells: 6, skipped: 0, unfinishedCells: 0 });
-    expect(sheet.writes).toEqual([{ row: 1, column: 2, values: [["'Stripe", "'1-10"], ['', ''], ["'=cmd|\"/c calc\"!A1", "'11-50"]] }]);
+    expect(sheet.writes).toEqual([
+      {
+        row: 1,
+        column: 2,
+        values: [
+          ["'Stripe", "'1-10"],
+          ['', ''],
+          ['\'=cmd|"/c calc"!A1', "'11-50"],
+        ],
+      },
+    ]);
     expect(sheet.values[4][3]).toBe('user data');
     expect(freezeMessage(summary)).toBe('Froze 1 formula (6 cells) to values');
   });
 
   it('freezes a search result by its header row and filled first column, and skips error cells', () => {
     const sheet = new GridSheet(6, 10);
-    sheet.set(1, 1, [['Domain', 'Company name'], ['a.com', 'A'], ['b.com', CELL_TEXT.pending]], '=COMPANY_SEARCH("crm", 2)');
+    sheet.set(
+      1,
+      1,
+      [
+        ['Domain', 'Company name'],
+        ['a.com', 'A'],
+        ['b.com', CELL_TEXT.pending],
+      ],
+      '=COMPANY_SEARCH("crm", 2)',
+    );
     sheet.set(1, 5, [['#REF!']], '=SIMILAR("x.com")');
     sheet.set(5, 1, [['=SUM(1)']], '=SUM(1)');
     const summary = freezeSelection(book(sheet, [{ row: 1, column: 1, rows: 6, columns: 10 }]));

@@ -53,23 +53,44 @@ describe('COMPANY_SEARCH and SIMILAR', () => {
   it('sends filters from a JSON string and from a key | value range as the nested wire form', () => {
     const h = harness();
     companySearch('crm', 5, '{"include.country": ["United States"], "range": {"founded": {"min": 2010}}}', h.env());
-    companySearch('crm', 5, [['key', 'value'], ['include.country', 'United States, Germany'], ['exclude.domains', 'https://www.hubspot.com/x'], ['include.size', '11-50'], ['range.founded.max', 2020]], h.env());
+    companySearch(
+      'crm',
+      5,
+      [
+        ['key', 'value'],
+        ['include.country', 'United States, Germany'],
+        ['exclude.domains', 'https://www.hubspot.com/x'],
+        ['include.size', '11-50'],
+        ['range.founded.max', 2020],
+      ],
+      h.env(),
+    );
     expect(bodies(h).map((b) => b.filters)).toEqual([
       { include: { country: ['United States'] }, range: { founded: { min: 2010 } } },
-      { include: { country: ['United States', 'Germany'], size: ['11-50'] }, exclude: { domains: ['hubspot.com'] }, range: { founded: { max: 2020 } } },
+      {
+        include: { country: ['United States', 'Germany'], size: ['11-50'] },
+        exclude: { domains: ['hubspot.com'] },
+        range: { founded: { max: 2020 } },
+      },
     ]);
   });
 
   it('refuses bad arguments with a message naming the problem, sending nothing', () => {
     const h = harness();
-    expect(companySearch('crm', 5, '{"include.industry": ["SaaS"]}', h.env())[0][0]).toMatch(/^Invalid filters: unknown key "include.industry"/);
-    expect(companySearch('crm', 5, [['include.size', 'tiny']], h.env())[0][0]).toMatch(/include.size "tiny" is not a size/);
+    expect(companySearch('crm', 5, '{"include.industry": ["SaaS"]}', h.env())[0][0]).toMatch(
+      /^Invalid filters: unknown key "include.industry"/,
+    );
+    expect(companySearch('crm', 5, [['include.size', 'tiny']], h.env())[0][0]).toMatch(
+      /include.size "tiny" is not a size/,
+    );
     expect(companySearch('crm', 5, '{oops', h.env())[0][0]).toMatch(/not valid JSON/);
     expect(companySearch('crm', 0, undefined, h.env())).toEqual([['limit must be a whole number from 1 to 2000']]);
     expect(companySearch('crm', 2001, undefined, h.env())).toEqual([['limit must be a whole number from 1 to 2000']]);
     expect(companySearch('', 5, undefined, h.env())[0][0]).toMatch(/^Enter a query/);
     expect(similarCompanies('nope', 5, undefined, h.env())).toEqual([['Invalid domain: "nope"']]);
-    expect(similarCompanies([['a.com'], ['b.com']], 5, undefined, h.env())).toEqual([['domain takes one cell, not a range']]);
+    expect(similarCompanies([['a.com'], ['b.com']], 5, undefined, h.env())).toEqual([
+      ['domain takes one cell, not a range'],
+    ]);
     expect(h.service.requests).toHaveLength(0);
   });
 

@@ -1,7 +1,14 @@
 import type { HttpOutcome, HttpPort, HttpRequest } from '../../../src/ports';
 import { MemoryStore } from '../../fakes/ports';
 import {
-  addUsage, budgetStatus, nextRelease, parseUsage, REQUEST_BUDGET_KEYS, RequestCounter, usedInWindow, withRequestBudget,
+  addUsage,
+  budgetStatus,
+  nextRelease,
+  parseUsage,
+  REQUEST_BUDGET_KEYS,
+  RequestCounter,
+  usedInWindow,
+  withRequestBudget,
 } from '../../../src/platform/request-budget';
 import { execute, DEFAULT_RETRY_POLICY } from '../../../src/api/executor';
 import { userMessage } from '../../../src/api/errors';
@@ -9,7 +16,12 @@ import { userMessage } from '../../../src/api/errors';
 const HOUR = 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 1, 9, 30);
 
-const clockAt = (time: { now: number }) => ({ now: () => time.now, sleep: (ms: number) => { time.now += ms; } });
+const clockAt = (time: { now: number }) => ({
+  now: () => time.now,
+  sleep: (ms: number) => {
+    time.now += ms;
+  },
+});
 
 class CountingHttp implements HttpPort {
   sent = 0;
@@ -51,10 +63,16 @@ describe('hourly usage window', () => {
     expect(budgetStatus('consumer', 18_000)).toMatchObject({
       spent: true,
       limit: 18_000,
-      message: "Sheet Scout has used its 18,000 requests for today (Google's daily limit is 20,000 per user): it continues tomorrow, " +
+      message:
+        "Sheet Scout has used its 18,000 requests for today (Google's daily limit is 20,000 per user): it continues tomorrow, " +
         'or raise the limit in Settings if you use Google Workspace',
     });
-    expect(budgetStatus('workspace', 18_000)).toMatchObject({ spent: false, limit: 95_000, googleLimit: 100_000, message: null });
+    expect(budgetStatus('workspace', 18_000)).toMatchObject({
+      spent: false,
+      limit: 95_000,
+      googleLimit: 100_000,
+      message: null,
+    });
   });
 });
 
@@ -94,7 +112,9 @@ describe('RequestCounter and withRequestBudget', () => {
     store.set(REQUEST_BUDGET_KEYS.account, 'workspace');
     store.set(REQUEST_BUDGET_KEYS.usage, JSON.stringify(addUsage({}, T0, 18_000)));
     const inner = new CountingHttp();
-    withRequestBudget(inner, new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clockAt(time))).fetchAll([request]);
+    withRequestBudget(inner, new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clockAt(time))).fetchAll([
+      request,
+    ]);
     expect(inner.sent).toBe(1);
   });
 
@@ -103,7 +123,10 @@ describe('RequestCounter and withRequestBudget', () => {
     const store = new MemoryStore();
     store.failWrites = true;
     const inner = new CountingHttp();
-    const outcomes = withRequestBudget(inner, new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clockAt(time))).fetchAll([request]);
+    const outcomes = withRequestBudget(
+      inner,
+      new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clockAt(time)),
+    ).fetchAll([request]);
     expect(outcomes[0].ok).toBe(true);
   });
 
@@ -113,8 +136,15 @@ describe('RequestCounter and withRequestBudget', () => {
     store.set(REQUEST_BUDGET_KEYS.usage, JSON.stringify(addUsage({}, T0, 18_000)));
     const inner = new CountingHttp();
     const http = withRequestBudget(inner, new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clockAt(time)));
-    const calls = Array.from({ length: 3 }, () => ({ request, idempotent: true, read: () => ({ ok: true as const, value: 1 }) }));
-    const results = execute({ http, clock: clockAt(time), random: () => 0, policy: DEFAULT_RETRY_POLICY, maxParallel: 1 }, calls);
+    const calls = Array.from({ length: 3 }, () => ({
+      request,
+      idempotent: true,
+      read: () => ({ ok: true as const, value: 1 }),
+    }));
+    const results = execute(
+      { http, clock: clockAt(time), random: () => 0, policy: DEFAULT_RETRY_POLICY, maxParallel: 1 },
+      calls,
+    );
     expect(inner.sent).toBe(0);
     for (const result of results) {
       expect(result.ok).toBe(false);

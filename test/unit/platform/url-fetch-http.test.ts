@@ -26,7 +26,11 @@ function fakeUrlFetch(answer: (requests: FetchRequest[]) => GoogleAppsScript.URL
   };
 }
 
-const get: HttpRequest = { url: 'https://api.example.test/v1/user', method: 'get', headers: { Authorization: 'Bearer t', Accept: 'application/json' } };
+const get: HttpRequest = {
+  url: 'https://api.example.test/v1/user',
+  method: 'get',
+  headers: { Authorization: 'Bearer t', Accept: 'application/json' },
+};
 const post: HttpRequest = {
   url: 'https://api.example.test/v1/deep_research_tasks',
   method: 'post',
@@ -103,20 +107,26 @@ describe('createUrlFetchHttp', () => {
   });
 
   test('the short-term invocation limit is not sent and not fatal', () => {
-    const message = 'Service invoked too many times in a short time: urlfetch. Try Utilities.sleep(1000) between calls.';
+    const message =
+      'Service invoked too many times in a short time: urlfetch. Try Utilities.sleep(1000) between calls.';
     expect(failuresWhenThrowing(message, [post])).toEqual([{ ok: false, error: message, maybeSent: false }]);
   });
 
   test('a DNS error is "not sent" only for a single-request batch', () => {
     const message = 'DNS error: https://api.example.test/v1/user';
     expect(failuresWhenThrowing(message, [post])).toEqual([{ ok: false, error: message, maybeSent: false }]);
-    expect(failuresWhenThrowing(message, [post, get]).map((failure) => !failure.ok && failure.maybeSent)).toEqual([true, true]);
+    expect(failuresWhenThrowing(message, [post, get]).map((failure) => !failure.ok && failure.maybeSent)).toEqual([
+      true,
+      true,
+    ]);
   });
 
   test('a thrown non-Error value is still reported', () => {
     const urlFetch = fakeUrlFetch(() => {
       throw 'plain string failure';
     });
-    expect(createUrlFetchHttp(urlFetch).fetchAll([get])).toEqual([{ ok: false, error: 'plain string failure', maybeSent: true }]);
+    expect(createUrlFetchHttp(urlFetch).fetchAll([get])).toEqual([
+      { ok: false, error: 'plain string failure', maybeSent: true },
+    ]);
   });
 });

@@ -1,4 +1,10 @@
-import { briefLength, columnNumber, parseTemplate, renderBrief as render, type ResolvedTemplate } from '../../../src/research/brief-template';
+import {
+  briefLength,
+  columnNumber,
+  parseTemplate,
+  renderBrief as render,
+  type ResolvedTemplate,
+} from '../../../src/research/brief-template';
 import { cellDomain } from '../../../src/research/brief-domains';
 import { columnLetter } from '../../../src/shared/a1';
 
@@ -13,12 +19,18 @@ describe('brief templates', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.template.columns).toEqual([1, 2, 3]);
-    expect(renderBrief(result.template, ['Acme', 'acme.com', 'pricing'])).toEqual({ kind: 'ok', brief: 'Research Acme (acme.com) about pricing' });
+    expect(renderBrief(result.template, ['Acme', 'acme.com', 'pricing'])).toEqual({
+      kind: 'ok',
+      brief: 'Research Acme (acme.com) about pricing',
+    });
   });
 
   it('reports every unknown placeholder before anything is sent', () => {
     const result = parseTemplate('{Company} {Revenue} {ZZ}', headers);
-    expect(result).toEqual({ ok: false, errors: [expect.stringContaining('{Revenue}'), expect.stringContaining('{ZZ}')] });
+    expect(result).toEqual({
+      ok: false,
+      errors: [expect.stringContaining('{Revenue}'), expect.stringContaining('{ZZ}')],
+    });
   });
 
   it('supports literal braces and flags unclosed ones', () => {
@@ -51,10 +63,13 @@ describe('brief templates', () => {
     expect(briefLength('a\uD800b')).toBe(3);
   });
 
-  it('keeps the cells\' displayed text (the server reads display values)', () => {
+  it("keeps the cells' displayed text (the server reads display values)", () => {
     const parsed = parseTemplate('{A} | {B} | {C}', headers);
     if (!parsed.ok) throw new Error('parse');
-    expect(renderBrief(parsed.template, ['42', 'TRUE', '$1,234.50'])).toEqual({ kind: 'ok', brief: '42 | TRUE | $1,234.50' });
+    expect(renderBrief(parsed.template, ['42', 'TRUE', '$1,234.50'])).toEqual({
+      kind: 'ok',
+      brief: '42 | TRUE | $1,234.50',
+    });
   });
 
   it('converts column letters both ways', () => {
@@ -67,17 +82,26 @@ describe('brief templates', () => {
   it('puts a domain, URL or e-mail cell in as its registered domain; {Header:raw} inserts the cell as it is', () => {
     const parsed = parseTemplate('Research {Domain} ({Domain:raw}) for {Company}, see {Notes}', headers);
     if (!parsed.ok) throw new Error(parsed.errors.join());
-    expect(parsed.template.parts.filter((part) => part.kind === 'ref').map((part) => part.kind === 'ref' && [part.column, part.raw])).toEqual([
+    expect(
+      parsed.template.parts
+        .filter((part) => part.kind === 'ref')
+        .map((part) => part.kind === 'ref' && [part.column, part.raw]),
+    ).toEqual([
       [2, false],
       [2, true],
       [1, false],
       [3, false],
     ]);
-    expect(renderBrief(parsed.template, ['Wexix Software', 'sales@wexixsoftware.fr', 'Acme Inc. sells 42 things'])).toEqual({
+    expect(
+      renderBrief(parsed.template, ['Wexix Software', 'sales@wexixsoftware.fr', 'Acme Inc. sells 42 things']),
+    ).toEqual({
       kind: 'ok',
       brief: 'Research wexixsoftware.fr (sales@wexixsoftware.fr) for Wexix Software, see Acme Inc. sells 42 things',
     });
-    expect(renderBrief(parsed.template, ['Murray', 'https://www.murraynikolaus.fr/', ''])).toEqual({ kind: 'ok', brief: 'Research murraynikolaus.fr (https://www.murraynikolaus.fr/) for Murray, see' });
+    expect(renderBrief(parsed.template, ['Murray', 'https://www.murraynikolaus.fr/', ''])).toEqual({
+      kind: 'ok',
+      brief: 'Research murraynikolaus.fr (https://www.murraynikolaus.fr/) for Murray, see',
+    });
     // A header that itself ends in ":raw" is that header.
     const own = parseTemplate('{Note:raw}', ['Note:raw']);
     expect(own.ok && own.template.parts[0]).toEqual({ kind: 'ref', label: 'Note:raw', column: 1, raw: false });

@@ -60,7 +60,19 @@ function run(seed: number | null, faults: boolean): ReturnType<typeof world> {
     random = (random * 1103515245 + 12345) % 2147483648;
     return random / 2147483648;
   };
-  runLaunch(deps(w, null), { sheetId: SHEET, rows: companies.map((_, i) => i + 2), template: 'Research {Company}', depth: 'medium', schema: null, mapping, rerun: false }, { deadline: w.clock.now() + 60000, availableCredits: 500, reservationPerTask: 10 });
+  runLaunch(
+    deps(w, null),
+    {
+      sheetId: SHEET,
+      rows: companies.map((_, i) => i + 2),
+      template: 'Research {Company}',
+      depth: 'medium',
+      schema: null,
+      mapping,
+      rerun: false,
+    },
+    { deadline: w.clock.now() + 60000, availableCredits: 500, reservationPerTask: 10 },
+  );
   for (let round = 0; round < 40; round++) {
     w.clock.sleep(30000);
     if (round % 2 === 0) w.service.advance();
@@ -89,18 +101,21 @@ function run(seed: number | null, faults: boolean): ReturnType<typeof world> {
 }
 
 describe('crash consistency', () => {
-  it.each([false, true])('30 runs killed at random points end like an uninterrupted run (create faults: %s)', (faults) => {
-    kills = 0;
-    const reference = run(null, faults);
-    const expected = sheetSnapshot(reference);
-    expect(JSON.stringify(expected)).toContain('Done (8 credits)');
-    for (let seed = 1; seed <= 30; seed++) {
-      const w = run(seed, faults);
-      expect(sheetSnapshot(w)).toEqual(expected);
-      const briefs = w.service.tasks.map((task) => task.brief);
-      expect(new Set(briefs).size).toBe(briefs.length);
-      expect(briefs).toHaveLength(companies.length);
-    }
-    expect(kills).toBeGreaterThan(30);
-  });
+  it.each([false, true])(
+    '30 runs killed at random points end like an uninterrupted run (create faults: %s)',
+    (faults) => {
+      kills = 0;
+      const reference = run(null, faults);
+      const expected = sheetSnapshot(reference);
+      expect(JSON.stringify(expected)).toContain('Done (8 credits)');
+      for (let seed = 1; seed <= 30; seed++) {
+        const w = run(seed, faults);
+        expect(sheetSnapshot(w)).toEqual(expected);
+        const briefs = w.service.tasks.map((task) => task.brief);
+        expect(new Set(briefs).size).toBe(briefs.length);
+        expect(briefs).toHaveLength(companies.length);
+      }
+      expect(kills).toBeGreaterThan(30);
+    },
+  );
 });

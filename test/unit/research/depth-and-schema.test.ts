@@ -1,5 +1,11 @@
 import { estimateCredits, estimateMessage, reservationFor, taskCost } from '../../../src/research/depth';
-import { buildSchema, checkSchemaLimits, isEvidenced, parsePastedSchema, schemaFields } from '../../../src/research/output-schema';
+import {
+  buildSchema,
+  checkSchemaLimits,
+  isEvidenced,
+  parsePastedSchema,
+  schemaFields,
+} from '../../../src/research/output-schema';
 
 describe('credit arithmetic', () => {
   it('reserves the full depth budget and bills only agents that ran', () => {
@@ -57,24 +63,52 @@ describe('output schema', () => {
   it('enforces root type, depth, property count and $defs placement', () => {
     expect(checkSchemaLimits({ type: 'array' })).toEqual([expect.stringContaining('root')]);
     const nest = (levels: number): Record<string, unknown> =>
-      levels === 1 ? { type: 'object', properties: { leaf: { type: 'string' } } } : { type: 'object', properties: { child: nest(levels - 1) } };
+      levels === 1
+        ? { type: 'object', properties: { leaf: { type: 'string' } } }
+        : { type: 'object', properties: { child: nest(levels - 1) } };
     expect(checkSchemaLimits(nest(5))).toEqual([]);
     expect(checkSchemaLimits(nest(6))).toEqual([expect.stringContaining('nests 6 levels')]);
-    const many = { type: 'object', properties: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    const many = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`p${i}`, { type: 'string' }])),
+    };
     expect(checkSchemaLimits(many)).toEqual([expect.stringContaining('51 properties')]);
-    expect(checkSchemaLimits({ type: 'object', properties: { a: { type: 'object', $defs: { x: {} } } } })).toEqual([expect.stringContaining('only at the root')]);
-    expect(checkSchemaLimits({ type: 'object', properties: { a: { $ref: '#/definitions/x' } } })).toEqual([expect.stringContaining('$ref')]);
+    expect(checkSchemaLimits({ type: 'object', properties: { a: { type: 'object', $defs: { x: {} } } } })).toEqual([
+      expect.stringContaining('only at the root'),
+    ]);
+    expect(checkSchemaLimits({ type: 'object', properties: { a: { $ref: '#/definitions/x' } } })).toEqual([
+      expect.stringContaining('$ref'),
+    ]);
   });
 
-  it('counts a $ref definition\'s depth where it is used', () => {
-    const deep = { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'object', properties: { c: { type: 'string' } } } } } } };
-    const schema = { type: 'object', $defs: { D: deep }, properties: { x: { type: 'object', properties: { y: { $ref: '#/$defs/D' } } } } };
+  it("counts a $ref definition's depth where it is used", () => {
+    const deep = {
+      type: 'object',
+      properties: {
+        a: { type: 'object', properties: { b: { type: 'object', properties: { c: { type: 'string' } } } } },
+      },
+    };
+    const schema = {
+      type: 'object',
+      $defs: { D: deep },
+      properties: { x: { type: 'object', properties: { y: { $ref: '#/$defs/D' } } } },
+    };
     expect(checkSchemaLimits(schema)).toEqual([]);
-    const deeper = { type: 'object', $defs: { D: deep }, properties: { x: { type: 'object', properties: { y: { type: 'object', properties: { z: { $ref: '#/$defs/D' } } } } } } };
+    const deeper = {
+      type: 'object',
+      $defs: { D: deep },
+      properties: {
+        x: { type: 'object', properties: { y: { type: 'object', properties: { z: { $ref: '#/$defs/D' } } } } },
+      },
+    };
     expect(checkSchemaLimits(deeper)).toEqual([expect.stringContaining('nests 6 levels')]);
-    expect(checkSchemaLimits({ type: 'object', $defs: { L: { type: 'object', properties: { next: { $ref: '#/$defs/L' } } } }, properties: { l: { $ref: '#/$defs/L' } } })).toEqual([
-      expect.stringContaining('recursive'),
-    ]);
+    expect(
+      checkSchemaLimits({
+        type: 'object',
+        $defs: { L: { type: 'object', properties: { next: { $ref: '#/$defs/L' } } } },
+        properties: { l: { $ref: '#/$defs/L' } },
+      }),
+    ).toEqual([expect.stringContaining('recursive')]);
   });
 
   it('parses pasted schemas and reports JSON errors', () => {
@@ -94,7 +128,7 @@ describe('output schema', () => {
   });
 });
 
-describe('pasted schema: the server\'s JSON Schema check runs before the limit walk', () => {
+describe("pasted schema: the server's JSON Schema check runs before the limit walk", () => {
   it('passes the parsed schema to the check and stops at its problems', () => {
     const seen: unknown[] = [];
     const check = (schema: unknown) => {
@@ -102,9 +136,15 @@ describe('pasted schema: the server\'s JSON Schema check runs before the limit w
       return ['checked'];
     };
     // Over the property limit too: the check's problems come first and alone.
-    const many = { type: 'object', properties: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    const many = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`p${i}`, { type: 'string' }])),
+    };
     expect(parsePastedSchema(JSON.stringify(many), check)).toEqual({ ok: false, errors: ['checked'] });
     expect(seen).toEqual([many]);
-    expect(parsePastedSchema(JSON.stringify(many), () => [])).toEqual({ ok: false, errors: [expect.stringContaining('51 properties')] });
+    expect(parsePastedSchema(JSON.stringify(many), () => [])).toEqual({
+      ok: false,
+      errors: [expect.stringContaining('51 properties')],
+    });
   });
 });

@@ -49,7 +49,7 @@ export class FakeGrid implements GridPort {
   /** Value under a header. */
   at(id: number, row: number, header: string): CellValue {
     const column = this.sheet(id).cells[0].indexOf(header) + 1;
-    return column > 0 ? this.value(id, row, column) : undefined as unknown as CellValue;
+    return column > 0 ? this.value(id, row, column) : (undefined as unknown as CellValue);
   }
   headers(sheetId: number): string[] | null {
     const sheet = this.sheets.get(sheetId);
@@ -61,7 +61,9 @@ export class FakeGrid implements GridPort {
     return header.map(String);
   }
   readColumns(sheetId: number, columns: number[]): string[][] {
-    return this.sheet(sheetId).cells.slice(1).map((row) => columns.map((c) => String(row[c - 1] ?? '')));
+    return this.sheet(sheetId)
+      .cells.slice(1)
+      .map((row) => columns.map((c) => String(row[c - 1] ?? '')));
   }
   readRows(sheetId: number, rows: number[]): string[][] {
     const cells = this.sheet(sheetId).cells;
@@ -92,7 +94,9 @@ export class FakeGrid implements GridPort {
   /** Metadata characters other than row tags, per sheet (to test the budget). */
   otherMetadata = new Map<number, number>();
   metadataUse(sheetId: number): { sheet: number; spreadsheet: number } {
-    const size = (id: number) => (this.otherMetadata.get(id) ?? 0) + [...(this.sheets.get(id)?.meta.keys() ?? [])].reduce((sum, tag) => sum + ROW_TAG_KEY.length + tag.length, 0);
+    const size = (id: number) =>
+      (this.otherMetadata.get(id) ?? 0) +
+      [...(this.sheets.get(id)?.meta.keys() ?? [])].reduce((sum, tag) => sum + ROW_TAG_KEY.length + tag.length, 0);
     return { sheet: size(sheetId), spreadsheet: [...this.sheets.keys()].reduce((sum, id) => sum + size(id), 0) };
   }
   write(sheetId: number, cells: CellWrite[]): void {
@@ -120,7 +124,10 @@ export class FakeGrid implements GridPort {
   sortBy(sheetId: number, column: number, moveMeta: boolean, descending = false): void {
     const sheet = this.sheet(sheetId);
     const data = sheet.cells.slice(1).map((cells, i) => ({ cells, row: i + 2 }));
-    data.sort((a, b) => String(a.cells[column - 1] ?? '').localeCompare(String(b.cells[column - 1] ?? '')) * (descending ? -1 : 1));
+    data.sort(
+      (a, b) =>
+        String(a.cells[column - 1] ?? '').localeCompare(String(b.cells[column - 1] ?? '')) * (descending ? -1 : 1),
+    );
     sheet.cells = [sheet.cells[0], ...data.map((d) => d.cells)];
     if (moveMeta) {
       const newRow = new Map<number, number>();
@@ -167,7 +174,8 @@ export class FakeTable implements TablePort {
   }
 }
 
-export type CreateFault = 'unavailable' | 'ambiguous_created' | 'ambiguous_lost' | 'ambiguous_late' | 'insufficient' | 'validation';
+export type CreateFault =
+  'unavailable' | 'ambiguous_created' | 'ambiguous_lost' | 'ambiguous_late' | 'insufficient' | 'validation';
 
 /**
  * A research service in memory. Tasks advance one step per `advance()`: created -> in_progress (x2) -> done, or
@@ -212,15 +220,27 @@ export class FakeService implements ResearchClient {
       this.createCalls += 1;
       const fault = this.faults.shift();
       if (fault === 'unavailable') return { ok: false, error: { kind: 'unavailable', status: 503 }, retries: 2 };
-      if (fault === 'insufficient') return { ok: false, error: { kind: 'insufficient_credits', required: 50, available: 12, action: null }, retries: 0 };
-      if (fault === 'validation') return { ok: false, error: { kind: 'validation', detail: [{ loc: ['body', 'brief'], msg: 'too long', type: 'x' }] }, retries: 0 };
-      if (fault === 'ambiguous_lost') return { ok: false, error: { kind: 'ambiguous', cause: 'timeout', detail: 'timeout' }, retries: 0 };
+      if (fault === 'insufficient')
+        return {
+          ok: false,
+          error: { kind: 'insufficient_credits', required: 50, available: 12, action: null },
+          retries: 0,
+        };
+      if (fault === 'validation')
+        return {
+          ok: false,
+          error: { kind: 'validation', detail: [{ loc: ['body', 'brief'], msg: 'too long', type: 'x' }] },
+          retries: 0,
+        };
+      if (fault === 'ambiguous_lost')
+        return { ok: false, error: { kind: 'ambiguous', cause: 'timeout', detail: 'timeout' }, retries: 0 };
       if (fault === 'ambiguous_late') {
         this.inFlight.push(request);
         return { ok: false, error: { kind: 'ambiguous', cause: 'timeout', detail: 'timeout' }, retries: 0 };
       }
       const task = this.make(request);
-      if (fault === 'ambiguous_created') return { ok: false, error: { kind: 'ambiguous', cause: 'timeout', detail: 'timeout' }, retries: 0 };
+      if (fault === 'ambiguous_created')
+        return { ok: false, error: { kind: 'ambiguous', cause: 'timeout', detail: 'timeout' }, retries: 0 };
       return { ok: true, value: { ...task }, status: 200, retries: 0 };
     });
   }
@@ -233,7 +253,9 @@ export class FakeService implements ResearchClient {
     return ids.map((id) => {
       if (this.forbidden.has(id)) return { ok: false, error: { kind: 'forbidden' }, retries: 0 };
       const task = this.tasks.find((t) => t.id === id);
-      return task ? { ok: true, value: JSON.parse(JSON.stringify(task)), status: 200, retries: 0 } : { ok: false, error: { kind: 'not_found' }, retries: 0 };
+      return task
+        ? { ok: true, value: JSON.parse(JSON.stringify(task)), status: 200, retries: 0 }
+        : { ok: false, error: { kind: 'not_found' }, retries: 0 };
     });
   }
 
@@ -243,7 +265,12 @@ export class FakeService implements ResearchClient {
     // Like the service: only the tasks this user may read, newest first.
     const newest = this.tasks.filter((task) => !this.forbidden.has(task.id)).reverse();
     const offset = query.offset ?? 0;
-    return { ok: true, value: newest.slice(offset, offset + (query.limit ?? 50)).map((task) => JSON.parse(JSON.stringify(task))), status: 200, retries: 0 };
+    return {
+      ok: true,
+      value: newest.slice(offset, offset + (query.limit ?? 50)).map((task) => JSON.parse(JSON.stringify(task))),
+      status: 200,
+      retries: 0,
+    };
   }
 
   listTaskPages(queries: ListTasksQuery[]): Array<Result<ResearchTask[]>> {
@@ -251,7 +278,19 @@ export class FakeService implements ResearchClient {
   }
 
   getUser(): Result<User> {
-    return { ok: true, value: { user_id: 'u1', email: 'pro@example.com', available_credits: this.credits, organization_id: null, organization_name: null, organization_slug: null }, status: 200, retries: 0 };
+    return {
+      ok: true,
+      value: {
+        user_id: 'u1',
+        email: 'pro@example.com',
+        available_credits: this.credits,
+        organization_id: null,
+        organization_name: null,
+        organization_slug: null,
+      },
+      status: 200,
+      retries: 0,
+    };
   }
 
   land(): void {
@@ -291,7 +330,9 @@ export class FakeService implements ResearchClient {
       } else {
         task.report = {
           kind: 'markdown',
-          markdown: /exhaustive/.test(task.brief) ? `# Long\n${'x'.repeat(60000)}` : `# Report on ${task.brief}\nSee [1].`,
+          markdown: /exhaustive/.test(task.brief)
+            ? `# Long\n${'x'.repeat(60000)}`
+            : `# Report on ${task.brief}\nSee [1].`,
           sources: [{ id: 1, url: 'https://source.example/1' }],
           degradation_reasons: /degraded/.test(task.brief) ? ['Early finalization'] : [],
         };

@@ -1,11 +1,23 @@
-import { recheckUnconfirmed, runLaunch, runTick, sendUnconfirmedAnyway, type JobDeps, type LaunchPlanInput } from '../../../src/research/jobs';
+import {
+  recheckUnconfirmed,
+  runLaunch,
+  runTick,
+  sendUnconfirmedAnyway,
+  type JobDeps,
+  type LaunchPlanInput,
+} from '../../../src/research/jobs';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
 import { buildSchema } from '../../../src/research/output-schema';
 import { FakeClock, FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
 
 const SHEET = 7;
-const reportMapping: OutputMapping = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' };
+const reportMapping: OutputMapping = {
+  kind: 'report',
+  statusHeader: 'Status',
+  reportHeader: 'Report',
+  sourcesHeader: 'Sources',
+};
 
 function setup(rows: string[][] = [['Acme'], ['Globex'], ['Initech']]) {
   const clock = new FakeClock();
@@ -26,10 +38,23 @@ function setup(rows: string[][] = [['Acme'], ['Globex'], ['Initech']]) {
 }
 
 function input(overrides: Partial<LaunchPlanInput> = {}): LaunchPlanInput {
-  return { sheetId: SHEET, rows: [2, 3, 4], template: 'Research {Company}', depth: 'medium', schema: null, mapping: reportMapping, rerun: false, ...overrides };
+  return {
+    sheetId: SHEET,
+    rows: [2, 3, 4],
+    template: 'Research {Company}',
+    depth: 'medium',
+    schema: null,
+    mapping: reportMapping,
+    rerun: false,
+    ...overrides,
+  };
 }
 
-const launchOptions = (clock: FakeClock) => ({ deadline: clock.now() + 60000, availableCredits: 500, reservationPerTask: 10 });
+const launchOptions = (clock: FakeClock) => ({
+  deadline: clock.now() + 60000,
+  availableCredits: 500,
+  reservationPerTask: 10,
+});
 
 /** Fresh stores over the same tables, as a new execution would have. */
 function reopen(deps: JobDeps, ledgerTable: FakeTable, reportTable: FakeTable): JobDeps {
@@ -70,7 +95,11 @@ describe('research jobs', () => {
     const again = runLaunch(reopen(s.deps, s.ledgerTable, s.reportTable), input(), launchOptions(s.clock));
     expect(again.plan.skippedRunning).toEqual([2, 4]);
     expect(s.service.tasks).toHaveLength(2);
-    const rerun = runLaunch(reopen(s.deps, s.ledgerTable, s.reportTable), input({ rows: [2], rerun: true }), launchOptions(s.clock));
+    const rerun = runLaunch(
+      reopen(s.deps, s.ledgerTable, s.reportTable),
+      input({ rows: [2], rerun: true }),
+      launchOptions(s.clock),
+    );
     expect(rerun.entries).toHaveLength(1);
     expect(s.service.tasks).toHaveLength(3);
     runToEnd(s);
@@ -80,7 +109,11 @@ describe('research jobs', () => {
 
   it('refuses a launch the credits do not cover, before anything is saved or sent', () => {
     const s = setup();
-    const outcome = runLaunch(s.deps, input({ depth: 'xhigh' }), { deadline: s.clock.now() + 1000, availableCredits: 120, reservationPerTask: 50 });
+    const outcome = runLaunch(s.deps, input({ depth: 'xhigh' }), {
+      deadline: s.clock.now() + 1000,
+      availableCredits: 120,
+      reservationPerTask: 50,
+    });
     expect(outcome.refused).toBe('Needs 150 credits (3 rows x 50), you have 120: try a lower depth or fewer rows');
     expect(s.service.createCalls).toBe(0);
     expect(s.ledgerTable.rows).toHaveLength(0);
@@ -99,18 +132,33 @@ describe('research jobs', () => {
     // After 30 minutes the row waits for the user: nothing is sent on the absence of evidence.
     s.clock.sleep(30 * 60 * 1000);
     runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
-    expect(s.grid.at(SHEET, 3, 'Status')).toBe('Unconfirmed: may have started (Sheet Scout > Research: Check again or Send anyway)');
+    expect(s.grid.at(SHEET, 3, 'Status')).toBe(
+      'Unconfirmed: may have started (Sheet Scout > Research: Check again or Send anyway)',
+    );
     const summary = runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
     expect(summary.pending).toBe(0);
     expect(s.service.createCalls).toBe(3);
-    const [unconfirmed] = reopen(s.deps, s.ledgerTable, s.reportTable).ledger.load().filter((e) => e.state === 'unconfirmed');
+    const [unconfirmed] = reopen(s.deps, s.ledgerTable, s.reportTable)
+      .ledger.load()
+      .filter((e) => e.state === 'unconfirmed');
     // Check again finds nothing; Send anyway creates it once.
-    expect(recheckUnconfirmed(reopen(s.deps, s.ledgerTable, s.reportTable), new Set([unconfirmed.id]))).toMatchObject({ found: [], stillMissing: 1 });
+    expect(recheckUnconfirmed(reopen(s.deps, s.ledgerTable, s.reportTable), new Set([unconfirmed.id]))).toMatchObject({
+      found: [],
+      stillMissing: 1,
+    });
     sendUnconfirmedAnyway(reopen(s.deps, s.ledgerTable, s.reportTable), new Set([unconfirmed.id]));
     runToEnd(s);
     expect(s.service.createCalls).toBe(4);
-    expect(s.service.tasks.map((t) => t.brief).sort()).toEqual(['Research Acme', 'Research Globex', 'Research Initech']);
-    expect([2, 3, 4].map((row) => s.grid.at(SHEET, row, 'Status'))).toEqual(['Done (8 credits)', 'Done (8 credits)', 'Done (8 credits)']);
+    expect(s.service.tasks.map((t) => t.brief).sort()).toEqual([
+      'Research Acme',
+      'Research Globex',
+      'Research Initech',
+    ]);
+    expect([2, 3, 4].map((row) => s.grid.at(SHEET, row, 'Status'))).toEqual([
+      'Done (8 credits)',
+      'Done (8 credits)',
+      'Done (8 credits)',
+    ]);
   });
 
   it('adopts an unconfirmed create that the task list shows later, on Check again', () => {
@@ -122,7 +170,9 @@ describe('research jobs', () => {
     const [record] = reopen(s.deps, s.ledgerTable, s.reportTable).ledger.load();
     expect(record.state).toBe('unconfirmed');
     s.service.land();
-    expect(recheckUnconfirmed(reopen(s.deps, s.ledgerTable, s.reportTable), new Set([record.id])).found).toHaveLength(1);
+    expect(recheckUnconfirmed(reopen(s.deps, s.ledgerTable, s.reportTable), new Set([record.id])).found).toHaveLength(
+      1,
+    );
     runToEnd(s);
     expect(s.service.createCalls).toBe(1);
     expect(s.grid.at(SHEET, 2, 'Status')).toBe('Done (8 credits)');
@@ -156,7 +206,7 @@ describe('research jobs', () => {
     expect(s.grid.at(SHEET, 2, 'Report')).toBe('# Report on Research Acme\nSee [1].');
   });
 
-  it('leaves another account\'s unreadable task pending without keeping this user\'s trigger alive', () => {
+  it("leaves another account's unreadable task pending without keeping this user's trigger alive", () => {
     const s = setup([['Acme'], ['Globex']]);
     runLaunch(s.deps, input({ rows: [2, 3] }), launchOptions(s.clock));
     s.service.forbidden.add('task_1');
@@ -212,7 +262,12 @@ describe('research jobs', () => {
     expect(s.grid.at(SHEET, 4, 'Report')).toBe('# Report on Research Globex\nSee [1].');
     expect(s.grid.at(SHEET, 5, 'Report')).toBe('# Report on Research Initech\nSee [1].');
     const ledger = new LedgerStore(s.ledgerTable).load();
-    expect(ledger.filter((e) => e.detached).map((e) => e.brief).sort()).toEqual(['Research Acme', 'Research Umbrella']);
+    expect(
+      ledger
+        .filter((e) => e.detached)
+        .map((e) => e.brief)
+        .sort(),
+    ).toEqual(['Research Acme', 'Research Umbrella']);
     const reports = new ReportStore(s.reportTable);
     const umbrellaTask = ledger.find((e) => e.brief === 'Research Umbrella');
     expect(reports.get(umbrellaTask!.taskId!)).toMatchObject({ kind: 'markdown' });
@@ -227,7 +282,15 @@ describe('research jobs', () => {
     ]);
     if (!built.ok) throw new Error('schema');
     s.grid.ensureHeaders(SHEET, ['Employees', 'Segments', 'HQ']);
-    const mapping: OutputMapping = { kind: 'fields', statusHeader: 'Status', fields: [{ name: 'employees', header: 'Employees' }, { name: 'segments', header: 'Segments' }, { name: 'hq', header: 'HQ' }] };
+    const mapping: OutputMapping = {
+      kind: 'fields',
+      statusHeader: 'Status',
+      fields: [
+        { name: 'employees', header: 'Employees' },
+        { name: 'segments', header: 'Segments' },
+        { name: 'hq', header: 'HQ' },
+      ],
+    };
     runLaunch(s.deps, input({ rows: [2, 3], schema: built.schema, mapping }), launchOptions(s.clock));
     runLaunch(reopen(s.deps, s.ledgerTable, s.reportTable), input({ rows: [4] }), launchOptions(s.clock));
     runToEnd(s);
@@ -235,7 +298,9 @@ describe('research jobs', () => {
     expect(s.grid.at(SHEET, 2, 'Segments')).toBe('SMB\nEnterprise');
     expect(s.grid.at(SHEET, 2, 'HQ')).toBe('Dublin');
     expect(s.grid.note(SHEET, 2, 6 + 1)).toBe('Stated on the about page\n\nSources:\nhttps://a.example/1');
-    expect(s.grid.at(SHEET, 3, 'Status')).toBe('Failed: No identifiable target. Suggestions: name a company or a domain.');
+    expect(s.grid.at(SHEET, 3, 'Status')).toBe(
+      'Failed: No identifiable target. Suggestions: name a company or a domain.',
+    );
     expect(s.grid.at(SHEET, 4, 'Status')).toBe('Done (8 credits)');
     expect(s.grid.note(SHEET, 4, 2)).toBe('Produced under degraded conditions:\n- Early finalization');
   });
@@ -258,7 +323,10 @@ describe('research jobs', () => {
     runLaunch(s.deps, input({ rows: rows.map((_, i) => i + 2) }), launchOptions(s.clock));
     for (let step = 0; step < 3; step++) s.service.advance();
     const realList = s.service.listTaskPages.bind(s.service);
-    s.service.listTaskPages = (queries) => realList(queries).map((page) => (page.ok ? { ...page, value: page.value.map((task) => ({ ...task, report: null })) } : page));
+    s.service.listTaskPages = (queries) =>
+      realList(queries).map((page) =>
+        page.ok ? { ...page, value: page.value.map((task) => ({ ...task, report: null })) } : page,
+      );
     const slow = { ...reopen(s.deps, s.ledgerTable, s.reportTable), limits: { pollBatch: 10, budgetMs: 1500 } };
     const realGet = s.service.getTasks.bind(s.service);
     s.service.getTasks = (ids) => {
@@ -267,7 +335,10 @@ describe('research jobs', () => {
     };
     const summary = runTick(slow);
     expect(summary).toMatchObject({ polled: 20, partial: true });
-    const next = runTick({ ...reopen(s.deps, s.ledgerTable, s.reportTable), limits: { pollBatch: 10, budgetMs: 10000 } });
+    const next = runTick({
+      ...reopen(s.deps, s.ledgerTable, s.reportTable),
+      limits: { pollBatch: 10, budgetMs: 10000 },
+    });
     expect(next.partial).toBe(false);
     expect(rows.map((_, i) => s.grid.value(SHEET, i + 2, 2)).every((v) => String(v).startsWith('Done'))).toBe(true);
   });
@@ -277,7 +348,12 @@ describe('research jobs', () => {
     runLaunch(s.deps, input({ rows: [2] }), launchOptions(s.clock));
     s.service.tasks[0].status = 'done';
     s.service.tasks[0].agents = 1;
-    s.service.tasks[0].report = { kind: 'markdown', markdown: '=IMPORTXML("http://evil")', sources: [{ id: 1, url: '=HYPERLINK("x")' }], degradation_reasons: [] };
+    s.service.tasks[0].report = {
+      kind: 'markdown',
+      markdown: '=IMPORTXML("http://evil")',
+      sources: [{ id: 1, url: '=HYPERLINK("x")' }],
+      degradation_reasons: [],
+    };
     runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
     expect(s.grid.at(SHEET, 2, 'Report')).toBe('=IMPORTXML("http://evil")');
     expect(s.grid.at(SHEET, 2, 'Sources')).toBe('[1] =HYPERLINK("x")');

@@ -6,14 +6,42 @@ const withProperty = (property: Record<string, unknown>) => ({ type: 'object', p
 describe('jsonSchemaProblems (ajv, 2020-12, strict)', () => {
   // Issue 13 item 6: what the service rejects is refused before sending (each was sent before).
   it.each([
-    ['maxLength as a string', withProperty({ type: 'string', maxLength: '10' }), /#\/properties\/name\/maxLength: must be integer/],
-    ['a negative minItems', withProperty({ type: 'array', minItems: -1 }), /#\/properties\/name\/minItems: must be >= 0/],
-    ['a pattern that is not a regular expression', withProperty({ type: 'string', pattern: '(' }), /Invalid regular expression/],
-    ['an unknown keyword (strict mode)', withProperty({ type: 'string', maxLenght: 10 }), /unknown keyword: "maxLenght"/],
+    [
+      'maxLength as a string',
+      withProperty({ type: 'string', maxLength: '10' }),
+      /#\/properties\/name\/maxLength: must be integer/,
+    ],
+    [
+      'a negative minItems',
+      withProperty({ type: 'array', minItems: -1 }),
+      /#\/properties\/name\/minItems: must be >= 0/,
+    ],
+    [
+      'a pattern that is not a regular expression',
+      withProperty({ type: 'string', pattern: '(' }),
+      /Invalid regular expression/,
+    ],
+    [
+      'an unknown keyword (strict mode)',
+      withProperty({ type: 'string', maxLenght: 10 }),
+      /unknown keyword: "maxLenght"/,
+    ],
     ['an unknown format', withProperty({ type: 'string', format: 'postcode' }), /unknown format "postcode"/],
-    ['an unknown type', withProperty({ type: 'strin' }), /#\/properties\/name\/type: must be equal to one of the allowed values/],
-    ['a reference that does not resolve', withProperty({ $ref: '#/$defs/missing' }), /can't resolve reference #\/\$defs\/missing/],
-    ['another dialect', { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' }, /Unsupported "\$schema"/],
+    [
+      'an unknown type',
+      withProperty({ type: 'strin' }),
+      /#\/properties\/name\/type: must be equal to one of the allowed values/,
+    ],
+    [
+      'a reference that does not resolve',
+      withProperty({ $ref: '#/$defs/missing' }),
+      /can't resolve reference #\/\$defs\/missing/,
+    ],
+    [
+      'another dialect',
+      { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' },
+      /Unsupported "\$schema"/,
+    ],
     ['a list', [], /must be a JSON object/],
   ])('refuses %s', (_case, schema, message) => {
     const problems = jsonSchemaProblems(schema);
@@ -23,23 +51,36 @@ describe('jsonSchemaProblems (ajv, 2020-12, strict)', () => {
 
   it.each([
     ['an object with no properties', { type: 'object' }],
-    ['"required" naming a property that is not defined', { type: 'object', properties: { a: { type: 'string' } }, required: ['b'] }],
-    ['"properties" without a sibling "type"', { type: 'object', properties: { a: { properties: { b: { type: 'integer', minimum: 0 } } } } }],
+    [
+      '"required" naming a property that is not defined',
+      { type: 'object', properties: { a: { type: 'string' } }, required: ['b'] },
+    ],
+    [
+      '"properties" without a sibling "type"',
+      { type: 'object', properties: { a: { properties: { b: { type: 'integer', minimum: 0 } } } } },
+    ],
     ['the 2020-12 dialect declared', { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' }],
-    ['formats, patterns and $defs', {
-      type: 'object',
-      $defs: { url: { type: 'string', format: 'uri' } },
-      properties: { site: { $ref: '#/$defs/url' }, code: { type: 'string', pattern: '^[A-Z]{2}$', maxLength: 2 } },
-    }],
+    [
+      'formats, patterns and $defs',
+      {
+        type: 'object',
+        $defs: { url: { type: 'string', format: 'uri' } },
+        properties: { site: { $ref: '#/$defs/url' }, code: { type: 'string', pattern: '^[A-Z]{2}$', maxLength: 2 } },
+      },
+    ],
   ])('accepts %s', (_case, schema) => {
     expect(jsonSchemaProblems(schema)).toEqual([]);
   });
 });
 
-describe('resolveOutput with the server\'s check', () => {
-  const pasted = (schema: unknown) => ({ kind: 'fields' as const, statusHeader: 'Status', schemaText: JSON.stringify(schema) });
+describe("resolveOutput with the server's check", () => {
+  const pasted = (schema: unknown) => ({
+    kind: 'fields' as const,
+    statusHeader: 'Status',
+    schemaText: JSON.stringify(schema),
+  });
 
-  it('refuses a schema the service would reject, with the check\'s message, where the panel\'s light checks pass it', () => {
+  it("refuses a schema the service would reject, with the check's message, where the panel's light checks pass it", () => {
     const schema = withProperty({ type: 'string', maxLength: '10' });
     expect(resolveOutput(pasted(schema)).ok).toBe(true);
     expect(resolveOutput(pasted(schema), jsonSchemaProblems)).toEqual({

@@ -11,7 +11,8 @@ const mapping: OutputMapping = { kind: 'fields', statusHeader: 'Status', fields:
 /** A legal request at its largest: a 20,000-character brief of characters JSON escapes, a 50-property schema. */
 function largeSchema(): JsonSchemaObject {
   const properties: Record<string, unknown> = {};
-  for (let i = 0; i < 50; i++) properties[`f${i}`] = { type: 'string', description: `"${'Describe the field\n'.repeat(40)}"` };
+  for (let i = 0; i < 50; i++)
+    properties[`f${i}`] = { type: 'string', description: `"${'Describe the field\n'.repeat(40)}"` };
   return { type: 'object', properties } as JsonSchemaObject;
 }
 
@@ -23,7 +24,14 @@ describe('ledger records', () => {
     grid.addSheet(SHEET, [['Brief', 'Status', 'F0'], [brief]]);
     const service = new FakeService(clock);
     const table = new FakeTable();
-    const deps = (): JobDeps => ({ client: service, grid, ledger: new LedgerStore(table), reports: new ReportStore(new FakeTable()), clock, newId: idMaker('l') });
+    const deps = (): JobDeps => ({
+      client: service,
+      grid,
+      ledger: new LedgerStore(table),
+      reports: new ReportStore(new FakeTable()),
+      clock,
+      newId: idMaker('l'),
+    });
     const outcome = runLaunch(
       deps(),
       { sheetId: SHEET, rows: [2], template: '{Brief}', depth: 'medium', schema: largeSchema(), mapping, rerun: false },
@@ -49,11 +57,31 @@ describe('ledger records', () => {
     table.rows.push(['e1', 'task_9', 'created', 1, '', '2026-01-01T00:00:00.000Z', 1, '~{"id":"e1", broken']);
     expect(store.load()).toEqual([]);
     expect(store.damaged()).toEqual([{ entryId: 'e1', taskId: 'task_9' }]);
-    const good = rowToEntry(entryToRow({
-      id: 'e2', taskId: null, state: 'queued', row: { sheetId: 1, rowId: null, rowHint: 2, keyHeaders: [], keyValues: [] }, brief: 'b',
-      depth: 'medium', schema: null, mapping, iterations: 0, agents: 0, sources: 0, cost: 0, error: null, degradation: [],
-      launchedAt: 0, sentAt: null, updatedAt: 0, finishedAt: null, written: false, shownStatus: '', detached: false,
-    }));
+    const good = rowToEntry(
+      entryToRow({
+        id: 'e2',
+        taskId: null,
+        state: 'queued',
+        row: { sheetId: 1, rowId: null, rowHint: 2, keyHeaders: [], keyValues: [] },
+        brief: 'b',
+        depth: 'medium',
+        schema: null,
+        mapping,
+        iterations: 0,
+        agents: 0,
+        sources: 0,
+        cost: 0,
+        error: null,
+        degradation: [],
+        launchedAt: 0,
+        sentAt: null,
+        updatedAt: 0,
+        finishedAt: null,
+        written: false,
+        shownStatus: '',
+        detached: false,
+      }),
+    );
     if (good === 'blank' || !('state' in good)) throw new Error('round trip failed');
     store.save([good]);
     expect(table.rows).toHaveLength(2);

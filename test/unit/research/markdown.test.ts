@@ -1,6 +1,12 @@
 // The Report tab's renderer without a browser: the nesting guard, marked's part and the plain-text fallback. The
 // sanitizing path (DOMPurify needs a DOM) runs in Chromium in test/e2e/research.test.ts.
-import { deepestNesting, markdownHtml, MAX_CONTAINER_DEPTH, plainTextReport, renderMarkdown } from '../../../sidebar/research/markdown';
+import {
+  deepestNesting,
+  markdownHtml,
+  MAX_CONTAINER_DEPTH,
+  plainTextReport,
+  renderMarkdown,
+} from '../../../sidebar/research/markdown';
 
 const nestedBlockquotes = (depth: number) => `${'>'.repeat(depth)} deep`;
 
@@ -18,7 +24,9 @@ describe('report markdown', () => {
     const markdown = `${nestedBlockquotes(5000)} <img src=x onerror=alert(1)> & "quotes"`;
     expect(markdownHtml(markdown, [])).toBeNull();
     const html = plainTextReport(markdown);
-    expect(html).toMatch(/^<p class="muted report-fallback">This report could not be formatted, so it is shown as plain text\.<\/p><pre/);
+    expect(html).toMatch(
+      /^<p class="muted report-fallback">This report could not be formatted, so it is shown as plain text\.<\/p><pre/,
+    );
     expect(html).toContain('&gt;&gt;&gt; deep &lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;</pre>');
     expect(html).not.toContain('<img');
   });
@@ -45,6 +53,8 @@ describe('report markdown', () => {
   });
 
   it('never returns unsanitized HTML: without a DOM (DOMPurify unsupported) the report is shown as escaped text', () => {
-    expect(renderMarkdown('# Title <script>alert(1)</script>', [])).toBe(plainTextReport('# Title <script>alert(1)</script>'));
+    expect(renderMarkdown('# Title <script>alert(1)</script>', [])).toBe(
+      plainTextReport('# Title <script>alert(1)</script>'),
+    );
   });
 });

@@ -1,7 +1,14 @@
 import type { Result } from '../../../src/api/errors';
 import type { ListTasksQuery, ResearchTask, TaskStatus } from '../../../src/api/types';
 import type { CachePort } from '../../../src/ports';
-import { cachePollMemory, NO_POLL_MEMORY, pollTasks, type PollMemory, type PollOptions, type PollTarget } from '../../../src/research/poll';
+import {
+  cachePollMemory,
+  NO_POLL_MEMORY,
+  pollTasks,
+  type PollMemory,
+  type PollOptions,
+  type PollTarget,
+} from '../../../src/research/poll';
 import type { ResearchClient } from '../../../src/research/ports';
 import { FakeClock } from './fakes';
 
@@ -11,8 +18,19 @@ const T0 = Date.UTC(2026, 0, 1);
 function task(id: string, createdAt: number, status: TaskStatus = 'in_progress', withReport = true): ResearchTask {
   const iso = new Date(createdAt).toISOString();
   return {
-    id, created_at: iso, updated_at: iso, status, brief: `brief ${id}`, depth: 'medium', iterations: 1, agents: 2, sources: 3,
-    report: status === 'done' && withReport ? { kind: 'markdown', markdown: `# ${id}`, sources: [], degradation_reasons: [] } : null,
+    id,
+    created_at: iso,
+    updated_at: iso,
+    status,
+    brief: `brief ${id}`,
+    depth: 'medium',
+    iterations: 1,
+    agents: 2,
+    sources: 3,
+    report:
+      status === 'done' && withReport
+        ? { kind: 'markdown', markdown: `# ${id}`, sources: [], degradation_reasons: [] }
+        : null,
     owner: { id: 'u1', email: 'pro@example.com' },
   } as ResearchTask;
 }
@@ -26,7 +44,10 @@ class ListService implements ResearchClient {
   pageRounds = 0;
   pages = 0;
   gets: string[] = [];
-  constructor(private readonly clock?: FakeClock, private readonly msPerRound = 0) {}
+  constructor(
+    private readonly clock?: FakeClock,
+    private readonly msPerRound = 0,
+  ) {}
 
   listTasks(query: ListTasksQuery): Result<ResearchTask[]> {
     this.pages += 1;
@@ -45,7 +66,9 @@ class ListService implements ResearchClient {
     return ids.map((id) => {
       if (this.forbidden.has(id)) return { ok: false, error: { kind: 'forbidden' }, retries: 0 };
       const found = this.tasks.find((t) => t.id === id);
-      return found ? { ok: true, value: found, status: 200, retries: 0 } : { ok: false, error: { kind: 'not_found' }, retries: 0 };
+      return found
+        ? { ok: true, value: found, status: 200, retries: 0 }
+        : { ok: false, error: { kind: 'not_found' }, retries: 0 };
     });
   }
   createTasks(): never {
@@ -59,7 +82,9 @@ class ListService implements ResearchClient {
 class MapMemory implements PollMemory {
   notes = new Map<string, 'read' | 'forbidden'>();
   recall(taskIds: string[]) {
-    return new Map(taskIds.filter((id) => this.notes.has(id)).map((id) => [id, this.notes.get(id) as 'read' | 'forbidden']));
+    return new Map(
+      taskIds.filter((id) => this.notes.has(id)).map((id) => [id, this.notes.get(id) as 'read' | 'forbidden']),
+    );
   }
   remember(notes: Array<{ taskId: string; note: 'read' | 'forbidden'; forMs: number }>) {
     for (const { taskId, note } of notes) this.notes.set(taskId, note);
@@ -67,7 +92,12 @@ class MapMemory implements PollMemory {
 }
 
 const options = (clock: FakeClock, overrides: Partial<PollOptions> = {}): PollOptions => ({
-  maxPages: 20, unseenReads: 5, getBatch: 100, clockSkewMs: 10 * MINUTE, deadline: clock.now() + 60_000, ...overrides,
+  maxPages: 20,
+  unseenReads: 5,
+  getBatch: 100,
+  clockSkewMs: 10 * MINUTE,
+  deadline: clock.now() + 60_000,
+  ...overrides,
 });
 
 /** `count` tasks created one second apart from `start`, ids prefixed. */
@@ -75,10 +105,11 @@ function series(prefix: string, count: number, start: number, status: TaskStatus
   return Array.from({ length: count }, (_, i) => task(`${prefix}${i}`, start + i * 1000, status));
 }
 
-const targetsOf = (tasks: ResearchTask[]): PollTarget[] => tasks.map((t) => ({ taskId: t.id, sentAt: Date.parse(t.created_at) }));
+const targetsOf = (tasks: ResearchTask[]): PollTarget[] =>
+  tasks.map((t) => ({ taskId: t.id, sentAt: Date.parse(t.created_at) }));
 
 describe('pollTasks', () => {
-  it('reads 300 pending tasks, interleaved with other documents\' tasks, from four list pages in two fetchAll rounds', () => {
+  it("reads 300 pending tasks, interleaved with other documents' tasks, from four list pages in two fetchAll rounds", () => {
     const clock = new FakeClock(T0 + 60 * MINUTE);
     const service = new ListService();
     const mine = series('m', 300, T0);
@@ -109,7 +140,11 @@ describe('pollTasks', () => {
     const clock = new FakeClock(T0 + 60 * MINUTE);
     const service = new ListService();
     service.tasks = [task('a', T0, 'done'), task('b', T0 + 1000, 'done', false), task('c', T0 + 2000, 'in_progress')];
-    const result = pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, targetsOf(service.tasks), options(clock));
+    const result = pollTasks(
+      { client: service, clock, memory: NO_POLL_MEMORY },
+      targetsOf(service.tasks),
+      options(clock),
+    );
     expect(service.gets).toEqual(['b']);
     expect(result.requests).toBe(2);
     const answer = result.answers.get('a');
@@ -143,7 +178,11 @@ describe('pollTasks', () => {
     const clock = new FakeClock(T0 + 60 * MINUTE);
     const service = new ListService();
     service.tasks = [task('a', T0)];
-    const result = pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, [{ taskId: 'gone', sentAt: T0 }, ...targetsOf(service.tasks)], options(clock));
+    const result = pollTasks(
+      { client: service, clock, memory: NO_POLL_MEMORY },
+      [{ taskId: 'gone', sentAt: T0 }, ...targetsOf(service.tasks)],
+      options(clock),
+    );
     const answer = result.answers.get('gone');
     expect(answer && !answer.ok && answer.error.kind).toBe('not_found');
   });
@@ -153,7 +192,11 @@ describe('pollTasks', () => {
     const service = new ListService();
     service.tasks = series('m', 10, T0);
     service.listFails = true;
-    const result = pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, [...targetsOf(service.tasks), { taskId: 'x', sentAt: T0 }], options(clock));
+    const result = pollTasks(
+      { client: service, clock, memory: NO_POLL_MEMORY },
+      [...targetsOf(service.tasks), { taskId: 'x', sentAt: T0 }],
+      options(clock),
+    );
     expect(result.listError?.kind).toBe('unavailable');
     expect(service.gets).toEqual([]);
     expect(result.answers.size).toBe(0);
@@ -164,7 +207,11 @@ describe('pollTasks', () => {
     const service = new ListService(clock, 2000);
     const mine = series('m', 150, T0);
     service.tasks = [...mine, ...series('o', 200, T0 + 200_000)];
-    const result = pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, targetsOf(mine), options(clock, { deadline: clock.now() + 1000 }));
+    const result = pollTasks(
+      { client: service, clock, memory: NO_POLL_MEMORY },
+      targetsOf(mine),
+      options(clock, { deadline: clock.now() + 1000 }),
+    );
     expect(result.partial).toBe(true);
     expect(service.pageRounds).toBe(1);
     expect(service.gets).toEqual([]);
@@ -197,6 +244,12 @@ describe('cachePollMemory', () => {
       { taskId: 'c', note: 'forbidden', forMs: 30 * MINUTE },
     ]);
     expect(puts.map((p) => p.ttl).sort()).toEqual([1800, 90]);
-    expect(memory.recall(['a', 'b', 'c', 'd'])).toEqual(new Map([['a', 'forbidden'], ['b', 'read'], ['c', 'forbidden']]));
+    expect(memory.recall(['a', 'b', 'c', 'd'])).toEqual(
+      new Map([
+        ['a', 'forbidden'],
+        ['b', 'read'],
+        ['c', 'forbidden'],
+      ]),
+    );
   });
 });

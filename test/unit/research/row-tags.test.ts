@@ -25,7 +25,16 @@ function world(companies: string[]) {
   const launch = (rows: number[], overrides: Partial<LaunchPlanInput> = {}) =>
     runLaunch(
       deps(),
-      { sheetId: SHEET, rows, template: 'Research {Company}', depth: 'medium', schema: null, mapping, rerun: false, ...overrides },
+      {
+        sheetId: SHEET,
+        rows,
+        template: 'Research {Company}',
+        depth: 'medium',
+        schema: null,
+        mapping,
+        rerun: false,
+        ...overrides,
+      },
       { deadline: clock.now() + 600_000, availableCredits: null, reservationPerTask: 10 },
     );
   const finish = () => {
@@ -94,10 +103,14 @@ describe('row tags', () => {
     const w = world(['acme.com', 'acme.com', 'globex.com']);
     w.grid.otherMetadata.set(SHEET, METADATA_CHAR_LIMIT - 3000 - TAG_CHARS);
     const outcome = w.launch([2, 3, 4]);
-    expect(outcome.refused).toMatch(/^2 of the selected rows share their Company with other rows\. .*Remove the duplicate rows/);
+    expect(outcome.refused).toMatch(
+      /^2 of the selected rows share their Company with other rows\. .*Remove the duplicate rows/,
+    );
     expect(w.service.tasks).toHaveLength(0);
     expect(w.grid.rowIds(SHEET).size).toBe(0);
     expect(w.grid.at(SHEET, 2, 'Status')).toBe('');
-    expect(tagBudgetProblem(1, { sheet: METADATA_CHAR_LIMIT - 3000 - TAG_CHARS, spreadsheet: 0 }, ['Company'])).toBeNull();
+    expect(
+      tagBudgetProblem(1, { sheet: METADATA_CHAR_LIMIT - 3000 - TAG_CHARS, spreadsheet: 0 }, ['Company']),
+    ).toBeNull();
   });
 });

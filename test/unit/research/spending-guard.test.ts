@@ -1,18 +1,51 @@
 import { runLaunch, runTick, type JobDeps } from '../../../src/research/jobs';
 import type { LedgerEntry, OutputMapping } from '../../../src/research/ledger';
-import { capMessage, chargedCredits, guardRoom, readCap, rowsThatFit, type Calendar } from '../../../src/research/spending-guard';
+import {
+  capMessage,
+  chargedCredits,
+  guardRoom,
+  readCap,
+  rowsThatFit,
+  type Calendar,
+} from '../../../src/research/spending-guard';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
 import { FakeClock, FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
 
-const utc: Calendar = { day: (ms) => new Date(ms).toISOString().slice(0, 10), month: (ms) => new Date(ms).toISOString().slice(0, 7) };
+const utc: Calendar = {
+  day: (ms) => new Date(ms).toISOString().slice(0, 10),
+  month: (ms) => new Date(ms).toISOString().slice(0, 7),
+};
 const mapping: OutputMapping = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
 const DAY = 24 * 3600_000;
 
-function record(state: LedgerEntry['state'], agents: number, launchedAt: number, depth: LedgerEntry['depth'] = 'medium'): LedgerEntry {
+function record(
+  state: LedgerEntry['state'],
+  agents: number,
+  launchedAt: number,
+  depth: LedgerEntry['depth'] = 'medium',
+): LedgerEntry {
   return {
-    id: `${state}-${launchedAt}`, taskId: 't', state, row: { sheetId: 1, rowId: null, rowHint: 2, keyHeaders: [], keyValues: [] }, brief: 'b', depth,
-    schema: null, mapping, iterations: 0, agents, sources: 0, cost: 0, error: null, degradation: [], launchedAt, sentAt: null, updatedAt: launchedAt,
-    finishedAt: null, written: true, shownStatus: '', detached: false,
+    id: `${state}-${launchedAt}`,
+    taskId: 't',
+    state,
+    row: { sheetId: 1, rowId: null, rowHint: 2, keyHeaders: [], keyValues: [] },
+    brief: 'b',
+    depth,
+    schema: null,
+    mapping,
+    iterations: 0,
+    agents,
+    sources: 0,
+    cost: 0,
+    error: null,
+    degradation: [],
+    launchedAt,
+    sentAt: null,
+    updatedAt: launchedAt,
+    finishedAt: null,
+    written: true,
+    shownStatus: '',
+    detached: false,
   };
 }
 
@@ -24,14 +57,21 @@ describe('spending guard', () => {
     expect(chargedCredits(record('done', 3, now))).toBe(6);
     expect(chargedCredits(record('failed', 4, now))).toBe(0);
     const entries = [record('done', 3, now), record('created', 0, now - DAY), record('done', 5, Date.UTC(2026, 9, 30))];
-    expect(guardRoom({ daily: 20, monthly: 50 }, entries, now, utc)).toEqual({ cap: { daily: 20, monthly: 50 }, spentToday: 6, spentThisMonth: 16, left: 14 });
+    expect(guardRoom({ daily: 20, monthly: 50 }, entries, now, utc)).toEqual({
+      cap: { daily: 20, monthly: 50 },
+      spentToday: 6,
+      spentThisMonth: 16,
+      left: 14,
+    });
     expect(guardRoom({ daily: null, monthly: null }, entries, now, utc).left).toBeNull();
   });
 
   it('says how many rows fit and refuses with the numbers', () => {
     const room = { cap: { daily: 100, monthly: null }, spentToday: 75, spentThisMonth: 75, left: 25 };
     expect(rowsThatFit(room, 'medium', 5)).toBe(2);
-    expect(capMessage(room, 'medium', 5)).toBe("Over this spreadsheet's research spending cap: 5 rows reserve 50 credits, 25 left (75 of 100 today spent). 2 rows fit.");
+    expect(capMessage(room, 'medium', 5)).toBe(
+      "Over this spreadsheet's research spending cap: 5 rows reserve 50 credits, 25 left (75 of 100 today spent). 2 rows fit.",
+    );
     expect(readCap({ daily: 50, monthly: 20 })).toBe('The daily cap is above the monthly cap');
     expect(readCap({ daily: -1, monthly: null })).toBe('Daily cap: a whole number of credits, or blank for none');
   });
@@ -42,14 +82,30 @@ describe('spending guard', () => {
     grid.addSheet(1, [['Company', 'Status', 'Report'], ['a.com'], ['b.com'], ['c.com'], ['d.com']]);
     const service = new FakeService(clock);
     const table = new FakeTable();
-    const deps = (): JobDeps => ({ client: service, grid, ledger: new LedgerStore(table), reports: new ReportStore(new FakeTable()), clock, newId: idMaker('g') });
+    const deps = (): JobDeps => ({
+      client: service,
+      grid,
+      ledger: new LedgerStore(table),
+      reports: new ReportStore(new FakeTable()),
+      clock,
+      newId: idMaker('g'),
+    });
     const launch = (rows: number[], fitToCap: boolean) =>
       runLaunch(
         deps(),
         { sheetId: 1, rows, template: 'Research {Company}', depth: 'medium', schema: null, mapping, rerun: false },
-        { deadline: clock.now() + 60_000, availableCredits: null, reservationPerTask: 10, guard: { cap: { daily: 25, monthly: null }, calendar: utc, fitToCap } },
+        {
+          deadline: clock.now() + 60_000,
+          availableCredits: null,
+          reservationPerTask: 10,
+          guard: { cap: { daily: 25, monthly: null }, calendar: utc, fitToCap },
+        },
       );
-    expect(launch([2, 3, 4], false)).toMatchObject({ refused: expect.stringMatching(/^Over this spreadsheet's research spending cap: 3 rows reserve 30 credits, 25 left/) });
+    expect(launch([2, 3, 4], false)).toMatchObject({
+      refused: expect.stringMatching(
+        /^Over this spreadsheet's research spending cap: 3 rows reserve 30 credits, 25 left/,
+      ),
+    });
     expect(service.tasks).toHaveLength(0);
     expect(launch([2, 3, 4], true)).toMatchObject({ refused: null, overCap: [4] });
     expect(service.tasks.map((task) => task.brief)).toEqual(['Research a.com', 'Research b.com']);

@@ -12,7 +12,9 @@ import { TaskEngine, taskObject } from '../../../dev/sandbox/tasks';
 const index = new CompanyIndex(DEFAULT_SEED, 1000);
 const ranking = new CompanyRanking(index.companies);
 const planner = new ResearchPlanner(index, ranking);
-const brandNamed = index.companies.find((company) => company.enrichedAtStart && !/ and |-|,/.test(company.name) && company.name.split(' ').length === 2);
+const brandNamed = index.companies.find(
+  (company) => company.enrichedAtStart && !/ and |-|,/.test(company.name) && company.name.split(' ').length === 2,
+);
 
 describe('target resolution', () => {
   test('a domain anywhere in the brief, in any form, names the target', () => {
@@ -33,7 +35,11 @@ describe('target resolution', () => {
     if (!outcome.ok || outcome.plan.target.kind !== 'company') throw new Error('expected a company target');
     expect(outcome.plan.target.primary).toBe(a);
     expect(outcome.plan.target.others).toEqual([b, c]);
-    expect(outcome.plan.initial.filter((question) => question.facet === 'company_profile').map((question) => question.company)).toEqual([b, c]);
+    expect(
+      outcome.plan.initial
+        .filter((question) => question.facet === 'company_profile')
+        .map((question) => question.company),
+    ).toEqual([b, c]);
   });
 
   test('a market in words becomes a market target with place filters', () => {
@@ -66,13 +72,26 @@ describe('schema reports', () => {
   };
 
   test('combinators, enums and arrays of Evidenced values are filled with conforming values', () => {
-    const evidenced = { type: 'object', properties: { value: { type: 'string' }, sources: { type: 'array', items: { type: 'string' } }, reasoning: { type: 'string' } }, required: ['value', 'sources', 'reasoning'] };
+    const evidenced = {
+      type: 'object',
+      properties: {
+        value: { type: 'string' },
+        sources: { type: 'array', items: { type: 'string' } },
+        reasoning: { type: 'string' },
+      },
+      required: ['value', 'sources', 'reasoning'],
+    };
     const { task } = runToEnd({
       type: 'object',
       properties: {
         size: { enum: ['small', '11-50', '51-200', 'large'] },
         founded: { anyOf: [{ type: 'integer', maximum: 1900 }, { type: 'string' }, { type: 'null' }] },
-        facts: { allOf: [{ type: 'object', properties: { city: { type: 'string' } } }, { properties: { country: { type: 'string' } } }] },
+        facts: {
+          allOf: [
+            { type: 'object', properties: { city: { type: 'string' } } },
+            { properties: { country: { type: 'string' } } },
+          ],
+        },
         products: { type: 'array', items: evidenced, maxItems: 2 },
       },
       required: ['size', 'founded', 'facts', 'products'],
@@ -84,7 +103,11 @@ describe('schema reports', () => {
   });
 
   test('a required value no evidence can satisfy fails the task as an internal error, refunding everything', () => {
-    const { task, credits } = runToEnd({ type: 'object', properties: { code: { type: 'string', pattern: '^[0-9]{9}$' } }, required: ['code'] });
+    const { task, credits } = runToEnd({
+      type: 'object',
+      properties: { code: { type: 'string', pattern: '^[0-9]{9}$' } },
+      required: ['code'],
+    });
     expect(task.status).toBe('failed');
     expect(task.failure_reason).toMatch(/^Internal error: the research could not fill output_schema/);
     expect(credits).toBe(500);
@@ -108,7 +131,8 @@ describe('event queue', () => {
 });
 
 describe('fault injector', () => {
-  const config = (overrides: Record<string, unknown>) => parseFaultConfig({ route: 'user', ...overrides }) as FaultConfig;
+  const config = (overrides: Record<string, unknown>) =>
+    parseFaultConfig({ route: 'user', ...overrides }) as FaultConfig;
 
   test('the same seed gives the same decisions', () => {
     const decide = (seed: number) => {

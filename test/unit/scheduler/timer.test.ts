@@ -64,7 +64,7 @@ describe('shared timer (one feature)', () => {
     expect(triggers.all.filter((t) => t.handler === TICK_HANDLER)).toHaveLength(1);
   });
 
-  it('another user relies on the first user\'s trigger until its polls go stale', () => {
+  it("another user relies on the first user's trigger until its polls go stale", () => {
     expect(ensurePollTrigger(deps('b@example.com'))).toBe('other_user');
     clock.sleep(STALE_AFTER_MS - 1000);
     recordTick(deps('a@example.com'));
@@ -103,7 +103,7 @@ describe('shared timer (two features)', () => {
     expect(triggers.all).toHaveLength(0);
   });
 
-  it('a feature that must run as the current user gets its own timer despite another user\'s', () => {
+  it("a feature that must run as the current user gets its own timer despite another user's", () => {
     const { triggers, deps } = setup();
     ensureTimer(deps, 'research');
     triggers.user = 'b@example.com';
@@ -137,8 +137,17 @@ describe('shared timer (two features)', () => {
         },
       },
     ];
-    expect(runTimer(deps, tasks, 200_000)).toEqual({ ran: [{ feature: 'research', pending: true }, { feature: 'enrichment', pending: false }], removed: false });
-    expect(budgets).toEqual([['research', 100_000], ['enrichment', 170_000]]);
+    expect(runTimer(deps, tasks, 200_000)).toEqual({
+      ran: [
+        { feature: 'research', pending: true },
+        { feature: 'enrichment', pending: false },
+      ],
+      removed: false,
+    });
+    expect(budgets).toEqual([
+      ['research', 100_000],
+      ['enrichment', 170_000],
+    ]);
     expect(triggers.all).toHaveLength(1);
     expect(runTimer(deps, tasks, 200_000).removed).toBe(true);
     expect(triggers.all).toHaveLength(0);
@@ -150,7 +159,13 @@ describe('shared timer (two features)', () => {
     const slow = { feature: 'research' as const, runSlice: () => (clock.sleep(60_000), { pending: false }) };
     const starved = { feature: 'enrichment' as const, runSlice: () => ({ pending: false }) };
     const run = runTimer(deps, [slow, starved], 60_000 + MIN_SLICE_MS - 1);
-    expect(run).toEqual({ ran: [{ feature: 'research', pending: false }, { feature: 'enrichment', pending: true }], removed: false });
+    expect(run).toEqual({
+      ran: [
+        { feature: 'research', pending: false },
+        { feature: 'enrichment', pending: true },
+      ],
+      removed: false,
+    });
     expect(triggers.all).toHaveLength(1);
   });
 });

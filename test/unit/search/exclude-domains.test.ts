@@ -1,8 +1,22 @@
-import { mergeDomainLists, mostRecent, normalizeDomainList, overLimitMessage, splitPastedList } from '../../../src/search/exclude-domains';
+import {
+  mergeDomainLists,
+  mostRecent,
+  normalizeDomainList,
+  overLimitMessage,
+  splitPastedList,
+} from '../../../src/search/exclude-domains';
 
 describe('normalizeDomainList', () => {
   it('normalizes URLs, case and subdomains to registered domains, de-duplicated at their latest occurrence', () => {
-    const list = normalizeDomainList(['https://www.Stripe.com/pricing', 'acme.io', '', null, 'STRIPE.COM', 'shop.acme.io', 'zeta.dev']);
+    const list = normalizeDomainList([
+      'https://www.Stripe.com/pricing',
+      'acme.io',
+      '',
+      null,
+      'STRIPE.COM',
+      'shop.acme.io',
+      'zeta.dev',
+    ]);
     expect(list.domains).toEqual(['stripe.com', 'acme.io', 'zeta.dev']);
     expect(list.duplicates).toBe(2);
     expect(list.invalid).toEqual([]);
@@ -17,7 +31,13 @@ describe('normalizeDomainList', () => {
 
 describe('splitPastedList', () => {
   it('splits on new lines, commas, semicolons, tabs and spaces', () => {
-    expect(splitPastedList('a.com, b.com;c.com\n\td.com  e.com\r\n')).toEqual(['a.com', 'b.com', 'c.com', 'd.com', 'e.com']);
+    expect(splitPastedList('a.com, b.com;c.com\n\td.com  e.com\r\n')).toEqual([
+      'a.com',
+      'b.com',
+      'c.com',
+      'd.com',
+      'e.com',
+    ]);
   });
 });
 
@@ -32,10 +52,17 @@ describe('mostRecent and the limit', () => {
   });
 
   it('merges lists so a domain in several lists counts once, at its latest position', () => {
-    expect(mergeDomainLists([['a.com', 'b.com'], ['a.com', 'c.com']]).domains).toEqual(['b.com', 'a.com', 'c.com']);
+    expect(
+      mergeDomainLists([
+        ['a.com', 'b.com'],
+        ['a.com', 'c.com'],
+      ]).domains,
+    ).toEqual(['b.com', 'a.com', 'c.com']);
   });
 
   it('says how many there are and what the limit is', () => {
-    expect(overLimitMessage(1234)).toBe('1,234 domains to exclude: the service takes at most 1,000. Use the 1,000 most recent, or shorten the list.');
+    expect(overLimitMessage(1234)).toBe(
+      '1,234 domains to exclude: the service takes at most 1,000. Use the 1,000 most recent, or shorten the list.',
+    );
   });
 });

@@ -5,7 +5,10 @@ import { EMPTY_SUMMARY, pastedEntry, upsertSource } from '../../../sidebar/searc
 describe('exclude sources summary (computed by the server for the panel)', () => {
   it('counts the union of sources once each and lists invalid inputs by source', () => {
     const sheet = { id: 'sheet:1', label: 'Already in Leads', list: normalizeDomainList(['acme.io', 'Acme', 'b.com']) };
-    const summary = excludeSummary({ entries: [sheet, pastedEntry('https://www.acme.io\nc.com, c.com;not-a-domain')], acceptMostRecent: false });
+    const summary = excludeSummary({
+      entries: [sheet, pastedEntry('https://www.acme.io\nc.com, c.com;not-a-domain')],
+      acceptMostRecent: false,
+    });
     expect(summary.toSend).toEqual(['b.com', 'acme.io', 'c.com']);
     expect(summary.count).toBe(3);
     expect(summary.sources).toEqual([
@@ -22,11 +25,17 @@ describe('exclude sources summary (computed by the server for the panel)', () =>
   });
 
   it('over 1,000 sends everything until the user accepts the 1,000 most recent', () => {
-    const old = { id: 'column:1:0', label: 'Leads A', list: normalizeDomainList(Array.from({ length: 600 }, (_, i) => `old${i}.com`)) };
+    const old = {
+      id: 'column:1:0',
+      label: 'Leads A',
+      list: normalizeDomainList(Array.from({ length: 600 }, (_, i) => `old${i}.com`)),
+    };
     const recent = pastedEntry(Array.from({ length: 600 }, (_, i) => `new${i}.com`).join('\n'));
     const refused = summarizeExclude([old, recent], false);
     expect(refused).toMatchObject({ overLimit: true, count: 1200 });
-    expect(refused.overLimitMessage).toBe('1,200 domains to exclude: the service takes at most 1,000. Use the 1,000 most recent, or shorten the list.');
+    expect(refused.overLimitMessage).toBe(
+      '1,200 domains to exclude: the service takes at most 1,000. Use the 1,000 most recent, or shorten the list.',
+    );
     expect(refused.toSend).toHaveLength(1200);
     const accepted = summarizeExclude([old, recent], true);
     expect(accepted).toMatchObject({ overLimit: true, count: 1200, overLimitMessage: null });

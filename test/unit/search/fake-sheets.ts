@@ -110,7 +110,11 @@ export class MemoryStore {
 }
 
 export function results(from: number, count: number): CompanySearchResult[] {
-  return Array.from({ length: count }, (_, i) => ({ id: `c${from + i}`, domain: `c${from + i}.com`, name: `C${from + i}` }));
+  return Array.from({ length: count }, (_, i) => ({
+    id: `c${from + i}`,
+    domain: `c${from + i}.com`,
+    name: `C${from + i}`,
+  }));
 }
 
 export class FakeBackend implements SearchBackend {
@@ -125,15 +129,18 @@ export class FakeBackend implements SearchBackend {
     this.similar.push(...calls);
     return calls.map((c) => {
       const outcome = this.answer(c.request?.pagination?.offset ?? 0, c.request?.pagination?.limit ?? 0);
-      return outcome.ok ? { ...outcome, value: { ...outcome.value, reference_company: { id: 'ref', domain: 'ref.com' } } } : outcome;
+      return outcome.ok
+        ? { ...outcome, value: { ...outcome.value, reference_company: { id: 'ref', domain: 'ref.com' } } }
+        : outcome;
     });
   }
 }
 
-export const total = (n: number) => (offset: number, limit: number): Result<SearchResponse> => ({
-  ok: true,
-  status: 200,
-  retries: 0,
-  value: { results: results(offset, Math.max(0, Math.min(limit, n - offset))), request: {} },
-});
-
+export const total =
+  (n: number) =>
+  (offset: number, limit: number): Result<SearchResponse> => ({
+    ok: true,
+    status: 200,
+    retries: 0,
+    value: { results: results(offset, Math.max(0, Math.min(limit, n - offset))), request: {} },
+  });

@@ -9,7 +9,11 @@ function company(domain: string, extra: Partial<CompanySearchResult> = {}): Comp
 describe('planPages', () => {
   it('covers the count with pages of at most 250', () => {
     expect(planPages(25)).toEqual([{ offset: 0, limit: 25 }]);
-    expect(planPages(600)).toEqual([{ offset: 0, limit: 250 }, { offset: 250, limit: 250 }, { offset: 500, limit: 100 }]);
+    expect(planPages(600)).toEqual([
+      { offset: 0, limit: 250 },
+      { offset: 250, limit: 250 },
+      { offset: 500, limit: 100 },
+    ]);
     expect(planPages(2000)).toHaveLength(8);
     expect(planPages(2000)[7]).toEqual({ offset: 1750, limit: 250 });
   });
@@ -51,12 +55,38 @@ describe('result columns', () => {
   });
 
   it('always includes Domain and keeps the order given', () => {
-    expect(resolveColumns(['name', 'founded', 'bogus', 'name']).map((c) => c.key)).toEqual(['name', 'domain', 'founded']);
-    expect(resolveColumns(DEFAULT_COLUMNS).map((c) => c.label)).toEqual(['Company', 'Domain', 'Country', 'City', 'Employees', 'Founded', 'Relevance', 'Description']);
+    expect(resolveColumns(['name', 'founded', 'bogus', 'name']).map((c) => c.key)).toEqual([
+      'name',
+      'domain',
+      'founded',
+    ]);
+    expect(resolveColumns(DEFAULT_COLUMNS).map((c) => c.label)).toEqual([
+      'Company',
+      'Domain',
+      'Country',
+      'City',
+      'Employees',
+      'Founded',
+      'Relevance',
+      'Description',
+    ]);
   });
 
   it('escapes service text, keeps numbers and keeps size buckets as text', () => {
-    const row = cellRow(result, resolveColumns(['name', 'domain', 'size', 'founded', 'relevance', 'short_description', 'linkedin', 'authority_tier', 'social_profiles']));
+    const row = cellRow(
+      result,
+      resolveColumns([
+        'name',
+        'domain',
+        'size',
+        'founded',
+        'relevance',
+        'short_description',
+        'linkedin',
+        'authority_tier',
+        'social_profiles',
+      ]),
+    );
     expect(row).toEqual([
       `'=HYPERLINK("http://evil.example","x")`,
       "'acme.io",
@@ -71,8 +101,19 @@ describe('result columns', () => {
   });
 
   it('makes preview rows and suggestions', () => {
-    expect(previewRow(result)).toEqual({ name: result.name, domain: 'acme.io', country: 'Germany', size: '11-50', founded: 2012, relevance: 0.877 });
-    const suggestions = suggestionsFrom([result, company('b.com', { hq_country: 'France', hq_city: 'Paris' }), company('c.com', { hq_country: 'France' })]);
+    expect(previewRow(result)).toEqual({
+      name: result.name,
+      domain: 'acme.io',
+      country: 'Germany',
+      size: '11-50',
+      founded: 2012,
+      relevance: 0.877,
+    });
+    const suggestions = suggestionsFrom([
+      result,
+      company('b.com', { hq_country: 'France', hq_city: 'Paris' }),
+      company('c.com', { hq_country: 'France' }),
+    ]);
     expect(suggestions).toEqual({ countries: ['France', 'Germany'], cities: ['Berlin', 'Paris'] });
   });
 });

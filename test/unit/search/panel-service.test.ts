@@ -1,11 +1,24 @@
-import { DEPTH_KEY, excludeDomainsFrom, panelState, previewSearch, runAgain, sheetColumns, writeResults, type SearchDeps } from '../../../src/search/panel-service';
+import {
+  DEPTH_KEY,
+  excludeDomainsFrom,
+  panelState,
+  previewSearch,
+  runAgain,
+  sheetColumns,
+  writeResults,
+  type SearchDeps,
+} from '../../../src/search/panel-service';
 import { parseSavedSearchNote } from '../../../src/search/saved-search';
 import { emptyFilterForm, type SearchSpec } from '../../../src/search/spec';
 import { FakeBackend, FakeSheets, MemoryCache, MemoryStore, total } from './fake-sheets';
 
 function setup(backend: FakeBackend | null = new FakeBackend(total(5000))) {
   const sheets = new FakeSheets();
-  sheets.add('Sheet1', [['Company', 'Website'], ['Acme', 'https://acme.io'], ['Zeta', 'c3.com']]);
+  sheets.add('Sheet1', [
+    ['Company', 'Website'],
+    ['Acme', 'https://acme.io'],
+    ['Zeta', 'c3.com'],
+  ]);
   const cache = new MemoryCache();
   const userStore = new MemoryStore();
   let locked = false;
@@ -30,15 +43,35 @@ describe('panel state and sheet reads', () => {
   it('reports connection, depth, the selected domain and the saved search of the active sheet', () => {
     const { deps, sheets, userStore } = setup();
     sheets.activeValue = 'https://www.Example.org/team';
-    expect(panelState(deps)).toMatchObject({ connected: true, depth: 2000, selectedDomain: 'example.org', savedSearch: null, savedFilters: null, activeSheet: { name: 'Sheet1' } });
+    expect(panelState(deps)).toMatchObject({
+      connected: true,
+      depth: 2000,
+      selectedDomain: 'example.org',
+      savedSearch: null,
+      savedFilters: null,
+      activeSheet: { name: 'Sheet1' },
+    });
     const columns = panelState(deps).columns;
     expect(columns.slice(0, 3)).toEqual([
       { key: 'name', label: 'Company', byDefault: true },
       { key: 'domain', label: 'Domain', byDefault: true },
       { key: 'country', label: 'Country', byDefault: true },
     ]);
-    expect(columns.filter((column) => column.byDefault).map((column) => column.key)).toEqual(['name', 'domain', 'country', 'city', 'size', 'founded', 'relevance', 'short_description']);
-    expect(columns.find((column) => column.key === 'full_description')).toEqual({ key: 'full_description', label: 'Full description', byDefault: false });
+    expect(columns.filter((column) => column.byDefault).map((column) => column.key)).toEqual([
+      'name',
+      'domain',
+      'country',
+      'city',
+      'size',
+      'founded',
+      'relevance',
+      'short_description',
+    ]);
+    expect(columns.find((column) => column.key === 'full_description')).toEqual({
+      key: 'full_description',
+      label: 'Full description',
+      byDefault: false,
+    });
     userStore.set(DEPTH_KEY, `25:${Date.parse('2026-11-21T21:00:00Z')}`);
     sheets.activeValue = 'Acme Inc';
     expect(panelState({ ...deps, client: null })).toMatchObject({ connected: false, depth: 25, selectedDomain: null });
@@ -48,8 +81,15 @@ describe('panel state and sheet reads', () => {
     const { deps, sheets } = setup();
     const id = sheets.listSheets()[0].id;
     expect(sheetColumns(deps, id)).toMatchObject({ headers: ['Company', 'Website'], domainColumn: 1 });
-    expect(excludeDomainsFrom(deps, { kind: 'column', sheetId: id, column: 1, skipHeader: true })).toEqual({ domains: ['acme.io', 'c3.com'], invalid: [], duplicates: 0 });
-    expect(excludeDomainsFrom(deps, { kind: 'column', sheetId: id, column: 0, skipHeader: true }).invalid).toEqual(['Acme', 'Zeta']);
+    expect(excludeDomainsFrom(deps, { kind: 'column', sheetId: id, column: 1, skipHeader: true })).toEqual({
+      domains: ['acme.io', 'c3.com'],
+      invalid: [],
+      duplicates: 0,
+    });
+    expect(excludeDomainsFrom(deps, { kind: 'column', sheetId: id, column: 0, skipHeader: true }).invalid).toEqual([
+      'Acme',
+      'Zeta',
+    ]);
     expect(excludeDomainsFrom(deps, { kind: 'sheet', sheetId: id }).domains).toEqual(['acme.io', 'c3.com']);
     expect(() => excludeDomainsFrom(deps, { kind: 'sheet', sheetId: 999 })).toThrow('That sheet no longer exists');
   });
@@ -61,9 +101,21 @@ describe('preview and write', () => {
     const answer = previewSearch(deps, spec());
     expect(answer).toMatchObject({ ok: true, searchId: 's1', count: 30, exhausted: false });
     if (!answer.ok) throw new Error('expected ok');
-    expect(answer.preview[0]).toEqual({ name: 'C0', domain: 'c0.com', country: '', size: '', founded: null, relevance: null });
+    expect(answer.preview[0]).toEqual({
+      name: 'C0',
+      domain: 'c0.com',
+      country: '',
+      size: '',
+      founded: null,
+      relevance: null,
+    });
     expect(backend?.searches).toHaveLength(1);
-    const written = writeResults(deps, { searchId: answer.searchId, spec: spec(), columns: ['name', 'domain'], target: { kind: 'new' } });
+    const written = writeResults(deps, {
+      searchId: answer.searchId,
+      spec: spec(),
+      columns: ['name', 'domain'],
+      target: { kind: 'new' },
+    });
     expect(written).toMatchObject({ ok: true, written: 30, skipped: 0, sheet: { name: 'Search: fintech' } });
     expect(backend?.searches).toHaveLength(1);
     const sheet = sheets.sheets[1];
@@ -76,42 +128,77 @@ describe('preview and write', () => {
     const answer = previewSearch(deps, spec());
     cache.values.clear();
     const target = sheets.listSheets()[0];
-    const written = writeResults(deps, { searchId: answer.ok ? answer.searchId : null, spec: spec({ count: 5 }), columns: ['domain'], target: { kind: 'append', sheetId: target.id } });
+    const written = writeResults(deps, {
+      searchId: answer.ok ? answer.searchId : null,
+      spec: spec({ count: 5 }),
+      columns: ['domain'],
+      target: { kind: 'append', sheetId: target.id },
+    });
     expect(written).toMatchObject({ ok: true, written: 4, skipped: 1, addedColumns: [] });
     expect(backend?.searches).toHaveLength(2);
-    expect(sheets.sheet(target.id).grid.map((row) => row[1])).toEqual(['Website', 'https://acme.io', 'c3.com', 'c0.com', 'c1.com', 'c2.com', 'c4.com']);
+    expect(sheets.sheet(target.id).grid.map((row) => row[1])).toEqual([
+      'Website',
+      'https://acme.io',
+      'c3.com',
+      'c0.com',
+      'c1.com',
+      'c2.com',
+      'c4.com',
+    ]);
   });
 
   it('refuses an invalid spec before sending, and says so when not connected', () => {
     const { deps, backend } = setup();
     expect(previewSearch(deps, spec({ query: '' }))).toMatchObject({ ok: false, problems: [{ field: 'query' }] });
     expect(backend?.searches).toHaveLength(0);
-    expect(previewSearch({ ...deps, client: null }, spec())).toMatchObject({ ok: false, message: 'Set up Sheet Scout: Extensions > Sheet Scout > Settings' });
+    expect(previewSearch({ ...deps, client: null }, spec())).toMatchObject({
+      ok: false,
+      message: 'Set up Sheet Scout: Extensions > Sheet Scout > Settings',
+    });
   });
 
   it('detects the free tier with one lookalike probe when exactly 25 come back, and caps the count for a day', () => {
     const free = new FakeBackend((offset, limit) => total(25)(offset, limit));
     const { deps, userStore } = setup(free);
     const answer = previewSearch(deps, spec({ count: 100 }));
-    expect(answer).toMatchObject({ ok: true, count: 25, depth: 25, exhausted: false, warning: 'The free plan returns up to 25 results per search' });
+    expect(answer).toMatchObject({
+      ok: true,
+      count: 25,
+      depth: 25,
+      exhausted: false,
+      warning: 'The free plan returns up to 25 results per search',
+    });
     expect(free.similar).toEqual([{ companyIdentifier: 'c0.com', request: { pagination: { offset: 25, limit: 1 } } }]);
     expect(userStore.get(DEPTH_KEY)).toBe(`25:${Date.parse('2026-11-21T22:00:00Z')}`);
-    expect(previewSearch(deps, spec({ count: 100 }))).toMatchObject({ ok: false, problems: [{ field: 'count', message: 'The free plan returns up to 25 results per search' }] });
+    expect(previewSearch(deps, spec({ count: 100 }))).toMatchObject({
+      ok: false,
+      problems: [{ field: 'count', message: 'The free plan returns up to 25 results per search' }],
+    });
     const nextDay = { ...deps, clock: { now: () => Date.parse('2026-11-22T22:00:01Z'), sleep: () => undefined } };
     expect(panelState(nextDay).depth).toBe(2000);
   });
 
   it('takes exactly 25 matches of a paid account as all the matches when the probe finds more', () => {
-    const paid = new FakeBackend((offset, limit) => (offset >= 25 && limit === 1 ? total(5000)(offset, limit) : total(25)(offset, limit)));
+    const paid = new FakeBackend((offset, limit) =>
+      offset >= 25 && limit === 1 ? total(5000)(offset, limit) : total(25)(offset, limit),
+    );
     const { deps, userStore } = setup(paid);
-    expect(previewSearch(deps, spec({ count: 100 }))).toMatchObject({ ok: true, count: 25, depth: 2000, exhausted: true, warning: null });
+    expect(previewSearch(deps, spec({ count: 100 }))).toMatchObject({
+      ok: true,
+      count: 25,
+      depth: 2000,
+      exhausted: true,
+      warning: null,
+    });
     expect(userStore.get(DEPTH_KEY)).toBeNull();
   });
 
   it('does not write while another job holds the document lock', () => {
     const { deps, lock } = setup();
     lock.hold();
-    expect(writeResults(deps, { searchId: null, spec: spec(), columns: ['domain'], target: { kind: 'new' } })).toMatchObject({ ok: false, message: expect.stringContaining('try again in a moment') });
+    expect(
+      writeResults(deps, { searchId: null, spec: spec(), columns: ['domain'], target: { kind: 'new' } }),
+    ).toMatchObject({ ok: false, message: expect.stringContaining('try again in a moment') });
   });
 });
 
@@ -119,7 +206,12 @@ describe('run again', () => {
   it('repeats the saved search of a sheet it created and appends only new companies', () => {
     const backend = new FakeBackend(total(5000));
     const { deps, sheets } = setup(backend);
-    const first = writeResults(deps, { searchId: null, spec: spec({ count: 10 }), columns: ['name', 'domain'], target: { kind: 'new' } });
+    const first = writeResults(deps, {
+      searchId: null,
+      spec: spec({ count: 10 }),
+      columns: ['name', 'domain'],
+      target: { kind: 'new' },
+    });
     if (!first.ok) throw new Error('expected ok');
     sheets.active = sheets.listSheets().findIndex((sheet) => sheet.id === first.sheet.id);
     expect(panelState(deps)).toMatchObject({ savedSearch: { spec: { query: 'fintech' } }, savedFilters: 'no filters' });
@@ -129,6 +221,9 @@ describe('run again', () => {
     expect(grown.searches[0]).toMatchObject({ q: 'fintech', pagination: { offset: 0, limit: 10 } });
     sheets.sheet(first.sheet.id).grid.splice(3, 1); // the user deleted c1.com's row
     expect(runAgain({ ...deps, client: grown }, first.sheet.id)).toMatchObject({ ok: true, written: 1, skipped: 9 });
-    expect(runAgain(deps, sheets.listSheets()[0].id)).toMatchObject({ ok: false, message: expect.stringContaining('was not created by a Sheet Scout search') });
+    expect(runAgain(deps, sheets.listSheets()[0].id)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('was not created by a Sheet Scout search'),
+    });
   });
 });

@@ -6,7 +6,13 @@ const saved: SavedSearch = {
     mode: 'describe',
     query: 'payments APIs "for" marketplaces',
     reference: '',
-    filters: { ...emptyFilterForm(), sizes: ['11-50'], includeCountries: ['Germany'], foundedFrom: 2010, excludeDomains: ['acme.io'] },
+    filters: {
+      ...emptyFilterForm(),
+      sizes: ['11-50'],
+      includeCountries: ['Germany'],
+      foundedFrom: 2010,
+      excludeDomains: ['acme.io'],
+    },
     count: 300,
   },
   columns: ['name', 'domain', 'country'],
@@ -34,7 +40,10 @@ describe('saved search note', () => {
   });
 
   it('drops unknown columns and malformed filter values', () => {
-    const note = formatSavedSearchNote({ ...saved, columns: ['name', 'nope' as never] }).replace('"foundedFrom":2010', '"foundedFrom":"x"');
+    const note = formatSavedSearchNote({ ...saved, columns: ['name', 'nope' as never] }).replace(
+      '"foundedFrom":2010',
+      '"foundedFrom":"x"',
+    );
     const parsed = parseSavedSearchNote(note);
     expect(parsed?.columns).toEqual(['name']);
     expect(parsed?.spec.filters.foundedFrom).toBeNull();

@@ -11,7 +11,13 @@ function company(domain: string, name = domain.split('.')[0]): CompanySearchResu
 }
 
 const saved: SavedSearch = {
-  spec: { mode: 'describe', query: 'robotics: warehouse/logistics', reference: '', filters: emptyFilterForm(), count: 50 },
+  spec: {
+    mode: 'describe',
+    query: 'robotics: warehouse/logistics',
+    reference: '',
+    filters: emptyFilterForm(),
+    count: 50,
+  },
   columns: ['name', 'domain', 'size'],
   ranAt: '2026-11-21T22:00:00.000Z',
 };
@@ -19,10 +25,27 @@ const columns = resolveColumns(saved.columns);
 
 describe('sheet domains', () => {
   it('finds the column headed Domain/Website, else the columns that are mostly domains', () => {
-    expect(domainColumns([['Name', 'Website'], ['Acme', 'https://acme.io']])).toEqual([1]);
-    expect(domainColumns([['Acme', 'acme.io', 'x'], ['Zeta', 'zeta.dev', 'y']])).toEqual([1]);
+    expect(
+      domainColumns([
+        ['Name', 'Website'],
+        ['Acme', 'https://acme.io'],
+      ]),
+    ).toEqual([1]);
+    expect(
+      domainColumns([
+        ['Acme', 'acme.io', 'x'],
+        ['Zeta', 'zeta.dev', 'y'],
+      ]),
+    ).toEqual([1]);
     expect(domainColumns([])).toEqual([]);
-    expect([...domainsInGrid([['Company', 'Domain'], ['A', 'www.acme.io'], ['B', ''], ['C', 'not a domain']])]).toEqual(['acme.io']);
+    expect([
+      ...domainsInGrid([
+        ['Company', 'Domain'],
+        ['A', 'www.acme.io'],
+        ['B', ''],
+        ['C', 'not a domain'],
+      ]),
+    ]).toEqual(['acme.io']);
     expect(columnValues([['Domain'], ['a.com'], ['b.com']], 0, true)).toEqual(['a.com', 'b.com']);
   });
 });
@@ -30,8 +53,12 @@ describe('sheet domains', () => {
 describe('sheetNameFor', () => {
   it('names the sheet after the search without characters Sheets dislikes, and avoids taken names', () => {
     expect(sheetNameFor(saved, [])).toBe('Search: robotics warehouse logistics');
-    expect(sheetNameFor(saved, ['search: robotics warehouse logistics'])).toBe('Search: robotics warehouse logistics (2)');
-    expect(sheetNameFor({ ...saved, spec: { ...saved.spec, mode: 'similar', reference: 'acme.io' } }, [])).toBe('Search: similar to acme.io');
+    expect(sheetNameFor(saved, ['search: robotics warehouse logistics'])).toBe(
+      'Search: robotics warehouse logistics (2)',
+    );
+    expect(sheetNameFor({ ...saved, spec: { ...saved.spec, mode: 'similar', reference: 'acme.io' } }, [])).toBe(
+      'Search: similar to acme.io',
+    );
   });
 });
 
@@ -39,7 +66,12 @@ describe('insertIntoNewSheet', () => {
   it('writes the header and escaped values in one write, notes the search on the header cell, and activates the sheet', () => {
     const sheets = new FakeSheets();
     sheets.add('Sheet1');
-    const summary = insertIntoNewSheet(sheets, [company('acme.io', '=cmd()'), company('zeta.dev'), company('ACME.io')], columns, saved);
+    const summary = insertIntoNewSheet(
+      sheets,
+      [company('acme.io', '=cmd()'), company('zeta.dev'), company('ACME.io')],
+      columns,
+      saved,
+    );
     expect(summary).toMatchObject({ written: 2, skipped: 1, sheet: { name: 'Search: robotics warehouse logistics' } });
     const sheet = sheets.sheet(summary.sheet.id);
     expect(sheet.grid).toEqual([
@@ -64,7 +96,13 @@ describe('appendToSheet', () => {
       ['domain', 'Owner', 'Company'],
       ['https://www.acme.io', 'me', 'Acme'],
     ]);
-    const summary = appendToSheet(sheets, target, [company('acme.io'), company('zeta.dev'), company('new.co'), company('zeta.dev')], columns, saved);
+    const summary = appendToSheet(
+      sheets,
+      target,
+      [company('acme.io'), company('zeta.dev'), company('new.co'), company('zeta.dev')],
+      columns,
+      saved,
+    );
     expect(summary).toMatchObject({ written: 2, skipped: 2, addedColumns: ['Employees'] });
     expect(sheets.sheet(target.id).grid).toEqual([
       ['domain', 'Owner', 'Company', 'Employees'],

@@ -4,8 +4,22 @@ describe('safeText', () => {
   // Every non-empty service string gets Sheets' text prefix: formula triggers, numbers in scientific notation,
   // booleans, dates and times, apostrophes and full-width signs all stay the exact text.
   it.each([
-    '=cmd|"/c calc"!A1', '+1+1', '-2', '@SUM(A1)', '\t=1', '1-10', '00123', '$2.99', '1e10', 'TRUE', 'Jan 5', '10:00 AM',
-    "'quoted", '\uff1d1+1', 'Acme Corp', 'stripe.com',
+    '=cmd|"/c calc"!A1',
+    '+1+1',
+    '-2',
+    '@SUM(A1)',
+    '\t=1',
+    '1-10',
+    '00123',
+    '$2.99',
+    '1e10',
+    'TRUE',
+    'Jan 5',
+    '10:00 AM',
+    "'quoted",
+    '\uff1d1+1',
+    'Acme Corp',
+    'stripe.com',
   ])('writes %p as text', (text) => {
     expect(safeText(text)).toBe(`'${text}`);
   });

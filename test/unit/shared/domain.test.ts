@@ -93,7 +93,14 @@ describe('helpers', () => {
 });
 
 describe('uts46Ascii (the plain ASCII fast path)', () => {
-  const lookup = { checkHyphens: false, checkBidi: true, checkJoiners: true, useSTD3ASCIIRules: true, transitionalProcessing: false, verifyDNSLength: false };
+  const lookup = {
+    checkHyphens: false,
+    checkBidi: true,
+    checkJoiners: true,
+    useSTD3ASCIIRules: true,
+    transitionalProcessing: false,
+    verifyDNSLength: false,
+  };
   const hostChars = fc.constantFrom(...'abcXYZ019-._ ~@:xn'.split(''));
 
   it('answers exactly as tr46 for any ASCII host', () => {

@@ -28,7 +28,11 @@ export class MemoryStore {
   }
 }
 
-export function manualClock(start = Date.UTC(2026, 10, 21, 12, 0)): { now(): number; sleep(ms: number): void; time: number } {
+export function manualClock(start = Date.UTC(2026, 10, 21, 12, 0)): {
+  now(): number;
+  sleep(ms: number): void;
+  time: number;
+} {
   const clock = { time: start, now: () => clock.time, sleep: (ms: number) => void (clock.time += ms) };
   return clock;
 }

@@ -33,21 +33,61 @@ describe('alignDrafts', () => {
 
 describe('readDraft', () => {
   it('restores defaults and drops unknown values', () => {
-    const read = readDraft({ header: 'Research', kind: 'nope', include: 'yes', agent: { agentType: 'gpt', outputFormat: 'url', labels: ['a', 3] }, maxResults: 'x' });
-    expect(read).toEqual(expect.objectContaining({ header: 'Research', occurrence: 1, kind: 'input', include: false, name: 'Research', key: '', maxResults: null }));
-    expect(read!.agent).toEqual({ agentType: 'research_pro', outputFormat: 'url', prompt: '', labels: ['a'], outputSchema: '' });
+    const read = readDraft({
+      header: 'Research',
+      kind: 'nope',
+      include: 'yes',
+      agent: { agentType: 'gpt', outputFormat: 'url', labels: ['a', 3] },
+      maxResults: 'x',
+    });
+    expect(read).toEqual(
+      expect.objectContaining({
+        header: 'Research',
+        occurrence: 1,
+        kind: 'input',
+        include: false,
+        name: 'Research',
+        key: '',
+        maxResults: null,
+      }),
+    );
+    expect(read!.agent).toEqual({
+      agentType: 'research_pro',
+      outputFormat: 'url',
+      prompt: '',
+      labels: ['a'],
+      outputSchema: '',
+    });
   });
 
   it('refuses entries without a header and keeps the first of repeated identities', () => {
     expect(readDraft({ header: '  ' })).toBeNull();
     expect(readDraft('x')).toBeNull();
-    const drafts = readDrafts([{ header: 'A', key: 'first' }, { header: 'A', key: 'second' }, { header: 'A', occurrence: 2, key: 'third' }, null]);
+    const drafts = readDrafts([
+      { header: 'A', key: 'first' },
+      { header: 'A', key: 'second' },
+      { header: 'A', occurrence: 2, key: 'third' },
+      null,
+    ]);
     expect(drafts.map((d) => d.key)).toEqual(['first', 'third']);
     expect(readDrafts('nope')).toEqual([]);
   });
 
   it('round-trips a full draft', () => {
-    const full = { ...draft('Research'), kind: 'agent' as const, include: true, maxResults: 4, roles: ['CEO'], agent: { agentType: 'llm' as const, outputFormat: 'select' as const, prompt: 'p {input}', labels: ['x'], outputSchema: '{}' } };
+    const full = {
+      ...draft('Research'),
+      kind: 'agent' as const,
+      include: true,
+      maxResults: 4,
+      roles: ['CEO'],
+      agent: {
+        agentType: 'llm' as const,
+        outputFormat: 'select' as const,
+        prompt: 'p {input}',
+        labels: ['x'],
+        outputSchema: '{}',
+      },
+    };
     expect(readDraft(JSON.parse(JSON.stringify(full)))).toEqual(full);
   });
 });

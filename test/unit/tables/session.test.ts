@@ -16,7 +16,10 @@ describe('session', () => {
     const first = openState(store, sheet(['Domain', 'Research']));
     expect(first.saved).toBe(false);
     expect(first.drafts.map((d) => d.include)).toEqual([false, false]);
-    const edited = [{ ...first.drafts[0], include: true }, { ...agent('Research', 'Research {input}'), key: 'research' }];
+    const edited = [
+      { ...first.drafts[0], include: true },
+      { ...agent('Research', 'Research {input}'), key: 'research' },
+    ];
     alignAndSave(store, sheet(['Domain', 'Research']), JSON.parse(JSON.stringify(edited)));
     const reopened = openState(store, sheet(['Research', 'Extra', 'Domain']));
     expect(reopened.saved).toBe(true);
@@ -31,7 +34,10 @@ describe('session', () => {
 
   it('keeps the settings of a header that left the sheet, and restores them when it returns', () => {
     const store = new MemoryStore();
-    alignAndSave(store, sheet(['Domain', 'Fit']), [draft('Domain'), draft('Fit', { kind: 'criterion_grade', criterion: 'B2B' })]);
+    alignAndSave(store, sheet(['Domain', 'Fit']), [
+      draft('Domain'),
+      draft('Fit', { kind: 'criterion_grade', criterion: 'B2B' }),
+    ]);
     const without = openState(store, sheet(['Domain']));
     expect(without.missing).toEqual(['Fit']);
     alignAndSave(store, sheet(['Domain']), without.drafts);
@@ -40,13 +46,17 @@ describe('session', () => {
     expect(loadMapping(store, 5)).toHaveLength(2);
   });
 
-  it('pushes in the sheet\'s current order and refuses included columns that left the sheet', () => {
+  it("pushes in the sheet's current order and refuses included columns that left the sheet", () => {
     const store = new MemoryStore();
     const sent: CreateColumnsRequest[] = [];
     const api = {
       createColumns: (_id: string, request: CreateColumnsRequest) => {
         sent.push(request);
-        const value: ColumnRecord[] = request.column_configs.map((config, i) => ({ id: `c${i}`, created_at: '', config }));
+        const value: ColumnRecord[] = request.column_configs.map((config, i) => ({
+          id: `c${i}`,
+          created_at: '',
+          config,
+        }));
         return { ok: true as const, value, status: 200, retries: 0 };
       },
       replaceTemplate: () => {
@@ -56,13 +66,28 @@ describe('session', () => {
     const deps = { api, store, clock: manualClock() };
     const drafts = [draft('Domain'), agent('Research', 'Research {domain}')];
     const gone = push(deps, sheet(['Research']), { drafts, table: 'tbl_1', position: { at: 'end' } });
-    expect(gone).toEqual(expect.objectContaining({ status: 'invalid', message: 'Column "Domain" is no longer in the sheet: reopen the dialog' }));
+    expect(gone).toEqual(
+      expect.objectContaining({
+        status: 'invalid',
+        message: 'Column "Domain" is no longer in the sheet: reopen the dialog',
+      }),
+    );
     const moved = push(deps, sheet(['Research', 'Domain']), { drafts, table: 'tbl_1', position: { at: 'end' } });
     expect(moved.status).toBe('invalid');
-    expect(moved.issues[0]).toEqual(expect.objectContaining({ row: 0, message: expect.stringContaining('comes later') }));
-    const ok = push(deps, sheet(['Domain', 'Research']), { drafts, table: 'tbl_1', position: { at: 'after', columnId: '' } });
-    expect(ok).toEqual(expect.objectContaining({ status: 'invalid', issues: [expect.objectContaining({ field: 'position' })] }));
-    expect(push(deps, sheet(['Domain', 'Research']), { drafts, table: 'tbl_1', position: { at: 'end' } }).status).toBe('created');
+    expect(moved.issues[0]).toEqual(
+      expect.objectContaining({ row: 0, message: expect.stringContaining('comes later') }),
+    );
+    const ok = push(deps, sheet(['Domain', 'Research']), {
+      drafts,
+      table: 'tbl_1',
+      position: { at: 'after', columnId: '' },
+    });
+    expect(ok).toEqual(
+      expect.objectContaining({ status: 'invalid', issues: [expect.objectContaining({ field: 'position' })] }),
+    );
+    expect(push(deps, sheet(['Domain', 'Research']), { drafts, table: 'tbl_1', position: { at: 'end' } }).status).toBe(
+      'created',
+    );
     expect(sent).toHaveLength(1);
   });
 });

@@ -1,5 +1,14 @@
 import { CHUNK_BYTES, readChunked, splitUtf8, utf8Bytes, writeChunked } from '../../../src/tables/chunked-store';
-import { clearPending, loadHistory, loadMapping, loadPending, markPending, saveHistory, saveMapping, type KnownTable } from '../../../src/tables/store';
+import {
+  clearPending,
+  loadHistory,
+  loadMapping,
+  loadPending,
+  markPending,
+  saveHistory,
+  saveMapping,
+  type KnownTable,
+} from '../../../src/tables/store';
 import { agent, draft, MemoryStore } from './helpers';
 
 describe('chunked store', () => {
@@ -71,7 +80,12 @@ describe('mapping storage', () => {
   it('keeps the most recent tables and templates in the history', () => {
     const store = new MemoryStore();
     expect(loadHistory(store)).toEqual({ tables: [], templates: [] });
-    const tables: KnownTable[] = Array.from({ length: 25 }, (_, i) => ({ id: `t${i}`, columns: [], pushes: [], updatedAt: i }));
+    const tables: KnownTable[] = Array.from({ length: 25 }, (_, i) => ({
+      id: `t${i}`,
+      columns: [],
+      pushes: [],
+      updatedAt: i,
+    }));
     saveHistory(store, { tables, templates: [{ id: 'tpl', name: 'N', columns: 2, savedAt: 1 }] });
     const loaded = loadHistory(store);
     expect(loaded.tables).toHaveLength(20);

@@ -9,20 +9,32 @@ describe('validateMapping', () => {
     const drafts = [
       draft('Domain'),
       agent('Research', 'Research the company at {input}: products, customers, pricing.'),
-      agent('Pitch', 'Write a one-line pitch from {research}.', { agent: { agentType: 'llm', outputFormat: 'text', prompt: 'Write a one-line pitch from {research}.', labels: [], outputSchema: '' } }),
+      agent('Pitch', 'Write a one-line pitch from {research}.', {
+        agent: {
+          agentType: 'llm',
+          outputFormat: 'text',
+          prompt: 'Write a one-line pitch from {research}.',
+          labels: [],
+          outputSchema: '',
+        },
+      }),
     ];
     expect(validateMapping(drafts)).toEqual([]);
   });
 
   it('needs at least one included column', () => {
     const issues = validateMapping([draft('A', { include: false })]);
-    expect(issues).toEqual([{ row: null, field: 'mapping', severity: 'error', message: 'Include at least one column' }]);
+    expect(issues).toEqual([
+      { row: null, field: 'mapping', severity: 'error', message: 'Include at least one column' },
+    ]);
   });
 
   it('flags duplicate keys on the later row only, naming the first', () => {
     const issues = validateMapping([draft('Domain'), draft('Website', { key: 'domain' })]);
     expect(on(issues, 0)).toEqual([]);
-    expect(on(issues, 1)).toEqual([expect.objectContaining({ field: 'key', severity: 'error', message: expect.stringContaining('"Domain"') })]);
+    expect(on(issues, 1)).toEqual([
+      expect.objectContaining({ field: 'key', severity: 'error', message: expect.stringContaining('"Domain"') }),
+    ]);
   });
 
   it('ignores duplicate keys of skipped columns', () => {
@@ -39,9 +51,17 @@ describe('validateMapping', () => {
   });
 
   it('reports a reference to a column that comes later', () => {
-    const issues = validateMapping([agent('Pitch', 'Pitch from {research}'), draft('Domain'), agent('Research', 'Research {domain}')]);
+    const issues = validateMapping([
+      agent('Pitch', 'Pitch from {research}'),
+      draft('Domain'),
+      agent('Research', 'Research {domain}'),
+    ]);
     expect(errors(issues)).toEqual([
-      expect.objectContaining({ row: 0, field: 'prompt', message: expect.stringMatching(/\{research\}.*"Research".*comes later/) }),
+      expect.objectContaining({
+        row: 0,
+        field: 'prompt',
+        message: expect.stringMatching(/\{research\}.*"Research".*comes later/),
+      }),
     ]);
   });
 
@@ -51,7 +71,12 @@ describe('validateMapping', () => {
   });
 
   it('reports cycles on every row of the cycle, instead of a later-column error', () => {
-    const issues = validateMapping([agent('A', 'use {c}'), agent('B', 'use {a}'), agent('C', 'use {b}'), agent('D', 'use {a}')]);
+    const issues = validateMapping([
+      agent('A', 'use {c}'),
+      agent('B', 'use {a}'),
+      agent('C', 'use {b}'),
+      agent('D', 'use {a}'),
+    ]);
     const cycle = errors(issues).filter((issue) => issue.message.startsWith('Reference cycle'));
     expect(cycle.map((issue) => issue.row)).toEqual([0, 1, 2]);
     expect(cycle[0].message).toBe('Reference cycle: {a} -> {b} -> {c} -> {a}');
@@ -60,7 +85,9 @@ describe('validateMapping', () => {
 
   it('reports a self reference', () => {
     const issues = validateMapping([agent('A', 'improve {a}')]);
-    expect(errors(issues)).toEqual([expect.objectContaining({ row: 0, field: 'prompt', message: 'Refers to its own key {a}' })]);
+    expect(errors(issues)).toEqual([
+      expect.objectContaining({ row: 0, field: 'prompt', message: 'Refers to its own key {a}' }),
+    ]);
   });
 
   it('reports empty prompts, and warns about prompts without references', () => {
@@ -72,7 +99,7 @@ describe('validateMapping', () => {
     expect(hasErrors(issues.filter((issue) => issue.row === 1))).toBe(false);
   });
 
-  it('checks each kind\'s own fields', () => {
+  it("checks each kind's own fields", () => {
     const base = draft('X');
     const issues = validateMapping([
       draft('Grade', { kind: 'criterion_grade', criterion: ' ' }),
@@ -80,30 +107,49 @@ describe('validateMapping', () => {
       draft('Reverse', { kind: 'reverse_email_lookup', emailColumnKey: '' }),
       draft('Scores', { kind: 'discovery_scores', extraJson: '{"key": "x"}' }),
       draft('Name', { kind: 'company_name', extraJson: '[1]' }),
-      agent('Select', 'pick for {input}', { agent: { ...base.agent, prompt: 'pick for {input}', outputFormat: 'select', labels: [] } }),
-      agent('Json', 'describe {input}', { agent: { ...base.agent, prompt: 'describe {input}', outputFormat: 'json', outputSchema: '{"type": "array"}' } }),
+      agent('Select', 'pick for {input}', {
+        agent: { ...base.agent, prompt: 'pick for {input}', outputFormat: 'select', labels: [] },
+      }),
+      agent('Json', 'describe {input}', {
+        agent: { ...base.agent, prompt: 'describe {input}', outputFormat: 'json', outputSchema: '{"type": "array"}' },
+      }),
       draft('', { name: ' ', key: 'Bad Key' }),
     ]);
-    expect(errors(issues).map((issue) => [issue.row, issue.field])).toEqual([
-      [0, 'criterion'],
-      [1, 'roles'],
-      [1, 'maxResults'],
-      [2, 'emailColumnKey'],
-      [3, 'extraJson'],
-      [4, 'extraJson'],
-      [6, 'outputSchema'],
-      [5, 'labels'],
-    ].sort((a, b) => (a[0] as number) - (b[0] as number)).concat([[7, 'name'], [7, 'key']]));
+    expect(errors(issues).map((issue) => [issue.row, issue.field])).toEqual(
+      [
+        [0, 'criterion'],
+        [1, 'roles'],
+        [1, 'maxResults'],
+        [2, 'emailColumnKey'],
+        [3, 'extraJson'],
+        [4, 'extraJson'],
+        [6, 'outputSchema'],
+        [5, 'labels'],
+      ]
+        .sort((a, b) => (a[0] as number) - (b[0] as number))
+        .concat([
+          [7, 'name'],
+          [7, 'key'],
+        ]),
+    );
   });
 
   it('treats the reverse e-mail column as a reference', () => {
-    const ok = validateMapping([draft('Email'), draft('Who', { kind: 'reverse_email_lookup', emailColumnKey: 'email' })]);
+    const ok = validateMapping([
+      draft('Email'),
+      draft('Who', { kind: 'reverse_email_lookup', emailColumnKey: 'email' }),
+    ]);
     expect(errors(ok)).toEqual([]);
-    const later = validateMapping([draft('Who', { kind: 'reverse_email_lookup', emailColumnKey: 'email' }), draft('Email')]);
-    expect(errors(later)).toEqual([expect.objectContaining({ row: 0, field: 'emailColumnKey', message: expect.stringContaining('comes later') })]);
+    const later = validateMapping([
+      draft('Who', { kind: 'reverse_email_lookup', emailColumnKey: 'email' }),
+      draft('Email'),
+    ]);
+    expect(errors(later)).toEqual([
+      expect.objectContaining({ row: 0, field: 'emailColumnKey', message: expect.stringContaining('comes later') }),
+    ]);
   });
 
-  it('uses the table\'s known columns: before the new ones they can be referenced; after, not; same key warns', () => {
+  it("uses the table's known columns: before the new ones they can be referenced; after, not; same key warns", () => {
     const drafts = [agent('Summary', 'Summarize {research}'), draft('Domain')];
     expect(errors(validateMapping(drafts, { existingBefore: ['research'] }))).toEqual([]);
     expect(errors(validateMapping(drafts, { existingAfter: ['research'] }))).toEqual([
