@@ -1,10 +1,11 @@
 // The durable record of a document's bulk enrichment job, kept in DocumentProperties so any execution (the sidebar's
 // next call, the continuation trigger, another editor) can resume it. Property values hold 9 KB at most, so the JSON
-// is split into parts under a random generation id; the head key is written last, so a crash mid-save leaves the
-// previous record intact, and two executions saving at once (a cancel during a chunk) never mix their parts.
+// goes through the shared chunked store (UTF-8-measured parts under a random generation, the head written last: a
+// crash mid-save leaves the previous record intact, and two executions saving at once never mix their parts).
 // Beside it, per sheet, the field columns that finished jobs filled (so a later run can tell a value the profile lacks
 // from a row not enriched yet: see rows.ts), and the fields last chosen in the panel for that sheet.
 import type { KeyValueStore } from '../ports';
+import { readChunked, writeChunked } from '../shared/chunked-store';
 
 export type JobStatus = 'running' | 'paused' | 'done' | 'cancelled';
 
@@ -94,37 +95,9 @@ export interface EnrichJob {
 }
 
 export const JOB_KEY = 'sheetscout.enrich.job';
-const PART_SIZE = 8000;
-
-interface Head {
-  gen: string;
-  parts: number;
-}
-
-function partKey(gen: string, index: number): string {
-  return `${JOB_KEY}.${gen}.${index}`;
-}
-
-function readHead(store: KeyValueStore): Head | null {
-  const text = store.get(JOB_KEY);
-  if (!text) return null;
-  try {
-    const head = JSON.parse(text) as Head;
-    return typeof head.gen === 'string' && Number.isInteger(head.parts) ? head : null;
-  } catch {
-    return null;
-  }
-}
-
 export function loadJob(store: KeyValueStore): EnrichJob | null {
-  const head = readHead(store);
-  if (!head) return null;
-  let text = '';
-  for (let i = 0; i < head.parts; i++) {
-    const part = store.get(partKey(head.gen, i));
-    if (part === null) return null;
-    text += part;
-  }
+  const text = readChunked(store, JOB_KEY);
+  if (text === null) return null;
   try {
     const job = JSON.parse(text) as EnrichJob;
     return job.v === 1 ? job : null;
@@ -133,15 +106,9 @@ export function loadJob(store: KeyValueStore): EnrichJob | null {
   }
 }
 
+/** Saves the job in UTF-8-measured pieces under 9 KB each, the head last (src/shared/chunked-store.ts). */
 export function saveJob(store: KeyValueStore, job: EnrichJob): void {
-  const previous = readHead(store);
-  let gen = Math.random().toString(36).slice(2, 10);
-  while (gen === previous?.gen || gen === '') gen = Math.random().toString(36).slice(2, 10);
-  const text = JSON.stringify(job);
-  const parts = Math.max(1, Math.ceil(text.length / PART_SIZE));
-  for (let i = 0; i < parts; i++) store.set(partKey(gen, i), text.slice(i * PART_SIZE, (i + 1) * PART_SIZE));
-  store.set(JOB_KEY, JSON.stringify({ gen, parts } satisfies Head));
-  if (previous) for (let i = 0; i < previous.parts; i++) store.remove(partKey(previous.gen, i));
+  writeChunked(store, JOB_KEY, JSON.stringify(job));
 }
 
 /** DocumentProperties key prefix: per sheet, normalized domain header -> normalized headers of filled field columns. */

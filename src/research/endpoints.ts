@@ -35,7 +35,7 @@ import {
   TASK_ID,
   WRITE_TO_ROW_REQUEST,
 } from './requests';
-import { readChunked, writeChunked } from '../tables/chunked-store';
+import { readChunked, writeChunked } from '../shared/chunked-store';
 import { ensureTimer } from '../scheduler/timer';
 import type { BudgetStatus } from '../platform/request-budget';
 import { rowDomains } from './brief-domains';

@@ -5,7 +5,7 @@
 import type { KeyValueStore } from '../ports';
 import type { ColumnDraft } from './model';
 import { readDrafts } from './mapping';
-import { readChunked, readChunkedJson, utf8Bytes, writeChunked } from './chunked-store';
+import { readChunked, readChunkedJson, utf8Bytes, writeChunked } from '../shared/chunked-store';
 
 const PREFIX = 'sheetscout.tables';
 const mappingName = (sheetId: number): string => `${PREFIX}.mapping.${sheetId}`;

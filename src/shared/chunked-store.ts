@@ -1,14 +1,16 @@
 // JSON documents in a KeyValueStore (DocumentProperties) that may exceed the 9 KB-per-value limit: the text is cut
-// into chunks of at most CHUNK_BYTES UTF-8 bytes stored under generation-numbered keys, then a small head value
-// naming the generation and chunk count is written, then the previous generation's chunks are removed. A write cut
-// short before the head is written leaves the previous document readable; readers only follow the head.
+// into chunks of at most CHUNK_BYTES UTF-8 bytes stored under keys of a new random generation, then a small head
+// value naming the generation and chunk count is written, then the previous generation's chunks are removed. A write
+// cut short before the head is written leaves the previous document readable; readers only follow the head; two
+// executions writing at once (a cancel during a job's chunk) never mix their chunks. Used by every feature that keeps
+// a document larger than one property (enrichment jobs, research panel state, table mappings).
 import type { KeyValueStore } from '../ports';
 
 /** Apps Script allows 9 KB per property value; stay well under it. */
 export const CHUNK_BYTES = 8000;
 
 interface Head {
-  gen: number;
+  gen: string;
   chunks: number;
 }
 
@@ -50,15 +52,22 @@ function readHead(store: KeyValueStore, name: string): Head | null {
   if (raw === null) return null;
   try {
     const head = JSON.parse(raw) as Partial<Head>;
-    return typeof head.gen === 'number' && typeof head.chunks === 'number'
-      ? { gen: head.gen, chunks: head.chunks }
+    const gen = typeof head.gen === 'number' ? String(head.gen) : head.gen;
+    return typeof gen === 'string' && gen !== '' && typeof head.chunks === 'number'
+      ? { gen, chunks: head.chunks }
       : null;
   } catch {
     return null;
   }
 }
 
-const chunkKey = (name: string, gen: number, index: number): string => `${name}.${gen}.${index}`;
+const chunkKey = (name: string, gen: string, index: number): string => `${name}.${gen}.${index}`;
+
+function newGeneration(previous: string | undefined): string {
+  let gen = '';
+  while (gen === '' || gen === previous) gen = Math.random().toString(36).slice(2, 10);
+  return gen;
+}
 
 /** The stored text, or null when there is none or a chunk is missing. */
 export function readChunked(store: KeyValueStore, name: string): string | null {
@@ -76,7 +85,7 @@ export function readChunked(store: KeyValueStore, name: string): string | null {
 /** Replaces the stored text (see the module comment for the write order). */
 export function writeChunked(store: KeyValueStore, name: string, textValue: string): void {
   const previous = readHead(store, name);
-  const gen = (previous?.gen ?? 0) + 1;
+  const gen = newGeneration(previous?.gen);
   const chunks = splitUtf8(textValue, CHUNK_BYTES);
   chunks.forEach((chunk, index) => store.set(chunkKey(name, gen, index), chunk));
   store.set(name, JSON.stringify({ gen, chunks: chunks.length }));
