@@ -6,7 +6,7 @@ import { appsScriptTimer } from '../platform/timer-triggers';
 import type { EnrichDeps } from './job';
 import type { RefreshDeps } from './refresh';
 import { appsScriptEnrichmentDates, appsScriptSheets } from '../platform/sheets/enrichment';
-import { timerTriggers } from './trigger-adapter';
+import { timerContinuation } from './trigger-adapter';
 import { newId } from '../platform/ids';
 import { activeSpreadsheet, formatInSpreadsheetZone } from '../platform/spreadsheet';
 
@@ -23,7 +23,7 @@ export function enrichmentDeps(): EnrichDeps & { user: string } {
     cache: context.cache,
     clock: context.clock,
     lock: context.documentLock(),
-    triggers: timerTriggers(timer),
+    continuation: timerContinuation(timer),
     client: () => context.userClient({ retry: { handBackRateLimited: true } }),
     newId,
   };

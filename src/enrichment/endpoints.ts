@@ -1,6 +1,8 @@
 // Server functions of the "Enrich selected domains" panel (called via google.script.run) and its menu handler: each
 // builds the job's ports (context.ts), checks what the page sent, and delegates to job.ts or refresh.ts.
 import * as job from './job';
+import { runChunk } from './chunk';
+import { currentProgress } from './progress';
 import { previewRefresh, runRefreshChunk as refreshChunk } from './refresh';
 import { enrichmentDeps, refreshDeps } from './context';
 import { checkedRequest } from '../shared/request-check';
@@ -42,11 +44,11 @@ export function startEnrichment(input: EnrichOptions): StartResult {
 }
 
 export function runEnrichmentChunk(): EnrichProgress | null {
-  return job.runChunk(enrichmentDeps(), 'sidebar');
+  return runChunk(enrichmentDeps(), 'sidebar');
 }
 
 export function getEnrichmentProgress(): EnrichProgress | null {
-  return job.currentProgress(enrichmentDeps());
+  return currentProgress(enrichmentDeps());
 }
 
 export function cancelEnrichment(): EnrichProgress | null {

@@ -37,10 +37,10 @@ export interface EnrichmentDates {
   record(sheetId: number, domains: string[], at: number): void;
 }
 
-/** One-off time triggers that run a global by name. */
-export interface TriggerPort {
-  /** Replaces any pending trigger of `handler` with one firing after `afterMs`. */
-  scheduleOnly(handler: string, afterMs: number): void;
-  /** Removes every pending trigger of `handler`. */
-  cancelAll(handler: string): void;
+/** The job's continuation when the sidebar stops driving it (the shared timer runs the next chunk when it is due). */
+export interface ContinuationPort {
+  /** Asks for the next chunk `afterMs` from now, replacing any earlier request. */
+  wakeAfter(afterMs: number): void;
+  /** Drops the request (the job finished, was cancelled or paused). */
+  cancel(): void;
 }

@@ -2,7 +2,7 @@
 // has come (the sidebar pushes that time back while it drives the job). Pending while a continuation is scheduled; a
 // job another user started runs on their token, so their own timer continues it.
 import { enrichmentDeps } from './context';
-import { runChunk } from './job';
+import { runChunk } from './chunk';
 import { readWake } from './trigger-adapter';
 
 export function enrichmentTimerSlice(budgetMs: number): { pending: boolean } {

@@ -4,7 +4,7 @@
 // timer go when no other feature needs it.
 import type { KeyValueStore } from '../ports';
 import { ensureTimer, removeTimerIfIdle, type TimerDeps } from '../scheduler/timer';
-import type { TriggerPort } from './ports';
+import type { ContinuationPort } from './ports';
 
 const WAKE_KEY = 'sheetscout.enrichment.wake';
 
@@ -25,13 +25,13 @@ export function readWake(store: KeyValueStore): Wake | null {
   }
 }
 
-export function timerTriggers(timer: TimerDeps): TriggerPort {
+export function timerContinuation(timer: TimerDeps): ContinuationPort {
   return {
-    scheduleOnly: (_handler: string, afterMs: number) => {
+    wakeAfter: (afterMs: number) => {
       timer.document.set(WAKE_KEY, JSON.stringify({ user: timer.user, at: timer.clock.now() + Math.max(0, afterMs) }));
       ensureTimer(timer, 'enrichment', { ownTimer: true });
     },
-    cancelAll: () => {
+    cancel: () => {
       timer.document.remove(WAKE_KEY);
       removeTimerIfIdle(timer, 'enrichment');
     },

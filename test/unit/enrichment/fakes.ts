@@ -6,7 +6,7 @@ import { ManualClock, MemoryCache, MemoryLock, MemoryStore } from '../../fakes/p
 import type { Result } from '../../../src/api/errors';
 import type { CompanyProfile, LookupOutcome } from '../../../src/api/types';
 import type { Area } from '../../../src/enrichment/layout';
-import type { EnrichSheet, SheetAccess, TriggerPort, EnrichmentDates } from '../../../src/enrichment/ports';
+import type { EnrichSheet, SheetAccess, ContinuationPort, EnrichmentDates } from '../../../src/enrichment/ports';
 import type { EnrichDeps } from '../../../src/enrichment/job';
 
 type Cell = { value: unknown; formula?: string };
@@ -206,16 +206,16 @@ export class FakeClient {
   }
 }
 
-export class FakeTriggers implements TriggerPort {
-  pending: Array<{ handler: string; afterMs: number }> = [];
+/** The continuation requests the job made: at most one pending, as the shared timer keeps it. */
+export class FakeContinuation implements ContinuationPort {
+  pending: Array<{ afterMs: number }> = [];
   scheduled = 0;
-  scheduleOnly(handler: string, afterMs: number): void {
-    this.cancelAll(handler);
-    this.pending.push({ handler, afterMs });
+  wakeAfter(afterMs: number): void {
+    this.pending = [{ afterMs }];
     this.scheduled++;
   }
-  cancelAll(handler: string): void {
-    this.pending = this.pending.filter((trigger) => trigger.handler !== handler);
+  cancel(): void {
+    this.pending = [];
   }
 }
 
@@ -227,7 +227,7 @@ export interface World {
   store: MemoryStore;
   clock: ManualClock;
   lock: MemoryLock;
-  triggers: FakeTriggers;
+  triggers: FakeContinuation;
   selection: Area;
   dates: MemoryDates;
 }
@@ -252,7 +252,7 @@ export function world(rows: unknown[][], selection?: Partial<Area>): World {
   const cache = new MemoryCache(clock);
   const store = new MemoryStore();
   const lock = new MemoryLock();
-  const triggers = new FakeTriggers();
+  const triggers = new FakeContinuation();
   const area: Area = { row: 1, column: 1, numRows: rows.length, numColumns: 1, ...selection };
   const sheets: SheetAccess = {
     active: () => ({ sheet, selection: area }),
@@ -267,7 +267,7 @@ export function world(rows: unknown[][], selection?: Partial<Area>): World {
     cache,
     clock,
     lock,
-    triggers,
+    continuation: triggers,
     client: () => client,
     newId: () => `job-${++ids}`,
   };

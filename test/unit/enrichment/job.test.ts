@@ -3,10 +3,9 @@ import {
   LIMITS,
   previewEnrichment,
   resumeEnrichment,
-  runChunk,
   startEnrichment,
-  TRIGGER_HANDLER,
 } from '../../../src/enrichment/job';
+import { runChunk } from '../../../src/enrichment/chunk';
 import type { EnrichProgress } from '../../../src/enrichment/contract';
 import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/rows';
 import type { CompanyProfile } from '../../../src/api/types';
@@ -381,7 +380,7 @@ describe('a job', () => {
   it('cancel stops the job and its trigger; a running job refuses a second start; a held lock answers busy', () => {
     const w = world(sheetOf(domains(900)));
     start(w);
-    expect(w.triggers.pending).toEqual([{ handler: TRIGGER_HANDLER, afterMs: LIMITS.triggerBackstopMs }]);
+    expect(w.triggers.pending).toEqual([{ afterMs: LIMITS.triggerBackstopMs }]);
     expect(startEnrichment(w.deps, { fields: FIELDS })).toMatchObject({
       ok: false,
       message: expect.stringContaining('already running'),

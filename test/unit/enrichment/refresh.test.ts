@@ -2,7 +2,8 @@
 // writes only the changed cells with a note, the summary per column, resuming, and what it refuses.
 import { previewRefresh, runRefreshChunk } from '../../../src/enrichment/refresh';
 import { changeNote, changeWrites, sameCell } from '../../../src/enrichment/refresh-changes';
-import { runChunk, startEnrichment } from '../../../src/enrichment/job';
+import { startEnrichment } from '../../../src/enrichment/job';
+import { runChunk } from '../../../src/enrichment/chunk';
 import type { RefreshChunkResult } from '../../../src/enrichment/contract';
 import { profileFor, world, type World } from './fakes';
 

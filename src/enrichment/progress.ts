@@ -1,0 +1,98 @@
+// The progress of a bulk enrichment job as the panel shows it: counts, percent, the domains waiting for the service
+// or for a retry, the rate and ETA, and when the driver should call the next chunk.
+import type { EnrichProgress } from './contract';
+import { loadJob, type EnrichJob, type RetryEntry } from './job-state';
+import { LIMITS, type EnrichDeps } from './job';
+import { columnLetter } from '../shared/a1';
+
+export function progressOf(job: EnrichJob, now: number, busy = false): EnrichProgress {
+  const enriching = job.retries.filter((entry) => entry.why === 'enriching').length;
+  const blocked = job.retries.filter((entry) => entry.why === 'paused').length;
+  const percent =
+    job.status === 'done'
+      ? 100
+      : job.totalDomains === 0
+        ? 0
+        : Math.min(99, Math.floor((job.resolvedDomains / job.totalDomains) * 100));
+  const end = job.finishedAt ?? job.updatedAt;
+  const seconds = Math.max(0.001, (end - job.startedAt) / 1000);
+  const rate = job.resolvedDomains / seconds;
+  const waiting = job.retries.filter((entry) => entry.why !== 'paused');
+  const nextTry = waiting.length > 0 ? Math.min(...waiting.map((entry) => entry.at)) : null;
+  let nextStepInMs = -1;
+  if (job.status === 'running') {
+    if (busy) nextStepInMs = 3000;
+    else if (job.plan.length > 0 || !job.mainDone) nextStepInMs = 0;
+    else if (job.retries.length > 0) {
+      nextStepInMs = Math.max(0, retryGroupEnd(job.retries, Math.min(...job.retries.map((entry) => entry.at))) - now);
+    } else nextStepInMs = 0;
+  }
+  return {
+    jobId: job.id,
+    status: job.status,
+    message: job.message,
+    sheetName: job.sheetName,
+    domainColumnLabel: job.domainHeader
+      ? `${columnLetter(job.domainColumn)}: ${job.domainHeader}`
+      : columnLetter(job.domainColumn),
+    headers: job.headers,
+    overwrite: job.overwrite,
+    scope: job.scope,
+    counts: job.counts,
+    totalDomains: job.totalDomains,
+    resolvedDomains: job.resolvedDomains,
+    percent,
+    enriching,
+    retrying: job.retries.length - enriching - blocked,
+    blocked,
+    nextTrySeconds: nextTry === null ? null : Math.max(0, Math.ceil((nextTry - now) / 1000)),
+    lookups: job.lookups,
+    cacheHits: job.cacheHits,
+    chunks: job.chunks,
+    rate: Math.round(rate * 10) / 10,
+    ...estimate(job, now, seconds, waiting, nextTry),
+    nextStepInMs,
+    busy,
+    startedAt: job.startedAt,
+    updatedAt: job.updatedAt,
+  };
+}
+
+/** The time by which the retries falling due with the first one (within retryGroupMs) are all due. */
+function retryGroupEnd(retries: RetryEntry[], first: number): number {
+  return Math.max(first, ...retries.map((entry) => entry.at).filter((at) => at <= first + LIMITS.retryGroupMs));
+}
+
+/**
+ * Seconds left: the domains never looked up at the rate of fresh (uncached) results, and the waiting domains no
+ * sooner than their next try; the latest finish adds every retry delay the job still allows them.
+ */
+function estimate(
+  job: EnrichJob,
+  now: number,
+  seconds: number,
+  waiting: RetryEntry[],
+  nextTry: number | null,
+): Pick<EnrichProgress, 'etaSeconds' | 'etaLatestSeconds'> {
+  if (job.status !== 'running') return { etaSeconds: null, etaLatestSeconds: null };
+  const notLookedUp = Math.max(0, job.totalDomains - job.resolvedDomains - job.retries.length);
+  const freshRate = Math.max(0, job.resolvedDomains - job.cacheHits) / seconds;
+  const fresh = notLookedUp === 0 ? 0 : freshRate > 0 ? notLookedUp / freshRate : null;
+  if (fresh === null) return { etaSeconds: null, etaLatestSeconds: null };
+  if (nextTry === null) return { etaSeconds: Math.ceil(fresh), etaLatestSeconds: Math.ceil(fresh) };
+  const latest = Math.max(
+    ...waiting.map((entry) => {
+      const delays = entry.why === 'enriching' ? LIMITS.enrichingDelaysMs : LIMITS.errorDelaysMs;
+      return entry.at + delays.slice(entry.n).reduce((sum, delay) => sum + delay, 0);
+    }),
+  );
+  return {
+    etaSeconds: Math.ceil(Math.max(fresh, (nextTry - now) / 1000)),
+    etaLatestSeconds: Math.ceil(Math.max(fresh, (latest - now) / 1000)),
+  };
+}
+
+export function currentProgress(deps: Pick<EnrichDeps, 'store' | 'clock'>): EnrichProgress | null {
+  const job = loadJob(deps.store);
+  return job ? progressOf(job, deps.clock.now()) : null;
+}
