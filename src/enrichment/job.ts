@@ -1,8 +1,9 @@
 // The bulk enrichment job: its limits and ports, preview of a selection, start (header row and field columns, first
 // plan), cancel and resume; one chunk of work is chunk.ts, progress progress.ts. Every step runs in its own
-// execution (the sidebar's next call or the continuation trigger); the durable job record (job-state.ts) is saved after the chunk's write, and lookups are cached as they arrive, so a
-// crash at any point loses no finished result and the next chunk resumes from the record. Rows a job finished are
-// skipped by later runs (rows.ts), so re-running a finished job sends no request at any size.
+// execution (the sidebar's next call or the continuation trigger); the durable job record (job-state.ts) is saved
+// after the chunk's write, and lookups are cached as they arrive, so a crash at any point loses no finished result
+// and the next chunk resumes from the record. Rows a job finished are skipped by later runs (rows.ts), so re-running
+// a finished job sends no request at any size.
 import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
 import type { ApiError } from '../api/errors';
 import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } from '../companies/profile-fields';
