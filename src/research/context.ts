@@ -3,7 +3,8 @@
 // lock, and one polling tick that keeps the timer armed while tasks are pending.
 import { appContext, type AppContext } from '../platform/app-context';
 import type { LockPort } from '../ports';
-import { runTick, type JobDeps } from './jobs';
+import { runTick } from './tick';
+import { type JobDeps } from './jobs';
 import { LEDGER_HEADERS } from './ledger';
 import { HiddenTable, SheetGrid } from '../platform/sheets/research';
 import { LedgerStore, ReportStore } from './stores';

@@ -8,15 +8,9 @@ import type { ResearchTask, TaskDepth, TaskReport } from '../api/types';
 import type { KeyValueStore } from '../ports';
 import { parseTemplate } from './brief-template';
 import { AGENT_BUDGET, reservationFor, taskCost } from './depth';
-import {
-  locateEntries,
-  recheckUnconfirmed,
-  releaseRowTags,
-  runLaunch,
-  rowNeedsWrite,
-  sendUnconfirmedAnyway,
-  writeRows,
-} from './jobs';
+import { locateEntries, releaseRowTags, rowNeedsWrite, writeRows } from './write-back';
+import { recheckUnconfirmed, sendUnconfirmedAnyway } from './jobs';
+import { runLaunch } from './launch';
 import { newTagId } from './row-tags';
 import { companyMismatch, domainsIn } from './row-match';
 import { guardRoom, NO_CAP, readCap, type Calendar, type GuardRoom, type SpendingCap } from './spending-guard';

@@ -1,6 +1,8 @@
 // Kills executions at random port calls (as Apps Script's time limit would) and checks that the following ticks
 // always finish in the same sheet as an uninterrupted run, with no task created twice.
-import { runLaunch, runTick, sendUnconfirmedAnyway, type JobDeps } from '../../../src/research/jobs';
+import { runLaunch } from '../../../src/research/launch';
+import { runTick } from '../../../src/research/tick';
+import { sendUnconfirmedAnyway, type JobDeps } from '../../../src/research/jobs';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
 import { FakeClock, FakeGrid, FakeService, FakeTable, idMaker } from './fakes';

@@ -1,11 +1,6 @@
-import {
-  recheckUnconfirmed,
-  runLaunch,
-  runTick,
-  sendUnconfirmedAnyway,
-  type JobDeps,
-  type LaunchPlanInput,
-} from '../../../src/research/jobs';
+import { recheckUnconfirmed, sendUnconfirmedAnyway, type JobDeps } from '../../../src/research/jobs';
+import { runLaunch, type LaunchPlanInput } from '../../../src/research/launch';
+import { runTick } from '../../../src/research/tick';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
 import { buildSchema } from '../../../src/research/output-schema';

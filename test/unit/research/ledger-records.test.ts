@@ -1,4 +1,6 @@
-import { runLaunch, runTick, type JobDeps } from '../../../src/research/jobs';
+import { runLaunch } from '../../../src/research/launch';
+import { runTick } from '../../../src/research/tick';
+import { type JobDeps } from '../../../src/research/jobs';
 import { entryToRow, LEDGER_HEADERS, rowToEntry, type OutputMapping } from '../../../src/research/ledger';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
 import { CELL_CHARACTER_LIMIT } from '../../../src/shared/cell-values';

@@ -1,4 +1,6 @@
-import { runLaunch, runTick, type JobDeps, type LaunchPlanInput } from '../../../src/research/jobs';
+import { runLaunch, type LaunchPlanInput } from '../../../src/research/launch';
+import { runTick } from '../../../src/research/tick';
+import { type JobDeps } from '../../../src/research/jobs';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { METADATA_CHAR_LIMIT, rowsNeedingTags, TAG_CHARS, tagBudgetProblem } from '../../../src/research/row-tags';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';

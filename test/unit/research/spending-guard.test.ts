@@ -1,4 +1,6 @@
-import { runLaunch, runTick, type JobDeps } from '../../../src/research/jobs';
+import { runLaunch } from '../../../src/research/launch';
+import { runTick } from '../../../src/research/tick';
+import { type JobDeps } from '../../../src/research/jobs';
 import type { LedgerEntry, OutputMapping } from '../../../src/research/ledger';
 import {
   capMessage,
