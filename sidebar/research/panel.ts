@@ -10,7 +10,7 @@ import type {
   ResearchStatusDto,
   WriteToRowResponse,
 } from '../../src/research/contract';
-import { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from '../../src/research/contract';
+import { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH, NO_REPORT } from '../../src/research/contract';
 import {
   DEPTHS,
   depthDetail,
@@ -1020,17 +1020,7 @@ async function loadSelectedReport(): Promise<void> {
   try {
     state.report = await server.getSelectedRowReport();
   } catch (error) {
-    state.report = {
-      found: false,
-      message: errorText(error),
-      row: null,
-      taskId: null,
-      status: null,
-      brief: null,
-      report: null,
-      error: null,
-      detached: false,
-    };
+    state.report = { ...NO_REPORT, message: errorText(error) };
   }
   render();
 }

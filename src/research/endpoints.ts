@@ -3,6 +3,7 @@
 // jobs.ts, results.ts and the pure modules; the timer's polling is timer-slice.ts.
 import { appContext } from '../platform/app-context';
 import { LAST_TICK_KEY, research, tickOnce, withLock, type Research } from './context';
+import { NO_REPORT, type ReportDto } from './contract';
 import { userMessage } from '../api/errors';
 import type { ResearchTask, TaskDepth, TaskReport } from '../api/types';
 import type { KeyValueStore } from '../ports';
@@ -534,30 +535,6 @@ export function listResearchHistory(page: number): HistoryPageDto {
     error: null,
   };
 }
-
-export interface ReportDto {
-  found: boolean;
-  message: string | null;
-  row: number | null;
-  taskId: string | null;
-  status: string | null;
-  brief: string | null;
-  report: TaskReport | null;
-  error: string | null;
-  detached: boolean;
-}
-
-const NO_REPORT: ReportDto = {
-  found: false,
-  message: null,
-  row: null,
-  taskId: null,
-  status: null,
-  brief: null,
-  report: null,
-  error: null,
-  detached: false,
-};
 
 /** The report of the active row's latest research (from the document, so it survives a deleted or changed row). */
 export function getSelectedRowReport(): ReportDto {

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { format as nodeFormat } from 'node:util';
 import { GasError, Msg } from '../errors';
 import { enumName, FacadeClass, makeEnum } from '../realm';
-import { zonedFields } from '../spreadsheet/values';
+import { MONTHS, zonedFields } from '../spreadsheet/values';
 import type { LogEntry, ServiceContext } from '../state';
 import { BlobImpl, blobFacadeClass, toByteArray, toSignedBytes } from './blob';
 
@@ -43,20 +43,6 @@ export function createSession({ env, exec }: ServiceContext): Record<string, unk
 /** Java SimpleDateFormat subset used by Utilities.formatDate. */
 export function formatSimpleDate(epochMs: number, timeZone: string, pattern: string): string {
   const f = zonedFields(epochMs, timeZone);
-  const months = [
-    'January',
-    'February',
-    'March',
-    'April',
-    'May',
-    'June',
-    'July',
-    'August',
-    'September',
-    'October',
-    'November',
-    'December',
-  ];
   const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
   const offset = (withColon: boolean) => {
     const sign = f.offsetMinutes < 0 ? '-' : '+';
@@ -76,7 +62,7 @@ export function formatSimpleDate(epochMs: number, timeZone: string, pattern: str
         case 'y':
           return n === 2 ? pad(f.year % 100, 2) : pad(f.year, n);
         case 'M':
-          return n >= 4 ? months[f.month - 1] : n === 3 ? months[f.month - 1].slice(0, 3) : pad(f.month, n);
+          return n >= 4 ? MONTHS[f.month - 1] : n === 3 ? MONTHS[f.month - 1].slice(0, 3) : pad(f.month, n);
         case 'd':
           return pad(f.day, n);
         case 'H':

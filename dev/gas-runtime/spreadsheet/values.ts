@@ -220,7 +220,7 @@ export function zonedToEpoch(
   return guess - zonedFields(first, timeZone).offsetMinutes * 60000;
 }
 
-const MONTHS = [
+export const MONTHS = [
   'January',
   'February',
   'March',
