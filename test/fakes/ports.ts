@@ -65,11 +65,17 @@ export class MemoryStore implements KeyValueStore {
   }
 }
 
-/** CacheService-like cache on a clock: expiry, size rules, and eviction past 1,000 items. */
+/** CacheService-like cache on a clock: expiry, size rules, eviction past 1,000 items; `failPuts` refuses puts. */
 export class MemoryCache implements CachePort {
   readonly entries = new Map<string, { value: string; ttl: number; expiresAt: number }>();
+  /** Every put is refused, as CacheService does for an oversized batch. */
+  failPuts = false;
+  /** getAll and putAll calls (each is one CacheService call). */
+  gets = 0;
+  puts = 0;
   constructor(private readonly clock: ClockPort = new ManualClock()) {}
   getAll(keys: string[]): Record<string, string> {
+    this.gets += 1;
     const found: Record<string, string> = {};
     for (const key of keys) {
       const entry = this.entries.get(key);
@@ -80,6 +86,8 @@ export class MemoryCache implements CachePort {
     return found;
   }
   putAll(values: Record<string, string>, ttlSeconds: number): void {
+    this.puts += 1;
+    if (this.failPuts) throw new Error('Argument too large: value');
     for (const [key, value] of Object.entries(values)) {
       if (key.length > CACHE_KEY_CHARS) throw new Error(`Argument too large: key (${key.length} characters)`);
       if (value.length > CACHE_VALUE_CHARS) throw new Error(`Argument too large: value (${value.length} characters)`);

@@ -2,34 +2,8 @@ import { AccountService, NOTES, type ClientFactory } from '../../../src/account/
 import { readCachedLookups, writeCachedLookups } from '../../../src/companies/profile-cache';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { createServiceClient } from '../../../src/api/client';
-import type { CachePort, HttpOutcome, HttpPort, HttpRequest, KeyValueStore } from '../../../src/ports';
-import { ManualClock } from '../../fakes/ports';
-
-class MemoryStore implements KeyValueStore {
-  readonly values = new Map<string, string>();
-  get(key: string) {
-    return this.values.get(key) ?? null;
-  }
-  set(key: string, value: string) {
-    this.values.set(key, value);
-  }
-  remove(key: string) {
-    this.values.delete(key);
-  }
-}
-
-class MemoryCache implements CachePort {
-  readonly data = new Map<string, string>();
-  getAll(keys: string[]) {
-    return Object.fromEntries(keys.filter((key) => this.data.has(key)).map((key) => [key, this.data.get(key)!]));
-  }
-  putAll(values: Record<string, string>) {
-    for (const [key, value] of Object.entries(values)) this.data.set(key, value);
-  }
-  removeAll(keys: string[]) {
-    for (const key of keys) this.data.delete(key);
-  }
-}
+import type { HttpOutcome, HttpPort, HttpRequest } from '../../../src/ports';
+import { ManualClock, MemoryCache, MemoryStore } from '../../fakes/ports';
 
 const USER = {
   user_id: 'u1',
@@ -209,6 +183,6 @@ describe('AccountService', () => {
     service.setFormulaSharing(true);
     cacheLookups();
     service.remove();
-    expect(cache.data.size).toBe(0);
+    expect(cache.entries.size).toBe(0);
   });
 });

@@ -1,6 +1,5 @@
 // The packed profile cache: thousands of lookups in a bounded number of cache items under the value limit, one cache
 // call to read and two to write, per-entry expiry, merging with what other executions stored, overflow handling.
-import type { CachePort } from '../../../src/ports';
 import {
   BUCKETS,
   MAX_BUCKET_CHARS,
@@ -11,31 +10,9 @@ import {
 } from '../../../src/companies/profile-cache';
 import { profileValues } from '../../../src/companies/profile-fields';
 import type { CompanyProfile } from '../../../src/api/types';
+import { MemoryCache } from '../../fakes/ports';
 
 /** A cache that counts calls and enforces CacheService's key and value limits (bytes). */
-class CountingCache implements CachePort {
-  readonly data = new Map<string, string>();
-  gets = 0;
-  puts = 0;
-  getAll(keys: string[]): Record<string, string> {
-    this.gets++;
-    const out: Record<string, string> = {};
-    for (const key of keys) if (this.data.has(key)) out[key] = this.data.get(key) as string;
-    return out;
-  }
-  putAll(values: Record<string, string>): void {
-    this.puts++;
-    for (const [key, value] of Object.entries(values)) {
-      if (key.length > 250) throw new Error('key too long');
-      if (Buffer.byteLength(value, 'utf8') > 100 * 1024) throw new Error('value too large');
-      this.data.set(key, value);
-    }
-  }
-  removeAll(keys: string[]): void {
-    for (const key of keys) this.data.delete(key);
-  }
-}
-
 const NOW = Date.UTC(2026, 0, 1);
 const HOUR = 60 * 60 * 1000;
 
@@ -66,13 +43,15 @@ const domains = (n: number, prefix = 'company') => Array.from({ length: n }, (_,
 
 describe('packed profile cache', () => {
   it('keeps 7,500 profiles in at most 256 items under the value limit; reading them all is one getAll', () => {
-    const cache = new CountingCache();
+    const cache = new MemoryCache();
     const list = domains(7500);
     for (let i = 0; i < list.length; i += 50)
       writeCachedLookups(cache, new Map(list.slice(i, i + 50).map((d) => [d, found(d)])), NOW);
-    expect(cache.data.size).toBeLessThanOrEqual(BUCKETS);
-    expect(Math.max(...[...cache.data.values()].map((text) => text.length))).toBeLessThanOrEqual(MAX_BUCKET_CHARS);
-    expect([...cache.data.values()].every((text) => /^[\x20-\x7e]*$/.test(text))).toBe(true);
+    expect(cache.entries.size).toBeLessThanOrEqual(BUCKETS);
+    expect(Math.max(...[...cache.entries.values()].map((entry) => entry.value.length))).toBeLessThanOrEqual(
+      MAX_BUCKET_CHARS,
+    );
+    expect([...cache.entries.values()].every((entry) => /^[\x20-\x7e]*$/.test(entry.value))).toBe(true);
     cache.gets = 0;
     const read = readCachedLookups(cache, list, NOW + HOUR);
     expect(cache.gets).toBe(1);
@@ -83,7 +62,7 @@ describe('packed profile cache', () => {
   });
 
   it('writes with one getAll and one putAll, keeping what other executions stored in the same buckets', () => {
-    const cache = new CountingCache();
+    const cache = new MemoryCache();
     const first = domains(300, 'a');
     const second = domains(300, 'b');
     writeCachedLookups(cache, new Map(first.map((d) => [d, found(d)])), NOW);
@@ -97,7 +76,7 @@ describe('packed profile cache', () => {
   });
 
   it('expires "not found" after 1 hour and profiles after 6, each by its own time even when its bucket is rewritten', () => {
-    const cache = new CountingCache();
+    const cache = new MemoryCache();
     writeCachedLookups(
       cache,
       new Map<string, CachedLookup>([
@@ -116,13 +95,13 @@ describe('packed profile cache', () => {
   });
 
   it('drops the entries nearest to expiry when a bucket would pass its size, never storing more than the limit', () => {
-    const cache = new CountingCache();
+    const cache = new MemoryCache();
     const long = 'x'.repeat(20_000);
     const sameBucket = domains(20_000, 'big')
       .filter((d) => bucketKey(d) === bucketKey('big0.com'))
       .slice(0, 6);
     sameBucket.forEach((d, i) => writeCachedLookups(cache, new Map([[d, found(d, long)]]), NOW + i * 60_000));
-    const text = cache.data.get(bucketKey('big0.com')) as string;
+    const text = cache.entries.get(bucketKey('big0.com'))?.value as string;
     expect(text.length).toBeLessThanOrEqual(MAX_BUCKET_CHARS);
     const kept = readCachedLookups(cache, sameBucket, NOW + 6 * 60_000);
     expect(kept.size).toBe(4);
@@ -131,8 +110,8 @@ describe('packed profile cache', () => {
   });
 
   it('reads a damaged bucket as misses and replaces it on the next write', () => {
-    const cache = new CountingCache();
-    cache.data.set(bucketKey('a.com'), '{"a.com": [');
+    const cache = new MemoryCache();
+    cache.putAll({ [bucketKey('a.com')]: '{"a.com": [' }, 600);
     expect(readCachedLookups(cache, ['a.com'], NOW).size).toBe(0);
     writeCachedLookups(cache, new Map([['a.com', found('a.com')]]), NOW);
     expect(readCachedLookups(cache, ['a.com'], NOW).get('a.com')).toEqual(found('a.com'));

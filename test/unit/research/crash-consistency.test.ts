@@ -5,7 +5,8 @@ import { runTick } from '../../../src/research/tick';
 import { sendUnconfirmedAnyway, type JobDeps } from '../../../src/research/jobs';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
-import { FakeClock, FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { ManualClock } from '../../fakes/ports';
 
 const SHEET = 1;
 const mapping: OutputMapping = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
@@ -28,7 +29,7 @@ function killable<T extends object>(target: T, budget: { left: number }): T {
 }
 
 function world(faults: boolean) {
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const grid = new FakeGrid();
   grid.addSheet(SHEET, [['Company', 'Status', 'Report'], ...companies.map((c) => [c])]);
   const service = new FakeService(clock);

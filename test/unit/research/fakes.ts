@@ -3,21 +3,11 @@
 // created twice) and can fail creates the ways the real service does.
 import type { Result } from '../../../src/api/errors';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../../../src/api/types';
-import type { ClockPort } from '../../../src/ports';
 import type { CellWrite, GridPort, ResearchClient, TablePort } from '../../../src/research/ports';
 import { safeText, type CellValue } from '../../../src/shared/cell-values';
 import { ROW_TAG_KEY } from '../../../src/research/row-tags';
 import { storedValue } from '../../fakes/typed-input';
-
-export class FakeClock implements ClockPort {
-  constructor(public time = Date.UTC(2026, 0, 1)) {}
-  now(): number {
-    return this.time;
-  }
-  sleep(ms: number): void {
-    this.time += ms;
-  }
-}
+import { ManualClock } from '../../fakes/ports';
 
 interface FakeSheet {
   cells: CellValue[][];
@@ -192,7 +182,7 @@ export class FakeService implements ResearchClient {
   /** Creates that timed out on the client but reach the service later (`land()`). */
   inFlight: CreateTaskRequest[] = [];
   private steps = new Map<string, number>();
-  constructor(private readonly clock: FakeClock) {}
+  constructor(private readonly clock: ManualClock) {}
 
   private make(request: CreateTaskRequest): ResearchTask {
     const iso = new Date(this.clock.now()).toISOString();

@@ -4,7 +4,8 @@ import { runTick } from '../../../src/research/tick';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
 import { buildSchema } from '../../../src/research/output-schema';
-import { FakeClock, FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { ManualClock } from '../../fakes/ports';
 
 const SHEET = 7;
 const reportMapping: OutputMapping = {
@@ -15,7 +16,7 @@ const reportMapping: OutputMapping = {
 };
 
 function setup(rows: string[][] = [['Acme'], ['Globex'], ['Initech']]) {
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const grid = new FakeGrid();
   grid.addSheet(SHEET, [['Company', 'Status', 'Report', 'Sources'], ...rows]);
   const service = new FakeService(clock);
@@ -45,7 +46,7 @@ function input(overrides: Partial<LaunchPlanInput> = {}): LaunchPlanInput {
   };
 }
 
-const launchOptions = (clock: FakeClock) => ({
+const launchOptions = (clock: ManualClock) => ({
   deadline: clock.now() + 60000,
   availableCredits: 500,
   reservationPerTask: 10,

@@ -5,7 +5,8 @@ import { entryToRow, LEDGER_HEADERS, rowToEntry, type OutputMapping } from '../.
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
 import { CELL_CHARACTER_LIMIT } from '../../../src/shared/cell-values';
 import type { JsonSchemaObject } from '../../../src/api/types';
-import { FakeClock, FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { ManualClock } from '../../fakes/ports';
 
 const SHEET = 1;
 const mapping: OutputMapping = { kind: 'fields', statusHeader: 'Status', fields: [{ name: 'f0', header: 'F0' }] };
@@ -20,7 +21,7 @@ function largeSchema(): JsonSchemaObject {
 
 describe('ledger records', () => {
   it('stores a record of any legal size in cells Sheets accepts, and reads it back exactly', () => {
-    const clock = new FakeClock();
+    const clock = new ManualClock();
     const grid = new FakeGrid();
     const brief = '"quoted"\n\\'.repeat(2000).slice(0, 20000);
     grid.addSheet(SHEET, [['Brief', 'Status', 'F0'], [brief]]);

@@ -10,7 +10,7 @@ import {
   type PollTarget,
 } from '../../../src/research/poll';
 import type { ResearchClient } from '../../../src/research/ports';
-import { FakeClock } from './fakes';
+import { ManualClock } from '../../fakes/ports';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -45,7 +45,7 @@ class ListService implements ResearchClient {
   pages = 0;
   gets: string[] = [];
   constructor(
-    private readonly clock?: FakeClock,
+    private readonly clock?: ManualClock,
     private readonly msPerRound = 0,
   ) {}
 
@@ -91,7 +91,7 @@ class MapMemory implements PollMemory {
   }
 }
 
-const options = (clock: FakeClock, overrides: Partial<PollOptions> = {}): PollOptions => ({
+const options = (clock: ManualClock, overrides: Partial<PollOptions> = {}): PollOptions => ({
   maxPages: 20,
   unseenReads: 5,
   getBatch: 100,
@@ -110,7 +110,7 @@ const targetsOf = (tasks: ResearchTask[]): PollTarget[] =>
 
 describe('pollTasks', () => {
   it("reads 300 pending tasks, interleaved with other documents' tasks, from four list pages in two fetchAll rounds", () => {
-    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const clock = new ManualClock(T0 + 60 * MINUTE);
     const service = new ListService();
     const mine = series('m', 300, T0);
     const others = series('o', 50, T0 + 500);
@@ -126,7 +126,7 @@ describe('pollTasks', () => {
   });
 
   it('stops at pages older than the oldest wanted task: a long history costs nothing', () => {
-    const clock = new FakeClock(T0 + 600 * MINUTE);
+    const clock = new ManualClock(T0 + 600 * MINUTE);
     const service = new ListService();
     const history = series('h', 5000, T0, 'done');
     const pending = series('p', 30, T0 + 500 * MINUTE);
@@ -137,7 +137,7 @@ describe('pollTasks', () => {
   });
 
   it('GETs only finished tasks whose list item has no report', () => {
-    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const clock = new ManualClock(T0 + 60 * MINUTE);
     const service = new ListService();
     service.tasks = [task('a', T0, 'done'), task('b', T0 + 1000, 'done', false), task('c', T0 + 2000, 'in_progress')];
     const result = pollTasks(
@@ -153,7 +153,7 @@ describe('pollTasks', () => {
   });
 
   it('reads tasks the list does not show a few per tick, remembers 403s and does not re-read them every tick', () => {
-    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const clock = new ManualClock(T0 + 60 * MINUTE);
     const service = new ListService();
     const foreign = series('f', 12, T0);
     service.tasks = [...foreign, ...series('m', 3, T0 + 5000)];
@@ -175,7 +175,7 @@ describe('pollTasks', () => {
   });
 
   it('a task deleted by the service is reported not found', () => {
-    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const clock = new ManualClock(T0 + 60 * MINUTE);
     const service = new ListService();
     service.tasks = [task('a', T0)];
     const result = pollTasks(
@@ -188,7 +188,7 @@ describe('pollTasks', () => {
   });
 
   it('reads nothing else when the list cannot be read', () => {
-    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const clock = new ManualClock(T0 + 60 * MINUTE);
     const service = new ListService();
     service.tasks = series('m', 10, T0);
     service.listFails = true;
@@ -203,7 +203,7 @@ describe('pollTasks', () => {
   });
 
   it('stops starting rounds at the deadline and does not read unseen tasks after a cut-short scan', () => {
-    const clock = new FakeClock(T0 + 60 * MINUTE);
+    const clock = new ManualClock(T0 + 60 * MINUTE);
     const service = new ListService(clock, 2000);
     const mine = series('m', 150, T0);
     service.tasks = [...mine, ...series('o', 200, T0 + 200_000)];
@@ -218,7 +218,7 @@ describe('pollTasks', () => {
   });
 
   it('sends nothing when there is nothing to poll', () => {
-    const clock = new FakeClock();
+    const clock = new ManualClock();
     const service = new ListService();
     expect(pollTasks({ client: service, clock, memory: NO_POLL_MEMORY }, [], options(clock)).requests).toBe(0);
     expect(service.pages).toBe(0);

@@ -4,13 +4,14 @@ import { type JobDeps } from '../../../src/research/jobs';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { METADATA_CHAR_LIMIT, rowsNeedingTags, TAG_CHARS, tagBudgetProblem } from '../../../src/research/row-tags';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
-import { FakeClock, FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { ManualClock } from '../../fakes/ports';
 
 const SHEET = 3;
 const mapping: OutputMapping = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
 
 function world(companies: string[]) {
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const grid = new FakeGrid();
   grid.addSheet(SHEET, [['Company', 'Status', 'Report'], ...companies.map((company) => [company])]);
   const service = new FakeService(clock);

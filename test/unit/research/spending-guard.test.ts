@@ -11,7 +11,8 @@ import {
   type Calendar,
 } from '../../../src/research/spending-guard';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
-import { FakeClock, FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { ManualClock } from '../../fakes/ports';
 
 const utc: Calendar = {
   day: (ms) => new Date(ms).toISOString().slice(0, 10),
@@ -79,7 +80,7 @@ describe('spending guard', () => {
   });
 
   it('refuses a launch over the cap before anything is sent, and launches only the first rows that fit when asked', () => {
-    const clock = new FakeClock(Date.UTC(2026, 10, 23, 9));
+    const clock = new ManualClock(Date.UTC(2026, 10, 23, 9));
     const grid = new FakeGrid();
     grid.addSheet(1, [['Company', 'Status', 'Report'], ['a.com'], ['b.com'], ['c.com'], ['d.com']]);
     const service = new FakeService(clock);

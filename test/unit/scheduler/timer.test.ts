@@ -11,8 +11,7 @@ import {
   type TimerDeps,
   type TimerTriggerPort,
 } from '../../../src/scheduler/timer';
-import type { KeyValueStore } from '../../../src/ports';
-import { FakeClock } from '../research/fakes';
+import { ManualClock, MemoryStore } from '../../fakes/ports';
 
 const TICK_HANDLER = TIMER_HANDLER;
 const ensurePollTrigger = (deps: TimerDeps) => ensureTimer(deps, 'research');
@@ -36,22 +35,9 @@ class Triggers implements TriggerPort {
   }
 }
 
-class Store implements KeyValueStore {
-  map = new Map<string, string>();
-  get(key: string) {
-    return this.map.get(key) ?? null;
-  }
-  set(key: string, value: string) {
-    this.map.set(key, value);
-  }
-  remove(key: string) {
-    this.map.delete(key);
-  }
-}
-
 describe('shared timer (one feature)', () => {
-  const clock = new FakeClock();
-  const document = new Store();
+  const clock = new ManualClock();
+  const document = new MemoryStore();
   const triggers = new Triggers('a@example.com');
   const deps = (user: string): TriggerDeps => {
     triggers.user = user;
@@ -85,8 +71,8 @@ describe('shared timer (one feature)', () => {
 
 describe('shared timer (two features)', () => {
   const setup = () => {
-    const clock = new FakeClock();
-    const document = new Store();
+    const clock = new ManualClock();
+    const document = new MemoryStore();
     const triggers = new Triggers('a@example.com');
     const deps: TimerDeps = { triggers, document, clock, user: 'a@example.com', cadence: 'minute' };
     return { clock, document, triggers, deps };

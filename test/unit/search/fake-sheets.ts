@@ -81,34 +81,6 @@ export class FakeSheets implements SearchSheetPort {
 }
 
 /** CachePort in memory; `refuse` makes putAll throw like a cache over its limits. */
-export class MemoryCache {
-  values = new Map<string, string>();
-  refuse = false;
-  getAll(keys: string[]): Record<string, string> {
-    return Object.fromEntries(keys.filter((k) => this.values.has(k)).map((k) => [k, this.values.get(k) as string]));
-  }
-  putAll(values: Record<string, string>): void {
-    if (this.refuse) throw new Error('Argument too large');
-    for (const [k, v] of Object.entries(values)) this.values.set(k, v);
-  }
-  removeAll(keys: string[]): void {
-    keys.forEach((k) => this.values.delete(k));
-  }
-}
-
-export class MemoryStore {
-  values = new Map<string, string>();
-  get(key: string): string | null {
-    return this.values.get(key) ?? null;
-  }
-  set(key: string, value: string): void {
-    this.values.set(key, value);
-  }
-  remove(key: string): void {
-    this.values.delete(key);
-  }
-}
-
 export function results(from: number, count: number): CompanySearchResult[] {
   return Array.from({ length: count }, (_, i) => ({
     id: `c${from + i}`,

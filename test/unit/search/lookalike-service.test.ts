@@ -14,7 +14,8 @@ import {
 import { PAGE_SIZE } from '../../../src/search/paging';
 import { DEPTH_KEY } from '../../../src/search/panel-service';
 import { emptyFilterForm } from '../../../src/search/spec';
-import { FakeSheets, MemoryCache, MemoryStore } from './fake-sheets';
+import { FakeSheets } from './fake-sheets';
+import { MemoryCache, MemoryStore } from '../../fakes/ports';
 
 type Lists = Record<string, string[] | 'not_found' | 'unauthorized' | 'accepted'>;
 

@@ -10,7 +10,8 @@ import {
 } from '../../../src/search/panel-service';
 import { parseSavedSearchNote } from '../../../src/search/saved-search';
 import { emptyFilterForm, type SearchSpec } from '../../../src/search/spec';
-import { FakeBackend, FakeSheets, MemoryCache, MemoryStore, total } from './fake-sheets';
+import { FakeBackend, FakeSheets, total } from './fake-sheets';
+import { MemoryCache, MemoryStore } from '../../fakes/ports';
 
 function setup(backend: FakeBackend | null = new FakeBackend(total(5000))) {
   const sheets = new FakeSheets();
@@ -126,7 +127,7 @@ describe('preview and write', () => {
   it('searches again when the cached results are gone or belong to another spec, and appends skipping domains already there', () => {
     const { deps, sheets, backend, cache } = setup();
     const answer = previewSearch(deps, spec());
-    cache.values.clear();
+    cache.entries.clear();
     const target = sheets.listSheets()[0];
     const written = writeResults(deps, {
       searchId: answer.ok ? answer.searchId : null,

@@ -1,7 +1,8 @@
 import { loadResults, specKeyOf, storeResults } from '../../../src/search/result-store';
 import { fieldOfLocation, runSearch } from '../../../src/search/run-search';
 import { emptyFilterForm, type SearchSpec } from '../../../src/search/spec';
-import { FakeBackend, MemoryCache, results, total } from './fake-sheets';
+import { FakeBackend, results, total } from './fake-sheets';
+import { MemoryCache } from '../../fakes/ports';
 
 function spec(overrides: Partial<SearchSpec> = {}): SearchSpec {
   return { mode: 'describe', query: ' fintech ', reference: '', filters: emptyFilterForm(), count: 600, ...overrides };
@@ -109,18 +110,18 @@ describe('result store', () => {
     const cache = new MemoryCache();
     const key = specKeyOf(spec());
     expect(storeResults(cache, 's1', { specKey: key, results: big, exhausted: false })).toBe(true);
-    expect(Math.max(...[...cache.values.values()].map((v) => v.length))).toBeLessThanOrEqual(30_000);
-    expect(cache.values.size).toBeGreaterThan(5);
+    expect(Math.max(...[...cache.entries.values()].map((entry) => entry.value.length))).toBeLessThanOrEqual(30_000);
+    expect(cache.entries.size).toBeGreaterThan(5);
     expect(loadResults(cache, 's1', key)?.results).toEqual(big);
     expect(loadResults(cache, 's1', specKeyOf(spec({ count: 5 })))).toBeNull();
-    cache.values.delete('search:v1:s1:2');
+    cache.entries.delete('search:v1:s1:2');
     expect(loadResults(cache, 's1', key)).toBeNull();
     expect(loadResults(cache, 'other', key)).toBeNull();
   });
 
   it('reports a refused store, and keys specs independent of property order', () => {
     const cache = new MemoryCache();
-    cache.refuse = true;
+    cache.failPuts = true;
     expect(storeResults(cache, 's1', { specKey: 'k', results: big, exhausted: false })).toBe(false);
     expect(specKeyOf({ a: 1, b: { d: 2, c: [3] } })).toBe(specKeyOf({ b: { c: [3], d: 2 }, a: 1 }));
   });

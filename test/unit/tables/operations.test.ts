@@ -10,7 +10,8 @@ import {
   type TablesApi,
 } from '../../../src/tables/operations';
 import { loadHistory, loadPending } from '../../../src/tables/store';
-import { agent, draft, manualClock, MemoryStore } from './helpers';
+import { agent, draft } from './helpers';
+import { ManualClock, MemoryStore } from '../../fakes/ports';
 
 class FakeApi implements TablesApi {
   calls: Array<{ op: string; id: string; body: unknown }> = [];
@@ -51,7 +52,7 @@ const fail = (error: ApiError) => ({ ok: false as const, error, retries: 0 });
 function setup() {
   const api = new FakeApi();
   const store = new MemoryStore();
-  const clock = manualClock();
+  const clock = new ManualClock(Date.UTC(2026, 10, 21, 12, 0));
   return { api, store, clock, deps: { api, store, clock } };
 }
 

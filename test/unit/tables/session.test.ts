@@ -2,7 +2,8 @@ import { alignAndSave, openState, push } from '../../../src/tables/session';
 import { columnLetter } from '../../../src/shared/a1';
 import { loadMapping } from '../../../src/tables/store';
 import type { ColumnRecord, CreateColumnsRequest } from '../../../src/api/types';
-import { agent, draft, manualClock, MemoryStore } from './helpers';
+import { agent, draft } from './helpers';
+import { ManualClock, MemoryStore } from '../../fakes/ports';
 
 const sheet = (headers: string[]) => ({ sheetId: 5, sheetName: 'Leads', headers });
 
@@ -63,7 +64,7 @@ describe('session', () => {
         throw new Error('unused');
       },
     };
-    const deps = { api, store, clock: manualClock() };
+    const deps = { api, store, clock: new ManualClock(Date.UTC(2026, 10, 21, 12, 0)) };
     const drafts = [draft('Domain'), agent('Research', 'Research {domain}')];
     const gone = push(deps, sheet(['Research']), { drafts, table: 'tbl_1', position: { at: 'end' } });
     expect(gone).toEqual(

@@ -9,7 +9,8 @@ import {
   saveMapping,
   type KnownTable,
 } from '../../../src/tables/store';
-import { agent, draft, MemoryStore } from './helpers';
+import { agent, draft } from './helpers';
+import { MemoryStore } from '../../fakes/ports';
 
 describe('chunked store', () => {
   it('counts UTF-8 bytes and never splits a character', () => {
@@ -24,10 +25,10 @@ describe('chunked store', () => {
     const big = 'é'.repeat(CHUNK_BYTES * 2);
     writeChunked(store, 'doc', big);
     expect(readChunked(store, 'doc')).toBe(big);
-    expect(store.values.size).toBe(1 + 4);
+    expect(store.data.size).toBe(1 + 4);
     writeChunked(store, 'doc', 'small');
     expect(readChunked(store, 'doc')).toBe('small');
-    const keys = [...store.values.keys()].sort();
+    const keys = [...store.data.keys()].sort();
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBe('doc');
     expect(keys[1]).toMatch(/^doc\.[a-z0-9]+\.0$/);
