@@ -29,7 +29,8 @@ const MAX_INPUT_LENGTH = 2048;
 const MAX_LABEL_OCTETS = 63;
 const MAX_NAME_OCTETS = 253;
 
-const UTS46_LOOKUP = {
+/** UTS #46 as browsers look names up (the options tr46 gets). */
+export const UTS46_LOOKUP = {
   checkHyphens: false,
   checkBidi: true,
   checkJoiners: true,
