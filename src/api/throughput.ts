@@ -4,7 +4,8 @@
 // - A round that takes over 1.5 times the healthy round time sent more parallel requests than the platform or the
 //   service really runs at once: the ceiling drops to the largest round known to be fast (at least three quarters
 //   of the slow one, and below it). Every 10 healthy full rounds at the ceiling raise it by one, so a ceiling
-//   learned in a bad moment recovers.
+//   learned in a bad moment recovers; each probe that proves slow again doubles that interval (up to 80 rounds), as
+//   a slow probe costs a whole round.
 // - After a 429 the rounds are paced at a learned request rate. The first estimate assumes the usual token bucket
 //   (a burst of one second's requests, then that many a second): what was accepted since the first round over
 //   (1 s + the time it took), at least what the refused round got through. Each later 429 lowers the rate by a
@@ -26,8 +27,10 @@ export interface ThroughputState {
   roundMs: number | null;
   /** The largest full round that was fast and healthy. */
   healthyMax: number;
-  /** Healthy full rounds at the ceiling since it last moved (the ceiling is raised by one every 10). */
+  /** Healthy full rounds at the ceiling since it last moved (the ceiling is raised by one every `probeEvery`). */
   streak: number;
+  /** Healthy full rounds at the ceiling before it is probed one higher: 10, doubled by each slow probe, up to 80. */
+  probeEvery: number;
   /** The last round (start time and size), so pacing goes on across executions; null before the first. */
   lastRound: { startedMs: number; size: number } | null;
 }
@@ -56,6 +59,8 @@ const SLOW_ROUND_FACTOR = 1.5;
 const RATE_DECREASE = 0.8;
 const RATE_INCREASE = 1.05;
 const ROUND_MS_DRIFT = 1.05;
+const PROBE_EVERY = 10;
+const PROBE_EVERY_MAX = 80;
 
 function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
@@ -80,6 +85,7 @@ export class AdaptiveThroughput {
           roundMs: null,
           healthyMax: 0,
           streak: 0,
+          probeEvery: PROBE_EVERY,
           lastRound: null,
         };
   }
@@ -139,8 +145,9 @@ export class AdaptiveThroughput {
     this.current.roundMs = roundMs === null ? round.durationMs : Math.min(roundMs * ROUND_MS_DRIFT, round.durationMs);
     if (this.current.ratePerSecond !== null) this.current.ratePerSecond *= RATE_INCREASE;
     if (!full) return;
+    if (round.size > this.current.healthyMax) this.current.probeEvery = PROBE_EVERY;
     this.current.healthyMax = Math.max(this.current.healthyMax, round.size);
-    if (this.current.batch >= this.current.ceiling && ++this.current.streak >= 10) {
+    if (this.current.batch >= this.current.ceiling && ++this.current.streak >= this.current.probeEvery) {
       this.current.ceiling = Math.min(this.limits.maxBatch, this.current.ceiling + 1);
       this.current.streak = 0;
     }
@@ -148,6 +155,8 @@ export class AdaptiveThroughput {
   }
 
   private slow(size: number): void {
+    if (size === this.current.healthyMax + 1)
+      this.current.probeEvery = Math.min(PROBE_EVERY_MAX, this.current.probeEvery * 2);
     const fastEnough = Math.max(this.current.healthyMax, Math.floor(size * 0.75));
     this.current.ceiling = Math.max(this.limits.minBatch, Math.min(size - 1, fastEnough));
     this.current.healthyMax = Math.min(this.current.healthyMax, this.current.ceiling);
@@ -167,6 +176,7 @@ export class AdaptiveThroughput {
       roundMs: saved.roundMs === null ? null : number(saved.roundMs, 0) || null,
       healthyMax: clamp(Math.floor(number(saved.healthyMax, 0)), 0, ceiling),
       streak: 0,
+      probeEvery: clamp(Math.floor(number(saved.probeEvery, PROBE_EVERY)), PROBE_EVERY, PROBE_EVERY_MAX),
       lastRound: this.savedRound(saved.lastRound),
     };
   }

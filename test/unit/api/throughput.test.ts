@@ -45,6 +45,28 @@ describe('AdaptiveThroughput', () => {
     expect(throughput.batchSize()).toBe(64);
   });
 
+  it('doubles the rounds between probes each time a probe proves slow again, up to 80, and resets on a fast one', () => {
+    const throughput = new AdaptiveThroughput();
+    for (const size of [25, 38, 57]) throughput.record(healthy(size));
+    throughput.record(healthy(86, 0, 430));
+    const probeAfter = (): number => {
+      for (let round = 1; round <= 200; round++) {
+        throughput.record(healthy(throughput.batchSize()));
+        if (throughput.batchSize() === 65) return round;
+      }
+      return -1;
+    };
+    const intervals: number[] = [];
+    for (let probe = 0; probe < 5; probe++) {
+      intervals.push(probeAfter());
+      throughput.record(healthy(65, 0, 420));
+    }
+    expect(intervals).toEqual([10, 20, 40, 80, 80]);
+    expect(probeAfter()).toBe(80);
+    throughput.record(healthy(65));
+    expect(throughput.state()).toMatchObject({ ceiling: 65, healthyMax: 65, probeEvery: 10 });
+  });
+
   it('halves the batch on a 5xx round and on the first 429 round; a later 429 only lowers the rate', () => {
     const throughput = new AdaptiveThroughput({
       batch: 60,
@@ -53,6 +75,7 @@ describe('AdaptiveThroughput', () => {
       roundMs: 200,
       healthyMax: 60,
       streak: 0,
+      probeEvery: 10,
       lastRound: null,
     });
     throughput.record({ ...healthy(60), failed: 3 });
@@ -95,6 +118,7 @@ describe('AdaptiveThroughput', () => {
       roundMs: 200,
       healthyMax: 100,
       streak: 0,
+      probeEvery: 10,
       lastRound: null,
     });
     expect(throughput.batchSize()).toBe(7);
@@ -112,6 +136,7 @@ describe('AdaptiveThroughput', () => {
       roundMs: null,
       healthyMax: 9,
       streak: 4,
+      probeEvery: 0,
       lastRound: { startedMs: 5, size: -1 },
     });
     expect(restored.state()).toEqual({
@@ -121,6 +146,7 @@ describe('AdaptiveThroughput', () => {
       roundMs: null,
       healthyMax: 9,
       streak: 0,
+      probeEvery: 10,
       lastRound: null,
     });
   });
@@ -144,6 +170,7 @@ describe('the client with an adaptive throughput', () => {
       roundMs: null,
       healthyMax: 0,
       streak: 0,
+      probeEvery: 10,
       lastRound: null,
     });
     const client = createServiceClient({
