@@ -22,7 +22,7 @@ import { SandboxControl } from '../dev/sandbox/control-client';
 import { spawnSandbox } from '../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../src/account/settings';
 import type { EnrichProgress } from '../src/enrichment/contract';
-import type { LaunchResponse, ResearchStatusDto } from '../src/research/endpoints';
+import type { LaunchResponse, ResearchStatusDto } from '../src/research/contract';
 import { columnLetter } from '../src/shared/a1';
 import { shuffled } from './_shuffle';
 

@@ -1,15 +1,13 @@
 // What the Research panel and the server exchange, and the pure checks both run (sidebar/ imports only this file and
 // src/api/types from src/): the panel's DTOs, the brief template, depths and their cost, the output fields, and how a
 // launch's output is resolved.
-import type { TaskReport } from '../api/types';
+import type { TaskDepth, TaskReport } from '../api/types';
+import type { GuardRoom } from './spending-guard';
+import type { LaunchRequest } from './launch-request';
+import type { DamagedRecord } from './ledger';
+import type { BudgetStatus } from '../platform/request-budget';
 
-export type {
-  HistoryItemDto,
-  ResearchContextDto,
-  ResearchStatusDto,
-  SpendingGuardDto,
-  WriteToRowResponse,
-} from './endpoints';
+export type { LaunchRequest } from './launch-request';
 export { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from './brief-template';
 export { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from './depth';
 export {
@@ -47,3 +45,113 @@ export const NO_REPORT: ReportDto = {
   error: null,
   detached: false,
 };
+
+/** The spending guard as the panels show it. */
+export interface SpendingGuardDto extends GuardRoom {
+  /** Whether this user may change the cap: the user who shares their token with this spreadsheet, or anyone if none does. */
+  canEdit: boolean;
+  /** Who may change it, when not this user. */
+  editNote: string | null;
+}
+
+export interface ResearchContextDto {
+  sheetId: number;
+  sheetName: string;
+  headers: string[];
+  /** Selected data rows (row 1 is the header row). */
+  rows: number[];
+  /** Display values of the first selected row, for the live preview, and the registered domain each cell holds. */
+  firstRow: string[] | null;
+  firstRowDomains: Array<string | null> | null;
+  /** The panel's last launch settings in this spreadsheet. */
+  saved: Omit<LaunchRequest, 'rerun'> | null;
+  reservations: Record<string, number>;
+  /** This spreadsheet's research spending cap and what is left under it. */
+  guard: SpendingGuardDto;
+}
+
+export interface LaunchResponse {
+  ok: boolean;
+  message: string;
+  errors: string[];
+  created: number;
+  queued: number;
+  skippedEmpty: number[];
+  skippedRunning: number[];
+  tooLong: Array<{ row: number; length: number }>;
+  /** Rows left out because the spending cap had no room (only when the user asked to launch what fits). */
+  overCap: number[];
+  failed: Array<{ row: number; message: string }>;
+}
+
+/** What "Check again" or "Send anyway" did to unconfirmed creates. */
+export interface UnconfirmedActionResponse {
+  ok: boolean;
+  message: string;
+}
+
+export interface ResearchRowDto {
+  entryId: string;
+  taskId: string | null;
+  /** Current row, or null when no row can be trusted with the result any more. */
+  row: number | null;
+  state: string;
+  status: string;
+  /** Depth of the task (what "Send anyway" may cost: its reservation). */
+  depth: TaskDepth;
+  /** While researching: research agents finished out of the depth's most (0..1); 1 when done; else null. */
+  progress: number | null;
+  brief: string;
+  detached: boolean;
+  updatedAt: number;
+}
+
+export interface ResearchStatusDto {
+  pending: number;
+  /** Records of the active sheet, newest first (at most 50). */
+  rows: ResearchRowDto[];
+  /** Another execution held the lock: the numbers are from the ledger as it was. */
+  busy: boolean;
+  /** The acting user's daily request budget ("Requests today: N of M"), with its warning when nearly spent. */
+  requests: BudgetStatus;
+  /** Ledger rows that could not be read: kept in the hidden ledger sheet as they are, and shown to the user. */
+  damaged: DamagedRecord[];
+}
+
+export interface HistoryItemDto {
+  id: string;
+  status: string;
+  depth: string;
+  brief: string;
+  createdAt: string;
+  iterations: number;
+  agents: number;
+  sources: number;
+  cost: number;
+  failureReason: string | null;
+  kind: 'markdown' | 'schema' | null;
+}
+
+export interface HistoryPageDto {
+  items: HistoryItemDto[];
+  page: number;
+  hasMore: boolean;
+  error: string | null;
+}
+
+/** What "Write to selected row" answers: done, refused, or a question the user answers by sending the request again. */
+export interface WriteToRowResponse {
+  ok: boolean;
+  message: string;
+  /** Asked before writing: the task is about another company than the row, or has the other kind of output. */
+  ask: { kind: 'company' | 'output'; question: string; confirm: string } | null;
+}
+
+export interface WriteToRowRequest {
+  taskId: string;
+  output: LaunchRequest['output'];
+  /** The user confirmed writing a task about another company into this row. */
+  otherCompany?: boolean;
+  /** The user accepted writing the task's own kind of output (its fields, or its report) instead of the panel's. */
+  taskOutput?: boolean;
+}

@@ -9,7 +9,7 @@ import { SandboxControl } from '../../dev/sandbox/control-client';
 import { spawnSandbox, type SpawnedSandbox } from '../../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../../src/account/settings';
 import type { EnrichProgress } from '../../src/enrichment/contract';
-import type { LaunchResponse } from '../../src/research/endpoints';
+import type { LaunchResponse } from '../../src/research/contract';
 import type { PreviewAnswer, WriteAnswer } from '../../src/search/panel-service';
 import { emptyFilterForm } from '../../src/search/spec';
 

@@ -2,7 +2,7 @@
 // emulator's google.script.run rules: a malformed request gets one clear message naming the wrong part, and nothing
 // reaches the service (the sandbox counts every request).
 import type { GasRuntime } from '../../dev/gas-runtime';
-import type { LaunchResponse } from '../../src/research/endpoints';
+import type { LaunchResponse } from '../../src/research/contract';
 import { runtimeWith, Sandbox, spec } from './search/harness';
 
 jest.setTimeout(60_000);

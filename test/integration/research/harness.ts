@@ -12,7 +12,7 @@ import {
 import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import { SandboxControl } from '../../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/endpoints';
+import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
 import type { LaunchRequest } from '../../../src/research/launch-request';
 import { columnLetter } from '../../../src/shared/a1';
 

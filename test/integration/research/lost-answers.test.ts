@@ -2,7 +2,7 @@
 // charges) the task, then drops the connection, and its task list lags behind. No task is ever sent twice on the
 // absence of evidence; the launch says what happened; the user decides with Check again or Send anyway.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { ResearchStatusDto, UnconfirmedActionResponse } from '../../../src/research/endpoints';
+import type { ResearchStatusDto, UnconfirmedActionResponse } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch-request';
 import { advance, column, launch, poll, researchSuite, runtimeFor, tick } from './harness';
 

@@ -1,7 +1,7 @@
 // Research through the built bundle, the Apps Script emulator and the sandbox over HTTP: launch from the panel's
 // endpoint, trigger ticks on a manual clock, results written into the right rows.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { HistoryPageDto, WriteToRowResponse } from '../../../src/research/endpoints';
+import type { HistoryPageDto, WriteToRowResponse } from '../../../src/research/contract';
 import type { ReportDto } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch-request';
 import {

@@ -3,7 +3,7 @@
 // ledger record larger than a cell (20,000-character brief, 50-property schema) that is stored whole, polled and
 // never paid twice.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { ResearchContextDto } from '../../../src/research/endpoints';
+import type { ResearchContextDto } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch-request';
 import { column, launch, poll, researchSuite, runtimeFor, runUntilSettled, SHEET } from './harness';
 

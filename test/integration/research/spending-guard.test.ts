@@ -9,7 +9,7 @@ import {
   type ServiceCallInfo,
 } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import type { LaunchResponse, SpendingGuardDto } from '../../../src/research/endpoints';
+import type { LaunchResponse, SpendingGuardDto } from '../../../src/research/contract';
 import { BUNDLE, closeAfterTest, researchSuite, runUntilSettled, SHEET, USER } from './harness';
 
 jest.setTimeout(60_000);

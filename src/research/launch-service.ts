@@ -1,0 +1,151 @@
+// "Launch": checks what the panel sends against the sheet (rows, output, brief template, the user's credits), then,
+// under the document lock, remembers the panel's settings and hands the rows to runLaunch (launch.ts), and sums up
+// what happened in one line for the panel.
+import { research, withLock, type Research } from './context';
+import type { LaunchResponse, ResearchContextDto } from './contract';
+import { userMessage } from '../api/errors';
+import { parseTemplate } from './brief-template';
+import { reservationFor } from './depth';
+import { runLaunch, type LaunchOutcome } from './launch';
+import { isPending } from './ledger';
+import { jsonSchemaProblems } from './json-schema-check';
+import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
+import { readChunked, writeChunked } from '../shared/chunked-store';
+import { ensureTimer } from '../scheduler/timer';
+import { BUSY_MESSAGE } from '../shared/busy';
+import { spreadsheetCalendar, storedCap } from './guard-service';
+
+const PANEL_STATE_KEY = 'sheetscout.research.panel';
+export const LAUNCH_BUDGET_MS = 4 * 60 * 1000;
+
+export type LaunchRowsRequest = LaunchRequest & { sheetId: number; rows: number[]; fitToCap?: boolean };
+
+export function refusedLaunch(errors: string[]): LaunchResponse {
+  return {
+    ok: false,
+    message: errors[0] ?? 'Nothing was launched',
+    errors,
+    created: 0,
+    queued: 0,
+    skippedEmpty: [],
+    skippedRunning: [],
+    tooLong: [],
+    overCap: [],
+    failed: [],
+  };
+}
+
+/** The panel's last launch settings in this spreadsheet (null when none, or unreadable). */
+export function savedPanelState(r: Research): ResearchContextDto['saved'] {
+  const savedText = readChunked(r.trigger.document, PANEL_STATE_KEY);
+  try {
+    return savedText ? (JSON.parse(savedText) as ResearchContextDto['saved']) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Remembers the launch settings for the panel's next opening, before anything is sent: a brief of any length is
+ * split over several properties (9 KB each), and a store too full to take it only costs the convenience.
+ */
+function rememberPanelState(r: Research, request: LaunchRequest): void {
+  try {
+    writeChunked(
+      r.trigger.document,
+      PANEL_STATE_KEY,
+      JSON.stringify({ template: request.template, depth: request.depth, output: request.output }),
+    );
+  } catch {
+    // DocumentProperties full (500 KB): the panel opens with its defaults next time.
+  }
+}
+
+/** Launches research for the given rows of the given sheet (the panel sends what it previewed). */
+export function launchRows(request: LaunchRowsRequest): LaunchResponse {
+  const rows = request.rows.filter((row) => Number.isInteger(row) && row >= 2);
+  if (rows.length === 0) return refusedLaunch(['Select the rows to research (below the header row)']);
+  const output = resolveOutput(request.output, jsonSchemaProblems);
+  if (!output.ok) return refusedLaunch(output.errors);
+  const r = research(LAUNCH_BUDGET_MS);
+  const headers = r.deps.grid.headers(request.sheetId);
+  if (!headers) return refusedLaunch(['That sheet no longer exists: reopen the panel']);
+  const template = parseTemplate(request.template, headers);
+  if (!template.ok) return refusedLaunch(template.errors);
+  const clashes = outputClashes(output.headers, headers, template.template.columns);
+  if (clashes.length > 0) return refusedLaunch(clashes);
+  const user = r.deps.client.getUser();
+  if (!user.ok) return refusedLaunch([userMessage(user.error)]);
+  return withLock(
+    r,
+    30000,
+    () => refusedLaunch([BUSY_MESSAGE]),
+    () => {
+      r.deps.grid.ensureHeaders(request.sheetId, output.headers);
+      rememberPanelState(r, request);
+      const outcome = runLaunch(
+        r.deps,
+        {
+          sheetId: request.sheetId,
+          rows,
+          template: request.template,
+          depth: request.depth,
+          schema: output.schema,
+          mapping: output.mapping,
+          rerun: request.rerun === true,
+        },
+        {
+          deadline: r.context.clock.now() + LAUNCH_BUDGET_MS,
+          availableCredits: user.value.available_credits,
+          reservationPerTask: reservationFor(request.depth),
+          guard: {
+            cap: storedCap(r.trigger.document),
+            calendar: spreadsheetCalendar(),
+            fitToCap: request.fitToCap === true,
+          },
+        },
+      );
+      if (outcome.refused)
+        return {
+          ...refusedLaunch(outcome.refused.split('\n')),
+          skippedEmpty: outcome.plan.skippedEmpty,
+          tooLong: outcome.plan.tooLong,
+        };
+      if (r.deps.ledger.all().some(isPending)) ensureTimer(r.trigger, 'research');
+      return launchSummary(outcome);
+    },
+  );
+}
+
+/** The panel's answer to a launch that went ahead: counts, and one line saying what happened to every row. */
+function launchSummary(outcome: LaunchOutcome): LaunchResponse {
+  const created = outcome.entries.filter((entry) => entry.taskId !== null).length;
+  const failed = outcome.entries
+    .filter((entry) => entry.state === 'error')
+    .map((entry) => ({ row: entry.row.rowHint, message: entry.error ?? 'Refused' }));
+  const queued = outcome.entries.filter((entry) => entry.state === 'queued').length;
+  const lost = outcome.entries.filter((entry) => entry.state === 'sending').length;
+  const parts = created > 0 || lost === 0 ? [`Queued ${created} task${created === 1 ? '' : 's'} at the service`] : [];
+  if (lost)
+    parts.push(
+      `${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started`,
+    );
+  if (queued) parts.push(`${queued} waiting to be sent`);
+  if (failed.length) parts.push(`${failed.length} refused`);
+  if (outcome.plan.skippedEmpty.length) parts.push(`${outcome.plan.skippedEmpty.length} skipped (empty brief)`);
+  if (outcome.plan.skippedRunning.length) parts.push(`${outcome.plan.skippedRunning.length} already running`);
+  if (outcome.plan.tooLong.length) parts.push(`${outcome.plan.tooLong.length} over 20,000 characters`);
+  if (outcome.overCap.length) parts.push(`${outcome.overCap.length} left out by the spending cap`);
+  return {
+    ok: true,
+    message: parts.join(', '),
+    errors: [],
+    created,
+    queued,
+    skippedEmpty: outcome.plan.skippedEmpty,
+    skippedRunning: outcome.plan.skippedRunning,
+    tooLong: outcome.plan.tooLong,
+    overCap: outcome.overCap,
+    failed,
+  };
+}

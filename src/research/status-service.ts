@@ -1,0 +1,135 @@
+// What the Research panel shows of this sheet's tasks and how it keeps them moving: the poll (one tick when none ran
+// lately, then the sheet's records with their current rows) and the two answers to an unconfirmed create, "Check
+// again" and "Send anyway".
+import { LAST_TICK_KEY, research, tickOnce, withLock, type Research } from './context';
+import type { ResearchRowDto, ResearchStatusDto, UnconfirmedActionResponse } from './contract';
+import { AGENT_BUDGET } from './depth';
+import { locateEntries } from './write-back';
+import { recheckUnconfirmed, sendUnconfirmedAnyway } from './jobs';
+import { isPending, statusText, type LedgerEntry } from './ledger';
+import { ensureTimer } from '../scheduler/timer';
+import { activeSheetId } from '../platform/spreadsheet';
+import { BUSY_MESSAGE } from '../shared/busy';
+import { LAUNCH_BUDGET_MS } from './launch-service';
+
+const SIDEBAR_TICK_BUDGET_MS = 60 * 1000;
+/**
+ * A panel poll this soon after the previous tick shows the ledger without calling the service, so open panels (of
+ * any number of users) send at most one tick's requests per interval. The panel waits 15 s after each answer.
+ */
+const PANEL_TICK_GAP_MS = 15 * 1000;
+
+/** Research agents finished out of the depth's most (0..1) while researching; 1 when done; else null. */
+function progressOf(entry: LedgerEntry): number | null {
+  if (entry.state === 'done') return 1;
+  return entry.state === 'in_progress' ? Math.min(1, entry.agents / AGENT_BUDGET[entry.depth]) : null;
+}
+
+function rowDto(entry: LedgerEntry, row: number | null | undefined): ResearchRowDto {
+  return {
+    entryId: entry.id,
+    taskId: entry.taskId,
+    row: row ?? null,
+    state: entry.state,
+    status: statusText(entry),
+    depth: entry.depth,
+    progress: progressOf(entry),
+    brief: entry.brief.length > 200 ? `${entry.brief.slice(0, 199)}…` : entry.brief,
+    detached: entry.detached || row === null,
+    updatedAt: entry.updatedAt,
+  };
+}
+
+function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: boolean): ResearchStatusDto {
+  const shown = entries
+    .filter((entry) => entry.row.sheetId === sheetId)
+    .sort((a, b) => b.launchedAt - a.launchedAt)
+    .slice(0, 50);
+  // Current rows (after sorts and inserts), found the way results are written.
+  const rows =
+    shown.length > 0
+      ? locateEntries(
+          r.deps.grid,
+          sheetId,
+          shown.filter((entry) => !entry.detached),
+        )
+      : new Map<string, number | null>();
+  return {
+    pending: entries.filter(isPending).length,
+    busy,
+    requests: r.context.requestBudget.status(),
+    damaged: r.deps.ledger.damaged(),
+    rows: shown.map((entry) => rowDto(entry, rows.get(entry.id))),
+  };
+}
+
+/** A tick (from any panel or the timer) started less than PANEL_TICK_GAP_MS ago. */
+function tickedRecently(r: Research): boolean {
+  const since = r.context.clock.now() - Number(r.trigger.document.get(LAST_TICK_KEY) ?? 0);
+  return since >= 0 && since < PANEL_TICK_GAP_MS;
+}
+
+/**
+ * The panel's poll (15 s after its previous answer while open): one tick when none ran in the last 15 s and the lock
+ * is free, then the sheet's records.
+ */
+export function pollStatus(): ResearchStatusDto {
+  const r = research(SIDEBAR_TICK_BUDGET_MS);
+  const sheetId = activeSheetId();
+  if (tickedRecently(r)) return statusDto(r, r.deps.ledger.load(), sheetId, false);
+  return withLock(
+    r,
+    200,
+    () => statusDto(r, r.deps.ledger.load(), sheetId, true),
+    () => {
+      if (tickedRecently(r)) return statusDto(r, r.deps.ledger.load(), sheetId, false);
+      tickOnce(r);
+      return statusDto(r, r.deps.ledger.all(), sheetId, false);
+    },
+  );
+}
+
+/** "Check again": looks for unconfirmed creates in the service's task list once more (further back than a tick). */
+export function checkUnconfirmed(entryIds: string[]): UnconfirmedActionResponse {
+  const r = research(SIDEBAR_TICK_BUDGET_MS);
+  return withLock<UnconfirmedActionResponse>(
+    r,
+    30000,
+    () => ({ ok: false, message: BUSY_MESSAGE }),
+    () => {
+      const { found, stillMissing } = recheckUnconfirmed(r.deps, new Set(entryIds));
+      if (found.length > 0) {
+        ensureTimer(r.trigger, 'research');
+        tickOnce(r);
+      }
+      const parts = [];
+      if (found.length)
+        parts.push(
+          `${found.length} found at the service: ${found.length === 1 ? 'it is' : 'they are'} running and will be written as usual`,
+        );
+      if (stillMissing)
+        parts.push(
+          `${stillMissing} still not in your task list: may never have started (Send anyway pays again if it did)`,
+        );
+      return { ok: true, message: parts.join('; ') || 'Nothing to check' };
+    },
+  );
+}
+
+/** "Send anyway": creates the unconfirmed tasks again, on the user's word (the panel showed what it may cost). */
+export function sendAnyway(entryIds: string[]): UnconfirmedActionResponse {
+  const r = research(LAUNCH_BUDGET_MS);
+  return withLock<UnconfirmedActionResponse>(
+    r,
+    30000,
+    () => ({ ok: false, message: BUSY_MESSAGE }),
+    () => {
+      const requeued = sendUnconfirmedAnyway(r.deps, new Set(entryIds));
+      if (requeued.length === 0)
+        return { ok: false, message: 'These rows are no longer unconfirmed: nothing was sent' };
+      ensureTimer(r.trigger, 'research');
+      tickOnce(r);
+      return { ok: true, message: `Sent ${requeued.length} again` };
+    },
+  );
+}
