@@ -1,0 +1,273 @@
+// The Tasks tab: this sheet's research records (polled every 15 s while the panel is open, with progress, the daily
+// request budget, unreadable records, and the two answers to a create whose answer was lost), and the account's task
+// history a page at a time with "View report" and "Write to selected row".
+import type { ResearchStatusDto } from '../../src/research/contract';
+import { errorText, server } from '../bridge';
+import { h, message } from '../ui/dom';
+import { createPollLoop } from './poll-loop';
+import { output, render, state } from './state';
+
+const POLL_MS = 15000;
+
+/** One poll (through pollLoop only; a failed one is tried again at the next interval). */
+async function fetchStatus(): Promise<void> {
+  state.status = await server.pollResearch();
+  if (state.tab === 'tasks') render();
+}
+
+export const pollLoop = createPollLoop({
+  poll: fetchStatus,
+  setTimer: (run, ms) => setTimeout(run, ms),
+  clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  intervalMs: POLL_MS,
+});
+
+/** "Requests today: N of M", and the warning or refusal once 90 % of the daily budget is used. */
+function requestBudgetLine(requests: ResearchStatusDto['requests']): HTMLElement {
+  return h(
+    'div',
+    { id: 'request-budget' },
+    h(
+      'div',
+      { class: 'muted' },
+      `Requests today: ${requests.used.toLocaleString('en-US')} of ${requests.limit.toLocaleString('en-US')}`,
+    ),
+    requests.message ? message(requests.spent ? 'error' : 'warn', requests.message) : null,
+  );
+}
+
+export async function loadHistory(page: number): Promise<void> {
+  try {
+    const result = await server.listResearchHistory(page);
+    state.history = result;
+  } catch (error) {
+    state.history = { page, items: [], hasMore: false, error: errorText(error) };
+  }
+  render();
+}
+
+async function writeToRow(taskId: string, confirmed = { otherCompany: false, taskOutput: false }): Promise<void> {
+  try {
+    const answer = await server.writeTaskToSelectedRow({ taskId, output: output(), ...confirmed });
+    state.written = { taskId, answer, confirmed };
+  } catch (error) {
+    state.written = { taskId, answer: { ok: false, message: errorText(error), ask: null }, confirmed };
+  }
+  render();
+}
+
+/** The answer of "Write to selected row" in the task's entry: done, refused, or its question with a button. */
+function writeAnswer(taskId: string): HTMLElement | null {
+  const written = state.written;
+  if (!written || written.taskId !== taskId) return null;
+  const { answer, confirmed } = written;
+  if (!answer.ask) return message(answer.ok ? 'ok' : 'error', answer.message);
+  const ask = answer.ask;
+  const again = ask.kind === 'company' ? { ...confirmed, otherCompany: true } : { ...confirmed, taskOutput: true };
+  return h(
+    'div',
+    { class: 'message warn', id: 'write-question' },
+    ask.question,
+    h(
+      'div',
+      { class: 'row' },
+      h('button', { type: 'button', class: 'primary', onclick: () => void writeToRow(taskId, again) }, ask.confirm),
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: () => {
+            state.written = null;
+            render();
+          },
+        },
+        'Cancel',
+      ),
+    ),
+  );
+}
+
+/** "Check again" or "Send anyway" on unconfirmed creates; the answer shows in the notice, the list refreshes. */
+async function actOnUnconfirmed(action: 'check' | 'send', entryId: string): Promise<void> {
+  state.confirmingSend = null;
+  try {
+    const result =
+      action === 'check'
+        ? await server.checkUnconfirmedResearch([entryId])
+        : await server.sendUnconfirmedResearchAnyway([entryId]);
+    state.notice = { kind: result.ok ? 'ok' : 'error', text: result.message };
+    state.status = await server.pollResearch();
+  } catch (error) {
+    state.notice = { kind: 'error', text: errorText(error) };
+  }
+  render();
+}
+
+/** The actions of a create whose answer was lost: look again, or send it again knowing it may be paid twice. */
+function unconfirmedActions(row: ResearchStatusDto['rows'][number]): HTMLElement {
+  const cost = state.context?.reservations[row.depth] ?? 0;
+  if (state.confirmingSend === row.entryId) {
+    return h(
+      'div',
+      { class: 'message warn' },
+      `If the first send did start a task, this pays for a second one: up to ${cost} credits.`,
+      h(
+        'div',
+        { class: 'row' },
+        h(
+          'button',
+          { type: 'button', class: 'primary', onclick: () => void actOnUnconfirmed('send', row.entryId) },
+          'Send again',
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              state.confirmingSend = null;
+              render();
+            },
+          },
+          'Cancel',
+        ),
+      ),
+    );
+  }
+  return h(
+    'div',
+    { class: 'row' },
+    h('button', { type: 'button', onclick: () => void actOnUnconfirmed('check', row.entryId) }, 'Check again'),
+    h(
+      'button',
+      {
+        type: 'button',
+        onclick: () => {
+          state.confirmingSend = row.entryId;
+          render();
+        },
+      },
+      `Send anyway (up to ${cost} credits)`,
+    ),
+  );
+}
+
+async function viewTask(taskId: string): Promise<void> {
+  state.tab = 'report';
+  state.report = null;
+  render();
+  try {
+    state.report = await server.getTaskReport(taskId);
+  } catch (error) {
+    state.report = {
+      found: false,
+      message: errorText(error),
+      row: null,
+      taskId,
+      status: null,
+      brief: null,
+      report: null,
+      error: null,
+      detached: false,
+    };
+  }
+  render();
+}
+
+/** Ledger records that could not be read: kept in the hidden sheet, named here so nothing is lost silently. */
+function damagedNotice(damaged: ResearchStatusDto['damaged']): HTMLElement {
+  const tasks = damaged.map((record) => record.taskId || record.entryId || '(no id)').join(', ');
+  return h(
+    'div',
+    { class: 'message error', id: 'damaged-records', role: 'alert' },
+    `${damaged.length} research record${damaged.length === 1 ? '' : 's'} could not be read (${tasks}). ` +
+      'They are kept unchanged in the hidden sheet "Sheet Scout research ledger"; their rows are not updated.',
+  );
+}
+
+/** One record of this sheet: its brief, row and status, progress while researching, and its actions. */
+function sheetTask(row: ResearchStatusDto['rows'][number]): HTMLElement {
+  return h(
+    'div',
+    { class: 'task' },
+    h('div', { class: 'brief' }, row.brief),
+    h(
+      'div',
+      { class: 'meta' },
+      `${row.detached || row.row === null ? 'row changed or deleted' : `row ${row.row}`} · ${row.status}`,
+    ),
+    row.progress !== null && row.progress < 1
+      ? h(
+          'div',
+          { class: 'progress', title: 'Research agents finished, out of the most this depth runs' },
+          h('div', { style: `width: ${Math.round(row.progress * 100)}%` }),
+        )
+      : null,
+    row.taskId && (row.state === 'done' || row.state === 'failed')
+      ? h('button', { type: 'button', onclick: () => void viewTask(row.taskId as string) }, 'View report')
+      : null,
+    row.state === 'unconfirmed' ? unconfirmedActions(row) : null,
+  );
+}
+
+/** One task of the account's history, with "View report" and "Write to selected row" once done. */
+function historyTask(item: NonNullable<typeof state.history>['items'][number]): HTMLElement {
+  return h(
+    'div',
+    { class: 'task' },
+    h('div', { class: 'brief' }, item.brief),
+    h(
+      'div',
+      { class: 'meta' },
+      `${item.status.replace('_', ' ')} · ${item.depth} · ${item.iterations} iterations, ${item.agents} agents, ${item.sources} sources${item.status === 'done' ? ` · ${item.cost} credits` : ''} · ${item.createdAt.slice(0, 16).replace('T', ' ')}`,
+    ),
+    item.failureReason ? h('div', { class: 'inline-error' }, item.failureReason) : null,
+    item.status === 'done'
+      ? h(
+          'div',
+          { class: 'row' },
+          h('button', { type: 'button', onclick: () => void viewTask(item.id) }, 'View report'),
+          h('button', { type: 'button', onclick: () => void writeToRow(item.id) }, 'Write to selected row'),
+        )
+      : null,
+    writeAnswer(item.id),
+  );
+}
+
+function historyPager(): HTMLElement {
+  const history = state.history;
+  return h(
+    'div',
+    { class: 'row' },
+    history && history.page > 0
+      ? h('button', { type: 'button', onclick: () => void loadHistory(history.page - 1) }, 'Newer')
+      : null,
+    history?.hasMore
+      ? h('button', { type: 'button', onclick: () => void loadHistory(history.page + 1) }, 'Older')
+      : null,
+    h('button', { type: 'button', onclick: () => void loadHistory(history?.page ?? 0) }, 'Refresh'),
+  );
+}
+
+export function tasksTab(): HTMLElement {
+  const status = state.status;
+  const history = state.history;
+  return h(
+    'section',
+    {},
+    h('h2', {}, 'This sheet'),
+    status
+      ? h(
+          'div',
+          { class: 'muted', id: 'pending' },
+          `${status.pending} task${status.pending === 1 ? '' : 's'} pending${status.busy ? ' (updating…)' : ''}; refreshed every 15 s while this panel is open`,
+        )
+      : h('div', { class: 'muted' }, 'Loading…'),
+    status ? requestBudgetLine(status.requests) : null,
+    status && status.damaged.length > 0 ? damagedNotice(status.damaged) : null,
+    ...(status?.rows ?? []).map(sheetTask),
+    h('h2', {}, 'All tasks of the account'),
+    history?.error ? message('error', history.error) : null,
+    ...(history?.items ?? []).map(historyTask),
+    historyPager(),
+  );
+}
