@@ -4,7 +4,8 @@
 // time budget lasts, and whatever could not be fetched in time answers "Pending" instead of the execution timing out.
 // One formula resolves at most MAX_FORMULA_LOOKUPS unique companies (what "Refresh pending lookups" completes and the
 // packed cache holds with room to spare); inputs beyond that point to the bulk enrichment instead.
-import type { ApiError } from '../api/errors';
+import type { ApiError, Result } from '../api/errors';
+import type { LookupOutcome } from '../api/types';
 import { readCachedLookups, writeCachedLookups, type CachedLookup } from '../companies/profile-cache';
 import { parseFieldList, profileValues, type ProfileField, type ProfileValues } from '../companies/profile-fields';
 import { cellsOf, isBlank, readBoolean, readCompanyInput, type CompanyInput } from './arguments';
@@ -42,6 +43,46 @@ const DEFINITIVE_KINDS: ApiError['kind'][] = [
  */
 function stopsTheRun(error: ApiError, batchAnswered: boolean): boolean {
   return DEFINITIVE_KINDS.includes(error.kind) || (!batchAnswered && tripsBreaker(error));
+}
+
+/**
+ * Records one batch's answers: profiles and not-found (also to cache), enriching and error texts. Answers whether the
+ * service answered anything, and the batch's error that may end the run (a definitive one or one that trips the
+ * breaker).
+ */
+function recordBatch(
+  batch: string[],
+  results: Result<LookupOutcome>[],
+  answers: Map<string, LookupAnswer>,
+): { toCache: Map<string, CachedLookup>; batchError: ApiError | null; batchAnswered: boolean } {
+  const toCache = new Map<string, CachedLookup>();
+  let batchError: ApiError | null = null;
+  let batchAnswered = false;
+  batch.forEach((key, index) => {
+    const result = results[index];
+    if (result.ok) {
+      batchAnswered = true;
+      if (result.value.state === 'ready') {
+        const values = profileValues(result.value.profile);
+        answers.set(key, { kind: 'profile', values });
+        toCache.set(key, { state: 'found', values });
+      } else {
+        answers.set(key, { kind: 'text', text: CELL_TEXT.enriching });
+      }
+      return;
+    }
+    const error = result.error;
+    answers.set(key, { kind: 'text', text: errorCellText(error) });
+    if (error.kind === 'not_found') {
+      batchAnswered = true;
+      toCache.set(key, { state: 'not_found' });
+    } else if (tripsBreaker(error) || DEFINITIVE_KINDS.includes(error.kind)) {
+      batchError = error;
+    } else {
+      batchAnswered = true;
+    }
+  });
+  return { toCache, batchError, batchAnswered };
 }
 
 /**
@@ -95,33 +136,7 @@ export function resolveLookups(keys: string[], env: FormulaEnv): LookupRun {
     next += batch.length;
     run.fetched += batch.length;
 
-    const toCache = new Map<string, CachedLookup>();
-    let batchError: ApiError | null = null;
-    let batchAnswered = false;
-    batch.forEach((key, index) => {
-      const result = results[index];
-      if (result.ok) {
-        batchAnswered = true;
-        if (result.value.state === 'ready') {
-          const values = profileValues(result.value.profile);
-          answers.set(key, { kind: 'profile', values });
-          toCache.set(key, { state: 'found', values });
-        } else {
-          answers.set(key, { kind: 'text', text: CELL_TEXT.enriching });
-        }
-        return;
-      }
-      const error = result.error;
-      answers.set(key, { kind: 'text', text: errorCellText(error) });
-      if (error.kind === 'not_found') {
-        batchAnswered = true;
-        toCache.set(key, { state: 'not_found' });
-      } else if (tripsBreaker(error) || DEFINITIVE_KINDS.includes(error.kind)) {
-        batchError = error;
-      } else {
-        batchAnswered = true;
-      }
-    });
+    const { toCache, batchError, batchAnswered } = recordBatch(batch, results, answers);
     if (toCache.size > 0) writeCachedLookups(env.cache, toCache, env.clock.now());
     answered ||= batchAnswered;
     if (batchError && stopsTheRun(batchError, batchAnswered)) {

@@ -1,6 +1,7 @@
 // One polling tick: reconcile creates whose answer was lost, send queued creates, read the task list, and write
 // finished tasks into their rows, inside the tick's time and request budget.
-import type { TaskReport } from '../api/types';
+import type { ResearchTask, TaskReport } from '../api/types';
+import type { Result } from '../api/errors';
 import { isPending, needsWork, type LedgerEntry } from './ledger';
 import { NO_POLL_MEMORY, pollTasks } from './poll';
 import { applyTask, createQueued, limitsOf, reconcileSending, type JobDeps } from './jobs';
@@ -16,6 +17,40 @@ export interface TickSummary {
   unreadable: number;
   /** Stopped early for lack of time; the next tick continues. */
   partial: boolean;
+}
+
+/**
+ * What a poll answer changes in a record: the task's new state and counts (its report kept in `fresh` when done), or
+ * failed when the service no longer has it; null when nothing changed.
+ */
+function polledEntry(
+  entry: LedgerEntry,
+  result: Result<ResearchTask>,
+  now: number,
+  fresh: Map<string, TaskReport>,
+): LedgerEntry | null {
+  if (!result.ok) {
+    if (result.error.kind !== 'not_found') return null;
+    return {
+      ...entry,
+      state: 'failed',
+      error: 'The service no longer has this task',
+      cost: 0,
+      written: false,
+      finishedAt: now,
+      updatedAt: now,
+    };
+  }
+  const task = result.value;
+  const refetch = entry.state === 'done' && task.status === 'done';
+  const moved =
+    task.status !== entry.state ||
+    task.iterations !== entry.iterations ||
+    task.agents !== entry.agents ||
+    task.sources !== entry.sources;
+  if (!refetch && !moved) return null;
+  if (task.status === 'done' && task.report) fresh.set(task.id, task.report);
+  return applyTask(entry, task, now);
 }
 
 /**
@@ -63,32 +98,7 @@ export function runTick(deps: JobDeps, startedAt = deps.clock.now()): TickSummar
   );
   for (const entry of toPoll) {
     const result = poll.answers.get(entry.taskId as string);
-    if (!result) continue;
-    let next: LedgerEntry | null = null;
-    if (result.ok) {
-      const task = result.value;
-      const refetch = entry.state === 'done' && task.status === 'done';
-      if (
-        refetch ||
-        task.status !== entry.state ||
-        task.iterations !== entry.iterations ||
-        task.agents !== entry.agents ||
-        task.sources !== entry.sources
-      ) {
-        next = applyTask(entry, task, now);
-        if (task.status === 'done' && task.report) fresh.set(task.id, task.report);
-      }
-    } else if (result.error.kind === 'not_found') {
-      next = {
-        ...entry,
-        state: 'failed',
-        error: 'The service no longer has this task',
-        cost: 0,
-        written: false,
-        finishedAt: now,
-        updatedAt: now,
-      };
-    }
+    const next = result ? polledEntry(entry, result, now, fresh) : null;
     // A 403 (another account's task, launched here by another user outside this user's organization) is in
     // `unreadable`: its owner's panel or trigger polls it; it does not keep this user's trigger alive.
     if (next) {

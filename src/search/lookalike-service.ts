@@ -3,10 +3,10 @@
 // the same filters for all), tells unknown and still-enriching references apart, fuses the lists (lookalike-list.ts)
 // and writes the top N into a new sheet. A reference that fails is reported in the answer, never fatal; the run fails
 // only when no reference could be searched for a reason the user must fix (token, filters, quota).
-import type { ApiError } from '../api/errors';
+import type { ApiError, Result } from '../api/errors';
 import { userMessage } from '../api/errors';
 import type { ServiceClient } from '../api/client';
-import type { CompanySearchResult, SimilarRequest } from '../api/types';
+import type { CompanySearchResult, SimilarRequest, SimilarResponse } from '../api/types';
 import { parseDomain } from '../shared/domain';
 import { resolveColumns, type ResultColumnKey } from './columns';
 import { normalizeDomainList, summarizeExclude, type ExcludeEntry } from './exclude-domains';
@@ -213,6 +213,58 @@ function noteFor(request: LookalikeListRequest, references: string[], excludedOt
   ].join('\n');
 }
 
+/** Each reference's pages of answers as one list of results, or why it has none. */
+function collectLists(
+  references: string[],
+  answers: Result<SimilarResponse>[],
+  pageLimits: number[],
+  perReference: number,
+) {
+  const report: ReferenceReport = { used: [], notFound: [], enriching: [], failed: [], partial: [] };
+  const lists: ReferenceResults[] = [];
+  const exhaustedLists: boolean[] = [];
+  const unserved: string[] = [];
+  let firstError: ApiError | null = null;
+  for (const [index, reference] of references.entries()) {
+    const pages = pageLimits.length;
+    const outcome = outcomeOf(answers.slice(index * pages, (index + 1) * pages), pageLimits, perReference);
+    if (outcome.kind === 'listed') {
+      report.used.push(reference);
+      if (outcome.partial) report.partial.push(reference);
+      lists.push({ reference, results: outcome.results });
+      exhaustedLists.push(outcome.exhausted);
+    } else if (outcome.kind === 'not_found') unserved.push(reference);
+    else if (outcome.kind === 'enriching') report.enriching.push(reference);
+    else {
+      firstError ??= outcome.error;
+      report.failed.push({ reference, message: userMessage(outcome.error) });
+    }
+  }
+  return { report, lists, exhaustedLists, unserved, firstError };
+}
+
+/** The run's warning: the free plan's depth (when every list stopped there), and lists shortened by failed pages. */
+function runWarning(
+  deps: LookalikeDeps,
+  client: NonNullable<LookalikeDeps['client']>,
+  perReference: number,
+  lists: ReferenceResults[],
+  exhaustedLists: boolean[],
+  report: ReferenceReport,
+): string | null {
+  let warning: string | null = null;
+  const allAtFreeDepth =
+    lists.length > 0 && lists.every((list, index) => list.results.length === FREE_DEPTH && exhaustedLists[index]);
+  if (perReference > FREE_DEPTH && allAtFreeDepth && probeFreeTier(deps, client, lists[0].results[0].domain)) {
+    warning = `The free plan returns up to ${FREE_DEPTH} results per reference`;
+  }
+  if (report.partial.length > 0) {
+    const partial = `Some pages failed, so these lists are shorter than asked: ${report.partial.join(', ')}`;
+    warning = warning ? `${warning}. ${partial}` : partial;
+  }
+  return warning;
+}
+
 /** Runs the lookalike searches of every reference, merges them and writes the top N into a new sheet. */
 export function runLookalikeList(deps: LookalikeDeps, request: LookalikeListRequest): LookalikeAnswer {
   const client = deps.client;
@@ -240,29 +292,12 @@ export function runLookalikeList(deps: LookalikeDeps, request: LookalikeListRequ
   );
   const answers = client.runSimilar(calls);
 
-  const report: ReferenceReport = { used: [], notFound: [], enriching: [], failed: [], partial: [] };
-  const lists: ReferenceResults[] = [];
-  const exhaustedLists: boolean[] = [];
-  const unserved: string[] = [];
-  let firstError: ApiError | null = null;
-  for (const [index, reference] of references.entries()) {
-    const outcome = outcomeOf(
-      answers.slice(index * pages.length, (index + 1) * pages.length),
-      pages.map((page) => page.limit),
-      request.perReference,
-    );
-    if (outcome.kind === 'listed') {
-      report.used.push(reference);
-      if (outcome.partial) report.partial.push(reference);
-      lists.push({ reference, results: outcome.results });
-      exhaustedLists.push(outcome.exhausted);
-    } else if (outcome.kind === 'not_found') unserved.push(reference);
-    else if (outcome.kind === 'enriching') report.enriching.push(reference);
-    else {
-      firstError ??= outcome.error;
-      report.failed.push({ reference, message: userMessage(outcome.error) });
-    }
-  }
+  const { report, lists, exhaustedLists, unserved, firstError } = collectLists(
+    references,
+    answers,
+    pages.map((page) => page.limit),
+    request.perReference,
+  );
   // The lookalike search answers 404 for a company whose profile is still being built; the lookup (0 credits) says
   // which (202) and starts the enrichment, so the same run works a few minutes later.
   const lookups = unserved.length > 0 ? client.lookupCompanies(unserved) : [];
@@ -273,16 +308,7 @@ export function runLookalikeList(deps: LookalikeDeps, request: LookalikeListRequ
   }
   if (lists.length === 0 && firstError !== null) return failureOf(firstError);
 
-  let warning: string | null = null;
-  const allAtFreeDepth =
-    lists.length > 0 && lists.every((list, index) => list.results.length === FREE_DEPTH && exhaustedLists[index]);
-  if (request.perReference > FREE_DEPTH && allAtFreeDepth && probeFreeTier(deps, client, lists[0].results[0].domain)) {
-    warning = `The free plan returns up to ${FREE_DEPTH} results per reference`;
-  }
-  if (report.partial.length > 0) {
-    const partial = `Some pages failed, so these lists are shorter than asked: ${report.partial.join(', ')}`;
-    warning = warning ? `${warning}. ${partial}` : partial;
-  }
+  const warning = runWarning(deps, client, request.perReference, lists, exhaustedLists, report);
 
   const fusion = fuseRankings(lists, split.excluded);
   const top = fusion.companies.slice(0, request.top);

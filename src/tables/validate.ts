@@ -181,19 +181,29 @@ function cycles(edges: Map<number, number[]>, rows: number[]): Map<number, numbe
   return result;
 }
 
-/**
- * Every problem of the mapping, in row order, errors and warnings. The mapping can be sent when no issue has
- * severity `error`. Only included rows are checked; the order of the included rows is the order of the columns.
- */
-export function validateMapping(drafts: readonly ColumnDraft[], context: ValidationContext = {}): MappingIssue[] {
-  const issues: MappingIssue[] = [];
-  const included = drafts.map((draft, row) => ({ draft, row })).filter((entry) => entry.draft.include);
-  if (included.length === 0) {
-    return [{ row: null, field: 'mapping', severity: 'error', message: 'Include at least one column' }];
-  }
+/** What every row's checks need to know of the whole mapping: where each key is, and which rows form cycles. */
+interface MappingIndex {
+  drafts: readonly ColumnDraft[];
+  context: ValidationContext;
+  before: Set<string>;
+  after: Set<string>;
+  /** Included rows by key (the first row of a key). */
+  rowOfKey: Map<string, number>;
+  /** Included rows whose key an earlier included row already has, with that row. */
+  duplicates: Map<number, number>;
+  /** Skipped rows by key. */
+  skippedRowOfKey: Map<string, number>;
+  allKnown: string[];
+  cycleOf: Map<number, number[]>;
+}
+
+function indexMapping(
+  drafts: readonly ColumnDraft[],
+  included: { draft: ColumnDraft; row: number }[],
+  context: ValidationContext,
+): MappingIndex {
   const before = new Set(context.existingBefore ?? []);
   const after = new Set(context.existingAfter ?? []);
-
   const rowOfKey = new Map<string, number>();
   const duplicates = new Map<number, number>();
   for (const { draft, row } of included) {
@@ -206,8 +216,6 @@ export function validateMapping(drafts: readonly ColumnDraft[], context: Validat
   drafts.forEach((draft, row) => {
     if (!draft.include && !skippedRowOfKey.has(draft.key.trim())) skippedRowOfKey.set(draft.key.trim(), row);
   });
-  const allKnown = [...rowOfKey.keys(), ...before, ...after];
-
   const edges = new Map<number, number[]>();
   for (const { draft, row } of included) {
     edges.set(
@@ -221,89 +229,93 @@ export function validateMapping(drafts: readonly ColumnDraft[], context: Validat
     edges,
     included.map((entry) => entry.row),
   );
+  const allKnown = [...rowOfKey.keys(), ...before, ...after];
+  return { drafts, context, before, after, rowOfKey, duplicates, skippedRowOfKey, allKnown, cycleOf };
+}
 
+/** A key used by an earlier column (error), or already in the table (warning). */
+function keyIssue(index: MappingIndex, draft: ColumnDraft, row: number): MappingIssue | null {
+  const key = draft.key.trim();
+  const firstRow = index.duplicates.get(row);
+  if (firstRow !== undefined) {
+    return {
+      row,
+      field: 'key',
+      severity: 'error',
+      message: `Key "${key}" is already used by column "${draftLabel(index.drafts[firstRow])}"`,
+    };
+  }
+  if (index.before.has(key) || index.after.has(key)) {
+    return {
+      row,
+      field: 'key',
+      severity: 'warning',
+      message: `The table already has a column with key "${key}": pushing it again would duplicate it (skip it or change the key)`,
+    };
+  }
+  return null;
+}
+
+function cycleIssue(index: MappingIndex, draft: ColumnDraft, row: number, cycle: number[]): MappingIssue {
+  const path = [...cycle, cycle[0]].map((member) => `{${index.drafts[member].key.trim()}}`).join(' -> ');
+  const field =
+    consumedKeys(draft).find((ref) => cycle.includes(index.rowOfKey.get(ref.name) ?? -1))?.field ?? 'prompt';
+  return {
+    row,
+    field,
+    severity: 'error',
+    message: cycle.length === 1 ? `Refers to its own key {${draft.key.trim()}}` : `Reference cycle: ${path}`,
+  };
+}
+
+/** What is wrong with one reference {name} of the column in `row`, or null when it is fine. */
+function referenceProblem(
+  index: MappingIndex,
+  ref: ReturnType<typeof consumedKeys>[number],
+  row: number,
+  cycle: number[] | undefined,
+): string | null {
+  const { drafts } = index;
+  if (ref.name === INPUT_REFERENCE) return ref.field === 'emailColumnKey' ? 'Choose a column key, not {input}' : null;
+  const target = index.rowOfKey.get(ref.name);
+  if (target !== undefined) {
+    if ((cycle && cycle.includes(target)) || target <= row) return null;
+    return `Refers to {${ref.name}} of column "${draftLabel(drafts[target])}", which comes later: a column can only use columns before it`;
+  }
+  if (index.before.has(ref.name)) return null;
+  if (index.after.has(ref.name)) return `Refers to {${ref.name}}, a table column that will come after the new columns`;
+  const skipped = index.skippedRowOfKey.get(ref.name);
+  if (skipped !== undefined)
+    return `Refers to {${ref.name}} of column "${draftLabel(drafts[skipped])}", which is skipped: include it or remove the reference`;
+  const lookalike = index.allKnown.find((known) => known.toLowerCase() === ref.name.toLowerCase());
+  return lookalike
+    ? `Unknown key {${ref.name}}: did you mean {${lookalike}}?`
+    : `Unknown key {${ref.name}}: no column has this key${index.context.unknownHint ?? ''}`;
+}
+
+/**
+ * Every problem of the mapping, in row order, errors and warnings. The mapping can be sent when no issue has
+ * severity `error`. Only included rows are checked; the order of the included rows is the order of the columns.
+ */
+export function validateMapping(drafts: readonly ColumnDraft[], context: ValidationContext = {}): MappingIssue[] {
+  const included = drafts.map((draft, row) => ({ draft, row })).filter((entry) => entry.draft.include);
+  if (included.length === 0) {
+    return [{ row: null, field: 'mapping', severity: 'error', message: 'Include at least one column' }];
+  }
+  const index = indexMapping(drafts, included, context);
+  const issues: MappingIssue[] = [];
   for (const { draft, row } of included) {
-    const key = draft.key.trim();
     issues.push(...fieldIssues(draft, row));
-    const firstRow = duplicates.get(row);
-    if (firstRow !== undefined) {
-      issues.push({
-        row,
-        field: 'key',
-        severity: 'error',
-        message: `Key "${key}" is already used by column "${draftLabel(drafts[firstRow])}"`,
-      });
-    } else if (before.has(key) || after.has(key)) {
-      issues.push({
-        row,
-        field: 'key',
-        severity: 'warning',
-        message: `The table already has a column with key "${key}": pushing it again would duplicate it (skip it or change the key)`,
-      });
-    }
-
-    const cycle = cycleOf.get(row);
-    if (cycle) {
-      const path = [...cycle, cycle[0]].map((member) => `{${drafts[member].key.trim()}}`).join(' -> ');
-      const field = consumedKeys(draft).find((ref) => cycle.includes(rowOfKey.get(ref.name) ?? -1))?.field ?? 'prompt';
-      issues.push({
-        row,
-        field,
-        severity: 'error',
-        message: cycle.length === 1 ? `Refers to its own key {${key}}` : `Reference cycle: ${path}`,
-      });
-    }
+    const duplicate = keyIssue(index, draft, row);
+    if (duplicate) issues.push(duplicate);
+    const cycle = index.cycleOf.get(row);
+    if (cycle) issues.push(cycleIssue(index, draft, row, cycle));
     const reported = new Set<string>();
     for (const ref of consumedKeys(draft)) {
       if (reported.has(ref.name)) continue;
       reported.add(ref.name);
-      if (ref.name === INPUT_REFERENCE) {
-        if (ref.field === 'emailColumnKey')
-          issues.push({ row, field: ref.field, severity: 'error', message: 'Choose a column key, not {input}' });
-        continue;
-      }
-      const target = rowOfKey.get(ref.name);
-      if (target !== undefined) {
-        if (cycle && cycle.includes(target)) continue;
-        if (target > row) {
-          issues.push({
-            row,
-            field: ref.field,
-            severity: 'error',
-            message: `Refers to {${ref.name}} of column "${draftLabel(drafts[target])}", which comes later: a column can only use columns before it`,
-          });
-        }
-        continue;
-      }
-      if (before.has(ref.name)) continue;
-      if (after.has(ref.name)) {
-        issues.push({
-          row,
-          field: ref.field,
-          severity: 'error',
-          message: `Refers to {${ref.name}}, a table column that will come after the new columns`,
-        });
-        continue;
-      }
-      const skipped = skippedRowOfKey.get(ref.name);
-      if (skipped !== undefined) {
-        issues.push({
-          row,
-          field: ref.field,
-          severity: 'error',
-          message: `Refers to {${ref.name}} of column "${draftLabel(drafts[skipped])}", which is skipped: include it or remove the reference`,
-        });
-        continue;
-      }
-      const lookalike = allKnown.find((known) => known.toLowerCase() === ref.name.toLowerCase());
-      issues.push({
-        row,
-        field: ref.field,
-        severity: 'error',
-        message: lookalike
-          ? `Unknown key {${ref.name}}: did you mean {${lookalike}}?`
-          : `Unknown key {${ref.name}}: no column has this key${context.unknownHint ?? ''}`,
-      });
+      const message = referenceProblem(index, ref, row, cycle);
+      if (message) issues.push({ row, field: ref.field, severity: 'error', message });
     }
   }
   return issues;
