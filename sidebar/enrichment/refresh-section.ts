@@ -44,8 +44,9 @@ function addChunk(totals: RunTotals, chunk: Changes): void {
     totals.byField.set(header, (totals.byField.get(header) ?? 0) + rows);
 }
 
-export function refreshSection(): HTMLElement {
-  const days = h('input', {
+/** The "Keep data fresh" section: its age input and Check button, the preview, and the refresh run in chunks. */
+class RefreshSection {
+  private readonly days = h('input', {
     type: 'number',
     id: 'enrich-fresh-days',
     min: '0',
@@ -53,31 +54,57 @@ export function refreshSection(): HTMLElement {
     value: '30',
     'aria-label': 'Days',
   });
-  const output = h('div', { id: 'enrich-fresh-output' });
-  const check = h('button', { type: 'button', id: 'enrich-fresh-check' }, 'Check');
-  const show = (...children: Array<Node | null>) => replaceChildren(output, ...children);
+  private readonly output = h('div', { id: 'enrich-fresh-output' });
+  private readonly check = h('button', { type: 'button', id: 'enrich-fresh-check' }, 'Check');
 
-  async function preview(): Promise<void> {
-    show(h('p', { class: 'muted' }, 'Reading the sheet…'));
+  element(): HTMLElement {
+    this.check.addEventListener('click', () => void this.preview());
+    return h(
+      'details',
+      { id: 'enrich-fresh' },
+      h('summary', {}, 'Keep data fresh'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Look up again the rows enriched more than N days ago; only changed cells are rewritten.',
+      ),
+      h(
+        'div',
+        { class: 'fresh-age' },
+        h('label', { for: 'enrich-fresh-days' }, 'Older than'),
+        this.days,
+        h('span', {}, 'days'),
+        this.check,
+      ),
+      this.output,
+    );
+  }
+
+  private show(...children: Array<Node | null>): void {
+    replaceChildren(this.output, ...children);
+  }
+
+  private async preview(): Promise<void> {
+    this.show(h('p', { class: 'muted' }, 'Reading the sheet…'));
     try {
-      renderPreview(await server.getRefreshPreview({ days: Number(days.value) }));
+      this.renderPreview(await server.getRefreshPreview({ days: Number(this.days.value) }));
     } catch (error) {
-      show(message('error', errorText(error)));
+      this.show(message('error', errorText(error)));
     }
   }
 
-  function renderPreview(answer: RefreshPreview): void {
-    if (!answer.ok) return show(message('warn', answer.message));
+  private renderPreview(answer: RefreshPreview): void {
+    if (!answer.ok) return this.show(message('warn', answer.message));
     if (answer.staleRows === 0)
-      return show(message('ok', `Every enriched row of "${answer.sheetName}" is newer than ${answer.days} days.`));
+      return this.show(message('ok', `Every enriched row of "${answer.sheetName}" is newer than ${answer.days} days.`));
     const undated = answer.undatedRows > 0 ? ` (${count(answer.undatedRows)} enriched before dates were kept)` : '';
     const run = h(
       'button',
       { type: 'button', class: 'primary', id: 'enrich-fresh-run' },
       `Refresh ${count(answer.staleRows)} rows`,
     );
-    run.addEventListener('click', () => void refresh(answer.days, run));
-    show(
+    run.addEventListener('click', () => void this.refresh(answer.days, run));
+    this.show(
       h(
         'p',
         { id: 'enrich-fresh-preview' },
@@ -92,44 +119,30 @@ export function refreshSection(): HTMLElement {
     );
   }
 
-  async function refresh(age: number, button: HTMLButtonElement): Promise<void> {
+  private async refresh(age: number, button: HTMLButtonElement): Promise<void> {
     button.disabled = true;
-    check.disabled = true;
+    this.check.disabled = true;
     const totals: RunTotals = { checked: 0, changedRows: 0, notFound: 0, byField: new Map(), skip: [] };
     try {
       for (;;) {
         const chunk = await server.runRefreshChunk({ days: age, skip: totals.skip });
-        if (!chunk.ok) return show(message('warn', chunk.message), totalsLine(totals));
+        if (!chunk.ok) return this.show(message('warn', chunk.message), totalsLine(totals));
         addChunk(totals, chunk);
         if (chunk.remaining === 0) break;
-        show(h('p', { class: 'muted' }, `Refreshing… ${count(chunk.remaining)} domains left.`), totalsLine(totals));
+        this.show(
+          h('p', { class: 'muted' }, `Refreshing… ${count(chunk.remaining)} domains left.`),
+          totalsLine(totals),
+        );
       }
-      show(message('ok', 'Refresh finished.'), totalsLine(totals));
+      this.show(message('ok', 'Refresh finished.'), totalsLine(totals));
     } catch (error) {
-      show(message('error', errorText(error)), totalsLine(totals));
+      this.show(message('error', errorText(error)), totalsLine(totals));
     } finally {
-      check.disabled = false;
+      this.check.disabled = false;
     }
   }
+}
 
-  check.addEventListener('click', () => void preview());
-  return h(
-    'details',
-    { id: 'enrich-fresh' },
-    h('summary', {}, 'Keep data fresh'),
-    h(
-      'p',
-      { class: 'muted' },
-      'Look up again the rows enriched more than N days ago; only changed cells are rewritten.',
-    ),
-    h(
-      'div',
-      { class: 'fresh-age' },
-      h('label', { for: 'enrich-fresh-days' }, 'Older than'),
-      days,
-      h('span', {}, 'days'),
-      check,
-    ),
-    output,
-  );
+export function refreshSection(): HTMLElement {
+  return new RefreshSection().element();
 }

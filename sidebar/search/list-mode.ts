@@ -82,16 +82,33 @@ function summaryOf(answer: Extract<LookalikeAnswer, { ok: true }>): HTMLElement[
   return lines;
 }
 
-export function listMode(host: ListModeHost): ListMode {
-  let references: ReferenceList | null = null;
+/** What the selection gave as references: how many and from where, the first few, duplicates and non-domains. */
+function referenceLines(references: ReferenceList): Array<HTMLElement | null> {
+  const { domains, invalid } = references;
+  return [
+    domains.length > 0
+      ? h('div', { class: 'count' }, `${plural(domains.length, 'reference')} from ${references.label}`)
+      : null,
+    domains.length > 0
+      ? h('div', { class: 'muted' }, domains.slice(0, 5).join(', ') + (domains.length > 5 ? ', …' : ''))
+      : null,
+    references.duplicates > 0
+      ? h('div', { class: 'muted' }, `${plural(references.duplicates, 'duplicate')} removed`)
+      : null,
+    invalid.length > 0
+      ? message(
+          'warn',
+          `Not domains (left out): ${invalid.slice(0, 10).join(', ')}${invalid.length > 10 ? ` and ${invalid.length - 10} more` : ''}`,
+        )
+      : null,
+    references.problem ? message('error', references.problem) : null,
+  ];
+}
 
-  const useSelection = h(
-    'button',
-    { type: 'button', id: 'list-use-selection', onclick: () => void loadReferences() },
-    'Use selection',
-  );
-  const referenceSummary = h('div', { id: 'list-references' });
-  const perReference = h('input', {
+class LookalikeListMode implements ListMode {
+  private references: ReferenceList | null = null;
+  private readonly referenceSummary = h('div', { id: 'list-references' });
+  private readonly perReference = h('input', {
     type: 'number',
     id: 'list-per-reference',
     min: 1,
@@ -99,8 +116,8 @@ export function listMode(host: ListModeHost): ListMode {
     value: DEFAULT_PER_REFERENCE,
     'aria-label': 'Results per reference',
   });
-  const perReferenceHint = h('span', { class: 'muted' });
-  const top = h('input', {
+  private readonly perReferenceHint = h('span', { class: 'muted' });
+  private readonly top = h('input', {
     type: 'number',
     id: 'list-top',
     min: 1,
@@ -109,64 +126,89 @@ export function listMode(host: ListModeHost): ListMode {
     value: DEFAULT_TOP,
     'aria-label': 'Companies to write',
   });
-  const plan = h('ul', { id: 'list-plan', class: 'plan', 'aria-label': 'Cost and limits' });
-  const columnsSlot = h('div', {});
-  const runButton = h(
+  private readonly plan = h('ul', { id: 'list-plan', class: 'plan', 'aria-label': 'Cost and limits' });
+  private readonly status = h('div', { id: 'list-status' });
+  readonly columnsSlot = h('div', {});
+  readonly runButton = h(
     'button',
-    { type: 'button', id: 'list-run', class: 'primary', onclick: () => void run() },
+    { type: 'button', id: 'list-run', class: 'primary', onclick: () => void this.run() },
     'Find lookalikes',
   );
-  const status = h('div', { id: 'list-status' });
+  readonly element: HTMLElement;
+  readonly runPart: HTMLElement;
 
-  const refresh = (): void => {
-    const depth = host.depth();
-    perReference.max = String(depth);
-    perReferenceHint.textContent =
+  constructor(private readonly host: ListModeHost) {
+    this.perReference.addEventListener('input', () => this.refresh());
+    const useSelection = h(
+      'button',
+      { type: 'button', id: 'list-use-selection', onclick: () => void this.loadReferences() },
+      'Use selection',
+    );
+    this.element = h(
+      'div',
+      { hidden: true, id: 'list-mode' },
+      h('label', {}, 'Reference companies (up to 100)'),
+      h('div', { class: 'muted' }, 'Select a column or range of domains in the sheet, e.g. your best customers.'),
+      h('div', { class: 'row tight' }, useSelection),
+      this.referenceSummary,
+      host.slot('references'),
+      h('label', { for: 'list-per-reference' }, 'Results per reference'),
+      h('div', { class: 'row tight' }, this.perReference, this.perReferenceHint),
+      host.slot('perReference'),
+      h('label', { for: 'list-top' }, 'Companies to write (best first)'),
+      h(
+        'div',
+        { class: 'row tight' },
+        this.top,
+        h('span', { class: 'muted' }, `up to ${MAX_TOP.toLocaleString('en-US')}`),
+      ),
+      host.slot('top'),
+    );
+    this.runPart = h(
+      'div',
+      { hidden: true, id: 'list-run-part' },
+      h('label', {}, 'Columns of the new sheet (then score, similar to)'),
+      this.columnsSlot,
+      h('h2', {}, 'Before you run'),
+      this.plan,
+      h(
+        'div',
+        { class: 'muted' },
+        'Ranking: a company scores 1/(60 + rank) for each reference whose lookalikes include it, summed.',
+      ),
+      h('div', { class: 'row' }, this.runButton),
+      this.status,
+    );
+    this.refresh();
+  }
+
+  refresh(): void {
+    const depth = this.host.depth();
+    this.perReference.max = String(depth);
+    this.perReferenceHint.textContent =
       depth === FREE_DEPTH ? `up to ${FREE_DEPTH} on the free plan` : `up to ${depth.toLocaleString('en-US')}`;
-    const domains = references?.domains ?? [];
+    const domains = this.references?.domains ?? [];
     const referenceSet = new Set(domains);
-    const others = host.excludedDomains().filter((domain) => !referenceSet.has(domain)).length;
+    const others = this.host.excludedDomains().filter((domain) => !referenceSet.has(domain)).length;
     const lines =
       domains.length === 0
         ? ['Choose the references first']
-        : describePlan(planLookalikeRun(domains.length, Number(perReference.value), others, depth));
-    replaceChildren(plan, ...lines.map((line) => h('li', {}, line)));
-  };
-  perReference.addEventListener('input', refresh);
+        : describePlan(planLookalikeRun(domains.length, Number(this.perReference.value), others, depth));
+    replaceChildren(this.plan, ...lines.map((line) => h('li', {}, line)));
+  }
 
-  const loadReferences = async (): Promise<void> => {
+  private async loadReferences(): Promise<void> {
     try {
-      references = await server.getLookalikeReferences();
-      const parts: Array<HTMLElement | null> = [
-        references.domains.length > 0
-          ? h('div', { class: 'count' }, `${plural(references.domains.length, 'reference')} from ${references.label}`)
-          : null,
-        references.domains.length > 0
-          ? h(
-              'div',
-              { class: 'muted' },
-              references.domains.slice(0, 5).join(', ') + (references.domains.length > 5 ? ', …' : ''),
-            )
-          : null,
-        references.duplicates > 0
-          ? h('div', { class: 'muted' }, `${plural(references.duplicates, 'duplicate')} removed`)
-          : null,
-        references.invalid.length > 0
-          ? message(
-              'warn',
-              `Not domains (left out): ${references.invalid.slice(0, 10).join(', ')}${references.invalid.length > 10 ? ` and ${references.invalid.length - 10} more` : ''}`,
-            )
-          : null,
-        references.problem ? message('error', references.problem) : null,
-      ];
-      replaceChildren(referenceSummary, ...parts);
+      this.references = await server.getLookalikeReferences();
+      replaceChildren(this.referenceSummary, ...referenceLines(this.references));
     } catch (error) {
-      replaceChildren(referenceSummary, message('error', errorText(error)));
+      replaceChildren(this.referenceSummary, message('error', errorText(error)));
     }
-    refresh();
-  };
+    this.refresh();
+  }
 
-  const run = async (): Promise<void> => {
+  private async run(): Promise<void> {
+    const { host, references, status } = this;
     if (host.isBusy()) return;
     host.clearProblems();
     if (!references || references.problem) {
@@ -186,8 +228,8 @@ export function listMode(host: ListModeHost): ListMode {
         references: references.domains,
         filters: { ...host.filters(), excludeDomains: [] },
         exclude: await host.excludeSources(),
-        perReference: Number(perReference.value),
-        top: Number(top.value),
+        perReference: Number(this.perReference.value),
+        top: Number(this.top.value),
         columns: host.columns(),
       });
       if (!answer.ok) {
@@ -203,38 +245,9 @@ export function listMode(host: ListModeHost): ListMode {
     } finally {
       host.setBusy(false);
     }
-  };
+  }
+}
 
-  const element = h(
-    'div',
-    { hidden: true, id: 'list-mode' },
-    h('label', {}, 'Reference companies (up to 100)'),
-    h('div', { class: 'muted' }, 'Select a column or range of domains in the sheet, e.g. your best customers.'),
-    h('div', { class: 'row tight' }, useSelection),
-    referenceSummary,
-    host.slot('references'),
-    h('label', { for: 'list-per-reference' }, 'Results per reference'),
-    h('div', { class: 'row tight' }, perReference, perReferenceHint),
-    host.slot('perReference'),
-    h('label', { for: 'list-top' }, 'Companies to write (best first)'),
-    h('div', { class: 'row tight' }, top, h('span', { class: 'muted' }, `up to ${MAX_TOP.toLocaleString('en-US')}`)),
-    host.slot('top'),
-  );
-  const runPart = h(
-    'div',
-    { hidden: true, id: 'list-run-part' },
-    h('label', {}, 'Columns of the new sheet (then score, similar to)'),
-    columnsSlot,
-    h('h2', {}, 'Before you run'),
-    plan,
-    h(
-      'div',
-      { class: 'muted' },
-      'Ranking: a company scores 1/(60 + rank) for each reference whose lookalikes include it, summed.',
-    ),
-    h('div', { class: 'row' }, runButton),
-    status,
-  );
-  refresh();
-  return { element, runPart, columnsSlot, refresh, runButton };
+export function listMode(host: ListModeHost): ListMode {
+  return new LookalikeListMode(host);
 }

@@ -205,6 +205,157 @@ export function renderRow(context: RowContext, row: number): RowView {
   };
 }
 
+/** What a kind's own fields editor works with: the row's draft, where its controls go, and the edit callback. */
+interface EditorContext {
+  context: RowContext;
+  row: number;
+  draft: RowContext['drafts'][number];
+  fields: Map<IssueField, HTMLElement>;
+  edit: (rebuild?: boolean) => void;
+  box: HTMLElement;
+}
+
+/** An agent column: its type, output format, a reference picker, the prompt, and labels or schema by format. */
+function agentFields(editor: EditorContext): HTMLElement {
+  const { context, row, fields, edit, box, draft } = editor;
+  const agent = draft.agent;
+  const agentType = select(
+    AGENT_TYPES.map((value) => ({ value, label: AGENT_LABELS[value] })),
+    agent.agentType,
+    (value: KnownAgentType) => {
+      agent.agentType = value;
+      edit();
+    },
+  );
+  const format = select(
+    OUTPUT_FORMATS.map((value) => ({ value, label: value })),
+    agent.outputFormat,
+    (value: KnownOutputFormat) => {
+      agent.outputFormat = value;
+      edit(true);
+    },
+  );
+  const prompt = h('textarea', {
+    class: 'prompt',
+    placeholder: 'e.g. Research the company at {input}: what it sells and to whom.',
+    oninput: () => ((agent.prompt = prompt.value), edit()),
+  });
+  prompt.value = agent.prompt;
+  const picker = liveSelect(
+    () => referenceOptions(context, row),
+    '',
+    (value: string) => {
+      if (value === '') return;
+      agent.prompt = insertAtCursor(prompt, `{${value}}`);
+      picker.value = '';
+      edit();
+    },
+  );
+  fields.set('agentType', agentType).set('outputFormat', format).set('prompt', prompt);
+  box.append(
+    labelled('Agent type', agentType, draft.header),
+    labelled('Output format', format, draft.header),
+    labelled('Reference', picker, draft.header),
+    labelled('Prompt', prompt, draft.header, 'wide'),
+  );
+  if (agent.outputFormat === 'select' || agent.outputFormat === 'multiselect') {
+    const labels = h('input', {
+      type: 'text',
+      value: agent.labels.join(', '),
+      placeholder: 'Comma-separated, e.g. Hot, Warm, Cold',
+      oninput: () => ((agent.labels = labels.value.split(',')), edit()),
+    });
+    fields.set('labels', labels);
+    box.appendChild(labelled('Labels', labels, draft.header, 'wide'));
+  }
+  if (agent.outputFormat === 'json') {
+    const schema = h('textarea', {
+      class: 'code',
+      placeholder: '{"type": "object", "properties": {"ceo": {"type": "string"}}}',
+      oninput: () => ((agent.outputSchema = schema.value), edit()),
+    });
+    schema.value = agent.outputSchema;
+    fields.set('outputSchema', schema);
+    box.appendChild(labelled('Output schema (JSON Schema)', schema, draft.header, 'wide'));
+  }
+  return box;
+}
+
+/** A criterion column: the plain-language statement. */
+function criterionFields(editor: EditorContext): HTMLElement {
+  const { fields, edit, box, draft } = editor;
+  const criterion = h('textarea', {
+    placeholder: 'e.g. The company sells to hospitals',
+    oninput: () => ((draft.criterion = criterion.value), edit()),
+  });
+  criterion.value = draft.criterion;
+  fields.set('criterion', criterion);
+  box.appendChild(labelled('Criterion (a plain-language statement)', criterion, draft.header, 'wide'));
+  return box;
+}
+
+/** A people column: the roles and the most results. */
+function peopleFields(editor: EditorContext): HTMLElement {
+  const { fields, edit, box, draft } = editor;
+  const roles = h('input', {
+    type: 'text',
+    value: draft.roles.join(', '),
+    placeholder: 'Comma-separated, e.g. CTO, Head of Data',
+    oninput: () => ((draft.roles = roles.value.split(',')), edit()),
+  });
+  const max = h('input', {
+    type: 'number',
+    min: 1,
+    step: 1,
+    value: draft.maxResults === null ? '' : draft.maxResults,
+    oninput: () => ((draft.maxResults = max.value === '' ? null : Number(max.value)), edit()),
+  });
+  fields.set('roles', roles).set('maxResults', max);
+  box.append(labelled('Roles', roles, draft.header, 'wide'), labelled('Max results (optional)', max, draft.header));
+  return box;
+}
+
+/** A reverse e-mail column: which column holds the e-mail addresses. */
+function reverseEmailFields(editor: EditorContext): HTMLElement {
+  const { context, row, fields, edit, box, draft } = editor;
+  const options = () => {
+    const list = [{ value: '', label: 'Choose the e-mail column...' }, ...referenceOptions(context, row).slice(2)];
+    if (draft.emailColumnKey !== '' && !list.some((option) => option.value === draft.emailColumnKey)) {
+      list.push({ value: draft.emailColumnKey, label: `{${draft.emailColumnKey}} (not in this mapping)` });
+    }
+    return list;
+  };
+  const emailColumn = liveSelect(options, draft.emailColumnKey, (value: string) => {
+    draft.emailColumnKey = value;
+    edit();
+  });
+  fields.set('emailColumnKey', emailColumn);
+  box.appendChild(labelled('E-mail column', emailColumn, draft.header));
+  return box;
+}
+
+/** Any other kind: its extra fields as JSON. */
+function jsonFields(editor: EditorContext): HTMLElement {
+  const { fields, edit, box, draft } = editor;
+  const extra = h('textarea', {
+    class: 'code',
+    placeholder: '{} (optional extra fields of this kind, as JSON)',
+    oninput: () => ((draft.extraJson = extra.value), edit()),
+  });
+  extra.value = draft.extraJson;
+  fields.set('extraJson', extra);
+  box.appendChild(labelled('Extra fields (JSON object)', extra, draft.header, 'wide'));
+  return box;
+}
+
+const EDITORS = {
+  agent: agentFields,
+  criterion: criterionFields,
+  people: peopleFields,
+  reverse_email: reverseEmailFields,
+  json: jsonFields,
+};
+
 function ownFields(
   context: RowContext,
   row: number,
@@ -213,127 +364,6 @@ function ownFields(
 ): HTMLElement | null {
   const draft = context.drafts[row];
   const editor = kindInfo(draft.kind)?.editor ?? 'none';
-  const box = h('div', { class: 'col-fields' });
-  switch (editor) {
-    case 'agent': {
-      const agent = draft.agent;
-      const agentType = select(
-        AGENT_TYPES.map((value) => ({ value, label: AGENT_LABELS[value] })),
-        agent.agentType,
-        (value: KnownAgentType) => {
-          agent.agentType = value;
-          edit();
-        },
-      );
-      const format = select(
-        OUTPUT_FORMATS.map((value) => ({ value, label: value })),
-        agent.outputFormat,
-        (value: KnownOutputFormat) => {
-          agent.outputFormat = value;
-          edit(true);
-        },
-      );
-      const prompt = h('textarea', {
-        class: 'prompt',
-        placeholder: 'e.g. Research the company at {input}: what it sells and to whom.',
-        oninput: () => ((agent.prompt = prompt.value), edit()),
-      });
-      prompt.value = agent.prompt;
-      const picker = liveSelect(
-        () => referenceOptions(context, row),
-        '',
-        (value: string) => {
-          if (value === '') return;
-          agent.prompt = insertAtCursor(prompt, `{${value}}`);
-          picker.value = '';
-          edit();
-        },
-      );
-      fields.set('agentType', agentType).set('outputFormat', format).set('prompt', prompt);
-      box.append(
-        labelled('Agent type', agentType, draft.header),
-        labelled('Output format', format, draft.header),
-        labelled('Reference', picker, draft.header),
-        labelled('Prompt', prompt, draft.header, 'wide'),
-      );
-      if (agent.outputFormat === 'select' || agent.outputFormat === 'multiselect') {
-        const labels = h('input', {
-          type: 'text',
-          value: agent.labels.join(', '),
-          placeholder: 'Comma-separated, e.g. Hot, Warm, Cold',
-          oninput: () => ((agent.labels = labels.value.split(',')), edit()),
-        });
-        fields.set('labels', labels);
-        box.appendChild(labelled('Labels', labels, draft.header, 'wide'));
-      }
-      if (agent.outputFormat === 'json') {
-        const schema = h('textarea', {
-          class: 'code',
-          placeholder: '{"type": "object", "properties": {"ceo": {"type": "string"}}}',
-          oninput: () => ((agent.outputSchema = schema.value), edit()),
-        });
-        schema.value = agent.outputSchema;
-        fields.set('outputSchema', schema);
-        box.appendChild(labelled('Output schema (JSON Schema)', schema, draft.header, 'wide'));
-      }
-      return box;
-    }
-    case 'criterion': {
-      const criterion = h('textarea', {
-        placeholder: 'e.g. The company sells to hospitals',
-        oninput: () => ((draft.criterion = criterion.value), edit()),
-      });
-      criterion.value = draft.criterion;
-      fields.set('criterion', criterion);
-      box.appendChild(labelled('Criterion (a plain-language statement)', criterion, draft.header, 'wide'));
-      return box;
-    }
-    case 'people': {
-      const roles = h('input', {
-        type: 'text',
-        value: draft.roles.join(', '),
-        placeholder: 'Comma-separated, e.g. CTO, Head of Data',
-        oninput: () => ((draft.roles = roles.value.split(',')), edit()),
-      });
-      const max = h('input', {
-        type: 'number',
-        min: 1,
-        step: 1,
-        value: draft.maxResults === null ? '' : draft.maxResults,
-        oninput: () => ((draft.maxResults = max.value === '' ? null : Number(max.value)), edit()),
-      });
-      fields.set('roles', roles).set('maxResults', max);
-      box.append(labelled('Roles', roles, draft.header, 'wide'), labelled('Max results (optional)', max, draft.header));
-      return box;
-    }
-    case 'reverse_email': {
-      const options = () => {
-        const list = [{ value: '', label: 'Choose the e-mail column...' }, ...referenceOptions(context, row).slice(2)];
-        if (draft.emailColumnKey !== '' && !list.some((option) => option.value === draft.emailColumnKey)) {
-          list.push({ value: draft.emailColumnKey, label: `{${draft.emailColumnKey}} (not in this mapping)` });
-        }
-        return list;
-      };
-      const emailColumn = liveSelect(options, draft.emailColumnKey, (value: string) => {
-        draft.emailColumnKey = value;
-        edit();
-      });
-      fields.set('emailColumnKey', emailColumn);
-      box.appendChild(labelled('E-mail column', emailColumn, draft.header));
-      return box;
-    }
-    case 'json': {
-      const extra = h('textarea', {
-        class: 'code',
-        placeholder: '{} (optional extra fields of this kind, as JSON)',
-        oninput: () => ((draft.extraJson = extra.value), edit()),
-      });
-      extra.value = draft.extraJson;
-      fields.set('extraJson', extra);
-      box.appendChild(labelled('Extra fields (JSON object)', extra, draft.header, 'wide'));
-      return box;
-    }
-    case 'none':
-      return null;
-  }
+  if (editor === 'none') return null;
+  return EDITORS[editor]({ context, row, draft, fields, edit, box: h('div', { class: 'col-fields' }) });
 }
