@@ -7,6 +7,9 @@ const client = new GASClient<ServerFunctions>();
 
 export const server = client.serverFunctions;
 
+/** The dialog's own host functions (close). */
+export const host = client.scriptHostFunctions;
+
 /** The message of a failed server call, without Apps Script's "Exception: " / "ScriptError: " prefixes. */
 export function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);

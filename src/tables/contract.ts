@@ -3,7 +3,7 @@
 // columns go, and renaming a column's references.
 export type { TablesState, PushResponse, TemplateResponse } from './session';
 export { AGENT_TYPES, KINDS, OUTPUT_FORMATS, kindInfo, type ColumnDraft } from './model';
-export { validateMapping, type IssueField, type MappingIssue } from './validate';
+export { validateMapping, type IssueField, type MappingIssue, type ValidationContext } from './validate';
 export { placeColumns, positionContext, readDeclaredKeys } from './operations';
 export { readPosition, readTableId, type Position } from './targets';
 export { renameReference } from './keys';
