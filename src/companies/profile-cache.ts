@@ -12,7 +12,7 @@
 //   never a wrong answer.
 // - Clearing (when formulas stop using a token) removes every bucket: one removeAll of BUCKETS keys.
 import type { CachePort } from '../ports';
-import { asciiJson } from './ascii-json';
+import { asciiJson } from '../shared/ascii-json';
 import { PROFILE_FIELDS, type ProfileValues } from './profile-fields';
 
 export type CachedLookup = { state: 'found'; values: ProfileValues } | { state: 'not_found' };

@@ -9,7 +9,8 @@ import { readLimit, readQuery, readReferenceCompany, type ArgRead } from './argu
 import { tripsBreaker } from './breaker';
 import { CELL_TEXT, errorCellText, messageRow, toFormulaCell, type FormulaCell, type FormulaResult } from './cell-text';
 import type { FormulaEnv } from './env';
-import { readResult, writeResult } from './result-cache';
+import { getChunked, putChunked } from '../shared/chunked-cache';
+import { hashText } from './hash';
 
 /** The service's largest page (interface section 8). */
 export const PAGE_SIZE = 250;
@@ -75,6 +76,10 @@ function fetchPages(
   );
 }
 
+/** Finished results (the spilled rows) are cached by request, so a recalculation costs nothing for 6 hours. */
+const RESULT_KEY_PREFIX = 'functions:result:v2:';
+const RESULT_TTL_SECONDS = 6 * 60 * 60;
+
 /** Runs one search formula whose arguments are already read. */
 export function runSearchFormula(
   subject: SearchSubject,
@@ -83,7 +88,8 @@ export function runSearchFormula(
   env: FormulaEnv,
 ): FormulaResult {
   const requestKey = JSON.stringify({ subject, limit, filters: filters ?? null });
-  const cached = readResult(env.cache, requestKey);
+  const cacheKey = RESULT_KEY_PREFIX + hashText(requestKey);
+  const cached = getChunked<FormulaResult>(env.cache, cacheKey, requestKey);
   if (cached) return cached;
   if (!env.connect) return [[CELL_TEXT.setup]];
   const openMessage = env.breaker?.openMessage(env.clock.now());
@@ -121,7 +127,7 @@ export function runSearchFormula(
     return rows;
   }
   if (rows.length === 1) rows.push(messageRow(CELL_TEXT.noResults, WIDTH));
-  writeResult(env.cache, requestKey, rows);
+  putChunked(env.cache, cacheKey, requestKey, rows, RESULT_TTL_SECONDS);
   return rows;
 }
 

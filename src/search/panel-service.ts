@@ -21,12 +21,20 @@ import {
   type ExcludeEntry,
   type ExcludeSummary,
 } from './exclude-domains';
-import { loadResults, specKeyOf, storeResults } from './result-store';
+import { getChunked, putChunked } from '../shared/chunked-cache';
 import { runSearch, type SearchBackend } from './run-search';
 import { parseSavedSearchNote, formatSavedSearchNote, type SavedSearch } from './saved-search';
 import { columnValues, domainColumns, domainValues } from './sheet-domains';
 import type { SearchSheetPort, SheetRef } from './sheet-port';
-import { checkSpec, describeFilters, FREE_DEPTH, PAID_DEPTH, type FieldProblem, type SearchSpec } from './spec';
+import {
+  checkSpec,
+  describeFilters,
+  FREE_DEPTH,
+  PAID_DEPTH,
+  specKeyOf,
+  type FieldProblem,
+  type SearchSpec,
+} from './spec';
 import { appendToSheet, insertIntoNewSheet } from './write-results';
 import { BUSY_MESSAGE } from '../shared/busy';
 
@@ -44,6 +52,17 @@ export interface SearchDeps {
 export const DEPTH_KEY = 'sheetscout.search.depth';
 export const PREVIEW_ROWS = 50;
 const LOCK_WAIT_MS = 10_000;
+/**
+ * A preview's results are kept until "Insert" or "Append" (an hour), so writing does not search again; bound to the
+ * exact spec that produced them (a miss searches again).
+ */
+const STORED_SEARCH_PREFIX = 'search:v2:';
+const STORED_SEARCH_TTL_SECONDS = 60 * 60;
+
+interface StoredSearch {
+  results: CompanySearchResult[];
+  exhausted: boolean;
+}
 export const NOT_CONNECTED = 'Set up Sheet Scout: Extensions > Sheet Scout > Settings';
 
 export interface SavedSearchView {
@@ -249,11 +268,8 @@ export function previewSearch(deps: SearchDeps, spec: SearchSpec): PreviewAnswer
   const searched = search(deps, spec);
   if (!searched.ok) return searched;
   const searchId = deps.newId();
-  storeResults(deps.cache, searchId, {
-    specKey: specKeyOf(spec),
-    results: searched.results,
-    exhausted: searched.exhausted,
-  });
+  const kept: StoredSearch = { results: searched.results, exhausted: searched.exhausted };
+  putChunked(deps.cache, STORED_SEARCH_PREFIX + searchId, specKeyOf(spec), kept, STORED_SEARCH_TTL_SECONDS);
   return {
     ok: true,
     searchId,
@@ -278,7 +294,9 @@ export function withDocumentLock<T>(deps: Pick<SearchDeps, 'lock'>, work: () => 
 
 export function writeResults(deps: SearchDeps, request: WriteRequest): WriteAnswer {
   const columns = resolveColumns(request.columns);
-  const stored = request.searchId ? loadResults(deps.cache, request.searchId, specKeyOf(request.spec)) : null;
+  const stored = request.searchId
+    ? getChunked<StoredSearch>(deps.cache, STORED_SEARCH_PREFIX + request.searchId, specKeyOf(request.spec))
+    : null;
   let results: CompanySearchResult[];
   let warning: string | null = null;
   if (stored) {

@@ -214,3 +214,12 @@ export function describeFilters(form: FilterForm): string {
   if (domains > 0) parts.push(`${domains} domain${domains === 1 ? '' : 's'} excluded`);
   return parts.length > 0 ? parts.join('; ') : 'no filters';
 }
+
+/** A stable key of a spec: JSON with object keys sorted, so the same spec built in another order matches. */
+export function specKeyOf(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  );
+}

@@ -1,5 +1,4 @@
 import { CircuitBreaker, connectionScope, tripsBreaker } from '../../../src/functions/breaker';
-import { readResult, writeResult } from '../../../src/functions/result-cache';
 import { MemoryCache } from '../../fakes/ports';
 
 describe('circuit breaker', () => {
@@ -42,19 +41,5 @@ describe('circuit breaker', () => {
     expect(tripsBreaker({ kind: 'not_found' })).toBe(false);
     expect(tripsBreaker({ kind: 'validation', detail: [] })).toBe(false);
     expect(tripsBreaker({ kind: 'network', maybeSent: true, detail: 'x' })).toBe(true);
-  });
-});
-
-describe('result cache', () => {
-  it('stores large results in pieces under the value limit and misses when a piece is gone or the request differs', () => {
-    const cache = new MemoryCache();
-    const rows = Array.from({ length: 3000 }, (_, i) => [`company${i}.com`, `Näme ${i} ✓`, 'x'.repeat(60), i]);
-    writeResult(cache, 'request-a', rows);
-    expect(cache.entries.size).toBeGreaterThan(2);
-    expect(readResult(cache, 'request-a')).toEqual(rows);
-    expect(readResult(cache, 'request-b')).toBeNull();
-    const piece = [...cache.entries.keys()].find((key) => key.endsWith(':1'))!;
-    cache.removeAll([piece]);
-    expect(readResult(cache, 'request-a')).toBeNull();
   });
 });

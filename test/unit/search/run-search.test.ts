@@ -1,8 +1,6 @@
-import { loadResults, specKeyOf, storeResults } from '../../../src/search/result-store';
 import { fieldOfLocation, runSearch } from '../../../src/search/run-search';
-import { emptyFilterForm, type SearchSpec } from '../../../src/search/spec';
-import { FakeBackend, results, total } from './fake-sheets';
-import { MemoryCache } from '../../fakes/ports';
+import { emptyFilterForm, specKeyOf, type SearchSpec } from '../../../src/search/spec';
+import { FakeBackend, total } from './fake-sheets';
 
 function spec(overrides: Partial<SearchSpec> = {}): SearchSpec {
   return { mode: 'describe', query: ' fintech ', reference: '', filters: emptyFilterForm(), count: 600, ...overrides };
@@ -104,25 +102,9 @@ describe('runSearch', () => {
   });
 });
 
-describe('result store', () => {
-  const big = results(0, 2000).map((r) => ({ ...r, full_description: 'x'.repeat(300) }));
-  it('stores results in chunks under 100 KB and loads them back for the same spec only', () => {
-    const cache = new MemoryCache();
-    const key = specKeyOf(spec());
-    expect(storeResults(cache, 's1', { specKey: key, results: big, exhausted: false })).toBe(true);
-    expect(Math.max(...[...cache.entries.values()].map((entry) => entry.value.length))).toBeLessThanOrEqual(30_000);
-    expect(cache.entries.size).toBeGreaterThan(5);
-    expect(loadResults(cache, 's1', key)?.results).toEqual(big);
-    expect(loadResults(cache, 's1', specKeyOf(spec({ count: 5 })))).toBeNull();
-    cache.entries.delete('search:v1:s1:2');
-    expect(loadResults(cache, 's1', key)).toBeNull();
-    expect(loadResults(cache, 'other', key)).toBeNull();
-  });
-
-  it('reports a refused store, and keys specs independent of property order', () => {
-    const cache = new MemoryCache();
-    cache.failPuts = true;
-    expect(storeResults(cache, 's1', { specKey: 'k', results: big, exhausted: false })).toBe(false);
+describe('spec key', () => {
+  it('keys specs independent of property order', () => {
     expect(specKeyOf({ a: 1, b: { d: 2, c: [3] } })).toBe(specKeyOf({ b: { c: [3], d: 2 }, a: 1 }));
+    expect(specKeyOf(spec())).not.toBe(specKeyOf(spec({ count: 5 })));
   });
 });
