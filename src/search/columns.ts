@@ -80,6 +80,18 @@ export const DEFAULT_COLUMNS: readonly ResultColumnKey[] = [
   'short_description',
 ];
 
+/** What =COMPANY_SEARCH and =SIMILAR spill, in this order. */
+export const FORMULA_COLUMNS: readonly ResultColumnKey[] = [
+  'domain',
+  'name',
+  'short_description',
+  'country',
+  'city',
+  'size',
+  'founded',
+  'relevance',
+];
+
 const BY_KEY = new Map(RESULT_COLUMNS.map((column) => [column.key, column]));
 
 /** The known columns among `keys`, in the order given, each once; the Domain column is always included. */

@@ -6,13 +6,14 @@ import { userMessage, type ApiError, type Result } from '../api/errors';
 import type { ServiceClient } from '../api/client';
 import type {
   CompanySearchResult,
+  SearchFilters,
   SearchRequest,
   SearchResponse,
   SimilarRequest,
   SimilarResponse,
   ValidationIssue,
 } from '../api/types';
-import { mergePages, planPages } from './paging';
+import { mergePages, planPages, type MergedResults } from './paging';
 import { referenceIdentifier, toServiceFilters, type FieldProblem, type SearchField, type SearchSpec } from './spec';
 
 /** The two batch operations of the service client a search needs (one Result per request, in order). */
@@ -76,37 +77,65 @@ function failure(error: ApiError, spec: SearchSpec): SearchFailure {
   return { ok: false, message: userMessage(error), problems: [], error };
 }
 
-/** Runs a spec that checkSpec accepted. */
-export function runSearch(backend: SearchBackend, spec: SearchSpec): SearchRun {
-  const pages = planPages(spec.count);
-  const filters = toServiceFilters(spec.filters);
+/** What one search asks: a description (semantic search) or a reference company (lookalikes). */
+export type SearchSubject = { kind: 'describe'; query: string } | { kind: 'similar'; company: string };
+
+export interface FetchedSearch {
+  /** The answers of the pages before the first failure, merged in order. */
+  merged: MergedResults;
+  /** The first page that failed (page 0: nothing was fetched) and its error; null when every page answered. */
+  failed: { page: number; error: ApiError } | null;
+  /** The reference company of a lookalike search, as the service named it. */
+  reference: CompanySearchResult | null;
+}
+
+/**
+ * The one search core of the panel and the search formulas: the pages covering `count` (250 a page) sent at once
+ * through the client's batch search, merged up to the first failing page.
+ */
+export function fetchSearch(
+  backend: SearchBackend,
+  subject: SearchSubject,
+  filters: SearchFilters | undefined,
+  count: number,
+): FetchedSearch {
+  const pages = planPages(count);
   const withFilters = <T extends object>(request: T): T => (filters ? { ...request, filters } : request);
-  let outcomes: Array<Result<SearchResponse | SimilarResponse>>;
-  if (spec.mode === 'describe') {
-    const q = spec.query.trim();
-    outcomes = backend.runSearches(pages.map((pagination) => withFilters<SearchRequest>({ q, pagination })));
-  } else {
-    const identifier = referenceIdentifier(spec.reference);
-    outcomes = backend.runSimilar(
-      pages.map((pagination) => ({
-        companyIdentifier: identifier,
-        request: withFilters<SimilarRequest>({ pagination }),
-      })),
-    );
-  }
-  const firstFailure = outcomes.findIndex((outcome) => !outcome.ok);
-  if (firstFailure === 0) return failure((outcomes[0] as Extract<Result<unknown>, { ok: false }>).error, spec);
-  const fetched = firstFailure < 0 ? outcomes : outcomes.slice(0, firstFailure);
+  const outcomes: Array<Result<SearchResponse | SimilarResponse>> =
+    subject.kind === 'describe'
+      ? backend.runSearches(pages.map((pagination) => withFilters<SearchRequest>({ q: subject.query, pagination })))
+      : backend.runSimilar(
+          pages.map((pagination) => ({
+            companyIdentifier: subject.company,
+            request: withFilters<SimilarRequest>({ pagination }),
+          })),
+        );
+  const failedPage = outcomes.findIndex((outcome) => !outcome.ok);
+  const fetched = failedPage < 0 ? outcomes : outcomes.slice(0, failedPage);
   const merged = mergePages(
     fetched.map((outcome, index) => ({ limit: pages[index].limit, results: outcome.ok ? outcome.value.results : [] })),
-    spec.count,
+    count,
   );
-  let warning: string | null = null;
-  if (firstFailure > 0 && !merged.exhausted) {
-    const failed = outcomes[firstFailure] as Extract<Result<unknown>, { ok: false }>;
-    warning = `Only the first ${merged.results.length} results could be fetched: ${failure(failed.error, spec).message}`;
-  }
+  const failedOutcome = failedPage < 0 ? null : outcomes[failedPage];
   const first = outcomes[0];
-  const reference = first.ok && 'reference_company' in first.value ? first.value.reference_company : null;
+  return {
+    merged,
+    failed: failedOutcome && !failedOutcome.ok ? { page: failedPage, error: failedOutcome.error } : null,
+    reference: first?.ok && 'reference_company' in first.value ? first.value.reference_company : null,
+  };
+}
+
+/** Runs a spec that checkSpec accepted. */
+export function runSearch(backend: SearchBackend, spec: SearchSpec): SearchRun {
+  const subject: SearchSubject =
+    spec.mode === 'describe'
+      ? { kind: 'describe', query: spec.query.trim() }
+      : { kind: 'similar', company: referenceIdentifier(spec.reference) };
+  const { merged, failed, reference } = fetchSearch(backend, subject, toServiceFilters(spec.filters), spec.count);
+  if (failed?.page === 0) return failure(failed.error, spec);
+  const warning =
+    failed && !merged.exhausted
+      ? `Only the first ${merged.results.length} results could be fetched: ${failure(failed.error, spec).message}`
+      : null;
   return { ok: true, results: merged.results, exhausted: merged.exhausted, reference, warning };
 }

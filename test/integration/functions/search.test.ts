@@ -5,7 +5,7 @@ import { companies, formulasSuite, values } from './helpers';
 
 const suite = formulasSuite();
 
-const HEADER = ['Domain', 'Company name', 'Short description', 'Country', 'City', 'Size', 'Founded', 'Relevance'];
+const HEADER = ['Domain', 'Company', 'Description', 'Country', 'City', 'Employees', 'Founded', 'Relevance'];
 
 function spilled(runtime: GasRuntime, anchor: string, rows: number): unknown[][] {
   const column = anchor.replace(/\d+$/, '');

@@ -10,7 +10,7 @@ describe('COMPANY_SEARCH and SIMILAR', () => {
   it('spills a header row and `limit` companies (default 10) from one POST search', () => {
     const h = harness();
     const rows = companySearch('payment APIs', undefined, undefined, h.env());
-    expect(rows[0]).toEqual(SEARCH_COLUMNS.map((c) => c.header));
+    expect(rows[0]).toEqual(SEARCH_COLUMNS.map((c) => c.label));
     expect(rows).toHaveLength(11);
     expect(rows[1]).toEqual(['company0.com', 'Company 0', 'Does thing 0', 'Germany', 'Berlin', '11-50', 2000, 0.912]);
     expect(h.service.requests).toHaveLength(1);
