@@ -6,7 +6,7 @@
 // how many of each top 500 are similar to several references, their overlap, and the summary line.
 import type { LookalikeAnswer, LookalikeListRequest, ReferenceList } from '../src/search/lookalike-service';
 import { emptyFilterForm } from '../src/search/spec';
-import { runtimeWith, Sandbox } from '../test/integration/search/harness';
+import { runtimeWith, startSandbox } from '../test/integration/search/harness';
 
 const REFERENCES = 50;
 const SEGMENTS = 5;
@@ -21,19 +21,19 @@ interface Hit {
 }
 
 export async function run(): Promise<void> {
-  const sandbox = await Sandbox.start();
+  const { sandbox, control } = await startSandbox();
   try {
     const similar = async (domain: string, limit: number): Promise<Hit[]> =>
       (
-        await sandbox.call<{ results: Hit[] }>(
+        await control.call<{ results: Hit[] }>(
           'POST',
           `/v1/companies/${domain}/similar`,
           { pagination: { offset: 0, limit } },
           TOKEN,
         )
-      ).body.results;
+      ).results;
     // A customer list is concentrated in a few segments: each segment is a company and nine of its closest lookalikes.
-    const seeds = (await sandbox.companies(SEGMENTS * 40)).filter((_, index) => index % 40 === 0);
+    const seeds = (await control.companies(SEGMENTS * 40)).filter((_, index) => index % 40 === 0);
     const references: string[] = [];
     for (const seed of seeds) {
       const segment = [seed.domain, ...(await similar(seed.domain, 30)).map((hit) => hit.domain)].filter(
@@ -41,7 +41,7 @@ export async function run(): Promise<void> {
       );
       references.push(...segment.slice(0, REFERENCES / SEGMENTS));
     }
-    await sandbox.call('POST', '/_sandbox/faults', { route: 'similar', latencyMs: LATENCY_MS });
+    await control.call('POST', '/_sandbox/faults', { route: 'similar', latencyMs: LATENCY_MS });
 
     const runtime = runtimeWith(sandbox.url, TOKEN, {
       Customers: [['Domain'], ...references.map((domain) => [domain])],

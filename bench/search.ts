@@ -6,7 +6,7 @@
 import { createRuntime, createRealClock, SpreadsheetModel } from '../dev/gas-runtime';
 import type { PreviewAnswer, WriteAnswer } from '../src/search/panel-service';
 import { emptyFilterForm, type SearchSpec } from '../src/search/spec';
-import { runtimeWith, Sandbox, USER } from '../test/integration/search/harness';
+import { runtimeWith, startSandbox, USER } from '../test/integration/search/harness';
 
 const COUNT = 2000;
 const LATENCY_MS = 300;
@@ -36,9 +36,9 @@ function elapsed<T>(work: () => T): { value: T; ms: number } {
 }
 
 export async function run(): Promise<void> {
-  const sandbox = await Sandbox.start();
+  const { sandbox, control } = await startSandbox();
   try {
-    await sandbox.call('POST', '/_sandbox/faults', { route: 'search', latencyMs: LATENCY_MS });
+    await control.call('POST', '/_sandbox/faults', { route: 'search', latencyMs: LATENCY_MS });
     const excluded = Array.from({ length: 1000 }, (_, i) => `excluded-company-${i}.com`);
     const spec: SearchSpec = {
       mode: 'describe',

@@ -29,6 +29,23 @@ export interface FaultSpec {
   seed?: number;
 }
 
+export interface Reply<T> {
+  status: number;
+  body: T;
+  headers: { get(name: string): string | null };
+  text: string;
+}
+
+export interface RequestOptions {
+  /** Sent as a bearer token. */
+  token?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as it is (for malformed bodies). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
 export interface SeededCompany {
   id: string | null;
   domain: string;
@@ -45,30 +62,50 @@ export class SandboxControl {
   constructor(readonly url: string) {}
 
   /**
-   * One call on a connection of its own; throws with the status and body on a non-2xx answer. No connection is kept
-   * alive: tests and benchmarks block this process in long synchronous executions, during which the sandbox closes
-   * idle connections, and a reused dead one fails a call (such as a clock advance) that cannot simply be sent again.
+   * One request on a connection of its own, whatever its answer: status, parsed body (null when empty or not JSON),
+   * headers and text. No connection is kept alive: tests and benchmarks block this process in long synchronous
+   * executions, during which the sandbox closes idle connections, and a reused dead one fails a call (such as a clock
+   * advance) that cannot simply be sent again.
    */
-  call<T = unknown>(method: string, route: string, body?: unknown, token?: string): Promise<T> {
-    const headers: Record<string, string> = {};
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    if (payload !== undefined) headers['content-type'] = 'application/json';
-    if (token) headers.authorization = `Bearer ${token}`;
-    return new Promise<T>((resolve, reject) => {
+  request<T = unknown>(method: string, route: string, options: RequestOptions = {}): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    let payload = options.rawBody;
+    if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    return new Promise<Reply<T>>((resolve, reject) => {
       const request = http.request(`${this.url}${route}`, { method, headers, agent: false }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          const status = response.statusCode ?? 0;
-          if (status < 200 || status >= 300) reject(new Error(`${method} ${route}: ${status} ${text}`));
-          else resolve((text ? JSON.parse(text) : null) as T);
+          let body: unknown = null;
+          try {
+            body = text ? JSON.parse(text) : null;
+          } catch {
+            body = null;
+          }
+          const received = response.headers;
+          const get = (name: string): string | null => {
+            const value = received[name.toLowerCase()];
+            return value === undefined ? null : Array.isArray(value) ? value.join(', ') : String(value);
+          };
+          resolve({ status: response.statusCode ?? 0, body: body as T, headers: { get }, text });
         });
         response.on('error', reject);
       });
       request.on('error', reject);
       request.end(payload);
     });
+  }
+
+  /** One call whose answer must be a success: its parsed body; throws with the status and text otherwise. */
+  async call<T = unknown>(method: string, route: string, body?: unknown, token?: string): Promise<T> {
+    const reply = await this.request<T>(method, route, { body, token });
+    if (reply.status < 200 || reply.status >= 300) throw new Error(`${method} ${route}: ${reply.status} ${reply.text}`);
+    return reply.body;
   }
 
   reset(): Promise<unknown> {

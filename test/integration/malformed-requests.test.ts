@@ -3,21 +3,22 @@
 // reaches the service (the sandbox counts every request).
 import type { GasRuntime } from '../../dev/gas-runtime';
 import type { LaunchResponse } from '../../src/research/contract';
-import { runtimeWith, Sandbox, spec } from './search/harness';
+import { spec } from './search/harness';
+import { runtimeFor, startSandbox, type SandboxStack } from './harness';
 
 jest.setTimeout(60_000);
 
-let sandbox: Sandbox;
+let stack: SandboxStack;
 let runtime: GasRuntime;
 
 beforeAll(async () => {
-  sandbox = await Sandbox.start();
-  runtime = runtimeWith(sandbox.url, 'sbx_pro_token', { Sheet1: [['Domain'], ['stripe.com']] });
+  stack = await startSandbox();
+  runtime = runtimeFor(stack.sandbox.url, { sheets: { Sheet1: [['Domain'], ['stripe.com']] } });
 });
 
 afterAll(async () => {
   await runtime.close();
-  await sandbox.stop();
+  await stack.sandbox.stop();
 });
 
 /** The message a sidebar call fails with (google.script.run's failure handler gets it). */
@@ -35,7 +36,7 @@ const unreadable = (problem: string) =>
 
 describe('malformed panel requests (integration)', () => {
   it('refuses a search whose country list arrives as one string, instead of sending 13 one-letter countries', async () => {
-    const before = await sandbox.stats();
+    const before = await stack.control.stats();
     const bad = spec({ filters: { ...spec().filters, includeCountries: 'United States' as unknown as string[] } });
     expect(failure('previewCompanySearch', [bad])).toBe(unreadable('filters.includeCountries must be array'));
     expect(failure('previewCompanySearch', [{ ...spec(), count: '25' }])).toBe(unreadable('count must be integer'));
@@ -53,11 +54,11 @@ describe('malformed panel requests (integration)', () => {
     expect(failure('summarizeSearchExcludeDomains', [{ entries: 'a.com', acceptMostRecent: false }])).toBe(
       unreadable('entries must be array'),
     );
-    expect(await sandbox.stats()).toEqual(before);
+    expect(await stack.control.stats()).toEqual(before);
   });
 
   it('answers a malformed research request with a refusal, and sends nothing', async () => {
-    const before = await sandbox.stats();
+    const before = await stack.control.stats();
     const output = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
     const launch = runtime.run<LaunchResponse>(
       'launchResearch',
@@ -77,11 +78,11 @@ describe('malformed panel requests (integration)', () => {
       ok: false,
       message: unreadable('rows must be array'),
     });
-    expect(await sandbox.stats()).toEqual(before);
+    expect(await stack.control.stats()).toEqual(before);
   });
 
   it('refuses malformed Enrich, Settings and Tables requests with the same message, changing nothing', async () => {
-    const before = await sandbox.stats();
+    const before = await stack.control.stats();
     expect(failure('startEnrichment', [{ fields: [1, 2] }])).toBe(unreadable('fields[0] must be string'));
     expect(failure('getEnrichmentPreview', [{ domainColumn: 'A' }])).toBe(unreadable('domainColumn must be integer'));
     expect(failure('getRefreshPreview', [{ days: '30' }])).toBe(unreadable('days must be integer'));
@@ -96,6 +97,6 @@ describe('malformed panel requests (integration)', () => {
       unreadable('drafts must be array'),
     );
     expect(runtime.properties.document.keys()).toEqual([]);
-    expect(await sandbox.stats()).toEqual(before);
+    expect(await stack.control.stats()).toEqual(before);
   });
 });

@@ -1,7 +1,9 @@
-// Test helper for the sandbox contract tests: starts the sandbox in a child process (manual clock) and offers a
-// tiny HTTP client for the /v1 API plus the /_sandbox control calls the tests need.
+// Test helper for the sandbox contract tests: starts the sandbox in a child process (manual clock) and calls its /v1
+// API as any client would (the pro token unless told otherwise) and its /_sandbox control calls, both through the
+// sandbox's one typed client (dev/sandbox/control-client.ts).
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are arbitrary JSON; the assertions check their shape */
 import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
+import { SandboxControl, type Reply } from '../../../dev/sandbox/control-client';
 
 export const TOKENS = {
   pro: 'sbx_pro_token',
@@ -12,13 +14,6 @@ export const TOKENS = {
   rival: 'sbx_rival_token',
 } as const;
 
-export interface Reply<T = any> {
-  status: number;
-  body: T;
-  headers: Headers;
-  text: string;
-}
-
 export interface CallOptions {
   token?: string | null;
   body?: unknown;
@@ -28,10 +23,14 @@ export interface CallOptions {
 }
 
 export class SandboxClient {
+  private readonly client: SandboxControl;
+
   constructor(
     readonly url: string,
     private readonly process: SpawnedSandbox,
-  ) {}
+  ) {
+    this.client = new SandboxControl(url);
+  }
 
   static async start(options: { speed?: number; clock?: 'real' | 'manual' } = {}): Promise<SandboxClient> {
     const spawned = await spawnSandbox({ clock: options.clock ?? 'manual', speed: options.speed });
@@ -42,28 +41,13 @@ export class SandboxClient {
     return this.process.stop();
   }
 
-  async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
-    const headers: Record<string, string> = { ...options.headers };
+  call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
     const token = options.token === undefined ? TOKENS.pro : options.token;
-    if (token !== null) headers.authorization = `Bearer ${token}`;
-    let body: string | undefined = options.rawBody;
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] = 'application/json';
-    }
-    const response = await fetch(this.url + path, { method, headers, body });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers, text };
+    return this.client.request<T>(method, path, { ...options, token: token ?? undefined });
   }
 
-  async control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.url}/_sandbox/${path}`, {
-      method,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const parsed = await response.json();
-    if (!response.ok) throw new Error(`control ${method} ${path} -> ${response.status} ${JSON.stringify(parsed)}`);
-    return parsed as T;
+  control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+    return this.client.call<T>(method, `/_sandbox/${path}`, body);
   }
 
   reset(): Promise<unknown> {

@@ -5,14 +5,17 @@
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { LookalikeAnswer, LookalikeListRequest, ReferenceList } from '../../../src/search/lookalike-service';
 import { emptyFilterForm } from '../../../src/search/spec';
-import { runtimeWith, Sandbox, sentBodies, type SandboxCompany } from './harness';
+import { runtimeWith, startSandbox, sentBodies, type SandboxCompany } from './harness';
+import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
+import type { SandboxControl } from '../../../dev/sandbox/control-client';
 
 jest.setTimeout(90_000);
 
 const PRO = 'sbx_pro_token';
 const FREE = 'sbx_free_token';
 
-let sandbox: Sandbox;
+let sandbox: SpawnedSandbox;
+let control: SandboxControl;
 let companies: SandboxCompany[];
 let pending: string;
 const runtimes: GasRuntime[] = [];
@@ -38,11 +41,10 @@ function ok<T extends { ok: boolean }>(answer: T): Extract<T, { ok: true }> {
 
 /** A reference's lookalike list straight from the sandbox, with the filters the add-in sent. */
 async function similarList(domain: string, body: Record<string, unknown>): Promise<string[]> {
-  const answer = await sandbox.call<{ results: Array<{ domain: string }> }>(
+  const answer = await control.request<{ results: Array<{ domain: string }> }>(
     'POST',
     `/v1/companies/${domain}/similar`,
-    body,
-    PRO,
+    { body: body, token: PRO },
   );
   return answer.body.results.map((result) => result.domain);
 }
@@ -82,9 +84,9 @@ function sheetRows(rt: GasRuntime, name: string): unknown[][] {
 }
 
 beforeAll(async () => {
-  sandbox = await Sandbox.start();
-  companies = await sandbox.companies(30);
-  pending = (await sandbox.call<SandboxCompany[]>('GET', '/_sandbox/companies?enriched=false&limit=1')).body[0].domain;
+  ({ sandbox, control } = await startSandbox());
+  companies = await control.companies(30);
+  pending = (await control.call<SandboxCompany[]>('GET', '/_sandbox/companies?enriched=false&limit=1'))[0].domain;
 });
 
 afterAll(async () => {

@@ -7,7 +7,9 @@ import type { PreviewAnswer, WriteAnswer } from '../../../src/search/panel-servi
 import { fieldOfLocation } from '../../../src/search/run-search';
 import { parseSavedSearchNote } from '../../../src/search/saved-search';
 import { emptyFilterForm } from '../../../src/search/spec';
-import { panel, runtimeWith, Sandbox, sentBodies, spec, type SandboxCompany } from './harness';
+import { panel, runtimeWith, startSandbox, sentBodies, spec, type SandboxCompany } from './harness';
+import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
+import type { SandboxControl } from '../../../dev/sandbox/control-client';
 
 // Servers and a browser start here: allow for a loaded machine.
 jest.setTimeout(90_000);
@@ -15,7 +17,8 @@ jest.setTimeout(90_000);
 const PRO = 'sbx_pro_token';
 const FREE = 'sbx_free_token';
 
-let sandbox: Sandbox;
+let sandbox: SpawnedSandbox;
+let control: SandboxControl;
 let companies: SandboxCompany[];
 const runtimes: GasRuntime[] = [];
 
@@ -31,8 +34,8 @@ function ok<T extends { ok: boolean }>(answer: T): Extract<T, { ok: true }> {
 }
 
 beforeAll(async () => {
-  sandbox = await Sandbox.start();
-  companies = await sandbox.companies(40);
+  ({ sandbox, control } = await startSandbox());
+  companies = await control.companies(40);
 });
 
 afterAll(async () => {
@@ -65,7 +68,10 @@ describe('filters', () => {
     };
     expect(rt.httpLog[0].method).toBe('POST');
     expect(sent.body).toEqual({ q: 'software', filters: expected, pagination: { offset: 0, limit: 100 } });
-    const echo = await sandbox.call<{ request: { filters: unknown } }>('POST', '/v1/companies/search', sent.body, PRO);
+    const echo = await control.request<{ request: { filters: unknown } }>('POST', '/v1/companies/search', {
+      body: sent.body,
+      token: PRO,
+    });
     expect(echo.body.request.filters).toEqual(expected);
     expect(answer.count).toBeGreaterThan(0);
     for (const row of answer.preview) {
@@ -91,8 +97,12 @@ describe('filters', () => {
     const expected = { exclude: { size: ['1-10', '10001+'], country: ['United States'], city: ['London'] } };
     expect(sent.body.filters).toEqual(expected);
     expect(
-      (await sandbox.call<{ request: { filters: unknown } }>('POST', '/v1/companies/search', sent.body, PRO)).body
-        .request.filters,
+      (
+        await control.request<{ request: { filters: unknown } }>('POST', '/v1/companies/search', {
+          body: sent.body,
+          token: PRO,
+        })
+      ).body.request.filters,
     ).toEqual(expected);
     expect(
       answer.preview.some((row) => row.country === 'United States' || row.size === '1-10' || row.size === '10001+'),
@@ -115,11 +125,10 @@ describe('filters', () => {
       [{ q: 'x', pagination: { offset: 0, limit: 251 } }, 'count'],
     ];
     for (const [body, field] of cases) {
-      const answer = await sandbox.call<{ detail: Array<{ loc: Array<string | number> }> }>(
+      const answer = await control.request<{ detail: Array<{ loc: Array<string | number> }> }>(
         'POST',
         '/v1/companies/search',
-        body,
-        PRO,
+        { body: body, token: PRO },
       );
       expect(answer.status).toBe(422);
       expect(answer.body.detail.map((issue) => fieldOfLocation(issue.loc))).toEqual(
