@@ -1,34 +1,18 @@
 // `npm run bench -- functions`: =COMPANY_LOOKUP(A2:A501) in the emulated sheet against the sandbox with 200 ms
 // injected latency per lookup. Prints the cold call's wall time, HTTP calls made vs unique domains (the 500 inputs
 // hold duplicates written differently), and the HTTP calls of a warm recalculation (the file reopened).
-import { createRuntime } from '../dev/gas-runtime';
-import { spawnSandbox } from '../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../src/account/settings';
+import { runtimeFor, startSandbox } from '../test/integration/harness';
 
 const ROWS = 500;
 const UNIQUE = 420;
 const LATENCY_MS = 200;
 
-async function control<T>(url: string, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(url + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status}`);
-  return (await response.json()) as T;
-}
-
 export async function run(): Promise<void> {
-  const sandbox = await spawnSandbox({ clock: 'manual' });
-  const runtime = createRuntime({ users: ['owner@example.com'], addonName: 'Sheet Scout' });
+  const { sandbox, control } = await startSandbox({ clock: 'manual' });
+  const runtime = runtimeFor(sandbox.url, { user: 'owner@example.com', token: null, addonName: 'Sheet Scout' });
   try {
-    const listed = await control<Array<{ domain: string }>>(
-      sandbox.url,
-      'GET',
-      `/_sandbox/companies?limit=${UNIQUE}&enriched=true`,
-    );
-    const domains = listed.map((company) => company.domain);
+    const domains = (await control.companies(UNIQUE, true)).map((company) => company.domain);
     // The other rows repeat earlier companies as a user would paste them: URL, www., upper case, e-mail.
     const variants = [
       (d: string) => `https://www.${d}/about`,
@@ -46,25 +30,25 @@ export async function run(): Promise<void> {
       `A2:A${ROWS + 1}`,
       inputs.map((input) => [input]),
     );
-    await control(sandbox.url, 'POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
-    await control(sandbox.url, 'POST', '/_sandbox/stats/reset');
+    await control.call('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
+    await control.call('POST', '/_sandbox/stats/reset');
 
     const started = Date.now();
     runtime.userEdit('B2', `=COMPANY_LOOKUP(A2:A${ROWS + 1})`);
     const coldSeconds = (Date.now() - started) / 1000;
-    const coldStats = await control<Record<string, number>>(sandbox.url, 'GET', '/_sandbox/stats');
+    const coldStats = await control.stats();
     const httpCalls = coldStats.lookup ?? 0;
     const fetchAllCalls = runtime.counters.urlFetch.fetchAllCalls;
     const results = runtime.spreadsheet.sheet().getValues(`B2:C${ROWS + 1}`);
     const filled = results.filter((row) => row[1] !== '' && !String(row[0]).startsWith('Pending')).length;
     const pending = results.filter((row) => String(row[0]).startsWith('Pending')).length;
 
-    await control(sandbox.url, 'POST', '/_sandbox/stats/reset');
+    await control.call('POST', '/_sandbox/stats/reset');
     const urlFetchBefore = runtime.counters.urlFetch.total;
     const warmStarted = Date.now();
     runtime.open();
     const warmSeconds = (Date.now() - warmStarted) / 1000;
-    const warmStats = await control<Record<string, number>>(sandbox.url, 'GET', '/_sandbox/stats');
+    const warmStats = await control.stats();
     const warmHttpCalls = Math.max(warmStats.lookup ?? 0, runtime.counters.urlFetch.total - urlFetchBefore);
 
     console.log(

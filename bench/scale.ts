@@ -19,7 +19,7 @@ import {
   type ManualClock,
 } from '../dev/gas-runtime';
 import { SandboxControl } from '../dev/sandbox/control-client';
-import { spawnSandbox } from '../dev/sandbox/spawn';
+import { startSandbox } from '../test/integration/harness';
 import { SETTINGS_KEYS } from '../src/account/settings';
 import type { EnrichProgress } from '../src/enrichment/contract';
 import type { LaunchResponse, ResearchStatusDto } from '../src/research/contract';
@@ -287,8 +287,7 @@ async function lookups(
 // ------------------------------------------------------------------------------------------------------------------
 
 export async function run(): Promise<void> {
-  const sandbox = await spawnSandbox({ clock: 'manual', speed: SANDBOX_SPEED });
-  const control = new SandboxControl(sandbox.url);
+  const { sandbox, control } = await startSandbox({ clock: 'manual', speed: SANDBOX_SPEED });
   try {
     await control.reset();
     await control.setAccount('sandbox-pro', { credits: 1_000_000 });

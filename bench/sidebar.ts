@@ -4,7 +4,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { chromium } from 'playwright-core';
-import { spawnSandbox } from '../dev/sandbox/spawn';
+import { startSandbox } from '../test/integration/harness';
 import { startPlayground } from '../dev/playground/server';
 
 const DIST = path.resolve(__dirname, '../dist');
@@ -14,7 +14,7 @@ export async function run(): Promise<void> {
     .readdirSync(DIST)
     .filter((file) => file.endsWith('.html'))
     .sort();
-  const sandbox = await spawnSandbox({ clock: 'manual' });
+  const { sandbox } = await startSandbox({ clock: 'manual' });
   const playground = await startPlayground({ sandboxUrl: sandbox.url });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

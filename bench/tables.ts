@@ -2,27 +2,15 @@
 // that consumes the column before it), in the emulator against the sandbox with 200 ms injected latency. Prints the
 // sheet reads and wall time of opening the dialog, the properties a save writes (9 KB per value), the HTTP calls and
 // wall time of pushing all columns, and the time the dialog's live validation takes for the whole mapping.
-import { createRuntime, SpreadsheetModel, type GasRuntime } from '../dev/gas-runtime';
-import { spawnSandbox } from '../dev/sandbox/spawn';
-import { SETTINGS_KEYS } from '../src/account/settings';
+import type { GasRuntime } from '../dev/gas-runtime';
+import { runtimeFor, startSandbox } from '../test/integration/harness';
 import type { ColumnDraft } from '../src/tables/model';
 import type { PushResponse, TablesState } from '../src/tables/session';
 import { validateMapping } from '../src/tables/validate';
-import { columnLetter } from '../src/shared/a1';
 
 const COLUMNS = 120;
 const LATENCY_MS = 200;
 const TABLE = 'tbl_labs_companies';
-
-async function control(url: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(url + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status}`);
-  return response.json();
-}
 
 function timed<T>(work: () => T): { value: T; ms: number } {
   const started = process.hrtime.bigint();
@@ -31,18 +19,16 @@ function timed<T>(work: () => T): { value: T; ms: number } {
 }
 
 export async function run(): Promise<void> {
-  const sandbox = await spawnSandbox({ clock: 'manual' });
+  const { sandbox, control } = await startSandbox({ clock: 'manual' });
   let created: GasRuntime | undefined;
   try {
-    const runtime = (created = createRuntime({
-      users: ['owner@example.com'],
-      addonName: 'Sheet Scout',
-      spreadsheet: new SpreadsheetModel({ columns: COLUMNS + 10 }),
-    }));
-    runtime.properties.user().set(SETTINGS_KEYS.token, 'sbx_pro_token');
-    runtime.properties.user().set(SETTINGS_KEYS.baseUrl, sandbox.url);
     const headers = Array.from({ length: COLUMNS }, (_, i) => `Field ${i + 1}`);
-    runtime.spreadsheet.sheet().setValues(`A1:${columnLetter(COLUMNS)}1`, [headers]);
+    const runtime = (created = runtimeFor(sandbox.url, {
+      user: 'owner@example.com',
+      addonName: 'Sheet Scout',
+      sheets: { Sheet1: [headers] },
+      minColumns: COLUMNS + 10,
+    }));
 
     runtime.counters.reset();
     const opened = timed(() => runtime.run<TablesState>('getTablesState', [], { kind: 'sidebar' }));
@@ -70,8 +56,8 @@ export async function run(): Promise<void> {
     const storedBytes = stored.reduce((sum, [, value]) => sum + Buffer.byteLength(value), 0);
     const largestValue = Math.max(...stored.map(([, value]) => Buffer.byteLength(value)));
 
-    await control(sandbox.url, 'POST', '/_sandbox/faults', { route: 'columns', latencyMs: LATENCY_MS });
-    await control(sandbox.url, 'POST', '/_sandbox/stats/reset');
+    await control.call('POST', '/_sandbox/faults', { route: 'columns', latencyMs: LATENCY_MS });
+    await control.call('POST', '/_sandbox/stats/reset');
     runtime.counters.reset();
     const pushed = timed(() =>
       runtime.run<PushResponse>('pushTablesColumns', [{ sheetId, drafts, table: TABLE, position: { at: 'end' } }], {
@@ -80,7 +66,7 @@ export async function run(): Promise<void> {
     );
     if (pushed.value.status !== 'created')
       throw new Error(`push failed: ${pushed.value.status} ${'message' in pushed.value ? pushed.value.message : ''}`);
-    const stats = (await control(sandbox.url, 'GET', '/_sandbox/stats')) as Record<string, number>;
+    const stats = (await control.call('GET', '/_sandbox/stats')) as Record<string, number>;
     const reopened = timed(() => runtime.run<TablesState>('getTablesState', [], { kind: 'sidebar' }));
 
     console.log(

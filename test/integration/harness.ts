@@ -31,6 +31,8 @@ export interface RuntimeSpec extends Omit<RuntimeOptions, 'bundlePath' | 'spread
   sheets?: Record<string, unknown[][]>;
   /** Least rows of each sheet (default 1,000, or 50 more than the rows given). */
   minRows?: number;
+  /** Least columns of each sheet (default 26, or the widest row given). */
+  minColumns?: number;
   /** The user's token and the sandbox's address in their settings (default the pro token); null: neither is set. */
   token?: string | null;
   /** The user who runs the panels (default USER; added to `users`). */
@@ -49,10 +51,18 @@ export function fillRows(spreadsheet: SpreadsheetModel, sheetName: string, rows:
 
 /** A runtime over the built bundle, its sheets filled, whose user reaches the sandbox at `url` with a token. */
 export function runtimeFor(url: string, spec: RuntimeSpec = {}): GasRuntime {
-  const { sheets = { Sheet1: [] }, minRows = 1000, token = TOKEN, user = USER, spreadsheetOptions, ...options } = spec;
+  const {
+    sheets = { Sheet1: [] },
+    minRows = 1000,
+    minColumns = 26,
+    token = TOKEN,
+    user = USER,
+    spreadsheetOptions,
+    ...options
+  } = spec;
   const names = Object.keys(sheets);
   const longest = Math.max(0, ...names.map((name) => sheets[name].length));
-  const widest = Math.max(26, ...names.flatMap((name) => sheets[name].map((row) => row.length)));
+  const widest = Math.max(minColumns, ...names.flatMap((name) => sheets[name].map((row) => row.length)));
   const spreadsheet = new SpreadsheetModel({
     rows: Math.max(minRows, longest + 50),
     columns: widest,

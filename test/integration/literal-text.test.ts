@@ -4,10 +4,11 @@
 // with what a spreadsheet misreads (formulas, numbers, dates, times, booleans, apostrophes, full-width signs); each
 // written cell must read back as one of those strings with no formula, and every string must have been written.
 import fc from 'fast-check';
-import { createManualClock, createRuntime, SpreadsheetModel, type GasRuntime } from '../../dev/gas-runtime';
-import { SandboxControl } from '../../dev/sandbox/control-client';
-import { spawnSandbox, type SpawnedSandbox } from '../../dev/sandbox/spawn';
+import { createManualClock, type GasRuntime } from '../../dev/gas-runtime';
+import type { SandboxControl } from '../../dev/sandbox/control-client';
+import type { SpawnedSandbox } from '../../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../../src/account/settings';
+import { runtimeFor, startSandbox, TOKEN } from './harness';
 import type { EnrichProgress } from '../../src/enrichment/contract';
 import type { LaunchResponse } from '../../src/research/contract';
 import type { PreviewAnswer, WriteAnswer } from '../../src/search/panel-service';
@@ -15,8 +16,6 @@ import { emptyFilterForm } from '../../src/search/spec';
 
 jest.setTimeout(180_000);
 
-const USER = 'ana@example.com';
-const TOKEN = 'sbx_pro_token';
 const RUNS = 3;
 const STRINGS_PER_RUN = 12;
 
@@ -62,8 +61,7 @@ let sandbox: SpawnedSandbox;
 let control: SandboxControl;
 
 beforeAll(async () => {
-  sandbox = await spawnSandbox({ clock: 'manual' });
-  control = new SandboxControl(sandbox.url);
+  ({ sandbox, control } = await startSandbox({ clock: 'manual' }));
 });
 
 afterAll(async () => {
@@ -71,17 +69,12 @@ afterAll(async () => {
 });
 
 async function world(rows: Array<Array<string | number>>, sheetName = 'Leads'): Promise<GasRuntime> {
-  const spreadsheet = new SpreadsheetModel({ rows: rows.length + 100, columns: 26, sheetNames: [sheetName] });
-  spreadsheet.sheet(sheetName).setValues(`A1:A${rows.length}`, rows);
-  const runtime = createRuntime({
-    users: [USER],
+  return runtimeFor(sandbox.url, {
+    sheets: { [sheetName]: rows },
+    minRows: rows.length + 100,
     clock: createManualClock(await control.now()),
-    spreadsheet,
     addonName: 'Sheet Scout',
   });
-  runtime.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
-  runtime.properties.user(USER).set(SETTINGS_KEYS.baseUrl, sandbox.url);
-  return runtime;
 }
 
 /** Every string cell of `columns` (1-based) below the header: its value and formula. */

@@ -9,7 +9,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { promisify } from 'util';
 import { createRuntime } from '../../dev/gas-runtime';
-import { spawnSandbox, type SpawnedSandbox } from '../../dev/sandbox/spawn';
+import type { SpawnedSandbox } from '../../dev/sandbox/spawn';
+import { startSandbox } from './harness';
 import type { AccountState } from '../../src/account/account-service';
 
 const root = path.resolve(__dirname, '../..');
@@ -54,7 +55,7 @@ async function settingsCall<T>(
 
 beforeAll(async () => {
   outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheet-scout-builds-'));
-  sandbox = await spawnSandbox({ clock: 'manual' });
+  ({ sandbox } = await startSandbox({ clock: 'manual' }));
   await build(path.join(outDir, 'bound'), null);
   await build(path.join(outDir, 'published'), PUBLISHED_BASE_URL);
 }, 300_000);

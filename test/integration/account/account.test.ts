@@ -1,8 +1,9 @@
 // Account setup through the built bundle: the Settings panel's server functions run in the emulator and reach the
 // sandbox over HTTP; the token lands in the user's properties (never in a cell, a log or an error).
-import { createRuntime, type GasRuntime } from '../../../dev/gas-runtime';
-import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
-import { SandboxControl } from '../../../dev/sandbox/control-client';
+import type { GasRuntime } from '../../../dev/gas-runtime';
+import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
+import type { SandboxControl } from '../../../dev/sandbox/control-client';
+import { runtimeFor, startSandbox } from '../harness';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { AccountState } from '../../../src/account/account-service';
 
@@ -14,8 +15,7 @@ let control: SandboxControl;
 let runtime: GasRuntime;
 
 beforeAll(async () => {
-  sandbox = await spawnSandbox({ clock: 'manual' });
-  control = new SandboxControl(sandbox.url);
+  ({ sandbox, control } = await startSandbox({ clock: 'manual' }));
 });
 
 afterAll(async () => {
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   await control.reset();
-  runtime = createRuntime({ users: [OWNER, EDITOR], addonName: 'Sheet Scout' });
+  runtime = runtimeFor(sandbox.url, { user: OWNER, users: [EDITOR], token: null, addonName: 'Sheet Scout' });
 });
 
 afterEach(async () => {

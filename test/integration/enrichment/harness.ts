@@ -1,22 +1,11 @@
-// Shared by the enrichment integration tests and benchmark: a sandbox in a child process, an emulated runtime over
-// the built bundle with a sheet of domains and the user's token, and a driver that runs the job like the sidebar.
-import path from 'node:path';
-import {
-  createRuntime,
-  SpreadsheetModel,
-  type GasRuntime,
-  type ManualClock,
-  type Clock,
-} from '../../../dev/gas-runtime';
-import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
+// Shared by the enrichment integration tests and benchmark, on top of the common harness (test/integration/harness.ts):
+// a runtime whose active sheet holds the domains, and a driver that runs the job like the sidebar.
+import { type GasRuntime, type ManualClock, type Clock } from '../../../dev/gas-runtime';
 import { SandboxControl as BaseSandboxControl, type SeededCompany } from '../../../dev/sandbox/control-client';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { EnrichOptions, EnrichProgress, StartResult } from '../../../src/enrichment/contract';
-import { columnLetter } from '../../../src/shared/a1';
+import { runtimeFor, startSandbox as startCommonSandbox, type SandboxStack } from '../harness';
 
-export const BUNDLE = path.resolve(__dirname, '../../../dist/Code.js');
-export const TOKEN = 'sbx_pro_token';
-export const USER = 'ana@example.com';
+export { BUNDLE, TOKEN, USER } from '../harness';
 
 export type SandboxCompany = SeededCompany;
 
@@ -27,25 +16,13 @@ export class SandboxControl extends BaseSandboxControl {
   }
 }
 
-export async function startSandbox(): Promise<{ sandbox: SpawnedSandbox; control: SandboxControl }> {
-  const sandbox = await spawnSandbox();
-  return { sandbox, control: new SandboxControl(sandbox.url) };
+export function startSandbox(): Promise<SandboxStack<SandboxControl>> {
+  return startCommonSandbox({}, (url) => new SandboxControl(url));
 }
 
-/** A runtime whose active sheet holds `rows` (row 1 first) and whose user has the sandbox token. */
+/** A runtime whose active sheet "Leads" holds `rows` (row 1 first) and whose user has the sandbox token. */
 export function runtimeWith(url: string, rows: unknown[][], clock?: Clock): GasRuntime {
-  const spreadsheet = new SpreadsheetModel({
-    rows: Math.max(1000, rows.length + 50),
-    columns: 26,
-    sheetNames: ['Leads'],
-  });
-  const width = Math.max(...rows.map((row) => row.length));
-  const padded = rows.map((row) => Array.from({ length: width }, (_, i) => (row[i] ?? '') as string | number));
-  spreadsheet.sheet('Leads').setValues(`A1:${columnLetter(width)}${rows.length}`, padded);
-  const runtime = createRuntime({ bundlePath: BUNDLE, spreadsheet, users: [USER], clock });
-  runtime.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
-  runtime.properties.user(USER).set(SETTINGS_KEYS.baseUrl, url);
-  return runtime;
+  return runtimeFor(url, { sheets: { Leads: rows }, clock });
 }
 
 export function start(runtime: GasRuntime, options: EnrichOptions): EnrichProgress {

@@ -1,23 +1,13 @@
-// Shared by the research integration tests and benchmark: a sandbox on a manual clock in a child process, an emulated
-// runtime over the built bundle whose clock follows the sandbox's, a sheet of companies, and helpers that act like
-// the Research panel (launch, poll) and the trigger (tick), advancing both clocks together.
-import path from 'node:path';
-import {
-  createManualClock,
-  createRuntime,
-  SpreadsheetModel,
-  type GasRuntime,
-  type ManualClock,
-} from '../../../dev/gas-runtime';
-import { spawnSandbox, type SpawnedSandbox } from '../../../dev/sandbox/spawn';
+// Shared by the research integration tests and benchmark, on top of the common harness (test/integration/harness.ts):
+// a sandbox on a manual clock, a runtime whose clock follows the sandbox's with a sheet of companies, and helpers that
+// act like the Research panel (launch, poll) and the trigger (tick), advancing both clocks together.
+import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
 import { SandboxControl } from '../../../dev/sandbox/control-client';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
 import type { LaunchRequest } from '../../../src/research/launch-request';
-import { columnLetter } from '../../../src/shared/a1';
+import { runtimeFor as commonRuntime, startSandbox, USER, BUNDLE, type SandboxStack } from '../harness';
 
-export const BUNDLE = path.resolve(__dirname, '../../../dist/Code.js');
-export const USER = 'ana@example.com';
+export { USER, BUNDLE };
 export const SHEET = 'Accounts';
 
 /** The sandbox's control API plus the account's task list, as the tests check it. */
@@ -27,14 +17,10 @@ export class Control extends SandboxControl {
   }
 }
 
-export interface World {
-  sandbox: SpawnedSandbox;
-  control: Control;
-}
+export type World = SandboxStack<Control>;
 
-export async function startWorld(): Promise<World> {
-  const sandbox = await spawnSandbox({ clock: 'manual' });
-  return { sandbox, control: new Control(sandbox.url) };
+export function startWorld(): Promise<World> {
+  return startSandbox({ clock: 'manual' }, (url) => new Control(url));
 }
 
 /** Runtimes opened for the running test (closed after it by researchSuite; closing is idempotent). */
@@ -76,26 +62,15 @@ export async function runtimeFor(
   token = 'sbx_pro_token',
   options: { metadataFollowsSort?: boolean; urlFetchTimeoutMs?: number; addOn?: boolean } = {},
 ): Promise<GasRuntime> {
-  const spreadsheet = new SpreadsheetModel({
-    rows: Math.max(1000, rows.length + 50),
-    columns: 26,
-    sheetNames: [SHEET],
-    metadataFollowsSort: options.metadataFollowsSort,
-  });
-  const width = Math.max(...rows.map((row) => row.length));
-  const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
-  spreadsheet.sheet(SHEET).setValues(`A1:${columnLetter(width)}${rows.length}`, padded);
   const clock: ManualClock = createManualClock(await world.control.now());
-  const runtime = createRuntime({
-    bundlePath: BUNDLE,
-    spreadsheet,
-    users: [USER],
+  const runtime = commonRuntime(world.control.url, {
+    sheets: { [SHEET]: rows },
+    token,
     clock,
     limits: options.urlFetchTimeoutMs ? { urlFetchTimeoutMs: options.urlFetchTimeoutMs } : {},
     addOn: options.addOn,
+    spreadsheetOptions: { metadataFollowsSort: options.metadataFollowsSort },
   });
-  runtime.properties.user(USER).set(SETTINGS_KEYS.token, token);
-  runtime.properties.user(USER).set(SETTINGS_KEYS.baseUrl, world.control.url);
   return closeAfterTest(runtime);
 }
 

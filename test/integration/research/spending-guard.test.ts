@@ -1,16 +1,11 @@
 // The research spending guard through the bundle, the emulator and the sandbox: two editors launching at the same
 // moment never pass the spreadsheet's cap (the second launch is checked against the first's records under the
 // document lock), the cap counts what the service charged, and only the editor who shares their token may change it.
-import {
-  createManualClock,
-  createRuntime,
-  SpreadsheetModel,
-  type GasRuntime,
-  type ServiceCallInfo,
-} from '../../../dev/gas-runtime';
+import { createManualClock, type GasRuntime, type ServiceCallInfo } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { runtimeFor } from '../harness';
 import type { LaunchResponse, SpendingGuardDto } from '../../../src/research/contract';
-import { BUNDLE, closeAfterTest, researchSuite, runUntilSettled, SHEET, USER } from './harness';
+import { closeAfterTest, researchSuite, runUntilSettled, SHEET, USER } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -20,23 +15,17 @@ const EDITOR = 'ben@example.com';
 let runtime: GasRuntime | null = null;
 
 async function twoEditors(domains: string[], editorToken = 'sbx_pro_token'): Promise<GasRuntime> {
-  const spreadsheet = new SpreadsheetModel({ rows: 100, columns: 26, sheetNames: [SHEET] });
-  spreadsheet.sheet(SHEET).setValues(`A1:A${domains.length + 1}`, [['Domain'], ...domains.map((domain) => [domain])]);
   const rt = closeAfterTest(
-    createRuntime({
-      bundlePath: BUNDLE,
-      spreadsheet,
-      users: [USER, EDITOR],
+    runtimeFor(suite.world.control.url, {
+      sheets: { [SHEET]: [['Domain'], ...domains.map((domain) => [domain])] },
+      minRows: 100,
+      user: USER,
+      users: [EDITOR],
       clock: createManualClock(await suite.world.control.now()),
     }),
   );
-  for (const [user, token] of [
-    [USER, 'sbx_pro_token'],
-    [EDITOR, editorToken],
-  ]) {
-    rt.properties.user(user).set(SETTINGS_KEYS.token, token);
-    rt.properties.user(user).set(SETTINGS_KEYS.baseUrl, suite.world.control.url);
-  }
+  rt.properties.user(EDITOR).set(SETTINGS_KEYS.token, editorToken);
+  rt.properties.user(EDITOR).set(SETTINGS_KEYS.baseUrl, suite.world.control.url);
   return rt;
 }
 

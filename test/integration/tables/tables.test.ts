@@ -1,7 +1,7 @@
 // Tables and templates through the built bundle: the dialog's server functions run in the Apps Script emulator
 // against the sandbox service over real HTTP; results are read back from the sandbox's table/template GETs.
-import { spawnSandbox } from '../../../dev/sandbox/spawn';
-import { createRuntime, type GasRuntime } from '../../../dev/gas-runtime';
+import type { GasRuntime } from '../../../dev/gas-runtime';
+import { runtimeFor, startSandbox, type SandboxStack } from '../harness';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { ColumnDraft } from '../../../src/tables/model';
 import type { PushResponse, TablesState, TemplateResponse } from '../../../src/tables/session';
@@ -12,17 +12,11 @@ const CONTACTS = 'tbl_labs_contacts';
 const COMPANIES = 'tbl_labs_companies';
 const TEMPLATE = 'tpl_labs_account_research';
 
-let sandbox: { url: string; stop(): Promise<void> };
+let stack: SandboxStack;
 let runtime: GasRuntime;
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return (text ? JSON.parse(text) : null) as T;
+  return (await stack.control.request<T>(method, path, { body, token: TOKEN })).body;
 }
 
 const tableColumns = async (id: string) =>
@@ -79,18 +73,16 @@ const agentOf = (prompt: string, more: Partial<ColumnDraft['agent']> = {}) => ({
 });
 
 beforeAll(async () => {
-  sandbox = await spawnSandbox({ clock: 'manual' });
+  stack = await startSandbox({ clock: 'manual' });
 }, 30000);
 
 afterAll(async () => {
-  await sandbox?.stop();
+  await stack?.sandbox.stop();
 });
 
 beforeEach(async () => {
   await api('POST', '/_sandbox/reset');
-  runtime = createRuntime({ users: ['owner@example.com'] });
-  runtime.properties.user().set(SETTINGS_KEYS.token, TOKEN);
-  runtime.properties.user().set(SETTINGS_KEYS.baseUrl, sandbox.url);
+  runtime = runtimeFor(stack.sandbox.url, { user: 'owner@example.com', token: TOKEN });
 });
 
 afterEach(async () => {
