@@ -4,7 +4,7 @@
 // naive script that fetches the pages one after another and appends one row per company. Prints HTTP calls,
 // fetchAll rounds, sheet reads/writes and wall times, and the summary line.
 import { createRuntime, createRealClock, SpreadsheetModel } from '../dev/gas-runtime';
-import type { PreviewAnswer, WriteAnswer } from '../src/search/panel-service';
+import type { PreviewAnswer, WriteAnswer } from '../src/search/service';
 import { emptyFilterForm, type SearchSpec } from '../src/search/spec';
 import { runtimeWith, startSandbox, USER } from '../test/integration/search/harness';
 

@@ -5,7 +5,7 @@
 import type { GasRuntime } from '../dev/gas-runtime';
 import { runtimeFor, startSandbox } from '../test/integration/harness';
 import type { ColumnDraft } from '../src/tables/model';
-import type { PushResponse, TablesState } from '../src/tables/session';
+import type { PushResponse, TablesState } from '../src/tables/service';
 import { validateMapping } from '../src/tables/validate';
 
 const COLUMNS = 120;

@@ -1,24 +1,13 @@
 // Server functions of the Settings panel and the credits badge every panel shows (called via google.script.run),
 // and the menu handler that opens the panel.
 import { appContext } from '../platform/app-context';
-import { createServiceClient } from '../api/client';
-import { AccountService, type AccountState } from './account-service';
+import type { AccountState } from './service';
+import { accountContext } from './context';
 import { userConnection } from './settings';
 import { checkedRequest } from '../shared/request-check';
 import { ACCOUNT_KIND, SHARING, TOKEN_INPUT } from './requests';
 import { REQUEST_BUDGET_KEYS, type AccountKind, type BudgetStatus } from '../platform/request-budget';
 import { showPanel } from '../platform/panels';
-
-function accountService(): AccountService {
-  const context = appContext();
-  return new AccountService(
-    context.stores,
-    (settings) => createServiceClient({ http: context.http, clock: context.clock, settings }),
-    {
-      formulaCache: context.cache,
-    },
-  );
-}
 
 /** Menu: Extensions > Sheet Scout > Settings... */
 export function showSettingsPanel(): void {
@@ -26,20 +15,20 @@ export function showSettingsPanel(): void {
 }
 
 export function getAccountState(): AccountState {
-  return accountService().state();
+  return accountContext().state();
 }
 
 export function saveAccountToken(input: { token: string; baseUrl?: string }): AccountState {
   const { token, baseUrl } = checkedRequest<{ token: string; baseUrl?: string }>(TOKEN_INPUT, input, 'token');
-  return accountService().save(token, baseUrl);
+  return accountContext().save(token, baseUrl);
 }
 
 export function removeAccountToken(): AccountState {
-  return accountService().remove();
+  return accountContext().remove();
 }
 
 export function setFormulaTokenSharing(enabled: boolean): AccountState {
-  return accountService().setFormulaSharing(checkedRequest<boolean>(SHARING, enabled, 'sharing'));
+  return accountContext().setFormulaSharing(checkedRequest<boolean>(SHARING, enabled, 'sharing'));
 }
 
 /** Available credits for the badge in every panel; null when no token is set or the check failed. */

@@ -21,7 +21,7 @@ import type { EnrichProgress } from './contract';
 import { loadJob, recordFilledColumns, saveJob, type EnrichJob, type RetryEntry } from './job-state';
 import { resolveDomains } from './lookups';
 import type { EnrichSheet } from './ports';
-import { LIMITS, PERMANENT_ERRORS, type EnrichDeps } from './job';
+import { LIMITS, PERMANENT_ERRORS, type EnrichDeps } from './service';
 import { progressOf } from './progress';
 
 export type ChunkMode = 'sidebar' | 'trigger';

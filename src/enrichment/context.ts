@@ -3,14 +3,14 @@
 // those domains for after their Retry-After and goes on with the others).
 import { appContext } from '../platform/app-context';
 import { appsScriptTimer } from '../platform/timer-triggers';
-import type { EnrichDeps } from './job';
+import type { EnrichDeps } from './service';
 import type { RefreshDeps } from './refresh';
 import { appsScriptEnrichmentDates, appsScriptSheets } from '../platform/sheets/enrichment';
 import { timerContinuation } from './trigger-adapter';
 import { newId } from '../platform/ids';
 import { activeSpreadsheet, formatInSpreadsheetZone } from '../platform/spreadsheet';
 
-export function enrichmentDeps(): EnrichDeps & { user: string } {
+export function enrichmentContext(): EnrichDeps & { user: string } {
   const context = appContext();
   const document = context.documentStore();
   const timer = appsScriptTimer(document, context.clock);
@@ -29,7 +29,7 @@ export function enrichmentDeps(): EnrichDeps & { user: string } {
   };
 }
 
-export function refreshDeps(): RefreshDeps {
-  const deps = enrichmentDeps();
+export function refreshContext(): RefreshDeps {
+  const deps = enrichmentContext();
   return { ...deps, today: () => formatInSpreadsheetZone(deps.clock.now(), 'yyyy-MM-dd') };
 }

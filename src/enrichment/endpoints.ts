@@ -1,10 +1,10 @@
 // Server functions of the "Enrich selected domains" panel (called via google.script.run) and its menu handler: each
-// builds the job's ports (context.ts), checks what the page sent, and delegates to job.ts or refresh.ts.
-import * as job from './job';
+// builds the job's ports (context.ts), checks what the page sent, and delegates to service.ts or refresh.ts.
+import * as job from './service';
 import { runChunk } from './chunk';
 import { currentProgress } from './progress';
 import { previewRefresh, runRefreshChunk as refreshChunk } from './refresh';
-import { enrichmentDeps, refreshDeps } from './context';
+import { enrichmentContext, refreshContext } from './context';
 import { checkedRequest } from '../shared/request-check';
 import { ENRICH_OPTIONS, REFRESH_REQUEST } from './requests';
 import type {
@@ -36,36 +36,36 @@ export function showEnrichPanel(): void {
 }
 
 export function getEnrichmentPreview(input?: EnrichOptions): EnrichPreview {
-  return job.previewEnrichment(enrichmentDeps(), options(input));
+  return job.previewEnrichment(enrichmentContext(), options(input));
 }
 
 export function startEnrichment(input: EnrichOptions): StartResult {
-  return job.startEnrichment(enrichmentDeps(), options(input));
+  return job.startEnrichment(enrichmentContext(), options(input));
 }
 
 export function runEnrichmentChunk(): EnrichProgress | null {
-  return runChunk(enrichmentDeps(), 'sidebar');
+  return runChunk(enrichmentContext(), 'sidebar');
 }
 
 export function getEnrichmentProgress(): EnrichProgress | null {
-  return currentProgress(enrichmentDeps());
+  return currentProgress(enrichmentContext());
 }
 
 export function cancelEnrichment(): EnrichProgress | null {
-  return job.cancelEnrichment(enrichmentDeps());
+  return job.cancelEnrichment(enrichmentContext());
 }
 
 export function resumeEnrichment(): EnrichProgress | null {
-  return job.resumeEnrichment(enrichmentDeps());
+  return job.resumeEnrichment(enrichmentContext());
 }
 
 export function getRefreshPreview(input: RefreshRequest): RefreshPreview {
-  return previewRefresh(refreshDeps(), checkedRequest<RefreshRequest>(REFRESH_REQUEST, input, 'refresh'));
+  return previewRefresh(refreshContext(), checkedRequest<RefreshRequest>(REFRESH_REQUEST, input, 'refresh'));
 }
 
 export function runRefreshChunk(input: RefreshRequest): RefreshChunkResult {
   return refreshChunk(
-    refreshDeps(),
+    refreshContext(),
     checkedRequest<RefreshRequest>(REFRESH_REQUEST, input, 'refresh'),
     REFRESH_CHUNK_BUDGET_MS,
   );

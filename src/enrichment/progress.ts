@@ -2,7 +2,7 @@
 // or for a retry, the rate and ETA, and when the driver should call the next chunk.
 import type { EnrichProgress } from './contract';
 import { loadJob, type EnrichJob, type RetryEntry } from './job-state';
-import { LIMITS, type EnrichDeps } from './job';
+import { LIMITS, type EnrichDeps } from './service';
 import { columnLetter } from '../shared/a1';
 
 export function progressOf(job: EnrichJob, now: number, busy = false): EnrichProgress {

@@ -1,12 +1,12 @@
 // The shared timer's enrichment slice (src/scheduler runs it): continues the job within `budgetMs` once its wake time
 // has come (the sidebar pushes that time back while it drives the job). Pending while a continuation is scheduled; a
 // job another user started runs on their token, so their own timer continues it.
-import { enrichmentDeps } from './context';
+import { enrichmentContext } from './context';
 import { runChunk } from './chunk';
 import { readWake } from './trigger-adapter';
 
 export function enrichmentTimerSlice(budgetMs: number): { pending: boolean } {
-  const deps = enrichmentDeps();
+  const deps = enrichmentContext();
   const wake = readWake(deps.store);
   if (!wake) return { pending: false };
   if (wake.user !== deps.user || deps.clock.now() < wake.at) return { pending: true };

@@ -11,7 +11,7 @@ import { parseFieldList, profileValues, type ProfileField, type ProfileValues } 
 import { cellsOf, isBlank, readBoolean, readCompanyInput, type CompanyInput } from './arguments';
 import { tripsBreaker } from './breaker';
 import { CELL_TEXT, blankRow, errorCellText, messageRow, toFormulaCell, type FormulaResult } from './cell-text';
-import type { FormulaEnv } from './env';
+import type { FormulaEnv } from './ports';
 
 /** What a lookup key resolved to in this execution. */
 export type LookupAnswer = { kind: 'profile'; values: ProfileValues } | { kind: 'text'; text: string };

@@ -6,7 +6,7 @@
 // recalculates them from the cache.
 import { safeText, type CellValue } from '../shared/cell-values';
 import { isUnfinishedCellText } from './cell-text';
-import type { FormulaEnv } from './env';
+import type { FormulaEnv } from './ports';
 import { callsSheetScout, parseSheetScoutCall, type ParsedArg, type ParsedCall } from './formula-parse';
 import { formulaLookupKeys, lookupInputs, resolveLookups } from './lookup';
 import { parseFieldList } from '../companies/profile-fields';

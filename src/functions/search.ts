@@ -8,7 +8,7 @@ import { readFilters } from './filters';
 import { readLimit, readQuery, readReferenceCompany, type ArgRead } from './arguments';
 import { tripsBreaker } from './breaker';
 import { CELL_TEXT, errorCellText, messageRow, toFormulaCell, type FormulaResult } from './cell-text';
-import type { FormulaEnv } from './env';
+import type { FormulaEnv } from './ports';
 import { getChunked, putChunked } from '../shared/chunked-cache';
 import { hashText } from './hash';
 import { fetchSearch, type SearchSubject } from '../search/run-search';

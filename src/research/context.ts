@@ -2,7 +2,7 @@
 // user's client, the shared timer) and the two steps every research entry point shares: work under the document
 // lock, and one polling tick that keeps the timer armed while tasks are pending.
 import { appContext, type AppContext } from '../platform/app-context';
-import type { LockPort } from '../ports';
+import type { KeyValueStore, LockPort } from '../ports';
 import { runTick } from './tick';
 import { type JobDeps } from './jobs';
 import { LEDGER_HEADERS } from './ledger';
@@ -22,12 +22,14 @@ export const LAST_TICK_KEY = 'sheetscout.research.lastTick';
 export interface Research {
   context: AppContext;
   spreadsheet: Spreadsheet;
+  /** The document's properties: the panel's saved settings, the spending cap, when the last tick ran. */
+  document: KeyValueStore;
   deps: JobDeps;
   lock: LockPort;
   trigger: TimerDeps;
 }
 
-export function research(budgetMs?: number): Research {
+export function researchContext(budgetMs?: number): Research {
   const context = appContext();
   const spreadsheet = activeSpreadsheet();
   const document = context.documentStore();
@@ -44,6 +46,7 @@ export function research(budgetMs?: number): Research {
   return {
     context,
     spreadsheet,
+    document,
     deps,
     lock: context.documentLock(),
     trigger: appsScriptTimer(document, context.clock),
@@ -62,7 +65,7 @@ export function withLock<T>(r: Research, waitMs: number, busy: () => T, work: ()
 }
 
 export function tickOnce(r: Research): { pending: number } {
-  r.trigger.document.set(LAST_TICK_KEY, String(r.context.clock.now()));
+  r.document.set(LAST_TICK_KEY, String(r.context.clock.now()));
   const summary = runTick(r.deps);
   if (summary.pending === 0) removeTimerIfIdle(r.trigger, 'research');
   else {

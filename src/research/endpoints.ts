@@ -1,7 +1,7 @@
 // Server functions of the Research panel (google.script.run) and its menu handler: each checks the request's shape
 // and calls the service that does the work (launch-service, status-service, history-service, row-import, selection,
 // guard-service). The timer's polling is timer-slice.ts.
-import { research } from './context';
+import { researchContext } from './context';
 import type {
   HistoryPageDto,
   LaunchResponse,
@@ -25,7 +25,7 @@ import {
 } from './requests';
 import { showPanel } from '../platform/panels';
 import { changeSpendingGuard, guardDto } from './guard-service';
-import { researchContext, selectStatusCells } from './selection';
+import { panelContext, selectStatusCells } from './selection';
 import { launchRows, refusedLaunch, type LaunchRowsRequest } from './launch-service';
 import { checkUnconfirmed, pollStatus, sendAnyway } from './status-service';
 import { historyPage, selectedRowReport, taskReport } from './history-service';
@@ -38,17 +38,17 @@ export function showResearchPanel(): void {
 
 /** Settings: this spreadsheet's research spending cap and what is left under it. */
 export function getSpendingGuard(): SpendingGuardDto {
-  return guardDto(research());
+  return guardDto(researchContext());
 }
 
 /** Settings: sets (or clears, with nulls) the cap; only the user who shares their token with the spreadsheet may. */
 export function setSpendingGuard(input: { daily: number | null; monthly: number | null }): SpendingGuardDto {
-  return changeSpendingGuard(research(), checkedRequest(GUARD_REQUEST, input, 'spending cap'));
+  return changeSpendingGuard(researchContext(), checkedRequest(GUARD_REQUEST, input, 'spending cap'));
 }
 
 /** The active sheet's headers, the selected rows and the panel's saved settings. */
 export function getResearchContext(): ResearchContextDto {
-  return researchContext();
+  return panelContext();
 }
 
 /** Launches research for the given rows of the given sheet (the panel sends what it previewed). */

@@ -28,7 +28,7 @@ export function storedCap(document: KeyValueStore): SpendingCap {
 
 /** The spending guard as the panels show it. */
 export function guardDto(r: Research): SpendingGuardDto {
-  const document = r.trigger.document;
+  const document = r.document;
   const room = guardRoom(storedCap(document), r.deps.ledger.load(), r.context.clock.now(), spreadsheetCalendar());
   const shared = document.get(SETTINGS_KEYS.formulaToken);
   const canEdit = !shared || shared === r.context.stores.user.get(SETTINGS_KEYS.token);
@@ -50,7 +50,7 @@ export function changeSpendingGuard(
     throw new Error(current.editNote ?? 'Only the editor who shares their token can change the cap');
   const cap = readCap(request);
   if (typeof cap === 'string') throw new Error(cap);
-  if (cap.daily === null && cap.monthly === null) r.trigger.document.remove(GUARD_KEY);
-  else r.trigger.document.set(GUARD_KEY, JSON.stringify(cap));
+  if (cap.daily === null && cap.monthly === null) r.document.remove(GUARD_KEY);
+  else r.document.set(GUARD_KEY, JSON.stringify(cap));
   return guardDto(r);
 }

@@ -1,7 +1,7 @@
 // What the panel shows of past research: the account's task history a page at a time, and the report of a row or a
 // task (from this document's store when it has it, so a deleted or changed row keeps its report; else from the
 // service).
-import { research, type Research } from './context';
+import { researchContext, type Research } from './context';
 import { NO_REPORT, type HistoryItemDto, type HistoryPageDto, type ReportDto } from './contract';
 import { userMessage } from '../api/errors';
 import type { ResearchTask } from '../api/types';
@@ -53,7 +53,7 @@ export function selectedRowReport(): ReportDto {
   const sheet = spreadsheet.getActiveSheet();
   const row = spreadsheet.getActiveCell().getRow();
   if (row < 2) return { ...NO_REPORT, message: 'Select a data row to see its report' };
-  const r = research();
+  const r = researchContext();
   const sheetId = sheet.getSheetId();
   const candidates = r.deps.ledger.load().filter((e) => e.row.sheetId === sheetId && !e.detached);
   const rows = locateEntries(r.deps.grid, sheetId, candidates);
@@ -78,7 +78,7 @@ function entryReport(r: Research, entry: LedgerEntry, row: number | null): Repor
 
 /** The report of any task: from this document's store when it has it, else from the service. */
 export function taskReport(id: string): ReportDto {
-  const r = research();
+  const r = researchContext();
   const entry = r.deps.ledger
     .load()
     .filter((e) => e.taskId === id)

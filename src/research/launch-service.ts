@@ -1,7 +1,7 @@
 // "Launch": checks what the panel sends against the sheet (rows, output, brief template, the user's credits), then,
 // under the document lock, remembers the panel's settings and hands the rows to runLaunch (launch.ts), and sums up
 // what happened in one line for the panel.
-import { research, withLock, type Research } from './context';
+import { researchContext, withLock, type Research } from './context';
 import type { LaunchResponse, ResearchContextDto } from './contract';
 import { userMessage } from '../api/errors';
 import { parseTemplate } from './brief-template';
@@ -37,7 +37,7 @@ export function refusedLaunch(errors: string[]): LaunchResponse {
 
 /** The panel's last launch settings in this spreadsheet (null when none, or unreadable). */
 export function savedPanelState(r: Research): ResearchContextDto['saved'] {
-  const savedText = readChunked(r.trigger.document, PANEL_STATE_KEY);
+  const savedText = readChunked(r.document, PANEL_STATE_KEY);
   try {
     return savedText ? (JSON.parse(savedText) as ResearchContextDto['saved']) : null;
   } catch {
@@ -52,7 +52,7 @@ export function savedPanelState(r: Research): ResearchContextDto['saved'] {
 function rememberPanelState(r: Research, request: LaunchRequest): void {
   try {
     writeChunked(
-      r.trigger.document,
+      r.document,
       PANEL_STATE_KEY,
       JSON.stringify({ template: request.template, depth: request.depth, output: request.output }),
     );
@@ -67,7 +67,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
   if (rows.length === 0) return refusedLaunch(['Select the rows to research (below the header row)']);
   const output = resolveOutput(request.output, jsonSchemaProblems);
   if (!output.ok) return refusedLaunch(output.errors);
-  const r = research(LAUNCH_BUDGET_MS);
+  const r = researchContext(LAUNCH_BUDGET_MS);
   const headers = r.deps.grid.headers(request.sheetId);
   if (!headers) return refusedLaunch(['That sheet no longer exists: reopen the panel']);
   const template = parseTemplate(request.template, headers);
@@ -99,7 +99,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           availableCredits: user.value.available_credits,
           reservationPerTask: reservationFor(request.depth),
           guard: {
-            cap: storedCap(r.trigger.document),
+            cap: storedCap(r.document),
             calendar: spreadsheetCalendar(),
             fitToCap: request.fitToCap === true,
           },

@@ -2,7 +2,7 @@
 // first when the task is about another company than the row holds (naming both, from 0-credit lookups), or when its
 // output is of the other kind than the panel's; then writes under the document lock, superseding the row's earlier
 // records so a later poll does not overwrite the import.
-import { research, withLock, type Research } from './context';
+import { researchContext, withLock, type Research } from './context';
 import type { WriteToRowRequest, WriteToRowResponse } from './contract';
 import { userMessage } from '../api/errors';
 import type { ResearchTask, TaskReport } from '../api/types';
@@ -58,7 +58,7 @@ export function writeTaskToRow(request: WriteToRowRequest): WriteToRowResponse {
   const sheet = spreadsheet.getActiveSheet();
   const row = spreadsheet.getActiveCell().getRow();
   if (row < 2) return refuse('Select a data row (below the header row)');
-  const r = research();
+  const r = researchContext();
   const result = r.deps.client.getTasks([request.taskId])[0];
   if (!result.ok) return refuse(userMessage(result.error));
   const task = result.value;

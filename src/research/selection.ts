@@ -1,6 +1,6 @@
 // What the Research panel reads of the sheet and shows in it: the selected rows, the first one's values (for the
 // live preview) and the panel's saved settings; and "Show in sheet", which selects the status cells of launched rows.
-import { research } from './context';
+import { researchContext } from './context';
 import type { ResearchContextDto } from './contract';
 import { reservationFor } from './depth';
 import { rowDomains } from './brief-domains';
@@ -22,14 +22,14 @@ function selectedRows(spreadsheet: Spreadsheet, sheet: GoogleAppsScript.Spreadsh
   return [...rows].sort((a, b) => a - b);
 }
 
-export function researchContext(): ResearchContextDto {
+export function panelContext(): ResearchContextDto {
   const spreadsheet = activeSpreadsheet();
   const sheet = spreadsheet.getActiveSheet();
   const grid = new SheetGrid(spreadsheet);
   const rows = selectedRows(spreadsheet, sheet);
   const headers = grid.headers(sheet.getSheetId()) ?? [];
   const firstRow = rows.length > 0 ? grid.readRows(sheet.getSheetId(), [rows[0]])[0] : null;
-  const r = research();
+  const r = researchContext();
   return {
     sheetId: sheet.getSheetId(),
     sheetName: sheet.getName(),

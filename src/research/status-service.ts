@@ -1,7 +1,7 @@
 // What the Research panel shows of this sheet's tasks and how it keeps them moving: the poll (one tick when none ran
 // lately, then the sheet's records with their current rows) and the two answers to an unconfirmed create, "Check
 // again" and "Send anyway".
-import { LAST_TICK_KEY, research, tickOnce, withLock, type Research } from './context';
+import { LAST_TICK_KEY, researchContext, tickOnce, withLock, type Research } from './context';
 import type { ResearchRowDto, ResearchStatusDto, UnconfirmedActionResponse } from './contract';
 import { AGENT_BUDGET } from './depth';
 import { locateEntries } from './write-back';
@@ -65,7 +65,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: b
 
 /** A tick (from any panel or the timer) started less than PANEL_TICK_GAP_MS ago. */
 function tickedRecently(r: Research): boolean {
-  const since = r.context.clock.now() - Number(r.trigger.document.get(LAST_TICK_KEY) ?? 0);
+  const since = r.context.clock.now() - Number(r.document.get(LAST_TICK_KEY) ?? 0);
   return since >= 0 && since < PANEL_TICK_GAP_MS;
 }
 
@@ -74,7 +74,7 @@ function tickedRecently(r: Research): boolean {
  * is free, then the sheet's records.
  */
 export function pollStatus(): ResearchStatusDto {
-  const r = research(SIDEBAR_TICK_BUDGET_MS);
+  const r = researchContext(SIDEBAR_TICK_BUDGET_MS);
   const sheetId = activeSheetId();
   if (tickedRecently(r)) return statusDto(r, r.deps.ledger.load(), sheetId, false);
   return withLock(
@@ -91,7 +91,7 @@ export function pollStatus(): ResearchStatusDto {
 
 /** "Check again": looks for unconfirmed creates in the service's task list once more (further back than a tick). */
 export function checkUnconfirmed(entryIds: string[]): UnconfirmedActionResponse {
-  const r = research(SIDEBAR_TICK_BUDGET_MS);
+  const r = researchContext(SIDEBAR_TICK_BUDGET_MS);
   return withLock<UnconfirmedActionResponse>(
     r,
     30000,
@@ -118,7 +118,7 @@ export function checkUnconfirmed(entryIds: string[]): UnconfirmedActionResponse 
 
 /** "Send anyway": creates the unconfirmed tasks again, on the user's word (the panel showed what it may cost). */
 export function sendAnyway(entryIds: string[]): UnconfirmedActionResponse {
-  const r = research(LAUNCH_BUDGET_MS);
+  const r = researchContext(LAUNCH_BUDGET_MS);
   return withLock<UnconfirmedActionResponse>(
     r,
     30000,

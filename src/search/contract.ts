@@ -1,7 +1,7 @@
 // What the Company search panel and the server exchange, and the pure rules both apply (sidebar/ imports only this
 // file and src/api/types from src/): the search spec and panel answers, result columns, exclude lists, plan depths,
 // and the plan of a lookalike run over a list.
-export type { ColumnChoice, Failure, PreviewAnswer, SearchPanelState, WriteAnswer } from './panel-service';
+export type { ColumnChoice, Failure, PreviewAnswer, SearchPanelState, WriteAnswer } from './service';
 export type { ExcludeEntry, ExcludeSummary } from './exclude-domains';
 export type { FilterForm, SearchField, SearchMode, SearchSpec } from './spec';
 export type { LookalikeAnswer, ReferenceList } from './lookalike-service';

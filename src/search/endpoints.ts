@@ -1,8 +1,6 @@
 // Server functions of the company search panel (google.script.run targets, exposed as globals by main.ts): each builds
-// the feature's ports from the Apps Script context and delegates to panel-service.ts.
-import { userConnection } from '../account/settings';
-import { appContext } from '../platform/app-context';
-import { createSheetAdapter } from '../platform/sheets/search';
+// the feature's ports (context.ts) and delegates to service.ts or lookalike-service.ts.
+import { searchContext } from './context';
 import {
   excludeDomainsFrom,
   excludeSummary,
@@ -14,12 +12,11 @@ import {
   type ExcludeSource,
   type ExcludeSummaryRequest,
   type PreviewAnswer,
-  type SearchDeps,
   type SearchPanelState,
   type SheetColumns,
   type WriteAnswer,
   type WriteRequest,
-} from './panel-service';
+} from './service';
 import type { DomainList, ExcludeSummary } from './exclude-domains';
 import type { SearchSpec } from './spec';
 import { checkedRequest } from '../shared/request-check';
@@ -27,7 +24,6 @@ import {
   lookalikeReferences,
   runLookalikeList,
   type LookalikeAnswer,
-  type LookalikeDeps,
   type LookalikeListRequest,
   type ReferenceList,
 } from './lookalike-service';
@@ -40,22 +36,6 @@ import {
   WRITE_REQUEST,
 } from './requests';
 import { showPanel } from '../platform/panels';
-import { newId } from '../platform/ids';
-
-/** The ports of one execution; the user's full client serves both the search and the lookalike-list runs. */
-function deps(): SearchDeps & LookalikeDeps {
-  const context = appContext();
-  const connected = Boolean(userConnection(context.stores).token);
-  return {
-    sheets: createSheetAdapter(),
-    client: connected ? context.userClient() : null,
-    cache: context.cache,
-    userStore: context.stores.user,
-    clock: context.clock,
-    lock: context.documentLock(),
-    newId,
-  };
-}
 
 /** Opens the company search sidebar. */
 export function showSearchPanel(): void {
@@ -63,15 +43,15 @@ export function showSearchPanel(): void {
 }
 
 export function getSearchPanelState(): SearchPanelState {
-  return panelState(deps());
+  return panelState(searchContext());
 }
 
 export function getSearchSheetColumns(sheetId: number): SheetColumns {
-  return sheetColumns(deps(), checkedRequest<number>(SHEET_ID, sheetId, 'sheet id'));
+  return sheetColumns(searchContext(), checkedRequest<number>(SHEET_ID, sheetId, 'sheet id'));
 }
 
 export function getSearchExcludeDomains(source: ExcludeSource): DomainList {
-  return excludeDomainsFrom(deps(), checkedRequest<ExcludeSource>(EXCLUDE_SOURCE, source, 'exclude source'));
+  return excludeDomainsFrom(searchContext(), checkedRequest<ExcludeSource>(EXCLUDE_SOURCE, source, 'exclude source'));
 }
 
 /** Pure (no spreadsheet or service access): the panel calls it as the user edits the pasted list. */
@@ -80,26 +60,26 @@ export function summarizeSearchExcludeDomains(request: ExcludeSummaryRequest): E
 }
 
 export function previewCompanySearch(spec: SearchSpec): PreviewAnswer {
-  return previewSearch(deps(), checkedRequest<SearchSpec>(SEARCH_SPEC, spec, 'search'));
+  return previewSearch(searchContext(), checkedRequest<SearchSpec>(SEARCH_SPEC, spec, 'search'));
 }
 
 export function writeCompanySearch(request: WriteRequest): WriteAnswer {
-  return writeResults(deps(), checkedRequest<WriteRequest>(WRITE_REQUEST, request, 'write request'));
+  return writeResults(searchContext(), checkedRequest<WriteRequest>(WRITE_REQUEST, request, 'write request'));
 }
 
 export function runCompanySearchAgain(sheetId: number): WriteAnswer {
-  return runAgain(deps(), checkedRequest<number>(SHEET_ID, sheetId, 'sheet id'));
+  return runAgain(searchContext(), checkedRequest<number>(SHEET_ID, sheetId, 'sheet id'));
 }
 
 /** "Similar to a list": the reference domains of the selected cells. */
 export function getLookalikeReferences(): ReferenceList {
-  return lookalikeReferences(deps());
+  return lookalikeReferences(searchContext());
 }
 
 /** "Similar to a list": runs every reference's lookalike search, merges them and writes the top N into a new sheet. */
 export function runLookalikeSearch(request: LookalikeListRequest): LookalikeAnswer {
   return runLookalikeList(
-    deps(),
+    searchContext(),
     checkedRequest<LookalikeListRequest>(LOOKALIKE_LIST_REQUEST, request, 'lookalike request'),
   );
 }

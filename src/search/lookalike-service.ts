@@ -23,9 +23,9 @@ import {
   withDocumentLock,
   type Failure,
   type SearchDeps,
-} from './panel-service';
+} from './service';
 import { fieldOfLocation } from './run-search';
-import type { SheetRef } from './sheet-port';
+import type { SheetRef } from './ports';
 import { checkSpec, describeFilters, toServiceFilters, type FieldProblem, type FilterForm } from './spec';
 import { unusedSheetName } from './write-results';
 

@@ -8,7 +8,7 @@ import { parseDomain } from '../shared/domain';
 import { cellRow, type ResultColumn } from './columns';
 import { formatSavedSearchNote, type SavedSearch } from './saved-search';
 import { domainColumns, domainsInGrid } from './sheet-domains';
-import type { SearchSheetPort, SheetRef } from './sheet-port';
+import type { SearchSheetPort, SheetRef } from './ports';
 
 export interface WriteSummary {
   sheet: SheetRef;

@@ -1,7 +1,7 @@
 // What the Tables dialog and the server exchange, and the pure rules both apply (sidebar/ imports only this file and
 // src/api/types from src/): the dialog's state and answers, column drafts and kinds, the mapping checks, where new
 // columns go, and renaming a column's references.
-export type { TablesState, PushResponse, TemplateResponse } from './session';
+export type { TablesState, PushResponse, TemplateResponse } from './service';
 export { AGENT_TYPES, KINDS, OUTPUT_FORMATS, kindInfo, type ColumnDraft } from './model';
 export { validateMapping, type IssueField, type MappingIssue, type ValidationContext } from './validate';
 export { placeColumns, positionContext, readDeclaredKeys } from './operations';

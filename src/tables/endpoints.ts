@@ -1,10 +1,11 @@
 // Server functions of the Tables feature: the "Tables > Map columns..." menu item (a modal dialog, wider than the
 // sidebar) and the calls the dialog makes through google.script.run. Thin: each reads the sheet's header row,
-// takes the document lock where the document's Tables state is written, and delegates to session.ts.
-import { appContext, type AppContext } from '../platform/app-context';
+// takes the document lock where the document's Tables state is written, and delegates to service.ts.
+import { appContext } from '../platform/app-context';
+import { sheetRow, tablesContext, withDocumentLock } from './context';
 import { checkedRequest } from '../shared/request-check';
 import { PUSH_REQUEST, SAVE_REQUEST, TEMPLATE_REQUEST } from './requests';
-import { activeHeaderRow, headerRowOf, type HeaderRow } from '../platform/sheets/tables';
+import { activeHeaderRow } from '../platform/sheets/tables';
 import {
   alignAndSave,
   openState,
@@ -16,32 +17,14 @@ import {
   type TablesState,
   type TemplateRequest,
   type TemplateResponse,
-} from './session';
+} from './service';
 import { showDialog } from '../platform/panels';
-import { BUSY_MESSAGE } from '../shared/busy';
 
 const DIALOG_WIDTH = 1000;
 const DIALOG_HEIGHT = 680;
-const LOCK_WAIT_MS = 15000;
 
 export function showTablesDialog(): void {
   showDialog('Tables', 'Map columns to a table', { width: DIALOG_WIDTH, height: DIALOG_HEIGHT });
-}
-
-function sheetRow(sheetId: number): HeaderRow {
-  const row = headerRowOf(sheetId);
-  if (!row) throw new Error('The sheet of this mapping was deleted: close the dialog and open it again');
-  return row;
-}
-
-function withDocumentLock<T>(context: AppContext, work: () => T): T {
-  const lock = context.documentLock();
-  if (!lock.tryLock(LOCK_WAIT_MS)) throw new Error(BUSY_MESSAGE);
-  try {
-    return work();
-  } finally {
-    lock.release();
-  }
 }
 
 /** The dialog's opening state for the active sheet. */
@@ -52,9 +35,8 @@ export function getTablesState(): TablesState {
 /** Saves the dialog's mapping with the document; answers the drafts as aligned with the sheet now. */
 export function saveTablesMapping(request: { sheetId: number; drafts: unknown }): AlignedView {
   const row = sheetRow(checkedRequest<{ sheetId: number }>(SAVE_REQUEST, request, 'mapping').sheetId);
-  const context = appContext();
-  return withDocumentLock(context, () => {
-    const { drafts, letters, saveError } = alignAndSave(context.documentStore(), row, request.drafts);
+  return withDocumentLock(() => {
+    const { drafts, letters, saveError } = alignAndSave(appContext().documentStore(), row, request.drafts);
     return { drafts, letters, saveError };
   });
 }
@@ -62,17 +44,11 @@ export function saveTablesMapping(request: { sheetId: number; drafts: unknown })
 /** Saves the mapping, then creates its included columns in the table. */
 export function pushTablesColumns(request: PushRequest & { sheetId: number }): PushResponse {
   const row = sheetRow(checkedRequest<{ sheetId: number }>(PUSH_REQUEST, request, 'push').sheetId);
-  const context = appContext();
-  return withDocumentLock(context, () =>
-    push({ api: context.userClient(), store: context.documentStore(), clock: context.clock }, row, request),
-  );
+  return withDocumentLock(() => push(tablesContext(), row, request));
 }
 
 /** Saves the mapping, then replaces the template's column list with it. */
 export function saveTablesTemplate(request: TemplateRequest & { sheetId: number }): TemplateResponse {
   const row = sheetRow(checkedRequest<{ sheetId: number }>(TEMPLATE_REQUEST, request, 'template').sheetId);
-  const context = appContext();
-  return withDocumentLock(context, () =>
-    saveTemplate({ api: context.userClient(), store: context.documentStore(), clock: context.clock }, row, request),
-  );
+  return withDocumentLock(() => saveTemplate(tablesContext(), row, request));
 }

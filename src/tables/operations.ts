@@ -9,8 +9,8 @@ import type {
   Template,
   ValidationIssue,
 } from '../api/types';
-import { userMessage, type ApiError, type Result } from '../api/errors';
-import type { ClockPort, KeyValueStore } from '../ports';
+import { userMessage, type ApiError } from '../api/errors';
+import type { OperationDeps } from './ports';
 import type { ColumnDraft } from './model';
 import { buildConfigs } from './build';
 import { hasErrors, validateMapping, type IssueField, type MappingIssue, type ValidationContext } from './validate';
@@ -25,18 +25,6 @@ import {
   type KnownTable,
   type TablesHistory,
 } from './store';
-
-/** The two service operations this feature uses (a subset of the service client). */
-export interface TablesApi {
-  createColumns(tableId: string, request: CreateColumnsRequest): Result<ColumnRecord[]>;
-  replaceTemplate(templateId: string, request: ReplaceTemplateRequest): Result<Template>;
-}
-
-export interface OperationDeps {
-  api: TablesApi;
-  store: KeyValueStore;
-  clock: ClockPort;
-}
 
 export type PushOutcome =
   | { status: 'invalid'; message: string; issues: MappingIssue[] }

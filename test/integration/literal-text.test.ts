@@ -11,7 +11,7 @@ import { SETTINGS_KEYS } from '../../src/account/settings';
 import { runtimeFor, startSandbox, TOKEN } from './harness';
 import type { EnrichProgress } from '../../src/enrichment/contract';
 import type { LaunchResponse } from '../../src/research/contract';
-import type { PreviewAnswer, WriteAnswer } from '../../src/search/panel-service';
+import type { PreviewAnswer, WriteAnswer } from '../../src/search/service';
 import { emptyFilterForm } from '../../src/search/spec';
 
 jest.setTimeout(180_000);

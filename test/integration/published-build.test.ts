@@ -11,7 +11,7 @@ import { promisify } from 'util';
 import { createRuntime } from '../../dev/gas-runtime';
 import type { SpawnedSandbox } from '../../dev/sandbox/spawn';
 import { startSandbox } from './harness';
-import type { AccountState } from '../../src/account/account-service';
+import type { AccountState } from '../../src/account/service';
 
 const root = path.resolve(__dirname, '../..');
 const PUBLISHED_BASE_URL = 'https://api.sheetscout.test/v1-gateway';

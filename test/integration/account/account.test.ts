@@ -5,7 +5,7 @@ import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import type { SandboxControl } from '../../../dev/sandbox/control-client';
 import { runtimeFor, startSandbox } from '../harness';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import type { AccountState } from '../../../src/account/account-service';
+import type { AccountState } from '../../../src/account/service';
 
 const OWNER = 'owner@example.com';
 const EDITOR = 'editor@example.com';

@@ -4,7 +4,7 @@
 import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
 import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import { LIMITS } from '../../../src/enrichment/job';
+import { LIMITS } from '../../../src/enrichment/service';
 import type { EnrichPreview, EnrichProgress } from '../../../src/enrichment/contract';
 import {
   drive,

@@ -1,7 +1,7 @@
 // Shared by the search integration tests and benchmarks, on top of the common harness (test/integration/harness.ts):
 // a runtime whose user has a given token, and the panel's server functions called like the sidebar.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { PreviewAnswer, SearchPanelState, WriteAnswer, WriteRequest } from '../../../src/search/panel-service';
+import type { PreviewAnswer, SearchPanelState, WriteAnswer, WriteRequest } from '../../../src/search/service';
 import { emptyFilterForm, type SearchSpec } from '../../../src/search/spec';
 import { runtimeFor } from '../harness';
 

@@ -3,7 +3,7 @@
 // 404/422 mapping, writing values into a new sheet, appending without duplicates and "Run again".
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { DomainList, ExcludeSummary } from '../../../src/search/exclude-domains';
-import type { PreviewAnswer, WriteAnswer } from '../../../src/search/panel-service';
+import type { PreviewAnswer, WriteAnswer } from '../../../src/search/service';
 import { fieldOfLocation } from '../../../src/search/run-search';
 import { parseSavedSearchNote } from '../../../src/search/saved-search';
 import { emptyFilterForm } from '../../../src/search/spec';

@@ -4,7 +4,7 @@ import type { GasRuntime } from '../../../dev/gas-runtime';
 import { runtimeFor, startSandbox, type SandboxStack } from '../harness';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { ColumnDraft } from '../../../src/tables/model';
-import type { PushResponse, TablesState, TemplateResponse } from '../../../src/tables/session';
+import type { PushResponse, TablesState, TemplateResponse } from '../../../src/tables/service';
 import { columnLetter } from '../../../src/shared/a1';
 
 const TOKEN = 'sbx_pro_token';

@@ -1,4 +1,4 @@
-import { AccountService, NOTES, type ClientFactory } from '../../../src/account/account-service';
+import { AccountService, NOTES, type ClientFactory } from '../../../src/account/service';
 import { readCachedLookups, writeCachedLookups } from '../../../src/companies/profile-cache';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { createServiceClient } from '../../../src/api/client';

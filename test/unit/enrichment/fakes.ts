@@ -7,7 +7,7 @@ import type { Result } from '../../../src/api/errors';
 import type { CompanyProfile, LookupOutcome } from '../../../src/api/types';
 import type { Area } from '../../../src/enrichment/layout';
 import type { EnrichSheet, SheetAccess, ContinuationPort, EnrichmentDates } from '../../../src/enrichment/ports';
-import type { EnrichDeps } from '../../../src/enrichment/job';
+import type { EnrichDeps } from '../../../src/enrichment/service';
 
 type Cell = { value: unknown; formula?: string };
 

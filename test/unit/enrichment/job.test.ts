@@ -4,7 +4,7 @@ import {
   previewEnrichment,
   resumeEnrichment,
   startEnrichment,
-} from '../../../src/enrichment/job';
+} from '../../../src/enrichment/service';
 import { runChunk } from '../../../src/enrichment/chunk';
 import type { EnrichProgress } from '../../../src/enrichment/contract';
 import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/rows';

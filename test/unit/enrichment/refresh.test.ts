@@ -2,7 +2,7 @@
 // writes only the changed cells with a note, the summary per column, resuming, and what it refuses.
 import { previewRefresh, runRefreshChunk } from '../../../src/enrichment/refresh';
 import { changeNote, changeWrites, sameCell } from '../../../src/enrichment/refresh-changes';
-import { startEnrichment } from '../../../src/enrichment/job';
+import { startEnrichment } from '../../../src/enrichment/service';
 import { runChunk } from '../../../src/enrichment/chunk';
 import type { RefreshChunkResult } from '../../../src/enrichment/contract';
 import { profileFor, world, type World } from './fakes';
@@ -21,10 +21,10 @@ function enriched(list: string[]): World {
   throw new Error('job did not finish');
 }
 
-const refreshDeps = (w: World) => ({ ...w.deps, today: () => '2026-11-24' });
+const refreshContext = (w: World) => ({ ...w.deps, today: () => '2026-11-24' });
 
 function refreshed(w: World, days = 30, skip: string[] = []): Extract<RefreshChunkResult, { ok: true }> {
-  const result = runRefreshChunk(refreshDeps(w), { days, skip }, 60_000);
+  const result = runRefreshChunk(refreshContext(w), { days, skip }, 60_000);
   if (!result.ok) throw new Error(result.message);
   return result;
 }
@@ -33,7 +33,7 @@ describe('refresh of enriched data', () => {
   it('dates every enriched domain and finds none older than 30 days at first', () => {
     const w = enriched(['a.com', 'b.com', 'c.com']);
     expect([...w.dates.read(7).keys()].sort()).toEqual(['a.com', 'b.com', 'c.com']);
-    expect(previewRefresh(refreshDeps(w), { days: 30 })).toMatchObject({
+    expect(previewRefresh(refreshContext(w), { days: 30 })).toMatchObject({
       ok: true,
       staleRows: 0,
       domains: 0,
@@ -44,7 +44,7 @@ describe('refresh of enriched data', () => {
   it('rewrites only the cells that changed, with a note of the old value, and sums the changes per column', () => {
     const w = enriched(['a.com', 'b.com', 'c.com', 'b.com']);
     w.clock.advance(31 * DAY);
-    expect(previewRefresh(refreshDeps(w), { days: 30 })).toMatchObject({
+    expect(previewRefresh(refreshContext(w), { days: 30 })).toMatchObject({
       ok: true,
       staleRows: 4,
       domains: 3,
@@ -72,13 +72,13 @@ describe('refresh of enriched data', () => {
     expect(w.sheet.notes.size).toBe(2);
     // Two single-row runs in one column: a value write and a note write each.
     expect(w.sheet.writes - writesBefore).toBe(4);
-    expect(previewRefresh(refreshDeps(w), { days: 30 })).toMatchObject({ ok: true, staleRows: 0 });
+    expect(previewRefresh(refreshContext(w), { days: 30 })).toMatchObject({ ok: true, staleRows: 0 });
   });
 
   it('counts enriched rows without a date as stale, and skips the domains a run handed back', () => {
     const w = enriched(['a.com', 'b.com']);
     w.dates.bySheet.clear();
-    expect(previewRefresh(refreshDeps(w), { days: 30 })).toMatchObject({ staleRows: 2, undatedRows: 2, domains: 2 });
+    expect(previewRefresh(refreshContext(w), { days: 30 })).toMatchObject({ staleRows: 2, undatedRows: 2, domains: 2 });
     w.client.enriching.set('a.com', 1);
     const first = refreshed(w, 30);
     expect(first).toMatchObject({ checked: 1, retryLater: ['a.com'], changedRows: 0 });
@@ -90,11 +90,11 @@ describe('refresh of enriched data', () => {
   it('refuses while an enrichment runs, a bad number of days, and a sheet never enriched', () => {
     const w = enriched(['a.com']);
     startEnrichment(w.deps, { fields: ['hq_country'] });
-    expect(runRefreshChunk(refreshDeps(w), { days: 1 }, 1000)).toMatchObject({
+    expect(runRefreshChunk(refreshContext(w), { days: 1 }, 1000)).toMatchObject({
       ok: false,
       message: expect.stringMatching(/enrichment is running/),
     });
-    expect(previewRefresh(refreshDeps(w), { days: -1 })).toMatchObject({ ok: false });
+    expect(previewRefresh(refreshContext(w), { days: -1 })).toMatchObject({ ok: false });
     const fresh = world([['Website'], ['x.com']]);
     expect(previewRefresh({ ...fresh.deps, today: () => '' }, { days: 1 })).toMatchObject({
       ok: false,

@@ -5,7 +5,7 @@ import { createServiceClient } from '../../../src/api/client';
 import type { HttpOutcome, HttpPort, HttpRequest } from '../../../src/ports';
 import { ManualClock, MemoryCache } from '../../fakes/ports';
 import { CircuitBreaker } from '../../../src/functions/breaker';
-import { CUSTOM_FUNCTION_LIMITS, type FormulaEnv, type FormulaLimits } from '../../../src/functions/env';
+import { CUSTOM_FUNCTION_LIMITS, type FormulaEnv, type FormulaLimits } from '../../../src/functions/ports';
 
 export type CompanyAnswer =
   { status: 200; name?: string; context?: Record<string, unknown> } | { status: 202 | 404 | 401 | 429 | 500 | 503 };

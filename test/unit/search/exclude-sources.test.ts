@@ -1,5 +1,5 @@
 import { normalizeDomainList, summarizeExclude } from '../../../src/search/exclude-domains';
-import { excludeSummary } from '../../../src/search/panel-service';
+import { excludeSummary } from '../../../src/search/service';
 import { EMPTY_SUMMARY, pastedEntry, upsertSource } from '../../../sidebar/search/exclude-sources';
 
 describe('exclude sources summary (computed by the server for the panel)', () => {

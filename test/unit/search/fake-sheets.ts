@@ -4,7 +4,7 @@ import type { SimilarCall } from '../../../src/api/client';
 import type { CompanySearchResult, SearchRequest, SearchResponse, SimilarResponse } from '../../../src/api/types';
 import type { SearchBackend } from '../../../src/search/run-search';
 import type { CellValue } from '../../../src/shared/cell-values';
-import type { SearchSheetPort, SelectedRange, SheetRef } from '../../../src/search/sheet-port';
+import type { SearchSheetPort, SelectedRange, SheetRef } from '../../../src/search/ports';
 import { storedValue } from '../../fakes/typed-input';
 
 export class FakeSheets implements SearchSheetPort {

@@ -12,7 +12,7 @@ import {
   type LookalikeListRequest,
 } from '../../../src/search/lookalike-service';
 import { PAGE_SIZE } from '../../../src/search/paging';
-import { DEPTH_KEY } from '../../../src/search/panel-service';
+import { DEPTH_KEY } from '../../../src/search/service';
 import { emptyFilterForm } from '../../../src/search/spec';
 import { FakeSheets } from './fake-sheets';
 import { MemoryCache, MemoryStore } from '../../fakes/ports';

@@ -7,7 +7,7 @@ import {
   sheetColumns,
   writeResults,
   type SearchDeps,
-} from '../../../src/search/panel-service';
+} from '../../../src/search/service';
 import { parseSavedSearchNote } from '../../../src/search/saved-search';
 import { emptyFilterForm, type SearchSpec } from '../../../src/search/spec';
 import { FakeBackend, FakeSheets, total } from './fake-sheets';

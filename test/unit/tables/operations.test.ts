@@ -7,8 +7,8 @@ import {
   positionContext,
   pushToTable,
   saveAsTemplate,
-  type TablesApi,
 } from '../../../src/tables/operations';
+import type { TablesApi } from '../../../src/tables/ports';
 import { loadHistory, loadPending } from '../../../src/tables/store';
 import { agent, draft } from './helpers';
 import { ManualClock, MemoryStore } from '../../fakes/ports';

@@ -1,4 +1,4 @@
-import { alignAndSave, openState, push } from '../../../src/tables/session';
+import { alignAndSave, openState, push } from '../../../src/tables/service';
 import { columnLetter } from '../../../src/shared/a1';
 import { loadMapping } from '../../../src/tables/store';
 import type { ColumnRecord, CreateColumnsRequest } from '../../../src/api/types';

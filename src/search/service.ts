@@ -25,7 +25,7 @@ import { getChunked, putChunked } from '../shared/chunked-cache';
 import { runSearch, type SearchBackend } from './run-search';
 import { parseSavedSearchNote, formatSavedSearchNote, type SavedSearch } from './saved-search';
 import { columnValues, domainColumns, domainValues } from './sheet-domains';
-import type { SearchSheetPort, SheetRef } from './sheet-port';
+import type { SearchSheetPort, SheetRef } from './ports';
 import {
   checkSpec,
   describeFilters,

@@ -15,14 +15,8 @@ import {
   type PendingPush,
   type SavedTemplate,
 } from './store';
-import {
-  pushToTable,
-  readDeclaredKeys,
-  saveAsTemplate,
-  type OperationDeps,
-  type PushOutcome,
-  type TemplateOutcome,
-} from './operations';
+import { pushToTable, readDeclaredKeys, saveAsTemplate, type PushOutcome, type TemplateOutcome } from './operations';
+import type { OperationDeps } from './ports';
 import { readPosition } from './targets';
 import type { MappingIssue } from './validate';
 import { columnLetter } from '../shared/a1';

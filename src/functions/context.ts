@@ -1,0 +1,22 @@
+// Builds a formula execution's ports from the app context: the document cache, the clock and the time budget, the
+// circuit breaker of the formula connection, and a client factory on that connection (null when no token is shared
+// with this spreadsheet's formulas).
+import { formulaConnection } from '../account/settings';
+import { appContext } from '../platform/app-context';
+import { CircuitBreaker, connectionScope } from './breaker';
+import type { FormulaEnv, FormulaLimits } from './ports';
+
+export function formulaContext(limits: FormulaLimits): FormulaEnv {
+  const context = appContext();
+  const startedAt = context.clock.now();
+  const connection = formulaConnection(context.stores.document);
+  const token = connection.token;
+  return {
+    cache: context.cache,
+    clock: context.clock,
+    startedAt,
+    limits,
+    breaker: token ? new CircuitBreaker(context.cache, connectionScope(connection.baseUrl, token)) : null,
+    connect: token ? ({ budgetMs }) => context.formulaClient({ retry: { budgetMs } }) : null,
+  };
+}
