@@ -104,11 +104,20 @@ export interface PushRequest {
   confirmRepeat?: boolean;
 }
 
+/** Saves the drafts aligned with the sheet: the answer's view of them, and the refusal while the mapping has errors. */
+function savedForSending(deps: OperationDeps, row: HeaderRow, drafts: unknown) {
+  const aligned = alignAndSave(deps.store, row, drafts);
+  const view: AlignedView = { drafts: aligned.drafts, letters: aligned.letters, saveError: aligned.saveError };
+  const invalid =
+    aligned.issues.length > 0
+      ? { status: 'invalid' as const, message: aligned.issues[0].message, issues: aligned.issues, ...view }
+      : null;
+  return { aligned, view, invalid };
+}
+
 export function push(deps: OperationDeps, row: HeaderRow, request: PushRequest): PushResponse {
-  const aligned = alignAndSave(deps.store, row, request.drafts);
-  const view = { drafts: aligned.drafts, letters: aligned.letters, saveError: aligned.saveError };
-  if (aligned.issues.length > 0)
-    return { status: 'invalid', message: aligned.issues[0].message, issues: aligned.issues, ...view };
+  const { aligned, view, invalid } = savedForSending(deps, row, request.drafts);
+  if (invalid) return invalid;
   const position = readPosition(request.position);
   if (!position.ok) {
     return {
@@ -137,10 +146,8 @@ export interface TemplateRequest {
 }
 
 export function saveTemplate(deps: OperationDeps, row: HeaderRow, request: TemplateRequest): TemplateResponse {
-  const aligned = alignAndSave(deps.store, row, request.drafts);
-  const view = { drafts: aligned.drafts, letters: aligned.letters, saveError: aligned.saveError };
-  if (aligned.issues.length > 0)
-    return { status: 'invalid', message: aligned.issues[0].message, issues: aligned.issues, ...view };
+  const { aligned, view, invalid } = savedForSending(deps, row, request.drafts);
+  if (invalid) return invalid;
   const outcome = saveAsTemplate(deps, {
     drafts: aligned.drafts,
     templateInput: String(request.template ?? ''),
