@@ -220,6 +220,10 @@ export class ExcludeSection {
     if (!this.alreadyHere.checked) return this.removeSource(id);
     try {
       const list = await server.getSearchExcludeDomains({ kind: 'sheet', sheetId: sheet.id });
+      if ('ok' in list) {
+        this.alreadyHere.checked = false;
+        return this.host.showError(list.message);
+      }
       this.sources = upsertSource(this.sources, { id, label: `Already in ${sheet.name}`, list });
       await this.update();
     } catch (error) {
@@ -235,6 +239,7 @@ export class ExcludeSection {
     if (!Number.isFinite(sheetId)) return;
     try {
       const columns = await server.getSearchSheetColumns(sheetId);
+      if ('ok' in columns) return this.host.showError(columns.message);
       replaceChildren(
         this.columnPick,
         ...columns.headers.map((header, index) =>
@@ -261,6 +266,7 @@ export class ExcludeSection {
         column,
         skipHeader: this.skipHeader.checked,
       });
+      if ('ok' in list) return this.host.showError(list.message);
       const sheetName = this.columnSheet.selectedOptions[0]?.textContent ?? '';
       this.sources = upsertSource(this.sources, {
         id: `column:${sheetId}:${column}`,

@@ -61,10 +61,9 @@ async function save(daily: number | null, monthly: number | null): Promise<void>
     return;
   }
   try {
-    render(await server.setSpendingGuard({ daily, monthly }), {
-      kind: 'ok',
-      text: daily === null && monthly === null ? 'No cap' : 'Cap saved',
-    });
+    const answer = await server.setSpendingGuard({ daily, monthly });
+    const saved = daily === null && monthly === null ? 'No cap' : 'Cap saved';
+    render(answer.guard, answer.ok ? { kind: 'ok', text: saved } : { kind: 'error', text: answer.message });
   } catch (error) {
     render(await server.getSpendingGuard().catch(() => null), { kind: 'error', text: errorText(error) });
   }

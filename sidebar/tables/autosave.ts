@@ -3,6 +3,7 @@
 // Its status line says which.
 import { server, errorText } from '../bridge';
 import { h } from '../ui/dom';
+import { isRefusal } from '../../src/tables/contract';
 import type { Model } from './host';
 
 const AUTOSAVE_MS = 1500;
@@ -45,6 +46,11 @@ export class Autosave {
     server
       .saveTablesMapping({ sheetId: this.model.state.sheetId, drafts: this.model.drafts })
       .then((answer) => {
+        if (isRefusal(answer)) {
+          this.dirty = true;
+          this.status.textContent = `Not saved: ${answer.message}`;
+          return;
+        }
         this.status.textContent = answer.saveError ?? (this.dirty ? 'Unsaved changes' : 'All changes saved');
       })
       .catch((error: unknown) => {

@@ -4,7 +4,8 @@
 // their issues onto the rows.
 import { host, server, errorText } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
-import { renameReference, validateMapping, type TablesState } from '../../src/tables/contract';
+import { isRefusal, renameReference, validateMapping } from '../../src/tables/contract';
+import type { TablesRefusal, TablesState } from '../../src/tables/contract';
 import { renderRow, type RowContext, type RowView } from './row-view';
 import { creditsBadge } from '../ui/credits-badge';
 import type { DialogHost, MappingAnswer, Model } from './host';
@@ -16,7 +17,9 @@ export function startTablesDialog(root: HTMLElement): void {
   replaceChildren(root, h('p', { class: 'muted', style: 'padding: 14px' }, 'Reading the header row...'));
   server
     .getTablesState()
-    .then((state) => new MappingDialog(state).mount(root))
+    .then((state) =>
+      isRefusal(state) ? replaceChildren(root, message('error', state.message)) : new MappingDialog(state).mount(root),
+    )
     .catch((error: unknown) => replaceChildren(root, message('error', errorText(error))));
 }
 
@@ -177,11 +180,12 @@ class MappingDialog implements DialogHost, RowContext {
     for (const button of [this.saveButton, this.push.button, this.template.button]) button.disabled = busy;
   }
 
-  call<T>(promise: Promise<T>, into: HTMLElement, done: (answer: T) => void): void {
+  call<T>(promise: Promise<T | TablesRefusal>, into: HTMLElement, done: (answer: T) => void): void {
     this.setBusy(true);
     replaceChildren(into, h('p', { class: 'muted' }, 'Working...'));
     promise
       .then((answer) => {
+        if (isRefusal(answer)) return replaceChildren(into, message('error', answer.message));
         replaceChildren(into);
         done(answer);
       })

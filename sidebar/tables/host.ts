@@ -1,6 +1,6 @@
 // What the mapping dialog's side panels (push, template) share with the dialog: the model of the mapping and the
 // dialog's steps they call (validate again, adopt a server answer, run a call with a busy state and a result box).
-import type { ColumnDraft, MappingIssue, TablesState } from '../../src/tables/contract';
+import type { ColumnDraft, MappingIssue, TablesRefusal, TablesState } from '../../src/tables/contract';
 
 export interface Model {
   state: TablesState;
@@ -23,6 +23,6 @@ export interface DialogHost {
   refreshValidation(): void;
   /** Takes the server's drafts and issues, and marks the mapping saved. */
   adopt(answer: MappingAnswer): void;
-  /** Runs a server call with the buttons disabled and "Working..." in `into`; `done` gets the answer. */
-  call<T>(promise: Promise<T>, into: HTMLElement, done: (answer: T) => void): void;
+  /** Runs a server call with the buttons disabled and "Working..." in `into`; `done` gets the answer, unless refused. */
+  call<T>(promise: Promise<T | TablesRefusal>, into: HTMLElement, done: (answer: T) => void): void;
 }

@@ -155,3 +155,6 @@ export interface WriteToRowRequest {
   /** The user accepted writing the task's own kind of output (its fields, or its report) instead of the panel's. */
   taskOutput?: boolean;
 }
+
+/** The answer to a cap change: the guard as it now is, and why the change was refused (nothing changed then). */
+export type SpendingGuardAnswer = { guard: SpendingGuardDto } & ({ ok: true } | { ok: false; message: string });

@@ -8,6 +8,7 @@ import type {
   ReportDto,
   ResearchContextDto,
   ResearchStatusDto,
+  SpendingGuardAnswer,
   SpendingGuardDto,
   UnconfirmedActionResponse,
   WriteToRowRequest,
@@ -42,7 +43,7 @@ export function getSpendingGuard(): SpendingGuardDto {
 }
 
 /** Settings: sets (or clears, with nulls) the cap; only the user who shares their token with the spreadsheet may. */
-export function setSpendingGuard(input: { daily: number | null; monthly: number | null }): SpendingGuardDto {
+export function setSpendingGuard(input: { daily: number | null; monthly: number | null }): SpendingGuardAnswer {
   return changeSpendingGuard(researchContext(), checkedRequest(GUARD_REQUEST, input, 'spending cap'));
 }
 

@@ -1,7 +1,7 @@
 // The spreadsheet's research spending cap: what the panels show (what is left under it, and who may change it) and
 // the change itself. The cap is kept in the document's properties; the ledger tells what was spent.
 import type { Research } from './context';
-import type { SpendingGuardDto } from './contract';
+import type { SpendingGuardAnswer, SpendingGuardDto } from './contract';
 import type { KeyValueStore } from '../ports';
 import { formulaTokenOwner, SETTINGS_KEYS } from '../account/settings';
 import { guardRoom, NO_CAP, readCap, type Calendar, type SpendingCap } from './spending-guard';
@@ -44,13 +44,17 @@ export function guardDto(r: Research): SpendingGuardDto {
 export function changeSpendingGuard(
   r: Research,
   request: { daily: number | null; monthly: number | null },
-): SpendingGuardDto {
+): SpendingGuardAnswer {
   const current = guardDto(r);
   if (!current.canEdit)
-    throw new Error(current.editNote ?? 'Only the editor who shares their token can change the cap');
+    return {
+      ok: false,
+      message: current.editNote ?? 'Only the editor who shares their token can change the cap',
+      guard: current,
+    };
   const cap = readCap(request);
-  if (typeof cap === 'string') throw new Error(cap);
+  if (typeof cap === 'string') return { ok: false, message: cap, guard: current };
   if (cap.daily === null && cap.monthly === null) r.document.remove(GUARD_KEY);
   else r.document.set(GUARD_KEY, JSON.stringify(cap));
-  return guardDto(r);
+  return { ok: true, guard: guardDto(r) };
 }

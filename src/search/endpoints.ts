@@ -10,6 +10,7 @@ import {
   sheetColumns,
   writeResults,
   type ExcludeSource,
+  type Failure,
   type ExcludeSummaryRequest,
   type PreviewAnswer,
   type SearchPanelState,
@@ -46,11 +47,11 @@ export function getSearchPanelState(): SearchPanelState {
   return panelState(searchContext());
 }
 
-export function getSearchSheetColumns(sheetId: number): SheetColumns {
+export function getSearchSheetColumns(sheetId: number): SheetColumns | Failure {
   return sheetColumns(searchContext(), checkedRequest<number>(SHEET_ID, sheetId, 'sheet id'));
 }
 
-export function getSearchExcludeDomains(source: ExcludeSource): DomainList {
+export function getSearchExcludeDomains(source: ExcludeSource): DomainList | Failure {
   return excludeDomainsFrom(searchContext(), checkedRequest<ExcludeSource>(EXCLUDE_SOURCE, source, 'exclude source'));
 }
 

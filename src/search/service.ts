@@ -173,14 +173,16 @@ export function panelState(deps: SearchDeps): SearchPanelState {
   };
 }
 
-function sheetById(deps: SearchDeps, sheetId: number): SheetRef {
-  const sheet = deps.sheets.listSheets().find((candidate) => candidate.id === sheetId);
-  if (!sheet) throw new Error('That sheet no longer exists: pick another one');
-  return sheet;
+const NO_SUCH_SHEET = 'That sheet no longer exists: pick another one';
+
+/** One of the sheets the panel offers (hidden ones are not), or null when it is gone. */
+function sheetById(deps: SearchDeps, sheetId: number): SheetRef | null {
+  return deps.sheets.listSheets().find((candidate) => candidate.id === sheetId) ?? null;
 }
 
-export function sheetColumns(deps: SearchDeps, sheetId: number): SheetColumns {
+export function sheetColumns(deps: SearchDeps, sheetId: number): SheetColumns | Failure {
   const sheet = sheetById(deps, sheetId);
+  if (!sheet) return fail(NO_SUCH_SHEET);
   const grid = deps.sheets.readAll(sheetId);
   return {
     sheet,
@@ -190,8 +192,8 @@ export function sheetColumns(deps: SearchDeps, sheetId: number): SheetColumns {
 }
 
 /** The domains of a source, normalized (oldest first = top to bottom). */
-export function excludeDomainsFrom(deps: SearchDeps, source: ExcludeSource): DomainList {
-  sheetById(deps, source.sheetId);
+export function excludeDomainsFrom(deps: SearchDeps, source: ExcludeSource): DomainList | Failure {
+  if (!sheetById(deps, source.sheetId)) return fail(NO_SUCH_SHEET);
   const grid = deps.sheets.readAll(source.sheetId);
   const values = source.kind === 'column' ? columnValues(grid, source.column, source.skipHeader) : domainValues(grid);
   return normalizeDomainList(values);
@@ -312,11 +314,12 @@ export function writeResults(deps: SearchDeps, request: WriteRequest): WriteAnsw
     columns: columns.map((column) => column.key),
     ranAt: new Date(deps.clock.now()).toISOString(),
   };
+  const target = request.target.kind === 'append' ? sheetById(deps, request.target.sheetId) : null;
+  if (request.target.kind === 'append' && !target) return fail(NO_SUCH_SHEET);
   return withDocumentLock(deps, () => {
-    const summary =
-      request.target.kind === 'new'
-        ? insertIntoNewSheet(deps.sheets, results, columns, saved)
-        : appendToSheet(deps.sheets, sheetById(deps, request.target.sheetId), results, columns, saved);
+    const summary = target
+      ? appendToSheet(deps.sheets, target, results, columns, saved)
+      : insertIntoNewSheet(deps.sheets, results, columns, saved);
     return { ok: true as const, ...summary, warning };
   });
 }
@@ -327,6 +330,7 @@ export function writeResults(deps: SearchDeps, request: WriteRequest): WriteAnsw
  */
 export function runAgain(deps: SearchDeps, sheetId: number): WriteAnswer {
   const sheet = sheetById(deps, sheetId);
+  if (!sheet) return fail(NO_SUCH_SHEET);
   const saved = savedSearchOf(deps, sheet);
   if (!saved)
     return fail(`"${sheet.name}" was not created by a Sheet Scout search (its A1 note holds no saved search)`);

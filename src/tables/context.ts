@@ -1,9 +1,10 @@
 // Builds the Tables feature's ports for one execution from the app context (the document's store, the user's client,
-// the clock), reads the header row of the mapping's sheet, and runs the work that writes the document's Tables state
-// under the document lock.
+// the clock), and runs the work that writes the document's Tables state on the mapping's sheet, under the document
+// lock (or answers why it cannot now).
 import { appContext } from '../platform/app-context';
 import { headerRowOf, type HeaderRow } from '../platform/sheets/tables';
 import type { OperationDeps } from './ports';
+import type { TablesRefusal } from './contract';
 import { BUSY_MESSAGE } from '../shared/busy';
 
 const LOCK_WAIT_MS = 15000;
@@ -13,18 +14,17 @@ export function tablesContext(): OperationDeps {
   return { api: context.userClient(), store: context.documentStore(), clock: context.clock };
 }
 
-/** The header row of the mapping's sheet (which the user may have deleted while the dialog was open). */
-export function sheetRow(sheetId: number): HeaderRow {
+/**
+ * Runs `work` on the header row of the mapping's sheet under the document lock; refuses when the user deleted the
+ * sheet while the dialog was open, or another execution holds the lock.
+ */
+export function withSheetUnderLock<T>(sheetId: number, work: (row: HeaderRow) => T): T | TablesRefusal {
   const row = headerRowOf(sheetId);
-  if (!row) throw new Error('The sheet of this mapping was deleted: close the dialog and open it again');
-  return row;
-}
-
-export function withDocumentLock<T>(work: () => T): T {
+  if (!row) return { ok: false, message: 'The sheet of this mapping was deleted: close the dialog and open it again' };
   const lock = appContext().documentLock();
-  if (!lock.tryLock(LOCK_WAIT_MS)) throw new Error(BUSY_MESSAGE);
+  if (!lock.tryLock(LOCK_WAIT_MS)) return { ok: false, message: BUSY_MESSAGE };
   try {
-    return work();
+    return work(row);
   } finally {
     lock.release();
   }

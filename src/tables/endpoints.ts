@@ -2,7 +2,8 @@
 // sidebar) and the calls the dialog makes through google.script.run. Thin: each reads the sheet's header row,
 // takes the document lock where the document's Tables state is written, and delegates to service.ts.
 import { appContext } from '../platform/app-context';
-import { sheetRow, tablesContext, withDocumentLock } from './context';
+import { tablesContext, withSheetUnderLock } from './context';
+import type { TablesRefusal } from './contract';
 import { checkedRequest } from '../shared/request-check';
 import { PUSH_REQUEST, SAVE_REQUEST, TEMPLATE_REQUEST } from './requests';
 import { activeHeaderRow } from '../platform/sheets/tables';
@@ -19,6 +20,7 @@ import {
   type TemplateResponse,
 } from './service';
 import { showDialog } from '../platform/panels';
+import { NOT_A_USER_SHEET } from '../shared/internal-sheets';
 
 const DIALOG_WIDTH = 1000;
 const DIALOG_HEIGHT = 680;
@@ -28,27 +30,28 @@ export function showTablesDialog(): void {
 }
 
 /** The dialog's opening state for the active sheet. */
-export function getTablesState(): TablesState {
-  return openState(appContext().documentStore(), activeHeaderRow());
+export function getTablesState(): TablesState | TablesRefusal {
+  const row = activeHeaderRow();
+  return row ? openState(appContext().documentStore(), row) : { ok: false, message: NOT_A_USER_SHEET };
 }
 
 /** Saves the dialog's mapping with the document; answers the drafts as aligned with the sheet now. */
-export function saveTablesMapping(request: { sheetId: number; drafts: unknown }): AlignedView {
-  const row = sheetRow(checkedRequest<{ sheetId: number }>(SAVE_REQUEST, request, 'mapping').sheetId);
-  return withDocumentLock(() => {
+export function saveTablesMapping(request: { sheetId: number; drafts: unknown }): AlignedView | TablesRefusal {
+  const { sheetId } = checkedRequest<{ sheetId: number }>(SAVE_REQUEST, request, 'mapping');
+  return withSheetUnderLock(sheetId, (row) => {
     const { drafts, letters, saveError } = alignAndSave(appContext().documentStore(), row, request.drafts);
     return { drafts, letters, saveError };
   });
 }
 
 /** Saves the mapping, then creates its included columns in the table. */
-export function pushTablesColumns(request: PushRequest & { sheetId: number }): PushResponse {
-  const row = sheetRow(checkedRequest<{ sheetId: number }>(PUSH_REQUEST, request, 'push').sheetId);
-  return withDocumentLock(() => push(tablesContext(), row, request));
+export function pushTablesColumns(request: PushRequest & { sheetId: number }): PushResponse | TablesRefusal {
+  const { sheetId } = checkedRequest<{ sheetId: number }>(PUSH_REQUEST, request, 'push');
+  return withSheetUnderLock(sheetId, (row) => push(tablesContext(), row, request));
 }
 
 /** Saves the mapping, then replaces the template's column list with it. */
-export function saveTablesTemplate(request: TemplateRequest & { sheetId: number }): TemplateResponse {
-  const row = sheetRow(checkedRequest<{ sheetId: number }>(TEMPLATE_REQUEST, request, 'template').sheetId);
-  return withDocumentLock(() => saveTemplate(tablesContext(), row, request));
+export function saveTablesTemplate(request: TemplateRequest & { sheetId: number }): TemplateResponse | TablesRefusal {
+  const { sheetId } = checkedRequest<{ sheetId: number }>(TEMPLATE_REQUEST, request, 'template');
+  return withSheetUnderLock(sheetId, (row) => saveTemplate(tablesContext(), row, request));
 }

@@ -1,6 +1,6 @@
 // Apps Script adapter of the Tables feature: reads the header row (row 1) of a sheet, as displayed, in one read.
 // The only module of src/tables that touches SpreadsheetApp. The add-in's own hidden sheets are never mapped.
-import { isUserSheet, NOT_A_USER_SHEET } from '../../shared/internal-sheets';
+import { isUserSheet } from '../../shared/internal-sheets';
 
 export interface HeaderRow {
   sheetId: number;
@@ -8,16 +8,20 @@ export interface HeaderRow {
   headers: string[];
 }
 
+function isUsers(sheet: GoogleAppsScript.Spreadsheet.Sheet): boolean {
+  return isUserSheet({ name: sheet.getName(), hidden: sheet.isSheetHidden() });
+}
+
 function headersOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): HeaderRow {
-  if (!isUserSheet({ name: sheet.getName(), hidden: sheet.isSheetHidden() })) throw new Error(NOT_A_USER_SHEET);
   const lastColumn = sheet.getLastColumn();
   const headers = lastColumn === 0 ? [] : sheet.getRange(1, 1, 1, lastColumn).getDisplayValues()[0].map(String);
   return { sheetId: sheet.getSheetId(), sheetName: sheet.getName(), headers };
 }
 
-/** The header row of the active sheet. */
-export function activeHeaderRow(): HeaderRow {
-  return headersOf(SpreadsheetApp.getActiveSheet());
+/** The header row of the active sheet, or null when it is one of the add-in's own hidden sheets. */
+export function activeHeaderRow(): HeaderRow | null {
+  const sheet = SpreadsheetApp.getActiveSheet();
+  return isUsers(sheet) ? headersOf(sheet) : null;
 }
 
 /** The header row of the sheet with this ID (sheet IDs survive renames and moves), or null when it was deleted. */
@@ -25,5 +29,5 @@ export function headerRowOf(sheetId: number): HeaderRow | null {
   const sheet = SpreadsheetApp.getActiveSpreadsheet()
     .getSheets()
     .find((candidate) => candidate.getSheetId() === sheetId);
-  return sheet ? headersOf(sheet) : null;
+  return sheet && isUsers(sheet) ? headersOf(sheet) : null;
 }

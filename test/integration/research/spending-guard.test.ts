@@ -4,7 +4,7 @@
 import { createManualClock, type GasRuntime, type ServiceCallInfo } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { runtimeFor } from '../harness';
-import type { LaunchResponse, SpendingGuardDto } from '../../../src/research/contract';
+import type { LaunchResponse, SpendingGuardAnswer, SpendingGuardDto } from '../../../src/research/contract';
 import { closeAfterTest, researchSuite, runUntilSettled, SHEET, USER } from './harness';
 
 jest.setTimeout(60_000);
@@ -36,7 +36,7 @@ describe('research spending guard (integration)', () => {
     const domains = (await suite.world.control.companies(4)).map((company) => company.domain);
     runtime = await twoEditors(domains);
     const rt = runtime;
-    const guard = rt.run<SpendingGuardDto>('setSpendingGuard', [{ daily: 30, monthly: null }], {
+    const { guard } = rt.run<SpendingGuardAnswer>('setSpendingGuard', [{ daily: 30, monthly: null }], {
       kind: 'sidebar',
       user: USER,
     });
@@ -74,12 +74,18 @@ describe('research spending guard (integration)', () => {
   it('only the editor who shares their token with the spreadsheet changes the cap', async () => {
     runtime = await twoEditors(['a.com'], 'sbx_solo_token');
     runtime.run('setFormulaTokenSharing', [true], { kind: 'sidebar', user: USER });
-    expect(() =>
-      runtime!.run('setSpendingGuard', [{ daily: 10, monthly: 100 }], { kind: 'sidebar', user: EDITOR }),
-    ).toThrow(/who shares their token with this spreadsheet/);
     expect(
-      runtime.run<SpendingGuardDto>('setSpendingGuard', [{ daily: 10, monthly: 100 }], { kind: 'sidebar', user: USER }),
-    ).toMatchObject({ cap: { daily: 10, monthly: 100 } });
+      runtime.run<SpendingGuardAnswer>('setSpendingGuard', [{ daily: 10, monthly: 100 }], {
+        kind: 'sidebar',
+        user: EDITOR,
+      }),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/who shares their token with this spreadsheet/) });
+    expect(
+      runtime.run<SpendingGuardAnswer>('setSpendingGuard', [{ daily: 10, monthly: 100 }], {
+        kind: 'sidebar',
+        user: USER,
+      }),
+    ).toMatchObject({ ok: true, guard: { cap: { daily: 10, monthly: 100 } } });
     expect(runtime.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar', user: EDITOR })).toMatchObject({
       canEdit: false,
       left: 10,

@@ -327,12 +327,25 @@ describe('Tables > Map columns...', () => {
     expect(values.join('').length).toBeGreaterThan(prompt.length);
   });
 
+  it('answers a refusal, writing nothing, when the mapping’s sheet was deleted while the dialog was open', () => {
+    setHeaders(['Domain']);
+    const { sheetId, drafts } = state();
+    const before = runtime.properties.document.all();
+    const answer = runtime.run('saveTablesMapping', [{ sheetId: sheetId + 999, drafts }], { kind: 'sidebar' });
+    expect(answer).toEqual({ ok: false, message: expect.stringMatching(/The sheet of this mapping was deleted/) });
+    expect(runtime.properties.document.all()).toEqual(before);
+    expect(columnsRequests()).toBe(0);
+  });
+
   it('refuses to save or push while another execution holds the document lock', () => {
     setHeaders(['Domain']);
     const drafts = state().drafts;
     const release = runtime.locks.hold('document');
     try {
-      expect(() => pushColumns(drafts, CONTACTS, { at: 'end' })).toThrow(/Sheet Scout is busy with this spreadsheet/);
+      expect(pushColumns(drafts, CONTACTS, { at: 'end' })).toEqual({
+        ok: false,
+        message: expect.stringMatching(/Sheet Scout is busy with this spreadsheet/),
+      });
     } finally {
       release();
     }

@@ -87,12 +87,15 @@ describe('panel state and sheet reads', () => {
       invalid: [],
       duplicates: 0,
     });
-    expect(excludeDomainsFrom(deps, { kind: 'column', sheetId: id, column: 0, skipHeader: true }).invalid).toEqual([
-      'Acme',
-      'Zeta',
-    ]);
-    expect(excludeDomainsFrom(deps, { kind: 'sheet', sheetId: id }).domains).toEqual(['acme.io', 'c3.com']);
-    expect(() => excludeDomainsFrom(deps, { kind: 'sheet', sheetId: 999 })).toThrow('That sheet no longer exists');
+    expect(excludeDomainsFrom(deps, { kind: 'column', sheetId: id, column: 0, skipHeader: true })).toMatchObject({
+      invalid: ['Acme', 'Zeta'],
+    });
+    expect(excludeDomainsFrom(deps, { kind: 'sheet', sheetId: id })).toMatchObject({ domains: ['acme.io', 'c3.com'] });
+    expect(excludeDomainsFrom(deps, { kind: 'sheet', sheetId: 999 })).toEqual({
+      ok: false,
+      message: 'That sheet no longer exists: pick another one',
+      problems: [],
+    });
   });
 });
 
