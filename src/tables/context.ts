@@ -1,7 +1,7 @@
 // Builds the Tables feature's ports for one execution from the app context (the document's store, the user's client,
 // the clock), and runs the work that writes the document's Tables state on the mapping's sheet, under the document
 // lock (or answers why it cannot now).
-import { appContext } from '../platform/app-context';
+import { appContext, type AppContext } from '../platform/app-context';
 import { headerRowOf, type HeaderRow } from '../platform/sheets/tables';
 import type { OperationDeps } from './ports';
 import type { TablesRefusal } from './contract';
@@ -9,8 +9,7 @@ import { BUSY_MESSAGE } from '../shared/busy';
 
 const LOCK_WAIT_MS = 15000;
 
-export function tablesContext(): OperationDeps {
-  const context = appContext();
+export function tablesContext(context: AppContext = appContext()): OperationDeps {
   return { api: context.userClient(), store: context.documentStore(), clock: context.clock };
 }
 
@@ -18,13 +17,17 @@ export function tablesContext(): OperationDeps {
  * Runs `work` on the header row of the mapping's sheet under the document lock; refuses when the user deleted the
  * sheet while the dialog was open, or another execution holds the lock.
  */
-export function withSheetUnderLock<T>(sheetId: number, work: (row: HeaderRow) => T): T | TablesRefusal {
+export function withSheetUnderLock<T>(
+  sheetId: number,
+  work: (row: HeaderRow, context: AppContext) => T,
+): T | TablesRefusal {
   const row = headerRowOf(sheetId);
   if (!row) return { ok: false, message: 'The sheet of this mapping was deleted: close the dialog and open it again' };
-  const lock = appContext().documentLock();
+  const context = appContext();
+  const lock = context.documentLock();
   if (!lock.tryLock(LOCK_WAIT_MS)) return { ok: false, message: BUSY_MESSAGE };
   try {
-    return work(row);
+    return work(row, context);
   } finally {
     lock.release();
   }

@@ -38,8 +38,8 @@ export function getTablesState(): TablesState | TablesRefusal {
 /** Saves the dialog's mapping with the document; answers the drafts as aligned with the sheet now. */
 export function saveTablesMapping(request: { sheetId: number; drafts: unknown }): AlignedView | TablesRefusal {
   const { sheetId } = checkedRequest<{ sheetId: number }>(SAVE_REQUEST, request, 'mapping');
-  return withSheetUnderLock(sheetId, (row) => {
-    const { drafts, letters, saveError } = alignAndSave(appContext().documentStore(), row, request.drafts);
+  return withSheetUnderLock(sheetId, (row, context) => {
+    const { drafts, letters, saveError } = alignAndSave(context.documentStore(), row, request.drafts);
     return { drafts, letters, saveError };
   });
 }
@@ -47,11 +47,11 @@ export function saveTablesMapping(request: { sheetId: number; drafts: unknown })
 /** Saves the mapping, then creates its included columns in the table. */
 export function pushTablesColumns(request: PushRequest & { sheetId: number }): PushResponse | TablesRefusal {
   const { sheetId } = checkedRequest<{ sheetId: number }>(PUSH_REQUEST, request, 'push');
-  return withSheetUnderLock(sheetId, (row) => push(tablesContext(), row, request));
+  return withSheetUnderLock(sheetId, (row, context) => push(tablesContext(context), row, request));
 }
 
 /** Saves the mapping, then replaces the template's column list with it. */
 export function saveTablesTemplate(request: TemplateRequest & { sheetId: number }): TemplateResponse | TablesRefusal {
   const { sheetId } = checkedRequest<{ sheetId: number }>(TEMPLATE_REQUEST, request, 'template');
-  return withSheetUnderLock(sheetId, (row) => saveTemplate(tablesContext(), row, request));
+  return withSheetUnderLock(sheetId, (row, context) => saveTemplate(tablesContext(context), row, request));
 }
