@@ -81,7 +81,7 @@ export class SandboxControl {
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown = null;
+          let body: unknown;
           try {
             body = text ? JSON.parse(text) : null;
           } catch {
