@@ -9,7 +9,6 @@
 // one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
 // create per task, one read per finished task whose report the task list does not carry (none: the sandbox's list
 // carries it).
-import path from 'node:path';
 import {
   createManualClock,
   createProject,
@@ -19,14 +18,13 @@ import {
   type ManualClock,
 } from '../dev/gas-runtime';
 import { SandboxControl } from '../dev/sandbox/control-client';
-import { startSandbox } from '../test/integration/harness';
+import { BUNDLE, startSandbox } from '../test/integration/harness';
 import { SETTINGS_KEYS } from '../src/account/settings';
 import type { EnrichProgress } from '../src/enrichment/contract';
 import type { LaunchResponse, ResearchStatusDto } from '../src/research/contract';
 import { columnLetter } from '../src/shared/a1';
 import { shuffled } from './_shuffle';
 
-const BUNDLE = path.resolve(__dirname, '../dist/Code.js');
 const USER = 'ana@example.com';
 const TOKEN = 'sbx_pro_token';
 const CONSUMER_URLFETCH_PER_DAY = 20_000;

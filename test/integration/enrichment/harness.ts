@@ -5,7 +5,7 @@ import { SandboxControl as BaseSandboxControl, type SeededCompany } from '../../
 import type { EnrichOptions, EnrichProgress, StartResult } from '../../../src/enrichment/contract';
 import { runtimeFor, startSandbox as startCommonSandbox, type SandboxStack } from '../harness';
 
-export { BUNDLE, TOKEN, USER } from '../harness';
+export { TOKEN, USER } from '../harness';
 
 export type SandboxCompany = SeededCompany;
 
