@@ -229,7 +229,7 @@ function sendInChunks(deps: ExecutorDeps, requests: HttpRequest[]): HttpOutcome[
       outcomes.push(...chunk.map(() => fatal as HttpFailure));
       continue;
     }
-    const delayMs = throughput ? throughput.delayBefore(clock.now()) : 0;
+    const delayMs = throughput ? throughput.delayBefore(clock.now(), chunk.length) : 0;
     if (delayMs > 0) clock.sleep(delayMs);
     const startedMs = clock.now();
     const answers = sendRound(deps, chunk);

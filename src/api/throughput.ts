@@ -1,20 +1,28 @@
 // Adaptive throughput of the service client, the one batch sizer every bulk path goes through (the executor sends
 // each fetchAll round through it): how many requests one round sends, and how soon the next may start.
 // - The batch grows by half while rounds are healthy, up to a ceiling, and halves at once on a 429 or a 5xx.
-// - A round that takes over 1.5 times the healthy round time sent more parallel requests than the platform or the
-//   service really runs at once: the ceiling drops to the largest round known to be fast (at least three quarters
-//   of the slow one, and below it). Every 10 healthy full rounds at the ceiling raise it by one, so a ceiling
-//   learned in a bad moment recovers; each probe that proves slow again doubles that interval (up to 80 rounds), as
-//   a slow probe costs a whole round.
+// - A round larger than any known to be fast that takes over 1.5 times the healthy round time sent more parallel
+//   requests than the platform or the service really runs at once: the ceiling drops to the largest round known to
+//   be fast (at least three quarters of the slow one, and below it). Every 10 healthy full rounds at the ceiling
+//   raise it by one, so a ceiling learned in a bad moment recovers; each probe that proves slow again doubles that
+//   interval (up to 80 rounds), as a slow probe costs a whole round. When a size already known to be fast is slow,
+//   the size is not the cause (the service or the machine is slower for every size): the healthy round time
+//   follows it instead, so a busy moment does not ratchet the ceiling down round after round.
 // - After a 429 the rounds are paced at a learned request rate. The first estimate assumes the usual token bucket
 //   (a burst of one second's requests, then that many a second): what was accepted since the first round over
 //   (1 s + the time it took), at least what the refused round got through. Each later 429 lowers the rate by a
-//   fifth; each healthy round raises it by a twentieth, so the client settles just under the limit instead of
-//   meeting it every round. The batch is not halved for a 429 while paced: the rate already slows the rounds.
-//   Retry-After itself is honoured by the executor (or by a bulk caller that queues the refused calls).
+//   fifth; each healthy round sent at the rate (started no later than a tenth after its paced moment) raises it by a
+//   twentieth, up to 95 % of the rate last refused, where it holds: the client settles just under the limit instead
+//   of meeting it every few rounds. After 10 healthy rounds at that cap it probes a twentieth higher, so a limit that
+//   was raised is found again. A round sent slower than the rate proves nothing about it, so it does not raise it
+//   (else slow rounds would let the rate drift far above the limit, to be met in a burst once rounds are fast).
+//   A round of n requests starts n / rate seconds after the service's bucket is taken to be empty: when the last
+//   round started, or when it ended if the service refused some of it (the bucket ran dry during it). The batch is
+//   not halved for a 429 while paced: the rate already slows the rounds. Retry-After itself is honoured by the
+//   executor (or by a bulk caller that queues the refused calls).
 // The state is small and plain so a document can keep it between executions (src/platform/throughput-store.ts);
-// it includes the last round, so the pacing goes on across executions (a new job does not burst into a service
-// whose allowance the previous one used up).
+// it includes when the bucket was last taken to be empty, so the pacing goes on across executions (a new job does
+// not burst into a service whose allowance the previous one used up).
 
 export interface ThroughputState {
   /** Requests per round now. */
@@ -23,6 +31,10 @@ export interface ThroughputState {
   ceiling: number;
   /** Requests per second the service accepts, once a 429 was seen; null while none was. */
   ratePerSecond: number | null;
+  /** The paced rate at which the service last refused requests (the rate holds just under it); null before. */
+  refusedRate: number | null;
+  /** Healthy paced rounds held at the cap under `refusedRate` since it last moved (10 lift it a twentieth). */
+  rateStreak: number;
   /** The healthy round time, in ms (slowly follows the service), or null before the first round. */
   roundMs: number | null;
   /** The largest full round that was fast and healthy. */
@@ -31,8 +43,9 @@ export interface ThroughputState {
   streak: number;
   /** Healthy full rounds at the ceiling before it is probed one higher: 10, doubled by each slow probe, up to 80. */
   probeEvery: number;
-  /** The last round (start time and size), so pacing goes on across executions; null before the first. */
-  lastRound: { startedMs: number; size: number } | null;
+  /** When the service's bucket is taken to be empty (the last round's start, or its end if some of it was refused),
+   * so pacing goes on across executions; null before the first round. */
+  bucketEmptyAtMs: number | null;
 }
 
 export interface ThroughputLimits {
@@ -58,9 +71,13 @@ export interface RoundReport {
 const SLOW_ROUND_FACTOR = 1.5;
 const RATE_DECREASE = 0.8;
 const RATE_INCREASE = 1.05;
+/** The paced rate holds at this share of the rate last refused. */
+const RATE_CAP = 0.95;
 const ROUND_MS_DRIFT = 1.05;
 const PROBE_EVERY = 10;
 const PROBE_EVERY_MAX = 80;
+/** A round started within this factor of its paced interval after the last one was sent at the learned rate. */
+const PACED_TOLERANCE = 1.1;
 
 function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
@@ -82,16 +99,18 @@ export class AdaptiveThroughput {
           batch: limits.initialBatch,
           ceiling: limits.maxBatch,
           ratePerSecond: null,
+          refusedRate: null,
+          rateStreak: 0,
           roundMs: null,
           healthyMax: 0,
           streak: 0,
           probeEvery: PROBE_EVERY,
-          lastRound: null,
+          bucketEmptyAtMs: null,
         };
   }
 
   state(): ThroughputState {
-    return { ...this.current, lastRound: this.current.lastRound && { ...this.current.lastRound } };
+    return { ...this.current };
   }
 
   /** Requests the next round should send (never more than `wanted`). */
@@ -101,27 +120,43 @@ export class AdaptiveThroughput {
   }
 
   /** Milliseconds to wait before a round of `size` starts at `nowMs`, so the learned rate is kept. */
-  delayBefore(nowMs: number): number {
-    const { ratePerSecond: rate, lastRound } = this.current;
-    if (rate === null || !lastRound) return 0;
-    const earliest = lastRound.startedMs + (lastRound.size / rate) * 1000;
-    return Math.max(0, Math.ceil(earliest - nowMs));
+  delayBefore(nowMs: number, size: number): number {
+    const earliest = this.pacedStart(size);
+    return earliest === null ? 0 : Math.max(0, Math.ceil(earliest - nowMs));
+  }
+
+  /** The earliest start of a round of `size` at the learned rate; null while nothing paces the rounds. */
+  private pacedStart(size: number): number | null {
+    const { ratePerSecond: rate, bucketEmptyAtMs } = this.current;
+    if (rate === null || bucketEmptyAtMs === null) return null;
+    return bucketEmptyAtMs + (size / rate) * 1000;
   }
 
   record(round: RoundReport): void {
     if (round.size <= 0) return;
     const before = JSON.stringify(this.current);
-    this.current.lastRound = { startedMs: round.startedMs, size: round.size };
+    const sentAtRate = this.sentAtRate(round);
+    this.current.bucketEmptyAtMs = round.startedMs + (round.rateLimited > 0 ? round.durationMs : 0);
     this.accepted.sinceMs ??= round.startedMs;
     this.accepted.count += round.size - round.rateLimited;
     if (round.rateLimited > 0) this.rateLimited(round);
     else if (round.failed > 0) this.shrink();
-    else this.healthy(round);
+    else this.healthy(round, sentAtRate);
     if (JSON.stringify(this.current) !== before) this.onChange(this.state());
+  }
+
+  /** Whether a round started as soon after the last one as the learned rate lets it. */
+  private sentAtRate(round: RoundReport): boolean {
+    const { bucketEmptyAtMs } = this.current;
+    const earliest = this.pacedStart(round.size);
+    if (earliest === null || bucketEmptyAtMs === null) return false;
+    return round.startedMs - bucketEmptyAtMs <= (earliest - bucketEmptyAtMs) * PACED_TOLERANCE;
   }
 
   private rateLimited(round: RoundReport): void {
     if (this.current.ratePerSecond !== null) {
+      this.current.refusedRate = this.current.ratePerSecond;
+      this.current.rateStreak = 0;
       this.current.ratePerSecond = Math.max(1, this.current.ratePerSecond * RATE_DECREASE);
       return;
     }
@@ -135,15 +170,18 @@ export class AdaptiveThroughput {
     this.current.batch = Math.max(this.limits.minBatch, Math.floor(this.current.batch / 2));
   }
 
-  private healthy(round: RoundReport): void {
+  private healthy(round: RoundReport, sentAtRate: boolean): void {
     const { roundMs } = this.current;
     const full = round.size >= this.current.batch;
-    if (roundMs !== null && full && round.durationMs > SLOW_ROUND_FACTOR * roundMs) {
+    const slow = roundMs !== null && full && round.durationMs > SLOW_ROUND_FACTOR * roundMs;
+    if (slow && round.size > this.current.healthyMax) {
       this.slow(round.size);
       return;
     }
-    this.current.roundMs = roundMs === null ? round.durationMs : Math.min(roundMs * ROUND_MS_DRIFT, round.durationMs);
-    if (this.current.ratePerSecond !== null) this.current.ratePerSecond *= RATE_INCREASE;
+    if (slow) this.current.roundMs = round.durationMs;
+    else
+      this.current.roundMs = roundMs === null ? round.durationMs : Math.min(roundMs * ROUND_MS_DRIFT, round.durationMs);
+    if (this.current.ratePerSecond !== null && sentAtRate) this.raiseRate(this.current.ratePerSecond);
     if (!full) return;
     if (round.size > this.current.healthyMax) this.current.probeEvery = PROBE_EVERY;
     this.current.healthyMax = Math.max(this.current.healthyMax, round.size);
@@ -152,6 +190,21 @@ export class AdaptiveThroughput {
       this.current.streak = 0;
     }
     this.current.batch = Math.min(this.current.ceiling, Math.ceil(this.current.batch * 1.5));
+  }
+
+  /** Raises the paced rate a twentieth, up to its cap under the last refused rate; lifts the cap after a while. */
+  private raiseRate(rate: number): void {
+    const { refusedRate } = this.current;
+    const cap = refusedRate === null ? Infinity : refusedRate * RATE_CAP;
+    if (rate * RATE_INCREASE <= cap) {
+      this.current.ratePerSecond = rate * RATE_INCREASE;
+      return;
+    }
+    this.current.ratePerSecond = Math.max(rate, cap);
+    if (refusedRate !== null && ++this.current.rateStreak >= PROBE_EVERY) {
+      this.current.refusedRate = refusedRate * RATE_INCREASE;
+      this.current.rateStreak = 0;
+    }
   }
 
   private slow(size: number): void {
@@ -173,17 +226,13 @@ export class AdaptiveThroughput {
       batch: clamp(Math.floor(number(saved.batch, this.limits.initialBatch)), minBatch, ceiling),
       ceiling,
       ratePerSecond: saved.ratePerSecond === null ? null : number(saved.ratePerSecond, 0) || null,
+      refusedRate: number(saved.refusedRate, 0) || null,
+      rateStreak: 0,
       roundMs: saved.roundMs === null ? null : number(saved.roundMs, 0) || null,
       healthyMax: clamp(Math.floor(number(saved.healthyMax, 0)), 0, ceiling),
       streak: 0,
       probeEvery: clamp(Math.floor(number(saved.probeEvery, PROBE_EVERY)), PROBE_EVERY, PROBE_EVERY_MAX),
-      lastRound: this.savedRound(saved.lastRound),
+      bucketEmptyAtMs: Number.isFinite(saved.bucketEmptyAtMs) ? saved.bucketEmptyAtMs : null,
     };
-  }
-
-  private savedRound(round: unknown): ThroughputState['lastRound'] {
-    if (round === null || typeof round !== 'object') return null;
-    const { startedMs, size } = round as Record<string, unknown>;
-    return typeof startedMs === 'number' && typeof size === 'number' && size > 0 ? { startedMs, size } : null;
   }
 }

@@ -21,7 +21,7 @@ describe('AdaptiveThroughput', () => {
       throughput.record(healthy(throughput.batchSize()));
     }
     expect(sizes).toEqual([25, 38, 57, 86, 100, 100]);
-    expect(throughput.delayBefore(0)).toBe(0);
+    expect(throughput.delayBefore(0, 100)).toBe(0);
   });
 
   it('does not grow on a round smaller than the batch, and never hands over more than wanted', () => {
@@ -67,16 +67,37 @@ describe('AdaptiveThroughput', () => {
     expect(throughput.state()).toMatchObject({ ceiling: 65, healthyMax: 65, probeEvery: 10 });
   });
 
+  it('keeps the ceiling when a size already known to be fast is slow: the healthy round time follows instead', () => {
+    const throughput = new AdaptiveThroughput({
+      batch: 20,
+      ceiling: 20,
+      ratePerSecond: null,
+      refusedRate: null,
+      rateStreak: 0,
+      roundMs: 100,
+      healthyMax: 20,
+      streak: 0,
+      probeEvery: 10,
+      bucketEmptyAtMs: null,
+    });
+    for (let round = 0; round < 5; round++) throughput.record(healthy(20, 0, 400));
+    expect(throughput.state()).toMatchObject({ batch: 20, ceiling: 20, healthyMax: 20, roundMs: 400 });
+    throughput.record(healthy(20, 0, 150));
+    expect(throughput.state().roundMs).toBe(150);
+  });
+
   it('halves the batch on a 5xx round and on the first 429 round; a later 429 only lowers the rate', () => {
     const throughput = new AdaptiveThroughput({
       batch: 60,
       ceiling: 100,
       ratePerSecond: null,
+      refusedRate: null,
+      rateStreak: 0,
       roundMs: 200,
       healthyMax: 60,
       streak: 0,
       probeEvery: 10,
-      lastRound: null,
+      bucketEmptyAtMs: null,
     });
     throughput.record({ ...healthy(60), failed: 3 });
     expect(throughput.batchSize()).toBe(30);
@@ -92,12 +113,59 @@ describe('AdaptiveThroughput', () => {
     throughput.record({ size: 25, startedMs: 1000, durationMs: 200, rateLimited: 5, failed: 0 });
     expect(throughput.state().ratePerSecond).toBe(20);
     expect(throughput.batchSize()).toBe(12);
-    // 12 requests at 21 a second: the next round waits until 571 ms after the last one started.
-    throughput.record(healthy(12, 2000));
+    // The refused round ran dry at its end (1200 ms); 12 requests at 21 a second wait 571 ms after a round starts.
+    throughput.record(healthy(12, 1800));
     expect(throughput.state().ratePerSecond).toBeCloseTo(21);
-    expect(throughput.delayBefore(2200)).toBe(Math.ceil(2000 + (12 / 21) * 1000 - 2200));
+    expect(throughput.delayBefore(2000, 12)).toBe(Math.ceil(1800 + (12 / 21) * 1000 - 2000));
+    expect(throughput.delayBefore(2000, 21)).toBe(800);
     throughput.record({ size: 12, startedMs: 3000, durationMs: 200, rateLimited: 1, failed: 0 });
     expect(throughput.state().ratePerSecond).toBeCloseTo(21 * 0.8);
+  });
+
+  it('raises the rate only for a round sent at it, so slow rounds do not let it drift above the limit', () => {
+    const throughput = new AdaptiveThroughput({
+      batch: 4,
+      ceiling: 4,
+      ratePerSecond: 20,
+      refusedRate: null,
+      rateStreak: 0,
+      roundMs: 200,
+      healthyMax: 4,
+      streak: 0,
+      probeEvery: 80,
+      bucketEmptyAtMs: 0,
+    });
+    // 4 requests at 20 a second are paced 200 ms apart: a round 400 ms later ran at half the rate.
+    throughput.record(healthy(4, 400));
+    expect(throughput.state().ratePerSecond).toBe(20);
+    throughput.record(healthy(4, 610));
+    expect(throughput.state().ratePerSecond).toBeCloseTo(21);
+    for (let round = 1; round <= 30; round++) throughput.record(healthy(4, 610 + round * 400));
+    expect(throughput.state().ratePerSecond).toBeCloseTo(21);
+  });
+
+  it('holds the rate at 95 % of the rate last refused, and probes a twentieth higher after 10 rounds there', () => {
+    const throughput = new AdaptiveThroughput();
+    throughput.record({ size: 25, startedMs: 0, durationMs: 200, rateLimited: 5, failed: 0 });
+    let startedMs = 0;
+    const paced = (rateLimited = 0): void => {
+      startedMs += throughput.delayBefore(startedMs, throughput.batchSize());
+      throughput.record({ size: throughput.batchSize(), startedMs, durationMs: 200, rateLimited, failed: 0 });
+    };
+    for (let round = 0; round < 5; round++) paced();
+    const refusedAt = throughput.state().ratePerSecond as number;
+    paced(1);
+    expect(throughput.state()).toMatchObject({ refusedRate: refusedAt, ratePerSecond: refusedAt * 0.8 });
+    const rates: number[] = [];
+    for (let round = 0; round < 14; round++) {
+      paced();
+      rates.push(throughput.state().ratePerSecond as number);
+    }
+    // Up by a twentieth a round to the cap (95 % of the refused rate), held there for 10 rounds, then a probe higher.
+    expect(Math.max(...rates.slice(0, 13))).toBeCloseTo(refusedAt * 0.95);
+    expect(rates.filter((rate) => Math.abs(rate - refusedAt * 0.95) < 1e-9)).toHaveLength(10);
+    expect(throughput.state().refusedRate).toBeCloseTo(refusedAt * 1.05);
+    expect(rates[13]).toBeGreaterThan(refusedAt * 0.95);
   });
 
   it('first estimates the rate as a token bucket would give it: accepted since the first round over 1 s + elapsed', () => {
@@ -115,11 +183,13 @@ describe('AdaptiveThroughput', () => {
       batch: 100,
       ceiling: 100,
       ratePerSecond: 7.5,
+      refusedRate: null,
+      rateStreak: 0,
       roundMs: 200,
       healthyMax: 100,
       streak: 0,
       probeEvery: 10,
-      lastRound: null,
+      bucketEmptyAtMs: null,
     });
     expect(throughput.batchSize()).toBe(7);
   });
@@ -133,21 +203,25 @@ describe('AdaptiveThroughput', () => {
       batch: 5000,
       ceiling: -3,
       ratePerSecond: Number.NaN,
+      refusedRate: -1,
+      rateStreak: 7,
       roundMs: null,
       healthyMax: 9,
       streak: 4,
       probeEvery: 0,
-      lastRound: { startedMs: 5, size: -1 },
+      bucketEmptyAtMs: Number.POSITIVE_INFINITY,
     });
     expect(restored.state()).toEqual({
       batch: 100,
       ceiling: 100,
       ratePerSecond: null,
+      refusedRate: null,
+      rateStreak: 0,
       roundMs: null,
       healthyMax: 9,
       streak: 0,
       probeEvery: 10,
-      lastRound: null,
+      bucketEmptyAtMs: null,
     });
   });
 
@@ -155,7 +229,7 @@ describe('AdaptiveThroughput', () => {
     const first = new AdaptiveThroughput();
     first.record({ size: 25, startedMs: 1000, durationMs: 200, rateLimited: 5, failed: 0 });
     const next = new AdaptiveThroughput(first.state());
-    expect(next.delayBefore(1300)).toBe(Math.ceil(1000 + (25 / 20) * 1000 - 1300));
+    expect(next.delayBefore(1300, 20)).toBe(Math.ceil(1200 + (20 / 20) * 1000 - 1300));
   });
 });
 
@@ -167,11 +241,13 @@ describe('the client with an adaptive throughput', () => {
       batch: 4,
       ceiling: 100,
       ratePerSecond: null,
+      refusedRate: null,
+      rateStreak: 0,
       roundMs: null,
       healthyMax: 0,
       streak: 0,
       probeEvery: 10,
-      lastRound: null,
+      bucketEmptyAtMs: null,
     });
     const client = createServiceClient({
       http,
