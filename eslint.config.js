@@ -31,12 +31,13 @@ module.exports = tseslint.config(
     },
   },
   { files: ['test/setup/timeouts.js'], languageOptions: { globals: { ...globals.jest } } },
-  // One concern a file, one step a function: a module past 350 lines or a function past 80 is split by concern.
+  // One concern a file, one step a function: a module past 350 lines or a function past 80 (blank lines and comments
+  // counted) is split by concern.
   {
     files: ['src/**/*.ts', 'sidebar/**/*.ts'],
     rules: {
-      'max-lines': ['error', { max: 350, skipBlankLines: true, skipComments: true }],
-      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 350 }],
+      'max-lines-per-function': ['error', { max: 80 }],
     },
   },
   {

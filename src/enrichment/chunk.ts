@@ -19,7 +19,7 @@ import {
 } from './rows';
 import type { EnrichProgress } from './contract';
 import { loadJob, recordFilledColumns, saveJob, type EnrichJob, type RetryEntry } from './job-state';
-import { resolveDomains } from './lookups';
+import { resolveDomains, type DomainResolution } from './lookups';
 import type { EnrichSheet } from './ports';
 import { LIMITS, PERMANENT_ERRORS, type EnrichDeps } from './service';
 import { progressOf } from './progress';
@@ -30,6 +30,13 @@ interface ChunkWork {
   /** Final outcomes of this chunk, per domain, with the rows that needed them when planned. */
   outcomes: Map<string, { outcome: RowOutcome; planned: number }>;
   fatal: ApiError | null;
+}
+
+/** One domain of a lookup batch: its first planned row, and its retry entry when it is a retry falling due. */
+interface BatchItem {
+  d: string;
+  r: number;
+  retry: RetryEntry | undefined;
 }
 
 function retryEntry(
@@ -65,6 +72,51 @@ function takeCachedFromPlan(deps: EnrichDeps, job: EnrichJob, work: ChunkWork): 
   }
   job.cacheHits += cached.size;
   job.plan = job.plan.filter((entry) => !cached.has(entry.d));
+}
+
+/**
+ * Files each looked-up domain of a batch: a profile, not found or a permanent failure is an outcome; a 429 goes back
+ * in line after its Retry-After (not counted as an attempt); enriching or a passing error is retried while attempts
+ * last; a fatal error pauses the job and keeps the domain for Resume.
+ */
+function settleBatch(
+  job: EnrichJob,
+  work: ChunkWork,
+  batch: BatchItem[],
+  results: Map<string, DomainResolution>,
+  now: number,
+): void {
+  for (const item of batch) {
+    const result = results.get(item.d);
+    if (!result) continue;
+    if (result.state === 'found')
+      work.outcomes.set(item.d, { outcome: { kind: 'profile', values: result.values }, planned: item.r });
+    else if (result.state === 'not_found')
+      work.outcomes.set(item.d, { outcome: { kind: 'not_found' }, planned: item.r });
+    else if (result.state === 'fatal') {
+      // Not this domain's failure: the job pauses and looks it up again on Resume.
+      work.fatal = result.error;
+      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at: now, why: 'paused', r: item.r });
+    } else if (result.state === 'error' && PERMANENT_ERRORS.has(result.error.kind)) {
+      work.outcomes.set(item.d, { outcome: { kind: 'failed', message: userMessage(result.error) }, planned: item.r });
+    } else if (result.state === 'error' && result.error.kind === 'rate_limited') {
+      // Refused before it was served: back in line after Retry-After, not counted as a failed attempt, while the
+      // next (paced) batches go on.
+      const at = now + (result.error.retryAfterSeconds ?? 1) * 1000;
+      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at, why: item.retry?.why ?? 'error', r: item.r });
+    } else {
+      const why = result.state === 'enriching' ? 'enriching' : 'error';
+      const message = result.state === 'error' ? userMessage(result.error) : undefined;
+      const next = retryEntry(item.retry, item.d, item.r, why, now, message);
+      if (next) job.retries.push(next);
+      else
+        work.outcomes.set(item.d, {
+          outcome:
+            why === 'enriching' ? { kind: 'enriching' } : { kind: 'failed', message: message ?? 'Lookup failed' },
+          planned: item.r,
+        });
+    }
+  }
 }
 
 /**
@@ -105,9 +157,9 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
       break;
     const stored = loadJob(deps.store);
     if (!stored || stored.id !== job.id || stored.status !== 'running') break;
-    const batch = [
+    const batch: BatchItem[] = [
       ...due.map((entry) => ({ d: entry.d, r: entry.r, retry: entry })),
-      ...fromPlan.map((entry) => ({ ...entry, retry: undefined })),
+      ...fromPlan.map((entry) => ({ d: entry.d, r: entry.r, retry: undefined })),
     ];
     const resolved = resolveDomains(
       batch.map((item) => item.d),
@@ -119,37 +171,7 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     now = deps.clock.now();
     const dueSet = new Set(due.map((entry) => entry.d));
     job.retries = job.retries.filter((entry) => !dueSet.has(entry.d));
-    for (const item of batch) {
-      const result = resolved.results.get(item.d);
-      if (!result) continue;
-      if (result.state === 'found')
-        work.outcomes.set(item.d, { outcome: { kind: 'profile', values: result.values }, planned: item.r });
-      else if (result.state === 'not_found')
-        work.outcomes.set(item.d, { outcome: { kind: 'not_found' }, planned: item.r });
-      else if (result.state === 'fatal') {
-        // Not this domain's failure: the job pauses and looks it up again on Resume.
-        work.fatal = result.error;
-        job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at: now, why: 'paused', r: item.r });
-      } else if (result.state === 'error' && PERMANENT_ERRORS.has(result.error.kind)) {
-        work.outcomes.set(item.d, { outcome: { kind: 'failed', message: userMessage(result.error) }, planned: item.r });
-      } else if (result.state === 'error' && result.error.kind === 'rate_limited') {
-        // Refused before it was served: back in line after Retry-After, not counted as a failed attempt, while the
-        // next (paced) batches go on.
-        const at = now + (result.error.retryAfterSeconds ?? 1) * 1000;
-        job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at, why: item.retry?.why ?? 'error', r: item.r });
-      } else {
-        const why = result.state === 'enriching' ? 'enriching' : 'error';
-        const message = result.state === 'error' ? userMessage(result.error) : undefined;
-        const next = retryEntry(item.retry, item.d, item.r, why, now, message);
-        if (next) job.retries.push(next);
-        else
-          work.outcomes.set(item.d, {
-            outcome:
-              why === 'enriching' ? { kind: 'enriching' } : { kind: 'failed', message: message ?? 'Lookup failed' },
-            planned: item.r,
-          });
-      }
-    }
+    settleBatch(job, work, batch, resolved.results, now);
     planIndex += fromPlan.length;
     if (fromPlan.length > 0) job.cursor = fromPlan[fromPlan.length - 1].d;
     if (work.fatal) break;

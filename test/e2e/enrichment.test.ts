@@ -85,16 +85,7 @@ describeWithBrowser('bulk enrichment panel in the playground', () => {
     let lastRow = 1;
     while (cells.has(`A${lastRow + 1}`)) lastRow++;
     for (const [i, company] of pending.entries()) {
-      await page.evaluate(
-        async ([a1, text]) => {
-          await fetch('/api/cell', {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({ sheet: 'Companies', a1, text }),
-          });
-        },
-        [`A${lastRow + 1 + i}`, i === 0 ? company.domain.toUpperCase() : company.domain],
-      );
+      await stack.setCell('Companies', `A${lastRow + 1 + i}`, i === 0 ? company.domain.toUpperCase() : company.domain);
     }
     await page.waitForSelector(
       `td[data-cell="A${lastRow + 3}"]:text-matches("${pending[2].domain.replace(/\./g, '\\.')}", "i")`,

@@ -20,19 +20,6 @@ const SHARE_MESSAGE =
 describeWithBrowser('first hour: enrichment progress, formula tokens, brief domains', () => {
   const stack = stackForSuite();
 
-  async function setCell(sheet: string, a1: string, text: string): Promise<void> {
-    await stack().page.evaluate(
-      async ([name, cell, value]) => {
-        await fetch('/api/cell', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ sheet: name, a1: cell, text: value }),
-        });
-      },
-      [sheet, a1, text],
-    );
-  }
-
   async function openPanel(handler: string): Promise<Frame> {
     await stack().page.click(`[data-handler="${handler}"]`);
     return stack().sidebar();
@@ -72,7 +59,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
       await fetch(`${stack().sandboxUrl}/_sandbox/companies?enriched=false&limit=3`)
     ).json()) as Company[];
     const end = await lastRow();
-    for (const [i, company] of pending.entries()) await setCell('Companies', `A${end + 1 + i}`, company.domain);
+    for (const [i, company] of pending.entries()) await stack().setCell('Companies', `A${end + 1 + i}`, company.domain);
     await page.waitForSelector(`td[data-cell="A${end + 3}"]:text("${pending[2].domain}")`);
     await panel.click('#enrich-again');
     panel = await stack().sidebar();
@@ -112,7 +99,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     );
     const fresh = all.filter((company) => ![...shown].some((text) => text.includes(company.domain))).slice(0, 2);
     const below = await lastRow();
-    for (const [i, company] of fresh.entries()) await setCell('Companies', `A${below + 1 + i}`, company.domain);
+    for (const [i, company] of fresh.entries()) await stack().setCell('Companies', `A${below + 1 + i}`, company.domain);
     await page.waitForSelector(`td[data-cell="A${below + 2}"]:text("${fresh[1].domain}")`);
     await panel.evaluate(
       () =>
@@ -147,9 +134,9 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await page.selectOption('#account', 'sandbox-pro');
     await page.click('[data-sheet="Notes"]');
     const domain = ((await (await fetch(`${stack().sandboxUrl}/_sandbox/companies?limit=1`)).json()) as Company[])[0];
-    await setCell('Notes', 'B2', `=COMPANY_LOOKUP("${domain.domain}", "company_name")`);
+    await stack().setCell('Notes', 'B2', `=COMPANY_LOOKUP("${domain.domain}", "company_name")`);
     await page.waitForSelector(`td[data-cell="B2"]:text-is("${domain.name}")`);
-    await setCell('Notes', 'B3', '=COMPANY_LOOKUP()');
+    await stack().setCell('Notes', 'B3', '=COMPANY_LOOKUP()');
     await page.waitForSelector('td[data-cell="B3"]:text-matches("^Usage: =COMPANY_LOOKUP\\\\(domain")');
 
     const panel = await openPanel('showSettingsPanel');
@@ -165,7 +152,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     // Unticking: the cached lookup is cleared, a new cell says exactly what to tick.
     await panel.uncheck('#share-formulas');
     await panel.waitForSelector('#settings-note :text("cached results were cleared")');
-    await setCell('Notes', 'B4', `=COMPANY_LOOKUP("${domain.domain}", "company_name")`);
+    await stack().setCell('Notes', 'B4', `=COMPANY_LOOKUP("${domain.domain}", "company_name")`);
     await page.waitForSelector('td[data-cell="B4"]:not(:empty)');
     expect(await page.textContent('td[data-cell="B4"]')).toBe(SHARE_MESSAGE);
 

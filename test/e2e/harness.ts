@@ -25,6 +25,8 @@ export interface Stack {
   /** The sidebar's frame once a panel is open. */
   sidebar(): Promise<Frame>;
   screenshot(name: string): Promise<string>;
+  /** Types `text` into a cell of the playground's spreadsheet, as the user would (a formula when it starts with =). */
+  setCell(sheet: string, a1: string, text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -110,6 +112,18 @@ function stackOf(
       const file = path.join(ARTIFACTS, `${name}.png`);
       await page.screenshot({ path: file });
       return file;
+    },
+    async setCell(sheet: string, a1: string, text: string) {
+      await page.evaluate(
+        async ([name, cell, value]) => {
+          await fetch('/api/cell', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ sheet: name, a1: cell, text: value }),
+          });
+        },
+        [sheet, a1, text],
+      );
     },
     close: stopAll,
   };

@@ -8,24 +8,11 @@ jest.setTimeout(90_000);
 describeWithBrowser('playground: error messages, double-click, its own address', () => {
   const stack = stackForSuite();
 
-  async function setCell(sheet: string, a1: string, text: string): Promise<void> {
-    await stack().page.evaluate(
-      async ([name, cell, value]) => {
-        await fetch('/api/cell', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ sheet: name, a1: cell, text: value }),
-        });
-      },
-      [sheet, a1, text],
-    );
-  }
-
   it("shows Sheets' message on a spill collision's #REF!", async () => {
     const { page } = stack();
     await page.click('[data-sheet="Notes"]');
-    await setCell('Notes', 'C5', 'in the way');
-    await setCell('Notes', 'B5', '=COMPANY_LOOKUP(Companies!A2)');
+    await stack().setCell('Notes', 'C5', 'in the way');
+    await stack().setCell('Notes', 'B5', '=COMPANY_LOOKUP(Companies!A2)');
     const cell = await page.waitForSelector('td[data-cell="B5"]:text-is("#REF!")');
     expect(await cell.getAttribute('title')).toBe(
       'Array result was not expanded because it would overwrite data in C5.',

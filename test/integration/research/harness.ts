@@ -4,11 +4,19 @@
 import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
 import { SandboxControl } from '../../../dev/sandbox/control-client';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
-import type { LaunchRequest } from '../../../src/research/launch-request';
+import type { LaunchRequest, OutputRequest } from '../../../src/research/launch-request';
 import { runtimeFor as commonRuntime, startSandbox, USER, BUNDLE, type SandboxStack } from '../harness';
 
 export { USER, BUNDLE };
 export const SHEET = 'Accounts';
+
+/** The usual report output: status, report and sources columns by those headers. */
+export const REPORT_OUTPUT: Extract<OutputRequest, { kind: 'report' }> = {
+  kind: 'report',
+  statusHeader: 'Status',
+  reportHeader: 'Report',
+  sourcesHeader: 'Sources',
+};
 
 /** The sandbox's control API plus the account's task list, as the tests check it. */
 export class Control extends SandboxControl {

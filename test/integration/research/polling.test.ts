@@ -4,20 +4,12 @@
 // anything until the requests leave the 24-hour window.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import { addUsage, REQUEST_BUDGET_KEYS } from '../../../src/platform/request-budget';
-import type { OutputRequest } from '../../../src/research/launch-request';
-import { advance, column, launch, poll, researchSuite, runtimeFor, tick, USER } from './harness';
+import { advance, column, launch, poll, researchSuite, runtimeFor, tick, USER, REPORT_OUTPUT } from './harness';
 
 jest.setTimeout(120000);
 
 const TOKEN = 'sbx_pro_token';
 const HOUR = 60 * 60 * 1000;
-const reportOutput: OutputRequest = {
-  kind: 'report',
-  statusHeader: 'Status',
-  reportHeader: 'Report',
-  sourcesHeader: 'Sources',
-};
-
 const suite = researchSuite();
 let runtime: GasRuntime | null = null;
 
@@ -45,7 +37,7 @@ describe('research polling (integration)', () => {
     runtime = await runtimeFor(suite.world, rows);
     const response = launch(
       runtime,
-      { template: 'Research {Domain}', depth: 'medium', output: reportOutput },
+      { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT },
       rows.slice(1).map((_, i) => i + 2),
     );
     expect(response.created).toBe(150);
@@ -83,7 +75,7 @@ describe('research polling (integration)', () => {
   it('a panel poll within 15 s of the previous tick (timer or panel) shows the ledger without calling the service', async () => {
     const rows = await companyRows(5);
     runtime = await runtimeFor(suite.world, rows);
-    launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: reportOutput }, [2, 3, 4, 5, 6]);
+    launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3, 4, 5, 6]);
     await advance(suite.world, runtime, 5000);
     tick(runtime);
     runtime.counters.reset();
@@ -111,7 +103,7 @@ describe('research polling (integration)', () => {
     runtime.counters.reset();
     const response = launch(
       runtime,
-      { template: 'Research {Domain}', depth: 'medium', output: reportOutput },
+      { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT },
       rows.slice(1).map((_, i) => i + 2),
     );
     // One request checks the credits, 49 create tasks; the other 11 rows wait, nothing lost.

@@ -15,6 +15,7 @@ import {
   runUntilSettled,
   SHEET,
   tick,
+  REPORT_OUTPUT,
 } from './harness';
 
 jest.setTimeout(60000);
@@ -22,13 +23,6 @@ jest.setTimeout(60000);
 const suite = researchSuite();
 
 let runtime: GasRuntime | null = null;
-
-const reportOutput: OutputRequest = {
-  kind: 'report',
-  statusHeader: 'Status',
-  reportHeader: 'Report',
-  sourcesHeader: 'Sources',
-};
 
 function costs(statuses: string[]): number {
   return statuses.reduce((sum, status) => sum + Number(/^Done \((\d+) credits\)$/.exec(status)?.[1] ?? 0), 0);
@@ -49,7 +43,7 @@ describe('research (integration)', () => {
     const before = await suite.world.control.credits('sbx_pro_token');
     const response = launch(
       runtime,
-      { template: '{Company} {Domain}', depth: 'medium', output: reportOutput },
+      { template: '{Company} {Domain}', depth: 'medium', output: REPORT_OUTPUT },
       Array.from({ length: 20 }, (_, i) => i + 2),
     );
     expect(response).toMatchObject({ ok: true, created: 19, skippedEmpty: [10] });
@@ -146,7 +140,7 @@ describe('research (integration)', () => {
   it('refuses launches the plan or credits do not allow, and reports 402s from the service per row', async () => {
     const companies = await suite.world.control.companies(2);
     runtime = await runtimeFor(suite.world, [['Company'], ...companies.map((c) => [c.name])], 'sbx_low_token');
-    const refused = launch(runtime, { template: 'Research {Company}', depth: 'high', output: reportOutput }, [2]);
+    const refused = launch(runtime, { template: 'Research {Company}', depth: 'high', output: REPORT_OUTPUT }, [2]);
     expect(refused.ok).toBe(false);
     expect(refused.message).toBe('Needs 30 credits (1 rows x 30), you have 12: try a lower depth or fewer rows');
     // 503 on every create: nothing created, the row stays queued for the tick.
@@ -155,7 +149,7 @@ describe('research (integration)', () => {
       errorRate: 1,
       errorStatus: 503,
     });
-    const queued = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: reportOutput }, [2]);
+    const queued = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: REPORT_OUTPUT }, [2]);
     expect(queued).toMatchObject({ ok: true, created: 0, queued: 1 });
     expect(column(runtime, 'Status')[0]).toBe('Queued');
     // Meanwhile the credits drop: the tick's create gets the service's 402 and says what is needed.
@@ -167,7 +161,7 @@ describe('research (integration)', () => {
     await runtime.close();
 
     runtime = await runtimeFor(suite.world, [['Company'], ...companies.map((c) => [c.name])], 'sbx_free_token');
-    const free = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: reportOutput }, [2, 3]);
+    const free = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3]);
     expect(free.failed).toHaveLength(2);
     expect(column(runtime, 'Status')[0]).toBe('Failed: Research tasks need a Pro plan: upgrade on the dashboard');
   });
@@ -180,7 +174,7 @@ describe('research (integration)', () => {
     await suite.world.control.call('POST', '/_sandbox/faults', { route: 'tasks.create', latencyMs: 1500, count: 5 });
     const response = launch(
       runtime,
-      { template: 'Research {Company}', depth: 'medium', output: reportOutput },
+      { template: 'Research {Company}', depth: 'medium', output: REPORT_OUTPUT },
       [2, 3, 4, 5, 6],
     );
     expect(response.ok).toBe(true);
@@ -208,7 +202,7 @@ describe('research (integration)', () => {
       {
         template: 'An exhaustive, comprehensive deep dive on {Company}: everything',
         depth: 'xhigh',
-        output: { ...reportOutput, sourcesHeader: null },
+        output: { ...REPORT_OUTPUT, sourcesHeader: null },
       },
       [2],
     );
@@ -225,8 +219,12 @@ describe('research (integration)', () => {
   it('a tick that finds the document lock held does nothing; a second launch does not duplicate running rows', async () => {
     const companies = await suite.world.control.companies(3);
     runtime = await runtimeFor(suite.world, [['Company'], ...companies.map((c) => [c.name])]);
-    launch(runtime, { template: 'Research {Company}', depth: 'medium', output: reportOutput }, [2, 3, 4]);
-    const again = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: reportOutput }, [2, 3, 4]);
+    launch(runtime, { template: 'Research {Company}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3, 4]);
+    const again = launch(
+      runtime,
+      { template: 'Research {Company}', depth: 'medium', output: REPORT_OUTPUT },
+      [2, 3, 4],
+    );
     expect(again).toMatchObject({ created: 0, skippedRunning: [2, 3, 4] });
     await advance(suite.world, runtime, 120000);
     const release = runtime.locks.hold('document');
@@ -260,7 +258,7 @@ describe('research (integration)', () => {
       ...companies.map((c) => [c.name, c.domain]),
       ['Spare row', ''],
     ]);
-    launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: reportOutput }, [2, 3, 4]);
+    launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3, 4]);
     runtime.spreadsheet.sheet(SHEET).deleteRows(3, 1);
     await runUntilSettled(suite.world, runtime);
     expect(column(runtime, 'Status').slice(0, 2)).toEqual([
@@ -283,7 +281,7 @@ describe('research (integration)', () => {
     select(runtime, 4);
     const written = runtime.run<WriteToRowResponse>(
       'writeTaskToSelectedRow',
-      [{ taskId: detached[0].taskId, output: reportOutput }],
+      [{ taskId: detached[0].taskId, output: REPORT_OUTPUT }],
       { kind: 'sidebar' },
     );
     expect(written).toEqual({ ok: true, message: `Wrote the report into row 4 (${companies[1].name})`, ask: null });
@@ -310,7 +308,7 @@ describe('research (integration)', () => {
     const before = column(runtime, 'Report')[0];
     const other = runtime.run<WriteToRowResponse>(
       'writeTaskToSelectedRow',
-      [{ taskId: detached[0].taskId, output: reportOutput }],
+      [{ taskId: detached[0].taskId, output: REPORT_OUTPUT }],
       { kind: 'sidebar' },
     );
     expect(other.ask).toEqual({
@@ -321,7 +319,7 @@ describe('research (integration)', () => {
     expect(column(runtime, 'Report')[0]).toBe(before);
     const confirmed = runtime.run<WriteToRowResponse>(
       'writeTaskToSelectedRow',
-      [{ taskId: detached[0].taskId, output: reportOutput, otherCompany: true }],
+      [{ taskId: detached[0].taskId, output: REPORT_OUTPUT, otherCompany: true }],
       { kind: 'sidebar' },
     );
     expect(confirmed.ok).toBe(true);
@@ -340,7 +338,7 @@ describe('research (integration)', () => {
       'sbx_pro_token',
       { metadataFollowsSort: true },
     );
-    launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: reportOutput }, [2, 3, 4, 5, 6]);
+    launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3, 4, 5, 6]);
     const sheet = runtime.spreadsheet.sheet(SHEET);
     sheet.sortRows({ row: 2, column: 1, numRows: 5, numColumns: sheet.lastColumn() }, [
       { column: 2, ascending: false },

@@ -5,20 +5,13 @@
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { ResearchContextDto } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch-request';
-import { column, launch, poll, researchSuite, runtimeFor, runUntilSettled, SHEET } from './harness';
+import { column, launch, poll, researchSuite, runtimeFor, runUntilSettled, SHEET, REPORT_OUTPUT } from './harness';
 
 jest.setTimeout(240000);
 
 const suite = researchSuite();
 
 let runtime: GasRuntime | null = null;
-
-const reportOutput: OutputRequest = {
-  kind: 'report',
-  statusHeader: 'Status',
-  reportHeader: 'Report',
-  sourcesHeader: 'Sources',
-};
 
 const rowsFrom = (first: number, count: number) => Array.from({ length: count }, (_, i) => first + i);
 
@@ -57,7 +50,7 @@ describe('research row identity and record storage (integration)', () => {
     const companies = await suite.world.control.companies(2000);
     runtime = await runtimeFor(suite.world, [['Domain'], ...companies.map((c) => [c.domain])]);
     await suite.world.control.setAccount('sandbox-pro', { credits: 100000 });
-    const request = { template: 'Research {Domain}', depth: 'medium' as const, output: reportOutput };
+    const request = { template: 'Research {Domain}', depth: 'medium' as const, output: REPORT_OUTPUT };
     expect(launch(runtime, request, rowsFrom(2, 1000))).toMatchObject({ ok: true, created: 1000 });
     await runUntilSettled(suite.world, runtime, 60000);
     expect(launch(runtime, request, rowsFrom(1002, 1000))).toMatchObject({ ok: true, created: 1000 });
@@ -79,7 +72,7 @@ describe('research row identity and record storage (integration)', () => {
     runtime = await runtimeFor(suite.world, [['Domain', 'Owner'], ...domains.map((d, i) => [d, `owner ${i}`])]);
     const response = launch(
       runtime,
-      { template: 'Research {Domain}', depth: 'medium', output: reportOutput },
+      { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT },
       [2, 3, 4, 5],
     );
     expect(response).toMatchObject({ ok: true, created: 4 });
@@ -124,7 +117,7 @@ describe('research row identity and record storage (integration)', () => {
     const [company] = await suite.world.control.companies(1);
     runtime = await runtimeFor(suite.world, [['Domain'], [company.domain]]);
     const template = `Исследуйте {Domain}. ${'ж'.repeat(6000)}`;
-    expect(launch(runtime, { template, depth: 'medium', output: reportOutput }, [2])).toMatchObject({
+    expect(launch(runtime, { template, depth: 'medium', output: REPORT_OUTPUT }, [2])).toMatchObject({
       ok: true,
       created: 1,
     });

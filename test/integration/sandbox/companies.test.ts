@@ -10,10 +10,8 @@ beforeAll(async () => {
   seeded = await sandbox.companies('?enriched=true&limit=10');
 });
 
-const RESULT_FIELDS = [
-  'id',
-  'domain',
-  'name',
+/** The profile's context fields (spec 4.7), which search results carry flat (4.8). */
+const CONTEXT_FIELDS = [
   'short_description',
   'full_description',
   'products_services',
@@ -26,9 +24,8 @@ const RESULT_FIELDS = [
   'hq_city',
   'hq_full_address',
   'social_profiles',
-  'website_authority',
-  'relevance_score',
 ];
+const RESULT_FIELDS = ['id', 'domain', 'name', ...CONTEXT_FIELDS, 'website_authority', 'relevance_score'];
 const SIZES = ['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+'];
 
 const search = (body: unknown, token: string = TOKENS.pro) =>
@@ -50,21 +47,7 @@ describe('lookup (4.7)', () => {
     expect(Object.keys(reply.body).sort()).toEqual(['company_name', 'context', 'domain', 'id']);
     expect(reply.body.domain).toBe(seeded[0].domain);
     const context = reply.body.context;
-    for (const field of [
-      'short_description',
-      'full_description',
-      'products_services',
-      'use_cases',
-      'target_audience',
-      'founding_year',
-      'employee_count',
-      'hq_country',
-      'hq_state_province',
-      'hq_city',
-      'hq_full_address',
-      'social_profiles',
-      'sources',
-    ]) {
+    for (const field of [...CONTEXT_FIELDS, 'sources']) {
       expect(context).toHaveProperty(field);
     }
     expect(SIZES).toContain(context.employee_count);

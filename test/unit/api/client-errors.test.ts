@@ -2,23 +2,11 @@
 // interface's error table, the 202 enrichment outcome, platform failures, malformed bodies.
 // Retries are switched off here (maxAttempts 1) so each mapping is seen on its own.
 
-import { createServiceClient } from '../../../src/api/client';
 import type { HttpOutcome } from '../../../src/ports';
-import { BASE_URL, ScriptedHttp, TOKEN, noAnswer, profileBody, reply, taskBody, userBody } from './fakes';
+import { noAnswer, profileBody, reply, scriptedClient, taskBody, userBody } from './fakes';
 import { ManualClock } from '../../fakes/ports';
 
-function setup() {
-  const clock = new ManualClock();
-  const http = new ScriptedHttp(clock);
-  const client = createServiceClient({
-    http,
-    clock,
-    settings: { baseUrl: BASE_URL, token: TOKEN },
-    random: () => 0.5,
-    retry: { maxAttempts: 1 },
-  });
-  return { http, client };
-}
+const setup = () => scriptedClient({ retry: { maxAttempts: 1 } });
 
 function userErrorFor(outcome: HttpOutcome) {
   const { http, client } = setup();

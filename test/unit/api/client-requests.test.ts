@@ -1,22 +1,20 @@
 // Requests the service client builds: method, URL (paths, path-segment encoding, query strings),
 // headers and JSON bodies of every operation, including batch forms and chunking.
 
-import { createServiceClient, type ServiceClientDeps } from '../../../src/api/client';
-import { BASE_URL, ScriptedHttp, TOKEN, candidate, profileBody, reply, searchBody, taskBody, userBody } from './fakes';
-import { ManualClock } from '../../fakes/ports';
+import type { ServiceClientDeps } from '../../../src/api/client';
+import {
+  BASE_URL,
+  TOKEN,
+  candidate,
+  profileBody,
+  reply,
+  scriptedClient,
+  searchBody,
+  taskBody,
+  userBody,
+} from './fakes';
 
-function setup(overrides: Partial<ServiceClientDeps> = {}) {
-  const clock = new ManualClock();
-  const http = new ScriptedHttp(clock);
-  const client = createServiceClient({
-    http,
-    clock,
-    settings: { baseUrl: BASE_URL, token: TOKEN },
-    random: () => 0.5,
-    ...overrides,
-  });
-  return { clock, http, client };
-}
+const setup = (overrides: Partial<ServiceClientDeps> = {}) => scriptedClient(overrides);
 
 const JSON_HEADERS = {
   Authorization: `Bearer ${TOKEN}`,

@@ -2,23 +2,12 @@
 // one sleep per round with exponential backoff and full jitter; Retry-After honoured up to a cap;
 // the time budget and attempt limit respected; creations never blindly retried; quota is fatal.
 
-import { createServiceClient, type ServiceClientDeps } from '../../../src/api/client';
+import { createServiceClient } from '../../../src/api/client';
 import { DEFAULT_RETRY_POLICY } from '../../../src/api/executor';
-import { BASE_URL, ScriptedHttp, TOKEN, noAnswer, profileBody, reply, searchBody, taskBody } from './fakes';
+import { BASE_URL, TOKEN, noAnswer, profileBody, reply, scriptedClient, searchBody, taskBody } from './fakes';
 import { ManualClock } from '../../fakes/ports';
 
-function setup(overrides: Partial<ServiceClientDeps> = {}, latencyMs = 0) {
-  const clock = new ManualClock();
-  const http = new ScriptedHttp(clock, latencyMs);
-  const client = createServiceClient({
-    http,
-    clock,
-    settings: { baseUrl: BASE_URL, token: TOKEN },
-    random: () => 0.5,
-    ...overrides,
-  });
-  return { clock, http, client };
-}
+const setup = scriptedClient;
 
 const urlsOf = (batch: { url: string }[]) =>
   batch.map((request) => request.url.replace(`${BASE_URL}/v1/companies/`, ''));

@@ -1,9 +1,10 @@
 // Test doubles for the service client: a scripted HttpPort that records every fetchAll batch and answers from a FIFO
 // queue of outcomes (an unexpected request fails the test), its latency advancing the shared manual clock
-// (test/fakes/ports.ts), and fixtures of service response bodies.
+// (test/fakes/ports.ts), a service client over it, and fixtures of service response bodies.
 
+import { createServiceClient, type ServiceClientDeps } from '../../../src/api/client';
 import type { HttpFailure, HttpOutcome, HttpPort, HttpRequest, HttpResponse } from '../../../src/ports';
-import type { ManualClock } from '../../fakes/ports';
+import { ManualClock } from '../../fakes/ports';
 
 export class ScriptedHttp implements HttpPort {
   readonly batches: HttpRequest[][] = [];
@@ -55,6 +56,20 @@ export function noAnswer(error: string, maybeSent: boolean, fatal?: boolean): Ht
 
 export const TOKEN = 'sk_live_SECRET_token_0123456789';
 export const BASE_URL = 'https://api.example.test';
+
+/** A service client over a scripted HttpPort on a manual clock, its jitter fixed; `overrides` replace any dep. */
+export function scriptedClient(overrides: Partial<ServiceClientDeps> = {}, latencyMs = 0) {
+  const clock = new ManualClock();
+  const http = new ScriptedHttp(clock, latencyMs);
+  const client = createServiceClient({
+    http,
+    clock,
+    settings: { baseUrl: BASE_URL, token: TOKEN },
+    random: () => 0.5,
+    ...overrides,
+  });
+  return { clock, http, client };
+}
 
 export function taskBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -1,9 +1,11 @@
 // In-memory fakes of the research ports: a grid of sheets with row metadata that moves with inserted rows, a
 // hidden table, a manual clock, and a scripted research service that keeps every created task (to prove none is
-// created twice) and can fail creates the ways the real service does.
+// created twice) and can fail creates the ways the real service does; and a job's world over them.
 import type { Result } from '../../../src/api/errors';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../../../src/api/types';
+import type { JobDeps } from '../../../src/research/jobs';
 import type { CellWrite, GridPort, ResearchClient, TablePort } from '../../../src/research/ports';
+import { LedgerStore, ReportStore } from '../../../src/research/stores';
 import { safeText, type CellValue } from '../../../src/shared/cell-values';
 import { ROW_TAG_KEY } from '../../../src/research/row-tags';
 import { storedValue } from '../../fakes/typed-input';
@@ -334,4 +336,25 @@ export class FakeService implements ResearchClient {
 let counter = 0;
 export function idMaker(prefix = 'id'): () => string {
   return () => `${prefix}_${++counter}`;
+}
+
+/**
+ * A research job's world on the fakes: one grid, service, ledger table and report table; each `deps()` opens the
+ * stores over those tables, as a new execution does.
+ */
+export function jobWorld(clock = new ManualClock(), idPrefix = 'id') {
+  const grid = new FakeGrid();
+  const service = new FakeService(clock);
+  const ledgerTable = new FakeTable();
+  const reportTable = new FakeTable();
+  const newId = idMaker(idPrefix);
+  const deps = (): JobDeps => ({
+    client: service,
+    grid,
+    ledger: new LedgerStore(ledgerTable),
+    reports: new ReportStore(reportTable),
+    clock,
+    newId,
+  });
+  return { clock, grid, service, ledgerTable, reportTable, deps };
 }

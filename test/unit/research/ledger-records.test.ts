@@ -1,11 +1,10 @@
 import { runLaunch } from '../../../src/research/launch';
 import { runTick } from '../../../src/research/tick';
-import { type JobDeps } from '../../../src/research/jobs';
 import { entryToRow, LEDGER_HEADERS, rowToEntry, type OutputMapping } from '../../../src/research/ledger';
-import { LedgerStore, ReportStore } from '../../../src/research/stores';
+import { LedgerStore } from '../../../src/research/stores';
 import { CELL_CHARACTER_LIMIT } from '../../../src/shared/cell-values';
 import type { JsonSchemaObject } from '../../../src/api/types';
-import { FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { FakeTable, jobWorld } from './fakes';
 import { ManualClock } from '../../fakes/ports';
 
 const SHEET = 1;
@@ -21,20 +20,9 @@ function largeSchema(): JsonSchemaObject {
 
 describe('ledger records', () => {
   it('stores a record of any legal size in cells Sheets accepts, and reads it back exactly', () => {
-    const clock = new ManualClock();
-    const grid = new FakeGrid();
+    const { clock, grid, service, ledgerTable: table, deps } = jobWorld(new ManualClock(), 'l');
     const brief = '"quoted"\n\\'.repeat(2000).slice(0, 20000);
     grid.addSheet(SHEET, [['Brief', 'Status', 'F0'], [brief]]);
-    const service = new FakeService(clock);
-    const table = new FakeTable();
-    const deps = (): JobDeps => ({
-      client: service,
-      grid,
-      ledger: new LedgerStore(table),
-      reports: new ReportStore(new FakeTable()),
-      clock,
-      newId: idMaker('l'),
-    });
     const outcome = runLaunch(
       deps(),
       { sheetId: SHEET, rows: [2], template: '{Brief}', depth: 'medium', schema: largeSchema(), mapping, rerun: false },

@@ -1,30 +1,16 @@
 import { runLaunch, type LaunchPlanInput } from '../../../src/research/launch';
 import { runTick } from '../../../src/research/tick';
-import { type JobDeps } from '../../../src/research/jobs';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { METADATA_CHAR_LIMIT, rowsNeedingTags, TAG_CHARS, tagBudgetProblem } from '../../../src/research/row-tags';
-import { LedgerStore, ReportStore } from '../../../src/research/stores';
-import { FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { jobWorld } from './fakes';
 import { ManualClock } from '../../fakes/ports';
 
 const SHEET = 3;
 const mapping: OutputMapping = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
 
 function world(companies: string[]) {
-  const clock = new ManualClock();
-  const grid = new FakeGrid();
+  const { clock, grid, service, deps } = jobWorld(new ManualClock(), 't');
   grid.addSheet(SHEET, [['Company', 'Status', 'Report'], ...companies.map((company) => [company])]);
-  const service = new FakeService(clock);
-  const ledgerTable = new FakeTable();
-  const reportTable = new FakeTable();
-  const deps = (): JobDeps => ({
-    client: service,
-    grid,
-    ledger: new LedgerStore(ledgerTable),
-    reports: new ReportStore(reportTable),
-    clock,
-    newId: idMaker('t'),
-  });
   const launch = (rows: number[], overrides: Partial<LaunchPlanInput> = {}) =>
     runLaunch(
       deps(),

@@ -1,6 +1,5 @@
 import { runLaunch } from '../../../src/research/launch';
 import { runTick } from '../../../src/research/tick';
-import { type JobDeps } from '../../../src/research/jobs';
 import type { LedgerEntry, OutputMapping } from '../../../src/research/ledger';
 import {
   capMessage,
@@ -10,8 +9,7 @@ import {
   rowsThatFit,
   type Calendar,
 } from '../../../src/research/spending-guard';
-import { LedgerStore, ReportStore } from '../../../src/research/stores';
-import { FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { jobWorld } from './fakes';
 import { ManualClock } from '../../fakes/ports';
 
 const utc: Calendar = {
@@ -80,19 +78,8 @@ describe('spending guard', () => {
   });
 
   it('refuses a launch over the cap before anything is sent, and launches only the first rows that fit when asked', () => {
-    const clock = new ManualClock(Date.UTC(2026, 10, 23, 9));
-    const grid = new FakeGrid();
+    const { clock, grid, service, deps } = jobWorld(new ManualClock(Date.UTC(2026, 10, 23, 9)), 'g');
     grid.addSheet(1, [['Company', 'Status', 'Report'], ['a.com'], ['b.com'], ['c.com'], ['d.com']]);
-    const service = new FakeService(clock);
-    const table = new FakeTable();
-    const deps = (): JobDeps => ({
-      client: service,
-      grid,
-      ledger: new LedgerStore(table),
-      reports: new ReportStore(new FakeTable()),
-      clock,
-      newId: idMaker('g'),
-    });
     const launch = (rows: number[], fitToCap: boolean) =>
       runLaunch(
         deps(),
