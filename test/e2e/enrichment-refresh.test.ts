@@ -6,18 +6,13 @@ import { clippedTexts } from './layout-check';
 
 jest.setTimeout(120_000);
 
-interface Company {
-  domain: string;
-  name: string;
-}
-
 const MONTH_MS = 31 * 86_400_000;
 
 describeWithBrowser('keeping enriched data fresh', () => {
   const stack = stackForSuite();
 
   it('refreshes rows older than 30 days and says what changed', async () => {
-    const { page, sandboxUrl } = stack();
+    const { page, control } = stack();
     await page.click('td[data-cell="A1"]');
     await page.click('[data-handler="showEnrichPanel"]');
     let panel = await stack().sidebar();
@@ -26,18 +21,13 @@ describeWithBrowser('keeping enriched data fresh', () => {
     await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
 
     // A company of the sheet is renamed at the service, and a month passes.
-    const companies = (await (await fetch(`${sandboxUrl}/_sandbox/companies?limit=200`)).json()) as Company[];
+    const companies = await control.companies(200);
     const shown = await page.$$eval('td[data-cell^="A"]', (tds) =>
       tds.map((td) => (td.textContent ?? '').trim().toLowerCase()),
     );
     const renamed = companies.find((company) => shown.includes(company.domain));
     expect(renamed).toBeDefined();
-    const change = await fetch(`${sandboxUrl}/_sandbox/companies/${renamed!.domain}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Renamed Holdings' }),
-    });
-    expect(change.status).toBe(200);
+    await control.changeCompany(renamed!.domain, { name: 'Renamed Holdings' });
     await page.evaluate(async (ms) => {
       await fetch('/api/time', {
         method: 'POST',

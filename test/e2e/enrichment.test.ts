@@ -1,15 +1,10 @@
 // Bulk enrichment in the playground: enrich the demo sheet's domains from the sidebar and watch the bar reach 100 %;
 // then a second run over newly typed domains that are still being enriched at the service, during which the user
 // sorts the sheet; every row's fields must belong to its own domain.
+import type { SeededCompany } from '../../dev/sandbox/control-client';
 import { describeWithBrowser, startStack, type Stack } from './harness';
 
 jest.setTimeout(120_000);
-
-interface Company {
-  domain: string;
-  name: string;
-  enriched: boolean;
-}
 
 /** The registered domain a demo cell holds (URLs, e-mails and odd case as the demo writes them). */
 function domainOf(text: string): string {
@@ -24,14 +19,12 @@ function domainOf(text: string): string {
 describeWithBrowser('bulk enrichment panel in the playground', () => {
   let stack: Stack;
   let names: Map<string, string>;
-  let pending: Company[];
+  let pending: SeededCompany[];
 
   beforeAll(async () => {
     stack = await startStack();
-    const all = (await (await fetch(`${stack.sandboxUrl}/_sandbox/companies?limit=200`)).json()) as Company[];
-    pending = (await (
-      await fetch(`${stack.sandboxUrl}/_sandbox/companies?enriched=false&limit=3`)
-    ).json()) as Company[];
+    const all = await stack.control.companies(200);
+    pending = await stack.control.companies(3, false);
     names = new Map([...all, ...pending].map((company) => [company.domain, company.name]));
   });
 

@@ -9,11 +9,6 @@ import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(150_000);
 
-interface Company {
-  domain: string;
-  name: string;
-}
-
 const SHARE_MESSAGE =
   'Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"';
 
@@ -55,9 +50,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await page.waitForSelector('td[data-cell^="E"]:text-is("Employees"), td:text-is("Employees")');
 
     // Three domains the service has not enriched yet (202), then a re-run with Overwrite: all the others are cached.
-    const pending = (await (
-      await fetch(`${stack().sandboxUrl}/_sandbox/companies?enriched=false&limit=3`)
-    ).json()) as Company[];
+    const pending = await stack().control.companies(3, false);
     const end = await lastRow();
     for (const [i, company] of pending.entries()) await stack().setCell('Companies', `A${end + 1 + i}`, company.domain);
     await page.waitForSelector(`td[data-cell="A${end + 3}"]:text("${pending[2].domain}")`);
@@ -93,7 +86,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
 
     // A job paused for its token: the domains it stopped at wait for Resume, none is an error.
-    const all = (await (await fetch(`${stack().sandboxUrl}/_sandbox/companies?limit=200`)).json()) as Company[];
+    const all = await stack().control.companies(200);
     const shown = new Set(
       await page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => (td.textContent ?? '').toLowerCase())),
     );
@@ -133,7 +126,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await page.selectOption('#account', 'sandbox-solo');
     await page.selectOption('#account', 'sandbox-pro');
     await page.click('[data-sheet="Notes"]');
-    const domain = ((await (await fetch(`${stack().sandboxUrl}/_sandbox/companies?limit=1`)).json()) as Company[])[0];
+    const [domain] = await stack().control.companies(1);
     await stack().setCell('Notes', 'B2', `=COMPANY_LOOKUP("${domain.domain}", "company_name")`);
     await page.waitForSelector(`td[data-cell="B2"]:text-is("${domain.name}")`);
     await stack().setCell('Notes', 'B3', '=COMPANY_LOOKUP()');

@@ -4,6 +4,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { SandboxControl } from '../../dev/sandbox/control-client';
 import { spawnSandbox } from '../../dev/sandbox/spawn';
 import { startPlayground, type Playground } from '../../dev/playground/server';
 
@@ -19,6 +20,8 @@ export const describeWithBrowser: jest.Describe = fs.existsSync(CHROMIUM)
 
 export interface Stack {
   sandboxUrl: string;
+  /** The sandbox's control and API client (seeded companies, company changes, API reads). */
+  control: SandboxControl;
   playground: Playground;
   browser: Browser;
   page: Page;
@@ -97,6 +100,7 @@ function stackOf(
 ): Stack {
   return {
     sandboxUrl,
+    control: new SandboxControl(sandboxUrl),
     playground,
     browser,
     page,

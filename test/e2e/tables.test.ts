@@ -18,9 +18,8 @@ describeWithBrowser('tables dialog in the playground', () => {
     await stack?.close();
   });
 
-  async function sandbox<T>(path: string): Promise<T> {
-    const response = await fetch(`${stack.sandboxUrl}${path}`, { headers: { Authorization: 'Bearer sbx_pro_token' } });
-    return (await response.json()) as T;
+  function sandbox<T>(path: string): Promise<T> {
+    return stack.control.call<T>('GET', path, undefined, 'sbx_pro_token');
   }
 
   it('maps three columns, pushes them and shows the created IDs, then saves a template', async () => {
