@@ -1,5 +1,5 @@
 import type { HttpOutcome, HttpPort, HttpRequest } from '../../../src/ports';
-import { MemoryStore } from '../../fakes/ports';
+import { ManualClock, MemoryStore } from '../../fakes/ports';
 import {
   addUsage,
   budgetStatus,
@@ -15,13 +15,6 @@ import { userMessage } from '../../../src/api/errors';
 
 const HOUR = 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 1, 9, 30);
-
-const clockAt = (time: { now: number }) => ({
-  now: () => time.now,
-  sleep: (ms: number) => {
-    time.now += ms;
-  },
-});
 
 class CountingHttp implements HttpPort {
   sent = 0;
@@ -78,9 +71,9 @@ describe('hourly usage window', () => {
 
 describe('RequestCounter and withRequestBudget', () => {
   it('counts every request of a fetchAll with one read and one write per batch', () => {
-    const time = { now: T0 };
+    const clock = new ManualClock(T0);
     const store = new MemoryStore();
-    const counter = new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clockAt(time));
+    const counter = new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clock);
     const inner = new CountingHttp();
     const http = withRequestBudget(inner, counter);
     http.fetchAll(Array.from({ length: 50 }, () => request));
@@ -91,58 +84,56 @@ describe('RequestCounter and withRequestBudget', () => {
   });
 
   it('sends what fits, refuses the rest before sending, and resumes when the hours leave the window', () => {
-    const time = { now: T0 };
+    const clock = new ManualClock(T0);
     const store = new MemoryStore();
     store.set(REQUEST_BUDGET_KEYS.usage, JSON.stringify(addUsage({}, T0, 17_990)));
     const inner = new CountingHttp();
-    const http = withRequestBudget(inner, new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clockAt(time)));
+    const http = withRequestBudget(inner, new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clock));
     const outcomes = http.fetchAll(Array.from({ length: 25 }, () => request));
     expect(inner.sent).toBe(10);
     expect(outcomes.filter((o) => o.ok)).toHaveLength(10);
     expect(outcomes[24]).toMatchObject({ ok: false, fatal: true, budgetSpent: true, maybeSent: false });
     expect(http.fetchAll([request])[0].ok).toBe(false);
     expect(inner.batches).toBe(1);
-    time.now = T0 + 25 * HOUR;
+    clock.time = T0 + 25 * HOUR;
     expect(http.fetchAll([request])[0].ok).toBe(true);
   });
 
   it('uses the Workspace budget when the user chose it', () => {
-    const time = { now: T0 };
+    const clock = new ManualClock(T0);
     const store = new MemoryStore();
     store.set(REQUEST_BUDGET_KEYS.account, 'workspace');
     store.set(REQUEST_BUDGET_KEYS.usage, JSON.stringify(addUsage({}, T0, 18_000)));
     const inner = new CountingHttp();
-    withRequestBudget(inner, new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clockAt(time))).fetchAll([
-      request,
-    ]);
+    withRequestBudget(inner, new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clock)).fetchAll([request]);
     expect(inner.sent).toBe(1);
   });
 
   it('still sends when the counter cannot be written', () => {
-    const time = { now: T0 };
+    const clock = new ManualClock(T0);
     const store = new MemoryStore();
     store.failWrites = true;
     const inner = new CountingHttp();
     const outcomes = withRequestBudget(
       inner,
-      new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clockAt(time)),
+      new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clock),
     ).fetchAll([request]);
     expect(outcomes[0].ok).toBe(true);
   });
 
   it('becomes a quota error whose message is the budget message, and nothing more is sent', () => {
-    const time = { now: T0 };
+    const clock = new ManualClock(T0);
     const store = new MemoryStore();
     store.set(REQUEST_BUDGET_KEYS.usage, JSON.stringify(addUsage({}, T0, 18_000)));
     const inner = new CountingHttp();
-    const http = withRequestBudget(inner, new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clockAt(time)));
+    const http = withRequestBudget(inner, new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clock));
     const calls = Array.from({ length: 3 }, () => ({
       request,
       idempotent: true,
       read: () => ({ ok: true as const, value: 1 }),
     }));
     const results = execute(
-      { http, clock: clockAt(time), random: () => 0, policy: DEFAULT_RETRY_POLICY, maxParallel: 1 },
+      { http, clock: clock, random: () => 0, policy: DEFAULT_RETRY_POLICY, maxParallel: 1 },
       calls,
     );
     expect(inner.sent).toBe(0);

@@ -1,6 +1,5 @@
 import type { Result } from '../../../src/api/errors';
 import type { ListTasksQuery, ResearchTask, TaskStatus } from '../../../src/api/types';
-import type { CachePort } from '../../../src/ports';
 import {
   cachePollMemory,
   NO_POLL_MEMORY,
@@ -10,7 +9,7 @@ import {
   type PollTarget,
 } from '../../../src/research/poll';
 import type { ResearchClient } from '../../../src/research/ports';
-import { ManualClock } from '../../fakes/ports';
+import { ManualClock, MemoryCache } from '../../fakes/ports';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -227,23 +226,15 @@ describe('pollTasks', () => {
 
 describe('cachePollMemory', () => {
   it('keeps each note until its expiry, one putAll per expiry', () => {
-    const puts: Array<{ values: Record<string, string>; ttl: number }> = [];
-    const store = new Map<string, string>();
-    const cache: CachePort = {
-      getAll: (keys) => Object.fromEntries(keys.filter((k) => store.has(k)).map((k) => [k, store.get(k) as string])),
-      putAll: (values, ttl) => {
-        puts.push({ values, ttl });
-        for (const [k, v] of Object.entries(values)) store.set(k, v);
-      },
-      removeAll: () => undefined,
-    };
+    const cache = new MemoryCache();
     const memory = cachePollMemory(cache);
     memory.remember([
       { taskId: 'a', note: 'forbidden', forMs: 30 * MINUTE },
       { taskId: 'b', note: 'read', forMs: 90_000 },
       { taskId: 'c', note: 'forbidden', forMs: 30 * MINUTE },
     ]);
-    expect(puts.map((p) => p.ttl).sort()).toEqual([1800, 90]);
+    expect(cache.puts).toBe(2);
+    expect(new Set([...cache.entries.values()].map((entry) => entry.ttl))).toEqual(new Set([1800, 90]));
     expect(memory.recall(['a', 'b', 'c', 'd'])).toEqual(
       new Map([
         ['a', 'forbidden'],

@@ -15,7 +15,7 @@ import { PAGE_SIZE } from '../../../src/search/paging';
 import { DEPTH_KEY } from '../../../src/search/service';
 import { emptyFilterForm } from '../../../src/search/spec';
 import { FakeSheets } from './fake-sheets';
-import { MemoryCache, MemoryStore } from '../../fakes/ports';
+import { ManualClock, MemoryCache, MemoryLock, MemoryStore } from '../../fakes/ports';
 
 type Lists = Record<string, string[] | 'not_found' | 'unauthorized' | 'accepted'>;
 
@@ -71,8 +71,8 @@ function setup(backend: ListBackend | null) {
     client: backend,
     cache: new MemoryCache(),
     userStore,
-    clock: { now: () => Date.parse('2026-11-23T22:00:00Z'), sleep: () => undefined },
-    lock: { tryLock: () => true, release: () => undefined },
+    clock: new ManualClock(Date.parse('2026-11-23T22:00:00Z')),
+    lock: new MemoryLock(),
     newId: () => 'id',
   };
   return { deps, sheets, userStore };

@@ -11,7 +11,7 @@ import {
 import { parseSavedSearchNote } from '../../../src/search/saved-search';
 import { emptyFilterForm, type SearchSpec } from '../../../src/search/spec';
 import { FakeBackend, FakeSheets, total } from './fake-sheets';
-import { MemoryCache, MemoryStore } from '../../fakes/ports';
+import { ManualClock, MemoryCache, MemoryLock, MemoryStore } from '../../fakes/ports';
 
 function setup(backend: FakeBackend | null = new FakeBackend(total(5000))) {
   const sheets = new FakeSheets();
@@ -22,18 +22,18 @@ function setup(backend: FakeBackend | null = new FakeBackend(total(5000))) {
   ]);
   const cache = new MemoryCache();
   const userStore = new MemoryStore();
-  let locked = false;
+  const lock = new MemoryLock();
   let ids = 0;
   const deps: SearchDeps = {
     sheets,
     client: backend,
     cache,
     userStore,
-    clock: { now: () => Date.parse('2026-11-21T22:00:00Z'), sleep: () => undefined },
-    lock: { tryLock: () => (locked ? false : (locked = true)), release: () => void (locked = false) },
+    clock: new ManualClock(Date.parse('2026-11-21T22:00:00Z')),
+    lock,
     newId: () => `s${++ids}`,
   };
-  return { deps, sheets, cache, userStore, backend, lock: { hold: () => (locked = true) } };
+  return { deps, sheets, cache, userStore, backend, lock: { hold: () => (lock.heldElsewhere = true) } };
 }
 
 function spec(overrides: Partial<SearchSpec> = {}): SearchSpec {
@@ -178,7 +178,7 @@ describe('preview and write', () => {
       ok: false,
       problems: [{ field: 'count', message: 'The free plan returns up to 25 results per search' }],
     });
-    const nextDay = { ...deps, clock: { now: () => Date.parse('2026-11-22T22:00:01Z'), sleep: () => undefined } };
+    const nextDay = { ...deps, clock: new ManualClock(Date.parse('2026-11-22T22:00:01Z')) };
     expect(panelState(nextDay).depth).toBe(2000);
   });
 
