@@ -13,7 +13,8 @@ import { createRuntime, createRealClock, SpreadsheetModel } from '../dev/gas-run
 import type { SpawnedSandbox } from '../dev/sandbox/spawn';
 import type { SandboxControl } from '../dev/sandbox/control-client';
 import type { EnrichProgress } from '../src/enrichment/contract';
-import { drive, runtimeWith, start, startSandbox, TOKEN, USER } from '../test/integration/enrichment/harness';
+import { startSandbox, TOKEN, USER, runtimeFor } from '../test/integration/harness';
+import { drive, start, LEADS } from '../test/integration/enrichment/harness';
 import { shuffled } from './_shuffle';
 
 const ROWS = 2000;
@@ -60,7 +61,7 @@ function mostFrequent(sizes: number[]): number {
 
 /** Runs the add-in's job like the sidebar (one execution per chunk) on a fresh document, real clock. */
 async function runJob(sandbox: SpawnedSandbox, control: SandboxControl, rows: unknown[][]): Promise<JobRun> {
-  const runtime = runtimeWith(sandbox.url, rows, createRealClock());
+  const runtime = runtimeFor(sandbox.url, { sheets: { [LEADS]: rows }, clock: createRealClock() });
   const before = await control.stats();
   runtime.counters.reset();
   const began = Date.now();

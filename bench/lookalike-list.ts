@@ -6,7 +6,7 @@
 // how many of each top 500 are similar to several references, their overlap, and the summary line.
 import type { LookalikeAnswer, LookalikeListRequest, ReferenceList } from '../src/search/lookalike-service';
 import { emptyFilterForm } from '../src/search/spec';
-import { runtimeWith, startSandbox } from '../test/integration/search/harness';
+import { startSandbox, runtimeFor } from '../test/integration/harness';
 
 const REFERENCES = 50;
 const SEGMENTS = 5;
@@ -43,8 +43,10 @@ export async function run(): Promise<void> {
     }
     await control.call('POST', '/_sandbox/faults', { route: 'similar', latencyMs: LATENCY_MS });
 
-    const runtime = runtimeWith(sandbox.url, TOKEN, {
-      Customers: [['Domain'], ...references.map((domain) => [domain])],
+    const runtime = runtimeFor(sandbox.url, {
+      token: TOKEN,
+      minRows: 200,
+      sheets: { Customers: [['Domain'], ...references.map((domain) => [domain])] },
     });
     const sheet = runtime.spreadsheet.sheet('Customers');
     runtime.spreadsheet.selection = { sheet, rect: sheet.rect(`A1:A${REFERENCES + 1}`) };

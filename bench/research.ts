@@ -1,12 +1,13 @@
 // `npm run bench -- research`: the cost of one poll tick with 300 pending research tasks, through the built bundle,
 // the Apps Script emulator and the sandbox over HTTP (manual clock): fetchAll calls, requests, sheet reads and writes,
 // wall time. Also prints the cost of the launch that created the 300 tasks.
-import { advance, launch, runtimeFor, startWorld, tick } from '../test/integration/research/harness';
+import { startSandbox } from '../test/integration/harness';
+import { advance, launch, runtimeFor, tick } from '../test/integration/research/harness';
 
 const PENDING = 300;
 
 export async function run(): Promise<void> {
-  const world = await startWorld();
+  const world = await startSandbox({ clock: 'manual' });
   try {
     await world.control.call('POST', '/_sandbox/accounts/sandbox-pro', { credits: 100000 });
     const companies = await world.control.companies(PENDING);

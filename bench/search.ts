@@ -6,7 +6,7 @@
 import { createRuntime, createRealClock, SpreadsheetModel } from '../dev/gas-runtime';
 import type { PreviewAnswer, WriteAnswer } from '../src/search/service';
 import { emptyFilterForm, type SearchSpec } from '../src/search/spec';
-import { runtimeWith, startSandbox, USER } from '../test/integration/search/harness';
+import { startSandbox, USER, runtimeFor } from '../test/integration/harness';
 
 const COUNT = 2000;
 const LATENCY_MS = 300;
@@ -54,7 +54,7 @@ export async function run(): Promise<void> {
       },
     };
 
-    const runtime = runtimeWith(sandbox.url, TOKEN);
+    const runtime = runtimeFor(sandbox.url, { token: TOKEN, minRows: 200 });
     const preview = elapsed(() => runtime.run<PreviewAnswer>('previewCompanySearch', [spec], { kind: 'sidebar' }));
     if (!preview.value.ok) throw new Error(preview.value.message);
     const afterPreview = {

@@ -1,5 +1,6 @@
 // Typed client of the sandbox's control API (/_sandbox/...) and of its /v1 API as a plain caller, for tests,
-// benchmarks and the playground: reset, clock, faults, stats, seeded companies, accounts and credits.
+// benchmarks and the playground: reset, clock, faults, stats and lookups served, seeded companies, accounts, credits
+// and an account's research tasks.
 import * as http from 'node:http';
 
 export interface FaultSpec {
@@ -133,6 +134,11 @@ export class SandboxControl {
     return this.call('GET', '/_sandbox/stats');
   }
 
+  /** Lookups served (GET /v1/companies/lookup, refused ones included) since the last reset. */
+  async lookupsServed(): Promise<number> {
+    return (await this.stats()).lookup ?? 0;
+  }
+
   resetStats(): Promise<unknown> {
     return this.call('POST', '/_sandbox/stats/reset');
   }
@@ -165,6 +171,11 @@ export class SandboxControl {
 
   failTask(taskId: string, reason: 'credits' | 'internal'): Promise<unknown> {
     return this.call('POST', `/_sandbox/tasks/${encodeURIComponent(taskId)}/fail`, { reason });
+  }
+
+  /** The token's account's research tasks (the first 100), as GET /v1/deep_research_tasks lists them. */
+  tasks(token: string): Promise<Array<{ id: string; brief: string; status: string; agents: number }>> {
+    return this.call('GET', '/v1/deep_research_tasks?limit=100', undefined, token);
   }
 
   /** Available credits of the token's account, as GET /v1/user reports them. */

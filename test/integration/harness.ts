@@ -1,5 +1,6 @@
 // The one set-up of every integration test and benchmark that drives the built bundle: the sandbox in a child process
-// with its typed control client, an emulated runtime over dist/Code.js whose user holds a sandbox token, and sheets
+// with its typed control client (alone, or as a test file's suite: started once, reset before each test, the runtimes
+// a test opened closed after it), an emulated runtime over dist/Code.js whose user holds a sandbox token, and sheets
 // filled from rows (row 1 first; any width). Feature harnesses add only their own steps on top.
 import path from 'node:path';
 import { createRuntime, SpreadsheetModel, type GasRuntime, type RuntimeOptions } from '../../dev/gas-runtime';
@@ -24,6 +25,60 @@ export async function startSandbox<Control extends SandboxControl = SandboxContr
 ): Promise<SandboxStack<Control>> {
   const sandbox = await spawnSandbox(options);
   return { sandbox, control: makeControl(sandbox.url) };
+}
+
+/** A test file's sandbox: the stack of the running suite (read it inside hooks and tests). */
+export interface SandboxSuite {
+  readonly sandbox: SpawnedSandbox;
+  readonly control: SandboxControl;
+  readonly url: string;
+}
+
+/** Runtimes opened for the running test, closed after it by sandboxSuite (closing is idempotent). */
+const openedThisTest: GasRuntime[] = [];
+
+/** Registers a runtime to be closed after the running test. */
+export function closeAfterTest<T extends GasRuntime>(runtime: T): T {
+  openedThisTest.push(runtime);
+  return runtime;
+}
+
+/**
+ * Starts the sandbox before a test file's tests and stops it after them; each test starts from a reset sandbox
+ * (unless `resetEachTest` is false), and the runtimes registered with closeAfterTest are closed after it.
+ */
+export function sandboxSuite(options: SpawnOptions & { resetEachTest?: boolean } = {}): SandboxSuite {
+  const { resetEachTest = true, ...spawn } = options;
+  let stack: SandboxStack | undefined;
+  const running = (): SandboxStack => {
+    if (!stack) throw new Error('The sandbox starts in beforeAll: use the suite inside hooks and tests');
+    return stack;
+  };
+  beforeAll(async () => {
+    stack = await startSandbox(spawn);
+  }, 30_000);
+  afterAll(async () => {
+    await stack?.sandbox.stop();
+  });
+  if (resetEachTest) {
+    beforeEach(async () => {
+      await running().control.reset();
+    });
+  }
+  afterEach(async () => {
+    for (const runtime of openedThisTest.splice(0)) await runtime.close();
+  });
+  return {
+    get sandbox() {
+      return running().sandbox;
+    },
+    get control() {
+      return running().control;
+    },
+    get url() {
+      return running().sandbox.url;
+    },
+  };
 }
 
 export interface RuntimeSpec extends Omit<RuntimeOptions, 'bundlePath' | 'spreadsheet'> {

@@ -2,50 +2,30 @@
 // sorting/inserting/deleting rows mid-job, faults (429 with Retry-After, 500/503, dropped connections) with
 // executions killed at random points, the continuation trigger, and a missing token.
 import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
-import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { LIMITS } from '../../../src/enrichment/service';
 import type { EnrichPreview, EnrichProgress } from '../../../src/enrichment/contract';
-import {
-  drive,
-  formulaCount,
-  runtimeWith,
-  sheetValues,
-  start,
-  startSandbox,
-  USER,
-  TOKEN,
-  type SandboxCompany,
-  type SandboxControl,
-} from './harness';
+import type { SeededCompany } from '../../../dev/sandbox/control-client';
+import { USER, TOKEN, runtimeFor, closeAfterTest, sandboxSuite } from '../harness';
+import { drive, formulaCount, sheetValues, start, LEADS } from './harness';
+
+const suite = sandboxSuite();
 
 const FIELDS = ['company_name', 'hq_country', 'employee_count', 'founding_year'];
-let sandbox: SpawnedSandbox;
-let control: SandboxControl;
-let enriched: SandboxCompany[];
-let pending: SandboxCompany[];
-const runtimes: GasRuntime[] = [];
+let enriched: SeededCompany[];
+let pending: SeededCompany[];
 
 beforeAll(async () => {
-  ({ sandbox, control } = await startSandbox());
-  enriched = await control.companies(LIMITS.planSize * 2 + 200, true);
-  pending = await control.companies(6, false);
-});
-
-afterAll(async () => {
-  for (const runtime of runtimes) await runtime.close();
-  await sandbox?.stop();
+  enriched = await suite.control.companies(LIMITS.planSize * 2 + 200, true);
+  pending = await suite.control.companies(6, false);
 });
 
 beforeEach(async () => {
-  await control.call('POST', '/_sandbox/reset');
-  await control.call('POST', '/_sandbox/config', { enrichmentDelayMs: 0 });
+  await suite.control.setEnrichmentDelay(0);
 });
 
 function runtime(rows: unknown[][]): GasRuntime {
-  const created = runtimeWith(sandbox.url, rows, createManualClock());
-  runtimes.push(created);
-  return created;
+  return closeAfterTest(runtimeFor(suite.url, { sheets: { [LEADS]: rows }, clock: createManualClock() }));
 }
 
 /** A column as users paste it: URLs with paths, e-mails, odd case, duplicates, blanks, junk, IDN, unknown domains. */
@@ -72,7 +52,7 @@ function messyRows(): unknown[][] {
   return rows;
 }
 
-const byDomain = (): Map<string, SandboxCompany> =>
+const byDomain = (): Map<string, SeededCompany> =>
   new Map([...enriched, ...pending].map((company) => [company.domain, company]));
 
 /** Checks that every row's fields (all four, or the name only) belong to the domain in that row. */
@@ -148,18 +128,18 @@ describe('bulk enrichment through the bundle', () => {
     expect(rt.httpLog.every((entry) => entry.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
 
     // A second run on the same data: nothing left to fill, no request at all.
-    const before = await control.lookupCount();
+    const before = await suite.control.lookupsServed();
     start(rt, { fields: FIELDS });
     const again = await drive(rt);
     expect(again.progress).toMatchObject({ status: 'done', totalDomains: 0 });
-    expect(await control.lookupCount()).toBe(before);
+    expect(await suite.control.lookupsServed()).toBe(before);
     expect(sheetValues(rt)).toEqual(values);
 
     // Overwriting everything is served by the shared profile cache (the one the custom functions use).
     start(rt, { fields: FIELDS, overwrite: true });
     const overwritten = await drive(rt);
     expect(overwritten.progress).toMatchObject({ status: 'done', totalDomains: 66, cacheHits: 66, lookups: 0 });
-    expect(await control.lookupCount()).toBe(before);
+    expect(await suite.control.lookupsServed()).toBe(before);
     expect(sheetValues(rt)).toEqual(values);
   });
 
@@ -241,8 +221,8 @@ describe('bulk enrichment through the bundle', () => {
     await drive(reference);
     const expected = sheetValues(reference);
 
-    await control.call('POST', '/_sandbox/reset');
-    await control.call('POST', '/_sandbox/config', { enrichmentDelayMs: 0 });
+    await suite.control.call('POST', '/_sandbox/reset');
+    await suite.control.call('POST', '/_sandbox/config', { enrichmentDelayMs: 0 });
     const rt = runtime(messyRows());
     start(rt, { fields: FIELDS });
     let seed = 7;
@@ -252,7 +232,7 @@ describe('bulk enrichment through the bundle', () => {
     const result = await drive(rt, {
       maxSteps: 400,
       before: async (step) => {
-        await control.call('POST', '/_sandbox/faults', {
+        await suite.control.call('POST', '/_sandbox/faults', {
           route: 'lookup',
           errorRate: 0.1,
           dropRate: 0.1,

@@ -1,29 +1,10 @@
 // Shared by the enrichment integration tests and benchmark, on top of the common harness (test/integration/harness.ts):
-// a runtime whose active sheet holds the domains, and a driver that runs the job like the sidebar.
-import { type GasRuntime, type ManualClock, type Clock } from '../../../dev/gas-runtime';
-import { SandboxControl as BaseSandboxControl, type SeededCompany } from '../../../dev/sandbox/control-client';
+// the sheet that holds the domains, and a driver that runs the job like the sidebar.
+import type { GasRuntime, ManualClock } from '../../../dev/gas-runtime';
 import type { EnrichOptions, EnrichProgress, StartResult } from '../../../src/enrichment/contract';
-import { runtimeFor, startSandbox as startCommonSandbox, type SandboxStack } from '../harness';
 
-export { TOKEN, USER } from '../harness';
-
-export type SandboxCompany = SeededCompany;
-
-/** The sandbox's control API plus the count of lookups it served. */
-export class SandboxControl extends BaseSandboxControl {
-  async lookupCount(): Promise<number> {
-    return (await this.stats()).lookup ?? 0;
-  }
-}
-
-export function startSandbox(): Promise<SandboxStack<SandboxControl>> {
-  return startCommonSandbox({}, (url) => new SandboxControl(url));
-}
-
-/** A runtime whose active sheet "Leads" holds `rows` (row 1 first) and whose user has the sandbox token. */
-export function runtimeWith(url: string, rows: unknown[][], clock?: Clock): GasRuntime {
-  return runtimeFor(url, { sheets: { Leads: rows }, clock });
-}
+/** The sheet the enrichment tests fill with domains (the active one). */
+export const LEADS = 'Leads';
 
 export function start(runtime: GasRuntime, options: EnrichOptions): EnrichProgress {
   const started = runtime.run<StartResult>('startEnrichment', [options], { kind: 'sidebar' });
@@ -76,12 +57,12 @@ export async function drive(
 
 /** The sheet's rows as values (row 1 first). */
 export function sheetValues(runtime: GasRuntime): unknown[][] {
-  return runtime.spreadsheet.sheet('Leads').getValues();
+  return runtime.spreadsheet.sheet(LEADS).getValues();
 }
 
 export function formulaCount(runtime: GasRuntime): number {
   return runtime.spreadsheet
-    .sheet('Leads')
+    .sheet(LEADS)
     .getFormulas()
     .flat()
     .filter((formula) => formula !== '').length;

@@ -2,7 +2,9 @@
 // adaptive throughput learns the limit from the first 429s and paces under it, every row is written, no company is
 // served twice, few calls are refused, and the next job in the same document starts at the learned pace.
 import { createRealClock } from '../../../dev/gas-runtime';
-import { drive, runtimeWith, sheetValues, start, startSandbox, type SandboxControl } from './harness';
+import type { SandboxControl } from '../../../dev/sandbox/control-client';
+import { startSandbox, runtimeFor } from '../harness';
+import { drive, sheetValues, start, LEADS } from './harness';
 import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
 
 const LIMIT = 20;
@@ -23,7 +25,7 @@ it('learns the limit, writes every row, serves each company once and keeps 429s 
   const companies = all.slice(0, 120);
   await control.call('POST', '/_sandbox/config', { rateLimitPerSecond: LIMIT });
   const rows = [['Website'], ...companies.map((company) => [company.domain])];
-  const runtime = runtimeWith(sandbox.url, rows, createRealClock());
+  const runtime = runtimeFor(sandbox.url, { sheets: { [LEADS]: rows }, clock: createRealClock() });
   try {
     start(runtime, { fields: ['company_name'] });
     const began = Date.now();

@@ -5,13 +5,15 @@
 import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
 import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import type { RefreshChunkResult, RefreshPreview } from '../../../src/enrichment/contract';
-import { drive, runtimeWith, start, startSandbox, type SandboxCompany, type SandboxControl } from './harness';
+import type { SeededCompany, SandboxControl } from '../../../dev/sandbox/control-client';
+import { startSandbox, runtimeFor } from '../harness';
+import { drive, start, LEADS } from './harness';
 
 const DAY = 86_400_000;
 let sandbox: SpawnedSandbox;
 let control: SandboxControl;
 let runtime: GasRuntime;
-let companies: SandboxCompany[];
+let companies: SeededCompany[];
 
 beforeAll(async () => {
   ({ sandbox, control } = await startSandbox());
@@ -33,7 +35,7 @@ const rowOf = (domain: string) =>
 
 it('refreshes only the changed cells of stale rows, in the right rows after a sort, with notes and a summary', async () => {
   const rows = [['Website'], ...companies.map((company) => [company.domain])];
-  runtime = runtimeWith(sandbox.url, rows, createManualClock(Date.UTC(2026, 9, 20, 12)));
+  runtime = runtimeFor(sandbox.url, { sheets: { [LEADS]: rows }, clock: createManualClock(Date.UTC(2026, 9, 20, 12)) });
   start(runtime, { fields: ['company_name', 'employee_count', 'hq_city'] });
   await drive(runtime);
   const dates = runtime.spreadsheet.getSheet('Sheet Scout enrichment dates');

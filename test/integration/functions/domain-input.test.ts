@@ -1,6 +1,6 @@
 // Issue 13 item 5 through the built bundle: =COMPANY_LOOKUP reads domains after UTS #46 mapping (full-width forms,
 // ignored zero-width characters) and refuses what is not a hostname, against the sandbox over HTTP.
-import { companies, fillColumn, formulasSuite, values } from './helpers';
+import { fillColumn, formulasSuite, values } from './helpers';
 
 const suite = formulasSuite({ resetEachTest: false });
 
@@ -9,7 +9,7 @@ const fullWidth = (text: string) => text.replace(/[!-~]/g, (char) => String.from
 
 describe('=COMPANY_LOOKUP domain input', () => {
   it('maps full-width and zero-width input to the company, and refuses underscore labels and doubled dots', async () => {
-    const [a, b] = await companies(suite.sandbox, 2);
+    const [a, b] = await suite.control.companies(2, true);
     const [first, ...rest] = a.domain.split('.');
     const inputs = [
       fullWidth(a.domain),
@@ -26,6 +26,6 @@ describe('=COMPANY_LOOKUP domain input', () => {
       [`Invalid domain: "_dmarc.${b.domain}"`, ''],
       [`Invalid domain: "${b.domain}.."`, ''],
     ]);
-    expect(await suite.sandbox.lookupsServed()).toBe(1);
+    expect(await suite.control.lookupsServed()).toBe(1);
   });
 });

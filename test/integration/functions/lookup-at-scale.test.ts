@@ -2,7 +2,8 @@
 // kept after an eviction) against the sandbox with latency, so the first calculation leaves rows Pending and 100
 // domains answer 202 first: "Refresh pending lookups" completes it in at most 3 refreshes, no company is fetched
 // twice once answered, and a recalculation afterwards sends nothing.
-import { companies, fillColumn, formulasSuite, values, type SandboxCompany } from './helpers';
+import { fillColumn, formulasSuite, values } from './helpers';
+import type { SeededCompany } from '../../../dev/sandbox/control-client';
 
 const suite = formulasSuite();
 
@@ -14,11 +15,11 @@ const UNSETTLED = /^(Pending|Enriching)/;
 
 /** Moves the sandbox's clock. */
 async function advanceServiceClock(ms: number): Promise<void> {
-  await suite.sandbox.control('POST', '/_sandbox/clock/advance', { ms });
+  await suite.control.call('POST', '/_sandbox/clock/advance', { ms });
 }
 
 /** Deterministic interleaving of the not-yet-enriched companies among the others. */
-function interleaved(ready: SandboxCompany[], waiting: SandboxCompany[]): SandboxCompany[] {
+function interleaved(ready: SeededCompany[], waiting: SeededCompany[]): SeededCompany[] {
   const out = [...ready];
   waiting.forEach((company, i) => out.splice((i * 37) % out.length, 0, company));
   return out;
@@ -27,8 +28,8 @@ function interleaved(ready: SandboxCompany[], waiting: SandboxCompany[]): Sandbo
 describe('=COMPANY_LOOKUP over more companies than the cache has items', () => {
   it('completes through "Refresh pending lookups" in at most 3 refreshes, then recalculates without a request', async () => {
     const list = interleaved(
-      await companies(suite.sandbox, UNIQUE - NOT_YET_ENRICHED),
-      await companies(suite.sandbox, NOT_YET_ENRICHED, false),
+      await suite.control.companies(UNIQUE - NOT_YET_ENRICHED, true),
+      await suite.control.companies(NOT_YET_ENRICHED, false),
     );
     const runtime = suite.open('sbx_pro_token', UNIQUE + 100);
     fillColumn(
@@ -37,7 +38,7 @@ describe('=COMPANY_LOOKUP over more companies than the cache has items', () => {
       2,
       list.map((company) => company.domain),
     );
-    await suite.sandbox.control('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
+    await suite.control.call('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
 
     runtime.userEdit('B2', `=COMPANY_LOOKUP(A2:A${UNIQUE + 1}, "company_name,domain")`);
     const unsettled = () => values(runtime, `B2:B${UNIQUE + 1}`).filter((row) => UNSETTLED.test(String(row[0]))).length;

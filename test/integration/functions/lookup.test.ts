@@ -1,12 +1,12 @@
 // =COMPANY_LOOKUP through the emulator (formulas typed into cells, spilled by the runtime) against the sandbox.
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import { companies, fillColumn, formulasSuite, values } from './helpers';
+import { fillColumn, formulasSuite, values } from './helpers';
 
 const suite = formulasSuite();
 
 describe('=COMPANY_LOOKUP in a sheet', () => {
   it('spills one row per input: normalized, de-duplicated, blanks and invalid inputs in place', async () => {
-    const [a, b] = await companies(suite.sandbox, 2);
+    const [a, b] = await suite.control.companies(2, true);
     const runtime = suite.open();
     fillColumn(runtime, 'A', 1, [
       `https://www.${a.domain}/about`,
@@ -23,12 +23,12 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
       [b.domain, b.name, b.employee_count],
       ['Invalid domain: "not a domain"', '', ''],
     ]);
-    expect(await suite.sandbox.lookupsServed()).toBe(2);
+    expect(await suite.control.lookupsServed()).toBe(2);
     expect(runtime.counters.urlFetch.fetchAllCalls).toBe(1);
   });
 
   it('makes zero HTTP calls when the file is reopened or an unrelated input changes, while cached', async () => {
-    const list = await companies(suite.sandbox, 20);
+    const list = await suite.control.companies(20, true);
     const runtime = suite.open();
     fillColumn(
       runtime,
@@ -38,18 +38,18 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
     );
     runtime.userEdit('B1', '=COMPANY_LOOKUP(A1:A20)');
     runtime.userEdit('J1', '=COMPANY_LOOKUP(A1, "company_name", TRUE)');
-    expect(await suite.sandbox.lookupsServed()).toBe(20);
+    expect(await suite.control.lookupsServed()).toBe(20);
     const before = runtime.counters.urlFetch.total;
     runtime.open();
     runtime.userEdit('A21', list[0].domain);
     expect(runtime.counters.urlFetch.total).toBe(before);
-    expect(await suite.sandbox.lookupsServed()).toBe(20);
+    expect(await suite.control.lookupsServed()).toBe(20);
     expect(values(runtime, 'J1:J2')).toEqual([['Company name'], [list[0].name]]);
     expect(values(runtime, 'B1:C1')).toEqual([[list[0].name, list[0].domain]]);
   });
 
   it('keeps each result beside its input after the inputs are sorted, with no new HTTP call', async () => {
-    const list = await companies(suite.sandbox, 4);
+    const list = await suite.control.companies(4, true);
     const runtime = suite.open();
     fillColumn(runtime, 'A', 2, [list[0].domain, list[1].domain, '', list[2].domain, list[3].domain]);
     runtime.userEdit('C2', '=COMPANY_LOOKUP(A2:A6, "domain")');
@@ -82,18 +82,18 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
   });
 
   it('gives the same short text for a rejected token in every cell, and the breaker then stops calling', async () => {
-    const list = await companies(suite.sandbox, 5);
+    const list = await suite.control.companies(5, true);
     const runtime = suite.open('sbx_wrong_token');
     list.forEach((company, index) => runtime.userEdit(`A${index + 1}`, company.domain));
     for (let row = 1; row <= 5; row++) runtime.userEdit(`B${row}`, `=COMPANY_LOOKUP(A${row}, "domain")`);
     expect(values(runtime, 'B1:B5').flat()).toEqual(new Array(5).fill('Token rejected: check it in Settings'));
     // Three failing executions open the breaker: the last two cells were answered without HTTP.
-    expect(await suite.sandbox.lookupsServed()).toBe(3);
+    expect(await suite.control.lookupsServed()).toBe(3);
     expect(JSON.stringify(runtime.spreadsheet.sheet().getValues('A1:B5'))).not.toContain('sbx_wrong_token');
   });
 
   it('"Refresh pending lookups" re-runs cells that said "Token rejected" once a valid token is shared', async () => {
-    const [a] = await companies(suite.sandbox, 1);
+    const [a] = await suite.control.companies(1, true);
     const runtime = suite.open('sbx_wrong_token');
     runtime.userEdit('B1', `=COMPANY_LOOKUP("${a.domain}", "domain")`);
     runtime.userEdit('B2', '=COMPANY_LOOKUP("not a domain", "domain")');
@@ -105,9 +105,9 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
   });
 
   it('maps a persisting 429 to "Rate limited, retry later" and 503 to "Service unavailable, retry later"', async () => {
-    const [a, b] = await companies(suite.sandbox, 2);
+    const [a, b] = await suite.control.companies(2, true);
     const runtime = suite.open();
-    await suite.sandbox.control('POST', '/_sandbox/faults', {
+    await suite.control.call('POST', '/_sandbox/faults', {
       route: 'lookup',
       errorRate: 1,
       errorStatus: 429,
@@ -115,13 +115,13 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
     });
     runtime.userEdit('B1', `=COMPANY_LOOKUP("${a.domain}", "domain")`);
     expect(values(runtime, 'B1')).toEqual([['Rate limited, retry later']]);
-    expect(await suite.sandbox.lookupsServed()).toBeGreaterThan(1);
-    await suite.sandbox.control('POST', '/_sandbox/faults', { route: 'lookup', errorRate: 1, errorStatus: 503 });
+    expect(await suite.control.lookupsServed()).toBeGreaterThan(1);
+    await suite.control.call('POST', '/_sandbox/faults', { route: 'lookup', errorRate: 1, errorStatus: 503 });
     runtime.userEdit('B2', `=COMPANY_LOOKUP("${b.domain}", "domain")`);
     expect(values(runtime, 'B2')).toEqual([['Service unavailable, retry later']]);
     // A transient failure is retried inside the budget and does not reach the cell.
-    await suite.sandbox.control('DELETE', '/_sandbox/faults');
-    await suite.sandbox.control('POST', '/_sandbox/faults', {
+    await suite.control.call('DELETE', '/_sandbox/faults');
+    await suite.control.call('POST', '/_sandbox/faults', {
       route: 'lookup',
       errorRate: 1,
       errorStatus: 503,
@@ -132,16 +132,16 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
   }, 30_000);
 
   it('maps dropped connections to "Network error, retry later"', async () => {
-    const [a] = await companies(suite.sandbox, 1);
+    const [a] = await suite.control.companies(1, true);
     const runtime = suite.open();
-    await suite.sandbox.control('POST', '/_sandbox/faults', { route: 'lookup', dropRate: 1 });
+    await suite.control.call('POST', '/_sandbox/faults', { route: 'lookup', dropRate: 1 });
     runtime.userEdit('B1', `=COMPANY_LOOKUP("${a.domain}", "domain")`);
     expect(values(runtime, 'B1')).toEqual([['Network error, retry later']]);
   }, 30_000);
 
   it('shows "Enriching..." on 202, and "Refresh pending lookups" later fills it in', async () => {
-    const [pending] = await companies(suite.sandbox, 1, false);
-    const [ready] = await companies(suite.sandbox, 1);
+    const [pending] = await suite.control.companies(1, false);
+    const [ready] = await suite.control.companies(1, true);
     const runtime = suite.open();
     fillColumn(runtime, 'A', 1, [ready.domain, pending.domain]);
     runtime.userEdit('B1', '=COMPANY_LOOKUP(A1:A2, "domain,company_name")');
@@ -149,21 +149,21 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
       [ready.domain, ready.name],
       ['Enriching... try again in a minute', ''],
     ]);
-    const config = await suite.sandbox.control<{ enrichmentDelayMs: number }>('GET', '/_sandbox/config');
-    await suite.sandbox.control('POST', '/_sandbox/clock/advance', { ms: config.enrichmentDelayMs + 1000 });
-    const before = await suite.sandbox.lookupsServed();
+    const config = await suite.control.call<{ enrichmentDelayMs: number }>('GET', '/_sandbox/config');
+    await suite.control.call('POST', '/_sandbox/clock/advance', { ms: config.enrichmentDelayMs + 1000 });
+    const before = await suite.control.lookupsServed();
     runtime.clickMenuItem('Sheet Scout', 'Formulas', 'Refresh pending lookups');
     expect(values(runtime, 'B1:C2')).toEqual([
       [ready.domain, ready.name],
       [pending.domain, pending.name],
     ]);
     // Only the pending domain was asked again (prefetched by the menu, then served from the cache to the formula).
-    expect((await suite.sandbox.lookupsServed()) - before).toBe(1);
+    expect((await suite.control.lookupsServed()) - before).toBe(1);
     expect(runtime.ui.toasts.at(-1)?.message).toBe('Refreshed 1 formula (1 lookup fetched)');
   });
 
   it('stays inside the 30 s limit under heavy latency: what was fetched is shown, the rest says Pending', async () => {
-    const list = await companies(suite.sandbox, 60);
+    const list = await suite.control.companies(60, true);
     const runtime = suite.open();
     fillColumn(
       runtime,
@@ -171,7 +171,7 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
       1,
       list.map((c) => c.domain),
     );
-    await suite.sandbox.control('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: 11_000 });
+    await suite.control.call('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: 11_000 });
     const started = Date.now();
     runtime.userEdit('B1', '=COMPANY_LOOKUP(A1:A60, "domain")');
     const elapsed = Date.now() - started;
@@ -180,14 +180,14 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
     expect(column.slice(50)).toEqual(new Array(10).fill('Pending: recalculate or use Enrich'));
     expect(elapsed).toBeLessThan(30_000);
     // Recalculating fetches only the rest.
-    await suite.sandbox.control('DELETE', '/_sandbox/faults');
+    await suite.control.call('DELETE', '/_sandbox/faults');
     runtime.clickMenuItem('Sheet Scout', 'Formulas', 'Refresh pending lookups');
     expect(values(runtime, 'B51:B60').map((row) => row[0])).toEqual(list.slice(50).map((c) => c.domain));
-    expect(await suite.sandbox.lookupsServed()).toBe(60);
+    expect(await suite.control.lookupsServed()).toBe(60);
   }, 45_000);
 
   it('"Freeze formulas to values" turns the selected formula and its spill into plain values', async () => {
-    const list = await companies(suite.sandbox, 3);
+    const list = await suite.control.companies(3, true);
     const runtime = suite.open();
     fillColumn(runtime, 'A', 1, [list[0].domain, '', list[2].domain]);
     runtime.userEdit('B1', '=COMPANY_LOOKUP(A1:A3, "domain,employee_count")');

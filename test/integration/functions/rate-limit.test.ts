@@ -4,15 +4,15 @@
 // document starts at the learned pace. A
 // column of many single-cell formulas recalculated at once also ends with companies or a short message, never an
 // error.
-import { companies, fillColumn, formulasSuite, values } from './helpers';
+import { fillColumn, formulasSuite, values } from './helpers';
 
 const suite = formulasSuite();
 
 describe('formulas under a rate limit', () => {
   it('fills a 60-domain range at 20 requests a second within one calculation, and the next one starts paced', async () => {
-    const all = await companies(suite.sandbox, 100);
+    const all = await suite.control.companies(100, true);
     const [list, more] = [all.slice(0, 60), all.slice(60)];
-    await suite.sandbox.control('POST', '/_sandbox/config', { rateLimitPerSecond: 20 });
+    await suite.control.call('POST', '/_sandbox/config', { rateLimitPerSecond: 20 });
     const runtime = suite.open();
     fillColumn(
       runtime,
@@ -25,7 +25,7 @@ describe('formulas under a rate limit', () => {
     // The first round of 50 meets the limit (20 pass); the refused ones are retried after Retry-After, paced.
     const refused = runtime.httpLog.filter((entry) => entry.status === 429).length;
     expect(refused).toBeLessThanOrEqual(40);
-    expect(await suite.sandbox.lookupsServed()).toBe(60 + refused);
+    expect(await suite.control.lookupsServed()).toBe(60 + refused);
     // The document learned the pace: a second range a moment later meets far fewer 429s (only the rate's probing).
     const from = runtime.httpLog.length;
     runtime.userEdit('D61', '=COMPANY_LOOKUP(A61:A100, "company_name")');
@@ -36,8 +36,8 @@ describe('formulas under a rate limit', () => {
   });
 
   it('ends 30 single-cell formulas with a company or a short message under a limit of 5 a second', async () => {
-    const list = await companies(suite.sandbox, 30);
-    await suite.sandbox.control('POST', '/_sandbox/config', { rateLimitPerSecond: 5 });
+    const list = await suite.control.companies(30, true);
+    await suite.control.call('POST', '/_sandbox/config', { rateLimitPerSecond: 5 });
     const runtime = suite.open();
     fillColumn(
       runtime,

@@ -1,7 +1,7 @@
 // =COMPANY_SEARCH and =SIMILAR through the emulator against the sandbox: spill, paging, plan depth, filters from a
 // JSON string and from a range, argument messages, and the cache on reopen.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import { companies, formulasSuite, values } from './helpers';
+import { formulasSuite, values } from './helpers';
 
 const suite = formulasSuite();
 
@@ -74,7 +74,7 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
     runtime.userEdit('A1', '=SIMILAR("stripe.com", 5, K1:L1)');
     expect(values(runtime, 'A1')[0][0]).toMatch(/^Invalid filters: unknown key "include.industry"\. Use include\.size/);
     expect(runtime.counters.urlFetch.total).toBe(0);
-    const [reference] = await companies(suite.sandbox, 1);
+    const [reference] = await suite.control.companies(1, true);
     runtime.userEdit('K1', 'include.country');
     runtime.userEdit('L1', 'United States');
     runtime.userEdit('A1', `=SIMILAR("${reference.domain}", 5, K1:L1)`);
@@ -87,7 +87,7 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
   });
 
   it('SIMILAR pages past 250 in one fetchAll and never lists the reference company', async () => {
-    const [reference] = await companies(suite.sandbox, 1);
+    const [reference] = await suite.control.companies(1, true);
     const runtime = suite.open();
     runtime.userEdit('A1', `=SIMILAR("https://www.${reference.domain}/", 300)`);
     const rows = spilled(runtime, 'A1', 302);
@@ -108,7 +108,7 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
     const runtime = suite.open();
     runtime.userEdit('A1', '=SIMILAR("surely-no-such-company-here.com")');
     expect(values(runtime, 'A1')).toEqual([['Not found']]);
-    await suite.sandbox.control('POST', '/_sandbox/faults', { route: 'search', errorRate: 1, errorStatus: 500 });
+    await suite.control.call('POST', '/_sandbox/faults', { route: 'search', errorRate: 1, errorStatus: 500 });
     runtime.userEdit('A3', '=COMPANY_SEARCH("software")');
     expect(values(runtime, 'A3')).toEqual([['Service unavailable, retry later']]);
   }, 20_000);

@@ -3,11 +3,12 @@
 // on the server before anything is sent, while what the spec accepts is sent.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { OutputRequest } from '../../../src/research/launch-request';
-import { launch, researchSuite, runtimeFor, SHEET } from './harness';
+import { sandboxSuite } from '../harness';
+import { launch, runtimeFor, SHEET } from './harness';
 
 jest.setTimeout(60000);
 
-const suite = researchSuite();
+const suite = sandboxSuite({ clock: 'manual' });
 
 const TOKEN = 'sbx_pro_token';
 let runtime: GasRuntime | null = null;
@@ -27,18 +28,18 @@ const withProperty = (property: Record<string, unknown>) => ({ type: 'object', p
 
 describe('research briefs and schemas (integration)', () => {
   it('sends a brief of 20,000 code points written with astral characters (40,000 UTF-16 units)', async () => {
-    const [company] = await suite.world.control.companies(1);
+    const [company] = await suite.control.companies(1);
     const head = `Research ${company.domain} `;
     const brief = head + '\u{1F4C8}'.repeat(20000 - head.length);
-    runtime = await runtimeFor(suite.world, [['Brief'], [brief]]);
+    runtime = await runtimeFor(suite, [['Brief'], [brief]]);
     const response = launch(runtime, { template: '{Brief}', depth: 'medium', output: reportOutput }, [2]);
     expect(response).toMatchObject({ ok: true, created: 1, tooLong: [] });
-    const tasks = await suite.world.control.tasks(TOKEN);
+    const tasks = await suite.control.tasks(TOKEN);
     expect(tasks.map((task) => task.brief)).toEqual([brief]);
   });
 
   it('puts cells into the brief as they are displayed (a typed number, boolean and currency)', async () => {
-    runtime = await runtimeFor(suite.world, [
+    runtime = await runtimeFor(suite, [
       ['Company', 'Employees', 'Public', 'Revenue'],
       ['Acme', '', '', ''],
     ]);
@@ -57,7 +58,7 @@ describe('research briefs and schemas (integration)', () => {
       [2],
     );
     expect(response).toMatchObject({ ok: true, created: 1 });
-    const tasks = await suite.world.control.tasks(TOKEN);
+    const tasks = await suite.control.tasks(TOKEN);
     expect(tasks.map((task) => task.brief)).toEqual(['Acme: 42 staff, listed TRUE, revenue $1,234.50']);
   });
 
@@ -78,10 +79,10 @@ describe('research briefs and schemas (integration)', () => {
       'Invalid JSON Schema: Invalid regular expression: /(/u: Unterminated group',
     ],
   ])('refuses a pasted schema with %s before sending anything', async (_case, schema, message) => {
-    runtime = await runtimeFor(suite.world, [['Company'], ['Acme']]);
+    runtime = await runtimeFor(suite, [['Company'], ['Acme']]);
     const response = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: pasted(schema) }, [2]);
     expect(response).toMatchObject({ ok: false, created: 0, errors: [message] });
-    expect(await suite.world.control.tasks(TOKEN)).toEqual([]);
+    expect(await suite.control.tasks(TOKEN)).toEqual([]);
   });
 
   it.each([
@@ -91,9 +92,9 @@ describe('research briefs and schemas (integration)', () => {
       { type: 'object', properties: { hq: { type: 'string' } }, required: ['hq', 'ceo'] },
     ],
   ])('sends a pasted schema the spec accepts: %s', async (_case, schema) => {
-    runtime = await runtimeFor(suite.world, [['Company'], ['Acme']]);
+    runtime = await runtimeFor(suite, [['Company'], ['Acme']]);
     const response = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: pasted(schema) }, [2]);
     expect(response).toMatchObject({ ok: true, created: 1, failed: [] });
-    expect(await suite.world.control.tasks(TOKEN)).toHaveLength(1);
+    expect(await suite.control.tasks(TOKEN)).toHaveLength(1);
   });
 });

@@ -2,13 +2,14 @@
 // limit would kill them) across 30 runs; the sheet always ends like an uninterrupted run's, and no task is created
 // twice. The creates themselves happen in killed ticks too (they were refused with 503 at launch).
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import { advance, launch, poll, runtimeFor, SHEET, startWorld, tick, type World } from './harness';
+import { startSandbox, type SandboxStack } from '../harness';
+import { advance, launch, poll, runtimeFor, SHEET, tick } from './harness';
 
-let world: World;
+let world: SandboxStack;
 const ROWS = 4;
 
 beforeAll(async () => {
-  world = await startWorld();
+  world = await startSandbox({ clock: 'manual' });
 });
 
 afterAll(async () => {

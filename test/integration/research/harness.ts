@@ -1,11 +1,10 @@
-// Shared by the research integration tests and benchmark, on top of the common harness (test/integration/harness.ts):
-// a sandbox on a manual clock, a runtime whose clock follows the sandbox's with a sheet of companies, and helpers that
-// act like the Research panel (launch, poll) and the trigger (tick), advancing both clocks together.
+// Shared by the research integration tests and benchmark, on top of the common harness (test/integration/harness.ts,
+// whose sandbox they start on a manual clock): a runtime whose clock follows the sandbox's with a sheet of companies,
+// and helpers that act like the Research panel (launch, poll) and the trigger (tick), advancing both clocks together.
 import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
-import { SandboxControl } from '../../../dev/sandbox/control-client';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
 import type { LaunchRequest, OutputRequest } from '../../../src/research/launch-request';
-import { runtimeFor as commonRuntime, startSandbox, USER, BUNDLE, type SandboxStack } from '../harness';
+import { closeAfterTest, runtimeFor as commonRuntime, USER, BUNDLE, type SandboxStack } from '../harness';
 
 export { USER, BUNDLE };
 export const SHEET = 'Accounts';
@@ -18,50 +17,8 @@ export const REPORT_OUTPUT: Extract<OutputRequest, { kind: 'report' }> = {
   sourcesHeader: 'Sources',
 };
 
-/** The sandbox's control API plus the account's task list, as the tests check it. */
-export class Control extends SandboxControl {
-  tasks(token: string): Promise<Array<{ id: string; brief: string; status: string; agents: number }>> {
-    return this.call('GET', '/v1/deep_research_tasks?limit=100', undefined, token);
-  }
-}
-
-export type World = SandboxStack<Control>;
-
-export function startWorld(): Promise<World> {
-  return startSandbox({ clock: 'manual' }, (url) => new Control(url));
-}
-
-/** Runtimes opened for the running test (closed after it by researchSuite; closing is idempotent). */
-const opened: GasRuntime[] = [];
-
-/** Registers a runtime made outside runtimeFor to be closed after the test. */
-export function closeAfterTest<T extends GasRuntime>(runtime: T): T {
-  opened.push(runtime);
-  return runtime;
-}
-
-/**
- * A test file's world: the sandbox starts before its tests and stops after them, each test starts from a reset
- * sandbox (unless `resetEachTest` is false), and the runtimes a test opened are closed after it.
- */
-export function researchSuite(options: { resetEachTest?: boolean } = {}): { readonly world: World } {
-  const suite = {} as { world: World };
-  beforeAll(async () => {
-    suite.world = await startWorld();
-  });
-  afterAll(async () => {
-    await suite.world.sandbox.stop();
-  });
-  if (options.resetEachTest !== false) {
-    beforeEach(async () => {
-      await suite.world.control.reset();
-    });
-  }
-  afterEach(async () => {
-    for (const runtime of opened.splice(0)) await runtime.close();
-  });
-  return suite;
-}
+/** A started sandbox, alone (startSandbox) or a test file's (sandboxSuite). */
+type World = Pick<SandboxStack, 'control'>;
 
 /** A runtime with one sheet of `rows` (row 1 = headers), the token set for USER, and a clock at the sandbox's time. */
 export async function runtimeFor(
@@ -84,7 +41,7 @@ export async function runtimeFor(
 
 /** Advances the sandbox's and the runtime's clocks together. */
 export async function advance(world: World, runtime: GasRuntime, ms: number): Promise<void> {
-  await world.control.call('POST', '/_sandbox/clock/advance', { ms });
+  await world.control.advanceClock(ms);
   (runtime.clock as ManualClock).advance(ms);
 }
 

@@ -4,33 +4,34 @@
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { ResearchStatusDto, UnconfirmedActionResponse } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch-request';
-import { advance, column, launch, poll, researchSuite, runtimeFor, tick } from './harness';
+import { sandboxSuite } from '../harness';
+import { advance, column, launch, poll, runtimeFor, tick } from './harness';
 
 jest.setTimeout(120000);
 
-const suite = researchSuite();
+const suite = sandboxSuite({ clock: 'manual' });
 
 let runtime: GasRuntime | null = null;
 const output: OutputRequest = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
 
 /** Tasks the sandbox holds (its control API: the service's own list lags on purpose here). */
 async function taskCount(): Promise<number> {
-  return (await suite.world.control.call<unknown[]>('GET', '/_sandbox/tasks')).length;
+  return (await suite.control.call<unknown[]>('GET', '/_sandbox/tasks')).length;
 }
 
 async function ticksFor(ms: number, stepMs = 60_000): Promise<void> {
   for (let waited = 0; waited < ms; waited += stepMs) {
-    await advance(suite.world, runtime!, stepMs);
+    await advance(suite, runtime!, stepMs);
     tick(runtime!);
   }
 }
 
 describe('research creates whose answer was lost (integration)', () => {
   it('never sends a lost create again: the lagging list shows it later and it is adopted', async () => {
-    const companies = await suite.world.control.companies(3);
-    runtime = await runtimeFor(suite.world, [['Domain'], ...companies.map((c) => [c.domain])]);
-    await suite.world.control.setFault({ route: 'tasks.create', dropAfterServeRate: 1, count: 3 });
-    await suite.world.control.setFault({ route: 'tasks.list', listLagMs: 10 * 60_000 });
+    const companies = await suite.control.companies(3);
+    runtime = await runtimeFor(suite, [['Domain'], ...companies.map((c) => [c.domain])]);
+    await suite.control.setFault({ route: 'tasks.create', dropAfterServeRate: 1, count: 3 });
+    await suite.control.setFault({ route: 'tasks.list', listLagMs: 10 * 60_000 });
     const response = launch(runtime, { template: 'Research {Domain}', depth: 'medium', output }, [2, 3, 4]);
     expect(response.message).toBe("3 sent but the service's answer was lost: checking whether they started");
     expect(column(runtime, 'Status')).toEqual(Array(3).fill('Unconfirmed: may have started, checking'));
@@ -39,18 +40,18 @@ describe('research creates whose answer was lost (integration)', () => {
     await ticksFor(5 * 60_000);
     expect(await taskCount()).toBe(3);
     // The list catches up: the three tasks are adopted and run to the end, each paid once.
-    await suite.world.control.clearFaults();
+    await suite.control.clearFaults();
     await ticksFor(10 * 60_000);
     expect(column(runtime, 'Status').every((status) => /^Done \(\d+ credits\)$/.test(status))).toBe(true);
     expect(await taskCount()).toBe(3);
   });
 
   it('after 30 minutes without evidence the row waits for the user: Check again, then Send anyway', async () => {
-    const [company] = await suite.world.control.companies(1);
-    runtime = await runtimeFor(suite.world, [['Domain'], [company.domain]]);
+    const [company] = await suite.control.companies(1);
+    runtime = await runtimeFor(suite, [['Domain'], [company.domain]]);
     // The create is served then dropped, and the list never shows it (it lags by a day).
-    await suite.world.control.setFault({ route: 'tasks.create', dropAfterServeRate: 1, count: 1 });
-    await suite.world.control.setFault({ route: 'tasks.list', listLagMs: 24 * 3_600_000 });
+    await suite.control.setFault({ route: 'tasks.create', dropAfterServeRate: 1, count: 1 });
+    await suite.control.setFault({ route: 'tasks.list', listLagMs: 24 * 3_600_000 });
     launch(runtime, { template: 'Research {Domain}', depth: 'medium', output }, [2]);
     await ticksFor(31 * 60_000);
     expect(column(runtime, 'Status')[0]).toBe(
@@ -74,7 +75,7 @@ describe('research creates whose answer was lost (integration)', () => {
     });
     expect(sent).toEqual({ ok: true, message: 'Sent 1 again' });
     expect(await taskCount()).toBe(2);
-    await suite.world.control.clearFaults();
+    await suite.control.clearFaults();
     await ticksFor(10 * 60_000);
     expect(column(runtime, 'Status')[0]).toMatch(/^Done \(\d+ credits\)$/);
     const after = runtime.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' });

@@ -4,21 +4,22 @@
 // anything until the requests leave the 24-hour window.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import { addUsage, REQUEST_BUDGET_KEYS } from '../../../src/platform/request-budget';
-import { advance, column, launch, poll, researchSuite, runtimeFor, tick, USER, REPORT_OUTPUT } from './harness';
+import { sandboxSuite } from '../harness';
+import { advance, column, launch, poll, runtimeFor, tick, USER, REPORT_OUTPUT } from './harness';
 
 jest.setTimeout(120000);
 
 const TOKEN = 'sbx_pro_token';
 const HOUR = 60 * 60 * 1000;
-const suite = researchSuite();
+const suite = sandboxSuite({ clock: 'manual' });
 let runtime: GasRuntime | null = null;
 
 beforeEach(async () => {
-  await suite.world.control.setAccount('sandbox-pro', { credits: 100000 });
+  await suite.control.setAccount('sandbox-pro', { credits: 100000 });
 });
 
 async function companyRows(count: number): Promise<Array<Array<string | number>>> {
-  const companies = await suite.world.control.companies(count);
+  const companies = await suite.control.companies(count);
   return [
     ['Company', 'Domain'],
     ...Array.from({ length: count }, (_, i) => [
@@ -34,7 +35,7 @@ const pendingCount = (rt: GasRuntime) =>
 describe('research polling (integration)', () => {
   it("costs about finished + ceil(pending / 100) requests per tick, with other documents' tasks in the list", async () => {
     const rows = await companyRows(150);
-    runtime = await runtimeFor(suite.world, rows);
+    runtime = await runtimeFor(suite, rows);
     const response = launch(
       runtime,
       { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT },
@@ -43,7 +44,7 @@ describe('research polling (integration)', () => {
     expect(response.created).toBe(150);
     // Another document's tasks of the same account, newer than these: they cost list pages, they are not adopted.
     for (let i = 0; i < 40; i++)
-      await suite.world.control.call(
+      await suite.control.call(
         'POST',
         '/v1/deep_research_tasks',
         { brief: `Research elsewhere ${i}`, depth: 'medium' },
@@ -52,7 +53,7 @@ describe('research polling (integration)', () => {
     let pending = 150;
     let maxOver = -Infinity;
     for (let round = 0; round < 60 && pending > 0; round++) {
-      await advance(suite.world, runtime, 20000);
+      await advance(suite, runtime, 20000);
       runtime.counters.reset();
       tick(runtime);
       const requests = runtime.counters.urlFetch.total;
@@ -74,29 +75,29 @@ describe('research polling (integration)', () => {
 
   it('a panel poll within 15 s of the previous tick (timer or panel) shows the ledger without calling the service', async () => {
     const rows = await companyRows(5);
-    runtime = await runtimeFor(suite.world, rows);
+    runtime = await runtimeFor(suite, rows);
     launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3, 4, 5, 6]);
-    await advance(suite.world, runtime, 5000);
+    await advance(suite, runtime, 5000);
     tick(runtime);
     runtime.counters.reset();
     const cached = poll(runtime);
     expect(runtime.counters.urlFetch.total).toBe(0);
     expect(cached).toMatchObject({ pending: 5, busy: false });
-    await advance(suite.world, runtime, 14000);
+    await advance(suite, runtime, 14000);
     poll(runtime);
     expect(runtime.counters.urlFetch.total).toBe(0);
-    await advance(suite.world, runtime, 1000);
+    await advance(suite, runtime, 1000);
     poll(runtime);
     expect(runtime.counters.urlFetch.total).toBeGreaterThan(0);
     runtime.counters.reset();
-    await advance(suite.world, runtime, 10000);
+    await advance(suite, runtime, 10000);
     poll(runtime);
     expect(runtime.counters.urlFetch.total).toBe(0);
   });
 
   it('refuses research requests before sending once the daily budget is spent, and resumes when they leave the window', async () => {
     const rows = await companyRows(60);
-    runtime = await runtimeFor(suite.world, rows);
+    runtime = await runtimeFor(suite, rows);
     // 50 requests left of today's 18,000.
     const now = runtime.clock.now();
     runtime.properties.user(USER).set(REQUEST_BUDGET_KEYS.usage, JSON.stringify(addUsage({}, now, 18000 - 50)));
@@ -109,9 +110,9 @@ describe('research polling (integration)', () => {
     // One request checks the credits, 49 create tasks; the other 11 rows wait, nothing lost.
     expect(response).toMatchObject({ ok: true, created: 49, queued: 11 });
     expect(runtime.counters.urlFetch.total).toBe(50);
-    expect(await suite.world.control.tasks(TOKEN)).toHaveLength(49);
+    expect(await suite.control.tasks(TOKEN)).toHaveLength(49);
 
-    await advance(suite.world, runtime, 60000);
+    await advance(suite, runtime, 60000);
     runtime.counters.reset();
     tick(runtime);
     const status = poll(runtime);
@@ -125,13 +126,13 @@ describe('research polling (integration)', () => {
     expect(runtime.triggers.list().filter((t) => t.handler === 'sheetScoutTimer')).toHaveLength(1);
 
     // The next day: the tasks left queued are created, and every row gets its result.
-    await advance(suite.world, runtime, 25 * HOUR);
+    await advance(suite, runtime, 25 * HOUR);
     for (let round = 0; round < 30 && pendingCount(runtime) > 0; round++) {
-      await advance(suite.world, runtime, 60000);
+      await advance(suite, runtime, 60000);
       tick(runtime);
     }
     expect(pendingCount(runtime)).toBe(0);
-    expect(await suite.world.control.tasks(TOKEN)).toHaveLength(60);
+    expect(await suite.control.tasks(TOKEN)).toHaveLength(60);
     const after = poll(runtime);
     expect(after.requests.spent).toBe(false);
     expect(after.requests.used).toBeLessThan(100);

@@ -4,13 +4,13 @@ import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { HistoryPageDto, WriteToRowResponse } from '../../../src/research/contract';
 import type { ReportDto } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch-request';
+import { sandboxSuite } from '../harness';
 import {
   advance,
   column,
   launch,
   noteAt,
   poll,
-  researchSuite,
   runtimeFor,
   runUntilSettled,
   SHEET,
@@ -20,7 +20,7 @@ import {
 
 jest.setTimeout(60000);
 
-const suite = researchSuite();
+const suite = sandboxSuite({ clock: 'manual' });
 
 let runtime: GasRuntime | null = null;
 
@@ -35,12 +35,12 @@ function select(rt: GasRuntime, row: number): void {
 
 describe('research (integration)', () => {
   it('launches 20 mixed rows, reports progress, writes reports, fails the unusable brief free, and bills only agents that ran', async () => {
-    const companies = await suite.world.control.companies(18);
+    const companies = await suite.control.companies(18);
     const rows: Array<Array<string | number>> = [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])];
     rows.splice(5, 0, ['asdf', '']); // unusable: no identifiable target
     rows.splice(9, 0, ['', '']); // blank: skipped
-    runtime = await runtimeFor(suite.world, rows);
-    const before = await suite.world.control.credits('sbx_pro_token');
+    runtime = await runtimeFor(suite, rows);
+    const before = await suite.control.credits('sbx_pro_token');
     const response = launch(
       runtime,
       { template: '{Company} {Domain}', depth: 'medium', output: REPORT_OUTPUT },
@@ -53,14 +53,14 @@ describe('research (integration)', () => {
     // Progress shows up in the status column as the sandbox works.
     let sawProgress = false;
     for (let i = 0; i < 20 && !sawProgress; i++) {
-      await advance(suite.world, runtime, 1000);
+      await advance(suite, runtime, 1000);
       tick(runtime);
       sawProgress = column(runtime, 'Status').some((s) =>
         /^Researching: \d+ iterations, \d+ agents, \d+ sources$/.test(s),
       );
     }
     expect(sawProgress).toBe(true);
-    await runUntilSettled(suite.world, runtime);
+    await runUntilSettled(suite, runtime);
 
     const statuses = column(runtime, 'Status');
     expect(statuses[4]).toMatch(/^Failed: Brief rejected: no identifiable target/);
@@ -77,15 +77,15 @@ describe('research (integration)', () => {
     expect(column(runtime, 'Sources')[0]).toMatch(/^\[1\] https?:\/\//);
     // The trigger goes away when nothing is pending; credits match what the status cells say was billed.
     expect(runtime.triggers.list().filter((t) => t.handler === 'sheetScoutTimer')).toHaveLength(0);
-    const after = await suite.world.control.credits('sbx_pro_token');
+    const after = await suite.control.credits('sbx_pro_token');
     expect(before - after).toBe(costs(statuses));
-    const tasks = await suite.world.control.tasks('sbx_pro_token');
+    const tasks = await suite.control.tasks('sbx_pro_token');
     expect(tasks).toHaveLength(19);
   });
 
   it('writes schema fields (numbers as numbers, lists by line, Evidenced notes) and keeps rows right after sort and insert', async () => {
-    const companies = await suite.world.control.companies(6);
-    runtime = await runtimeFor(suite.world, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
+    const companies = await suite.control.companies(6);
+    runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
     const output: OutputRequest = {
       kind: 'fields',
       statusHeader: 'Status',
@@ -105,7 +105,7 @@ describe('research (integration)', () => {
     ]);
     sheet.insertRows(4, 1);
     sheet.setValues('A4:B4', [['Inserted Co', 'inserted.example']]);
-    await runUntilSettled(suite.world, runtime);
+    await runUntilSettled(suite, runtime);
     const values = sheet.getValues();
     const headers = values[0] as string[];
     const at = (name: string) => headers.indexOf(name);
@@ -138,13 +138,13 @@ describe('research (integration)', () => {
   });
 
   it('refuses launches the plan or credits do not allow, and reports 402s from the service per row', async () => {
-    const companies = await suite.world.control.companies(2);
-    runtime = await runtimeFor(suite.world, [['Company'], ...companies.map((c) => [c.name])], 'sbx_low_token');
+    const companies = await suite.control.companies(2);
+    runtime = await runtimeFor(suite, [['Company'], ...companies.map((c) => [c.name])], 'sbx_low_token');
     const refused = launch(runtime, { template: 'Research {Company}', depth: 'high', output: REPORT_OUTPUT }, [2]);
     expect(refused.ok).toBe(false);
     expect(refused.message).toBe('Needs 30 credits (1 rows x 30), you have 12: try a lower depth or fewer rows');
     // 503 on every create: nothing created, the row stays queued for the tick.
-    await suite.world.control.call('POST', '/_sandbox/faults', {
+    await suite.control.call('POST', '/_sandbox/faults', {
       route: 'tasks.create',
       errorRate: 1,
       errorStatus: 503,
@@ -153,25 +153,25 @@ describe('research (integration)', () => {
     expect(queued).toMatchObject({ ok: true, created: 0, queued: 1 });
     expect(column(runtime, 'Status')[0]).toBe('Queued');
     // Meanwhile the credits drop: the tick's create gets the service's 402 and says what is needed.
-    await suite.world.control.call('DELETE', '/_sandbox/faults');
-    await suite.world.control.call('POST', '/_sandbox/accounts/sandbox-low', { credits: 4 });
+    await suite.control.call('DELETE', '/_sandbox/faults');
+    await suite.control.call('POST', '/_sandbox/accounts/sandbox-low', { credits: 4 });
     tick(runtime);
     expect(column(runtime, 'Status')[0]).toBe('Failed: Needs 10 credits, you have 4: try a lower depth');
-    expect(await suite.world.control.tasks('sbx_low_token')).toHaveLength(0);
+    expect(await suite.control.tasks('sbx_low_token')).toHaveLength(0);
     await runtime.close();
 
-    runtime = await runtimeFor(suite.world, [['Company'], ...companies.map((c) => [c.name])], 'sbx_free_token');
+    runtime = await runtimeFor(suite, [['Company'], ...companies.map((c) => [c.name])], 'sbx_free_token');
     const free = launch(runtime, { template: 'Research {Company}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3]);
     expect(free.failed).toHaveLength(2);
     expect(column(runtime, 'Status')[0]).toBe('Failed: Research tasks need a Pro plan: upgrade on the dashboard');
   });
 
   it('reconciles timeouts on create through the task list: no task is created twice', async () => {
-    const companies = await suite.world.control.companies(5);
-    runtime = await runtimeFor(suite.world, [['Company'], ...companies.map((c) => [c.name])], 'sbx_pro_token', {
+    const companies = await suite.control.companies(5);
+    runtime = await runtimeFor(suite, [['Company'], ...companies.map((c) => [c.name])], 'sbx_pro_token', {
       urlFetchTimeoutMs: 1000,
     });
-    await suite.world.control.call('POST', '/_sandbox/faults', { route: 'tasks.create', latencyMs: 1500, count: 5 });
+    await suite.control.call('POST', '/_sandbox/faults', { route: 'tasks.create', latencyMs: 1500, count: 5 });
     const response = launch(
       runtime,
       { template: 'Research {Company}', depth: 'medium', output: REPORT_OUTPUT },
@@ -179,24 +179,24 @@ describe('research (integration)', () => {
     );
     expect(response.ok).toBe(true);
     expect(column(runtime, 'Status')).toEqual(Array(5).fill('Unconfirmed: may have started, checking'));
-    await suite.world.control.call('DELETE', '/_sandbox/faults');
+    await suite.control.call('DELETE', '/_sandbox/faults');
     // The timed-out creates are still in flight and land after the client gave up; a tick meanwhile re-sends nothing.
     tick(runtime);
     await new Promise((done) => setTimeout(done, 2000));
-    await runUntilSettled(suite.world, runtime);
-    const tasks = await suite.world.control.tasks('sbx_pro_token');
+    await runUntilSettled(suite, runtime);
+    const tasks = await suite.control.tasks('sbx_pro_token');
     const briefs = tasks.map((t) => t.brief);
     expect(new Set(briefs).size).toBe(briefs.length);
     expect(briefs).toHaveLength(5);
     expect(column(runtime, 'Status').every((s) => s.startsWith('Done'))).toBe(true);
     // The timeouts were real: the creates were reconciled through the task list.
-    const stats = await suite.world.control.stats();
+    const stats = await suite.control.stats();
     expect(stats['tasks.list']).toBeGreaterThan(0);
   });
 
   it('cuts a report over 50,000 characters in its cell and shows it in full in the viewer', async () => {
-    const [company] = await suite.world.control.companies(1);
-    runtime = await runtimeFor(suite.world, [['Company'], [company.name]]);
+    const [company] = await suite.control.companies(1);
+    runtime = await runtimeFor(suite, [['Company'], [company.name]]);
     launch(
       runtime,
       {
@@ -206,7 +206,7 @@ describe('research (integration)', () => {
       },
       [2],
     );
-    await runUntilSettled(suite.world, runtime);
+    await runUntilSettled(suite, runtime);
     const cell = column(runtime, 'Report')[0];
     expect(cell.length).toBeLessThanOrEqual(50000);
     expect(cell).toContain('[Report continues: open Sheet Scout > Research to read it in full]');
@@ -217,8 +217,8 @@ describe('research (integration)', () => {
   });
 
   it('a tick that finds the document lock held does nothing; a second launch does not duplicate running rows', async () => {
-    const companies = await suite.world.control.companies(3);
-    runtime = await runtimeFor(suite.world, [['Company'], ...companies.map((c) => [c.name])]);
+    const companies = await suite.control.companies(3);
+    runtime = await runtimeFor(suite, [['Company'], ...companies.map((c) => [c.name])]);
     launch(runtime, { template: 'Research {Company}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3, 4]);
     const again = launch(
       runtime,
@@ -226,7 +226,7 @@ describe('research (integration)', () => {
       [2, 3, 4],
     );
     expect(again).toMatchObject({ created: 0, skippedRunning: [2, 3, 4] });
-    await advance(suite.world, runtime, 120000);
+    await advance(suite, runtime, 120000);
     const release = runtime.locks.hold('document');
     const requestsBefore = runtime.httpLog.length;
     tick(runtime);
@@ -248,19 +248,19 @@ describe('research (integration)', () => {
     });
     expect(nested).toBe(1);
     expect(column(runtime, 'Status').every((s) => s.startsWith('Done'))).toBe(true);
-    expect(await suite.world.control.tasks('sbx_pro_token')).toHaveLength(3);
+    expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(3);
   });
 
   it('keeps a deleted row\'s result in the ledger and viewer; history lists every task; "Write to selected row" imports one', async () => {
-    const companies = await suite.world.control.companies(3);
-    runtime = await runtimeFor(suite.world, [
+    const companies = await suite.control.companies(3);
+    runtime = await runtimeFor(suite, [
       ['Company', 'Domain'],
       ...companies.map((c) => [c.name, c.domain]),
       ['Spare row', ''],
     ]);
     launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3, 4]);
     runtime.spreadsheet.sheet(SHEET).deleteRows(3, 1);
-    await runUntilSettled(suite.world, runtime);
+    await runUntilSettled(suite, runtime);
     expect(column(runtime, 'Status').slice(0, 2)).toEqual([
       expect.stringMatching(/^Done/),
       expect.stringMatching(/^Done/),
@@ -331,9 +331,9 @@ describe('research (integration)', () => {
   });
 
   it('with row metadata that follows sorts, results still land in the right rows', async () => {
-    const companies = await suite.world.control.companies(5);
+    const companies = await suite.control.companies(5);
     runtime = await runtimeFor(
-      suite.world,
+      suite,
       [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])],
       'sbx_pro_token',
       { metadataFollowsSort: true },
@@ -343,7 +343,7 @@ describe('research (integration)', () => {
     sheet.sortRows({ row: 2, column: 1, numRows: 5, numColumns: sheet.lastColumn() }, [
       { column: 2, ascending: false },
     ]);
-    await runUntilSettled(suite.world, runtime);
+    await runUntilSettled(suite, runtime);
     const values = sheet.getDisplayValues();
     const at = values[0].indexOf('Report');
     for (const row of values.slice(1, 6)) expect(row[at]).toContain(`(${row[1]})`);

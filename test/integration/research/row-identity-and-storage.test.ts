@@ -5,11 +5,12 @@
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { ResearchContextDto } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch-request';
-import { column, launch, poll, researchSuite, runtimeFor, runUntilSettled, SHEET, REPORT_OUTPUT } from './harness';
+import { sandboxSuite } from '../harness';
+import { column, launch, poll, runtimeFor, runUntilSettled, SHEET, REPORT_OUTPUT } from './harness';
 
 jest.setTimeout(240000);
 
-const suite = researchSuite();
+const suite = sandboxSuite({ clock: 'manual' });
 
 let runtime: GasRuntime | null = null;
 
@@ -19,7 +20,7 @@ const rowsFrom = (first: number, count: number) => Array.from({ length: count },
 async function taskCount(): Promise<number> {
   let count = 0;
   for (let offset = 0; ; offset += 100) {
-    const page = await suite.world.control.call<unknown[]>(
+    const page = await suite.control.call<unknown[]>(
       'GET',
       `/v1/deep_research_tasks?offset=${offset}&limit=100`,
       undefined,
@@ -47,12 +48,12 @@ function expectReportsInTheirRows(rt: GasRuntime, first: number, count: number):
 
 describe('research row identity and record storage (integration)', () => {
   it('runs two 1,000-row launches on one sheet without filling its metadata, every result in its row after a sort', async () => {
-    const companies = await suite.world.control.companies(2000);
-    runtime = await runtimeFor(suite.world, [['Domain'], ...companies.map((c) => [c.domain])]);
-    await suite.world.control.setAccount('sandbox-pro', { credits: 100000 });
+    const companies = await suite.control.companies(2000);
+    runtime = await runtimeFor(suite, [['Domain'], ...companies.map((c) => [c.domain])]);
+    await suite.control.setAccount('sandbox-pro', { credits: 100000 });
     const request = { template: 'Research {Domain}', depth: 'medium' as const, output: REPORT_OUTPUT };
     expect(launch(runtime, request, rowsFrom(2, 1000))).toMatchObject({ ok: true, created: 1000 });
-    await runUntilSettled(suite.world, runtime, 60000);
+    await runUntilSettled(suite, runtime, 60000);
     expect(launch(runtime, request, rowsFrom(1002, 1000))).toMatchObject({ ok: true, created: 1000 });
     expect(runtime.spreadsheet.metadataChars()).toBe(0);
     // The user sorts the whole sheet while the second launch runs: results follow their rows.
@@ -60,16 +61,16 @@ describe('research row identity and record storage (integration)', () => {
     sheet.sortRows({ row: 2, column: 1, numRows: 2000, numColumns: sheet.lastColumn() }, [
       { column: 1, ascending: false },
     ]);
-    await runUntilSettled(suite.world, runtime, 60000);
+    await runUntilSettled(suite, runtime, 60000);
     expectReportsInTheirRows(runtime, 2, 2000);
     expect(await taskCount()).toBe(2000);
     expect(runtime.spreadsheet.metadataChars()).toBe(0);
   });
 
   it('tells duplicate rows apart with short row tags and removes them once the results are written', async () => {
-    const companies = await suite.world.control.companies(3);
+    const companies = await suite.control.companies(3);
     const domains = [companies[0].domain, companies[1].domain, companies[0].domain, companies[2].domain];
-    runtime = await runtimeFor(suite.world, [['Domain', 'Owner'], ...domains.map((d, i) => [d, `owner ${i}`])]);
+    runtime = await runtimeFor(suite, [['Domain', 'Owner'], ...domains.map((d, i) => [d, `owner ${i}`])]);
     const response = launch(
       runtime,
       { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT },
@@ -79,15 +80,15 @@ describe('research row identity and record storage (integration)', () => {
     const tagged = runtime.spreadsheet.metadataChars();
     expect(tagged).toBeGreaterThan(0);
     expect(tagged).toBeLessThanOrEqual(2 * 16);
-    await runUntilSettled(suite.world, runtime);
+    await runUntilSettled(suite, runtime);
     expectReportsInTheirRows(runtime, 2, 4);
     expect(runtime.spreadsheet.metadataChars()).toBe(0);
   });
 
   it('stores a record larger than a cell whole: the paid task is polled and never created again', async () => {
-    const [company] = await suite.world.control.companies(1);
+    const [company] = await suite.control.companies(1);
     const brief = `Research ${company.domain}. ${'Say "why" and list the sources.\n'.repeat(700)}`.slice(0, 19252);
-    runtime = await runtimeFor(suite.world, [
+    runtime = await runtimeFor(suite, [
       ['Domain', 'Brief'],
       [company.domain, brief],
     ]);
@@ -107,15 +108,15 @@ describe('research row identity and record storage (integration)', () => {
     const ledger = runtime.spreadsheet.sheet('Sheet Scout research ledger').getValues();
     expect(ledger[0][6]).toBe('parts');
     expect(Number(ledger[1][6])).toBeGreaterThanOrEqual(2);
-    await runUntilSettled(suite.world, runtime);
+    await runUntilSettled(suite, runtime);
     expect(column(runtime, 'Status')[0]).toMatch(/^Done \(\d+ credits\)$/);
     expect(poll(runtime).damaged).toEqual([]);
     expect(await taskCount()).toBe(1);
   });
 
   it('remembers a brief template of any size in bytes (6,000 Cyrillic characters) without failing after the create', async () => {
-    const [company] = await suite.world.control.companies(1);
-    runtime = await runtimeFor(suite.world, [['Domain'], [company.domain]]);
+    const [company] = await suite.control.companies(1);
+    runtime = await runtimeFor(suite, [['Domain'], [company.domain]]);
     const template = `Исследуйте {Domain}. ${'ж'.repeat(6000)}`;
     expect(launch(runtime, { template, depth: 'medium', output: REPORT_OUTPUT }, [2])).toMatchObject({
       ok: true,

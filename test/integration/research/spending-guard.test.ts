@@ -3,29 +3,29 @@
 // document lock), the cap counts what the service charged, and only the editor who shares their token may change it.
 import { createManualClock, type GasRuntime, type ServiceCallInfo } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import { runtimeFor } from '../harness';
+import { runtimeFor, closeAfterTest, sandboxSuite } from '../harness';
 import type { LaunchResponse, SpendingGuardAnswer, SpendingGuardDto } from '../../../src/research/contract';
-import { closeAfterTest, researchSuite, runUntilSettled, SHEET, USER } from './harness';
+import { runUntilSettled, SHEET, USER } from './harness';
 
 jest.setTimeout(60_000);
 
-const suite = researchSuite();
+const suite = sandboxSuite({ clock: 'manual' });
 
 const EDITOR = 'ben@example.com';
 let runtime: GasRuntime | null = null;
 
 async function twoEditors(domains: string[], editorToken = 'sbx_pro_token'): Promise<GasRuntime> {
   const rt = closeAfterTest(
-    runtimeFor(suite.world.control.url, {
+    runtimeFor(suite.control.url, {
       sheets: { [SHEET]: [['Domain'], ...domains.map((domain) => [domain])] },
       minRows: 100,
       user: USER,
       users: [EDITOR],
-      clock: createManualClock(await suite.world.control.now()),
+      clock: createManualClock(await suite.control.now()),
     }),
   );
   rt.properties.user(EDITOR).set(SETTINGS_KEYS.token, editorToken);
-  rt.properties.user(EDITOR).set(SETTINGS_KEYS.baseUrl, suite.world.control.url);
+  rt.properties.user(EDITOR).set(SETTINGS_KEYS.baseUrl, suite.control.url);
   return rt;
 }
 
@@ -33,7 +33,7 @@ const output = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report',
 
 describe('research spending guard (integration)', () => {
   it('two editors launching at once never pass the cap', async () => {
-    const domains = (await suite.world.control.companies(4)).map((company) => company.domain);
+    const domains = (await suite.control.companies(4)).map((company) => company.domain);
     runtime = await twoEditors(domains);
     const rt = runtime;
     const { guard } = rt.run<SpendingGuardAnswer>('setSpendingGuard', [{ daily: 30, monthly: null }], {
@@ -42,7 +42,7 @@ describe('research spending guard (integration)', () => {
     });
     expect(guard).toMatchObject({ left: 30, canEdit: true });
     const sheetId = rt.spreadsheet.sheet(SHEET).sheetId;
-    const creditsBefore = await suite.world.control.credits('sbx_pro_token');
+    const creditsBefore = await suite.control.credits('sbx_pro_token');
     const launch = (user: string, rows: number[], onServiceCall?: (call: ServiceCallInfo) => void) =>
       rt.run<LaunchResponse>(
         'launchResearch',
@@ -61,12 +61,12 @@ describe('research spending guard (integration)', () => {
         /^Over this spreadsheet's research spending cap: 2 rows reserve 20 credits, 10 left \(20 of 30 today spent\)\. 1 row fit\.$/,
       ),
     });
-    const tasks = await suite.world.control.call<unknown[]>('GET', '/_sandbox/tasks');
+    const tasks = await suite.control.call<unknown[]>('GET', '/_sandbox/tasks');
     expect(tasks).toHaveLength(2);
     // What the service charged, not the estimate: once done, the room follows the agents that ran.
-    await runUntilSettled(suite.world, rt);
+    await runUntilSettled(suite, rt);
     const after = rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar', user: USER });
-    expect(after.spentToday).toBe(creditsBefore - (await suite.world.control.credits('sbx_pro_token')));
+    expect(after.spentToday).toBe(creditsBefore - (await suite.control.credits('sbx_pro_token')));
     expect(after.spentToday).toBeLessThanOrEqual(20);
     expect(after.left).toBe(30 - after.spentToday);
   });

@@ -3,14 +3,15 @@
 // active in the same spreadsheet share one trigger, both progress when it fires, and it goes once both are done.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { EnrichProgress, StartResult } from '../../../src/enrichment/contract';
-import { advance, column, launch, runtimeFor, SHEET, startWorld, type World } from '../research/harness';
+import { startSandbox, type SandboxStack } from '../harness';
+import { advance, column, launch, runtimeFor, SHEET } from '../research/harness';
 
 const HOUR = 60 * 60_000;
-let world: World;
+let world: SandboxStack;
 let runtime: GasRuntime | undefined;
 
 beforeAll(async () => {
-  world = await startWorld();
+  world = await startSandbox({ clock: 'manual' });
 });
 afterAll(async () => {
   await runtime?.close();

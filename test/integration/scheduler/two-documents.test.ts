@@ -11,7 +11,8 @@ import {
   type GasRuntime,
 } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import { advance, BUNDLE, column, launch, SHEET, startWorld, USER, type World } from '../research/harness';
+import { startSandbox, type SandboxStack } from '../harness';
+import { advance, BUNDLE, column, launch, SHEET, USER } from '../research/harness';
 
 const HOUR = 60 * 60_000;
 const REQUEST = {
@@ -20,11 +21,11 @@ const REQUEST = {
   output: { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' },
 } as const;
 
-let world: World;
+let world: SandboxStack;
 let project: GasProject | undefined;
 
 beforeAll(async () => {
-  world = await startWorld();
+  world = await startSandbox({ clock: 'manual' });
 });
 afterAll(async () => {
   await project?.close();

@@ -1,22 +1,8 @@
 // Shared by the search integration tests and benchmarks, on top of the common harness (test/integration/harness.ts):
-// a runtime whose user has a given token, and the panel's server functions called like the sidebar.
+// a search spec with defaults, and the panel's server functions called like the sidebar.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { PreviewAnswer, SearchPanelState, WriteAnswer, WriteRequest } from '../../../src/search/service';
 import { emptyFilterForm, type SearchSpec } from '../../../src/search/spec';
-import { runtimeFor } from '../harness';
-
-export { startSandbox, USER } from '../harness';
-export type { SeededCompany as SandboxCompany } from '../../../dev/sandbox/control-client';
-
-/** A runtime with the given sheets (name -> rows, row 1 first) whose user has `token`. */
-export function runtimeWith(
-  url: string,
-  token: string,
-  sheets: Record<string, unknown[][]> = { Sheet1: [] },
-): GasRuntime {
-  return runtimeFor(url, { token, sheets, minRows: 200 });
-}
-
 export function spec(overrides: Partial<SearchSpec> = {}): SearchSpec {
   return { mode: 'describe', query: 'software', reference: '', filters: emptyFilterForm(), count: 25, ...overrides };
 }

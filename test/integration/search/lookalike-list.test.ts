@@ -5,27 +5,25 @@
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { LookalikeAnswer, LookalikeListRequest, ReferenceList } from '../../../src/search/lookalike-service';
 import { emptyFilterForm } from '../../../src/search/spec';
-import { runtimeWith, startSandbox, sentBodies, type SandboxCompany } from './harness';
-import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
-import type { SandboxControl } from '../../../dev/sandbox/control-client';
+import type { SeededCompany } from '../../../dev/sandbox/control-client';
+import { runtimeFor, closeAfterTest, sandboxSuite } from '../harness';
+import { sentBodies } from './harness';
+
+const suite = sandboxSuite({ resetEachTest: false });
 
 jest.setTimeout(90_000);
 
 const PRO = 'sbx_pro_token';
 const FREE = 'sbx_free_token';
 
-let sandbox: SpawnedSandbox;
-let control: SandboxControl;
-let companies: SandboxCompany[];
+let companies: SeededCompany[];
 let pending: string;
-const runtimes: GasRuntime[] = [];
 
 function runtime(token: string, rows: unknown[][], selection: string): GasRuntime {
-  const created = runtimeWith(sandbox.url, token, { Customers: rows });
+  const created = runtimeFor(suite.url, { token, minRows: 200, sheets: { Customers: rows } });
   const sheet = created.spreadsheet.sheet('Customers');
   created.spreadsheet.selection = { sheet, rect: sheet.rect(selection) };
-  runtimes.push(created);
-  return created;
+  return closeAfterTest(created);
 }
 
 const panel = {
@@ -41,7 +39,7 @@ function ok<T extends { ok: boolean }>(answer: T): Extract<T, { ok: true }> {
 
 /** A reference's lookalike list straight from the sandbox, with the filters the add-in sent. */
 async function similarList(domain: string, body: Record<string, unknown>): Promise<string[]> {
-  const answer = await control.request<{ results: Array<{ domain: string }> }>(
+  const answer = await suite.control.request<{ results: Array<{ domain: string }> }>(
     'POST',
     `/v1/companies/${domain}/similar`,
     { body: body, token: PRO },
@@ -84,14 +82,8 @@ function sheetRows(rt: GasRuntime, name: string): unknown[][] {
 }
 
 beforeAll(async () => {
-  ({ sandbox, control } = await startSandbox());
-  companies = await control.companies(30);
-  pending = (await control.call<SandboxCompany[]>('GET', '/_sandbox/companies?enriched=false&limit=1'))[0].domain;
-});
-
-afterAll(async () => {
-  await Promise.all(runtimes.map((created) => created.close()));
-  await sandbox.stop();
+  companies = await suite.control.companies(30);
+  pending = (await suite.control.call<SeededCompany[]>('GET', '/_sandbox/companies?enriched=false&limit=1'))[0].domain;
 });
 
 describe('similar to a list', () => {

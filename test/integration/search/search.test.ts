@@ -7,9 +7,11 @@ import type { PreviewAnswer, WriteAnswer } from '../../../src/search/service';
 import { fieldOfLocation } from '../../../src/search/run-search';
 import { parseSavedSearchNote } from '../../../src/search/saved-search';
 import { emptyFilterForm } from '../../../src/search/spec';
-import { panel, runtimeWith, startSandbox, sentBodies, spec, type SandboxCompany } from './harness';
-import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
-import type { SandboxControl } from '../../../dev/sandbox/control-client';
+import type { SeededCompany } from '../../../dev/sandbox/control-client';
+import { runtimeFor, closeAfterTest, sandboxSuite } from '../harness';
+import { panel, sentBodies, spec } from './harness';
+
+const suite = sandboxSuite({ resetEachTest: false });
 
 // Servers and a browser start here: allow for a loaded machine.
 jest.setTimeout(90_000);
@@ -17,15 +19,10 @@ jest.setTimeout(90_000);
 const PRO = 'sbx_pro_token';
 const FREE = 'sbx_free_token';
 
-let sandbox: SpawnedSandbox;
-let control: SandboxControl;
-let companies: SandboxCompany[];
-const runtimes: GasRuntime[] = [];
+let companies: SeededCompany[];
 
 function runtime(token = PRO, sheets?: Record<string, unknown[][]>): GasRuntime {
-  const created = runtimeWith(sandbox.url, token, sheets);
-  runtimes.push(created);
-  return created;
+  return closeAfterTest(runtimeFor(suite.url, { token, minRows: 200, sheets }));
 }
 
 function ok<T extends { ok: boolean }>(answer: T): Extract<T, { ok: true }> {
@@ -34,13 +31,7 @@ function ok<T extends { ok: boolean }>(answer: T): Extract<T, { ok: true }> {
 }
 
 beforeAll(async () => {
-  ({ sandbox, control } = await startSandbox());
-  companies = await control.companies(40);
-});
-
-afterAll(async () => {
-  await Promise.all(runtimes.map((created) => created.close()));
-  await sandbox.stop();
+  companies = await suite.control.companies(40);
 });
 
 describe('filters', () => {
@@ -68,7 +59,7 @@ describe('filters', () => {
     };
     expect(rt.httpLog[0].method).toBe('POST');
     expect(sent.body).toEqual({ q: 'software', filters: expected, pagination: { offset: 0, limit: 100 } });
-    const echo = await control.request<{ request: { filters: unknown } }>('POST', '/v1/companies/search', {
+    const echo = await suite.control.request<{ request: { filters: unknown } }>('POST', '/v1/companies/search', {
       body: sent.body,
       token: PRO,
     });
@@ -98,7 +89,7 @@ describe('filters', () => {
     expect(sent.body.filters).toEqual(expected);
     expect(
       (
-        await control.request<{ request: { filters: unknown } }>('POST', '/v1/companies/search', {
+        await suite.control.request<{ request: { filters: unknown } }>('POST', '/v1/companies/search', {
           body: sent.body,
           token: PRO,
         })
@@ -125,7 +116,7 @@ describe('filters', () => {
       [{ q: 'x', pagination: { offset: 0, limit: 251 } }, 'count'],
     ];
     for (const [body, field] of cases) {
-      const answer = await control.request<{ detail: Array<{ loc: Array<string | number> }> }>(
+      const answer = await suite.control.request<{ detail: Array<{ loc: Array<string | number> }> }>(
         'POST',
         '/v1/companies/search',
         { body: body, token: PRO },
@@ -308,7 +299,7 @@ describe('exclude from a sheet, lookalike, errors', () => {
     expect(answer.preview.some((row) => row.domain === reference.domain)).toBe(false);
     const calls = rt.httpLog.filter((entry) => entry.url.includes('/similar'));
     expect(calls.map((entry) => entry.method)).toEqual(['POST', 'POST']);
-    expect(calls[0].url).toBe(`${sandbox.url}/v1/companies/${reference.domain}/similar`);
+    expect(calls[0].url).toBe(`${suite.url}/v1/companies/${reference.domain}/similar`);
   });
 
   it('says a lookalike reference is not in the index (404), pointed at the reference control', () => {
