@@ -6,11 +6,7 @@ import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { closeAfterTest, runtimeFor, sandboxSuite, type SandboxSuite } from '../harness';
 
 /** An opened spreadsheet (of `rows` rows when given) whose formulas use `token` (null: nobody shared a token with the formulas). */
-function spreadsheetWithFormulas(
-  url: string,
-  token: string | null = 'sbx_pro_token',
-  rows?: number,
-): GasRuntime {
+function spreadsheetWithFormulas(url: string, token: string | null = 'sbx_pro_token', rows?: number): GasRuntime {
   const runtime = runtimeFor(url, {
     token: null,
     user: 'owner@example.com',
