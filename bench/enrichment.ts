@@ -91,9 +91,9 @@ async function runJob(sandbox: SpawnedSandbox, control: SandboxControl, rows: un
 
 /** A fresh sandbox state (pending companies not yet enriched again), the bench's latency, and a rate limit. */
 async function prepare(control: SandboxControl, rateLimitPerSecond: number | null): Promise<void> {
-  await control.call('POST', '/_sandbox/reset');
+  await control.reset();
   await control.call('POST', '/_sandbox/config', { enrichmentDelayMs: ENRICHMENT_DELAY_MS, rateLimitPerSecond });
-  await control.call('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
+  await control.setFault({ route: 'lookup', latencyMs: LATENCY_MS });
 }
 
 /**
@@ -135,7 +135,7 @@ async function perfectClient(sandbox: SpawnedSandbox, domains: string[], batch: 
 }
 
 async function sheetRows(control: SandboxControl): Promise<unknown[][]> {
-  await control.call('POST', '/_sandbox/reset');
+  await control.reset();
   const ready = await control.companies(UNIQUE - PENDING, true);
   const pending = await control.companies(PENDING, false);
   const domains = shuffled(

@@ -41,7 +41,7 @@ export async function run(): Promise<void> {
       );
       references.push(...segment.slice(0, REFERENCES / SEGMENTS));
     }
-    await control.call('POST', '/_sandbox/faults', { route: 'similar', latencyMs: LATENCY_MS });
+    await control.setFault({ route: 'similar', latencyMs: LATENCY_MS });
 
     const runtime = runtimeFor(sandbox.url, {
       token: TOKEN,

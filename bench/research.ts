@@ -9,7 +9,7 @@ const PENDING = 300;
 export async function run(): Promise<void> {
   const world = await startSandbox({ clock: 'manual' });
   try {
-    await world.control.call('POST', '/_sandbox/accounts/sandbox-pro', { credits: 100000 });
+    await world.control.setAccount('sandbox-pro', { credits: 100000 });
     const companies = await world.control.companies(PENDING);
     const rows = [
       ['Company', 'Domain'],

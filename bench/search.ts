@@ -38,7 +38,7 @@ function elapsed<T>(work: () => T): { value: T; ms: number } {
 export async function run(): Promise<void> {
   const { sandbox, control } = await startSandbox();
   try {
-    await control.call('POST', '/_sandbox/faults', { route: 'search', latencyMs: LATENCY_MS });
+    await control.setFault({ route: 'search', latencyMs: LATENCY_MS });
     const excluded = Array.from({ length: 1000 }, (_, i) => `excluded-company-${i}.com`);
     const spec: SearchSpec = {
       mode: 'describe',

@@ -221,18 +221,18 @@ describe('bulk enrichment through the bundle', () => {
     await drive(reference);
     const expected = sheetValues(reference);
 
-    await suite.control.call('POST', '/_sandbox/reset');
-    await suite.control.call('POST', '/_sandbox/config', { enrichmentDelayMs: 0 });
+    await suite.control.reset();
+    await suite.control.setEnrichmentDelay(0);
     const rt = runtime(messyRows());
     start(rt, { fields: FIELDS });
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const statuses = [429, 500, 503];
+    const statuses = [429, 500, 503] as const;
     const killedExecutions = new Set<number>();
     const result = await drive(rt, {
       maxSteps: 400,
       before: async (step) => {
-        await suite.control.call('POST', '/_sandbox/faults', {
+        await suite.control.setFault({
           route: 'lookup',
           errorRate: 0.1,
           dropRate: 0.1,

@@ -20,10 +20,10 @@ afterAll(async () => {
 });
 
 it('learns the limit, writes every row, serves each company once and keeps 429s rare', async () => {
-  await control.call('POST', '/_sandbox/reset');
+  await control.reset();
   const all = await control.companies(240, true);
   const companies = all.slice(0, 120);
-  await control.call('POST', '/_sandbox/config', { rateLimitPerSecond: LIMIT });
+  await control.setRateLimit(LIMIT);
   const rows = [['Website'], ...companies.map((company) => [company.domain])];
   const runtime = runtimeFor(sandbox.url, { sheets: { [LEADS]: rows }, clock: createRealClock() });
   try {

@@ -17,13 +17,13 @@ let companies: SeededCompany[];
 
 beforeAll(async () => {
   ({ sandbox, control } = await startSandbox());
-  await control.call('POST', '/_sandbox/reset');
+  await control.reset();
   companies = (await control.companies(40, true)).filter((company) => company.employee_count !== '10001+').slice(0, 6);
 });
 
 afterAll(async () => {
   await runtime?.close();
-  await control.call('POST', '/_sandbox/reset');
+  await control.reset();
   await sandbox.stop();
 });
 

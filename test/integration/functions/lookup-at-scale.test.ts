@@ -13,11 +13,6 @@ const NOT_YET_ENRICHED = 100;
 const LATENCY_MS = 800;
 const UNSETTLED = /^(Pending|Enriching)/;
 
-/** Moves the sandbox's clock. */
-async function advanceServiceClock(ms: number): Promise<void> {
-  await suite.control.call('POST', '/_sandbox/clock/advance', { ms });
-}
-
 /** Deterministic interleaving of the not-yet-enriched companies among the others. */
 function interleaved(ready: SeededCompany[], waiting: SeededCompany[]): SeededCompany[] {
   const out = [...ready];
@@ -38,7 +33,7 @@ describe('=COMPANY_LOOKUP over more companies than the cache has items', () => {
       2,
       list.map((company) => company.domain),
     );
-    await suite.control.call('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: LATENCY_MS });
+    await suite.control.setFault({ route: 'lookup', latencyMs: LATENCY_MS });
 
     runtime.userEdit('B2', `=COMPANY_LOOKUP(A2:A${UNIQUE + 1}, "company_name,domain")`);
     const unsettled = () => values(runtime, `B2:B${UNIQUE + 1}`).filter((row) => UNSETTLED.test(String(row[0]))).length;
@@ -50,7 +45,7 @@ describe('=COMPANY_LOOKUP over more companies than the cache has items', () => {
     let refreshes = 0;
     while (unsettled() > 0 && refreshes < 5) {
       // A minute passes at the service: enrichments started by a 202 finish.
-      await advanceServiceClock(60_000);
+      await suite.control.advanceClock(60_000);
       runtime.clickMenuItem('Sheet Scout', 'Formulas', 'Refresh pending lookups');
       refreshes++;
     }

@@ -107,7 +107,7 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
   it('maps a persisting 429 to "Rate limited, retry later" and 503 to "Service unavailable, retry later"', async () => {
     const [a, b] = await suite.control.companies(2, true);
     const runtime = suite.open();
-    await suite.control.call('POST', '/_sandbox/faults', {
+    await suite.control.setFault({
       route: 'lookup',
       errorRate: 1,
       errorStatus: 429,
@@ -116,12 +116,12 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
     runtime.userEdit('B1', `=COMPANY_LOOKUP("${a.domain}", "domain")`);
     expect(values(runtime, 'B1')).toEqual([['Rate limited, retry later']]);
     expect(await suite.control.lookupsServed()).toBeGreaterThan(1);
-    await suite.control.call('POST', '/_sandbox/faults', { route: 'lookup', errorRate: 1, errorStatus: 503 });
+    await suite.control.setFault({ route: 'lookup', errorRate: 1, errorStatus: 503 });
     runtime.userEdit('B2', `=COMPANY_LOOKUP("${b.domain}", "domain")`);
     expect(values(runtime, 'B2')).toEqual([['Service unavailable, retry later']]);
     // A transient failure is retried inside the budget and does not reach the cell.
-    await suite.control.call('DELETE', '/_sandbox/faults');
-    await suite.control.call('POST', '/_sandbox/faults', {
+    await suite.control.clearFaults();
+    await suite.control.setFault({
       route: 'lookup',
       errorRate: 1,
       errorStatus: 503,
@@ -134,7 +134,7 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
   it('maps dropped connections to "Network error, retry later"', async () => {
     const [a] = await suite.control.companies(1, true);
     const runtime = suite.open();
-    await suite.control.call('POST', '/_sandbox/faults', { route: 'lookup', dropRate: 1 });
+    await suite.control.setFault({ route: 'lookup', dropRate: 1 });
     runtime.userEdit('B1', `=COMPANY_LOOKUP("${a.domain}", "domain")`);
     expect(values(runtime, 'B1')).toEqual([['Network error, retry later']]);
   }, 30_000);
@@ -150,7 +150,7 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
       ['Enriching... try again in a minute', ''],
     ]);
     const config = await suite.control.call<{ enrichmentDelayMs: number }>('GET', '/_sandbox/config');
-    await suite.control.call('POST', '/_sandbox/clock/advance', { ms: config.enrichmentDelayMs + 1000 });
+    await suite.control.advanceClock(config.enrichmentDelayMs + 1000);
     const before = await suite.control.lookupsServed();
     runtime.clickMenuItem('Sheet Scout', 'Formulas', 'Refresh pending lookups');
     expect(values(runtime, 'B1:C2')).toEqual([
@@ -171,7 +171,7 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
       1,
       list.map((c) => c.domain),
     );
-    await suite.control.call('POST', '/_sandbox/faults', { route: 'lookup', latencyMs: 11_000 });
+    await suite.control.setFault({ route: 'lookup', latencyMs: 11_000 });
     const started = Date.now();
     runtime.userEdit('B1', '=COMPANY_LOOKUP(A1:A60, "domain")');
     const elapsed = Date.now() - started;
@@ -180,7 +180,7 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
     expect(column.slice(50)).toEqual(new Array(10).fill('Pending: recalculate or use Enrich'));
     expect(elapsed).toBeLessThan(30_000);
     // Recalculating fetches only the rest.
-    await suite.control.call('DELETE', '/_sandbox/faults');
+    await suite.control.clearFaults();
     runtime.clickMenuItem('Sheet Scout', 'Formulas', 'Refresh pending lookups');
     expect(values(runtime, 'B51:B60').map((row) => row[0])).toEqual(list.slice(50).map((c) => c.domain));
     expect(await suite.control.lookupsServed()).toBe(60);

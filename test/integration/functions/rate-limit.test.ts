@@ -12,7 +12,7 @@ describe('formulas under a rate limit', () => {
   it('fills a 60-domain range at 20 requests a second within one calculation, and the next one starts paced', async () => {
     const all = await suite.control.companies(100, true);
     const [list, more] = [all.slice(0, 60), all.slice(60)];
-    await suite.control.call('POST', '/_sandbox/config', { rateLimitPerSecond: 20 });
+    await suite.control.setRateLimit(20);
     const runtime = suite.open();
     fillColumn(
       runtime,
@@ -37,7 +37,7 @@ describe('formulas under a rate limit', () => {
 
   it('ends 30 single-cell formulas with a company or a short message under a limit of 5 a second', async () => {
     const list = await suite.control.companies(30, true);
-    await suite.control.call('POST', '/_sandbox/config', { rateLimitPerSecond: 5 });
+    await suite.control.setRateLimit(5);
     const runtime = suite.open();
     fillColumn(
       runtime,

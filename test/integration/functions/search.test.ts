@@ -108,7 +108,7 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
     const runtime = suite.open();
     runtime.userEdit('A1', '=SIMILAR("surely-no-such-company-here.com")');
     expect(values(runtime, 'A1')).toEqual([['Not found']]);
-    await suite.control.call('POST', '/_sandbox/faults', { route: 'search', errorRate: 1, errorStatus: 500 });
+    await suite.control.setFault({ route: 'search', errorRate: 1, errorStatus: 500 });
     runtime.userEdit('A3', '=COMPANY_SEARCH("software")');
     expect(values(runtime, 'A3')).toEqual([['Service unavailable, retry later']]);
   }, 20_000);

@@ -22,7 +22,7 @@ function snapshot(runtime: GasRuntime): unknown {
 }
 
 async function run(seed: number | null): Promise<{ snapshot: unknown; briefs: string[]; kills: number }> {
-  await world.control.call('POST', '/_sandbox/reset');
+  await world.control.reset();
   const companies = await world.control.companies(ROWS);
   const runtime = await runtimeFor(world, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
   let random = seed ?? 1;
@@ -30,7 +30,7 @@ async function run(seed: number | null): Promise<{ snapshot: unknown; briefs: st
     random = (random * 48271) % 2147483647;
     return random / 2147483647;
   };
-  await world.control.call('POST', '/_sandbox/faults', { route: 'tasks.create', errorRate: 1, errorStatus: 503 });
+  await world.control.setFault({ route: 'tasks.create', errorRate: 1, errorStatus: 503 });
   const launched = launch(
     runtime,
     {
@@ -41,7 +41,7 @@ async function run(seed: number | null): Promise<{ snapshot: unknown; briefs: st
     [2, 3, 4, 5],
   );
   expect(launched.queued).toBe(ROWS);
-  await world.control.call('DELETE', '/_sandbox/faults');
+  await world.control.clearFaults();
   let kills = 0;
   for (let round = 0; round < 25; round++) {
     await advance(world, runtime, 3000);

@@ -144,7 +144,7 @@ describe('research (integration)', () => {
     expect(refused.ok).toBe(false);
     expect(refused.message).toBe('Needs 30 credits (1 rows x 30), you have 12: try a lower depth or fewer rows');
     // 503 on every create: nothing created, the row stays queued for the tick.
-    await suite.control.call('POST', '/_sandbox/faults', {
+    await suite.control.setFault({
       route: 'tasks.create',
       errorRate: 1,
       errorStatus: 503,
@@ -153,8 +153,8 @@ describe('research (integration)', () => {
     expect(queued).toMatchObject({ ok: true, created: 0, queued: 1 });
     expect(column(runtime, 'Status')[0]).toBe('Queued');
     // Meanwhile the credits drop: the tick's create gets the service's 402 and says what is needed.
-    await suite.control.call('DELETE', '/_sandbox/faults');
-    await suite.control.call('POST', '/_sandbox/accounts/sandbox-low', { credits: 4 });
+    await suite.control.clearFaults();
+    await suite.control.setAccount('sandbox-low', { credits: 4 });
     tick(runtime);
     expect(column(runtime, 'Status')[0]).toBe('Failed: Needs 10 credits, you have 4: try a lower depth');
     expect(await suite.control.tasks('sbx_low_token')).toHaveLength(0);
@@ -171,7 +171,7 @@ describe('research (integration)', () => {
     runtime = await runtimeFor(suite, [['Company'], ...companies.map((c) => [c.name])], 'sbx_pro_token', {
       urlFetchTimeoutMs: 1000,
     });
-    await suite.control.call('POST', '/_sandbox/faults', { route: 'tasks.create', latencyMs: 1500, count: 5 });
+    await suite.control.setFault({ route: 'tasks.create', latencyMs: 1500, count: 5 });
     const response = launch(
       runtime,
       { template: 'Research {Company}', depth: 'medium', output: REPORT_OUTPUT },
@@ -179,7 +179,7 @@ describe('research (integration)', () => {
     );
     expect(response.ok).toBe(true);
     expect(column(runtime, 'Status')).toEqual(Array(5).fill('Unconfirmed: may have started, checking'));
-    await suite.control.call('DELETE', '/_sandbox/faults');
+    await suite.control.clearFaults();
     // The timed-out creates are still in flight and land after the client gave up; a tick meanwhile re-sends nothing.
     tick(runtime);
     await new Promise((done) => setTimeout(done, 2000));

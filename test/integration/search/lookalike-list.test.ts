@@ -83,7 +83,7 @@ function sheetRows(rt: GasRuntime, name: string): unknown[][] {
 
 beforeAll(async () => {
   companies = await suite.control.companies(30);
-  pending = (await suite.control.call<SeededCompany[]>('GET', '/_sandbox/companies?enriched=false&limit=1'))[0].domain;
+  pending = (await suite.control.companies(1, false))[0].domain;
 });
 
 describe('similar to a list', () => {
