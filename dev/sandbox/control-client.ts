@@ -173,6 +173,17 @@ export class SandboxControl {
     return this.call('POST', `/_sandbox/tasks/${encodeURIComponent(taskId)}/fail`, { reason });
   }
 
+  /**
+   * Adds `count` finished tasks of an account made elsewhere, `spacingMs` apart (default a minute), the newest
+   * `ageMs` before now (default 0): an account's history that the add-in did not create. Returns their ids.
+   */
+  async seedTasks(
+    count: number,
+    options: { account?: string; spacingMs?: number; ageMs?: number } = {},
+  ): Promise<string[]> {
+    return (await this.call<{ ids: string[] }>('POST', '/_sandbox/tasks/seed', { count, ...options })).ids;
+  }
+
   /** The token's account's research tasks (the first 100), as GET /v1/deep_research_tasks lists them. */
   tasks(token: string): Promise<Array<{ id: string; brief: string; status: string; agents: number }>> {
     return this.call('GET', '/v1/deep_research_tasks?limit=100', undefined, token);

@@ -1,6 +1,7 @@
 // The control API under /_sandbox/ (no authentication; for tests, benchmarks and the playground): reset, account
-// credits and plan, clock, fault injection, forcing a task to fail mid-run, request counts, seeded company listing,
-// changes of a company's facts, and configuration (enrichment delay, per-token rate limit).
+// credits and plan, clock, fault injection, forcing a task to fail mid-run, seeding an account's older tasks, request
+// counts, seeded company listing, changes of a company's facts, and configuration (enrichment delay, per-token rate
+// limit).
 import { SIZE_BUCKETS } from './company-vocabulary';
 import { isoTime } from './clock';
 import { parseFaultConfig } from './faults';
@@ -154,6 +155,29 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
       handle: () => (sandbox.hostile.clear(), ok({ strings: 0 })),
     },
     { method: 'GET', pattern: /^\/_sandbox\/tasks$/, handle: () => ok(sandbox.tasks.all().map(taskObject)) },
+    {
+      method: 'POST',
+      pattern: /^\/_sandbox\/tasks\/seed$/,
+      handle: (request) => {
+        const body = bodyObject(request.body);
+        const account = sandbox.accounts.byName(String(body.account ?? 'sandbox-pro'));
+        if (!account) throw new HttpError(404, `Unknown account ${String(body.account)}`);
+        const count = body.count;
+        if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > 50_000)
+          throw new HttpError(400, 'count must be a whole number from 1 to 50000');
+        const spacingMs = body.spacingMs ?? 60_000;
+        const ageMs = body.ageMs ?? 0;
+        if (!Number.isInteger(spacingMs) || (spacingMs as number) < 0 || !Number.isInteger(ageMs) || (ageMs as number) < 0)
+          throw new HttpError(400, 'spacingMs and ageMs must be whole numbers of milliseconds, 0 or more');
+        const ids = sandbox.tasks.seedFinished(
+          account,
+          count as number,
+          sandbox.now() - (ageMs as number),
+          spacingMs as number,
+        );
+        return ok({ ids });
+      },
+    },
     {
       method: 'POST',
       pattern: /^\/_sandbox\/tasks\/([^/]+)\/fail$/,

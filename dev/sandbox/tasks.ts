@@ -148,6 +148,49 @@ export class TaskEngine {
     return [...this.createdOrder];
   }
 
+  /**
+   * Adds `count` finished tasks of `owner` made elsewhere (another tool, another spreadsheet), created `spacingMs`
+   * apart and the newest at `newestAt`, each in its place in the creation order. They are history: nothing is
+   * reserved or charged, and each carries a short markdown report. Returns their ids, oldest first.
+   */
+  seedFinished(owner: Account, count: number, newestAt: number, spacingMs: number): string[] {
+    const ids: string[] = [];
+    for (let i = count - 1; i >= 0; i--) {
+      this.sequence += 1;
+      const id = uuidFromRng(createRng(hashString(`${this.deps.seed}:task:${this.sequence}`)));
+      const createdAt = newestAt - i * spacingMs;
+      const task: Task = {
+        id,
+        owner,
+        createdAt,
+        updatedAt: createdAt,
+        status: 'done',
+        brief: `Earlier research ${this.sequence} (made elsewhere)`,
+        depth: 'medium',
+        outputSchema: null,
+        failureReason: null,
+        iterations: 1,
+        agents: 1,
+        sources: new Set(),
+        report: { kind: 'markdown', markdown: `# Earlier research ${this.sequence}`, sources: [], degradation_reasons: [] },
+        reservedCredits: 0,
+        queue: [],
+        wave: [],
+        waveFinished: [],
+        finished: [],
+        startedAgents: 1,
+        covered: new Set(),
+        degradations: [],
+      };
+      this.tasks.set(id, task);
+      let at = this.createdOrder.length;
+      while (at > 0 && this.createdOrder[at - 1].createdAt > createdAt) at--;
+      this.createdOrder.splice(at, 0, task);
+      ids.push(id);
+    }
+    return ids;
+  }
+
   /** Ends a running task as failed (control API); false when it had already finished. */
   failMidRun(task: Task, reason: MidRunFailure, now: number): boolean {
     if (task.status === 'done' || task.status === 'failed') return false;

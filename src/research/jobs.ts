@@ -18,10 +18,6 @@ export interface JobLimits {
   createBatch: number;
   /** Task ids per getTasks call (the client splits them into fetchAll rounds). */
   pollBatch: number;
-  /** Most task-list pages (100 tasks each) a tick reads to find its pending tasks. */
-  pollListPages: number;
-  /** Most tasks the list did not show that a tick reads on their own. */
-  pollUnseenReads: number;
   /** Stop starting new work after this many ms of an execution (Apps Script stops it at 6 minutes). */
   budgetMs: number;
   /** Look this far before the first ambiguous send when reconciling through the task list. */
@@ -38,8 +34,6 @@ export interface JobLimits {
 export const DEFAULT_LIMITS: JobLimits = {
   createBatch: 10,
   pollBatch: 100,
-  pollListPages: 20,
-  pollUnseenReads: 5,
   budgetMs: 4.5 * 60 * 1000,
   reconcileWindowMs: 10 * 60 * 1000,
   reconcilePages: 10,

@@ -1,9 +1,12 @@
-// Reads the current state of a ledger's research tasks at little cost. The task list (newest first, 100 per page, the
-// pages of a round sent in one fetchAll) gives the status of 100 tasks per request, so a tick costs about
-// ceil(pending / 100) requests plus one GET per finished task whose list item lacks the report. Pages are read until
-// every wanted task was seen, the list ends, or its tasks are older than the oldest wanted one. A task the list did
-// not show (another account's task, or older than the pages read) is read on its own, a few per tick, and a
-// per-user memory spaces those reads out so they do not recur every tick. Pure: works over the ResearchClient port.
+// Reads the current state of a ledger's research tasks at little cost, however many tasks the account holds. The task
+// list (newest first, 100 per page, the pages of a round sent in one fetchAll) gives the status of 100 tasks per
+// request; a task's own GET gives one. A tick reads list pages from the newest while that is the cheaper way to reach
+// the pending tasks not seen yet: before each round it estimates the pages still needed to reach the oldest of them
+// (from how densely the pages read so far were filled) and, once that is more than one GET per task, reads the rest
+// on their own. So every pending task is read every tick (within the tick's time), at a cost of about
+// min(pages down to the oldest pending task, pending tasks) plus one GET per finished task whose list item lacks the
+// report. Tasks the list did not show (another account's task, one the list does not carry yet, one deleted) are read
+// on their own too, and a per-user memory spaces those reads out. Pure: works over the ResearchClient port.
 import type { ApiError, Result } from '../api/errors';
 import type { ResearchTask } from '../api/types';
 import type { CachePort, ClockPort } from '../ports';
@@ -11,9 +14,11 @@ import type { ResearchClient } from './ports';
 
 /** The service's largest task-list page (the sandbox's MAX_TASK_PAGE). */
 export const TASK_LIST_PAGE = 100;
+/** Most list pages sent in one round (so the deadline is checked between rounds). */
+const MAX_ROUND_PAGES = 50;
 
 const MINUTE = 60 * 1000;
-/** A task the list did not show is read again after a quarter of its age, between these bounds. */
+/** A task read on its own is read again after a quarter of its age, between these bounds. */
 const UNSEEN_RECHECK_MIN_MS = 1 * MINUTE;
 const UNSEEN_RECHECK_MAX_MS = 30 * MINUTE;
 /** Another account's task (403) is tried again after this long (it may have become readable). */
@@ -25,16 +30,16 @@ export interface PollTarget {
   sentAt: number;
 }
 
-/** What was last learned about a task the list did not show: read recently, or not readable by this user. */
+/** What was last learned about a task read on its own: read recently, or not readable by this user. */
 export type UnseenNote = 'read' | 'forbidden';
 
-/** Per-user memory of the individual reads of unseen tasks (a hint: forgetting costs one more read). */
+/** Per-user memory of the individual reads of tasks (a hint: forgetting costs one more read). */
 export interface PollMemory {
   recall(taskIds: string[]): Map<string, UnseenNote>;
   remember(notes: Array<{ taskId: string; note: UnseenNote; forMs: number }>): void;
 }
 
-/** No memory: unseen tasks are read every tick (still at most `unseenReads` of them). */
+/** No memory: tasks the list does not give are read every tick. */
 export const NO_POLL_MEMORY: PollMemory = { recall: () => new Map(), remember: () => undefined };
 
 const MEMORY_KEY_PREFIX = 'sheetscout.poll.';
@@ -65,10 +70,6 @@ export function cachePollMemory(cache: CachePort): PollMemory {
 }
 
 export interface PollOptions {
-  /** Most list pages read in one tick. */
-  maxPages: number;
-  /** Most individual reads of tasks the list did not show, per tick. */
-  unseenReads: number;
   /** Task ids per getTasks call. */
   getBatch: number;
   /** Allowance for the difference between the script's clock and the service's when comparing creation times. */
@@ -90,6 +91,8 @@ export interface PollResult {
   unreadable: Set<string>;
   /** Requests sent: list pages plus individual reads. */
   requests: number;
+  /** Requests sent for list pages. */
+  pages: number;
   /** Stopped for lack of time; the next tick continues. */
   partial: boolean;
   /** The list could not be read: nothing was read on its own either (the next tick tries again). */
@@ -98,53 +101,86 @@ export interface PollResult {
 
 interface ListScan {
   seen: Map<string, ResearchTask>;
-  requests: number;
-  /** Every wanted task that the list holds was seen (the scan was not cut short by the page limit or the clock). */
-  complete: boolean;
-  partial: boolean;
+  pages: number;
+  /** Creation time of the oldest list item read (null: no item read). */
+  oldestRead: number | null;
+  /**
+   * Whether the targets not seen may be read on their own: the list ended, passed the oldest target, or reading them
+   * on their own is cheaper than reading on (false only when the clock cut the scan short).
+   */
+  settled: boolean;
   error: ApiError | null;
 }
 
-/** Reads list pages, several per fetchAll round, until the wanted tasks are seen or the list is past them. */
+/**
+ * List pages still needed to reach the oldest of the `behind` targets (those not seen, sent before the oldest item
+ * read): at least one page per 100 of them, and as many as the pages read so far suggest, from the number of tasks the
+ * account created per millisecond between the newest item and the oldest one read.
+ */
+export function pagesStillNeeded(behind: PollTarget[], read: { items: number; newest: number; oldest: number }): number {
+  if (behind.length === 0) return 0;
+  const byCount = Math.ceil(behind.length / TASK_LIST_PAGE);
+  const oldestBehind = Math.min(...behind.map((target) => target.sentAt));
+  const perMs = read.items / Math.max(1, read.newest - read.oldest);
+  const byDensity = Math.ceil((perMs * Math.max(0, read.oldest - oldestBehind)) / TASK_LIST_PAGE);
+  return Math.max(byCount, byDensity);
+}
+
+/**
+ * Reads list pages, several per fetchAll round, while that is cheaper than reading the targets not seen yet on their
+ * own, and until every target was seen or the list is past them.
+ */
 function scanList(deps: PollDeps, targets: PollTarget[], options: PollOptions): ListScan {
-  const wanted = new Set(targets.map((target) => target.taskId));
   const since = Math.min(...targets.map((target) => target.sentAt)) - options.clockSkewMs;
-  const scan: ListScan = { seen: new Map(), requests: 0, complete: false, partial: false, error: null };
-  let nextPage = 0;
-  while (!scan.complete) {
-    if (deps.clock.now() >= options.deadline) {
-      scan.partial = true;
-      break;
+  const scan: ListScan = { seen: new Map(), pages: 0, oldestRead: null, settled: false, error: null };
+  const wanted = new Set(targets.map((target) => target.taskId));
+  let newestRead: number | null = null;
+  let items = 0;
+  for (;;) {
+    if (deps.clock.now() >= options.deadline) return scan;
+    const unseen = targets.filter((target) => !scan.seen.has(target.taskId));
+    const oldest = scan.oldestRead;
+    const behind =
+      oldest === null ? unseen : unseen.filter((target) => target.sentAt - options.clockSkewMs <= oldest);
+    const needed =
+      oldest === null || newestRead === null
+        ? Math.ceil(behind.length / TASK_LIST_PAGE)
+        : pagesStillNeeded(behind, { items, newest: newestRead, oldest });
+    // Nothing left below what was read, or cheaper to read one by one: the scan is over.
+    if (needed === 0 || (scan.pages > 0 && needed > behind.length)) {
+      scan.settled = true;
+      return scan;
     }
-    const unseen = wanted.size - scan.seen.size;
-    const count = Math.min(options.maxPages - nextPage, Math.max(1, Math.ceil(unseen / TASK_LIST_PAGE)));
-    if (count <= 0) break;
+    // The first round reads a page per 100 targets (a lower bound); later ones half of the estimate, which reads on
+    // from what they find, so an estimate thrown off by a gap in the list reads past the targets by a page or two.
+    const count = Math.min(MAX_ROUND_PAGES, oldest === null ? needed : Math.ceil(needed / 2));
     const queries = Array.from({ length: count }, (_, i) => ({
-      offset: (nextPage + i) * TASK_LIST_PAGE,
+      offset: (scan.pages + i) * TASK_LIST_PAGE,
       limit: TASK_LIST_PAGE,
     }));
     const pages = deps.client.listTaskPages(queries);
-    scan.requests += count;
-    nextPage += count;
+    scan.pages += count;
     for (const page of pages) {
       if (!page.ok) {
         scan.error = page.error;
         return scan;
       }
-      for (const task of page.value) if (wanted.has(task.id) && !scan.seen.has(task.id)) scan.seen.set(task.id, task);
-      const oldest = page.value[page.value.length - 1];
-      if (
-        page.value.length < TASK_LIST_PAGE ||
-        !oldest ||
-        Date.parse(oldest.created_at) < since ||
-        scan.seen.size === wanted.size
-      ) {
-        scan.complete = true;
-        break;
+      for (const task of page.value) {
+        if (wanted.has(task.id) && !scan.seen.has(task.id)) scan.seen.set(task.id, task);
+        const created = Date.parse(task.created_at);
+        if (Number.isFinite(created)) {
+          newestRead ??= created;
+          scan.oldestRead = created;
+        }
+      }
+      items += page.value.length;
+      const last = scan.oldestRead;
+      if (page.value.length < TASK_LIST_PAGE || last === null || last < since || scan.seen.size === wanted.size) {
+        scan.settled = true;
+        return scan;
       }
     }
   }
-  return scan;
 }
 
 function recheckAfter(now: number, target: PollTarget): number {
@@ -152,21 +188,22 @@ function recheckAfter(now: number, target: PollTarget): number {
 }
 
 /**
- * Reads the state of the given tasks: list pages first, then GETs of finished tasks whose list item has no report and
- * of a few tasks the list did not show. Never throws; answers only for the tasks it read.
+ * Reads the state of the given tasks: list pages first (while cheaper), then GETs of finished tasks whose list item
+ * has no report and of the tasks the list did not give. Never throws; answers only for the tasks it read.
  */
 export function pollTasks(deps: PollDeps, targets: PollTarget[], options: PollOptions): PollResult {
   const result: PollResult = {
     answers: new Map(),
     unreadable: new Set(),
     requests: 0,
+    pages: 0,
     partial: false,
     listError: null,
   };
   if (targets.length === 0) return result;
   const scan = scanList(deps, targets, options);
-  result.requests = scan.requests;
-  result.partial = scan.partial;
+  result.requests = result.pages = scan.pages;
+  result.partial = !scan.settled && scan.error === null;
   result.listError = scan.error;
   if (scan.error) return result;
   const toRead: string[] = [];
@@ -174,14 +211,18 @@ export function pollTasks(deps: PollDeps, targets: PollTarget[], options: PollOp
     if (task.status === 'done' && !task.report) toRead.push(taskId);
     else result.answers.set(taskId, { ok: true, value: task, status: 200, retries: 0 });
   }
-  const unseen = scan.complete ? targets.filter((target) => !scan.seen.has(target.taskId)) : [];
+  // After a scan the clock cut short, only the targets above what was read are known to be missing from the list.
+  const oldest = scan.oldestRead;
+  const unseen = targets.filter(
+    (target) =>
+      !scan.seen.has(target.taskId) &&
+      (scan.settled || (oldest !== null && target.sentAt - options.clockSkewMs > oldest)),
+  );
   const notes = deps.memory.recall(unseen.map((target) => target.taskId));
-  const dueUnseen = unseen
-    .filter((target) => {
-      if (notes.get(target.taskId) === 'forbidden') result.unreadable.add(target.taskId);
-      return !notes.has(target.taskId);
-    })
-    .slice(0, options.unseenReads);
+  const dueUnseen = unseen.filter((target) => {
+    if (notes.get(target.taskId) === 'forbidden') result.unreadable.add(target.taskId);
+    return !notes.has(target.taskId);
+  });
   toRead.push(...dueUnseen.map((target) => target.taskId));
   const reads = readTasks(deps, toRead, options);
   result.requests += reads.requests;
@@ -197,7 +238,8 @@ export function pollTasks(deps: PollDeps, targets: PollTarget[], options: PollOp
     if (!answer) continue;
     if (!answer.ok && answer.error.kind === 'forbidden')
       remembered.push({ taskId: target.taskId, note: 'forbidden', forMs: FORBIDDEN_RECHECK_MS });
-    else if (answer.ok) remembered.push({ taskId: target.taskId, note: 'read', forMs: recheckAfter(now, target) });
+    else if (answer.ok && answer.value.status !== 'done' && answer.value.status !== 'failed')
+      remembered.push({ taskId: target.taskId, note: 'read', forMs: recheckAfter(now, target) });
   }
   if (remembered.length > 0) deps.memory.remember(remembered);
   return result;

@@ -77,14 +77,12 @@ export function runTick(deps: JobDeps, startedAt = deps.clock.now()): TickSummar
   const fresh = new Map<string, TaskReport>();
   const changed = new Map<string, LedgerEntry>();
   for (const entry of created) changed.set(entry.id, latest.get(entry.id) ?? entry);
-  // The task list gives the state of 100 tasks per request; only finished tasks without their report in the list, and
-  // a few tasks the list does not show, are read on their own (poll.ts).
+  // The task list gives the state of 100 tasks per request, read down to the pending tasks while that is cheaper than
+  // reading them one by one (poll.ts).
   const poll = pollTasks(
     { client: deps.client, clock: deps.clock, memory: deps.pollMemory ?? NO_POLL_MEMORY },
     toPoll.map((entry) => ({ taskId: entry.taskId as string, sentAt: entry.sentAt ?? entry.launchedAt })),
     {
-      maxPages: limits.pollListPages,
-      unseenReads: limits.pollUnseenReads,
       getBatch: limits.pollBatch,
       clockSkewMs: limits.reconcileWindowMs,
       deadline,

@@ -172,6 +172,25 @@ describe('clock, accounts, companies and config', () => {
     expect(await sandbox.credits(TOKENS.solo)).toBe(200);
   });
 
+  test("an account's older tasks made elsewhere can be seeded: listed in creation order, finished, charged nothing", async () => {
+    const domain = (await sandbox.companies('?limit=1'))[0].domain;
+    await sandbox.advance(10 * 60_000);
+    const mine = await sandbox.createTask({ brief: `Research ${domain}` });
+    const credits = await sandbox.credits(TOKENS.pro);
+    const { ids } = await sandbox.control('POST', 'tasks/seed', { count: 3, spacingMs: 60_000, ageMs: 30_000 });
+    expect(ids).toHaveLength(3);
+    const listed = await sandbox.call('GET', '/v1/deep_research_tasks?limit=10');
+    // Newest first: the seeded ones (newest 30 s ago) are older than the task created now, and oldest-first in `ids`.
+    expect(listed.body.map((task: any) => task.id)).toEqual([mine.id, ...[...ids].reverse()]);
+    expect(listed.body.slice(1).every((task: any) => task.status === 'done' && task.report.kind === 'markdown')).toBe(
+      true,
+    );
+    expect(listed.body[3].created_at).toBe('2025-06-02T09:07:30.000Z');
+    expect(await sandbox.credits(TOKENS.pro)).toBe(credits);
+    expect((await rawControl('POST', 'tasks/seed', { count: 0 })).status).toBe(400);
+    expect((await rawControl('POST', 'tasks/seed', { count: 1, account: 'nobody' })).status).toBe(404);
+  });
+
   test('seeded companies can be listed, enriched or not', async () => {
     const pending = await sandbox.companies('?enriched=false&limit=5');
     expect(pending).toHaveLength(5);

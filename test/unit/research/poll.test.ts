@@ -3,6 +3,7 @@ import type { ListTasksQuery, ResearchTask, TaskStatus } from '../../../src/api/
 import {
   cachePollMemory,
   NO_POLL_MEMORY,
+  pagesStillNeeded,
   pollTasks,
   type PollMemory,
   type PollOptions,
@@ -91,8 +92,6 @@ class MapMemory implements PollMemory {
 }
 
 const options = (clock: ManualClock, overrides: Partial<PollOptions> = {}): PollOptions => ({
-  maxPages: 20,
-  unseenReads: 5,
   getBatch: 100,
   clockSkewMs: 10 * MINUTE,
   deadline: clock.now() + 60_000,
@@ -151,7 +150,7 @@ describe('pollTasks', () => {
     expect(result.answers.get('b')?.ok).toBe(true);
   });
 
-  it('reads tasks the list does not show a few per tick, remembers 403s and does not re-read them every tick', () => {
+  it('reads every task the list does not show, remembers 403s and does not re-read them every tick', () => {
     const clock = new ManualClock(T0 + 60 * MINUTE);
     const service = new ListService();
     const foreign = series('f', 12, T0);
@@ -160,17 +159,58 @@ describe('pollTasks', () => {
     const memory = new MapMemory();
     const targets = targetsOf(service.tasks);
     const first = pollTasks({ client: service, clock, memory }, targets, options(clock));
-    expect(service.gets).toHaveLength(5);
-    expect(first.unreadable.size).toBe(5);
-    expect(first.answers.size).toBe(3 + 5);
-    const second = pollTasks({ client: service, clock, memory }, targets, options(clock));
-    expect(service.gets).toHaveLength(10);
-    expect(second.unreadable.size).toBe(10);
-    pollTasks({ client: service, clock, memory }, targets, options(clock));
-    const fourth = pollTasks({ client: service, clock, memory }, targets, options(clock));
     expect(service.gets).toHaveLength(12);
-    expect(fourth.unreadable.size).toBe(12);
-    expect(fourth.requests).toBe(1);
+    expect(first.unreadable.size).toBe(12);
+    expect(first.answers.size).toBe(3 + 12);
+    const second = pollTasks({ client: service, clock, memory }, targets, options(clock));
+    expect(service.gets).toHaveLength(12);
+    expect(second.unreadable.size).toBe(12);
+    expect(second.requests).toBe(1);
+  });
+
+  it('reaches pending tasks behind thousands of newer ones: every one is read, by pages while they are cheaper', () => {
+    const clock = new ManualClock(T0 + 600 * MINUTE);
+    const service = new ListService();
+    const mine = series('m', 600, T0);
+    // Four thousand tasks made since by other documents and tools, a thousand older ones before.
+    service.tasks = [...series('h', 1000, T0 - 2000 * 1000, 'done'), ...mine, ...series('o', 4000, T0 + 700_000)];
+    const result = pollTasks({ client: service, clock, memory: new MapMemory() }, targetsOf(mine), options(clock));
+    expect(result.answers.size).toBe(600);
+    expect(service.gets).toEqual([]);
+    // 46 pages reach them (4,000 newer + 600 mine); a round estimated from the density may read a page or two more,
+    // and no page of the older history is read.
+    expect(result.pages).toBeGreaterThanOrEqual(46);
+    expect(result.pages).toBeLessThanOrEqual(48);
+    expect(result.requests).toBe(result.pages);
+    expect(result.partial).toBe(false);
+  });
+
+  it('reads a few pending tasks behind a long list on their own: a GET each costs less than the pages', () => {
+    const clock = new ManualClock(T0 + 600 * MINUTE);
+    const service = new ListService();
+    const mine = series('m', 8, T0);
+    service.tasks = [...mine, ...series('o', 5000, T0 + 100_000)];
+    const memory = cachePollMemory(new MemoryCache(clock));
+    const result = pollTasks({ client: service, clock, memory }, targetsOf(mine), options(clock));
+    expect(result.answers.size).toBe(8);
+    expect(result.pages).toBe(1);
+    expect([...service.gets].sort()).toEqual(mine.map((t) => t.id).sort());
+    expect(result.requests).toBe(9);
+    // Read on their own, they wait a while before the next read (a quarter of their age, at most 30 minutes).
+    const again = pollTasks({ client: service, clock, memory }, targetsOf(mine), options(clock));
+    expect(again.requests).toBe(1);
+    clock.advance(31 * MINUTE);
+    expect(pollTasks({ client: service, clock, memory }, targetsOf(mine), options(clock)).requests).toBe(9);
+  });
+
+  it('estimates the pages still needed from the density of the pages read', () => {
+    const targets = [{ taskId: 'a', sentAt: 0 }];
+    // 200 items read over 200 s: one a second; the target is 1,000 s older than the oldest read: 10 pages.
+    expect(pagesStillNeeded(targets, { items: 200, newest: 1_200_000, oldest: 1_000_000 })).toBe(10);
+    // At least a page per 100 targets, whatever the density.
+    const many = Array.from({ length: 250 }, (_, i) => ({ taskId: `t${i}`, sentAt: 999_000 }));
+    expect(pagesStillNeeded(many, { items: 100, newest: 1_100_000, oldest: 1_000_000 })).toBe(3);
+    expect(pagesStillNeeded([], { items: 100, newest: 1, oldest: 0 })).toBe(0);
   });
 
   it('a task deleted by the service is reported not found', () => {
