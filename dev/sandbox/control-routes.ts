@@ -167,7 +167,12 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
           throw new HttpError(400, 'count must be a whole number from 1 to 50000');
         const spacingMs = body.spacingMs ?? 60_000;
         const ageMs = body.ageMs ?? 0;
-        if (!Number.isInteger(spacingMs) || (spacingMs as number) < 0 || !Number.isInteger(ageMs) || (ageMs as number) < 0)
+        if (
+          !Number.isInteger(spacingMs) ||
+          (spacingMs as number) < 0 ||
+          !Number.isInteger(ageMs) ||
+          (ageMs as number) < 0
+        )
           throw new HttpError(400, 'spacingMs and ageMs must be whole numbers of milliseconds, 0 or more');
         const ids = sandbox.tasks.seedFinished(
           account,

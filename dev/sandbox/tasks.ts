@@ -172,7 +172,12 @@ export class TaskEngine {
         iterations: 1,
         agents: 1,
         sources: new Set(),
-        report: { kind: 'markdown', markdown: `# Earlier research ${this.sequence}`, sources: [], degradation_reasons: [] },
+        report: {
+          kind: 'markdown',
+          markdown: `# Earlier research ${this.sequence}`,
+          sources: [],
+          degradation_reasons: [],
+        },
         reservedCredits: 0,
         queue: [],
         wave: [],

@@ -117,7 +117,10 @@ interface ListScan {
  * read): at least one page per 100 of them, and as many as the pages read so far suggest, from the number of tasks the
  * account created per millisecond between the newest item and the oldest one read.
  */
-export function pagesStillNeeded(behind: PollTarget[], read: { items: number; newest: number; oldest: number }): number {
+export function pagesStillNeeded(
+  behind: PollTarget[],
+  read: { items: number; newest: number; oldest: number },
+): number {
   if (behind.length === 0) return 0;
   const byCount = Math.ceil(behind.length / TASK_LIST_PAGE);
   const oldestBehind = Math.min(...behind.map((target) => target.sentAt));
@@ -140,8 +143,7 @@ function scanList(deps: PollDeps, targets: PollTarget[], options: PollOptions): 
     if (deps.clock.now() >= options.deadline) return scan;
     const unseen = targets.filter((target) => !scan.seen.has(target.taskId));
     const oldest = scan.oldestRead;
-    const behind =
-      oldest === null ? unseen : unseen.filter((target) => target.sentAt - options.clockSkewMs <= oldest);
+    const behind = oldest === null ? unseen : unseen.filter((target) => target.sentAt - options.clockSkewMs <= oldest);
     const needed =
       oldest === null || newestRead === null
         ? Math.ceil(behind.length / TASK_LIST_PAGE)
