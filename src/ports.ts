@@ -41,7 +41,10 @@ export interface HttpPort {
 
 /** String key-value store (PropertiesService-like). */
 export interface KeyValueStore {
+  /** The value as this execution knows it: it may answer from the execution's first read of the store. */
   get(key: string): string | null;
+  /** The value as stored now: for values other executions change while this one runs (a counter, a job's state). */
+  fresh(key: string): string | null;
   set(key: string, value: string): void;
   remove(key: string): void;
 }

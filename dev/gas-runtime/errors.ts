@@ -46,6 +46,9 @@ export const Msg = {
   cellTooLong: 'Your input contains more than the maximum of 50000 characters in a single cell.',
   rangeNotFound: 'Range not found',
   outsideSheet: 'The coordinates of the range are outside the dimensions of the sheet.',
+  /** Growing a spreadsheet past its cell limit (wording from field reports; the limit from Google's Drive help). */
+  cellLimit: (limit: number) =>
+    `This action would increase the number of cells in the workbook above the limit of ${limit} cells.`,
   startRowTooSmall: 'The starting row of the range is too small.',
   startColumnTooSmall: 'The starting column of the range is too small.',
   rowsAtLeastOne: 'The number of rows in the range must be at least 1.',

@@ -9,9 +9,22 @@ import { output, render, state } from './state';
 
 const POLL_MS = 15000;
 
+/**
+ * Takes a poll's answer: a poll that did not tick leaves out the request budget and the timer's state, and the panel
+ * keeps showing what the last one that did said.
+ */
+function takeStatus(next: ResearchStatusDto): void {
+  const previous = state.status;
+  state.status = {
+    ...next,
+    requests: next.requests ?? previous?.requests ?? null,
+    timer: next.timer ?? previous?.timer ?? null,
+  };
+}
+
 /** One poll (through pollLoop only; a failed one is tried again at the next interval). */
 async function fetchStatus(): Promise<void> {
-  state.status = await server.pollResearch();
+  takeStatus(await server.pollResearch());
   if (state.tab === 'tasks') render();
 }
 
@@ -23,7 +36,7 @@ export const pollLoop = createPollLoop({
 });
 
 /** "Requests today: N of M", and the warning or refusal once 90 % of the daily budget is used. */
-function requestBudgetLine(requests: ResearchStatusDto['requests']): HTMLElement {
+function requestBudgetLine(requests: NonNullable<ResearchStatusDto['requests']>): HTMLElement {
   return h(
     'div',
     { id: 'request-budget' },
@@ -96,7 +109,7 @@ async function actOnUnconfirmed(action: 'check' | 'send', entryId: string): Prom
         ? await server.checkUnconfirmedResearch([entryId])
         : await server.sendUnconfirmedResearchAnyway([entryId]);
     state.notice = { kind: result.ok ? 'ok' : 'error', text: result.message };
-    state.status = await server.pollResearch();
+    takeStatus(await server.pollResearch());
   } catch (error) {
     state.notice = { kind: 'error', text: errorText(error) };
   }
@@ -262,7 +275,14 @@ export function tasksTab(): HTMLElement {
           `${status.pending} task${status.pending === 1 ? '' : 's'} pending${status.busy ? ' (updating…)' : ''}; refreshed every 15 s while this panel is open`,
         )
       : h('div', { class: 'muted' }, 'Loading…'),
-    status ? requestBudgetLine(status.requests) : null,
+    status?.requests ? requestBudgetLine(status.requests) : null,
+    status?.timer?.problem
+      ? h(
+          'div',
+          { class: 'message warn', id: 'timer-problem', role: 'alert' },
+          `Research here continues only while this panel is open. ${status.timer.problem}`,
+        )
+      : null,
     status && status.damaged.length > 0 ? damagedNotice(status.damaged) : null,
     ...(status?.rows ?? []).map(sheetTask),
     h('h2', {}, 'All tasks of the account'),

@@ -49,7 +49,8 @@ export interface ServiceSettings {
 export interface ServiceClientDeps {
   http: HttpPort;
   clock: ClockPort;
-  settings: ServiceSettings;
+  /** The connection, or a function that reads it when the first call is made (a client that sends nothing reads none). */
+  settings: ServiceSettings | (() => ServiceSettings);
   /** Source of jitter in [0, 1); Math.random by default. */
   random?: () => number;
   retry?: Partial<RetryPolicy>;
@@ -130,7 +131,9 @@ function checkSettings(
 }
 
 export function createServiceClient(deps: ServiceClientDeps): ServiceClient {
-  const settings = checkSettings(deps.settings);
+  let checked: ReturnType<typeof checkSettings> | null = null;
+  const connection = () =>
+    (checked ??= checkSettings(typeof deps.settings === 'function' ? deps.settings() : deps.settings));
   const executorDeps = {
     http: deps.http,
     clock: deps.clock,
@@ -141,6 +144,7 @@ export function createServiceClient(deps: ServiceClientDeps): ServiceClient {
   };
 
   function toCall<I, T>(endpoint: Endpoint<I, T>, input: I): Call<T> {
+    const settings = connection();
     if (!settings.ok) return { refused: settings.error };
     const built = endpoint.build(input);
     if (!built.ok) return { refused: built.error };
@@ -167,6 +171,7 @@ export function createServiceClient(deps: ServiceClientDeps): ServiceClient {
       executorDeps,
       inputs.map((input) => toCall(endpoint, input)),
     );
+    const settings = connection();
     return settings.ok
       ? results.map((result) => (result.ok ? result : { ...result, error: scrubSecret(result.error, settings.token) }))
       : results;

@@ -23,6 +23,7 @@ import { resolveDomains, type DomainResolution } from './lookups';
 import type { EnrichSheet } from './ports';
 import { LIMITS, PERMANENT_ERRORS, type EnrichDeps } from './service';
 import { progressOf } from './progress';
+import { freshReads } from '../shared/fresh-reads';
 
 export type ChunkMode = 'sidebar' | 'trigger';
 
@@ -155,7 +156,7 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     // The tail of a plan that is not the last goes out with the next plan, in a full batch.
     if (!job.mainDone && due.length + fromPlan.length < batchSize && planIndex + fromPlan.length >= job.plan.length)
       break;
-    const stored = loadJob(deps.store);
+    const stored = loadJob(freshReads(deps.store));
     if (!stored || stored.id !== job.id || stored.status !== 'running') break;
     const batch: BatchItem[] = [
       ...due.map((entry) => ({ d: entry.d, r: entry.r, retry: entry })),
@@ -306,7 +307,7 @@ export function runChunk(deps: EnrichDeps, mode: ChunkMode, budgetMs?: number): 
     }
     for (;;) {
       chunkOnce(deps, job, started, budget, mode);
-      const stored = loadJob(deps.store);
+      const stored = loadJob(freshReads(deps.store));
       if (stored && (stored.id !== job.id || stored.status === 'cancelled')) {
         job = stored;
         break;

@@ -74,12 +74,16 @@ export function appContext(): AppContext {
       if (!stores.document) throw new Error(NO_SPREADSHEET_MESSAGE);
       return stores.document;
     },
-    documentLock: () => createLockPort(LockService.getDocumentLock() ?? LockService.getScriptLock()),
+    documentLock: () =>
+      createLockPort(
+        LockService.getDocumentLock() ?? LockService.getScriptLock(),
+        stores.document ? [stores.document] : [],
+      ),
     userClient: (options) =>
       createServiceClient({
         http,
         clock,
-        settings: userConnection(stores),
+        settings: () => userConnection(stores),
         ...options,
         throughput: throughput('panel'),
       }),
@@ -87,7 +91,7 @@ export function appContext(): AppContext {
       createServiceClient({
         http: formulaHttp,
         clock,
-        settings: formulaConnection(stores.document),
+        settings: () => formulaConnection(stores.document),
         ...options,
         throughput: throughput('formulas'),
       }),

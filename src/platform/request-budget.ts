@@ -121,6 +121,8 @@ export function readAccountKind(settings: KeyValueStore): AccountKind {
 /** One counter: its usage value in a store, the budget from the user's account kind. */
 export class RequestCounter {
   private kind: AccountKind | null = null;
+  /** This execution has counted a batch: the next reads the stored value fresh (other executions count too). */
+  private counted = false;
 
   constructor(
     private readonly usageStore: KeyValueStore,
@@ -139,12 +141,15 @@ export class RequestCounter {
   }
 
   /**
-   * Counts up to `wanted` requests against the budget and returns how many may be sent. The stored value is read
-   * fresh (other executions count too) and written once. A store that cannot be written does not stop the requests.
+   * Counts up to `wanted` requests against the budget and returns how many may be sent. The stored value is read as
+   * the execution first read the store, then fresh for each later batch (other executions count too), and written
+   * once a batch. A store that cannot be written does not stop the requests.
    */
   reserve(wanted: number): number {
     const now = this.clock.now();
-    const usage = parseUsage(this.usageStore.get(this.usageKey));
+    const stored = this.counted ? this.usageStore.fresh(this.usageKey) : this.usageStore.get(this.usageKey);
+    this.counted = true;
+    const usage = parseUsage(stored);
     const allowed = Math.max(0, Math.min(wanted, ACCOUNT_KINDS[this.account()].budget - usedInWindow(usage, now)));
     if (allowed === 0) return 0;
     try {

@@ -2,7 +2,13 @@
 // document only: getProjectTriggers would also return the user's timers of every other document the add-on is used
 // in) and the timer's deps for this execution (current user, cadence allowed by how the script runs).
 import type { ClockPort, KeyValueStore } from '../ports';
-import type { TimerDeps, TimerTriggerPort } from '../scheduler/timer';
+import { TimerUnavailable, type TimerDeps, type TimerTriggerPort } from '../scheduler/timer';
+
+/**
+ * Google's refusals of one more trigger: 20 per user per script ("This script has too many triggers"), and for an
+ * add-on one time-driven trigger per user per document ("... too many time-based triggers in this document ...").
+ */
+const TRIGGER_LIMIT = /too many (time-based )?triggers/i;
 
 function scriptTriggers(): TimerTriggerPort {
   const thisDocument = () => ScriptApp.getUserTriggers(SpreadsheetApp.getActive());
@@ -11,7 +17,12 @@ function scriptTriggers(): TimerTriggerPort {
     list: (handler) => mine(handler).map((trigger) => trigger.getUniqueId()),
     create: (handler, cadence) => {
       const builder = ScriptApp.newTrigger(handler).timeBased();
-      return (cadence === 'minute' ? builder.everyMinutes(1) : builder.everyHours(1)).create().getUniqueId();
+      try {
+        return (cadence === 'minute' ? builder.everyMinutes(1) : builder.everyHours(1)).create().getUniqueId();
+      } catch (error) {
+        if (TRIGGER_LIMIT.test(String(error))) throw new TimerUnavailable();
+        throw error;
+      }
     },
     remove: (id) => {
       for (const trigger of thisDocument()) if (trigger.getUniqueId() === id) ScriptApp.deleteTrigger(trigger);

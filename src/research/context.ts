@@ -8,7 +8,7 @@ import { type JobDeps } from './jobs';
 import { LEDGER_HEADERS } from './ledger';
 import { HiddenTable, SheetGrid } from '../platform/sheets/research';
 import { LedgerStore, ReportStore } from './stores';
-import { ensureTimer, recordTick, removeTimerIfIdle, type TimerDeps } from '../scheduler/timer';
+import { recordTick, removeTimerIfIdle, reserveTimer, type TimerDeps } from '../scheduler/timer';
 import { appsScriptTimer } from '../platform/timer-triggers';
 import { cachePollMemory } from './poll';
 import { newId } from '../platform/ids';
@@ -64,13 +64,18 @@ export function withLock<T>(r: Research, waitMs: number, busy: () => T, work: ()
   }
 }
 
-export function tickOnce(r: Research): { pending: number } {
+/**
+ * One tick, then the timer: removed when nothing is pending, else kept (or set up again). `timerProblem` says why no
+ * timer could be set up: the tasks are paid for, so the panel keeps polling and says so.
+ */
+export function tickOnce(r: Research): { pending: number; timerProblem: string | null } {
   r.document.set(LAST_TICK_KEY, String(r.context.clock.now()));
   const summary = runTick(r.deps);
-  if (summary.pending === 0) removeTimerIfIdle(r.trigger, 'research');
-  else {
-    ensureTimer(r.trigger, 'research');
-    recordTick(r.trigger);
+  if (summary.pending === 0) {
+    removeTimerIfIdle(r.trigger, 'research');
+    return { pending: 0, timerProblem: null };
   }
-  return summary;
+  const timerProblem = reserveTimer(r.trigger, 'research');
+  if (!timerProblem) recordTick(r.trigger);
+  return { pending: summary.pending, timerProblem };
 }

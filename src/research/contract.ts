@@ -112,8 +112,16 @@ export interface ResearchStatusDto {
   rows: ResearchRowDto[];
   /** Another execution held the lock: the numbers are from the ledger as it was. */
   busy: boolean;
-  /** The acting user's daily request budget ("Requests today: N of M"), with its warning when nearly spent. */
-  requests: BudgetStatus;
+  /**
+   * The acting user's daily request budget ("Requests today: N of M"), with its warning when nearly spent; null when
+   * this poll did not tick (the panel keeps what it last showed).
+   */
+  requests: BudgetStatus | null;
+  /**
+   * The timer that collects results while the panels are closed, as this poll's tick found it: `problem` says why
+   * none could be set up (research then continues only while a panel is open); null when this poll did not tick.
+   */
+  timer: { problem: string | null } | null;
   /** Ledger rows that could not be read: kept in the hidden ledger sheet as they are, and shown to the user. */
   damaged: DamagedRecord[];
 }

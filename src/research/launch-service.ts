@@ -6,12 +6,13 @@ import type { LaunchResponse, ResearchContextDto } from './contract';
 import { userMessage } from '../api/errors';
 import { parseTemplate } from './brief-template';
 import { reservationFor } from './depth';
-import { runLaunch, type LaunchOutcome } from './launch';
+import { runLaunch, type LaunchOutcome, type LaunchPlan } from './launch';
 import { isPending } from './ledger';
 import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
 import { readChunked, writeChunked } from '../shared/chunked-store';
-import { ensureTimer } from '../scheduler/timer';
+import { removeTimerIfIdle, reserveTimer } from '../scheduler/timer';
+import { requestProblem, storageProblem } from './preconditions';
 import { BUSY_MESSAGE } from '../shared/busy';
 import { spreadsheetCalendar, storedCap } from './guard-service';
 
@@ -103,17 +104,32 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
             calendar: spreadsheetCalendar(),
             fitToCap: request.fitToCap === true,
           },
+          canFinish: (plan) => launchPreconditions(r, plan),
         },
       );
+      // The timer reserved for this launch goes again when the launch left nothing to collect.
+      if (!r.deps.ledger.all().some(isPending)) removeTimerIfIdle(r.trigger, 'research');
       if (outcome.refused)
         return {
           ...refusedLaunch(outcome.refused.split('\n')),
           skippedEmpty: outcome.plan.skippedEmpty,
           tooLong: outcome.plan.tooLong,
         };
-      if (r.deps.ledger.all().some(isPending)) ensureTimer(r.trigger, 'research');
       return launchSummary(outcome);
     },
+  );
+}
+
+/**
+ * What finishing a launch needs, checked before anything is sent: today's requests for its creates and polls, room
+ * for its records in the spreadsheet, and (last, as it creates it) the timer that collects the results while the
+ * panels are closed. The refusal message, or null.
+ */
+function launchPreconditions(r: Research, plan: LaunchPlan): string | null {
+  return (
+    requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
+    storageProblem(plan.entries, r.deps.grid.cellsInUse()) ??
+    reserveTimer(r.trigger, 'research')
   );
 }
 

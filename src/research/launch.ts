@@ -132,11 +132,15 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
 }
 
 /**
- * Tags the plan's rows whose key is shared (refusing when the tags would not fit the sheet's metadata budget) and
- * puts each tag id into its record. Returns the refusal message, or null.
+ * Checks that the row tags the plan needs fit the sheet's metadata budget: the refusal message, or null with the
+ * sheet's tags as they are (tag id -> row).
  */
-function tagPlannedRows(deps: JobDeps, sheetId: number, plan: LaunchPlan): string | null {
-  if (plan.rowsToTag.length === 0) return null;
+function checkTags(
+  deps: JobDeps,
+  sheetId: number,
+  plan: LaunchPlan,
+): { problem: string | null; existing: Map<string, number> } {
+  if (plan.rowsToTag.length === 0) return { problem: null, existing: new Map() };
   const existing = deps.grid.rowIds(sheetId);
   const taggedRows = new Set(existing.values());
   const newTags = plan.rowsToTag.filter((row) => !taggedRows.has(row)).length;
@@ -144,7 +148,12 @@ function tagPlannedRows(deps: JobDeps, sheetId: number, plan: LaunchPlan): strin
     newTags > 0
       ? tagBudgetProblem(newTags, deps.grid.metadataUse(sheetId), plan.entries[0]?.row.keyHeaders ?? [])
       : null;
-  if (problem) return problem;
+  return { problem, existing };
+}
+
+/** Tags the plan's rows whose key is shared and puts each tag id into its record. */
+function tagPlannedRows(deps: JobDeps, sheetId: number, plan: LaunchPlan, existing: Map<string, number>): void {
+  if (plan.rowsToTag.length === 0) return;
   const taken = new Set(existing.keys());
   const ids = deps.grid.tagRows(sheetId, plan.rowsToTag, () => {
     const id = newTagId(deps.newId, taken);
@@ -152,7 +161,6 @@ function tagPlannedRows(deps: JobDeps, sheetId: number, plan: LaunchPlan): strin
     return id;
   });
   for (const entry of plan.entries) entry.row.rowId = ids.get(entry.row.rowHint) ?? null;
-  return null;
 }
 
 export interface LaunchOutcome {
@@ -193,14 +201,24 @@ function guardPlan(
 }
 
 /**
- * Launches research for rows: plans the records, refuses a launch whose reservation exceeds `availableCredits`,
- * saves the records and shows `Queued`, then creates the tasks in batches until `deadline` (the rest stays queued
- * for the poll trigger) and writes each row's status.
+ * Launches research for rows: plans the records, refuses a launch whose reservation exceeds `availableCredits`, whose
+ * row tags do not fit or that cannot finish (`canFinish`), saves the records and shows `Queued`, then creates the
+ * tasks in batches until `deadline` (the rest stays queued for the poll trigger) and writes each row's status.
  */
 export function runLaunch(
   deps: JobDeps,
   input: LaunchPlanInput,
-  options: { deadline: number; availableCredits: number | null; reservationPerTask: number; guard?: LaunchGuard },
+  options: {
+    deadline: number;
+    availableCredits: number | null;
+    reservationPerTask: number;
+    guard?: LaunchGuard;
+    /**
+     * The last check before anything is saved, tagged or sent: what finishing the launch needs beyond the plan (a
+     * timer to collect the results, room for the records, requests left today). A refusal message, or null.
+     */
+    canFinish?: (plan: LaunchPlan) => string | null;
+  },
 ): LaunchOutcome {
   deps.ledger.load();
   const plan = planLaunch(deps, input);
@@ -217,8 +235,10 @@ export function runLaunch(
       overCap: [],
     };
   }
-  const tagProblem = tagPlannedRows(deps, input.sheetId, plan);
-  if (tagProblem) return { plan, entries: [], refused: tagProblem, overCap: [] };
+  const tags = checkTags(deps, input.sheetId, plan);
+  const refused = tags.problem ?? options.canFinish?.(plan) ?? null;
+  if (refused) return { plan, entries: [], refused, overCap: [] };
+  tagPlannedRows(deps, input.sheetId, plan, tags.existing);
   deps.ledger.save([...plan.superseded, ...plan.entries]);
   const queuedShown = writeRows(deps, plan.entries, new Map());
   deps.ledger.save(queuedShown);

@@ -32,6 +32,8 @@ export interface GridPort {
   metadataUse(sheetId: number): { sheet: number; spreadsheet: number };
   /** Writes the cells in as few range writes as possible. */
   write(sheetId: number, cells: CellWrite[]): void;
+  /** Cells of the whole spreadsheet: every sheet's rows x columns, filled or not (Google allows 10 million). */
+  cellsInUse(): number;
 }
 
 /** A hidden sheet used as a table: data rows below one header row. */

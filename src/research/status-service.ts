@@ -7,7 +7,7 @@ import { AGENT_BUDGET } from './depth';
 import { locateEntries } from './write-back';
 import { recheckUnconfirmed, sendUnconfirmedAnyway } from './jobs';
 import { isPending, statusText, type LedgerEntry } from './ledger';
-import { ensureTimer } from '../scheduler/timer';
+import { reserveTimer } from '../scheduler/timer';
 import { activeSheetId } from '../platform/spreadsheet';
 import { BUSY_MESSAGE } from '../shared/busy';
 import { LAUNCH_BUDGET_MS } from './launch-service';
@@ -40,7 +40,13 @@ function rowDto(entry: LedgerEntry, row: number | null | undefined): ResearchRow
   };
 }
 
-function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: boolean): ResearchStatusDto {
+/** What a poll learned beyond the ledger: whether another execution held the lock, and what its tick said. */
+interface PollFacts {
+  busy: boolean;
+  tick: { timerProblem: string | null } | null;
+}
+
+function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: PollFacts): ResearchStatusDto {
   const shown = entries
     .filter((entry) => entry.row.sheetId === sheetId)
     .sort((a, b) => b.launchedAt - a.launchedAt)
@@ -56,8 +62,10 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, busy: b
       : new Map<string, number | null>();
   return {
     pending: entries.filter(isPending).length,
-    busy,
-    requests: r.context.requestBudget.status(),
+    busy: facts.busy,
+    // Read only by a poll that ticked (it read the user's settings anyway): the others cost no property read.
+    requests: facts.tick ? r.context.requestBudget.status() : null,
+    timer: facts.tick ? { problem: facts.tick.timerProblem } : null,
     damaged: r.deps.ledger.damaged(),
     rows: shown.map((entry) => rowDto(entry, rows.get(entry.id))),
   };
@@ -70,21 +78,21 @@ function tickedRecently(r: Research): boolean {
 }
 
 /**
- * The panel's poll (15 s after its previous answer while open): one tick when none ran in the last 15 s and the lock
- * is free, then the sheet's records.
+ * The panel's poll (15 s after its previous answer while open): under the document lock (when free), one tick unless
+ * one ran in the last 15 s, then the sheet's records. A poll that does not tick reads one property (the time of the
+ * last tick), so open panels stay well inside the daily quota of property reads.
  */
 export function pollStatus(): ResearchStatusDto {
   const r = researchContext(SIDEBAR_TICK_BUDGET_MS);
   const sheetId = activeSheetId();
-  if (tickedRecently(r)) return statusDto(r, r.deps.ledger.load(), sheetId, false);
   return withLock(
     r,
     200,
-    () => statusDto(r, r.deps.ledger.load(), sheetId, true),
+    () => statusDto(r, r.deps.ledger.load(), sheetId, { busy: true, tick: null }),
     () => {
-      if (tickedRecently(r)) return statusDto(r, r.deps.ledger.load(), sheetId, false);
-      tickOnce(r);
-      return statusDto(r, r.deps.ledger.all(), sheetId, false);
+      if (tickedRecently(r)) return statusDto(r, r.deps.ledger.load(), sheetId, { busy: false, tick: null });
+      const tick = tickOnce(r);
+      return statusDto(r, r.deps.ledger.all(), sheetId, { busy: false, tick });
     },
   );
 }
@@ -98,10 +106,7 @@ export function checkUnconfirmed(entryIds: string[]): UnconfirmedActionResponse 
     () => ({ ok: false, message: BUSY_MESSAGE }),
     () => {
       const { found, stillMissing } = recheckUnconfirmed(r.deps, new Set(entryIds));
-      if (found.length > 0) {
-        ensureTimer(r.trigger, 'research');
-        tickOnce(r);
-      }
+      if (found.length > 0) tickOnce(r);
       const parts = [];
       if (found.length)
         parts.push(
@@ -124,10 +129,12 @@ export function sendAnyway(entryIds: string[]): UnconfirmedActionResponse {
     30000,
     () => ({ ok: false, message: BUSY_MESSAGE }),
     () => {
+      // The timer first: nothing is paid for that could not be collected with the panels closed.
+      const noTimer = reserveTimer(r.trigger, 'research');
+      if (noTimer) return { ok: false, message: noTimer };
       const requeued = sendUnconfirmedAnyway(r.deps, new Set(entryIds));
       if (requeued.length === 0)
         return { ok: false, message: 'These rows are no longer unconfirmed: nothing was sent' };
-      ensureTimer(r.trigger, 'research');
       tickOnce(r);
       return { ok: true, message: `Sent ${requeued.length} again` };
     },

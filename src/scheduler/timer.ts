@@ -13,6 +13,8 @@ export const TIMER_RECORD_KEY = 'sheetscout.timer';
 const PENDING_KEY_PREFIX = 'sheetscout.timer.pending.';
 /** A record whose owner has not ticked for this long is considered gone. */
 export const STALE_AFTER_MS = 3 * 60 * 60 * 1000;
+/** How often a tick renews the record of whose timer serves the document. */
+const RECORD_TICK_EVERY_MS = 30 * 60 * 1000;
 /** The timer's whole run, well inside the 6-minute execution limit. */
 export const TIMER_BUDGET_MS = 4.5 * 60 * 1000;
 /** A feature whose share of the budget is below this waits for the next tick (its pending state is kept). */
@@ -26,6 +28,7 @@ export type TimerCadence = 'minute' | 'hourly';
 export interface TimerTriggerPort {
   /** The current user's triggers of this document that run `handler`: their ids. */
   list(handler: string): string[];
+  /** Creates the trigger; throws TimerUnavailable when Google refuses another one. */
   create(handler: string, cadence: TimerCadence): string;
   remove(id: string): void;
 }
@@ -56,6 +59,21 @@ function readRecord(store: KeyValueStore): TimerRecord | null {
   }
 }
 
+/**
+ * Google refused to create the timer: the user has 20 triggers of this script already (one per spreadsheet where
+ * Sheet Scout has work running), or, for an add-on, a time-driven trigger in this document already.
+ */
+export class TimerUnavailable extends Error {
+  constructor() {
+    super(
+      "Sheet Scout could not set up this spreadsheet's timer, which carries on while the panels are closed: Google " +
+        'allows 20 per account, and Sheet Scout keeps one in each spreadsheet where research or enrichment is still ' +
+        'running. Try again when work in another spreadsheet has finished.',
+    );
+    this.name = 'TimerUnavailable';
+  }
+}
+
 export interface EnsureOptions {
   /** Create the current user's own timer even when another user's timer serves the document. */
   ownTimer?: boolean;
@@ -70,7 +88,14 @@ export function ensureTimer(
   feature?: TimerFeature,
   options: EnsureOptions = {},
 ): 'exists' | 'created' | 'other_user' {
-  if (feature) deps.document.set(PENDING_KEY_PREFIX + feature, '1');
+  const outcome = armTimer(deps, options);
+  if (feature && deps.document.get(PENDING_KEY_PREFIX + feature) === null)
+    deps.document.set(PENDING_KEY_PREFIX + feature, '1');
+  return outcome;
+}
+
+/** Makes sure one timer serves this document; throws TimerUnavailable when Google refuses to create it. */
+function armTimer(deps: TimerDeps, options: EnsureOptions): 'exists' | 'created' | 'other_user' {
   const mine = deps.triggers.list(TIMER_HANDLER);
   for (const extra of mine.slice(1)) deps.triggers.remove(extra);
   const now = deps.clock.now();
@@ -89,10 +114,27 @@ export function ensureTimer(
   return 'created';
 }
 
-/** Notes a tick by the current user (so other users do not add a second timer). */
+/**
+ * ensureTimer for work that is about to be paid for: the refusal message when no timer can serve this document (so
+ * nothing is spent on work whose results could not be collected with the panels closed), else null.
+ */
+export function reserveTimer(deps: TimerDeps, feature: TimerFeature, options: EnsureOptions = {}): string | null {
+  try {
+    ensureTimer(deps, feature, options);
+    return null;
+  } catch (error) {
+    if (error instanceof TimerUnavailable) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * Notes a tick by the current user (so other users do not add a second timer), at most every RECORD_TICK_EVERY_MS:
+ * the note only has to stay well inside STALE_AFTER_MS, and each write is a call against the daily property quota.
+ */
 export function recordTick(deps: TimerDeps): void {
   const record = readRecord(deps.document);
-  if (record && record.owner === deps.user) {
+  if (record && record.owner === deps.user && deps.clock.now() - record.lastTick >= RECORD_TICK_EVERY_MS) {
     deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ ...record, lastTick: deps.clock.now() }));
   }
 }

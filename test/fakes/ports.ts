@@ -45,6 +45,9 @@ export class MemoryStore implements KeyValueStore {
     this.reads += 1;
     return this.data.get(key) ?? null;
   }
+  fresh(key: string): string | null {
+    return this.get(key);
+  }
   set(key: string, value: string): void {
     this.writes += 1;
     if (this.failWrites) throw new Error('You have exceeded the property storage quota.');

@@ -62,6 +62,12 @@ export interface SortSpec {
  */
 export const METADATA_CHAR_LIMIT = 30_000;
 
+/**
+ * Cells (rows x columns of every sheet, filled or not) a spreadsheet may hold (Google Drive help "Files you can
+ * store in Google Drive": 10 million cells since March 2022).
+ */
+export const CELL_LIMIT = 10_000_000;
+
 const metadataCharsOf = (record: { key: string; value: string | null }): number =>
   record.key.length + (record.value?.length ?? 0);
 
@@ -239,6 +245,7 @@ export class SheetModel {
 
   insertRows(before: number, count: number): void {
     if (count < 1) return;
+    this.spreadsheet.checkGrowth(count * this.maxColumns);
     this.rows.splice(before - 1, 0, ...new Array<undefined>(count));
     this.maxRows += count;
     this.spreadsheet.applyDimensionChange(this, {
@@ -267,6 +274,7 @@ export class SheetModel {
 
   insertColumns(before: number, count: number): void {
     if (count < 1) return;
+    this.spreadsheet.checkGrowth(count * this.maxRows);
     for (const row of this.rows)
       if (row && row.length >= before) row.splice(before - 1, 0, ...new Array<undefined>(count));
     this.maxColumns += count;
@@ -431,7 +439,15 @@ export class SpreadsheetModel {
     return sheet;
   }
 
-  insertSheet(name?: string, index?: number): SheetModel {
+  /**
+   * Adds a sheet of `size` (default: the size given to the model's initial sheets; a script's insertSheet makes
+   * Google's 1,000 rows x 26 columns).
+   */
+  insertSheet(
+    name?: string,
+    index?: number,
+    size: { rows: number; columns: number } = { rows: this.defaultRows, columns: this.defaultColumns },
+  ): SheetModel {
     let sheetName = name;
     if (sheetName === undefined) {
       let n = this.sheets.length + 1;
@@ -440,17 +456,28 @@ export class SpreadsheetModel {
     }
     if (this.sheets.some((s) => s.name.toLowerCase() === sheetName!.toLowerCase()))
       throw new GasError(Msg.sheetNameExists(sheetName));
+    if (this.sheets.length > 0) this.checkGrowth(size.rows * size.columns);
     const sheet = new SheetModel(
       this,
       this.nextSheetId === 0 ? 0 : 100000 + this.nextSheetId * 7919,
       sheetName,
-      this.defaultRows,
-      this.defaultColumns,
+      size.rows,
+      size.columns,
     );
     this.nextSheetId++;
     const at = index === undefined ? this.sheets.length : Math.max(0, Math.min(index, this.sheets.length));
     this.sheets.splice(at, 0, sheet);
     return sheet;
+  }
+
+  /** Cells of every sheet (rows x columns, filled or not): what counts toward CELL_LIMIT. */
+  cellCount(): number {
+    return this.sheets.reduce((sum, sheet) => sum + sheet.maxRows * sheet.maxColumns, 0);
+  }
+
+  /** Throws Google's refusal when adding `cells` would take the spreadsheet past CELL_LIMIT. */
+  checkGrowth(cells: number): void {
+    if (this.cellCount() + cells > CELL_LIMIT) throw new GasError(Msg.cellLimit(CELL_LIMIT));
   }
 
   deleteSheet(sheet: SheetModel): void {

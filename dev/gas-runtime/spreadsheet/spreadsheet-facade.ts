@@ -155,7 +155,7 @@ export function defineSpreadsheet(S: Scope): void {
           name = args[0];
           if (typeof args[1] === 'number') index = args[1];
         } else if (typeof args[0] === 'number') index = args[0];
-        const sheet = model.insertSheet(name, index);
+        const sheet = model.insertSheet(name, index, { rows: 1000, columns: 26 });
         model.activeSheet = sheet;
         return wrapSheet(sheet);
       },

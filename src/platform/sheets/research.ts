@@ -161,6 +161,10 @@ export class SheetGrid implements GridPort {
     };
   }
 
+  cellsInUse(): number {
+    return this.spreadsheet.getSheets().reduce((sum, sheet) => sum + sheet.getMaxRows() * sheet.getMaxColumns(), 0);
+  }
+
   write(sheetId: number, cells: CellWrite[]): void {
     if (cells.length === 0) return;
     const sheet = this.sheet(sheetId);

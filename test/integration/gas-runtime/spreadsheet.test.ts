@@ -265,6 +265,23 @@ describe('developer metadata storage: 30,000 characters of keys and values per s
   });
 });
 
+test('a spreadsheet holds at most 10 million cells: inserting rows, columns or sheets past that throws and adds nothing', () => {
+  const FULL = 'This action would increase the number of cells in the workbook above the limit of 10000000 cells.';
+  // 384,000 x 26 = 9,984,000 cells (empty cells count: the grid is what counts).
+  const doc = fixtureRuntime('sheets', { spreadsheet: new SpreadsheetModel({ rows: 384_000, columns: 26 }) });
+  expect(doc.spreadsheet.cellCount()).toBe(9_984_000);
+  expect(doc.run('growSheet', ['Sheet1', 'rows', 615])).toEqual([384_615, 26]);
+  expect(failureOf(() => doc.run('growSheet', ['Sheet1', 'rows', 1]))).toBe(FULL);
+  expect(failureOf(() => doc.run('growSheet', ['Sheet1', 'columns', 1]))).toBe(FULL);
+  expect(failureOf(() => doc.run('growSheet', ['Hidden ledger', 'sheet', 0]))).toBe(FULL);
+  expect(doc.spreadsheet.cellCount()).toBe(9_999_990);
+  expect(doc.spreadsheet.sheets).toHaveLength(1);
+  // A script's new sheet is Google's 1,000 x 26.
+  doc.run('deleteRowsOf', ['Sheet1', 2, 1_000]);
+  expect(doc.run('growSheet', ['Hidden ledger', 'sheet', 0])).toBe(1_000);
+  expect(doc.spreadsheet.cellCount()).toBe(9_999_990);
+});
+
 test('sort orders rows by column (blanks last) and leaves row metadata on its row', () => {
   sheet1().setValues('A1:B4', [
     ['b', 2],

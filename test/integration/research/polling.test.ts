@@ -95,37 +95,47 @@ describe('research polling (integration)', () => {
     expect(runtime.counters.urlFetch.total).toBe(0);
   });
 
-  it('refuses research requests before sending once the daily budget is spent, and resumes when they leave the window', async () => {
+  it('refuses a launch that does not fit the requests left today, and a spent budget stops polling without losing anything', async () => {
     const rows = await companyRows(60);
     runtime = await runtimeFor(suite, rows);
-    // 50 requests left of today's 18,000.
+    // 50 requests left of today's 18,000: 60 creates and their polls do not fit.
     const now = runtime.clock.now();
     runtime.properties.user(USER).set(REQUEST_BUDGET_KEYS.usage, JSON.stringify(addUsage({}, now, 18000 - 50)));
     runtime.counters.reset();
-    const response = launch(
-      runtime,
-      { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT },
-      rows.slice(1).map((_, i) => i + 2),
+    const allRows = rows.slice(1).map((_, i) => i + 2);
+    const refused = launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, allRows);
+    expect(refused.ok).toBe(false);
+    expect(refused.message).toBe(
+      'Nothing was sent: research on 60 rows sends 60 requests to start and about 7 more to collect the results, and ' +
+        'Sheet Scout has 49 of its 18,000 daily requests left (Google allows 20,000 a day). Launch up to 42 rows now, ' +
+        'and the rest tomorrow.',
     );
-    // One request checks the credits, 49 create tasks; the other 11 rows wait, nothing lost.
-    expect(response).toMatchObject({ ok: true, created: 49, queued: 11 });
-    expect(runtime.counters.urlFetch.total).toBe(50);
-    expect(await suite.control.tasks(TOKEN)).toHaveLength(49);
+    // Only the credits check was sent; no row shows anything.
+    expect(runtime.counters.urlFetch.total).toBe(1);
+    expect(await suite.control.tasks(TOKEN)).toHaveLength(0);
+    expect(column(runtime, 'Status').filter(Boolean)).toEqual([]);
+    expect(runtime.triggers.list().filter((t) => t.handler === 'sheetScoutTimer')).toHaveLength(0);
 
+    // With 80 left the launch goes ahead; then the user's other work spends the rest of the day's budget.
+    runtime.properties.user(USER).set(REQUEST_BUDGET_KEYS.usage, JSON.stringify(addUsage({}, now, 18000 - 80)));
+    expect(
+      launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, allRows),
+    ).toMatchObject({ ok: true, created: 60 });
+    runtime.properties.user(USER).set(REQUEST_BUDGET_KEYS.usage, JSON.stringify(addUsage({}, now, 18000)));
     await advance(suite, runtime, 60000);
     runtime.counters.reset();
-    tick(runtime);
+    // A panel poll that ticks (none ran in the last 15 s) sends nothing and shows why.
     const status = poll(runtime);
     expect(runtime.counters.urlFetch.total).toBe(0);
     expect(status.requests).toMatchObject({ used: 18000, limit: 18000, spent: true });
-    expect(status.requests.message).toBe(
+    expect(status.requests?.message).toBe(
       "Sheet Scout has used its 18,000 requests for today (Google's daily limit is 20,000 per user): it continues tomorrow, " +
         'or raise the limit in Settings if you use Google Workspace',
     );
     expect(status.pending).toBe(60);
     expect(runtime.triggers.list().filter((t) => t.handler === 'sheetScoutTimer')).toHaveLength(1);
 
-    // The next day: the tasks left queued are created, and every row gets its result.
+    // The next day every row gets its result.
     await advance(suite, runtime, 25 * HOUR);
     for (let round = 0; round < 30 && pendingCount(runtime) > 0; round++) {
       await advance(suite, runtime, 60000);
@@ -133,8 +143,9 @@ describe('research polling (integration)', () => {
     }
     expect(pendingCount(runtime)).toBe(0);
     expect(await suite.control.tasks(TOKEN)).toHaveLength(60);
+    await advance(suite, runtime, 20000);
     const after = poll(runtime);
-    expect(after.requests.spent).toBe(false);
-    expect(after.requests.used).toBeLessThan(100);
+    expect(after.requests?.spent).toBe(false);
+    expect(after.requests?.used).toBeLessThan(100);
   });
 });

@@ -5,20 +5,25 @@ import { createAppsScriptClock } from '../../../src/platform/clock';
 import { createLockPort } from '../../../src/platform/lock';
 import { createPropertiesStore } from '../../../src/platform/properties-store';
 
+/** A Properties store that counts its calls (each is one against the daily quota). */
 function fakeProperties() {
   const values = new Map<string, string>();
+  const calls: string[] = [];
   const properties = {
-    getProperty: (key: string) => values.get(key) ?? null,
+    getProperty: (key: string) => (calls.push('getProperty'), values.get(key) ?? null),
+    getProperties: () => (calls.push('getProperties'), Object.fromEntries(values)),
     setProperty: (key: string, value: string) => {
+      calls.push('setProperty');
       values.set(key, value);
       return properties;
     },
     deleteProperty: (key: string) => {
+      calls.push('deleteProperty');
       values.delete(key);
       return properties;
     },
   };
-  return { values, properties: properties as unknown as GoogleAppsScript.Properties.Properties };
+  return { values, calls, properties: properties as unknown as GoogleAppsScript.Properties.Properties };
 }
 
 class FakeCache {
@@ -54,6 +59,33 @@ describe('createPropertiesStore', () => {
     expect(store.get('k')).toBe('v');
     store.remove('k');
     expect(store.get('k')).toBeNull();
+  });
+
+  test('reads the whole store once per execution; writes go through and are seen by later reads', () => {
+    const { values, calls, properties } = fakeProperties();
+    values.set('a', '1').set('b', '2');
+    const store = createPropertiesStore(properties);
+    expect([store.get('a'), store.get('b'), store.get('missing')]).toEqual(['1', '2', null]);
+    store.set('a', '3');
+    store.remove('b');
+    expect([store.get('a'), store.get('b')]).toEqual(['3', null]);
+    expect(calls).toEqual(['getProperties', 'setProperty', 'deleteProperty']);
+  });
+
+  test('fresh reads what another execution wrote since; forget makes the next read fetch the store again', () => {
+    const { values, calls, properties } = fakeProperties();
+    values.set('count', '1');
+    const store = createPropertiesStore(properties);
+    expect(store.get('count')).toBe('1');
+    values.set('count', '5');
+    values.set('other', 'x');
+    expect(store.get('count')).toBe('1');
+    expect(store.fresh('count')).toBe('5');
+    expect(store.get('count')).toBe('5');
+    expect(store.get('other')).toBeNull();
+    store.forget();
+    expect(store.get('other')).toBe('x');
+    expect(calls).toEqual(['getProperties', 'getProperty', 'getProperties']);
   });
 });
 
@@ -143,5 +175,18 @@ describe('createLockPort', () => {
     port.release();
     port.release();
     expect(releases).toBe(1);
+  });
+
+  test('taking the lock drops what the execution read of the stores it guards; a lock not taken drops nothing', () => {
+    const forgotten: string[] = [];
+    let free = false;
+    const port = createLockPort({ tryLock: () => free, hasLock: () => free, releaseLock: () => undefined }, [
+      { forget: () => forgotten.push('document') },
+    ]);
+    expect(port.tryLock(100)).toBe(false);
+    expect(forgotten).toEqual([]);
+    free = true;
+    expect(port.tryLock(100)).toBe(true);
+    expect(forgotten).toEqual(['document']);
   });
 });

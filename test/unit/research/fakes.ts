@@ -91,6 +91,11 @@ export class FakeGrid implements GridPort {
       [...(this.sheets.get(id)?.meta.keys() ?? [])].reduce((sum, tag) => sum + ROW_TAG_KEY.length + tag.length, 0);
     return { sheet: size(sheetId), spreadsheet: [...this.sheets.keys()].reduce((sum, id) => sum + size(id), 0) };
   }
+  /** Cells the spreadsheet holds (set by tests of the storage precondition). */
+  cells = 0;
+  cellsInUse(): number {
+    return this.cells;
+  }
   write(sheetId: number, cells: CellWrite[]): void {
     this.writes += 1;
     const sheet = this.sheet(sheetId);

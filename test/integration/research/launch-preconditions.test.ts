@@ -1,0 +1,84 @@
+// Nothing is paid for before every precondition of finishing holds, through the built bundle, the emulator as a
+// published add-on and the sandbox over HTTP: a timer to collect the results with the panels closed (Google allows a
+// user 20 triggers of a script: one per spreadsheet where work runs), and room in the spreadsheet for the records
+// (10 million cells). A refused launch creates no task, reserves no credit and writes no status.
+import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } from '../../../dev/gas-runtime';
+import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { runtimeFor as commonRuntime, sandboxSuite, closeAfterTest, TOKEN } from '../harness';
+import { advance, BUNDLE, column, launch, REPORT_OUTPUT, SHEET, USER } from './harness';
+
+jest.setTimeout(120_000);
+
+const HOUR = 60 * 60 * 1000;
+const REQUEST = { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT } as const;
+const suite = sandboxSuite({ clock: 'manual' });
+
+beforeEach(async () => {
+  await suite.control.setAccount('sandbox-pro', { credits: 100_000 });
+});
+
+const timers = (doc: GasRuntime) => doc.triggers.list().filter((trigger) => trigger.handler === 'sheetScoutTimer');
+
+describe('a launch is refused before anything is paid when it could not finish', () => {
+  it("the user's 21st spreadsheet: no timer slot, so nothing is created, reserved or written", async () => {
+    const companies = await suite.control.companies(25);
+    const project = createProject({
+      bundlePath: BUNDLE,
+      users: [USER],
+      clock: createManualClock(await suite.control.now()),
+      addOn: true,
+    });
+    project.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
+    project.properties.user(USER).set(SETTINGS_KEYS.baseUrl, suite.url);
+    const documentWith = (id: string, domains: string[]) => {
+      const spreadsheet = new SpreadsheetModel({ id, rows: 100, columns: 26, sheetNames: [SHEET] });
+      spreadsheet.sheet(SHEET).setValues(`A1:A${domains.length + 1}`, [['Domain'], ...domains.map((d) => [d])]);
+      return closeAfterTest(project.addDocument({ spreadsheet }));
+    };
+    // Research runs in 20 spreadsheets: each has its timer, and Google allows the user no more.
+    const running = companies.slice(0, 20).map((company, i) => documentWith(`doc-${i + 1}`, [company.domain]));
+    for (const doc of running) expect(launch(doc, REQUEST, [2])).toMatchObject({ ok: true, created: 1 });
+    expect(project.triggers.list()).toHaveLength(20);
+    const credits = await suite.control.credits(TOKEN);
+
+    const last = documentWith(
+      'doc-21',
+      companies.slice(20).map((company) => company.domain),
+    );
+    const refused = launch(last, REQUEST, [2, 3, 4, 5, 6]);
+    expect(refused.ok).toBe(false);
+    expect(refused.message).toMatch(/could not set up this spreadsheet's timer.*Google allows 20 per account/);
+    expect(await suite.control.tasks(TOKEN)).toHaveLength(20);
+    expect(await suite.control.credits(TOKEN)).toBe(credits);
+    expect(column(last, 'Status').filter(Boolean)).toEqual([]);
+    expect(timers(last)).toHaveLength(0);
+
+    // Once research elsewhere is done its timer goes, and the launch goes ahead with a timer of its own.
+    await advance(suite, running[0], HOUR);
+    project.triggers.fireDue();
+    expect(project.triggers.list()).toHaveLength(0);
+    expect(launch(last, REQUEST, [2, 3, 4, 5, 6])).toMatchObject({ ok: true, created: 5 });
+    expect(timers(last)).toHaveLength(1);
+  });
+
+  it('a spreadsheet near 10 million cells: refused with the rows that fit, and launched once rows are deleted', async () => {
+    const companies = await suite.control.companies(5);
+    // 384,000 rows x 26 columns: 9,984,000 cells (empty ones count).
+    const runtime = closeAfterTest(
+      commonRuntime(suite.url, {
+        sheets: { [SHEET]: [['Domain'], ...companies.map((company) => [company.domain])] },
+        minRows: 384_000,
+        clock: createManualClock(await suite.control.now()),
+      }),
+    );
+    const refused = launch(runtime, REQUEST, [2, 3, 4, 5, 6]);
+    expect(refused.ok).toBe(false);
+    expect(refused.message).toMatch(
+      /^Nothing was sent: this spreadsheet holds 9,984,000 of the 10,000,000 cells Google allows, and research on 5 rows needs about 52,\d{3} more for its records\. Delete unused rows, columns or sheets\.$/,
+    );
+    expect(await suite.control.tasks(TOKEN)).toHaveLength(0);
+    expect(column(runtime, 'Status').filter(Boolean)).toEqual([]);
+    runtime.spreadsheet.sheet(SHEET).deleteRows(1000, 300_000);
+    expect(launch(runtime, REQUEST, [2, 3, 4, 5, 6])).toMatchObject({ ok: true, created: 5 });
+  });
+});
