@@ -1,6 +1,6 @@
 // Composition root for one Apps Script execution: builds the ports (properties, cache, clock, lock, HTTP) and the
-// service clients from Apps Script's globals. Endpoints and triggers call appContext(); logic modules receive what
-// they need from it as parameters. Only src/platform/ (and src/main.ts) touch the services (a lint rule holds it).
+// service clients from Apps Script's globals, once per execution. Endpoints and triggers call appContext(); logic
+// modules receive what they need from it as parameters. Only src/platform/ (and src/main.ts) touch the services (a lint rule holds it).
 // Every request goes through a daily request budget (src/platform/request-budget.ts): the acting user's requests count
 // in their UserProperties; formulas' requests count in the spreadsheet's DocumentProperties, because a custom function
 // sees the owner's UserProperties and may not write them.
@@ -39,7 +39,19 @@ export interface AppContext {
   formulaClient(options?: Pick<ServiceClientDeps, 'retry'>): ServiceClient;
 }
 
+/** This execution's context: Apps Script starts every execution with fresh globals, so one is built per execution. */
+let current: AppContext | null = null;
+
+/**
+ * The execution's ports, built on first use: every part of one execution (the timer's slices, a panel call's
+ * services) shares them, so a property store is read once however many features it serves.
+ */
 export function appContext(): AppContext {
+  current ??= createAppContext();
+  return current;
+}
+
+function createAppContext(): AppContext {
   const documentProperties = PropertiesService.getDocumentProperties();
   const stores = {
     user: createPropertiesStore(PropertiesService.getUserProperties()),

@@ -148,7 +148,8 @@ export function hasPendingWork(deps: Pick<TimerDeps, 'document'>): boolean {
  * of it. Returns how many triggers were removed.
  */
 export function removeTimerIfIdle(deps: TimerDeps, feature?: TimerFeature): number {
-  if (feature) deps.document.remove(PENDING_KEY_PREFIX + feature);
+  if (feature && deps.document.get(PENDING_KEY_PREFIX + feature) !== null)
+    deps.document.remove(PENDING_KEY_PREFIX + feature);
   if (hasPendingWork(deps)) return 0;
   const mine = deps.triggers.list(TIMER_HANDLER);
   for (const id of mine) deps.triggers.remove(id);
