@@ -54,8 +54,12 @@ export interface Counters {
     /** fetchAll calls (each counts its requests in `total`). */
     fetchAllCalls: number;
   };
-  /** Sheet I/O: each Range/Sheet/Spreadsheet method reading cell data is one read; each writing one write. */
-  sheet: { reads: number; writes: number };
+  /**
+   * Sheet I/O: each Range/Sheet/Spreadsheet method reading cell data is one read; each writing one write; `cells`
+   * counts the cells the grid reads returned (getValues, getDisplayValues, getFormulas, getNotes, ...), in all and
+   * by sheet name.
+   */
+  sheet: { reads: number; writes: number; cells: number; cellsBySheet: Record<string, number> };
   executions: number;
   /** Zeroes the counters above (quota windows are kept: they model Google's, not the benchmark's). */
   reset(): void;
@@ -71,7 +75,7 @@ export function createCounters(quotaToday: () => number): Counters {
       lastExecution: 0,
       fetchAllCalls: 0,
     },
-    sheet: { reads: 0, writes: 0 },
+    sheet: { reads: 0, writes: 0, cells: 0, cellsBySheet: {} },
     executions: 0,
     reset() {
       counters.urlFetch.total = 0;
@@ -79,6 +83,8 @@ export function createCounters(quotaToday: () => number): Counters {
       counters.urlFetch.fetchAllCalls = 0;
       counters.sheet.reads = 0;
       counters.sheet.writes = 0;
+      counters.sheet.cells = 0;
+      counters.sheet.cellsBySheet = {};
       counters.executions = 0;
     },
   };

@@ -1,7 +1,7 @@
 // The Tasks tab: this sheet's research records (polled every 15 s while the panel is open, with progress, the daily
 // request budget, unreadable records, and the two answers to a create whose answer was lost), and the account's task
 // history a page at a time with "View report" and "Write to selected row".
-import type { ResearchStatusDto } from '../../src/research/contract';
+import { FINISHED_KEPT_DAYS, type ResearchStatusDto } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { h, message } from '../ui/dom';
 import { createPollLoop } from './poll-loop';
@@ -285,6 +285,12 @@ export function tasksTab(): HTMLElement {
       : null,
     status && status.damaged.length > 0 ? damagedNotice(status.damaged) : null,
     ...(status?.rows ?? []).map(sheetTask),
+    h(
+      'div',
+      { class: 'muted', id: 'retention' },
+      `Finished research leaves this list ${FINISHED_KEPT_DAYS} days after it finished; what it wrote stays in its ` +
+        'rows, and every task stays in the list below.',
+    ),
     h('h2', {}, 'All tasks of the account'),
     history?.error ? message('error', history.error) : null,
     ...(history?.items ?? []).map(historyTask),

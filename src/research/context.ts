@@ -7,7 +7,7 @@ import { runTick } from './tick';
 import { type JobDeps } from './jobs';
 import { LEDGER_HEADERS } from './ledger';
 import { HiddenTable, SheetGrid } from '../platform/sheets/research';
-import { LedgerStore, ReportStore } from './stores';
+import { LedgerStore, ReportStore, type LedgerView } from './stores';
 import { recordTick, removeTimerIfIdle, reserveTimer, type TimerDeps } from '../scheduler/timer';
 import { appsScriptTimer } from '../platform/timer-triggers';
 import { cachePollMemory } from './poll';
@@ -65,12 +65,12 @@ export function withLock<T>(r: Research, waitMs: number, busy: () => T, work: ()
 }
 
 /**
- * One tick, then the timer: removed when nothing is pending, else kept (or set up again). `timerProblem` says why no
+ * One tick (reading the ledger's open records, and `view`'s), then the timer: removed when nothing is pending, else kept (or set up again). `timerProblem` says why no
  * timer could be set up: the tasks are paid for, so the panel keeps polling and says so.
  */
-export function tickOnce(r: Research): { pending: number; timerProblem: string | null } {
+export function tickOnce(r: Research, view?: LedgerView): { pending: number; timerProblem: string | null } {
   r.document.set(LAST_TICK_KEY, String(r.context.clock.now()));
-  const summary = runTick(r.deps);
+  const summary = runTick(r.deps, { view });
   if (summary.pending === 0) {
     removeTimerIfIdle(r.trigger, 'research');
     return { pending: 0, timerProblem: null };

@@ -106,6 +106,12 @@ export interface ResearchRowDto {
   updatedAt: number;
 }
 
+/**
+ * Days a finished research record stays in the spreadsheet (its hidden records, and the panel's list of the sheet)
+ * after it closed; the service keeps the task, and the cells it wrote stay.
+ */
+export const FINISHED_KEPT_DAYS = 35;
+
 export interface ResearchStatusDto {
   pending: number;
   /** Records of the active sheet, newest first (at most 50). */

@@ -146,7 +146,9 @@ function findInTaskList(
 ): { adopted: LedgerEntry[]; missing: LedgerEntry[]; listRead: boolean } {
   if (lost.length === 0) return { adopted: [], missing: [], listRead: true };
   const limits = limitsOf(deps);
-  const known = new Set(entries.map((entry) => entry.taskId).filter((id): id is string => !!id));
+  // Every task the ledger knows, finished ones too (a partial load holds only the open records).
+  const known = deps.ledger.knownTaskIds();
+  for (const entry of entries) if (entry.taskId) known.add(entry.taskId);
   const since = Math.min(...lost.map((entry) => entry.sentAt ?? entry.launchedAt)) - limits.reconcileWindowMs;
   const candidates: ResearchTask[] = [];
   for (let page = 0; page < pages; page++) {

@@ -91,18 +91,65 @@ export function needsRow(entry: LedgerEntry): boolean {
   return needsWork(entry) || entry.state === 'unconfirmed';
 }
 
-/** Ledger sheet columns: a few readable ones, the number of record parts, then the record's JSON in parts. */
-export const LEDGER_HEADERS = ['entry_id', 'task_id', 'state', 'sheet_id', 'row_id', 'updated_at', 'parts', 'record'];
+/**
+ * Ledger sheet columns: a few readable ones, the number of record parts, then the record's JSON in parts. The third,
+ * the index state, is what a tick reads of every row: whether the record is still open (it needs its row: pending,
+ * unconfirmed, or final and not yet written) and, once closed, the day it closed. So a tick reads whole only the
+ * open records, and sees which closed ones are past their retention without reading them.
+ */
+export const LEDGER_HEADERS = [
+  'entry_id',
+  'task_id',
+  'index_state',
+  'sheet_id',
+  'row_tag',
+  'updated_at',
+  'parts',
+  'record',
+];
+/** 1-based columns of the index state, the sheet id, the task id and the row tag. */
+export const LEDGER_COLUMNS = { taskId: 2, state: 3, sheetId: 4, tag: 5 } as const;
+/** The first ledgers' header of the index state column, which held the plain state. */
+export const FIRST_STATE_HEADER = 'state';
 const PARTS_COLUMN = 6;
+const FINAL_STATES: readonly string[] = ['done', 'failed', 'error'];
+const CLOSED_STATE = /^(done|failed|error) (\d{4}-\d{2}-\d{2})$/;
+
+/**
+ * The record's index state: for a closed record its state and the day (UTC) it closed ("done 2026-11-25"); for an
+ * open one its state, marked when final but not yet written ("done (to write)").
+ */
+export function indexState(entry: LedgerEntry): string {
+  if (!FINAL_STATES.includes(entry.state)) return entry.state;
+  if (needsRow(entry)) return `${entry.state} (to write)`;
+  return `${entry.state} ${new Date(entry.updatedAt).toISOString().slice(0, 10)}`;
+}
+
+/**
+ * The day (UTC, "2026-11-25") a closed record closed, or null for an open one (any text not of a closed record is
+ * open: an edited or damaged row is read and reported).
+ */
+export function closedDay(indexText: string): string | null {
+  return CLOSED_STATE.exec(indexText)?.[2] ?? null;
+}
+
+/**
+ * The row tag a record holds: one that still needs its row, or an imported task's ("Write to selected row"), which
+ * has no key values and whose row only its tag identifies (its report is found by the row later).
+ */
+export function heldTag(entry: LedgerEntry): string | null {
+  if (!entry.row.rowId || entry.detached) return null;
+  return needsRow(entry) || entry.row.keyHeaders.length === 0 ? entry.row.rowId : null;
+}
 
 export function entryToRow(entry: LedgerEntry): Array<string | number> {
   const parts = splitText(JSON.stringify(entry));
   const readable = [
     entry.id,
     entry.taskId ?? '',
-    entry.state,
+    indexState(entry),
     entry.row.sheetId,
-    entry.row.rowId ?? '',
+    heldTag(entry) ?? '',
     new Date(entry.updatedAt).toISOString(),
   ];
   return [...readable, parts.length, ...parts];

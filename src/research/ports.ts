@@ -36,18 +36,34 @@ export interface GridPort {
   cellsInUse(): number;
 }
 
-/** A hidden sheet used as a table: data rows below one header row. */
+/** The header row and data rows of a table read. */
+export interface TableRead {
+  header: unknown[];
+  rows: unknown[][];
+}
+
+/** A hidden sheet used as a table: data rows below one header row. Data rows are addressed by 0-based index. */
 export interface TablePort {
-  /** All data rows (excluding the header). */
-  readAll(): unknown[][];
+  /** The header row and every data row, whole. */
+  readAll(): TableRead;
+  /** `count` columns from the 1-based column `first`, of the header row and of every data row (an index read). */
+  readColumns(first: number, count: number): TableRead;
   /** The first cell of every data row (an index without reading whole rows). */
   readKeys(): string[];
-  /** One data row by 0-based index. */
+  /** One data row. */
   readRow(index: number): unknown[];
-  /** Overwrites data rows by 0-based index (batched into contiguous runs by the adapter). */
+  /** Whole data rows, in the order asked (read in runs of neighbours). */
+  readRows(indices: number[]): unknown[][];
+  /** Overwrites data rows (batched into contiguous runs by the adapter). */
   writeRows(rows: Array<{ index: number; values: Array<string | number> }>): void;
   /** Appends data rows at the end. */
   appendRows(rows: Array<Array<string | number>>): void;
+  /** Replaces the header row. */
+  writeHeader(values: string[]): void;
+  /** Deletes data rows; the rows below move up. */
+  deleteRows(indices: number[]): void;
+  /** Makes the sheet `width` columns wide and no taller than its rows: no empty grid is kept (cells count). */
+  fitGrid(width: number): void;
 }
 
 /** What research needs of the service client (a subset of ServiceClient). */

@@ -1,9 +1,8 @@
 // Row tags: the short developer-metadata ids research puts on a launched row only when its key (the values of the
 // brief's columns) does not identify it, i.e. another row of the sheet holds the same key. Sheets allows 30,000
 // metadata characters per sheet and per spreadsheet (keys and values count), so tags are few, short, checked against
-// that budget before a launch, and removed once their record no longer needs its row (an imported task keeps its
-// tag: it has no key). Pure.
-import { needsRow, type LedgerEntry } from './ledger';
+// that budget before a launch, and removed once their record no longer needs its row (ledger.ts, heldTag: an imported
+// task keeps its tag, it has no key). Pure.
 import { keyString } from './row-locator';
 
 /** Metadata key of a row tag (its value is the tag id). */
@@ -48,17 +47,4 @@ export function tagBudgetProblem(
     `(Google allows 30,000 per sheet and per spreadsheet). Remove the duplicate rows, launch fewer of them at once, ` +
     `or wait until the research running in this sheet finishes.`
   );
-}
-
-/**
- * Tag ids still needed on a sheet: those of records that still need their row, and of imported tasks ("Write to
- * selected row"), which have no key values and are found by their tag alone (one per click, until superseded).
- */
-export function tagsInUse(entries: readonly LedgerEntry[], sheetId: number): Set<string> {
-  const used = new Set<string>();
-  for (const entry of entries) {
-    if (entry.row.sheetId !== sheetId || !entry.row.rowId || entry.detached) continue;
-    if (needsRow(entry) || entry.row.keyHeaders.length === 0) used.add(entry.row.rowId);
-  }
-  return used;
 }

@@ -13,6 +13,8 @@ import { BUSY_MESSAGE } from '../shared/busy';
 import { LAUNCH_BUDGET_MS } from './launch-service';
 
 const SIDEBAR_TICK_BUDGET_MS = 60 * 1000;
+/** The sheet's records the panel lists, newest first. */
+const SHOWN_RECORDS = 50;
 /**
  * A panel poll this soon after the previous tick shows the ledger without calling the service, so open panels (of
  * any number of users) send at most one tick's requests per interval. The panel waits 15 s after each answer.
@@ -50,7 +52,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: 
   const shown = entries
     .filter((entry) => entry.row.sheetId === sheetId)
     .sort((a, b) => b.launchedAt - a.launchedAt)
-    .slice(0, 50);
+    .slice(0, SHOWN_RECORDS);
   // Current rows (after sorts and inserts), found the way results are written.
   const rows =
     shown.length > 0
@@ -84,15 +86,16 @@ function tickedRecently(r: Research): boolean {
  */
 export function pollStatus(): ResearchStatusDto {
   const r = researchContext(SIDEBAR_TICK_BUDGET_MS);
-  const sheetId = activeSheetId();
+  const view = { sheetId: activeSheetId(), newest: SHOWN_RECORDS };
   return withLock(
     r,
     200,
-    () => statusDto(r, r.deps.ledger.load(), sheetId, { busy: true, tick: null }),
+    () => statusDto(r, r.deps.ledger.loadOpen(view), view.sheetId, { busy: true, tick: null }),
     () => {
-      if (tickedRecently(r)) return statusDto(r, r.deps.ledger.load(), sheetId, { busy: false, tick: null });
-      const tick = tickOnce(r);
-      return statusDto(r, r.deps.ledger.all(), sheetId, { busy: false, tick });
+      if (tickedRecently(r))
+        return statusDto(r, r.deps.ledger.loadOpen(view), view.sheetId, { busy: false, tick: null });
+      const tick = tickOnce(r, view);
+      return statusDto(r, r.deps.ledger.all(), view.sheetId, { busy: false, tick });
     },
   );
 }

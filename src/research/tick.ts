@@ -6,6 +6,7 @@ import { isPending, needsWork, type LedgerEntry } from './ledger';
 import { NO_POLL_MEMORY, pollTasks } from './poll';
 import { applyTask, createQueued, limitsOf, reconcileSending, type JobDeps } from './jobs';
 import { releaseRowTags, rowNeedsWrite, writeRows } from './write-back';
+import type { LedgerView } from './stores';
 
 export interface TickSummary {
   polled: number;
@@ -54,13 +55,26 @@ function polledEntry(
 }
 
 /**
- * One poll tick (caller holds the document lock): settle ambiguous creates, create queued tasks, fetch every pending
- * task, store finished reports, write changed rows, save the ledger.
+ * Loads the open records (and `view`'s), compacting the hidden sheets first when enough finished records are past
+ * their retention.
  */
-export function runTick(deps: JobDeps, startedAt = deps.clock.now()): TickSummary {
+function loadLedger(deps: JobDeps, view: LedgerView | undefined): void {
+  deps.ledger.loadOpen(view);
+  const now = deps.clock.now();
+  if (!deps.ledger.compactionDue(now)) return;
+  deps.reports.removeAll(deps.ledger.compact(now));
+  deps.ledger.loadOpen(view);
+}
+
+/**
+ * One poll tick (caller holds the document lock): settle ambiguous creates, create queued tasks, fetch every pending
+ * task, store finished reports, write changed rows, save the ledger. It reads the ledger's open records only, and
+ * those of `view` (the panel's sheet) besides.
+ */
+export function runTick(deps: JobDeps, options: { startedAt?: number; view?: LedgerView } = {}): TickSummary {
   const limits = limitsOf(deps);
-  const deadline = startedAt + limits.budgetMs;
-  deps.ledger.load();
+  const deadline = (options.startedAt ?? deps.clock.now()) + limits.budgetMs;
+  loadLedger(deps, options.view);
   const reconciled = reconcileSending(deps, deps.ledger.all());
   deps.ledger.save(reconciled);
   const created = createQueued(deps, deadline);

@@ -5,7 +5,6 @@ import { isPending, needsRow, statusText, type LedgerEntry } from './ledger';
 import type { CellWrite, GridPort } from './ports';
 import { headerIndex, rowCells } from './results';
 import { keyColumn, keyString, locateRow, type SheetView } from './row-locator';
-import { tagsInUse } from './row-tags';
 import { type JobDeps } from './jobs';
 
 function sheetView(
@@ -103,10 +102,10 @@ export function rowNeedsWrite(entry: LedgerEntry): boolean {
 
 /** Removes the row tags of the given sheets that no record needs any more (run after the ledger is saved). */
 export function releaseRowTags(deps: JobDeps, sheetIds: Iterable<number>): void {
-  const entries = deps.ledger.all();
   for (const sheetId of new Set(sheetIds)) {
-    const inUse = tagsInUse(entries, sheetId);
-    const unused = new Set([...deps.grid.rowIds(sheetId).keys()].filter((id) => !inUse.has(id)));
-    deps.grid.untagRows(sheetId, unused);
+    const tags = deps.grid.rowIds(sheetId);
+    if (tags.size === 0) continue;
+    const inUse = deps.ledger.tagsInUse(sheetId);
+    deps.grid.untagRows(sheetId, new Set([...tags.keys()].filter((id) => !inUse.has(id))));
   }
 }

@@ -172,7 +172,14 @@ export function createScope(context: ServiceContext, options: SpreadsheetAppOpti
     model.recordEdit(sheet, rect);
   };
   const top = (impl: RangeImpl) => impl.sheet.cell(impl.rect.row, impl.rect.column);
-  const grid = <T>(impl: RangeImpl, fn: (cell: Cell | undefined) => T) => impl.sheet.mapRect(impl.rect, fn);
+  /** A range's cells as a 2-D array (each a cell read: counted in `counters.sheet.cells`, and per sheet). */
+  const grid = <T>(impl: RangeImpl, fn: (cell: Cell | undefined) => T) => {
+    const cells = impl.rect.numRows * impl.rect.numColumns;
+    const { sheet } = env.counters;
+    sheet.cells += cells;
+    sheet.cellsBySheet[impl.sheet.name] = (sheet.cellsBySheet[impl.sheet.name] ?? 0) + cells;
+    return impl.sheet.mapRect(impl.rect, fn);
+  };
   const richOf = (cell: Cell | undefined) => {
     const value: CellValue = cell?.value ?? '';
     if (typeof value !== 'string') return null;

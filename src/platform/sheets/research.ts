@@ -3,7 +3,7 @@
 // Thin on purpose: the logic lives in jobs.ts and is unit-tested over fakes.
 import type { CellValue } from '../../shared/cell-values';
 import { safeText } from '../../shared/cell-values';
-import type { CellWrite, GridPort, TablePort } from '../../research/ports';
+import type { CellWrite, GridPort, TablePort, TableRead } from '../../research/ports';
 import { ROW_TAG_KEY } from '../../research/row-tags';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -13,16 +13,19 @@ function sheetById(spreadsheet: Spreadsheet, sheetId: number): Sheet | null {
   return spreadsheet.getSheets().find((sheet) => sheet.getSheetId() === sheetId) ?? null;
 }
 
-/** Splits sorted numbers into runs of consecutive values. */
-function runs(sorted: number[]): number[][] {
+/** Splits sorted numbers into runs of values at most `gap` apart (consecutive ones by default). */
+function runs(sorted: number[], gap = 1): number[][] {
   const out: number[][] = [];
   for (const n of sorted) {
     const last = out[out.length - 1];
-    if (last && n === last[last.length - 1] + 1) last.push(n);
+    if (last && n - last[last.length - 1] <= gap) last.push(n);
     else out.push([n]);
   }
   return out;
 }
+
+/** Wanted hidden-table rows at most this far apart are read in one range. */
+const READ_GAP = 8;
 
 interface Block {
   rows: number[];
@@ -209,9 +212,19 @@ export class HiddenTable implements TablePort {
       sheet.getRange(1, 1, 1, this.headers.length).setValues([this.headers]);
       sheet.hideSheet();
       if (active) this.spreadsheet.setActiveSheet(active);
+      // Google makes it 1,000 x 26: keep only the header row's cells (every cell counts toward the 10 million).
+      HiddenTable.trim(sheet, this.headers.length);
     }
     this.sheetRef = sheet;
     return sheet;
+  }
+
+  /** Shrinks a sheet to `width` columns and to its last row with content. */
+  private static trim(sheet: Sheet, width: number): void {
+    const columns = sheet.getMaxColumns();
+    if (columns > width) sheet.deleteColumns(width + 1, columns - width);
+    const rows = Math.max(sheet.getLastRow(), 1);
+    if (sheet.getMaxRows() > rows) sheet.deleteRows(rows + 1, sheet.getMaxRows() - rows);
   }
 
   /** Whether the table's sheet exists (without creating it). */
@@ -219,13 +232,23 @@ export class HiddenTable implements TablePort {
     return this.sheetRef !== null || this.spreadsheet.getSheetByName(this.name) !== null;
   }
 
-  readAll(): unknown[][] {
-    if (!this.exists()) return [];
+  /** The header and data rows of `count` columns from `first` (every column with content when `count` is null). */
+  private read(first: number, count: number | null): TableRead {
+    if (!this.exists()) return { header: [], rows: [] };
     const sheet = this.sheet();
     const last = sheet.getLastRow();
-    const width = sheet.getLastColumn();
-    if (last < 2 || width === 0) return [];
-    return sheet.getRange(2, 1, last - 1, width).getValues();
+    const columns = Math.min(count ?? Infinity, sheet.getLastColumn() - first + 1);
+    if (last < 1 || columns < 1) return { header: [], rows: [] };
+    const values = sheet.getRange(1, first, last, columns).getValues();
+    return { header: values[0], rows: values.slice(1) };
+  }
+
+  readAll(): TableRead {
+    return this.read(1, null);
+  }
+
+  readColumns(first: number, count: number): TableRead {
+    return this.read(first, count);
   }
 
   readKeys(): string[] {
@@ -240,11 +263,43 @@ export class HiddenTable implements TablePort {
   }
 
   readRow(index: number): unknown[] {
-    if (!this.exists()) return [];
+    return this.readRows([index])[0];
+  }
+
+  readRows(indices: number[]): unknown[][] {
+    if (indices.length === 0 || !this.exists()) return indices.map(() => []);
     const sheet = this.sheet();
     const width = sheet.getLastColumn();
-    if (width === 0 || index + 2 > sheet.getLastRow()) return [];
-    return sheet.getRange(index + 2, 1, 1, width).getValues()[0];
+    const lastIndex = sheet.getLastRow() - 2;
+    const wanted = [...new Set(indices)].filter((index) => index >= 0 && index <= lastIndex).sort((a, b) => a - b);
+    const byIndex = new Map<number, unknown[]>();
+    if (width > 0) {
+      // Rows a few apart are read in one range: a read costs more than the cells between them.
+      for (const run of runs(wanted, READ_GAP)) {
+        const first = run[0];
+        const values = sheet.getRange(first + 2, 1, run[run.length - 1] - first + 1, width).getValues();
+        for (const index of run) byIndex.set(index, values[index - first]);
+      }
+    }
+    return indices.map((index) => byIndex.get(index) ?? []);
+  }
+
+  writeHeader(values: string[]): void {
+    this.sheet()
+      .getRange(1, 1, 1, values.length)
+      .setValues([values.map(HiddenTable.cell)]);
+  }
+
+  deleteRows(indices: number[]): void {
+    if (indices.length === 0 || !this.exists()) return;
+    const sheet = this.sheet();
+    // From the bottom up, so the indices of the rows still to delete do not move.
+    for (const run of runs([...new Set(indices)].sort((a, b) => a - b)).reverse())
+      sheet.deleteRows(run[0] + 2, run.length);
+  }
+
+  fitGrid(width: number): void {
+    if (this.exists()) HiddenTable.trim(this.sheet(), Math.max(width, this.headers.length));
   }
 
   private fit(sheet: Sheet, lastRow: number, width: number): void {

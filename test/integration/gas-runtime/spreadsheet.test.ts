@@ -359,10 +359,10 @@ test('alerts, prompts and toasts are recorded and answered by scripted responses
   expect(rt.ui.toasts).toEqual([{ message: 'Done', title: 'Sheet Scout', timeoutSeconds: 3 }]);
 });
 
-test('sheet I/O is counted per call, not per cell', () => {
+test('sheet I/O is counted per call, and the cells the grid reads returned apart', () => {
   rt.counters.reset();
   expect(rt.run('bigRead')).toBe(10_000);
-  expect(rt.counters.sheet).toEqual({ reads: 1, writes: 1 });
+  expect(rt.counters.sheet).toEqual({ reads: 1, writes: 1, cells: 10_000, cellsBySheet: { Sheet1: 10_000 } });
 });
 
 test('values handed to the bundle belong to its realm', () => {
