@@ -30,6 +30,8 @@ export interface HttpFailure {
   fatal?: boolean;
   /** Refused before sending by the add-in's own daily request budget (src/platform/request-budget.ts). */
   budgetSpent?: boolean;
+  /** With `budgetSpent`: when requests counted now leave the budget's window (epoch ms), so sending may go on. */
+  retryAt?: number;
 }
 
 export type HttpOutcome = HttpResponse | HttpFailure;

@@ -2,7 +2,7 @@
 // service with a live countdown to their next try, the counts, and Cancel / Resume / Enrich again by status.
 import type { EnrichProgress } from '../../src/enrichment/contract';
 import { h, message } from '../ui/dom';
-import { count, duration } from './format';
+import { count, duration, moment } from './format';
 
 /** What the progress view's buttons do. */
 export interface ProgressActions {
@@ -129,6 +129,13 @@ export function progressView(progress: EnrichProgress, actions: ProgressActions)
         )
       : null,
     running ? waitingLine(progress) : null,
+    progress.waitingForRequestsUntil !== null
+      ? message(
+          'warn',
+          `Sheet Scout has used today's requests: the job continues by itself around ` +
+            `${moment(progress.waitingForRequestsUntil)}, as requests free up (the panel may be closed).`,
+        )
+      : null,
     progress.message ? message(paused ? 'warn' : 'ok', progress.message) : null,
     progress.busy ? h('p', { class: 'muted' }, 'Another run is working on this job; waiting…') : null,
     summary(progress),

@@ -42,12 +42,25 @@ function counts(preview: Extract<EnrichPreview, { ok: true }>): HTMLElement {
       'Domains to look up',
       `${count(preview.toLookUp)}${preview.cached > 0 ? ` (${count(preview.cached)} cached)` : ''}`,
     ],
+    ['Requests', `${count(preview.plan.requests)} (${count(preview.plan.leftToday)} left today)`],
     ['Cost', '0 credits (lookups are free)'],
   ];
   return h(
     'dl',
     { class: 'counts', id: 'enrich-preview' },
     ...rows.flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]),
+  );
+}
+
+/** When the lookups do not fit today's requests: how the job spreads over the days, before it starts. */
+function planNotice(plan: Extract<EnrichPreview, { ok: true }>['plan']): HTMLElement | null {
+  if (plan.days <= 1) return null;
+  return h(
+    'div',
+    { class: 'message warn', id: 'enrich-plan' },
+    `This job needs about ${count(plan.requests)} requests; Sheet Scout has ${count(plan.leftToday)} of its ` +
+      `${count(plan.dailyLimit)} daily requests left today. It looks up that many now and continues by itself as ` +
+      `requests free up (the panel may be closed): about ${plan.days} days in all.`,
   );
 }
 
@@ -117,6 +130,7 @@ export function setupView(
     h('label', { class: 'check' }, overwrite, h('span', {}, 'Overwrite non-empty cells')),
     h('h2', {}, 'Preview'),
     counts(preview),
+    planNotice(preview.plan),
     h(
       'div',
       { class: 'row' },

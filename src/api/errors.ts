@@ -16,7 +16,7 @@ import { dashboardSuffix } from '../shared/dashboard-url';
  * - `ambiguous`: a non-idempotent call (task or column creation) got no clear answer; it may or
  *   may not have taken effect. It is never retried; reconcile (e.g. through `listTasks`) first.
  * - `quota`: Apps Script's daily UrlFetch quota is used up, or (`addIn`) the add-in's own daily request budget,
- *   whose message is the `detail`; `platform_error`: Apps Script refused
+ *   whose message is the `detail` and `retryAt` when requests free up (epoch ms); `platform_error`: Apps Script refused
  *   the call for another reason (permission, allow-list, bad argument).
  * - `bad_response`: the service answered with something the client cannot use (redirect, 2xx
  *   without the expected JSON, unknown status).
@@ -39,7 +39,7 @@ export type ApiError =
   | { kind: 'network'; maybeSent: boolean; detail: string }
   | { kind: 'timeout'; maybeSent: boolean; detail: string }
   | { kind: 'ambiguous'; cause: 'network' | 'timeout' | 'server_error'; status?: number; detail: string }
-  | { kind: 'quota'; detail: string; addIn?: boolean }
+  | { kind: 'quota'; detail: string; addIn?: boolean; retryAt?: number }
   | { kind: 'platform_error'; detail: string }
   | { kind: 'bad_response'; status: number; reason: string };
 

@@ -92,7 +92,8 @@ function parseRetryAfterSeconds(response: HttpResponse, nowMs: number): number |
 
 function classifyFailure<T>(failure: HttpFailure, idempotent: boolean): Verdict<T> {
   if (failure.fatal) {
-    if (failure.budgetSpent) return finalError({ kind: 'quota', detail: failure.error, addIn: true });
+    if (failure.budgetSpent)
+      return finalError({ kind: 'quota', detail: failure.error, addIn: true, retryAt: failure.retryAt });
     return finalError(
       QUOTA_PATTERN.test(failure.error)
         ? { kind: 'quota', detail: failure.error }

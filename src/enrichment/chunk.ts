@@ -27,10 +27,14 @@ import { freshReads } from '../shared/fresh-reads';
 
 export type ChunkMode = 'sidebar' | 'trigger';
 
+const HOUR_MS = 60 * 60 * 1000;
+
 interface ChunkWork {
   /** Final outcomes of this chunk, per domain, with the rows that needed them when planned. */
   outcomes: Map<string, { outcome: RowOutcome; planned: number }>;
   fatal: ApiError | null;
+  /** The daily request budget refused a batch: no lookup before this time. */
+  budgetUntil: number | null;
 }
 
 /** One domain of a lookup batch: its first planned row, and its retry entry when it is a retry falling due. */
@@ -94,7 +98,12 @@ function settleBatch(
       work.outcomes.set(item.d, { outcome: { kind: 'profile', values: result.values }, planned: item.r });
     else if (result.state === 'not_found')
       work.outcomes.set(item.d, { outcome: { kind: 'not_found' }, planned: item.r });
-    else if (result.state === 'fatal') {
+    else if (result.state === 'fatal' && result.error.kind === 'quota' && result.error.addIn) {
+      // Sheet Scout's daily budget refused it unsent: back in line (not a try) for when requests free up; no pause.
+      const at = result.error.retryAt ?? now + HOUR_MS;
+      work.budgetUntil = Math.max(work.budgetUntil ?? 0, at);
+      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at, why: item.retry?.why ?? 'error', r: item.r });
+    } else if (result.state === 'fatal') {
       // Not this domain's failure: the job pauses and looks it up again on Resume.
       work.fatal = result.error;
       job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at: now, why: 'paused', r: item.r });
@@ -127,7 +136,9 @@ function settleBatch(
  * the panel shows the waiting domains and calls again when they are due.
  */
 function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: number, mode: ChunkMode): ChunkWork {
-  const work: ChunkWork = { outcomes: new Map(), fatal: null };
+  const work: ChunkWork = { outcomes: new Map(), fatal: null, budgetUntil: null };
+  if (job.waitUntil && deps.clock.now() < job.waitUntil) return work;
+  job.waitUntil = null;
   if (job.mainDone) {
     takeCachedFromPlan(deps, job, work);
     if (mode === 'sidebar' && work.outcomes.size > 0) return work;
@@ -176,6 +187,10 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     planIndex += fromPlan.length;
     if (fromPlan.length > 0) job.cursor = fromPlan[fromPlan.length - 1].d;
     if (work.fatal) break;
+    if (work.budgetUntil) {
+      job.waitUntil = work.budgetUntil;
+      break;
+    }
   }
   job.plan = job.plan.slice(planIndex);
   return work;

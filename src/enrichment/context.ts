@@ -26,6 +26,7 @@ export function enrichmentContext(): EnrichDeps & { user: string } {
     continuation: timerContinuation(timer),
     client: () => context.userClient({ retry: { handBackRateLimited: true } }),
     newId,
+    requests: () => context.requestBudget.status(),
   };
 }
 

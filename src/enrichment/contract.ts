@@ -39,9 +39,28 @@ export type EnrichPreview =
       toLookUp: number;
       cached: number;
       credits: 0;
+      plan: RequestPlan;
       job: EnrichProgress | null;
     }
   | { ok: false; message: string; job: EnrichProgress | null };
+
+/**
+ * A job's requests against Sheet Scout's daily request budget: one per domain not cached (more for domains the
+ * service is still enriching). When they do not fit what is left today, the job does what fits and the timer
+ * continues it as requests free up, over `days` days.
+ */
+export interface RequestPlan {
+  requests: number;
+  leftToday: number;
+  dailyLimit: number;
+  days: number;
+}
+
+/** The plan of `requests` lookups with `leftToday` of a `dailyLimit` budget left. Pure. */
+export function requestPlan(requests: number, leftToday: number, dailyLimit: number): RequestPlan {
+  const days = requests <= leftToday ? 1 : 1 + Math.ceil((requests - leftToday) / Math.max(1, dailyLimit));
+  return { requests, leftToday, dailyLimit, days };
+}
 
 export interface EnrichProgress {
   jobId: string;
@@ -78,6 +97,11 @@ export interface EnrichProgress {
   etaLatestSeconds: number | null;
   /** When the driver should call the next chunk: 0 now, n ms later, or -1 when there is nothing left to do. */
   nextStepInMs: number;
+  /**
+   * Sheet Scout's daily request budget is spent: the job waits until this time (epoch ms), when requests leave the
+   * budget's window, and the timer continues it then with every panel closed; null otherwise.
+   */
+  waitingForRequestsUntil: number | null;
   /** Another execution holds the job right now. */
   busy: boolean;
   startedAt: number;

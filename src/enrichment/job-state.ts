@@ -89,6 +89,11 @@ export interface EnrichJob {
   requests: number;
   cacheHits: number;
   chunks: number;
+  /**
+   * Sheet Scout's daily request budget is spent: no lookup before this time (epoch ms), when requests leave the
+   * budget's window; the timer continues the job then. Absent in older records.
+   */
+  waitUntil?: number | null;
   startedAt: number;
   updatedAt: number;
   finishedAt: number | null;

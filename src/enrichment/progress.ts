@@ -20,8 +20,10 @@ export function progressOf(job: EnrichJob, now: number, busy = false): EnrichPro
   const waiting = job.retries.filter((entry) => entry.why !== 'paused');
   const nextTry = waiting.length > 0 ? Math.min(...waiting.map((entry) => entry.at)) : null;
   let nextStepInMs = -1;
+  const waitUntil = job.waitUntil && job.waitUntil > now ? job.waitUntil : null;
   if (job.status === 'running') {
     if (busy) nextStepInMs = 3000;
+    else if (waitUntil !== null) nextStepInMs = waitUntil - now;
     else if (job.plan.length > 0 || !job.mainDone) nextStepInMs = 0;
     else if (job.retries.length > 0) {
       nextStepInMs = Math.max(0, retryGroupEnd(job.retries, Math.min(...job.retries.map((entry) => entry.at))) - now);
@@ -52,6 +54,7 @@ export function progressOf(job: EnrichJob, now: number, busy = false): EnrichPro
     rate: Math.round(rate * 10) / 10,
     ...estimate(job, now, seconds, waiting, nextTry),
     nextStepInMs,
+    waitingForRequestsUntil: job.status === 'running' ? waitUntil : null,
     busy,
     startedAt: job.startedAt,
     updatedAt: job.updatedAt,

@@ -17,7 +17,14 @@ import {
   type ColumnOption,
 } from './layout';
 import { columnRuns, readRows } from './rows';
-import type { EnrichOptions, EnrichPreview, EnrichProgress, FieldChoice, StartResult } from './contract';
+import {
+  requestPlan,
+  type EnrichOptions,
+  type EnrichPreview,
+  type EnrichProgress,
+  type FieldChoice,
+  type StartResult,
+} from './contract';
 import {
   chosenFields,
   emptyCounts,
@@ -67,6 +74,8 @@ export interface EnrichDeps {
   continuation: ContinuationPort;
   client: () => LookupClient;
   newId: () => string;
+  /** The acting user's daily request budget: used and allowed today. */
+  requests: () => { used: number; limit: number };
 }
 
 // --- Preview and start ---------------------------------------------------------------------------------------------
@@ -165,6 +174,7 @@ export function previewEnrichment(deps: EnrichDeps, options: EnrichOptions = {})
   const chosen = new Map(analysis.targets.map((target) => [target.field.key, target]));
   const cached =
     analysis.rows.pending.length > 0 ? readCachedLookups(deps.cache, analysis.rows.pending, deps.clock.now()).size : 0;
+  const budget = deps.requests();
   return {
     ok: true,
     sheetName: analysis.sheet.name,
@@ -183,6 +193,7 @@ export function previewEnrichment(deps: EnrichDeps, options: EnrichOptions = {})
     toLookUp: analysis.rows.pending.length,
     cached,
     credits: 0,
+    plan: requestPlan(analysis.rows.pending.length - cached, Math.max(0, budget.limit - budget.used), budget.limit),
     job,
   };
 }

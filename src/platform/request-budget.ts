@@ -123,6 +123,8 @@ export class RequestCounter {
   private kind: AccountKind | null = null;
   /** This execution has counted a batch: the next reads the stored value fresh (other executions count too). */
   private counted = false;
+  /** The usage as the last batch left it. */
+  private usage: HourlyUsage = {};
 
   constructor(
     private readonly usageStore: KeyValueStore,
@@ -140,6 +142,12 @@ export class RequestCounter {
     return budgetStatus(this.account(), usedInWindow(parseUsage(this.usageStore.get(this.usageKey)), this.clock.now()));
   }
 
+  /** When requests counted so far start to leave the window (epoch ms): the earliest a refused batch may go. */
+  freedAt(): number {
+    const now = this.clock.now();
+    return nextRelease(this.usage, now) ?? now + HOUR_MS;
+  }
+
   /**
    * Counts up to `wanted` requests against the budget and returns how many may be sent. The stored value is read as
    * the execution first read the store, then fresh for each later batch (other executions count too), and written
@@ -150,6 +158,7 @@ export class RequestCounter {
     const stored = this.counted ? this.usageStore.fresh(this.usageKey) : this.usageStore.get(this.usageKey);
     this.counted = true;
     const usage = parseUsage(stored);
+    this.usage = usage;
     const allowed = Math.max(0, Math.min(wanted, ACCOUNT_KINDS[this.account()].budget - usedInWindow(usage, now)));
     if (allowed === 0) return 0;
     try {
@@ -173,6 +182,7 @@ export function withRequestBudget(http: HttpPort, counter: RequestCounter): Http
         maybeSent: false,
         fatal: true,
         budgetSpent: true,
+        retryAt: counter.freedAt(),
       };
       const sent = allowed > 0 ? http.fetchAll(requests.slice(0, allowed)) : [];
       return [...sent, ...requests.slice(allowed).map(() => refused)];

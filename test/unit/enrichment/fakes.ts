@@ -270,6 +270,7 @@ export function world(rows: unknown[][], selection?: Partial<Area>): World {
     continuation: triggers,
     client: () => client,
     newId: () => `job-${++ids}`,
+    requests: () => ({ used: 0, limit: 18_000 }),
   };
   return { deps, sheet, client, cache, store, clock, lock, triggers, selection: area, dates };
 }
