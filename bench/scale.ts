@@ -1,32 +1,45 @@
-// A day of sales-ops work at scale, in one run, against Google's real limits (the emulator's consumer quotas and
-// developer-metadata limit) and the sandbox on a manual clock shared with the emulator. One published add-on project,
-// one user, five spreadsheets:
+// Sales-ops work at scale against Google's real limits (the emulator's consumer quotas, developer-metadata, cell and
+// trigger limits) and the sandbox on a manual clock shared with the emulator. One published add-on project, one user.
+// Day 1, five spreadsheets:
 //   A  bulk enrichment of 10,000 rows / 7,500 unique domains, then the same job again (re-run);
 //   B  research on 1,000 rows, ticks until done, then a second 1,000-row launch on the same sheet, with the panel open;
 //   C  =COMPANY_LOOKUP over 2,000 unique domains, then "Refresh pending lookups" until no cell is pending;
 //   D, E  research in two more spreadsheets at once, driven by their own hourly timers only.
-// Prints each part's figures and ends with the `scale:` line. `necessary_requests` counts what no design can avoid:
-// one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
+// Day 2 (bench/_scale-account.ts): research at account scale, twenty spreadsheets launching while other tools add
+// tasks, over an account's 10,000 older tasks; three panels open for an hour, then every panel closed; the 21st
+// spreadsheet; the hidden sheets after the retention period.
+// Day 3 (bench/_scale-oversized.ts): an enrichment of 20,000 unique domains, larger than a day's requests.
+// Prints each part's figures and ends with the `scale:` line. `necessary_requests` counts what no design can avoid on
+// day 1: one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
 // create per task, one read per finished task whose report the task list does not carry (none: the sandbox's list
 // carries it).
-import {
-  createManualClock,
-  createProject,
-  SpreadsheetModel,
-  type GasProject,
-  type GasRuntime,
-  type ManualClock,
-} from '../dev/gas-runtime';
-import { SandboxControl } from '../dev/sandbox/control-client';
+import { createManualClock, createProject, type GasRuntime } from '../dev/gas-runtime';
 import { BUNDLE, startSandbox } from '../test/integration/harness';
 import { SETTINGS_KEYS } from '../src/account/settings';
 import type { EnrichProgress } from '../src/enrichment/contract';
-import type { LaunchResponse, ResearchStatusDto } from '../src/research/contract';
-import { columnLetter } from '../src/shared/a1';
+import type { ResearchStatusDto } from '../src/research/contract';
 import { shuffled } from './_shuffle';
+import {
+  advance,
+  dataRows,
+  DAY,
+  documentWith,
+  domainsDocument,
+  FINAL,
+  fireTimers,
+  HOUR,
+  launch,
+  pendingRows,
+  sent,
+  statusColumn,
+  timerOf,
+  TOKEN,
+  USER,
+  type World,
+} from './_scale-world';
+import { researchAtAccountScale } from './_scale-account';
+import { oversizedEnrichment } from './_scale-oversized';
 
-const USER = 'ana@example.com';
-const TOKEN = 'sbx_pro_token';
 const CONSUMER_URLFETCH_PER_DAY = 20_000;
 const ENRICH_ROWS = 10_000;
 const ENRICH_UNIQUE = 7_500;
@@ -40,28 +53,6 @@ const PANEL_POLL_MS = 15_000;
 /** Research runs at this fraction of the sandbox's default pace: a medium task takes minutes, as real ones do. */
 const SANDBOX_SPEED = 0.05;
 
-interface World {
-  control: SandboxControl;
-  clock: ManualClock;
-  project: GasProject;
-}
-
-/** Moves the sandbox's and the emulator's clocks together. */
-async function advance(world: World, ms: number): Promise<void> {
-  await world.control.advanceClock(ms);
-  world.clock.advance(ms);
-}
-
-function documentWith(world: World, id: string, sheet: string, rows: Array<Array<string | number>>): GasRuntime {
-  const spreadsheet = new SpreadsheetModel({ id, rows: rows.length + 100, columns: 26, sheetNames: [sheet] });
-  const width = Math.max(...rows.map((row) => row.length));
-  const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
-  spreadsheet.sheet(sheet).setValues(`A1:${columnLetter(width)}${rows.length}`, padded);
-  return world.project.addDocument({ spreadsheet });
-}
-
-/** Requests the project sent so far (all documents). */
-const sent = (world: World) => world.project.counters.urlFetch.total;
 const accepted = (world: World, from: number) =>
   world.project.httpLog.slice(from).filter((entry) => entry.status === 202);
 
@@ -126,21 +117,13 @@ interface TickFigures {
   worstExcess: number;
 }
 
-const FINAL = /^(Done|Failed)/;
-
-function statusColumn(doc: GasRuntime, sheet: string): string[] {
-  const values = doc.spreadsheet.sheet(sheet).getDisplayValues();
-  const at = values[0].indexOf('Status');
-  return at < 0 ? [] : values.slice(1).map((row) => row[at]);
-}
-
 /** Runs one execution and measures its requests against the polling bound finished + ceil(pending / 100) + 5. */
-function measuredTick(world: World, doc: GasRuntime, sheet: string, run: () => void, figures: TickFigures): void {
-  const before = statusColumn(doc, sheet);
+function measuredTick(world: World, doc: GasRuntime, run: () => void, figures: TickFigures): void {
+  const before = statusColumn(doc);
   const pending = before.filter((status) => status !== '' && !FINAL.test(status)).length;
   const requestsBefore = sent(world);
   run();
-  const after = statusColumn(doc, sheet);
+  const after = statusColumn(doc);
   const finished = after.filter((status, i) => FINAL.test(status) && !FINAL.test(before[i] ?? '')).length;
   const requests = sent(world) - requestsBefore;
   const bound = finished + Math.ceil(pending / 100) + 5;
@@ -150,24 +133,6 @@ function measuredTick(world: World, doc: GasRuntime, sheet: string, run: () => v
     figures.worstExcess = requests - bound;
     figures.worstBound = bound;
   }
-}
-
-function launch(doc: GasRuntime, sheet: string, rows: number[]): LaunchResponse {
-  const sheetId = doc.spreadsheet.sheet(sheet).sheetId;
-  const output = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' };
-  const response = doc.run<LaunchResponse>(
-    'launchResearch',
-    [{ template: 'Research {Domain}', depth: 'medium', output, sheetId, rows }],
-    { kind: 'sidebar' },
-  );
-  if (!response.ok) throw new Error(`launch refused: ${response.message}`);
-  return response;
-}
-
-function timerOf(world: World, doc: GasRuntime): boolean {
-  return world.project.triggers
-    .list()
-    .some((trigger) => trigger.handler === 'sheetScoutTimer' && trigger.documentId === doc.spreadsheet.id);
 }
 
 async function research(
@@ -183,57 +148,37 @@ async function research(
   crossDocLosses: number;
 }> {
   const figures: TickFigures = { ticks: 0, maxRequests: 0, worstBound: 0, worstExcess: 0 };
-  const main = documentWith(world, 'doc-research', 'Accounts', [['Domain'], ...domains.map((domain) => [domain])]);
-  const others = side.map((list, i) =>
-    documentWith(world, `doc-research-${i + 2}`, 'Accounts', [['Domain'], ...list.map((domain) => [domain])]),
-  );
+  const main = domainsDocument(world, 'doc-research', domains);
+  const others = side.map((list, i) => domainsDocument(world, `doc-research-${i + 2}`, list));
   let metadataMax = 0;
   let crossDocLosses = 0;
   let creates = 0;
   const watchMetadata = () => {
     for (const doc of [main, ...others]) metadataMax = Math.max(metadataMax, doc.spreadsheet.metadataChars());
   };
-  const pendingIn = (doc: GasRuntime) =>
-    statusColumn(doc, 'Accounts').some((status) => status !== '' && !FINAL.test(status));
+  const pendingIn = (doc: GasRuntime) => pendingRows(doc) > 0;
   // D and E launch first and are left to their hourly timers.
-  for (const doc of others)
-    creates += launch(
-      doc,
-      'Accounts',
-      Array.from({ length: SIDE_RESEARCH_ROWS }, (_, i) => i + 2),
-    ).created;
+  for (const doc of others) creates += launch(doc, dataRows(SIDE_RESEARCH_ROWS)).created;
   const runWhile = async (doc: GasRuntime) => {
     for (let step = 0; step < 2000 && (pendingIn(doc) || others.some(pendingIn)); step++) {
       await advance(world, PANEL_POLL_MS);
       if (pendingIn(doc))
-        measuredTick(
-          world,
-          doc,
-          'Accounts',
-          () => doc.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' }),
-          figures,
-        );
-      for (const result of world.project.triggers.fireDue())
-        if (!result.ok) throw new Error(`timer failed: ${result.error}`);
+        measuredTick(world, doc, () => doc.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' }), figures);
+      fireTimers(world);
       for (const other of [main, ...others]) if (pendingIn(other) && !timerOf(world, other)) crossDocLosses += 1;
       watchMetadata();
     }
   };
-  creates += launch(
-    main,
-    'Accounts',
-    Array.from({ length: RESEARCH_ROWS }, (_, i) => i + 2),
-  ).created;
+  creates += launch(main, dataRows(RESEARCH_ROWS)).created;
   watchMetadata();
   await runWhile(main);
   creates += launch(
     main,
-    'Accounts',
-    Array.from({ length: RESEARCH_ROWS }, (_, i) => i + 2 + RESEARCH_ROWS),
+    dataRows(RESEARCH_ROWS).map((row) => row + RESEARCH_ROWS),
   ).created;
   watchMetadata();
   await runWhile(main);
-  const statuses = [main, ...others].flatMap((doc) => statusColumn(doc, 'Accounts'));
+  const statuses = [main, ...others].flatMap((doc) => statusColumn(doc));
   const failed = statuses.filter((status) => status !== '' && !/^Done/.test(status)).length;
   const rows = statuses.filter((status) => status !== '').length;
   console.log(
@@ -322,15 +267,27 @@ export async function run(): Promise<void> {
     console.log(
       `quotas today: UrlFetch ${quota.urlFetch} of ${CONSUMER_URLFETCH_PER_DAY}, trigger runtime ${triggerMinutes.toFixed(1)} of 90 min, properties ${quota.propertyOps} of 50,000`,
     );
-    console.log(
-      `metadata characters at most ${researched.metadataMax} of 30,000 per sheet; wall ${((Date.now() - began) / 1000).toFixed(1)} s`,
-    );
+    console.log(`metadata characters at most ${researched.metadataMax} of 30,000 per sheet`);
+
+    // Day 2, once the day's quota windows have passed: research at account scale.
+    await advance(world, DAY + 2 * HOUR);
+    const account = await researchAtAccountScale(world, ready);
+    // Day 3 (after day 2's retention period): a job larger than a day's requests.
+    await advance(world, 2 * HOUR);
+    const oversized = await oversizedEnrichment(world, ready);
+    console.log(`wall ${((Date.now() - began) / 1000).toFixed(1)} s`);
     console.log(
       `scale: enrich_rows=${ENRICH_ROWS} enrich_http=${enrich.http} rerun_http=${enrich.rerunHttp} research_rows=${researched.rows} ` +
         `research_failed=${researched.failed} requests_per_tick_max=${researched.figures.maxRequests} (bound ${researched.figures.worstBound}) ` +
         `metadata_chars_max=${researched.metadataMax} lookup_refreshes=${lookup.refreshes} necessary_requests=${necessary} requests=${requests} ` +
         `overhead_pct=${overhead.toFixed(1)} urlfetch_day_pct=${urlfetchPct.toFixed(1)} trigger_min_day=${triggerMinutes.toFixed(1)} ` +
-        `cross_doc_trigger_losses=${researched.crossDocLosses}`,
+        `cross_doc_trigger_losses=${researched.crossDocLosses} ` +
+        `account_tasks=${account.launched} unwritten_paid_tasks=${account.unwrittenPaidTasks} ` +
+        `hours_to_last_write=${account.hoursToLastWrite.toFixed(2)} poll_requests_per_task=${account.pollRequestsPerTask.toFixed(3)} ` +
+        `spent_before_refusal=${account.spentBeforeRefusal} property_ops_per_hour_3_panels=${account.propertyOpsPerHour3Panels} ` +
+        `hidden_cells_per_task_before_retention=${account.hiddenCellsPerTaskBefore.toFixed(1)} ` +
+        `hidden_cells_per_task=${account.hiddenCellsPerTask.toFixed(2)} plan_shown_for_oversized_job=${oversized.planShown ? 1 : 0} ` +
+        `oversized_job_days=${oversized.daysToFinish.toFixed(2)}`,
     );
     await project.close();
   } finally {

@@ -159,6 +159,11 @@ export class SandboxControl {
     return this.call('POST', '/_sandbox/config', { enrichmentDelayMs });
   }
 
+  /** The research pace of the tasks created from now on (1: a medium task in about 18 s); reset restores --speed. */
+  setResearchSpeed(researchSpeed: number): Promise<unknown> {
+    return this.call('POST', '/_sandbox/config', { researchSpeed });
+  }
+
   /** Changes facts of a seeded company (employee_count, hq_country, ...); reset restores them. */
   changeCompany(domain: string, change: Record<string, unknown>): Promise<unknown> {
     return this.call('POST', `/_sandbox/companies/${encodeURIComponent(domain)}`, change);

@@ -247,7 +247,7 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
         ok({
           enrichmentDelayMs: sandbox.index.enrichmentDelayMs,
           rateLimitPerSecond: sandbox.rateLimit.perSecond,
-          speed: sandbox.options.speed,
+          speed: sandbox.tasks.currentSpeed,
           seed: sandbox.options.seed,
           clock: sandbox.clock.mode,
           sizeBuckets: SIZE_BUCKETS,
@@ -259,8 +259,12 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
       handle: (request) => {
         const body = bodyObject(request.body);
         const delay = body.enrichmentDelayMs;
-        if (delay === undefined && !('rateLimitPerSecond' in body)) {
-          throw new HttpError(400, 'Give enrichmentDelayMs and/or rateLimitPerSecond');
+        const speed = body.researchSpeed;
+        if (delay === undefined && speed === undefined && !('rateLimitPerSecond' in body)) {
+          throw new HttpError(400, 'Give enrichmentDelayMs, researchSpeed and/or rateLimitPerSecond');
+        }
+        if (speed !== undefined && (typeof speed !== 'number' || !(speed > 0) || !Number.isFinite(speed))) {
+          throw new HttpError(400, 'researchSpeed must be a positive number');
         }
         if (delay !== undefined && (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0)) {
           throw new HttpError(400, 'enrichmentDelayMs must be a non-negative number');
@@ -275,7 +279,12 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
           sandbox.rateLimit.configure(rateLimit);
         }
         if (typeof delay === 'number') sandbox.index.enrichmentDelayMs = delay;
-        return ok({ enrichmentDelayMs: sandbox.index.enrichmentDelayMs, rateLimitPerSecond: rateLimit });
+        if (typeof speed === 'number') sandbox.tasks.setSpeed(speed);
+        return ok({
+          enrichmentDelayMs: sandbox.index.enrichmentDelayMs,
+          rateLimitPerSecond: rateLimit,
+          researchSpeed: sandbox.tasks.currentSpeed,
+        });
       },
     },
   ];

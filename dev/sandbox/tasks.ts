@@ -46,6 +46,8 @@ interface Task {
   sources: Set<string>;
   report: MarkdownReport | SchemaReport | null;
   reservedCredits: number;
+  /** Multiplier on this task's progress (the engine's pace when it was created). */
+  speed: number;
   plan?: ResearchPlan;
   queue: SubQuestion[];
   wave: SubQuestion[];
@@ -79,9 +81,24 @@ export class TaskEngine {
   private sequence = 0;
   private readonly events = new EventQueue<TaskEvent>();
 
-  constructor(private readonly deps: TaskEngineDeps) {}
+  /** Multiplier on the progress of the tasks created from now on (deps.speed until set). */
+  private speed: number;
+
+  constructor(private readonly deps: TaskEngineDeps) {
+    this.speed = deps.speed;
+  }
+
+  /** Research pace of the tasks created from now on (each task keeps the pace it was created at). */
+  setSpeed(speed: number): void {
+    this.speed = speed;
+  }
+
+  get currentSpeed(): number {
+    return this.speed;
+  }
 
   reset(): void {
+    this.speed = this.deps.speed;
     this.tasks.clear();
     this.createdOrder.length = 0;
     this.sequence = 0;
@@ -109,6 +126,7 @@ export class TaskEngine {
       sources: new Set(),
       report: null,
       reservedCredits,
+      speed: this.speed,
       queue: [],
       wave: [],
       waveFinished: [],
@@ -119,7 +137,7 @@ export class TaskEngine {
     };
     this.tasks.set(id, task);
     this.createdOrder.push(task);
-    this.events.push(now + this.duration(BASE_TIMINGS.planMs), { kind: 'plan', taskId: id });
+    this.events.push(now + this.duration(task, BASE_TIMINGS.planMs), { kind: 'plan', taskId: id });
     return task;
   }
 
@@ -179,6 +197,7 @@ export class TaskEngine {
           degradation_reasons: [],
         },
         reservedCredits: 0,
+        speed: this.speed,
         queue: [],
         wave: [],
         waveFinished: [],
@@ -218,8 +237,8 @@ export class TaskEngine {
     }
   }
 
-  private duration(baseMs: number): number {
-    return Math.max(1, Math.round(baseMs / this.deps.speed));
+  private duration(task: Task, baseMs: number): number {
+    return Math.max(1, Math.round(baseMs / task.speed));
   }
 
   private handle(task: Task, event: TaskEvent, at: number): void {
@@ -255,7 +274,7 @@ export class TaskEngine {
       const agentNumber = task.startedAgents++;
       const agentMs =
         BASE_TIMINGS.agentMinMs + unitHash(`${task.id}:agent:${agentNumber}`) * BASE_TIMINGS.agentSpreadMs;
-      this.events.push(at + this.duration(agentMs), { kind: 'agent', taskId: task.id, question });
+      this.events.push(at + this.duration(task, agentMs), { kind: 'agent', taskId: task.id, question });
     }
   }
 
@@ -277,7 +296,7 @@ export class TaskEngine {
     for (const member of question.companies ?? []) task.covered.add(member);
     task.updatedAt = at;
     if (task.waveFinished.length === task.wave.length)
-      this.events.push(at + this.duration(BASE_TIMINGS.analysisMs), { kind: 'analysis', taskId: task.id });
+      this.events.push(at + this.duration(task, BASE_TIMINGS.analysisMs), { kind: 'analysis', taskId: task.id });
   }
 
   private analyze(task: Task, at: number): void {
@@ -305,7 +324,7 @@ export class TaskEngine {
       );
       task.queue = [];
     }
-    this.events.push(at + this.duration(BASE_TIMINGS.composeMs), { kind: 'compose', taskId: task.id });
+    this.events.push(at + this.duration(task, BASE_TIMINGS.composeMs), { kind: 'compose', taskId: task.id });
   }
 
   private compose(task: Task, at: number): void {

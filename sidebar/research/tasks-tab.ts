@@ -35,6 +35,13 @@ export const pollLoop = createPollLoop({
   intervalMs: POLL_MS,
 });
 
+/** How long ago, as "just now", "3 min ago", "2 h ago". */
+function ago(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 1) return 'just now';
+  return minutes < 60 ? `${minutes} min ago` : `${Math.floor(minutes / 60)} h ago`;
+}
+
 /** "Requests today: N of M", and the warning or refusal once 90 % of the daily budget is used. */
 function requestBudgetLine(requests: NonNullable<ResearchStatusDto['requests']>): HTMLElement {
   return h(
@@ -272,7 +279,9 @@ export function tasksTab(): HTMLElement {
       ? h(
           'div',
           { class: 'muted', id: 'pending' },
-          `${status.pending} task${status.pending === 1 ? '' : 's'} pending${status.busy ? ' (updating…)' : ''}; refreshed every 15 s while this panel is open`,
+          `${status.pending} task${status.pending === 1 ? '' : 's'} pending${status.busy ? ' (updating…)' : ''}` +
+            (status.checkedSecondsAgo === null ? '' : `; last checked ${ago(status.checkedSecondsAgo)}`) +
+            ' (while this panel is open: every 15 s, less often for tasks behind many newer ones)',
         )
       : h('div', { class: 'muted' }, 'Loading…'),
     status?.requests ? requestBudgetLine(status.requests) : null,

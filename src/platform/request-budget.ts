@@ -125,6 +125,8 @@ export class RequestCounter {
   private counted = false;
   /** The usage as the last batch left it. */
   private usage: HourlyUsage = {};
+  /** Requests this execution was allowed to send. */
+  private allowedHere = 0;
 
   constructor(
     private readonly usageStore: KeyValueStore,
@@ -140,6 +142,11 @@ export class RequestCounter {
 
   status(): BudgetStatus {
     return budgetStatus(this.account(), usedInWindow(parseUsage(this.usageStore.get(this.usageKey)), this.clock.now()));
+  }
+
+  /** Requests this execution has sent through this counter so far. */
+  sentHere(): number {
+    return this.allowedHere;
   }
 
   /** When requests counted so far start to leave the window (epoch ms): the earliest a refused batch may go. */
@@ -161,6 +168,7 @@ export class RequestCounter {
     this.usage = usage;
     const allowed = Math.max(0, Math.min(wanted, ACCOUNT_KINDS[this.account()].budget - usedInWindow(usage, now)));
     if (allowed === 0) return 0;
+    this.allowedHere += allowed;
     try {
       this.usageStore.set(this.usageKey, JSON.stringify(addUsage(usage, now, allowed)));
     } catch {

@@ -13,10 +13,11 @@ import { appsScriptTimer } from '../platform/timer-triggers';
 import { cachePollMemory } from './poll';
 import { newId } from '../platform/ids';
 import { activeSpreadsheet, flushWrites, type Spreadsheet } from '../platform/spreadsheet';
+import { tickNoteText } from './tick-pacing';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';
 const REPORTS_SHEET = 'Sheet Scout research reports';
-/** When the last research tick of this document started (any user's panel or timer), ms since epoch. */
+/** The last research tick of this document (any user's panel or timer): when it started, the requests it sent. */
 export const LAST_TICK_KEY = 'sheetscout.research.lastTick';
 
 export interface Research {
@@ -69,8 +70,10 @@ export function withLock<T>(r: Research, waitMs: number, busy: () => T, work: ()
  * timer could be set up: the tasks are paid for, so the panel keeps polling and says so.
  */
 export function tickOnce(r: Research, view?: LedgerView): { pending: number; timerProblem: string | null } {
-  r.document.set(LAST_TICK_KEY, String(r.context.clock.now()));
+  const at = r.context.clock.now();
+  const sentBefore = r.context.requestBudget.sentHere();
   const summary = runTick(r.deps, { view });
+  r.document.set(LAST_TICK_KEY, tickNoteText({ at, requests: r.context.requestBudget.sentHere() - sentBefore }));
   if (summary.pending === 0) {
     removeTimerIfIdle(r.trigger, 'research');
     return { pending: 0, timerProblem: null };

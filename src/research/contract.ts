@@ -118,6 +118,8 @@ export interface ResearchStatusDto {
   rows: ResearchRowDto[];
   /** Another execution held the lock: the numbers are from the ledger as it was. */
   busy: boolean;
+  /** Seconds since the service was last asked about this document's tasks, if known. */
+  checkedSecondsAgo: number | null;
   /**
    * The acting user's daily request budget ("Requests today: N of M"), with its warning when nearly spent; null when
    * this poll did not tick (the panel keeps what it last showed).

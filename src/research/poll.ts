@@ -3,10 +3,11 @@
 // request; a task's own GET gives one. A tick reads list pages from the newest while that is the cheaper way to reach
 // the pending tasks not seen yet: before each round it estimates the pages still needed to reach the oldest of them
 // (from how densely the pages read so far were filled) and, once that is more than one GET per task, reads the rest
-// on their own. So every pending task is read every tick (within the tick's time), at a cost of about
-// min(pages down to the oldest pending task, pending tasks) plus one GET per finished task whose list item lacks the
-// report. Tasks the list did not show (another account's task, one the list does not carry yet, one deleted) are read
-// on their own too, and a per-user memory spaces those reads out. Pure: works over the ResearchClient port.
+// on their own. A task read on its own is then due again only after a quarter of its age (a per-user memory), so
+// every pending task is read at least every 30 minutes, at a cost per tick of about min(pages down to the oldest due
+// task, due tasks) plus one GET per finished task whose list item lacks the report. Tasks the list did not show
+// (another account's task, one the list does not carry yet, one deleted) are read on their own the same way. Pure:
+// works over the ResearchClient port.
 import type { ApiError, Result } from '../api/errors';
 import type { ResearchTask } from '../api/types';
 import type { CachePort, ClockPort } from '../ports';
@@ -203,7 +204,12 @@ export function pollTasks(deps: PollDeps, targets: PollTarget[], options: PollOp
     listError: null,
   };
   if (targets.length === 0) return result;
-  const scan = scanList(deps, targets, options);
+  // A task read on its own lately waits for its next read (a quarter of its age): only the others are due now.
+  const notes = deps.memory.recall(targets.map((target) => target.taskId));
+  for (const [taskId, note] of notes) if (note === 'forbidden') result.unreadable.add(taskId);
+  const due = targets.filter((target) => !notes.has(target.taskId));
+  if (due.length === 0) return result;
+  const scan = scanList(deps, due, options);
   result.requests = result.pages = scan.pages;
   result.partial = !scan.settled && scan.error === null;
   result.listError = scan.error;
@@ -215,16 +221,11 @@ export function pollTasks(deps: PollDeps, targets: PollTarget[], options: PollOp
   }
   // After a scan the clock cut short, only the targets above what was read are known to be missing from the list.
   const oldest = scan.oldestRead;
-  const unseen = targets.filter(
+  const dueUnseen = due.filter(
     (target) =>
       !scan.seen.has(target.taskId) &&
       (scan.settled || (oldest !== null && target.sentAt - options.clockSkewMs > oldest)),
   );
-  const notes = deps.memory.recall(unseen.map((target) => target.taskId));
-  const dueUnseen = unseen.filter((target) => {
-    if (notes.get(target.taskId) === 'forbidden') result.unreadable.add(target.taskId);
-    return !notes.has(target.taskId);
-  });
   toRead.push(...dueUnseen.map((target) => target.taskId));
   const reads = readTasks(deps, toRead, options);
   result.requests += reads.requests;

@@ -2,6 +2,7 @@
 // lately, then the sheet's records with their current rows) and the two answers to an unconfirmed create, "Check
 // again" and "Send anyway".
 import { LAST_TICK_KEY, researchContext, tickOnce, withLock, type Research } from './context';
+import { nextPanelTick, readTickNote, type TickNote } from './tick-pacing';
 import type { ResearchRowDto, ResearchStatusDto, UnconfirmedActionResponse } from './contract';
 import { AGENT_BUDGET } from './depth';
 import { locateEntries } from './write-back';
@@ -15,11 +16,6 @@ import { LAUNCH_BUDGET_MS } from './launch-service';
 const SIDEBAR_TICK_BUDGET_MS = 60 * 1000;
 /** The sheet's records the panel lists, newest first. */
 const SHOWN_RECORDS = 50;
-/**
- * A panel poll this soon after the previous tick shows the ledger without calling the service, so open panels (of
- * any number of users) send at most one tick's requests per interval. The panel waits 15 s after each answer.
- */
-const PANEL_TICK_GAP_MS = 15 * 1000;
 
 /** Research agents finished out of the depth's most (0..1) while researching; 1 when done; else null. */
 function progressOf(entry: LedgerEntry): number | null {
@@ -46,6 +42,8 @@ function rowDto(entry: LedgerEntry, row: number | null | undefined): ResearchRow
 interface PollFacts {
   busy: boolean;
   tick: { timerProblem: string | null } | null;
+  /** When the service was last asked (this poll's tick, or the last one). */
+  checkedAt: number | null;
 }
 
 function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: PollFacts): ResearchStatusDto {
@@ -65,6 +63,8 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: 
   return {
     pending: entries.filter(isPending).length,
     busy: facts.busy,
+    checkedSecondsAgo:
+      facts.checkedAt === null ? null : Math.max(0, Math.round((r.context.clock.now() - facts.checkedAt) / 1000)),
     // Read only by a poll that ticked (it read the user's settings anyway): the others cost no property read.
     requests: facts.tick ? r.context.requestBudget.status() : null,
     timer: facts.tick ? { problem: facts.tick.timerProblem } : null,
@@ -73,10 +73,15 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: 
   };
 }
 
-/** A tick (from any panel or the timer) started less than PANEL_TICK_GAP_MS ago. */
-function tickedRecently(r: Research): boolean {
-  const since = r.context.clock.now() - Number(r.document.get(LAST_TICK_KEY) ?? 0);
-  return since >= 0 && since < PANEL_TICK_GAP_MS;
+/**
+ * The last tick of this document (any panel's or the timer's), if the panels must not tick again yet: 15 s after it,
+ * or longer after one that sent many requests (tick-pacing.ts), the ledger is shown without calling the service, so
+ * open panels (of any number of users) spend little of the day's requests.
+ */
+function recentTick(r: Research): TickNote | null {
+  const note = readTickNote(r.document.get(LAST_TICK_KEY));
+  const now = r.context.clock.now();
+  return note && note.at <= now && now < nextPanelTick(note) ? note : null;
 }
 
 /**
@@ -90,12 +95,18 @@ export function pollStatus(): ResearchStatusDto {
   return withLock(
     r,
     200,
-    () => statusDto(r, r.deps.ledger.loadOpen(view), view.sheetId, { busy: true, tick: null }),
+    () => statusDto(r, r.deps.ledger.loadOpen(view), view.sheetId, { busy: true, tick: null, checkedAt: null }),
     () => {
-      if (tickedRecently(r))
-        return statusDto(r, r.deps.ledger.loadOpen(view), view.sheetId, { busy: false, tick: null });
+      const recent = recentTick(r);
+      if (recent)
+        return statusDto(r, r.deps.ledger.loadOpen(view), view.sheetId, {
+          busy: false,
+          tick: null,
+          checkedAt: recent.at,
+        });
+      const checkedAt = r.context.clock.now();
       const tick = tickOnce(r, view);
-      return statusDto(r, r.deps.ledger.all(), view.sheetId, { busy: false, tick });
+      return statusDto(r, r.deps.ledger.all(), view.sheetId, { busy: false, tick, checkedAt });
     },
   );
 }

@@ -218,6 +218,23 @@ describe('clock, accounts, companies and config', () => {
     expect(industries.size).toBeGreaterThanOrEqual(15);
   });
 
+  test('the research pace of the tasks created from then on is configurable, and reset restores it', async () => {
+    const domain = (await sandbox.companies('?limit=1'))[0].domain;
+    expect((await sandbox.control('POST', 'config', { researchSpeed: 0.1 })).researchSpeed).toBe(0.1);
+    const slow = await sandbox.createTask({ brief: `Research ${domain}` });
+    await sandbox.control('POST', 'config', { researchSpeed: 1 });
+    // Planning takes 3.5 s at speed 1: 35 s at a tenth of it; the task keeps its pace after the change.
+    await sandbox.advance(30_000);
+    expect((await sandbox.call('GET', `/v1/deep_research_tasks/${slow.id}`)).body.status).toBe('created');
+    await sandbox.advance(6_000);
+    expect((await sandbox.call('GET', `/v1/deep_research_tasks/${slow.id}`)).body.status).toBe('in_progress');
+    await sandbox.advance(60_000);
+    expect((await sandbox.call('GET', `/v1/deep_research_tasks/${slow.id}`)).body.status).toBe('in_progress');
+    expect((await rawControl('POST', 'config', { researchSpeed: 0 })).status).toBe(400);
+    await sandbox.reset();
+    expect((await sandbox.control('GET', 'config')).speed).toBe(1);
+  });
+
   test('the enrichment delay is configurable', async () => {
     expect((await sandbox.control('POST', 'config', { enrichmentDelayMs: 1234 })).enrichmentDelayMs).toBe(1234);
     expect((await sandbox.control('GET', 'config')).enrichmentDelayMs).toBe(1234);
