@@ -60,4 +60,25 @@ describe('research at account scale (published add-on, panel closed)', () => {
     runtime.triggers.fireDue();
     expect(timers(runtime)).toHaveLength(0);
   });
+
+  it('writes all 2,500 rows of one launch (more than 20 list pages) and then removes the timer', async () => {
+    const companies = await suite.control.companies(2500);
+    const rows = [['Domain'], ...companies.map((company) => [company.domain])];
+    const runtime = await runtimeFor(suite, rows, 'sbx_pro_token', { addOn: true });
+    expect(
+      launch(
+        runtime,
+        { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT },
+        companies.map((_, i) => i + 2),
+      ),
+    ).toMatchObject({ created: 2500 });
+    runtime.counters.reset();
+    expect(await hourlyUntilWritten(runtime, 3)).toBe(1);
+    expect(column(runtime, 'Status').filter((status) => status.startsWith('Done'))).toHaveLength(2500);
+    // 25 list pages read the 2,500 tasks; nothing is read twice.
+    expect(runtime.counters.urlFetch.total).toBeLessThanOrEqual(27);
+    await advance(suite, runtime, HOUR);
+    runtime.triggers.fireDue();
+    expect(timers(runtime)).toHaveLength(0);
+  });
 });
