@@ -1,6 +1,7 @@
 // Builds dist/: Code.js (webpack, see webpack.config.js), appsscript.json (with the URL allowlist of
 // SHEET_SCOUT_BASE_URL, see build/url-allowlist.js), and one self-contained HTML file per sidebar entry
-// (sidebar/entries/<Name>.ts -> dist/<Name>.html, JS and CSS inlined, no external URLs).
+// (sidebar/entries/<Name>.ts -> dist/<Name>.html, JS and CSS inlined, no external URLs). The bundle's service
+// calls are checked against the manifest's scopes first (build/scope-check.js).
 // `node build/build.js --out-dir <dir>` builds into another directory (tests); like dist/, the build owns it and
 // removes the files it did not produce.
 const fs = require('fs');
@@ -8,6 +9,7 @@ const path = require('path');
 const webpack = require('webpack');
 const esbuild = require('esbuild');
 const { urlAllowlistFor } = require('./url-allowlist');
+const { checkScopes } = require('./scope-check');
 
 const root = path.resolve(__dirname, '..');
 
@@ -105,6 +107,15 @@ async function buildSidebars(dist) {
   return built;
 }
 
+/** Prints the service methods the bundle calls with the scope each needs; fails when the manifest lacks one. */
+function reportScopes(code, appsscript) {
+  const { lines, missing, unused } = checkScopes(code, appsscript);
+  console.log(`scopes: the bundle's service calls and the appsscript.json scope each uses\n${lines.join('\n')}`);
+  if (unused.length > 0) console.log(`scopes declared but needed by no call: ${unused.join(', ')}`);
+  if (missing.length > 0)
+    throw new Error(`appsscript.json lacks the scopes of ${missing.join(', ')}: Google would refuse these calls`);
+}
+
 async function main() {
   const dist = outputDirectory(process.argv.slice(2));
   const appsscript = manifest();
@@ -112,7 +123,9 @@ async function main() {
   const staging = fs.mkdtempSync(path.join(dist, '.webpack-'));
   try {
     await runWebpack(staging);
-    writeAtomically(path.join(dist, 'Code.js'), finishStubs(fs.readFileSync(path.join(staging, 'Code.js'), 'utf8')));
+    const code = finishStubs(fs.readFileSync(path.join(staging, 'Code.js'), 'utf8'));
+    reportScopes(code, JSON.parse(appsscript));
+    writeAtomically(path.join(dist, 'Code.js'), code);
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }

@@ -111,10 +111,3 @@ export const Msg = {
   // google.script.run
   illegalRpcValue: (path: string) => `Failed due to illegal value in property: ${path}`,
 } as const;
-
-export const Scopes = {
-  externalRequest: 'https://www.googleapis.com/auth/script.external_request',
-  spreadsheetsCurrentOnly: 'https://www.googleapis.com/auth/spreadsheets.currentonly',
-  containerUi: 'https://www.googleapis.com/auth/script.container.ui',
-  scriptApp: 'https://www.googleapis.com/auth/script.scriptapp',
-} as const;

@@ -1,10 +1,12 @@
 // One Apps Script execution (a custom-function call, a menu click, a google.script.run call, a trigger):
 // its realm, identity and authorization mode, and the accounting every service call goes through —
 // counting, the time limit (Google's "Exceeded maximum execution time" at the next service call past the
-// limit, or at the n-th call when a test asks for a kill), the permission rules of each mode, and a hook
-// that lets a test start a second execution while this one is inside a service call.
+// limit, or at the n-th call when a test asks for a kill), the permission rules of each mode, the scopes the
+// manifest declares (scopes.ts), and a hook that lets a test start a second execution while this one is inside a
+// service call.
 import { Clock } from './clock';
-import { GasError, Msg, Scopes } from './errors';
+import { GasError, Msg } from './errors';
+import { checkScopes, SCOPE } from './scopes';
 import { FacadeClass, Realm } from './realm';
 
 export type ExecutionKind = 'custom-function' | 'menu' | 'sidebar' | 'trigger' | 'simple-trigger';
@@ -26,6 +28,8 @@ export interface ExecutionOptions {
   limitMs: number;
   killAtServiceCall?: number;
   onServiceCall?: (call: ServiceCallInfo) => void;
+  /** The scopes the manifest declares (null: none listed, Google detects them and every call is allowed). */
+  scopes: ReadonlySet<string> | null;
 }
 
 /** Kinds of access the authorization modes grant or refuse. */
@@ -84,6 +88,7 @@ export class Execution {
       this.serviceCalls++;
       if (this.options.killAtServiceCall === this.serviceCalls) throw this.kill();
       if (this.elapsedMs() > this.limitMs) throw this.kill();
+      if (this.authMode !== 'CUSTOM_FUNCTION') checkScopes(service, method, this.options.scopes);
       this.options.onServiceCall?.({ executionId: this.id, index: this.serviceCalls, service, method });
       return this.realm.import(call());
     } catch (error) {
@@ -127,10 +132,10 @@ export class Execution {
     const qualified = `${service}.${method}`;
     switch (capability) {
       case 'sheet.read':
-        if (mode === 'NONE') throw new GasError(Msg.noPermissionScope(qualified, Scopes.spreadsheetsCurrentOnly));
+        if (mode === 'NONE') throw new GasError(Msg.noPermissionScope(qualified, SCOPE.spreadsheetsCurrentOnly));
         return;
       case 'sheet.write':
-        if (mode === 'NONE') throw new GasError(Msg.noPermissionScope(qualified, Scopes.spreadsheetsCurrentOnly));
+        if (mode === 'NONE') throw new GasError(Msg.noPermissionScope(qualified, SCOPE.spreadsheetsCurrentOnly));
         if (mode === 'CUSTOM_FUNCTION') throw new GasError(Msg.noPermission(method));
         return;
       case 'ui':
@@ -138,7 +143,7 @@ export class Execution {
         return;
       case 'ui.dialog':
         if (mode === 'NONE' || mode === 'LIMITED')
-          throw new GasError(Msg.noPermissionScope(qualified, Scopes.containerUi));
+          throw new GasError(Msg.noPermissionScope(qualified, SCOPE.containerUi));
         return;
       case 'properties':
       case 'cache':
@@ -146,12 +151,12 @@ export class Execution {
         return;
       case 'urlfetch':
         if (mode === 'NONE' || mode === 'LIMITED')
-          throw new GasError(Msg.noPermissionScope(qualified, Scopes.externalRequest));
+          throw new GasError(Msg.noPermissionScope(qualified, SCOPE.externalRequest));
         return;
       case 'triggers':
         if (mode === 'CUSTOM_FUNCTION') throw new GasError(Msg.noPermission(qualified));
         if (mode === 'NONE' || mode === 'LIMITED')
-          throw new GasError(Msg.noPermissionScope(qualified, Scopes.scriptApp));
+          throw new GasError(Msg.noPermissionScope(qualified, SCOPE.scriptApp));
         return;
     }
   }

@@ -6,7 +6,8 @@ import { GasRuntime, RuntimeOptions } from './runtime';
 
 export { GasRuntime } from './runtime';
 export { GasProject } from './project';
-export type { DocumentOptions, ProjectOptions } from './project';
+export type { Behaviours, DocumentOptions, Manifest, ProjectOptions } from './project';
+export { DEFAULT_BEHAVIOURS } from './project';
 export { DAILY_QUOTAS } from './quotas';
 export type { QuotaLevel, QuotaUsage } from './quotas';
 export type { RunOptions, RuntimeOptions, TriggerFireResult } from './runtime';

@@ -45,7 +45,30 @@ export interface ProjectOptions {
   echoLogs?: boolean;
   /** Evaluate custom-function formulas after each execution and user edit (default true). */
   evaluateFormulas?: boolean;
+  /**
+   * The project's manifest (default: `appsscript.json` beside the bundle, when there is one). Its `oauthScopes`, when
+   * listed, are the only scopes the bundle's service calls may use (scopes.ts).
+   */
+  manifest?: Manifest | null;
+  /** Undocumented behaviours (default DEFAULT_BEHAVIOURS). */
+  behaviours?: Partial<Behaviours>;
 }
+
+/** The part of appsscript.json the emulator reads. */
+export interface Manifest {
+  oauthScopes?: string[];
+}
+
+/**
+ * Behaviours Google does not document, each settable so that tests can run the add-in under every plausible one
+ * (README, "Undocumented behaviours"); the defaults are the likeliest.
+ */
+export interface Behaviours {
+  /** Whether getUserTriggers(spreadsheet) lists the time-driven triggers a script bound to it made. */
+  userTriggersListTimeDriven: boolean;
+}
+
+export const DEFAULT_BEHAVIOURS: Behaviours = { userTriggersListTimeDriven: true };
 
 export interface DocumentOptions {
   /** Default: a new spreadsheet with one sheet 'Sheet1' and an id of its own. */
@@ -67,6 +90,9 @@ export interface ProjectShared {
   addonName: string;
   echoLogs: boolean;
   evaluateFormulas: boolean;
+  /** The manifest's oauthScopes (null: not listed, every call allowed). */
+  scopes: ReadonlySet<string> | null;
+  behaviours: Behaviours;
   properties: { script: PropertyStore; user(email?: string): PropertyStore };
   caches: { script: CacheStore; user(email?: string): CacheStore };
   triggers: TriggerRegistry;
@@ -81,6 +107,16 @@ export interface ProjectShared {
 }
 
 const DEFAULT_BUNDLE = path.resolve(__dirname, '../../dist/Code.js');
+
+/** The manifest beside the bundle (`appsscript.json` in its directory), or null when there is none. */
+function manifestBeside(bundlePath: string): Manifest | null {
+  const file = path.join(path.dirname(bundlePath), 'appsscript.json');
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest) : null;
+}
+
+function declaredScopes(manifest: Manifest | null): ReadonlySet<string> | null {
+  return manifest?.oauthScopes ? new Set(manifest.oauthScopes) : null;
+}
 
 /** Top-level `function name() {}` declarations of a script (what Apps Script can call). */
 function topLevelFunctions(source: string): string[] {
@@ -182,6 +218,14 @@ export class GasProject {
       addonName: options.addonName ?? 'Add-on',
       echoLogs: options.echoLogs === true,
       evaluateFormulas: options.evaluateFormulas !== false,
+      scopes: declaredScopes(
+        options.manifest !== undefined
+          ? options.manifest
+          : options.bundleSource === undefined
+            ? manifestBeside(bundlePath)
+            : null,
+      ),
+      behaviours: { ...DEFAULT_BEHAVIOURS, ...options.behaviours },
       properties: this.properties,
       caches: this.cache,
       triggers: new TriggerRegistry(),

@@ -129,6 +129,7 @@ export class GasRuntime {
       clock: this.clock,
       limits: this.limits,
       addOn: shared.addOn,
+      behaviours: shared.behaviours,
       spreadsheet: this.spreadsheet,
       owner: this.owner,
       scriptId: shared.scriptId,
@@ -320,6 +321,7 @@ export class GasRuntime {
       limitMs: this.limitFor(spec.kind),
       killAtServiceCall: spec.killAtServiceCall,
       onServiceCall: spec.onServiceCall,
+      scopes: this.shared.scopes,
     });
     this.counters.executions++;
     this.depth++;

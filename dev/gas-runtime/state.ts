@@ -10,6 +10,7 @@ import type { PropertyStore } from './services/properties';
 import { DAILY_QUOTAS, type DailyQuotaMeter } from './quotas';
 import type { TriggerRegistry } from './services/script-app';
 import type { SpreadsheetModel } from './spreadsheet/model';
+import type { Behaviours } from './project';
 import type { UiRecords } from './spreadsheet/ui';
 
 export interface Limits {
@@ -119,6 +120,7 @@ export interface ServiceEnv {
   limits: Limits;
   /** Published editor add-on rules: one time-driven trigger per user per document, at most hourly. */
   addOn: boolean;
+  behaviours: Behaviours;
   spreadsheet: SpreadsheetModel;
   /** Owner of the spreadsheet and the script (the first known user). */
   owner: string;

@@ -3,6 +3,7 @@
 // those domains for after their Retry-After and goes on with the others).
 import { appContext } from '../platform/app-context';
 import { appsScriptTimer } from '../platform/timer-triggers';
+import type { TimerDeps } from '../scheduler/timer';
 import type { EnrichDeps } from './service';
 import type { RefreshDeps } from './refresh';
 import { appsScriptEnrichmentDates, appsScriptSheets } from '../platform/sheets/enrichment';
@@ -10,13 +11,13 @@ import { timerContinuation } from './trigger-adapter';
 import { newId } from '../platform/ids';
 import { activeSpreadsheet, formatInSpreadsheetZone } from '../platform/spreadsheet';
 
-export function enrichmentContext(): EnrichDeps & { user: string } {
+export function enrichmentContext(): EnrichDeps & { timer: TimerDeps } {
   const context = appContext();
   const document = context.documentStore();
   const timer = appsScriptTimer(document, context.clock);
   const spreadsheet = activeSpreadsheet();
   return {
-    user: timer.user,
+    timer,
     store: document,
     sheets: appsScriptSheets(spreadsheet),
     dates: appsScriptEnrichmentDates(spreadsheet),

@@ -39,8 +39,11 @@ export interface EnrichmentDates {
 
 /** The job's continuation when the sidebar stops driving it (the shared timer runs the next chunk when it is due). */
 export interface ContinuationPort {
-  /** Asks for the next chunk `afterMs` from now, replacing any earlier request. */
-  wakeAfter(afterMs: number): void;
+  /**
+   * Asks for the next chunk `afterMs` from now, replacing any earlier request. Returns why no timer can continue the
+   * job with the panel closed (Google refused one more trigger), or null.
+   */
+  wakeAfter(afterMs: number): string | null;
   /** Drops the request (the job finished, was cancelled or paused). */
   cancel(): void;
 }

@@ -282,8 +282,10 @@ export function startEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): 
       updatedAt: now,
       finishedAt: null,
     };
+    const noTimer = deps.continuation.wakeAfter(LIMITS.triggerBackstopMs);
+    // Without a timer the job still runs, while this panel is open: nothing of it is paid for.
+    if (noTimer) job.message = `${noTimer} Until then the job runs only while this panel is open.`;
     saveJob(deps.store, job);
-    deps.continuation.wakeAfter(LIMITS.triggerBackstopMs);
     return { ok: true, progress: progressOf(job, now) };
   } finally {
     deps.lock.release();

@@ -3,13 +3,13 @@
 // job another user started runs on their token, so their own timer continues it.
 import { enrichmentContext } from './context';
 import { runChunk } from './chunk';
-import { readWake } from './trigger-adapter';
+import { readWake, wakeIsMine } from './trigger-adapter';
 
 export function enrichmentTimerSlice(budgetMs: number): { pending: boolean } {
   const deps = enrichmentContext();
   const wake = readWake(deps.store);
   if (!wake) return { pending: false };
-  if (wake.user !== deps.user || deps.clock.now() < wake.at) return { pending: true };
+  if (deps.clock.now() < wake.at || !wakeIsMine(wake, deps.timer)) return { pending: true };
   runChunk(deps, 'trigger', budgetMs);
   return { pending: readWake(deps.store) !== null };
 }

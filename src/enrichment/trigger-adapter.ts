@@ -3,14 +3,17 @@
 // the timer's enrichment slice runs a chunk once the wake time has come. Cancelling drops the record and lets the
 // timer go when no other feature needs it.
 import type { KeyValueStore } from '../ports';
-import { ensureTimer, removeTimerIfIdle, type TimerDeps } from '../scheduler/timer';
+import { myTimers, removeTimerIfIdle, reserveTimer, type TimerDeps } from '../scheduler/timer';
 import type { ContinuationPort } from './ports';
 
 const WAKE_KEY = 'sheetscout.enrichment.wake';
 
 export interface Wake {
-  /** The user whose chunk this is (the job runs on their token, so only their timer continues it). */
-  user: string;
+  /**
+   * The timer of the user whose job this is (the job runs on their token, so only their timer continues it); null in
+   * a record of an earlier version, which any timer continues.
+   */
+  timer: string | null;
   at: number;
 }
 
@@ -18,8 +21,10 @@ export function readWake(store: KeyValueStore): Wake | null {
   const text = store.get(WAKE_KEY);
   if (!text) return null;
   try {
-    const wake = JSON.parse(text) as Wake;
-    return typeof wake.user === 'string' && typeof wake.at === 'number' ? wake : null;
+    const wake = JSON.parse(text) as Partial<Wake>;
+    return typeof wake.at === 'number'
+      ? { timer: typeof wake.timer === 'string' ? wake.timer : null, at: wake.at }
+      : null;
   } catch {
     return null;
   }
@@ -28,12 +33,19 @@ export function readWake(store: KeyValueStore): Wake | null {
 export function timerContinuation(timer: TimerDeps): ContinuationPort {
   return {
     wakeAfter: (afterMs: number) => {
-      timer.document.set(WAKE_KEY, JSON.stringify({ user: timer.user, at: timer.clock.now() + Math.max(0, afterMs) }));
-      ensureTimer(timer, 'enrichment', { ownTimer: true });
+      const problem = reserveTimer(timer, 'enrichment', { ownTimer: true });
+      const wake: Wake = { timer: myTimers(timer)[0] ?? null, at: timer.clock.now() + Math.max(0, afterMs) };
+      timer.document.set(WAKE_KEY, JSON.stringify(wake));
+      return problem;
     },
     cancel: () => {
       timer.document.remove(WAKE_KEY);
       removeTimerIfIdle(timer, 'enrichment');
     },
   };
+}
+
+/** Whether the current user's timer continues the job of this wake (another user's job runs on their timer). */
+export function wakeIsMine(wake: Wake, timer: TimerDeps): boolean {
+  return wake.timer === null || myTimers(timer).includes(wake.timer);
 }

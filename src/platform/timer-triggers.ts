@@ -1,6 +1,8 @@
 // Apps Script adapter of the shared timer: the trigger port over ScriptApp (the current user's triggers of this
-// document only: getProjectTriggers would also return the user's timers of every other document the add-on is used
-// in) and the timer's deps for this execution (current user, cadence allowed by how the script runs).
+// document: getProjectTriggers would also return the user's timers of every other document the add-on is used in, so
+// it is only searched for the timer this document records, in case getUserTriggers(spreadsheet) does not list a bound
+// script's time-driven triggers: Google does not say) and the timer's deps for this execution (the cadence allowed by
+// how the script runs).
 import type { ClockPort, KeyValueStore } from '../ports';
 import { TimerUnavailable, type TimerDeps, type TimerTriggerPort } from '../scheduler/timer';
 
@@ -10,11 +12,24 @@ import { TimerUnavailable, type TimerDeps, type TimerTriggerPort } from '../sche
  */
 const TRIGGER_LIMIT = /too many (time-based )?triggers/i;
 
+type Trigger = GoogleAppsScript.Script.Trigger;
+
 function scriptTriggers(): TimerTriggerPort {
   const thisDocument = () => ScriptApp.getUserTriggers(SpreadsheetApp.getActive());
-  const mine = (handler: string) => thisDocument().filter((trigger) => trigger.getHandlerFunction() === handler);
+  /** This document's triggers of the user, and the recorded one wherever the user's triggers list it. */
+  const find = (recordedId: string | null): Trigger[] => {
+    const found = thisDocument();
+    if (recordedId && !found.some((trigger) => trigger.getUniqueId() === recordedId)) {
+      const recorded = ScriptApp.getProjectTriggers().find((trigger) => trigger.getUniqueId() === recordedId);
+      if (recorded) found.push(recorded);
+    }
+    return found;
+  };
   return {
-    list: (handler) => mine(handler).map((trigger) => trigger.getUniqueId()),
+    list: (handler, recordedId) =>
+      find(recordedId)
+        .filter((trigger) => trigger.getHandlerFunction() === handler)
+        .map((trigger) => trigger.getUniqueId()),
     create: (handler, cadence) => {
       const builder = ScriptApp.newTrigger(handler).timeBased();
       try {
@@ -25,14 +40,13 @@ function scriptTriggers(): TimerTriggerPort {
       }
     },
     remove: (id) => {
-      for (const trigger of thisDocument()) if (trigger.getUniqueId() === id) ScriptApp.deleteTrigger(trigger);
+      for (const trigger of find(id)) if (trigger.getUniqueId() === id) ScriptApp.deleteTrigger(trigger);
     },
   };
 }
 
 /** The timer's deps: every minute for a script bound to the spreadsheet, hourly for a published add-on. */
 export function appsScriptTimer(document: KeyValueStore, clock: ClockPort): TimerDeps {
-  const user = Session.getEffectiveUser().getEmail() || 'unknown user';
   const bound = ScriptApp.getInstallationSource() === ScriptApp.InstallationSource.NONE;
-  return { triggers: scriptTriggers(), document, clock, user, cadence: bound ? 'minute' : 'hourly' };
+  return { triggers: scriptTriggers(), document, clock, cadence: bound ? 'minute' : 'hourly' };
 }

@@ -3,9 +3,11 @@
 // continuation share this one: each feature marks itself pending (ensureTimer) or idle (removeTimerIfIdle), and the
 // timer's handler runs each feature's slice of work under one time budget (runTimer), then removes the timer once no
 // feature has pending work. Apps Script triggers belong to the user who made them, so the document keeps a record of
-// whose timer serves it; another user relies on that timer until its ticks go stale (unless the feature needs work
-// done as the current user). Every minute for a script bound to the spreadsheet, hourly for a published add-on.
-// Pure: the trigger registry, document store and clock are ports (src/platform/timer-triggers.ts adapts them).
+// which timer serves it (its trigger id): a timer among the current user's own triggers is theirs; another user
+// relies on the recorded one until its ticks go stale (unless the feature needs work done as the current user). No
+// user identity is needed (Session's would need the userinfo.email scope). Every minute for a script bound to the
+// spreadsheet, hourly for a published add-on. Pure: the trigger registry, document store and clock are ports
+// (src/platform/timer-triggers.ts adapts them).
 import type { ClockPort, KeyValueStore } from '../ports';
 
 export const TIMER_HANDLER = 'sheetScoutTimer';
@@ -26,8 +28,12 @@ export const TIMER_FEATURES: readonly TimerFeature[] = ['research', 'enrichment'
 export type TimerCadence = 'minute' | 'hourly';
 
 export interface TimerTriggerPort {
-  /** The current user's triggers of this document that run `handler`: their ids. */
-  list(handler: string): string[];
+  /**
+   * The current user's triggers of this document that run `handler`: their ids. `recordedId` is the timer the
+   * document records, found among the user's triggers of the whole project too (Google does not say whether a
+   * bound script's getUserTriggers(spreadsheet) lists its time-driven triggers).
+   */
+  list(handler: string, recordedId: string | null): string[];
   /** Creates the trigger; throws TimerUnavailable when Google refuses another one. */
   create(handler: string, cadence: TimerCadence): string;
   remove(id: string): void;
@@ -37,13 +43,11 @@ export interface TimerDeps {
   triggers: TimerTriggerPort;
   document: KeyValueStore;
   clock: ClockPort;
-  /** The current user (email), the owner of a timer this execution creates. */
-  user: string;
   cadence: TimerCadence;
 }
 
+/** The timer that serves the document: its trigger id (owned by whoever made it) and its owner's last tick. */
 interface TimerRecord {
-  owner: string;
   id: string;
   lastTick: number;
 }
@@ -53,10 +57,15 @@ function readRecord(store: KeyValueStore): TimerRecord | null {
   if (!text) return null;
   try {
     const record = JSON.parse(text) as TimerRecord;
-    return typeof record.owner === 'string' && typeof record.lastTick === 'number' ? record : null;
+    return typeof record.id === 'string' && typeof record.lastTick === 'number' ? record : null;
   } catch {
     return null;
   }
+}
+
+/** The current user's timers of this document (the recorded one included when it is theirs). */
+export function myTimers(deps: Pick<TimerDeps, 'triggers' | 'document'>): string[] {
+  return deps.triggers.list(TIMER_HANDLER, readRecord(deps.document)?.id ?? null);
 }
 
 /**
@@ -96,21 +105,18 @@ export function ensureTimer(
 
 /** Makes sure one timer serves this document; throws TimerUnavailable when Google refuses to create it. */
 function armTimer(deps: TimerDeps, options: EnsureOptions): 'exists' | 'created' | 'other_user' {
-  const mine = deps.triggers.list(TIMER_HANDLER);
+  const record = readRecord(deps.document);
+  const mine = deps.triggers.list(TIMER_HANDLER, record?.id ?? null);
   for (const extra of mine.slice(1)) deps.triggers.remove(extra);
   const now = deps.clock.now();
   if (mine.length > 0) {
-    const record = readRecord(deps.document);
-    if (!record || record.owner !== deps.user || record.id !== mine[0]) {
-      deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ owner: deps.user, id: mine[0], lastTick: now }));
-    }
+    if (record?.id !== mine[0]) deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ id: mine[0], lastTick: now }));
     return 'exists';
   }
-  const record = readRecord(deps.document);
-  if (!options.ownTimer && record && record.owner !== deps.user && now - record.lastTick < STALE_AFTER_MS)
-    return 'other_user';
+  // A recorded timer that is not among this user's triggers is another user's.
+  if (!options.ownTimer && record && now - record.lastTick < STALE_AFTER_MS) return 'other_user';
   const id = deps.triggers.create(TIMER_HANDLER, deps.cadence);
-  deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ owner: deps.user, id, lastTick: now }));
+  deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ id, lastTick: now }));
   return 'created';
 }
 
@@ -134,7 +140,8 @@ export function reserveTimer(deps: TimerDeps, feature: TimerFeature, options: En
  */
 export function recordTick(deps: TimerDeps): void {
   const record = readRecord(deps.document);
-  if (record && record.owner === deps.user && deps.clock.now() - record.lastTick >= RECORD_TICK_EVERY_MS) {
+  if (!record || deps.clock.now() - record.lastTick < RECORD_TICK_EVERY_MS) return;
+  if (deps.triggers.list(TIMER_HANDLER, record.id).includes(record.id)) {
     deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ ...record, lastTick: deps.clock.now() }));
   }
 }
@@ -151,10 +158,10 @@ export function removeTimerIfIdle(deps: TimerDeps, feature?: TimerFeature): numb
   if (feature && deps.document.get(PENDING_KEY_PREFIX + feature) !== null)
     deps.document.remove(PENDING_KEY_PREFIX + feature);
   if (hasPendingWork(deps)) return 0;
-  const mine = deps.triggers.list(TIMER_HANDLER);
-  for (const id of mine) deps.triggers.remove(id);
   const record = readRecord(deps.document);
-  if (record && record.owner === deps.user) deps.document.remove(TIMER_RECORD_KEY);
+  const mine = deps.triggers.list(TIMER_HANDLER, record?.id ?? null);
+  for (const id of mine) deps.triggers.remove(id);
+  if (record && mine.includes(record.id)) deps.document.remove(TIMER_RECORD_KEY);
   return mine.length;
 }
 

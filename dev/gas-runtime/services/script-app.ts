@@ -301,8 +301,10 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
     getUserTriggers(document: unknown) {
       exec.require('triggers', 'ScriptApp', 'getUserTriggers');
       const documentId = spreadsheetIdOf(document, 'getUserTriggers');
+      // Whether a bound script's time-driven triggers are listed is not documented (behaviours option).
+      const clocks = env.addOn || env.behaviours.userTriggersListTimeDriven;
       return ownTriggers()
-        .filter((t) => t.documentId === documentId)
+        .filter((t) => t.documentId === documentId && (clocks || t.eventType !== 'CLOCK'))
         .map(wrapTrigger);
     },
     deleteTrigger(trigger: unknown) {

@@ -224,6 +224,32 @@ test('Session reports identity by execution kind', () => {
   ]);
 });
 
+describe("the manifest's oauthScopes", () => {
+  const CURRENT_ONLY = 'https://www.googleapis.com/auth/spreadsheets.currentonly';
+  const SCRIPT_APP = 'https://www.googleapis.com/auth/script.scriptapp';
+  const EMAIL = 'https://www.googleapis.com/auth/userinfo.email';
+
+  test("a call needing a scope the manifest does not list is refused with Google's message", () => {
+    const listed = fixtureRuntime('services', { manifest: { oauthScopes: [CURRENT_ONLY] } });
+    expect(failureOf(() => listed.run('sessionInfo'))).toBe(
+      `You do not have permission to call Session.getActiveUser. Required permissions: ${EMAIL}`,
+    );
+    expect(failureOf(() => listed.run('everyMinutes', ['poll', 1]))).toBe(
+      `You do not have permission to call ScriptApp.newTrigger. Required permissions: ${SCRIPT_APP}`,
+    );
+    // Calls that need no scope, and custom functions (which run without authorization), are not refused.
+    expect(listed.run('temporaryKey')).toEqual(expect.any(String));
+    expect(listed.run('sessionInfo', [], { kind: 'custom-function' })).toEqual(['', '', 'America/New_York', 'en']);
+  });
+
+  test('listing the scope allows the call; a manifest without oauthScopes allows every call', () => {
+    const listed = fixtureRuntime('services', { manifest: { oauthScopes: [CURRENT_ONLY, EMAIL, SCRIPT_APP] } });
+    expect(listed.run<string[]>('sessionInfo')[0]).toBe('owner@example.com');
+    expect(listed.run('everyMinutes', ['poll', 1])).toEqual(expect.any(String));
+    expect(fixtureRuntime('services', { manifest: {} }).run<string[]>('sessionInfo')[0]).toBe('owner@example.com');
+  });
+});
+
 test('Utilities: encodings, signed-byte digests, dates, formatting, blobs, UUIDs, CSV', () => {
   expect(rt.run('utilities')).toEqual({
     b64: 'aGVsbG8/',

@@ -1,7 +1,7 @@
 // Shared by the research integration tests and benchmark, on top of the common harness (test/integration/harness.ts,
 // whose sandbox they start on a manual clock): a runtime whose clock follows the sandbox's with a sheet of companies,
 // and helpers that act like the Research panel (launch, poll) and the trigger (tick), advancing both clocks together.
-import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
+import { createManualClock, type Behaviours, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
 import type { LaunchRequest, OutputRequest } from '../../../src/research/launch-request';
 import { closeAfterTest, runtimeFor as commonRuntime, USER, BUNDLE, type SandboxStack } from '../harness';
@@ -25,7 +25,12 @@ export async function runtimeFor(
   world: World,
   rows: Array<Array<string | number>>,
   token = 'sbx_pro_token',
-  options: { metadataFollowsSort?: boolean; urlFetchTimeoutMs?: number; addOn?: boolean } = {},
+  options: {
+    metadataFollowsSort?: boolean;
+    urlFetchTimeoutMs?: number;
+    addOn?: boolean;
+    behaviours?: Partial<Behaviours>;
+  } = {},
 ): Promise<GasRuntime> {
   const clock: ManualClock = createManualClock(await world.control.now());
   const runtime = commonRuntime(world.control.url, {
@@ -34,6 +39,7 @@ export async function runtimeFor(
     clock,
     limits: options.urlFetchTimeoutMs ? { urlFetchTimeoutMs: options.urlFetchTimeoutMs } : {},
     addOn: options.addOn,
+    behaviours: options.behaviours,
     spreadsheetOptions: { metadataFollowsSort: options.metadataFollowsSort },
   });
   return closeAfterTest(runtime);

@@ -104,3 +104,42 @@ describe('shared timer (integration, add-on mode)', () => {
     expect(rt.triggers.fireDue()).toEqual([expect.objectContaining({ handler: 'sheetScoutTimer', ok: true })]);
   });
 });
+
+// Google does not say whether getUserTriggers(spreadsheet) lists the time-driven triggers of a script bound to the
+// spreadsheet: the timer is also found by the id the document records, so under either answer there is one timer.
+describe.each([true, false])('a bound script whose getUserTriggers lists its timers: %s', (listed) => {
+  it('keeps one timer through launches and panel polls, and removes it when the research is done', async () => {
+    await runtime?.close();
+    await world.control.reset();
+    // Tasks of a few minutes: polls and ticks happen while they run.
+    await world.control.setResearchSpeed(0.1);
+    const companies = await world.control.call<Array<{ domain: string; name: string }>>(
+      'GET',
+      '/_sandbox/companies?limit=3&enriched=true',
+    );
+    const rows = [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])];
+    const rt = (runtime = await runtimeFor(world, rows, 'sbx_pro_token', {
+      behaviours: { userTriggersListTimeDriven: listed },
+    }));
+    const request = {
+      template: 'Research {Company} ({Domain})',
+      depth: 'medium',
+      output: { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' },
+    } as const;
+    expect(launch(rt, request, [2])).toMatchObject({ created: 1 });
+    expect(launch(rt, request, [3, 4])).toMatchObject({ created: 2 });
+    for (let step = 0; step < 3; step++) {
+      await advance(world, rt, 20_000);
+      rt.run('pollResearch', [], { kind: 'sidebar' });
+      expect(timers(rt)).toHaveLength(1);
+    }
+    for (let minute = 0; minute < 10 && column(rt, 'Status').some((s) => !/^Done/.test(s)); minute++) {
+      await advance(world, rt, 60_000);
+      rt.triggers.fireDue();
+    }
+    expect(column(rt, 'Status').every((status) => /^Done/.test(status))).toBe(true);
+    await advance(world, rt, 60_000);
+    rt.triggers.fireDue();
+    expect(timers(rt)).toHaveLength(0);
+  });
+});

@@ -210,9 +210,12 @@ export class FakeClient {
 export class FakeContinuation implements ContinuationPort {
   pending: Array<{ afterMs: number }> = [];
   scheduled = 0;
-  wakeAfter(afterMs: number): void {
+  /** Why no timer can be had (Google's trigger limit), or null. */
+  refusal: string | null = null;
+  wakeAfter(afterMs: number): string | null {
     this.pending = [{ afterMs }];
     this.scheduled++;
+    return this.refusal;
   }
   cancel(): void {
     this.pending = [];

@@ -41,7 +41,7 @@ describe('shared timer (one feature)', () => {
   const triggers = new Triggers('a@example.com');
   const deps = (user: string): TriggerDeps => {
     triggers.user = user;
-    return { triggers, document, clock, user, cadence: 'hourly' };
+    return { triggers, document, clock, cadence: 'hourly' };
   };
 
   it('is created once and never duplicated', () => {
@@ -74,7 +74,7 @@ describe('shared timer (two features)', () => {
     const clock = new ManualClock();
     const document = new MemoryStore();
     const triggers = new Triggers('a@example.com');
-    const deps: TimerDeps = { triggers, document, clock, user: 'a@example.com', cadence: 'minute' };
+    const deps: TimerDeps = { triggers, document, clock, cadence: 'minute' };
     return { clock, document, triggers, deps };
   };
 
