@@ -98,6 +98,8 @@ export const Msg = {
   everyMinutesInvalid: 'The value you passed to everyMinutes was invalid. It must be one of 1, 5, 10, 15 or 30.',
   everyHoursInvalid: 'The value you passed to everyHours was invalid. It must be one of 1, 2, 4, 6, 8 or 12.',
   triggerIncomplete: 'The trigger is not complete. Please call one of the time-based or event-based methods first.',
+  /** A test deployment refusing an installable trigger (the behaviours option; Google's wording is not known). */
+  testDeploymentTriggers: 'Installable triggers are not supported in test deployments of an add-on.',
   /** Add-on mode: a second time-driven trigger for the same user and document (wording from real error reports). */
   addOnTooManyClockTriggers:
     'This add-on has created too many time-based triggers in this document for this Google user account.',

@@ -66,9 +66,14 @@ export interface Manifest {
 export interface Behaviours {
   /** Whether getUserTriggers(spreadsheet) lists the time-driven triggers a script bound to it made. */
   userTriggersListTimeDriven: boolean;
+  /**
+   * Installable triggers: `run` (a published add-on, a bound script); a test deployment of an add-on supports none
+   * (documented), but how it fails is not: `refused` (create() throws) or `never-fire` (made, never run).
+   */
+  installableTriggers: 'run' | 'refused' | 'never-fire';
 }
 
-export const DEFAULT_BEHAVIOURS: Behaviours = { userTriggersListTimeDriven: true };
+export const DEFAULT_BEHAVIOURS: Behaviours = { userTriggersListTimeDriven: true, installableTriggers: 'run' };
 
 export interface DocumentOptions {
   /** Default: a new spreadsheet with one sheet 'Sheet1' and an id of its own. */
@@ -287,6 +292,7 @@ export class GasProject {
   fireDueTriggers(documentId?: string): TriggerFireResult[] {
     const registry = this.shared.triggers;
     const results: TriggerFireResult[] = [];
+    if (this.shared.behaviours.installableTriggers === 'never-fire') return results;
     const fired = new Set<string>();
     for (;;) {
       const now = this.clock.now();

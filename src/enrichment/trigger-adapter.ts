@@ -33,7 +33,7 @@ export function readWake(store: KeyValueStore): Wake | null {
 export function timerContinuation(timer: TimerDeps): ContinuationPort {
   return {
     wakeAfter: (afterMs: number) => {
-      const problem = reserveTimer(timer, 'enrichment', { ownTimer: true });
+      const problem = reserveTimer(timer, 'enrichment', { ownTimer: true })?.message ?? null;
       const wake: Wake = { timer: myTimers(timer)[0] ?? null, at: timer.clock.now() + Math.max(0, afterMs) };
       timer.document.set(WAKE_KEY, JSON.stringify(wake));
       return problem;

@@ -35,8 +35,8 @@ function scriptTriggers(): TimerTriggerPort {
       try {
         return (cadence === 'minute' ? builder.everyMinutes(1) : builder.everyHours(1)).create().getUniqueId();
       } catch (error) {
-        if (TRIGGER_LIMIT.test(String(error))) throw new TimerUnavailable();
-        throw error;
+        const google = error instanceof Error ? error.message : String(error);
+        throw new TimerUnavailable(TRIGGER_LIMIT.test(google) ? 'limit' : 'unsupported', google);
       }
     },
     remove: (id) => {

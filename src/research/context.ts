@@ -78,7 +78,7 @@ export function tickOnce(r: Research, view?: LedgerView): { pending: number; tim
     removeTimerIfIdle(r.trigger, 'research');
     return { pending: 0, timerProblem: null };
   }
-  const timerProblem = reserveTimer(r.trigger, 'research');
+  const timerProblem = reserveTimer(r.trigger, 'research')?.message ?? null;
   if (!timerProblem) recordTick(r.trigger);
   return { pending: summary.pending, timerProblem };
 }

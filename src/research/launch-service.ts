@@ -77,6 +77,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
   if (clashes.length > 0) return refusedLaunch(clashes);
   const user = r.deps.client.getUser();
   if (!user.ok) return refusedLaunch([userMessage(user.error)]);
+  let notice: string | null = null;
   return withLock(
     r,
     30000,
@@ -104,7 +105,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
             calendar: spreadsheetCalendar(),
             fitToCap: request.fitToCap === true,
           },
-          canFinish: (plan) => launchPreconditions(r, plan),
+          canFinish: (plan) => launchPreconditions(r, plan, (text) => (notice = text)),
         },
       );
       // The timer reserved for this launch goes again when the launch left nothing to collect.
@@ -115,7 +116,8 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           skippedEmpty: outcome.plan.skippedEmpty,
           tooLong: outcome.plan.tooLong,
         };
-      return launchSummary(outcome);
+      const summary = launchSummary(outcome);
+      return notice ? { ...summary, message: `${summary.message}. ${notice}` } : summary;
     },
   );
 }
@@ -125,12 +127,16 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
  * for its records in the spreadsheet, and (last, as it creates it) the timer that collects the results while the
  * panels are closed. The refusal message, or null.
  */
-function launchPreconditions(r: Research, plan: LaunchPlan): string | null {
-  return (
+function launchPreconditions(r: Research, plan: LaunchPlan, noted: (notice: string) => void): string | null {
+  const problem =
     requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
-    storageProblem(plan.entries, r.deps.grid.cellsInUse()) ??
-    reserveTimer(r.trigger, 'research')
-  );
+    storageProblem(plan.entries, r.deps.grid.cellsInUse());
+  if (problem) return problem;
+  const timer = reserveTimer(r.trigger, 'research');
+  if (timer?.blocksSpending) return `Nothing was sent: ${timer.message}`;
+  // No timer runs in this installation at all (a test deployment): the open panel collects the results.
+  if (timer) noted(`${timer.message} Results are collected while this panel is open.`);
+  return null;
 }
 
 /** The panel's answer to a launch that went ahead: counts, and one line saying what happened to every row. */

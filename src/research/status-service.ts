@@ -145,7 +145,7 @@ export function sendAnyway(entryIds: string[]): UnconfirmedActionResponse {
     () => {
       // The timer first: nothing is paid for that could not be collected with the panels closed.
       const noTimer = reserveTimer(r.trigger, 'research');
-      if (noTimer) return { ok: false, message: noTimer };
+      if (noTimer?.blocksSpending) return { ok: false, message: noTimer.message };
       const requeued = sendUnconfirmedAnyway(r.deps, new Set(entryIds));
       if (requeued.length === 0)
         return { ok: false, message: 'These rows are no longer unconfirmed: nothing was sent' };

@@ -50,6 +50,9 @@ export interface TimerDeps {
 interface TimerRecord {
   id: string;
   lastTick: number;
+  /** When it was made, and when it last ran (absent in records of earlier versions). */
+  createdAt?: number;
+  ranAt?: number;
 }
 
 function readRecord(store: KeyValueStore): TimerRecord | null {
@@ -69,18 +72,32 @@ export function myTimers(deps: Pick<TimerDeps, 'triggers' | 'document'>): string
 }
 
 /**
- * Google refused to create the timer: the user has 20 triggers of this script already (one per spreadsheet where
- * Sheet Scout has work running), or, for an add-on, a time-driven trigger in this document already.
+ * Google refused to create the timer: `limit`, the user has 20 triggers of this script already (one per spreadsheet
+ * where Sheet Scout has work running; for an add-on, also one time-driven trigger per document); `unsupported`, for
+ * any other reason (a test deployment of an add-on runs no installable triggers), with Google's words.
  */
 export class TimerUnavailable extends Error {
-  constructor() {
+  constructor(
+    readonly reason: 'limit' | 'unsupported',
+    google = '',
+  ) {
     super(
-      "Sheet Scout could not set up this spreadsheet's timer, which carries on while the panels are closed: Google " +
-        'allows 20 per account, and Sheet Scout keeps one in each spreadsheet where research or enrichment is still ' +
-        'running. Try again when work in another spreadsheet has finished.',
+      reason === 'limit'
+        ? "Sheet Scout could not set up this spreadsheet's timer, which carries on while the panels are closed: " +
+            'Google allows 20 per account, and Sheet Scout keeps one in each spreadsheet where research or ' +
+            'enrichment is still running. Try again when work in another spreadsheet has finished.'
+        : `Google did not let Sheet Scout set up this spreadsheet's timer (${google || 'no reason given'}); a test ` +
+            'deployment of the add-on runs no timers.',
     );
     this.name = 'TimerUnavailable';
   }
+}
+
+/** Why no timer serves the document: whether work that must be paid for may still start, and what to tell. */
+export interface TimerProblem {
+  message: string;
+  /** The refusal is a limit that lifts (launch later) rather than how this installation runs (panel-driven). */
+  blocksSpending: boolean;
 }
 
 export interface EnsureOptions {
@@ -110,28 +127,63 @@ function armTimer(deps: TimerDeps, options: EnsureOptions): 'exists' | 'created'
   for (const extra of mine.slice(1)) deps.triggers.remove(extra);
   const now = deps.clock.now();
   if (mine.length > 0) {
-    if (record?.id !== mine[0]) deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ id: mine[0], lastTick: now }));
+    if (record?.id !== mine[0])
+      deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ id: mine[0], lastTick: now, createdAt: now }));
     return 'exists';
   }
   // A recorded timer that is not among this user's triggers is another user's.
   if (!options.ownTimer && record && now - record.lastTick < STALE_AFTER_MS) return 'other_user';
   const id = deps.triggers.create(TIMER_HANDLER, deps.cadence);
-  deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ id, lastTick: now }));
+  deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ id, lastTick: now, createdAt: now }));
   return 'created';
 }
 
 /**
- * ensureTimer for work that is about to be paid for: the refusal message when no timer can serve this document (so
- * nothing is spent on work whose results could not be collected with the panels closed), else null.
+ * ensureTimer for work that is about to be paid for: why no timer can serve this document, or null. A limit that
+ * lifts (`blocksSpending`) refuses the work, so nothing is spent on results no timer would collect with the panels
+ * closed; an installation that runs no timers at all lets it run while a panel is open.
  */
-export function reserveTimer(deps: TimerDeps, feature: TimerFeature, options: EnsureOptions = {}): string | null {
+export function reserveTimer(deps: TimerDeps, feature: TimerFeature, options: EnsureOptions = {}): TimerProblem | null {
   try {
     ensureTimer(deps, feature, options);
-    return null;
+    return silentTimer(deps);
   } catch (error) {
-    if (error instanceof TimerUnavailable) return error.message;
+    if (error instanceof TimerUnavailable) return { message: error.message, blocksSpending: error.reason === 'limit' };
     throw error;
   }
+}
+
+/** Longest wait past a timer's period before it counts as not running (Google fires near the due time). */
+const SILENT_GRACE_MS = 10 * 60 * 1000;
+const PERIOD_MS: Record<TimerCadence, number> = { minute: 60 * 1000, hourly: 60 * 60 * 1000 };
+
+/**
+ * A timer that exists but has not run for two periods since it was made or last ran (a test deployment creates
+ * triggers that never fire): research and enrichment then move only while a panel is open.
+ */
+function silentTimer(deps: TimerDeps): TimerProblem | null {
+  const record = readRecord(deps.document);
+  if (!record) return null;
+  const since = record.ranAt ?? record.createdAt;
+  if (since === undefined || deps.clock.now() - since <= 2 * PERIOD_MS[deps.cadence] + SILENT_GRACE_MS) return null;
+  const hours = Math.round((deps.clock.now() - since) / (60 * 60 * 1000));
+  return {
+    message:
+      `Sheet Scout's timer has not run for ${hours >= 1 ? `${hours} h` : 'a while'} (Google runs no timers for a test ` +
+      'deployment of the add-on).',
+    blocksSpending: false,
+  };
+}
+
+/** How often the timer renews its note that it ran (each note is a property write). */
+const RAN_NOTE_EVERY_MS = 5 * 60 * 1000;
+
+/** Notes that the timer ran (its handler calls it first), which tells a timer that runs from one that never does. */
+export function markTimerRan(deps: TimerDeps): void {
+  const record = readRecord(deps.document);
+  const now = deps.clock.now();
+  if (record && (record.ranAt === undefined || now - record.ranAt >= RAN_NOTE_EVERY_MS))
+    deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ ...record, ranAt: now }));
 }
 
 /**
@@ -183,6 +235,7 @@ export interface TimerRun {
  */
 export function runTimer(deps: TimerDeps, tasks: TimerTask[], budgetMs: number = TIMER_BUDGET_MS): TimerRun {
   const deadline = deps.clock.now() + budgetMs;
+  markTimerRan(deps);
   const ran: TimerRun['ran'] = [];
   tasks.forEach((task, index) => {
     const share = Math.floor(Math.max(0, deadline - deps.clock.now()) / (tasks.length - index));

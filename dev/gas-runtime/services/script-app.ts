@@ -181,6 +181,7 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
     },
     create() {
       exec.require('triggers', 'ClockTriggerBuilder', 'create');
+      if (env.behaviours.installableTriggers === 'refused') throw new GasError(Msg.testDeploymentTriggers);
       const { spec } = this;
       const now = env.clock.now();
       let nextRunAt: number;
@@ -241,6 +242,7 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
     },
     create() {
       exec.require('triggers', 'SpreadsheetTriggerBuilder', 'create');
+      if (env.behaviours.installableTriggers === 'refused') throw new GasError(Msg.testDeploymentTriggers);
       if (!this.eventType) throw new GasError(Msg.triggerIncomplete);
       const info = env.triggers.add(
         {

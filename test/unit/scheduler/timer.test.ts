@@ -4,6 +4,7 @@ import {
   MIN_SLICE_MS,
   recordTick,
   removeTimerIfIdle,
+  reserveTimer,
   runTimer,
   STALE_AFTER_MS,
   TIMER_HANDLER,
@@ -153,5 +154,24 @@ describe('shared timer (two features)', () => {
       removed: false,
     });
     expect(triggers.all).toHaveLength(1);
+  });
+});
+
+describe('a timer that never runs', () => {
+  it('is told apart from one that runs: two periods and ten minutes after it was made or last ran', () => {
+    const clock = new ManualClock();
+    const document = new MemoryStore();
+    const triggers = new Triggers('a@example.com');
+    const deps: TimerDeps = { triggers, document, clock, cadence: 'hourly' };
+    expect(reserveTimer(deps, 'research')).toBeNull();
+    clock.advance(2 * 60 * 60_000 + 10 * 60_000);
+    expect(reserveTimer(deps, 'research')).toBeNull();
+    clock.advance(60_000);
+    expect(reserveTimer(deps, 'research')).toEqual({
+      message: "Sheet Scout's timer has not run for 2 h (Google runs no timers for a test deployment of the add-on).",
+      blocksSpending: false,
+    });
+    runTimer(deps, []);
+    expect(reserveTimer(deps, 'research')).toBeNull();
   });
 });

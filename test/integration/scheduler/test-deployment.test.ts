@@ -1,0 +1,58 @@
+// A test deployment of the add-on runs no installable triggers (Google's add-on testing guide), and Google does not
+// say how: creating one may throw, or it may be made and never run. Under either, through the built bundle, the
+// emulator and the sandbox: research launches, the Research panel says that results come only while it is open, and
+// its polls write every result; an enrichment says the same when it starts.
+import type { GasRuntime } from '../../../dev/gas-runtime';
+import type { ResearchStatusDto } from '../../../src/research/contract';
+import type { StartResult } from '../../../src/enrichment/contract';
+import { sandboxSuite } from '../harness';
+import { advance, column, launch, runtimeFor, REPORT_OUTPUT, SHEET } from '../research/harness';
+
+jest.setTimeout(60_000);
+
+const HOUR = 60 * 60 * 1000;
+const suite = sandboxSuite({ clock: 'manual' });
+
+const poll = (rt: GasRuntime) => rt.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' });
+
+describe.each(['refused', 'never-fire'] as const)('a test deployment whose triggers are %s', (installableTriggers) => {
+  it('launches research, says the panel collects the results, and its polls write them all', async () => {
+    const companies = await suite.control.companies(3);
+    const rows = [['Company', 'Domain'], ...companies.map((company) => [company.name, company.domain])];
+    const rt = await runtimeFor(suite, rows, 'sbx_pro_token', { addOn: true, behaviours: { installableTriggers } });
+    // Tasks of about five hours.
+    await suite.control.setResearchSpeed(0.001);
+    const launched = launch(rt, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3, 4]);
+    expect(launched).toMatchObject({ ok: true, created: 3 });
+    if (installableTriggers === 'refused')
+      expect(launched.message).toMatch(/a test deployment of the add-on runs no timers\. Results are collected while/);
+
+    // The panel is closed for three hours: nothing runs.
+    await advance(suite, rt, 3 * HOUR);
+    expect(rt.triggers.fireDue()).toEqual([]);
+    expect(column(rt, 'Status').filter((status) => status.startsWith('Done'))).toHaveLength(0);
+
+    // The panel opens while the tasks run: it says why they move only while it is open.
+    expect(poll(rt).timer?.problem).toMatch(
+      installableTriggers === 'refused'
+        ? /did not let Sheet Scout set up this spreadsheet's timer/
+        : /timer has not run for 3 h \(Google runs no timers for a test deployment/,
+    );
+    // Later its polls write every result, with nothing lost meanwhile.
+    await advance(suite, rt, 3 * HOUR);
+    poll(rt);
+    expect(column(rt, 'Status').filter((value) => value.startsWith('Done'))).toHaveLength(3);
+  });
+
+  it('starts an enrichment that says it runs while the panel is open', async () => {
+    const companies = await suite.control.companies(2);
+    const rows = [['Domain'], ...companies.map((company) => [company.domain])];
+    const rt = await runtimeFor(suite, rows, 'sbx_pro_token', { addOn: true, behaviours: { installableTriggers } });
+    const sheet = rt.spreadsheet.sheet(SHEET);
+    rt.spreadsheet.selection = { sheet, rect: { row: 1, column: 1, numRows: 3, numColumns: 1 } };
+    const started = rt.run<StartResult>('startEnrichment', [{ fields: ['company_name'] }], { kind: 'sidebar' });
+    expect(started.ok).toBe(true);
+    if (started.ok && installableTriggers === 'refused')
+      expect(started.progress.message).toMatch(/Until then the job runs only while this panel is open\./);
+  });
+});
