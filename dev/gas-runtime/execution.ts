@@ -30,6 +30,8 @@ export interface ExecutionOptions {
   onServiceCall?: (call: ServiceCallInfo) => void;
   /** The scopes the manifest declares (null: none listed, Google detects them and every call is allowed). */
   scopes: ReadonlySet<string> | null;
+  /** The execution runs without its document active (an add-on's timer, under the behaviours option). */
+  documentless?: boolean;
 }
 
 /** Kinds of access the authorization modes grant or refuse. */
@@ -43,6 +45,8 @@ export class Execution {
   readonly user: string;
   readonly limitMs: number;
   readonly startedAt: number;
+  /** No document is active: getActive(), getDocumentProperties(), getDocumentCache() and getDocumentLock() are null. */
+  readonly documentless: boolean;
   serviceCalls = 0;
   urlFetchCalls = 0;
   /** Real milliseconds spent waiting for HTTP (added to elapsed time when the clock is manual). */
@@ -63,6 +67,7 @@ export class Execution {
     this.authMode = options.authMode;
     this.user = options.user;
     this.limitMs = options.limitMs;
+    this.documentless = options.documentless === true;
     this.startedAt = clock.now();
     this.realm = new Realm(() => clock.now());
   }

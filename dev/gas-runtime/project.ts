@@ -71,9 +71,18 @@ export interface Behaviours {
    * (documented), but how it fails is not: `refused` (create() throws) or `never-fire` (made, never run).
    */
   installableTriggers: 'run' | 'refused' | 'never-fire';
+  /**
+   * Whether an add-on's time-driven trigger runs with its document active (getActive(), getDocumentProperties(),
+   * getDocumentCache(), getDocumentLock()); `false`: they are null in it.
+   */
+  addOnTimerHasDocument: boolean;
 }
 
-export const DEFAULT_BEHAVIOURS: Behaviours = { userTriggersListTimeDriven: true, installableTriggers: 'run' };
+export const DEFAULT_BEHAVIOURS: Behaviours = {
+  userTriggersListTimeDriven: true,
+  installableTriggers: 'run',
+  addOnTimerHasDocument: true,
+};
 
 export interface DocumentOptions {
   /** Default: a new spreadsheet with one sheet 'Sheet1' and an id of its own. */

@@ -57,6 +57,8 @@ interface ExecutionSpec extends RunOptions {
   formulaCell?: { sheet: SheetModel; row: number; column: number };
   /** Launched by formula recalculation: does not overwrite `counters.urlFetch.lastExecution`. */
   internal?: boolean;
+  /** Runs without its document active (an add-on's timer, under the behaviours option). */
+  documentless?: boolean;
 }
 
 interface InstalledServices {
@@ -322,6 +324,7 @@ export class GasRuntime {
       killAtServiceCall: spec.killAtServiceCall,
       onServiceCall: spec.onServiceCall,
       scopes: this.shared.scopes,
+      documentless: spec.documentless,
     });
     this.counters.executions++;
     this.depth++;
@@ -469,6 +472,8 @@ export class GasRuntime {
         kind: 'trigger',
         authMode: 'FULL',
         user: trigger.owner,
+        documentless:
+          trigger.eventType === 'CLOCK' && this.shared.addOn && !this.shared.behaviours.addOnTimerHasDocument,
         args: (exec, parts) => {
           const e = this.defaultEvent(trigger.handler, 'trigger', exec, parts, trigger.owner) as Record<
             string,

@@ -14,7 +14,7 @@ import { activeSpreadsheet, formatInSpreadsheetZone } from '../platform/spreadsh
 export function enrichmentContext(): EnrichDeps & { timer: TimerDeps } {
   const context = appContext();
   const document = context.documentStore();
-  const timer = appsScriptTimer(document, context.clock);
+  const timer = appsScriptTimer(document, context.stores.user, context.clock);
   const spreadsheet = activeSpreadsheet();
   return {
     timer,

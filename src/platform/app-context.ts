@@ -30,6 +30,7 @@ export interface AppContext {
   http: HttpPort;
   /** The acting user's daily request budget. */
   requestBudget: RequestCounter;
+  /** The spreadsheet's lock; throws the one "open it from a spreadsheet" message outside one. */
   documentLock(): LockPort;
   /** The spreadsheet's DocumentProperties; throws the one "open it from a spreadsheet" message outside one. */
   documentStore(): KeyValueStore;
@@ -86,11 +87,12 @@ function createAppContext(): AppContext {
       if (!stores.document) throw new Error(NO_SPREADSHEET_MESSAGE);
       return stores.document;
     },
-    documentLock: () =>
-      createLockPort(
-        LockService.getDocumentLock() ?? LockService.getScriptLock(),
-        stores.document ? [stores.document] : [],
-      ),
+    documentLock: () => {
+      // One document's work never takes the script's lock, which every user of the add-on shares.
+      const lock = LockService.getDocumentLock();
+      if (!lock || !stores.document) throw new Error(NO_SPREADSHEET_MESSAGE);
+      return createLockPort(lock, [stores.document]);
+    },
     userClient: (options) =>
       createServiceClient({
         http,

@@ -7,6 +7,11 @@ export function activeSpreadsheet(): Spreadsheet {
   return SpreadsheetApp.getActiveSpreadsheet();
 }
 
+/** Whether the execution has a spreadsheet (Google may run an add-on's timer without one). */
+export function hasActiveSpreadsheet(): boolean {
+  return SpreadsheetApp.getActive() !== null;
+}
+
 /** The id of the sheet the user is on. */
 export function activeSheetId(): number {
   return SpreadsheetApp.getActiveSheet().getSheetId();

@@ -1,10 +1,10 @@
 // Apps Script adapter of the shared timer: the trigger port over ScriptApp (the current user's triggers of this
 // document: getProjectTriggers would also return the user's timers of every other document the add-on is used in, so
 // it is only searched for the timer this document records, in case getUserTriggers(spreadsheet) does not list a bound
-// script's time-driven triggers: Google does not say) and the timer's deps for this execution (the cadence allowed by
-// how the script runs).
+// script's time-driven triggers: Google does not say), the timer's deps for this execution (the cadence allowed by
+// how the script runs), and the retirement of a timer Google ran without its spreadsheet.
 import type { ClockPort, KeyValueStore } from '../ports';
-import { TimerUnavailable, type TimerDeps, type TimerTriggerPort } from '../scheduler/timer';
+import { DOCUMENTLESS_KEY, TimerUnavailable, type TimerDeps, type TimerTriggerPort } from '../scheduler/timer';
 
 /**
  * Google's refusals of one more trigger: 20 per user per script ("This script has too many triggers"), and for an
@@ -46,7 +46,17 @@ function scriptTriggers(): TimerTriggerPort {
 }
 
 /** The timer's deps: every minute for a script bound to the spreadsheet, hourly for a published add-on. */
-export function appsScriptTimer(document: KeyValueStore, clock: ClockPort): TimerDeps {
+export function appsScriptTimer(document: KeyValueStore, user: KeyValueStore, clock: ClockPort): TimerDeps {
   const bound = ScriptApp.getInstallationSource() === ScriptApp.InstallationSource.NONE;
-  return { triggers: scriptTriggers(), document, clock, cadence: bound ? 'minute' : 'hourly' };
+  return { triggers: scriptTriggers(), document, user, clock, cadence: bound ? 'minute' : 'hourly' };
+}
+
+/**
+ * A timer Google ran without its spreadsheet can do nothing: it is removed (by the id its event carries), and the
+ * user's properties note it, so the panels say so and no timer is made again for a while.
+ */
+export function retireDocumentlessTimer(user: KeyValueStore, clock: ClockPort, triggerUid: string | undefined): void {
+  user.set(DOCUMENTLESS_KEY, String(clock.now()));
+  const trigger = ScriptApp.getProjectTriggers().find((candidate) => candidate.getUniqueId() === triggerUid);
+  if (trigger) ScriptApp.deleteTrigger(trigger);
 }

@@ -50,7 +50,7 @@ export function researchContext(budgetMs?: number): Research {
     document,
     deps,
     lock: context.documentLock(),
-    trigger: appsScriptTimer(document, context.clock),
+    trigger: appsScriptTimer(document, context.stores.user, context.clock),
   };
 }
 

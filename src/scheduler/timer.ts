@@ -42,6 +42,8 @@ export interface TimerTriggerPort {
 export interface TimerDeps {
   triggers: TimerTriggerPort;
   document: KeyValueStore;
+  /** The current user's properties (whether Google runs this user's timers without their spreadsheet). */
+  user: KeyValueStore;
   clock: ClockPort;
   cadence: TimerCadence;
 }
@@ -78,7 +80,7 @@ export function myTimers(deps: Pick<TimerDeps, 'triggers' | 'document'>): string
  */
 export class TimerUnavailable extends Error {
   constructor(
-    readonly reason: 'limit' | 'unsupported',
+    readonly reason: 'limit' | 'unsupported' | 'documentless',
     google = '',
   ) {
     super(
@@ -86,12 +88,20 @@ export class TimerUnavailable extends Error {
         ? "Sheet Scout could not set up this spreadsheet's timer, which carries on while the panels are closed: " +
             'Google allows 20 per account, and Sheet Scout keeps one in each spreadsheet where research or ' +
             'enrichment is still running. Try again when work in another spreadsheet has finished.'
-        : `Google did not let Sheet Scout set up this spreadsheet's timer (${google || 'no reason given'}); a test ` +
-            'deployment of the add-on runs no timers.',
+        : reason === 'documentless'
+          ? "Google runs Sheet Scout's timers without their spreadsheet for your account, so a timer can do " +
+            'nothing there.'
+          : `Google did not let Sheet Scout set up this spreadsheet's timer (${google || 'no reason given'}); a ` +
+            'test deployment of the add-on runs no timers.',
     );
     this.name = 'TimerUnavailable';
   }
 }
+
+/** User property: when a timer of this user ran without its spreadsheet (Google's behaviour here), ms. */
+export const DOCUMENTLESS_KEY = 'sheetscout.timer.documentless';
+/** No timer is made for a week after one ran without its spreadsheet; then one is tried again. */
+const DOCUMENTLESS_FOR_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Why no timer serves the document: whether work that must be paid for may still start, and what to tell. */
 export interface TimerProblem {
@@ -122,6 +132,9 @@ export function ensureTimer(
 
 /** Makes sure one timer serves this document; throws TimerUnavailable when Google refuses to create it. */
 function armTimer(deps: TimerDeps, options: EnsureOptions): 'exists' | 'created' | 'other_user' {
+  // Google ran this user's timer without its spreadsheet lately: no timer of theirs can work (nor can the recorded one).
+  if (deps.clock.now() - Number(deps.user.get(DOCUMENTLESS_KEY) ?? -Infinity) < DOCUMENTLESS_FOR_MS)
+    throw new TimerUnavailable('documentless');
   const record = readRecord(deps.document);
   const mine = deps.triggers.list(TIMER_HANDLER, record?.id ?? null);
   for (const extra of mine.slice(1)) deps.triggers.remove(extra);

@@ -119,7 +119,7 @@ export function createCacheService({ env, exec }: ServiceContext): Record<string
     },
     getDocumentCache() {
       exec.require('cache', 'CacheService', 'getDocumentCache');
-      return Cache.wrap(env.caches.document);
+      return exec.documentless ? null : Cache.wrap(env.caches.document);
     },
     getUserCache() {
       exec.require('cache', 'CacheService', 'getUserCache');

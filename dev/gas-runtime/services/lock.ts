@@ -69,7 +69,7 @@ export function createLockService({ env, exec }: ServiceContext): Record<string,
       return Lock.wrap({ key: lockKeys.user(exec.user) });
     },
     getDocumentLock() {
-      return Lock.wrap({ key: lockKeys.document(env.spreadsheet.id) });
+      return exec.documentless ? null : Lock.wrap({ key: lockKeys.document(env.spreadsheet.id) });
     },
   });
   return Service.wrap({});

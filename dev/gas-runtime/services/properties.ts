@@ -127,7 +127,7 @@ export function createPropertiesService({ env, exec }: ServiceContext): Record<s
     },
     getDocumentProperties() {
       exec.require('properties', 'PropertiesService', 'getDocumentProperties');
-      return wrap(env.properties.document);
+      return exec.documentless ? null : wrap(env.properties.document);
     },
     getUserProperties() {
       exec.require('properties', 'PropertiesService', 'getUserProperties');

@@ -43,11 +43,11 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
   const App = exec.define<object>('SpreadsheetApp', {
     getActiveSpreadsheet() {
       withData('getActiveSpreadsheet');
-      return wrapSpreadsheet();
+      return exec.documentless ? null : wrapSpreadsheet();
     },
     getActive() {
       withData('getActive');
-      return wrapSpreadsheet();
+      return exec.documentless ? null : wrapSpreadsheet();
     },
     getActiveSheet() {
       withData('getActiveSheet');

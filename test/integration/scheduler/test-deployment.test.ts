@@ -56,3 +56,31 @@ describe.each(['refused', 'never-fire'] as const)('a test deployment whose trigg
       expect(started.progress.message).toMatch(/Until then the job runs only while this panel is open\./);
   });
 });
+
+// Google does not say whether an add-on's time-driven trigger runs with its spreadsheet active. If it does not, the
+// timer can do nothing: it removes itself at its first run, the panels say so, and their polls collect the results.
+describe('an add-on timer that Google runs without its spreadsheet', () => {
+  it('retires itself, the panel says why, and the panel writes the results', async () => {
+    const companies = await suite.control.companies(2);
+    const rows = [['Domain'], ...companies.map((company) => [company.domain])];
+    const rt = await runtimeFor(suite, rows, 'sbx_pro_token', {
+      addOn: true,
+      behaviours: { addOnTimerHasDocument: false },
+    });
+    await suite.control.setResearchSpeed(0.001);
+    expect(launch(rt, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3])).toMatchObject(
+      { ok: true, created: 2 },
+    );
+    expect(rt.triggers.list()).toHaveLength(1);
+    await advance(suite, rt, HOUR);
+    expect(rt.triggers.fireDue()).toEqual([expect.objectContaining({ ok: true })]);
+    expect(rt.triggers.list()).toHaveLength(0);
+    const status = poll(rt);
+    expect(status.timer?.problem).toMatch(/Google runs Sheet Scout's timers without their spreadsheet/);
+    // No new timer is made that would do nothing again.
+    expect(rt.triggers.list()).toHaveLength(0);
+    await advance(suite, rt, 6 * HOUR);
+    poll(rt);
+    expect(column(rt, 'Status').filter((value) => value.startsWith('Done'))).toHaveLength(2);
+  });
+});

@@ -42,7 +42,7 @@ describe('shared timer (one feature)', () => {
   const triggers = new Triggers('a@example.com');
   const deps = (user: string): TriggerDeps => {
     triggers.user = user;
-    return { triggers, document, clock, cadence: 'hourly' };
+    return { triggers, document, user: new MemoryStore(), clock, cadence: 'hourly' };
   };
 
   it('is created once and never duplicated', () => {
@@ -75,7 +75,7 @@ describe('shared timer (two features)', () => {
     const clock = new ManualClock();
     const document = new MemoryStore();
     const triggers = new Triggers('a@example.com');
-    const deps: TimerDeps = { triggers, document, clock, cadence: 'minute' };
+    const deps: TimerDeps = { triggers, document, user: new MemoryStore(), clock, cadence: 'minute' };
     return { clock, document, triggers, deps };
   };
 
@@ -94,7 +94,7 @@ describe('shared timer (two features)', () => {
     const { triggers, deps } = setup();
     ensureTimer(deps, 'research');
     triggers.user = 'b@example.com';
-    const b = { ...deps, user: 'b@example.com' };
+    const b = { ...deps, user: new MemoryStore() };
     expect(ensureTimer(b, 'research')).toBe('other_user');
     expect(ensureTimer(b, 'enrichment', { ownTimer: true })).toBe('created');
     expect(triggers.all.map((t) => t.owner)).toEqual(['a@example.com', 'b@example.com']);
@@ -162,7 +162,7 @@ describe('a timer that never runs', () => {
     const clock = new ManualClock();
     const document = new MemoryStore();
     const triggers = new Triggers('a@example.com');
-    const deps: TimerDeps = { triggers, document, clock, cadence: 'hourly' };
+    const deps: TimerDeps = { triggers, document, user: new MemoryStore(), clock, cadence: 'hourly' };
     expect(reserveTimer(deps, 'research')).toBeNull();
     clock.advance(2 * 60 * 60_000 + 10 * 60_000);
     expect(reserveTimer(deps, 'research')).toBeNull();
