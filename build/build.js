@@ -50,13 +50,14 @@ function runWebpack(outputPath) {
 
 /**
  * Finishes the gas-webpack-plugin output: drops the `@preserve` tags and gives each stub the parameter names of its
- * JSDoc `@param` tags, so Apps Script's editor and Sheets' formula help see `function COMPANY_LOOKUP(domain, fields)`.
+ * JSDoc `@param` tags (whatever the source called them), so Apps Script's editor and Sheets' formula help see
+ * `function COMPANY_LOOKUP(domain, fields)`.
  */
 function finishStubs(code) {
   const withoutPreserve = code
     .replace(/^[ \t]*\*[ \t]*@preserve[ \t]*\r?\n/gm, '')
     .replace(/\/\*\*\s*@preserve\s*\*\/[ \t]*\r?\n?/g, '');
-  return withoutPreserve.replace(/(\/\*\*[\s\S]*?\*\/)\s*\nfunction (\w+)\(\) \{\s*\}/g, (_match, doc, name) => {
+  return withoutPreserve.replace(/(\/\*\*[\s\S]*?\*\/)\s*\nfunction (\w+)\([^)]*\) \{\s*\}/g, (_match, doc, name) => {
     const params = [...doc.matchAll(/@param\s+\{[^}]*\}\s+\[?(\w+)/g)].map((m) => m[1]);
     return `${doc}\nfunction ${name}(${params.join(', ')}) {\n}`;
   });

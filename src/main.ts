@@ -41,17 +41,25 @@ global.setRequestBudgetAccount = account.setRequestBudgetAccount;
 
 // --- Custom functions ---
 
+// The functions' last argument, `refresh`, is ignored: its value changes when "Refresh pending lookups" enters a formula
+// again, so that Sheets runs the call even if it reuses results of a call with the same arguments (withRefreshMark).
 /**
  * Looks up company profiles by domain: one row of fields per input, spilling to the right (and down for a range).
  * Inputs may be domains, URLs or e-mail addresses; blank inputs give blank rows. Results are cached for 6 hours.
  * @param {"stripe.com"} domain A domain, URL or e-mail, or a column of them. Example: A2:A100 or "stripe.com".
  * @param {"company_name,hq_country"} fields Optional comma list of fields. Default: company_name, domain, short_description, hq_country, hq_city, employee_count, founding_year. Others: full_description, products_services, use_cases, target_audience, hq_state_province, hq_full_address, linkedin, twitter, id.
  * @param {FALSE} with_header Optional. TRUE adds a header row with the field names. Example: TRUE.
+ * @param {"refresh 1"} refresh Optional; leave it out. Sheet Scout > Formulas > Refresh pending lookups sets it (a count that changes, so Sheets runs the formula again).
  * @return One row of company fields per input.
  * @customfunction
  * @preserve
  */
-global.COMPANY_LOOKUP = function COMPANY_LOOKUP(domain: unknown, fields?: unknown, with_header?: unknown) {
+global.COMPANY_LOOKUP = function COMPANY_LOOKUP(
+  domain: unknown,
+  fields?: unknown,
+  with_header?: unknown,
+  _refresh?: unknown,
+) {
   return formulas.COMPANY_LOOKUP(domain, fields, with_header);
 };
 
@@ -60,11 +68,12 @@ global.COMPANY_LOOKUP = function COMPANY_LOOKUP(domain: unknown, fields?: unknow
  * @param {"stripe.com"} domain The reference company's domain (or URL, e-mail or company ID). Example: "stripe.com" or A2.
  * @param {10} limit Optional number of companies, 1 to 2000 (default 10; the free plan reaches 25). Example: 50.
  * @param {E2:F4} filters Optional filters: a JSON object, or a two-column range of key | value rows. Keys: include.size, include.country, include.city, exclude.size, exclude.country, exclude.city, exclude.domains, range.founded.min, range.founded.max. Example: E2:F4 or "{""include.country"": [""United States""]}".
+ * @param {"refresh 1"} refresh Optional; leave it out. Sheet Scout > Formulas > Refresh pending lookups sets it (a count that changes, so Sheets runs the formula again).
  * @return A header row and one row per similar company.
  * @customfunction
  * @preserve
  */
-global.SIMILAR = function SIMILAR(domain: unknown, limit?: unknown, filters?: unknown) {
+global.SIMILAR = function SIMILAR(domain: unknown, limit?: unknown, filters?: unknown, _refresh?: unknown) {
   return formulas.SIMILAR(domain, limit, filters);
 };
 
@@ -73,11 +82,17 @@ global.SIMILAR = function SIMILAR(domain: unknown, limit?: unknown, filters?: un
  * @param {"payment APIs for marketplaces"} query What the companies do, in plain words. Example: "payment APIs for marketplaces".
  * @param {10} limit Optional number of companies, 1 to 2000 (default 10; the free plan reaches 25). Example: 100.
  * @param {E2:F4} filters Optional filters: a JSON object, or a two-column range of key | value rows. Keys: include.size, include.country, include.city, exclude.size, exclude.country, exclude.city, exclude.domains, range.founded.min, range.founded.max. Example: E2:F4 or "{""include.country"": [""United States""]}".
+ * @param {"refresh 1"} refresh Optional; leave it out. Sheet Scout > Formulas > Refresh pending lookups sets it (a count that changes, so Sheets runs the formula again).
  * @return A header row and one row per matching company.
  * @customfunction
  * @preserve
  */
-global.COMPANY_SEARCH = function COMPANY_SEARCH(query: unknown, limit?: unknown, filters?: unknown) {
+global.COMPANY_SEARCH = function COMPANY_SEARCH(
+  query: unknown,
+  limit?: unknown,
+  filters?: unknown,
+  _refresh?: unknown,
+) {
   return formulas.COMPANY_SEARCH(query, limit, filters);
 };
 

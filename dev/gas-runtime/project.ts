@@ -76,12 +76,15 @@ export interface Behaviours {
    * getDocumentCache(), getDocumentLock()); `false`: they are null in it.
    */
   addOnTimerHasDocument: boolean;
+  /** Whether Sheets gives a custom function's call the earlier result of the same call (same arguments) unrun. */
+  reuseIdenticalFormulaResults: boolean;
 }
 
 export const DEFAULT_BEHAVIOURS: Behaviours = {
   userTriggersListTimeDriven: true,
   installableTriggers: 'run',
   addOnTimerHasDocument: true,
+  reuseIdenticalFormulaResults: false,
 };
 
 export interface DocumentOptions {

@@ -149,16 +149,20 @@ export class GasRuntime {
       echoLogs: shared.echoLogs,
       ui: this.ui,
     };
-    this.formulas = new CustomFormulaEngine(this.spreadsheet, shared.functionNames, (name, args, formulaCell, user) =>
-      this.execute({
-        name,
-        kind: 'custom-function',
-        authMode: 'CUSTOM_FUNCTION',
-        user,
-        formulaCell,
-        internal: true,
-        args: (exec) => exec.realm.import(args) as unknown[],
-      }),
+    this.formulas = new CustomFormulaEngine(
+      this.spreadsheet,
+      shared.functionNames,
+      (name, args, formulaCell, user) =>
+        this.execute({
+          name,
+          kind: 'custom-function',
+          authMode: 'CUSTOM_FUNCTION',
+          user,
+          formulaCell,
+          internal: true,
+          args: (exec) => exec.realm.import(args) as unknown[],
+        }),
+      shared.behaviours.reuseIdenticalFormulaResults,
     );
     const mine = () => shared.triggers.list().filter((t) => t.documentId === this.spreadsheet.id);
     this.triggers = {

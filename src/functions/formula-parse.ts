@@ -22,6 +22,8 @@ export type ParsedArg =
 export interface ParsedCall {
   name: FunctionName;
   args: ParsedArg[];
+  /** The arguments as written. */
+  texts: string[];
 }
 
 const REF =
@@ -72,6 +74,27 @@ export function parseSheetScoutCall(formula: string): ParsedCall | null {
   if (!FUNCTION_NAMES.includes(name)) return null;
   const parts = splitArgs(match[2]);
   if (!parts) return null;
-  const args = parts.length === 1 && parts[0].trim() === '' ? [] : parts.map(parseArg);
-  return { name, args };
+  const texts = parts.length === 1 && parts[0].trim() === '' ? [] : parts.map((part) => part.trim());
+  return { name, args: texts.map(parseArg), texts };
+}
+
+/** Position of the refresh mark: each function's optional last argument, which it ignores. */
+const REFRESH_ARGUMENT = 3;
+const REFRESH_MARK = /^refresh (\d+)$/;
+
+/**
+ * The formula to enter again so that Sheets runs it again even if it gives a call with the same arguments its earlier
+ * result (widely reported, not documented): a top-level call gets a refresh mark as its last argument, counted up each
+ * time (`=COMPANY_LOOKUP(A2:A9, , , "refresh 2")`); any other formula is entered again as it is.
+ */
+export function withRefreshMark(formula: string): string {
+  const call = parseSheetScoutCall(formula);
+  if (!call || call.texts.length > REFRESH_ARGUMENT + 1) return formula;
+  const mark = call.args[REFRESH_ARGUMENT];
+  const previous = mark?.kind === 'literal' ? REFRESH_MARK.exec(String(mark.value)) : null;
+  if (mark && mark.kind !== 'omitted' && !previous) return formula;
+  const texts = [...call.texts];
+  while (texts.length < REFRESH_ARGUMENT) texts.push('');
+  texts[REFRESH_ARGUMENT] = `"refresh ${previous ? Number(previous[1]) + 1 : 1}"`;
+  return `=${call.name}(${texts.map((text, i) => (i > 0 && text ? ` ${text}` : i > 0 ? ' ' : text)).join(',')})`;
 }

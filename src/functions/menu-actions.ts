@@ -7,7 +7,13 @@
 import { safeText, type CellValue } from '../shared/cell-values';
 import { isUnfinishedCellText } from './cell-text';
 import type { FormulaEnv } from './ports';
-import { callsSheetScout, parseSheetScoutCall, type ParsedArg, type ParsedCall } from './formula-parse';
+import {
+  callsSheetScout,
+  parseSheetScoutCall,
+  withRefreshMark,
+  type ParsedArg,
+  type ParsedCall,
+} from './formula-parse';
 import { formulaLookupKeys, lookupInputs, resolveLookups } from './lookup';
 import { parseFieldList } from '../companies/profile-fields';
 import { cellsOf, isBlank } from './arguments';
@@ -223,7 +229,7 @@ export function refreshPending(book: FormulaBook, env: FormulaEnv): RefreshSumma
           }
         }
         if (!retryable) return;
-        cells.push({ area, formula });
+        cells.push({ area, formula: withRefreshMark(formula) });
         const call = parseSheetScoutCall(formula);
         if (call?.name === 'COMPANY_LOOKUP' && (call.args[0]?.kind === 'ref' || call.args[0]?.kind === 'literal')) {
           keys.push(...formulaLookupKeys(lookupInputs(argValue(call.args[0], sheet))));

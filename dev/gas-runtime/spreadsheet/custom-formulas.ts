@@ -38,11 +38,15 @@ export type CustomFunctionRunner = (
 export class CustomFormulaEngine {
   private readonly states = new WeakMap<Cell, FormulaState>();
   private recalculating = false;
+  /** Results by function and argument values, when Sheets reuses them (the behaviours option). */
+  private readonly reused = new Map<string, unknown>();
 
   constructor(
     private readonly model: SpreadsheetModel,
     private readonly functionNames: readonly string[],
     private readonly runCustomFunction: CustomFunctionRunner,
+    /** Whether a call with the same function and argument values gets the earlier result without running. */
+    private readonly reuseIdenticalResults = false,
   ) {}
 
   /** True while a recalculation is running (its own executions must not start another). */
@@ -181,6 +185,7 @@ export class CustomFormulaEngine {
     }
     const argValue = (arg: FormulaArg): unknown => {
       if (arg.kind === 'literal') return arg.value;
+      if (arg.kind === 'omitted') return '';
       if (arg.broken) throw new GasError('#REF!');
       const target = this.refTarget(arg, f.sheet);
       if (!target) throw new GasError('#REF!');
@@ -201,7 +206,12 @@ export class CustomFormulaEngine {
           return own;
         }
         const args = parsed.args.map(argValue);
-        result = this.runCustomFunction(fnName, args, { sheet: f.sheet, row: f.row, column: f.column }, user);
+        const key = `${fnName.toUpperCase()}\0${JSON.stringify(args)}`;
+        if (this.reuseIdenticalResults && this.reused.has(key)) result = this.reused.get(key);
+        else {
+          result = this.runCustomFunction(fnName, args, { sheet: f.sheet, row: f.row, column: f.column }, user);
+          if (this.reuseIdenticalResults) this.reused.set(key, result);
+        }
       }
     } catch (error) {
       this.clearSpill(f);

@@ -1,5 +1,5 @@
 // The formula subset the emulator understands: `=NAME(arg, ...)` where each argument is a literal
-// (number, "text", TRUE/FALSE) or a reference ("A1", "B2:C9", "Sheet2!A:A", "'My sheet'!A1"), and a bare
+// (number, "text", TRUE/FALSE), a reference ("A1", "B2:C9", "Sheet2!A:A", "'My sheet'!A1") or left empty, and a bare
 // `=literal` or `=reference`. That covers custom-function calls, which the runtime evaluates; any other
 // formula is kept as text and shows as unevaluated. Also rewrites references when rows or columns are
 // inserted or deleted, as Sheets does.
@@ -24,7 +24,12 @@ export interface RefArg {
   broken?: boolean;
 }
 
-export type FormulaArg = LiteralArg | RefArg;
+/** An argument left empty (`=F(A1, , "x")`): the function receives an empty string. */
+export interface OmittedArg {
+  kind: 'omitted';
+}
+
+export type FormulaArg = LiteralArg | RefArg | OmittedArg;
 
 export type ParsedFormula =
   { kind: 'call'; functionName: string; args: FormulaArg[] } | { kind: 'value'; arg: FormulaArg };
@@ -44,6 +49,7 @@ function parseCell(text: string): { row: number; column: number } {
 
 function parseArg(text: string): FormulaArg | undefined {
   const t = text.trim();
+  if (t === '') return { kind: 'omitted' };
   if (/^"(?:[^"]|"")*"$/.test(t)) return { kind: 'literal', value: t.slice(1, -1).replace(/""/g, '"') };
   if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return { kind: 'literal', value: Number(t) };
   if (/^(TRUE|FALSE)$/i.test(t)) return { kind: 'literal', value: t.toUpperCase() === 'TRUE' };
@@ -140,6 +146,7 @@ export function parseFormula(formula: string): ParsedFormula | undefined {
 }
 
 function formatArg(arg: FormulaArg): string {
+  if (arg.kind === 'omitted') return '';
   if (arg.kind === 'literal') {
     if (typeof arg.value === 'string') return `"${arg.value.replace(/"/g, '""')}"`;
     if (typeof arg.value === 'boolean') return arg.value ? 'TRUE' : 'FALSE';

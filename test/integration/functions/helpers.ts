@@ -1,17 +1,23 @@
 // Shared set-up of the custom-function integration tests, over the common harness (../harness.ts): the common sandbox
 // suite on a manual clock, and an emulated spreadsheet running the built bundle whose formulas use a token shared
 // through document properties.
-import type { GasRuntime } from '../../../dev/gas-runtime';
+import type { Behaviours, GasRuntime } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { closeAfterTest, runtimeFor, sandboxSuite, type SandboxSuite } from '../harness';
 
 /** An opened spreadsheet (of `rows` rows when given) whose formulas use `token` (null: nobody shared a token with the formulas). */
-function spreadsheetWithFormulas(url: string, token: string | null = 'sbx_pro_token', rows?: number): GasRuntime {
+function spreadsheetWithFormulas(
+  url: string,
+  token: string | null = 'sbx_pro_token',
+  rows?: number,
+  behaviours?: Partial<Behaviours>,
+): GasRuntime {
   const runtime = runtimeFor(url, {
     token: null,
     user: 'owner@example.com',
     users: ['editor@example.com'],
     addonName: 'Sheet Scout',
+    behaviours,
     ...(rows === undefined ? {} : { minRows: rows }),
   });
   if (token) {
@@ -27,13 +33,17 @@ function spreadsheetWithFormulas(url: string, token: string | null = 'sbx_pro_to
  * A test file's formulas world: the common sandbox suite on a manual clock, and `open` for a spreadsheet whose
  * formulas use a token, closed after the test.
  */
-export function formulasSuite(options: { resetEachTest?: boolean } = {}): SandboxSuite & {
+export function formulasSuite(
+  options: { resetEachTest?: boolean; behaviours?: Partial<Behaviours> } = {},
+): SandboxSuite & {
   open(token?: string | null, rows?: number): GasRuntime;
 } {
-  const suite = sandboxSuite({ clock: 'manual', ...options });
+  const { behaviours, ...suiteOptions } = options;
+  const suite = sandboxSuite({ clock: 'manual', ...suiteOptions });
   // Object.create keeps the suite's getters lazy (the sandbox starts in beforeAll).
   return Object.assign(Object.create(suite) as SandboxSuite, {
-    open: (token?: string | null, rows?: number) => closeAfterTest(spreadsheetWithFormulas(suite.url, token, rows)),
+    open: (token?: string | null, rows?: number) =>
+      closeAfterTest(spreadsheetWithFormulas(suite.url, token, rows, behaviours)),
   });
 }
 

@@ -7,7 +7,7 @@ import {
   type FormulaSheet,
   type Rect,
 } from '../../../src/functions/menu-actions';
-import { parseSheetScoutCall, callsSheetScout } from '../../../src/functions/formula-parse';
+import { parseSheetScoutCall, callsSheetScout, withRefreshMark } from '../../../src/functions/formula-parse';
 import { CELL_TEXT } from '../../../src/functions/cell-text';
 import type { CellValue } from '../../../src/shared/cell-values';
 import { harness } from './fakes';
@@ -58,6 +58,17 @@ function book(sheet: GridSheet, selection: Rect[]): FormulaBook {
 }
 
 describe('formula parsing', () => {
+  it('marks a formula to enter again with a refresh count, keeping its own arguments', () => {
+    expect(withRefreshMark('=COMPANY_LOOKUP(A2:A9)')).toBe('=COMPANY_LOOKUP(A2:A9, , , "refresh 1")');
+    expect(withRefreshMark('=COMPANY_LOOKUP(A2:A9, "domain", , "refresh 1")')).toBe(
+      '=COMPANY_LOOKUP(A2:A9, "domain", , "refresh 2")',
+    );
+    expect(withRefreshMark('=SIMILAR("stripe.com", 50, E2:F4)')).toBe('=SIMILAR("stripe.com", 50, E2:F4, "refresh 1")');
+    // A formula that is not one plain call, or whose last argument is the user's own, is entered again as it is.
+    expect(withRefreshMark('=IFERROR(COMPANY_LOOKUP(A2), "")')).toBe('=IFERROR(COMPANY_LOOKUP(A2), "")');
+    expect(withRefreshMark('=COMPANY_SEARCH("q", 10, , B1)')).toBe('=COMPANY_SEARCH("q", 10, , B1)');
+  });
+
   it('reads plain calls with literal and reference arguments, and spots nested calls', () => {
     expect(parseSheetScoutCall('=company_lookup(A2:A50, "domain,company_name", TRUE)')).toEqual({
       name: 'COMPANY_LOOKUP',
@@ -66,6 +77,7 @@ describe('formula parsing', () => {
         { kind: 'literal', value: 'domain,company_name' },
         { kind: 'literal', value: true },
       ],
+      texts: ['A2:A50', '"domain,company_name"', 'TRUE'],
     });
     expect(parseSheetScoutCall('=SIMILAR(\'My sheet\'!B2, 25, "{""include.country"": [""US""]}")')?.args).toEqual([
       { kind: 'ref', a1: "'My sheet'!B2" },
@@ -148,7 +160,8 @@ describe('Refresh pending lookups', () => {
     sheet.set(1, 4, [['a.com']], '=COMPANY_LOOKUP(A1, "domain")');
     const env = h.env({ limits: { stopFetchingAfterMs: 240_000, deadlineMs: 300_000 } });
     const summary = refreshPending(book(sheet, []), env);
-    expect(sheet.reentered).toEqual(['1,2 3x1:=COMPANY_LOOKUP(A1:A3, "domain")']);
+    // Entered again with a refresh mark, so Sheets runs it even if it reuses results of identical calls.
+    expect(sheet.reentered).toEqual(['1,2 3x1:=COMPANY_LOOKUP(A1:A3, "domain", , "refresh 1")']);
     expect(h.service.lookups().sort()).toEqual(['a.com', 'b.com', 'c.com']);
     expect(summary).toEqual({ formulas: 1, prefetched: 3, stillPending: 0 });
     expect(refreshMessage(summary)).toBe('Refreshed 1 formula (3 lookups fetched)');
