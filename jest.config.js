@@ -12,6 +12,7 @@ const common = {
 };
 module.exports = {
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
+  globalSetup: '<rootDir>/test/setup/validators.js',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {

@@ -17,6 +17,8 @@ module.exports = {
   resolve: { extensions: ['.ts', '.js'] },
   module: { rules: [{ test: /\.[jt]s$/, loader: 'esbuild-loader', options: { target: 'es2019' } }] },
   optimization: { minimize: false },
+  // `global` is Apps Script's globalThis: no run-time shim (webpack's would build one with `new Function`).
+  node: { global: false },
   performance: { hints: false },
   plugins: [
     new GasPlugin({ comment: true }),
@@ -24,6 +26,7 @@ module.exports = {
     // override it in Settings > Advanced, within the URL allowlist the build writes into appsscript.json from it.
     // Empty: every user enters it once, and any HTTPS address is allowed.
     new webpack.DefinePlugin({
+      global: 'globalThis',
       SHEET_SCOUT_DEFAULT_BASE_URL: JSON.stringify(process.env.SHEET_SCOUT_BASE_URL || ''),
       SHEET_SCOUT_URL_ALLOWLIST: JSON.stringify(urlAllowlistFor(process.env.SHEET_SCOUT_BASE_URL)),
       // Where tokens are made and plans upgraded (SHEET_SCOUT_DASHBOARD_URL=https://...): linked from Settings and

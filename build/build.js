@@ -1,7 +1,8 @@
 // Builds dist/: Code.js (webpack, see webpack.config.js), appsscript.json (with the URL allowlist of
 // SHEET_SCOUT_BASE_URL, see build/url-allowlist.js), and one self-contained HTML file per sidebar entry
 // (sidebar/entries/<Name>.ts -> dist/<Name>.html, JS and CSS inlined, no external URLs). The bundle's service
-// calls are checked against the manifest's scopes first (build/scope-check.js).
+// calls are checked against the manifest's scopes first (build/scope-check.js); the JSON Schema validators are compiled
+// ahead of time into src/shared/generated/ (build/validators.js), so the bundle compiles no code at run time.
 // `node build/build.js --out-dir <dir>` builds into another directory (tests); like dist/, the build owns it and
 // removes the files it did not produce.
 const fs = require('fs');
@@ -10,6 +11,7 @@ const webpack = require('webpack');
 const esbuild = require('esbuild');
 const { urlAllowlistFor } = require('./url-allowlist');
 const { checkScopes } = require('./scope-check');
+const { writeValidators } = require('./validators');
 
 const root = path.resolve(__dirname, '..');
 
@@ -43,9 +45,26 @@ function runWebpack(outputPath) {
     webpack(config, (err, stats) => {
       if (err) return reject(err);
       if (stats.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true })));
-      resolve();
+      resolve(stats.toJson({ all: false, modules: true, nestedModules: true }).modules ?? []);
     });
   });
+}
+
+/** What the bundle holds, by dependency (a package, or a folder of src/), largest first, in KB of module code. */
+function bundleSizes(modules) {
+  const sizes = new Map();
+  const seen = new Set();
+  const visit = (module) => {
+    if (module.modules) return module.modules.forEach(visit);
+    // Stats also list unnamed summaries of the chunk; only named modules are code of a dependency.
+    if (!module.name || seen.has(module.identifier)) return;
+    seen.add(module.identifier);
+    const name = module.name;
+    const owner = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(name)?.[1] ?? name.split('/').slice(0, 3).join('/');
+    sizes.set(owner, (sizes.get(owner) ?? 0) + (module.size ?? 0));
+  };
+  modules.forEach(visit);
+  return [...sizes].sort((a, b) => b[1] - a[1]);
 }
 
 /**
@@ -123,8 +142,13 @@ async function main() {
   fs.mkdirSync(dist, { recursive: true });
   const staging = fs.mkdtempSync(path.join(dist, '.webpack-'));
   try {
-    await runWebpack(staging);
+    writeValidators();
+    const modules = await runWebpack(staging);
     const code = finishStubs(fs.readFileSync(path.join(staging, 'Code.js'), 'utf8'));
+    const sizes = bundleSizes(modules).map(([owner, size]) => `${owner} ${(size / 1024).toFixed(1)}`);
+    console.log(
+      `bundle: Code.js ${(Buffer.byteLength(code) / 1024).toFixed(1)} KB; by dependency (KB): ${sizes.join(', ')}`,
+    );
     reportScopes(code, JSON.parse(appsscript));
     writeAtomically(path.join(dist, 'Code.js'), code);
   } finally {

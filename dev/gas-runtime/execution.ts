@@ -32,6 +32,8 @@ export interface ExecutionOptions {
   scopes: ReadonlySet<string> | null;
   /** The execution runs without its document active (an add-on's timer, under the behaviours option). */
   documentless?: boolean;
+  /** Whether `eval` and `new Function` may build code (the behaviours option; default true). */
+  codeFromStrings?: boolean;
 }
 
 /** Kinds of access the authorization modes grant or refuse. */
@@ -69,7 +71,7 @@ export class Execution {
     this.limitMs = options.limitMs;
     this.documentless = options.documentless === true;
     this.startedAt = clock.now();
-    this.realm = new Realm(() => clock.now());
+    this.realm = new Realm(() => clock.now(), options.codeFromStrings !== false);
   }
 
   elapsedMs(): number {

@@ -78,6 +78,12 @@ export interface Behaviours {
   addOnTimerHasDocument: boolean;
   /** Whether Sheets gives a custom function's call the earlier result of the same call (same arguments) unrun. */
   reuseIdenticalFormulaResults: boolean;
+  /**
+   * Whether `eval` and `new Function` may build code at run time (neither a ban nor a limit is documented). Off by
+   * default, so that nothing comes to depend on it: with it off, either throws `EvalError: Code generation from
+   * strings disallowed for this context`.
+   */
+  codeFromStrings: boolean;
 }
 
 export const DEFAULT_BEHAVIOURS: Behaviours = {
@@ -85,6 +91,7 @@ export const DEFAULT_BEHAVIOURS: Behaviours = {
   installableTriggers: 'run',
   addOnTimerHasDocument: true,
   reuseIdenticalFormulaResults: false,
+  codeFromStrings: false,
 };
 
 export interface DocumentOptions {

@@ -56,8 +56,16 @@ export class Realm {
   readonly context: vm.Context;
   private readonly helpers: ContextHelpers;
 
-  constructor(now: () => number) {
-    this.context = vm.createContext({}, { name: 'gas-execution', microtaskMode: 'afterEvaluate' });
+  /** `codeFromStrings`: whether `eval` and `new Function` may build code in the context. */
+  constructor(now: () => number, codeFromStrings = true) {
+    this.context = vm.createContext(
+      {},
+      {
+        name: 'gas-execution',
+        microtaskMode: 'afterEvaluate',
+        codeGeneration: { strings: codeFromStrings, wasm: false },
+      },
+    );
     const factory = HELPERS_SCRIPT.runInContext(this.context) as (now: () => number) => ContextHelpers;
     this.helpers = factory(now);
   }

@@ -329,6 +329,7 @@ export class GasRuntime {
       onServiceCall: spec.onServiceCall,
       scopes: this.shared.scopes,
       documentless: spec.documentless,
+      codeFromStrings: this.shared.behaviours.codeFromStrings,
     });
     this.counters.executions++;
     this.depth++;

@@ -1,20 +1,16 @@
 // Checks what a panel sends to a server function before anything uses it. google.script.run hands over whatever the
 // page sent, so each feature describes its requests as JSON Schemas (its requests.ts) and every server function the
 // panels call checks its arguments here: a malformed request is refused with one clear message naming the part that
-// is wrong ("filters.includeCountries must be array"), never turned into a wrong service call or a stack trace. ajv
-// (the same library the research schema check uses), one compile per schema and execution, on first use.
-import Ajv2020, { type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020';
+// is wrong ("filters.includeCountries must be array"), never turned into a wrong service call or a stack trace. The
+// validators are ajv's, compiled when the add-in is built (build/validators.js: nothing compiles code at run time),
+// and found by the schema's JSON text.
+import type { ErrorObject, SchemaObject } from 'ajv/dist/2020';
+import { requestValidators, type PrecompiledValidator } from './generated/validators';
 
-let ajv: Ajv2020 | null = null;
-const compiled = new WeakMap<SchemaObject, ValidateFunction>();
-
-function validator(schema: SchemaObject): ValidateFunction {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    ajv ??= new Ajv2020({ allErrors: false, strict: true });
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
+function validator(schema: SchemaObject): PrecompiledValidator {
+  const validate = requestValidators[JSON.stringify(schema)];
+  // Only a schema no requests.ts exports has none: a build out of step with the code.
+  if (!validate) throw new Error('This request has no validator: rebuild Sheet Scout');
   return validate;
 }
 

@@ -224,6 +224,12 @@ test('Session reports identity by execution kind', () => {
   ]);
 });
 
+test('building code from strings (eval, new Function) is refused unless the behaviours option allows it', () => {
+  expect(failureOf(() => rt.run('codeFromString'))).toBe('Code generation from strings disallowed for this context');
+  const lenient = fixtureRuntime('services', { behaviours: { codeFromStrings: true } });
+  expect(lenient.run('codeFromString')).toBe(42);
+});
+
 describe("the manifest's oauthScopes", () => {
   const CURRENT_ONLY = 'https://www.googleapis.com/auth/spreadsheets.currentonly';
   const SCRIPT_APP = 'https://www.googleapis.com/auth/script.scriptapp';

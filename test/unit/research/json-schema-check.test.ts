@@ -1,5 +1,6 @@
 import { jsonSchemaProblems } from '../../../src/research/json-schema-check';
 import { resolveOutput } from '../../../src/research/launch-request';
+import fc from 'fast-check';
 
 const withProperty = (property: Record<string, unknown>) => ({ type: 'object', properties: { name: property } });
 
@@ -96,5 +97,51 @@ describe("resolveOutput with the server's check", () => {
       mapping: { kind: 'fields', statusHeader: 'Status', fields: [] },
       headers: ['Status'],
     });
+  });
+});
+
+describe('the strict walk agrees with ajv compiling the schema (what it replaced, and what the sandbox runs)', () => {
+  // ajv in this Node process may generate code; the add-in's bundle must not (build/validators.js).
+  const Ajv2020 = require('ajv/dist/2020').default;
+  const addFormats = require('ajv-formats').default;
+  const ajvAccepts = (schema: unknown): boolean => {
+    const ajv = new Ajv2020({ strict: true, strictTypes: false, strictTuples: false, strictRequired: false });
+    addFormats(ajv);
+    try {
+      if (!ajv.validateSchema(schema)) return false;
+      ajv.compile(schema);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const leaf = fc.oneof(
+    fc.record({ type: fc.constantFrom('string', 'integer', 'number', 'boolean') }),
+    fc.record({ type: fc.constant('string'), format: fc.constantFrom('uri', 'date', 'email', 'postcode', 'hostname') }),
+    fc.record({ type: fc.constant('string'), pattern: fc.constantFrom('^[A-Z]{2}$', '(', 'a{2,1}', '\\d+', '[') }),
+    fc.record({ $ref: fc.constantFrom('#/$defs/known', '#/$defs/missing', '#') }),
+    fc.record({ type: fc.constant('string'), maxLenght: fc.constant(3) }),
+    fc.record({ enum: fc.constant(['a', 'b']), description: fc.string() }),
+  );
+  const node = fc.letrec((tie) => ({
+    schema: fc.oneof(
+      { depthSize: 'small' },
+      leaf,
+      fc.record({
+        type: fc.constant('object'),
+        properties: fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('schema')),
+      }),
+      fc.record({ type: fc.constant('array'), items: tie('schema') }),
+      fc.record({ anyOf: fc.array(tie('schema'), { minLength: 1, maxLength: 2 }) }),
+    ),
+  })).schema;
+  it('accepts and refuses the same generated schemas', () => {
+    fc.assert(
+      fc.property(node, (inner) => {
+        const schema = { type: 'object', $defs: { known: { type: 'string' } }, properties: { field: inner } };
+        expect(jsonSchemaProblems(schema).length === 0).toBe(ajvAccepts(schema));
+      }),
+      { numRuns: 400 },
+    );
   });
 });
