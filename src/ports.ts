@@ -51,6 +51,11 @@ export interface KeyValueStore {
   remove(key: string): void;
 }
 
+/** A KeyValueStore with a size limit (DocumentProperties: 500 KB): what it still takes, as far as this execution knows. */
+export interface SizedStore extends KeyValueStore {
+  bytesFree(): number;
+}
+
 /** Expiring string cache (CacheService-like); entries may vanish early. */
 export interface CachePort {
   getAll(keys: string[]): Record<string, string>;
@@ -68,4 +73,34 @@ export interface ClockPort {
 export interface LockPort {
   tryLock(timeoutMs: number): boolean;
   release(): void;
+}
+
+/** The header row and data rows of a table read. */
+export interface TableRead {
+  header: unknown[];
+  rows: unknown[][];
+}
+
+/** A hidden sheet used as a table: data rows below one header row. Data rows are addressed by 0-based index. */
+export interface TablePort {
+  /** The header row and every data row, whole. */
+  readAll(): TableRead;
+  /** `count` columns from the 1-based column `first`, of the header row and of every data row (an index read). */
+  readColumns(first: number, count: number): TableRead;
+  /** The first cell of every data row (an index without reading whole rows). */
+  readKeys(): string[];
+  /** One data row. */
+  readRow(index: number): unknown[];
+  /** Whole data rows, in the order asked (read in runs of neighbours). */
+  readRows(indices: number[]): unknown[][];
+  /** Overwrites data rows (batched into contiguous runs by the adapter). */
+  writeRows(rows: Array<{ index: number; values: Array<string | number> }>): void;
+  /** Appends data rows at the end. */
+  appendRows(rows: Array<Array<string | number>>): void;
+  /** Replaces the header row. */
+  writeHeader(values: string[]): void;
+  /** Deletes data rows; the rows below move up. */
+  deleteRows(indices: number[]): void;
+  /** Makes the sheet `width` columns wide and no taller than its rows: no empty grid is kept (cells count). */
+  fitGrid(width: number): void;
 }

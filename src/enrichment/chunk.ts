@@ -2,7 +2,7 @@
 // the service is still enriching or refused, batches of the client's adaptive size), then one read and one batched
 // write per block of field columns into the rows that hold the domains now, the domains' enrichment dates, the next
 // plan, and the continuation. The job record is saved after the write, so a crash loses no written result.
-import { userMessage, type ApiError } from '../api/errors';
+import { userMessage } from '../api/errors';
 import { profileFieldByKey, type ProfileField } from '../companies/profile-fields';
 import { readCachedLookups } from '../companies/profile-cache';
 import { locateColumns, normalizeHeader } from './layout';
@@ -15,48 +15,17 @@ import {
   readRows,
   updatedSpan,
   type CellUpdates,
-  type RowOutcome,
 } from './rows';
 import type { EnrichProgress } from './contract';
-import { loadJob, recordFilledColumns, saveJob, type EnrichJob, type RetryEntry } from './job-state';
-import { resolveDomains, type DomainResolution } from './lookups';
+import { loadJob, recordFilledColumns, saveJob, type EnrichJob } from './job-state';
+import { settleBatch, type BatchItem, type ChunkWork } from './settle';
+import { resolveDomains } from './lookups';
 import type { EnrichSheet } from './ports';
-import { LIMITS, PERMANENT_ERRORS, type EnrichDeps } from './service';
+import { LIMITS, type EnrichDeps } from './service';
 import { progressOf } from './progress';
 import { freshReads } from '../shared/fresh-reads';
 
 export type ChunkMode = 'sidebar' | 'trigger';
-
-const HOUR_MS = 60 * 60 * 1000;
-
-interface ChunkWork {
-  /** Final outcomes of this chunk, per domain, with the rows that needed them when planned. */
-  outcomes: Map<string, { outcome: RowOutcome; planned: number }>;
-  fatal: ApiError | null;
-  /** The daily request budget refused a batch: no lookup before this time. */
-  budgetUntil: number | null;
-}
-
-/** One domain of a lookup batch: its first planned row, and its retry entry when it is a retry falling due. */
-interface BatchItem {
-  d: string;
-  r: number;
-  retry: RetryEntry | undefined;
-}
-
-function retryEntry(
-  previous: RetryEntry | undefined,
-  domain: string,
-  planned: number,
-  why: RetryEntry['why'],
-  now: number,
-  message?: string,
-): RetryEntry | null {
-  const n = (previous?.n ?? 0) + 1;
-  const delays = why === 'enriching' ? LIMITS.enrichingDelaysMs : LIMITS.errorDelaysMs;
-  if (n > delays.length) return null;
-  return { d: domain, n, at: now + delays[n - 1], why, r: planned, ...(message ? { m: message } : {}) };
-}
 
 /** Takes the plan's cached lookups as outcomes at once (one cache read), leaving the rest of the plan to look up. */
 function takeCachedFromPlan(deps: EnrichDeps, job: EnrichJob, work: ChunkWork): void {
@@ -80,56 +49,6 @@ function takeCachedFromPlan(deps: EnrichDeps, job: EnrichJob, work: ChunkWork): 
 }
 
 /**
- * Files each looked-up domain of a batch: a profile, not found or a permanent failure is an outcome; a 429 goes back
- * in line after its Retry-After (not counted as an attempt); enriching or a passing error is retried while attempts
- * last; a fatal error pauses the job and keeps the domain for Resume.
- */
-function settleBatch(
-  job: EnrichJob,
-  work: ChunkWork,
-  batch: BatchItem[],
-  results: Map<string, DomainResolution>,
-  now: number,
-): void {
-  for (const item of batch) {
-    const result = results.get(item.d);
-    if (!result) continue;
-    if (result.state === 'found')
-      work.outcomes.set(item.d, { outcome: { kind: 'profile', values: result.values }, planned: item.r });
-    else if (result.state === 'not_found')
-      work.outcomes.set(item.d, { outcome: { kind: 'not_found' }, planned: item.r });
-    else if (result.state === 'fatal' && result.error.kind === 'quota' && result.error.addIn) {
-      // Sheet Scout's daily budget refused it unsent: back in line (not a try) for when requests free up; no pause.
-      const at = result.error.retryAt ?? now + HOUR_MS;
-      work.budgetUntil = Math.max(work.budgetUntil ?? 0, at);
-      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at, why: item.retry?.why ?? 'error', r: item.r });
-    } else if (result.state === 'fatal') {
-      // Not this domain's failure: the job pauses and looks it up again on Resume.
-      work.fatal = result.error;
-      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at: now, why: 'paused', r: item.r });
-    } else if (result.state === 'error' && PERMANENT_ERRORS.has(result.error.kind)) {
-      work.outcomes.set(item.d, { outcome: { kind: 'failed', message: userMessage(result.error) }, planned: item.r });
-    } else if (result.state === 'error' && result.error.kind === 'rate_limited') {
-      // Refused before it was served: back in line after Retry-After, not counted as a failed attempt, while the
-      // next (paced) batches go on.
-      const at = now + (result.error.retryAfterSeconds ?? 1) * 1000;
-      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at, why: item.retry?.why ?? 'error', r: item.r });
-    } else {
-      const why = result.state === 'enriching' ? 'enriching' : 'error';
-      const message = result.state === 'error' ? userMessage(result.error) : undefined;
-      const next = retryEntry(item.retry, item.d, item.r, why, now, message);
-      if (next) job.retries.push(next);
-      else
-        work.outcomes.set(item.d, {
-          outcome:
-            why === 'enriching' ? { kind: 'enriching' } : { kind: 'failed', message: message ?? 'Lookup failed' },
-          planned: item.r,
-        });
-    }
-  }
-}
-
-/**
  * Looks up the plan (and due retries) batch by batch until done, cancelled, or out of time. In the last plan (no
  * later plan is read from the cursor, so taking entries out of order is safe) cached lookups come first, and for the
  * sidebar a chunk that found some ends there (written and shown at once). A sidebar chunk never sleeps for a retry:
@@ -148,11 +67,14 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
   for (;;) {
     let now = deps.clock.now();
     if (now - started >= budgetMs) break;
-    if (planIndex >= job.plan.length) {
+    const room = Math.max(0, LIMITS.maxWaitingDomains - job.retries.length);
+    const planWaits = planIndex < job.plan.length && room === 0;
+    if (planIndex >= job.plan.length || planWaits) {
       if (mode === 'sidebar' && job.retries.every((entry) => entry.at > now)) break;
-      // The plan is used up: stop to read the sheet for the next one, or (last plan) wait for the retries that fall
-      // due soon, together, so they go out in one full fetchAll rather than one by one.
-      if (!job.mainDone || job.retries.length === 0) break;
+      // The plan is used up: stop to read the sheet for the next one, or (last plan, or a plan waiting for room
+      // among the retries) wait for the retries that fall due soon, together, so they go out in one full fetchAll
+      // rather than one by one.
+      if ((!job.mainDone && !planWaits) || job.retries.length === 0) break;
       const next = Math.min(...job.retries.map((entry) => entry.at));
       const until = Math.max(...job.retries.map((entry) => entry.at).filter((at) => at <= next + LIMITS.retryGroupMs));
       if (until - started < budgetMs && until - now <= LIMITS.maxWaitMs && until > now) {
@@ -162,7 +84,8 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     }
     const batchSize = client.batchSize();
     const due = job.retries.filter((entry) => entry.at <= now).slice(0, batchSize);
-    const fromPlan = job.plan.slice(planIndex, planIndex + batchSize - due.length);
+    // Each domain of the batch leaves at most one retry: the waiting list stays within maxWaitingDomains.
+    const fromPlan = job.plan.slice(planIndex, planIndex + Math.min(batchSize - due.length, room));
     if (due.length === 0 && fromPlan.length === 0) break;
     // The tail of a plan that is not the last goes out with the next plan, in a full batch.
     if (!job.mainDone && due.length + fromPlan.length < batchSize && planIndex + fromPlan.length >= job.plan.length)

@@ -5,7 +5,7 @@
 // Beside it, per sheet, the field columns that finished jobs filled (so a later run can tell a value the profile lacks
 // from a row not enriched yet: see rows.ts), and the fields last chosen in the panel for that sheet.
 import type { KeyValueStore } from '../ports';
-import { readChunked, writeChunked } from '../shared/chunked-store';
+import { CHUNK_BYTES, readChunked, utf8Bytes, writeChunked } from '../shared/chunked-store';
 
 export type JobStatus = 'running' | 'paused' | 'done' | 'cancelled';
 
@@ -100,6 +100,39 @@ export interface EnrichJob {
 }
 
 export const JOB_KEY = 'sheetscout.enrich.job';
+
+/** A waiting domain's last error message is kept to this many characters (the record's size is budgeted). */
+export const RETRY_MESSAGE_CHARS = 100;
+/** Bytes of a retry entry besides its domain: the field names, counts, time, reason and the message. */
+const RETRY_ENTRY_BYTES = 80 + RETRY_MESSAGE_CHARS;
+/** Bytes of a plan entry besides its domain. */
+const PLAN_ENTRY_BYTES = 16;
+/** Bytes the chunked store adds per 8 KB part (its key) and for its head. */
+const CHUNK_OVERHEAD_BYTES = 80;
+
+/**
+ * The most the record of a job over these domains can take in DocumentProperties: its other fields, a full plan and
+ * a full waiting list of domains as long as these on average, and the chunked store's keys.
+ */
+export function jobRecordBound(
+  job: EnrichJob,
+  domains: readonly string[],
+  limits: { planSize: number; maxWaitingDomains: number },
+): number {
+  const average =
+    domains.length === 0 ? 0 : domains.reduce((sum, domain) => sum + utf8Bytes(domain), 0) / domains.length;
+  const bare = utf8Bytes(JSON.stringify({ ...job, plan: [], retries: [] }));
+  const plan = Math.min(limits.planSize, domains.length) * (average + PLAN_ENTRY_BYTES);
+  const waiting = Math.min(limits.maxWaitingDomains, domains.length) * (average + RETRY_ENTRY_BYTES);
+  const text = bare + plan + waiting;
+  return Math.ceil(text + (text / CHUNK_BYTES + 1) * CHUNK_OVERHEAD_BYTES);
+}
+
+/** Bytes the stored record takes now (0 when there is none). */
+export function storedJobBytes(store: KeyValueStore): number {
+  const text = readChunked(store, JOB_KEY);
+  return text === null ? 0 : Math.ceil(utf8Bytes(text) + (utf8Bytes(text) / CHUNK_BYTES + 1) * CHUNK_OVERHEAD_BYTES);
+}
 export function loadJob(store: KeyValueStore): EnrichJob | null {
   const text = readChunked(store, JOB_KEY);
   if (text === null) return null;

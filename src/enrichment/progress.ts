@@ -24,7 +24,7 @@ export function progressOf(job: EnrichJob, now: number, busy = false): EnrichPro
   if (job.status === 'running') {
     if (busy) nextStepInMs = 3000;
     else if (waitUntil !== null) nextStepInMs = waitUntil - now;
-    else if (job.plan.length > 0 || !job.mainDone) nextStepInMs = 0;
+    else if (job.plan.length > 0 ? job.retries.length < LIMITS.maxWaitingDomains : !job.mainDone) nextStepInMs = 0;
     else if (job.retries.length > 0) {
       nextStepInMs = Math.max(0, retryGroupEnd(job.retries, Math.min(...job.retries.map((entry) => entry.at))) - now);
     } else nextStepInMs = 0;

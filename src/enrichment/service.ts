@@ -4,7 +4,7 @@
 // after the chunk's write, and lookups are cached as they arrive, so a crash at any point loses no finished result
 // and the next chunk resumes from the record. Rows a job finished are skipped by later runs (rows.ts), so re-running
 // a finished job sends no request at any size.
-import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
+import type { CachePort, ClockPort, LockPort, SizedStore } from '../ports';
 import type { ApiError } from '../api/errors';
 import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } from '../companies/profile-fields';
 import { readCachedLookups } from '../companies/profile-cache';
@@ -31,7 +31,9 @@ import {
   filledColumns,
   loadJob,
   rememberChosenFields,
+  jobRecordBound,
   saveJob,
+  storedJobBytes,
   type EnrichJob,
 } from './job-state';
 import { type LookupClient } from './lookups';
@@ -43,6 +45,11 @@ import { progressOf } from './progress';
 export const LIMITS = {
   /** Domains planned per chunk (bounds what a crash can cost and the job record's size). */
   planSize: 750,
+  /**
+   * Domains waiting for a retry at most: the plan waits for room (bounds the job record, kept in the document's
+   * 500 KB of properties, to JOB_RECORD_MAX_BYTES however many lookups the service answers with "still enriching").
+   */
+  maxWaitingDomains: 500,
   /** Time after which a chunk starts no new batch: short for the sidebar (live progress), long for the trigger. */
   sidebarBudgetMs: 25_000,
   triggerBudgetMs: 240_000,
@@ -64,7 +71,8 @@ export const LIMITS = {
 export const PERMANENT_ERRORS: ReadonlySet<ApiError['kind']> = new Set(['invalid_input', 'validation', 'rejected']);
 
 export interface EnrichDeps {
-  store: KeyValueStore;
+  /** DocumentProperties: the job's record and the per-sheet choices. */
+  store: SizedStore;
   sheets: SheetAccess;
   /** When each domain was last enriched (read by "Refresh data older than N days"). */
   dates: EnrichmentDates;
@@ -214,6 +222,55 @@ function allFieldChoices(chosen: Map<string, { column: number; isNew: boolean; h
   });
 }
 
+/** The record of a new job over the analysed sheet, with its first plan. */
+function newJob(deps: EnrichDeps, analysis: Analysis, options: EnrichOptions, now: number): EnrichJob {
+  const pending = analysis.rows.pending;
+  return {
+    v: 1,
+    id: deps.newId(),
+    status: 'running',
+    message: null,
+    sheetId: analysis.sheet.id,
+    sheetName: analysis.sheet.name,
+    domainColumn: analysis.domainColumn,
+    domainHeader: analysis.domainHeader,
+    fields: analysis.fields.map((field) => field.key),
+    headers: analysis.targets.map((target) => target.header),
+    overwrite: options.overwrite === true,
+    settled: analysis.settled,
+    cursor: '',
+    plan: pending.slice(0, LIMITS.planSize).map((d) => ({ d, r: analysis.rows.pendingRows.get(d) ?? 0 })),
+    mainDone: pending.length <= LIMITS.planSize,
+    retries: [],
+    scope: {
+      rows: analysis.rows.rows,
+      blank: analysis.rows.blank,
+      invalid: analysis.rows.invalid,
+      alreadyFilled: analysis.rows.alreadyFilled,
+      uniqueDomains: analysis.rows.rowsByDomain.size,
+    },
+    totalDomains: pending.length,
+    resolvedDomains: 0,
+    counts: emptyCounts(),
+    lookups: 0,
+    requests: 0,
+    cacheHits: 0,
+    chunks: 0,
+    startedAt: now,
+    updatedAt: now,
+    finishedAt: null,
+  };
+}
+
+/** Why the job cannot start (before anything is written) when its record could outgrow the free properties. */
+function storageRefusal(deps: EnrichDeps, job: EnrichJob, domains: readonly string[]): string | null {
+  const needed = jobRecordBound(job, domains, LIMITS);
+  const free = deps.store.bytesFree() + storedJobBytes(deps.store);
+  if (needed <= free) return null;
+  const kb = (bytes: number) => Math.max(0, Math.floor(bytes / 1024));
+  return `Sheet Scout's storage in this spreadsheet is nearly full: the job needs ${Math.ceil(needed / 1024)} KB and ${kb(free)} KB of the 500 KB Google allows are free. Nothing was written.`;
+}
+
 /**
  * Starts a job on the active sheet: adds a header row when the data has none, writes the headers of new field
  * columns, records the job with its first plan and arms the continuation trigger. Sends no lookup itself.
@@ -230,6 +287,8 @@ export function startEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): 
     }
     let analysis = analyze(deps, options);
     if ('message' in analysis) return { ok: false, message: analysis.message };
+    const refusal = storageRefusal(deps, newJob(deps, analysis, options, deps.clock.now()), analysis.rows.pending);
+    if (refusal) return { ok: false, message: refusal };
     if (!analysis.hasHeaderRow) {
       analysis.sheet.insertRowAtTop();
       analysis.sheet.writeValues(1, analysis.domainColumn, [[DEFAULT_DOMAIN_HEADER]]);
@@ -246,42 +305,7 @@ export function startEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): 
       analysis.sheet.writeValues(1, run.first, [headers]);
     }
     const now = deps.clock.now();
-    const pending = analysis.rows.pending;
-    const job: EnrichJob = {
-      v: 1,
-      id: deps.newId(),
-      status: 'running',
-      message: null,
-      sheetId: analysis.sheet.id,
-      sheetName: analysis.sheet.name,
-      domainColumn: analysis.domainColumn,
-      domainHeader: analysis.domainHeader,
-      fields: analysis.fields.map((field) => field.key),
-      headers: analysis.targets.map((target) => target.header),
-      overwrite: options.overwrite === true,
-      settled: analysis.settled,
-      cursor: '',
-      plan: pending.slice(0, LIMITS.planSize).map((d) => ({ d, r: analysis.rows.pendingRows.get(d) ?? 0 })),
-      mainDone: pending.length <= LIMITS.planSize,
-      retries: [],
-      scope: {
-        rows: analysis.rows.rows,
-        blank: analysis.rows.blank,
-        invalid: analysis.rows.invalid,
-        alreadyFilled: analysis.rows.alreadyFilled,
-        uniqueDomains: analysis.rows.rowsByDomain.size,
-      },
-      totalDomains: pending.length,
-      resolvedDomains: 0,
-      counts: emptyCounts(),
-      lookups: 0,
-      requests: 0,
-      cacheHits: 0,
-      chunks: 0,
-      startedAt: now,
-      updatedAt: now,
-      finishedAt: null,
-    };
+    const job = newJob(deps, analysis, options, now);
     const noTimer = deps.continuation.wakeAfter(LIMITS.triggerBackstopMs);
     // Without a timer the job still runs, while this panel is open: nothing of it is paid for.
     if (noTimer) job.message = `${noTimer} Until then the job runs only while this panel is open.`;

@@ -4,17 +4,20 @@
 // Every request goes through a daily request budget (src/platform/request-budget.ts): the acting user's requests count
 // in their UserProperties; formulas' requests count in the spreadsheet's DocumentProperties, because a custom function
 // sees the owner's UserProperties and may not write them.
-import type { CachePort, ClockPort, HttpPort, KeyValueStore, LockPort } from '../ports';
+import type { CachePort, ClockPort, HttpPort, KeyValueStore, LockPort, SizedStore } from '../ports';
 import { createServiceClient, type ServiceClient, type ServiceClientDeps } from '../api/client';
 import { createCachePort } from './cache';
 import { createAppsScriptClock } from './clock';
 import { createLockPort } from './lock';
-import { createPropertiesStore } from './properties-store';
+import { createPropertiesStore, DOCUMENT_STORE_FULL_MESSAGE } from './properties-store';
 import { createUrlFetchHttp } from './url-fetch-http';
 import { REQUEST_BUDGET_KEYS, RequestCounter, withRequestBudget } from './request-budget';
 import { formulaConnection, userConnection, type SettingsStores } from '../account/settings';
 import type { AdaptiveThroughput } from '../api/throughput';
 import { documentThroughput, type ThroughputScope } from './throughput-store';
+import { RECORDS_HEADERS, RECORDS_SHEET, SheetRecordStore, type RecordStores } from '../shared/record-sheet';
+import { HiddenTable } from './sheets/hidden-table';
+import { activeSpreadsheet } from './spreadsheet';
 
 /** What every feature says when it runs without a spreadsheet (a standalone run, an execution without a document). */
 export const NO_SPREADSHEET_MESSAGE = 'Open Sheet Scout from a spreadsheet (Extensions > Sheet Scout)';
@@ -33,7 +36,12 @@ export interface AppContext {
   /** The spreadsheet's lock; throws the one "open it from a spreadsheet" message outside one. */
   documentLock(): LockPort;
   /** The spreadsheet's DocumentProperties; throws the one "open it from a spreadsheet" message outside one. */
-  documentStore(): KeyValueStore;
+  documentStore(): SizedStore;
+  /**
+   * The spreadsheet's records sheet (bulky records, src/shared/record-sheet.ts) with the DocumentProperties older
+   * versions kept them in; throws the "open it from a spreadsheet" message outside one.
+   */
+  documentRecords(): RecordStores;
   /** Client with the acting user's token (sidebar, menu, jobs, triggers), its rounds sized by the document's learned throughput. */
   userClient(options?: Pick<ServiceClientDeps, 'retry'>): ServiceClient;
   /** Client with the token shared with this spreadsheet's formulas (custom functions). */
@@ -56,7 +64,7 @@ function createAppContext(): AppContext {
   const documentProperties = PropertiesService.getDocumentProperties();
   const stores = {
     user: createPropertiesStore(PropertiesService.getUserProperties()),
-    document: documentProperties ? createPropertiesStore(documentProperties) : null,
+    document: documentProperties ? createPropertiesStore(documentProperties, DOCUMENT_STORE_FULL_MESSAGE) : null,
     script: createPropertiesStore(PropertiesService.getScriptProperties()),
   };
   const clock = createAppsScriptClock(Utilities);
@@ -71,6 +79,11 @@ function createAppContext(): AppContext {
     : http;
   const documentCache = CacheService.getDocumentCache();
   const cache = createCachePort(documentCache ?? CacheService.getScriptCache());
+  let records: SheetRecordStore | null = null;
+  const documentStore = () => {
+    if (!stores.document) throw new Error(NO_SPREADSHEET_MESSAGE);
+    return stores.document;
+  };
   const throughputs = new Map<ThroughputScope, AdaptiveThroughput>();
   const throughput = (scope: ThroughputScope) => {
     if (!throughputs.has(scope)) throughputs.set(scope, documentThroughput(cache, scope));
@@ -83,15 +96,18 @@ function createAppContext(): AppContext {
     clock,
     http,
     requestBudget,
-    documentStore: () => {
-      if (!stores.document) throw new Error(NO_SPREADSHEET_MESSAGE);
-      return stores.document;
+    documentStore,
+    documentRecords: () => {
+      const properties = documentStore();
+      records ??= new SheetRecordStore(new HiddenTable(activeSpreadsheet(), RECORDS_SHEET, RECORDS_HEADERS));
+      return { records, properties };
     },
     documentLock: () => {
       // One document's work never takes the script's lock, which every user of the add-on shares.
       const lock = LockService.getDocumentLock();
       if (!lock || !stores.document) throw new Error(NO_SPREADSHEET_MESSAGE);
-      return createLockPort(lock, [stores.document]);
+      // Its holder reads the stores it guards as the previous holder left them.
+      return createLockPort(lock, [stores.document, { forget: () => records?.forget() }]);
     },
     userClient: (options) =>
       createServiceClient({

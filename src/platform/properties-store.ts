@@ -4,15 +4,29 @@
 // store in one call (getProperties) and later reads answer from it; writes go through at once and update it. `fresh`
 // reads one value as stored now, for values other executions change while this one runs; `forget` drops what was
 // read, so that the next read fetches the store again (the document lock's holder does so once it has the lock).
-import type { KeyValueStore } from '../ports';
+// A write the document store's 500 KB cannot take is refused with a message that says what is full (not Google's).
+import type { SizedStore } from '../ports';
+import { utf8Bytes } from '../shared/chunked-store';
 
-export interface PropertiesStore extends KeyValueStore {
+/** Google's limit per property store (keys and values, UTF-8). */
+export const PROPERTY_STORE_BYTES = 500 * 1024;
+
+export const DOCUMENT_STORE_FULL_MESSAGE =
+  "Sheet Scout's storage in this spreadsheet is full (Google allows 500 KB of document properties), so this was not saved";
+
+export interface PropertiesStore extends SizedStore {
   /** Drops what this execution read: the next read fetches the store as it is then. */
   forget(): void;
 }
 
-/** Wraps the given store, e.g. `PropertiesService.getDocumentProperties()`. */
-export function createPropertiesStore(properties: GoogleAppsScript.Properties.Properties): PropertiesStore {
+/**
+ * Wraps the given store, e.g. `PropertiesService.getDocumentProperties()`; `fullMessage` replaces Google's error when
+ * a write finds the store full.
+ */
+export function createPropertiesStore(
+  properties: GoogleAppsScript.Properties.Properties,
+  fullMessage?: string,
+): PropertiesStore {
   let read: Record<string, string> | null = null;
   const known = () => (read ??= { ...properties.getProperties() });
   const note = (key: string, value: string | null) => {
@@ -28,7 +42,13 @@ export function createPropertiesStore(properties: GoogleAppsScript.Properties.Pr
       return value;
     },
     set: (key, value) => {
-      properties.setProperty(key, value);
+      try {
+        properties.setProperty(key, value);
+      } catch (error) {
+        if (fullMessage && /property storage quota/i.test(String(error)))
+          throw new Error(fullMessage, { cause: error });
+        throw error;
+      }
       note(key, value);
     },
     remove: (key) => {
@@ -37,6 +57,11 @@ export function createPropertiesStore(properties: GoogleAppsScript.Properties.Pr
     },
     forget: () => {
       read = null;
+    },
+    bytesFree: () => {
+      let used = 0;
+      for (const [key, value] of Object.entries(known())) used += utf8Bytes(key) + utf8Bytes(value);
+      return PROPERTY_STORE_BYTES - used;
     },
   };
 }

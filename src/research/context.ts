@@ -6,7 +6,8 @@ import type { KeyValueStore, LockPort } from '../ports';
 import { runTick } from './tick';
 import { type JobDeps } from './jobs';
 import { LEDGER_HEADERS } from './ledger';
-import { HiddenTable, SheetGrid } from '../platform/sheets/research';
+import { SheetGrid } from '../platform/sheets/research';
+import { HiddenTable } from '../platform/sheets/hidden-table';
 import { LedgerStore, ReportStore, type LedgerView } from './stores';
 import { recordTick, removeTimerIfIdle, reserveTimer, type TimerDeps } from '../scheduler/timer';
 import { appsScriptTimer } from '../platform/timer-triggers';
@@ -14,6 +15,7 @@ import { cachePollMemory } from './poll';
 import { newId } from '../platform/ids';
 import { activeSpreadsheet, flushWrites, type Spreadsheet } from '../platform/spreadsheet';
 import { tickNoteText } from './tick-pacing';
+import type { RecordStores } from '../shared/record-sheet';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';
 const REPORTS_SHEET = 'Sheet Scout research reports';
@@ -23,8 +25,10 @@ export const LAST_TICK_KEY = 'sheetscout.research.lastTick';
 export interface Research {
   context: AppContext;
   spreadsheet: Spreadsheet;
-  /** The document's properties: the panel's saved settings, the spending cap, when the last tick ran. */
+  /** The document's properties: the spending cap, when the last tick ran. */
   document: KeyValueStore;
+  /** The document's records sheet: the panel's saved launch settings. */
+  records: RecordStores;
   deps: JobDeps;
   lock: LockPort;
   trigger: TimerDeps;
@@ -48,6 +52,7 @@ export function researchContext(budgetMs?: number): Research {
     context,
     spreadsheet,
     document,
+    records: context.documentRecords(),
     deps,
     lock: context.documentLock(),
     trigger: appsScriptTimer(document, context.stores.user, context.clock),

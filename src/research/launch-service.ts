@@ -10,7 +10,7 @@ import { runLaunch, type LaunchOutcome, type LaunchPlan } from './launch';
 import { isPending } from './ledger';
 import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
-import { readChunked, writeChunked } from '../shared/chunked-store';
+import { readRecord, writeRecord } from '../shared/record-sheet';
 import { removeTimerIfIdle, reserveTimer } from '../scheduler/timer';
 import { requestProblem, storageProblem } from './preconditions';
 import { BUSY_MESSAGE } from '../shared/busy';
@@ -38,7 +38,7 @@ export function refusedLaunch(errors: string[]): LaunchResponse {
 
 /** The panel's last launch settings in this spreadsheet (null when none, or unreadable). */
 export function savedPanelState(r: Research): ResearchContextDto['saved'] {
-  const savedText = readChunked(r.document, PANEL_STATE_KEY);
+  const savedText = readRecord(r.records, PANEL_STATE_KEY, 'chunked');
   try {
     return savedText ? (JSON.parse(savedText) as ResearchContextDto['saved']) : null;
   } catch {
@@ -47,18 +47,20 @@ export function savedPanelState(r: Research): ResearchContextDto['saved'] {
 }
 
 /**
- * Remembers the launch settings for the panel's next opening, before anything is sent: a brief of any length is
- * split over several properties (9 KB each), and a store too full to take it only costs the convenience.
+ * Remembers the launch settings for the panel's next opening, before anything is sent, in the records sheet (a brief
+ * of any length and its schema; an older version's copy in DocumentProperties is removed then).
  */
 function rememberPanelState(r: Research, request: LaunchRequest): void {
   try {
-    writeChunked(
-      r.document,
+    writeRecord(
+      r.records,
       PANEL_STATE_KEY,
+      'chunked',
       JSON.stringify({ template: request.template, depth: request.depth, output: request.output }),
     );
   } catch {
-    // DocumentProperties full (500 KB): the panel opens with its defaults next time.
+    // A spreadsheet at Google's 10 million cells: the panel opens with its defaults next time (the launch's own
+    // storage check says so).
   }
 }
 

@@ -1,6 +1,7 @@
-// The small sheet ports the research logic works through, so it is unit-testable without Apps Script:
-// a data sheet (headers, display values, row identity metadata, batched cell writes) and a hidden table (ledger and
-// report store rows). src/platform/sheets/research.ts implements them over SpreadsheetApp.
+// The small sheet ports the research logic works through, so it is unit-testable without Apps Script: a data sheet
+// (headers, display values, row identity metadata, batched cell writes); the ledger and the report store use the
+// shared hidden table port (src/ports.ts, TablePort). src/platform/sheets/research.ts implements the grid over
+// SpreadsheetApp.
 import type { CellValue } from '../shared/cell-values';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../api/types';
 import type { Result } from '../api/errors';
@@ -34,36 +35,6 @@ export interface GridPort {
   write(sheetId: number, cells: CellWrite[]): void;
   /** Cells of the whole spreadsheet: every sheet's rows x columns, filled or not (Google allows 10 million). */
   cellsInUse(): number;
-}
-
-/** The header row and data rows of a table read. */
-export interface TableRead {
-  header: unknown[];
-  rows: unknown[][];
-}
-
-/** A hidden sheet used as a table: data rows below one header row. Data rows are addressed by 0-based index. */
-export interface TablePort {
-  /** The header row and every data row, whole. */
-  readAll(): TableRead;
-  /** `count` columns from the 1-based column `first`, of the header row and of every data row (an index read). */
-  readColumns(first: number, count: number): TableRead;
-  /** The first cell of every data row (an index without reading whole rows). */
-  readKeys(): string[];
-  /** One data row. */
-  readRow(index: number): unknown[];
-  /** Whole data rows, in the order asked (read in runs of neighbours). */
-  readRows(indices: number[]): unknown[][];
-  /** Overwrites data rows (batched into contiguous runs by the adapter). */
-  writeRows(rows: Array<{ index: number; values: Array<string | number> }>): void;
-  /** Appends data rows at the end. */
-  appendRows(rows: Array<Array<string | number>>): void;
-  /** Replaces the header row. */
-  writeHeader(values: string[]): void;
-  /** Deletes data rows; the rows below move up. */
-  deleteRows(indices: number[]): void;
-  /** Makes the sheet `width` columns wide and no taller than its rows: no empty grid is kept (cells count). */
-  fitGrid(width: number): void;
 }
 
 /** What research needs of the service client (a subset of ServiceClient). */

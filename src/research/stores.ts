@@ -22,7 +22,7 @@ import {
   type DamagedRecord,
   type LedgerEntry,
 } from './ledger';
-import type { TablePort } from './ports';
+import type { TablePort } from '../ports';
 import { FINISHED_KEPT_DAYS } from './contract';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

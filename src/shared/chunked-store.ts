@@ -92,6 +92,13 @@ export function writeChunked(store: KeyValueStore, name: string, textValue: stri
   if (previous) for (let index = 0; index < previous.chunks; index++) store.remove(chunkKey(name, previous.gen, index));
 }
 
+/** Removes the stored text (its head first, so no reader follows it to chunks being removed). */
+export function removeChunked(store: KeyValueStore, name: string): void {
+  const head = readHead(store, name);
+  if (store.get(name) !== null) store.remove(name);
+  if (head) for (let index = 0; index < head.chunks; index++) store.remove(chunkKey(name, head.gen, index));
+}
+
 export function readChunkedJson(store: KeyValueStore, name: string): unknown {
   const textValue = readChunked(store, name);
   if (textValue === null) return null;

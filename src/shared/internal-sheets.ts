@@ -1,16 +1,19 @@
 // Which sheets belong to the user: the add-in keeps its own bookkeeping in hidden sheets (the research ledger and
-// the full reports, enrichment dates), and no panel may offer, read from or write to them. The rule every sheet
+// the full reports, enrichment dates, the Tables records), and no panel may offer, read from or write to them. The rule every sheet
 // picker and sheet-level server function applies: a hidden sheet, or one named like an internal sheet (even if
 // someone unhid it), is not a user sheet.
 
 /** Where bulk enrichment keeps when each domain of each sheet was last enriched (for "Refresh data older than"). */
 export const ENRICHMENT_DATES_SHEET = 'Sheet Scout enrichment dates';
+/** Where the document's bulky records are kept (src/shared/record-sheet.ts: the Tables mappings and history). */
+export const RECORDS_SHEET = 'Sheet Scout records';
 
-/** Sheets the add-in creates and hides (src/research keeps its ledger and reports there, src/enrichment its dates). */
+/** Sheets the add-in creates and hides (src/research keeps its ledger and reports there, src/enrichment its dates, src/tables its records). */
 export const INTERNAL_SHEET_NAMES: readonly string[] = [
   'Sheet Scout research ledger',
   'Sheet Scout research reports',
   ENRICHMENT_DATES_SHEET,
+  RECORDS_SHEET,
 ];
 
 const internal = new Set(INTERNAL_SHEET_NAMES.map((name) => name.toLowerCase()));

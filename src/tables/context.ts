@@ -1,4 +1,4 @@
-// Builds the Tables feature's ports for one execution from the app context (the document's store, the user's client,
+// Builds the Tables feature's ports for one execution from the app context (the document's records, the user's client,
 // the clock), and runs the work that writes the document's Tables state on the mapping's sheet, under the document
 // lock (or answers why it cannot now).
 import { appContext, type AppContext } from '../platform/app-context';
@@ -10,7 +10,7 @@ import { BUSY_MESSAGE } from '../shared/busy';
 const LOCK_WAIT_MS = 15000;
 
 export function tablesContext(context: AppContext = appContext()): OperationDeps {
-  return { api: context.userClient(), store: context.documentStore(), clock: context.clock };
+  return { api: context.userClient(), stores: context.documentRecords(), clock: context.clock };
 }
 
 /**

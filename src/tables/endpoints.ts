@@ -32,14 +32,14 @@ export function showTablesDialog(): void {
 /** The dialog's opening state for the active sheet. */
 export function getTablesState(): TablesState | TablesRefusal {
   const row = activeHeaderRow();
-  return row ? openState(appContext().documentStore(), row) : { ok: false, message: NOT_A_USER_SHEET };
+  return row ? openState(appContext().documentRecords(), row) : { ok: false, message: NOT_A_USER_SHEET };
 }
 
 /** Saves the dialog's mapping with the document; answers the drafts as aligned with the sheet now. */
 export function saveTablesMapping(request: { sheetId: number; drafts: unknown }): AlignedView | TablesRefusal {
   const { sheetId } = checkedRequest<{ sheetId: number }>(SAVE_REQUEST, request, 'mapping');
   return withSheetUnderLock(sheetId, (row, context) => {
-    const { drafts, letters, saveError } = alignAndSave(context.documentStore(), row, request.drafts);
+    const { drafts, letters, saveError } = alignAndSave(context.documentRecords(), row, request.drafts);
     return { drafts, letters, saveError };
   });
 }

@@ -177,7 +177,7 @@ export function pushToTable(deps: OperationDeps, input: PushInput): PushOutcome 
       issues: [{ row: null, field: 'target', severity: 'error', message: table.message }],
     };
   const tableId = table.id;
-  const history = loadHistory(deps.store);
+  const history = loadHistory(deps.stores);
   const known = knownTable(history, tableId);
   const issues = validateMapping(input.drafts, positionContext(known, input.position, input.tableKeys));
   if (hasErrors(issues)) {
@@ -189,7 +189,7 @@ export function pushToTable(deps: OperationDeps, input: PushInput): PushOutcome 
   const print = fingerprint(JSON.stringify([tableId, request]));
 
   if (!input.confirmRepeat) {
-    const pending = loadPending(deps.store).find((item) => item.tableId === tableId && item.fingerprint === print);
+    const pending = loadPending(deps.stores).find((item) => item.tableId === tableId && item.fingerprint === print);
     if (pending) {
       return {
         status: 'confirm',
@@ -207,11 +207,11 @@ export function pushToTable(deps: OperationDeps, input: PushInput): PushOutcome 
     }
   }
 
-  markPending(deps.store, { tableId, fingerprint: print, startedAt: deps.clock.now(), state: 'sending' });
+  markPending(deps.stores, { tableId, fingerprint: print, startedAt: deps.clock.now(), state: 'sending' });
   const result = deps.api.createColumns(tableId, request);
   if (!result.ok) {
     if (isAmbiguous(result.error)) {
-      markPending(deps.store, { tableId, fingerprint: print, startedAt: deps.clock.now(), state: 'ambiguous' });
+      markPending(deps.stores, { tableId, fingerprint: print, startedAt: deps.clock.now(), state: 'ambiguous' });
       return {
         status: 'failed',
         ambiguous: true,
@@ -220,10 +220,10 @@ export function pushToTable(deps: OperationDeps, input: PushInput): PushOutcome 
         issues,
       };
     }
-    clearPending(deps.store, { tableId, fingerprint: print });
+    clearPending(deps.stores, { tableId, fingerprint: print });
     return failure(result.error, rows, issues, 'Table not found in your workspace: check the table ID or URL');
   }
-  clearPending(deps.store, { tableId, fingerprint: print });
+  clearPending(deps.stores, { tableId, fingerprint: print });
   const createdColumns = result.value.map((record) => ({
     id: record.id,
     key: String(record.config?.key ?? ''),
@@ -237,7 +237,7 @@ export function pushToTable(deps: OperationDeps, input: PushInput): PushOutcome 
     pushes: [...(known?.pushes ?? []), { fingerprint: print, at: now }],
     updatedAt: now,
   };
-  saveHistory(deps.store, { ...history, tables: [updated, ...history.tables.filter((item) => item.id !== tableId)] });
+  saveHistory(deps.stores, { ...history, tables: [updated, ...history.tables.filter((item) => item.id !== tableId)] });
   return { status: 'created', tableId, columns: result.value, issues };
 }
 
@@ -314,7 +314,7 @@ export function saveAsTemplate(deps: OperationDeps, input: TemplateInput): Templ
   }
   const { configs, rows } = buildConfigs(input.drafts);
   if (!input.confirmReplace) {
-    const known = loadHistory(deps.store).templates.find((item) => item.id === target.id);
+    const known = loadHistory(deps.stores).templates.find((item) => item.id === target.id);
     return { status: 'confirm', message: replaceTemplateQuestion(known, target.id, configs.length), issues };
   }
   const name = input.name.trim();
@@ -322,7 +322,7 @@ export function saveAsTemplate(deps: OperationDeps, input: TemplateInput): Templ
   const result = deps.api.replaceTemplate(target.id, request);
   if (!result.ok)
     return failure(result.error, rows, issues, 'Template not found in your workspace: check the template ID or URL');
-  const history = loadHistory(deps.store);
+  const history = loadHistory(deps.stores);
   const template = result.value;
   const saved = {
     id: target.id,
@@ -330,7 +330,7 @@ export function saveAsTemplate(deps: OperationDeps, input: TemplateInput): Templ
     columns: Array.isArray(template.column_configs) ? template.column_configs.length : configs.length,
     savedAt: deps.clock.now(),
   };
-  saveHistory(deps.store, {
+  saveHistory(deps.stores, {
     ...history,
     templates: [saved, ...history.templates.filter((item) => item.id !== target.id)],
   });

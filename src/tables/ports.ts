@@ -1,7 +1,8 @@
 // What the Tables feature works with: the two service operations it uses, the document's store and the clock.
 import type { Result } from '../api/errors';
 import type { ColumnRecord, CreateColumnsRequest, ReplaceTemplateRequest, Template } from '../api/types';
-import type { ClockPort, KeyValueStore } from '../ports';
+import type { ClockPort } from '../ports';
+import type { RecordStores } from '../shared/record-sheet';
 
 /** The two service operations this feature uses (a subset of the service client). */
 export interface TablesApi {
@@ -11,6 +12,6 @@ export interface TablesApi {
 
 export interface OperationDeps {
   api: TablesApi;
-  store: KeyValueStore;
+  stores: RecordStores;
   clock: ClockPort;
 }

@@ -2,7 +2,7 @@
 // default, plus the tables and templates this document pushed to), saving a mapping, and the push / template
 // actions. The drafts the dialog sends are re-aligned with the sheet's current header row, so columns are sent in
 // the sheet's order as it is now; the aligned drafts go back with the answer and the issues index into them.
-import type { KeyValueStore } from '../ports';
+import type { RecordStores } from '../shared/record-sheet';
 import { alignDrafts, readDrafts } from './mapping';
 import { draftId, draftLabel, type ColumnDraft } from './model';
 import type { HeaderRow } from '../platform/sheets/tables';
@@ -36,9 +36,9 @@ export interface TablesState {
   pending: PendingPush[];
 }
 
-export function openState(store: KeyValueStore, row: HeaderRow): TablesState {
-  const aligned = alignDrafts(row.headers, loadMapping(store, row.sheetId));
-  const history = loadHistory(store);
+export function openState(stores: RecordStores, row: HeaderRow): TablesState {
+  const aligned = alignDrafts(row.headers, loadMapping(stores, row.sheetId));
+  const history = loadHistory(stores);
   return {
     sheetId: row.sheetId,
     sheetName: row.sheetName,
@@ -48,7 +48,7 @@ export function openState(store: KeyValueStore, row: HeaderRow): TablesState {
     saved: aligned.saved,
     tables: history.tables.map(({ id, columns, updatedAt }) => ({ id, columns, updatedAt })),
     templates: history.templates,
-    pending: loadPending(store),
+    pending: loadPending(stores),
   };
 }
 
@@ -61,13 +61,13 @@ export interface Aligned {
 
 /** Lines the dialog's drafts up with the sheet as it is now, and saves them (with the kept settings of gone headers). */
 export function alignAndSave(
-  store: KeyValueStore,
+  stores: RecordStores,
   row: HeaderRow,
   rawDrafts: unknown,
 ): Aligned & { saveError: string | null } {
   const sent = readDrafts(rawDrafts);
   const sentIds = new Set(sent.map(draftId));
-  const kept = (loadMapping(store, row.sheetId) ?? []).filter((draft) => !sentIds.has(draftId(draft)));
+  const kept = (loadMapping(stores, row.sheetId) ?? []).filter((draft) => !sentIds.has(draftId(draft)));
   const aligned = alignDrafts(row.headers, [...sent, ...kept]);
   const issues: MappingIssue[] = aligned.missing
     .filter((draft) => draft.include && sentIds.has(draftId(draft)))
@@ -77,7 +77,7 @@ export function alignAndSave(
       severity: 'error' as const,
       message: `Column "${draftLabel(draft)}" is no longer in the sheet: reopen the dialog`,
     }));
-  const saved = saveMapping(store, row.sheetId, [...aligned.drafts, ...aligned.missing]);
+  const saved = saveMapping(stores, row.sheetId, [...aligned.drafts, ...aligned.missing]);
   return {
     drafts: aligned.drafts,
     letters: aligned.columns.map(columnLetter),
@@ -106,7 +106,7 @@ export interface PushRequest {
 
 /** Saves the drafts aligned with the sheet: the answer's view of them, and the refusal while the mapping has errors. */
 function savedForSending(deps: OperationDeps, row: HeaderRow, drafts: unknown) {
-  const aligned = alignAndSave(deps.store, row, drafts);
+  const aligned = alignAndSave(deps.stores, row, drafts);
   const view: AlignedView = { drafts: aligned.drafts, letters: aligned.letters, saveError: aligned.saveError };
   const invalid =
     aligned.issues.length > 0

@@ -1,18 +1,19 @@
-// What the Tables feature keeps with the document (DocumentProperties, shared by its editors): the column mapping
-// of each sheet (by sheet ID, drafts by header), the columns created by earlier pushes per table (offered as
-// "insert after" positions and known reference keys), the templates saved, and the marker of a push that was sent
-// without a clear answer (so the same columns are not created twice by a blind retry).
-import type { KeyValueStore } from '../ports';
+// What the Tables feature keeps with the document (in the records sheet shared by its editors, src/shared/
+// record-sheet.ts; older versions kept it in DocumentProperties, read from there until the next save moves it): the
+// column mapping of each sheet (by sheet ID, drafts by header), the columns created by earlier pushes per table
+// (offered as "insert after" positions and known reference keys), the templates saved, and the marker of a push that
+// was sent without a clear answer (so the same columns are not created twice by a blind retry).
 import type { ColumnDraft } from './model';
 import { readDrafts } from './mapping';
-import { readChunked, readChunkedJson, utf8Bytes, writeChunked } from '../shared/chunked-store';
+import { utf8Bytes } from '../shared/chunked-store';
+import { readRecord, removeRecord, writeRecord, type RecordStores } from '../shared/record-sheet';
 
 const PREFIX = 'sheetscout.tables';
 const mappingName = (sheetId: number): string => `${PREFIX}.mapping.${sheetId}`;
 const HISTORY_NAME = `${PREFIX}.history`;
 const PENDING_NAME = `${PREFIX}.pending`;
 
-/** A sheet's mapping may take this much of the document's 500 KB property store. */
+/** A sheet's mapping may take this much (a few cells of the records sheet; the dialog's form stays usable). */
 export const MAX_MAPPING_BYTES = 120000;
 const MAX_TABLES = 20;
 const MAX_COLUMNS_PER_TABLE = 150;
@@ -75,15 +76,24 @@ function prune(value: unknown): unknown {
 }
 
 /** The saved drafts of a sheet (including those whose header is gone), or null when none were saved. */
-export function loadMapping(store: KeyValueStore, sheetId: number): ColumnDraft[] | null {
-  const stored = readChunkedJson(store, mappingName(sheetId)) as { drafts?: unknown } | null;
+export function loadMapping(stores: RecordStores, sheetId: number): ColumnDraft[] | null {
+  const stored = parsed(readRecord(stores, mappingName(sheetId), 'chunked')) as { drafts?: unknown } | null;
   return stored && Array.isArray(stored.drafts) ? readDrafts(stored.drafts) : null;
+}
+
+function parsed(textValue: string | null): unknown {
+  if (textValue === null) return null;
+  try {
+    return JSON.parse(textValue) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 export type SaveOutcome = { ok: true; bytes: number } | { ok: false; message: string };
 
-/** Saves a sheet's drafts (no write when unchanged), refusing a mapping too large for the document's property store. */
-export function saveMapping(store: KeyValueStore, sheetId: number, drafts: readonly ColumnDraft[]): SaveOutcome {
+/** Saves a sheet's drafts (no write when unchanged), refusing a mapping too large to keep. */
+export function saveMapping(stores: RecordStores, sheetId: number, drafts: readonly ColumnDraft[]): SaveOutcome {
   const textValue = JSON.stringify({ v: 1, drafts: drafts.map(prune) });
   const bytes = utf8Bytes(textValue);
   if (bytes > MAX_MAPPING_BYTES) {
@@ -92,7 +102,8 @@ export function saveMapping(store: KeyValueStore, sheetId: number, drafts: reado
       message: `The mapping is too large to save with the document (${Math.ceil(bytes / 1000)} KB, limit ${MAX_MAPPING_BYTES / 1000} KB): shorten prompts or schemas`,
     };
   }
-  if (readChunked(store, mappingName(sheetId)) !== textValue) writeChunked(store, mappingName(sheetId), textValue);
+  if (stores.records.get(mappingName(sheetId)) !== textValue)
+    writeRecord(stores, mappingName(sheetId), 'chunked', textValue);
   return { ok: true, bytes };
 }
 
@@ -100,8 +111,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-export function loadHistory(store: KeyValueStore): TablesHistory {
-  const stored = readChunkedJson(store, HISTORY_NAME);
+export function loadHistory(stores: RecordStores): TablesHistory {
+  const stored = parsed(readRecord(stores, HISTORY_NAME, 'chunked'));
   if (!isObject(stored)) return { tables: [], templates: [] };
   return {
     tables: Array.isArray(stored.tables) ? (stored.tables.filter(isObject) as unknown as KnownTable[]) : [],
@@ -109,7 +120,7 @@ export function loadHistory(store: KeyValueStore): TablesHistory {
   };
 }
 
-export function saveHistory(store: KeyValueStore, history: TablesHistory): void {
+export function saveHistory(stores: RecordStores, history: TablesHistory): void {
   const tables = [...history.tables]
     .sort((a, b) => b.updatedAt - a.updatedAt)
     .slice(0, MAX_TABLES)
@@ -119,7 +130,7 @@ export function saveHistory(store: KeyValueStore, history: TablesHistory): void 
       pushes: table.pushes.slice(-MAX_PUSHES_PER_TABLE),
     }));
   const templates = [...history.templates].sort((a, b) => b.savedAt - a.savedAt).slice(0, MAX_TEMPLATES);
-  writeChunked(store, HISTORY_NAME, JSON.stringify({ v: 1, tables, templates }));
+  writeRecord(stores, HISTORY_NAME, 'chunked', JSON.stringify({ v: 1, tables, templates }));
 }
 
 const MAX_PENDING = 10;
@@ -130,34 +141,28 @@ const samePush = (
 ): boolean => a.tableId === b.tableId && a.fingerprint === b.fingerprint;
 
 /** Pushes without a clear answer, newest first. */
-export function loadPending(store: KeyValueStore): PendingPush[] {
-  const raw = store.get(PENDING_NAME);
-  if (raw === null) return [];
-  try {
-    const value = JSON.parse(raw) as unknown;
-    return Array.isArray(value)
-      ? (value.filter(
-          (item) => isObject(item) && typeof item.tableId === 'string' && typeof item.fingerprint === 'string',
-        ) as unknown as PendingPush[])
-      : [];
-  } catch {
-    return [];
-  }
+export function loadPending(stores: RecordStores): PendingPush[] {
+  const value = parsed(readRecord(stores, PENDING_NAME, 'plain'));
+  return Array.isArray(value)
+    ? (value.filter(
+        (item) => isObject(item) && typeof item.tableId === 'string' && typeof item.fingerprint === 'string',
+      ) as unknown as PendingPush[])
+    : [];
 }
 
-function savePendingList(store: KeyValueStore, list: PendingPush[]): void {
-  if (list.length === 0) store.remove(PENDING_NAME);
-  else store.set(PENDING_NAME, JSON.stringify(list.slice(0, MAX_PENDING)));
+function savePendingList(stores: RecordStores, list: PendingPush[]): void {
+  if (list.length === 0) removeRecord(stores, PENDING_NAME, 'plain');
+  else writeRecord(stores, PENDING_NAME, 'plain', JSON.stringify(list.slice(0, MAX_PENDING)));
 }
 
 /** Records (or updates) the marker of a push to a table, before it is sent and when its answer is unclear. */
-export function markPending(store: KeyValueStore, pending: PendingPush): void {
-  savePendingList(store, [pending, ...loadPending(store).filter((item) => !samePush(item, pending))]);
+export function markPending(stores: RecordStores, pending: PendingPush): void {
+  savePendingList(stores, [pending, ...loadPending(stores).filter((item) => !samePush(item, pending))]);
 }
 
 /** Removes the marker once the push got a clear answer. */
-export function clearPending(store: KeyValueStore, push: Pick<PendingPush, 'tableId' | 'fingerprint'>): void {
-  const list = loadPending(store);
+export function clearPending(stores: RecordStores, push: Pick<PendingPush, 'tableId' | 'fingerprint'>): void {
+  const list = loadPending(stores);
   const kept = list.filter((item) => !samePush(item, push));
-  if (kept.length !== list.length) savePendingList(store, kept);
+  if (kept.length !== list.length) savePendingList(stores, kept);
 }

@@ -2,7 +2,7 @@
 // (../shared/reference/apps-script-platform.md §5, §11): a property store with 9 KB per value and 500 KB per store,
 // a cache with 250-character keys, 100 KB values, a 6-hour expiry and the 1,000-item cap (keeping the 900 furthest
 // from expiry), a manual clock whose sleep advances time, and a lock held by one execution at a time.
-import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../../src/ports';
+import type { CachePort, ClockPort, LockPort, SizedStore } from '../../src/ports';
 
 const PROPERTY_VALUE_BYTES = 9 * 1024;
 const PROPERTY_STORE_BYTES = 500 * 1024;
@@ -36,7 +36,7 @@ export class ManualClock implements ClockPort {
  * PropertiesService-like store: throws the platform's errors past 9 KB per value or 500 KB per store; counts reads
  * and writes (each is a call against the daily Properties quota), and `failWrites` makes every write refused.
  */
-export class MemoryStore implements KeyValueStore {
+export class MemoryStore implements SizedStore {
   readonly data = new Map<string, string>();
   reads = 0;
   writes = 0;
@@ -60,6 +60,9 @@ export class MemoryStore implements KeyValueStore {
   }
   remove(key: string): void {
     this.data.delete(key);
+  }
+  bytesFree(): number {
+    return PROPERTY_STORE_BYTES - this.totalBytes();
   }
   totalBytes(): number {
     let total = 0;

@@ -6,6 +6,7 @@ import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { ColumnDraft } from '../../../src/tables/model';
 import type { PushResponse, TablesState, TemplateResponse } from '../../../src/tables/service';
 import { columnLetter } from '../../../src/shared/a1';
+import { RECORDS_SHEET } from '../../../src/shared/internal-sheets';
 
 const TOKEN = 'sbx_pro_token';
 const CONTACTS = 'tbl_labs_contacts';
@@ -25,6 +26,11 @@ const columnsRequests = () => runtime.httpLog.filter((entry) => entry.url.includ
 
 function sheet() {
   return runtime.spreadsheet.sheet('Sheet1');
+}
+
+/** The hidden sheet where the document's Tables records are kept. */
+function records() {
+  return runtime.spreadsheet.sheet(RECORDS_SHEET);
 }
 
 function setHeaders(headers: string[]): void {
@@ -311,20 +317,26 @@ describe('Tables > Map columns...', () => {
     ]);
     expect(reopened.drafts[1].agent.prompt).toBe('Research {input}');
     expect(reopened.letters).toEqual(['A', 'B', 'C']);
+    // Kept in the hidden records sheet, not in the document's 500 KB of properties.
     expect(
-      Object.keys(runtime.properties.document.all()).some((key) => key.startsWith('sheetscout.tables.mapping.')),
-    ).toBe(true);
+      records()
+        .getValues()
+        .map((row) => row[0]),
+    ).toContain(`sheetscout.tables.mapping.${reopened.sheetId}`);
+    expect(Object.keys(runtime.properties.document.all()).some((key) => key.startsWith('sheetscout.tables.'))).toBe(
+      false,
+    );
   });
 
-  it('saves a mapping larger than one property value (long prompts) and reads it back', () => {
-    setHeaders(['Domain', 'Research']);
-    const prompt = `Research {input}. ${'Cover products, customers, pricing and news. '.repeat(400)}`;
-    const drafts = edit(state().drafts, { Research: agentOf(prompt) });
+  it('saves a mapping larger than one cell (long prompts) and reads it back', () => {
+    setHeaders(['Domain', 'Research', 'More']);
+    const prompt = `Research {input}. ${'Cover products, customers, pricing and news. '.repeat(1100)}`.slice(0, 50000);
+    const drafts = edit(state().drafts, { Research: agentOf(prompt), More: agentOf(`${prompt.slice(0, 49000)} more`) });
     runtime.run('saveTablesMapping', [{ sheetId: state().sheetId, drafts }], { kind: 'sidebar' });
     expect(state().drafts[1].agent.prompt).toBe(prompt);
-    const values = Object.values(runtime.properties.document.all());
-    expect(Math.max(...values.map((value) => Buffer.byteLength(value)))).toBeLessThanOrEqual(9 * 1024);
-    expect(values.join('').length).toBeGreaterThan(prompt.length);
+    const cells = records().getValues().flat().map(String);
+    expect(Math.max(...cells.map((cell) => cell.length))).toBeLessThan(50000);
+    expect(cells.join('').length).toBeGreaterThan(2 * prompt.length - 2000);
   });
 
   it('answers a refusal, writing nothing, when the mapping’s sheet was deleted while the dialog was open', () => {

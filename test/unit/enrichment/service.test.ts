@@ -9,7 +9,7 @@ import { runChunk } from '../../../src/enrichment/chunk';
 import type { EnrichProgress } from '../../../src/enrichment/contract';
 import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/rows';
 import type { CompanyProfile } from '../../../src/api/types';
-import { loadJob } from '../../../src/enrichment/job-state';
+import { jobRecordBound, loadJob } from '../../../src/enrichment/job-state';
 import { writeCachedLookups } from '../../../src/companies/profile-cache';
 import { FAKE_BATCH, world, type World } from './fakes';
 
@@ -222,6 +222,45 @@ describe('a job', () => {
     expect(looked.filter((d) => d === 'slow.com')).toHaveLength(3);
     expect(looked.filter((d) => d === 'never.com')).toHaveLength(LIMITS.enrichingDelaysMs.length + 1);
     expect(looked.filter((d) => d === 'fast.com')).toHaveLength(1);
+  });
+
+  it('keeps the job record bounded when thousands of domains wait: the plan waits for room among the retries', () => {
+    const list = domains(3000, 'a-rather-long-company-name-');
+    const w = world(sheetOf(list));
+    for (const domain of list) w.client.enriching.set(domain, 2);
+    const started = startEnrichment(w.deps, { fields: FIELDS });
+    expect(started.ok).toBe(true);
+    const job = loadJob(w.store)!;
+    const bound = jobRecordBound({ ...job, plan: [] }, list, LIMITS);
+    let largest = 0;
+    let mostWaiting = 0;
+    const done = drive(w, 2000, () => {
+      const now = loadJob(w.store)!;
+      largest = Math.max(largest, Buffer.byteLength(JSON.stringify(now)));
+      mostWaiting = Math.max(mostWaiting, now.retries.length);
+    });
+    expect(done).toMatchObject({ status: 'done', counts: { written: 3000 } });
+    expect(mostWaiting).toBe(LIMITS.maxWaitingDomains);
+    expect(largest).toBeLessThanOrEqual(bound);
+    expect(w.store.totalBytes()).toBeLessThan(bound);
+    // Every domain was looked up three times (two 202s, then the profile): none was dropped or looked up again.
+    expect(w.client.looked()).toHaveLength(3 * 3000);
+  });
+
+  it('refuses to start, writing nothing, when the document store lacks room for the job record', () => {
+    const w = world(sheetOf(domains(50)));
+    for (let i = 0; w.store.bytesFree() > 12_000; i++) w.store.set(`other.${i}`, 'x'.repeat(8000));
+    const before = JSON.stringify(w.sheet.cells);
+    const refused = startEnrichment(w.deps, { fields: FIELDS });
+    expect(refused).toEqual({
+      ok: false,
+      message: expect.stringMatching(
+        /storage in this spreadsheet is nearly full: the job needs \d+ KB and \d+ KB of the 500 KB/,
+      ),
+    });
+    expect(JSON.stringify(w.sheet.cells)).toBe(before);
+    expect(loadJob(w.store)).toBeNull();
+    expect(w.client.calls).toEqual([]);
   });
 
   it('re-running a finished job on the same data sends nothing; rows marked for retry are tried again', () => {

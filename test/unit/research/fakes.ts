@@ -4,12 +4,15 @@
 import type { Result } from '../../../src/api/errors';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../../../src/api/types';
 import type { JobDeps } from '../../../src/research/jobs';
-import type { CellWrite, GridPort, ResearchClient, TablePort, TableRead } from '../../../src/research/ports';
+import type { CellWrite, GridPort, ResearchClient } from '../../../src/research/ports';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
-import { safeText, type CellValue } from '../../../src/shared/cell-values';
-import { ROW_TAG_KEY } from '../../../src/research/row-tags';
+import type { CellValue } from '../../../src/shared/cell-values';
 import { storedValue } from '../../fakes/typed-input';
+import { ROW_TAG_KEY } from '../../../src/research/row-tags';
 import { ManualClock } from '../../fakes/ports';
+import { FakeTable } from '../../fakes/table';
+
+export { FakeTable };
 
 interface FakeSheet {
   cells: CellValue[][];
@@ -139,66 +142,6 @@ export class FakeGrid implements GridPort {
       if (r === row) sheet.meta.delete(id);
       else if (r > row) sheet.meta.set(id, r - 1);
     }
-  }
-}
-
-/** The hidden-table adapter writes through safeText (cut at Sheets' 50,000-character cell limit, text prefix). */
-const fitCell = (value: string | number) => storedValue(typeof value === 'string' ? safeText(value) : value);
-
-export class FakeTable implements TablePort {
-  header: unknown[];
-  rows: Array<Array<string | number>> = [];
-  reads = 0;
-  writes = 0;
-  /** Characters of the cells the reads returned. */
-  charsRead = 0;
-  constructor(header: readonly unknown[] = []) {
-    this.header = [...header];
-  }
-  private counted<T extends unknown[][]>(rows: T): T {
-    this.reads += 1;
-    for (const row of rows) for (const cell of row) this.charsRead += String(cell ?? '').length;
-    return rows;
-  }
-  readAll(): TableRead {
-    return { header: [...this.header], rows: this.counted(this.rows.map((r) => [...r])) };
-  }
-  readColumns(first: number, count: number): TableRead {
-    return {
-      header: this.header.slice(first - 1, first - 1 + count),
-      rows: this.counted(this.rows.map((r) => r.slice(first - 1, first - 1 + count))),
-    };
-  }
-  writeRows(rows: Array<{ index: number; values: Array<string | number> }>): void {
-    this.writes += 1;
-    for (const { index, values } of rows) this.rows[index] = values.map(fitCell);
-  }
-  readKeys(): string[] {
-    return this.counted(this.rows.map((r) => [r[0]])).map((r) => String(r[0] ?? ''));
-  }
-  readRow(index: number): unknown[] {
-    return this.readRows([index])[0];
-  }
-  readRows(indices: number[]): unknown[][] {
-    return this.counted(indices.map((index) => [...(this.rows[index] ?? [])]));
-  }
-  appendRows(rows: Array<Array<string | number>>): void {
-    this.writes += 1;
-    this.rows.push(...rows.map((r) => r.map(fitCell)));
-  }
-  writeHeader(values: string[]): void {
-    this.writes += 1;
-    this.header = [...values];
-  }
-  deleteRows(indices: number[]): void {
-    this.writes += 1;
-    const gone = new Set(indices);
-    this.rows = this.rows.filter((_, index) => !gone.has(index));
-  }
-  /** The width fitGrid last set. */
-  width: number | null = null;
-  fitGrid(width: number): void {
-    this.width = width;
   }
 }
 

@@ -11,7 +11,8 @@ import {
 import type { TablesApi } from '../../../src/tables/ports';
 import { loadHistory, loadPending } from '../../../src/tables/store';
 import { agent, draft } from './helpers';
-import { ManualClock, MemoryStore } from '../../fakes/ports';
+import { ManualClock } from '../../fakes/ports';
+import { memoryRecordStores } from '../../fakes/table';
 
 class FakeApi implements TablesApi {
   calls: Array<{ op: string; id: string; body: unknown }> = [];
@@ -51,9 +52,9 @@ const fail = (error: ApiError) => ({ ok: false as const, error, retries: 0 });
 
 function setup() {
   const api = new FakeApi();
-  const store = new MemoryStore();
+  const store = memoryRecordStores();
   const clock = new ManualClock(Date.UTC(2026, 10, 21, 12, 0));
-  return { api, store, clock, deps: { api, store, clock } };
+  return { api, store, clock, deps: { api, stores: store, clock } };
 }
 
 const example = () => [

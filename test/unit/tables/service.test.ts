@@ -3,7 +3,8 @@ import { columnLetter } from '../../../src/shared/a1';
 import { loadMapping } from '../../../src/tables/store';
 import type { ColumnRecord, CreateColumnsRequest } from '../../../src/api/types';
 import { agent, draft } from './helpers';
-import { ManualClock, MemoryStore } from '../../fakes/ports';
+import { ManualClock } from '../../fakes/ports';
+import { memoryRecordStores } from '../../fakes/table';
 
 const sheet = (headers: string[]) => ({ sheetId: 5, sheetName: 'Leads', headers });
 
@@ -13,7 +14,7 @@ describe('session', () => {
   });
 
   it('opens with defaults, then reopens as saved even after columns moved', () => {
-    const store = new MemoryStore();
+    const store = memoryRecordStores();
     const first = openState(store, sheet(['Domain', 'Research']));
     expect(first.saved).toBe(false);
     expect(first.drafts.map((d) => d.include)).toEqual([false, false]);
@@ -34,7 +35,7 @@ describe('session', () => {
   });
 
   it('keeps the settings of a header that left the sheet, and restores them when it returns', () => {
-    const store = new MemoryStore();
+    const store = memoryRecordStores();
     alignAndSave(store, sheet(['Domain', 'Fit']), [
       draft('Domain'),
       draft('Fit', { kind: 'criterion_grade', criterion: 'B2B' }),
@@ -48,7 +49,7 @@ describe('session', () => {
   });
 
   it("pushes in the sheet's current order and refuses included columns that left the sheet", () => {
-    const store = new MemoryStore();
+    const store = memoryRecordStores();
     const sent: CreateColumnsRequest[] = [];
     const api = {
       createColumns: (_id: string, request: CreateColumnsRequest) => {
@@ -64,7 +65,7 @@ describe('session', () => {
         throw new Error('unused');
       },
     };
-    const deps = { api, store, clock: new ManualClock(Date.UTC(2026, 10, 21, 12, 0)) };
+    const deps = { api, stores: store, clock: new ManualClock(Date.UTC(2026, 10, 21, 12, 0)) };
     const drafts = [draft('Domain'), agent('Research', 'Research {domain}')];
     const gone = push(deps, sheet(['Research']), { drafts, table: 'tbl_1', position: { at: 'end' } });
     expect(gone).toEqual(

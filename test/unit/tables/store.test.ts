@@ -1,4 +1,11 @@
-import { CHUNK_BYTES, readChunked, splitUtf8, utf8Bytes, writeChunked } from '../../../src/shared/chunked-store';
+import {
+  CHUNK_BYTES,
+  readChunked,
+  removeChunked,
+  splitUtf8,
+  utf8Bytes,
+  writeChunked,
+} from '../../../src/shared/chunked-store';
 import {
   clearPending,
   loadHistory,
@@ -11,6 +18,8 @@ import {
 } from '../../../src/tables/store';
 import { agent, draft } from './helpers';
 import { MemoryStore } from '../../fakes/ports';
+import { memoryRecordStores } from '../../fakes/table';
+import { SheetRecordStore } from '../../../src/shared/record-sheet';
 
 describe('chunked store', () => {
   it('counts UTF-8 bytes and never splits a character', () => {
@@ -58,23 +67,35 @@ describe('chunked store', () => {
     store.set('doc.1.0', 'half');
     expect(readChunked(store, 'doc')).toBeNull();
   });
+
+  it('removes the text, its head first, and leaves other values alone', () => {
+    const store = new MemoryStore();
+    writeChunked(store, 'doc', 'é'.repeat(CHUNK_BYTES));
+    store.set('other', 'kept');
+    removeChunked(store, 'doc');
+    expect(readChunked(store, 'doc')).toBeNull();
+    expect([...store.data.keys()]).toEqual(['other']);
+    removeChunked(store, 'doc');
+    expect([...store.data.keys()]).toEqual(['other']);
+  });
 });
 
 describe('mapping storage', () => {
   it('saves and reloads drafts per sheet, including long prompts over 9 KB', () => {
-    const store = new MemoryStore();
+    const store = memoryRecordStores();
     const long = `Research {input} ${'in depth, '.repeat(2000)}`;
     const drafts = [draft('Domain'), agent('Research', long), draft('Skipped', { include: false })];
     expect(saveMapping(store, 7, drafts)).toEqual({ ok: true, bytes: expect.any(Number) });
     expect(loadMapping(store, 7)).toEqual(drafts);
     expect(loadMapping(store, 8)).toBeNull();
-    const writes = store.writes;
+    const writes = store.table.writes;
     saveMapping(store, 7, drafts);
-    expect(store.writes).toBe(writes);
+    expect(store.table.writes).toBe(writes);
+    expect(store.properties.data.size).toBe(0);
   });
 
   it('refuses a mapping too large for the document store, keeping the previous one', () => {
-    const store = new MemoryStore();
+    const store = memoryRecordStores();
     saveMapping(store, 1, [draft('A')]);
     const outcome = saveMapping(store, 1, [agent('R', 'x'.repeat(130000))]);
     expect(outcome).toEqual({ ok: false, message: expect.stringMatching(/too large.*shorten prompts/) });
@@ -82,7 +103,7 @@ describe('mapping storage', () => {
   });
 
   it('keeps the most recent tables and templates in the history', () => {
-    const store = new MemoryStore();
+    const store = memoryRecordStores();
     expect(loadHistory(store)).toEqual({ tables: [], templates: [] });
     const tables: KnownTable[] = Array.from({ length: 25 }, (_, i) => ({
       id: `t${i}`,
@@ -98,7 +119,7 @@ describe('mapping storage', () => {
   });
 
   it('keeps one marker per table and columns, newest first, and clears them one by one', () => {
-    const store = new MemoryStore();
+    const store = memoryRecordStores();
     expect(loadPending(store)).toEqual([]);
     markPending(store, { tableId: 't', fingerprint: 'f', startedAt: 1, state: 'sending' });
     markPending(store, { tableId: 'u', fingerprint: 'f', startedAt: 2, state: 'sending' });
@@ -110,6 +131,49 @@ describe('mapping storage', () => {
     clearPending(store, { tableId: 't', fingerprint: 'f' });
     expect(loadPending(store).map((item) => item.tableId)).toEqual(['u']);
     clearPending(store, { tableId: 'u', fingerprint: 'f' });
-    expect(store.get('sheetscout.tables.pending')).toBeNull();
+    expect(store.records.get('sheetscout.tables.pending')).toBeNull();
+    expect(store.table.rows).toEqual([]);
+  });
+
+  it('reads what an older version kept in DocumentProperties, and moves it to the records sheet on the next save', () => {
+    const store = memoryRecordStores();
+    const legacy = [draft('Domain'), agent('Research', `Research {input} ${'deeply, '.repeat(3000)}`)];
+    writeChunked(store.properties, 'sheetscout.tables.mapping.7', JSON.stringify({ v: 1, drafts: legacy }));
+    writeChunked(store.properties, 'sheetscout.tables.history', JSON.stringify({ v: 1, tables: [], templates: [] }));
+    store.properties.set(
+      'sheetscout.tables.pending',
+      JSON.stringify([{ tableId: 't', fingerprint: 'f', startedAt: 1, state: 'sending' }]),
+    );
+    store.properties.set('sheetscout.formulaToken', 'kept');
+    expect(loadMapping(store, 7)).toEqual(legacy);
+    expect(loadPending(store).map((item) => item.tableId)).toEqual(['t']);
+    expect(store.table.rows).toEqual([]);
+
+    saveMapping(store, 7, legacy);
+    clearPending(store, { tableId: 't', fingerprint: 'f' });
+    saveHistory(store, loadHistory(store));
+    expect([...store.properties.data.keys()]).toEqual(['sheetscout.formulaToken']);
+    expect(loadMapping(store, 7)).toEqual(legacy);
+    expect(store.table.rows.map((row) => row[0])).toEqual(['sheetscout.tables.mapping.7', 'sheetscout.tables.history']);
+  });
+
+  it('keeps each record in one row of the records sheet, its value in parts that fit a cell, read once', () => {
+    const store = memoryRecordStores();
+    const formulaLike = '=IMPORTXML("http://x")' + 'y'.repeat(100000);
+    store.records.set('a', formulaLike);
+    store.records.set('b', '+1');
+    store.records.set('c', '');
+    expect(store.table.rows[0][1]).toBe(3);
+    expect(store.table.rows.every((row) => row.every((cell) => String(cell).length < 50000))).toBe(true);
+    store.records.remove('a');
+    store.records.set('b', '-2');
+    store.records.set('d', '@d');
+    const reads = store.table.reads;
+    const reader = new SheetRecordStore(store.table);
+    expect([reader.get('a'), reader.get('b'), reader.get('c'), reader.get('d')]).toEqual([null, '-2', '', '@d']);
+    expect(store.table.reads).toBe(reads + 1);
+    store.table.rows.push(['e', 1, '~late']);
+    expect(reader.get('e')).toBeNull();
+    expect(reader.fresh('e')).toBe('late');
   });
 });

@@ -1,0 +1,167 @@
+// TablePort over a hidden sheet of the spreadsheet (created with its header row on first use, cut to its table): the
+// add-in's own storage in the document, too large or too many for its 500 KB of properties (the research ledger and
+// report store, the Tables records). Reads and writes go in runs of neighbouring rows.
+import type { TablePort, TableRead } from '../../ports';
+import { safeText } from '../../shared/cell-values';
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** Splits sorted numbers into runs of values at most `gap` apart (consecutive ones by default). */
+export function runs(sorted: number[], gap = 1): number[][] {
+  const out: number[][] = [];
+  for (const n of sorted) {
+    const last = out[out.length - 1];
+    if (last && n - last[last.length - 1] <= gap) last.push(n);
+    else out.push([n]);
+  }
+  return out;
+}
+
+/** Wanted hidden-table rows at most this far apart are read in one range. */
+const READ_GAP = 8;
+
+/** A hidden sheet used as a table (created with its header row on first use). */
+export class HiddenTable implements TablePort {
+  private sheetRef: Sheet | null = null;
+
+  constructor(
+    private readonly spreadsheet: Spreadsheet,
+    private readonly name: string,
+    private readonly headers: string[],
+  ) {}
+
+  private sheet(): Sheet {
+    if (this.sheetRef) return this.sheetRef;
+    let sheet = this.spreadsheet.getSheetByName(this.name);
+    if (!sheet) {
+      // insertSheet activates the new sheet: give the user their sheet back.
+      const active = this.spreadsheet.getActiveSheet();
+      sheet = this.spreadsheet.insertSheet(this.name, this.spreadsheet.getSheets().length);
+      sheet.getRange(1, 1, 1, this.headers.length).setValues([this.headers]);
+      sheet.hideSheet();
+      if (active) this.spreadsheet.setActiveSheet(active);
+      // Google makes it 1,000 x 26: keep only the header row's cells (every cell counts toward the 10 million).
+      HiddenTable.trim(sheet, this.headers.length);
+    }
+    this.sheetRef = sheet;
+    return sheet;
+  }
+
+  /** Shrinks a sheet to `width` columns and to its last row with content. */
+  private static trim(sheet: Sheet, width: number): void {
+    const columns = sheet.getMaxColumns();
+    if (columns > width) sheet.deleteColumns(width + 1, columns - width);
+    const rows = Math.max(sheet.getLastRow(), 1);
+    if (sheet.getMaxRows() > rows) sheet.deleteRows(rows + 1, sheet.getMaxRows() - rows);
+  }
+
+  /** Whether the table's sheet exists (without creating it). */
+  exists(): boolean {
+    return this.sheetRef !== null || this.spreadsheet.getSheetByName(this.name) !== null;
+  }
+
+  /** The header and data rows of `count` columns from `first` (every column with content when `count` is null). */
+  private read(first: number, count: number | null): TableRead {
+    if (!this.exists()) return { header: [], rows: [] };
+    const sheet = this.sheet();
+    const last = sheet.getLastRow();
+    const columns = Math.min(count ?? Infinity, sheet.getLastColumn() - first + 1);
+    if (last < 1 || columns < 1) return { header: [], rows: [] };
+    const values = sheet.getRange(1, first, last, columns).getValues();
+    return { header: values[0], rows: values.slice(1) };
+  }
+
+  readAll(): TableRead {
+    return this.read(1, null);
+  }
+
+  readColumns(first: number, count: number): TableRead {
+    return this.read(first, count);
+  }
+
+  readKeys(): string[] {
+    if (!this.exists()) return [];
+    const sheet = this.sheet();
+    const last = sheet.getLastRow();
+    if (last < 2) return [];
+    return sheet
+      .getRange(2, 1, last - 1, 1)
+      .getValues()
+      .map((row) => String(row[0] ?? ''));
+  }
+
+  readRow(index: number): unknown[] {
+    return this.readRows([index])[0];
+  }
+
+  readRows(indices: number[]): unknown[][] {
+    if (indices.length === 0 || !this.exists()) return indices.map(() => []);
+    const sheet = this.sheet();
+    const width = sheet.getLastColumn();
+    const lastIndex = sheet.getLastRow() - 2;
+    const wanted = [...new Set(indices)].filter((index) => index >= 0 && index <= lastIndex).sort((a, b) => a - b);
+    const byIndex = new Map<number, unknown[]>();
+    if (width > 0) {
+      // Rows a few apart are read in one range: a read costs more than the cells between them.
+      for (const run of runs(wanted, READ_GAP)) {
+        const first = run[0];
+        const values = sheet.getRange(first + 2, 1, run[run.length - 1] - first + 1, width).getValues();
+        for (const index of run) byIndex.set(index, values[index - first]);
+      }
+    }
+    return indices.map((index) => byIndex.get(index) ?? []);
+  }
+
+  writeHeader(values: string[]): void {
+    this.sheet()
+      .getRange(1, 1, 1, values.length)
+      .setValues([values.map(HiddenTable.cell)]);
+  }
+
+  deleteRows(indices: number[]): void {
+    if (indices.length === 0 || !this.exists()) return;
+    const sheet = this.sheet();
+    // From the bottom up, so the indices of the rows still to delete do not move.
+    for (const run of runs([...new Set(indices)].sort((a, b) => a - b)).reverse())
+      sheet.deleteRows(run[0] + 2, run.length);
+  }
+
+  fitGrid(width: number): void {
+    if (this.exists()) HiddenTable.trim(this.sheet(), Math.max(width, this.headers.length));
+  }
+
+  private fit(sheet: Sheet, lastRow: number, width: number): void {
+    if (lastRow > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), lastRow - sheet.getMaxRows());
+    if (width > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), width - sheet.getMaxColumns());
+  }
+
+  private static cell(value: string | number): string | number {
+    return typeof value === 'string' ? safeText(value) : value;
+  }
+
+  writeRows(rows: Array<{ index: number; values: Array<string | number> }>): void {
+    if (rows.length === 0) return;
+    const sheet = this.sheet();
+    const byIndex = new Map(rows.map((row) => [row.index, row.values]));
+    for (const run of runs([...byIndex.keys()].sort((a, b) => a - b))) {
+      const width = Math.max(...run.map((index) => byIndex.get(index)!.length), sheet.getLastColumn());
+      this.fit(sheet, run[run.length - 1] + 2, width);
+      const grid = run.map((index) => {
+        const values = byIndex.get(index)!.map(HiddenTable.cell);
+        return [...values, ...new Array<string>(width - values.length).fill('')];
+      });
+      sheet.getRange(run[0] + 2, 1, run.length, width).setValues(grid);
+    }
+  }
+
+  appendRows(rows: Array<Array<string | number>>): void {
+    if (rows.length === 0) return;
+    const sheet = this.sheet();
+    const start = Math.max(sheet.getLastRow(), 1) + 1;
+    const width = Math.max(...rows.map((row) => row.length));
+    this.fit(sheet, start + rows.length - 1, width);
+    const grid = rows.map((row) => [...row.map(HiddenTable.cell), ...new Array<string>(width - row.length).fill('')]);
+    sheet.getRange(start, 1, rows.length, width).setValues(grid);
+  }
+}
