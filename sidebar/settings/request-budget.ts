@@ -1,6 +1,7 @@
 // The Settings panel's "Daily requests" section: requests used in the last 24 hours against the add-in's budget, and
 // the choice of Google account kind that sets the budget (consumer 18,000 of Google's 20,000; Workspace 95,000 of
-// 100,000). One element kept across the panel's re-renders; it loads its own state.
+// 100,000), and what formulas may send (counted per spreadsheet, charged by Google to whoever recalculates them). One
+// element kept across the panel's re-renders; it loads its own state.
 import type { AccountKind, BudgetStatus } from '../../src/account/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
@@ -38,6 +39,13 @@ function render(status: BudgetStatus | null, problem?: string): void {
       'p',
       { class: 'muted' },
       'Google limits the web requests of all your scripts together; Sheet Scout keeps a margin for your other scripts.',
+    ),
+    h(
+      'p',
+      { class: 'muted', id: 'request-budget-formulas' },
+      `Formulas count apart: each spreadsheet's formulas may send ${status?.account === 'workspace' ? '5,000' : '2,000'} ` +
+        'requests a day. Google charges them to whoever is editing when they recalculate, together with that ' +
+        "person's other work. Refresh pending lookups and Enrich count as your own requests.",
     ),
   );
 }

@@ -46,6 +46,11 @@ export interface ThroughputState {
   /** When the service's bucket is taken to be empty (the last round's start, or its end if some of it was refused),
    * so pacing goes on across executions; null before the first round. */
   bucketEmptyAtMs: number | null;
+  /**
+   * The slowest recent round, in ms: the longest duration met, less a tenth for each later round (so one bad moment
+   * fades); what a caller with a hard time limit expects a round may take. Absent before the first round.
+   */
+  slowestRoundMs?: number;
 }
 
 export interface ThroughputLimits {
@@ -78,6 +83,8 @@ const PROBE_EVERY = 10;
 const PROBE_EVERY_MAX = 80;
 /** A round started within this factor of its paced interval after the last one was sent at the learned rate. */
 const PACED_TOLERANCE = 1.1;
+/** Each round lowers the slowest round remembered by this share of it (unless it is slower still). */
+const SLOWEST_FADE = 0.9;
 
 function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
@@ -113,6 +120,11 @@ export class AdaptiveThroughput {
     return { ...this.current };
   }
 
+  /** The slowest recent round (see ThroughputState.slowestRoundMs), or null before the first round. */
+  slowestRoundMs(): number | null {
+    return this.current.slowestRoundMs ?? null;
+  }
+
   /** Requests the next round should send (never more than `wanted`). */
   batchSize(wanted = Infinity): number {
     const byRate = this.current.ratePerSecond === null ? Infinity : Math.max(1, Math.floor(this.current.ratePerSecond));
@@ -139,6 +151,9 @@ export class AdaptiveThroughput {
     this.current.bucketEmptyAtMs = round.startedMs + (round.rateLimited > 0 ? round.durationMs : 0);
     this.accepted.sinceMs ??= round.startedMs;
     this.accepted.count += round.size - round.rateLimited;
+    this.current.slowestRoundMs = Math.round(
+      Math.max(round.durationMs, (this.current.slowestRoundMs ?? 0) * SLOWEST_FADE),
+    );
     if (round.rateLimited > 0) this.rateLimited(round);
     else if (round.failed > 0) this.shrink();
     else this.healthy(round, sentAtRate);
@@ -233,6 +248,7 @@ export class AdaptiveThroughput {
       streak: 0,
       probeEvery: clamp(Math.floor(number(saved.probeEvery, PROBE_EVERY)), PROBE_EVERY, PROBE_EVERY_MAX),
       bucketEmptyAtMs: Number.isFinite(saved.bucketEmptyAtMs) ? saved.bucketEmptyAtMs : null,
+      ...(number(saved.slowestRoundMs, 0) > 0 ? { slowestRoundMs: number(saved.slowestRoundMs, 0) } : {}),
     };
   }
 }

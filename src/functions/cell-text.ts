@@ -20,6 +20,9 @@ export const CELL_TEXT = {
   /** =COMPANY_LOOKUP() called without its domain argument. */
   lookupUsage:
     'Usage: =COMPANY_LOOKUP(domain, [fields], [with_header]), e.g. =COMPANY_LOOKUP(A2) or =COMPANY_LOOKUP(A2, "company_name")',
+  /** The spreadsheet's formulas used their daily requests (src/platform/request-budget.ts, FORMULA_BUDGETS). */
+  formulaRequestsSpent:
+    "This spreadsheet's formulas have used today's requests: use Formulas > Refresh pending lookups, or Enrich",
   /** An input past the MAX_FORMULA_LOOKUPS unique companies of one COMPANY_LOOKUP. */
   useEnrich: 'Over 5,000 companies in one formula: use Extensions > Sheet Scout > Enrich selected domains',
 } as const;
@@ -40,14 +43,23 @@ const PASSING_ERRORS: ApiError[] = [
  * recovered, the token was fixed in Settings). "Refresh pending lookups" re-runs the formulas showing them.
  */
 export function isUnfinishedCellText(text: string): boolean {
-  return text === CELL_TEXT.pending || text === CELL_TEXT.enriching || UNFINISHED_ERROR_TEXTS.has(text);
+  return (
+    text === CELL_TEXT.pending ||
+    text === CELL_TEXT.enriching ||
+    text === CELL_TEXT.formulaRequestsSpent ||
+    UNFINISHED_ERROR_TEXTS.has(text)
+  );
 }
 
 const UNFINISHED_ERROR_TEXTS = new Set(PASSING_ERRORS.map(errorCellText));
 
-/** The cell text for a failed call. 404 is a value ("Not found"), the rest are the client's stable messages. */
+/**
+ * The cell text for a failed call. 404 is a value ("Not found"); the add-in's own budget refusing a formula's request
+ * is the formulas' budget; the rest are the client's stable messages.
+ */
 export function errorCellText(error: ApiError): string {
   if (error.kind === 'no_token') return CELL_TEXT.setup;
+  if (error.kind === 'quota' && error.addIn) return CELL_TEXT.formulaRequestsSpent;
   if (error.kind === 'not_found') return CELL_TEXT.notFound;
   return userMessage(error);
 }

@@ -6,7 +6,8 @@ import { appContext } from '../platform/app-context';
 import { CircuitBreaker, connectionScope } from './breaker';
 import type { FormulaEnv, FormulaLimits } from './ports';
 
-export function formulaContext(limits: FormulaLimits): FormulaEnv {
+/** `countAsUser`: a menu action, whose requests count as the user's own work (custom functions' count apart). */
+export function formulaContext(limits: FormulaLimits, countAsUser = false): FormulaEnv {
   const context = appContext();
   const startedAt = context.clock.now();
   const connection = formulaConnection(context.stores.document);
@@ -16,7 +17,8 @@ export function formulaContext(limits: FormulaLimits): FormulaEnv {
     clock: context.clock,
     startedAt,
     limits,
+    slowestRoundMs: context.throughput('formulas').slowestRoundMs(),
     breaker: token ? new CircuitBreaker(context.cache, connectionScope(connection.baseUrl, token)) : null,
-    connect: token ? ({ budgetMs }) => context.formulaClient({ retry: { budgetMs } }) : null,
+    connect: token ? ({ budgetMs }) => context.formulaClient({ retry: { budgetMs }, countAsUser }) : null,
   };
 }

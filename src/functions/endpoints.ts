@@ -11,7 +11,12 @@ import { activeFormulaBook } from '../platform/sheets/functions';
 import { toast } from '../platform/spreadsheet';
 
 /** A menu execution has 6 minutes: prefetching stops starting batches at 4 and ends retries by 5. */
-const MENU_LIMITS: FormulaLimits = { stopFetchingAfterMs: 4 * 60_000, deadlineMs: 5 * 60_000, batchSize: 50 };
+const MENU_LIMITS: FormulaLimits = {
+  stopFetchingAfterMs: 4 * 60_000,
+  endRoundsByMs: 5.5 * 60_000,
+  deadlineMs: 5 * 60_000,
+  batchSize: 50,
+};
 
 export function COMPANY_LOOKUP(domain: unknown, fields?: unknown, withHeader?: unknown): FormulaResult {
   return companyLookup(domain, fields, withHeader, formulaContext(CUSTOM_FUNCTION_LIMITS));
@@ -32,7 +37,7 @@ export function freezeFormulasToValues(): void {
 
 /** Menu: Formulas > Refresh pending lookups. */
 export function refreshPendingLookups(): void {
-  const env = formulaContext(MENU_LIMITS);
+  const env = formulaContext(MENU_LIMITS, true);
   if (!env.connect) {
     toast(
       'Formulas have no token: in Extensions > Sheet Scout > Settings, tick "Let formulas in this spreadsheet use my token"',

@@ -117,14 +117,15 @@ export function resolveLookups(keys: string[], env: FormulaEnv): LookupRun {
     return run;
   }
 
-  const { batchSize, stopFetchingAfterMs, deadlineMs } = env.limits;
+  const { batchSize, stopFetchingAfterMs, endRoundsByMs, deadlineMs } = env.limits;
   let slowestBatchMs = 0;
   let tripError: ApiError | null = null;
   let answered = false;
   let next = 0;
   while (next < missing.length) {
     const elapsed = env.clock.now() - env.startedAt;
-    if (elapsed + slowestBatchMs > stopFetchingAfterMs) break;
+    const expectedMs = Math.max(slowestBatchMs, env.slowestRoundMs ?? 0);
+    if (elapsed + slowestBatchMs > stopFetchingAfterMs || elapsed + expectedMs > endRoundsByMs) break;
     const batchStart = env.clock.now();
     const client = env.connect({
       budgetMs: Math.max(0, deadlineMs - elapsed - slowestBatchMs),

@@ -17,6 +17,11 @@ export interface ClientOptions {
 export interface FormulaLimits {
   /** No new batch of requests starts after this much time since the execution began. */
   stopFetchingAfterMs: number;
+  /**
+   * Nor one that the slowest round seen could carry past this much time since the execution began (UrlFetchApp has
+   * no timeout to stop a slow request before Sheets' limit).
+   */
+  endRoundsByMs: number;
   /** Retries of a batch must end by this time since the execution began. */
   deadlineMs: number;
   /** Lookups sent per fetchAll. */
@@ -24,10 +29,16 @@ export interface FormulaLimits {
 }
 
 /**
- * Custom functions get 30 s. Batches start only in the first 20 s and their retries end by 24 s, leaving margin for
- * the cache writes and Sheets' own overhead; a range too large for that answers "Pending" for the rest.
+ * Custom functions get 30 s. Batches start only in the first 20 s, and only when the slowest round seen (in this
+ * execution, or learned by this document's formulas) would end by 27 s; their retries end by 24 s, leaving margin
+ * for the cache writes and Sheets' own overhead. A range too large for that answers "Pending" for the rest.
  */
-export const CUSTOM_FUNCTION_LIMITS: FormulaLimits = { stopFetchingAfterMs: 20_000, deadlineMs: 24_000, batchSize: 50 };
+export const CUSTOM_FUNCTION_LIMITS: FormulaLimits = {
+  stopFetchingAfterMs: 20_000,
+  endRoundsByMs: 27_000,
+  deadlineMs: 24_000,
+  batchSize: 50,
+};
 
 export interface FormulaEnv {
   cache: CachePort;
@@ -35,6 +46,8 @@ export interface FormulaEnv {
   /** Clock time at which the execution started. */
   startedAt: number;
   limits: FormulaLimits;
+  /** The slowest recent round of this document's formulas (learned across executions), or null before any. */
+  slowestRoundMs: number | null;
   connect: ((options: ClientOptions) => FormulaClient) | null;
   breaker: CircuitBreaker | null;
 }

@@ -45,6 +45,8 @@ export function runSearchFormula(
   if (openMessage) return [[openMessage]];
 
   const elapsed = env.clock.now() - env.startedAt;
+  // A round the slowest one seen could carry past Sheets' limit is not started: Pending, not a timeout.
+  if (elapsed + (env.slowestRoundMs ?? 0) > env.limits.endRoundsByMs) return [[CELL_TEXT.pending]];
   const client = env.connect({
     budgetMs: Math.max(0, env.limits.deadlineMs - elapsed),
     maxParallel: planPages(limit).length,

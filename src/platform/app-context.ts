@@ -44,8 +44,13 @@ export interface AppContext {
   documentRecords(): RecordStores;
   /** Client with the acting user's token (sidebar, menu, jobs, triggers), its rounds sized by the document's learned throughput. */
   userClient(options?: Pick<ServiceClientDeps, 'retry'>): ServiceClient;
-  /** Client with the token shared with this spreadsheet's formulas (custom functions). */
-  formulaClient(options?: Pick<ServiceClientDeps, 'retry'>): ServiceClient;
+  /** The throughput this document's panels and jobs, or its formulas, learned (kept in the document cache). */
+  throughput(scope: ThroughputScope): AdaptiveThroughput;
+  /**
+   * Client with the token shared with this spreadsheet's formulas: its requests count in the formulas' budget, or
+   * (`countAsUser`, a menu action run by the user) in the user's own.
+   */
+  formulaClient(options?: Pick<ServiceClientDeps, 'retry'> & { countAsUser?: boolean }): ServiceClient;
 }
 
 /** This execution's context: Apps Script starts every execution with fresh globals, so one is built per execution. */
@@ -74,7 +79,7 @@ function createAppContext(): AppContext {
   const formulaHttp = stores.document
     ? withRequestBudget(
         urlFetch,
-        new RequestCounter(stores.document, REQUEST_BUDGET_KEYS.formulaUsage, stores.user, clock),
+        new RequestCounter(stores.document, REQUEST_BUDGET_KEYS.formulaUsage, stores.user, clock, 'formulas'),
       )
     : http;
   const documentCache = CacheService.getDocumentCache();
@@ -92,6 +97,7 @@ function createAppContext(): AppContext {
   return {
     stores,
     cache,
+    throughput,
     userCache: createCachePort(CacheService.getUserCache()),
     clock,
     http,
@@ -117,9 +123,9 @@ function createAppContext(): AppContext {
         ...options,
         throughput: throughput('panel'),
       }),
-    formulaClient: (options) =>
+    formulaClient: ({ countAsUser, ...options } = {}) =>
       createServiceClient({
-        http: formulaHttp,
+        http: countAsUser ? http : formulaHttp,
         clock,
         settings: () => formulaConnection(stores.document),
         ...options,

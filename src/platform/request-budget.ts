@@ -13,6 +13,17 @@ export const ACCOUNT_KINDS: Record<AccountKind, { budget: number; googleLimit: n
   workspace: { budget: 95_000, googleLimit: 100_000 },
 };
 
+/**
+ * What one spreadsheet's formulas may send a day. Google charges a formula's requests to the user whose
+ * recalculation runs it, together with their own work, but a formula cannot count in that user's properties: so the
+ * formulas get the reserve between Sheet Scout's budget and Google's limit (a user's work and one spreadsheet's
+ * formulas stay inside Google's limit together). Past it, formula cells say so (src/functions/cell-text.ts) and
+ * "Refresh pending lookups" or Enrich, which run as the user and count as their work, fetch the rest.
+ */
+export const FORMULA_BUDGETS: Record<AccountKind, number> = { consumer: 2_000, workspace: 5_000 };
+
+export type CounterScope = 'user' | 'formulas';
+
 export const REQUEST_BUDGET_KEYS = {
   /** UserProperties: the user's account kind (absent: consumer). */
   account: 'sheetscout.requests.account',
@@ -118,7 +129,7 @@ export function readAccountKind(settings: KeyValueStore): AccountKind {
   return settings.get(REQUEST_BUDGET_KEYS.account) === 'workspace' ? 'workspace' : 'consumer';
 }
 
-/** One counter: its usage value in a store, the budget from the user's account kind. */
+/** One counter: its usage value in a store, the budget from the user's account kind and what it counts. */
 export class RequestCounter {
   private kind: AccountKind | null = null;
   /** This execution has counted a batch: the next reads the stored value fresh (other executions count too). */
@@ -133,11 +144,17 @@ export class RequestCounter {
     private readonly usageKey: string,
     private readonly settings: KeyValueStore,
     private readonly clock: ClockPort,
+    private readonly scope: CounterScope = 'user',
   ) {}
 
   account(): AccountKind {
     this.kind ??= readAccountKind(this.settings);
     return this.kind;
+  }
+
+  /** Requests a day this counter allows. */
+  limit(): number {
+    return this.scope === 'formulas' ? FORMULA_BUDGETS[this.account()] : ACCOUNT_KINDS[this.account()].budget;
   }
 
   status(): BudgetStatus {
@@ -166,7 +183,7 @@ export class RequestCounter {
     this.counted = true;
     const usage = parseUsage(stored);
     this.usage = usage;
-    const allowed = Math.max(0, Math.min(wanted, ACCOUNT_KINDS[this.account()].budget - usedInWindow(usage, now)));
+    const allowed = Math.max(0, Math.min(wanted, this.limit() - usedInWindow(usage, now)));
     if (allowed === 0) return 0;
     this.allowedHere += allowed;
     try {

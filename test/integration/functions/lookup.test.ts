@@ -162,6 +162,30 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
     expect(runtime.ui.toasts.at(-1)?.message).toBe('Refreshed 1 formula (1 lookup fetched)');
   });
 
+  it("keeps one spreadsheet's formulas to 2,000 requests a day, apart from the user's own count, and says so past it", async () => {
+    const list = await suite.control.companies(3, true);
+    const runtime = suite.open();
+    fillColumn(
+      runtime,
+      'A',
+      1,
+      list.map((c) => c.domain),
+    );
+    const hour = Math.floor(runtime.clock.now() / 3_600_000);
+    runtime.properties.document.set('sheetscout.requests.formulas', JSON.stringify({ [hour]: 1_999 }));
+    runtime.userEdit('B1', '=COMPANY_LOOKUP(A1:A3, "domain")');
+    const spent =
+      "This spreadsheet's formulas have used today's requests: use Formulas > Refresh pending lookups, or Enrich";
+    expect(values(runtime, 'B1:B3').map((row) => row[0])).toEqual([list[0].domain, spent, spent]);
+    expect(await suite.control.lookupsServed()).toBe(1);
+    expect(JSON.parse(runtime.properties.document.get('sheetscout.requests.formulas')!)).toEqual({ [hour]: 2_000 });
+    expect(runtime.properties.user().get('sheetscout.requests.usage')).toBeNull();
+    // The menu's refresh runs as the user: it fetches the rest, counted as the user's own work.
+    runtime.clickMenuItem('Sheet Scout', 'Formulas', 'Refresh pending lookups');
+    expect(values(runtime, 'B1:B3').map((row) => row[0])).toEqual(list.map((c) => c.domain));
+    expect(JSON.parse(runtime.properties.user().get('sheetscout.requests.usage')!)).toEqual({ [hour]: 2 });
+  });
+
   it('stays inside the 30 s limit under heavy latency: what was fetched is shown, the rest says Pending', async () => {
     const list = await suite.control.companies(60, true);
     const runtime = suite.open();

@@ -24,6 +24,19 @@ describe('AdaptiveThroughput', () => {
     expect(throughput.delayBefore(0, 100)).toBe(0);
   });
 
+  it('remembers the slowest recent round, fading a tenth per later round, across executions', () => {
+    const throughput = new AdaptiveThroughput();
+    expect(throughput.slowestRoundMs()).toBeNull();
+    throughput.record(healthy(25, 0, 9_000));
+    throughput.record({ ...healthy(25, 9_000, 500), failed: 3 });
+    expect(throughput.slowestRoundMs()).toBe(8_100);
+    const next = new AdaptiveThroughput(throughput.state());
+    expect(next.slowestRoundMs()).toBe(8_100);
+    next.record(healthy(25, 20_000, 12_000));
+    expect(next.slowestRoundMs()).toBe(12_000);
+    expect(new AdaptiveThroughput({ ...next.state(), slowestRoundMs: -1 }).slowestRoundMs()).toBeNull();
+  });
+
   it('does not grow on a round smaller than the batch, and never hands over more than wanted', () => {
     const throughput = new AdaptiveThroughput();
     throughput.record(healthy(10));

@@ -6,6 +6,7 @@ import type { HttpOutcome, HttpPort, HttpRequest } from '../../../src/ports';
 import { ManualClock, MemoryCache } from '../../fakes/ports';
 import { CircuitBreaker } from '../../../src/functions/breaker';
 import { CUSTOM_FUNCTION_LIMITS, type FormulaEnv, type FormulaLimits } from '../../../src/functions/ports';
+import { documentThroughput } from '../../../src/platform/throughput-store';
 
 export type CompanyAnswer =
   { status: 200; name?: string; context?: Record<string, unknown> } | { status: 202 | 404 | 401 | 429 | 500 | 503 };
@@ -117,11 +118,14 @@ export function harness(latencyMs = 0): Harness {
     service,
     env(options = {}) {
       const token = options.token === undefined ? 'secret-token' : options.token;
+      // The document's formulas learn their throughput (and slowest round) across executions, in the cache.
+      const throughput = documentThroughput(cache, 'formulas');
       return {
         cache,
         clock,
         startedAt: clock.now(),
         limits: { ...CUSTOM_FUNCTION_LIMITS, ...options.limits },
+        slowestRoundMs: throughput.slowestRoundMs(),
         breaker: token ? new CircuitBreaker(cache, 'scope') : null,
         connect: token
           ? ({ budgetMs, maxParallel }) =>
@@ -132,6 +136,7 @@ export function harness(latencyMs = 0): Harness {
                 random: () => 0.5,
                 retry: { budgetMs },
                 maxParallel,
+                throughput,
               })
           : null,
       };

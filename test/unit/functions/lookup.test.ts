@@ -146,15 +146,35 @@ describe('COMPANY_LOOKUP', () => {
     const inputs = Array.from({ length: 250 }, (_, i) => [`c${i}.com`]);
     const env = h.env();
     const rows = companyLookup(inputs, 'domain', undefined, env);
-    // 6 s per batch of 50: batches start at 0, 6, 12 s; a fourth would end past the 20 s start limit.
+    // 6 s per batch (50, then growing by half while healthy): batches start at 0, 6, 12 s; a fourth would end past
+    // the 20 s start limit.
     expect(h.service.fetchAllCalls).toBe(3);
-    expect(rows.filter((row) => row[0] === CELL_TEXT.pending)).toHaveLength(100);
-    expect(rows.slice(0, 150).every((row, i) => row[0] === `c${i}.com`)).toBe(true);
+    const sent = h.service.lookups().length;
+    expect(sent).toBe(50 + 75 + 100);
+    expect(rows.filter((row) => row[0] === CELL_TEXT.pending)).toHaveLength(250 - sent);
+    expect(rows.slice(0, sent).every((row, i) => row[0] === `c${i}.com`)).toBe(true);
     expect(h.clock.now() - env.startedAt).toBeLessThanOrEqual(24_000);
-    // The next recalculation serves the first 150 from the cache and fetches the rest.
+    // The next recalculation serves those from the cache and fetches the rest.
     const again = companyLookup(inputs, 'domain', undefined, h.env());
     expect(again.every((row, i) => row[0] === `c${i}.com`)).toBe(true);
     expect(h.service.lookups()).toHaveLength(250);
+  });
+
+  it('starts no round the slowest one this document met could carry past 27 s: Pending instead of a timeout', () => {
+    const h = harness(12_000);
+    companyLookup([['first.com']], 'domain', undefined, h.env());
+    expect(h.env().slowestRoundMs).toBe(12_000);
+    // A later execution (a range after other work, or Sheets' own delay) is at 16 s when its first round would start.
+    h.service.latencyMs = 1_000;
+    const env = h.env();
+    h.clock.advance(16_000);
+    const rows = companyLookup([['late.com']], 'domain', undefined, env);
+    expect(rows).toEqual([[CELL_TEXT.pending]]);
+    expect(h.service.lookups()).toEqual(['first.com']);
+    // Early in an execution the same round goes out, and a fast round lowers what is expected.
+    const early = companyLookup([['late.com']], 'domain', undefined, h.env());
+    expect(early).toEqual([['late.com']]);
+    expect(h.env().slowestRoundMs).toBe(10_800);
   });
 
   it('retries a 429 within the budget and gives "Rate limited, retry later" when it persists', () => {

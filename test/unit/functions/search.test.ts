@@ -18,6 +18,15 @@ describe('COMPANY_SEARCH and SIMILAR', () => {
     expect(bodies(h)[0]).toEqual({ q: 'payment APIs', pagination: { offset: 0, limit: 10 } });
   });
 
+  it('answers Pending rather than start a search the slowest round seen could carry past 27 s', () => {
+    const h = harness(15_000);
+    companySearch('payment APIs', undefined, undefined, h.env());
+    const env = h.env();
+    h.clock.advance(13_000);
+    expect(companySearch('fintech', undefined, undefined, env)).toEqual([[CELL_TEXT.pending]]);
+    expect(h.service.requests).toHaveLength(1);
+  });
+
   it('pages past 250 with parallel requests in one fetchAll and stops at the end of the results', () => {
     const h = harness();
     h.service.searchTotal = 600;
