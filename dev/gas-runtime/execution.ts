@@ -2,11 +2,12 @@
 // its realm, identity and authorization mode, and the accounting every service call goes through —
 // counting, the time limit (Google's "Exceeded maximum execution time" at the next service call past the
 // limit, or at the n-th call when a test asks for a kill), the permission rules of each mode, the scopes the
-// manifest declares (scopes.ts), and a hook that lets a test start a second execution while this one is inside a
-// service call.
+// manifest declares (scopes.ts), the modelled time (costs.ts: the execution's start, each call, what the services
+// charge on top), and a hook that lets a test start a second execution while this one is inside a service call.
 import { Clock } from './clock';
 import { GasError, Msg } from './errors';
 import { checkScopes, SCOPE } from './scopes';
+import { callCost } from './costs';
 import { FacadeClass, Realm } from './realm';
 
 export type ExecutionKind = 'custom-function' | 'menu' | 'sidebar' | 'trigger' | 'simple-trigger';
@@ -34,6 +35,10 @@ export interface ExecutionOptions {
   documentless?: boolean;
   /** Whether `eval` and `new Function` may build code (the behaviours option; default true). */
   codeFromStrings?: boolean;
+  /** Modelled time charged before the script runs (loading the bundle, the panel's round trip). */
+  startCostMs?: number;
+  /** Told of each charge, by what it was for ('Class.method', 'sheet.read', 'urlfetch', 'start'...). */
+  onCharge?: (label: string, ms: number) => void;
 }
 
 /** Kinds of access the authorization modes grant or refuse. */
@@ -51,10 +56,14 @@ export class Execution {
   readonly documentless: boolean;
   serviceCalls = 0;
   urlFetchCalls = 0;
-  /** Real milliseconds spent waiting for HTTP (added to elapsed time when the clock is manual). */
-  httpMs = 0;
   /** Time the execution would have spent blocked without the clock moving (lock waits on a real clock). */
   virtualMs = 0;
+  /** Modelled time charged so far (costs.ts); on a manual clock it has moved the clock too. */
+  private modelled = 0;
+  /** Charged time not yet on the manual clock (it moves in whole milliseconds, as Date.now() reads them). */
+  private unclocked = 0;
+  /** Sheet writes are buffered: the next read or flush() commits them first (a charge). */
+  sheetWritesPending = false;
   /** Set once the time limit struck; every later service call fails the same way. */
   killed = false;
   ended = false;
@@ -72,10 +81,40 @@ export class Execution {
     this.documentless = options.documentless === true;
     this.startedAt = clock.now();
     this.realm = new Realm(() => clock.now(), options.codeFromStrings !== false);
+    this.charge(options.startCostMs ?? 0, 'start');
   }
 
+  /** Adds modelled time; on a manual clock the time passes (the bundle's Date.now() moves with it). */
+  charge(ms: number, label: string): void {
+    if (!(ms > 0)) return;
+    this.modelled += ms;
+    if (this.clock.manual) {
+      this.unclocked += ms;
+      const whole = Math.floor(this.unclocked);
+      this.unclocked -= whole;
+      this.clock.sleep(whole);
+    }
+    this.options.onCharge?.(label, ms);
+  }
+
+  /** Time spent waiting (Utilities.sleep, a lock): passes on a manual clock, blocks or is virtual on a real one. */
+  waited(ms: number, clockMoved: boolean): void {
+    if (!(ms > 0)) return;
+    this.options.onCharge?.('wait', ms);
+    if (this.clock.manual) {
+      if (!clockMoved) this.clock.sleep(ms);
+    } else if (!clockMoved) this.virtualMs += ms;
+    this.modelled += ms;
+  }
+
+  /** The execution's modelled time so far (deterministic: the same run gives the same figure). */
+  modelledMs(): number {
+    return this.clock.manual ? this.clock.now() - this.startedAt : this.modelled;
+  }
+
+  /** Time against the limits: the modelled time, or the real time when that is longer (a real clock). */
   elapsedMs(): number {
-    return this.clock.now() - this.startedAt + (this.clock.manual ? this.httpMs : 0) + this.virtualMs;
+    return Math.max(this.clock.now() - this.startedAt + this.virtualMs, this.modelledMs());
   }
 
   remainingMs(): number {
@@ -94,6 +133,7 @@ export class Execution {
       if (this.killed) throw new GasError(Msg.exceededTime);
       this.serviceCalls++;
       if (this.options.killAtServiceCall === this.serviceCalls) throw this.kill();
+      this.charge(callCost(service, method), `${service}.${method}`);
       if (this.elapsedMs() > this.limitMs) throw this.kill();
       if (this.authMode !== 'CUSTOM_FUNCTION') checkScopes(service, method, this.options.scopes);
       this.options.onServiceCall?.({ executionId: this.id, index: this.serviceCalls, service, method });

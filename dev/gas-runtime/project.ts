@@ -84,6 +84,12 @@ export interface Behaviours {
    * strings disallowed for this context`.
    */
   codeFromStrings: boolean;
+  /**
+   * How many requests of one fetchAll Google runs at once (no cap is documented; a published benchmark shows them
+   * concurrent, practitioners report 10 to 20 effective): null runs all at once, a number runs waves of that many
+   * (the cost model's time, costs.ts).
+   */
+  fetchAllConcurrency: number | null;
 }
 
 export const DEFAULT_BEHAVIOURS: Behaviours = {
@@ -92,6 +98,7 @@ export const DEFAULT_BEHAVIOURS: Behaviours = {
   addOnTimerHasDocument: true,
   reuseIdenticalFormulaResults: false,
   codeFromStrings: false,
+  fetchAllConcurrency: null,
 };
 
 export interface DocumentOptions {
@@ -102,6 +109,8 @@ export interface DocumentOptions {
 /** What the documents of one project share; each GasRuntime reads it. */
 export interface ProjectShared {
   script: vm.Script;
+  /** The bundle's size: every execution loads it (costs.ts, EXECUTION_START). */
+  bundleBytes: number;
   functionNames: string[];
   htmlDir: string;
   clock: Clock;
@@ -230,6 +239,7 @@ export class GasProject {
     let executionIds = 0;
     this.shared = {
       script: bundle.script,
+      bundleBytes: Buffer.byteLength(source, 'utf8'),
       functionNames: bundle.functions,
       htmlDir: options.htmlDir ?? path.dirname(bundlePath),
       clock: this.clock,

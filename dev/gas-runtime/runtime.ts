@@ -24,6 +24,7 @@ import { createSpreadsheetApp } from './spreadsheet/service';
 import { createUi, UiRecords } from './spreadsheet/ui';
 import { zonedFields } from './spreadsheet/values';
 import { Counters, HttpLogEntry, Limits, LogEntry, ServiceContext, ServiceEnv } from './state';
+import { CLIENT_ROUND_TRIP, executionStartCost } from './costs';
 
 /** Options of `createRuntime`: a project (bundle, clock, users, limits...) with one document. */
 export type RuntimeOptions = ProjectOptions & DocumentOptions;
@@ -330,6 +331,12 @@ export class GasRuntime {
       scopes: this.shared.scopes,
       documentless: spec.documentless,
       codeFromStrings: this.shared.behaviours.codeFromStrings,
+      startCostMs: executionStartCost(this.shared.bundleBytes) + (spec.kind === 'sidebar' ? CLIENT_ROUND_TRIP.ms : 0),
+      onCharge: (label, ms) => {
+        const entry = (this.counters.modelled.byLabel[label] ??= { count: 0, ms: 0 });
+        entry.count++;
+        entry.ms += ms;
+      },
     });
     this.counters.executions++;
     this.depth++;
@@ -354,6 +361,10 @@ export class GasRuntime {
       exec.ended = true;
       running.set(spec.user, (running.get(spec.user) ?? 1) - 1);
       if (spec.kind === 'trigger') quotas.add(spec.user, 'triggerRuntimeMs', exec.elapsedMs());
+      const modelled = exec.modelledMs();
+      this.counters.modelled.totalMs += modelled;
+      this.counters.modelled.maxExecutionMs = Math.max(this.counters.modelled.maxExecutionMs, modelled);
+      this.counters.modelled.lastExecutionMs = modelled;
       this.shared.locks.releaseAll(exec.id);
       if (!spec.internal) this.counters.urlFetch.lastExecution = exec.urlFetchCalls;
       this.depth--;

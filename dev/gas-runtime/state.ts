@@ -62,6 +62,16 @@ export interface Counters {
    */
   sheet: { reads: number; writes: number; cells: number; cellsBySheet: Record<string, number> };
   executions: number;
+  /**
+   * Modelled time (costs.ts): of every execution together, of the longest one, and of the last one, in ms; and what
+   * it went to (by 'Class.method', 'sheet.read', 'sheet.cells', 'sheet.commit', 'urlfetch', 'start', 'wait').
+   */
+  modelled: {
+    totalMs: number;
+    maxExecutionMs: number;
+    lastExecutionMs: number;
+    byLabel: Record<string, { count: number; ms: number }>;
+  };
   /** Zeroes the counters above (quota windows are kept: they model Google's, not the benchmark's). */
   reset(): void;
 }
@@ -78,6 +88,7 @@ export function createCounters(quotaToday: () => number): Counters {
     },
     sheet: { reads: 0, writes: 0, cells: 0, cellsBySheet: {} },
     executions: 0,
+    modelled: { totalMs: 0, maxExecutionMs: 0, lastExecutionMs: 0, byLabel: {} },
     reset() {
       counters.urlFetch.total = 0;
       counters.urlFetch.lastExecution = 0;
@@ -87,6 +98,7 @@ export function createCounters(quotaToday: () => number): Counters {
       counters.sheet.cells = 0;
       counters.sheet.cellsBySheet = {};
       counters.executions = 0;
+      counters.modelled = { totalMs: 0, maxExecutionMs: 0, lastExecutionMs: 0, byLabel: {} };
     },
   };
   return counters;

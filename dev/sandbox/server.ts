@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { authenticate } from './accounts';
 import type { ClockMode } from './clock';
 import { controlRoutes, type ControlRoute } from './control-routes';
-import type { FaultDecision } from './faults';
+import { LATENCY_HEADER, type FaultDecision } from './faults';
 import { errorResponse, HttpError, parseJsonBody, readBody, sendJson, type JsonResponse } from './http-util';
 import { DEFAULT_SEED, Sandbox } from './sandbox';
 import { serviceRoutes, type ServiceRoute } from './service-routes';
@@ -142,8 +142,11 @@ class SandboxServer {
       request.socket.destroy();
       return;
     }
+    // The latency added, stated for the emulator's cost model (it removes the header: clients never see it).
+    const stated = { [LATENCY_HEADER]: String(decision.latencyMs + decision.slowBodyMs) };
     if (decision.action === 'error') {
-      sendJson(response, faultReply(route.name, decision), { slowBodyMs: decision.slowBodyMs });
+      const fault = faultReply(route.name, decision);
+      sendJson(response, { ...fault, headers: { ...fault.headers, ...stated } }, { slowBodyMs: decision.slowBodyMs });
       return;
     }
     let reply: JsonResponse;
@@ -173,7 +176,11 @@ class SandboxServer {
         body: reply.body.filter((task: { created_at: string }) => Date.parse(task.created_at) <= shownBefore),
       };
     }
-    sendJson(response, reply, { slowBodyMs: decision.slowBodyMs, rawNewlines: decision.rawNewlines });
+    sendJson(
+      response,
+      { ...reply, headers: { ...reply.headers, ...stated } },
+      { slowBodyMs: decision.slowBodyMs, rawNewlines: decision.rawNewlines },
+    );
   }
 }
 

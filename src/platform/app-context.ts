@@ -91,7 +91,7 @@ function createAppContext(): AppContext {
   };
   const throughputs = new Map<ThroughputScope, AdaptiveThroughput>();
   const throughput = (scope: ThroughputScope) => {
-    if (!throughputs.has(scope)) throughputs.set(scope, documentThroughput(cache, scope));
+    if (!throughputs.has(scope)) throughputs.set(scope, documentThroughput(cache, scope, clock));
     return throughputs.get(scope) as AdaptiveThroughput;
   };
   return {

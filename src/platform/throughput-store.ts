@@ -2,7 +2,7 @@
 // execution, or a formula recalculated a minute later, starts near the batch size and request rate the service
 // allowed, instead of learning them again from the first 429. Kept for 6 hours, the cache's longest life.
 import { AdaptiveThroughput, THROUGHPUT_LIMITS, type ThroughputLimits, type ThroughputState } from '../api/throughput';
-import type { CachePort } from '../ports';
+import type { CachePort, ClockPort } from '../ports';
 
 const TTL_SECONDS = 21_600;
 
@@ -30,9 +30,33 @@ function readState(cache: CachePort, scope: ThroughputScope): ThroughputState | 
   }
 }
 
-/** The document's throughput, saved back to the cache whenever it learns something. */
-export function documentThroughput(cache: CachePort, scope: ThroughputScope): AdaptiveThroughput {
-  return new AdaptiveThroughput(readState(cache, scope), LIMITS_BY_SCOPE[scope], (state) => {
+/**
+ * What a later execution must not miss: a new batch size or ceiling, a refusal (the rate found, or lowered), a slower
+ * round. Saved at once; the rest (timings, streaks, the paced rate's slow climb) at most every 10 s.
+ */
+const shape = (state: ThroughputState) =>
+  JSON.stringify([state.batch, state.ceiling, state.ratePerSecond === null, state.refusedRate]);
+const SAVE_EVERY_MS = 10_000;
+
+/**
+ * The document's throughput, saved back to the cache when it learns something: see `shape` for what is saved at once,
+ * and every round once the rounds are paced; other changes (an unpaced round's timings) at most every 10 s, since each
+ * cache write costs about a tenth of a second (CacheService put, measured ~93 ms).
+ */
+export function documentThroughput(cache: CachePort, scope: ThroughputScope, clock: ClockPort): AdaptiveThroughput {
+  const saved = readState(cache, scope);
+  let savedShape = saved ? shape(saved) : '';
+  let savedSlowest = saved?.slowestRoundMs ?? 0;
+  let savedAt = -Infinity;
+  return new AdaptiveThroughput(saved, LIMITS_BY_SCOPE[scope], (state) => {
+    const now = clock.now();
+    const slower = (state.slowestRoundMs ?? 0) > savedSlowest;
+    // Once paced, each round's timing is what keeps the next execution from bursting into an empty bucket.
+    const paced = state.ratePerSecond !== null;
+    if (!paced && !slower && shape(state) === savedShape && now - savedAt < SAVE_EVERY_MS) return;
     cache.putAll({ [keyOf(scope)]: JSON.stringify(state) }, TTL_SECONDS);
+    savedShape = shape(state);
+    savedSlowest = state.slowestRoundMs ?? 0;
+    savedAt = now;
   });
 }

@@ -75,9 +75,10 @@ export function withLock<T>(r: Research, waitMs: number, busy: () => T, work: ()
  * timer could be set up: the tasks are paid for, so the panel keeps polling and says so.
  */
 export function tickOnce(r: Research, view?: LedgerView): { pending: number; timerProblem: string | null } {
-  const at = r.context.clock.now();
   const sentBefore = r.context.requestBudget.sentHere();
   const summary = runTick(r.deps, { view });
+  // Noted when the tick ends: what it showed is that fresh from then on.
+  const at = r.context.clock.now();
   r.document.set(LAST_TICK_KEY, tickNoteText({ at, requests: r.context.requestBudget.sentHere() - sentBefore }));
   if (summary.pending === 0) {
     removeTimerIfIdle(r.trigger, 'research');

@@ -164,6 +164,7 @@ export function createUtilities({ env, exec }: ServiceContext): Record<string, u
       const ms = Number(milliseconds);
       if (!(ms >= 0 && ms <= MAX_SLEEP_MS)) throw new GasError(Msg.sleepTooLong);
       env.clock.sleep(ms);
+      exec.waited(ms, true);
     },
     getUuid() {
       return crypto.randomUUID();

@@ -42,9 +42,7 @@ export const lockKeys = {
 export function createLockService({ env, exec }: ServiceContext): Record<string, unknown> {
   const acquire = (key: string, timeoutMs: number): boolean => {
     if (env.locks.tryAcquire(key, exec.id)) return true;
-    const wait = Math.max(0, Number(timeoutMs) || 0);
-    if (env.clock.manual) env.clock.sleep(wait);
-    else exec.virtualMs += wait;
+    exec.waited(Math.max(0, Number(timeoutMs) || 0), false);
     return env.locks.tryAcquire(key, exec.id);
   };
   const Lock = exec.define<{ key: string }>('Lock', {

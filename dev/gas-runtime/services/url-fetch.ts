@@ -1,11 +1,14 @@
 // UrlFetchApp over real HTTP: request building as Apps Script does it (method, headers, payload as
 // string / bytes / Blob / form-encoded object, contentType, followRedirects, timeoutSeconds,
 // muteHttpExceptions), Google's exception texts for failing status codes and network errors, HTTPResponse
-// and Blob objects, the per-user daily quota (each request of a fetchAll counts), and the request log.
+// and Blob objects, the per-user daily quota (each request of a fetchAll counts), the request log, and the modelled
+// time of each round (costs.ts: the latency the service states in a header, which the bundle never sees).
 import { GasError, Msg } from '../errors';
 import type { WireRequest, WireResult } from '../http/sync-http';
 import type { ServiceContext, ServiceEnv } from '../state';
 import { BlobImpl, blobFacadeClass, toByteArray, toSignedBytes } from './blob';
+import { fetchAllCost } from '../costs';
+import { LATENCY_HEADER } from '../../sandbox/faults';
 
 const MAX_URL_LENGTH = 2082;
 const TRUNCATE_AT = 150;
@@ -148,6 +151,21 @@ export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string,
     },
   });
 
+  /**
+   * The latency the service stated (LATENCY_HEADER, then removed: the bundle never sees it); 0 when none; a request
+   * that timed out waited its whole timeout.
+   */
+  const withoutStatedLatency = (result: WireResult, timeoutMs: number): WireResult & { latencyMs: number } => {
+    if (!result.ok) return { ...result, latencyMs: result.kind === 'timeout' ? timeoutMs : 0 };
+    const kept: string[] = [];
+    let latencyMs = 0;
+    for (let i = 0; i + 1 < result.rawHeaders.length; i += 2) {
+      if (result.rawHeaders[i].toLowerCase() === LATENCY_HEADER) latencyMs = Number(result.rawHeaders[i + 1]) || 0;
+      else kept.push(result.rawHeaders[i], result.rawHeaders[i + 1]);
+    }
+    return { ...result, rawHeaders: kept, latencyMs };
+  };
+
   const send = (prepared: PreparedRequest[], viaFetchAll: boolean) => {
     exec.require('urlfetch', 'UrlFetchApp', viaFetchAll ? 'fetchAll' : 'fetch');
     env.quotas.take(exec.user, 'urlfetch', prepared.length, env.limits.urlFetchPerDay, Msg.urlFetchQuota);
@@ -157,9 +175,18 @@ export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string,
       timeoutMs: Math.max(1, Math.min(p.wire.timeoutMs, remaining + 1)),
     }));
     const started = Date.now();
-    const results = env.http().fetchAll(wires);
+    const results = env
+      .http()
+      .fetchAll(wires)
+      .map((result, i) => withoutStatedLatency(result, wires[i].timeoutMs));
     const duration = Date.now() - started;
-    exec.httpMs += duration;
+    exec.charge(
+      fetchAllCost(
+        results.map((result) => result.latencyMs),
+        env.behaviours.fetchAllConcurrency,
+      ),
+      'urlfetch',
+    );
     exec.urlFetchCalls += prepared.length;
     env.counters.urlFetch.total += prepared.length;
     if (viaFetchAll) env.counters.urlFetch.fetchAllCalls++;

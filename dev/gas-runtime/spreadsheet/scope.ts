@@ -19,6 +19,7 @@ import {
 import { defineRichText } from './rich-text';
 import { type CellValue, DEFAULT_DATETIME_FORMAT } from './values';
 import type { SpreadsheetAppOptions } from './service';
+import { SHEET } from '../costs';
 
 export const CELL_CHARACTER_LIMIT = 50_000;
 
@@ -146,8 +147,17 @@ export function createScope(context: ServiceContext, options: SpreadsheetAppOpti
   const tz = () => model.timeZone;
   const io = (capability: Capability, className: string, method: string) => {
     exec.require(capability, className, method);
-    if (capability === 'sheet.read') env.counters.sheet.reads++;
-    else if (capability === 'sheet.write') env.counters.sheet.writes++;
+    if (capability === 'sheet.read') {
+      env.counters.sheet.reads++;
+      // A read commits the buffered writes first (costs.ts).
+      if (exec.sheetWritesPending) exec.charge(SHEET.commit.ms, 'sheet.commit');
+      exec.sheetWritesPending = false;
+      exec.charge(SHEET.read.ms, 'sheet.read');
+    } else if (capability === 'sheet.write') {
+      env.counters.sheet.writes++;
+      exec.sheetWritesPending = true;
+      exec.charge(SHEET.write.ms, 'sheet.write');
+    }
   };
   const read = (className: string, method: string) => io('sheet.read', className, method);
   const write = (className: string, method: string) => io('sheet.write', className, method);
@@ -169,6 +179,7 @@ export function createScope(context: ServiceContext, options: SpreadsheetAppOpti
     for (let r = 0; r < rect.numRows; r++)
       for (let c = 0; c < rect.numColumns; c++)
         fn(sheet.ensureCell(rect.row + r, rect.column + c), rect.row + r, rect.column + c);
+    exec.charge(rect.numRows * rect.numColumns * SHEET.writePerCell.ms, 'sheet.cells');
     model.recordEdit(sheet, rect);
   };
   const top = (impl: RangeImpl) => impl.sheet.cell(impl.rect.row, impl.rect.column);
@@ -176,6 +187,7 @@ export function createScope(context: ServiceContext, options: SpreadsheetAppOpti
   const grid = <T>(impl: RangeImpl, fn: (cell: Cell | undefined) => T) => {
     const cells = impl.rect.numRows * impl.rect.numColumns;
     const { sheet } = env.counters;
+    exec.charge(cells * SHEET.readPerCell.ms, 'sheet.cells');
     sheet.cells += cells;
     sheet.cellsBySheet[impl.sheet.name] = (sheet.cellsBySheet[impl.sheet.name] ?? 0) + cells;
     return impl.sheet.mapRect(impl.rect, fn);

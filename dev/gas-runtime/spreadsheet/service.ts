@@ -5,6 +5,7 @@
 // Custom-function executions may only read; simple triggers in AuthMode.NONE may not touch data. Each class is
 // defined in its own module over one shared scope (scope.ts).
 import { GasError, Msg } from '../errors';
+import { SHEET } from '../costs';
 import type { ServiceContext } from '../state';
 import type { GridRect } from './a1';
 import type { SheetModel } from './model';
@@ -99,6 +100,8 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
       return richText.newStyleBuilder();
     },
     flush() {
+      exec.charge(exec.sheetWritesPending ? SHEET.commit.ms : SHEET.idleFlush.ms, 'sheet.commit');
+      exec.sheetWritesPending = false;
       return undefined;
     },
   });

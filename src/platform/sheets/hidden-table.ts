@@ -1,6 +1,9 @@
 // TablePort over a hidden sheet of the spreadsheet (created with its header row on first use, cut to its table): the
 // add-in's own storage in the document, too large or too many for its 500 KB of properties (the research ledger and
-// report store, the Tables records). Reads and writes go in runs of neighbouring rows.
+// report store, the Tables records). Reads and writes go in runs of neighbouring rows. The table's extent (last row
+// and column with content) is read once and then kept up to date by its own writes: asking Sheets for it is a read,
+// and a read after a write makes Sheets commit the write first (slow: Google's best practices), which a loop of
+// write-then-extent would do every round. Its writers hold the document lock, so no other execution moves it.
 import type { TablePort, TableRead } from '../../ports';
 import { safeText } from '../../shared/cell-values';
 
@@ -24,6 +27,8 @@ const READ_GAP = 8;
 /** A hidden sheet used as a table (created with its header row on first use). */
 export class HiddenTable implements TablePort {
   private sheetRef: Sheet | null = null;
+  /** Last row and column with content, once read (kept by this table's writes). */
+  private known: { lastRow: number; lastColumn: number } | null = null;
 
   constructor(
     private readonly spreadsheet: Spreadsheet,
@@ -41,18 +46,34 @@ export class HiddenTable implements TablePort {
       sheet.getRange(1, 1, 1, this.headers.length).setValues([this.headers]);
       sheet.hideSheet();
       if (active) this.spreadsheet.setActiveSheet(active);
+      this.known = { lastRow: 1, lastColumn: this.headers.length };
       // Google makes it 1,000 x 26: keep only the header row's cells (every cell counts toward the 10 million).
-      HiddenTable.trim(sheet, this.headers.length);
+      this.trim(sheet, this.headers.length);
     }
     this.sheetRef = sheet;
     return sheet;
   }
 
+  /** The last row and column with content (read once). */
+  private extent(sheet: Sheet): { lastRow: number; lastColumn: number } {
+    this.known ??= { lastRow: sheet.getLastRow(), lastColumn: sheet.getLastColumn() };
+    return this.known;
+  }
+
+  /** Notes what a write covered: rows up to `lastRow`, columns up to `lastColumn`. */
+  private grow(sheet: Sheet, lastRow: number, lastColumn: number): void {
+    const extent = this.extent(sheet);
+    extent.lastRow = Math.max(extent.lastRow, lastRow);
+    extent.lastColumn = Math.max(extent.lastColumn, lastColumn);
+  }
+
   /** Shrinks a sheet to `width` columns and to its last row with content. */
-  private static trim(sheet: Sheet, width: number): void {
+  private trim(sheet: Sheet, width: number): void {
     const columns = sheet.getMaxColumns();
     if (columns > width) sheet.deleteColumns(width + 1, columns - width);
-    const rows = Math.max(sheet.getLastRow(), 1);
+    const extent = this.extent(sheet);
+    extent.lastColumn = Math.min(extent.lastColumn, width);
+    const rows = Math.max(extent.lastRow, 1);
     if (sheet.getMaxRows() > rows) sheet.deleteRows(rows + 1, sheet.getMaxRows() - rows);
   }
 
@@ -65,8 +86,8 @@ export class HiddenTable implements TablePort {
   private read(first: number, count: number | null): TableRead {
     if (!this.exists()) return { header: [], rows: [] };
     const sheet = this.sheet();
-    const last = sheet.getLastRow();
-    const columns = Math.min(count ?? Infinity, sheet.getLastColumn() - first + 1);
+    const { lastRow: last, lastColumn } = this.extent(sheet);
+    const columns = Math.min(count ?? Infinity, lastColumn - first + 1);
     if (last < 1 || columns < 1) return { header: [], rows: [] };
     const values = sheet.getRange(1, first, last, columns).getValues();
     return { header: values[0], rows: values.slice(1) };
@@ -83,7 +104,7 @@ export class HiddenTable implements TablePort {
   readKeys(): string[] {
     if (!this.exists()) return [];
     const sheet = this.sheet();
-    const last = sheet.getLastRow();
+    const last = this.extent(sheet).lastRow;
     if (last < 2) return [];
     return sheet
       .getRange(2, 1, last - 1, 1)
@@ -98,8 +119,8 @@ export class HiddenTable implements TablePort {
   readRows(indices: number[]): unknown[][] {
     if (indices.length === 0 || !this.exists()) return indices.map(() => []);
     const sheet = this.sheet();
-    const width = sheet.getLastColumn();
-    const lastIndex = sheet.getLastRow() - 2;
+    const { lastRow, lastColumn: width } = this.extent(sheet);
+    const lastIndex = lastRow - 2;
     const wanted = [...new Set(indices)].filter((index) => index >= 0 && index <= lastIndex).sort((a, b) => a - b);
     const byIndex = new Map<number, unknown[]>();
     if (width > 0) {
@@ -114,21 +135,25 @@ export class HiddenTable implements TablePort {
   }
 
   writeHeader(values: string[]): void {
-    this.sheet()
-      .getRange(1, 1, 1, values.length)
-      .setValues([values.map(HiddenTable.cell)]);
+    const sheet = this.sheet();
+    sheet.getRange(1, 1, 1, values.length).setValues([values.map(HiddenTable.cell)]);
+    this.grow(sheet, 1, values.length);
   }
 
   deleteRows(indices: number[]): void {
     if (indices.length === 0 || !this.exists()) return;
     const sheet = this.sheet();
+    const extent = this.extent(sheet);
     // From the bottom up, so the indices of the rows still to delete do not move.
-    for (const run of runs([...new Set(indices)].sort((a, b) => a - b)).reverse())
+    for (const run of runs([...new Set(indices)].sort((a, b) => a - b)).reverse()) {
+      const removed = Math.max(0, Math.min(run.length, extent.lastRow - (run[0] + 1)));
       sheet.deleteRows(run[0] + 2, run.length);
+      extent.lastRow -= removed;
+    }
   }
 
   fitGrid(width: number): void {
-    if (this.exists()) HiddenTable.trim(this.sheet(), Math.max(width, this.headers.length));
+    if (this.exists()) this.trim(this.sheet(), Math.max(width, this.headers.length));
   }
 
   private fit(sheet: Sheet, lastRow: number, width: number): void {
@@ -145,23 +170,25 @@ export class HiddenTable implements TablePort {
     const sheet = this.sheet();
     const byIndex = new Map(rows.map((row) => [row.index, row.values]));
     for (const run of runs([...byIndex.keys()].sort((a, b) => a - b))) {
-      const width = Math.max(...run.map((index) => byIndex.get(index)!.length), sheet.getLastColumn());
+      const width = Math.max(...run.map((index) => byIndex.get(index)!.length), this.extent(sheet).lastColumn);
       this.fit(sheet, run[run.length - 1] + 2, width);
       const grid = run.map((index) => {
         const values = byIndex.get(index)!.map(HiddenTable.cell);
         return [...values, ...new Array<string>(width - values.length).fill('')];
       });
       sheet.getRange(run[0] + 2, 1, run.length, width).setValues(grid);
+      this.grow(sheet, run[run.length - 1] + 2, width);
     }
   }
 
   appendRows(rows: Array<Array<string | number>>): void {
     if (rows.length === 0) return;
     const sheet = this.sheet();
-    const start = Math.max(sheet.getLastRow(), 1) + 1;
+    const start = Math.max(this.extent(sheet).lastRow, 1) + 1;
     const width = Math.max(...rows.map((row) => row.length));
     this.fit(sheet, start + rows.length - 1, width);
     const grid = rows.map((row) => [...row.map(HiddenTable.cell), ...new Array<string>(width - row.length).fill('')]);
     sheet.getRange(start, 1, rows.length, width).setValues(grid);
+    this.grow(sheet, start + rows.length - 1, width);
   }
 }

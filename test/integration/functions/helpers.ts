@@ -1,7 +1,7 @@
 // Shared set-up of the custom-function integration tests, over the common harness (../harness.ts): the common sandbox
 // suite on a manual clock, and an emulated spreadsheet running the built bundle whose formulas use a token shared
 // through document properties.
-import type { Behaviours, GasRuntime } from '../../../dev/gas-runtime';
+import { createManualClock, type Behaviours, type Clock, type GasRuntime } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { closeAfterTest, runtimeFor, sandboxSuite, type SandboxSuite } from '../harness';
 
@@ -11,8 +11,10 @@ function spreadsheetWithFormulas(
   token: string | null = 'sbx_pro_token',
   rows?: number,
   behaviours?: Partial<Behaviours>,
+  clock?: Clock,
 ): GasRuntime {
   const runtime = runtimeFor(url, {
+    clock,
     token: null,
     user: 'owner@example.com',
     users: ['editor@example.com'],
@@ -34,16 +36,32 @@ function spreadsheetWithFormulas(
  * formulas use a token, closed after the test.
  */
 export function formulasSuite(
-  options: { resetEachTest?: boolean; behaviours?: Partial<Behaviours> } = {},
+  options: {
+    resetEachTest?: boolean;
+    behaviours?: Partial<Behaviours>;
+    /**
+     * Run the spreadsheet on a manual clock: the formulas then see the modelled time of their calls (costs.ts), as
+     * in Google, where on a real clock they see only the emulator's own, shorter time.
+     */
+    manualClock?: boolean;
+  } = {},
 ): SandboxSuite & {
   open(token?: string | null, rows?: number): GasRuntime;
 } {
-  const { behaviours, ...suiteOptions } = options;
+  const { behaviours, manualClock, ...suiteOptions } = options;
   const suite = sandboxSuite({ clock: 'manual', ...suiteOptions });
   // Object.create keeps the suite's getters lazy (the sandbox starts in beforeAll).
   return Object.assign(Object.create(suite) as SandboxSuite, {
     open: (token?: string | null, rows?: number) =>
-      closeAfterTest(spreadsheetWithFormulas(suite.url, token, rows, behaviours)),
+      closeAfterTest(
+        spreadsheetWithFormulas(
+          suite.url,
+          token,
+          rows,
+          behaviours,
+          manualClock ? createManualClock(Date.now()) : undefined,
+        ),
+      ),
   });
 }
 

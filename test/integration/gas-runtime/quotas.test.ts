@@ -40,7 +40,9 @@ test('figures: consumer by default, Workspace on request, explicit limits win', 
 
 describe('Properties reads and writes per user per day', () => {
   test('each Properties call counts one; the 50,001st of a consumer user throws; other users and the next day are free', () => {
-    rt.run('propertyReads', [49_999]);
+    // 30 ms a read (costs.ts): 5,000 reads fit one execution's 6 minutes, 49,999 do not.
+    for (let i = 0; i < 9; i++) rt.run('propertyReads', [5_000]);
+    rt.run('propertyReads', [4_999]);
     rt.run('setProp', ['user', 'k', 'v']);
     expect(rt.quotaUsage()).toEqual({ urlFetch: 0, triggerRuntimeMs: 0, propertyOps: 50_000 });
     expect(failureOf(() => rt.run('setProp', ['script', 'k', 'v']))).toBe(PROPERTIES_QUOTA);
@@ -64,9 +66,15 @@ describe('Properties reads and writes per user per day', () => {
 describe('total trigger runtime per user per day', () => {
   test('trigger executions add their time; once 90 minutes are used a trigger fails; other kinds do not count', () => {
     const firstRun = clock.now();
-    for (let i = 0; i < 18; i++) rt.run('sleepFor', [5 * MINUTE], { kind: 'trigger' });
+    let charged = 0;
+    for (let i = 0; i < 18; i++) {
+      rt.run('sleepFor', [5 * MINUTE], { kind: 'trigger' });
+      charged += rt.counters.modelled.lastExecutionMs;
+    }
     rt.run('sleepFor', [5 * MINUTE], { kind: 'menu' });
-    expect(rt.quotaUsage().triggerRuntimeMs).toBe(90 * MINUTE);
+    // Each counts its sleep and its own modelled time (starting, the calls: costs.ts).
+    expect(charged).toBeGreaterThan(90 * MINUTE);
+    expect(rt.quotaUsage().triggerRuntimeMs).toBe(charged);
     expect(failureOf(() => rt.run('sleepFor', [1], { kind: 'trigger' }))).toBe(COMPUTER_TIME);
     rt.run('everyMinutes', ['poll', 1]);
     clock.advance(MINUTE);
@@ -77,15 +85,20 @@ describe('total trigger runtime per user per day', () => {
     expect(failureOf(() => rt.run('sleepFor', [1], { kind: 'trigger' }))).toBe(COMPUTER_TIME);
     clock.set(firstRun + DAY);
     rt.run('sleepFor', [MINUTE], { kind: 'trigger' });
-    expect(rt.quotaUsage().triggerRuntimeMs).toBe(MINUTE);
+    expect(rt.quotaUsage().triggerRuntimeMs).toBe(rt.counters.modelled.lastExecutionMs);
   });
 
   test('the execution that passes the total still finishes; the next one fails', () => {
     const small = fixtureRuntime('services', { clock, limits: { triggerRuntimePerDayMs: 10 * MINUTE } });
+    let charged = 0;
     small.run('sleepFor', [4 * MINUTE], { kind: 'trigger' });
-    expect(small.run('sleepFor', [5 * MINUTE], { kind: 'trigger' })).toBe(5 * MINUTE);
+    charged += small.counters.modelled.lastExecutionMs;
+    expect(small.run('sleepFor', [5 * MINUTE], { kind: 'trigger' })).toBeGreaterThanOrEqual(5 * MINUTE);
+    charged += small.counters.modelled.lastExecutionMs;
+    expect(charged).toBeGreaterThan(9 * MINUTE);
     small.run('sleepFor', [2 * MINUTE], { kind: 'trigger' });
-    expect(small.quotaUsage().triggerRuntimeMs).toBe(11 * MINUTE);
+    charged += small.counters.modelled.lastExecutionMs;
+    expect(small.quotaUsage().triggerRuntimeMs).toBe(charged);
     expect(failureOf(() => small.run('sleepFor', [1], { kind: 'trigger' }))).toBe(COMPUTER_TIME);
   });
 });

@@ -1,5 +1,6 @@
 // PropertiesService, CacheService, ScriptApp triggers, HtmlService, Session and Utilities.
 import { createManualClock, GasRuntime, ManualClock } from '../../../dev/gas-runtime';
+import { callCost } from '../../../dev/gas-runtime/costs';
 import { failureOf, fixtureRuntime } from './helpers';
 
 let clock: ManualClock;
@@ -56,14 +57,21 @@ describe('PropertiesService', () => {
 describe('CacheService', () => {
   test('entries expire after their TTL (default 600 s) on the runtime clock', () => {
     rt.run('cachePut', ['short', 'v', 30]);
+    // Put during the execution: the clock has moved since by at most the execution's modelled time.
+    const shortLeft = rt.cache.script.ttlMs('short')!;
+    expect(shortLeft).toBeLessThanOrEqual(30_000);
+    expect(shortLeft).toBeGreaterThan(30_000 - rt.counters.modelled.lastExecutionMs);
     rt.run('cachePut', ['default', 'v']);
-    clock.advance(29_000);
+    const defaultLeft = rt.cache.script.ttlMs('default')!;
+    expect(defaultLeft).toBeGreaterThan(600_000 - rt.counters.modelled.lastExecutionMs);
+    clock.advance(shortLeft - rt.counters.modelled.lastExecutionMs - 1000);
     expect(rt.run('cacheGet', ['short'])).toBe('v');
     clock.advance(2_000);
     expect(rt.run('cacheGet', ['short'])).toBeNull();
-    clock.advance(600_000 - 31_000 - 1);
-    expect(rt.run('cacheGet', ['default'])).toBe('v');
+    clock.advance(rt.cache.script.ttlMs('default')! - 1);
+    expect(rt.cache.script.get('default')).toBe('v');
     clock.advance(1);
+    expect(rt.cache.script.get('default')).toBeNull();
     expect(rt.run('cacheGet', ['default'])).toBeNull();
   });
 
@@ -124,8 +132,13 @@ describe('ScriptApp triggers', () => {
   });
 
   test('a time-driven trigger fires when due, as its owner, with a time event', () => {
+    const before = clock.now();
     const id = rt.run('everyMinutes', ['poll', 5], { user: 'editor@example.com' });
-    clock.advance(5 * MINUTE - 1);
+    // Made during the execution, so due five minutes after a moment of it (the clock moved by its modelled time).
+    const due = rt.triggers.nextDueAt()!;
+    expect(due).toBeGreaterThan(before + 5 * MINUTE);
+    expect(due).toBeLessThanOrEqual(clock.now() + 5 * MINUTE);
+    clock.set(due - 1);
     expect(rt.triggers.fireDue()).toEqual([]);
     clock.advance(1);
     expect(rt.triggers.fireDue()).toEqual([{ handler: 'poll', triggerId: id, documentId: 'spreadsheet-1', ok: true }]);
@@ -139,7 +152,8 @@ describe('ScriptApp triggers', () => {
     clock.advance(5 * MINUTE);
     rt.triggers.fireDue();
     expect(rt.cache.script.get('polls')).toBe('2');
-    expect(rt.triggers.nextDueAt()).toBe(clock.now() + 5 * MINUTE);
+    // The schedule keeps its cadence from when it was made.
+    expect(rt.triggers.nextDueAt()).toBe(due + 10 * MINUTE);
   });
 
   test('after() fires once and stays listed until deleted', () => {
@@ -277,7 +291,8 @@ test('Utilities: encodings, signed-byte digests, dates, formatting, blobs, UUIDs
 
 test('Utilities.sleep advances a manual clock instead of blocking', () => {
   const started = Date.now();
-  expect(rt.run('sleepFor', [120_000])).toBe(120_000);
+  // The script sees the sleep pass, and the sleep call's own modelled cost (costs.ts).
+  expect(rt.run('sleepFor', [120_000])).toBe(120_000 + callCost('Utilities', 'sleep'));
   expect(Date.now() - started).toBeLessThan(1000);
   expect(failureOf(() => rt.run('sleepFor', [300_001]))).toBe('Sleep time must be between 0 and 300000 milliseconds.');
 });

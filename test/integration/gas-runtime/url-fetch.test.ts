@@ -3,6 +3,7 @@
 // request log, permissions, and HTTP time counting toward the execution's limit.
 import { createManualClock, GasRuntime } from '../../../dev/gas-runtime';
 import { failureOf, fixtureRuntime, startHttpServer, TestServer } from './helpers';
+import { URL_FETCH } from '../../../dev/gas-runtime/costs';
 
 let server: TestServer;
 let rt: GasRuntime;
@@ -183,11 +184,26 @@ test('UrlFetch works in custom functions but not in AuthMode.LIMITED', () => {
   );
 });
 
-test('time spent in HTTP counts toward the execution limit on a manual clock', () => {
-  const limited = fixtureRuntime('urlfetch', { clock: createManualClock(), limits: { executionMs: 150 } });
+test('HTTP time counts toward the execution limit on a manual clock, at the latency the server states', () => {
+  const clock = createManualClock();
+  const limited = fixtureRuntime('urlfetch', { clock, limits: { executionMs: 2_000 } });
   try {
-    expect(failureOf(() => limited.run('fetchAndWrite', [url('/delay/250')]))).toBe('Exceeded maximum execution time');
+    const before = clock.now();
+    limited.run('fetchAndWrite', [url('/delay/250')]);
+    expect(limited.spreadsheet.sheet().getValues('A1')).not.toEqual([['']]);
+    // The stated 250 ms and the fetch service's own round trip moved the clock, not the real wait.
+    expect(clock.now() - before).toBeGreaterThanOrEqual(250 + URL_FETCH.request.ms);
+    expect(limited.counters.modelled.byLabel.urlfetch.ms).toBe(250 + URL_FETCH.request.ms);
+    limited.spreadsheet.sheet().setValues('A1', [['']]);
+    expect(failureOf(() => limited.run('fetchAndWrite', [url('/delay/1900')]))).toBe('Exceeded maximum execution time');
     expect(limited.spreadsheet.sheet().getValues('A1')).toEqual([['']]);
+    // The header is the emulator's: the script never sees it.
+    const seen = limited.run<{ headers: Record<string, string>; allHeaders: Record<string, string> }>('fetchDescribe', [
+      url('/delay/1'),
+    ]);
+    const names = [...Object.keys(seen.headers), ...Object.keys(seen.allHeaders)].map((name) => name.toLowerCase());
+    expect(names).not.toContain('x-sandbox-latency-ms');
+    expect(names).toContain('content-length');
   } finally {
     void limited.close();
   }

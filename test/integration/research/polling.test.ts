@@ -79,14 +79,16 @@ describe('research polling (integration)', () => {
     launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3, 4, 5, 6]);
     await advance(suite, runtime, 5000);
     tick(runtime);
+    const tickEnded = runtime.clock.now();
     runtime.counters.reset();
     const cached = poll(runtime);
     expect(runtime.counters.urlFetch.total).toBe(0);
     expect(cached).toMatchObject({ pending: 5, busy: false });
-    await advance(suite, runtime, 14000);
+    // 12 s after the tick, plus the poll's own modelled time (about a second): within 15 s.
+    await advance(suite, runtime, tickEnded + 12_000 - runtime.clock.now());
     poll(runtime);
     expect(runtime.counters.urlFetch.total).toBe(0);
-    await advance(suite, runtime, 1000);
+    await advance(suite, runtime, tickEnded + 15_000 - runtime.clock.now());
     poll(runtime);
     expect(runtime.counters.urlFetch.total).toBeGreaterThan(0);
     runtime.counters.reset();

@@ -119,7 +119,7 @@ export function harness(latencyMs = 0): Harness {
     env(options = {}) {
       const token = options.token === undefined ? 'secret-token' : options.token;
       // The document's formulas learn their throughput (and slowest round) across executions, in the cache.
-      const throughput = documentThroughput(cache, 'formulas');
+      const throughput = documentThroughput(cache, 'formulas', clock);
       return {
         cache,
         clock,
