@@ -6,6 +6,7 @@
 // how many of each top 500 are similar to several references, their overlap, and the summary line.
 import type { LookalikeAnswer, LookalikeListRequest, ReferenceList } from '../src/search/lookalike-service';
 import { emptyFilterForm } from '../src/search/spec';
+import { markModelled, modelledFields, modelledSince } from './_modelled';
 import { startSandbox, runtimeFor } from '../test/integration/harness';
 
 const REFERENCES = 50;
@@ -61,9 +62,11 @@ export async function run(): Promise<void> {
       top: TOP,
       columns: ['name', 'domain'],
     };
+    const mark = markModelled(runtime.counters);
     const started = Date.now();
     const answer = runtime.run<LookalikeAnswer>('runLookalikeSearch', [request], { kind: 'sidebar' });
     const wallMs = Date.now() - started;
+    const modelled = modelledSince(runtime.counters, mark);
     if (!answer.ok || !answer.sheet) throw new Error(answer.ok ? 'nothing written' : answer.message);
     const requests = runtime.counters.urlFetch.total;
     const rounds = runtime.counters.urlFetch.fetchAllCalls;
@@ -96,7 +99,7 @@ export async function run(): Promise<void> {
       `similar to 2+ references: ${fusedShared} of the fused top ${TOP}, ${naiveShared} of the naive top ${TOP}`,
     );
     console.log(
-      `lookalike_list: refs=${REFERENCES} results=${answer.written} requests=${requests} wall_s=${(wallMs / 1000).toFixed(2)} overlap_with_naive=${overlap.toFixed(2)}`,
+      `lookalike_list: refs=${REFERENCES} results=${answer.written} requests=${requests} wall_s=${(wallMs / 1000).toFixed(2)} overlap_with_naive=${overlap.toFixed(2)} ${modelledFields(modelled)}`,
     );
   } finally {
     await sandbox.stop();

@@ -1,58 +1,82 @@
-// `npm run bench -- research`: the cost of one poll tick with 300 pending research tasks, through the built bundle,
-// the Apps Script emulator and the sandbox over HTTP (manual clock): fetchAll calls, requests, sheet reads and writes,
-// wall time. Also prints the cost of the launch that created the 300 tasks.
+// `npm run bench -- research`: research at size through the built bundle, the Apps Script emulator and the sandbox over
+// HTTP, on a manual clock the cost model moves (bench/_modelled.ts), so every modelled figure repeats exactly:
+//   a Research panel poll with 300 pending tasks (goal <= 1.0 s modelled),
+//   a launch of 1,000 rows (goal <= 60 s modelled, never past 6 minutes in one execution),
+//   a timer tick with 5,000 pending tasks (goal <= 60 s modelled).
+// Each prints fetchAll calls, requests, sheet reads and writes, wall and modelled time.
+import type { GasRuntime } from '../dev/gas-runtime';
 import { startSandbox } from '../test/integration/harness';
-import { advance, launch, runtimeFor, tick } from '../test/integration/research/harness';
+import { advance, launch, poll, REPORT_OUTPUT, runtimeFor, tick } from '../test/integration/research/harness';
+import { goal, markModelled, modelledFields, modelledSince, seconds } from './_modelled';
 
-const PENDING = 300;
+const PANEL_PENDING = 300;
+const LAUNCH_ROWS = 1000;
+const TICK_PENDING = 5000;
+const LAUNCH_REQUEST = { template: 'Research {Domain}', depth: 'medium' as const, output: REPORT_OUTPUT };
+
+/** Runs `step` and prints its HTTP, sheet, wall and modelled figures. */
+function measured<T>(
+  runtime: GasRuntime,
+  label: string,
+  step: () => T,
+): { value: T; figures: ReturnType<typeof modelledSince> } {
+  runtime.counters.reset();
+  const mark = markModelled(runtime.counters);
+  const started = Date.now();
+  const value = step();
+  const wall = (Date.now() - started) / 1000;
+  const figures = modelledSince(runtime.counters, mark);
+  const { urlFetch, sheet } = runtime.counters;
+  console.log(
+    `${label}: ${urlFetch.total} requests in ${urlFetch.fetchAllCalls} fetchAll calls, sheet reads=${sheet.reads} ` +
+      `writes=${sheet.writes}, ${wall.toFixed(2)} s wall, ${seconds(figures.ms)} s modelled`,
+  );
+  return { value, figures };
+}
 
 export async function run(): Promise<void> {
   const world = await startSandbox({ clock: 'manual' });
   try {
-    await world.control.setAccount('sandbox-pro', { credits: 100000 });
-    const companies = await world.control.companies(PENDING);
+    await world.control.setAccount('sandbox-pro', { credits: 1_000_000 });
+    const companies = await world.control.companies(TICK_PENDING);
     const rows = [
       ['Company', 'Domain'],
-      ...Array.from({ length: PENDING }, (_, i) => [
+      ...Array.from({ length: TICK_PENDING }, (_, i) => [
         companies[i % companies.length].name,
         companies[i % companies.length].domain,
       ]),
     ];
     const runtime = await runtimeFor(world, rows);
-    runtime.counters.reset();
-    let started = Date.now();
-    const launched = launch(
-      runtime,
-      {
-        template: 'Research {Domain}',
-        depth: 'medium',
-        output: { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' },
-      },
-      rows.slice(1).map((_, i) => i + 2),
-    );
-    const launchSeconds = (Date.now() - started) / 1000;
-    console.log(
-      `launch: ${launched.created} tasks created, ${runtime.counters.urlFetch.fetchAllCalls} fetchAll calls, ${runtime.counters.urlFetch.total} requests, sheet reads=${runtime.counters.sheet.reads} writes=${runtime.counters.sheet.writes}, ${launchSeconds.toFixed(2)} s`,
-    );
-    // Let the tasks start so the tick has progress to write, but none has finished.
+    const sheetRows = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+
+    // A panel poll over 300 pending tasks.
+    launch(runtime, LAUNCH_REQUEST, sheetRows(2, PANEL_PENDING));
     await advance(world, runtime, 4000);
-    runtime.counters.reset();
-    started = Date.now();
-    tick(runtime);
-    const tickSeconds = (Date.now() - started) / 1000;
-    const { urlFetch, sheet } = runtime.counters;
-    const statuses = runtime.spreadsheet
-      .sheet('Accounts')
-      .getDisplayValues()
-      .slice(1)
-      .map((row) => row[2]);
-    const researching = statuses.filter((status) => status.startsWith('Researching')).length;
-    console.log(
-      `tick: ${PENDING} pending polled, ${urlFetch.total} requests in ${urlFetch.fetchAllCalls} fetchAll calls, sheet reads=${sheet.reads} writes=${sheet.writes}, ${researching} rows show progress, ${tickSeconds.toFixed(2)} s`,
+    const polled = measured(runtime, `panel poll, ${PANEL_PENDING} pending`, () => poll(runtime));
+
+    // A launch of 1,000 rows (one execution).
+    const launched = measured(runtime, `launch of ${LAUNCH_ROWS} rows`, () =>
+      launch(runtime, LAUNCH_REQUEST, sheetRows(2 + PANEL_PENDING, LAUNCH_ROWS)),
     );
+    if (launched.value.created !== LAUNCH_ROWS)
+      throw new Error(`the launch created ${launched.value.created} tasks: ${JSON.stringify(launched.value)}`);
+
+    // The rest of the 5,000, then one timer tick over all of them (started, none finished).
+    for (let from = 2 + PANEL_PENDING + LAUNCH_ROWS; from < TICK_PENDING + 2; from += LAUNCH_ROWS)
+      launch(runtime, LAUNCH_REQUEST, sheetRows(from, Math.min(LAUNCH_ROWS, TICK_PENDING + 2 - from)));
+    await advance(world, runtime, 4000);
+    const pendingBefore = poll(runtime).pending;
+    const ticked = measured(runtime, `timer tick, ${pendingBefore} pending`, () => tick(runtime));
     await runtime.close();
+
+    console.log(goal(`panel poll with ${PANEL_PENDING} pending (modelled)`, polled.figures.ms / 1000, 1, 's'));
+    console.log(goal(`launch of ${LAUNCH_ROWS} rows (modelled)`, launched.figures.ms / 1000, 60, 's'));
+    console.log(goal(`launch's longest execution (modelled)`, launched.figures.maxExecutionMs / 1000 / 60, 6, 'min'));
+    console.log(goal(`timer tick with ${pendingBefore} pending (modelled)`, ticked.figures.ms / 1000, 60, 's'));
     console.log(
-      `research: pending=${PENDING} fetchall_calls=${urlFetch.fetchAllCalls} sheet_writes=${sheet.writes} tick_s=${tickSeconds.toFixed(2)}`,
+      `research: poll_pending=${PANEL_PENDING} poll_modelled_s=${seconds(polled.figures.ms)} ` +
+        `launch_rows=${LAUNCH_ROWS} launch_${modelledFields(launched.figures)} ` +
+        `tick_pending=${pendingBefore} tick_modelled_s=${seconds(ticked.figures.ms)}`,
     );
   } finally {
     await world.sandbox.stop();

@@ -7,6 +7,7 @@ import { createRuntime, createRealClock, SpreadsheetModel } from '../dev/gas-run
 import type { PreviewAnswer, WriteAnswer } from '../src/search/service';
 import { emptyFilterForm, type SearchSpec } from '../src/search/spec';
 import { startSandbox, USER, runtimeFor } from '../test/integration/harness';
+import { markModelled, modelledFields, modelledSince, seconds } from './_modelled';
 
 const COUNT = 2000;
 const LATENCY_MS = 300;
@@ -55,6 +56,7 @@ export async function run(): Promise<void> {
     };
 
     const runtime = runtimeFor(sandbox.url, { token: TOKEN, minRows: 200 });
+    const previewMark = markModelled(runtime.counters);
     const preview = elapsed(() => runtime.run<PreviewAnswer>('previewCompanySearch', [spec], { kind: 'sidebar' }));
     if (!preview.value.ok) throw new Error(preview.value.message);
     const afterPreview = {
@@ -63,7 +65,9 @@ export async function run(): Promise<void> {
       reads: runtime.counters.sheet.reads,
       writes: runtime.counters.sheet.writes,
     };
+    const previewModelled = modelledSince(runtime.counters, previewMark);
     runtime.counters.reset();
+    const writeMark = markModelled(runtime.counters);
     const write = elapsed(() =>
       runtime.run<WriteAnswer>(
         'writeCompanySearch',
@@ -84,6 +88,7 @@ export async function run(): Promise<void> {
       reads: runtime.counters.sheet.reads,
       writes: runtime.counters.sheet.writes,
     };
+    const writeModelled = modelledSince(runtime.counters, writeMark);
     await runtime.close();
 
     const naiveRuntime = createRuntime({
@@ -100,6 +105,7 @@ export async function run(): Promise<void> {
       requests: naiveRuntime.counters.urlFetch.total,
       writes: naiveRuntime.counters.sheet.writes,
       rows: naiveRuntime.spreadsheet.sheets[0].lastRow() - 1,
+      modelledMs: naiveRuntime.counters.modelled.totalMs,
     };
     await naiveRuntime.close();
 
@@ -120,7 +126,9 @@ export async function run(): Promise<void> {
       `ideal for sequential paging: ${Math.ceil(COUNT / 250) * LATENCY_MS} ms of latency alone; one parallel round: ${LATENCY_MS} ms`,
     );
     console.log(
-      `search: results=${preview.value.count} requests=${afterPreview.requests} fetchAllRounds=${afterPreview.rounds} previewMs=${preview.ms} writeMs=${write.ms} totalMs=${total} sheetWrites=${afterWrite.writes} naiveMs=${naive.ms} naiveSheetWrites=${naiveCounts.writes} speedup=${(naive.ms / total).toFixed(1)}x`,
+      `search: results=${preview.value.count} requests=${afterPreview.requests} fetchAllRounds=${afterPreview.rounds} previewMs=${preview.ms} writeMs=${write.ms} totalMs=${total} sheetWrites=${afterWrite.writes} naiveMs=${naive.ms} naiveSheetWrites=${naiveCounts.writes} speedup=${(naive.ms / total).toFixed(1)}x ` +
+        `${modelledFields({ ms: previewModelled.ms + writeModelled.ms, executions: previewModelled.executions + writeModelled.executions, maxExecutionMs: Math.max(previewModelled.maxExecutionMs, writeModelled.maxExecutionMs) })} ` +
+        `naive_modelled_s=${seconds(naiveCounts.modelledMs)}`,
     );
   } finally {
     await sandbox.stop();

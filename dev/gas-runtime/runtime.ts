@@ -365,6 +365,9 @@ export class GasRuntime {
       this.counters.modelled.totalMs += modelled;
       this.counters.modelled.maxExecutionMs = Math.max(this.counters.modelled.maxExecutionMs, modelled);
       this.counters.modelled.lastExecutionMs = modelled;
+      const log = this.counters.modelled.executions;
+      log.push({ name: spec.name, kind: spec.kind, ms: modelled });
+      if (log.length > 1000) log.splice(0, log.length - 1000);
       this.shared.locks.releaseAll(exec.id);
       if (!spec.internal) this.counters.urlFetch.lastExecution = exec.urlFetchCalls;
       this.depth--;

@@ -71,6 +71,8 @@ export interface Counters {
     maxExecutionMs: number;
     lastExecutionMs: number;
     byLabel: Record<string, { count: number; ms: number }>;
+    /** The latest executions (at most 1,000), oldest first: function, kind and modelled time. */
+    executions: Array<{ name: string; kind: string; ms: number }>;
   };
   /** Zeroes the counters above (quota windows are kept: they model Google's, not the benchmark's). */
   reset(): void;
@@ -88,7 +90,7 @@ export function createCounters(quotaToday: () => number): Counters {
     },
     sheet: { reads: 0, writes: 0, cells: 0, cellsBySheet: {} },
     executions: 0,
-    modelled: { totalMs: 0, maxExecutionMs: 0, lastExecutionMs: 0, byLabel: {} },
+    modelled: { totalMs: 0, maxExecutionMs: 0, lastExecutionMs: 0, byLabel: {}, executions: [] },
     reset() {
       counters.urlFetch.total = 0;
       counters.urlFetch.lastExecution = 0;
@@ -98,7 +100,7 @@ export function createCounters(quotaToday: () => number): Counters {
       counters.sheet.cells = 0;
       counters.sheet.cellsBySheet = {};
       counters.executions = 0;
-      counters.modelled = { totalMs: 0, maxExecutionMs: 0, lastExecutionMs: 0, byLabel: {} };
+      counters.modelled = { totalMs: 0, maxExecutionMs: 0, lastExecutionMs: 0, byLabel: {}, executions: [] };
     },
   };
   return counters;

@@ -11,6 +11,8 @@ import { HiddenTable } from '../platform/sheets/hidden-table';
 import { LedgerStore, ReportStore, type LedgerView } from './stores';
 import { recordTick, removeTimerIfIdle, reserveTimer, type TimerDeps } from '../scheduler/timer';
 import { appsScriptTimer } from '../platform/timer-triggers';
+import { timerRuntimeBudget, timerRuntimeMessage } from '../scheduler/runtime-budget';
+import { readAccountKind } from '../platform/request-budget';
 import { cachePollMemory } from './poll';
 import { newId } from '../platform/ids';
 import { activeSpreadsheet, flushWrites, type Spreadsheet } from '../platform/spreadsheet';
@@ -86,5 +88,11 @@ export function tickOnce(r: Research, view?: LedgerView): { pending: number; tim
   }
   const timerProblem = reserveTimer(r.trigger, 'research')?.message ?? null;
   if (!timerProblem) recordTick(r.trigger);
-  return { pending: summary.pending, timerProblem };
+  // The timer is there, but today's share of trigger runtime may be spent: the panel says when it resumes.
+  const now = r.context.clock.now();
+  const runtimeNote = timerRuntimeMessage(
+    timerRuntimeBudget(r.trigger.user, now, readAccountKind(r.trigger.user)),
+    now,
+  );
+  return { pending: summary.pending, timerProblem: timerProblem ?? runtimeNote };
 }

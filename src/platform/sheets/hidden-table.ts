@@ -54,9 +54,16 @@ export class HiddenTable implements TablePort {
     return sheet;
   }
 
-  /** The last row and column with content (read once). */
+  /** The last row and column with content (read once, in one call). */
   private extent(sheet: Sheet): { lastRow: number; lastColumn: number } {
-    this.known ??= { lastRow: sheet.getLastRow(), lastColumn: sheet.getLastColumn() };
+    if (!this.known) {
+      const data = sheet.getDataRange();
+      // An empty sheet's data range is A1: its last row and column with content are 0.
+      const empty = data.getNumRows() === 1 && data.getNumColumns() === 1 && data.getValue() === '';
+      this.known = empty
+        ? { lastRow: 0, lastColumn: 0 }
+        : { lastRow: data.getLastRow(), lastColumn: data.getLastColumn() };
+    }
     return this.known;
   }
 

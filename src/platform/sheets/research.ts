@@ -60,10 +60,24 @@ export class SheetGrid implements GridPort {
     return sheet;
   }
 
+  /** Each sheet's last row and column with content, read in one call and forgotten when this port writes to it. */
+  private readonly extents = new Map<number, { lastRow: number; lastColumn: number }>();
+
+  private extent(sheetId: number, sheet: Sheet): { lastRow: number; lastColumn: number } {
+    let extent = this.extents.get(sheetId);
+    if (!extent) {
+      const data = sheet.getDataRange();
+      const empty = data.getNumRows() === 1 && data.getNumColumns() === 1 && data.getValue() === '';
+      extent = empty ? { lastRow: 0, lastColumn: 0 } : { lastRow: data.getLastRow(), lastColumn: data.getLastColumn() };
+      this.extents.set(sheetId, extent);
+    }
+    return extent;
+  }
+
   headers(sheetId: number): string[] | null {
     const sheet = sheetById(this.spreadsheet, sheetId);
     if (!sheet) return null;
-    const width = sheet.getLastColumn();
+    const width = this.extent(sheetId, sheet).lastColumn;
     return width === 0 ? [] : sheet.getRange(1, 1, 1, width).getDisplayValues()[0];
   }
 
@@ -77,12 +91,13 @@ export class SheetGrid implements GridPort {
     const needed = start + missing.length - 1 - sheet.getMaxColumns();
     if (needed > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), needed);
     sheet.getRange(1, start, 1, missing.length).setValues([missing.map((name) => safeText(name))]);
+    this.extents.delete(sheetId);
     return [...headers, ...missing];
   }
 
   readColumns(sheetId: number, columns: number[]): string[][] {
     const sheet = this.sheet(sheetId);
-    const last = sheet.getLastRow();
+    const last = this.extent(sheetId, sheet).lastRow;
     if (last < 2 || columns.length === 0) return [];
     const first = Math.min(...columns);
     const width = Math.max(...columns) - first + 1;
@@ -92,10 +107,10 @@ export class SheetGrid implements GridPort {
 
   readRows(sheetId: number, rows: number[]): string[][] {
     const sheet = this.sheet(sheetId);
-    const width = sheet.getLastColumn();
+    const { lastRow, lastColumn: width } = this.extent(sheetId, sheet);
     if (rows.length === 0 || width === 0) return rows.map(() => []);
     const first = Math.min(...rows);
-    const last = Math.min(Math.max(...rows), Math.max(sheet.getLastRow(), first));
+    const last = Math.min(Math.max(...rows), Math.max(lastRow, first));
     const values = sheet.getRange(first, 1, last - first + 1, width).getDisplayValues();
     return rows.map((row) => values[row - first] ?? []);
   }
@@ -158,6 +173,7 @@ export class SheetGrid implements GridPort {
   write(sheetId: number, cells: CellWrite[]): void {
     if (cells.length === 0) return;
     const sheet = this.sheet(sheetId);
+    this.extents.delete(sheetId);
     const maxRow = Math.max(...cells.map((cell) => cell.row));
     if (maxRow > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), maxRow - sheet.getMaxRows());
     const values = blocks(cells, (cell) => cell.value !== undefined);

@@ -26,8 +26,9 @@ export interface DriveOptions {
 export async function drive(
   runtime: GasRuntime,
   options: DriveOptions = {},
-): Promise<{ progress: EnrichProgress; kills: number; steps: number }> {
+): Promise<{ progress: EnrichProgress; kills: number; steps: number; waitedMs: number }> {
   let kills = 0;
+  let waitedMs = 0;
   for (let step = 0; step < (options.maxSteps ?? 500); step++) {
     const killAt = await options.before?.(step);
     const logFrom = runtime.httpLog.length;
@@ -45,9 +46,10 @@ export async function drive(
     }
     options.after?.(step, false, logFrom);
     if (!progress) throw new Error('no job');
-    if (progress.nextStepInMs < 0) return { progress, kills, steps: step + 1 };
+    if (progress.nextStepInMs < 0) return { progress, kills, steps: step + 1, waitedMs };
     const wait = progress.nextStepInMs;
     if (wait > 0) {
+      waitedMs += wait;
       if (options.realTime) await new Promise((done) => setTimeout(done, wait));
       else (runtime.clock as ManualClock).advance(wait);
     }

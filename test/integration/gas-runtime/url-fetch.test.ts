@@ -208,3 +208,22 @@ test('HTTP time counts toward the execution limit on a manual clock, at the late
     void limited.close();
   }
 });
+
+describe.each([null, 4])('fetchAllConcurrency %p (Google documents no cap on a fetchAll)', (concurrency) => {
+  test('a fetchAll is charged its slowest request per wave of that many at once', () => {
+    const capped = fixtureRuntime('urlfetch', {
+      clock: createManualClock(Date.UTC(2026, 0, 5, 9)),
+      behaviours: { fetchAllConcurrency: concurrency },
+    });
+    try {
+      const requests = Array.from({ length: 8 }, (_, i) => ({ url: url(`/delay/${100 + i}`) }));
+      capped.run('fetchAllTexts', [requests]);
+      const charged = capped.counters.modelled.byLabel.urlfetch.ms;
+      // Unlimited: one round, its slowest request (107 ms). Four at a time: two rounds (103 ms, then 107 ms).
+      const expected = concurrency === null ? URL_FETCH.request.ms + 107 : 2 * URL_FETCH.request.ms + 103 + 107;
+      expect(charged).toBe(expected);
+    } finally {
+      void capped.close();
+    }
+  });
+});
