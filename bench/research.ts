@@ -1,6 +1,7 @@
 // `npm run bench -- research`: research at size through the built bundle, the Apps Script emulator and the sandbox over
 // HTTP, on a manual clock the cost model moves (bench/_modelled.ts), so every modelled figure repeats exactly:
-//   a Research panel poll with 300 pending tasks (goal <= 1.0 s modelled),
+//   a Research panel poll with 300 pending tasks (goal <= 1.0 s modelled): one that ticks (asks the service, writes
+//   progress; at most every 15 s, less often after costly ticks) and one between ticks (shows the ledger),
 //   a launch of 1,000 rows (goal <= 60 s modelled, never past 6 minutes in one execution),
 //   a timer tick with 5,000 pending tasks (goal <= 60 s modelled).
 // Each prints fetchAll calls, requests, sheet reads and writes, wall and modelled time.
@@ -52,7 +53,8 @@ export async function run(): Promise<void> {
     // A panel poll over 300 pending tasks.
     launch(runtime, LAUNCH_REQUEST, sheetRows(2, PANEL_PENDING));
     await advance(world, runtime, 4000);
-    const polled = measured(runtime, `panel poll, ${PANEL_PENDING} pending`, () => poll(runtime));
+    const ticking = measured(runtime, `panel poll that ticks, ${PANEL_PENDING} pending`, () => poll(runtime));
+    const polled = measured(runtime, `panel poll between ticks, ${PANEL_PENDING} pending`, () => poll(runtime));
 
     // A launch of 1,000 rows (one execution).
     const launched = measured(runtime, `launch of ${LAUNCH_ROWS} rows`, () =>
@@ -69,12 +71,15 @@ export async function run(): Promise<void> {
     const ticked = measured(runtime, `timer tick, ${pendingBefore} pending`, () => tick(runtime));
     await runtime.close();
 
-    console.log(goal(`panel poll with ${PANEL_PENDING} pending (modelled)`, polled.figures.ms / 1000, 1, 's'));
+    console.log(
+      goal(`panel poll between ticks, ${PANEL_PENDING} pending (modelled)`, polled.figures.ms / 1000, 1, 's'),
+    );
+    console.log(goal(`panel poll that ticks, ${PANEL_PENDING} pending (modelled)`, ticking.figures.ms / 1000, 1, 's'));
     console.log(goal(`launch of ${LAUNCH_ROWS} rows (modelled)`, launched.figures.ms / 1000, 60, 's'));
     console.log(goal(`launch's longest execution (modelled)`, launched.figures.maxExecutionMs / 1000 / 60, 6, 'min'));
     console.log(goal(`timer tick with ${pendingBefore} pending (modelled)`, ticked.figures.ms / 1000, 60, 's'));
     console.log(
-      `research: poll_pending=${PANEL_PENDING} poll_modelled_s=${seconds(polled.figures.ms)} ` +
+      `research: poll_pending=${PANEL_PENDING} poll_modelled_s=${seconds(polled.figures.ms)} ticking_poll_modelled_s=${seconds(ticking.figures.ms)} ` +
         `launch_rows=${LAUNCH_ROWS} launch_${modelledFields(launched.figures)} ` +
         `tick_pending=${pendingBefore} tick_modelled_s=${seconds(ticked.figures.ms)}`,
     );

@@ -52,7 +52,7 @@ export const SHEET = {
   readPerCell: { ms: 0.01, source: SOURCE.estimate } as Cost,
   write: { ms: 30, source: SOURCE.flush } as Cost,
   writePerCell: { ms: 0.005, source: SOURCE.flush } as Cost,
-  /** flush(), or a read while writes are buffered (it commits them first). */
+  /** flush(), a read while writes are buffered (it commits them first), or the end of an execution with writes buffered. */
   commit: { ms: 600, source: `${SOURCE.flush}; ${SOURCE.interleave}; ${SOURCE.poehnelt}` } as Cost,
   /** flush() with nothing buffered. */
   idleFlush: { ms: 30, source: SOURCE.estimate } as Cost,

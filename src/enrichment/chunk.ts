@@ -17,7 +17,7 @@ import {
   type CellUpdates,
 } from './rows';
 import type { EnrichProgress } from './contract';
-import { loadJob, recordFilledColumns, saveJob, type EnrichJob } from './job-state';
+import { jobGeneration, loadJob, recordFilledColumns, saveJob, type EnrichJob } from './job-state';
 import { settleBatch, type BatchItem, type ChunkWork } from './settle';
 import { resolveDomains } from './lookups';
 import type { EnrichSheet } from './ports';
@@ -64,6 +64,11 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
   }
   const client = deps.client();
   let planIndex = 0;
+  // Another execution may change the job meanwhile (a cancel from another panel): each round reads the job's head
+  // fresh (one property read), and the whole job only when the head changed.
+  let knownGeneration = jobGeneration(deps.store);
+  // The rounds' requests counted in the budget at once (what is not sent is given back below).
+  deps.requestsAhead.reserve(job.plan.length + job.retries.length);
   for (;;) {
     let now = deps.clock.now();
     if (now - started >= budgetMs) break;
@@ -90,8 +95,12 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     // The tail of a plan that is not the last goes out with the next plan, in a full batch.
     if (!job.mainDone && due.length + fromPlan.length < batchSize && planIndex + fromPlan.length >= job.plan.length)
       break;
-    const stored = loadJob(freshReads(deps.store));
-    if (!stored || stored.id !== job.id || stored.status !== 'running') break;
+    const generation = jobGeneration(freshReads(deps.store));
+    if (generation !== knownGeneration) {
+      const stored = loadJob(freshReads(deps.store));
+      if (!stored || stored.id !== job.id || stored.status !== 'running') break;
+      knownGeneration = generation;
+    }
     const batch: BatchItem[] = [
       ...due.map((entry) => ({ d: entry.d, r: entry.r, retry: entry })),
       ...fromPlan.map((entry) => ({ d: entry.d, r: entry.r, retry: undefined })),
@@ -116,6 +125,7 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     }
   }
   job.plan = job.plan.slice(planIndex);
+  deps.requestsAhead.release();
   return work;
 }
 
@@ -200,6 +210,7 @@ function chunkOnce(deps: EnrichDeps, job: EnrichJob, started: number, budgetMs: 
     const sheet = deps.sheets.byId(job.sheetId);
     if (!sheet) pause(job, `The sheet "${job.sheetName}" was deleted: start a new enrichment.`);
     else {
+      deps.dates.prepare();
       const settled = writeAndPlan(sheet, job, work);
       if (job.status !== 'paused') deps.dates.record(sheet.id, settled, deps.clock.now());
     }

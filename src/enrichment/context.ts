@@ -28,6 +28,10 @@ export function enrichmentContext(): EnrichDeps & { timer: TimerDeps } {
     client: () => context.userClient({ retry: { handBackRateLimited: true } }),
     newId,
     requests: () => context.requestBudget.status(),
+    requestsAhead: {
+      reserve: (count) => context.requestBudget.reserveAhead(count),
+      release: () => context.requestBudget.releaseAhead(),
+    },
   };
 }
 

@@ -34,6 +34,11 @@ export interface SheetAccess {
  */
 export interface EnrichmentDates {
   read(sheetId: number): Map<string, number>;
+  /**
+   * Reads what `record` will need, so a chunk reads before it writes: Apps Script commits buffered writes before any
+   * read, which costs as much as several reads.
+   */
+  prepare(): void;
   record(sheetId: number, domains: string[], at: number): void;
 }
 

@@ -84,6 +84,8 @@ export interface EnrichDeps {
   newId: () => string;
   /** The acting user's daily request budget: used and allowed today. */
   requests: () => { used: number; limit: number };
+  /** Counts a chunk's requests in the budget at once, and gives back what it did not send (RequestCounter). */
+  requestsAhead: { reserve(count: number): void; release(): void };
 }
 
 // --- Preview and start ---------------------------------------------------------------------------------------------

@@ -31,11 +31,11 @@ function readState(cache: CachePort, scope: ThroughputScope): ThroughputState | 
 }
 
 /**
- * What a later execution must not miss: a new batch size or ceiling, a refusal (the rate found, or lowered), a slower
- * round. Saved at once; the rest (timings, streaks, the paced rate's slow climb) at most every 10 s.
+ * What a later execution must not miss: a lower ceiling, a refusal (the rate found, or lowered), a slower round. Saved
+ * at once; the rest (the batch growing, timings, streaks, the paced rate's slow climb) at most every 10 s.
  */
 const shape = (state: ThroughputState) =>
-  JSON.stringify([state.batch, state.ceiling, state.ratePerSecond === null, state.refusedRate]);
+  JSON.stringify([state.ceiling, state.ratePerSecond === null, state.refusedRate]);
 const SAVE_EVERY_MS = 10_000;
 
 /**

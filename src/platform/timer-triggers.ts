@@ -15,7 +15,9 @@ const TRIGGER_LIMIT = /too many (time-based )?triggers/i;
 type Trigger = GoogleAppsScript.Script.Trigger;
 
 function scriptTriggers(): TimerTriggerPort {
-  const thisDocument = () => ScriptApp.getUserTriggers(SpreadsheetApp.getActive());
+  // Listed once per execution (each list is a round trip of ~150 ms), again after this execution adds or removes one.
+  let listed: Trigger[] | null = null;
+  const thisDocument = () => (listed ??= ScriptApp.getUserTriggers(SpreadsheetApp.getActive())).slice();
   /** This document's triggers of the user, and the recorded one wherever the user's triggers list it. */
   const find = (recordedId: string | null): Trigger[] => {
     const found = thisDocument();
@@ -32,6 +34,7 @@ function scriptTriggers(): TimerTriggerPort {
         .map((trigger) => trigger.getUniqueId()),
     create: (handler, cadence) => {
       const builder = ScriptApp.newTrigger(handler).timeBased();
+      listed = null;
       try {
         return (cadence === 'minute' ? builder.everyMinutes(1) : builder.everyHours(1)).create().getUniqueId();
       } catch (error) {
@@ -41,6 +44,7 @@ function scriptTriggers(): TimerTriggerPort {
     },
     remove: (id) => {
       for (const trigger of find(id)) if (trigger.getUniqueId() === id) ScriptApp.deleteTrigger(trigger);
+      listed = null;
     },
   };
 }

@@ -1,4 +1,4 @@
-// The enrichment job's sheet port over SpreadsheetApp: whole-grid read (the grid's size, then one getValues), formula
+// The enrichment job's sheet port over SpreadsheetApp: read of the cells with content (getDataRange, one getValues), formula
 // read and rectangular writes of values and notes, each one Apps Script call (plus adding columns when new field
 // columns reach past the sheet's last one); and the enrichment dates in their hidden sheet.
 import type { CellValue } from '../../shared/cell-values';
@@ -28,7 +28,7 @@ function wrap(sheet: Sheet): EnrichSheet {
   return {
     id: sheet.getSheetId(),
     name: sheet.getName(),
-    readValues: () => trimmed(sheet.getRange(1, 1, sheet.getMaxRows(), sheet.getMaxColumns()).getValues()),
+    readValues: () => trimmed(sheet.getDataRange().getValues()),
     readFormulas: (area: Area) => sheet.getRange(area.row, area.column, area.numRows, area.numColumns).getFormulas(),
     writeValues: (row: number, column: number, values: Array<Array<CellValue | Date>>) => {
       const width = values[0]?.length ?? 0;
@@ -78,9 +78,18 @@ export function appsScriptSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
 /** The hidden sheet of enrichment dates: one row per sheet and domain (sheet id, domain, ISO time), read and written whole. */
 export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): EnrichmentDates {
   const existing = () => spreadsheet.getSheetByName(ENRICHMENT_DATES_SHEET);
-  const rows = (sheet: Sheet | null): unknown[][] =>
-    sheet && sheet.getLastRow() > 1 ? sheet.getRange(2, 1, sheet.getLastRow() - 1, 3).getValues() : [];
+  const readRows = (sheet: Sheet | null): unknown[][] => {
+    if (!sheet) return [];
+    const last = sheet.getLastRow();
+    return last > 1 ? sheet.getRange(2, 1, last - 1, 3).getValues() : [];
+  };
+  // Read once (prepare, or the first use) and kept as this execution writes it.
+  let known: unknown[][] | null = null;
+  const rows = (sheet: Sheet | null): unknown[][] => (known ??= readRows(sheet));
   return {
+    prepare: () => {
+      rows(existing());
+    },
     read: (sheetId) => {
       const dates = new Map<string, number>();
       for (const [id, domain, at] of rows(existing())) {
@@ -103,6 +112,7 @@ export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsh
       const iso = new Date(at).toISOString();
       for (const domain of domains) all.set(`${sheetId}|${domain}`, [sheetId, domain, iso]);
       const table = [...all.values()];
+      known = table;
       if (sheet.getMaxRows() < table.length + 1)
         sheet.insertRowsAfter(sheet.getMaxRows(), table.length + 1 - sheet.getMaxRows());
       sheet.getRange(2, 1, table.length, 3).setValues(table as Array<Array<string | number>>);

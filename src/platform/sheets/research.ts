@@ -60,8 +60,29 @@ export class SheetGrid implements GridPort {
     return sheet;
   }
 
-  /** Each sheet's last row and column with content, read in one call and forgotten when this port writes to it. */
+  /**
+   * What this execution read of each sheet, kept until its own writes change it: the extent (grown by writes), the
+   * header row, column reads and row tags. A tick locates its rows and the poll that ran it shows them without
+   * reading the sheet again: a read after writes waits for them to be committed (costs.ts in the emulator).
+   */
   private readonly extents = new Map<number, { lastRow: number; lastColumn: number }>();
+  private readonly headerRows = new Map<number, string[]>();
+  private readonly columnReads = new Map<number, Map<string, { columns: number[]; values: string[][] }>>();
+  private readonly tagReads = new Map<number, Map<string, number>>();
+
+  /** Keeps what was read true after this port writes `cells`: the extent grows, reads of those columns are dropped. */
+  private noteWrite(sheetId: number, cells: CellWrite[]): void {
+    const extent = this.extents.get(sheetId);
+    const written = new Set(cells.map((cell) => cell.column));
+    if (extent) {
+      extent.lastRow = Math.max(extent.lastRow, ...cells.map((cell) => cell.row));
+      extent.lastColumn = Math.max(extent.lastColumn, ...written);
+    }
+    if (cells.some((cell) => cell.row === 1)) this.headerRows.delete(sheetId);
+    const reads = this.columnReads.get(sheetId);
+    if (reads)
+      for (const [key, read] of reads) if (read.columns.some((column) => written.has(column))) reads.delete(key);
+  }
 
   private extent(sheetId: number, sheet: Sheet): { lastRow: number; lastColumn: number } {
     let extent = this.extents.get(sheetId);
@@ -77,8 +98,12 @@ export class SheetGrid implements GridPort {
   headers(sheetId: number): string[] | null {
     const sheet = sheetById(this.spreadsheet, sheetId);
     if (!sheet) return null;
+    const known = this.headerRows.get(sheetId);
+    if (known) return known.slice();
     const width = this.extent(sheetId, sheet).lastColumn;
-    return width === 0 ? [] : sheet.getRange(1, 1, 1, width).getDisplayValues()[0];
+    const headers = width === 0 ? [] : sheet.getRange(1, 1, 1, width).getDisplayValues()[0];
+    this.headerRows.set(sheetId, headers);
+    return headers.slice();
   }
 
   ensureHeaders(sheetId: number, wanted: string[]): string[] {
@@ -92,17 +117,25 @@ export class SheetGrid implements GridPort {
     if (needed > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), needed);
     sheet.getRange(1, start, 1, missing.length).setValues([missing.map((name) => safeText(name))]);
     this.extents.delete(sheetId);
+    this.headerRows.delete(sheetId);
     return [...headers, ...missing];
   }
 
   readColumns(sheetId: number, columns: number[]): string[][] {
     const sheet = this.sheet(sheetId);
+    const reads = this.columnReads.get(sheetId) ?? new Map<string, { columns: number[]; values: string[][] }>();
+    this.columnReads.set(sheetId, reads);
+    const key = columns.join(',');
+    const known = reads.get(key);
+    if (known) return known.values.map((row) => row.slice());
     const last = this.extent(sheetId, sheet).lastRow;
     if (last < 2 || columns.length === 0) return [];
     const first = Math.min(...columns);
     const width = Math.max(...columns) - first + 1;
     const values = sheet.getRange(2, first, last - 1, width).getDisplayValues();
-    return values.map((row) => columns.map((column) => row[column - first] ?? ''));
+    const picked = values.map((row) => columns.map((column) => row[column - first] ?? ''));
+    reads.set(key, { columns, values: picked });
+    return picked.map((row) => row.slice());
   }
 
   readRows(sheetId: number, rows: number[]): string[][] {
@@ -124,13 +157,16 @@ export class SheetGrid implements GridPort {
   }
 
   rowIds(sheetId: number): Map<string, number> {
+    const known = this.tagReads.get(sheetId);
+    if (known) return new Map(known);
     const ids = new Map<string, number>();
     for (const metadata of this.tags(sheetId)) {
       const value = metadata.getValue();
       const range = metadata.getLocation().getRow();
       if (value && range && !ids.has(value)) ids.set(value, range.getRow());
     }
-    return ids;
+    this.tagReads.set(sheetId, ids);
+    return new Map(ids);
   }
 
   tagRows(sheetId: number, rows: number[], newId: () => string): Map<number, string> {
@@ -145,6 +181,7 @@ export class SheetGrid implements GridPort {
         sheet
           .getRange(`${row}:${row}`)
           .addDeveloperMetadata(ROW_TAG_KEY, id, SpreadsheetApp.DeveloperMetadataVisibility.DOCUMENT);
+        this.tagReads.get(sheetId)?.set(id, row);
         byRow.set(row, id);
       }
       result.set(row, id);
@@ -154,6 +191,7 @@ export class SheetGrid implements GridPort {
 
   untagRows(sheetId: number, ids: ReadonlySet<string>): void {
     if (ids.size === 0 || !sheetById(this.spreadsheet, sheetId)) return;
+    this.tagReads.delete(sheetId);
     for (const metadata of this.tags(sheetId)) if (ids.has(metadata.getValue() ?? '')) metadata.remove();
   }
 
@@ -173,7 +211,7 @@ export class SheetGrid implements GridPort {
   write(sheetId: number, cells: CellWrite[]): void {
     if (cells.length === 0) return;
     const sheet = this.sheet(sheetId);
-    this.extents.delete(sheetId);
+    this.noteWrite(sheetId, cells);
     const maxRow = Math.max(...cells.map((cell) => cell.row));
     if (maxRow > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), maxRow - sheet.getMaxRows());
     const values = blocks(cells, (cell) => cell.value !== undefined);

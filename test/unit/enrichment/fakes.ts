@@ -241,6 +241,8 @@ export class MemoryDates implements EnrichmentDates {
   read(sheetId: number): Map<string, number> {
     return new Map(this.bySheet.get(sheetId) ?? []);
   }
+  prepare(): void {}
+
   record(sheetId: number, domains: string[], at: number): void {
     const dates = this.bySheet.get(sheetId) ?? new Map<string, number>();
     for (const domain of domains) dates.set(domain, at);
@@ -274,6 +276,7 @@ export function world(rows: unknown[][], selection?: Partial<Area>): World {
     client: () => client,
     newId: () => `job-${++ids}`,
     requests: () => ({ used: 0, limit: 18_000 }),
+    requestsAhead: { reserve: () => undefined, release: () => undefined },
   };
   return { deps, sheet, client, cache, store, clock, lock, triggers, selection: area, dates };
 }

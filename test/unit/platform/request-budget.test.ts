@@ -83,6 +83,40 @@ describe('RequestCounter and withRequestBudget', () => {
     expect(store.reads).toBe(2 + 1 + 1); // two usage reads, the account kind once, the status read
   });
 
+  it("counts a job's rounds ahead in one write, sends them without store calls, and gives back what was not sent", () => {
+    const clock = new ManualClock(T0);
+    const store = new MemoryStore();
+    const counter = new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clock);
+    const http = withRequestBudget(new CountingHttp(), counter);
+    counter.reserveAhead(300);
+    expect(counter.status().used).toBe(300);
+    const writes = store.writes;
+    for (let round = 0; round < 4; round++) http.fetchAll(Array.from({ length: 50 }, () => request));
+    expect(store.writes).toBe(writes);
+    expect(counter.sentHere()).toBe(200);
+    counter.releaseAhead();
+    expect(counter.status().used).toBe(200);
+    // Past what was counted ahead, each batch is counted in the store again.
+    counter.reserveAhead(10);
+    http.fetchAll(Array.from({ length: 25 }, () => request));
+    counter.releaseAhead();
+    expect(counter.status().used).toBe(225);
+    expect(counter.sentHere()).toBe(225);
+  });
+
+  it('counts ahead no more than the budget leaves', () => {
+    const clock = new ManualClock(T0);
+    const store = new MemoryStore();
+    store.set(REQUEST_BUDGET_KEYS.usage, JSON.stringify(addUsage({}, T0, 17_900)));
+    const counter = new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clock);
+    counter.reserveAhead(500);
+    expect(counter.status().used).toBe(18_000);
+    const inner = new CountingHttp();
+    const answers = withRequestBudget(inner, counter).fetchAll(Array.from({ length: 150 }, () => request));
+    expect(inner.sent).toBe(100);
+    expect(answers.filter((answer) => !answer.ok)).toHaveLength(50);
+  });
+
   it('sends what fits, refuses the rest before sending, and resumes when the hours leave the window', () => {
     const clock = new ManualClock(T0);
     const store = new MemoryStore();
