@@ -56,3 +56,12 @@ export function goal(
   const show = (n: number) => (unit === 'x' ? n.toFixed(2) : n.toFixed(unit === 'KB' ? 1 : 2));
   return `goal: ${name} ${show(value)} ${unit} ${atLeast ? '>=' : '<='} ${show(limit)} ${unit} ${met ? 'met' : 'MISSED'}`;
 }
+
+/** What the modelled time went to, the largest first (`urlfetch 7.28 s x26, Cache.putAll 2.42 s x26, ...`). */
+export function modelledBreakdown(counters: Counters, top = 8): string {
+  return Object.entries(counters.modelled.byLabel)
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .slice(0, top)
+    .map(([label, entry]) => `${label} ${seconds(entry.ms)} s x${entry.count}`)
+    .join(', ');
+}

@@ -21,7 +21,7 @@ import { startSandbox, TOKEN, USER, runtimeFor } from '../test/integration/harne
 import { drive, start, LEADS } from '../test/integration/enrichment/harness';
 import { shuffled } from './_shuffle';
 import { SHEET, URL_FETCH } from '../dev/gas-runtime/costs';
-import { goal, seconds } from './_modelled';
+import { goal, modelledBreakdown, seconds } from './_modelled';
 
 const ROWS = 2000;
 const UNIQUE = 1500;
@@ -65,6 +65,8 @@ interface JobRun {
   modelledMs: number;
   executions: number;
   modelledMaxExecutionMs: number;
+  /** What the executions' modelled time went to, the largest first. */
+  modelledBreakdown: string;
 }
 
 /** The modelled ideal: the rounds of `batch` lookups at the latency, and one sheet read and write per chunk. */
@@ -106,6 +108,7 @@ async function runJob(sandbox: SpawnedSandbox, control: SandboxControl, rows: un
     modelledMs: runtime.counters.modelled.totalMs + waitedMs,
     executions: runtime.counters.executions,
     modelledMaxExecutionMs: runtime.counters.modelled.maxExecutionMs,
+    modelledBreakdown: modelledBreakdown(runtime.counters, 16),
   };
   await runtime.close();
   report(progress);
@@ -213,6 +216,7 @@ function printJob(job: JobRun, idealMs: number): void {
   console.log(
     `  modelled ${seconds(job.modelledMs)} s (${job.executions} executions ${seconds(job.modelledExecutionsMs)} s, the longest ${seconds(job.modelledMaxExecutionMs)} s, + the panel's waits); modelled ideal ${seconds(modelledIdealMs(job.httpCalls, job.reachedBatch, job.progress.chunks))} s`,
   );
+  console.log(`  modelled time went to: ${job.modelledBreakdown}`);
 }
 
 /** The modelled summary fields of a job. */

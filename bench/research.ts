@@ -8,7 +8,7 @@
 import type { GasRuntime } from '../dev/gas-runtime';
 import { startSandbox } from '../test/integration/harness';
 import { advance, launch, poll, REPORT_OUTPUT, runtimeFor, tick } from '../test/integration/research/harness';
-import { goal, markModelled, modelledFields, modelledSince, seconds } from './_modelled';
+import { goal, markModelled, modelledBreakdown, modelledFields, modelledSince, seconds } from './_modelled';
 
 const PANEL_PENDING = 300;
 const LAUNCH_ROWS = 1000;
@@ -32,6 +32,7 @@ function measured<T>(
     `${label}: ${urlFetch.total} requests in ${urlFetch.fetchAllCalls} fetchAll calls, sheet reads=${sheet.reads} ` +
       `writes=${sheet.writes}, ${wall.toFixed(2)} s wall, ${seconds(figures.ms)} s modelled`,
   );
+  console.log(`  modelled time went to: ${modelledBreakdown(runtime.counters, 12)}`);
   return { value, figures };
 }
 

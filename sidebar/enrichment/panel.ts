@@ -88,7 +88,8 @@ class EnrichPanel {
         button.disabled = false;
         return;
       }
-      this.options = choice;
+      // "Overwrite non-empty cells" holds for this run only: the next one asks afresh (the user's later edits stay).
+      this.options = { ...choice, overwrite: false };
       this.renderProgress(started.progress);
       void this.drive();
     } catch (error) {

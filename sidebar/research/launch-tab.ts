@@ -11,18 +11,24 @@ import { outputSection } from './output-section';
 import { loadContext, output, render, state } from './state';
 import { pollLoop } from './tasks-tab';
 
-async function launch(fitToCap = false): Promise<void> {
+/**
+ * Launches the selected rows; `againRows` launches those rows again although they already hold a result (the user
+ * answered "Research again" with its cost in view).
+ */
+async function launch(fitToCap = false, againRows?: number[]): Promise<void> {
   const context = state.context;
   if (!context || state.busy) return;
   state.busy = true;
   refreshLaunchSummary();
+  const rows = againRows ?? context.rows;
   const request = {
     template: state.template,
     depth: state.depth,
     output: output(),
     rerun: state.rerun,
+    again: againRows !== undefined,
     sheetId: context.sheetId,
-    rows: context.rows,
+    rows,
     fitToCap,
   };
   try {
@@ -37,17 +43,18 @@ async function launch(fitToCap = false): Promise<void> {
       ...(response.skippedEmpty.length ? [`Empty brief: rows ${response.skippedEmpty.join(', ')}`] : []),
       ...(response.overCap.length ? [`Left out by the spending cap: rows ${response.overCap.join(', ')}`] : []),
     ];
-    const kind = response.ok ? (response.failed.length ? 'warn' : 'ok') : 'error';
-    const launchedRows = context.rows.filter(
-      (row) => !response.skippedEmpty.includes(row) && !response.skippedRunning.includes(row),
-    );
+    const kind = response.ok ? (response.failed.length || response.skippedDone.length ? 'warn' : 'ok') : 'error';
+    const skipped = new Set([...response.skippedEmpty, ...response.skippedRunning]);
+    for (const { row } of response.skippedDone) skipped.add(row);
     state.launched = {
       kind,
       text: response.message,
       details,
       sheetId: context.sheetId,
-      rows: launchedRows,
+      rows: rows.filter((row) => !skipped.has(row)),
       statusHeader: output().statusHeader,
+      researched: response.skippedDone,
+      depth: request.depth,
     };
     if (response.ok) {
       void refreshSpentCredits();
@@ -62,6 +69,8 @@ async function launch(fitToCap = false): Promise<void> {
       sheetId: context.sheetId,
       rows: [],
       statusHeader: '',
+      researched: [],
+      depth: request.depth,
     };
   } finally {
     state.busy = false;
@@ -110,6 +119,53 @@ async function showLaunchedRows(): Promise<void> {
   render();
 }
 
+const shortDate = (ms: number) =>
+  new Date(ms).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+
+/**
+ * Rows that already hold a result were not paid for again: the question, with each row's result date and what
+ * researching them again reserves, and the button that does it.
+ */
+function researchAgainQuestion(
+  researched: Array<{ row: number; finishedAt: number }>,
+  depth: TaskDepth,
+): HTMLElement | null {
+  if (researched.length === 0) return null;
+  const shown = researched
+    .slice(0, 8)
+    .map(({ row, finishedAt }) => `row ${row} (${shortDate(finishedAt)})`)
+    .join(', ');
+  const more = researched.length > 8 ? ` and ${researched.length - 8} more` : '';
+  const perRow = state.context?.reservations[depth] ?? 0;
+  const count = researched.length;
+  return h(
+    'div',
+    { id: 'research-again-question' },
+    message(
+      'warn',
+      `${count === 1 ? '1 row already has' : `${count} rows already have`} a research result: ${shown}${more}. ` +
+        `Research ${count === 1 ? 'it' : 'them'} again? Up to ${count * perRow} credits (${count} x ${perRow} at ${depthLabel(depth)}); the new result replaces the current one.`,
+    ),
+    h(
+      'div',
+      { class: 'row' },
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'research-again',
+          onclick: () =>
+            void launch(
+              false,
+              researched.map((entry) => entry.row),
+            ),
+        },
+        'Research again',
+      ),
+    ),
+  );
+}
+
 /** The launch's answer under the button, with "Show in sheet" when rows were launched. */
 function launchResult(): HTMLElement | null {
   const launched = state.launched;
@@ -126,6 +182,7 @@ function launchResult(): HTMLElement | null {
           h('button', { type: 'button', id: 'show-in-sheet', onclick: () => void showLaunchedRows() }, 'Show in sheet'),
         )
       : null,
+    researchAgainQuestion(launched.researched, launched.depth),
   );
 }
 

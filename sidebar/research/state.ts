@@ -47,6 +47,10 @@ export interface PanelState {
     sheetId: number;
     rows: number[];
     statusHeader: string;
+    /** Rows left alone because they already hold a result (when it finished): "Research again" asks first. */
+    researched: Array<{ row: number; finishedAt: number }>;
+    /** The depth the launch asked for (what researching those rows again would reserve). */
+    depth: TaskDepth;
   } | null;
   /** The answer to "Write to selected row", shown in the task's own entry (with its question, if any). */
   written: {

@@ -17,9 +17,13 @@ export function activeSheetId(): number {
   return SpreadsheetApp.getActiveSheet().getSheetId();
 }
 
+// Read once per execution (every execution loads the script afresh): a spending check formats a date per task.
+let spreadsheetZone: string | null = null;
+
 /** Formats a time in the spreadsheet's time zone (`yyyy-MM-dd`, `yyyy-MM`, ...). */
 export function formatInSpreadsheetZone(ms: number, pattern: string): string {
-  return Utilities.formatDate(new Date(ms), activeSpreadsheet().getSpreadsheetTimeZone(), pattern);
+  spreadsheetZone ??= activeSpreadsheet().getSpreadsheetTimeZone();
+  return Utilities.formatDate(new Date(ms), spreadsheetZone, pattern);
 }
 
 /** Shows a short message in the spreadsheet's corner. */

@@ -64,7 +64,7 @@ export interface ResearchContextDto {
   firstRow: string[] | null;
   firstRowDomains: Array<string | null> | null;
   /** The panel's last launch settings in this spreadsheet. */
-  saved: Omit<LaunchRequest, 'rerun'> | null;
+  saved: Omit<LaunchRequest, 'rerun' | 'again'> | null;
   reservations: Record<string, number>;
   /** This spreadsheet's research spending cap and what is left under it. */
   guard: SpendingGuardDto;
@@ -78,6 +78,11 @@ export interface LaunchResponse {
   queued: number;
   skippedEmpty: number[];
   skippedRunning: number[];
+  /**
+   * Rows that already hold a finished task's result, with when it finished (epoch ms): nothing was spent on them; the
+   * panel asks, with the cost, before it researches them again (`again`).
+   */
+  skippedDone: Array<{ row: number; finishedAt: number }>;
   tooLong: Array<{ row: number; length: number }>;
   /** Rows left out because the spending cap had no room (only when the user asked to launch what fits). */
   overCap: number[];

@@ -210,16 +210,27 @@ export function recheckUnconfirmed(
   return { found: adopted, stillMissing: missing.length };
 }
 
-/** "Send anyway": the given unconfirmed records go back to the queue (the user accepted that this may pay twice). */
-export function sendUnconfirmedAnyway(deps: JobDeps, ids: ReadonlySet<string>): LedgerEntry[] {
-  deps.ledger.load();
+/**
+ * "Send anyway": the given unconfirmed records (from `unconfirmedOf`) go back to the queue (the user accepted that
+ * this may pay twice); each keeps counting its first create, which may have started (`maybeStarted`).
+ */
+export function sendUnconfirmedAnyway(deps: JobDeps, unconfirmed: readonly LedgerEntry[]): LedgerEntry[] {
   const now = deps.clock.now();
-  const requeued = deps.ledger
-    .all()
-    .filter((entry) => entry.state === 'unconfirmed' && ids.has(entry.id))
-    .map((entry) => ({ ...entry, state: 'queued' as const, written: false, updatedAt: now }));
+  const requeued = unconfirmed.map((entry) => ({
+    ...entry,
+    state: 'queued' as const,
+    written: false,
+    updatedAt: now,
+    maybeStarted: (entry.maybeStarted ?? 0) + 1,
+  }));
   deps.ledger.save(requeued);
   return requeued;
+}
+
+/** The given records that are unconfirmed, from the ledger as it is now (it is loaded here). */
+export function unconfirmedOf(deps: JobDeps, ids: ReadonlySet<string>): LedgerEntry[] {
+  deps.ledger.load();
+  return deps.ledger.all().filter((entry) => entry.state === 'unconfirmed' && ids.has(entry.id));
 }
 
 /**

@@ -30,6 +30,8 @@ export interface LaunchRequest {
   output: OutputRequest;
   /** Start new tasks even for rows that already have one running. */
   rerun?: boolean;
+  /** Research again rows that already hold a finished task's result (asked first, with the cost). */
+  again?: boolean;
 }
 
 export type ResolvedOutput =

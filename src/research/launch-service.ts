@@ -30,6 +30,7 @@ export function refusedLaunch(errors: string[]): LaunchResponse {
     queued: 0,
     skippedEmpty: [],
     skippedRunning: [],
+    skippedDone: [],
     tooLong: [],
     overCap: [],
     failed: [],
@@ -97,6 +98,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           schema: output.schema,
           mapping: output.mapping,
           rerun: request.rerun === true,
+          again: request.again === true,
         },
         {
           deadline: r.context.clock.now() + LAUNCH_BUDGET_MS,
@@ -158,6 +160,7 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
   if (failed.length) parts.push(`${failed.length} refused`);
   if (outcome.plan.skippedEmpty.length) parts.push(`${outcome.plan.skippedEmpty.length} skipped (empty brief)`);
   if (outcome.plan.skippedRunning.length) parts.push(`${outcome.plan.skippedRunning.length} already running`);
+  if (outcome.plan.skippedDone.length) parts.push(`${outcome.plan.skippedDone.length} already researched`);
   if (outcome.plan.tooLong.length) parts.push(`${outcome.plan.tooLong.length} over 20,000 characters`);
   if (outcome.overCap.length) parts.push(`${outcome.overCap.length} left out by the spending cap`);
   return {
@@ -168,6 +171,7 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
     queued,
     skippedEmpty: outcome.plan.skippedEmpty,
     skippedRunning: outcome.plan.skippedRunning,
+    skippedDone: outcome.plan.skippedDone,
     tooLong: outcome.plan.tooLong,
     overCap: outcome.overCap,
     failed,

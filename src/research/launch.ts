@@ -23,6 +23,8 @@ export interface LaunchPlanInput {
   mapping: OutputMapping;
   /** Re-run rows that already have a running task (the old task's result then goes to the ledger only). */
   rerun: boolean;
+  /** Research again rows whose earlier task finished with a result in the row (the user confirmed the cost). */
+  again: boolean;
 }
 
 export interface LaunchPlan {
@@ -32,24 +34,74 @@ export interface LaunchPlan {
   superseded: LedgerEntry[];
   skippedEmpty: number[];
   skippedRunning: number[];
+  /** Rows that already hold a finished task's result, with when it finished: launched only when asked again. */
+  skippedDone: Array<{ row: number; finishedAt: number }>;
   tooLong: Array<{ row: number; length: number }>;
   errors: string[];
   /** Rows whose key another row shares: they get a row tag (row-tags.ts). */
   rowsToTag: number[];
 }
 
-/** The rows each running record of the sheet is in now (row -> records). */
-function runningByRow(deps: JobDeps, sheetId: number): Map<number, LedgerEntry[]> {
-  const running = deps.ledger
-    .all()
-    .filter((entry) => entry.row.sheetId === sheetId && isPending(entry) && !entry.detached);
+/** The rows the sheet's records that pass `keep` are in now (row -> records). */
+function recordsByRow(
+  deps: JobDeps,
+  sheetId: number,
+  keep: (entry: LedgerEntry) => boolean,
+): Map<number, LedgerEntry[]> {
+  const records = deps.ledger.all().filter((entry) => entry.row.sheetId === sheetId && !entry.detached && keep(entry));
   const byRow = new Map<number, LedgerEntry[]>();
-  if (running.length === 0) return byRow;
-  for (const [id, row] of locateEntries(deps.grid, sheetId, running)) {
+  if (records.length === 0) return byRow;
+  const byId = new Map(records.map((entry) => [entry.id, entry]));
+  for (const [id, row] of locateEntries(deps.grid, sheetId, records)) {
     if (row === null) continue;
-    byRow.set(row, [...(byRow.get(row) ?? []), running.find((entry) => entry.id === id) as LedgerEntry]);
+    byRow.set(row, [...(byRow.get(row) ?? []), byId.get(id) as LedgerEntry]);
   }
   return byRow;
+}
+
+/** A finished task whose result was written into its row: researching that row again is paid again. */
+const hasResultInRow = (entry: LedgerEntry) => entry.state === 'done' && entry.written;
+
+/** A new record for a launched row, queued (a row tag, when its key is shared, is added as the launch goes ahead). */
+function queuedEntry(
+  deps: JobDeps,
+  input: LaunchPlanInput,
+  row: number,
+  brief: string,
+  rowValues: unknown[],
+  keyColumns: number[],
+  keyHeaders: string[],
+  now: number,
+): LedgerEntry {
+  return {
+    id: deps.newId(),
+    taskId: null,
+    state: 'queued',
+    row: {
+      sheetId: input.sheetId,
+      rowId: null,
+      rowHint: row,
+      keyHeaders,
+      keyValues: keyColumns.map((column) => String(rowValues[column - 1] ?? '').trim()),
+    },
+    brief,
+    depth: input.depth,
+    schema: input.schema,
+    mapping: input.mapping,
+    iterations: 0,
+    agents: 0,
+    sources: 0,
+    cost: 0,
+    error: null,
+    degradation: [],
+    launchedAt: now,
+    sentAt: null,
+    updatedAt: now,
+    finishedAt: null,
+    written: false,
+    shownStatus: '',
+    detached: false,
+  };
 }
 
 /** Builds the records of a launch; reads the sheet only (no service call, no write). */
@@ -59,6 +111,7 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
     superseded: [],
     skippedEmpty: [],
     skippedRunning: [],
+    skippedDone: [],
     tooLong: [],
     errors: [],
     rowsToTag: [],
@@ -78,7 +131,8 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
     else briefs.set(row, rendered.brief);
   });
   if (briefs.size === 0) return plan;
-  const running = runningByRow(deps, input.sheetId);
+  const running = recordsByRow(deps, input.sheetId, isPending);
+  const finished = input.again ? new Map<number, LedgerEntry[]>() : recordsByRow(deps, input.sheetId, hasResultInRow);
   const keyColumns = parsed.template.columns;
   const keyHeaders = keyColumns.map((column) => keyHeaderOf(headers, column));
   const now = deps.clock.now();
@@ -92,37 +146,14 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
         return;
       }
       plan.superseded.push(...active.map((entry) => ({ ...entry, detached: true, updatedAt: now })));
+    } else {
+      const results = finished.get(row) ?? [];
+      if (results.length > 0) {
+        plan.skippedDone.push({ row, finishedAt: Math.max(...results.map((entry) => entry.finishedAt ?? 0)) });
+        return;
+      }
     }
-    const rowValues = values[i] ?? [];
-    plan.entries.push({
-      id: deps.newId(),
-      taskId: null,
-      state: 'queued',
-      row: {
-        sheetId: input.sheetId,
-        rowId: null,
-        rowHint: row,
-        keyHeaders,
-        keyValues: keyColumns.map((column) => String(rowValues[column - 1] ?? '').trim()),
-      },
-      brief,
-      depth: input.depth,
-      schema: input.schema,
-      mapping: input.mapping,
-      iterations: 0,
-      agents: 0,
-      sources: 0,
-      cost: 0,
-      error: null,
-      degradation: [],
-      launchedAt: now,
-      sentAt: null,
-      updatedAt: now,
-      finishedAt: null,
-      written: false,
-      shownStatus: '',
-      detached: false,
-    });
+    plan.entries.push(queuedEntry(deps, input, row, brief, values[i] ?? [], keyColumns, keyHeaders, now));
   });
   const launched = plan.entries.map((entry) => entry.row.rowHint);
   // Without key columns no row is told apart by its values: every launched row is tagged.

@@ -73,6 +73,11 @@ export interface LedgerEntry {
   shownStatus: string;
   /** The row could not be found or no longer matches: the result stays in the ledger and the viewer. */
   detached: boolean;
+  /**
+   * Earlier creates of this record whose answer was lost and which the user sent again anyway ("Send anyway"): each
+   * may have started a task the service charges, so each counts at the depth's reservation against the spending cap.
+   */
+  maybeStarted?: number;
 }
 
 export const PENDING_STATES: readonly LedgerState[] = ['queued', 'sending', 'created', 'in_progress'];

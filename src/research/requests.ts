@@ -38,11 +38,12 @@ export const LAUNCH_REQUEST = record(
     depth: oneOfValues(DEPTHS),
     output: OUTPUT_REQUEST,
     rerun: flag,
+    again: flag,
     sheetId: integer,
     rows: { type: 'array', items: integer },
     fitToCap: flag,
   },
-  ['rerun', 'fitToCap'],
+  ['rerun', 'again', 'fitToCap'],
 );
 
 export const ENTRY_IDS = textList;

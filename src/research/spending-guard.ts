@@ -1,7 +1,8 @@
 // The spreadsheet's research spending guard: a credit cap per day and per month for research launched from this
 // spreadsheet (off by default). What counts is what the service charges, read from the ledger: a task not finished yet
 // (queued, sent, unconfirmed, running) holds its depth's full reservation, a finished one its real cost (2 credits
-// per agent that ran), a failed or refused one nothing. Launches check it under the document lock after loading the
+// per agent that ran), a failed or refused one nothing; a create sent again with "Send anyway" keeps counting the
+// first one, which may have started, at its reservation. Launches check it under the document lock after loading the
 // ledger, so two editors launching at once are checked one after the other and the cap is never passed. Days and
 // months are the spreadsheet's calendar (the caller supplies the period keys). Pure.
 import type { TaskDepth } from '../api/types';
@@ -23,8 +24,8 @@ export interface Calendar {
   month(ms: number): string;
 }
 
-/** Credits a record counts against the cap now. */
-export function chargedCredits(entry: LedgerEntry): number {
+/** Credits the record's own task counts against the cap now. */
+function ownTaskCredits(entry: LedgerEntry): number {
   switch (entry.state) {
     case 'done':
       return taskCost('done', entry.agents);
@@ -34,6 +35,29 @@ export function chargedCredits(entry: LedgerEntry): number {
     default:
       return reservationFor(entry.depth);
   }
+}
+
+/**
+ * Credits a record counts against the cap now: its task's, and a full reservation for each earlier create that may
+ * have started (sent again with "Send anyway": the service never showed it, which does not prove it did not start).
+ */
+export function chargedCredits(entry: LedgerEntry): number {
+  return ownTaskCredits(entry) + (entry.maybeStarted ?? 0) * reservationFor(entry.depth);
+}
+
+/**
+ * The refusal of "Send anyway" for records whose sending again would pass the cap (each may pay a second task), or
+ * null when it fits.
+ */
+export function sendAgainProblem(room: GuardRoom, entries: readonly LedgerEntry[]): string | null {
+  const needed = entries.reduce((sum, entry) => sum + reservationFor(entry.depth), 0);
+  if (room.left === null || needed <= room.left) return null;
+  const count = entries.length;
+  return (
+    `Over this spreadsheet's research spending cap: sending ${count === 1 ? 'it' : `these ${count}`} again may ` +
+    `reserve ${needed} more credits (the first ${count === 1 ? 'create' : 'creates'} may have started and ${count === 1 ? 'counts' : 'count'}), ` +
+    `${room.left} left. Nothing was sent: raise the cap in Settings, or wait for the task list to show ${count === 1 ? 'it' : 'them'} (Check again).`
+  );
 }
 
 export interface GuardRoom {

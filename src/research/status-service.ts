@@ -6,7 +6,9 @@ import { nextPanelTick, readTickNote, type TickNote } from './tick-pacing';
 import type { ResearchRowDto, ResearchStatusDto, UnconfirmedActionResponse } from './contract';
 import { AGENT_BUDGET } from './depth';
 import { locateEntries } from './write-back';
-import { recheckUnconfirmed, sendUnconfirmedAnyway } from './jobs';
+import { recheckUnconfirmed, sendUnconfirmedAnyway, unconfirmedOf } from './jobs';
+import { guardRoom, sendAgainProblem } from './spending-guard';
+import { spreadsheetCalendar, storedCap } from './guard-service';
 import { isPending, statusText, type LedgerEntry } from './ledger';
 import { reserveTimer } from '../scheduler/timer';
 import { activeSheetId } from '../platform/spreadsheet';
@@ -151,9 +153,13 @@ export function sendAnyway(entryIds: string[]): UnconfirmedActionResponse {
       // The timer first: nothing is paid for that could not be collected with the panels closed.
       const noTimer = reserveTimer(r.trigger, 'research');
       if (noTimer?.blocksSpending) return { ok: false, message: noTimer.message };
-      const requeued = sendUnconfirmedAnyway(r.deps, new Set(entryIds));
-      if (requeued.length === 0)
+      const unconfirmed = unconfirmedOf(r.deps, new Set(entryIds));
+      if (unconfirmed.length === 0)
         return { ok: false, message: 'These rows are no longer unconfirmed: nothing was sent' };
+      const room = guardRoom(storedCap(r.document), r.deps.ledger.all(), r.context.clock.now(), spreadsheetCalendar());
+      const overCap = sendAgainProblem(room, unconfirmed);
+      if (overCap) return { ok: false, message: overCap };
+      const requeued = sendUnconfirmedAnyway(r.deps, unconfirmed);
       tickOnce(r);
       return { ok: true, message: `Sent ${requeued.length} again` };
     },

@@ -85,6 +85,23 @@ describeWithBrowser('research panel in the playground', () => {
     const history = await panel.locator('.task .meta').allTextContents();
     expect(history.filter((line) => /^done · medium · /.test(line))).toHaveLength(4);
     await stack().screenshot('research-4-tasks');
+
+    // Research on a row that already holds its result asks first, with the cost and the result's date (issue 28).
+    const tasksBefore = (await stack().control.call<unknown[]>('GET', '/_sandbox/tasks')).length;
+    await panel.click('#tab-launch');
+    await page.click('td[data-cell="A5"]');
+    await panel.click('#use-selection');
+    await panel.waitForSelector('#selection:has-text("1 row selected")');
+    await panel.click('#launch');
+    const question = panel.locator('#research-again-question');
+    await question.waitFor();
+    expect(await question.textContent()).toMatch(
+      /^1 row already has a research result: row 5 \(\d{1,2} \w+ \d{4}|\w+ \d{1,2}, \d{4}\)\. Research it again\? Up to 10 credits \(1 x 10 at /,
+    );
+    expect((await stack().control.call<unknown[]>('GET', '/_sandbox/tasks')).length).toBe(tasksBefore);
+    await panel.click('#research-again');
+    await panel.waitForSelector('#launch-result :text("Queued 1 task at the service")');
+    expect((await stack().control.call<unknown[]>('GET', '/_sandbox/tasks')).length).toBe(tasksBefore + 1);
   });
 
   // Issue 13 item 8: the Report tab's renderer (the panel's own module, with DOMPurify in Chromium) on hostile and

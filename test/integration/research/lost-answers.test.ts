@@ -2,7 +2,12 @@
 // charges) the task, then drops the connection, and its task list lags behind. No task is ever sent twice on the
 // absence of evidence; the launch says what happened; the user decides with Check again or Send anyway.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { ResearchStatusDto, UnconfirmedActionResponse } from '../../../src/research/contract';
+import type {
+  ResearchStatusDto,
+  SpendingGuardAnswer,
+  SpendingGuardDto,
+  UnconfirmedActionResponse,
+} from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch-request';
 import { sandboxSuite } from '../harness';
 import { advance, column, launch, poll, runtimeFor, tick } from './harness';
@@ -80,5 +85,46 @@ describe('research creates whose answer was lost (integration)', () => {
     expect(column(runtime, 'Status')[0]).toMatch(/^Done \(\d+ credits\)$/);
     const after = runtime.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' });
     expect(after.rows.filter((r) => r.state === 'unconfirmed')).toHaveLength(0);
+  });
+
+  it('Send anyway keeps counting the creates that may have started: the cap holds, and says so before sending', async () => {
+    const companies = await suite.control.companies(3);
+    runtime = await runtimeFor(suite, [['Domain'], ...companies.map((c) => [c.domain])]);
+    const rt = runtime;
+    const setCap = (daily: number) =>
+      rt.run<SpendingGuardAnswer>('setSpendingGuard', [{ daily, monthly: null }], { kind: 'sidebar' });
+    const spentToday = () => rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar' }).spentToday;
+    setCap(30);
+    // Three creates served and dropped; the list hides them (it lags by a day).
+    await suite.control.setFault({ route: 'tasks.create', dropAfterServeRate: 1, count: 3 });
+    await suite.control.setFault({ route: 'tasks.list', listLagMs: 24 * 3_600_000 });
+    launch(rt, { template: 'Research {Domain}', depth: 'medium', output }, [2, 3, 4]);
+    await ticksFor(31 * 60_000);
+    const ids = poll(rt)
+      .rows.filter((row) => row.state === 'unconfirmed')
+      .map((row) => row.entryId);
+    expect(ids).toHaveLength(3);
+    expect(await taskCount()).toBe(3);
+    expect(spentToday()).toBe(30);
+    const send = () => rt.run<UnconfirmedActionResponse>('sendUnconfirmedResearchAnyway', [ids], { kind: 'sidebar' });
+    // The three may have started: sending them again may reserve 30 more, and the cap has no room for it.
+    expect(send()).toEqual({
+      ok: false,
+      message:
+        "Over this spreadsheet's research spending cap: sending these 3 again may reserve 30 more credits (the first creates may have started and count), 0 left. Nothing was sent: raise the cap in Settings, or wait for the task list to show them (Check again).",
+    });
+    expect(await taskCount()).toBe(3);
+    // With room for them: six tasks may exist, and the cap counts all six.
+    setCap(60);
+    expect(send()).toEqual({ ok: true, message: 'Sent 3 again' });
+    expect(await taskCount()).toBe(6);
+    expect(spentToday()).toBe(60);
+    // So does the next launch (a re-run of row 2): no room.
+    expect(launch(rt, { template: 'Research {Domain}', depth: 'medium', output, rerun: true }, [2])).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(
+        /^Over this spreadsheet's research spending cap: 1 row reserve 10 credits, 0 left/,
+      ),
+    });
   });
 });

@@ -2,7 +2,7 @@
 // always finish in the same sheet as an uninterrupted run, with no task created twice.
 import { runLaunch } from '../../../src/research/launch';
 import { runTick } from '../../../src/research/tick';
-import { sendUnconfirmedAnyway, type JobDeps } from '../../../src/research/jobs';
+import { sendUnconfirmedAnyway, unconfirmedOf, type JobDeps } from '../../../src/research/jobs';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
 import { FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
@@ -73,6 +73,7 @@ function run(seed: number | null, faults: boolean): ReturnType<typeof world> {
       schema: null,
       mapping,
       rerun: false,
+      again: false,
     },
     { deadline: w.clock.now() + 60000, availableCredits: 500, reservationPerTask: 10 },
   );
@@ -94,7 +95,8 @@ function run(seed: number | null, faults: boolean): ReturnType<typeof world> {
   const unconfirmed = new LedgerStore(w.ledger).load().filter((entry) => entry.state === 'unconfirmed');
   // A kill between the `sending` mark and the send also leaves a create nobody can confirm: the user decides too.
   if (seed === null) expect(unconfirmed).toHaveLength(faults ? 1 : 0);
-  sendUnconfirmedAnyway(deps(w, null), new Set(unconfirmed.map((entry) => entry.id)));
+  const sending = deps(w, null);
+  sendUnconfirmedAnyway(sending, unconfirmedOf(sending, new Set(unconfirmed.map((entry) => entry.id))));
   for (let i = 0; i < 5; i++) {
     w.clock.sleep(60000);
     w.service.advance();

@@ -1,4 +1,4 @@
-import { recheckUnconfirmed, sendUnconfirmedAnyway, type JobDeps } from '../../../src/research/jobs';
+import { recheckUnconfirmed, sendUnconfirmedAnyway, unconfirmedOf, type JobDeps } from '../../../src/research/jobs';
 import { runLaunch, type LaunchPlanInput } from '../../../src/research/launch';
 import { runTick } from '../../../src/research/tick';
 import type { OutputMapping } from '../../../src/research/ledger';
@@ -42,6 +42,7 @@ function input(overrides: Partial<LaunchPlanInput> = {}): LaunchPlanInput {
     schema: null,
     mapping: reportMapping,
     rerun: false,
+    again: false,
     ...overrides,
   };
 }
@@ -142,7 +143,8 @@ describe('research jobs', () => {
       found: [],
       stillMissing: 1,
     });
-    sendUnconfirmedAnyway(reopen(s.deps, s.ledgerTable, s.reportTable), new Set([unconfirmed.id]));
+    const reopened = reopen(s.deps, s.ledgerTable, s.reportTable);
+    sendUnconfirmedAnyway(reopened, unconfirmedOf(reopened, new Set([unconfirmed.id])));
     runToEnd(s);
     expect(s.service.createCalls).toBe(4);
     expect(s.service.tasks.map((t) => t.brief).sort()).toEqual([

@@ -25,7 +25,16 @@ describe('ledger records', () => {
     grid.addSheet(SHEET, [['Brief', 'Status', 'F0'], [brief]]);
     const outcome = runLaunch(
       deps(),
-      { sheetId: SHEET, rows: [2], template: '{Brief}', depth: 'medium', schema: largeSchema(), mapping, rerun: false },
+      {
+        sheetId: SHEET,
+        rows: [2],
+        template: '{Brief}',
+        depth: 'medium',
+        schema: largeSchema(),
+        mapping,
+        rerun: false,
+        again: false,
+      },
       { deadline: clock.now() + 60_000, availableCredits: null, reservationPerTask: 10 },
     );
     expect(outcome.refused).toBeNull();

@@ -19,10 +19,19 @@ function finishedWorld(count: number) {
     ['Company', 'Status', 'Report'],
     ...Array.from({ length: count }, (_, i) => [`Company ${i} ${'details '.repeat(60)}`]),
   ]);
-  const launch = (rows: number[]) =>
+  const launch = (rows: number[], again = false) =>
     runLaunch(
       world.deps(),
-      { sheetId: SHEET, rows, template: 'Research {Company}', depth: 'medium', schema: null, mapping, rerun: false },
+      {
+        sheetId: SHEET,
+        rows,
+        template: 'Research {Company}',
+        depth: 'medium',
+        schema: null,
+        mapping,
+        rerun: false,
+        again,
+      },
       { deadline: world.clock.now() + 60_000, availableCredits: null, reservationPerTask: 10 },
     );
   launch(Array.from({ length: count }, (_, i) => i + 2));
@@ -56,6 +65,7 @@ describe('ledger store', () => {
         schema: null,
         mapping,
         rerun: false,
+        again: false,
       },
       { deadline: world.clock.now() + 60_000, availableCredits: null, reservationPerTask: 10 },
     );
@@ -129,8 +139,8 @@ describe('ledger store', () => {
     world.ledgerTable.rows.push(damaged);
     expect(world.reportTable.rows).toHaveLength(150);
     world.clock.advance(RETENTION_MS - DAY);
-    // Row 2 is researched again a day before the others expire: its new record and report are kept.
-    world.launch([2]);
+    // Row 2 is researched again (asked) a day before the others expire: its new record and report are kept.
+    world.launch([2], true);
     for (let step = 0; step < 4; step++) {
       world.service.advance();
       runTick(world.deps());

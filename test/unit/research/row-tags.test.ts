@@ -22,6 +22,7 @@ function world(companies: string[]) {
         schema: null,
         mapping,
         rerun: false,
+        again: false,
         ...overrides,
       },
       { deadline: clock.now() + 600_000, availableCredits: null, reservationPerTask: 10 },

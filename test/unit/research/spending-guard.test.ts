@@ -83,7 +83,16 @@ describe('spending guard', () => {
     const launch = (rows: number[], fitToCap: boolean) =>
       runLaunch(
         deps(),
-        { sheetId: 1, rows, template: 'Research {Company}', depth: 'medium', schema: null, mapping, rerun: false },
+        {
+          sheetId: 1,
+          rows,
+          template: 'Research {Company}',
+          depth: 'medium',
+          schema: null,
+          mapping,
+          rerun: false,
+          again: false,
+        },
         {
           deadline: clock.now() + 60_000,
           availableCredits: null,
