@@ -82,6 +82,14 @@ interface Stale {
   undatedRows: number;
 }
 
+/**
+ * A row an enrichment filled: one of the field columns holds something. Only these are refreshed: a row added later
+ * with an already enriched domain and empty field cells is the user's to enrich, not the refresh's to fill.
+ */
+function isEnrichedRow(layout: Layout, row: unknown[]): boolean {
+  return layout.targets.some((column) => !sameCell(row[column - 1], ''));
+}
+
 /** Enriched rows whose domain was enriched before the cutoff, or has no date (enriched before dates were kept). */
 function staleRows(layout: Layout, dates: Map<string, number>, cutoff: number, skip: ReadonlySet<string>): Stale {
   const stale: Stale = { rows: new Map(), datedRows: 0, undatedRows: 0 };
@@ -89,7 +97,7 @@ function staleRows(layout: Layout, dates: Map<string, number>, cutoff: number, s
     if (index < layout.headerRow) return;
     const parsed = parseDomain(row[layout.domainColumn - 1]);
     if (parsed.kind !== 'domain' || skip.has(parsed.domain)) return;
-    if (layout.targets.every((column) => sameCell(row[column - 1], ''))) return;
+    if (!isEnrichedRow(layout, row)) return;
     const at = dates.get(parsed.domain);
     if (at !== undefined && at >= cutoff) return;
     if (at === undefined) stale.undatedRows++;
@@ -185,7 +193,10 @@ export function runRefreshChunk(deps: RefreshDeps, request: RefreshRequest, budg
   }
 }
 
-/** The cells of refreshed rows whose value differs from what the service answers now (formulas left alone). */
+/**
+ * The cells of refreshed rows whose value differs from what the service answers now (formulas left alone); the rows
+ * are the enriched ones holding a refreshed domain, as the preview counted them.
+ */
 function changedCells(layout: Layout, found: Map<string, Record<string, unknown>>, today: string): CellChange[] {
   const formulas = layout.sheet.readFormulas({
     row: 1,
@@ -195,7 +206,7 @@ function changedCells(layout: Layout, found: Map<string, Record<string, unknown>
   });
   const changes: CellChange[] = [];
   layout.values.forEach((row, index) => {
-    if (index < layout.headerRow) return;
+    if (index < layout.headerRow || !isEnrichedRow(layout, row)) return;
     const parsed = parseDomain(row[layout.domainColumn - 1]);
     const profile = parsed.kind === 'domain' ? found.get(parsed.domain) : undefined;
     if (!profile) return;

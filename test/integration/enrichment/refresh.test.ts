@@ -57,6 +57,8 @@ it('refreshes only the changed cells of stale rows, in the right rows after a so
   await control.changeCompany(moved.domain, { hq_city: 'Lisbon', employee_count: '10001+' });
   sheet().sortRows({ row: 2, column: 1, numRows: 6, numColumns: 4 }, [{ column: 1, ascending: false }]);
   sheet().insertRows(3, 1);
+  // The inserted row gets a domain enriched before, with its field cells empty: not the refresh's to fill (issue 28).
+  sheet().typeInto('A3', grown.domain);
 
   const preview = runtime.run<RefreshPreview>('getRefreshPreview', [{ days: 30 }], { kind: 'sidebar' });
   expect(preview).toMatchObject({ ok: true, staleRows: 6, domains: 6, requests: 6, credits: 0 });
@@ -79,7 +81,8 @@ it('refreshes only the changed cells of stale rows, in the right rows after a so
   const after = sheet().getValues();
   const notes = sheet().getNotes();
   const today = '2026-11-24';
-  const grownRow = rowOf(grown.domain);
+  expect(after[2]).toEqual([grown.domain, '', '', '']);
+  const grownRow = after.findIndex((row, index) => index !== 2 && row[0] === grown.domain) + 1;
   expect(after[grownRow - 1][2]).toBe('10001+');
   expect(notes[grownRow - 1][2]).toBe(`Was ${grown.employee_count} until ${today}`);
   const movedRow = rowOf(moved.domain);
