@@ -1,6 +1,7 @@
 // The Settings panel's "Research spending cap" section: this spreadsheet's credit cap per day and per month for
-// research launched from it (blank: no cap), what was spent and what is left. Only the editor who shares their token
-// with the spreadsheet may change it (anyone when nobody does). One element kept across re-renders.
+// research launched from it (blank: no cap), what was spent and what is left, who set it and when. Anyone may set a
+// cap or lower it; only the account that set it may raise or remove it (the server says so when refused). One element
+// kept across re-renders.
 import type { SpendingGuardDto } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
@@ -24,7 +25,7 @@ function render(guard: SpendingGuardDto | null, note?: { kind: 'ok' | 'error'; t
       inputmode: 'numeric',
       placeholder: 'No cap',
       value: value === null || value === undefined ? '' : String(value),
-      disabled: guard ? !guard.canEdit : true,
+      disabled: guard === null,
     }) as HTMLInputElement;
   const daily = field('cap-daily', guard?.cap.daily);
   const monthly = field('cap-monthly', guard?.cap.monthly);
@@ -43,8 +44,8 @@ function render(guard: SpendingGuardDto | null, note?: { kind: 'ok' | 'error'; t
           `Spent today ${guard.spentToday}, this month ${guard.spentThisMonth}${guard.left === null ? '' : `; ${guard.left} left`}`,
         )
       : h('p', { class: 'muted' }, 'Loading…'),
-    guard?.editNote ? h('p', { class: 'muted' }, guard.editNote) : null,
-    guard?.canEdit
+    guard?.editNote ? h('p', { class: 'muted', id: 'cap-owner' }, guard.editNote) : null,
+    guard
       ? h(
           'button',
           { type: 'button', id: 'cap-save', onclick: () => void save(capValue(daily), capValue(monthly)) },

@@ -48,9 +48,9 @@ export const NO_REPORT: ReportDto = {
 
 /** The spending guard as the panels show it. */
 export interface SpendingGuardDto extends GuardRoom {
-  /** Whether this user may change the cap: the user who shares their token with this spreadsheet, or anyone if none does. */
-  canEdit: boolean;
-  /** Who may change it, when not this user. */
+  /** The Sheet Scout account that set the cap, the only one that may raise or remove it (null: no cap, or no owner). */
+  owner: string | null;
+  /** Who set the cap and when, and who may change it how. */
   editNote: string | null;
 }
 

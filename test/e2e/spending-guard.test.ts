@@ -16,6 +16,10 @@ describeWithBrowser('research spending guard', () => {
     await panel.click('#cap-save');
     await panel.waitForSelector('#spending-guard :text("Cap saved")');
     expect(await panel.textContent('#cap-spent')).toBe('Spent today 0, this month 0; 20 left');
+    // Who set it, and who may change it how (issue 28).
+    expect(await panel.textContent('#cap-owner')).toMatch(
+      /^Set by \S+@\S+ on \d{1,2} \w{3} \d{4}\. Anyone may lower it; only \S+@\S+ may raise or remove it\.$/,
+    );
 
     await page.click('td[data-cell="A2"]');
     await page.click('td[data-cell="A4"]', { modifiers: ['Shift'] });

@@ -1,6 +1,7 @@
 // The research spending guard through the bundle, the emulator and the sandbox: two editors launching at the same
 // moment never pass the spreadsheet's cap (the second launch is checked against the first's records under the
-// document lock), the cap counts what the service charged, and only the editor who shares their token may change it.
+// document lock), the cap counts what the service charged; anyone may set or lower the cap, only the account that set
+// it raises or removes it (issue 28).
 import { createManualClock, type GasRuntime, type ServiceCallInfo } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { runtimeFor, closeAfterTest, sandboxSuite } from '../harness';
@@ -40,7 +41,7 @@ describe('research spending guard (integration)', () => {
       kind: 'sidebar',
       user: USER,
     });
-    expect(guard).toMatchObject({ left: 30, canEdit: true });
+    expect(guard).toMatchObject({ left: 30, owner: 'pro@sandbox.example.com' });
     const sheetId = rt.spreadsheet.sheet(SHEET).sheetId;
     const creditsBefore = await suite.control.credits('sbx_pro_token');
     const launch = (user: string, rows: number[], onServiceCall?: (call: ServiceCallInfo) => void) =>
@@ -71,24 +72,47 @@ describe('research spending guard (integration)', () => {
     expect(after.left).toBe(30 - after.spentToday);
   });
 
-  it('only the editor who shares their token with the spreadsheet changes the cap', async () => {
+  it('anyone may set or lower the cap; only the account that set it raises or removes it, and the panels say who', async () => {
+    // Ana (the pro account) and Ben (the solo account); nobody shares a token with the formulas.
     runtime = await twoEditors(['a.com'], 'sbx_solo_token');
-    runtime.run('setFormulaTokenSharing', [true], { kind: 'sidebar', user: USER });
-    expect(
-      runtime.run<SpendingGuardAnswer>('setSpendingGuard', [{ daily: 10, monthly: 100 }], {
-        kind: 'sidebar',
-        user: EDITOR,
-      }),
-    ).toMatchObject({ ok: false, message: expect.stringMatching(/who shares their token with this spreadsheet/) });
-    expect(
-      runtime.run<SpendingGuardAnswer>('setSpendingGuard', [{ daily: 10, monthly: 100 }], {
-        kind: 'sidebar',
-        user: USER,
-      }),
-    ).toMatchObject({ ok: true, guard: { cap: { daily: 10, monthly: 100 } } });
-    expect(runtime.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar', user: EDITOR })).toMatchObject({
-      canEdit: false,
-      left: 10,
+    const rt = runtime;
+    const set = (user: string, daily: number | null, monthly: number | null) =>
+      rt.run<SpendingGuardAnswer>('setSpendingGuard', [{ daily, monthly }], { kind: 'sidebar', user });
+    const shown = (user: string) => rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar', user });
+    expect(shown(EDITOR)).toMatchObject({ owner: null, editNote: null, left: null });
+    expect(set(USER, 30, 300)).toMatchObject({ ok: true, guard: { cap: { daily: 30, monthly: 300 } } });
+    const day = (ms: number) =>
+      new Date(ms).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+    const setOn = day(rt.clock.now());
+    expect(shown(EDITOR)).toMatchObject({
+      owner: 'pro@sandbox.example.com',
+      editNote: `Set by pro@sandbox.example.com on ${setOn}. Anyone may lower it; only pro@sandbox.example.com may raise or remove it.`,
     });
+    // Ben may not lift it, in any of the ways a looser cap can be written.
+    const refusedRaise = {
+      ok: false,
+      message: 'Only pro@sandbox.example.com, who set this cap, may raise it: you may lower it.',
+    };
+    expect(set(EDITOR, null, 300)).toMatchObject(refusedRaise);
+    expect(set(EDITOR, 40, 300)).toMatchObject(refusedRaise);
+    expect(set(EDITOR, 20, 400)).toMatchObject(refusedRaise);
+    expect(set(EDITOR, null, null)).toMatchObject({
+      ok: false,
+      message: 'Only pro@sandbox.example.com, who set this cap, may remove it: you may lower it.',
+    });
+    expect(shown(USER).cap).toEqual({ daily: 30, monthly: 300 });
+    // Ben may lower it; it stays Ana's, and says who lowered it.
+    expect(set(EDITOR, 10, 300)).toMatchObject({ ok: true, guard: { cap: { daily: 10, monthly: 300 } } });
+    expect(shown(USER)).toMatchObject({
+      owner: 'pro@sandbox.example.com',
+      editNote: expect.stringContaining(`Lowered by solo@sandbox.example.com on ${setOn}.`),
+    });
+    // Having lowered it, Ben still may not raise it back; Ana may, and may remove it.
+    expect(set(EDITOR, 30, 300)).toMatchObject(refusedRaise);
+    expect(set(USER, 50, 500)).toMatchObject({ ok: true, guard: { cap: { daily: 50, monthly: 500 } } });
+    expect(set(USER, null, null)).toMatchObject({ ok: true, guard: { owner: null, left: null } });
+    // Without a cap, Ben may set one: then it is his.
+    expect(set(EDITOR, 5, null)).toMatchObject({ ok: true, guard: { owner: 'solo@sandbox.example.com' } });
+    expect(set(USER, 6, null)).toMatchObject({ ok: false });
   });
 });
