@@ -5,6 +5,8 @@ import { appContext, type AppContext } from '../platform/app-context';
 import type { KeyValueStore, LockPort } from '../ports';
 import { runTick } from './tick';
 import { type JobDeps } from './jobs';
+import { documentSpendJournal } from './spend-journal';
+import { spreadsheetCalendar } from './guard-service';
 import { LEDGER_HEADERS } from './ledger';
 import { SheetGrid } from '../platform/sheets/research';
 import { HiddenTable } from '../platform/sheets/hidden-table';
@@ -43,7 +45,10 @@ export function researchContext(budgetMs?: number): Research {
   const deps: JobDeps = {
     client: context.userClient(),
     grid: new SheetGrid(spreadsheet),
-    ledger: new LedgerStore(new HiddenTable(spreadsheet, LEDGER_SHEET, LEDGER_HEADERS)),
+    ledger: new LedgerStore(
+      new HiddenTable(spreadsheet, LEDGER_SHEET, LEDGER_HEADERS),
+      documentSpendJournal(document, spreadsheetCalendar(), () => context.clock.now()),
+    ),
     reports: new ReportStore(new HiddenTable(spreadsheet, REPORTS_SHEET, ['task_id', 'parts', 'report'])),
     clock: context.clock,
     newId,

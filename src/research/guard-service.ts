@@ -88,7 +88,13 @@ export function guardDto(r: Research): SpendingGuardDto {
   const document = r.document;
   const record = storedRecord(document);
   const cap = record ? { daily: record.daily, monthly: record.monthly } : NO_CAP;
-  const room = guardRoom(cap, r.deps.ledger.load(), r.context.clock.now(), spreadsheetCalendar());
+  const room = guardRoom(
+    cap,
+    r.deps.ledger.load(),
+    r.context.clock.now(),
+    spreadsheetCalendar(),
+    r.deps.ledger.spentByDay(),
+  );
   return {
     ...room,
     owner: record ? ownerOf(record, document) : null,

@@ -221,7 +221,7 @@ function guardPlan(
   plan: LaunchPlan,
   guard: LaunchGuard,
 ): { refused: string | null; overCap: number[] } {
-  const room = guardRoom(guard.cap, deps.ledger.all(), deps.clock.now(), guard.calendar);
+  const room = guardRoom(guard.cap, deps.ledger.all(), deps.clock.now(), guard.calendar, deps.ledger.spentByDay());
   const fit = rowsThatFit(room, input.depth, plan.entries.length);
   if (fit === plan.entries.length) return { refused: null, overCap: [] };
   if (!guard.fitToCap || fit === 0) return { refused: capMessage(room, input.depth, plan.entries.length), overCap: [] };

@@ -8,6 +8,7 @@
 import type { TaskDepth } from '../api/types';
 import { reservationFor, taskCost } from './depth';
 import type { LedgerEntry } from './ledger';
+import type { SpentByDay } from './spend-journal';
 
 export interface SpendingCap {
   /** Credits a day, or null for no daily cap. */
@@ -68,23 +69,33 @@ export interface GuardRoom {
   left: number | null;
 }
 
-/** What this spreadsheet's research spent today and this month, and what is left under its cap. */
+/**
+ * What this spreadsheet's research spent today and this month, and what is left under its cap: the larger of what
+ * the ledger's records count and what the journal kept (`journal`: a ledger sheet edited, cleared or deleted counts
+ * no less than before; records from before the journal count through the ledger).
+ */
 export function guardRoom(
   cap: SpendingCap,
   entries: readonly LedgerEntry[],
   now: number,
   calendar: Calendar,
+  journal: SpentByDay = {},
 ): GuardRoom {
   const today = calendar.day(now);
   const month = calendar.month(now);
-  let spentToday = 0;
-  let spentThisMonth = 0;
+  let ledgerToday = 0;
+  let ledgerMonth = 0;
   for (const entry of entries) {
     const credits = chargedCredits(entry);
     if (credits === 0 || calendar.month(entry.launchedAt) !== month) continue;
-    spentThisMonth += credits;
-    if (calendar.day(entry.launchedAt) === today) spentToday += credits;
+    ledgerMonth += credits;
+    if (calendar.day(entry.launchedAt) === today) ledgerToday += credits;
   }
+  const journalMonth = Object.entries(journal)
+    .filter(([day]) => day.startsWith(`${month}-`))
+    .reduce((sum, [, credits]) => sum + credits, 0);
+  const spentToday = Math.max(ledgerToday, journal[today] ?? 0);
+  const spentThisMonth = Math.max(ledgerMonth, journalMonth, spentToday);
   const limits = [
     cap.daily === null ? null : cap.daily - spentToday,
     cap.monthly === null ? null : cap.monthly - spentThisMonth,

@@ -156,7 +156,13 @@ export function sendAnyway(entryIds: string[]): UnconfirmedActionResponse {
       const unconfirmed = unconfirmedOf(r.deps, new Set(entryIds));
       if (unconfirmed.length === 0)
         return { ok: false, message: 'These rows are no longer unconfirmed: nothing was sent' };
-      const room = guardRoom(storedCap(r.document), r.deps.ledger.all(), r.context.clock.now(), spreadsheetCalendar());
+      const room = guardRoom(
+        storedCap(r.document),
+        r.deps.ledger.all(),
+        r.context.clock.now(),
+        spreadsheetCalendar(),
+        r.deps.ledger.spentByDay(),
+      );
       const overCap = sendAgainProblem(room, unconfirmed);
       if (overCap) return { ok: false, message: overCap };
       const requeued = sendUnconfirmedAnyway(r.deps, unconfirmed);

@@ -24,6 +24,8 @@ import {
 } from './ledger';
 import type { TablePort } from '../ports';
 import { FINISHED_KEPT_DAYS } from './contract';
+import { chargedCredits } from './spending-guard';
+import type { SpendChange, SpendJournal, SpentByDay } from './spend-journal';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A finished record stays in the ledger (and in the Research panel's list of its sheet) this long after it closed. */
@@ -64,7 +66,16 @@ export class LedgerStore {
   /** The damaged rows as read, by 0-based row. */
   private damagedRaw: Array<{ at: number; row: readonly unknown[] }> = [];
 
-  constructor(private readonly table: TablePort) {}
+  /** `journal` keeps what the records count against the spending cap where no grid edit reaches (spend-journal.ts). */
+  constructor(
+    private readonly table: TablePort,
+    private readonly journal: SpendJournal | null = null,
+  ) {}
+
+  /** What the records have counted against the spending cap, by launch day, as the journal kept it. */
+  spentByDay(): SpentByDay {
+    return this.journal?.days() ?? {};
+  }
 
   /**
    * Reads the whole ledger (one sheet read). A row that holds something but no readable record is never
@@ -157,13 +168,20 @@ export class LedgerStore {
     return released;
   }
 
-  /** Writes the given records: existing ones in place (contiguous runs), new ones appended in one write. */
+  /**
+   * Writes the given records: existing ones in place (contiguous runs), new ones appended in one write; then adds to
+   * the journal what each counts against the spending cap now, less what it counted as last read.
+   */
   save(changed: readonly LedgerEntry[]): void {
     if (changed.length === 0) return;
     const updates: Array<{ index: number; values: Array<string | number> }> = [];
     const appended: Array<Array<string | number>> = [];
     const appendedIndex: IndexRow[] = [];
+    const spent: SpendChange[] = [];
     for (const entry of changed) {
+      const known = this.positions.get(entry.id);
+      const before = known === undefined ? 0 : chargedCredits(this.entries[known]);
+      spent.push({ at: entry.launchedAt, credits: chargedCredits(entry) - before });
       const row = this.rowsById.get(entry.id);
       if (row !== undefined) {
         updates.push({ index: row, values: entryToRow(entry) });
@@ -185,6 +203,7 @@ export class LedgerStore {
       this.table.appendRows(appended);
       this.index.push(...appendedIndex);
     }
+    this.journal?.add(spent);
   }
 
   private reset(index: IndexRow[]): void {

@@ -65,6 +65,18 @@ describe('spending guard', () => {
       left: 14,
     });
     expect(guardRoom({ daily: null, monthly: null }, entries, now, utc).left).toBeNull();
+    // The journal (the document's properties) counts when the ledger says less: a record edited or deleted in the grid.
+    const journal = { '2026-11-23': 30, '2026-11-22': 10, '2026-10-30': 99 };
+    expect(guardRoom({ daily: 20, monthly: 50 }, entries, now, utc, journal)).toMatchObject({
+      spentToday: 30,
+      spentThisMonth: 40,
+      left: 0,
+    });
+    // And the ledger when the journal says less (records launched before the journal was kept).
+    expect(guardRoom({ daily: 20, monthly: 50 }, entries, now, utc, { '2026-11-23': 2 })).toMatchObject({
+      spentToday: 6,
+      spentThisMonth: 16,
+    });
   });
 
   it('says how many rows fit and refuses with the numbers', () => {
