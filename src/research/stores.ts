@@ -169,19 +169,23 @@ export class LedgerStore {
   }
 
   /**
-   * Writes the given records: existing ones in place (contiguous runs), new ones appended in one write; then adds to
-   * the journal what each counts against the spending cap now, less what it counted as last read.
+   * Writes the given records: existing ones in place (contiguous runs), new ones appended in one write. The journal
+   * gets what each counts against the spending cap now, less what it counted as last read: what counts more before
+   * the records are written (a store that refuses it stops the save), what counts less after (a crash in between
+   * leaves the journal high, the safe side).
    */
   save(changed: readonly LedgerEntry[]): void {
     if (changed.length === 0) return;
+    const spent: SpendChange[] = changed.map((entry) => {
+      const known = this.positions.get(entry.id);
+      const before = known === undefined ? 0 : chargedCredits(this.entries[known]);
+      return { at: entry.launchedAt, credits: chargedCredits(entry) - before };
+    });
+    this.journal?.add(spent.filter((change) => change.credits > 0));
     const updates: Array<{ index: number; values: Array<string | number> }> = [];
     const appended: Array<Array<string | number>> = [];
     const appendedIndex: IndexRow[] = [];
-    const spent: SpendChange[] = [];
     for (const entry of changed) {
-      const known = this.positions.get(entry.id);
-      const before = known === undefined ? 0 : chargedCredits(this.entries[known]);
-      spent.push({ at: entry.launchedAt, credits: chargedCredits(entry) - before });
       const row = this.rowsById.get(entry.id);
       if (row !== undefined) {
         updates.push({ index: row, values: entryToRow(entry) });
@@ -203,7 +207,7 @@ export class LedgerStore {
       this.table.appendRows(appended);
       this.index.push(...appendedIndex);
     }
-    this.journal?.add(spent);
+    this.journal?.add(spent.filter((change) => change.credits < 0));
   }
 
   private reset(index: IndexRow[]): void {
