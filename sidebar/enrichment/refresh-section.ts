@@ -1,6 +1,7 @@
 // The enrichment panel's "Keep data fresh" section: how many enriched rows are older than N days (and how many have
 // no recorded date), what refreshing them costs, then the refresh itself, chunk by chunk while the panel is open,
-// ending with how many rows changed per column (changed cells carry a note "Was ... until <date>").
+// ending with how many rows changed per column (changed cells carry a note "Was ... until <date>") and how many cells
+// kept the value the user typed over what the add-in wrote.
 import type { RefreshChunkResult, RefreshPreview } from '../../src/enrichment/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
@@ -12,6 +13,7 @@ interface RunTotals {
   checked: number;
   changedRows: number;
   notFound: number;
+  keptEdits: number;
   byField: Map<string, number>;
   skip: string[];
 }
@@ -28,6 +30,13 @@ function totalsLine(totals: RunTotals): HTMLElement {
     h('p', {}, `Checked ${plural(totals.checked, 'domain')}: ${plural(totals.changedRows, 'row')} changed.`),
     fields ? h('p', {}, fields) : null,
     totals.notFound > 0 ? h('p', { class: 'muted' }, `${count(totals.notFound)} no longer found (values kept).`) : null,
+    totals.keptEdits > 0
+      ? h(
+          'p',
+          { class: 'muted', id: 'enrich-fresh-kept' },
+          `Kept your edit${totals.keptEdits === 1 ? '' : 's'} in ${plural(totals.keptEdits, 'cell')} (typed over what Sheet Scout wrote).`,
+        )
+      : null,
     totals.skip.length > 0
       ? h('p', { class: 'muted' }, `${count(totals.skip.length)} not answered now: refresh again later.`)
       : null,
@@ -39,6 +48,7 @@ function addChunk(totals: RunTotals, chunk: Changes): void {
   totals.checked += chunk.checked;
   totals.changedRows += chunk.changedRows;
   totals.notFound += chunk.notFound;
+  totals.keptEdits += chunk.keptEdits;
   totals.skip.push(...chunk.retryLater);
   for (const { header, rows } of chunk.changedByField)
     totals.byField.set(header, (totals.byField.get(header) ?? 0) + rows);
@@ -122,7 +132,7 @@ class RefreshSection {
   private async refresh(age: number, button: HTMLButtonElement): Promise<void> {
     button.disabled = true;
     this.check.disabled = true;
-    const totals: RunTotals = { checked: 0, changedRows: 0, notFound: 0, byField: new Map(), skip: [] };
+    const totals: RunTotals = { checked: 0, changedRows: 0, notFound: 0, keptEdits: 0, byField: new Map(), skip: [] };
     try {
       for (;;) {
         const chunk = await server.runRefreshChunk({ days: age, skip: totals.skip });

@@ -20,6 +20,7 @@ import type { EnrichProgress } from './contract';
 import { jobGeneration, loadJob, recordFilledColumns, saveJob, type EnrichJob } from './job-state';
 import { settleBatch, type BatchItem, type ChunkWork } from './settle';
 import { resolveDomains } from './lookups';
+import { fingerprint } from './refresh-changes';
 import type { EnrichSheet } from './ports';
 import { LIMITS, type EnrichDeps } from './service';
 import { progressOf } from './progress';
@@ -136,10 +137,11 @@ function pause(job: EnrichJob, message: string): void {
 
 /**
  * Writes this chunk's outcomes into the rows that hold their domains now, and plans the next chunk. Returns the
- * domains whose profile (or "Not found") was written, to date them.
+ * domains whose profile (or "Not found") was written, with the fingerprints of their values by field, to date them
+ * (a later refresh then knows a value the user typed over them).
  */
-function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): string[] {
-  const settledDomains: string[] = [];
+function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): Map<string, Record<string, string>> {
+  const settledDomains = new Map<string, Record<string, string>>();
   const values = sheet.readValues();
   const located = locateColumns(values[0] ?? [], job.domainColumn, job.domainHeader, job.headers);
   if (!located.ok) {
@@ -156,15 +158,10 @@ function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): stri
   for (const [domain, { outcome, planned }] of work.outcomes) {
     const rows = snapshot.rowsByDomain.get(domain) ?? [];
     const needing = snapshot.pendingRows.get(domain) ?? 0;
-    const written = addOutcomeUpdates(
-      updates,
-      values,
-      rows,
-      located.targets,
-      outcomeCells(outcome, fields),
-      job.overwrite,
-    );
-    if (written > 0 && (outcome.kind === 'profile' || outcome.kind === 'not_found')) settledDomains.push(domain);
+    const cells = outcomeCells(outcome, fields);
+    const written = addOutcomeUpdates(updates, values, rows, located.targets, cells, job.overwrite);
+    if (written > 0 && (outcome.kind === 'profile' || outcome.kind === 'not_found'))
+      settledDomains.set(domain, Object.fromEntries(fields.map((field, i) => [field.key, fingerprint(cells[i])])));
     if (outcome.kind === 'profile') job.counts.written += written;
     else if (outcome.kind === 'not_found') job.counts.notFound += written;
     else if (outcome.kind === 'enriching') job.counts.gaveUp += written;

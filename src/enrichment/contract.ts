@@ -141,6 +141,8 @@ export type RefreshChunkResult =
       checked: number;
       changedRows: number;
       changedCells: number;
+      /** Cells whose value the user typed over what the add-in wrote: kept as they are. */
+      keptEdits: number;
       /** Per enriched column, the rows whose value changed. */
       changedByField: Array<{ header: string; rows: number }>;
       notFound: number;

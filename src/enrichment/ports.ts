@@ -32,14 +32,22 @@ export interface SheetAccess {
  * When each domain of a sheet was last enriched (epoch ms), kept in a hidden sheet keyed by sheet and domain, so it
  * survives sorting and inserted rows and uses no developer metadata. Each call is one read (and one write).
  */
+/** What the dates sheet keeps of a domain on a sheet: when it was last enriched, and what was written for it. */
+export interface EnrichedDomain {
+  at: number;
+  /** Field key -> fingerprint of the value the add-in last wrote for it (refresh-changes.ts); {} before they were kept. */
+  written: Record<string, string>;
+}
+
 export interface EnrichmentDates {
-  read(sheetId: number): Map<string, number>;
+  read(sheetId: number): Map<string, EnrichedDomain>;
   /**
    * Reads what `record` will need, so a chunk reads before it writes: Apps Script commits buffered writes before any
    * read, which costs as much as several reads.
    */
   prepare(): void;
-  record(sheetId: number, domains: string[], at: number): void;
+  /** Dates the domains `at`, and merges the fingerprints of what was written for each (field key -> fingerprint). */
+  record(sheetId: number, domains: ReadonlyMap<string, Record<string, string>>, at: number): void;
 }
 
 /** The job's continuation when the sidebar stops driving it (the shared timer runs the next chunk when it is due). */

@@ -1,7 +1,8 @@
 // The pure part of a refresh: whether a cell's value changed (as Sheets shows it: a leading ' that keeps text from
-// being read as a number or formula does not count), the changed cells of one row with their notes, and the writes
-// that carry them: one value write and one note write per run of adjacent changed rows in a column, so cells that
-// did not change are never written.
+// being read as a number or formula does not count), the fingerprint of what the add-in wrote into a cell (so a value
+// the user typed over it is recognised and kept), the changed cells of one row with their notes, and the writes that
+// carry them: one value write and one note write per run of adjacent changed rows in a column, so cells that did not
+// change are never written.
 import type { CellValue } from '../shared/cell-values';
 
 export interface CellChange {
@@ -31,6 +32,16 @@ export function sameCell(current: unknown, next: unknown): boolean {
   return shown(current).trim() === shown(next).trim();
 }
 
+/** A short fingerprint of a cell's value as shown (FNV-1a, 32 bits): what the add-in wrote, to recognise it later. */
+export function fingerprint(value: unknown): string {
+  let hash = 0x811c9dc5;
+  for (const char of shown(value).trim()) {
+    hash ^= char.codePointAt(0) as number;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(36);
+}
+
 /** The note on a changed cell: its previous value and the day it stopped being current. */
 export function changeNote(previous: unknown, today: string): string {
   const text = shown(previous);
@@ -38,22 +49,32 @@ export function changeNote(previous: unknown, today: string): string {
   return `Was ${cut === '' ? '(empty)' : cut} until ${today}`;
 }
 
-/** The changed cells of one row (a cell holding a formula is the user's and is left alone). */
+/**
+ * The changed cells of one row, and the cells left alone because the user typed over what the add-in wrote (their
+ * value differs from `written`, the fingerprint of the add-in's last value there; none is known for cells enriched
+ * before fingerprints were kept). A cell holding a formula is the user's and is left alone too.
+ */
 export function cellChanges(
   row: number,
   current: unknown[],
   targets: number[],
   next: CellValue[],
-  formulaAt: (column: number) => string,
+  cell: { formulaAt: (column: number) => string; writtenAt: (column: number) => string | undefined },
   today: string,
-): CellChange[] {
+): { changes: CellChange[]; keptEdits: number } {
   const changes: CellChange[] = [];
+  let keptEdits = 0;
   targets.forEach((column, i) => {
     const previous = current[column - 1];
-    if (formulaAt(column) !== '' || sameCell(previous, next[i])) return;
+    if (cell.formulaAt(column) !== '' || sameCell(previous, next[i])) return;
+    const written = cell.writtenAt(column);
+    if (written !== undefined && !sameCell(previous, '') && fingerprint(previous) !== written) {
+      keptEdits++;
+      return;
+    }
     changes.push({ row, column, value: next[i], note: changeNote(previous, today) });
   });
-  return changes;
+  return { changes, keptEdits };
 }
 
 /** One write per run of adjacent changed rows in a column. */

@@ -10,9 +10,9 @@ import type { ClockPort, KeyValueStore, LockPort } from '../ports';
 import { chosenFields, loadJob } from './job-state';
 import { detectDomainColumn, planTargetColumns, DEFAULT_DOMAIN_HEADER, type Area } from './layout';
 import type { LookupClient } from './lookups';
-import type { EnrichmentDates, EnrichSheet, SheetAccess } from './ports';
+import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from './ports';
 import { outcomeCells } from './rows';
-import { cellChanges, changeWrites, sameCell, type CellChange } from './refresh-changes';
+import { cellChanges, changeWrites, fingerprint, sameCell, type CellChange } from './refresh-changes';
 import type { RefreshChunkResult, RefreshPreview, RefreshRequest } from './contract';
 import { BUSY_MESSAGE } from '../shared/busy';
 
@@ -91,14 +91,19 @@ function isEnrichedRow(layout: Layout, row: unknown[]): boolean {
 }
 
 /** Enriched rows whose domain was enriched before the cutoff, or has no date (enriched before dates were kept). */
-function staleRows(layout: Layout, dates: Map<string, number>, cutoff: number, skip: ReadonlySet<string>): Stale {
+function staleRows(
+  layout: Layout,
+  dates: Map<string, EnrichedDomain>,
+  cutoff: number,
+  skip: ReadonlySet<string>,
+): Stale {
   const stale: Stale = { rows: new Map(), datedRows: 0, undatedRows: 0 };
   layout.values.forEach((row, index) => {
     if (index < layout.headerRow) return;
     const parsed = parseDomain(row[layout.domainColumn - 1]);
     if (parsed.kind !== 'domain' || skip.has(parsed.domain)) return;
     if (!isEnrichedRow(layout, row)) return;
-    const at = dates.get(parsed.domain);
+    const at = dates.get(parsed.domain)?.at;
     if (at !== undefined && at >= cutoff) return;
     if (at === undefined) stale.undatedRows++;
     else stale.datedRows++;
@@ -162,7 +167,8 @@ export function runRefreshChunk(deps: RefreshDeps, request: RefreshRequest, budg
   const before = layoutOf(deps);
   if ('message' in before) return { ok: false, message: before.message };
   const skip = new Set(request.skip ?? []);
-  const stale = staleRows(before, deps.dates.read(before.sheet.id), started - days * DAY_MS, skip);
+  const dates = deps.dates.read(before.sheet.id);
+  const stale = staleRows(before, dates, started - days * DAY_MS, skip);
   const domains = [...stale.rows.keys()].sort();
   const answers = lookUpFresh(deps, domains, started + budgetMs);
   if (!deps.lock.tryLock(LOCK_WAIT_MS)) return { ok: false, message: BUSY_MESSAGE };
@@ -170,17 +176,23 @@ export function runRefreshChunk(deps: RefreshDeps, request: RefreshRequest, budg
     // The sheet as it is now (rows may have been sorted or inserted during the lookups).
     const layout = layoutOf(deps);
     if ('message' in layout) return { ok: false, message: layout.message };
-    const changes = changedCells(layout, answers.found, deps.today());
+    const { changes, keptEdits } = changedCells(layout, answers.found, dates, deps.today());
     for (const write of changeWrites(changes)) {
       layout.sheet.writeValues(write.row, write.column, write.values);
       layout.sheet.writeNotes(write.row, write.column, write.notes);
     }
-    deps.dates.record(layout.sheet.id, [...answers.found.keys(), ...answers.notFound], deps.clock.now());
+    const refreshed = new Map<string, Record<string, string>>(answers.notFound.map((domain) => [domain, {}]));
+    for (const [domain, profile] of answers.found) {
+      const cells = outcomeCells({ kind: 'profile', values: profile }, layout.fields);
+      refreshed.set(domain, Object.fromEntries(layout.fields.map((field, i) => [field.key, fingerprint(cells[i])])));
+    }
+    deps.dates.record(layout.sheet.id, refreshed, deps.clock.now());
     return {
       ok: true,
       checked: answers.found.size + answers.notFound.length,
       changedRows: new Set(changes.map((change) => change.row)).size,
       changedCells: changes.length,
+      keptEdits,
       changedByField: layout.headers
         .map((header, i) => ({ header, rows: changes.filter((change) => change.column === layout.targets[i]).length }))
         .filter((field) => field.rows > 0),
@@ -194,10 +206,16 @@ export function runRefreshChunk(deps: RefreshDeps, request: RefreshRequest, budg
 }
 
 /**
- * The cells of refreshed rows whose value differs from what the service answers now (formulas left alone); the rows
- * are the enriched ones holding a refreshed domain, as the preview counted them.
+ * The cells of refreshed rows whose value differs from what the service answers now (formulas, and values the user
+ * typed over what the add-in wrote, left alone: `keptEdits` counts those); the rows are the enriched ones holding a
+ * refreshed domain, as the preview counted them.
  */
-function changedCells(layout: Layout, found: Map<string, Record<string, unknown>>, today: string): CellChange[] {
+function changedCells(
+  layout: Layout,
+  found: Map<string, Record<string, unknown>>,
+  dates: Map<string, EnrichedDomain>,
+  today: string,
+): { changes: CellChange[]; keptEdits: number } {
   const formulas = layout.sheet.readFormulas({
     row: 1,
     column: 1,
@@ -205,15 +223,28 @@ function changedCells(layout: Layout, found: Map<string, Record<string, unknown>
     numColumns: Math.max(...layout.targets),
   });
   const changes: CellChange[] = [];
+  let keptEdits = 0;
   layout.values.forEach((row, index) => {
     if (index < layout.headerRow || !isEnrichedRow(layout, row)) return;
     const parsed = parseDomain(row[layout.domainColumn - 1]);
     const profile = parsed.kind === 'domain' ? found.get(parsed.domain) : undefined;
     if (!profile) return;
     const cells = outcomeCells({ kind: 'profile', values: profile }, layout.fields);
-    changes.push(
-      ...cellChanges(index + 1, row, layout.targets, cells, (column) => formulas[index]?.[column - 1] ?? '', today),
+    const written = dates.get(parsed.kind === 'domain' ? parsed.domain : '')?.written ?? {};
+    const fieldAt = new Map(layout.targets.map((column, i) => [column, layout.fields[i].key]));
+    const inRow = cellChanges(
+      index + 1,
+      row,
+      layout.targets,
+      cells,
+      {
+        formulaAt: (column) => formulas[index]?.[column - 1] ?? '',
+        writtenAt: (column) => written[fieldAt.get(column) ?? ''],
+      },
+      today,
     );
+    changes.push(...inRow.changes);
+    keptEdits += inRow.keptEdits;
   });
-  return changes;
+  return { changes, keptEdits };
 }

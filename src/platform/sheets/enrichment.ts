@@ -3,7 +3,7 @@
 // columns reach past the sheet's last one); and the enrichment dates in their hidden sheet.
 import type { CellValue } from '../../shared/cell-values';
 import type { Area } from '../../enrichment/layout';
-import type { EnrichmentDates, EnrichSheet, SheetAccess } from '../../enrichment/ports';
+import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from '../../enrichment/ports';
 import { ENRICHMENT_DATES_SHEET } from '../../shared/internal-sheets';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -75,13 +75,29 @@ export function appsScriptSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
   };
 }
 
-/** The hidden sheet of enrichment dates: one row per sheet and domain (sheet id, domain, ISO time), read and written whole. */
+const DATES_HEADERS = ['Sheet id', 'Domain', 'Enriched at', 'Written'];
+
+/** The fingerprints of a row's "Written" cell (field key -> fingerprint), {} when absent or unreadable. */
+function writtenOf(cell: unknown): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(String(cell || '{}'));
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The hidden sheet of enrichment dates: one row per sheet and domain (sheet id, domain, ISO time, and the fingerprints
+ * of what was written for it as JSON), read and written whole.
+ */
 export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): EnrichmentDates {
   const existing = () => spreadsheet.getSheetByName(ENRICHMENT_DATES_SHEET);
   const readRows = (sheet: Sheet | null): unknown[][] => {
     if (!sheet) return [];
     const last = sheet.getLastRow();
-    return last > 1 ? sheet.getRange(2, 1, last - 1, 3).getValues() : [];
+    // A sheet from before fingerprints were kept has three columns: the fourth reads empty.
+    return last > 1 ? sheet.getRange(2, 1, last - 1, DATES_HEADERS.length).getValues() : [];
   };
   // Read once (prepare, or the first use) and kept as this execution writes it.
   let known: unknown[][] | null = null;
@@ -91,31 +107,41 @@ export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsh
       rows(existing());
     },
     read: (sheetId) => {
-      const dates = new Map<string, number>();
-      for (const [id, domain, at] of rows(existing())) {
-        if (Number(id) === sheetId && typeof domain === 'string') dates.set(domain, Date.parse(String(at)));
+      const dates = new Map<string, EnrichedDomain>();
+      for (const [id, domain, at, written] of rows(existing())) {
+        if (Number(id) === sheetId && typeof domain === 'string')
+          dates.set(domain, { at: Date.parse(String(at)), written: writtenOf(written) });
       }
       return dates;
     },
     record: (sheetId, domains, at) => {
-      if (domains.length === 0) return;
+      if (domains.size === 0) return;
       let sheet = existing();
       if (!sheet) {
         // insertSheet activates the new sheet: give the user their sheet back.
         const active = spreadsheet.getActiveSheet();
         sheet = spreadsheet.insertSheet(ENRICHMENT_DATES_SHEET, spreadsheet.getSheets().length);
-        sheet.getRange(1, 1, 1, 3).setValues([['Sheet id', 'Domain', 'Enriched at']]);
+        sheet.getRange(1, 1, 1, DATES_HEADERS.length).setValues([DATES_HEADERS]);
         sheet.hideSheet();
         if (active) spreadsheet.setActiveSheet(active);
       }
       const all = new Map(rows(sheet).map((row) => [`${row[0]}|${row[1]}`, row]));
       const iso = new Date(at).toISOString();
-      for (const domain of domains) all.set(`${sheetId}|${domain}`, [sheetId, domain, iso]);
+      for (const [domain, written] of domains) {
+        const key = `${sheetId}|${domain}`;
+        const merged = { ...writtenOf(all.get(key)?.[3]), ...written };
+        all.set(key, [sheetId, domain, iso, JSON.stringify(merged)]);
+      }
       const table = [...all.values()];
       known = table;
       if (sheet.getMaxRows() < table.length + 1)
         sheet.insertRowsAfter(sheet.getMaxRows(), table.length + 1 - sheet.getMaxRows());
-      sheet.getRange(2, 1, table.length, 3).setValues(table as Array<Array<string | number>>);
+      if (sheet.getMaxColumns() < DATES_HEADERS.length) {
+        // Narrower than its four columns (an older version's, cut to the three it wrote).
+        sheet.insertColumnsAfter(sheet.getMaxColumns(), DATES_HEADERS.length - sheet.getMaxColumns());
+        sheet.getRange(1, 1, 1, DATES_HEADERS.length).setValues([DATES_HEADERS]);
+      }
+      sheet.getRange(2, 1, table.length, DATES_HEADERS.length).setValues(table as Array<Array<string | number>>);
     },
   };
 }

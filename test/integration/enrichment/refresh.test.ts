@@ -101,3 +101,40 @@ it('refreshes only the changed cells of stale rows, in the right rows after a so
     staleRows: 0,
   });
 });
+
+it('keeps what the user typed over enriched cells (and cells they filled before), and says how many', async () => {
+  await runtime?.close();
+  await control.reset();
+  const [typedOver, filledBefore, untouched] = companies.slice(0, 3);
+  const rows = [
+    ['Website', 'Company name', 'Employees'],
+    [typedOver.domain, '', ''],
+    [filledBefore.domain, '', 'about 40'],
+    [untouched.domain, '', ''],
+  ];
+  runtime = runtimeFor(sandbox.url, { sheets: { [LEADS]: rows }, clock: createManualClock(Date.UTC(2026, 9, 20, 12)) });
+  start(runtime, { fields: ['company_name', 'employee_count'] });
+  await drive(runtime);
+  expect(sheet().getValues()[2][2]).toBe('about 40');
+  // The user corrects a company's name by hand; then the service changes every one of them.
+  sheet().typeInto('B2', 'Acme (our name for it)');
+  (runtime.clock as ManualClock).advance(35 * DAY);
+  for (const company of [typedOver, filledBefore, untouched])
+    await control.changeCompany(company.domain, { name: `${company.name} Group`, employee_count: '10001+' });
+
+  const result = runtime.run<RefreshChunkResult>('runRefreshChunk', [{ days: 30 }], { kind: 'sidebar' });
+  expect(result).toMatchObject({ ok: true, checked: 3, keptEdits: 2 });
+  const after = sheet().getValues();
+  expect(after[1].slice(1)).toEqual(['Acme (our name for it)', '10001+']);
+  expect(after[2].slice(1)).toEqual([`${filledBefore.name} Group`, 'about 40']);
+  expect(after[3].slice(1)).toEqual([`${untouched.name} Group`, '10001+']);
+  expect(sheet().getNotes()[1][1]).toBe('');
+  // The next refresh keeps them too.
+  (runtime.clock as ManualClock).advance(35 * DAY);
+  await control.changeCompany(typedOver.domain, { name: 'Acme Renamed' });
+  expect(runtime.run<RefreshChunkResult>('runRefreshChunk', [{ days: 30 }], { kind: 'sidebar' })).toMatchObject({
+    ok: true,
+    keptEdits: 2,
+  });
+  expect(sheet().getValues()[1][1]).toBe('Acme (our name for it)');
+});

@@ -6,7 +6,13 @@ import { ManualClock, MemoryCache, MemoryLock, MemoryStore } from '../../fakes/p
 import type { Result } from '../../../src/api/errors';
 import type { CompanyProfile, LookupOutcome } from '../../../src/api/types';
 import type { Area } from '../../../src/enrichment/layout';
-import type { EnrichSheet, SheetAccess, ContinuationPort, EnrichmentDates } from '../../../src/enrichment/ports';
+import type {
+  EnrichSheet,
+  SheetAccess,
+  ContinuationPort,
+  EnrichedDomain,
+  EnrichmentDates,
+} from '../../../src/enrichment/ports';
 import type { EnrichDeps } from '../../../src/enrichment/service';
 
 type Cell = { value: unknown; formula?: string };
@@ -235,17 +241,18 @@ export interface World {
   dates: MemoryDates;
 }
 
-/** The hidden dates sheet in memory: per sheet, domain -> when it was last enriched. */
+/** The hidden dates sheet in memory: per sheet, domain -> when it was last enriched and what was written for it. */
 export class MemoryDates implements EnrichmentDates {
-  readonly bySheet = new Map<number, Map<string, number>>();
-  read(sheetId: number): Map<string, number> {
+  readonly bySheet = new Map<number, Map<string, EnrichedDomain>>();
+  read(sheetId: number): Map<string, EnrichedDomain> {
     return new Map(this.bySheet.get(sheetId) ?? []);
   }
   prepare(): void {}
 
-  record(sheetId: number, domains: string[], at: number): void {
-    const dates = this.bySheet.get(sheetId) ?? new Map<string, number>();
-    for (const domain of domains) dates.set(domain, at);
+  record(sheetId: number, domains: ReadonlyMap<string, Record<string, string>>, at: number): void {
+    const dates = this.bySheet.get(sheetId) ?? new Map<string, EnrichedDomain>();
+    for (const [domain, written] of domains)
+      dates.set(domain, { at, written: { ...dates.get(domain)?.written, ...written } });
     this.bySheet.set(sheetId, dates);
   }
 }
