@@ -109,6 +109,8 @@ global.cancelEnrichment = enrichment.cancelEnrichment;
 global.resumeEnrichment = enrichment.resumeEnrichment;
 global.getRefreshPreview = enrichment.getRefreshPreview;
 global.runRefreshChunk = enrichment.runRefreshChunk;
+global.getRefreshSchedule = enrichment.getRefreshSchedule;
+global.setRefreshSchedule = enrichment.setRefreshSchedule;
 
 // --- Research ---
 global.showResearchPanel = research.showResearchPanel;

@@ -1,11 +1,12 @@
 // The enrichment panel's "Keep data fresh" section: how many enriched rows are older than N days (and how many have
 // no recorded date), what refreshing them costs, then the refresh itself, chunk by chunk while the panel is open,
 // ending with how many rows changed per column (changed cells carry a note "Was ... until <date>") and how many cells
-// kept the value the user typed over what the add-in wrote.
+// kept the value the user typed over what the add-in wrote; and its schedule (schedule-view.ts).
 import type { RefreshChunkResult, RefreshPreview } from '../../src/enrichment/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { count } from './format';
+import { scheduleView } from './schedule-view';
 
 type Changes = Extract<RefreshChunkResult, { ok: true }>;
 
@@ -69,7 +70,7 @@ class RefreshSection {
 
   element(): HTMLElement {
     this.check.addEventListener('click', () => void this.preview());
-    return h(
+    const section = h(
       'details',
       { id: 'enrich-fresh' },
       h('summary', {}, 'Keep data fresh'),
@@ -88,6 +89,12 @@ class RefreshSection {
       ),
       this.output,
     );
+    // The schedule is read from the server the first time the section opens.
+    section.addEventListener('toggle', () => {
+      if (!section.open || section.querySelector('#fresh-schedule-section')) return;
+      section.appendChild(scheduleView(() => Number(this.days.value)));
+    });
+    return section;
   }
 
   private show(...children: Array<Node | null>): void {

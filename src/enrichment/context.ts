@@ -35,7 +35,8 @@ export function enrichmentContext(): EnrichDeps & { timer: TimerDeps } {
   };
 }
 
-export function refreshContext(): RefreshDeps {
+/** The refresh's ports, with the request budget and the timer (for scheduled refreshes). */
+export function refreshContext(): RefreshDeps & Pick<EnrichDeps, 'requests'> & { timer: TimerDeps } {
   const deps = enrichmentContext();
   return { ...deps, today: () => formatInSpreadsheetZone(deps.clock.now(), 'yyyy-MM-dd') };
 }

@@ -150,5 +150,52 @@ export type RefreshChunkResult =
       retryLater: string[];
       /** Stale domains this chunk did not reach (the next chunk takes them). */
       remaining: number;
+      /** Lookups this chunk sent. */
+      requests: number;
+    }
+  | { ok: false; message: string };
+
+/** What a scheduled refresh run found (or why it could not run). */
+export interface ScheduleSummary {
+  /** When the run started (under way) or ended (last run). */
+  at: number;
+  checked: number;
+  changedRows: number;
+  changedCells: number;
+  keptEdits: number;
+  notFound: number;
+  problem: string | null;
+}
+
+/** A sheet's refresh schedule as the Enrich panel shows it. */
+export interface RefreshScheduleDto {
+  days: number;
+  cadence: 'weekly' | 'monthly';
+  /** 0 = Sunday ... 6 = Saturday (weekly). */
+  weekday: number;
+  /** When the next run starts (epoch ms); null while a run is under way. */
+  nextRunAt: number | null;
+  running: boolean;
+  lastRun: ScheduleSummary | null;
+  /** The share of the day's request budget a scheduled run may use (0..1). */
+  requestShare: number;
+}
+
+/** The Enrich panel's schedule change: off, or every week on a day / every month, for data older than `days`. */
+export interface RefreshScheduleRequest {
+  cadence: 'off' | 'weekly' | 'monthly';
+  weekday: number;
+  days: number;
+}
+
+/** The active sheet's schedule, or why it cannot have one. */
+export type RefreshScheduleAnswer =
+  | {
+      ok: true;
+      sheetName: string;
+      schedule: RefreshScheduleDto | null;
+      timerProblem: string | null;
+      /** The spreadsheet's time zone, in which the schedule runs and its times are shown. */
+      timeZone: string;
     }
   | { ok: false; message: string };

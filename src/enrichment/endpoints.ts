@@ -6,7 +6,8 @@ import { currentProgress } from './progress';
 import { previewRefresh, runRefreshChunk as refreshChunk } from './refresh';
 import { enrichmentContext, refreshContext } from './context';
 import { checkedRequest } from '../shared/request-check';
-import { ENRICH_OPTIONS, REFRESH_REQUEST } from './requests';
+import { ENRICH_OPTIONS, REFRESH_REQUEST, REFRESH_SCHEDULE_REQUEST } from './requests';
+import { changeRefreshSchedule, refreshSchedule } from './schedule-service';
 import type {
   EnrichOptions,
   EnrichPreview,
@@ -14,6 +15,8 @@ import type {
   RefreshChunkResult,
   RefreshPreview,
   RefreshRequest,
+  RefreshScheduleAnswer,
+  RefreshScheduleRequest,
   StartResult,
 } from './contract';
 import { showPanel } from '../platform/panels';
@@ -69,4 +72,13 @@ export function runRefreshChunk(input: RefreshRequest): RefreshChunkResult {
     checkedRequest<RefreshRequest>(REFRESH_REQUEST, input, 'refresh'),
     REFRESH_CHUNK_BUDGET_MS,
   );
+}
+
+/** The active sheet's refresh schedule (run by the document's timer with the panels closed). */
+export function getRefreshSchedule(): RefreshScheduleAnswer {
+  return refreshSchedule();
+}
+
+export function setRefreshSchedule(input: RefreshScheduleRequest): RefreshScheduleAnswer {
+  return changeRefreshSchedule(checkedRequest<RefreshScheduleRequest>(REFRESH_SCHEDULE_REQUEST, input, 'schedule'));
 }

@@ -28,10 +28,6 @@ export interface SheetAccess {
   byId(id: number): EnrichSheet | null;
 }
 
-/**
- * When each domain of a sheet was last enriched (epoch ms), kept in a hidden sheet keyed by sheet and domain, so it
- * survives sorting and inserted rows and uses no developer metadata. Each call is one read (and one write).
- */
 /** What the dates sheet keeps of a domain on a sheet: when it was last enriched, and what was written for it. */
 export interface EnrichedDomain {
   at: number;
@@ -39,6 +35,11 @@ export interface EnrichedDomain {
   written: Record<string, string>;
 }
 
+/**
+ * When each domain of a sheet was last enriched (epoch ms) and the fingerprints of what was written, kept in a hidden
+ * sheet keyed by sheet and domain, so it survives sorting and inserted rows and uses no developer metadata. Each call
+ * is one read (and one write).
+ */
 export interface EnrichmentDates {
   read(sheetId: number): Map<string, EnrichedDomain>;
   /**

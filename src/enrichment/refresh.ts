@@ -40,9 +40,14 @@ interface Layout {
   headers: string[];
 }
 
-/** The active sheet's domain column and the field columns an enrichment filled (existing columns only). */
-function layoutOf(deps: RefreshDeps): Layout | { message: string } {
-  const { sheet, selection } = deps.sheets.active();
+/**
+ * The domain column and the field columns an enrichment filled (existing columns only) of the active sheet, or of
+ * the sheet `sheetId` (a scheduled refresh: its domain column is found among all its columns).
+ */
+function layoutOf(deps: RefreshDeps, sheetId?: number): Layout | { message: string } {
+  const target = sheetId === undefined ? deps.sheets.active() : sheetAlone(deps, sheetId);
+  if (!target) return { message: 'The sheet of this schedule was deleted.' };
+  const { sheet, selection } = target;
   const values = sheet.readValues();
   const lastColumn = values.reduce((max, row) => Math.max(max, row.length), 0);
   const detected = detectDomainColumn(values, selection as Area, lastColumn);
@@ -73,6 +78,12 @@ function layoutOf(deps: RefreshDeps): Layout | { message: string } {
     targets: existing.map((target) => target.column),
     headers: existing.map((target) => target.header),
   };
+}
+
+/** A sheet by id with all of it as the selection, or null when it was deleted. */
+function sheetAlone(deps: RefreshDeps, sheetId: number): { sheet: EnrichSheet; selection: Area } | null {
+  const sheet = deps.sheets.byId(sheetId);
+  return sheet ? { sheet, selection: { row: 1, column: 1, numRows: 1_000_000, numColumns: 1_000 } } : null;
 }
 
 interface Stale {
@@ -156,25 +167,34 @@ function lookUpFresh(deps: RefreshDeps, domains: string[], deadline: number) {
   return { found, notFound, retryLater, attempted: next };
 }
 
-/** One chunk of a refresh: lookups within `budgetMs`, then the changed cells written with their notes. */
-export function runRefreshChunk(deps: RefreshDeps, request: RefreshRequest, budgetMs: number): RefreshChunkResult {
+/**
+ * One chunk of a refresh of the active sheet (or of `sheetId`, for a schedule): lookups within `budgetMs` (at most
+ * `maxDomains`), then the changed cells written with their notes.
+ */
+export function runRefreshChunk(
+  deps: RefreshDeps,
+  request: RefreshRequest,
+  budgetMs: number,
+  sheetId?: number,
+  maxDomains = Infinity,
+): RefreshChunkResult {
   const days = checkDays(request);
   if (days === null) return { ok: false, message: 'Days must be a whole number from 0 to 3650.' };
   const started = deps.clock.now();
   const job = loadJob(deps.store);
   if (job?.status === 'running')
     return { ok: false, message: 'An enrichment is running: let it finish (or cancel it) first.' };
-  const before = layoutOf(deps);
+  const before = layoutOf(deps, sheetId);
   if ('message' in before) return { ok: false, message: before.message };
   const skip = new Set(request.skip ?? []);
   const dates = deps.dates.read(before.sheet.id);
   const stale = staleRows(before, dates, started - days * DAY_MS, skip);
   const domains = [...stale.rows.keys()].sort();
-  const answers = lookUpFresh(deps, domains, started + budgetMs);
+  const answers = lookUpFresh(deps, domains.slice(0, maxDomains), started + budgetMs);
   if (!deps.lock.tryLock(LOCK_WAIT_MS)) return { ok: false, message: BUSY_MESSAGE };
   try {
     // The sheet as it is now (rows may have been sorted or inserted during the lookups).
-    const layout = layoutOf(deps);
+    const layout = layoutOf(deps, sheetId);
     if ('message' in layout) return { ok: false, message: layout.message };
     const { changes, keptEdits } = changedCells(layout, answers.found, dates, deps.today());
     for (const write of changeWrites(changes)) {
@@ -199,6 +219,7 @@ export function runRefreshChunk(deps: RefreshDeps, request: RefreshRequest, budg
       notFound: answers.notFound.length,
       retryLater: answers.retryLater,
       remaining: domains.length - answers.attempted,
+      requests: answers.attempted,
     };
   } finally {
     deps.lock.release();

@@ -1,5 +1,6 @@
-// The shapes of what the Enrich panel sends: job options and refresh requests (see src/shared/request-check.ts).
-import { flag, integer, record, text } from '../shared/request-check';
+// The shapes of what the Enrich panel sends: job options, refresh requests and the refresh schedule (see
+// src/shared/request-check.ts).
+import { flag, integer, oneOfValues, record, text } from '../shared/request-check';
 
 export const ENRICH_OPTIONS = record(
   { domainColumn: { ...integer, minimum: 1 }, fields: { type: 'array', items: text, maxItems: 50 }, overwrite: flag },
@@ -14,3 +15,10 @@ export const REFRESH_REQUEST = record(
   },
   ['skip'],
 );
+
+/** The refresh schedule of the active sheet: off, or weekly on a day (0 = Sunday) / monthly, for data older than N days. */
+export const REFRESH_SCHEDULE_REQUEST = record({
+  cadence: oneOfValues(['off', 'weekly', 'monthly']),
+  weekday: { ...integer, minimum: 0, maximum: 6 },
+  days: { ...integer, minimum: 0, maximum: 3650 },
+});

@@ -20,10 +20,14 @@ export function activeSheetId(): number {
 // Read once per execution (every execution loads the script afresh): a spending check formats a date per task.
 let spreadsheetZone: string | null = null;
 
+/** The spreadsheet's time zone (IANA name, as in File > Settings). */
+export function spreadsheetTimeZone(): string {
+  return (spreadsheetZone ??= activeSpreadsheet().getSpreadsheetTimeZone());
+}
+
 /** Formats a time in the spreadsheet's time zone (`yyyy-MM-dd`, `yyyy-MM`, ...). */
 export function formatInSpreadsheetZone(ms: number, pattern: string): string {
-  spreadsheetZone ??= activeSpreadsheet().getSpreadsheetTimeZone();
-  return Utilities.formatDate(new Date(ms), spreadsheetZone, pattern);
+  return Utilities.formatDate(new Date(ms), spreadsheetTimeZone(), pattern);
 }
 
 /** Shows a short message in the spreadsheet's corner. */

@@ -1,10 +1,12 @@
-// The shared timer's handler: the document's one time-driven trigger runs research polling, then the enrichment
-// continuation, each a slice of one time budget (timer.ts), and removes itself when neither has work left. A timer
+// The shared timer's handler: the document's one time-driven trigger runs research polling, the enrichment
+// continuation, then scheduled refreshes, each a slice of one time budget (timer.ts), and removes itself when none
+// has work left. A timer
 // Google runs without its spreadsheet (it may, for an add-on: not documented) can do nothing: it retires itself and
 // notes why for the user's panels. Each run is budgeted to what is left of Sheet Scout's share of the user's daily
 // trigger runtime (runtime-budget.ts) and records what it used.
 import { appContext } from '../platform/app-context';
 import { enrichmentTimerSlice } from '../enrichment/timer-slice';
+import { refreshTimerSlice } from '../enrichment/schedule-service';
 import { researchTimerSlice } from '../research/timer-slice';
 import { appsScriptTimer, retireDocumentlessTimer } from '../platform/timer-triggers';
 import { hasActiveSpreadsheet } from '../platform/spreadsheet';
@@ -29,6 +31,7 @@ export function sheetScoutTimer(event?: { triggerUid?: string }): void {
       [
         { feature: 'research', runSlice: researchTimerSlice },
         { feature: 'enrichment', runSlice: enrichmentTimerSlice },
+        { feature: 'refresh', runSlice: refreshTimerSlice },
       ],
       budgetMs,
     );

@@ -1,6 +1,6 @@
 // The document's one shared time-driven trigger ("the timer"). A published editor add-on may have only one
-// time-driven trigger per user per document, running at most hourly, so research polling and the enrichment
-// continuation share this one: each feature marks itself pending (ensureTimer) or idle (removeTimerIfIdle), and the
+// time-driven trigger per user per document, running at most hourly, so research polling, the enrichment
+// continuation and scheduled refreshes share this one: each feature marks itself pending (ensureTimer) or idle (removeTimerIfIdle), and the
 // timer's handler runs each feature's slice of work under one time budget (runTimer), then removes the timer once no
 // feature has pending work. Apps Script triggers belong to the user who made them, so the document keeps a record of
 // which timer serves it (its trigger id): a timer among the current user's own triggers is theirs; another user
@@ -22,8 +22,8 @@ export const TIMER_BUDGET_MS = 4.5 * 60 * 1000;
 /** A feature whose share of the budget is below this waits for the next tick (its pending state is kept). */
 export const MIN_SLICE_MS = 10_000;
 
-export type TimerFeature = 'research' | 'enrichment';
-export const TIMER_FEATURES: readonly TimerFeature[] = ['research', 'enrichment'];
+export type TimerFeature = 'research' | 'enrichment' | 'refresh';
+export const TIMER_FEATURES: readonly TimerFeature[] = ['research', 'enrichment', 'refresh'];
 
 export type TimerCadence = 'minute' | 'hourly';
 

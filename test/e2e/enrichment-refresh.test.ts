@@ -1,6 +1,7 @@
 // "Keep data fresh" in the playground's enrichment panel at 300 px: enrich the demo sheet, let a company change at
 // the service, move time a month on, then check and refresh rows older than 30 days from the panel; the summary
-// names the changed column, the sheet shows the new value, and nothing in the section is cut off.
+// names the changed column, the sheet shows the new value, and nothing in the section is cut off; then a weekly
+// schedule is set (its next run shown) and stopped.
 import { describeWithBrowser, stackForSuite } from './harness';
 import { clippedTexts } from './layout-check';
 
@@ -55,5 +56,23 @@ describeWithBrowser('keeping enriched data fresh', () => {
     expect(await clippedTexts(panel)).toEqual([]);
     await page.waitForSelector('td[data-cell]:text("Renamed Holdings")');
     await stack().screenshot('enrich-fresh-2-done');
+
+    // A weekly schedule (issue 27): saved, its next run and request share shown, within 300 px; then stopped.
+    await panel.waitForSelector('#fresh-schedule :text("No schedule on")');
+    await panel.selectOption('#fresh-cadence', 'weekly');
+    await panel.selectOption('#fresh-weekday', '4');
+    await panel.click('#fresh-schedule-save');
+    await panel.waitForSelector('#fresh-schedule :text("Schedule saved.")');
+    expect(await panel.textContent('#fresh-schedule-status')).toMatch(
+      /^Every Thursday at 06:00 \(America\/New_York\), data older than 30 days\. Next run: Thu, .*06:00.*\.$/,
+    );
+    expect(await panel.textContent('#fresh-schedule-last')).toBe('Not run yet.');
+    expect(await panel.textContent('#fresh-schedule')).toContain("at most 25 % of the day's lookups");
+    expect(await clippedTexts(panel)).toEqual([]);
+    await panel.locator('#fresh-schedule-section').scrollIntoViewIfNeeded();
+    await stack().screenshot('enrich-fresh-3-schedule');
+    await panel.selectOption('#fresh-cadence', 'off');
+    await panel.click('#fresh-schedule-save');
+    await panel.waitForSelector('#fresh-schedule :text("Schedule stopped.")');
   });
 });

@@ -53,7 +53,7 @@ export function formatSimpleDate(epochMs: number, timeZone: string, pattern: str
   };
   const pad = (n: number, width: number) => String(n).padStart(width, '0');
   return pattern.replace(
-    /'([^']*)'|(y+|M+|d+|H+|h+|m+|s+|S+|a|E+|z+|Z+|X+)/g,
+    /'([^']*)'|(y+|M+|d+|H+|h+|m+|s+|S+|a|E+|u+|z+|Z+|X+)/g,
     (_all, quoted: string | undefined, token: string | undefined) => {
       if (quoted !== undefined) return quoted === '' ? "'" : quoted;
       const t = token!;
@@ -79,6 +79,9 @@ export function formatSimpleDate(epochMs: number, timeZone: string, pattern: str
           return f.hour < 12 ? 'AM' : 'PM';
         case 'E':
           return n >= 4 ? days[f.weekday] : days[f.weekday].slice(0, 3);
+        case 'u':
+          // Day number of the week, 1 = Monday ... 7 = Sunday.
+          return pad(f.weekday === 0 ? 7 : f.weekday, n);
         case 'z':
           return timeZone === 'UTC' || timeZone === 'Etc/UTC' || timeZone === 'GMT' ? 'UTC' : `GMT${offset(true)}`;
         case 'Z':

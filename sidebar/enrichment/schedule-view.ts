@@ -1,0 +1,113 @@
+// The "Keep data fresh" section's schedule: off, every week on a day, or every month, for data older than the
+// section's N days, run by the document's timer with the panels closed; what it shows once set: the next run, the
+// last run's summary (cells changed, edits kept), and the share of the day's requests it may take.
+import type { RefreshScheduleAnswer, RefreshScheduleDto } from '../../src/enrichment/contract';
+import { errorText, server } from '../bridge';
+import { h, message, replaceChildren } from '../ui/dom';
+import { count } from './format';
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** A time as the spreadsheet's clock shows it (the schedule runs in its time zone, not the browser's). */
+const when = (ms: number, timeZone: string) =>
+  new Date(ms).toLocaleString(undefined, {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+
+const plural = (n: number, noun: string) => `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The schedule in words: when it runs, the next run, the last run's summary and its request share. */
+function scheduleLines(schedule: RefreshScheduleDto, timeZone: string): HTMLElement[] {
+  const cadence = schedule.cadence === 'weekly' ? `Every ${WEEKDAYS[schedule.weekday]}` : 'On the 1st of every month';
+  const last = schedule.lastRun;
+  const lastText = !last
+    ? 'Not run yet.'
+    : last.problem
+      ? `Last run ${when(last.at, timeZone)}: ${last.problem}`
+      : `Last run ${when(last.at, timeZone)}: ${plural(last.changedCells, 'cell')} changed in ${plural(last.changedRows, 'row')}` +
+        `${last.keptEdits > 0 ? `, ${plural(last.keptEdits, 'edit')} of yours kept` : ''} (${plural(last.checked, 'domain')} checked).`;
+  return [
+    h(
+      'p',
+      { id: 'fresh-schedule-status' },
+      `${cadence} at 06:00 (${timeZone}), data older than ${plural(schedule.days, 'day')}. ` +
+        (schedule.running ? 'Running now.' : `Next run: ${when(schedule.nextRunAt ?? 0, timeZone)}.`),
+    ),
+    h('p', { class: 'muted', id: 'fresh-schedule-last' }, lastText),
+    h(
+      'p',
+      { class: 'muted' },
+      `Runs with the panels closed and uses at most ${Math.round(schedule.requestShare * 100)} % of the day's lookups; 0 credits.`,
+    ),
+  ];
+}
+
+/** The schedule's controls and status; `days` reads the section's "older than" input. */
+export function scheduleView(days: () => number): HTMLElement {
+  const cadence = h(
+    'select',
+    { id: 'fresh-cadence', 'aria-label': 'Refresh schedule' },
+    h('option', { value: 'off' }, 'No schedule'),
+    h('option', { value: 'weekly' }, 'Every week'),
+    h('option', { value: 'monthly' }, 'Every month'),
+  ) as HTMLSelectElement;
+  const weekday = h(
+    'select',
+    { id: 'fresh-weekday', 'aria-label': 'Day of the week' },
+    ...WEEKDAYS.map((name, i) => h('option', { value: String(i), selected: i === 1 }, name)),
+  ) as HTMLSelectElement;
+  const save = h('button', { type: 'button', id: 'fresh-schedule-save' }, 'Save schedule');
+  const status = h('div', { id: 'fresh-schedule' });
+  const syncWeekday = () => {
+    weekday.hidden = cadence.value !== 'weekly';
+  };
+  const show = (answer: RefreshScheduleAnswer, saved = false) => {
+    if (!answer.ok) return replaceChildren(status, message('warn', answer.message));
+    const schedule = answer.schedule;
+    if (schedule) {
+      cadence.value = schedule.cadence;
+      weekday.value = String(schedule.weekday);
+    } else cadence.value = 'off';
+    syncWeekday();
+    replaceChildren(
+      status,
+      saved ? message('ok', schedule ? 'Schedule saved.' : 'Schedule stopped.') : null,
+      answer.timerProblem ? message('warn', answer.timerProblem) : null,
+      ...(schedule
+        ? scheduleLines(schedule, answer.timeZone)
+        : [h('p', { class: 'muted' }, `No schedule on "${answer.sheetName}".`)]),
+    );
+  };
+  cadence.addEventListener('change', syncWeekday);
+  save.addEventListener('click', () => {
+    save.disabled = true;
+    server
+      .setRefreshSchedule({
+        cadence: cadence.value as 'off' | 'weekly' | 'monthly',
+        weekday: Number(weekday.value),
+        days: days(),
+      })
+      .then(
+        (answer) => show(answer, answer.ok),
+        (error) => replaceChildren(status, message('error', errorText(error))),
+      )
+      .finally(() => (save.disabled = false));
+  });
+  syncWeekday();
+  server.getRefreshSchedule().then(
+    (answer) => show(answer),
+    (error) => replaceChildren(status, message('error', errorText(error))),
+  );
+  return h(
+    'div',
+    { id: 'fresh-schedule-section' },
+    h('h3', {}, 'Schedule'),
+    h('div', { class: 'fresh-schedule-row' }, cadence, weekday, save),
+    status,
+  );
+}

@@ -1,0 +1,127 @@
+// Scheduled refresh as the add-in runs it (schedule.ts holds the rules): the Enrich panel's schedule of the active
+// sheet (read, set, stopped), and the shared timer's slice that runs the due ones with the document's refresh, the
+// spreadsheet's calendar and a quarter of the day's request budget.
+import { refreshContext } from './context';
+import { runRefreshChunk } from './refresh';
+import { chosenFields } from './job-state';
+import {
+  nextRun,
+  readSchedules,
+  runSchedules,
+  scheduleDto,
+  SCHEDULE_REQUEST_SHARE,
+  writeSchedules,
+  type LocalTime,
+  type RefreshSchedule,
+} from './schedule';
+import type { RefreshScheduleAnswer, RefreshScheduleRequest } from './contract';
+import type { RefreshDeps } from './refresh';
+import type { EnrichDeps } from './service';
+import type { KeyValueStore } from '../ports';
+import { formatInSpreadsheetZone, spreadsheetTimeZone } from '../platform/spreadsheet';
+import { removeTimerIfIdle, reserveTimer } from '../scheduler/timer';
+import { BUSY_MESSAGE } from '../shared/busy';
+
+/** Lookups scheduled refreshes sent today (the spreadsheet's day): {day, count}. */
+const SCHEDULE_REQUESTS_KEY = 'sheetscout.refresh.requests';
+const ENRICHMENT_RUNNING = /^An enrichment is running/;
+
+/** The spreadsheet's calendar at an instant (Utilities.formatDate: u = 1 Monday ... 7 Sunday). */
+function localTime(ms: number): LocalTime {
+  const [weekday, monthDay, hour] = formatInSpreadsheetZone(ms, 'u d H').split(' ').map(Number);
+  return { weekday: weekday % 7, monthDay, hour };
+}
+
+const today = (ms: number) => formatInSpreadsheetZone(ms, 'yyyy-MM-dd');
+
+function sentToday(store: KeyValueStore, now: number): number {
+  try {
+    const record = JSON.parse(store.get(SCHEDULE_REQUESTS_KEY) ?? 'null') as { day: string; count: number } | null;
+    return record && record.day === today(now) ? record.count : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Requests left for scheduled refreshes now: their share of today's budget, within what the day has left at all. */
+function requestsLeft(deps: RefreshDeps & Pick<EnrichDeps, 'requests'>): number {
+  const status = deps.requests();
+  const share = Math.floor(status.limit * SCHEDULE_REQUEST_SHARE) - sentToday(deps.store, deps.clock.now());
+  return Math.max(0, Math.min(share, status.limit - status.used));
+}
+
+/** The shared timer's slice: the due scheduled refreshes of this document. */
+export function refreshTimerSlice(budgetMs: number): { pending: boolean } {
+  const deps = refreshContext();
+  return runSchedules(
+    {
+      store: deps.store,
+      now: () => deps.clock.now(),
+      local: localTime,
+      requestsLeft: () => requestsLeft(deps),
+      refreshChunk: (sheetId, days, skip, chunkBudgetMs, maxDomains) =>
+        runRefreshChunk(deps, { days, skip }, chunkBudgetMs, sheetId, maxDomains),
+      spent: (requests) => {
+        const now = deps.clock.now();
+        deps.store.set(
+          SCHEDULE_REQUESTS_KEY,
+          JSON.stringify({ day: today(now), count: sentToday(deps.store, now) + requests }),
+        );
+      },
+      isPassing: (message) => message === BUSY_MESSAGE || ENRICHMENT_RUNNING.test(message),
+    },
+    budgetMs,
+  );
+}
+
+/** The active sheet's schedule. */
+export function refreshSchedule(): RefreshScheduleAnswer {
+  const deps = refreshContext();
+  const { sheet } = deps.sheets.active();
+  const schedule = readSchedules(deps.store).find((entry) => entry.sheetId === sheet.id);
+  return {
+    ok: true,
+    sheetName: sheet.name,
+    schedule: scheduleDto(schedule),
+    timerProblem: null,
+    timeZone: spreadsheetTimeZone(),
+  };
+}
+
+/**
+ * Sets the active sheet's schedule (or stops it). The document's timer is reserved first: a schedule no timer can
+ * run is refused with the reason (a test deployment runs none; the answer says so).
+ */
+export function changeRefreshSchedule(request: RefreshScheduleRequest): RefreshScheduleAnswer {
+  const deps = refreshContext();
+  const { sheet } = deps.sheets.active();
+  const others = readSchedules(deps.store).filter((entry) => entry.sheetId !== sheet.id);
+  if (request.cadence === 'off') {
+    writeSchedules(deps.store, others);
+    if (others.length === 0) removeTimerIfIdle(deps.timer, 'refresh');
+    return { ok: true, sheetName: sheet.name, schedule: null, timerProblem: null, timeZone: spreadsheetTimeZone() };
+  }
+  if ((chosenFields(deps.store, sheet.id) ?? []).length === 0)
+    return { ok: false, message: `Nothing on "${sheet.name}" was enriched yet: enrich it first, then schedule it.` };
+  const timer = reserveTimer(deps.timer, 'refresh');
+  if (timer?.blocksSpending) return { ok: false, message: timer.message };
+  const cadence = request.cadence;
+  const schedule: RefreshSchedule = {
+    sheetId: sheet.id,
+    sheetName: sheet.name,
+    days: request.days,
+    cadence,
+    weekday: request.weekday,
+    nextRunAt: nextRun({ cadence, weekday: request.weekday }, deps.clock.now(), localTime),
+    run: null,
+    lastRun: readSchedules(deps.store).find((entry) => entry.sheetId === sheet.id)?.lastRun ?? null,
+  };
+  writeSchedules(deps.store, [...others, schedule]);
+  return {
+    ok: true,
+    sheetName: sheet.name,
+    schedule: scheduleDto(schedule),
+    timerProblem: timer ? `${timer.message} Until it runs, refresh from this panel.` : null,
+    timeZone: spreadsheetTimeZone(),
+  };
+}

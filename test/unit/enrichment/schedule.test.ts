@@ -1,0 +1,137 @@
+// Scheduled refresh rules (src/enrichment/schedule.ts): the next run (06:00 on the weekday, or on the 1st), and the
+// timer's slice: a due run goes chunk by chunk within the time and the request share, waits when the refusal passes
+// (busy, an enrichment running), ends with its summary and the next time, and stays pending while a schedule exists.
+import type { RefreshChunkResult } from '../../../src/enrichment/contract';
+import {
+  nextRun,
+  readSchedules,
+  runSchedules,
+  writeSchedules,
+  type LocalTime,
+  type RefreshSchedule,
+  type ScheduleRunDeps,
+} from '../../../src/enrichment/schedule';
+import { MemoryStore } from '../../fakes/ports';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const utc = (ms: number): LocalTime => {
+  const date = new Date(ms);
+  return { weekday: date.getUTCDay(), monthDay: date.getUTCDate(), hour: date.getUTCHours() };
+};
+// Wednesday 25 November 2026, 14:30 UTC.
+const NOW = Date.UTC(2026, 10, 25, 14, 30);
+
+const chunk = (over: Partial<Extract<RefreshChunkResult, { ok: true }>> = {}): RefreshChunkResult => ({
+  ok: true,
+  checked: 10,
+  changedRows: 2,
+  changedCells: 3,
+  keptEdits: 1,
+  changedByField: [],
+  notFound: 0,
+  retryLater: [],
+  remaining: 0,
+  requests: 10,
+  ...over,
+});
+
+function schedule(over: Partial<RefreshSchedule> = {}): RefreshSchedule {
+  return {
+    sheetId: 7,
+    sheetName: 'Leads',
+    days: 30,
+    cadence: 'weekly',
+    weekday: 1,
+    nextRunAt: NOW - HOUR,
+    run: null,
+    lastRun: null,
+    ...over,
+  };
+}
+
+function deps(chunks: RefreshChunkResult[], over: Partial<ScheduleRunDeps> = {}) {
+  const store = new MemoryStore();
+  let now = NOW;
+  let left = 1000;
+  const calls: Array<{ skip: string[]; maxDomains: number }> = [];
+  const run: ScheduleRunDeps = {
+    store,
+    now: () => now,
+    local: utc,
+    requestsLeft: () => left,
+    refreshChunk: (_sheet, _days, skip, _budget, maxDomains) => {
+      calls.push({ skip: [...skip], maxDomains });
+      now += 20_000;
+      return chunks.shift() ?? chunk();
+    },
+    spent: (requests) => {
+      left -= requests;
+    },
+    isPassing: (message) => message === 'busy',
+    ...over,
+  };
+  return { run, store, calls, setLeft: (n: number) => (left = n) };
+}
+
+describe('scheduled refresh', () => {
+  it('runs next at 06:00 on the weekday, or on the 1st of the month', () => {
+    expect(new Date(nextRun({ cadence: 'weekly', weekday: 1 }, NOW, utc)).toISOString()).toBe(
+      '2026-11-30T06:00:00.000Z',
+    );
+    expect(new Date(nextRun({ cadence: 'weekly', weekday: 4 }, NOW, utc)).toISOString()).toBe(
+      '2026-11-26T06:00:00.000Z',
+    );
+    expect(new Date(nextRun({ cadence: 'monthly', weekday: 0 }, NOW, utc)).toISOString()).toBe(
+      '2026-12-01T06:00:00.000Z',
+    );
+    // At 06:00 on the day itself, the next one is a week on.
+    const monday = Date.UTC(2026, 10, 30, 6);
+    expect(nextRun({ cadence: 'weekly', weekday: 1 }, monday, utc)).toBe(monday + 7 * DAY);
+  });
+
+  it('runs a due schedule chunk by chunk to the end, then keeps its summary and the next run', () => {
+    const world = deps([chunk({ remaining: 5, retryLater: ['slow.com'] }), chunk({ changedRows: 1, keptEdits: 0 })]);
+    writeSchedules(world.store, [schedule(), schedule({ sheetId: 8, nextRunAt: NOW + DAY })]);
+    expect(runSchedules(world.run, 4 * 60_000)).toEqual({ pending: true });
+    expect(world.calls).toEqual([
+      { skip: [], maxDomains: 1000 },
+      { skip: ['slow.com'], maxDomains: 990 },
+    ]);
+    const [done, later] = readSchedules(world.store);
+    expect(done.run).toBeNull();
+    expect(done.lastRun).toMatchObject({ checked: 20, changedRows: 3, changedCells: 6, keptEdits: 1, problem: null });
+    expect(new Date(done.nextRunAt).toISOString()).toBe('2026-11-30T06:00:00.000Z');
+    expect(later).toEqual(schedule({ sheetId: 8, nextRunAt: NOW + DAY }));
+  });
+
+  it('stops at the request share and goes on at the next tick; waits out a passing refusal; ends on a lasting one', () => {
+    const world = deps([chunk({ remaining: 5 })]);
+    writeSchedules(world.store, [schedule()]);
+    world.setLeft(10);
+    runSchedules(world.run, 4 * 60_000);
+    expect(world.calls).toHaveLength(1);
+    expect(readSchedules(world.store)[0].run).toMatchObject({ checked: 10 });
+
+    const busy = deps([{ ok: false, message: 'busy' }]);
+    writeSchedules(busy.store, [schedule()]);
+    runSchedules(busy.run, 4 * 60_000);
+    expect(readSchedules(busy.store)[0]).toMatchObject({ lastRun: null, run: { checked: 0 } });
+
+    const gone = deps([{ ok: false, message: 'The sheet of this schedule was deleted.' }]);
+    writeSchedules(gone.store, [schedule()]);
+    runSchedules(gone.run, 4 * 60_000);
+    expect(readSchedules(gone.store)[0]).toMatchObject({
+      run: null,
+      lastRun: { problem: 'The sheet of this schedule was deleted.' },
+    });
+  });
+
+  it('is pending while a schedule exists, and idle without one', () => {
+    const world = deps([]);
+    expect(runSchedules(world.run, 60_000)).toEqual({ pending: false });
+    writeSchedules(world.store, [schedule({ nextRunAt: NOW + DAY })]);
+    expect(runSchedules(world.run, 60_000)).toEqual({ pending: true });
+    expect(world.calls).toHaveLength(0);
+  });
+});
