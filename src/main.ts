@@ -111,6 +111,7 @@ global.getRefreshPreview = enrichment.getRefreshPreview;
 global.runRefreshChunk = enrichment.runRefreshChunk;
 global.getRefreshSchedule = enrichment.getRefreshSchedule;
 global.setRefreshSchedule = enrichment.setRefreshSchedule;
+global.getRefreshChanges = enrichment.getRefreshChanges;
 
 // --- Research ---
 global.showResearchPanel = research.showResearchPanel;

@@ -1,12 +1,14 @@
 // The enrichment panel's "Keep data fresh" section: how many enriched rows are older than N days (and how many have
 // no recorded date), what refreshing them costs, then the refresh itself, chunk by chunk while the panel is open,
 // ending with how many rows changed per column (changed cells carry a note "Was ... until <date>") and how many cells
-// kept the value the user typed over what the add-in wrote; and its schedule (schedule-view.ts).
+// kept the value the user typed over what the add-in wrote; its schedule (schedule-view.ts) and the list of changes
+// (changes-view.ts).
 import type { RefreshChunkResult, RefreshPreview } from '../../src/enrichment/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { count } from './format';
 import { scheduleView } from './schedule-view';
+import { changesView } from './changes-view';
 
 type Changes = Extract<RefreshChunkResult, { ok: true }>;
 
@@ -92,7 +94,10 @@ class RefreshSection {
     // The schedule is read from the server the first time the section opens.
     section.addEventListener('toggle', () => {
       if (!section.open || section.querySelector('#fresh-schedule-section')) return;
-      section.appendChild(scheduleView(() => Number(this.days.value)));
+      section.append(
+        scheduleView(() => Number(this.days.value)),
+        changesView(),
+      );
     });
     return section;
   }

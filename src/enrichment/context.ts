@@ -9,6 +9,9 @@ import type { RefreshDeps } from './refresh';
 import { appsScriptEnrichmentDates, appsScriptSheets } from '../platform/sheets/enrichment';
 import { timerContinuation } from './trigger-adapter';
 import { newId } from '../platform/ids';
+import { HiddenTable } from '../platform/sheets/hidden-table';
+import { REFRESH_CHANGES_SHEET } from '../shared/internal-sheets';
+import { ChangeLog, CHANGE_LOG_HEADERS } from './change-log';
 import { activeSpreadsheet, formatInSpreadsheetZone } from '../platform/spreadsheet';
 
 export function enrichmentContext(): EnrichDeps & { timer: TimerDeps } {
@@ -38,5 +41,9 @@ export function enrichmentContext(): EnrichDeps & { timer: TimerDeps } {
 /** The refresh's ports, with the request budget and the timer (for scheduled refreshes). */
 export function refreshContext(): RefreshDeps & Pick<EnrichDeps, 'requests'> & { timer: TimerDeps } {
   const deps = enrichmentContext();
-  return { ...deps, today: () => formatInSpreadsheetZone(deps.clock.now(), 'yyyy-MM-dd') };
+  return {
+    ...deps,
+    today: () => formatInSpreadsheetZone(deps.clock.now(), 'yyyy-MM-dd'),
+    changes: new ChangeLog(new HiddenTable(activeSpreadsheet(), REFRESH_CHANGES_SHEET, CHANGE_LOG_HEADERS)),
+  };
 }

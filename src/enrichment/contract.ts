@@ -199,3 +199,23 @@ export type RefreshScheduleAnswer =
       timeZone: string;
     }
   | { ok: false; message: string };
+
+/** The active sheet's cells changed by refreshes since a date, newest first (the panel's "Changes"). */
+export type RefreshChangesAnswer =
+  | {
+      ok: true;
+      sheetName: string;
+      since: number;
+      changes: Array<{
+        /** The row that holds the domain now (null: none does). */
+        row: number | null;
+        domain: string;
+        header: string;
+        before: string;
+        after: string;
+        at: number;
+      }>;
+      /** More changes than listed (the newest are listed). */
+      more: boolean;
+    }
+  | { ok: false; message: string };

@@ -3,15 +3,16 @@
 import * as job from './service';
 import { runChunk } from './chunk';
 import { currentProgress } from './progress';
-import { previewRefresh, runRefreshChunk as refreshChunk } from './refresh';
+import { previewRefresh, refreshChanges, runRefreshChunk as refreshChunk } from './refresh';
 import { enrichmentContext, refreshContext } from './context';
 import { checkedRequest } from '../shared/request-check';
-import { ENRICH_OPTIONS, REFRESH_REQUEST, REFRESH_SCHEDULE_REQUEST } from './requests';
+import { ENRICH_OPTIONS, REFRESH_CHANGES_DAYS, REFRESH_REQUEST, REFRESH_SCHEDULE_REQUEST } from './requests';
 import { changeRefreshSchedule, refreshSchedule } from './schedule-service';
 import type {
   EnrichOptions,
   EnrichPreview,
   EnrichProgress,
+  RefreshChangesAnswer,
   RefreshChunkResult,
   RefreshPreview,
   RefreshRequest,
@@ -81,4 +82,9 @@ export function getRefreshSchedule(): RefreshScheduleAnswer {
 
 export function setRefreshSchedule(input: RefreshScheduleRequest): RefreshScheduleAnswer {
   return changeRefreshSchedule(checkedRequest<RefreshScheduleRequest>(REFRESH_SCHEDULE_REQUEST, input, 'schedule'));
+}
+
+/** The active sheet's cells changed by refreshes in the last `days` days. */
+export function getRefreshChanges(days: number): RefreshChangesAnswer {
+  return refreshChanges(refreshContext(), checkedRequest<number>(REFRESH_CHANGES_DAYS, days, 'days'));
 }

@@ -11,6 +11,8 @@ export interface CellChange {
   column: number;
   value: CellValue;
   note: string;
+  /** The value before, as the cell showed it. */
+  before: string;
 }
 
 export interface ChangeWrite {
@@ -21,7 +23,7 @@ export interface ChangeWrite {
 }
 
 /** What a cell shows: the text of a value, without the ' that a written value may carry to stay text. */
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString();
   const text = String(value);
@@ -72,7 +74,7 @@ export function cellChanges(
       keptEdits++;
       return;
     }
-    changes.push({ row, column, value: next[i], note: changeNote(previous, today) });
+    changes.push({ row, column, value: next[i], note: changeNote(previous, today), before: shown(previous) });
   });
   return { changes, keptEdits };
 }

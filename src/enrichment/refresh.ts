@@ -12,9 +12,10 @@ import { detectDomainColumn, planTargetColumns, DEFAULT_DOMAIN_HEADER, type Area
 import type { LookupClient } from './lookups';
 import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from './ports';
 import { outcomeCells } from './rows';
-import { cellChanges, changeWrites, fingerprint, sameCell, type CellChange } from './refresh-changes';
-import type { RefreshChunkResult, RefreshPreview, RefreshRequest } from './contract';
+import { cellChanges, changeWrites, fingerprint, sameCell, shown, type CellChange } from './refresh-changes';
+import type { RefreshChangesAnswer, RefreshChunkResult, RefreshPreview, RefreshRequest } from './contract';
 import { BUSY_MESSAGE } from '../shared/busy';
+import type { ChangeLog, LoggedChange } from './change-log';
 
 export interface RefreshDeps {
   store: KeyValueStore;
@@ -25,6 +26,8 @@ export interface RefreshDeps {
   client: () => LookupClient;
   /** Today in the spreadsheet's time zone, as the notes show it (yyyy-MM-dd). */
   today: () => string;
+  /** Where the changed cells are logged for the panel's "Changes". */
+  changes: ChangeLog;
 }
 
 const DAY_MS = 86_400_000;
@@ -147,6 +150,21 @@ export function previewRefresh(deps: RefreshDeps, request: RefreshRequest): Refr
   };
 }
 
+/** The changes as the log keeps them: by domain and column header, the values as the cells show them. */
+function loggedChanges(layout: Layout, changes: readonly CellChange[], at: number): LoggedChange[] {
+  return changes.map((change) => {
+    const parsed = parseDomain(layout.values[change.row - 1]?.[layout.domainColumn - 1]);
+    return {
+      sheetId: layout.sheet.id,
+      domain: parsed.kind === 'domain' ? parsed.domain : '',
+      header: layout.headers[layout.targets.indexOf(change.column)] ?? '',
+      before: change.before,
+      after: shown(change.value),
+      at,
+    };
+  });
+}
+
 /** Looks domains up in rounds of the client's batch size until done or out of time; sorts the answers. */
 function lookUpFresh(deps: RefreshDeps, domains: string[], deadline: number) {
   const found = new Map<string, Record<string, unknown>>();
@@ -201,6 +219,7 @@ export function runRefreshChunk(
       layout.sheet.writeValues(write.row, write.column, write.values);
       layout.sheet.writeNotes(write.row, write.column, write.notes);
     }
+    deps.changes.append(loggedChanges(layout, changes, deps.clock.now()), deps.clock.now());
     const refreshed = new Map<string, Record<string, string>>(answers.notFound.map((domain) => [domain, {}]));
     for (const [domain, profile] of answers.found) {
       const cells = outcomeCells({ kind: 'profile', values: profile }, layout.fields);
@@ -268,4 +287,38 @@ function changedCells(
     keptEdits += inRow.keptEdits;
   });
   return { changes, keptEdits };
+}
+
+/** Changes listed at most (the newest). */
+const CHANGES_SHOWN = 200;
+
+/**
+ * The active sheet's changed cells since `days` ago, newest first, each with the enriched row that holds its domain
+ * now (the first one; null when none does any more): the panel's "Changes".
+ */
+export function refreshChanges(deps: RefreshDeps, days: number): RefreshChangesAnswer {
+  const layout = layoutOf(deps);
+  if ('message' in layout) return { ok: false, message: layout.message };
+  const since = deps.clock.now() - days * DAY_MS;
+  const logged = deps.changes.since(layout.sheet.id, since, CHANGES_SHOWN + 1);
+  const rowOf = new Map<string, number>();
+  layout.values.forEach((row, index) => {
+    const parsed = parseDomain(row[layout.domainColumn - 1]);
+    if (index < layout.headerRow || parsed.kind !== 'domain' || !isEnrichedRow(layout, row)) return;
+    if (!rowOf.has(parsed.domain)) rowOf.set(parsed.domain, index + 1);
+  });
+  return {
+    ok: true,
+    sheetName: layout.sheet.name,
+    since,
+    changes: logged.slice(0, CHANGES_SHOWN).map((change) => ({
+      row: rowOf.get(change.domain) ?? null,
+      domain: change.domain,
+      header: change.header,
+      before: change.before,
+      after: change.after,
+      at: change.at,
+    })),
+    more: logged.length > CHANGES_SHOWN,
+  };
 }

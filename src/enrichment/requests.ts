@@ -22,3 +22,6 @@ export const REFRESH_SCHEDULE_REQUEST = record({
   weekday: { ...integer, minimum: 0, maximum: 6 },
   days: { ...integer, minimum: 0, maximum: 3650 },
 });
+
+/** "Changes since N days ago". */
+export const REFRESH_CHANGES_DAYS = { ...integer, minimum: 0, maximum: 3650 };

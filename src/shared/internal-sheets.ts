@@ -5,14 +5,20 @@
 
 /** Where bulk enrichment keeps when each domain of each sheet was last enriched (for "Refresh data older than"). */
 export const ENRICHMENT_DATES_SHEET = 'Sheet Scout enrichment dates';
+/** Where refreshes log the cells they changed (src/enrichment/change-log.ts: the Enrich panel's "Changes"). */
+export const REFRESH_CHANGES_SHEET = 'Sheet Scout refresh changes';
 /** Where the document's bulky records are kept (src/shared/record-sheet.ts: the Tables mappings and history). */
 export const RECORDS_SHEET = 'Sheet Scout records';
 
-/** Sheets the add-in creates and hides (src/research keeps its ledger and reports there, src/enrichment its dates, src/tables its records). */
+/**
+ * Sheets the add-in creates and hides (src/research keeps its ledger and reports there, src/enrichment its dates and
+ * refresh changes, src/tables its records).
+ */
 export const INTERNAL_SHEET_NAMES: readonly string[] = [
   'Sheet Scout research ledger',
   'Sheet Scout research reports',
   ENRICHMENT_DATES_SHEET,
+  REFRESH_CHANGES_SHEET,
   RECORDS_SHEET,
 ];
 

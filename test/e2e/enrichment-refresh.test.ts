@@ -57,6 +57,17 @@ describeWithBrowser('keeping enriched data fresh', () => {
     await page.waitForSelector('td[data-cell]:text("Renamed Holdings")');
     await stack().screenshot('enrich-fresh-2-done');
 
+    // The changed cell in the panel's "Changes" (issue 27), with its row, before and after.
+    await panel.click('#fresh-changes-show');
+    await panel.waitForSelector('#fresh-changes-list li');
+    const listed = await panel.locator('#fresh-changes-list li').allTextContents();
+    expect(listed).toEqual([
+      expect.stringMatching(
+        new RegExp(`^Row \\d+ · ${renamed!.domain} · .+Company name: ${renamed!.name} → Renamed Holdings$`),
+      ),
+    ]);
+    expect(await clippedTexts(panel)).toEqual([]);
+
     // A weekly schedule (issue 27): saved, its next run and request share shown, within 300 px; then stopped.
     await panel.waitForSelector('#fresh-schedule :text("No schedule on")');
     await panel.selectOption('#fresh-cadence', 'weekly');

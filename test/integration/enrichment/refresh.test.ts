@@ -4,7 +4,7 @@
 // cells of the right rows with a note "Was ... until <date>", sends one lookup per domain, and leaves the rest alone.
 import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
 import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
-import type { RefreshChunkResult, RefreshPreview } from '../../../src/enrichment/contract';
+import type { RefreshChangesAnswer, RefreshChunkResult, RefreshPreview } from '../../../src/enrichment/contract';
 import type { SeededCompany, SandboxControl } from '../../../dev/sandbox/control-client';
 import { startSandbox, runtimeFor } from '../harness';
 import { drive, start, LEADS } from './harness';
@@ -100,6 +100,20 @@ it('refreshes only the changed cells of stale rows, in the right rows after a so
   expect(runtime.run<RefreshPreview>('getRefreshPreview', [{ days: 30 }], { kind: 'sidebar' })).toMatchObject({
     staleRows: 0,
   });
+  // The panel's "Changes" (issue 27): the three cells, with the rows that hold their companies now.
+  const listed = runtime.run<RefreshChangesAnswer>('getRefreshChanges', [7], { kind: 'sidebar' });
+  if (!listed.ok) throw new Error(listed.message);
+  expect(
+    listed.changes.map(({ row, domain, header, before, after }) => ({ row, domain, header, before, after })),
+  ).toEqual(
+    expect.arrayContaining([
+      { row: grownRow, domain: grown.domain, header: 'Employees', before: grown.employee_count, after: '10001+' },
+      { row: movedRow, domain: moved.domain, header: 'Employees', before: moved.employee_count, after: '10001+' },
+      { row: movedRow, domain: moved.domain, header: 'City', before: moved.hq_city, after: 'Lisbon' },
+    ]),
+  );
+  expect(listed).toMatchObject({ ok: true, more: false, changes: { length: 3 } });
+  expect(runtime.spreadsheet.getSheet('Sheet Scout refresh changes')?.hidden).toBe(true);
 });
 
 it('keeps what the user typed over enriched cells (and cells they filled before), and says how many', async () => {

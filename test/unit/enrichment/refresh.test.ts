@@ -6,6 +6,8 @@ import { startEnrichment } from '../../../src/enrichment/service';
 import { runChunk } from '../../../src/enrichment/chunk';
 import type { RefreshChunkResult } from '../../../src/enrichment/contract';
 import { profileFor, world, type World } from './fakes';
+import { ChangeLog, CHANGE_LOG_HEADERS } from '../../../src/enrichment/change-log';
+import { FakeTable } from '../../fakes/table';
 
 const DAY = 86_400_000;
 const FIELDS = ['company_name', 'employee_count'];
@@ -21,7 +23,11 @@ function enriched(list: string[]): World {
   throw new Error('job did not finish');
 }
 
-const refreshContext = (w: World) => ({ ...w.deps, today: () => '2026-11-24' });
+const changeLogs = new WeakMap<World, ChangeLog>();
+const refreshContext = (w: World) => {
+  if (!changeLogs.has(w)) changeLogs.set(w, new ChangeLog(new FakeTable(CHANGE_LOG_HEADERS)));
+  return { ...w.deps, today: () => '2026-11-24', changes: changeLogs.get(w) as ChangeLog };
+};
 
 function refreshed(w: World, days = 30, skip: string[] = []): Extract<RefreshChunkResult, { ok: true }> {
   const result = runRefreshChunk(refreshContext(w), { days, skip }, 60_000);
@@ -96,7 +102,7 @@ describe('refresh of enriched data', () => {
     });
     expect(previewRefresh(refreshContext(w), { days: -1 })).toMatchObject({ ok: false });
     const fresh = world([['Website'], ['x.com']]);
-    expect(previewRefresh({ ...fresh.deps, today: () => '' }, { days: 1 })).toMatchObject({
+    expect(previewRefresh(refreshContext(fresh), { days: 1 })).toMatchObject({
       ok: false,
       message: expect.stringMatching(/enrich it first/),
     });
@@ -111,9 +117,9 @@ describe('refresh changes', () => {
     expect(sameCell('Berlin', 'Munich')).toBe(false);
     expect(changeNote('', '2026-11-24')).toBe('Was (empty) until 2026-11-24');
     const writes = changeWrites([
-      { row: 3, column: 2, value: 'x', note: 'n3' },
-      { row: 2, column: 2, value: 'w', note: 'n2' },
-      { row: 5, column: 2, value: 'y', note: 'n5' },
+      { row: 3, column: 2, value: 'x', note: 'n3', before: '' },
+      { row: 2, column: 2, value: 'w', note: 'n2', before: '' },
+      { row: 5, column: 2, value: 'y', note: 'n5', before: '' },
     ]);
     expect(writes).toEqual([
       { row: 2, column: 2, values: [['w'], ['x']], notes: [['n2'], ['n3']] },
