@@ -9,6 +9,7 @@
 // tasks, over an account's 10,000 older tasks; three panels open for an hour, then every panel closed; the 21st
 // spreadsheet; the hidden sheets after the retention period.
 // Day 3 (bench/_scale-oversized.ts): an enrichment of 20,000 unique domains, larger than a day's requests.
+// Weeks 1-4 (bench/_scale-scheduled.ts): a weekly scheduled refresh of 10,000 rows with every panel closed.
 // Prints each part's figures and ends with the `scale:` line. `necessary_requests` counts what no design can avoid on
 // day 1: one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
 // create per task, one read per finished task whose report the task list does not carry (none: the sandbox's list
@@ -40,6 +41,7 @@ import {
 } from './_scale-world';
 import { researchAtAccountScale } from './_scale-account';
 import { oversizedEnrichment } from './_scale-oversized';
+import { scheduledRefresh } from './_scale-scheduled';
 
 const CONSUMER_URLFETCH_PER_DAY = 20_000;
 const ENRICH_ROWS = 10_000;
@@ -282,8 +284,16 @@ export async function run(): Promise<void> {
     // Day 3 (after day 2's retention period): a job larger than a day's requests.
     await advance(world, 2 * HOUR);
     const oversized = await oversizedEnrichment(world, ready);
+    // Weeks 1 to 4: a weekly refresh of 10,000 rows with every panel closed.
+    await advance(world, DAY);
+    const scheduled = await scheduledRefresh(world, ready);
     console.log(`wall ${((Date.now() - began) / 1000).toFixed(1)} s`);
     console.log(goal("day 1's trigger runtime (modelled)", triggerMinutes, 30, 'min'));
+    console.log(goal('scheduled refresh runs missed', scheduled.missedRuns, 0, 'runs'));
+    console.log(goal('hand edits a scheduled refresh overwrote', scheduled.handEditsOverwritten, 0, 'cells'));
+    console.log(
+      goal("largest share of a day's UrlFetch quota in the scheduled weeks", scheduled.urlfetchDayPctMax, 60, '%'),
+    );
     console.log(
       `scale: enrich_rows=${ENRICH_ROWS} enrich_http=${enrich.http} rerun_http=${enrich.rerunHttp} research_rows=${researched.rows} ` +
         `research_failed=${researched.failed} requests_per_tick_max=${researched.figures.maxRequests} (bound ${researched.figures.worstBound}) ` +
@@ -295,7 +305,10 @@ export async function run(): Promise<void> {
         `spent_before_refusal=${account.spentBeforeRefusal} property_ops_per_hour_3_panels=${account.propertyOpsPerHour3Panels} ` +
         `hidden_cells_per_task_before_retention=${account.hiddenCellsPerTaskBefore.toFixed(1)} ` +
         `hidden_cells_per_task=${account.hiddenCellsPerTask.toFixed(2)} plan_shown_for_oversized_job=${oversized.planShown ? 1 : 0} ` +
-        `oversized_job_days=${oversized.daysToFinish.toFixed(2)} day1_${modelledFields(dayOne)}`,
+        `oversized_job_days=${oversized.daysToFinish.toFixed(2)} day1_${modelledFields(dayOne)} ` +
+        `scheduled_rows=${scheduled.rows} scheduled_runs=${scheduled.scheduledRuns} due_runs=${scheduled.dueRuns} ` +
+        `missed_runs=${scheduled.missedRuns} hand_edits_overwritten=${scheduled.handEditsOverwritten} ` +
+        `scheduled_changed_cells=${scheduled.changedCells} urlfetch_day_pct_max=${scheduled.urlfetchDayPctMax.toFixed(1)}`,
     );
     await project.close();
   } finally {
