@@ -1,5 +1,5 @@
 // The in-memory ports every unit test shares, each with the real platform rule it stands for
-// (../shared/reference/apps-script-platform.md §5, §11): a property store with 9 KB per value and 500 KB per store,
+// (docs/platform/apps-script-platform.md §5, §11): a property store with 9 KB per value and 500 KB per store,
 // a cache with 250-character keys, 100 KB values, a 6-hour expiry and the 1,000-item cap (keeping the 900 furthest
 // from expiry), a manual clock whose sleep advances time, and a lock held by one execution at a time.
 import type { CachePort, ClockPort, LockPort, SizedStore } from '../../src/ports';
