@@ -28,9 +28,11 @@ function sheetView(
     if (owner.row.sheetId === sheetId && owner.row.rowId && !owner.detached && needsRow(owner))
       tagOwners.set(owner.row.rowId, keyString(owner.row.keyValues));
   }
+  // Row tags are read (a metadata search) only when a record to locate, or one whose row others must respect, has one.
+  const tagged = tagOwners.size > 0 || entries.some((entry) => entry.row.rowId !== null);
   return {
     headers,
-    rowIds: grid.rowIds(sheetId),
+    rowIds: tagged ? grid.rowIds(sheetId) : new Map(),
     tagOwners,
     keyColumns: columns,
     keyRows: columns.length > 0 ? grid.readColumns(sheetId, columns) : [],
