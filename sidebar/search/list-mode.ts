@@ -4,7 +4,7 @@
 // sheet, references not in the index or still enriching). Filters, exclude sources and columns are the panel's own.
 import type { ResultColumnKey } from '../../src/search/contract';
 import type { ExcludeEntry } from '../../src/search/contract';
-import { FREE_DEPTH } from '../../src/search/contract';
+import { FREE_DEPTH, PAID_DEPTH } from '../../src/search/contract';
 import type { LookalikeAnswer, ReferenceList } from '../../src/search/contract';
 import { describePlan, MAX_TOP, planLookalikeRun } from '../../src/search/contract';
 import type { Failure } from '../../src/search/contract';
@@ -184,9 +184,12 @@ class LookalikeListMode implements ListMode {
 
   refresh(): void {
     const depth = this.host.depth();
-    this.perReference.max = String(depth);
+    // A free plan learned for this token is said and planned for, not enforced (plans change).
+    this.perReference.max = String(PAID_DEPTH);
     this.perReferenceHint.textContent =
-      depth === FREE_DEPTH ? `up to ${FREE_DEPTH} on the free plan` : `up to ${depth.toLocaleString('en-US')}`;
+      depth === FREE_DEPTH
+        ? `up to ${PAID_DEPTH.toLocaleString('en-US')}; your plan returned ${FREE_DEPTH} last time`
+        : `up to ${PAID_DEPTH.toLocaleString('en-US')}`;
     const domains = this.references?.domains ?? [];
     const referenceSet = new Set(domains);
     const others = this.host.excludedDomains().filter((domain) => !referenceSet.has(domain)).length;

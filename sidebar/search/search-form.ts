@@ -2,7 +2,7 @@
 // countries and cities as chips, founding years) and how many results; the spec they stand for, and the form filled
 // back from a saved search.
 import { SIZE_BUCKETS, type SizeBucket } from '../../src/api/types';
-import { FREE_DEPTH } from '../../src/search/contract';
+import { FREE_DEPTH, PAID_DEPTH } from '../../src/search/contract';
 import type { FilterForm, SearchField, SearchMode, SearchSpec } from '../../src/search/contract';
 import { h } from '../ui/dom';
 import { chipInput } from './chips';
@@ -225,10 +225,13 @@ export class SearchForm {
   }
 
   /** How many results the plan allows. */
+  /** The count's limit is the service's; a free plan learned for this token is said, not enforced (plans change). */
   applyDepth(depth: number): void {
-    this.count.max = String(depth);
+    this.count.max = String(PAID_DEPTH);
     this.countHint.textContent =
-      depth === FREE_DEPTH ? `up to ${FREE_DEPTH} on the free plan` : `up to ${depth.toLocaleString('en-US')}`;
+      depth === FREE_DEPTH
+        ? `up to ${PAID_DEPTH.toLocaleString('en-US')}; your plan returned ${FREE_DEPTH} last time`
+        : `up to ${PAID_DEPTH.toLocaleString('en-US')}`;
   }
 
   /** The reference follows the selected cell until the user types their own. */

@@ -4,6 +4,7 @@
 // carry them: one value write and one note write per run of adjacent changed rows in a column, so cells that did not
 // change are never written.
 import type { CellValue } from '../shared/cell-values';
+import { fingerprint as textFingerprint } from '../shared/fingerprint';
 
 export interface CellChange {
   /** 1-based row and column. */
@@ -34,14 +35,9 @@ export function sameCell(current: unknown, next: unknown): boolean {
   return shown(current).trim() === shown(next).trim();
 }
 
-/** A short fingerprint of a cell's value as shown (FNV-1a, 32 bits): what the add-in wrote, to recognise it later. */
+/** A short fingerprint of a cell's value as shown: what the add-in wrote, to recognise it later. */
 export function fingerprint(value: unknown): string {
-  let hash = 0x811c9dc5;
-  for (const char of shown(value).trim()) {
-    hash ^= char.codePointAt(0) as number;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(36);
+  return textFingerprint(shown(value).trim());
 }
 
 /** The note on a changed cell: its previous value and the day it stopped being current. */

@@ -12,18 +12,10 @@ import { resolveColumns, type ResultColumnKey } from './columns';
 import { normalizeDomainList, summarizeExclude, type ExcludeEntry } from './exclude-domains';
 import { fusedRows, fuseRankings, splitExclusion, type ReferenceResults } from './lookalike-list';
 import { MAX_REFERENCES, MAX_TOP, RRF_K } from './lookalike-plan';
-import { FREE_DEPTH } from './limits';
+import { FREE_DEPTH, PAID_DEPTH } from './limits';
 import { mergePages, planPages } from './paging';
-import {
-  depthOf,
-  fail,
-  NOT_CONNECTED,
-  probeFreeTier,
-  thisYear,
-  withDocumentLock,
-  type Failure,
-  type SearchDeps,
-} from './service';
+import { learnedPaid, probeFreeTier } from './plan-depth';
+import { fail, NOT_CONNECTED, thisYear, withDocumentLock, type Failure, type SearchDeps } from './service';
 import { fieldOfLocation } from './run-search';
 import type { SheetRef } from './ports';
 import { checkSpec, describeFilters, toServiceFilters, type FieldProblem, type FilterForm } from './spec';
@@ -162,7 +154,6 @@ function checkRequest(
   request: LookalikeListRequest,
   references: string[],
   invalid: string[],
-  depth: number,
 ): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const countProblem = referenceProblem(references.length);
@@ -177,7 +168,7 @@ function checkRequest(
       count: request.perReference,
       filters: { ...request.filters, excludeDomains: [] },
     },
-    depth,
+    PAID_DEPTH,
     thisYear(deps),
   );
   for (const problem of filterProblems) {
@@ -185,10 +176,7 @@ function checkRequest(
     if (problem.field === 'count') {
       problems.push({
         field: 'perReference',
-        message:
-          depth === FREE_DEPTH
-            ? `The free plan returns up to ${FREE_DEPTH} results per reference`
-            : `Choose between 1 and ${depth.toLocaleString('en-US')} results per reference`,
+        message: `Choose between 1 and ${PAID_DEPTH.toLocaleString('en-US')} results per reference`,
       });
     } else problems.push(problem);
   }
@@ -253,6 +241,7 @@ function runWarning(
   report: ReferenceReport,
 ): string | null {
   let warning: string | null = null;
+  learnedPaid(deps, Math.max(0, ...lists.map((list) => list.results.length)));
   const allAtFreeDepth =
     lists.length > 0 && lists.every((list, index) => list.results.length === FREE_DEPTH && exhaustedLists[index]);
   if (perReference > FREE_DEPTH && allAtFreeDepth && probeFreeTier(deps, client, lists[0].results[0].domain)) {
@@ -270,8 +259,8 @@ export function runLookalikeList(deps: LookalikeDeps, request: LookalikeListRequ
   const client = deps.client;
   if (!client) return fail(NOT_CONNECTED);
   const { domains: references, invalid } = normalizeDomainList(request.references);
-  const depth = depthOf(deps);
-  const problems = checkRequest(deps, request, references, invalid, depth);
+  // The free plan's depth, when learned, explains a short list; it refuses nothing (a plan can change).
+  const problems = checkRequest(deps, request, references, invalid);
   if (problems.length > 0) return fail(problems[0].message, problems);
 
   const excludedDomains = summarizeExclude(

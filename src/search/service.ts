@@ -37,6 +37,7 @@ import {
 } from './spec';
 import { appendToSheet, insertIntoNewSheet } from './write-results';
 import { BUSY_MESSAGE } from '../shared/busy';
+import { depthOf, learnedPaid, probeFreeTier } from './plan-depth';
 
 export interface SearchDeps {
   sheets: SearchSheetPort;
@@ -49,7 +50,6 @@ export interface SearchDeps {
   newId: () => string;
 }
 
-export const DEPTH_KEY = 'sheetscout.search.depth';
 export const PREVIEW_ROWS = 50;
 const LOCK_WAIT_MS = 10_000;
 /**
@@ -133,14 +133,6 @@ export interface SheetColumns {
   domainColumn: number | null;
 }
 
-const FREE_TIER_MEMORY_MS = 24 * 60 * 60 * 1000;
-
-/** 25 while a free-tier answer seen in the last day says so (`25:<ms>`), else 2,000. */
-export function depthOf(deps: Pick<SearchDeps, 'userStore' | 'clock'>): number {
-  const [depth, at] = (deps.userStore.get(DEPTH_KEY) ?? '').split(':').map(Number);
-  return depth === FREE_DEPTH && deps.clock.now() - at < FREE_TIER_MEMORY_MS ? FREE_DEPTH : PAID_DEPTH;
-}
-
 export function thisYear(deps: Pick<SearchDeps, 'clock'>): number {
   return new Date(deps.clock.now()).getUTCFullYear();
 }
@@ -221,33 +213,14 @@ type Searched =
     }
   | Failure;
 
-/**
- * Whether the account is on the free tier, whose searches stop at 25 results. The user object carries no plan, and
- * paging past the free depth simply returns nothing, so when a search asking for more than 25 gets exactly 25 the
- * panel asks one lookalike page at offset 25 without filters: any company of a paid account's index has more than
- * 25 lookalikes, a free account gets none. The answer is remembered for a day.
- */
-export function probeFreeTier(
-  deps: Pick<SearchDeps, 'userStore' | 'clock'>,
-  client: Pick<SearchBackend, 'runSimilar'>,
-  domain: string,
-): boolean {
-  const [probe] = client.runSimilar([
-    { companyIdentifier: domain, request: { pagination: { offset: FREE_DEPTH, limit: 1 } } },
-  ]);
-  const free = probe.ok && probe.value.results.length === 0;
-  if (free) deps.userStore.set(DEPTH_KEY, `${FREE_DEPTH}:${deps.clock.now()}`);
-  else if (probe.ok) deps.userStore.remove(DEPTH_KEY);
-  return free;
-}
-
 /** Checks and runs a spec; a free account's 25-result cap is detected and explained. */
 function search(deps: SearchDeps, spec: SearchSpec): Searched {
   if (!deps.client) return fail(NOT_CONNECTED);
-  const problems = checkSpec(spec, depthOf(deps), thisYear(deps));
+  const problems = checkSpec(spec, PAID_DEPTH, thisYear(deps));
   if (problems.length > 0) return fail(problems[0].message, problems);
   const run = runSearch(deps.client, spec);
   if (!run.ok) return fail(run.message, run.problems);
+  learnedPaid(deps, run.results.length);
   let warning = run.warning;
   if (
     spec.count > FREE_DEPTH &&
@@ -334,7 +307,7 @@ export function runAgain(deps: SearchDeps, sheetId: number): WriteAnswer {
   const saved = savedSearchOf(deps, sheet);
   if (!saved)
     return fail(`"${sheet.name}" was not created by a Sheet Scout search (its A1 note holds no saved search)`);
-  const spec = { ...saved.spec, count: Math.min(saved.spec.count, depthOf(deps)) };
+  const spec = saved.spec;
   const searched = search(deps, spec);
   if (!searched.ok) return searched;
   const columns = resolveColumns(saved.columns.length > 0 ? saved.columns : ['name', 'domain']);

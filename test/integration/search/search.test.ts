@@ -9,6 +9,7 @@ import { parseSavedSearchNote } from '../../../src/search/saved-search';
 import { emptyFilterForm } from '../../../src/search/spec';
 import type { SeededCompany } from '../../../dev/sandbox/control-client';
 import { runtimeFor, closeAfterTest, sandboxSuite } from '../harness';
+import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { panel, sentBodies, spec } from './harness';
 
 const suite = sandboxSuite({ resetEachTest: false });
@@ -169,7 +170,7 @@ describe('paging and depth', () => {
     expect(rt.spreadsheet.activeSheet.name).toBe('Search: software');
   });
 
-  it('gives the free tier its 25 results, says why, and caps the count from then on', () => {
+  it('gives the free tier its 25 results and says why; a Pro token afterwards gets its 100 (issue 29)', () => {
     const rt = runtime(FREE);
     const answer = ok(panel.preview(rt, spec({ count: 100 })));
     expect(answer).toMatchObject({
@@ -179,13 +180,11 @@ describe('paging and depth', () => {
       warning: 'The free plan returns up to 25 results per search',
     });
     expect(panel.state(rt).depth).toBe(25);
-    const requests = rt.httpLog.length;
-    expect(panel.preview(rt, spec({ count: 100 }))).toMatchObject({
-      ok: false,
-      problems: [{ field: 'count', message: 'The free plan returns up to 25 results per search' }],
-    });
-    expect(rt.httpLog).toHaveLength(requests);
     expect(panel.preview(rt, spec({ count: 25 }))).toMatchObject({ ok: true, count: 25, warning: null });
+    // The token is switched to the Pro account: what was learned of the free one does not hold it back.
+    rt.properties.user().set(SETTINGS_KEYS.token, PRO);
+    expect(panel.state(rt).depth).toBe(2000);
+    expect(panel.preview(rt, spec({ count: 100 }))).toMatchObject({ ok: true, count: 100, warning: null });
   });
 
   it('refuses more than 1,000 exclude domains before sending, and sends exactly 1,000', () => {

@@ -12,7 +12,7 @@ import {
   type LookalikeListRequest,
 } from '../../../src/search/lookalike-service';
 import { PAGE_SIZE } from '../../../src/search/paging';
-import { DEPTH_KEY } from '../../../src/search/service';
+import { DEPTH_KEY } from '../../../src/search/plan-depth';
 import { emptyFilterForm } from '../../../src/search/spec';
 import { FakeSheets } from './fake-sheets';
 import { ManualClock, MemoryCache, MemoryLock, MemoryStore } from '../../fakes/ports';
@@ -249,7 +249,7 @@ describe('runLookalikeList', () => {
     ]);
   });
 
-  it('detects the free tier when every list stops at 25, and remembers it', () => {
+  it('detects the free tier when every list stops at 25, remembers it to explain, and refuses nothing', () => {
     // The probe asks the first result's lookalikes beyond 25: none on the free tier.
     const backend = new ListBackend({
       'a.com': Array.from({ length: 25 }, (_, i) => `c${i}.com`),
@@ -260,10 +260,8 @@ describe('runLookalikeList', () => {
     const answer = ok(runLookalikeList(deps, request({ perReference: 100 })));
     expect(answer.warning).toBe('The free plan returns up to 25 results per reference');
     expect(userStore.get(DEPTH_KEY)).toMatch(/^25:/);
-    const again = runLookalikeList(deps, request({ perReference: 100 }));
-    expect(again.ok ? [] : again.problems).toEqual([
-      { field: 'perReference', message: 'The free plan returns up to 25 results per reference' },
-    ]);
+    const again = ok(runLookalikeList(deps, request({ perReference: 100 })));
+    expect(again.warning).toBe('The free plan returns up to 25 results per reference');
   });
 
   it('checks the references, the counts and the filters before sending anything', () => {

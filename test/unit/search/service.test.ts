@@ -1,5 +1,7 @@
+import { DEPTH_KEY } from '../../../src/search/plan-depth';
+import { fingerprint } from '../../../src/shared/fingerprint';
+import { SETTINGS_KEYS } from '../../../src/account/settings';
 import {
-  DEPTH_KEY,
   excludeDomainsFrom,
   panelState,
   previewSearch,
@@ -22,6 +24,7 @@ function setup(backend: FakeBackend | null = new FakeBackend(total(5000))) {
   ]);
   const cache = new MemoryCache();
   const userStore = new MemoryStore();
+  userStore.set(SETTINGS_KEYS.token, 'sbx_free_token');
   const lock = new MemoryLock();
   let ids = 0;
   const deps: SearchDeps = {
@@ -73,9 +76,12 @@ describe('panel state and sheet reads', () => {
       label: 'Full description',
       byDefault: false,
     });
-    userStore.set(DEPTH_KEY, `25:${Date.parse('2026-11-21T21:00:00Z')}`);
+    userStore.set(DEPTH_KEY, `25:${Date.parse('2026-11-21T21:00:00Z')}:${fingerprint('sbx_free_token')}`);
     sheets.activeValue = 'Acme Inc';
     expect(panelState({ ...deps, client: null })).toMatchObject({ connected: false, depth: 25, selectedDomain: null });
+    // Learned with another token: this one's plan is not known.
+    userStore.set(SETTINGS_KEYS.token, 'sbx_pro_token');
+    expect(panelState({ ...deps, client: null })).toMatchObject({ depth: 2000 });
   });
 
   it('reads headers and exclude domains from a column or from the domain columns of a sheet', () => {
@@ -161,7 +167,7 @@ describe('preview and write', () => {
     });
   });
 
-  it('detects the free tier with one lookalike probe when exactly 25 come back, and caps the count for a day', () => {
+  it('detects the free tier with one lookalike probe when exactly 25 come back, says so for a day, refuses nothing', () => {
     const free = new FakeBackend((offset, limit) => total(25)(offset, limit));
     const { deps, userStore } = setup(free);
     const answer = previewSearch(deps, spec({ count: 100 }));
@@ -173,10 +179,12 @@ describe('preview and write', () => {
       warning: 'The free plan returns up to 25 results per search',
     });
     expect(free.similar).toEqual([{ companyIdentifier: 'c0.com', request: { pagination: { offset: 25, limit: 1 } } }]);
-    expect(userStore.get(DEPTH_KEY)).toBe(`25:${Date.parse('2026-11-21T22:00:00Z')}`);
+    expect(userStore.get(DEPTH_KEY)).toBe(`25:${Date.parse('2026-11-21T22:00:00Z')}:${fingerprint('sbx_free_token')}`);
+    // Asked again for 100: sent (the plan may have changed), and the same answer.
     expect(previewSearch(deps, spec({ count: 100 }))).toMatchObject({
-      ok: false,
-      problems: [{ field: 'count', message: 'The free plan returns up to 25 results per search' }],
+      ok: true,
+      count: 25,
+      warning: 'The free plan returns up to 25 results per search',
     });
     const nextDay = { ...deps, clock: new ManualClock(Date.parse('2026-11-22T22:00:01Z')) };
     expect(panelState(nextDay).depth).toBe(2000);
@@ -195,6 +203,15 @@ describe('preview and write', () => {
       warning: null,
     });
     expect(userStore.get(DEPTH_KEY)).toBeNull();
+  });
+
+  it('forgets a learned free tier once a search returns more than 25 (the account was upgraded)', () => {
+    const { deps, userStore } = setup(new FakeBackend(total(5000)));
+    userStore.set(DEPTH_KEY, `25:${Date.parse('2026-11-21T21:00:00Z')}:${fingerprint('sbx_free_token')}`);
+    expect(panelState(deps).depth).toBe(25);
+    expect(previewSearch(deps, spec({ count: 100 }))).toMatchObject({ ok: true, count: 100, warning: null });
+    expect(userStore.get(DEPTH_KEY)).toBeNull();
+    expect(panelState(deps).depth).toBe(2000);
   });
 
   it('does not write while another job holds the document lock', () => {
