@@ -1,10 +1,12 @@
 // The Tasks tab: this sheet's research records (polled every 15 s while the panel is open, with progress, the daily
-// request budget, unreadable records, and the two answers to a create whose answer was lost), and the account's task
+// request budget, unreadable records, and the two answers to a create whose answer was lost; the credits badge read
+// again when tasks finish), and the account's task
 // history a page at a time with "View report" and "Write to selected row".
 import { FINISHED_KEPT_DAYS, type ResearchStatusDto } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { h, message } from '../ui/dom';
 import { createPollLoop } from './poll-loop';
+import { refreshCredits } from '../ui/credits-badge';
 import { output, render, state } from './state';
 
 const POLL_MS = 15000;
@@ -20,6 +22,8 @@ function takeStatus(next: ResearchStatusDto): void {
     requests: next.requests ?? previous?.requests ?? null,
     timer: next.timer ?? previous?.timer ?? null,
   };
+  // Tasks finished: the service gave back what they reserved and did not use; the badge shows the account as it is.
+  if (previous && next.pending < previous.pending) void refreshCredits();
 }
 
 /** One poll (through pollLoop only; a failed one is tried again at the next interval). */

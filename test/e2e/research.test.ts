@@ -68,6 +68,9 @@ describeWithBrowser('research panel in the playground', () => {
     }
     expect(await text('G5')).toMatch(/^# /);
     await stack().screenshot('research-2-fields-written');
+    // The badge follows the account once the tasks are done: what they reserved and did not use is back (issue 29).
+    const credits = await stack().control.credits('sbx_pro_token');
+    await panel.waitForSelector(`#credits-badge:text-is("${credits} credits")`, { timeout: 30_000 });
 
     await page.click('td[data-cell="A5"]');
     await panel.click('#tab-report');
