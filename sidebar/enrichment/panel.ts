@@ -59,7 +59,12 @@ class EnrichPanel {
 
   private renderSetup(preview: EnrichPreview): void {
     const last = preview.job
-      ? h('details', {}, h('summary', {}, `Last run: ${preview.job.status}`), summary(preview.job))
+      ? h(
+          'details',
+          { id: 'enrich-last-run' },
+          h('summary', {}, `Last run on "${preview.job.sheetName}": ${preview.job.status}`),
+          summary(preview.job),
+        )
       : null;
     const actions = {
       preview: (options: EnrichOptions) => void this.loadPreview(options),

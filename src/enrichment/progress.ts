@@ -1,9 +1,11 @@
 // The progress of a bulk enrichment job as the panel shows it: counts, percent, the domains waiting for the service
-// or for a retry, the rate and ETA, and when the driver should call the next chunk.
+// or for a retry, the rate and ETA, and when the driver should call the next chunk; and each sheet's last run, kept
+// when a new job replaces the document's one job record.
 import type { EnrichProgress } from './contract';
 import { loadJob, type EnrichJob, type RetryEntry } from './job-state';
 import { LIMITS, type EnrichDeps } from './service';
 import { columnLetter } from '../shared/a1';
+import type { KeyValueStore } from '../ports';
 
 export function progressOf(job: EnrichJob, now: number, busy = false): EnrichProgress {
   const enriching = job.retries.filter((entry) => entry.why === 'enriching').length;
@@ -98,4 +100,27 @@ function estimate(
 export function currentProgress(deps: Pick<EnrichDeps, 'store' | 'clock'>): EnrichProgress | null {
   const job = loadJob(deps.store);
   return job ? progressOf(job, deps.clock.now()) : null;
+}
+
+const LAST_RUN_PREFIX = 'sheetscout.enrich.lastRun.';
+
+/**
+ * Keeps a finished job's progress as its sheet's last run before a new job replaces the record (one job record per
+ * document), so each sheet's panel shows its own last run. A store too full for it only loses that summary.
+ */
+export function keepLastRun(store: KeyValueStore, job: EnrichJob, now: number): void {
+  try {
+    store.set(LAST_RUN_PREFIX + job.sheetId, JSON.stringify(progressOf(job, now)));
+  } catch {
+    // The document's properties are full: the summary is the one thing dropped.
+  }
+}
+
+/** A sheet's last run kept by keepLastRun, or null. */
+export function lastRunOf(store: KeyValueStore, sheetId: number): EnrichProgress | null {
+  try {
+    return JSON.parse(store.get(LAST_RUN_PREFIX + sheetId) ?? 'null') as EnrichProgress | null;
+  } catch {
+    return null;
+  }
 }

@@ -40,7 +40,7 @@ import { type LookupClient } from './lookups';
 import type { EnrichmentDates, EnrichSheet, SheetAccess, ContinuationPort } from './ports';
 import { columnLetter } from '../shared/a1';
 import { BUSY_MESSAGE } from '../shared/busy';
-import { progressOf } from './progress';
+import { keepLastRun, lastRunOf, progressOf } from './progress';
 
 export const LIMITS = {
   /** Domains planned per chunk (bounds what a crash can cost and the job record's size). */
@@ -178,9 +178,15 @@ function analyze(
 
 export function previewEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): EnrichPreview {
   const existing = loadJob(deps.store);
-  const job = existing ? progressOf(existing, deps.clock.now()) : null;
+  // A running or paused job shows wherever the panel is (one job at a time); a finished one only on its own sheet.
+  const active = existing && (existing.status === 'running' || existing.status === 'paused') ? existing : null;
   const analysis = analyze(deps, options);
-  if ('message' in analysis) return { ok: false, message: analysis.message, job };
+  if ('message' in analysis)
+    return { ok: false, message: analysis.message, job: active ? progressOf(active, deps.clock.now()) : null };
+  const job =
+    existing && (active || existing.sheetId === analysis.sheet.id)
+      ? progressOf(existing, deps.clock.now())
+      : lastRunOf(deps.store, analysis.sheet.id);
   const chosen = new Map(analysis.targets.map((target) => [target.field.key, target]));
   const cached =
     analysis.rows.pending.length > 0 ? readCachedLookups(deps.cache, analysis.rows.pending, deps.clock.now()).size : 0;
@@ -289,6 +295,7 @@ export function startEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): 
     }
     let analysis = analyze(deps, options);
     if ('message' in analysis) return { ok: false, message: analysis.message };
+    if (existing) keepLastRun(deps.store, existing, deps.clock.now());
     const refusal = storageRefusal(deps, newJob(deps, analysis, options, deps.clock.now()), analysis.rows.pending);
     if (refusal) return { ok: false, message: refusal };
     if (!analysis.hasHeaderRow) {
