@@ -1,6 +1,7 @@
 // Server functions of the "Enrich selected domains" panel (called via google.script.run) and its menu handler: each
 // builds the job's ports (context.ts), checks what the page sent, and delegates to service.ts or refresh.ts.
 import * as job from './service';
+import { cancelEnrichment as cancelJob, resumeEnrichment as resumeJob } from './job-control';
 import { runChunk } from './chunk';
 import { currentProgress } from './progress';
 import { previewRefresh, refreshChanges, runRefreshChunk as refreshChunk } from './refresh';
@@ -56,11 +57,11 @@ export function getEnrichmentProgress(): EnrichProgress | null {
 }
 
 export function cancelEnrichment(): EnrichProgress | null {
-  return job.cancelEnrichment(enrichmentContext());
+  return cancelJob(enrichmentContext());
 }
 
 export function resumeEnrichment(): EnrichProgress | null {
-  return job.resumeEnrichment(enrichmentContext());
+  return resumeJob(enrichmentContext());
 }
 
 export function getRefreshPreview(input: RefreshRequest): RefreshPreview {

@@ -17,14 +17,7 @@ import {
   type ColumnOption,
 } from './layout';
 import { columnRuns, readRows } from './rows';
-import {
-  requestPlan,
-  type EnrichOptions,
-  type EnrichPreview,
-  type EnrichProgress,
-  type FieldChoice,
-  type StartResult,
-} from './contract';
+import { requestPlan, type EnrichOptions, type EnrichPreview, type FieldChoice, type StartResult } from './contract';
 import {
   chosenFields,
   emptyCounts,
@@ -323,35 +316,4 @@ export function startEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): 
   } finally {
     deps.lock.release();
   }
-}
-
-// --- Cancel and resume ---------------------------------------------------------------------------------------------
-
-/** Stops the job; everything written so far stays. A chunk running meanwhile stops at its next batch. */
-export function cancelEnrichment(deps: Pick<EnrichDeps, 'store' | 'clock' | 'continuation'>): EnrichProgress | null {
-  const job = loadJob(deps.store);
-  if (!job) return null;
-  if (job.status === 'running' || job.status === 'paused') {
-    job.status = 'cancelled';
-    job.message = 'Cancelled: values written so far are kept.';
-    job.updatedAt = deps.clock.now();
-    job.finishedAt = job.updatedAt;
-    saveJob(deps.store, job);
-  }
-  deps.continuation.cancel();
-  return progressOf(job, deps.clock.now());
-}
-
-/** Continues a paused job (after the user fixed the token, the sheet or a column). */
-export function resumeEnrichment(deps: Pick<EnrichDeps, 'store' | 'clock' | 'continuation'>): EnrichProgress | null {
-  const job = loadJob(deps.store);
-  if (!job) return null;
-  if (job.status === 'paused') {
-    job.status = 'running';
-    job.message = null;
-    job.updatedAt = deps.clock.now();
-    saveJob(deps.store, job);
-    deps.continuation.wakeAfter(LIMITS.triggerBackstopMs);
-  }
-  return progressOf(job, deps.clock.now());
 }

@@ -1,10 +1,5 @@
-import {
-  cancelEnrichment,
-  LIMITS,
-  previewEnrichment,
-  resumeEnrichment,
-  startEnrichment,
-} from '../../../src/enrichment/service';
+import { LIMITS, previewEnrichment, startEnrichment } from '../../../src/enrichment/service';
+import { cancelEnrichment, resumeEnrichment } from '../../../src/enrichment/job-control';
 import { runChunk } from '../../../src/enrichment/chunk';
 import type { EnrichProgress } from '../../../src/enrichment/contract';
 import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/rows';
