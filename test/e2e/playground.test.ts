@@ -1,5 +1,5 @@
 // The playground host itself: the grid shows room past the data (at least 26 columns and 100 rows, growing with the
-// data) and toasts appear one at a time and go away by themselves.
+// data), a clicked tab makes its sheet the active one, and toasts appear one at a time and go away by themselves.
 import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(90_000);
@@ -16,6 +16,20 @@ describeWithBrowser('playground grid and toasts', () => {
     await page.waitForSelector('td[data-cell="AI170"]');
     expect(await page.locator('td[data-cell="AJ1"]').count()).toBe(0);
     expect(await page.textContent('td[data-cell="AD150"]')).toBe('far away');
+  });
+
+  it('makes the sheet of a clicked tab the active one, as Sheets does (issue 29)', async () => {
+    const { page, playground } = stack();
+    await page.click('[data-sheet="Notes"]');
+    await page.waitForFunction(() => document.querySelector('[data-sheet="Notes"]')?.className === 'active');
+    const activeSheet = async (name: string) => {
+      for (let waited = 0; waited < 5000 && playground.runtime.spreadsheet.activeSheet.name !== name; waited += 50)
+        await new Promise((done) => setTimeout(done, 50));
+      return playground.runtime.spreadsheet.activeSheet.name;
+    };
+    expect(await activeSheet('Notes')).toBe('Notes');
+    await page.click('[data-sheet="Companies"]');
+    expect(await activeSheet('Companies')).toBe('Companies');
   });
 
   it('shows one toast at a time and dismisses it', async () => {

@@ -240,8 +240,10 @@ function renderGrid(current: State): void {
   tabs.textContent = '';
   for (const each of current.sheets.filter((s) => !s.hidden)) {
     const tab = button(each.name, () => {
+      // As in Sheets, the tab makes its sheet the active one (with A1 selected here): panels act on what is shown.
       viewedSheet = each.name;
-      anchor = focus = null;
+      anchor = focus = { row: 1, column: 1 };
+      void post('/api/select', { sheet: each.name, a1: 'A1' });
       render();
     });
     tab.dataset.sheet = each.name;
