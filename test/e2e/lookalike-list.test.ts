@@ -45,7 +45,7 @@ describeWithBrowser('similar to a list in the playground', () => {
     await panel.locator('#list-status').scrollIntoViewIfNeeded();
     await stack().screenshot('lookalike-list-2-result');
 
-    await page.click(`[data-sheet="Lookalikes: ${references} companies"]`);
+    await page.waitForSelector(`[data-sheet="Lookalikes: ${references} companies"].active`);
     await page.waitForSelector('td[data-cell="B31"]');
     const header = await Promise.all(
       ['A1', 'B1', 'C1', 'D1', 'E1', 'F1'].map((cell) => page.textContent(`td[data-cell="${cell}"]`)),

@@ -27,7 +27,8 @@ describeWithBrowser('company search panel in the playground', () => {
 
     await panel.click('#search-insert');
     await panel.waitForSelector('#search-write-status :text("30 companies written to \\"Search: software\\"")');
-    await page.click('[data-sheet="Search: software"]');
+    // The new sheet is shown without a click (issue 29).
+    await page.waitForSelector('[data-sheet="Search: software"].active');
     await page.waitForSelector('td[data-cell="A31"]');
     expect(await page.textContent('td[data-cell="A1"]')).toBe('Company');
     expect(await page.textContent('td[data-cell="C1"]')).toBe('Country');
@@ -67,7 +68,7 @@ describeWithBrowser('company search panel in the playground', () => {
     await panel.waitForSelector(
       `#search-write-status :text("10 companies written to \\"Search: similar to ${domain}\\"")`,
     );
-    await page.click(`[data-sheet="Search: similar to ${domain}"]`);
+    await page.waitForSelector(`[data-sheet="Search: similar to ${domain}"].active`);
     await page.waitForSelector('td[data-cell="B11"]');
     expect(await page.textContent('td[data-cell="B2"]')).toBe(domains[0]);
     await stack().screenshot('search-3-lookalike');

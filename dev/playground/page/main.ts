@@ -349,11 +349,17 @@ function followScriptSelection(current: State): void {
 }
 
 let lastSelection = '';
+let lastActiveSheet = '';
 
 async function refresh(): Promise<void> {
   const response = await fetch('/api/state');
   state = (await response.json()) as State;
-  if (viewedSheet === null) viewedSheet = state.activeSheet;
+  // A sheet the add-in activated (results written into a new sheet) is shown, as Sheets does.
+  if (state.activeSheet !== lastActiveSheet) {
+    lastActiveSheet = state.activeSheet;
+    if (viewedSheet !== state.activeSheet) anchor = focus = null;
+    viewedSheet = state.activeSheet;
+  }
   const seen = JSON.stringify(state.selection);
   if (seen !== lastSelection) {
     lastSelection = seen;
