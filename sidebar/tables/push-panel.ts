@@ -173,6 +173,8 @@ export class PushPanel {
         message(answer.status === 'failed' && answer.ambiguous ? 'warn' : 'error', answer.message),
       );
     }
+    // The answer (a question to confirm, above all) shows where the user is looking, not below the fold.
+    result.scrollIntoView({ block: 'nearest' });
   }
 
   /** Mirrors the server's record of the table's columns so "after column" offers the new ones at once. */

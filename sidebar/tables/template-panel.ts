@@ -83,6 +83,8 @@ export class TemplatePanel {
       const cancel = h('button', { type: 'button', onclick: () => replaceChildren(result) }, 'Cancel');
       replaceChildren(result, message('warn', answer.message), h('div', { class: 'row' }, replace, cancel));
     } else replaceChildren(result, message('error', answer.message));
+    // The answer (a question to confirm, above all) shows where the user is looking, not below the fold.
+    result.scrollIntoView({ block: 'nearest' });
   }
 }
 

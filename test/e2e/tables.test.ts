@@ -75,6 +75,13 @@ describeWithBrowser('tables dialog in the playground', () => {
     await dialog.waitForSelector(
       `#tables-template-result :text("This replaces every column of template ${TEMPLATE} with the 3 included columns. Replace?")`,
     );
+    // The question is in view without scrolling (issue 29).
+    expect(
+      await dialog.$eval('#tables-template-confirm', (button) => {
+        const box = button.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      }),
+    ).toBe(true);
     expect((await sandbox<{ name: string }>(`/v1/templates/${TEMPLATE}`)).name).not.toBe('Outbound research');
     await dialog.click('#tables-template-confirm');
     await dialog.waitForSelector(
