@@ -78,6 +78,14 @@ async function writeToRow(taskId: string, confirmed = { otherCompany: false, tas
     state.written = { taskId, answer: { ok: false, message: errorText(error), ask: null }, confirmed };
   }
   render();
+  // One of the two is shown: the answer, or the question to confirm.
+  inView('write-answer');
+  inView('write-question');
+}
+
+/** Brings an answer or a question just rendered into view (a confirmation below the fold goes unseen). */
+function inView(id: string): void {
+  document.getElementById(id)?.scrollIntoView({ block: 'nearest' });
 }
 
 /** The answer of "Write to selected row" in the task's entry: done, refused, or its question with a button. */
@@ -85,7 +93,11 @@ function writeAnswer(taskId: string): HTMLElement | null {
   const written = state.written;
   if (!written || written.taskId !== taskId) return null;
   const { answer, confirmed } = written;
-  if (!answer.ask) return message(answer.ok ? 'ok' : 'error', answer.message);
+  if (!answer.ask) {
+    const shown = message(answer.ok ? 'ok' : 'error', answer.message);
+    shown.id = 'write-answer';
+    return shown;
+  }
   const ask = answer.ask;
   const again = ask.kind === 'company' ? { ...confirmed, otherCompany: true } : { ...confirmed, taskOutput: true };
   return h(
@@ -133,7 +145,7 @@ function unconfirmedActions(row: ResearchStatusDto['rows'][number]): HTMLElement
   if (state.confirmingSend === row.entryId) {
     return h(
       'div',
-      { class: 'message warn' },
+      { class: 'message warn', id: 'send-again-question' },
       `If the first send did start a task, this pays for a second one: up to ${cost} credits.`,
       h(
         'div',
@@ -168,6 +180,7 @@ function unconfirmedActions(row: ResearchStatusDto['rows'][number]): HTMLElement
         onclick: () => {
           state.confirmingSend = row.entryId;
           render();
+          inView('send-again-question');
         },
       },
       `Send anyway (up to ${cost} credits)`,

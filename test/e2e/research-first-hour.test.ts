@@ -72,6 +72,13 @@ describeWithBrowser('research panel: the first hour', () => {
       .filter({ has: panel.locator('button:text("Write to selected row")') });
     await entry.locator('button:text("Write to selected row")').click();
     await panel.waitForSelector(`#write-question:has-text("This task is about")`);
+    // The question is in view without scrolling (issue 29).
+    expect(
+      await panel.$eval('#write-question', (question) => {
+        const box = question.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight + 1;
+      }),
+    ).toBe(true);
     const question = (await panel.textContent('#write-question')) ?? '';
     expect(question).toContain(`(${rowTwoDomain}), but row 3 holds`);
     expect(((await page.textContent('td[data-cell="E3"]')) ?? '').trim()).toBe(rowThreeReport);

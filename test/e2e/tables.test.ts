@@ -79,7 +79,7 @@ describeWithBrowser('tables dialog in the playground', () => {
     expect(
       await dialog.$eval('#tables-template-confirm', (button) => {
         const box = button.getBoundingClientRect();
-        return box.top >= 0 && box.bottom <= window.innerHeight;
+        return box.top >= 0 && box.bottom <= window.innerHeight + 1;
       }),
     ).toBe(true);
     expect((await sandbox<{ name: string }>(`/v1/templates/${TEMPLATE}`)).name).not.toBe('Outbound research');
