@@ -9,7 +9,10 @@ export interface ProfileField {
   key: string;
   /** The column header written and the name the enrichment panel lists. */
   header: string;
-  /** Headers earlier versions wrote for this field: an existing column under one is still this field's column. */
+  /**
+   * Other headers the add-in writes for this field (an earlier version's, Company search's): an existing column under
+   * one is this field's column, so enriching a sheet a search made adds no second column for it.
+   */
   formerHeaders?: readonly string[];
   read(profile: CompanyProfile): unknown;
 }
@@ -26,17 +29,27 @@ function socialProfile(network: string) {
 }
 
 export const PROFILE_FIELDS: readonly ProfileField[] = [
-  { key: 'company_name', header: 'Company name', read: (p) => p.company_name },
+  { key: 'company_name', header: 'Company name', formerHeaders: ['Company'], read: (p) => p.company_name },
   { key: 'domain', header: 'Domain', read: (p) => p.domain },
-  { key: 'short_description', header: 'Short description', read: fromContext('short_description') },
+  {
+    key: 'short_description',
+    header: 'Short description',
+    formerHeaders: ['Description'],
+    read: fromContext('short_description'),
+  },
   { key: 'full_description', header: 'Full description', read: fromContext('full_description') },
   { key: 'products_services', header: 'Products and services', read: fromContext('products_services') },
   { key: 'use_cases', header: 'Use cases', read: fromContext('use_cases') },
   { key: 'target_audience', header: 'Target audience', read: fromContext('target_audience') },
   { key: 'hq_country', header: 'Country', read: fromContext('hq_country') },
-  { key: 'hq_state_province', header: 'State or province', read: fromContext('hq_state_province') },
+  {
+    key: 'hq_state_province',
+    header: 'State or province',
+    formerHeaders: ['State/Province'],
+    read: fromContext('hq_state_province'),
+  },
   { key: 'hq_city', header: 'City', read: fromContext('hq_city') },
-  { key: 'hq_full_address', header: 'HQ address', read: fromContext('hq_full_address') },
+  { key: 'hq_full_address', header: 'HQ address', formerHeaders: ['Address'], read: fromContext('hq_full_address') },
   { key: 'employee_count', header: 'Employees', formerHeaders: ['Size'], read: fromContext('employee_count') },
   { key: 'founding_year', header: 'Founded', read: fromContext('founding_year') },
   { key: 'linkedin', header: 'LinkedIn', read: socialProfile('linkedin') },

@@ -107,6 +107,24 @@ describe('field columns', () => {
     ).toEqual([['Size', 2, false]]);
   });
 
+  it('fills a sheet Company search made under its own headers, adding no second column (issue 29)', () => {
+    const header = ['Company', 'Domain', 'Country', 'City', 'Employees', 'Founded', 'Relevance', 'Description'];
+    const fields = ['company_name', 'short_description', 'hq_country', 'employee_count', 'hq_full_address'];
+    expect(
+      planTargetColumns(header, header.length, 2, 'Domain', fields.map(field), true).map((t) => [
+        t.header,
+        t.column,
+        t.isNew,
+      ]),
+    ).toEqual([
+      ['Company', 1, false],
+      ['Description', 8, false],
+      ['Country', 3, false],
+      ['Employees', 5, false],
+      ['HQ address', 9, true],
+    ]);
+  });
+
   it('finds the columns again after columns were inserted before them, and reports a removed one', () => {
     const moved = ['New', 'Domain', 'Notes', 'Company name', 'Country'];
     expect(locateColumns(moved, 1, 'Domain', ['Company name', 'Country'])).toEqual({
