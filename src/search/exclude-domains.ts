@@ -43,9 +43,20 @@ export function normalizeDomainList(values: readonly unknown[]): DomainList {
   return { domains, invalid, duplicates };
 }
 
-/** Splits a pasted list on new lines, commas, semicolons, tabs and spaces. */
+/**
+ * Splits a pasted list on new lines, commas, semicolons and tabs; a piece with spaces is split on them too when each
+ * word is a domain ("a.com b.com"), and otherwise stays one entry ("not a domain"), as the same cell read from a
+ * column would.
+ */
 export function splitPastedList(text: string): string[] {
-  return text.split(/[\s,;]+/).filter((part) => part !== '');
+  return text
+    .split(/[\r\n\t,;]+/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== '')
+    .flatMap((piece) => {
+      const words = piece.split(/\s+/);
+      return words.length > 1 && words.every((word) => parseDomain(word).kind === 'domain') ? words : [piece];
+    });
 }
 
 /** Joins lists given oldest first into one normalized list (a domain in several lists counts once, at its latest). */

@@ -39,6 +39,20 @@ describe('splitPastedList', () => {
       'e.com',
     ]);
   });
+
+  it('keeps a line of words that are not all domains as one entry, as a column cell would be (issue 29)', () => {
+    expect(splitPastedList('not a domain\nacme.com stripe.com\nAcme Inc, b.com')).toEqual([
+      'not a domain',
+      'acme.com',
+      'stripe.com',
+      'Acme Inc',
+      'b.com',
+    ]);
+    expect(normalizeDomainList(splitPastedList('not a domain'))).toMatchObject({
+      domains: [],
+      invalid: ['not a domain'],
+    });
+  });
 });
 
 describe('mostRecent and the limit', () => {
