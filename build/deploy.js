@@ -1,4 +1,6 @@
-// The last step of `npm run deploy` (which runs `npm test` first): pushes the build output to the Apps Script project
+// The first and last steps of `npm run deploy` (`--check`, then `npm test`, then the push): checks .clasp.json before
+// the test suite (seconds, not minutes, to learn the script id is missing), then pushes the build output to the Apps
+// Script project
 // named in .clasp.json with the clasp installed by `npm ci`, or refuses, saying how to get a script id, when there is
 // none. `npm run deploy -- --base-url https://…` first rebuilds the output for that service (its default address
 // and the manifest's URL allowlist, see build/url-allowlist.js): the test suite runs on the plain build, since a
@@ -64,6 +66,12 @@ function run(args, env) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+// `--check` (the first step of `npm run deploy`): the cheap checks of .clasp.json alone, before the test suite runs.
+if (process.argv[2] === '--check') {
+  const { scriptId } = projectOf(path.resolve('.clasp.json'));
+  console.log(`.clasp.json names Apps Script project ${scriptId}; testing before the push.`);
+  process.exit(0);
+}
 const { baseUrl, pushArgs } = parseArguments(process.argv.slice(2));
 const { scriptId, rootDir } = projectOf(path.resolve('.clasp.json'));
 if (baseUrl !== null) {

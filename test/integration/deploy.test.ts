@@ -37,9 +37,20 @@ function deployWith(
 }
 
 describe('npm run deploy', () => {
-  it('runs the test suite, then the deploy step', () => {
+  it('checks .clasp.json first, then runs the test suite, then the deploy step (issue 29)', () => {
     const packageJson = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-    expect(packageJson.scripts.deploy).toBe('npm test && node build/deploy.js');
+    expect(packageJson.scripts.deploy).toBe('node build/deploy.js --check && npm test && node build/deploy.js');
+  });
+
+  it('--check refuses an empty script id at once, and passes a usable .clasp.json without pushing', () => {
+    const empty = deployWith(JSON.stringify({ scriptId: '', rootDir: 'dist' }), ['--check']);
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toContain('the script id in .clasp.json is empty');
+    fs.rmSync(path.join(workDir, 'home'), { recursive: true });
+    const usable = deployWith(JSON.stringify({ scriptId: '1AbCdEfGhIjK', rootDir: 'dist' }), ['--check']);
+    expect(usable.status).toBe(0);
+    expect(usable.stdout).toContain('.clasp.json names Apps Script project 1AbCdEfGhIjK');
+    expect(usable.stdout).not.toContain('Pushing');
   });
 
   it('ships a .clasp.json that pushes the build output, dist/', () => {
