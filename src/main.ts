@@ -46,6 +46,7 @@ global.setRequestBudgetAccount = account.setRequestBudgetAccount;
 /**
  * Looks up company profiles by domain: one row of fields per input, spilling to the right (and down for a range).
  * Inputs may be domains, URLs or e-mail addresses; blank inputs give blank rows. Results are cached for 6 hours.
+ * A range's spill follows the input's order: after sorting the sheet, use one formula per row, or Freeze formulas to values.
  * @param {"stripe.com"} domain A domain, URL or e-mail, or a column of them. Example: A2:A100 or "stripe.com".
  * @param {"company_name,hq_country"} fields Optional comma list of fields. Default: company_name, domain, short_description, hq_country, hq_city, employee_count, founding_year. Others: full_description, products_services, use_cases, target_audience, hq_state_province, hq_full_address, linkedin, twitter, id.
  * @param {FALSE} with_header Optional. TRUE adds a header row with the field names. Example: TRUE.

@@ -4,6 +4,7 @@
 // said under it; without a token, links to the dashboard (where tokens are made and plans upgraded) when the build
 // names one.
 import type { AccountState } from '../../src/account/contract';
+import { isLocalSandbox, SANDBOX_HINTS } from '../../src/account/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
@@ -48,6 +49,7 @@ function tokenForm(state: AccountState | null): HTMLElement {
     },
     h('label', { for: 'token' }, state?.connected ? 'Replace the API token' : 'API token'),
     tokenInput,
+    isLocalSandbox(state?.baseUrl) ? h('p', { class: 'muted', id: 'sandbox-tokens' }, SANDBOX_HINTS.token) : null,
     state?.problem && state.refusedChange ? h('div', { id: 'token-problem' }, message('error', state.problem)) : null,
     h('div', { class: 'row' }, saveButton),
     h(

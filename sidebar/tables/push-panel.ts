@@ -1,6 +1,7 @@
 // The mapping dialog's "Push to table" panel: the table (ID, URL or one this spreadsheet pushed to), the keys already
 // in it, where the new columns go (end, beginning, after a column), and the push, with its confirmation when the same
 // columns were pushed before. Which table keys come before and after the new columns feeds the dialog's validation.
+import { SANDBOX_HINTS } from '../../src/account/contract';
 import { server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { refreshCredits } from '../ui/credits-badge';
@@ -60,6 +61,7 @@ export class PushPanel {
       h('label', {}, 'Table'),
       this.tableInput,
       this.knownTables,
+      state.localSandbox ? h('p', { class: 'muted', id: 'sandbox-tables' }, SANDBOX_HINTS.table) : null,
       h('label', {}, 'Keys already in the table (optional)'),
       this.tableKeys,
       h(

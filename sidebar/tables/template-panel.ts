@@ -1,5 +1,6 @@
 // The mapping dialog's "Save as template" panel: the template (ID, URL or one of the account's), its new name, and
 // the save, which replaces the template's column list after the user confirms.
+import { SANDBOX_HINTS } from '../../src/account/contract';
 import { server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import type { TablesState, TemplateResponse } from '../../src/tables/contract';
@@ -42,6 +43,7 @@ export class TemplatePanel {
       h('p', { class: 'muted' }, "Replaces the template's column list with the included columns (you confirm first)."),
       h('label', {}, 'Template'),
       this.templateInput,
+      state.localSandbox ? h('p', { class: 'muted', id: 'sandbox-templates' }, SANDBOX_HINTS.template) : null,
       knownTemplates,
       h('label', {}, 'Template name'),
       this.templateName,

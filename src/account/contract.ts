@@ -1,4 +1,18 @@
 // What the Settings panel and the credits badge exchange with the server (sidebar/ imports only this file and
-// src/api/types from src/): the account state and the daily request budget.
+// src/api/types from src/): the account state and the daily request budget; and, for the local playground, which
+// tokens its sandbox accepts.
 export type { AccountState } from './service';
 export type { AccountKind, BudgetStatus } from '../platform/request-budget';
+
+/** Whether the service address is a local sandbox (the playground's, or `npm start`'s): plain HTTP on this machine. */
+export function isLocalSandbox(baseUrl: string | null | undefined): boolean {
+  return /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?(\/|$)/.test(baseUrl ?? '');
+}
+
+/** What the local sandbox accepts, for the panels' hints (dev/sandbox/README.md lists them all). */
+export const SANDBOX_HINTS = {
+  token:
+    'Local sandbox: paste sbx_pro_token (Pro, 500 credits), sbx_free_token (free plan) or sbx_low_token (12 credits).',
+  table: 'Local sandbox: tbl_labs_companies or tbl_labs_contacts (with sbx_pro_token).',
+  template: 'Local sandbox: tpl_labs_account_research (with sbx_pro_token).',
+} as const;

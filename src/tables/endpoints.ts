@@ -1,6 +1,8 @@
 // Server functions of the Tables feature: the "Tables > Map columns..." menu item (a modal dialog, wider than the
 // sidebar) and the calls the dialog makes through google.script.run. Thin: each reads the sheet's header row,
 // takes the document lock where the document's Tables state is written, and delegates to service.ts.
+import { isLocalSandbox } from '../account/contract';
+import { userConnection } from '../account/settings';
 import { appContext } from '../platform/app-context';
 import { tablesContext, withSheetUnderLock } from './context';
 import type { TablesRefusal } from './contract';
@@ -32,7 +34,13 @@ export function showTablesDialog(): void {
 /** The dialog's opening state for the active sheet. */
 export function getTablesState(): TablesState | TablesRefusal {
   const row = activeHeaderRow();
-  return row ? openState(appContext().documentRecords(), row) : { ok: false, message: NOT_A_USER_SHEET };
+  if (!row) return { ok: false, message: NOT_A_USER_SHEET };
+  const context = appContext();
+  // Against the local sandbox (the playground), the panel names its table and template ids.
+  return {
+    ...openState(context.documentRecords(), row),
+    localSandbox: isLocalSandbox(userConnection(context.stores).baseUrl),
+  };
 }
 
 /** Saves the dialog's mapping with the document; answers the drafts as aligned with the sheet now. */

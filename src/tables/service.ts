@@ -34,6 +34,8 @@ export interface TablesState {
   templates: SavedTemplate[];
   /** Pushes that got no clear answer (their columns may be in the table), newest first. */
   pending: PendingPush[];
+  /** The user's service is the local sandbox (the playground): the panel names its table and template ids. */
+  localSandbox?: boolean;
 }
 
 export function openState(stores: RecordStores, row: HeaderRow): TablesState {

@@ -68,6 +68,8 @@ describeWithBrowser('every panel at 300 px', () => {
   });
 
   it('Enrich with its preview', async () => {
+    // The lookalike list above left its new sheet in view (as Sheets does): back to the demo sheet.
+    await stack.page.click('[data-sheet="Companies"]');
     await stack.page.click('td[data-cell="A1"]');
     const panel = await open('showEnrichPanel');
     await panel.waitForSelector('#enrich-preview');

@@ -12,6 +12,8 @@ describeWithBrowser('settings panel in the playground', () => {
     await panel.waitForSelector('#account-email');
     await panel.click('#remove');
     await panel.waitForSelector('text=Token removed.');
+    // Against the local sandbox the panel names the tokens it accepts (issue 29).
+    expect(await panel.textContent('#sandbox-tokens')).toContain('sbx_pro_token');
     await stack().screenshot('settings-1-no-token');
 
     await panel.fill('#token', 'not-a-real-token');

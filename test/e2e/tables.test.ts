@@ -57,6 +57,9 @@ describeWithBrowser('tables dialog in the playground', () => {
     await dialog.waitForSelector('#tables-save-status:text("All changes saved")');
     await stack.screenshot('tables-1-mapping');
 
+    // Against the local sandbox the dialog names its table and template ids (issue 29).
+    expect(await dialog.textContent('#sandbox-tables')).toContain('tbl_labs_companies');
+    expect(await dialog.textContent('#sandbox-templates')).toContain('tpl_labs_account_research');
     await dialog.fill('#tables-table', `https://app.example.com/tables/${TABLE}`);
     await dialog.click('#tables-push');
     await dialog.waitForSelector(`#tables-push-result :text("Created 3 columns in table ${TABLE}.")`);

@@ -62,6 +62,12 @@ describe('dist/Code.js', () => {
     }
   });
 
+  it("says in COMPANY_LOOKUP's help what sorting does to a range's spill (issue 29)", () => {
+    const node = topLevelFunctions.get('COMPANY_LOOKUP')!;
+    const stubDoc = code.slice(code.lastIndexOf('/**', node.start), node.start);
+    expect(stubDoc).toContain("A range's spill follows the input's order: after sorting the sheet");
+  });
+
   it('runs no Apps Script service at load time (add-ons load the script in AuthMode.NONE)', () => {
     const vm = require('vm') as typeof import('vm');
     const touched: string[] = [];
