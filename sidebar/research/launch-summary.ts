@@ -46,6 +46,12 @@ function templateCheck(): { errors: string[]; preview: string | null; note: stri
   };
 }
 
+/** The selected rows a launch researches: blank rows are skipped (an empty brief), so they cost nothing. */
+function launchedRows(): number {
+  const context = state.context;
+  return context ? context.rows.length - context.blankRows.length : 0;
+}
+
 /** Problems that block a launch, from the template, the output and the credits. */
 function launchProblems(): { errors: string[]; estimate: ReturnType<typeof estimateCredits> | null } {
   const context = state.context;
@@ -55,14 +61,14 @@ function launchProblems(): { errors: string[]; estimate: ReturnType<typeof estim
   const parsed = context ? parseTemplate(state.template, context.headers) : null;
   if (resolved.ok && parsed?.ok && context)
     errors.push(...outputClashes(resolved.headers, context.headers, parsed.template.columns));
-  if (!context || context.rows.length === 0)
-    return { errors: [...errors, 'Select the rows to research'], estimate: null };
-  const estimate = estimateCredits(state.depth, context.rows.length, state.credits);
+  const launched = launchedRows();
+  if (!context || launched === 0) return { errors: [...errors, 'Select the rows to research'], estimate: null };
+  const estimate = estimateCredits(state.depth, launched, state.credits);
   if (!estimate.fits) errors.push(estimateMessage(estimate));
   const guard = context.guard;
-  if (guard.left !== null && context.rows.length * reservationFor(state.depth) > guard.left) {
+  if (guard.left !== null && launched * reservationFor(state.depth) > guard.left) {
     errors.push(
-      `Over this spreadsheet's spending cap: ${context.rows.length} rows reserve ${context.rows.length * reservationFor(state.depth)} credits, ${guard.left} left`,
+      `Over this spreadsheet's spending cap: ${launched} rows reserve ${launched * reservationFor(state.depth)} credits, ${guard.left} left`,
     );
   }
   return { errors, estimate };
@@ -86,7 +92,7 @@ function guardLine(): HTMLElement | null {
 /** Over the cap: a button that launches only the first rows that fit (the refusal is among the launch problems). */
 function guardFit(): HTMLElement | null {
   const guard = state.context?.guard;
-  const rows = state.context?.rows.length ?? 0;
+  const rows = launchedRows();
   if (!guard || guard.left === null || rows === 0) return null;
   const fit = Math.min(rows, Math.floor(guard.left / reservationFor(state.depth)));
   if (fit >= rows) return null;
@@ -116,14 +122,15 @@ export function refreshLaunchSummary(): void {
   const { summary, button } = launchView;
   if (!summary || !button) return;
   const { errors, estimate } = launchProblems();
-  const rows = state.context?.rows.length ?? 0;
+  const rows = launchedRows();
+  const blank = state.context?.blankRows.length ?? 0;
   replaceChildren(
     summary,
     estimate
       ? h(
           'div',
           { class: 'muted', id: 'estimate' },
-          `${estimateMessage({ ...estimate, fits: true })}. Each task costs 2 credits per agent that runs, at most ${estimate.perRow}; failed tasks are refunded.`,
+          `${estimateMessage({ ...estimate, fits: true })}${blank > 0 ? ` (${blank} blank row${blank === 1 ? '' : 's'} skipped)` : ''}. Each task costs 2 credits per agent that runs, at most ${estimate.perRow}; failed tasks are refunded.`,
         )
       : null,
     guardLine(),

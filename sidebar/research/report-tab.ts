@@ -107,7 +107,10 @@ export function reportTab(): HTMLElement {
         { class: 'muted' },
         `${dto.row ? `Row ${dto.row}` : 'Task'} · ${dto.status ?? ''}${dto.detached ? ' · row changed or deleted since launch' : ''}`,
       ),
-      dto.brief ? h('div', { class: 'preview' }, dto.brief) : null,
+      // The brief once: above a report that does not quote it already.
+      dto.brief && !(dto.report?.kind === 'markdown' && dto.report.markdown.includes(dto.brief))
+        ? h('div', { class: 'preview', id: 'report-brief' }, dto.brief)
+        : null,
       dto.error ? message('error', dto.error) : null,
       dto.report ? reportBody(dto.report) : dto.error ? null : h('div', { class: 'muted' }, 'No report yet'),
     );

@@ -24,6 +24,24 @@ function takeStatus(next: ResearchStatusDto): void {
   };
   // Tasks finished: the service gave back what they reserved and did not use; the badge shows the account as it is.
   if (previous && next.pending < previous.pending) void refreshCredits();
+  // Nothing pending any more: the launch's answer under the button ("Queued 5 tasks") says they have finished.
+  const launched = state.launched;
+  if (
+    launched &&
+    launched.kind !== 'error' &&
+    launched.rows.length > 0 &&
+    previous &&
+    previous.pending > 0 &&
+    next.pending === 0
+  ) {
+    const count = launched.rows.length;
+    state.launched = {
+      ...launched,
+      kind: 'ok',
+      text: `The ${count} launched task${count === 1 ? ' has' : 's have'} finished: results are in their rows.`,
+      details: [],
+    };
+  }
 }
 
 /** One poll (through pollLoop only; a failed one is tried again at the next interval). */

@@ -8,6 +8,8 @@ import { checkedRequest } from '../shared/request-check';
 import { ACCOUNT_KIND, SHARING, TOKEN_INPUT } from './requests';
 import { REQUEST_BUDGET_KEYS, type AccountKind, type BudgetStatus } from '../platform/request-budget';
 import { showPanel } from '../platform/panels';
+import { reenterTokenless } from '../functions/menu-actions';
+import { activeFormulaBook } from '../platform/sheets/functions';
 
 /** Menu: Extensions > Sheet Scout > Settings... */
 export function showSettingsPanel(): void {
@@ -27,8 +29,20 @@ export function removeAccountToken(): AccountState {
   return accountContext().remove();
 }
 
+/**
+ * Shares (or stops sharing) the user's token with this spreadsheet's formulas. Once shared, the formula cells that
+ * said they could not use a token are entered again, so Sheets runs them with it (and the answer says how many).
+ */
 export function setFormulaTokenSharing(enabled: boolean): AccountState {
-  return accountContext().setFormulaSharing(checkedRequest<boolean>(SHARING, enabled, 'sharing'));
+  const state = accountContext().setFormulaSharing(checkedRequest<boolean>(SHARING, enabled, 'sharing'));
+  if (!enabled || !state.formulas.sharedByMe) return state;
+  const rerun = reenterTokenless(activeFormulaBook());
+  return rerun === 0
+    ? state
+    : {
+        ...state,
+        note: `${rerun} formula cell${rerun === 1 ? '' : 's'} that could not use a token ${rerun === 1 ? 'is' : 'are'} running again with yours.`,
+      };
 }
 
 /** Available credits for the badge in every panel; null when no token is set or the check failed. */

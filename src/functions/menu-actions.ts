@@ -5,7 +5,7 @@
 // lookups into the shared cache with a menu execution's longer time budget, and re-enters those formulas so Sheets
 // recalculates them from the cache.
 import { safeText, type CellValue } from '../shared/cell-values';
-import { isUnfinishedCellText } from './cell-text';
+import { CELL_TEXT, isUnfinishedCellText } from './cell-text';
 import type { FormulaEnv } from './ports';
 import {
   callsSheetScout,
@@ -203,6 +203,39 @@ export interface RefreshSummary {
   stillPending: number;
 }
 
+/** Whether a cell of a formula's result area shows a text `matches` accepts. */
+function areaShows(grid: Grid, row: number, column: number, area: Rect, matches: (text: string) => boolean): boolean {
+  for (let r = 0; r < area.rows; r++)
+    for (let c = 0; c < area.columns; c++) {
+      const value = cellValue(grid, row + r, column + c);
+      if (typeof value === 'string' && matches(value)) return true;
+    }
+  return false;
+}
+
+/**
+ * Enters again the Sheet Scout formulas (all sheets) that showed they could not use a token, once one is shared:
+ * Sheets then runs them with it. Sends nothing itself (the formulas look up as they recalculate). Returns how many.
+ */
+export function reenterTokenless(book: FormulaBook): number {
+  let count = 0;
+  for (const sheet of book.sheets()) {
+    const grid = sheet.readGrid();
+    const cells: Array<{ area: Rect; formula: string }> = [];
+    grid.formulas.forEach((line, index) =>
+      line.forEach((formula, columnIndex) => {
+        if (!callsSheetScout(formula)) return;
+        const area = resultArea(grid, index + 1, columnIndex + 1, sheet);
+        if (areaShows(grid, index + 1, columnIndex + 1, area, (text) => text === CELL_TEXT.setup))
+          cells.push({ area, formula: withRefreshMark(formula) });
+      }),
+    );
+    if (cells.length > 0) sheet.reenterFormulas(cells);
+    count += cells.length;
+  }
+  return count;
+}
+
 /**
  * Re-runs the Sheet Scout formulas (all sheets) whose result shows Pending, Enriching or an error a new run can get
  * past (isUnfinishedCellText). The lookups of plain COMPANY_LOOKUP calls are fetched first into the shared cache, so
@@ -221,14 +254,7 @@ export function refreshPending(book: FormulaBook, env: FormulaEnv): RefreshSumma
         const row = index + 1;
         const column = columnIndex + 1;
         const area = resultArea(grid, row, column, sheet);
-        let retryable = false;
-        for (let r = 0; r < area.rows && !retryable; r++) {
-          for (let c = 0; c < area.columns && !retryable; c++) {
-            const value = cellValue(grid, row + r, column + c);
-            retryable = typeof value === 'string' && isUnfinishedCellText(value);
-          }
-        }
-        if (!retryable) return;
+        if (!areaShows(grid, row, column, area, isUnfinishedCellText)) return;
         cells.push({ area, formula: withRefreshMark(formula) });
         const call = parseSheetScoutCall(formula);
         if (call?.name === 'COMPANY_LOOKUP' && (call.args[0]?.kind === 'ref' || call.args[0]?.kind === 'literal')) {

@@ -60,6 +60,8 @@ export interface ResearchContextDto {
   headers: string[];
   /** Selected data rows (row 1 is the header row). */
   rows: number[];
+  /** Selected rows with no value at all: a launch skips them (empty brief), so the cost leaves them out. */
+  blankRows: number[];
   /** Display values of the first selected row, for the live preview, and the registered domain each cell holds. */
   firstRow: string[] | null;
   firstRowDomains: Array<string | null> | null;

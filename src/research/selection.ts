@@ -28,13 +28,16 @@ export function panelContext(): ResearchContextDto {
   const grid = new SheetGrid(spreadsheet);
   const rows = selectedRows(spreadsheet, sheet);
   const headers = grid.headers(sheet.getSheetId()) ?? [];
-  const firstRow = rows.length > 0 ? grid.readRows(sheet.getSheetId(), [rows[0]])[0] : null;
+  // One read of the selected rows: the first one's values for the preview, and which are blank (a launch skips them).
+  const values = rows.length > 0 ? grid.readRows(sheet.getSheetId(), rows) : [];
+  const firstRow = values[0] ?? null;
   const r = researchContext();
   return {
     sheetId: sheet.getSheetId(),
     sheetName: sheet.getName(),
     headers,
     rows,
+    blankRows: rows.filter((_row, i) => (values[i] ?? []).every((cell) => String(cell).trim() === '')),
     firstRow,
     firstRowDomains: firstRow ? rowDomains(firstRow) : null,
     saved: savedPanelState(r),

@@ -150,9 +150,14 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await page.waitForSelector('td[data-cell="B4"]:not(:empty)');
     expect(await page.textContent('td[data-cell="B4"]')).toBe(SHARE_MESSAGE);
 
-    // Ticked again, then the token removed and saved again: the panel says sharing stopped and is off.
+    // Ticked again: the cell that could not use a token runs again with it, and the panel says so (issue 29).
     await panel.check('#share-formulas');
     await panel.waitForSelector('text=Formulas in this spreadsheet now use your token.');
+    expect(await panel.textContent('#settings-note')).toBe(
+      '1 formula cell that could not use a token is running again with yours.',
+    );
+    await page.waitForSelector(`td[data-cell="B4"]:text-is("${domain.name}")`);
+    // Then the token removed and saved again: the panel says sharing stopped and is off.
     await panel.click('#remove');
     await panel.waitForSelector('#settings-note :text("no longer use it either")');
     // This build names no dashboard: no link.

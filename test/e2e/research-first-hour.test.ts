@@ -57,6 +57,9 @@ describeWithBrowser('research panel: the first hour', () => {
     await page.click('td[data-cell="A2"]');
     await panel.click('#tab-report');
     await panel.waitForSelector('#report-html h1');
+    // The report quotes its brief: it is not shown a second time above it (issue 29).
+    expect(await panel.locator('#report-brief').count()).toBe(0);
+    expect(await panel.textContent('#report-html')).toContain('Brief: Research');
     expect(await panel.locator('h2:text-is("Sources")').count()).toBe(1);
     expect(await panel.locator('#report-html :text-matches("^\\\\[1\\\\] https?://")').count()).toBe(0);
     expect(await panel.locator('#report-sources li').count()).toBeGreaterThan(0);
@@ -89,5 +92,22 @@ describeWithBrowser('research panel: the first hour', () => {
       (domain) => (document.querySelector('td[data-cell="E3"]')?.textContent ?? '').includes(domain),
       rowTwoDomain,
     );
+  });
+
+  it('leaves a blank selected row out of the cost, as the launch skips it (issue 29)', async () => {
+    const { page } = stack();
+    await page.click('[data-sheet="Companies"]');
+    // Row 9 of the demo sheet is blank.
+    expect((await page.textContent('td[data-cell="A9"]'))?.trim()).toBe('');
+    await page.click('td[data-cell="A8"]');
+    await page.click('td[data-cell="A10"]', { modifiers: ['Shift'] });
+    await page.click('[data-handler="showResearchPanel"]');
+    const panel = await stack().sidebar();
+    await panel.waitForSelector('#selection:has-text("3 rows selected")');
+    await panel.fill('#brief', 'Research {Domain}');
+    await panel.selectOption('#depth', 'medium');
+    await panel.waitForSelector('#estimate:has-text("(1 blank row skipped)")');
+    expect(await panel.textContent('#estimate')).toMatch(/^2 rows x 10 = 20 credits reserved/);
+    expect(await panel.textContent('#launch')).toBe('Research 2 rows');
   });
 });

@@ -262,7 +262,8 @@ describe('exclude from a sheet, lookalike, errors', () => {
       duplicates: 1,
       invalid: [
         { label: 'Already in Leads', values: ['Acme Inc'] },
-        { label: 'Pasted list', values: ['nope'] },
+        // A pasted line is one entry, as a column's cell is ("Acme Inc" above).
+        { label: 'Pasted list', values: ['nope nope'] },
       ],
       overLimit: true,
       overLimitMessage: expect.stringContaining('1,002 domains to exclude: the service takes at most 1,000.'),
