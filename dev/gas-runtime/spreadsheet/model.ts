@@ -226,6 +226,7 @@ export class SheetModel {
       if (line.length !== rect.numColumns) throw new GasError(Msg.columnsMismatch(line.length, rect.numColumns));
       line.forEach((value, c) => {
         const cell = this.ensureCell(rect.row + r, rect.column + c);
+        this.clearOwnSpill(rect.row + r, rect.column + c, cell);
         clearContent(cell);
         cell.value = value;
       });
@@ -233,10 +234,28 @@ export class SheetModel {
     this.spreadsheet.recordEdit(this, rect);
   }
 
+  /**
+   * New content in a formula's cell replaces the formula's spill, as in Sheets: the cells its array result filled are
+   * emptied (so a formula entered again, e.g. with a range, can spill where the old one did).
+   */
+  private clearOwnSpill(row: number, column: number, cell: Cell): void {
+    const area = cell.spill;
+    if (!area) return;
+    for (let r = 0; r < area.rows; r++)
+      for (let c = 0; c < area.columns; c++) {
+        const other = this.cell(row + r, column + c);
+        if ((r > 0 || c > 0) && other?.spilledFrom === cell) {
+          other.value = '';
+          delete other.spilledFrom;
+        }
+      }
+  }
+
   /** Writes one cell the way a user typing into it would (formulas, numbers, dates are parsed). */
   typeInto(a1: string | GridRect, text: string): void {
     const rect = this.rect(a1);
     const cell = this.ensureCell(rect.row, rect.column);
+    this.clearOwnSpill(rect.row, rect.column, cell);
     writeInput(cell, text, this.spreadsheet.timeZone);
     this.spreadsheet.recordEdit(this, { row: rect.row, column: rect.column, numRows: 1, numColumns: 1 });
   }

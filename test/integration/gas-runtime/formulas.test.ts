@@ -47,6 +47,25 @@ test('array results spill below and to the right; 1-D arrays spill down', () => 
   expect(sheet().getValues('F1:F3')).toEqual([['item 1'], ['item 2'], ['item 3']]);
 });
 
+test('a formula entered again replaces its own spill, as in Sheets (a wider result is not blocked by the old one)', () => {
+  rt.userEdit('B2', '=GRID(1, 3)');
+  expect(sheet().getValues('B2:D2')).toEqual([[0, 1, 2]]);
+  // Made a range: it spills two rows where the one-row result was (issue 29: the old spill made it #REF!).
+  rt.userEdit('B2', '=GRID(2, 3)');
+  expect(sheet().getValues('B2:D3')).toEqual([
+    [0, 1, 2],
+    [10, 11, 12],
+  ]);
+  // A narrower result leaves nothing of the wider one behind; a plain value replaces the spill.
+  rt.userEdit('B2', '=GRID(1, 2)');
+  expect(sheet().getValues('B2:D3')).toEqual([
+    [0, 1, ''],
+    ['', '', ''],
+  ]);
+  rt.userEdit('B2', 'plain');
+  expect(sheet().getValues('B2:D2')).toEqual([['plain', '', '']]);
+});
+
 test("a spill onto data shows #REF! with Sheets' message, and expands once the data is gone", () => {
   rt.userEdit('D3', 'in the way');
   rt.userEdit('B2', '=GRID(2, 3)');
