@@ -1,5 +1,5 @@
-// The company index: a deterministic set of fake companies (5,000 enriched at start plus a few hundred valid
-// domains waiting for enrichment) generated from a seed with faker, the lookups by domain and UUID, the
+// The company index: a deterministic set of fake companies (5,000 enriched at start, the last of them stripe.com, the
+// help texts' example, plus a few hundred valid domains waiting for enrichment) generated from a seed with faker, the lookups by domain and UUID, the
 // enrichment state of pending domains, and the public shapes (search result, profile) built from a company.
 import type { Faker } from '@faker-js/faker';
 // The English-only entry point loads in ~20 ms instead of ~200 ms for all locales.
@@ -19,6 +19,16 @@ import { isUuid, registeredDomain } from './domains';
 
 export const ENRICHED_COMPANY_COUNT = 5000;
 export const PENDING_COMPANY_COUNT = 300;
+
+/** A real-looking company the help texts and README use as their example (=SIMILAR("stripe.com")). */
+interface ExampleCompany {
+  name: string;
+  domain: string;
+  industry: string;
+}
+
+/** The last enriched company of the index is the examples' company, so every example works in the playground. */
+const EXAMPLE_COMPANY: ExampleCompany = { name: 'Stripe', domain: 'stripe.com', industry: 'financial technology' };
 
 export interface WebsiteAuthority {
   score: number;
@@ -116,9 +126,10 @@ class CompanyGenerator {
     this.faker.seed(seed);
   }
 
-  generate(enrichedAtStart: boolean): Company {
+  generate(enrichedAtStart: boolean, example?: ExampleCompany): Company {
     const faker = this.faker;
-    const industry = faker.helpers.arrayElement(INDUSTRIES);
+    const drawn = faker.helpers.arrayElement(INDUSTRIES);
+    const industry = INDUSTRIES.find((entry) => entry.name === example?.industry) ?? drawn;
     const country = pickWeighted(
       faker,
       COUNTRIES,
@@ -135,8 +146,12 @@ class CompanyGenerator {
         Math.round(2024 - Math.abs(faker.number.float({ min: 0, max: 1 }) ** 1.6) * (2024 - oldest) - sizeIndex * 2),
       ),
     );
-    const name = this.uniqueName(industry);
-    const domain = this.uniqueDomain(name, country.topLevelDomain);
+    // The example keeps the random draws of the company it replaces, so every other company stays as it was.
+    const drawnName = this.uniqueName(industry);
+    const drawnDomain = this.uniqueDomain(drawnName, country.topLevelDomain);
+    const name = example?.name ?? drawnName;
+    const domain = example?.domain ?? drawnDomain;
+    if (example) this.usedDomains.add(domain);
     const products = faker.helpers.arrayElements(industry.products, { min: 2, max: 3 });
     const useCases = faker.helpers.arrayElements(industry.useCases, { min: 2, max: 3 });
     const audiences = faker.helpers.arrayElements(industry.audiences, { min: 1, max: 3 });
@@ -266,7 +281,8 @@ export class CompanyIndex {
     const generator = new CompanyGenerator(seed);
     this.companies = [];
     for (let index = 0; index < ENRICHED_COMPANY_COUNT + PENDING_COMPANY_COUNT; index++) {
-      this.companies.push(generator.generate(index < ENRICHED_COMPANY_COUNT));
+      const example = index === ENRICHED_COMPANY_COUNT - 1 ? EXAMPLE_COMPANY : undefined;
+      this.companies.push(generator.generate(index < ENRICHED_COMPANY_COUNT, example));
     }
     const byScore = [...this.companies].sort(
       (left, right) => left.website_authority.score - right.website_authority.score,

@@ -15,6 +15,18 @@ function spilled(runtime: GasRuntime, anchor: string, rows: number): unknown[][]
 }
 
 describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
+  it("answers the examples of the functions' help against the sandbox (issue 29)", async () => {
+    const runtime = suite.open();
+    runtime.userEdit('A1', '=SIMILAR("stripe.com")');
+    runtime.userEdit('A20', '=COMPANY_SEARCH("payment APIs for marketplaces")');
+    runtime.userEdit('K1', '=COMPANY_LOOKUP("stripe.com", "company_name")');
+    const similar = spilled(runtime, 'A1', 11);
+    expect(similar[0]).toEqual(HEADER);
+    expect(similar.slice(1).every((row) => typeof row[0] === 'string' && (row[0] as string).includes('.'))).toBe(true);
+    expect(spilled(runtime, 'A20', 2)[1][0]).toMatch(/\./);
+    expect(values(runtime, 'K1')).toEqual([['Stripe']]);
+  });
+
   it('spills a header and `limit` companies, and a reopened file makes no HTTP call', async () => {
     const runtime = suite.open();
     runtime.userEdit('A1', '=COMPANY_SEARCH("payment processing API", 5)');
