@@ -32,6 +32,7 @@ import {
 import { type LookupClient } from './lookups';
 import type { EnrichmentDates, EnrichSheet, SheetAccess, ContinuationPort } from './ports';
 import { columnLetter } from '../shared/a1';
+import { parseDomain } from '../shared/domain';
 import { BUSY_MESSAGE } from '../shared/busy';
 import { keepLastRun, lastRunOf, progressOf } from './progress';
 
@@ -106,6 +107,21 @@ function parseFields(
   return parseFieldList(keys === undefined ? '' : keys.join(','));
 }
 
+/** Whether every value of the domain column is a bare registered domain (what the "domain" field would write). */
+function holdsBareDomains(values: unknown[][], detected: { column: number; headerRow: number }): boolean {
+  const cells = values
+    .slice(detected.headerRow)
+    .map((row) => String(row[detected.column - 1] ?? '').trim())
+    .filter((cell) => cell !== '');
+  return (
+    cells.length > 0 &&
+    cells.every((cell) => {
+      const parsed = parseDomain(cell);
+      return parsed.kind === 'domain' && parsed.domain === cell;
+    })
+  );
+}
+
 function analyze(
   deps: EnrichDeps,
   options: EnrichOptions,
@@ -132,12 +148,15 @@ function analyze(
     );
   const hasHeaderRow = detected.headerRow === 1;
   const domainHeader = hasHeaderRow ? detected.header : DEFAULT_DOMAIN_HEADER;
+  // A domain column of bare domains already is what the "domain" field would write (a sheet Company search made).
+  const bare = parsed.fields.some((field) => field.key === 'domain') && holdsBareDomains(values, detected);
+  const fields = bare ? parsed.fields.filter((field) => field.key !== 'domain') : parsed.fields;
   const targets = planTargetColumns(
     hasHeaderRow ? values[0] : [],
     lastColumn,
     detected.column,
     domainHeader,
-    parsed.fields,
+    fields,
     hasHeaderRow,
   );
   const filled = filledColumns(deps.store, sheet.id, normalizeHeader(domainHeader));
@@ -161,8 +180,12 @@ function analyze(
     domainColumn: detected.column,
     hasHeaderRow,
     domainHeader,
-    note: detected.note,
-    fields: parsed.fields,
+    note: bare
+      ? [detected.note, `Column ${columnLetter(detected.column)} already holds bare domains: no second domain column.`]
+          .filter(Boolean)
+          .join(' ')
+      : detected.note,
+    fields,
     targets,
     settled,
     rows,

@@ -73,6 +73,30 @@ describe('preview', () => {
     expect(w.client.calls).toEqual([]);
   });
 
+  it('adds no second domain column to a column of bare domains (a sheet Company search made), but does to URLs (issue 29)', () => {
+    const bare = previewEnrichment(
+      world(
+        [
+          ['Domain', 'Company'],
+          ['a.com', 'A'],
+          ['b.io', 'B'],
+        ],
+        { numColumns: 2 },
+      ).deps,
+      {
+        fields: ['company_name', 'domain'],
+      },
+    );
+    if (!bare.ok) throw new Error(bare.message);
+    expect(bare.fields.filter((f) => f.checked).map((f) => [f.key, f.target])).toEqual([
+      ['company_name', 'column B (existing)'],
+    ]);
+    expect(bare.note).toContain('Column A already holds bare domains: no second domain column.');
+    const urls = previewEnrichment(world([['Domain'], ['https://www.a.com/'], ['b.io']]).deps, { fields: ['domain'] });
+    if (!urls.ok) throw new Error(urls.message);
+    expect(urls.fields.filter((f) => f.checked).map((f) => [f.key, f.target])).toEqual([['domain', 'new column B']]);
+  });
+
   it('explains a bad choice', () => {
     const w = world(sheetOf(['stripe.com']));
     expect(previewEnrichment(w.deps, { fields: [] })).toMatchObject({
