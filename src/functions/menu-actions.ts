@@ -220,20 +220,31 @@ function areaShows(grid: Grid, row: number, column: number, area: Rect, matches:
 export function reenterTokenless(book: FormulaBook): number {
   let count = 0;
   for (const sheet of book.sheets()) {
-    const grid = sheet.readGrid();
-    const cells: Array<{ area: Rect; formula: string }> = [];
-    grid.formulas.forEach((line, index) =>
-      line.forEach((formula, columnIndex) => {
-        if (!callsSheetScout(formula)) return;
-        const area = resultArea(grid, index + 1, columnIndex + 1, sheet);
-        if (areaShows(grid, index + 1, columnIndex + 1, area, (text) => text === CELL_TEXT.setup))
-          cells.push({ area, formula: withRefreshMark(formula) });
-      }),
-    );
+    const cells = formulasShowing(sheet, (text) => text === CELL_TEXT.setup).map(({ area, formula }) => ({
+      area,
+      formula: withRefreshMark(formula),
+    }));
     if (cells.length > 0) sheet.reenterFormulas(cells);
     count += cells.length;
   }
   return count;
+}
+
+/** The sheet's Sheet Scout formulas (with their result areas) of which a result cell shows a text `matches` accepts. */
+function formulasShowing(
+  sheet: FormulaSheet,
+  matches: (text: string) => boolean,
+): Array<{ area: Rect; formula: string }> {
+  const grid = sheet.readGrid();
+  const found: Array<{ area: Rect; formula: string }> = [];
+  grid.formulas.forEach((line, index) =>
+    line.forEach((formula, columnIndex) => {
+      if (!callsSheetScout(formula)) return;
+      const area = resultArea(grid, index + 1, columnIndex + 1, sheet);
+      if (areaShows(grid, index + 1, columnIndex + 1, area, matches)) found.push({ area, formula });
+    }),
+  );
+  return found;
 }
 
 /**
@@ -246,22 +257,14 @@ export function refreshPending(book: FormulaBook, env: FormulaEnv): RefreshSumma
   const work: Array<{ sheet: FormulaSheet; cells: Array<{ area: Rect; formula: string }> }> = [];
   const keys: string[] = [];
   for (const sheet of book.sheets()) {
-    const grid = sheet.readGrid();
     const cells: Array<{ area: Rect; formula: string }> = [];
-    grid.formulas.forEach((line, index) =>
-      line.forEach((formula, columnIndex) => {
-        if (!callsSheetScout(formula)) return;
-        const row = index + 1;
-        const column = columnIndex + 1;
-        const area = resultArea(grid, row, column, sheet);
-        if (!areaShows(grid, row, column, area, isUnfinishedCellText)) return;
-        cells.push({ area, formula: withRefreshMark(formula) });
-        const call = parseSheetScoutCall(formula);
-        if (call?.name === 'COMPANY_LOOKUP' && (call.args[0]?.kind === 'ref' || call.args[0]?.kind === 'literal')) {
-          keys.push(...formulaLookupKeys(lookupInputs(argValue(call.args[0], sheet))));
-        }
-      }),
-    );
+    for (const { area, formula } of formulasShowing(sheet, isUnfinishedCellText)) {
+      cells.push({ area, formula: withRefreshMark(formula) });
+      const call = parseSheetScoutCall(formula);
+      if (call?.name === 'COMPANY_LOOKUP' && (call.args[0]?.kind === 'ref' || call.args[0]?.kind === 'literal')) {
+        keys.push(...formulaLookupKeys(lookupInputs(argValue(call.args[0], sheet))));
+      }
+    }
     if (cells.length > 0) work.push({ sheet, cells });
   }
   if (keys.length > 0) {

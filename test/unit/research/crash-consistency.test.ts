@@ -5,7 +5,7 @@ import { runTick } from '../../../src/research/tick';
 import { sendUnconfirmedAnyway, unconfirmedOf, type JobDeps } from '../../../src/research/jobs';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
-import { FakeGrid, FakeService, FakeTable, idMaker } from './fakes';
+import { FakeGrid, FakeService, FakeTable, idMaker, launchInput } from './fakes';
 import { ManualClock } from '../../fakes/ports';
 
 const SHEET = 1;
@@ -65,16 +65,11 @@ function run(seed: number | null, faults: boolean): ReturnType<typeof world> {
   };
   runLaunch(
     deps(w, null),
-    {
-      sheetId: SHEET,
-      rows: companies.map((_, i) => i + 2),
-      template: 'Research {Company}',
-      depth: 'medium',
-      schema: null,
+    launchInput(
+      SHEET,
+      companies.map((_, i) => i + 2),
       mapping,
-      rerun: false,
-      again: false,
-    },
+    ),
     { deadline: w.clock.now() + 60000, availableCredits: 500, reservationPerTask: 10 },
   );
   for (let round = 0; round < 40; round++) {

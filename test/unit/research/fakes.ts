@@ -4,6 +4,8 @@
 import type { Result } from '../../../src/api/errors';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../../../src/api/types';
 import type { JobDeps } from '../../../src/research/jobs';
+import type { LaunchPlanInput } from '../../../src/research/launch';
+import type { OutputMapping } from '../../../src/research/ledger';
 import type { CellWrite, GridPort, ResearchClient } from '../../../src/research/ports';
 import { LedgerStore, ReportStore } from '../../../src/research/stores';
 import type { CellValue } from '../../../src/shared/cell-values';
@@ -336,4 +338,24 @@ export function jobWorld(clock = new ManualClock(), idPrefix = 'id') {
     newId,
   });
   return { clock, grid, service, ledgerTable, reportTable, deps };
+}
+
+/** A launch of `rows` of sheet `sheetId`: the brief "Research {Company}" at medium depth, no re-run or research again. */
+export function launchInput(
+  sheetId: number,
+  rows: number[],
+  mapping: OutputMapping,
+  overrides: Partial<LaunchPlanInput> = {},
+): LaunchPlanInput {
+  return {
+    sheetId,
+    rows,
+    template: 'Research {Company}',
+    depth: 'medium',
+    schema: null,
+    mapping,
+    rerun: false,
+    again: false,
+    ...overrides,
+  };
 }

@@ -5,7 +5,7 @@ import { runLaunch } from '../../../src/research/launch';
 import { runTick } from '../../../src/research/tick';
 import { entryToRow, LEDGER_HEADERS, type LedgerEntry, type OutputMapping } from '../../../src/research/ledger';
 import { LedgerStore, RETENTION_MS } from '../../../src/research/stores';
-import { FakeTable, jobWorld } from './fakes';
+import { FakeTable, jobWorld, launchInput } from './fakes';
 import { ManualClock } from '../../fakes/ports';
 
 const SHEET = 3;
@@ -20,20 +20,11 @@ function finishedWorld(count: number) {
     ...Array.from({ length: count }, (_, i) => [`Company ${i} ${'details '.repeat(60)}`]),
   ]);
   const launch = (rows: number[], again = false) =>
-    runLaunch(
-      world.deps(),
-      {
-        sheetId: SHEET,
-        rows,
-        template: 'Research {Company}',
-        depth: 'medium',
-        schema: null,
-        mapping,
-        rerun: false,
-        again,
-      },
-      { deadline: world.clock.now() + 60_000, availableCredits: null, reservationPerTask: 10 },
-    );
+    runLaunch(world.deps(), launchInput(SHEET, rows, mapping, { again }), {
+      deadline: world.clock.now() + 60_000,
+      availableCredits: null,
+      reservationPerTask: 10,
+    });
   launch(Array.from({ length: count }, (_, i) => i + 2));
   for (let step = 0; step < 4; step++) {
     world.service.advance();
@@ -55,20 +46,11 @@ describe('ledger store', () => {
         .every((entry) => entry.state === 'done' && entry.written),
     ).toBe(true);
     world.grid.addSheet(SHEET + 1, [['Company', 'Status', 'Report'], ['Initech'], ['Globex']]);
-    runLaunch(
-      world.deps(),
-      {
-        sheetId: SHEET + 1,
-        rows: [2, 3],
-        template: 'Research {Company}',
-        depth: 'medium',
-        schema: null,
-        mapping,
-        rerun: false,
-        again: false,
-      },
-      { deadline: world.clock.now() + 60_000, availableCredits: null, reservationPerTask: 10 },
-    );
+    runLaunch(world.deps(), launchInput(SHEET + 1, [2, 3], mapping), {
+      deadline: world.clock.now() + 60_000,
+      availableCredits: null,
+      reservationPerTask: 10,
+    });
     world.ledgerTable.charsRead = 0;
     world.service.advance();
     const deps = world.deps();

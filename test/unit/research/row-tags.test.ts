@@ -2,7 +2,7 @@ import { runLaunch, type LaunchPlanInput } from '../../../src/research/launch';
 import { runTick } from '../../../src/research/tick';
 import type { OutputMapping } from '../../../src/research/ledger';
 import { METADATA_CHAR_LIMIT, rowsNeedingTags, TAG_CHARS, tagBudgetProblem } from '../../../src/research/row-tags';
-import { jobWorld } from './fakes';
+import { jobWorld, launchInput } from './fakes';
 import { ManualClock } from '../../fakes/ports';
 
 const SHEET = 3;
@@ -12,21 +12,11 @@ function world(companies: string[]) {
   const { clock, grid, service, deps } = jobWorld(new ManualClock(), 't');
   grid.addSheet(SHEET, [['Company', 'Status', 'Report'], ...companies.map((company) => [company])]);
   const launch = (rows: number[], overrides: Partial<LaunchPlanInput> = {}) =>
-    runLaunch(
-      deps(),
-      {
-        sheetId: SHEET,
-        rows,
-        template: 'Research {Company}',
-        depth: 'medium',
-        schema: null,
-        mapping,
-        rerun: false,
-        again: false,
-        ...overrides,
-      },
-      { deadline: clock.now() + 600_000, availableCredits: null, reservationPerTask: 10 },
-    );
+    runLaunch(deps(), launchInput(SHEET, rows, mapping, overrides), {
+      deadline: clock.now() + 600_000,
+      availableCredits: null,
+      reservationPerTask: 10,
+    });
   const finish = () => {
     for (let i = 0; i < 5; i++) {
       clock.sleep(60_000);

@@ -9,7 +9,7 @@ import {
   rowsThatFit,
   type Calendar,
 } from '../../../src/research/spending-guard';
-import { jobWorld } from './fakes';
+import { jobWorld, launchInput } from './fakes';
 import { ManualClock } from '../../fakes/ports';
 
 const utc: Calendar = {
@@ -93,25 +93,12 @@ describe('spending guard', () => {
     const { clock, grid, service, deps } = jobWorld(new ManualClock(Date.UTC(2026, 10, 23, 9)), 'g');
     grid.addSheet(1, [['Company', 'Status', 'Report'], ['a.com'], ['b.com'], ['c.com'], ['d.com']]);
     const launch = (rows: number[], fitToCap: boolean) =>
-      runLaunch(
-        deps(),
-        {
-          sheetId: 1,
-          rows,
-          template: 'Research {Company}',
-          depth: 'medium',
-          schema: null,
-          mapping,
-          rerun: false,
-          again: false,
-        },
-        {
-          deadline: clock.now() + 60_000,
-          availableCredits: null,
-          reservationPerTask: 10,
-          guard: { cap: { daily: 25, monthly: null }, calendar: utc, fitToCap },
-        },
-      );
+      runLaunch(deps(), launchInput(1, rows, mapping), {
+        deadline: clock.now() + 60_000,
+        availableCredits: null,
+        reservationPerTask: 10,
+        guard: { cap: { daily: 25, monthly: null }, calendar: utc, fitToCap },
+      });
     expect(launch([2, 3, 4], false)).toMatchObject({
       refused: expect.stringMatching(
         /^Over this spreadsheet's research spending cap: 3 rows reserve 30 credits, 25 left/,
