@@ -114,7 +114,7 @@ export function fuseRankings(lists: readonly ReferenceResults[], excluded: Reado
   return { companies, removed: removed.size };
 }
 
-/** The `similar to` cell: the references, best rank first, each with its rank ("acme.com (#1), beta.io (#12)"). */
+/** The "Similar to" cell: the references, best rank first, each with its rank ("acme.com (#1), beta.io (#12)"). */
 export function similarToText(matches: readonly ReferenceMatch[]): string {
   return matches.map((match) => `${match.reference} (#${match.rank})`).join(', ');
 }
@@ -124,13 +124,20 @@ export function roundedScore(score: number): number {
   return Math.round(score * 1e6) / 1e6;
 }
 
-export const SCORE_LABEL = 'score';
-export const SIMILAR_TO_LABEL = 'similar to';
+/** Headers of the merged list's own columns, cased like the company columns beside them. */
+export const SCORE_LABEL = 'Match score';
+export const SIMILAR_TO_LABEL = 'Similar to (rank)';
+/** A company's relevance is the one the reference where it ranks best gave it: the first listed in "Similar to". */
+const RELEVANCE_LABEL = 'Relevance (to its first reference)';
 
-/** Header row and one row per company: the chosen company columns, then `score` and `similar to`; text escaped. */
+/** Header row and one row per company: the chosen company columns, then the score and "Similar to"; text escaped. */
 export function fusedRows(companies: readonly FusedCompany[], columns: readonly ResultColumn[]): CellValue[][] {
   return [
-    [...columns.map((column) => column.label), SCORE_LABEL, SIMILAR_TO_LABEL],
+    [
+      ...columns.map((column) => (column.key === 'relevance' ? RELEVANCE_LABEL : column.label)),
+      SCORE_LABEL,
+      SIMILAR_TO_LABEL,
+    ],
     ...companies.map((company) => [
       ...cellRow(company.result, columns),
       roundedScore(company.score),

@@ -50,7 +50,7 @@ describeWithBrowser('similar to a list in the playground', () => {
     const header = await Promise.all(
       ['A1', 'B1', 'C1', 'D1', 'E1', 'F1'].map((cell) => page.textContent(`td[data-cell="${cell}"]`)),
     );
-    expect(header).toEqual(['Company', 'Domain', 'Country', 'Employees', 'score', 'similar to']);
+    expect(header).toEqual(['Company', 'Domain', 'Country', 'Employees', 'Match score', 'Similar to (rank)']);
     expect(Number(await page.textContent('td[data-cell="E2"]'))).toBeGreaterThanOrEqual(
       Number(await page.textContent('td[data-cell="E31"]')),
     );

@@ -147,7 +147,7 @@ describe('similar to a list', () => {
     const expected = fused(lists, new Set([...list.domains, companies[10].domain])).slice(0, 40);
     const written = sheetRows(rt, answer.sheet!.name);
     expect(answer.sheet!.name).toBe('Lookalikes: 7 companies');
-    expect(written[0]).toEqual(['Company', 'Domain', 'Country', 'score', 'similar to']);
+    expect(written[0]).toEqual(['Company', 'Domain', 'Country', 'Match score', 'Similar to (rank)']);
     expect(written.slice(1).map((row) => row[1])).toEqual(expected.map((entry) => entry.domain));
     written.slice(1).forEach((row, index) => {
       expect(row[3]).toBeCloseTo(expected[index].score, 6);

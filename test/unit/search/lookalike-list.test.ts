@@ -154,7 +154,14 @@ describe('rows written', () => {
       new Set(),
     );
     const rows = fusedRows(fused.companies, resolveColumns(['name', 'domain', 'country']));
-    expect(rows[0]).toEqual(['Company', 'Domain', 'Country', 'score', 'similar to']);
+    expect(rows[0]).toEqual(['Company', 'Domain', 'Country', 'Match score', 'Similar to (rank)']);
+    // Headers cased like the company columns; the relevance says which reference it is relative to (issue 29).
+    expect(fusedRows(fused.companies, resolveColumns(['domain', 'relevance']))[0]).toEqual([
+      'Domain',
+      'Relevance (to its first reference)',
+      'Match score',
+      'Similar to (rank)',
+    ]);
     expect(rows[1]).toEqual(['\'=HYPERLINK("http://evil")', "'x.com", "'TRUE", 0.032787, "'a.com (#1), b.com (#1)"]);
     expect(
       similarToText([

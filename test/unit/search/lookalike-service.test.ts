@@ -166,7 +166,7 @@ describe('runLookalikeList', () => {
     expect(sheet.name).toBe('Lookalikes: 2 companies');
     // y.com: rank 2 for a.com once b.com is removed, rank 1 for b.com.
     expect(sheet.grid).toEqual([
-      ['Company', 'Domain', 'score', 'similar to'],
+      ['Company', 'Domain', 'Match score', 'Similar to (rank)'],
       ['y.com', 'y.com', Math.round((1 / 61 + 1 / 62) * 1e6) / 1e6, 'b.com (#1), a.com (#2)'],
       ['x.com', 'x.com', Math.round((1 / 61) * 1e6) / 1e6, 'a.com (#1)'],
     ]);
