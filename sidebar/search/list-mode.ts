@@ -167,7 +167,7 @@ class LookalikeListMode implements ListMode {
     this.runPart = h(
       'div',
       { hidden: true, id: 'list-run-part' },
-      h('label', {}, 'Columns of the new sheet (then score, similar to)'),
+      h('label', {}, 'Columns of the new sheet (then Match score, Similar to)'),
       this.columnsSlot,
       h('h2', {}, 'Before you run'),
       this.plan,
