@@ -4,7 +4,8 @@
 // reserved, a create the service refused), by the day the research was launched; the cap counts the larger of the
 // journal and the ledger, so a deleted, cleared or damaged ledger, a record moved back in time or marked failed by
 // hand, counts what it counted before. What counts more is added before the ledger saves it, what counts less after:
-// a crash in between leaves the journal high (the safe side). Days of the current and the previous month are kept (a few KB). Pure.
+// a crash in between leaves the journal high (the safe side). Days of the current and the previous month are kept
+// (a few KB). Pure.
 import type { KeyValueStore } from '../ports';
 import type { Calendar } from './spending-guard';
 
