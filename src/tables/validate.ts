@@ -2,6 +2,7 @@
 // and prompt references (`{input}`, `{key}`): unknown keys, references to skipped columns or to columns that come
 // later (a column may only consume columns before it), and cycles. Each problem is pinned to its row and field.
 // Pure: the caller says which keys already exist in the target table (before or after the new columns).
+import leven from 'leven';
 import { kindInfo, draftLabel, type ColumnDraft } from './model';
 import { INPUT_REFERENCE, keyProblem, promptReferences } from './keys';
 
@@ -268,6 +269,22 @@ function cycleIssue(index: MappingIndex, draft: ColumnDraft, row: number, cycle:
   };
 }
 
+/**
+ * The known key a typo most likely meant: the same key in another case, else the nearest by edit distance, within
+ * 2 edits and less than half the key's length ({compnay_name} -> {company_name}); null when none is that close.
+ */
+function closestKey(name: string, known: readonly string[]): string | null {
+  const lower = name.toLowerCase();
+  const sameCase = known.find((key) => key.toLowerCase() === lower);
+  if (sameCase) return sameCase;
+  let best: { key: string; distance: number } | null = null;
+  for (const key of known) {
+    const distance = leven(lower, key.toLowerCase());
+    if (distance <= 2 && distance < lower.length / 2 && (!best || distance < best.distance)) best = { key, distance };
+  }
+  return best?.key ?? null;
+}
+
 /** What is wrong with one reference {name} of the column in `row`, or null when it is fine. */
 function referenceProblem(
   index: MappingIndex,
@@ -287,7 +304,7 @@ function referenceProblem(
   const skipped = index.skippedRowOfKey.get(ref.name);
   if (skipped !== undefined)
     return `Refers to {${ref.name}} of column "${draftLabel(drafts[skipped])}", which is skipped: include it or remove the reference`;
-  const lookalike = index.allKnown.find((known) => known.toLowerCase() === ref.name.toLowerCase());
+  const lookalike = closestKey(ref.name, index.allKnown);
   return lookalike
     ? `Unknown key {${ref.name}}: did you mean {${lookalike}}?`
     : `Unknown key {${ref.name}}: no column has this key${index.context.unknownHint ?? ''}`;

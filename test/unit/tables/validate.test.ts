@@ -50,6 +50,19 @@ describe('validateMapping', () => {
     expect(on(issues, 1).every((issue) => issue.field === 'prompt')).toBe(true);
   });
 
+  it('suggests the key a typo most likely meant, and nothing for a name far from every key (issue 29)', () => {
+    const issues = validateMapping([
+      draft('Company name'),
+      draft('Domain'),
+      agent('R', 'About {compnay_name}, {domian} and {xy}'),
+    ]);
+    expect(on(issues, 2).map((issue) => issue.message)).toEqual([
+      'Unknown key {compnay_name}: did you mean {company_name}?',
+      'Unknown key {domian}: did you mean {domain}?',
+      'Unknown key {xy}: no column has this key',
+    ]);
+  });
+
   it('reports a reference to a column that comes later', () => {
     const issues = validateMapping([
       agent('Pitch', 'Pitch from {research}'),
