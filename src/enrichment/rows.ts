@@ -87,7 +87,10 @@ export function readRows(
     invalidRows: [],
   };
   const parsed = new Map<string, ReturnType<typeof parseDomain>>();
-  for (let index = headerRow; index < values.length; index++) {
+  // Rows past the last one showing anything (formulas filled down that show nothing) are not rows of the data.
+  let end = values.length;
+  while (end > headerRow && values[end - 1].every((cell) => cell === '' || cell === null || cell === undefined)) end--;
+  for (let index = headerRow; index < end; index++) {
     const row = values[index];
     snapshot.rows++;
     const raw = row[domainColumn - 1];

@@ -161,6 +161,17 @@ describe('rows', () => {
     expect(readRows(grid, 1, 1, [2], true).alreadyFilled).toBe(0);
   });
 
+  it('counts no row past the data, where formulas filled down show nothing (issue 29)', () => {
+    const grid = [
+      ['Domain', 'Score'],
+      ['a.com', ''],
+      ['', 'x'],
+      ['b.com', ''],
+      ...Array.from({ length: 50 }, () => ['', '']),
+    ];
+    expect(readRows(grid, 1, 1, [3], false)).toMatchObject({ rows: 3, blank: 1, withDomain: 2 });
+  });
+
   it('tells an enriched row from one not enriched yet: in a settled column an empty cell is a value the profile lacks', () => {
     const grid = [
       ['Website', 'Company name', 'Founded', 'Size'],
