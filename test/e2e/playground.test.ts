@@ -1,5 +1,6 @@
 // The playground host itself: the grid shows room past the data (at least 26 columns and 100 rows, growing with the
-// data), a clicked tab makes its sheet the active one, and toasts appear one at a time and go away by themselves.
+// data), a clicked tab makes its sheet the active one, Delete clears a selection, row numbers stay beside their rows
+// when the grid scrolls, and toasts appear one at a time and go away by themselves.
 import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(90_000);
@@ -30,6 +31,38 @@ describeWithBrowser('playground grid and toasts', () => {
     expect(await activeSheet('Notes')).toBe('Notes');
     await page.click('[data-sheet="Companies"]');
     expect(await activeSheet('Companies')).toBe('Companies');
+  });
+
+  it('clears a selection with Delete, and keeps each row number beside its row when scrolled (issue 29)', async () => {
+    const { page } = stack();
+    await page.click('[data-sheet="Notes"]');
+    await stack().setCell('Notes', 'C5', 'to clear');
+    await stack().setCell('Notes', 'D5', 'too');
+    await page.waitForSelector('td[data-cell="D5"]:text-is("too")');
+    await page.click('td[data-cell="C5"]');
+    await page.click('td[data-cell="D5"]', { modifiers: ['Shift'] });
+    await page.keyboard.press('Delete');
+    await page.waitForFunction(() =>
+      ['C5', 'D5'].every((a1) => document.querySelector(`td[data-cell="${a1}"]`)?.textContent === ''),
+    );
+    // Scrolled down and sideways: each row number stays beside its row (none piles up under the column letters) and
+    // in view on the left.
+    const placed = await page.evaluate(() => {
+      const wrap = document.getElementById('grid-wrap') as HTMLElement;
+      wrap.scrollTop = 400;
+      wrap.scrollLeft = 600;
+      const box = wrap.getBoundingClientRect();
+      const rows = Array.from(document.querySelectorAll('#grid tr')).slice(1, 60);
+      const misplaced = rows.filter((tr) => {
+        const head = (tr.querySelector('th.row-head') as HTMLElement).getBoundingClientRect();
+        const cell = (tr.querySelector('td') as HTMLElement).getBoundingClientRect();
+        return Math.abs(head.top - cell.top) > 1;
+      }).length;
+      const visible = rows.find((tr) => tr.getBoundingClientRect().top > box.top + 30) as HTMLElement;
+      const head = (visible.querySelector('th.row-head') as HTMLElement).getBoundingClientRect();
+      return { misplaced, left: Math.round(head.left - box.left) };
+    });
+    expect(placed).toEqual({ misplaced: 0, left: 0 });
   });
 
   it('shows one toast at a time and dismisses it', async () => {

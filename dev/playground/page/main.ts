@@ -368,6 +368,21 @@ async function refresh(): Promise<void> {
   render();
 }
 
+// Delete or Backspace on a selection clears its cells, as in Sheets (each a user edit: formulas that read them run).
+window.addEventListener('keydown', (event) => {
+  if (editing || !anchor || !focus || (event.key !== 'Delete' && event.key !== 'Backspace')) return;
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
+  event.preventDefault();
+  const cells: string[] = [];
+  for (let row = Math.min(anchor.row, focus.row); row <= Math.max(anchor.row, focus.row); row++)
+    for (let column = Math.min(anchor.column, focus.column); column <= Math.max(anchor.column, focus.column); column++)
+      cells.push(`${columnLetter(column)}${row}`);
+  void (async () => {
+    for (const a1 of cells.slice(0, 500)) await post('/api/cell', { sheet: viewedSheet, a1, text: '' });
+    await refresh();
+  })();
+});
+
 window.addEventListener('mouseup', () => {
   pressing = false;
   if (renderDeferred) {
