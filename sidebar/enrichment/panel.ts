@@ -23,6 +23,8 @@ class EnrichPanel {
   private options: EnrichOptions = {};
   private driving = false;
   private failures = 0;
+  /** The latest preview asked for: an earlier answer arriving after it is dropped. */
+  private previewSeq = 0;
 
   constructor(private readonly body: HTMLElement) {}
 
@@ -34,11 +36,17 @@ class EnrichPanel {
     this.body.appendChild(message('error', errorText(error)));
   }
 
-  async loadPreview(next: EnrichOptions = this.options): Promise<void> {
+  /**
+   * Asks for a preview of `next`. A change of choice (`keepView`) leaves the controls in place while the answer comes,
+   * so a quick second click lands on them (and only the latest answer is shown).
+   */
+  async loadPreview(next: EnrichOptions = this.options, keepView = false): Promise<void> {
     this.options = next;
-    this.show(h('p', { class: 'muted' }, 'Reading the sheet…'));
+    const seq = ++this.previewSeq;
+    if (!keepView) this.show(h('p', { class: 'muted' }, 'Reading the sheet…'));
     try {
       const preview = await server.getEnrichmentPreview(this.options);
+      if (seq !== this.previewSeq) return;
       if (preview.job && (preview.job.status === 'running' || preview.job.status === 'paused')) {
         this.renderProgress(preview.job);
         if (preview.job.status === 'running') void this.drive();
@@ -46,6 +54,7 @@ class EnrichPanel {
       }
       this.renderSetup(preview);
     } catch (error) {
+      if (seq !== this.previewSeq) return;
       this.show(
         message('error', errorText(error)),
         h(
@@ -67,7 +76,7 @@ class EnrichPanel {
         )
       : null;
     const actions = {
-      preview: (options: EnrichOptions) => void this.loadPreview(options),
+      preview: (options: EnrichOptions) => void this.loadPreview(options, true),
       start: (choice: EnrichOptions, button: HTMLButtonElement) => void this.startJob(choice, button),
       options: () => this.options,
     };
