@@ -4,8 +4,8 @@
 // week. Measures the runs that happened against those due, the runs that started late (missed), the hand edits a run
 // overwrote, the cells changed, and the largest share of a day's UrlFetch quota any 24 hours took.
 import type { EnrichProgress, RefreshScheduleAnswer, StartResult } from '../src/enrichment/contract';
-import type { RefreshSchedule } from '../src/enrichment/schedule';
-import { SCHEDULES_KEY } from '../src/enrichment/schedule';
+import { readSchedules, type RefreshSchedule } from '../src/enrichment/schedule';
+import type { KeyValueStore } from '../src/ports';
 import { advance, DAY, documentWith, fireTimers, HOUR, sent, type World } from './_scale-world';
 
 const SHEET = 'Watched accounts';
@@ -26,8 +26,16 @@ export interface ScheduledRefresh {
   urlfetchDayPctMax: number;
 }
 
+/** The document's one schedule, read from its properties as the add-in keeps it. */
 function scheduleOf(doc: ReturnType<typeof documentWith>): RefreshSchedule | undefined {
-  return (JSON.parse(doc.properties.document.get(SCHEDULES_KEY) ?? '[]') as RefreshSchedule[])[0];
+  const stored = doc.properties.document;
+  const store: KeyValueStore = {
+    get: (key) => stored.get(key),
+    fresh: (key) => stored.get(key),
+    set: (key, value) => stored.set(key, value),
+    remove: (key) => stored.delete(key),
+  };
+  return readSchedules(store)[0];
 }
 
 export async function scheduledRefresh(world: World, companies: string[]): Promise<ScheduledRefresh> {

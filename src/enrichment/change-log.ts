@@ -1,6 +1,7 @@
 // What refreshes changed, for the Enrich panel's "Changes" list: one row per changed cell (sheet, domain, column
 // header, value before and after, when) in a hidden table, appended by each refresh (from the panel or a schedule),
-// read for a sheet since a date, newest first. Kept CHANGES_KEPT_DAYS, then removed by the next refresh that appends.
+// read for a sheet since a date, newest first. Kept CHANGES_KEPT_DAYS (and at most MAX_ROWS), then removed by the next
+// refresh that appends.
 // Rows are found again by their domain, so the list follows sorts and inserted rows. Pure: the table is a port.
 import type { TablePort } from '../ports';
 
@@ -9,6 +10,8 @@ const CHANGES_KEPT_DAYS = 90;
 const DAY_MS = 86_400_000;
 /** Expired rows are removed once there are this many (or more), so most appends are one write. */
 const PRUNE_AT = 200;
+/** The log keeps at most this many changes (the oldest go first): 120,000 cells, 1.2 % of a spreadsheet's 10 million. */
+const MAX_ROWS = 20_000;
 
 export interface LoggedChange {
   sheetId: number;
@@ -39,14 +42,18 @@ function changeOf(row: readonly unknown[]): LoggedChange | null {
 export class ChangeLog {
   constructor(private readonly table: TablePort) {}
 
-  /** Appends the changes (one write), and removes the expired ones when enough have gathered. */
+  /**
+   * Appends the changes (one write), and removes the expired ones when enough have gathered, and the oldest beyond
+   * MAX_ROWS (rows are appended in time order, so the first rows are the oldest).
+   */
   append(changes: readonly LoggedChange[], now: number): void {
     if (changes.length === 0) return;
     const { rows } = this.table.readColumns(6, 1);
     const cutoff = now - CHANGES_KEPT_DAYS * DAY_MS;
-    const expired = rows.flatMap(([at], index) => (Date.parse(String(at ?? '')) < cutoff ? [index] : []));
-    if (expired.length >= PRUNE_AT) this.table.deleteRows(expired);
-    this.table.appendRows(changes.map(rowOf));
+    const over = Math.max(0, rows.length + changes.length - MAX_ROWS);
+    const gone = rows.flatMap(([at], index) => (index < over || Date.parse(String(at ?? '')) < cutoff ? [index] : []));
+    if (over > 0 || gone.length >= PRUNE_AT) this.table.deleteRows(gone);
+    this.table.appendRows(changes.slice(-MAX_ROWS).map(rowOf));
   }
 
   /** The sheet's changes since `from` (epoch ms), newest first, at most `limit`. */

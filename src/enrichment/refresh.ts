@@ -264,6 +264,7 @@ function changedCells(
   });
   const changes: CellChange[] = [];
   let keptEdits = 0;
+  const fieldAt = new Map(layout.targets.map((column, i) => [column, layout.fields[i].key]));
   layout.values.forEach((row, index) => {
     if (index < layout.headerRow || !isEnrichedRow(layout, row)) return;
     const parsed = parseDomain(row[layout.domainColumn - 1]);
@@ -271,7 +272,6 @@ function changedCells(
     if (!profile) return;
     const cells = outcomeCells({ kind: 'profile', values: profile }, layout.fields);
     const written = dates.get(parsed.kind === 'domain' ? parsed.domain : '')?.written ?? {};
-    const fieldAt = new Map(layout.targets.map((column, i) => [column, layout.fields[i].key]));
     const inRow = cellChanges(
       index + 1,
       row,

@@ -6,15 +6,16 @@
 // the day's request budget (the user's own work keeps the rest) and the timer's share of trigger runtime. Pure: the
 // refresh, the timer and the spreadsheet's calendar are ports.
 import type { KeyValueStore } from '../ports';
+import { readChunkedJson, removeChunked, writeChunked } from '../shared/chunked-store';
 import type { RefreshChunkResult, RefreshScheduleDto, ScheduleSummary } from './contract';
 
-export const SCHEDULES_KEY = 'sheetscout.refresh.schedules';
+const SCHEDULES_KEY = 'sheetscout.refresh.schedules';
 /** The share of the day's request budget a scheduled refresh may use. */
 export const SCHEDULE_REQUEST_SHARE = 0.25;
 /** Scheduled runs start at this hour of the spreadsheet's day. */
 export const SCHEDULE_HOUR = 6;
-/** Domains a run skips after the service did not answer them (kept in the record: at most this many). */
-const SKIP_MAX = 200;
+/** Domains a run skips after the service did not answer them: the latest, up to this many characters in the record. */
+const SKIP_MAX_CHARS = 4000;
 const HOUR_MS = 3_600_000;
 
 export type Cadence = 'weekly' | 'monthly';
@@ -40,18 +41,15 @@ export interface LocalTime {
   hour: number;
 }
 
+/** The document's schedules, kept as one chunked document (any number of sheets stays within 9 KB per value). */
 export function readSchedules(store: KeyValueStore): RefreshSchedule[] {
-  try {
-    const parsed: unknown = JSON.parse(store.get(SCHEDULES_KEY) ?? '[]');
-    return Array.isArray(parsed) ? (parsed as RefreshSchedule[]) : [];
-  } catch {
-    return [];
-  }
+  const parsed = readChunkedJson(store, SCHEDULES_KEY);
+  return Array.isArray(parsed) ? (parsed as RefreshSchedule[]) : [];
 }
 
 export function writeSchedules(store: KeyValueStore, schedules: RefreshSchedule[]): void {
-  if (schedules.length === 0) store.remove(SCHEDULES_KEY);
-  else store.set(SCHEDULES_KEY, JSON.stringify(schedules));
+  if (schedules.length === 0) removeChunked(store, SCHEDULES_KEY);
+  else writeChunked(store, SCHEDULES_KEY, JSON.stringify(schedules));
 }
 
 /**
@@ -157,7 +155,11 @@ function addChunk(run: ScheduleSummary & { skip: string[] }, chunk: Extract<Refr
   run.changedCells += chunk.changedCells;
   run.keptEdits += chunk.keptEdits;
   run.notFound += chunk.notFound;
-  run.skip = [...run.skip, ...chunk.retryLater].slice(-SKIP_MAX);
+  const skip = [...run.skip, ...chunk.retryLater];
+  let chars = 0;
+  let from = skip.length;
+  while (from > 0 && chars + skip[from - 1].length + 3 <= SKIP_MAX_CHARS) chars += skip[--from].length + 3;
+  run.skip = skip.slice(from);
 }
 
 function finish(deps: ScheduleRunDeps, schedule: RefreshSchedule, problem: string | null): void {

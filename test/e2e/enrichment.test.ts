@@ -65,33 +65,26 @@ describeWithBrowser('bulk enrichment panel in the playground', () => {
     expect(await panel.textContent('#enrich-preview')).toContain('0 credits');
     // Two quick field clicks, the second before the first's preview answers: both count (issue 29).
     const before = await panel.isChecked('[data-field="linkedin"]');
-    await panel.evaluate(() => {
-      for (const key of ['linkedin', 'twitter'])
-        (document.querySelector(`[data-field="${key}"]`) as HTMLInputElement).click();
-    });
-    await panel.waitForFunction(
-      (expected) =>
-        ['linkedin', 'twitter'].every(
-          (key) => (document.querySelector(`[data-field="${key}"]`) as HTMLInputElement | null)?.checked === expected,
-        ) && document.querySelector('#enrich-preview') !== null,
-      !before,
-    );
-    await new Promise((done) => setTimeout(done, 1500));
-    expect(await panel.isChecked('[data-field="linkedin"]')).toBe(!before);
-    expect(await panel.isChecked('[data-field="twitter"]')).toBe(!before);
+    /** Clicks both boxes at once (no wait between), then lets every preview answer and says both ended `expected`. */
+    const clickBoth = async (expected: boolean) => {
+      await panel.evaluate(() => {
+        for (const key of ['linkedin', 'twitter'])
+          (document.querySelector(`[data-field="${key}"]`) as HTMLInputElement).click();
+      });
+      await panel.waitForFunction(
+        (wanted) =>
+          ['linkedin', 'twitter'].every(
+            (key) => (document.querySelector(`[data-field="${key}"]`) as HTMLInputElement | null)?.checked === wanted,
+          ) && document.querySelector('#enrich-preview') !== null,
+        expected,
+      );
+      await new Promise((done) => setTimeout(done, 1500));
+      expect(await panel.isChecked('[data-field="linkedin"]')).toBe(expected);
+      expect(await panel.isChecked('[data-field="twitter"]')).toBe(expected);
+    };
+    await clickBoth(!before);
     // Back as they were, for the rest of the test.
-    await panel.evaluate(() => {
-      for (const key of ['linkedin', 'twitter'])
-        (document.querySelector(`[data-field="${key}"]`) as HTMLInputElement).click();
-    });
-    await panel.waitForFunction(
-      (expected) =>
-        ['linkedin', 'twitter'].every(
-          (key) => (document.querySelector(`[data-field="${key}"]`) as HTMLInputElement | null)?.checked === expected,
-        ),
-      before,
-    );
-    await new Promise((done) => setTimeout(done, 1500));
+    await clickBoth(before);
     await stack.screenshot('enrich-1-preview');
     await panel.click('#enrich-start');
     await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });

@@ -127,6 +127,23 @@ describe('scheduled refresh', () => {
     });
   });
 
+  it("keeps any number of schedules within 9 KB a property value, and a run's skip list within 4,000 characters", () => {
+    const world = deps([chunk({ remaining: 5, retryLater: Array.from({ length: 300 }, (_, i) => `slow-${i}.com`) })]);
+    const many = Array.from({ length: 40 }, (_, i) =>
+      schedule({ sheetId: i, nextRunAt: i === 0 ? NOW - HOUR : NOW + DAY }),
+    );
+    writeSchedules(world.store, many);
+    world.setLeft(10);
+    runSchedules(world.run, 4 * 60_000);
+    const stored = readSchedules(world.store);
+    expect(stored).toHaveLength(40);
+    const skip = stored[0].run?.skip ?? [];
+    expect(skip.join(', ').length).toBeLessThanOrEqual(4000);
+    expect(skip[skip.length - 1]).toBe('slow-299.com');
+    writeSchedules(world.store, []);
+    expect(readSchedules(world.store)).toEqual([]);
+  });
+
   it('is pending while a schedule exists, and idle without one', () => {
     const world = deps([]);
     expect(runSchedules(world.run, 60_000)).toEqual({ pending: false });
