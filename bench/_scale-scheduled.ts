@@ -33,6 +33,7 @@ function scheduleOf(doc: ReturnType<typeof documentWith>): RefreshSchedule | und
     get: (key) => stored.get(key),
     fresh: (key) => stored.get(key),
     set: (key, value) => stored.set(key, value),
+    setAll: (values) => Object.entries(values).forEach(([key, value]) => stored.set(key, value)),
     remove: (key) => stored.delete(key),
   };
   return readSchedules(store)[0];

@@ -17,9 +17,9 @@ import {
   type CellUpdates,
 } from './rows';
 import type { EnrichProgress } from './contract';
-import { jobGeneration, loadJob, recordFilledColumns, saveJob, type EnrichJob } from './job-state';
+import { jobGeneration, loadJob, nextPlan, recordFilledColumns, saveJob, type EnrichJob } from './job-state';
 import { settleBatch, type BatchItem, type ChunkWork } from './settle';
-import { resolveDomains } from './lookups';
+import { openLookupCache, resolveDomains, storeLookups } from './lookups';
 import { fingerprint } from './refresh-changes';
 import type { EnrichSheet } from './ports';
 import { LIMITS, type EnrichDeps } from './service';
@@ -27,6 +27,9 @@ import { progressOf } from './progress';
 import { freshReads } from '../shared/fresh-reads';
 
 export type ChunkMode = 'sidebar' | 'trigger';
+
+/** How often a chunk's rounds look for a cancel or another execution's change of the job (a property read). */
+const GENERATION_CHECK_MS = 3_000;
 
 /** Takes the plan's cached lookups as outcomes at once (one cache read), leaving the rest of the plan to look up. */
 function takeCachedFromPlan(deps: EnrichDeps, job: EnrichJob, work: ChunkWork): void {
@@ -46,14 +49,37 @@ function takeCachedFromPlan(deps: EnrichDeps, job: EnrichJob, work: ChunkWork): 
       });
   }
   job.cacheHits += cached.size;
+  // Taken out of order, so the cursor (what a plan made once this one is used up starts after) moves past them.
+  for (const domain of cached.keys()) if (domain > job.cursor) job.cursor = domain;
   job.plan = job.plan.filter((entry) => !cached.has(entry.d));
+}
+
+/**
+ * Whether another execution stopped or replaced the job (a cancel from another panel): at most every
+ * GENERATION_CHECK_MS it reads the job's head fresh (one property read), and the whole job only when the head changed.
+ */
+function watchForStop(deps: EnrichDeps, job: EnrichJob): () => boolean {
+  let knownGeneration = jobGeneration(deps.store);
+  let checkedAt = deps.clock.now();
+  return () => {
+    const now = deps.clock.now();
+    if (now - checkedAt < GENERATION_CHECK_MS) return false;
+    checkedAt = now;
+    const generation = jobGeneration(freshReads(deps.store));
+    if (generation === knownGeneration) return false;
+    const stored = loadJob(freshReads(deps.store));
+    if (!stored || stored.id !== job.id || stored.status !== 'running') return true;
+    knownGeneration = generation;
+    return false;
+  };
 }
 
 /**
  * Looks up the plan (and due retries) batch by batch until done, cancelled, or out of time. In the last plan (no
  * later plan is read from the cursor, so taking entries out of order is safe) cached lookups come first, and for the
- * sidebar a chunk that found some ends there (written and shown at once). A sidebar chunk never sleeps for a retry:
- * the panel shows the waiting domains and calls again when they are due.
+ * sidebar a chunk that found some ends there (written and shown at once). A sidebar chunk sleeps only for retries due
+ * within LIMITS.sidebarMaxWaitMs (less than another execution would cost); for later ones the panel shows the waiting
+ * domains and calls again when they are due.
  */
 function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: number, mode: ChunkMode): ChunkWork {
   const work: ChunkWork = { outcomes: new Map(), fatal: null, budgetUntil: null };
@@ -64,10 +90,10 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     if (mode === 'sidebar' && work.outcomes.size > 0) return work;
   }
   const client = deps.client();
+  // The last plan's cached lookups were just taken; an earlier plan's are read here, once for all its rounds.
+  const session = openLookupCache(deps.cache, job.mainDone ? [] : job.plan.map((entry) => entry.d), deps.clock.now());
   let planIndex = 0;
-  // Another execution may change the job meanwhile (a cancel from another panel): each round reads the job's head
-  // fresh (one property read), and the whole job only when the head changed.
-  let knownGeneration = jobGeneration(deps.store);
+  const stoppedElsewhere = watchForStop(deps, job);
   // The rounds' requests counted in the budget at once (what is not sent is given back below).
   deps.requestsAhead.reserve(job.plan.length + job.retries.length);
   for (;;) {
@@ -75,15 +101,17 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     if (now - started >= budgetMs) break;
     const room = Math.max(0, LIMITS.maxWaitingDomains - job.retries.length);
     const planWaits = planIndex < job.plan.length && room === 0;
+    const maxWait = mode === 'sidebar' ? LIMITS.sidebarMaxWaitMs : LIMITS.maxWaitMs;
     if (planIndex >= job.plan.length || planWaits) {
-      if (mode === 'sidebar' && job.retries.every((entry) => entry.at > now)) break;
+      if (mode === 'sidebar' && job.retries.every((entry) => entry.at > now + maxWait)) break;
       // The plan is used up: stop to read the sheet for the next one, or (last plan, or a plan waiting for room
       // among the retries) wait for the retries that fall due soon, together, so they go out in one full fetchAll
       // rather than one by one.
       if ((!job.mainDone && !planWaits) || job.retries.length === 0) break;
       const next = Math.min(...job.retries.map((entry) => entry.at));
-      const until = Math.max(...job.retries.map((entry) => entry.at).filter((at) => at <= next + LIMITS.retryGroupMs));
-      if (until - started < budgetMs && until - now <= LIMITS.maxWaitMs && until > now) {
+      const horizon = Math.min(next + LIMITS.retryGroupMs, now + maxWait);
+      const until = Math.max(next, ...job.retries.map((entry) => entry.at).filter((at) => at <= horizon));
+      if (until - started < budgetMs && until - now <= maxWait && until > now) {
         deps.clock.sleep(until - now);
         now = deps.clock.now();
       }
@@ -96,19 +124,14 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     // The tail of a plan that is not the last goes out with the next plan, in a full batch.
     if (!job.mainDone && due.length + fromPlan.length < batchSize && planIndex + fromPlan.length >= job.plan.length)
       break;
-    const generation = jobGeneration(freshReads(deps.store));
-    if (generation !== knownGeneration) {
-      const stored = loadJob(freshReads(deps.store));
-      if (!stored || stored.id !== job.id || stored.status !== 'running') break;
-      knownGeneration = generation;
-    }
+    if (stoppedElsewhere()) break;
     const batch: BatchItem[] = [
       ...due.map((entry) => ({ d: entry.d, r: entry.r, retry: entry })),
       ...fromPlan.map((entry) => ({ d: entry.d, r: entry.r, retry: undefined })),
     ];
     const resolved = resolveDomains(
       batch.map((item) => item.d),
-      { cache: deps.cache, client, deadline: started + budgetMs, now: () => deps.clock.now() },
+      { session, client, deadline: started + budgetMs, now: () => deps.clock.now() },
     );
     job.cacheHits += resolved.cacheHits;
     job.lookups += batch.length - resolved.cacheHits;
@@ -126,6 +149,7 @@ function lookUp(deps: EnrichDeps, job: EnrichJob, budgetMs: number, started: num
     }
   }
   job.plan = job.plan.slice(planIndex);
+  storeLookups(session, deps.clock.now(), true);
   deps.requestsAhead.release();
   return work;
 }
@@ -185,11 +209,12 @@ function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): Map<
     for (const write of buildBlockWrites(updates, values, located.targets, formulaAt))
       sheet.writeValues(write.row, write.column, write.values);
   }
-  if (!job.mainDone) {
-    const after = snapshot.pending.filter((domain) => domain > job.cursor);
-    job.plan = after.slice(0, LIMITS.planSize).map((d) => ({ d, r: snapshot.pendingRows.get(d) ?? 0 }));
-    // The last plan: once it is looked up only retries remain, and this chunk's execution can wait for them.
-    job.mainDone = after.length <= LIMITS.planSize;
+  // The next plan (the last one: once it is looked up only retries remain, and this chunk's execution can wait for
+  // them); when the last is used up, domains the user added since, past the cursor, make one more.
+  if (!job.mainDone || job.plan.length === 0) {
+    const retrying = new Set(job.retries.map((entry) => entry.d));
+    const after = snapshot.pending.filter((domain) => domain > job.cursor && !retrying.has(domain));
+    if (!job.mainDone || after.length > 0) Object.assign(job, nextPlan(after, snapshot.pendingRows, LIMITS));
   }
   return settledDomains;
 }

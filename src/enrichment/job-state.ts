@@ -117,15 +117,26 @@ const CHUNK_OVERHEAD_BYTES = 80;
 export function jobRecordBound(
   job: EnrichJob,
   domains: readonly string[],
-  limits: { planSize: number; maxWaitingDomains: number },
+  limits: { planSize: number; lastPlanSlack: number; maxWaitingDomains: number },
 ): number {
   const average =
     domains.length === 0 ? 0 : domains.reduce((sum, domain) => sum + utf8Bytes(domain), 0) / domains.length;
   const bare = utf8Bytes(JSON.stringify({ ...job, plan: [], retries: [] }));
-  const plan = Math.min(limits.planSize, domains.length) * (average + PLAN_ENTRY_BYTES);
+  const plan = Math.min(limits.planSize + limits.lastPlanSlack, domains.length) * (average + PLAN_ENTRY_BYTES);
   const waiting = Math.min(limits.maxWaitingDomains, domains.length) * (average + RETRY_ENTRY_BYTES);
   const text = bare + plan + waiting;
   return Math.ceil(text + (text / CHUNK_BYTES + 1) * CHUNK_OVERHEAD_BYTES);
+}
+
+/** The plan of the next chunk from the domains still pending (sorted), and whether it is the last. */
+export function nextPlan(
+  pending: string[],
+  rowsOf: Map<string, number>,
+  limits: { planSize: number; lastPlanSlack: number },
+): Pick<EnrichJob, 'plan' | 'mainDone'> {
+  const mainDone = pending.length <= limits.planSize + limits.lastPlanSlack;
+  const planned = mainDone ? pending : pending.slice(0, limits.planSize);
+  return { plan: planned.map((d) => ({ d, r: rowsOf.get(d) ?? 0 })), mainDone };
 }
 
 /** Bytes the stored record takes now (0 when there is none). */

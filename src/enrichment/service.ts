@@ -25,6 +25,7 @@ import {
   loadJob,
   rememberChosenFields,
   jobRecordBound,
+  nextPlan,
   saveJob,
   storedJobBytes,
   type EnrichJob,
@@ -39,6 +40,11 @@ import { keepLastRun, lastRunOf, progressOf } from './progress';
 export const LIMITS = {
   /** Domains planned per chunk (bounds what a crash can cost and the job record's size). */
   planSize: 750,
+  /**
+   * A rest at most this much larger than planSize is planned whole, as the last plan: a last plan of a few dozen
+   * domains would cost an execution of its own (start, lock, commit) for one round of lookups.
+   */
+  lastPlanSlack: 100,
   /**
    * Domains waiting for a retry at most: the plan waits for room (bounds the job record, kept in the document's
    * 500 KB of properties, to JOB_RECORD_MAX_BYTES however many lookups the service answers with "still enriching").
@@ -57,6 +63,8 @@ export const LIMITS = {
   triggerBackstopMs: 120_000,
   /** Longest sleep inside an execution for a retry that is due soon (longer waits end the execution). */
   maxWaitMs: 20_000,
+  /** The same for a sidebar chunk: a wait shorter than another execution's start, lock and commit (~1.5 s). */
+  sidebarMaxWaitMs: 1_500,
   /** Shortest delay of a trigger that continues the job. */
   triggerMinDelayMs: 60_000,
 };
@@ -263,8 +271,7 @@ function newJob(deps: EnrichDeps, analysis: Analysis, options: EnrichOptions, no
     overwrite: options.overwrite === true,
     settled: analysis.settled,
     cursor: '',
-    plan: pending.slice(0, LIMITS.planSize).map((d) => ({ d, r: analysis.rows.pendingRows.get(d) ?? 0 })),
-    mainDone: pending.length <= LIMITS.planSize,
+    ...nextPlan(pending, analysis.rows.pendingRows, LIMITS),
     retries: [],
     scope: {
       rows: analysis.rows.rows,

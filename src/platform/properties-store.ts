@@ -34,6 +34,14 @@ export function createPropertiesStore(
     if (value === null) delete read[key];
     else read[key] = value;
   };
+  const written = (write: () => void) => {
+    try {
+      write();
+    } catch (error) {
+      if (fullMessage && /property storage quota/i.test(String(error))) throw new Error(fullMessage, { cause: error });
+      throw error;
+    }
+  };
   return {
     get: (key) => known()[key] ?? null,
     fresh: (key) => {
@@ -42,14 +50,12 @@ export function createPropertiesStore(
       return value;
     },
     set: (key, value) => {
-      try {
-        properties.setProperty(key, value);
-      } catch (error) {
-        if (fullMessage && /property storage quota/i.test(String(error)))
-          throw new Error(fullMessage, { cause: error });
-        throw error;
-      }
+      written(() => properties.setProperty(key, value));
       note(key, value);
+    },
+    setAll: (values) => {
+      written(() => properties.setProperties(values));
+      for (const [key, value] of Object.entries(values)) note(key, value);
     },
     remove: (key) => {
       properties.deleteProperty(key);

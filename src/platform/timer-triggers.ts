@@ -15,7 +15,7 @@ const TRIGGER_LIMIT = /too many (time-based )?triggers/i;
 type Trigger = GoogleAppsScript.Script.Trigger;
 
 function scriptTriggers(): TimerTriggerPort {
-  // Listed once per execution (each list is a round trip of ~150 ms), again after this execution adds or removes one.
+  // Listed once per execution (each list is a round trip of ~150 ms), then kept up to date with what it adds or removes.
   let listed: Trigger[] | null = null;
   const thisDocument = () => (listed ??= ScriptApp.getUserTriggers(SpreadsheetApp.getActive())).slice();
   /** This document's triggers of the user, and the recorded one wherever the user's triggers list it. */
@@ -34,9 +34,10 @@ function scriptTriggers(): TimerTriggerPort {
         .map((trigger) => trigger.getUniqueId()),
     create: (handler, cadence) => {
       const builder = ScriptApp.newTrigger(handler).timeBased();
-      listed = null;
       try {
-        return (cadence === 'minute' ? builder.everyMinutes(1) : builder.everyHours(1)).create().getUniqueId();
+        const created = (cadence === 'minute' ? builder.everyMinutes(1) : builder.everyHours(1)).create();
+        listed?.push(created);
+        return created.getUniqueId();
       } catch (error) {
         const google = error instanceof Error ? error.message : String(error);
         throw new TimerUnavailable(TRIGGER_LIMIT.test(google) ? 'limit' : 'unsupported', google);
@@ -44,7 +45,7 @@ function scriptTriggers(): TimerTriggerPort {
     },
     remove: (id) => {
       for (const trigger of find(id)) if (trigger.getUniqueId() === id) ScriptApp.deleteTrigger(trigger);
-      listed = null;
+      listed = listed?.filter((trigger) => trigger.getUniqueId() !== id) ?? null;
     },
   };
 }

@@ -1,5 +1,6 @@
 // JSON documents in a KeyValueStore (DocumentProperties) that may exceed the 9 KB-per-value limit: the text is cut
-// into chunks of at most CHUNK_BYTES UTF-8 bytes stored under keys of a new random generation, then a small head
+// into chunks of at most CHUNK_BYTES UTF-8 bytes stored under keys of a new random generation (one setProperties
+// call for all of them), then a small head
 // value naming the generation and chunk count is written, then the previous generation's chunks are removed. A write
 // cut short before the head is written leaves the previous document readable; readers only follow the head; two
 // executions writing at once (a cancel during a job's chunk) never mix their chunks. Used by every feature that keeps
@@ -92,7 +93,7 @@ export function writeChunked(store: KeyValueStore, name: string, textValue: stri
   const previous = readHead(store, name);
   const gen = newGeneration(previous?.gen);
   const chunks = splitUtf8(textValue, CHUNK_BYTES);
-  chunks.forEach((chunk, index) => store.set(chunkKey(name, gen, index), chunk));
+  store.setAll(Object.fromEntries(chunks.map((chunk, index) => [chunkKey(name, gen, index), chunk])));
   store.set(name, JSON.stringify({ gen, chunks: chunks.length }));
   if (previous) for (let index = 0; index < previous.chunks; index++) store.remove(chunkKey(name, previous.gen, index));
 }

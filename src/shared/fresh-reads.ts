@@ -7,6 +7,7 @@ export function freshReads(store: KeyValueStore): KeyValueStore {
     get: (key) => store.fresh(key),
     fresh: (key) => store.fresh(key),
     set: (key, value) => store.set(key, value),
+    setAll: (values) => store.setAll(values),
     remove: (key) => store.remove(key),
   };
 }

@@ -55,6 +55,10 @@ export class SheetRecordStore implements KeyValueStore {
     known.set(key, { index: existing?.index ?? this.rowCount++, value });
   }
 
+  setAll(values: Record<string, string>): void {
+    for (const [key, value] of Object.entries(values)) this.set(key, value);
+  }
+
   remove(key: string): void {
     const known = this.load();
     const existing = known.get(key);

@@ -49,14 +49,22 @@ export class MemoryStore implements SizedStore {
     return this.get(key);
   }
   set(key: string, value: string): void {
+    this.setAll({ [key]: value });
+  }
+  /** One write call for all of them; nothing is stored when one value is refused. */
+  setAll(values: Record<string, string>): void {
     this.writes += 1;
     if (this.failWrites) throw new Error('You have exceeded the property storage quota.');
-    if (utf8Bytes(key) + utf8Bytes(value) > PROPERTY_VALUE_BYTES) throw new Error('Argument too large: value');
-    const others = this.totalBytes() - (this.data.has(key) ? utf8Bytes(key) + utf8Bytes(this.data.get(key) ?? '') : 0);
-    if (others + utf8Bytes(key) + utf8Bytes(value) > PROPERTY_STORE_BYTES) {
+    let total = this.totalBytes();
+    for (const [key, value] of Object.entries(values)) {
+      if (utf8Bytes(key) + utf8Bytes(value) > PROPERTY_VALUE_BYTES) throw new Error('Argument too large: value');
+      total += utf8Bytes(key) + utf8Bytes(value);
+      if (this.data.has(key)) total -= utf8Bytes(key) + utf8Bytes(this.data.get(key) ?? '');
+    }
+    if (total > PROPERTY_STORE_BYTES) {
       throw new Error('You have exceeded the property storage quota. Please remove some properties and try again.');
     }
-    this.data.set(key, value);
+    for (const [key, value] of Object.entries(values)) this.data.set(key, value);
   }
   remove(key: string): void {
     this.data.delete(key);

@@ -106,6 +106,7 @@ describe('the document property store', () => {
       get: (key: string) => properties.get(key),
       fresh: (key: string) => properties.get(key),
       set: (key: string, value: string) => properties.set(key, value),
+      setAll: (values: Record<string, string>) => Object.entries(values).forEach(([k, v]) => properties.set(k, v)),
       remove: (key: string) => properties.delete(key),
     };
     writeChunked(store, `sheetscout.tables.mapping.${sheetId}`, JSON.stringify({ v: 1, drafts }));

@@ -6,6 +6,7 @@ import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enric
 import type { CompanyProfile } from '../../../src/api/types';
 import { jobRecordBound, loadJob } from '../../../src/enrichment/job-state';
 import { writeCachedLookups } from '../../../src/companies/profile-cache';
+import { STORE_EVERY_MS } from '../../../src/enrichment/lookups';
 import { FAKE_BATCH, world, type World } from './fakes';
 
 const FIELDS = ['company_name', 'hq_country', 'employee_count'];
@@ -161,7 +162,8 @@ describe('a job', () => {
   });
 
   it('puts every result in the row of its domain when the user sorts, inserts and deletes rows between chunks', () => {
-    const total = LIMITS.planSize * 2 + 100;
+    // Three plans: the last domain's row is deleted before the third chunk writes it.
+    const total = LIMITS.planSize * 2 + LIMITS.lastPlanSlack + 100;
     const last = `company${String(total - 1).padStart(4, '0')}.com`;
     const w = world(sheetOf(domains(total)));
     start(w);
@@ -188,6 +190,15 @@ describe('a job', () => {
     expect(job?.counts).toMatchObject({ deleted: 1, written: total });
     expect(values).toHaveLength(total);
     expect(new Set(w.client.looked()).size).toBe(w.client.looked().length);
+  });
+
+  it('enriches a row the user adds while the last plan runs (its domain past the cursor)', () => {
+    const w = world(sheetOf(domains(10)));
+    start(w);
+    w.sheet.insertRow(2, ['zeta-late.com']);
+    const done = drive(w);
+    expect(done).toMatchObject({ status: 'done', counts: { written: 11 } });
+    expect(w.sheet.value(w.sheet.rowOf(1, 'zeta-late.com'), 2)).toBe('Zeta-late Inc');
   });
 
   it('counts rows deleted before their result was written', () => {
@@ -339,7 +350,8 @@ describe('a job', () => {
   });
 
   it("does not take a cancelled job's columns as filled: the next run completes the rows it did not reach", () => {
-    const w = world(sheetOf(domains(LIMITS.planSize + 10)));
+    const many = LIMITS.planSize + LIMITS.lastPlanSlack + 10;
+    const w = world(sheetOf(domains(many)));
     start(w, { fields: ['company_name'] });
     drive(w);
     w.client.calls = [];
@@ -351,21 +363,28 @@ describe('a job', () => {
     w.cache.entries.clear();
     w.client.calls = [];
     start(w);
-    expect(drive(w)).toMatchObject({ status: 'done', totalDomains: LIMITS.planSize + 10 - reached });
+    expect(drive(w)).toMatchObject({ status: 'done', totalDomains: many - reached });
   });
 
-  it('loses nothing and repeats no lookup when an execution dies mid-chunk', () => {
+  it('loses nothing and repeats only the unstored lookups of the last 10 s when an execution dies mid-chunk', () => {
     const w = world(sheetOf(domains(300)));
+    // Each round takes 4 s: the answers of rounds 1-3 are stored together at 12 s, round 4's are not yet at 16 s.
+    const lookup = w.client.lookupCompanies.bind(w.client);
+    w.client.lookupCompanies = (ids) => {
+      w.clock.advance(4000);
+      return lookup(ids);
+    };
     start(w);
-    w.client.crashOnCall = 4;
+    w.client.crashOnCall = 5;
     expect(() => runChunk(w.deps, 'sidebar')).toThrow('Exceeded maximum execution time');
     w.lock.release();
     w.client.crashOnCall = null;
     const done = drive(w);
     expect(done).toMatchObject({ status: 'done', counts: { written: 300 } });
     const looked = w.client.looked();
-    // The crashed call's batch never got answers; every other domain was looked up exactly once.
-    expect(looked.length).toBe(300 + FAKE_BATCH);
+    // The crashed call's batch never got answers and round 4's were not stored: those two are looked up again.
+    expect(STORE_EVERY_MS).toBe(10_000);
+    expect(looked.length).toBe(300 + 2 * FAKE_BATCH);
     expect(done.cacheHits).toBe(3 * FAKE_BATCH);
   });
 
@@ -459,7 +478,7 @@ describe('a job', () => {
     const w = world(sheetOf(domains(LIMITS.planSize * 2 + 10)));
     start(w);
     const progress = runChunk(w.deps, 'trigger');
-    expect(progress).toMatchObject({ status: 'done', chunks: 3 });
+    expect(progress).toMatchObject({ status: 'done', chunks: 2 });
     expect(w.triggers.pending).toEqual([]);
 
     const slow = world(sheetOf(['late.com']));
@@ -514,18 +533,20 @@ describe('progress the panel shows', () => {
     const w = world(sheetOf(['slow.com', 'fast.com']));
     w.client.enriching.set('slow.com', 3);
     start(w);
+    // The chunk itself waits for the first retry (1 s, under LIMITS.sidebarMaxWaitMs), not for the second (2 s).
     const waiting = runChunk(w.deps, 'sidebar') as EnrichProgress;
+    expect(w.clock.sleeps).toEqual([LIMITS.enrichingDelaysMs[0]]);
     expect(waiting).toMatchObject({
       resolvedDomains: 1,
       enriching: 1,
       retrying: 0,
       blocked: 0,
-      nextTrySeconds: 1,
-      nextStepInMs: LIMITS.enrichingDelaysMs[0],
+      nextTrySeconds: 2,
+      nextStepInMs: LIMITS.enrichingDelaysMs[1],
     });
     // Earliest: the next try; latest: every retry the job still allows.
-    expect(waiting.etaSeconds).toBe(1);
-    expect(waiting.etaLatestSeconds).toBe(LIMITS.enrichingDelaysMs.reduce((sum, ms) => sum + ms, 0) / 1000);
+    expect(waiting.etaSeconds).toBe(2);
+    expect(waiting.etaLatestSeconds).toBe(LIMITS.enrichingDelaysMs.slice(1).reduce((sum, ms) => sum + ms, 0) / 1000);
     expect(waiting.counts.errors).toBe(0);
     expect(drive(w)).toMatchObject({ status: 'done', counts: { written: 2 } });
   });

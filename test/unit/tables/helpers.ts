@@ -10,5 +10,3 @@ export function agent(header: string, prompt: string, overrides: Partial<ColumnD
   const base = draft(header, overrides);
   return { ...base, kind: 'agent', agent: { ...base.agent, prompt, ...(overrides.agent ?? {}) } };
 }
-
-/** An in-memory KeyValueStore that enforces Apps Script's 9 KB per value and counts writes. */
