@@ -4,7 +4,8 @@
 // document for an hour; then the published add-on's hourly timers alone, every panel closed, until every row is
 // written; the user's 21st document launching meanwhile; and, after the retention period, the hidden sheets.
 import type { GasRuntime } from '../dev/gas-runtime';
-import { FINISHED_KEPT_DAYS, type ResearchStatusDto } from '../src/research/contract';
+import { FINISHED_KEPT_DAYS } from '../src/research/contract';
+import { poll } from '../test/integration/research/harness';
 import {
   advance,
   dataRows,
@@ -49,8 +50,7 @@ export interface AccountDay {
 /** Property calls of one execution (its Properties method calls). */
 function pollCountingProperties(doc: GasRuntime): number {
   let calls = 0;
-  doc.run<ResearchStatusDto>('pollResearch', [], {
-    kind: 'sidebar',
+  poll(doc, {
     onServiceCall: (call) => {
       if (call.service === 'Properties') calls += 1;
     },
@@ -159,7 +159,7 @@ export async function researchAtAccountScale(world: World, domains: string[]): P
 
   // After the retention period, opening each document's panel once compacts its hidden sheets.
   await advance(world, (FINISHED_KEPT_DAYS + 8) * DAY);
-  for (const doc of all) doc.run('pollResearch', [], { kind: 'sidebar' });
+  for (const doc of all) poll(doc);
   console.log(
     `R research at account scale: ${OLDER_TASKS} older tasks, ${DOCS} x ${DOC_ROWS} + ${BIG_ROWS} + ${SMALL_DOCS} x ${SMALL_ROWS} rows ` +
       `launched (${launched} tasks), ${(DOCS - 1) * OTHER_TASKS_PER_LAUNCH} made elsewhere meanwhile; ` +

@@ -18,7 +18,7 @@ import { createManualClock, createProject, type GasRuntime } from '../dev/gas-ru
 import { BUNDLE, startSandbox } from '../test/integration/harness';
 import { SETTINGS_KEYS } from '../src/account/settings';
 import type { EnrichProgress } from '../src/enrichment/contract';
-import type { ResearchStatusDto } from '../src/research/contract';
+import { poll } from '../test/integration/research/harness';
 import { shuffled } from './_shuffle';
 import { goal, modelledFields } from './_modelled';
 import {
@@ -165,8 +165,7 @@ async function research(
   const runWhile = async (doc: GasRuntime) => {
     for (let step = 0; step < 2000 && (pendingIn(doc) || others.some(pendingIn)); step++) {
       await advance(world, PANEL_POLL_MS);
-      if (pendingIn(doc))
-        measuredTick(world, doc, () => doc.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' }), figures);
+      if (pendingIn(doc)) measuredTick(world, doc, () => poll(doc), figures);
       fireTimers(world);
       for (const other of [main, ...others]) if (pendingIn(other) && !timerOf(world, other)) crossDocLosses += 1;
       watchMetadata();

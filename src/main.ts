@@ -119,6 +119,7 @@ global.showResearchPanel = research.showResearchPanel;
 global.getResearchContext = research.getResearchContext;
 global.launchResearch = research.launchResearch;
 global.pollResearch = research.pollResearch;
+global.tickResearch = research.tickResearch;
 global.listResearchHistory = research.listResearchHistory;
 global.getSelectedRowReport = research.getSelectedRowReport;
 global.getTaskReport = research.getTaskReport;

@@ -44,9 +44,16 @@ function takeStatus(next: ResearchStatusDto): void {
   }
 }
 
-/** One poll (through pollLoop only; a failed one is tried again at the next interval). */
+/**
+ * One poll (through pollLoop only; a failed one is tried again at the next interval): the ledger's state shows at
+ * once, and when a tick is due the panel asks for it next and shows what it brought.
+ */
 async function fetchStatus(): Promise<void> {
-  takeStatus(await server.pollResearch());
+  const polled = await server.pollResearch();
+  takeStatus(polled);
+  if (state.tab === 'tasks') render();
+  if (!polled.tickDue) return;
+  takeStatus(await server.tickResearch());
   if (state.tab === 'tasks') render();
 }
 

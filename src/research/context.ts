@@ -42,8 +42,13 @@ export function researchContext(budgetMs?: number): Research {
   const context = appContext();
   const spreadsheet = activeSpreadsheet();
   const document = context.documentStore();
+  // Made on first use: the client reads the learned throughput from the cache, which a poll that only shows the
+  // ledger never needs.
+  let client: JobDeps['client'] | null = null;
   const deps: JobDeps = {
-    client: context.userClient(),
+    get client() {
+      return (client ??= context.userClient());
+    },
     grid: new SheetGrid(spreadsheet),
     ledger: new LedgerStore(
       new HiddenTable(spreadsheet, LEDGER_SHEET, LEDGER_HEADERS),

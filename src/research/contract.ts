@@ -125,6 +125,8 @@ export interface ResearchStatusDto {
   rows: ResearchRowDto[];
   /** Another execution held the lock: the numbers are from the ledger as it was. */
   busy: boolean;
+  /** No tick ran lately (a poll's answer): the panel asks for one (tickResearch), whose answer follows. */
+  tickDue: boolean;
   /** Seconds since the service was last asked about this document's tasks, if known. */
   checkedSecondsAgo: number | null;
   /**

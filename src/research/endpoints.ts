@@ -28,7 +28,7 @@ import { showPanel } from '../platform/panels';
 import { changeSpendingGuard, guardDto } from './guard-service';
 import { panelContext, selectStatusCells } from './selection';
 import { launchRows, refusedLaunch, type LaunchRowsRequest } from './launch-service';
-import { checkUnconfirmed, pollStatus, sendAnyway } from './status-service';
+import { checkUnconfirmed, pollStatus, sendAnyway, tickPanel } from './status-service';
 import { historyPage, selectedRowReport, taskReport } from './history-service';
 import { writeTaskToRow } from './row-import';
 
@@ -79,9 +79,14 @@ export function sendUnconfirmedResearchAnyway(entryIds: string[]): UnconfirmedAc
   return problem ? { ok: false, message: unreadableRequest(problem) } : sendAnyway(entryIds);
 }
 
-/** The panel's poll: one tick when none ran lately, then the sheet's records. */
+/** The panel's poll: the sheet's records, and whether a tick is due (never waits for the service). */
 export function pollResearch(): ResearchStatusDto {
   return pollStatus();
+}
+
+/** The panel's tick, when its poll said one is due: asks the service about pending tasks, writes what finished. */
+export function tickResearch(): ResearchStatusDto {
+  return tickPanel();
 }
 
 /** Every task of the account, newest first, a page at a time. */

@@ -1,6 +1,6 @@
-// What the Research panel shows of this sheet's tasks and how it keeps them moving: the poll (one tick when none ran
-// lately, then the sheet's records with their current rows) and the two answers to an unconfirmed create, "Check
-// again" and "Send anyway".
+// What the Research panel shows of this sheet's tasks and how it keeps them moving: the poll (the sheet's records with
+// their current rows, and whether a tick is due), the panel's tick (asks the service, then the same), and the two
+// answers to an unconfirmed create, "Check again" and "Send anyway".
 import { LAST_TICK_KEY, researchContext, tickOnce, withLock, type Research } from './context';
 import { nextPanelTick, readTickNote, type TickNote } from './tick-pacing';
 import type { ResearchRowDto, ResearchStatusDto, UnconfirmedActionResponse } from './contract';
@@ -46,6 +46,8 @@ interface PollFacts {
   tick: { timerProblem: string | null } | null;
   /** When the service was last asked (this poll's tick, or the last one). */
   checkedAt: number | null;
+  /** No tick ran lately: the panel calls tickPanel next. */
+  tickDue: boolean;
 }
 
 function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: PollFacts): ResearchStatusDto {
@@ -65,6 +67,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: 
   return {
     pending: entries.filter(isPending).length,
     busy: facts.busy,
+    tickDue: facts.tickDue,
     checkedSecondsAgo:
       facts.checkedAt === null ? null : Math.max(0, Math.round((r.context.clock.now() - facts.checkedAt) / 1000)),
     // Read only by a poll that ticked (it read the user's settings anyway): the others cost no property read.
@@ -87,33 +90,41 @@ function recentTick(r: Research): TickNote | null {
 }
 
 /**
- * The panel's poll (15 s after its previous answer while open): the sheet's records, and first, under the document
- * lock (when free), one tick unless one ran in the last 15 s. A poll that does not tick reads one property (the time of the
- * last tick), so open panels stay well inside the daily quota of property reads.
+ * The panel's poll (15 s after its previous answer while open): the sheet's records as the ledger holds them, and
+ * whether a tick is due (none ran in the last 15 s). It never waits for the service or the lock, so the panel shows
+ * its state within a second; when a tick is due the panel then calls `tickPanel`, whose answer follows. Reading the
+ * time of the last tick is one property read, so open panels stay well inside the daily quota of property reads.
  */
 export function pollStatus(): ResearchStatusDto {
   const r = researchContext(SIDEBAR_TICK_BUDGET_MS);
   const view = { sheetId: activeSheetId(), newest: SHOWN_RECORDS };
-  // Most polls only show the ledger (a tick ran moments ago): they read, as a poll that finds the lock busy does, and
-  // skip the lock's two calls.
-  const recent = recentTick(r);
-  if (recent)
-    return statusDto(r, r.deps.ledger.loadOpen(view), view.sheetId, { busy: false, tick: null, checkedAt: recent.at });
+  return statusDto(r, r.deps.ledger.loadOpen(view), view.sheetId, {
+    busy: false,
+    tick: null,
+    checkedAt: readTickNote(r.document.get(LAST_TICK_KEY))?.at ?? null,
+    tickDue: recentTick(r) === null,
+  });
+}
+
+/**
+ * The panel's tick, called when its poll said one is due: under the document lock (when free), one tick unless
+ * another panel or the timer ran one meanwhile, then the sheet's records.
+ */
+export function tickPanel(): ResearchStatusDto {
+  const r = researchContext(SIDEBAR_TICK_BUDGET_MS);
+  const view = { sheetId: activeSheetId(), newest: SHOWN_RECORDS };
+  const ledgerOnly = (busy: boolean, checkedAt: number | null) =>
+    statusDto(r, r.deps.ledger.loadOpen(view), view.sheetId, { busy, tick: null, checkedAt, tickDue: false });
   return withLock(
     r,
     200,
-    () => statusDto(r, r.deps.ledger.loadOpen(view), view.sheetId, { busy: true, tick: null, checkedAt: null }),
+    () => ledgerOnly(true, null),
     () => {
       const again = recentTick(r);
-      if (again)
-        return statusDto(r, r.deps.ledger.loadOpen(view), view.sheetId, {
-          busy: false,
-          tick: null,
-          checkedAt: again.at,
-        });
+      if (again) return ledgerOnly(false, again.at);
       const checkedAt = r.context.clock.now();
       const tick = tickOnce(r, view);
-      return statusDto(r, r.deps.ledger.all(), view.sheetId, { busy: false, tick, checkedAt });
+      return statusDto(r, r.deps.ledger.all(), view.sheetId, { busy: false, tick, checkedAt, tickDue: false });
     },
   );
 }

@@ -1,7 +1,13 @@
 // Shared by the research integration tests and benchmark, on top of the common harness (test/integration/harness.ts,
 // whose sandbox they start on a manual clock): a runtime whose clock follows the sandbox's with a sheet of companies,
 // and helpers that act like the Research panel (launch, poll) and the trigger (tick), advancing both clocks together.
-import { createManualClock, type Behaviours, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
+import {
+  createManualClock,
+  type Behaviours,
+  type GasRuntime,
+  type ManualClock,
+  type RunOptions,
+} from '../../../dev/gas-runtime';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
 import type { LaunchRequest, OutputRequest } from '../../../src/research/launch-request';
 import { closeAfterTest, runtimeFor as commonRuntime, USER, BUNDLE, type SandboxStack } from '../harness';
@@ -61,8 +67,10 @@ export function launch(runtime: GasRuntime, request: LaunchRequest, rows: number
   });
 }
 
-export function poll(runtime: GasRuntime): ResearchStatusDto {
-  return runtime.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' });
+/** The panel's poll cycle: pollResearch, then tickResearch when the poll says a tick is due (its answer returned). */
+export function poll(runtime: GasRuntime, options: Omit<RunOptions, 'kind'> = {}): ResearchStatusDto {
+  const polled = runtime.run<ResearchStatusDto>('pollResearch', [], { ...options, kind: 'sidebar' });
+  return polled.tickDue ? runtime.run<ResearchStatusDto>('tickResearch', [], { ...options, kind: 'sidebar' }) : polled;
 }
 
 /** Runs the trigger handler as the trigger would. */

@@ -2,12 +2,7 @@
 // charges) the task, then drops the connection, and its task list lags behind. No task is ever sent twice on the
 // absence of evidence; the launch says what happened; the user decides with Check again or Send anyway.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type {
-  ResearchStatusDto,
-  SpendingGuardAnswer,
-  SpendingGuardDto,
-  UnconfirmedActionResponse,
-} from '../../../src/research/contract';
+import type { SpendingGuardAnswer, SpendingGuardDto, UnconfirmedActionResponse } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch-request';
 import { sandboxSuite } from '../harness';
 import { advance, column, launch, poll, runtimeFor, tick } from './harness';
@@ -83,7 +78,7 @@ describe('research creates whose answer was lost (integration)', () => {
     await suite.control.clearFaults();
     await ticksFor(10 * 60_000);
     expect(column(runtime, 'Status')[0]).toMatch(/^Done \(\d+ credits\)$/);
-    const after = runtime.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' });
+    const after = poll(runtime);
     expect(after.rows.filter((r) => r.state === 'unconfirmed')).toHaveLength(0);
   });
 

@@ -4,7 +4,7 @@
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { EnrichProgress, StartResult } from '../../../src/enrichment/contract';
 import { startSandbox, type SandboxStack } from '../harness';
-import { advance, column, launch, runtimeFor, SHEET } from '../research/harness';
+import { advance, column, launch, poll, runtimeFor, SHEET } from '../research/harness';
 
 const HOUR = 60 * 60_000;
 let world: SandboxStack;
@@ -132,7 +132,7 @@ describe.each([true, false])('a bound script whose getUserTriggers lists its tim
     expect(launch(rt, request, [3, 4])).toMatchObject({ created: 2 });
     for (let step = 0; step < 3; step++) {
       await advance(world, rt, 20_000);
-      rt.run('pollResearch', [], { kind: 'sidebar' });
+      poll(rt);
       expect(timers(rt)).toHaveLength(1);
     }
     for (let minute = 0; minute < 10 && column(rt, 'Status').some((s) => !/^Done/.test(s)); minute++) {

@@ -3,17 +3,16 @@
 // emulator and the sandbox: research launches, the Research panel says that results come only while it is open, and
 // its polls write every result; an enrichment says the same when it starts.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { ResearchStatusDto } from '../../../src/research/contract';
 import type { StartResult } from '../../../src/enrichment/contract';
 import { sandboxSuite } from '../harness';
-import { advance, column, launch, runtimeFor, REPORT_OUTPUT, SHEET } from '../research/harness';
+import { advance, column, launch, poll as panelPoll, runtimeFor, REPORT_OUTPUT, SHEET } from '../research/harness';
 
 jest.setTimeout(60_000);
 
 const HOUR = 60 * 60 * 1000;
 const suite = sandboxSuite({ clock: 'manual' });
 
-const poll = (rt: GasRuntime) => rt.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' });
+const poll = (rt: GasRuntime) => panelPoll(rt);
 
 describe.each(['refused', 'never-fire'] as const)('a test deployment whose triggers are %s', (installableTriggers) => {
   it('launches research, says the panel collects the results, and its polls write them all', async () => {
