@@ -1,12 +1,13 @@
 // The scale benchmark's scheduled part (issue 27): a sheet of 10,000 rows (5,000 companies, each twice) enriched once,
-// 50 of its enriched cells typed over by hand, then a weekly refresh of data older than 6 days left to the published
-// add-on's hourly timer with every panel closed for four simulated weeks, while the service changes 100 companies a
-// week. Measures the runs that happened against those due, the runs that started late (missed), the hand edits a run
+// 50 of its enriched cells typed over by hand, then a weekly refresh of data older than 6 days and a weekly account
+// watch of its first 1,000 rows (_scale-watch.ts) left to the published add-on's hourly timer with every panel closed
+// for four simulated weeks, while the service changes 100 companies a week. Measures the runs that happened against those due, the runs that started late (missed), the hand edits a run
 // overwrote, the cells changed, and the largest share of a day's UrlFetch quota any 24 hours took.
 import type { EnrichProgress, RefreshScheduleAnswer, StartResult } from '../src/enrichment/contract';
 import { readSchedules, type RefreshSchedule } from '../src/enrichment/schedule';
 import type { KeyValueStore } from '../src/ports';
 import { advance, DAY, documentWith, fireTimers, HOUR, sent, type World } from './_scale-world';
+import { watchRows, type WatchFigures } from './_scale-watch';
 
 const SHEET = 'Watched accounts';
 const WEEKS = 4;
@@ -24,6 +25,7 @@ export interface ScheduledRefresh {
   handEditsOverwritten: number;
   changedCells: number;
   urlfetchDayPctMax: number;
+  watch: WatchFigures;
 }
 
 /** The document's one schedule, read from its properties as the add-in keeps it. */
@@ -64,6 +66,7 @@ export async function scheduledRefresh(world: World, companies: string[]): Promi
   for (const row of edited)
     sheet.typeInto({ row, column: nameColumn, numRows: 1, numColumns: 1 }, `Edited by hand ${row}`);
 
+  const watch = await watchRows(world, doc, SHEET);
   const set = doc.run<RefreshScheduleAnswer>('setRefreshSchedule', [{ cadence: 'weekly', weekday: 3, days: 6 }], {
     kind: 'sidebar',
   });
@@ -80,6 +83,7 @@ export async function scheduledRefresh(world: World, companies: string[]): Promi
   const hourly: number[] = [];
   for (let hour = 0; world.clock.now() < end; hour++) {
     if (hour % (7 * 24) === 0) {
+      watch.sampleSignals();
       const week = hour / (7 * 24);
       const changing = companies.slice(week * CHANGED_PER_WEEK, (week + 1) * CHANGED_PER_WEEK);
       for (const domain of changing) await world.control.changeCompany(domain, { employee_count: '10001+' });
@@ -88,6 +92,7 @@ export async function scheduledRefresh(world: World, companies: string[]): Promi
     await advance(world, HOUR);
     fireTimers(world);
     hourly.push(sent(world) - before);
+    await watch.hour();
     const schedule = scheduleOf(doc);
     if (!schedule) throw new Error('the schedule is gone');
     const finished = schedule.lastRun !== null && schedule.lastRun.at !== lastRunAt;
@@ -114,7 +119,9 @@ export async function scheduledRefresh(world: World, companies: string[]): Promi
       dayMax,
       hourly.slice(from, from + 24).reduce((sum, n) => sum + n, 0),
     );
+  watch.sampleSignals();
   const result = {
+    watch: watch.finish(),
     rows: domains.length,
     dueRuns,
     scheduledRuns: runs,

@@ -42,6 +42,7 @@ import {
 import { researchAtAccountScale } from './_scale-account';
 import { oversizedEnrichment } from './_scale-oversized';
 import { scheduledRefresh } from './_scale-scheduled';
+import { WATCHED_ROWS } from './_scale-watch';
 
 const CONSUMER_URLFETCH_PER_DAY = 20_000;
 const ENRICH_ROWS = 10_000;
@@ -290,6 +291,8 @@ export async function run(): Promise<void> {
     console.log(goal("day 1's trigger runtime (modelled)", triggerMinutes, 30, 'min'));
     console.log(goal('scheduled refresh runs missed', scheduled.missedRuns, 0, 'runs'));
     console.log(goal('hand edits a scheduled refresh overwrote', scheduled.handEditsOverwritten, 0, 'cells'));
+    console.log(goal('account watch runs missed', scheduled.watch.missedRuns, 0, 'runs'));
+    console.log(goal('credits the account watch spent over the cap', scheduled.watch.creditsOverCap, 0, 'credits'));
     console.log(
       goal("largest share of a day's UrlFetch quota in the scheduled weeks", scheduled.urlfetchDayPctMax, 60, '%'),
     );
@@ -307,7 +310,10 @@ export async function run(): Promise<void> {
         `oversized_job_days=${oversized.daysToFinish.toFixed(2)} day1_${modelledFields(dayOne)} ` +
         `scheduled_rows=${scheduled.rows} scheduled_runs=${scheduled.scheduledRuns} due_runs=${scheduled.dueRuns} ` +
         `missed_runs=${scheduled.missedRuns} hand_edits_overwritten=${scheduled.handEditsOverwritten} ` +
-        `scheduled_changed_cells=${scheduled.changedCells} urlfetch_day_pct_max=${scheduled.urlfetchDayPctMax.toFixed(1)}`,
+        `scheduled_changed_cells=${scheduled.changedCells} urlfetch_day_pct_max=${scheduled.urlfetchDayPctMax.toFixed(1)} ` +
+        `watched_rows=${WATCHED_ROWS} watch_runs=${scheduled.watch.runs} watch_runs_not_started=${scheduled.watch.notStarted} ` +
+        `watch_missed_runs=${scheduled.watch.missedRuns} credits_over_cap=${scheduled.watch.creditsOverCap} ` +
+        `signals_written=${scheduled.watch.signalsWritten}`,
     );
     await project.close();
   } finally {

@@ -15,6 +15,8 @@ export const MENU_ENTRIES: readonly MenuEntry[] = [
   { label: 'Company search...', handler: 'showSearchPanel' },
   { label: 'Enrich selected domains...', handler: 'showEnrichPanel' },
   { label: 'Research selected rows...', handler: 'showResearchPanel' },
+  { label: 'Pause all watches', handler: 'pauseAccountWatches', submenu: 'Account watch' },
+  { label: 'Resume all watches', handler: 'resumeAccountWatches', submenu: 'Account watch' },
   { label: 'Freeze formulas to values', handler: 'freezeFormulasToValues', submenu: 'Formulas' },
   { label: 'Refresh pending lookups', handler: 'refreshPendingLookups', submenu: 'Formulas' },
 ];

@@ -103,6 +103,8 @@ export class GasRuntime {
     nextDueAt(): number | null;
     /** Fires every time-driven trigger of this document whose time (runtime clock) has come, once each, earliest first. */
     fireDue(): TriggerFireResult[];
+    /** Deletes a trigger as its owner does in Apps Script's trigger list (or Google, when they revoke access). */
+    remove(id: string): void;
   };
   readonly locks: {
     /** Holds a lock as "another process" until the returned function is called. */
@@ -175,6 +177,7 @@ export class GasRuntime {
         return times.length ? Math.min(...times) : null;
       },
       fireDue: () => project.fireDueTriggers(this.spreadsheet.id),
+      remove: (id) => shared.triggers.remove(id),
     };
     this.locks = {
       hold: (kind, user = this.owner) => {

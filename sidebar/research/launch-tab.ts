@@ -1,6 +1,6 @@
 // The Launch tab: the selection, the brief template with its header chips, the depth, the output section, "Re-run",
 // the summary and the launch button; the launch itself, its answer under the button with "Show in sheet", and the
-// credits and spending cap read again after spending.
+// credits and spending cap read again after spending; last, the account watch of the selected rows (watch-section.ts).
 import type { TaskDepth } from '../../src/api/types';
 import { depthDetail, depthLabel, DEPTHS, BRIEF_MAX_LENGTH } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
@@ -10,6 +10,7 @@ import { launchView, refreshLaunchSummary } from './launch-summary';
 import { outputSection } from './output-section';
 import { loadContext, output, render, state } from './state';
 import { pollLoop } from './tasks-tab';
+import { loadWatch, watchSection } from './watch-section';
 
 /**
  * Launches the selected rows; `againRows` launches those rows again although they already hold a result (the user
@@ -263,7 +264,18 @@ function selectionLine(): HTMLElement {
     'div',
     { class: 'row' },
     h('span', { id: 'selection' }, rowText),
-    h('button', { type: 'button', id: 'use-selection', onclick: () => void loadContext() }, 'Use current selection'),
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'use-selection',
+        onclick: () => {
+          void loadContext();
+          void loadWatch();
+        },
+      },
+      'Use current selection',
+    ),
   );
 }
 
@@ -299,6 +311,7 @@ export function launchTab(): HTMLElement {
     launchView.summary,
     h('div', { class: 'row' }, launchView.button),
     launchResult(),
+    watchSection(),
   );
   refreshLaunchSummary();
   return tab;

@@ -8,6 +8,7 @@ import { launchTab } from './launch-tab';
 import { loadHistory, pollLoop, tasksTab } from './tasks-tab';
 import { loadSelectedReport, reportTab } from './report-tab';
 import { loadContext, setRenderer, state, type PanelState } from './state';
+import { loadWatch } from './watch-section';
 
 let body: HTMLElement;
 
@@ -58,5 +59,6 @@ export function mountResearchPanel(element: HTMLElement): void {
   setRenderer(renderShell);
   renderShell();
   void loadContext();
+  void loadWatch();
   void pollLoop.pollNow();
 }

@@ -1,9 +1,10 @@
 // The Tasks tab: this sheet's research records (polled every 15 s while the panel is open, with progress, the daily
 // request budget, unreadable records, and the two answers to a create whose answer was lost; the credits badge read
-// again when tasks finish), and the account's task
-// history a page at a time with "View report" and "Write to selected row".
+// again when tasks finish), and the account's task history a page at a time with "View report" and "Write to
+// selected row".
 import { FINISHED_KEPT_DAYS, type ResearchStatusDto } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
+import { loadWatch, watchState } from './watch-section';
 import { h, message } from '../ui/dom';
 import { createPollLoop } from './poll-loop';
 import { refreshCredits } from '../ui/credits-badge';
@@ -11,10 +12,8 @@ import { output, render, state } from './state';
 
 const POLL_MS = 15000;
 
-/**
- * Takes a poll's answer: a poll that did not tick leaves out the request budget and the timer's state, and the panel
- * keeps showing what the last one that did said.
- */
+// Takes a poll's answer: one that did not tick leaves out the request budget and the timer's state (the panel keeps
+// what the last one that did said).
 function takeStatus(next: ResearchStatusDto): void {
   const previous = state.status;
   state.status = {
@@ -46,7 +45,7 @@ function takeStatus(next: ResearchStatusDto): void {
 
 /**
  * One poll (through pollLoop only; a failed one is tried again at the next interval): the ledger's state shows at
- * once, and when a tick is due the panel asks for it next and shows what it brought.
+ * once; when a tick is due the panel asks for it next and shows what it brought, and an active watch's runs again.
  */
 async function fetchStatus(): Promise<void> {
   const polled = await server.pollResearch();
@@ -55,6 +54,7 @@ async function fetchStatus(): Promise<void> {
   if (!polled.tickDue) return;
   takeStatus(await server.tickResearch());
   if (state.tab === 'tasks') render();
+  if (watchState.answer?.watch?.status === 'active') await loadWatch(true);
 }
 
 export const pollLoop = createPollLoop({

@@ -27,7 +27,7 @@ const SCHEDULE_REQUESTS_KEY = 'sheetscout.refresh.requests';
 const ENRICHMENT_RUNNING = /^An enrichment is running/;
 
 /** The spreadsheet's calendar at an instant (Utilities.formatDate: u = 1 Monday ... 7 Sunday). */
-function localTime(ms: number): LocalTime {
+export function localTime(ms: number): LocalTime {
   const [weekday, monthDay, hour] = formatInSpreadsheetZone(ms, 'u d H').split(' ').map(Number);
   return { weekday: weekday % 7, monthDay, hour };
 }

@@ -17,6 +17,16 @@ export function activeSheetId(): number {
   return SpreadsheetApp.getActiveSheet().getSheetId();
 }
 
+/** The name of the sheet with this id ('' when there is none). */
+export function sheetNameOf(sheetId: number): string {
+  return (
+    activeSpreadsheet()
+      .getSheets()
+      .find((sheet) => sheet.getSheetId() === sheetId)
+      ?.getName() ?? ''
+  );
+}
+
 // Read once per execution (every execution loads the script afresh): a spending check formats a date per task.
 let spreadsheetZone: string | null = null;
 

@@ -183,3 +183,50 @@ export interface WriteToRowRequest {
 
 /** The answer to a cap change: the guard as it now is, and why the change was refused (nothing changed then). */
 export type SpendingGuardAnswer = { guard: SpendingGuardDto } & ({ ok: true } | { ok: false; message: string });
+
+/** Account watch: rows researched again on a schedule, each run's changes written as a "Signals" cell per row. */
+export type WatchCadence = 'weekly' | 'monthly';
+export type WatchAction = 'pause' | 'resume' | 'stop';
+
+/** What the panel sends to watch the selected rows (a fields output: the fields are what the signals compare). */
+export interface WatchRequest {
+  sheetId: number;
+  rows: number[];
+  template: string;
+  depth: TaskDepth;
+  output: LaunchRequest['output'];
+  cadence: WatchCadence;
+  /** 0 = Sunday ... 6 = Saturday (weekly). */
+  weekday: number;
+  /** The most a run costs as the panel showed it and the user confirmed; null asks for that figure first. */
+  confirmedCreditsPerRun: number | null;
+}
+
+export interface WatchDto {
+  sheetId: number;
+  sheetName: string;
+  rows: number;
+  cadence: WatchCadence;
+  weekday: number;
+  status: 'active' | 'paused';
+  /** When the next run starts (epoch ms), null while paused. */
+  nextRunAt: number | null;
+  /** The most one run and one month of runs can cost (every row at the depth's full reservation). */
+  creditsPerRun: number;
+  creditsPerMonth: number;
+  signalsHeader: string;
+  /** The last run: when, and what it did or why it did not start ("Not started: ..."). */
+  lastRun: { at: number; text: string } | null;
+}
+
+export interface WatchAnswer {
+  ok: boolean;
+  /** What happened, or why not (shown as it is). */
+  message: string;
+  /** The cost to confirm before the watch is saved (the answer to a request without `confirmedCreditsPerRun`). */
+  confirm: { rows: number; creditsPerRun: number; creditsPerMonth: number } | null;
+  /** The active sheet's watch, if any. */
+  watch: WatchDto | null;
+  /** The spreadsheet's time zone (runs start at 06:00 in it). */
+  timeZone: string;
+}

@@ -1,6 +1,6 @@
 // Server functions of the Research panel (google.script.run) and its menu handler: each checks the request's shape
 // and calls the service that does the work (launch-service, status-service, history-service, row-import, selection,
-// guard-service). The timer's polling is timer-slice.ts.
+// guard-service, watch-service). The timer's polling is timer-slice.ts, its watch runs watch-service.ts.
 import { researchContext } from './context';
 import type {
   HistoryPageDto,
@@ -11,6 +11,9 @@ import type {
   SpendingGuardAnswer,
   SpendingGuardDto,
   UnconfirmedActionResponse,
+  WatchAction,
+  WatchAnswer,
+  WatchRequest,
   WriteToRowRequest,
   WriteToRowResponse,
 } from './contract';
@@ -22,8 +25,12 @@ import {
   PAGE_INDEX,
   SHOW_ROWS_REQUEST,
   TASK_ID,
+  WATCH_ACTION,
+  WATCH_REQUEST,
   WRITE_TO_ROW_REQUEST,
 } from './requests';
+import { changeWatch, getWatch, saveWatch } from './watch-service';
+import { spreadsheetTimeZone, toast } from '../platform/spreadsheet';
 import { showPanel } from '../platform/panels';
 import { changeSpendingGuard, guardDto } from './guard-service';
 import { panelContext, selectStatusCells } from './selection';
@@ -92,6 +99,34 @@ export function tickResearch(): ResearchStatusDto {
 /** Every task of the account, newest first, a page at a time. */
 export function listResearchHistory(page: number): HistoryPageDto {
   return historyPage(checkedRequest<number>(PAGE_INDEX, page, 'page'));
+}
+
+/** The active sheet's account watch. */
+export function getResearchWatch(): WatchAnswer {
+  return getWatch();
+}
+
+/** Watches the selected rows: the first answer is the cost to confirm; once confirmed, the watch is saved. */
+export function saveResearchWatch(request: WatchRequest): WatchAnswer {
+  const problem = requestProblem(WATCH_REQUEST, request, 'request');
+  return problem
+    ? { ok: false, message: unreadableRequest(problem), confirm: null, watch: null, timeZone: spreadsheetTimeZone() }
+    : saveWatch(request);
+}
+
+/** Pauses, resumes or stops the active sheet's watch. */
+export function changeResearchWatch(action: WatchAction): WatchAnswer {
+  return changeWatch(checkedRequest<WatchAction>(WATCH_ACTION, action, 'action'));
+}
+
+/** Menu: Account watch > Pause all watches (of this spreadsheet). */
+export function pauseAccountWatches(): void {
+  toast(changeWatch('pause', null).message);
+}
+
+/** Menu: Account watch > Resume all watches. */
+export function resumeAccountWatches(): void {
+  toast(changeWatch('resume', null).message);
 }
 
 /** The report of the active row's latest research. */

@@ -9,6 +9,7 @@ import { newTagId, rowsNeedingTags, tagBudgetProblem } from './row-tags';
 import { capMessage, guardRoom, rowsThatFit, type Calendar, type SpendingCap } from './spending-guard';
 import { createQueued, type JobDeps } from './jobs';
 import { locateEntries, rowNeedsWrite, writeRows } from './write-back';
+import type { WatchMark } from './watch';
 
 // ----------------------------------------------------------------------------------------------------------------
 // Launch
@@ -25,6 +26,8 @@ export interface LaunchPlanInput {
   rerun: boolean;
   /** Research again rows whose earlier task finished with a result in the row (the user confirmed the cost). */
   again: boolean;
+  /** The account watch run this launch is (its records carry it). */
+  watch?: WatchMark;
 }
 
 export interface LaunchPlan {
@@ -101,6 +104,7 @@ function queuedEntry(
     written: false,
     shownStatus: '',
     detached: false,
+    ...(input.watch ? { watch: input.watch } : {}),
   };
 }
 

@@ -13,6 +13,7 @@
 // (a 20,000-character brief, a 50-property schema) fits: its JSON is split over as many cells as it needs.
 import type { JsonSchemaObject, TaskDepth } from '../api/types';
 import { joinText, splitText } from '../shared/text-parts';
+import type { WatchMark } from './watch';
 
 export type LedgerState =
   'queued' | 'sending' | 'unconfirmed' | 'created' | 'in_progress' | 'done' | 'failed' | 'error';
@@ -78,6 +79,8 @@ export interface LedgerEntry {
    * may have started a task the service charges, so each counts at the depth's reservation against the spending cap.
    */
   maybeStarted?: number;
+  /** A run of an account watch launched this record: its result is compared with the row's values (watch.ts). */
+  watch?: WatchMark;
 }
 
 export const PENDING_STATES: readonly LedgerState[] = ['queued', 'sending', 'created', 'in_progress'];

@@ -46,6 +46,18 @@ export const LAUNCH_REQUEST = record(
   ['rerun', 'again', 'fitToCap'],
 );
 
+export const WATCH_REQUEST = record({
+  template: text,
+  depth: oneOfValues(DEPTHS),
+  output: OUTPUT_REQUEST,
+  sheetId: integer,
+  rows: { type: 'array', items: integer },
+  cadence: oneOfValues(['weekly', 'monthly']),
+  weekday: { type: 'integer', minimum: 0, maximum: 6 },
+  confirmedCreditsPerRun: orNull(integer),
+});
+export const WATCH_ACTION = oneOfValues(['pause', 'resume', 'stop']);
+
 export const ENTRY_IDS = textList;
 export const PAGE_INDEX = { type: 'integer', minimum: 0 };
 export const TASK_ID = { type: 'string', minLength: 1 };

@@ -6,6 +6,7 @@ import type { CellWrite, GridPort } from './ports';
 import { headerIndex, rowCells } from './results';
 import { keyColumn, keyString, locateRow, type SheetView } from './row-locator';
 import { type JobDeps } from './jobs';
+import { withSignals } from './watch';
 
 function sheetView(
   grid: GridPort,
@@ -53,6 +54,25 @@ export function locateEntries(
   return new Map(entries.map((entry) => [entry.id, view ? locateRow(entry.row, view) : null]));
 }
 
+const finishedReport = (deps: JobDeps, entry: LedgerEntry, fresh: Map<string, TaskReport>) =>
+  entry.state === 'done' && entry.taskId ? (fresh.get(entry.taskId) ?? deps.reports.get(entry.taskId) ?? null) : null;
+
+/** The values of the rows where an account watch's finished fields are about to be written (one read), by row. */
+function watchedRowsBefore(
+  deps: JobDeps,
+  sheetId: number,
+  located: Array<{ entry: LedgerEntry; row: number | null }>,
+  fresh: Map<string, TaskReport>,
+): Map<number, string[]> {
+  const rows = located
+    .filter(({ entry, row }) => row !== null && entry.watch && !entry.written)
+    .filter(({ entry }) => finishedReport(deps, entry, fresh)?.kind === 'schema')
+    .map(({ row }) => row as number);
+  if (rows.length === 0) return new Map();
+  const values = deps.grid.readRows(sheetId, rows);
+  return new Map(rows.map((row, i) => [row, values[i] ?? []]));
+}
+
 /**
  * Writes the rows of the given records (status changes and final results), one batch per sheet. Final records whose
  * row cannot be trusted any more become detached (their result stays in the ledger and viewer). Returns the records
@@ -78,17 +98,19 @@ export function writeRows(deps: JobDeps, entries: LedgerEntry[], fresh: Map<stri
     }
     const view = sheetView(deps.grid, sheetId, list, [...deps.ledger.all(), ...list]);
     const columns = view ? headerIndex(view.headers) : new Map<string, number>();
+    const located = list.map((entry) => ({ entry, row: view ? locateRow(entry.row, view) : null }));
+    const before = watchedRowsBefore(deps, sheetId, located, fresh);
     const cells: CellWrite[] = [];
-    for (const entry of list) {
+    for (const { entry, row } of located) {
       const finalState = !isPending(entry);
-      const row = view ? locateRow(entry.row, view) : null;
       if (row === null) {
         if (finalState) updated.push({ ...entry, detached: true, written: true });
         continue;
       }
-      const report =
-        entry.state === 'done' && entry.taskId ? (fresh.get(entry.taskId) ?? deps.reports.get(entry.taskId)) : null;
-      cells.push(...rowCells(entry, report, row, columns));
+      const report = finishedReport(deps, entry, fresh);
+      const own = rowCells(entry, report, row, columns);
+      const was = before.get(row);
+      cells.push(...(entry.watch && was ? withSignals(own, entry.mapping, entry.watch, row, was, columns) : own));
       updated.push({ ...entry, written: finalState ? true : entry.written, shownStatus: statusText(entry) });
     }
     if (cells.length > 0) deps.grid.write(sheetId, cells);

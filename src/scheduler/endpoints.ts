@@ -1,5 +1,5 @@
 // The shared timer's handler: the document's one time-driven trigger runs research polling, the enrichment
-// continuation, then scheduled refreshes, each a slice of one time budget (timer.ts), and removes itself when none
+// continuation, scheduled refreshes, then account watches' runs, each a slice of one time budget (timer.ts), and removes itself when none
 // has work left. A timer
 // Google runs without its spreadsheet (it may, for an add-on: not documented) can do nothing: it retires itself and
 // notes why for the user's panels. Each run is budgeted to what is left of Sheet Scout's share of the user's daily
@@ -8,6 +8,7 @@ import { appContext } from '../platform/app-context';
 import { enrichmentTimerSlice } from '../enrichment/timer-slice';
 import { refreshTimerSlice } from '../enrichment/schedule-service';
 import { researchTimerSlice } from '../research/timer-slice';
+import { watchTimerSlice } from '../research/watch-runs';
 import { appsScriptTimer, retireDocumentlessTimer } from '../platform/timer-triggers';
 import { hasActiveSpreadsheet } from '../platform/spreadsheet';
 import { runTimer } from './timer';
@@ -32,6 +33,7 @@ export function sheetScoutTimer(event?: { triggerUid?: string }): void {
         { feature: 'research', runSlice: researchTimerSlice },
         { feature: 'enrichment', runSlice: enrichmentTimerSlice },
         { feature: 'refresh', runSlice: refreshTimerSlice },
+        { feature: 'watch', runSlice: watchTimerSlice },
       ],
       budgetMs,
     );

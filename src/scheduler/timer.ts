@@ -22,8 +22,8 @@ export const TIMER_BUDGET_MS = 4.5 * 60 * 1000;
 /** A feature whose share of the budget is below this waits for the next tick (its pending state is kept). */
 export const MIN_SLICE_MS = 10_000;
 
-export type TimerFeature = 'research' | 'enrichment' | 'refresh';
-export const TIMER_FEATURES: readonly TimerFeature[] = ['research', 'enrichment', 'refresh'];
+export type TimerFeature = 'research' | 'enrichment' | 'refresh' | 'watch';
+export const TIMER_FEATURES: readonly TimerFeature[] = ['research', 'enrichment', 'refresh', 'watch'];
 
 export type TimerCadence = 'minute' | 'hourly';
 

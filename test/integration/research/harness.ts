@@ -36,6 +36,8 @@ export async function runtimeFor(
     urlFetchTimeoutMs?: number;
     addOn?: boolean;
     behaviours?: Partial<Behaviours>;
+    /** Other editors of the spreadsheet (each with their own properties, caches and triggers). */
+    users?: string[];
   } = {},
 ): Promise<GasRuntime> {
   const clock: ManualClock = createManualClock(await world.control.now());
@@ -46,6 +48,7 @@ export async function runtimeFor(
     limits: options.urlFetchTimeoutMs ? { urlFetchTimeoutMs: options.urlFetchTimeoutMs } : {},
     addOn: options.addOn,
     behaviours: options.behaviours,
+    users: options.users,
     spreadsheetOptions: { metadataFollowsSort: options.metadataFollowsSort },
   });
   return closeAfterTest(runtime);

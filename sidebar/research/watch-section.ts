@@ -1,0 +1,225 @@
+// The Launch tab's "Watch these rows" section (account watch): the selected rows researched again every week or month
+// with the tab's brief, depth and fields, each run writing a Signals cell per row. The cost of a run and of a month is
+// shown and confirmed before the watch is saved; once saved it shows the next run, the last run and Pause, Resume and
+// Stop. Service text (the last run's line) is shown as text.
+import type { WatchAnswer, WatchCadence, WatchDto } from '../../src/research/contract';
+import { errorText, server } from '../bridge';
+import { h, message } from '../ui/dom';
+import { output, render, state } from './state';
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+export interface WatchState {
+  answer: WatchAnswer | null;
+  cadence: WatchCadence;
+  weekday: number;
+  /** The last answer's message (a refusal, or what a change did), shown in the section. */
+  notice: { kind: 'error' | 'ok' | 'warn'; text: string } | null;
+  busy: boolean;
+  /** The section is open (kept across redraws; opened by a watch or a cost to confirm). */
+  open: boolean;
+}
+
+export const watchState: WatchState = {
+  answer: null,
+  cadence: 'weekly',
+  weekday: 1,
+  notice: null,
+  busy: false,
+  open: false,
+};
+
+const when = (ms: number, timeZone: string) =>
+  new Date(ms).toLocaleString(undefined, {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+
+/**
+ * Reads the active sheet's watch (the panel's opening, the selection read again, and after a tick); `onlyIfChanged`
+ * redraws only when the watch changed (a background read must not redraw the form under the user's typing).
+ */
+export async function loadWatch(onlyIfChanged = false): Promise<void> {
+  const before = JSON.stringify(watchState.answer?.watch ?? null);
+  try {
+    watchState.answer = await server.getResearchWatch();
+    if (watchState.answer.watch) watchState.open = true;
+    if (watchState.answer.message) watchState.notice = { kind: 'warn', text: watchState.answer.message };
+  } catch (error) {
+    if (onlyIfChanged) return;
+    watchState.notice = { kind: 'error', text: errorText(error) };
+  }
+  if (!onlyIfChanged || JSON.stringify(watchState.answer?.watch ?? null) !== before) render();
+}
+
+async function answered(call: () => Promise<WatchAnswer>): Promise<void> {
+  if (watchState.busy) return;
+  watchState.busy = true;
+  render();
+  try {
+    const answer = await call();
+    watchState.open = true;
+    watchState.answer = answer.ok ? answer : { ...answer, watch: answer.watch ?? watchState.answer?.watch ?? null };
+    watchState.notice = answer.message ? { kind: answer.ok ? 'ok' : 'error', text: answer.message } : null;
+  } catch (error) {
+    watchState.notice = { kind: 'error', text: errorText(error) };
+  } finally {
+    watchState.busy = false;
+    render();
+    document.getElementById('watch-section')?.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+/** Asks for the cost (confirmed = null) or saves the watch with the cost the user confirmed. */
+function save(confirmed: number | null): void {
+  const context = state.context;
+  if (!context) return;
+  void answered(() =>
+    server.saveResearchWatch({
+      sheetId: context.sheetId,
+      rows: context.rows,
+      template: state.template,
+      depth: state.depth,
+      output: output(),
+      cadence: watchState.cadence,
+      weekday: watchState.weekday,
+      confirmedCreditsPerRun: confirmed,
+    }),
+  );
+}
+
+function scheduleControls(): HTMLElement {
+  const cadence = h(
+    'select',
+    {
+      id: 'watch-cadence',
+      'aria-label': 'How often',
+      onchange: (e: Event) => {
+        watchState.cadence = (e.target as HTMLSelectElement).value as WatchCadence;
+        render();
+      },
+    },
+    h('option', { value: 'weekly', selected: watchState.cadence === 'weekly' }, 'Every week on'),
+    h('option', { value: 'monthly', selected: watchState.cadence === 'monthly' }, 'Every month (the 1st)'),
+  );
+  const weekday = h(
+    'select',
+    {
+      id: 'watch-weekday',
+      'aria-label': 'Day of the week',
+      hidden: watchState.cadence !== 'weekly',
+      onchange: (e: Event) => {
+        watchState.weekday = Number((e.target as HTMLSelectElement).value);
+      },
+    },
+    ...WEEKDAYS.map((day, i) => h('option', { value: String(i), selected: i === watchState.weekday }, day)),
+  );
+  return h('div', { class: 'row' }, cadence, weekday);
+}
+
+/** The cost to confirm, and the button that saves the watch with it. */
+function confirmation(answer: WatchAnswer): HTMLElement | null {
+  const confirm = answer.confirm;
+  if (!confirm) return null;
+  const runs = watchState.cadence === 'weekly' ? 'up to 5 runs' : '1 run';
+  return h(
+    'div',
+    { id: 'watch-confirm' },
+    message(
+      'warn',
+      `Watching ${confirm.rows} rows costs up to ${confirm.creditsPerRun} credits a run and up to ` +
+        `${confirm.creditsPerMonth} a month (${runs}). Only research agents that run are billed. Runs count against ` +
+        'the spending cap: a run the cap has no room for does not start.',
+    ),
+    h(
+      'div',
+      { class: 'row' },
+      h(
+        'button',
+        { type: 'button', class: 'primary', id: 'watch-save', onclick: () => save(confirm.creditsPerRun) },
+        `Watch ${confirm.rows} rows`,
+      ),
+    ),
+  );
+}
+
+/** A saved watch: when it runs, its cost, the last run, and its buttons. */
+function watchStatus(watch: WatchDto, timeZone: string): HTMLElement {
+  const cadence = watch.cadence === 'weekly' ? `every ${WEEKDAYS[watch.weekday]}` : 'on the 1st of every month';
+  const change = (action: 'pause' | 'resume' | 'stop') => () => void answered(() => server.changeResearchWatch(action));
+  return h(
+    'div',
+    { id: 'watch-status' },
+    h(
+      'p',
+      {},
+      `Watching ${watch.rows} rows of "${watch.sheetName}" ${cadence} at 06:00 (${timeZone}), up to ` +
+        `${watch.creditsPerRun} credits a run. Changes go to the "${watch.signalsHeader}" column.`,
+    ),
+    h(
+      'p',
+      { id: 'watch-next' },
+      watch.status === 'paused' ? 'Paused.' : `Next run: ${when(watch.nextRunAt ?? 0, timeZone)}.`,
+    ),
+    h(
+      'p',
+      { class: 'muted', id: 'watch-last' },
+      watch.lastRun ? `Last run ${when(watch.lastRun.at, timeZone)}: ${watch.lastRun.text}.` : 'Not run yet.',
+    ),
+    h(
+      'div',
+      { class: 'row' },
+      watch.status === 'paused'
+        ? h('button', { type: 'button', id: 'watch-resume', onclick: change('resume') }, 'Resume')
+        : h('button', { type: 'button', id: 'watch-pause', onclick: change('pause') }, 'Pause'),
+      h('button', { type: 'button', id: 'watch-stop', onclick: change('stop') }, 'Stop watching'),
+    ),
+  );
+}
+
+export function watchSection(): HTMLElement {
+  const answer = watchState.answer;
+  const watch = answer?.watch ?? null;
+  const fields = state.outputKind === 'fields';
+  const rows = state.context?.rows.length ?? 0;
+  return h(
+    'details',
+    {
+      id: 'watch-section',
+      open: watchState.open,
+      ontoggle: (e: Event) => {
+        watchState.open = (e.target as HTMLDetailsElement).open;
+      },
+    },
+    h('summary', {}, watch ? 'Account watch' : 'Watch these rows on a schedule'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Researches the rows again every week or month with this brief and fields, and writes what changed in a ' +
+        'Signals column ("employee_count 51-200 -> 201-500"), with the old value in the changed cell\'s note.',
+    ),
+    watch && answer ? watchStatus(watch, answer.timeZone) : null,
+    scheduleControls(),
+    fields
+      ? h(
+          'div',
+          { class: 'row' },
+          h(
+            'button',
+            { type: 'button', id: 'watch-preview', disabled: rows === 0 || watchState.busy, onclick: () => save(null) },
+            watch ? `Watch the ${rows} selected rows instead` : `Watch the ${rows} selected rows`,
+          ),
+        )
+      : h(
+          'div',
+          { class: 'muted', id: 'watch-needs-fields' },
+          'A watch compares fields: choose "Fields" as the output.',
+        ),
+    answer ? confirmation(answer) : null,
+    watchState.notice ? message(watchState.notice.kind, watchState.notice.text) : null,
+  );
+}

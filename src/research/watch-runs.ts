@@ -1,0 +1,139 @@
+// Account watch runs (watch.ts holds the rules): the shared timer's slice that starts each due run of a watch with the
+// panels closed, from the timer of the editor who saved it: its rows found by their key values, the spending cap
+// checked for the whole run first, then the same launch as the panel's, its records marked with the run.
+import { researchContext, withLock, type Research } from './context';
+import { userMessage } from '../api/errors';
+import { reservationFor } from './depth';
+import { runLaunch } from './launch';
+import { keyColumn, keyString } from './row-locator';
+import { requestProblem, storageProblem } from './preconditions';
+import { spreadsheetCalendar, storedCap } from './guard-service';
+import { readWatches, SIGNALS_HEADER, writeWatches, type Watch } from './watch';
+import { nextRun } from '../enrichment/schedule';
+import { localTime } from '../enrichment/schedule-service';
+import { myTimers, reserveTimer } from '../scheduler/timer';
+
+/** A watch run's launch may take this long in the timer's slice (the rest stays queued for the ticks). */
+const RUN_LAUNCH_MS = 60_000;
+
+const stores = (r: Research) => r.records.records;
+
+/**
+ * The current rows of the watch's rows, found by their key values (where rows repeat them, the first such row: the
+ * same company), in key order.
+ */
+function watchedRows(r: Research, watch: Watch): { rows: number[]; missing: number } {
+  const headers = r.deps.grid.headers(watch.sheetId) ?? [];
+  const columns = watch.keyHeaders.map((header) => keyColumn(headers, header));
+  if (columns.some((column) => column === null)) return { rows: [], missing: watch.rowKeys.length };
+  const values = r.deps.grid.readColumns(watch.sheetId, columns as number[]);
+  const rowsByKey = new Map<string, number[]>();
+  values.forEach((row, i) => {
+    const key = keyString(row.map((value) => value.trim()));
+    rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), i + 2]);
+  });
+  const rows: number[] = [];
+  for (const key of watch.rowKeys) {
+    const found = rowsByKey.get(keyString(key)) ?? [];
+    if (found.length > 0) rows.push(found[0]);
+  }
+  return { rows, missing: watch.rowKeys.length - rows.length };
+}
+
+/** Starts one due run of a watch (under the lock): its summary line. */
+function startRun(r: Research, watch: Watch, deadline: number): string {
+  const { rows, missing } = watchedRows(r, watch);
+  const notFound = missing > 0 ? `, ${missing} rows not found (the values their brief reads changed)` : '';
+  if (rows.length === 0) return `Not started: none of the ${watch.rowKeys.length} watched rows was found`;
+  const user = r.deps.client.getUser();
+  if (!user.ok) return `Not started: ${userMessage(user.error)}`;
+  if (user.value.email !== watch.savedBy)
+    return `Not started: the watch is paid from ${watch.savedBy}, who saved it, and this timer's token is ${user.value.email}'s`;
+  const run = watch.run as { n: number; at: number };
+  const outcome = runLaunch(
+    r.deps,
+    {
+      sheetId: watch.sheetId,
+      rows,
+      template: watch.template,
+      depth: watch.depth,
+      schema: watch.schema,
+      mapping: watch.mapping,
+      rerun: false,
+      again: true,
+      watch: { id: watch.id, run: run.n, signalsHeader: SIGNALS_HEADER, day: spreadsheetCalendar().day(run.at) },
+    },
+    {
+      deadline,
+      availableCredits: user.value.available_credits,
+      reservationPerTask: reservationFor(watch.depth),
+      guard: { cap: storedCap(r.document), calendar: spreadsheetCalendar(), fitToCap: false },
+      canFinish: (plan) =>
+        requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
+        storageProblem(plan.entries, r.deps.grid.cellsInUse()) ??
+        (reserveTimer(r.trigger, 'research')?.blocksSpending ? 'no timer can collect the results' : null),
+    },
+  );
+  if (outcome.refused) return `Not started: ${outcome.refused.split('\n')[0]}`;
+  const created = outcome.entries.length;
+  const running = outcome.plan.skippedRunning.length;
+  const still = running > 0 ? `, ${running} still researching from before` : '';
+  return `Researching ${created} rows${still}${notFound}`;
+}
+
+/**
+ * The shared timer's slice: starts the watches' due runs (one at a time, under the document lock). A run is marked
+ * started (with its number) before anything is sent; one found marked in a later slice was interrupted: its records
+ * in the ledger say whether its launch went through, so no row of a run is paid twice. Pending while any watch is
+ * active (its next run needs the timer).
+ */
+export function watchTimerSlice(budgetMs: number): { pending: boolean } {
+  const r = researchContext(budgetMs);
+  const mine = myTimers(r.trigger);
+  // Another editor's watch runs from their timer (their token pays); one of an older record, from any.
+  const runsHere = (watch: Watch) => watch.timer === null || mine.includes(watch.timer);
+  const deadline = r.context.clock.now() + Math.min(budgetMs, RUN_LAUNCH_MS);
+  return withLock(
+    r,
+    1000,
+    () => ({ pending: true }),
+    () => {
+      for (;;) {
+        const now = r.context.clock.now();
+        const watches = readWatches(stores(r));
+        const due = watches.find(
+          (watch) => watch.status === 'active' && (watch.run || watch.nextRunAt <= now) && runsHere(watch),
+        );
+        if (!due || now >= deadline)
+          return { pending: watches.some((watch) => watch.status === 'active' && runsHere(watch)) };
+        const run = due.run ?? { n: due.runs + 1, at: now };
+        const interrupted = due.run !== null && launchedBefore(r, due.id, run.n);
+        writeWatches(
+          stores(r),
+          watches.map((watch) => (watch === due ? { ...watch, run } : watch)),
+        );
+        const text = interrupted
+          ? 'Researching (resumed after an interruption)'
+          : startRun(r, { ...due, run }, deadline);
+        const after = readWatches(stores(r)).map((watch) =>
+          watch.id === due.id
+            ? {
+                ...watch,
+                run: null,
+                runs: run.n,
+                lastRun: { at: run.at, text },
+                nextRunAt: nextRun(watch, Math.max(now, watch.nextRunAt), localTime),
+              }
+            : watch,
+        );
+        writeWatches(stores(r), after);
+      }
+    },
+  );
+}
+
+/** Whether records of this watch run are in the ledger (its launch saved them before sending anything). */
+function launchedBefore(r: Research, watchId: string, run: number): boolean {
+  r.deps.ledger.load();
+  return r.deps.ledger.all().some((entry) => entry.watch?.id === watchId && entry.watch.run === run);
+}

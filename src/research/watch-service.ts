@@ -1,0 +1,229 @@
+// Account watch from the panels and the menu (watch.ts holds the rules, watch-runs.ts runs it): the Research panel's
+// watch of the active sheet (its cost to confirm, saved once confirmed, pause, resume, stop; its saver's timer made
+// again when they open the panel), and the menu's pause and resume of every watch.
+import { researchContext, withLock, type Research } from './context';
+import type { WatchAction, WatchAnswer, WatchRequest } from './contract';
+import { userMessage } from '../api/errors';
+import { parseTemplate } from './brief-template';
+import { reservationFor } from './depth';
+import { jsonSchemaProblems } from './json-schema-check';
+import { outputClashes, resolveOutput } from './launch-request';
+import { keyHeaderOf, keyString } from './row-locator';
+import { spreadsheetCalendar } from './guard-service';
+import { creditsPerMonth, readWatches, SIGNALS_HEADER, watchDto, writeWatches, type Watch } from './watch';
+import { nextRun } from '../enrichment/schedule';
+import { localTime } from '../enrichment/schedule-service';
+import { myTimers, removeTimerIfIdle, reserveTimer, type TimerProblem } from '../scheduler/timer';
+import { activeSheetId, sheetNameOf, spreadsheetTimeZone } from '../platform/spreadsheet';
+import { BUSY_MESSAGE } from '../shared/busy';
+
+const refused = (message: string, watch: Watch | undefined = undefined): WatchAnswer => ({
+  ok: false,
+  message,
+  confirm: null,
+  watch: watch ? watchDto(watch) : null,
+  timeZone: spreadsheetTimeZone(),
+});
+
+function stores(r: Research) {
+  return r.records.records;
+}
+
+/**
+ * The active sheet's watch. Active watches need the document's timer: one deleted meanwhile (by the user, or with
+ * every other trigger of a user who left) is made again here, under the lock when it is free.
+ */
+export function getWatch(): WatchAnswer {
+  const r = researchContext();
+  const sheetId = activeSheetId();
+  const watch = readWatches(stores(r)).find((entry) => entry.sheetId === sheetId);
+  const timer = watch?.status === 'active' ? restoreTimer(r, watch) : null;
+  const overdue = watch?.status === 'active' && r.context.clock.now() - watch.nextRunAt > OVERDUE_AFTER_MS;
+  const due = watch ? spreadsheetCalendar().day(watch.nextRunAt) : '';
+  return {
+    ok: true,
+    message:
+      timer?.problem?.message ??
+      (!overdue
+        ? ''
+        : timer?.runsHere
+          ? `The run due ${due} starts at the timer's next run (within the hour).`
+          : `The run due ${due} has not started: runs start from the timer of ${watch.savedBy}, who saved the ` +
+            'watch; opening this panel with their Sheet Scout account sets it up again.'),
+    confirm: null,
+    watch: watch ? watchDto(watch) : null,
+    timeZone: spreadsheetTimeZone(),
+  };
+}
+
+/** A run that has not started this long after it was due is overdue (the timer fires at most hourly). */
+const OVERDUE_AFTER_MS = 3 * 60 * 60 * 1000;
+
+/**
+ * Runs are paid from the account that saved the watch, so only that editor's timer runs it: when the panel is opened
+ * by them (their token's account) and their timer is gone (deleted, or never made), it is made again under the lock.
+ */
+function restoreTimer(r: Research, watch: Watch): { runsHere: boolean; problem: TimerProblem | null } {
+  if (watch.timer && myTimers(r.trigger).includes(watch.timer)) return { runsHere: true, problem: null };
+  const user = r.deps.client.getUser();
+  if (!user.ok || user.value.email !== watch.savedBy) return { runsHere: false, problem: null };
+  const problem = withLock(
+    r,
+    1000,
+    () => null,
+    () => {
+      const problem = reserveTimer(r.trigger, 'watch', { ownTimer: true });
+      const timer = myTimers(r.trigger)[0] ?? null;
+      const watches = readWatches(stores(r));
+      writeWatches(
+        stores(r),
+        watches.map((entry) => (entry.id === watch.id ? { ...entry, timer } : entry)),
+      );
+      return problem;
+    },
+  );
+  return { runsHere: true, problem };
+}
+
+/** The watched rows' key values (the brief's columns), distinct and not empty, in row order. */
+function rowKeysOf(r: Research, sheetId: number, rows: number[], columns: number[]): string[][] {
+  const values = r.deps.grid.readRows(sheetId, rows);
+  const seen = new Set<string>();
+  const keys: string[][] = [];
+  for (const rowValues of values) {
+    const key = columns.map((column) => String(rowValues[column - 1] ?? '').trim());
+    if (key.every((value) => value === '') || seen.has(keyString(key))) continue;
+    seen.add(keyString(key));
+    keys.push(key);
+  }
+  return keys;
+}
+
+/**
+ * Watches the selected rows: without `confirmedCreditsPerRun` (or with a figure that is no longer right) it answers
+ * with the cost to confirm; with it, the watch is saved, replacing the sheet's earlier one.
+ */
+export function saveWatch(request: WatchRequest): WatchAnswer {
+  const output = resolveOutput(request.output, jsonSchemaProblems);
+  if (!output.ok) return refused(output.errors[0] ?? 'Check the output fields');
+  if (output.mapping.kind !== 'fields' || !output.schema)
+    return refused('A watch compares fields between runs: choose "Fields" as the output first.');
+  const schema = output.schema;
+  const r = researchContext();
+  const headers = r.deps.grid.headers(request.sheetId);
+  if (!headers) return refused('That sheet no longer exists: reopen the panel');
+  const template = parseTemplate(request.template, headers);
+  if (!template.ok) return refused(template.errors[0] ?? 'Check the brief');
+  if (template.template.columns.length === 0)
+    return refused('The brief must name a column (like {Domain}): that is how each watched row is found again.');
+  const clashes = outputClashes([...output.headers, SIGNALS_HEADER], headers, template.template.columns);
+  if (clashes.length > 0) return refused(clashes[0]);
+  const rows = [...new Set(request.rows)].filter((row) => Number.isInteger(row) && row >= 2);
+  const rowKeys = rowKeysOf(r, request.sheetId, rows, template.template.columns);
+  if (rowKeys.length === 0) return refused('Select the rows to watch (below the header row, with a brief).');
+  const creditsPerRun = rowKeys.length * reservationFor(request.depth);
+  const confirm = {
+    rows: rowKeys.length,
+    creditsPerRun,
+    creditsPerMonth: creditsPerMonth(creditsPerRun, request.cadence),
+  };
+  if (request.confirmedCreditsPerRun !== creditsPerRun)
+    return {
+      ok: true,
+      message: 'Confirm the cost to save the watch.',
+      confirm,
+      watch: null,
+      timeZone: spreadsheetTimeZone(),
+    };
+  const user = r.deps.client.getUser();
+  if (!user.ok) return refused(userMessage(user.error));
+  return withLock(
+    r,
+    30000,
+    () => refused(BUSY_MESSAGE),
+    () => {
+      const timer = reserveTimer(r.trigger, 'watch', { ownTimer: true });
+      if (timer?.blocksSpending) return refused(timer.message);
+      r.deps.grid.ensureHeaders(request.sheetId, [...output.headers, SIGNALS_HEADER]);
+      const now = r.context.clock.now();
+      const watches = readWatches(stores(r));
+      const previous = watches.find((entry) => entry.sheetId === request.sheetId);
+      const watch: Watch = {
+        id: previous?.id ?? r.deps.newId(),
+        sheetId: request.sheetId,
+        sheetName: sheetNameOf(request.sheetId),
+        template: request.template,
+        depth: request.depth,
+        schema,
+        mapping: output.mapping,
+        keyHeaders: template.template.columns.map((column) => keyHeaderOf(headers, column)),
+        rowKeys,
+        cadence: request.cadence,
+        weekday: request.weekday,
+        status: 'active',
+        nextRunAt: nextRun({ cadence: request.cadence, weekday: request.weekday }, now, localTime),
+        creditsPerRun,
+        run: null,
+        runs: previous?.runs ?? 0,
+        lastRun: previous?.lastRun ?? null,
+        savedBy: user.value.email,
+        confirmedAt: now,
+        timer: myTimers(r.trigger)[0] ?? null,
+      };
+      writeWatches(stores(r), [...watches.filter((entry) => entry !== previous), watch]);
+      const note = timer ? ` ${timer.message} Until it runs, runs start while a panel is open.` : '';
+      return {
+        ok: true,
+        message: `Watching ${rowKeys.length} rows ${request.cadence}: up to ${creditsPerRun} credits a run.${note}`,
+        confirm: null,
+        watch: watchDto(watch),
+        timeZone: spreadsheetTimeZone(),
+      };
+    },
+  );
+}
+
+/** Pauses, resumes or stops the watch of the active sheet (`sheetId` null: every watch of the document). */
+export function changeWatch(action: WatchAction, sheetId: number | null = activeSheetId()): WatchAnswer {
+  const r = researchContext();
+  // Resumed watches run from their saver's timer: made again when the one resuming is the saver.
+  const account = action === 'resume' ? r.deps.client.getUser() : null;
+  const email = account?.ok ? account.value.email : null;
+  return withLock(
+    r,
+    30000,
+    () => refused(BUSY_MESSAGE),
+    () => {
+      const now = r.context.clock.now();
+      const watches = readWatches(stores(r));
+      const chosen = watches.filter((watch) => sheetId === null || watch.sheetId === sheetId);
+      if (chosen.length === 0)
+        return refused(sheetId === null ? 'No account watch in this spreadsheet.' : 'This sheet has no watch.');
+      const saver = chosen.some((watch) => watch.savedBy === email);
+      const timer = saver ? reserveTimer(r.trigger, 'watch', { ownTimer: true }) : null;
+      const ownTimer = saver ? (myTimers(r.trigger)[0] ?? null) : null;
+      const kept =
+        action === 'stop'
+          ? watches.filter((watch) => !chosen.includes(watch))
+          : watches.map((watch) => {
+              if (!chosen.includes(watch)) return watch;
+              if (action === 'pause') return { ...watch, status: 'paused' as const };
+              const nextRunAt = watch.nextRunAt > now ? watch.nextRunAt : nextRun(watch, now, localTime);
+              const runner = watch.savedBy === email ? ownTimer : watch.timer;
+              return { ...watch, status: 'active' as const, nextRunAt, timer: runner };
+            });
+      writeWatches(stores(r), kept);
+      if (!kept.some((watch) => watch.status === 'active')) removeTimerIfIdle(r.trigger, 'watch');
+      const own = kept.find((watch) => watch.sheetId === activeSheetId());
+      const verb = { pause: 'Paused', resume: 'Resumed', stop: 'Stopped' }[action];
+      const what = chosen.length === 1 ? `the watch of "${chosen[0].sheetName}"` : `${chosen.length} watches`;
+      return {
+        ok: true,
+        message: `${verb} ${what}.${timer ? ` ${timer.message}` : ''}`,
+        confirm: null,
+        watch: own ? watchDto(own) : null,
+        timeZone: spreadsheetTimeZone(),
+      };
+    },
+  );
+}

@@ -1,0 +1,164 @@
+// Account watch (the rules; watch-service.ts runs them): rows of a sheet researched again on a schedule with a fields
+// schema, each run comparing every field with what the row held and writing a "Signals" cell ("employee_count
+// 51-200 -> 201-500; new funding_stage: Series B") beside the new values, whose cells get a "Was X until <day>" note.
+// One watch per sheet, kept in the records sheet (a thousand rows' keys do not fit a property). A row is known by the
+// values of the brief's columns (as launches know it), so sorts and inserts keep it; rows repeating the same values
+// are one company, watched once (in the first such row). The money rules: a run's most
+// (every row at the depth's full reservation) is shown and confirmed before saving; a run the spending cap has no
+// room for does not start and says why; a run's launch is recorded before anything is sent and its rows carry the
+// run's number, so an interrupted run resumes without paying twice for a row; only the timer of the editor who saved
+// the watch (whose token confirmed the cost) runs it. Pure over the record store.
+import type { JsonSchemaObject, TaskDepth } from '../api/types';
+import type { OutputMapping } from './ledger';
+import type { CellWrite } from './ports';
+import type { WatchCadence, WatchDto } from './contract';
+import type { KeyValueStore } from '../ports';
+import { changeNote, sameCell, shown } from '../enrichment/refresh-changes';
+
+const WATCHES_KEY = 'sheetscout.research.watches';
+export const SIGNALS_HEADER = 'Signals';
+/** Runs a month can hold: five weekly runs (a month has 4 or 5 of a weekday), one monthly. */
+const RUNS_PER_MONTH: Record<WatchCadence, number> = { weekly: 5, monthly: 1 };
+const SIGNAL_VALUE_CHARS = 60;
+const SIGNALS_CHARS = 2000;
+/** The Signals cell of a row whose fields were all empty before: nothing to compare yet. */
+export const FIRST_LOOK = 'First look: the next run compares with these values';
+
+export interface Watch {
+  id: string;
+  sheetId: number;
+  sheetName: string;
+  template: string;
+  depth: TaskDepth;
+  schema: JsonSchemaObject;
+  mapping: OutputMapping;
+  /** Headers of the brief's columns, and each watched row's values in them. */
+  keyHeaders: string[];
+  rowKeys: string[][];
+  cadence: WatchCadence;
+  weekday: number;
+  status: 'active' | 'paused';
+  nextRunAt: number;
+  creditsPerRun: number;
+  /** The run whose launch was started (its rows carry `n`): done once its records are in the ledger. */
+  run: { n: number; at: number } | null;
+  runs: number;
+  lastRun: { at: number; text: string } | null;
+  /** Who saved it (the service account's e-mail: runs are paid from it) and when the cost was confirmed. */
+  savedBy: string;
+  confirmedAt: number;
+  /**
+   * The timer of the editor who saved it (their token pays, so only their timer runs it), by trigger id; null when
+   * none could be made (a test deployment: runs start while a panel of theirs is open).
+   */
+  timer: string | null;
+}
+
+/** What a launched record of a watch carries: the watch, the run, where its signals go and the run's day. */
+export interface WatchMark {
+  id: string;
+  run: number;
+  signalsHeader: string;
+  day: string;
+}
+
+export function readWatches(store: KeyValueStore): Watch[] {
+  try {
+    const parsed = JSON.parse(store.get(WATCHES_KEY) ?? '[]') as unknown;
+    return Array.isArray(parsed) ? (parsed as Watch[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function writeWatches(store: KeyValueStore, watches: Watch[]): void {
+  if (watches.length === 0) store.remove(WATCHES_KEY);
+  else store.set(WATCHES_KEY, JSON.stringify(watches));
+}
+
+export function creditsPerMonth(creditsPerRun: number, cadence: WatchCadence): number {
+  return creditsPerRun * RUNS_PER_MONTH[cadence];
+}
+
+export function watchDto(watch: Watch): WatchDto {
+  return {
+    sheetId: watch.sheetId,
+    sheetName: watch.sheetName,
+    rows: watch.rowKeys.length,
+    cadence: watch.cadence,
+    weekday: watch.weekday,
+    status: watch.status,
+    nextRunAt: watch.status === 'active' ? watch.nextRunAt : null,
+    creditsPerRun: watch.creditsPerRun,
+    creditsPerMonth: creditsPerMonth(watch.creditsPerRun, watch.cadence),
+    signalsHeader: SIGNALS_HEADER,
+    lastRun: watch.lastRun,
+  };
+}
+
+const clipValue = (text: string) =>
+  text.length > SIGNAL_VALUE_CHARS ? `${text.slice(0, SIGNAL_VALUE_CHARS - 1)}…` : text;
+
+/** One field's value before and after a run, by the schema property's name. */
+export interface FieldChange {
+  name: string;
+  before: unknown;
+  after: unknown;
+}
+
+/**
+ * The Signals cell of a row: each field whose value changed ("name before -> after", "new name: after" for a value
+ * that appears, "name removed (was before)" for one that goes), or "No change" when none did.
+ */
+export function signalsText(fields: FieldChange[]): string {
+  const parts: string[] = [];
+  for (const { name, before, after } of fields) {
+    if (sameCell(before, after)) continue;
+    const was = clipValue(shown(before).trim());
+    const now = clipValue(shown(after).trim());
+    if (was === '') parts.push(`new ${name}: ${now}`);
+    else if (now === '') parts.push(`${name} removed (was ${was})`);
+    else parts.push(`${name} ${was} -> ${now}`);
+  }
+  const text = parts.length > 0 ? parts.join('; ') : 'No change';
+  return text.length > SIGNALS_CHARS ? `${text.slice(0, SIGNALS_CHARS - 1)}…` : text;
+}
+
+/** The note of a watched cell whose value changed (joined with the value's own evidence note, if any). */
+export function changedNote(before: unknown, day: string, evidence: string | null): string {
+  const note = changeNote(before, day);
+  return evidence ? `${note}\n\n${evidence}` : note;
+}
+
+/**
+ * A watched row's cells of a finished run: the field cells whose value changed get a "Was X until <day>" note, and
+ * the Signals cell says what changed (`before`: the row's display values before the write, column 1 first).
+ */
+export function withSignals(
+  cells: CellWrite[],
+  mapping: OutputMapping,
+  mark: WatchMark,
+  row: number,
+  before: readonly string[],
+  columns: Map<string, number>,
+): CellWrite[] {
+  const byColumn = new Map(cells.map((cell) => [cell.column, cell]));
+  const changes: FieldChange[] = [];
+  const out = cells.map((cell) => ({ ...cell }));
+  for (const field of mapping.fields ?? []) {
+    const column = columns.get(field.header);
+    const cell = column ? byColumn.get(column) : undefined;
+    if (!column || !cell) continue;
+    const was = before[column - 1] ?? '';
+    changes.push({ name: field.name, before: was, after: cell.value });
+    if (!sameCell(was, cell.value) && shown(was).trim() !== '') {
+      const target = out.find((candidate) => candidate.column === column);
+      if (target) target.note = changedNote(was, mark.day, cell.note ?? null);
+    }
+  }
+  const signalsColumn = columns.get(mark.signalsHeader);
+  const firstLook = changes.every((change) => shown(change.before).trim() === '');
+  if (signalsColumn)
+    out.push({ row, column: signalsColumn, value: firstLook ? FIRST_LOOK : signalsText(changes), note: null });
+  return out;
+}

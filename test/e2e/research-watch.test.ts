@@ -1,0 +1,115 @@
+// Account watch in the playground at 300 px (issue 27): watch 3 rows weekly with an employee_count field (the cost of
+// a run and of a month confirmed first, the next run shown), let the timer run it a week later, change one company at
+// the service, let the next week's run find it: the row's Signals cell says what changed and the changed cell's note
+// says what it was; then pause and stop from the panel.
+import { describeWithBrowser, stackForSuite } from './harness';
+import { clippedTexts } from './layout-check';
+import { parseDomain } from '../../src/shared/domain';
+
+jest.setTimeout(120_000);
+
+const DAY_MS = 86_400_000;
+
+describeWithBrowser('account watch in the research panel', () => {
+  const stack = stackForSuite();
+
+  it('confirms the cost, runs weekly, signals a change with its note, then pauses and stops', async () => {
+    const { page, control } = stack();
+    const advance = (ms: number) =>
+      page.evaluate(async (by) => {
+        await fetch('/api/time', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ ms: by }),
+        });
+      }, ms);
+    /** The cell of a header's column in a row (`Signals`, 3 -> the td). */
+    const cellOf = async (header: string, row: number) => {
+      const letter = await page.$$eval(
+        'td[data-cell$="1"]',
+        (tds, wanted) => {
+          const found = tds.find((td) => /^[A-Z]+1$/.test(td.dataset.cell ?? '') && td.textContent?.trim() === wanted);
+          return found?.dataset.cell?.replace(/1$/, '') ?? '';
+        },
+        header,
+      );
+      return `td[data-cell="${letter}${row}"]`;
+    };
+    /** An hour and a minute on: the timer polls and the sandbox finishes the run's tasks. */
+    const finishTasks = async () => {
+      await page.click('[data-advance="3600000"]');
+      await page.click('[data-advance="60000"]');
+    };
+
+    await page.click('td[data-cell="A2"]');
+    await page.click('td[data-cell="A4"]', { modifiers: ['Shift'] });
+    await page.click('[data-handler="showResearchPanel"]');
+    const panel = await stack().sidebar();
+    await panel.waitForSelector('#selection:has-text("3 rows selected")');
+    await panel.fill('#brief', 'Research {Domain}');
+    await panel.check('#output-fields');
+    await panel.fill('[aria-label="Field 1 name"]', 'employee_count');
+
+    await panel.click('#watch-section summary');
+    await panel.selectOption('#watch-cadence', 'weekly');
+    await panel.selectOption('#watch-weekday', '3');
+    await panel.click('#watch-preview');
+    await panel.waitForSelector('#watch-confirm');
+    expect(await panel.textContent('#watch-confirm')).toContain(
+      'Watching 3 rows costs up to 30 credits a run and up to 150 a month (up to 5 runs).',
+    );
+    expect(await clippedTexts(panel)).toEqual([]);
+    await panel.click('#watch-save');
+    await panel.waitForSelector('#watch-next:has-text("Next run: Wed")');
+    expect(await panel.textContent('#watch-status')).toContain(
+      'Watching 3 rows of "Companies" every Wednesday at 06:00 (America/New_York), up to 30 credits a run.',
+    );
+    expect(await panel.textContent('#watch-last')).toBe('Not run yet.');
+    expect(await clippedTexts(panel)).toEqual([]);
+    await panel.locator('#watch-section').scrollIntoViewIfNeeded();
+    await stack().screenshot('research-watch-1-saved');
+
+    // A week on the timer runs the watch with the panel's tabs untouched; the first run is the baseline.
+    await advance(8 * DAY_MS);
+    await finishTasks();
+    const signals = await cellOf('Signals', 2);
+    await page.waitForFunction(
+      (selector) => /^First look/.test(document.querySelector(selector)?.textContent ?? ''),
+      signals,
+      { timeout: 20_000 },
+    );
+
+    // The service learns that the company of row 3 grew; the next week's run signals it.
+    const parsed = parseDomain(((await page.textContent('td[data-cell="A3"]')) ?? '').trim());
+    expect(parsed.kind).toBe('domain');
+    const domain = parsed.kind === 'domain' ? parsed.domain : '';
+    const before = ((await page.textContent(await cellOf('employee_count', 3))) ?? '').trim();
+    expect(before).not.toBe('');
+    await control.changeCompany(domain, { employee_count: '10001+' });
+    await advance(7 * DAY_MS);
+    await finishTasks();
+    const changed = await cellOf('Signals', 3);
+    await page.waitForFunction(
+      (selector) => /-> 10001\+$/.test(document.querySelector(selector)?.textContent ?? ''),
+      changed,
+      { timeout: 20_000 },
+    );
+    expect(((await page.textContent(changed)) ?? '').trim()).toBe(`employee_count ${before} -> 10001+`);
+    expect(((await page.textContent(await cellOf('Signals', 2))) ?? '').trim()).toBe('No change');
+    expect(await page.getAttribute(await cellOf('employee_count', 3), 'title')).toMatch(
+      new RegExp(`^Was ${before.replace(/[+]/g, '\\+')} until \\d{4}-\\d{2}-\\d{2}`),
+    );
+
+    // The panel shows the last run; pause, then stop.
+    await panel.click('#use-selection');
+    await panel.waitForSelector('#watch-last:has-text("Researching 3 rows")');
+    await panel.locator('#watch-status').scrollIntoViewIfNeeded();
+    await stack().screenshot('research-watch-2-signal');
+    await panel.click('#watch-pause');
+    await panel.waitForSelector('#watch-next:has-text("Paused.")');
+    await panel.click('#watch-stop');
+    await panel.waitForSelector('#watch-section :text("Stopped the watch")');
+    expect(await panel.locator('#watch-status').count()).toBe(0);
+    expect(await clippedTexts(panel)).toEqual([]);
+  });
+});

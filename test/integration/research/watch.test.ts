@@ -1,0 +1,184 @@
+// Account watch through the built bundle, the emulator and the sandbox over HTTP (issue 27, part 2): the cost is
+// confirmed before saving; the document's timer runs each due run with every panel closed; a company the sandbox
+// changes between runs gets its Signals cell and "Was X until" notes; the spending cap stops a run before anything is
+// paid; pause, resume and stop; a run cut short by the execution limit resumes without paying twice for a row.
+import type { GasRuntime } from '../../../dev/gas-runtime';
+import type { OutputRequest, WatchAnswer, WatchRequest } from '../../../src/research/contract';
+import { FIRST_LOOK } from '../../../src/research/watch';
+import { sandboxSuite } from '../harness';
+import { advance, column, noteAt, poll, runtimeFor, SHEET, tick } from './harness';
+
+const suite = sandboxSuite({ clock: 'manual' });
+const OUTPUT: OutputRequest = {
+  kind: 'fields',
+  statusHeader: 'Status',
+  fields: [
+    { name: 'employee_count', type: 'string', required: true, evidence: false },
+    { name: 'headquarters', type: 'string', required: true, evidence: false },
+  ],
+  schemaText: '',
+  columns: {},
+};
+const HOUR = 3_600_000;
+const OTHER_EDITOR = 'ben@example.com';
+const DAY = 24 * HOUR;
+
+let runtime: GasRuntime;
+let domains: string[];
+
+async function world(rows = 3, users: string[] = []): Promise<void> {
+  await suite.control.reset();
+  await suite.control.setAccount('sandbox-pro', { credits: 100_000 });
+  const companies = await suite.control.companies(rows);
+  domains = companies.map((company) => company.domain);
+  runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])], undefined, {
+    users,
+  });
+}
+
+function request(confirmed: number | null): WatchRequest {
+  return {
+    sheetId: runtime.spreadsheet.sheet(SHEET).sheetId,
+    rows: domains.map((_, i) => i + 2),
+    template: 'Research {Domain}',
+    depth: 'medium',
+    output: OUTPUT,
+    cadence: 'weekly',
+    weekday: 3,
+    confirmedCreditsPerRun: confirmed,
+  };
+}
+
+const call = (name: string, args: unknown[] = []) => runtime.run<WatchAnswer>(name, args, { kind: 'sidebar' });
+const timers = () => runtime.triggers.list().filter((trigger) => trigger.handler === 'sheetScoutTimer');
+
+/** Saves a confirmed watch of every row: the answer. */
+function watchAll(): WatchAnswer {
+  const asked = call('saveResearchWatch', [request(null)]);
+  expect(asked.confirm).toEqual({
+    rows: domains.length,
+    creditsPerRun: domains.length * 10,
+    creditsPerMonth: domains.length * 50,
+  });
+  expect(asked.watch).toBeNull();
+  return call('saveResearchWatch', [request(asked.confirm?.creditsPerRun ?? null)]);
+}
+
+/** Moves both clocks to `at` hour by hour, firing the document's timer (if it has one) as Google would. */
+async function hoursUntil(at: number): Promise<void> {
+  while (runtime.clock.now() < at) {
+    await advance(suite, runtime, HOUR);
+    runtime.triggers.fireDue();
+  }
+}
+
+/** Lets the run's tasks finish (the timer ticks every hour; a panel poll every 20 s would only be faster). */
+async function settle(): Promise<void> {
+  for (let step = 0; step < 60 && poll(runtime).pending > 0; step++) {
+    await advance(suite, runtime, 20_000);
+    tick(runtime);
+  }
+  expect(poll(runtime).pending).toBe(0);
+}
+
+describe('account watch', () => {
+  it('confirms the cost, runs weekly with panels closed, and signals what changed with notes', async () => {
+    await world();
+    const saved = watchAll();
+    expect(saved.ok).toBe(true);
+    const first = saved.watch?.nextRunAt as number;
+    expect(first).toBeGreaterThan(runtime.clock.now());
+    expect(column(runtime, 'Signals')).toEqual(['', '', '']);
+
+    await hoursUntil(first);
+    await settle();
+    expect(column(runtime, 'Status').every((status) => /^Done/.test(status))).toBe(true);
+    expect(column(runtime, 'Signals')).toEqual([FIRST_LOOK, FIRST_LOOK, FIRST_LOOK]);
+    const before = column(runtime, 'employee_count');
+    expect(before.every((value) => value !== '')).toBe(true);
+    const watch = call('getResearchWatch').watch;
+    expect(watch?.lastRun?.text).toBe('Researching 3 rows');
+    expect(watch?.nextRunAt).toBe(first + 7 * DAY);
+
+    await suite.control.changeCompany(domains[1], { employee_count: '10001+' });
+    await hoursUntil(first + 7 * DAY);
+    await settle();
+    const signals = column(runtime, 'Signals');
+    expect(signals[1]).toBe(`employee_count ${before[1]} -> 10001+`);
+    expect(signals[0]).toBe('No change');
+    expect(signals[2]).toBe('No change');
+    expect(column(runtime, 'employee_count')[1]).toBe('10001+');
+    expect(noteAt(runtime, 'employee_count', 3)).toMatch(new RegExp(`^Was ${before[1]} until \\d{4}-\\d{2}-\\d{2}`));
+    expect(noteAt(runtime, 'employee_count', 2)).toBe('');
+    expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(6);
+  });
+
+  it('does not start a run the spending cap has no room for, and says so in the watch', async () => {
+    await world();
+    expect(watchAll().ok).toBe(true);
+    runtime.run('setSpendingGuard', [{ daily: null, monthly: 20 }], { kind: 'sidebar' });
+    const next = call('getResearchWatch').watch?.nextRunAt as number;
+    await hoursUntil(next + HOUR);
+    const watch = call('getResearchWatch').watch;
+    expect(watch?.lastRun?.text).toMatch(/^Not started: .*cap/i);
+    expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(0);
+    expect(watch?.nextRunAt).toBe(next + 7 * DAY);
+  });
+
+  it('pauses, resumes and stops from the panel, and pauses every watch from the menu', async () => {
+    await world();
+    const next = watchAll().watch?.nextRunAt as number;
+    const paused = call('changeResearchWatch', ['pause']);
+    expect(paused.watch).toMatchObject({ status: 'paused', nextRunAt: null });
+    await hoursUntil(next + HOUR);
+    expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(0);
+    const resumed = call('changeResearchWatch', ['resume']);
+    expect(resumed.watch?.status).toBe('active');
+    expect(resumed.watch?.nextRunAt).toBeGreaterThan(runtime.clock.now());
+    runtime.run('pauseAccountWatches', [], { kind: 'menu' });
+    expect(call('getResearchWatch').watch?.status).toBe('paused');
+    // With every watch paused and nothing else to do, the document's timer goes; resuming makes it again.
+    expect(timers()).toHaveLength(0);
+    runtime.run('resumeAccountWatches', [], { kind: 'menu' });
+    expect(timers()).toHaveLength(1);
+    expect(call('changeResearchWatch', ['stop']).watch).toBeNull();
+    expect(call('getResearchWatch').watch).toBeNull();
+  });
+
+  it("runs only from its saver's timer: deleted, the saver's next panel opening makes it again", async () => {
+    await world(3, [OTHER_EDITOR]);
+    const next = watchAll().watch?.nextRunAt as number;
+    for (const trigger of timers()) runtime.triggers.remove(trigger.id);
+    await hoursUntil(next + 4 * HOUR);
+    expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(0);
+    // Another editor (no token of theirs pays for it) sees the watch and why it has not run; no timer of theirs.
+    const seen = runtime.run<WatchAnswer>('getResearchWatch', [], { kind: 'sidebar', user: OTHER_EDITOR });
+    expect(seen.watch).toMatchObject({ status: 'active', rows: 3 });
+    expect(seen.message).toMatch(/has not started: runs start from the timer of pro@sandbox\.example\.com, who saved/);
+    expect(timers()).toHaveLength(0);
+    // The editor who saved it opens the panel: their timer is back, and the run comes.
+    expect(call('getResearchWatch').message).toMatch(/starts at the timer's next run \(within the hour\)\.$/);
+    expect(timers()).toHaveLength(1);
+    await hoursUntil(runtime.clock.now() + HOUR);
+    expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(3);
+  });
+
+  it('resumes a run the execution limit cut short without paying twice for a row', async () => {
+    await world(5);
+    const next = watchAll().watch?.nextRunAt as number;
+    await hoursUntil(next - HOUR);
+    await advance(suite, runtime, HOUR);
+    // Killed at successive points of the run's execution until one gets through; each later tick resumes.
+    for (let killAt = 40; killAt < 400; killAt += 20) {
+      try {
+        runtime.run('sheetScoutTimer', [], { kind: 'trigger', killAtServiceCall: killAt });
+      } catch (error) {
+        if (!/Exceeded maximum execution time/.test(String(error))) throw error;
+      }
+    }
+    await settle();
+    expect(call('getResearchWatch').watch?.lastRun?.text).toBe('Researching (resumed after an interruption)');
+    expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(5);
+    expect(column(runtime, 'Signals')).toEqual(Array(5).fill(FIRST_LOOK));
+  });
+});
