@@ -125,6 +125,7 @@ global.saveResearchWatch = research.saveResearchWatch;
 global.changeResearchWatch = research.changeResearchWatch;
 global.pauseAccountWatches = research.pauseAccountWatches;
 global.resumeAccountWatches = research.resumeAccountWatches;
+global.stopAccountWatches = research.stopAccountWatches;
 global.listResearchHistory = research.listResearchHistory;
 global.getSelectedRowReport = research.getSelectedRowReport;
 global.getTaskReport = research.getTaskReport;

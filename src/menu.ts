@@ -17,6 +17,7 @@ export const MENU_ENTRIES: readonly MenuEntry[] = [
   { label: 'Research selected rows...', handler: 'showResearchPanel' },
   { label: 'Pause all watches', handler: 'pauseAccountWatches', submenu: 'Account watch' },
   { label: 'Resume all watches', handler: 'resumeAccountWatches', submenu: 'Account watch' },
+  { label: 'Stop all watches...', handler: 'stopAccountWatches', submenu: 'Account watch' },
   { label: 'Freeze formulas to values', handler: 'freezeFormulasToValues', submenu: 'Formulas' },
   { label: 'Refresh pending lookups', handler: 'refreshPendingLookups', submenu: 'Formulas' },
 ];

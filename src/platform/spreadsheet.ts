@@ -1,5 +1,6 @@
 // The spreadsheet the add-in was opened from, and the few spreadsheet-wide calls the features make: its time zone's
-// calendar, a toast, and flushing pending writes before an answer goes back to a panel.
+// calendar, a toast, a yes/no question from a menu item, and flushing pending writes before an answer goes back to a
+// panel.
 
 export type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -43,6 +44,12 @@ export function formatInSpreadsheetZone(ms: number, pattern: string): string {
 /** Shows a short message in the spreadsheet's corner. */
 export function toast(message: string, seconds = 8): void {
   activeSpreadsheet().toast(message, 'Sheet Scout', seconds);
+}
+
+/** Asks a yes/no question in a dialog (from a menu item): whether the user answered Yes. */
+export function askYesNo(title: string, prompt: string): boolean {
+  const ui = SpreadsheetApp.getUi();
+  return ui.alert(title, prompt, ui.ButtonSet.YES_NO) === ui.Button.YES;
 }
 
 /** Applies pending spreadsheet writes now (before a panel reads the answer). */

@@ -30,7 +30,7 @@ import {
   WRITE_TO_ROW_REQUEST,
 } from './requests';
 import { changeWatch, getWatch, saveWatch } from './watch-service';
-import { spreadsheetTimeZone, toast } from '../platform/spreadsheet';
+import { askYesNo, spreadsheetTimeZone, toast } from '../platform/spreadsheet';
 import { showPanel } from '../platform/panels';
 import { changeSpendingGuard, guardDto } from './guard-service';
 import { panelContext, selectStatusCells } from './selection';
@@ -127,6 +127,14 @@ export function pauseAccountWatches(): void {
 /** Menu: Account watch > Resume all watches. */
 export function resumeAccountWatches(): void {
   toast(changeWatch('resume', null).message);
+}
+
+/** Menu: Account watch > Stop all watches... (asks first: a stopped watch is gone, a paused one can resume). */
+export function stopAccountWatches(): void {
+  const prompt =
+    'Stop every account watch of this spreadsheet? Their Signals and values stay in the rows; no run starts again. ' +
+    'To stop them for a while only, use Pause all watches.';
+  if (askYesNo('Stop all watches', prompt)) toast(changeWatch('stop', null).message);
 }
 
 /** The report of the active row's latest research. */

@@ -115,6 +115,7 @@ export function watchTimerSlice(budgetMs: number): { pending: boolean } {
         const text = interrupted
           ? 'Researching (resumed after an interruption)'
           : startRun(r, { ...due, run }, deadline);
+        noteOnSignalsHeader(r, due, run.at, text);
         const after = readWatches(stores(r)).map((watch) =>
           watch.id === due.id
             ? {
@@ -130,6 +131,19 @@ export function watchTimerSlice(budgetMs: number): { pending: boolean } {
       }
     },
   );
+}
+
+/**
+ * A run that did not start says so in the note of the sheet's Signals header, where someone looking at the sheet with
+ * the panels closed sees it; a run that starts clears it.
+ */
+function noteOnSignalsHeader(r: Research, watch: Watch, at: number, text: string): void {
+  const column = (r.deps.grid.headers(watch.sheetId) ?? []).indexOf(SIGNALS_HEADER) + 1;
+  if (column === 0) return;
+  const note = text.startsWith('Not started')
+    ? `Account watch, run of ${spreadsheetCalendar().day(at)}: ${text}. Sheet Scout > Research shows the watch.`
+    : null;
+  r.deps.grid.write(watch.sheetId, [{ row: 1, column, note }]);
 }
 
 /** Whether records of this watch run are in the ledger (its launch saved them before sending anything). */

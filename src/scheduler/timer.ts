@@ -243,15 +243,19 @@ export interface TimerRun {
 }
 
 /**
- * The timer's handler body: runs each task in turn, each getting an equal share of what is left of the budget (so a
- * slow feature cannot starve the next one), records each feature's pending state, and removes the timer when idle.
+ * The timer's handler body: runs each task in turn, each feature with pending work getting an equal share of what is
+ * left of the budget (so a slow feature cannot starve the next one; one without pending work counts as one more
+ * while it runs, and returns at once when it has nothing to do), records each feature's pending state, and removes
+ * the timer when idle.
  */
 export function runTimer(deps: TimerDeps, tasks: TimerTask[], budgetMs: number = TIMER_BUDGET_MS): TimerRun {
   const deadline = deps.clock.now() + budgetMs;
   markTimerRan(deps);
   const ran: TimerRun['ran'] = [];
+  const pendingBefore = tasks.map((task) => deps.document.get(PENDING_KEY_PREFIX + task.feature) !== null);
   tasks.forEach((task, index) => {
-    const share = Math.floor(Math.max(0, deadline - deps.clock.now()) / (tasks.length - index));
+    const sharing = pendingBefore.slice(index).filter(Boolean).length + (pendingBefore[index] ? 0 : 1);
+    const share = Math.floor(Math.max(0, deadline - deps.clock.now()) / sharing);
     const pending =
       share < MIN_SLICE_MS
         ? deps.document.get(PENDING_KEY_PREFIX + task.feature) !== null

@@ -94,6 +94,7 @@ describe('account watch', () => {
     await settle();
     expect(column(runtime, 'Status').every((status) => /^Done/.test(status))).toBe(true);
     expect(column(runtime, 'Signals')).toEqual([FIRST_LOOK, FIRST_LOOK, FIRST_LOOK]);
+    expect(noteAt(runtime, 'Signals', 1)).toBe('');
     const before = column(runtime, 'employee_count');
     expect(before.every((value) => value !== '')).toBe(true);
     const watch = call('getResearchWatch').watch;
@@ -121,11 +122,13 @@ describe('account watch', () => {
     await hoursUntil(next + HOUR);
     const watch = call('getResearchWatch').watch;
     expect(watch?.lastRun?.text).toMatch(/^Not started: .*cap/i);
+    // With the panels closed, the sheet says it too: on the Signals header's note.
+    expect(noteAt(runtime, 'Signals', 1)).toMatch(/^Account watch, run of \d{4}-\d{2}-\d{2}: Not started: .*cap/i);
     expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(0);
     expect(watch?.nextRunAt).toBe(next + 7 * DAY);
   });
 
-  it('pauses, resumes and stops from the panel, and pauses every watch from the menu', async () => {
+  it('pauses, resumes and stops from the panel, and every watch from the menu (stopping asks first)', async () => {
     await world();
     const next = watchAll().watch?.nextRunAt as number;
     const paused = call('changeResearchWatch', ['pause']);
@@ -141,8 +144,19 @@ describe('account watch', () => {
     expect(timers()).toHaveLength(0);
     runtime.run('resumeAccountWatches', [], { kind: 'menu' });
     expect(timers()).toHaveLength(1);
+    // Stopping every watch from the menu asks first: No keeps them.
+    runtime.ui.respond({ button: 'NO' });
+    runtime.run('stopAccountWatches', [], { kind: 'menu' });
+    expect(runtime.ui.alerts.at(-1)?.title).toBe('Stop all watches');
+    expect(call('getResearchWatch').watch?.status).toBe('active');
     expect(call('changeResearchWatch', ['stop']).watch).toBeNull();
     expect(call('getResearchWatch').watch).toBeNull();
+    expect(timers()).toHaveLength(0);
+    expect(watchAll().ok).toBe(true);
+    runtime.ui.respond({ button: 'YES' });
+    runtime.run('stopAccountWatches', [], { kind: 'menu' });
+    expect(call('getResearchWatch').watch).toBeNull();
+    expect(runtime.ui.toasts.at(-1)?.message).toBe('Stopped the watch of "Accounts".');
   });
 
   it("runs only from its saver's timer: deleted, the saver's next panel opening makes it again", async () => {

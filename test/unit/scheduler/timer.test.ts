@@ -140,6 +140,28 @@ describe('shared timer (two features)', () => {
     expect(triggers.all).toHaveLength(0);
   });
 
+  it('shares the budget among the features with pending work; an idle one takes a share only while it runs', () => {
+    const { deps } = setup();
+    ensureTimer(deps, 'watch');
+    const budgets: Array<[string, number]> = [];
+    const task = (feature: 'research' | 'enrichment' | 'refresh' | 'watch', pending: boolean) => ({
+      feature,
+      runSlice: (budgetMs: number) => (budgets.push([feature, budgetMs]), { pending }),
+    });
+    runTimer(
+      deps,
+      [task('research', false), task('enrichment', false), task('watch', true), task('refresh', false)],
+      40_000,
+    );
+    // Three idle features before the pending one would leave it 10 s of 40 s if all four shared equally.
+    expect(budgets).toEqual([
+      ['research', 20_000],
+      ['enrichment', 20_000],
+      ['watch', 40_000],
+      ['refresh', 40_000],
+    ]);
+  });
+
   it('a feature left without enough budget waits for the next tick and keeps its pending state', () => {
     const { clock, triggers, deps } = setup();
     ensureTimer(deps, 'enrichment');
