@@ -4,20 +4,12 @@
 import type { RefreshScheduleAnswer, RefreshScheduleDto } from '../../src/enrichment/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
+import { inSpreadsheetZone } from '../ui/spreadsheet-time';
 import { count } from './format';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-/** A time as the spreadsheet's clock shows it (the schedule runs in its time zone, not the browser's). */
-const when = (ms: number, timeZone: string) =>
-  new Date(ms).toLocaleString(undefined, {
-    timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
+const when = inSpreadsheetZone;
 
 const plural = (n: number, noun: string) => `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
 

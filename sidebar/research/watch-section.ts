@@ -5,6 +5,7 @@
 import type { WatchAnswer, WatchCadence, WatchDto } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { h, message } from '../ui/dom';
+import { inSpreadsheetZone } from '../ui/spreadsheet-time';
 import { output, render, state } from './state';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -29,15 +30,7 @@ export const watchState: WatchState = {
   open: false,
 };
 
-const when = (ms: number, timeZone: string) =>
-  new Date(ms).toLocaleString(undefined, {
-    timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
+const when = inSpreadsheetZone;
 
 /**
  * Reads the active sheet's watch (the panel's opening, the selection read again, and after a tick); `onlyIfChanged`

@@ -11,7 +11,7 @@ import { spreadsheetCalendar, storedCap } from './guard-service';
 import { readWatches, SIGNALS_HEADER, writeWatches, type Watch } from './watch';
 import { nextRun } from '../enrichment/schedule';
 import { localTime } from '../enrichment/schedule-service';
-import { myTimers, reserveTimer } from '../scheduler/timer';
+import { isPending, myTimers, reserveTimer } from '../scheduler/timer';
 
 /** A watch run's launch may take this long in the timer's slice (the rest stays queued for the ticks). */
 const RUN_LAUNCH_MS = 60_000;
@@ -89,8 +89,11 @@ function startRun(r: Research, watch: Watch, deadline: number): string {
  */
 export function watchTimerSlice(budgetMs: number): { pending: boolean } {
   const r = researchContext(budgetMs);
+  // No active watch (the feature is pending while there is one): no lock, records sheet or trigger list is read.
+  if (!isPending(r.trigger, 'watch')) return { pending: false };
   const mine = myTimers(r.trigger);
-  // Another editor's watch runs from their timer (their token pays); one of an older record, from any.
+  // Another editor's watch runs from their timer (their token pays); one saved when no timer could be made, from any
+  // (startRun still checks that the token's account is the saver's).
   const runsHere = (watch: Watch) => watch.timer === null || mine.includes(watch.timer);
   const deadline = r.context.clock.now() + Math.min(budgetMs, RUN_LAUNCH_MS);
   return withLock(
@@ -104,8 +107,8 @@ export function watchTimerSlice(budgetMs: number): { pending: boolean } {
         const due = watches.find(
           (watch) => watch.status === 'active' && (watch.run || watch.nextRunAt <= now) && runsHere(watch),
         );
-        if (!due || now >= deadline)
-          return { pending: watches.some((watch) => watch.status === 'active' && runsHere(watch)) };
+        // Pending is the document's (another editor's timer reads it too): any active watch keeps it.
+        if (!due || now >= deadline) return { pending: watches.some((watch) => watch.status === 'active') };
         const run = due.run ?? { n: due.runs + 1, at: now };
         const interrupted = due.run !== null && launchedBefore(r, due.id, run.n);
         writeWatches(

@@ -186,7 +186,7 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
 /** Pauses, resumes or stops the watch of the active sheet (`sheetId` null: every watch of the document). */
 export function changeWatch(action: WatchAction, sheetId: number | null = activeSheetId()): WatchAnswer {
   const r = researchContext();
-  // Resumed watches run from their saver's timer: made again when the one resuming is the saver.
+  // Resumed watches run from their saver's timer: the one resuming may be the saver.
   const account = action === 'resume' ? r.deps.client.getUser() : null;
   const email = account?.ok ? account.value.email : null;
   return withLock(
@@ -200,7 +200,8 @@ export function changeWatch(action: WatchAction, sheetId: number | null = active
       if (chosen.length === 0)
         return refused(sheetId === null ? 'No account watch in this spreadsheet.' : 'This sheet has no watch.');
       const saver = chosen.some((watch) => watch.savedBy === email);
-      const timer = saver ? reserveTimer(r.trigger, 'watch', { ownTimer: true }) : null;
+      // Resumed watches mark the feature pending; the saver's own timer is made if it is gone.
+      const timer = action === 'resume' ? reserveTimer(r.trigger, 'watch', { ownTimer: saver }) : null;
       const ownTimer = saver ? (myTimers(r.trigger)[0] ?? null) : null;
       const kept =
         action === 'stop'
