@@ -47,6 +47,9 @@ function startRun(r: Research, watch: Watch, deadline: number): string {
   if (rows.length === 0) return `Not started: none of the ${watch.rowKeys.length} watched rows was found`;
   const user = r.deps.client.getUser();
   if (!user.ok) return `Not started: ${userMessage(user.error)}`;
+  // Columns the user deleted since are made again: the run's values and signals need them.
+  const fields = (watch.mapping.fields ?? []).map((field) => field.header);
+  r.deps.grid.ensureHeaders(watch.sheetId, [watch.mapping.statusHeader, ...fields, SIGNALS_HEADER]);
   if (user.value.email !== watch.savedBy)
     return `Not started: the watch is paid from ${watch.savedBy}, who saved it, and this timer's token is ${user.value.email}'s`;
   const run = watch.run as { n: number; at: number };

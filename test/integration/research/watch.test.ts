@@ -102,6 +102,10 @@ describe('account watch', () => {
     expect(watch?.nextRunAt).toBe(first + 7 * DAY);
 
     await suite.control.changeCompany(domains[1], { employee_count: '10001+' });
+    // The user deletes the Signals column meanwhile: the next run makes it again.
+    const sheet = runtime.spreadsheet.sheet(SHEET);
+    sheet.deleteColumns(sheet.getValues()[0].indexOf('Signals') + 1, 1);
+    expect(column(runtime, 'Signals')).toEqual([]);
     await hoursUntil(first + 7 * DAY);
     await settle();
     const signals = column(runtime, 'Signals');
