@@ -42,16 +42,18 @@ function watchedRows(r: Research, watch: Watch): { rows: number[]; missing: numb
 
 /** Starts one due run of a watch (under the lock): its summary line. */
 function startRun(r: Research, watch: Watch, deadline: number): string {
+  if (r.deps.grid.headers(watch.sheetId) === null)
+    return `Not started: the sheet "${watch.sheetName}" was deleted (Sheet Scout > Account watch > Stop all watches)`;
   const { rows, missing } = watchedRows(r, watch);
   const notFound = missing > 0 ? `, ${missing} rows not found (the values their brief reads changed)` : '';
   if (rows.length === 0) return `Not started: none of the ${watch.rowKeys.length} watched rows was found`;
   const user = r.deps.client.getUser();
   if (!user.ok) return `Not started: ${userMessage(user.error)}`;
+  if (user.value.email !== watch.savedBy)
+    return `Not started: the watch is paid from ${watch.savedBy}, who saved it, and this timer's token is ${user.value.email}'s`;
   // Columns the user deleted since are made again: the run's values and signals need them.
   const fields = (watch.mapping.fields ?? []).map((field) => field.header);
   r.deps.grid.ensureHeaders(watch.sheetId, [watch.mapping.statusHeader, ...fields, SIGNALS_HEADER]);
-  if (user.value.email !== watch.savedBy)
-    return `Not started: the watch is paid from ${watch.savedBy}, who saved it, and this timer's token is ${user.value.email}'s`;
   const run = watch.run as { n: number; at: number };
   const outcome = runLaunch(
     r.deps,

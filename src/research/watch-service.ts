@@ -1,6 +1,6 @@
 // Account watch from the panels and the menu (watch.ts holds the rules, watch-runs.ts runs it): the Research panel's
 // watch of the active sheet (its cost to confirm, saved once confirmed, pause, resume, stop; its saver's timer made
-// again when they open the panel), and the menu's pause and resume of every watch.
+// again when they open the panel), and the menu's pause, resume and stop of every watch.
 import { researchContext, withLock, type Research } from './context';
 import type { WatchAction, WatchAnswer, WatchRequest } from './contract';
 import { userMessage } from '../api/errors';
@@ -30,23 +30,24 @@ function stores(r: Research) {
 }
 
 /**
- * The active sheet's watch. Active watches need the document's timer: one deleted meanwhile (by the user, or with
- * every other trigger of a user who left) is made again here, under the lock when it is free.
+ * The active sheet's watch. Active watches need their saver's timer: one deleted meanwhile (by the user, or with every
+ * other trigger of a user who left) is made again here when the saver opens the panel (restoreTimers).
  */
 export function getWatch(): WatchAnswer {
   const r = researchContext();
   const sheetId = activeSheetId();
+  const problem = restoreTimers(r);
   const watch = readWatches(stores(r)).find((entry) => entry.sheetId === sheetId);
-  const timer = watch?.status === 'active' ? restoreTimer(r, watch) : null;
+  const runsHere = watch?.timer ? myTimers(r.trigger).includes(watch.timer) : false;
   const overdue = watch?.status === 'active' && r.context.clock.now() - watch.nextRunAt > OVERDUE_AFTER_MS;
   const due = watch ? spreadsheetCalendar().day(watch.nextRunAt) : '';
   return {
     ok: true,
     message:
-      timer?.problem?.message ??
+      problem?.message ??
       (!overdue
         ? ''
-        : timer?.runsHere
+        : runsHere
           ? `The run due ${due} starts at the timer's next run (within the hour).`
           : `The run due ${due} has not started: runs start from the timer of ${watch.savedBy}, who saved the ` +
             'watch; opening this panel with their Sheet Scout account sets it up again.'),
@@ -60,29 +61,33 @@ export function getWatch(): WatchAnswer {
 const OVERDUE_AFTER_MS = 3 * 60 * 60 * 1000;
 
 /**
- * Runs are paid from the account that saved the watch, so only that editor's timer runs it: when the panel is opened
- * by them (their token's account) and their timer is gone (deleted, or never made), it is made again under the lock.
+ * Runs are paid from the account that saved a watch, so only that editor's timer runs it: when the panel is opened by
+ * them (their token's account) and the timer of an active watch of theirs is gone (deleted, or never made), it is made
+ * again under the lock (when free). One request (who the token is) only when such a watch exists.
  */
-function restoreTimer(r: Research, watch: Watch): { runsHere: boolean; problem: TimerProblem | null } {
-  if (watch.timer && myTimers(r.trigger).includes(watch.timer)) return { runsHere: true, problem: null };
+function restoreTimers(r: Research): TimerProblem | null {
+  const mine = myTimers(r.trigger);
+  const orphaned = readWatches(stores(r)).filter(
+    (watch) => watch.status === 'active' && !(watch.timer && mine.includes(watch.timer)),
+  );
+  if (orphaned.length === 0) return null;
   const user = r.deps.client.getUser();
-  if (!user.ok || user.value.email !== watch.savedBy) return { runsHere: false, problem: null };
-  const problem = withLock(
+  const own = new Set(orphaned.filter((watch) => user.ok && watch.savedBy === user.value.email).map((w) => w.id));
+  if (own.size === 0) return null;
+  return withLock(
     r,
     1000,
     () => null,
     () => {
       const problem = reserveTimer(r.trigger, 'watch', { ownTimer: true });
       const timer = myTimers(r.trigger)[0] ?? null;
-      const watches = readWatches(stores(r));
       writeWatches(
         stores(r),
-        watches.map((entry) => (entry.id === watch.id ? { ...entry, timer } : entry)),
+        readWatches(stores(r)).map((watch) => (own.has(watch.id) ? { ...watch, timer } : watch)),
       );
       return problem;
     },
   );
-  return { runsHere: true, problem };
 }
 
 /** The watched rows' key values (the brief's columns), distinct and not empty, in row order. */
