@@ -1,6 +1,6 @@
 // Browser-test harness: starts the sandbox (child process) and the playground (built bundle in the emulator), and
 // drives Debian's Chromium through playwright-core. When Chromium is missing (and the test setup could not install
-// it) `describeWithBrowser` skips the suite with a loud message instead of failing.
+// it) each suite of `describeWithBrowser` fails with one test that says so: a browser test is never skipped quietly.
 import * as fs from 'fs';
 import * as path from 'path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
@@ -13,9 +13,12 @@ export const ARTIFACTS = path.resolve(__dirname, 'artifacts');
 
 export const describeWithBrowser: jest.Describe = fs.existsSync(CHROMIUM)
   ? describe
-  : (((name: string, fn: () => void) => {
-      console.warn(`\n!!! SKIPPING browser tests "${name}": ${CHROMIUM} is missing and could not be installed.\n`);
-      describe.skip(name, fn);
+  : (((name: string) => {
+      describe(name, () => {
+        it('runs in Chromium', () => {
+          throw new Error(`${CHROMIUM} is missing and could not be installed: run "sudo apt-get install -y chromium".`);
+        });
+      });
     }) as unknown as jest.Describe);
 
 export interface Stack {

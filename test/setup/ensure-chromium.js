@@ -1,6 +1,6 @@
 // Test setup: the browser tests drive Debian's Chromium (/usr/bin/chromium) with playwright-core. Install it with
-// apt-get when it is missing (CI machines start without it). Never fails the run: when Chromium cannot be installed
-// the e2e tests skip with a loud message and the closing line counts them as skipped (see test/e2e/harness.ts).
+// apt-get when it is missing (CI machines start without it). The setup itself never stops the run: when Chromium
+// cannot be installed, each browser suite fails with one test saying so (see test/e2e/harness.ts).
 const { execSync } = require('child_process');
 const fs = require('fs');
 
@@ -20,7 +20,7 @@ function main() {
       shell: '/bin/bash',
     });
   } catch (err) {
-    console.error(`!! Could not install chromium (${err.message.split('\n')[0]}); browser tests will be skipped.`);
+    console.error(`!! Could not install chromium (${err.message.split('\n')[0]}); browser tests will fail.`);
   }
 }
 
