@@ -68,6 +68,7 @@ export async function watchRows(world: World, doc: GasRuntime, sheetName: string
   let notStarted = 0;
   let signalsWritten = 0;
   const reasons = new Set<string>();
+  const startedTexts = new Set<string>();
   /** Runs that started, and how many of them the Signals column was counted for. */
   let started = 0;
   let counted = 0;
@@ -85,7 +86,10 @@ export async function watchRows(world: World, doc: GasRuntime, sheetName: string
       if (watch.lastRun.text.startsWith('Not started')) {
         notStarted++;
         reasons.add(watch.lastRun.text);
-      } else started++;
+      } else {
+        started++;
+        startedTexts.add(watch.lastRun.text);
+      }
       due = watch.nextRunAt as number;
     },
     sampleSignals() {
@@ -107,6 +111,7 @@ export async function watchRows(world: World, doc: GasRuntime, sheetName: string
           `${runs} runs (${notStarted} not started: the cap), ${figures.missedRuns} started late or not at all, ` +
           `${signalsWritten} rows signalled a change, ${creditsOverCap} credits over the cap ` +
           `(spent by month: ${[...spentByMonth].map(([month, spent]) => `${month} ${spent}`).join(', ')})` +
+          `; started: ${[...startedTexts].join(' | ')}` +
           (reasons.size > 0 ? `; not started: ${[...reasons].join(' | ')}` : ''),
       );
       return figures;

@@ -9,6 +9,7 @@ import { reservationFor } from './depth';
 import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput } from './launch-request';
 import { keyHeaderOf, keyString } from './row-locator';
+import { rowsNeedingTags, tagBudgetProblem } from './row-tags';
 import { spreadsheetCalendar } from './guard-service';
 import { creditsPerMonth, readWatches, SIGNALS_HEADER, watchDto, writeWatches, type Watch } from './watch';
 import { nextRun } from '../enrichment/schedule';
@@ -105,6 +106,18 @@ function rowKeysOf(r: Research, sheetId: number, rows: number[], columns: number
 }
 
 /**
+ * Whether every run can tell the watched rows apart: rows whose brief values another row repeats get a row tag for
+ * the run (row-tags.ts), and a watch whose tags the sheet's metadata budget cannot hold is refused before it is saved,
+ * not at each run.
+ */
+function tagProblem(r: Research, sheetId: number, rows: number[], columns: number[], headers: string[]): string | null {
+  const shared = rowsNeedingTags(rows, r.deps.grid.readColumns(sheetId, columns));
+  if (shared.length === 0) return null;
+  const keyHeaders = columns.map((column) => keyHeaderOf(headers, column));
+  return tagBudgetProblem(shared.length, r.deps.grid.metadataUse(sheetId), keyHeaders);
+}
+
+/**
  * Watches the selected rows: without `confirmedCreditsPerRun` (or with a figure that is no longer right) it answers
  * with the cost to confirm; with it, the watch is saved, replacing the sheet's earlier one.
  */
@@ -126,12 +139,11 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
   const rows = [...new Set(request.rows)].filter((row) => Number.isInteger(row) && row >= 2);
   const rowKeys = rowKeysOf(r, request.sheetId, rows, template.template.columns);
   if (rowKeys.length === 0) return refused('Select the rows to watch (below the header row, with a brief).');
+  const tags = tagProblem(r, request.sheetId, rows, template.template.columns, headers);
+  if (tags) return refused(tags);
   const creditsPerRun = rowKeys.length * reservationFor(request.depth);
-  const confirm = {
-    rows: rowKeys.length,
-    creditsPerRun,
-    creditsPerMonth: creditsPerMonth(creditsPerRun, request.cadence),
-  };
+  const perMonth = creditsPerMonth(creditsPerRun, request.cadence);
+  const confirm = { rows: rowKeys.length, creditsPerRun, creditsPerMonth: perMonth };
   if (request.confirmedCreditsPerRun !== creditsPerRun)
     return {
       ok: true,

@@ -30,6 +30,11 @@ export interface Stack {
   page: Page;
   /** The sidebar's frame once a panel is open. */
   sidebar(): Promise<Frame>;
+  /**
+   * Selects rows `first`..`last` of column A, opens the Research panel, waits for it to count them and types the brief
+   * (`Research {Domain}` unless given): the panel's frame.
+   */
+  researchPanelOn(first: number, last: number, brief?: string): Promise<Frame>;
   screenshot(name: string): Promise<string>;
   /** Types `text` into a cell of the playground's spreadsheet, as the user would (a formula when it starts with =). */
   setCell(sheet: string, a1: string, text: string): Promise<void>;
@@ -114,6 +119,16 @@ function stackOf(
         return Boolean(frame?.src && frame.contentDocument?.getElementById('app')?.childElementCount);
       });
       return (await handle.contentFrame())!;
+    },
+    async researchPanelOn(first: number, last: number, brief = 'Research {Domain}') {
+      await page.click(`td[data-cell="A${first}"]`);
+      await page.click(`td[data-cell="A${last}"]`, { modifiers: ['Shift'] });
+      await page.click('[data-handler="showResearchPanel"]');
+      const panel = await this.sidebar();
+      const count = last - first + 1;
+      await panel.waitForSelector(`#selection:has-text("${count} row${count === 1 ? '' : 's'} selected")`);
+      await panel.fill('#brief', brief);
+      return panel;
     },
     async screenshot(name: string) {
       const file = path.join(ARTIFACTS, `${name}.png`);

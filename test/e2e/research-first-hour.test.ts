@@ -10,12 +10,7 @@ describeWithBrowser('research panel: the first hour', () => {
 
   it("shows what is written, answers where the user looks, and asks before writing another company's report", async () => {
     const { page } = stack();
-    await page.click('td[data-cell="A2"]');
-    await page.click('td[data-cell="A3"]', { modifiers: ['Shift'] });
-    await page.click('[data-handler="showResearchPanel"]');
-    const panel = await stack().sidebar();
-    await panel.waitForSelector('#selection:has-text("2 rows selected")');
-    await panel.fill('#brief', 'Research {Domain}');
+    const panel = await stack().researchPanelOn(2, 3);
 
     // The field builder's column box follows the field's name: what is shown is what is written.
     await panel.check('#output-fields');
@@ -99,12 +94,7 @@ describeWithBrowser('research panel: the first hour', () => {
     await page.click('[data-sheet="Companies"]');
     // Row 9 of the demo sheet is blank.
     expect((await page.textContent('td[data-cell="A9"]'))?.trim()).toBe('');
-    await page.click('td[data-cell="A8"]');
-    await page.click('td[data-cell="A10"]', { modifiers: ['Shift'] });
-    await page.click('[data-handler="showResearchPanel"]');
-    const panel = await stack().sidebar();
-    await panel.waitForSelector('#selection:has-text("3 rows selected")');
-    await panel.fill('#brief', 'Research {Domain}');
+    const panel = await stack().researchPanelOn(8, 10);
     await panel.selectOption('#depth', 'medium');
     await panel.waitForSelector('#estimate:has-text("(1 blank row skipped)")');
     expect(await panel.textContent('#estimate')).toMatch(/^2 rows x 10 = 20 credits reserved/);

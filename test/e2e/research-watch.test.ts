@@ -41,12 +41,7 @@ describeWithBrowser('account watch in the research panel', () => {
       await page.click('[data-advance="60000"]');
     };
 
-    await page.click('td[data-cell="A2"]');
-    await page.click('td[data-cell="A4"]', { modifiers: ['Shift'] });
-    await page.click('[data-handler="showResearchPanel"]');
-    const panel = await stack().sidebar();
-    await panel.waitForSelector('#selection:has-text("3 rows selected")');
-    await panel.fill('#brief', 'Research {Domain}');
+    const panel = await stack().researchPanelOn(2, 4);
     await panel.check('#output-fields');
     await panel.fill('[aria-label="Field 1 name"]', 'employee_count');
 

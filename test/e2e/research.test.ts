@@ -12,12 +12,7 @@ describeWithBrowser('research panel in the playground', () => {
 
   it('launches fields for 3 rows and a report for one, then shows the fields and the rendered report', async () => {
     const { page } = stack();
-    await page.click('td[data-cell="A2"]');
-    await page.click('td[data-cell="A4"]', { modifiers: ['Shift'] });
-    await page.click('[data-handler="showResearchPanel"]');
-    const panel = await stack().sidebar();
-    await panel.waitForSelector('#selection:has-text("3 rows selected")');
-    await panel.fill('#brief', 'Research {Domain}');
+    const panel = await stack().researchPanelOn(2, 4);
     await panel.waitForSelector('#brief-preview');
     expect(await panel.textContent('#brief-preview')).toMatch(/^Research \S+/);
     // An unknown header is caught before anything is sent.

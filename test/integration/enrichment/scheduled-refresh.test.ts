@@ -5,21 +5,12 @@
 // while the schedule exists and removes it when the schedule stops.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { EnrichProgress, RefreshScheduleAnswer, StartResult } from '../../../src/enrichment/contract';
-import { startSandbox, type SandboxStack } from '../harness';
+import { sandboxSuite } from '../harness';
 import { advance, runtimeFor, SHEET } from '../research/harness';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-let world: SandboxStack;
-let runtime: GasRuntime | undefined;
-
-beforeAll(async () => {
-  world = await startSandbox({ clock: 'manual' });
-});
-afterAll(async () => {
-  await runtime?.close();
-  await world.sandbox.stop();
-});
+const world = sandboxSuite({ clock: 'manual' });
 
 const timers = (rt: GasRuntime) => rt.triggers.list().filter((t) => t.eventType === 'CLOCK');
 
@@ -34,7 +25,7 @@ describe('scheduled refresh (integration, add-on mode)', () => {
       .filter((company) => company.employee_count !== '10001+')
       .slice(0, 3);
     const rows = [['Domain'], ...companies.map((c) => [c.domain])];
-    const rt = (runtime = await runtimeFor(world, rows, 'sbx_pro_token', { addOn: true }));
+    const rt = await runtimeFor(world, rows, 'sbx_pro_token', { addOn: true });
     const sheet = rt.spreadsheet.sheet(SHEET);
     rt.spreadsheet.selection = { sheet, rect: { row: 1, column: 1, numRows: 4, numColumns: 1 } };
 

@@ -3,6 +3,7 @@
 // within 15 s of the previous tick (panel or timer) sends nothing, and a spent budget stops research without losing
 // anything until the requests leave the 24-hour window.
 import type { GasRuntime } from '../../../dev/gas-runtime';
+import type { ResearchStatusDto } from '../../../src/research/contract';
 import { addUsage, REQUEST_BUDGET_KEYS } from '../../../src/platform/request-budget';
 import { sandboxSuite } from '../harness';
 import { advance, column, launch, poll, runtimeFor, tick, USER, REPORT_OUTPUT } from './harness';
@@ -89,7 +90,12 @@ describe('research polling (integration)', () => {
     poll(runtime);
     expect(runtime.counters.urlFetch.total).toBe(0);
     await advance(suite, runtime, tickEnded + 15_000 - runtime.clock.now());
-    poll(runtime);
+    // Past 15 s the poll itself still sends nothing: it says a tick is due, and the panel's tickResearch asks.
+    const due = runtime.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' });
+    expect(due).toMatchObject({ tickDue: true, pending: 5 });
+    expect(runtime.counters.urlFetch.total).toBe(0);
+    const ticked = runtime.run<ResearchStatusDto>('tickResearch', [], { kind: 'sidebar' });
+    expect(ticked.tickDue).toBe(false);
     expect(runtime.counters.urlFetch.total).toBeGreaterThan(0);
     runtime.counters.reset();
     await advance(suite, runtime, 10000);

@@ -26,13 +26,15 @@ const DAY = 24 * HOUR;
 let runtime: GasRuntime;
 let domains: string[];
 
-async function world(rows = 3, users: string[] = []): Promise<void> {
+/** A sheet of `rows` companies (each twice with `repeat`) for the runtime; `users`: other editors. */
+async function world(rows = 3, options: { users?: string[]; repeat?: boolean } = {}): Promise<void> {
   await suite.control.reset();
   await suite.control.setAccount('sandbox-pro', { credits: 100_000 });
   const companies = await suite.control.companies(rows);
   domains = companies.map((company) => company.domain);
-  runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])], undefined, {
-    users,
+  const data = companies.map((c) => [c.name, c.domain]);
+  runtime = await runtimeFor(suite, [['Company', 'Domain'], ...data, ...(options.repeat ? data : [])], undefined, {
+    users: options.users ?? [],
   });
 }
 
@@ -163,8 +165,17 @@ describe('account watch', () => {
     expect(runtime.ui.toasts.at(-1)?.message).toBe('Stopped the watch of "Accounts".');
   });
 
+  it('refuses to save a watch whose repeated rows the sheet could not tell apart at each run', async () => {
+    // Every company twice: each watched row needs a row tag, 1,700 x 16 characters, over the sheet's metadata budget.
+    await world(1700, { repeat: true });
+    const refusedSave = call('saveResearchWatch', [request(null)]);
+    expect(refusedSave).toMatchObject({ ok: false, confirm: null, watch: null });
+    expect(refusedSave.message).toMatch(/^1700 of the selected rows share their Domain with other rows/);
+    expect(runtime.spreadsheet.metadataChars()).toBe(0);
+  });
+
   it("runs only from its saver's timer: deleted, the saver's next panel opening makes it again", async () => {
-    await world(3, [OTHER_EDITOR]);
+    await world(3, { users: [OTHER_EDITOR] });
     const next = watchAll().watch?.nextRunAt as number;
     for (const trigger of timers()) runtime.triggers.remove(trigger.id);
     await hoursUntil(next + 4 * HOUR);
