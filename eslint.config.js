@@ -21,13 +21,7 @@ const APPS_SCRIPT_SERVICES = [
 
 module.exports = tseslint.config(
   {
-    ignores: [
-      'dist/**',
-      'node_modules/**',
-      'test/e2e/artifacts/**',
-      'coverage/**',
-      'src/shared/generated/validators.js',
-    ],
+    ignores: ['dist/**', 'node_modules/**', 'test/e2e/artifacts/**', 'coverage/**', 'src/shared/generated/*.js'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -8,11 +8,11 @@ const transform = {
 const common = {
   testEnvironment: 'node',
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!(marked|minisearch)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(marked|minisearch|tldts)/)'],
 };
 module.exports = {
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
-  globalSetup: '<rootDir>/test/setup/validators.js',
+  globalSetup: '<rootDir>/test/setup/generated.js',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {

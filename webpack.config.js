@@ -6,6 +6,20 @@ const webpack = require('webpack');
 const GasPlugin = require('gas-webpack-plugin');
 const { urlAllowlistFor } = require('./build/url-allowlist');
 const { dashboardUrlFor } = require('./build/dashboard-url');
+const { GENERATED } = require('./build/packed-data');
+
+/** The package files whose data the bundle carries packed (build/packed-data.js), by package and request. */
+const PACKED = {
+  tr46: { './lib/mappingTable.json': 'uts46-mapping.js', './lib/regexes.js': 'uts46-regexes.js' },
+  tldts: { './data/trie': 'psl-trie.js' },
+};
+
+/** Points a request of tr46 or tldts for one of their data files at its packed module. */
+function usePackedData(resolveData) {
+  const match = /[\\/]node_modules[\\/](tr46|tldts)[\\/]/.exec(`${resolveData.context}/`);
+  const packed = match && PACKED[match[1]][resolveData.request];
+  if (packed) resolveData.request = path.join(GENERATED, packed);
+}
 
 module.exports = {
   mode: 'production',
@@ -22,6 +36,7 @@ module.exports = {
   performance: { hints: false },
   plugins: [
     new GasPlugin({ comment: true }),
+    new webpack.NormalModuleReplacementPlugin(/^\.\/(lib|data)\//, usePackedData),
     // The service's base URL for this deployment (SHEET_SCOUT_BASE_URL=https://... npm run build); users can
     // override it in Settings > Advanced, within the URL allowlist the build writes into appsscript.json from it.
     // Empty: every user enters it once, and any HTTPS address is allowed.

@@ -12,6 +12,7 @@ const esbuild = require('esbuild');
 const { urlAllowlistFor } = require('./url-allowlist');
 const { checkScopes } = require('./scope-check');
 const { writeValidators } = require('./validators');
+const { writePackedData } = require('./packed-data');
 
 const root = path.resolve(__dirname, '..');
 
@@ -60,7 +61,13 @@ function bundleSizes(modules) {
     if (!module.name || seen.has(module.identifier)) return;
     seen.add(module.identifier);
     const name = module.name;
-    const owner = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(name)?.[1] ?? name.split('/').slice(0, 3).join('/');
+    // The packed tables replace these package files (webpack.config.js): one here means the replacement missed.
+    if (/node_modules\/(tr46\/lib\/(mappingTable\.json|regexes\.js)|tldts\/.*\/data\/trie\.js)$/.test(name))
+      throw new Error(`${name} is in the bundle: its packed form (build/packed-data.js) should replace it`);
+    const generated = name.includes('/src/shared/generated/');
+    const owner = generated
+      ? name
+      : (/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(name)?.[1] ?? name.split('/').slice(0, 3).join('/'));
     sizes.set(owner, (sizes.get(owner) ?? 0) + (module.size ?? 0));
   };
   modules.forEach(visit);
@@ -165,6 +172,7 @@ async function main() {
   const staging = fs.mkdtempSync(path.join(dist, '.webpack-'));
   try {
     writeValidators();
+    writePackedData();
     const modules = await runWebpack(staging);
     const code = minifyBody(finishStubs(fs.readFileSync(path.join(staging, 'Code.js'), 'utf8')));
     const sizes = bundleSizes(modules).map(([owner, size]) => `${owner} ${(size / 1024).toFixed(1)}`);

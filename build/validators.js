@@ -1,23 +1,34 @@
-// Generates src/shared/generated/validators.js: the add-in's JSON Schema validators compiled ahead of time with ajv's
-// standalone code, so that nothing compiles code at run time (ajv's compile() builds its validators with
-// `new Function`, which Apps Script does not document; the bundle must not depend on it). Two kinds:
+// Generates src/shared/generated/validators.js: the add-in's JSON Schema validators compiled ahead of time into plain
+// functions by @exodus/schemasafe's module output, so that nothing compiles code at run time (validator libraries
+// compile with `new Function`, which Apps Script does not document; the bundle must not depend on it). Two kinds:
 //   - the panels' request schemas (each feature's requests.ts), keyed by their JSON text, which request-check.ts
-//     computes the same way at run time;
-//   - the JSON Schema 2020-12 meta-schema with its formats, which checks a pasted output schema
-//     (src/research/json-schema-check.ts; the strict-mode checks ajv's compile made are a walk there).
-// Run by the build before webpack (build/build.js) and by the tests' global set-up (test/setup/validators.js).
+//     computes the same way at run time (first error only);
+//   - the JSON Schema 2020-12 meta-schema with its vocabularies, which checks a pasted output schema (all errors;
+//     src/research/json-schema-check.ts, where the strict-mode checks of ajv's compile are a walk). The meta-schemas
+//     themselves go along, trimmed to what validates, so that an error's keyword can be read for its message
+//     (src/shared/schema-errors.ts), with the format names ajv-formats knows (what the service's ajv accepts).
+// schemasafe's functions are about half the size of ajv's standalone code for the same schemas: Apps Script loads the
+// bundle at the start of every execution. Run by the build before webpack (build/build.js) and by the tests' global
+// set-up (test/setup/generated.js).
 const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 const esbuild = require('esbuild');
-const Ajv2020 = require('ajv/dist/2020').default;
-const addFormats = require('ajv-formats').default;
-const standaloneCode = require('ajv/dist/standalone').default;
+const { validator } = require('@exodus/schemasafe');
+const { fullFormats } = require('ajv-formats/dist/formats');
 
 const root = path.resolve(__dirname, '..');
 const OUTPUT = path.join(root, 'src', 'shared', 'generated', 'validators.js');
 const FEATURES = ['account', 'enrichment', 'research', 'search', 'tables'];
 const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
+const META_SCHEMAS = path.join(
+  path.dirname(require.resolve('ajv/package.json')),
+  'dist',
+  'refs',
+  'json-schema-2020-12',
+);
+/** Meta-schema keywords that only annotate: left out of the copies the bundle carries for messages. */
+const ANNOTATIONS = new Set(['title', 'description', '$comment', 'deprecated', 'default']);
 
 /** The exports of each feature's requests.ts, evaluated from TypeScript with esbuild. */
 function requestModules() {
@@ -38,42 +49,61 @@ function requestModules() {
   return module.exports;
 }
 
-/** Every request schema the features export (plain objects), deduplicated by JSON text. */
-function requestSchemas() {
-  const byText = new Map();
+/**
+ * The JSON text of every request schema the features export (plain objects), each once. Compiled from the text:
+ * schemasafe takes only objects of this realm, and the exports come from a vm context.
+ */
+function requestSchemaTexts() {
+  const texts = new Set();
   for (const exported of Object.values(requestModules()))
     for (const value of Object.values(exported))
-      if (value && typeof value === 'object' && !Array.isArray(value)) byText.set(JSON.stringify(value), value);
-  return byText;
+      if (value && typeof value === 'object' && !Array.isArray(value)) texts.add(JSON.stringify(value));
+  return [...texts];
+}
+
+/** The 2020-12 meta-schema and its vocabularies' (as ajv ships them), by $id. */
+function metaSchemas() {
+  const vocabularies = fs
+    .readdirSync(path.join(META_SCHEMAS, 'meta'))
+    .map((file) => path.join(META_SCHEMAS, 'meta', file));
+  const documents = [path.join(META_SCHEMAS, 'schema.json'), ...vocabularies].map((file) => require(file));
+  return Object.fromEntries(documents.map((document) => [document.$id, document]));
+}
+
+/** A schema without its annotation keywords (kept where they are names of properties). */
+function withoutAnnotations(schema, inPropertyNames = false) {
+  if (Array.isArray(schema)) return schema.map((item) => withoutAnnotations(item));
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => inPropertyNames || !ANNOTATIONS.has(key))
+      .map(([key, value]) => [key, withoutAnnotations(value, key === 'properties' || key === '$defs')]),
+  );
+}
+
+/** schemasafe's module text for one validator: an expression giving the function. */
+function compiled(schema, options) {
+  return validator(schema, { includeErrors: true, $schemaDefault: META_SCHEMA_ID, ...options })
+    .toModule()
+    .replace(/;\s*$/, '');
 }
 
 function generate() {
-  const schemas = [...requestSchemas()];
-  const requests = new Ajv2020({ code: { source: true, lines: true }, allErrors: false, strict: true });
-  const names = {};
-  schemas.forEach(([, schema], i) => {
-    requests.addSchema(schema, `request${i}`);
-    names[`request${i}`] = `request${i}`;
-  });
-  const meta = new Ajv2020({
-    code: { source: true, lines: true, formats: { _: 'require("ajv-formats/dist/formats").fullFormats' } },
-    allErrors: true,
-    strict: true,
-    strictTypes: false,
-    strictTuples: false,
-    strictRequired: false,
-  });
-  addFormats(meta);
-  const keys = Object.fromEntries(schemas.map(([text], i) => [text, `request${i}`]));
+  const texts = requestSchemaTexts();
+  const metas = metaSchemas();
+  const vocabularies = Object.values(metas).filter((schema) => schema.$id !== META_SCHEMA_ID);
+  const meta = compiled(metas[META_SCHEMA_ID], { schemas: vocabularies, allErrors: true });
   return [
     '// Generated by build/validators.js from the request schemas and the JSON Schema 2020-12 meta-schema. Do not edit.',
     '/* eslint-disable */',
     '"use strict";',
-    `const requests = (function () { const module = { exports: {} }; const exports = module.exports;\n${standaloneCode(requests, names)}\nreturn module.exports; })();`,
-    `const meta = (function () { const module = { exports: {} }; const exports = module.exports;\n${standaloneCode(meta, { validateJsonSchema2020: META_SCHEMA_ID })}\nreturn module.exports; })();`,
-    `const keys = ${JSON.stringify(keys)};`,
-    'exports.requestValidators = Object.fromEntries(Object.entries(keys).map(([text, name]) => [text, requests[name]]));',
-    'exports.validateJsonSchema2020 = meta.validateJsonSchema2020;',
+    `const requests = [\n${texts.map((text) => compiled(JSON.parse(text), { allErrors: false })).join(',\n')}\n];`,
+    `const keys = ${JSON.stringify(texts)};`,
+    'exports.requestValidators = Object.fromEntries(keys.map((text, i) => [text, requests[i]]));',
+    `exports.validateJsonSchema2020 = ${meta};`,
+    `exports.metaSchemas = ${JSON.stringify(withoutAnnotations(metas))};`,
+    `exports.META_SCHEMA_ID = ${JSON.stringify(META_SCHEMA_ID)};`,
+    `exports.knownFormats = ${JSON.stringify(Object.keys(fullFormats))};`,
     '',
   ].join('\n');
 }

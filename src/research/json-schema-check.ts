@@ -1,14 +1,19 @@
 // Server-side check that a pasted output schema is a valid JSON Schema (2020-12 dialect) before the spec's limit
-// walk and before anything is sent: the 2020-12 meta-schema (`maxLength: "10"`, `minItems: -1`), with ajv's validator
+// walk and before anything is sent: the 2020-12 meta-schema (`maxLength: "10"`, `minItems: -1`), with a validator
 // compiled when the add-in is built (build/validators.js: nothing compiles code at run time), then the checks ajv's
 // strict mode makes when it compiles a schema, as a walk over it: unknown keywords and formats, a `pattern` that is
 // not a regular expression, a `$ref` that does not resolve. As the sandbox reads task creation
 // (dev/sandbox/output-schema.ts): `required` may name a property `properties` does not define (2020-12 only asks for
 // an array of unique strings), and `properties` needs no sibling `type`. Server only (bundled into Code.js): the
 // sidebar keeps its light checks (output-schema.ts) and shows these messages.
-import type { ErrorObject } from 'ajv/dist/2020';
-import { fullFormats } from 'ajv-formats/dist/formats';
-import { validateJsonSchema2020 } from '../shared/generated/validators';
+import {
+  knownFormats,
+  metaSchemas,
+  META_SCHEMA_ID,
+  validateJsonSchema2020,
+  type SchemaError,
+} from '../shared/generated/validators';
+import { schemaProblem } from '../shared/schema-errors';
 
 const DIALECT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -28,18 +33,15 @@ const ONE_SCHEMA = ['not', 'if', 'then', 'else', 'items', 'contains', 'additiona
 const MORE_SCHEMAS = ['unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
-const FORMATS = new Set(Object.keys(fullFormats));
+const FORMATS = new Set(knownFormats);
 
-function metaSchemaMessages(errors: readonly ErrorObject[]): string[] {
+/** One message per place in the schema that the meta-schema refused (the first error found there). */
+function metaSchemaMessages(schema: unknown, errors: readonly SchemaError[]): string[] {
   const byPath = new Map<string, string>();
   for (const error of errors) {
-    if (byPath.has(error.instancePath)) continue;
-    const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
-    const detail = allowed ? ` (${allowed.map((value) => JSON.stringify(value)).join(', ')})` : '';
-    byPath.set(
-      error.instancePath,
-      `Invalid JSON Schema at #${error.instancePath}: ${error.message ?? 'invalid'}${detail}`,
-    );
+    const { path, message } = schemaProblem({ byId: metaSchemas, rootId: META_SCHEMA_ID }, error, schema);
+    const pointer = path.map((part) => `/${part.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+    if (!byPath.has(pointer)) byPath.set(pointer, `Invalid JSON Schema at #${pointer}: ${message}`);
   }
   return [...byPath.values()];
 }
@@ -95,6 +97,6 @@ export function jsonSchemaProblems(schema: unknown): string[] {
   if (declared !== undefined && declared !== DIALECT_2020_12) {
     return [`Unsupported "$schema" ${JSON.stringify(declared)}: use ${DIALECT_2020_12} or leave it out`];
   }
-  if (!validateJsonSchema2020(schema)) return metaSchemaMessages(validateJsonSchema2020.errors ?? []);
+  if (!validateJsonSchema2020(schema)) return metaSchemaMessages(schema, validateJsonSchema2020.errors ?? []);
   return strictProblems(schema).map((problem) => `Invalid JSON Schema: ${problem}`);
 }

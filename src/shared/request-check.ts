@@ -2,10 +2,13 @@
 // page sent, so each feature describes its requests as JSON Schemas (its requests.ts) and every server function the
 // panels call checks its arguments here: a malformed request is refused with one clear message naming the part that
 // is wrong ("filters.includeCountries must be array"), never turned into a wrong service call or a stack trace. The
-// validators are ajv's, compiled when the add-in is built (build/validators.js: nothing compiles code at run time),
-// and found by the schema's JSON text.
-import type { ErrorObject, SchemaObject } from 'ajv/dist/2020';
+// validators are compiled when the add-in is built (build/validators.js: nothing compiles code at run time) and
+// found by the schema's JSON text; schema-errors.ts words what they find.
 import { requestValidators, type PrecompiledValidator } from './generated/validators';
+import { schemaProblem } from './schema-errors';
+
+/** A JSON Schema, as the requests.ts files write them. */
+export type SchemaObject = Record<string, unknown>;
 
 function validator(schema: SchemaObject): PrecompiledValidator {
   const validate = requestValidators[JSON.stringify(schema)];
@@ -14,18 +17,13 @@ function validator(schema: SchemaObject): PrecompiledValidator {
   return validate;
 }
 
-function describe(error: ErrorObject, what: string): string {
-  const path = error.instancePath
-    .split('/')
-    .slice(1)
+/** `filters.includeCities[0]`, or `what` for the request itself. */
+function named(path: string[], what: string): string {
+  const name = path
     .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
     .join('')
     .replace(/^\./, '');
-  const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
-  const detail = allowed
-    ? `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`
-    : (error.message ?? 'is not valid');
-  return `${path || what} ${detail}`;
+  return name || what;
 }
 
 /** The first problem of `value` against `schema` as a short message, or null when it conforms. */
@@ -33,7 +31,9 @@ export function requestProblem(schema: SchemaObject, value: unknown, what: strin
   const validate = validator(schema);
   if (validate(value)) return null;
   const [error] = validate.errors ?? [];
-  return error ? describe(error, what) : `${what} is not valid`;
+  if (!error) return `${what} is not valid`;
+  const { path, message } = schemaProblem({ byId: { request: schema }, rootId: 'request' }, error, value);
+  return `${named(path, what)} ${message}`;
 }
 
 /**

@@ -1,14 +1,28 @@
-// Types of the validators build/validators.js generates into validators.js beside this file (ajv's standalone code:
-// nothing is compiled at run time).
-import type { ErrorObject } from 'ajv/dist/2020';
+// Types of the validators build/validators.js generates into validators.js beside this file (schemasafe's module
+// output: nothing is compiled at run time).
+
+/** Where a value failed: JSON pointers as URI fragments, into the schema (through its references) and the value. */
+export interface SchemaError {
+  keywordLocation: string;
+  instanceLocation: string;
+}
 
 export interface PrecompiledValidator {
   (data: unknown): boolean;
-  errors?: ErrorObject[] | null;
+  errors?: SchemaError[] | null;
 }
 
-/** The panels' request schemas' validators, by the schema's JSON text. */
+/** The panels' request schemas' validators (first error), by the schema's JSON text. */
 export const requestValidators: Record<string, PrecompiledValidator | undefined>;
 
 /** The JSON Schema 2020-12 meta-schema's validator (all errors). */
 export const validateJsonSchema2020: PrecompiledValidator;
+
+/** The 2020-12 meta-schema and its vocabularies' (annotations left out), by $id. */
+export const metaSchemas: Record<string, Record<string, unknown>>;
+
+/** The $id of the 2020-12 meta-schema. */
+export const META_SCHEMA_ID: string;
+
+/** The format names ajv-formats knows (what an output schema may name). */
+export const knownFormats: string[];

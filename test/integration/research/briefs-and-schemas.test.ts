@@ -76,7 +76,7 @@ describe('research briefs and schemas (integration)', () => {
     [
       'pattern "("',
       withProperty({ type: 'string', pattern: '(' }),
-      'Invalid JSON Schema: Invalid regular expression: /(/u: Unterminated group',
+      'Invalid JSON Schema at #/properties/name/pattern: Invalid regular expression: /(/u: Unterminated group',
     ],
   ])('refuses a pasted schema with %s before sending anything', async (_case, schema, message) => {
     runtime = await runtimeFor(suite, [['Company'], ['Acme']]);

@@ -1,0 +1,65 @@
+// The packed tr46 and tldts tables the bundle carries (build/packed-data.js -> src/shared/generated/) unpack to
+// exactly the packages' own data, entry for entry, so the bundle's UTS #46 processing and public suffix lookups are
+// the libraries' own. Also the unpacking's parts: base64, and tables made on first use only.
+import fc from 'fast-check';
+import mappingTable from 'tr46/lib/mappingTable.json';
+import { base64Bytes, lazyArray, lazyRecord } from '../../../src/shared/packed-data';
+
+const packedMapping: unknown[] = require('../../../src/shared/generated/uts46-mapping');
+const packedRegexes: Record<string, RegExp> = require('../../../src/shared/generated/uts46-regexes');
+interface SuffixTrie {
+  nodeFlags: Uint8Array;
+  edgeStart: Uint16Array;
+  edgeLength: Uint8Array;
+  edgeChild: Uint16Array;
+  labelText: string;
+  rulesRoot: number;
+  exceptionsRoot: number;
+}
+const trie: SuffixTrie = require('tldts/dist/es6/src/data/trie.js');
+const packedTrie: SuffixTrie = require('../../../src/shared/generated/psl-trie');
+const regexes: Record<string, RegExp> = require('tr46/lib/regexes.js');
+
+describe('packed tables', () => {
+  it("unpack tr46's UTS #46 mapping table entry for entry", () => {
+    expect(packedMapping.length).toBe(mappingTable.length);
+    expect(Array.from({ length: packedMapping.length }, (_, i) => packedMapping[i])).toEqual(mappingTable);
+  });
+
+  it("unpack tr46's regexes with their sources and flags", () => {
+    expect(Object.keys(packedRegexes)).toEqual(Object.keys(regexes));
+    for (const [name, regex] of Object.entries(regexes)) {
+      expect([name, packedRegexes[name].source, packedRegexes[name].flags]).toEqual([name, regex.source, regex.flags]);
+    }
+  });
+
+  it("unpack tldts's public suffix trie array for array", () => {
+    expect(packedTrie.nodeFlags).toEqual(trie.nodeFlags);
+    expect(packedTrie.edgeStart).toEqual(trie.edgeStart);
+    expect(packedTrie.edgeLength).toEqual(trie.edgeLength);
+    expect(packedTrie.edgeChild).toEqual(trie.edgeChild);
+    expect(packedTrie.labelText).toBe(trie.labelText);
+    expect([packedTrie.rulesRoot, packedTrie.exceptionsRoot]).toEqual([trie.rulesRoot, trie.exceptionsRoot]);
+  });
+});
+
+describe('unpacking', () => {
+  it('reads base64 as Node does', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        const text = Buffer.from(bytes).toString('base64').replace(/=+$/, '');
+        expect(Buffer.from(base64Bytes(text))).toEqual(Buffer.from(bytes));
+      }),
+    );
+    expect(() => base64Bytes('ab$c')).toThrow('packed data: not base64: "$"');
+  });
+
+  it('makes a lazy table on first access only, once', () => {
+    let made = 0;
+    const list = lazyArray(() => (made++, [10, 20, 30]));
+    const record = lazyRecord(['a', 'b'], () => (made++, { a: 1, b: 2 }));
+    expect(made).toBe(0);
+    expect([list.length, list[1], record.a, record.b, list[2]]).toEqual([3, 20, 1, 2, 30]);
+    expect(made).toBe(2);
+  });
+});
