@@ -20,8 +20,17 @@
 //    companies of their own (collapsing them would look up Heroku, Shopify or GitHub). A host that *is* a private
 //    suffix (`herokuapp.com`, `github.io`) is that platform's own domain. IP addresses and names under no ICANN
 //    top-level domain are refused.
-import { parse } from 'tldts';
-import { toASCII as uts46ToAscii } from 'tr46';
+import type * as Tldts from 'tldts';
+import type * as Tr46 from 'tr46';
+
+// tldts and tr46 are required on first use, not imported: the bundle evaluates a module on its first require, and
+// their data is unpacked when they are evaluated (src/shared/packed-data.ts), so an execution that parses no domain
+// (a panel's poll, a research tick) never pays for it, and one that meets only ASCII hosts never unpacks UTS #46.
+declare const require: { (id: 'tldts'): typeof Tldts; (id: 'tr46'): typeof Tr46 };
+let tldts: typeof Tldts | undefined;
+let tr46: typeof Tr46 | undefined;
+const publicSuffixes = () => (tldts ??= require('tldts'));
+const uts46 = () => (tr46 ??= require('tr46'));
 
 export type DomainParse = { kind: 'domain'; domain: string } | { kind: 'blank' } | { kind: 'invalid'; input: string };
 
@@ -61,7 +70,7 @@ export function uts46Ascii(host: string): string | null {
     const lower = host.toLowerCase();
     if (!lower.includes('xn--')) return lower;
   }
-  return uts46ToAscii(host, UTS46_LOOKUP);
+  return uts46().toASCII(host, UTS46_LOOKUP);
 }
 
 /** The host as DNS sends it (UTS #46 mapped, punycode, lower case), or null when it is not a valid hostname. */
@@ -89,6 +98,7 @@ export function parseDomain(value: unknown): DomainParse {
   const host = hostOf(text);
   const hostname = host === null ? null : asciiHostname(host);
   if (hostname === null) return { kind: 'invalid', input: text };
+  const { parse } = publicSuffixes();
   const withPrivate = parse(hostname, { allowPrivateDomains: true });
   if (withPrivate.isIp) return { kind: 'invalid', input: text };
   if (withPrivate.isPrivate && withPrivate.domain) return { kind: 'domain', domain: withPrivate.domain };

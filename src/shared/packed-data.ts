@@ -3,12 +3,14 @@
 // were 354 KB of it (minified) as their packages ship them; build/packed-data.js packs them into 81 KB of base64
 // strings (varint-coded, deflated; tiny-inflate unpacks) in src/shared/generated/, which the bundle uses in place of
 // the packages' own files (webpack.config.js). Unpacked, each is exactly the package's value (test/unit/shared/packed-data.test.ts checks
-// every entry), so tr46 and tldts run their own code on their own data. The UTS #46 tables are unpacked on first use
-// (only non-ASCII hosts need them); the suffix trie when tldts loads, as tldts itself derives its indexes then.
+// every entry), so tr46 and tldts run their own code on their own data. Each is unpacked when its package is first
+// required, which src/shared/domain.ts does on first use (the UTS #46 tables only for a non-ASCII host).
 import inflate from 'tiny-inflate';
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const BASE64_VALUE = new Map([...BASE64].map((symbol, value) => [symbol, value]));
+/** Each base64 symbol's value by its character code; 64 for a code that is not a symbol. */
+const BASE64_VALUE = new Uint8Array(128).fill(64);
+for (let value = 0; value < BASE64.length; value++) BASE64_VALUE[BASE64.charCodeAt(value)] = value;
 
 /** The bytes of unpadded base64 text (Apps Script's V8 has no atob, and Utilities belongs to src/platform). */
 export function base64Bytes(text: string): Uint8Array {
@@ -16,9 +18,10 @@ export function base64Bytes(text: string): Uint8Array {
   let bits = 0;
   let held = 0;
   let at = 0;
-  for (const symbol of text) {
-    const value = BASE64_VALUE.get(symbol);
-    if (value === undefined) throw new Error(`packed data: not base64: ${JSON.stringify(symbol)}`);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const value = code < 128 ? BASE64_VALUE[code] : 64;
+    if (value === 64) throw new Error(`packed data: not base64: ${JSON.stringify(text[i])}`);
     bits = (bits << 6) | value;
     held += 6;
     if (held >= 8) {
@@ -146,20 +149,4 @@ export function publicSuffixTrie(packed: string, size: number) {
   reader.at = at;
   const labelText = reader.text();
   return { nodeFlags, edgeStart, edgeLength, edgeChild, labelText };
-}
-
-/** An array whose items are made on first access (tr46 reads its table by index and length only). */
-export function lazyArray<T>(make: () => T[]): T[] {
-  let items: T[] | undefined;
-  const get = () => (items ??= make());
-  return new Proxy([] as T[], { get: (_, key) => Reflect.get(get(), key) });
-}
-
-/** An object whose named values are made together on first access of any of them. */
-export function lazyRecord<T>(names: readonly string[], make: () => Record<string, T>): Record<string, T> {
-  let values: Record<string, T> | undefined;
-  const record: Record<string, T> = {};
-  for (const name of names)
-    Object.defineProperty(record, name, { enumerable: true, get: () => (values ??= make())[name] });
-  return record;
 }

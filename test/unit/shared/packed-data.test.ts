@@ -1,9 +1,9 @@
 // The packed tr46 and tldts tables the bundle carries (build/packed-data.js -> src/shared/generated/) unpack to
 // exactly the packages' own data, entry for entry, so the bundle's UTS #46 processing and public suffix lookups are
-// the libraries' own. Also the unpacking's parts: base64, and tables made on first use only.
+// the libraries' own. Also base64 as Node reads it.
 import fc from 'fast-check';
 import mappingTable from 'tr46/lib/mappingTable.json';
-import { base64Bytes, lazyArray, lazyRecord } from '../../../src/shared/packed-data';
+import { base64Bytes } from '../../../src/shared/packed-data';
 
 const packedMapping: unknown[] = require('../../../src/shared/generated/uts46-mapping');
 const packedRegexes: Record<string, RegExp> = require('../../../src/shared/generated/uts46-regexes');
@@ -52,14 +52,5 @@ describe('unpacking', () => {
       }),
     );
     expect(() => base64Bytes('ab$c')).toThrow('packed data: not base64: "$"');
-  });
-
-  it('makes a lazy table on first access only, once', () => {
-    let made = 0;
-    const list = lazyArray(() => (made++, [10, 20, 30]));
-    const record = lazyRecord(['a', 'b'], () => (made++, { a: 1, b: 2 }));
-    expect(made).toBe(0);
-    expect([list.length, list[1], record.a, record.b, list[2]]).toEqual([3, 20, 1, 2, 30]);
-    expect(made).toBe(2);
   });
 });
