@@ -6,7 +6,7 @@
 // refreshes rows enriched more than N days ago.
 import type { EnrichOptions, EnrichPreview, EnrichProgress } from '../../src/enrichment/contract';
 import { errorText, server } from '../bridge';
-import { panelHeader } from '../ui/credits-badge';
+import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { refreshSection } from './refresh-section';
 import { progressView, summary } from './progress-view';
@@ -174,5 +174,6 @@ class EnrichPanel {
 export function mountEnrichPanel(root: HTMLElement): void {
   const body = h('div', { id: 'enrich-body' });
   replaceChildren(root, panelHeader('Enrich domains'), body);
+  void refreshCredits();
   void new EnrichPanel(body).loadPreview();
 }

@@ -206,4 +206,5 @@ class SearchPanel {
 
 export function mountSearchPanel(root: HTMLElement): void {
   new SearchPanel(root).mount();
+  void refreshCredits();
 }

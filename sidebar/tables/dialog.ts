@@ -7,7 +7,7 @@ import { h, message, replaceChildren } from '../ui/dom';
 import { isRefusal, renameReference, validateMapping } from '../../src/tables/contract';
 import type { TablesRefusal, TablesState } from '../../src/tables/contract';
 import { renderRow, type RowContext, type RowView } from './row-view';
-import { creditsBadge } from '../ui/credits-badge';
+import { creditsBadge, refreshCredits } from '../ui/credits-badge';
 import type { DialogHost, MappingAnswer, Model } from './host';
 import { Autosave } from './autosave';
 import { PushPanel } from './push-panel';
@@ -55,6 +55,7 @@ class MappingDialog implements DialogHost, RowContext {
     );
     this.push.refreshAfterOptions();
     this.rebuildRows();
+    void refreshCredits();
   }
 
   private topBar(): HTMLElement {

@@ -1,12 +1,13 @@
-// The credits badge at the top of every panel: shows the account's available credits and refreshes after any action
-// that spends (panels call refreshCredits()).
+// The credits badge at the top of every panel: shows the account's available credits. Each panel fills it once when
+// it opens (from an answer it asks for anyway, or with refreshCredits()) and again after any action that spends;
+// drawing the badge asks the server nothing (a panel that redraws its header would otherwise start an execution each
+// time).
 import { server } from '../bridge';
 import { h } from './dom';
 
 const badge = h('span', { class: 'badge', id: 'credits-badge', title: 'Available credits' }, '…');
 
 export function creditsBadge(): HTMLElement {
-  void refreshCredits();
   return badge;
 }
 

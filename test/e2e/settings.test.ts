@@ -1,11 +1,14 @@
 // Settings in the playground: enter a token, see email and credits; a bad token gets its message; remove the token.
+// The badge takes its credits from the account answers: the panel never starts a getCredits execution of its own.
 import { describeWithBrowser, stackForSuite } from './harness';
 
 describeWithBrowser('settings panel in the playground', () => {
   const stack = stackForSuite();
 
   it('verifies a token and shows the account, rejects a bad token, and removes the token', async () => {
-    const { page } = stack();
+    const { page, playground } = stack();
+    const executions = playground.runtime.counters.modelled.executions;
+    const before = executions.length;
     await page.click('[data-handler="showSettingsPanel"]');
     let panel = await stack().sidebar();
     // The playground starts connected as sandbox-pro: remove the token first to walk through setup.
@@ -36,5 +39,8 @@ describeWithBrowser('settings panel in the playground', () => {
     expect(await panel.textContent('#credits-badge')).toBe('not connected');
     panel = await stack().sidebar();
     expect(await panel.locator('#account-email').count()).toBe(0);
+    const called = executions.slice(before).map((execution) => execution.name);
+    expect(called).toContain('getAccountState');
+    expect(called.filter((name) => name === 'getCredits')).toEqual([]);
   });
 });
