@@ -1,9 +1,10 @@
 // Structured output for research tasks: the field builder (name, type, required, "with evidence") turned into the
 // JSON Schema the service takes, the list of fields of a pasted schema, and the check of any schema against the
 // spec's limits (type object at the root, nesting <= 5 levels, <= 50 properties, shared definitions only at the root
-// as #/$defs/<name>) before anything is sent. The limit walk is hand-written rather than ajv: the sidebar page must
-// stay under 150 KB and ajv with its 2020-12 meta-schemas alone is larger than the rest of the page. The server
-// passes its full JSON Schema check (json-schema-check.ts, ajv) to parsePastedSchema, which runs it before the walk.
+// as #/$defs/<name>) before anything is sent. The limit walk is hand-written rather than a validator: the sidebar
+// page must stay under 150 KB, and the 2020-12 meta-schema's compiled validator alone is larger than the room left.
+// The server passes its full JSON Schema check (json-schema-check.ts) to parsePastedSchema, which runs it before the
+// walk.
 // Also recognises Evidenced values {value, sources, reasoning} in a schema report. Pure.
 import type { Evidenced, JsonSchemaObject } from '../api/types';
 
@@ -254,7 +255,7 @@ export function schemaFields(schema: JsonSchemaObject): SchemaField[] {
   return Object.entries(properties).map(([name, node]) => ({ name, evidence: looksEvidenced(node, definitions) }));
 }
 
-/** A full JSON Schema check (the server's, with ajv): the problems found, empty when the schema is valid. */
+/** A full JSON Schema check (the server's): the problems found, empty when the schema is valid. */
 export type JsonSchemaCheck = (schema: unknown) => string[];
 
 /**

@@ -2,9 +2,10 @@
 // tldts's public suffix trie. Apps Script loads the whole bundle at the start of every execution, and these tables
 // were 354 KB of it (minified) as their packages ship them; build/packed-data.js packs them into 81 KB of base64
 // strings (varint-coded, deflated; tiny-inflate unpacks) in src/shared/generated/, which the bundle uses in place of
-// the packages' own files (webpack.config.js). Unpacked, each is exactly the package's value (test/unit/shared/packed-data.test.ts checks
-// every entry), so tr46 and tldts run their own code on their own data. Each is unpacked when its package is first
-// required, which src/shared/domain.ts does on first use (the UTS #46 tables only for a non-ASCII host).
+// the packages' own files (webpack.config.js). Unpacked, each is exactly the package's value (every entry is checked
+// by test/unit/shared/packed-data.test.ts), so tr46 and tldts run their own code on their own data. Each is unpacked
+// when its package is first required, which src/shared/domain.ts does on first use (the UTS #46 tables only for a
+// non-ASCII host).
 import inflate from 'tiny-inflate';
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

@@ -73,8 +73,11 @@ describe('schemaProblem', () => {
   it("follows the meta-schema's references to the keyword that refused", () => {
     const documents = { byId: metaSchemas, rootId: META_SCHEMA_ID };
     const error = {
-      keywordLocation:
-        '#/allOf/1/$ref/properties/properties/additionalProperties/$dynamicRef/allOf/1/$ref/properties/items/$dynamicRef/allOf/3/$ref/properties/minItems/$ref/$ref/minimum',
+      keywordLocation: [
+        '#/allOf/1/$ref/properties/properties/additionalProperties/$dynamicRef',
+        '/allOf/1/$ref/properties/items/$dynamicRef',
+        '/allOf/3/$ref/properties/minItems/$ref/$ref/minimum',
+      ].join(''),
       instanceLocation: '#/properties/a/items/minItems',
     };
     const schema = { properties: { a: { items: { minItems: -1 } } } };
