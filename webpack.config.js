@@ -6,19 +6,12 @@ const webpack = require('webpack');
 const GasPlugin = require('gas-webpack-plugin');
 const { urlAllowlistFor } = require('./build/url-allowlist');
 const { dashboardUrlFor } = require('./build/dashboard-url');
-const { GENERATED } = require('./build/packed-data');
+const { replacementFor } = require('./build/packed-data');
 
-/** The package files whose data the bundle carries packed (build/packed-data.js), by package and request. */
-const PACKED = {
-  tr46: { './lib/mappingTable.json': 'uts46-mapping.js', './lib/regexes.js': 'uts46-regexes.js' },
-  tldts: { './data/trie': 'psl-trie.js' },
-};
-
-/** Points a request of tr46 or tldts for one of their data files at its packed module. */
+/** Points a request of tr46 or tldts for one of their data files at its packed module (build/packed-data.js). */
 function usePackedData(resolveData) {
-  const match = /[\\/]node_modules[\\/](tr46|tldts)[\\/]/.exec(`${resolveData.context}/`);
-  const packed = match && PACKED[match[1]][resolveData.request];
-  if (packed) resolveData.request = path.join(GENERATED, packed);
+  const packed = replacementFor(resolveData.context, resolveData.request);
+  if (packed) resolveData.request = packed;
 }
 
 module.exports = {

@@ -12,7 +12,7 @@ const esbuild = require('esbuild');
 const { urlAllowlistFor } = require('./url-allowlist');
 const { checkScopes } = require('./scope-check');
 const { writeValidators } = require('./validators');
-const { writePackedData } = require('./packed-data');
+const { writePackedData, isReplacedFile } = require('./packed-data');
 
 const root = path.resolve(__dirname, '..');
 
@@ -61,8 +61,7 @@ function bundleSizes(modules) {
     if (!module.name || seen.has(module.identifier)) return;
     seen.add(module.identifier);
     const name = module.name;
-    // The packed tables replace these package files (webpack.config.js): one here means the replacement missed.
-    if (/node_modules\/(tr46\/lib\/(mappingTable\.json|regexes\.js)|tldts\/.*\/data\/trie\.js)$/.test(name))
+    if (isReplacedFile(name))
       throw new Error(`${name} is in the bundle: its packed form (build/packed-data.js) should replace it`);
     const generated = name.includes('/src/shared/generated/');
     const owner = generated

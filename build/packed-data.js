@@ -9,6 +9,29 @@ const zlib = require('zlib');
 const root = path.resolve(__dirname, '..');
 const GENERATED = path.join(root, 'src', 'shared', 'generated');
 
+/** The package files the generated modules replace: by package, the request its code makes, and the module. */
+const REPLACED = {
+  tr46: { './lib/mappingTable.json': 'uts46-mapping.js', './lib/regexes.js': 'uts46-regexes.js' },
+  tldts: { './data/trie': 'psl-trie.js' },
+};
+
+/** The generated module replacing a request of a package's code (webpack.config.js), or null. */
+function replacementFor(context, request) {
+  const owner = /[\\/]node_modules[\\/](tr46|tldts)[\\/]/.exec(`${context}/`);
+  const module = owner && REPLACED[owner[1]][request];
+  return module ? path.join(GENERATED, module) : null;
+}
+
+/** Whether a bundled module (webpack's name for it) is one of the replaced package files: a replacement missed. */
+function isReplacedFile(moduleName) {
+  return Object.entries(REPLACED).some(([owner, requests]) =>
+    Object.keys(requests).some((request) => {
+      const file = request.slice(2).replace(/[.]/g, '\\.');
+      return new RegExp(`node_modules/${owner}/(.*/)?${file}(\\.js)?$`).test(moduleName);
+    }),
+  );
+}
+
 /** Appends an unsigned varint (7 bits a byte, low first). */
 function unsigned(bytes, value) {
   if (!Number.isInteger(value) || value < 0) throw new Error(`packed data: ${value} is not an unsigned integer`);
@@ -163,6 +186,6 @@ function writePackedData() {
   }
 }
 
-module.exports = { writePackedData, GENERATED };
+module.exports = { writePackedData, replacementFor, isReplacedFile };
 
 if (require.main === module) writePackedData();

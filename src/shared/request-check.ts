@@ -26,9 +26,21 @@ function named(path: string[], what: string): string {
   return name || what;
 }
 
+/**
+ * The value with its objects' undefined properties left out: absent, as JSON has them and as ajv (which the sandbox
+ * runs, and which checked requests before) reads them; the compiled validators would check them as present.
+ */
+function withoutUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUndefined);
+  if (value === null || typeof value !== 'object') return value;
+  const present = Object.entries(value).filter(([, part]) => part !== undefined);
+  return Object.fromEntries(present.map(([key, part]) => [key, withoutUndefined(part)]));
+}
+
 /** The first problem of `value` against `schema` as a short message, or null when it conforms. */
-export function requestProblem(schema: SchemaObject, value: unknown, what: string): string | null {
+export function requestProblem(schema: SchemaObject, sent: unknown, what: string): string | null {
   const validate = validator(schema);
+  const value = withoutUndefined(sent);
   if (validate(value)) return null;
   const [error] = validate.errors ?? [];
   if (!error) return `${what} is not valid`;

@@ -110,3 +110,21 @@ describe('uts46Ascii (the plain ASCII fast path)', () => {
     expect(uts46Ascii('xn--a.com')).toBe(toASCII('xn--a.com', lookup));
   });
 });
+
+describe('loading', () => {
+  // The bundle unpacks tldts's and tr46's data when they are first required (src/shared/packed-data.ts).
+  it('requires tldts at the first domain and tr46 at the first non-ASCII host, not when loaded', () => {
+    const required: string[] = [];
+    jest.isolateModules(() => {
+      jest.doMock('tldts', () => (required.push('tldts'), jest.requireActual('tldts')));
+      jest.doMock('tr46', () => (required.push('tr46'), jest.requireActual('tr46')));
+      const domain: typeof import('../../../src/shared/domain') = require('../../../src/shared/domain');
+      expect(required).toEqual([]);
+      expect(domain.parseDomain('https://www.Stripe.com/x')).toEqual({ kind: 'domain', domain: 'stripe.com' });
+      expect(required).toEqual(['tldts']);
+      expect(domain.parseDomain('münchen.de')).toEqual({ kind: 'domain', domain: 'xn--mnchen-3ya.de' });
+      expect(domain.parseDomain('köln.de')).toEqual({ kind: 'domain', domain: 'xn--kln-sna.de' });
+      expect(required).toEqual(['tldts', 'tr46']);
+    });
+  });
+});
