@@ -10,6 +10,8 @@
 // spreadsheet; the hidden sheets after the retention period.
 // Day 3 (bench/_scale-oversized.ts): an enrichment of 20,000 unique domains, larger than a day's requests.
 // Weeks 1-4 (bench/_scale-scheduled.ts): a weekly scheduled refresh of 10,000 rows with every panel closed.
+// Weeks 5-8 (bench/_scale-many.ts): twenty spreadsheets kept current at once by one user, seven also watched, with a
+// 12-hour outage of the service and a 21st spreadsheet refused.
 // Prints each part's figures and ends with the `scale:` line. `necessary_requests` counts what no design can avoid on
 // day 1: one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
 // create per task, one read per finished task whose report the task list does not carry (none: the sandbox's list
@@ -42,6 +44,7 @@ import {
 import { researchAtAccountScale } from './_scale-account';
 import { oversizedEnrichment } from './_scale-oversized';
 import { scheduledRefresh } from './_scale-scheduled';
+import { manySpreadsheets } from './_scale-many';
 import { WATCHED_ROWS } from './_scale-watch';
 
 const CONSUMER_URLFETCH_PER_DAY = 20_000;
@@ -287,6 +290,8 @@ export async function run(): Promise<void> {
     // Weeks 1 to 4: a weekly refresh of 10,000 rows with every panel closed.
     await advance(world, DAY);
     const scheduled = await scheduledRefresh(world, ready);
+    // Weeks 5 to 8: twenty spreadsheets kept current by one user (a project of their own).
+    const many = await manySpreadsheets(control, ready);
     console.log(`wall ${((Date.now() - began) / 1000).toFixed(1)} s`);
     console.log(goal("day 1's trigger runtime (modelled)", triggerMinutes, 30, 'min'));
     console.log(goal('scheduled refresh runs missed', scheduled.missedRuns, 0, 'runs'));
@@ -296,6 +301,19 @@ export async function run(): Promise<void> {
     console.log(
       goal("largest share of a day's UrlFetch quota in the scheduled weeks", scheduled.urlfetchDayPctMax, 60, '%'),
     );
+    console.log(
+      goal(
+        'scheduled runs missed in 20 spreadsheets (refresh and watch)',
+        many.missedRuns + many.watchMissedRuns,
+        0,
+        'runs',
+      ),
+    );
+    console.log(goal('trigger runtime booked in any 24 hours, 20 spreadsheets', many.bookedMinDayMax, 30, 'min'));
+    console.log(goal('a timer tick with nothing due (modelled)', many.idleTickModelledS, 1, 's'));
+    console.log(goal('due runs the 12-hour outage lost', many.outageRunsLost, 0, 'runs'));
+    console.log(goal('tasks paid twice after the outage', many.outagePaidTwice, 0, 'runs'));
+    console.log(goal('credits the refused 21st spreadsheet spent', many.twentyFirstSpent, 0, 'credits'));
     console.log(
       `scale: enrich_rows=${ENRICH_ROWS} enrich_http=${enrich.http} rerun_http=${enrich.rerunHttp} research_rows=${researched.rows} ` +
         `research_failed=${researched.failed} requests_per_tick_max=${researched.figures.maxRequests} (bound ${researched.figures.worstBound}) ` +
@@ -313,7 +331,13 @@ export async function run(): Promise<void> {
         `scheduled_changed_cells=${scheduled.changedCells} urlfetch_day_pct_max=${scheduled.urlfetchDayPctMax.toFixed(1)} ` +
         `watched_rows=${WATCHED_ROWS} watch_runs=${scheduled.watch.runs} watch_runs_not_started=${scheduled.watch.notStarted} ` +
         `watch_missed_runs=${scheduled.watch.missedRuns} credits_over_cap=${scheduled.watch.creditsOverCap} ` +
-        `signals_written=${scheduled.watch.signalsWritten}`,
+        `signals_written=${scheduled.watch.signalsWritten} scheduled_docs=${many.docs} ` +
+        `scheduled_due_runs=${many.dueRuns} scheduled_missed_runs=${many.missedRuns} ` +
+        `scheduled_watch_runs=${many.watchRuns} scheduled_watch_missed_runs=${many.watchMissedRuns} ` +
+        `trigger_min_day_booked=${many.bookedMinDayMax.toFixed(1)} trigger_min_day_charged=${many.chargedMinDayMax.toFixed(1)} ` +
+        `idle_tick_modelled_s=${many.idleTickModelledS.toFixed(2)} outage_due_runs=${many.outageDueRuns} ` +
+        `outage_runs_lost=${many.outageRunsLost} outage_paid_twice=${many.outagePaidTwice} ` +
+        `twenty_first_refused=${many.twentyFirstRefused ? 1 : 0}`,
     );
     await project.close();
   } finally {

@@ -38,6 +38,7 @@ global.setFormulaTokenSharing = account.setFormulaTokenSharing;
 global.getCredits = account.getCredits;
 global.getRequestBudget = account.getRequestBudget;
 global.setRequestBudgetAccount = account.setRequestBudgetAccount;
+global.getKeptSpreadsheets = account.getKeptSpreadsheets;
 
 // --- Custom functions ---
 

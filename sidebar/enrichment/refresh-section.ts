@@ -150,6 +150,14 @@ class RefreshSection {
         const chunk = await server.runRefreshChunk({ days: age, skip: totals.skip });
         if (!chunk.ok) return this.show(message('warn', chunk.message), totalsLine(totals));
         addChunk(totals, chunk);
+        if (chunk.unreachable > 0)
+          return this.show(
+            message(
+              'warn',
+              `The service did not answer (${count(chunk.remaining)} domains left): refresh again later.`,
+            ),
+            totalsLine(totals),
+          );
         if (chunk.remaining === 0) break;
         this.show(
           h('p', { class: 'muted' }, `Refreshing… ${count(chunk.remaining)} domains left.`),

@@ -1,6 +1,7 @@
-// The "Keep data fresh" section's schedule: off, every week on a day, or every month, for data older than the
-// section's N days, run by the document's timer with the panels closed; what it shows once set: the next run, the
-// last run's summary (cells changed, edits kept), and the share of the day's requests it may take.
+// The "Keep data fresh" section's schedule: off, every week on a day, or every month, after an hour of the day, for
+// data older than the section's N days, run by the document's timer with the panels closed (at its first hourly tick
+// after that hour); what it shows once set: the next run (or since when a run waits for the service), the last run's
+// summary (cells changed, edits kept), and the share of the day's requests it may take.
 import type { RefreshScheduleAnswer, RefreshScheduleDto } from '../../src/enrichment/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
@@ -10,6 +11,7 @@ import { count } from './format';
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 const when = inSpreadsheetZone;
+const hourText = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 
 const plural = (n: number, noun: string) => `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -27,8 +29,13 @@ function scheduleLines(schedule: RefreshScheduleDto, timeZone: string): HTMLElem
     h(
       'p',
       { id: 'fresh-schedule-status' },
-      `${cadence} at 06:00 (${timeZone}), data older than ${plural(schedule.days, 'day')}. ` +
-        (schedule.running ? 'Running now.' : `Next run: ${when(schedule.nextRunAt ?? 0, timeZone)}.`),
+      `${cadence} after ${hourText(schedule.hour)} (${timeZone}, within the hour), data older than ` +
+        `${plural(schedule.days, 'day')}. ` +
+        (schedule.unreachableSince !== null
+          ? `Service unavailable since ${when(schedule.unreachableSince, timeZone)}, trying again hourly.`
+          : schedule.running
+            ? 'Running now.'
+            : `Next run: ${when(schedule.nextRunAt ?? 0, timeZone)}.`),
     ),
     h('p', { class: 'muted', id: 'fresh-schedule-last' }, lastText),
     h(
@@ -53,10 +60,18 @@ export function scheduleView(days: () => number): HTMLElement {
     { id: 'fresh-weekday', 'aria-label': 'Day of the week' },
     ...WEEKDAYS.map((name, i) => h('option', { value: String(i), selected: i === 1 }, name)),
   ) as HTMLSelectElement;
+  const hour = h(
+    'select',
+    { id: 'fresh-hour', 'aria-label': 'Hour of the day' },
+    ...Array.from({ length: 24 }, (_, i) =>
+      h('option', { value: String(i), selected: i === 6 }, `after ${hourText(i)}`),
+    ),
+  ) as HTMLSelectElement;
   const save = h('button', { type: 'button', id: 'fresh-schedule-save' }, 'Save schedule');
   const status = h('div', { id: 'fresh-schedule' });
   const syncWeekday = () => {
     weekday.hidden = cadence.value !== 'weekly';
+    hour.hidden = cadence.value === 'off';
   };
   const show = (answer: RefreshScheduleAnswer, saved = false) => {
     if (!answer.ok) return replaceChildren(status, message('warn', answer.message));
@@ -64,6 +79,7 @@ export function scheduleView(days: () => number): HTMLElement {
     if (schedule) {
       cadence.value = schedule.cadence;
       weekday.value = String(schedule.weekday);
+      hour.value = String(schedule.hour);
     } else cadence.value = 'off';
     syncWeekday();
     replaceChildren(
@@ -82,6 +98,7 @@ export function scheduleView(days: () => number): HTMLElement {
       .setRefreshSchedule({
         cadence: cadence.value as 'off' | 'weekly' | 'monthly',
         weekday: Number(weekday.value),
+        hour: Number(hour.value),
         days: days(),
       })
       .then(
@@ -99,7 +116,7 @@ export function scheduleView(days: () => number): HTMLElement {
     'div',
     { id: 'fresh-schedule-section' },
     h('h3', {}, 'Schedule'),
-    h('div', { class: 'fresh-schedule-row' }, cadence, weekday, save),
+    h('div', { class: 'fresh-schedule-row' }, cadence, weekday, hour, save),
     status,
   );
 }

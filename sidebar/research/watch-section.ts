@@ -150,13 +150,18 @@ function watchStatus(watch: WatchDto, timeZone: string): HTMLElement {
     h(
       'p',
       {},
-      `Watching ${watch.rows} rows of "${watch.sheetName}" ${cadence} at 06:00 (${timeZone}), up to ` +
+      `Watching ${watch.rows} rows of "${watch.sheetName}" ${cadence} after 06:00 (${timeZone}, within the hour), up to ` +
         `${watch.creditsPerRun} credits a run. Changes go to the "${watch.signalsHeader}" column.`,
     ),
     h(
       'p',
       { id: 'watch-next' },
-      watch.status === 'paused' ? 'Paused.' : `Next run: ${when(watch.nextRunAt ?? 0, timeZone)}.`,
+      watch.status === 'paused'
+        ? 'Paused.'
+        : watch.unreachableSince !== null
+          ? `Service unavailable since ${when(watch.unreachableSince, timeZone)}: the run due ` +
+            `${when(watch.nextRunAt ?? 0, timeZone)} tries again hourly.`
+          : `Next run: ${when(watch.nextRunAt ?? 0, timeZone)}.`,
     ),
     h(
       'p',

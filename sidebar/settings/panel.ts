@@ -10,6 +10,7 @@ import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { requestBudgetSection } from './request-budget';
 import { spendingGuardSection } from './spending-guard';
+import { keptSpreadsheetsSection } from './kept-spreadsheets';
 
 let app: HTMLElement;
 let busy = false;
@@ -180,6 +181,7 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
     sharingSection(state),
     state?.connected ? requestBudgetSection() : null,
     state?.connected ? spendingGuardSection() : null,
+    state?.connected ? keptSpreadsheetsSection() : null,
   );
   for (const control of Array.from(app.querySelectorAll('button, input')))
     (control as HTMLButtonElement).disabled = busy;

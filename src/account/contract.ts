@@ -4,6 +4,24 @@
 export type { AccountState } from './service';
 export type { AccountKind, BudgetStatus } from '../platform/request-budget';
 
+/** Settings' "Spreadsheets Sheet Scout keeps current": the spreadsheets holding the user's timers. */
+export interface KeptSpreadsheets {
+  spreadsheets: Array<{
+    name: string;
+    url: string;
+    /** What keeps its timer, in words ("scheduled refresh, account watch"). */
+    keptBy: string;
+    /** When its next work is due (epoch ms), or null: work is under way. */
+    nextRunAt: number | null;
+    /** It is the spreadsheet the panel is open in. */
+    here: boolean;
+  }>;
+  /** Google's limit of timers per account (20). */
+  limit: number;
+  /** The time zone the panel shows times in (this spreadsheet's). */
+  timeZone: string;
+}
+
 /** Whether the service address is a local sandbox (the playground's, or `npm start`'s): plain HTTP on this machine. */
 export function isLocalSandbox(baseUrl: string | null | undefined): boolean {
   return /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?(\/|$)/.test(baseUrl ?? '');

@@ -10,6 +10,13 @@ import { REQUEST_BUDGET_KEYS, type AccountKind, type BudgetStatus } from '../pla
 import { showPanel } from '../platform/panels';
 import { reenterTokenless } from '../functions/menu-actions';
 import { activeFormulaBook } from '../platform/sheets/functions';
+import { timerHolders } from '../platform/timer-triggers';
+import { keptBy } from '../scheduler/timer-registry';
+import { activeSpreadsheet, spreadsheetTimeZone } from '../platform/spreadsheet';
+import type { KeptSpreadsheets } from './contract';
+
+/** Google's limit of triggers per user per script: for the add-on, spreadsheets with a timer. */
+const TIMER_LIMIT = 20;
 
 /** Menu: Extensions > Sheet Scout > Settings... */
 export function showSettingsPanel(): void {
@@ -65,4 +72,20 @@ export function setRequestBudgetAccount(kind: AccountKind): BudgetStatus {
   if (kind === 'workspace') context.stores.user.set(REQUEST_BUDGET_KEYS.account, 'workspace');
   else context.stores.user.remove(REQUEST_BUDGET_KEYS.account);
   return appContext().requestBudget.status();
+}
+
+/** Settings: the spreadsheets whose timers Sheet Scout keeps for this user, what keeps each, and its next run. */
+export function getKeptSpreadsheets(): KeptSpreadsheets {
+  const here = activeSpreadsheet().getId();
+  return {
+    spreadsheets: timerHolders(appContext().stores.user).map((holder) => ({
+      name: holder.name,
+      url: holder.url,
+      keptBy: keptBy(holder),
+      nextRunAt: holder.nextRunAt,
+      here: holder.id === here,
+    })),
+    limit: TIMER_LIMIT,
+    timeZone: spreadsheetTimeZone(),
+  };
 }

@@ -146,8 +146,10 @@ export type RefreshChunkResult =
       /** Per enriched column, the rows whose value changed. */
       changedByField: Array<{ header: string; rows: number }>;
       notFound: number;
-      /** Domains to skip for the rest of this run (still enriching, or the lookup failed). */
+      /** Domains to skip for the rest of this run (still enriching, or the service refused the lookup). */
       retryLater: string[];
+      /** Lookups that did not reach the service (unavailable, no answer): the chunk stopped there; not skipped. */
+      unreachable: number;
       /** Stale domains this chunk did not reach (the next chunk takes them). */
       remaining: number;
       /** Lookups this chunk sent. */
@@ -173,9 +175,13 @@ export interface RefreshScheduleDto {
   cadence: 'weekly' | 'monthly';
   /** 0 = Sunday ... 6 = Saturday (weekly). */
   weekday: number;
+  /** The hour of the spreadsheet's day a run starts after (at the first hourly tick of the timer past it). */
+  hour: number;
   /** When the next run starts (epoch ms); null while a run is under way. */
   nextRunAt: number | null;
   running: boolean;
+  /** While a run under way cannot reach the service: since when (epoch ms); it tries again hourly. */
+  unreachableSince: number | null;
   lastRun: ScheduleSummary | null;
   /** The share of the day's request budget a scheduled run may use (0..1). */
   requestShare: number;
@@ -186,6 +192,8 @@ export interface RefreshScheduleRequest {
   cadence: 'off' | 'weekly' | 'monthly';
   weekday: number;
   days: number;
+  /** The hour of the spreadsheet's day the run starts after (default 6). */
+  hour?: number;
 }
 
 /** The active sheet's schedule, or why it cannot have one. */

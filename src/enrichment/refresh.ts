@@ -165,24 +165,32 @@ function loggedChanges(layout: Layout, changes: readonly CellChange[], at: numbe
   });
 }
 
-/** Looks domains up in rounds of the client's batch size until done or out of time; sorts the answers. */
+/** The lookup did not reach the service (down, overloaded, no answer): the domain is tried again, not skipped. */
+const UNREACHABLE = new Set(['unavailable', 'rate_limited', 'network', 'timeout']);
+
+/**
+ * Looks domains up in rounds of the client's batch size until done, out of time, or a round that did not reach the
+ * service (no more are sent into an outage); sorts the answers.
+ */
 function lookUpFresh(deps: RefreshDeps, domains: string[], deadline: number) {
   const found = new Map<string, Record<string, unknown>>();
   const notFound: string[] = [];
   const retryLater: string[] = [];
+  let unreachable = 0;
   const client = deps.client();
   let next = 0;
-  while (next < domains.length && deps.clock.now() < deadline) {
+  while (next < domains.length && deps.clock.now() < deadline && unreachable === 0) {
     const batch = domains.slice(next, next + client.batchSize());
     next += batch.length;
     client.lookupCompanies(batch).forEach((result, index) => {
       const domain = batch[index];
       if (result.ok && result.value.state === 'ready') found.set(domain, profileValues(result.value.profile));
       else if (!result.ok && result.error.kind === 'not_found') notFound.push(domain);
+      else if (!result.ok && UNREACHABLE.has(result.error.kind)) unreachable += 1;
       else retryLater.push(domain);
     });
   }
-  return { found, notFound, retryLater, attempted: next };
+  return { found, notFound, retryLater, unreachable, attempted: next };
 }
 
 /**
@@ -237,7 +245,8 @@ export function runRefreshChunk(
         .filter((field) => field.rows > 0),
       notFound: answers.notFound.length,
       retryLater: answers.retryLater,
-      remaining: domains.length - answers.attempted,
+      unreachable: answers.unreachable,
+      remaining: domains.length - answers.attempted + answers.unreachable,
       requests: answers.attempted,
     };
   } finally {

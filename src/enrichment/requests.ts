@@ -16,12 +16,19 @@ export const REFRESH_REQUEST = record(
   ['skip'],
 );
 
-/** The refresh schedule of the active sheet: off, or weekly on a day (0 = Sunday) / monthly, for data older than N days. */
-export const REFRESH_SCHEDULE_REQUEST = record({
-  cadence: oneOfValues(['off', 'weekly', 'monthly']),
-  weekday: { ...integer, minimum: 0, maximum: 6 },
-  days: { ...integer, minimum: 0, maximum: 3650 },
-});
+/**
+ * The refresh schedule of the active sheet: off, or weekly on a day (0 = Sunday) / monthly, after an hour of the day
+ * (default 6), for data older than N days.
+ */
+export const REFRESH_SCHEDULE_REQUEST = record(
+  {
+    cadence: oneOfValues(['off', 'weekly', 'monthly']),
+    weekday: { ...integer, minimum: 0, maximum: 6 },
+    days: { ...integer, minimum: 0, maximum: 3650 },
+    hour: { ...integer, minimum: 0, maximum: 23 },
+  },
+  ['hour'],
+);
 
 /** "Changes since N days ago". */
 export const REFRESH_CHANGES_DAYS = { ...integer, minimum: 0, maximum: 3650 };

@@ -1,6 +1,7 @@
 // Scheduled refresh as the add-in runs it (schedule.ts holds the rules): the Enrich panel's schedule of the active
-// sheet (read, set, stopped), and the shared timer's slice that runs the due ones with the document's refresh, the
-// spreadsheet's calendar and a quarter of the day's request budget.
+// sheet (read, set, stopped) with what runs it (this user's timer, another editor's, or why none can: a schedule no
+// timer can run with the panels closed is not saved), and the shared timer's slice that runs the due ones with the
+// document's refresh, the spreadsheet's calendar and a quarter of the day's request budget.
 import { refreshContext } from './context';
 import { runRefreshChunk } from './refresh';
 import { chosenFields } from './job-state';
@@ -9,7 +10,9 @@ import {
   readSchedules,
   runSchedules,
   scheduleDto,
+  SCHEDULE_HOUR,
   SCHEDULE_REQUEST_SHARE,
+  schedulesWake,
   writeSchedules,
   type LocalTime,
   type RefreshSchedule,
@@ -19,7 +22,7 @@ import type { RefreshDeps } from './refresh';
 import type { EnrichDeps } from './service';
 import type { KeyValueStore } from '../ports';
 import { formatInSpreadsheetZone, spreadsheetTimeZone } from '../platform/spreadsheet';
-import { removeTimerIfIdle, reserveTimer } from '../scheduler/timer';
+import { removeTimerIfIdle, reserveTimer, servedByOtherEditor, wakeTimerAt, type TimerDeps } from '../scheduler/timer';
 import { BUSY_MESSAGE } from '../shared/busy';
 
 /** Lookups scheduled refreshes sent today (the spreadsheet's day): {day, count}. */
@@ -51,7 +54,7 @@ function requestsLeft(deps: RefreshDeps & Pick<EnrichDeps, 'requests'>): number 
 }
 
 /** The shared timer's slice: the due scheduled refreshes of this document. */
-export function refreshTimerSlice(budgetMs: number): { pending: boolean } {
+export function refreshTimerSlice(budgetMs: number): { pending: boolean; wakeAt?: number } {
   const deps = refreshContext();
   return runSchedules(
     {
@@ -74,7 +77,21 @@ export function refreshTimerSlice(budgetMs: number): { pending: boolean } {
   );
 }
 
-/** The active sheet's schedule. */
+const OTHER_EDITOR_TIMER =
+  "Runs on the timer another editor's Sheet Scout keeps in this spreadsheet (their lookups, 0 credits).";
+
+/**
+ * Makes sure a timer runs the document's schedules: null when this user's runs them; what the panel says otherwise
+ * (another editor's runs them; or why none can, `refuse` when none can with the panels closed).
+ */
+function scheduleTimer(timer: TimerDeps): { note: string | null; refuse: boolean } {
+  const problem = reserveTimer(timer, 'refresh');
+  if (problem?.closedPanelsOnly) return { note: problem.message, refuse: true };
+  if (problem) return { note: `${problem.message} Until it runs, refresh from this panel.`, refuse: false };
+  return { note: servedByOtherEditor(timer) ? OTHER_EDITOR_TIMER : null, refuse: false };
+}
+
+/** The active sheet's schedule, with what runs it (its timer made again if it is gone). */
 export function refreshSchedule(): RefreshScheduleAnswer {
   const deps = refreshContext();
   const { sheet } = deps.sheets.active();
@@ -83,14 +100,15 @@ export function refreshSchedule(): RefreshScheduleAnswer {
     ok: true,
     sheetName: sheet.name,
     schedule: scheduleDto(schedule),
-    timerProblem: null,
+    timerProblem: schedule ? scheduleTimer(deps.timer).note : null,
     timeZone: spreadsheetTimeZone(),
   };
 }
 
 /**
  * Sets the active sheet's schedule (or stops it). The document's timer is reserved first: a schedule no timer can
- * run is refused with the reason (a test deployment runs none; the answer says so).
+ * run with the panels closed is refused with the reason, before anything is saved (Google allows no more timers: the
+ * answer names the spreadsheets that hold them); a test deployment runs none (the answer says so).
  */
 export function changeRefreshSchedule(request: RefreshScheduleRequest): RefreshScheduleAnswer {
   const deps = refreshContext();
@@ -103,25 +121,28 @@ export function changeRefreshSchedule(request: RefreshScheduleRequest): RefreshS
   }
   if ((chosenFields(deps.store, sheet.id) ?? []).length === 0)
     return { ok: false, message: `Nothing on "${sheet.name}" was enriched yet: enrich it first, then schedule it.` };
-  const timer = reserveTimer(deps.timer, 'refresh');
-  if (timer?.blocksSpending) return { ok: false, message: timer.message };
+  const timer = scheduleTimer(deps.timer);
+  if (timer.refuse) return { ok: false, message: `Nothing was saved. ${timer.note ?? ''}` };
   const cadence = request.cadence;
+  const hour = request.hour ?? SCHEDULE_HOUR;
   const schedule: RefreshSchedule = {
     sheetId: sheet.id,
     sheetName: sheet.name,
     days: request.days,
     cadence,
     weekday: request.weekday,
-    nextRunAt: nextRun({ cadence, weekday: request.weekday }, deps.clock.now(), localTime),
+    hour,
+    nextRunAt: nextRun({ cadence, weekday: request.weekday, hour }, deps.clock.now(), localTime),
     run: null,
     lastRun: readSchedules(deps.store).find((entry) => entry.sheetId === sheet.id)?.lastRun ?? null,
   };
   writeSchedules(deps.store, [...others, schedule]);
+  wakeTimerAt(deps.timer, 'refresh', schedulesWake([...others, schedule]));
   return {
     ok: true,
     sheetName: sheet.name,
     schedule: scheduleDto(schedule),
-    timerProblem: timer ? `${timer.message} Until it runs, refresh from this panel.` : null,
+    timerProblem: timer.note,
     timeZone: spreadsheetTimeZone(),
   };
 }

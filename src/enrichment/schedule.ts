@@ -2,9 +2,11 @@
 // document's sheets (in its properties, one small record per sheet), when each runs next, and the run itself in the
 // shared timer's slices with every panel closed: the same refresh as the panel's (only changed cells, each with its
 // note, the user's edits kept, the right rows after sorts), chunk by chunk across ticks until the sheet's stale
-// domains are done, then a summary for the panel and the next run. A scheduled refresh takes at most a quarter of
-// the day's request budget (the user's own work keeps the rest) and the timer's share of trigger runtime. Pure: the
-// refresh, the timer and the spreadsheet's calendar are ports.
+// domains are done, then a summary for the panel and the next run. A run starts at the first hourly tick after its
+// hour (06:00 unless the user chose another). A run that cannot reach the service keeps its place and what it did,
+// says since when, and tries again at every tick until the service answers. A scheduled refresh takes at most a
+// quarter of the day's request budget (the user's own work keeps the rest) and the timer's share of trigger runtime.
+// Pure: the refresh, the timer and the spreadsheet's calendar are ports.
 import type { KeyValueStore } from '../ports';
 import { readChunkedJson, removeChunked, writeChunked } from '../shared/chunked-store';
 import type { RefreshChunkResult, RefreshScheduleDto, ScheduleSummary } from './contract';
@@ -12,7 +14,7 @@ import type { RefreshChunkResult, RefreshScheduleDto, ScheduleSummary } from './
 const SCHEDULES_KEY = 'sheetscout.refresh.schedules';
 /** The share of the day's request budget a scheduled refresh may use. */
 export const SCHEDULE_REQUEST_SHARE = 0.25;
-/** Scheduled runs start at this hour of the spreadsheet's day. */
+/** Scheduled runs start at this hour of the spreadsheet's day unless the user chose another. */
 export const SCHEDULE_HOUR = 6;
 /** Domains a run skips after the service did not answer them: the latest, up to this many characters in the record. */
 const SKIP_MAX_CHARS = 4000;
@@ -28,9 +30,14 @@ export interface RefreshSchedule {
   cadence: Cadence;
   /** 0 = Sunday ... 6 = Saturday (weekly). */
   weekday: number;
+  /** The hour of the spreadsheet's day the run starts after (absent in schedules of earlier versions: 06:00). */
+  hour?: number;
   nextRunAt: number;
-  /** The run under way (across ticks), with what it found so far. */
-  run: (ScheduleSummary & { skip: string[] }) | null;
+  /**
+   * The run under way (across ticks), with what it found so far; `unreachableSince`: when its lookups stopped
+   * reaching the service (it tries again at every tick).
+   */
+  run: (ScheduleSummary & { skip: string[]; unreachableSince?: number }) | null;
   lastRun: ScheduleSummary | null;
 }
 
@@ -53,18 +60,20 @@ export function writeSchedules(store: KeyValueStore, schedules: RefreshSchedule[
 }
 
 /**
- * The next run after `now`: the first whole hour SCHEDULE_HOUR of the chosen weekday (weekly) or of the 1st of a
- * month (monthly), in the spreadsheet's calendar (`local`), found hour by hour (at most a month and a day ahead).
+ * The next run after `now`: the first whole hour of the chosen hour (SCHEDULE_HOUR unless chosen) of the chosen
+ * weekday (weekly) or of the 1st of a month (monthly), in the spreadsheet's calendar (`local`), found hour by hour
+ * (at most a month and a day ahead).
  */
 export function nextRun(
-  schedule: Pick<RefreshSchedule, 'cadence' | 'weekday'>,
+  schedule: Pick<RefreshSchedule, 'cadence' | 'weekday' | 'hour'>,
   now: number,
   local: (ms: number) => LocalTime,
 ): number {
+  const hour = schedule.hour ?? SCHEDULE_HOUR;
   let at = Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
   for (let hours = 0; hours < 32 * 24; hours++, at += HOUR_MS) {
     const time = local(at);
-    if (time.hour !== SCHEDULE_HOUR) continue;
+    if (time.hour !== hour) continue;
     if (schedule.cadence === 'weekly' ? time.weekday === schedule.weekday : time.monthDay === 1) return at;
   }
   return now + 7 * 24 * HOUR_MS;
@@ -87,8 +96,10 @@ export function scheduleDto(schedule: RefreshSchedule | undefined): RefreshSched
     days: schedule.days,
     cadence: schedule.cadence,
     weekday: schedule.weekday,
+    hour: schedule.hour ?? SCHEDULE_HOUR,
     nextRunAt: schedule.run ? null : schedule.nextRunAt,
     running: schedule.run !== null,
+    unreachableSince: schedule.run?.unreachableSince ?? null,
     lastRun: schedule.lastRun,
     requestShare: SCHEDULE_REQUEST_SHARE,
   };
@@ -117,10 +128,11 @@ export interface ScheduleRunDeps {
 
 /**
  * The timer's slice: runs the schedules that are due (or under way), chunk by chunk, within `budgetMs` and the day's
- * request share; a run that finishes (or cannot run: its sheet gone) gets its summary and its next time. Pending
- * while any schedule exists (the timer stays to wake it).
+ * request share; a run that finishes (or cannot run: its sheet gone) gets its summary and its next time; a run whose
+ * lookups did not reach the service keeps its place for the next tick. Pending while any schedule exists (the timer
+ * stays to wake it), next due at the earliest schedule's time (now while a run is under way).
  */
-export function runSchedules(deps: ScheduleRunDeps, budgetMs: number): { pending: boolean } {
+export function runSchedules(deps: ScheduleRunDeps, budgetMs: number): { pending: boolean; wakeAt?: number } {
   const schedules = readSchedules(deps.store);
   if (schedules.length === 0) return { pending: false };
   const deadline = deps.now() + budgetMs;
@@ -139,6 +151,11 @@ export function runSchedules(deps: ScheduleRunDeps, budgetMs: number): { pending
       }
       addChunk(schedule.run, result);
       deps.spent(result.requests);
+      if (result.unreachable > 0) {
+        schedule.run.unreachableSince ??= deps.now();
+        break;
+      }
+      delete schedule.run.unreachableSince;
       if (result.remaining === 0) {
         finish(deps, schedule, null);
         break;
@@ -146,7 +163,13 @@ export function runSchedules(deps: ScheduleRunDeps, budgetMs: number): { pending
     }
   }
   if (changed) writeSchedules(deps.store, schedules);
-  return { pending: true };
+  return { pending: true, wakeAt: schedulesWake(schedules) ?? undefined };
+}
+
+/** When the schedules next need the timer: the earliest next run, or null (now) while a run is under way. */
+export function schedulesWake(schedules: RefreshSchedule[]): number | null {
+  if (schedules.some((schedule) => schedule.run)) return null;
+  return Math.min(...schedules.map((schedule) => schedule.nextRunAt));
 }
 
 function addChunk(run: ScheduleSummary & { skip: string[] }, chunk: Extract<RefreshChunkResult, { ok: true }>): void {

@@ -2,9 +2,13 @@
 // document: getProjectTriggers would also return the user's timers of every other document the add-on is used in, so
 // it is only searched for the timer this document records, in case getUserTriggers(spreadsheet) does not list a bound
 // script's time-driven triggers: Google does not say), the timer's deps for this execution (the cadence allowed by
-// how the script runs), and the retirement of a timer Google ran without its spreadsheet.
-import type { ClockPort, KeyValueStore } from '../ports';
-import { DOCUMENTLESS_KEY, TimerUnavailable, type TimerDeps, type TimerTriggerPort } from '../scheduler/timer';
+// how the script runs, the user's lock, the spreadsheet's name and link), and the retirement of a timer Google ran
+// without its spreadsheet.
+import type { ClockPort, KeyValueStore, LockPort } from '../ports';
+import type { TimerDeps, TimerTriggerPort } from '../scheduler/timer';
+import { DOCUMENTLESS_KEY, TimerUnavailable } from '../scheduler/timer-unavailable';
+import { changeHolders, readHolders, withoutHolders, type TimerHolder } from '../scheduler/timer-registry';
+import { createLockPort } from './lock';
 
 /**
  * Google's refusals of one more trigger: 20 per user per script ("This script has too many triggers"), and for an
@@ -47,13 +51,30 @@ function scriptTriggers(): TimerTriggerPort {
       for (const trigger of find(id)) if (trigger.getUniqueId() === id) ScriptApp.deleteTrigger(trigger);
       listed = listed?.filter((trigger) => trigger.getUniqueId() !== id) ?? null;
     },
+    allIds: () => ScriptApp.getProjectTriggers().map((trigger) => trigger.getUniqueId()),
   };
+}
+
+/** The current user's lock (LockService.getUserLock: their executions in every document). */
+export function userLock(): LockPort {
+  return createLockPort(LockService.getUserLock());
 }
 
 /** The timer's deps: every minute for a script bound to the spreadsheet, hourly for a published add-on. */
 export function appsScriptTimer(document: KeyValueStore, user: KeyValueStore, clock: ClockPort): TimerDeps {
   const bound = ScriptApp.getInstallationSource() === ScriptApp.InstallationSource.NONE;
-  return { triggers: scriptTriggers(), document, user, clock, cadence: bound ? 'minute' : 'hourly' };
+  return {
+    triggers: scriptTriggers(),
+    document,
+    user,
+    userLock: userLock(),
+    spreadsheet: () => {
+      const spreadsheet = SpreadsheetApp.getActive();
+      return { id: spreadsheet.getId(), name: spreadsheet.getName(), url: spreadsheet.getUrl() };
+    },
+    clock,
+    cadence: bound ? 'minute' : 'hourly',
+  };
 }
 
 /**
@@ -64,4 +85,11 @@ export function retireDocumentlessTimer(user: KeyValueStore, clock: ClockPort, t
   user.set(DOCUMENTLESS_KEY, String(clock.now()));
   const trigger = ScriptApp.getProjectTriggers().find((candidate) => candidate.getUniqueId() === triggerUid);
   if (trigger) ScriptApp.deleteTrigger(trigger);
+  changeHolders(user, userLock(), (holders) => withoutHolders(holders, (holder) => holder.trigger === triggerUid));
+}
+
+/** The spreadsheets holding the user's timers, as the registry names them (those whose trigger still exists). */
+export function timerHolders(user: KeyValueStore): TimerHolder[] {
+  const existing = new Set(ScriptApp.getProjectTriggers().map((trigger) => trigger.getUniqueId()));
+  return readHolders(user, true).filter((holder) => existing.has(holder.trigger));
 }

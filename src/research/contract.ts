@@ -217,6 +217,8 @@ export interface WatchDto {
   signalsHeader: string;
   /** The last run: when, and what it did or why it did not start ("Not started: ..."). */
   lastRun: { at: number; text: string } | null;
+  /** Since when the due run has been waiting for the service to answer (epoch ms; it tries again hourly), or null. */
+  unreachableSince: number | null;
 }
 
 export interface WatchAnswer {
@@ -227,6 +229,6 @@ export interface WatchAnswer {
   confirm: { rows: number; creditsPerRun: number; creditsPerMonth: number } | null;
   /** The active sheet's watch, if any. */
   watch: WatchDto | null;
-  /** The spreadsheet's time zone (runs start at 06:00 in it). */
+  /** The spreadsheet's time zone (runs start after 06:00 in it, within the hour). */
   timeZone: string;
 }

@@ -11,10 +11,11 @@ import { outputClashes, resolveOutput } from './launch-request';
 import { keyHeaderOf, keyString } from './row-locator';
 import { rowsNeedingTags, tagBudgetProblem } from './row-tags';
 import { spreadsheetCalendar } from './guard-service';
-import { creditsPerMonth, readWatches, SIGNALS_HEADER, watchDto, writeWatches, type Watch } from './watch';
+import { creditsPerMonth, readWatches, SIGNALS_HEADER, watchDto, watchesWake, writeWatches, type Watch } from './watch';
+import { noteOnSignalsHeader } from './watch-runs';
 import { nextRun } from '../enrichment/schedule';
 import { localTime } from '../enrichment/schedule-service';
-import { myTimers, removeTimerIfIdle, reserveTimer, type TimerProblem } from '../scheduler/timer';
+import { myTimers, removeTimerIfIdle, reserveTimer, wakeTimerAt, type TimerProblem } from '../scheduler/timer';
 import { activeSheetId, sheetNameOf, spreadsheetTimeZone } from '../platform/spreadsheet';
 import { BUSY_MESSAGE } from '../shared/busy';
 
@@ -82,10 +83,15 @@ function restoreTimers(r: Research): TimerProblem | null {
     () => {
       const problem = reserveTimer(r.trigger, 'watch', { ownTimer: true });
       const timer = myTimers(r.trigger)[0] ?? null;
+      const watches = readWatches(stores(r));
       writeWatches(
         stores(r),
-        readWatches(stores(r)).map((watch) => (own.has(watch.id) ? { ...watch, timer } : watch)),
+        watches.map((watch) => (own.has(watch.id) ? { ...watch, timer } : watch)),
       );
+      // No timer of theirs can run it with the panels closed: the sheet says so too, where the signals go.
+      if (problem?.closedPanelsOnly)
+        for (const watch of watches.filter((entry) => own.has(entry.id)))
+          noteOnSignalsHeader(r, watch, `Account watch: no run can start. ${problem.message}`);
       return problem;
     },
   );
@@ -160,7 +166,7 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
     () => refused(BUSY_MESSAGE),
     () => {
       const timer = reserveTimer(r.trigger, 'watch', { ownTimer: true });
-      if (timer?.blocksSpending) return refused(timer.message);
+      if (timer?.blocksSpending || timer?.closedPanelsOnly) return refused(`Nothing was saved. ${timer.message}`);
       r.deps.grid.ensureHeaders(request.sheetId, [...output.headers, SIGNALS_HEADER]);
       const now = r.context.clock.now();
       const watches = readWatches(stores(r));
@@ -187,8 +193,10 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
         confirmedAt: now,
         timer: myTimers(r.trigger)[0] ?? null,
       };
-      writeWatches(stores(r), [...watches.filter((entry) => entry !== previous), watch]);
-      const note = timer ? ` ${timer.message} Until it runs, runs start while a panel is open.` : '';
+      const saved = [...watches.filter((entry) => entry !== previous), watch];
+      writeWatches(stores(r), saved);
+      wakeTimerAt(r.trigger, 'watch', watchesWake(saved) ?? null);
+      const note = timer ? ` ${timer.message} The watch runs when the timer does.` : '';
       return {
         ok: true,
         message: `Watching ${rowKeys.length} rows ${request.cadence}: up to ${creditsPerRun} credits a run.${note}`,

@@ -42,6 +42,11 @@ export interface Watch {
   creditsPerRun: number;
   /** The run whose launch was started (its rows carry `n`): done once its records are in the ledger. */
   run: { n: number; at: number } | null;
+  /**
+   * Since when the due run has not been able to reach the service (absent: it could): the run keeps its place and
+   * the timer tries it again at every tick.
+   */
+  unreachableSince?: number;
   runs: number;
   lastRun: { at: number; text: string } | null;
   /** Who saved it (the service account's e-mail: runs are paid from it) and when the cost was confirmed. */
@@ -76,6 +81,17 @@ export function writeWatches(store: KeyValueStore, watches: Watch[]): void {
   else store.set(WATCHES_KEY, JSON.stringify(watches));
 }
 
+/**
+ * When the watches next need the timer: the earliest active watch's next run, null (now) while a run is under way or
+ * waits for the service, undefined when no watch is active.
+ */
+export function watchesWake(watches: Watch[]): number | null | undefined {
+  const active = watches.filter((watch) => watch.status === 'active');
+  if (active.length === 0) return undefined;
+  if (active.some((watch) => watch.run)) return null;
+  return Math.min(...active.map((watch) => watch.nextRunAt));
+}
+
 export function creditsPerMonth(creditsPerRun: number, cadence: WatchCadence): number {
   return creditsPerRun * RUNS_PER_MONTH[cadence];
 }
@@ -93,6 +109,7 @@ export function watchDto(watch: Watch): WatchDto {
     creditsPerMonth: creditsPerMonth(watch.creditsPerRun, watch.cadence),
     signalsHeader: SIGNALS_HEADER,
     lastRun: watch.lastRun,
+    unreachableSince: watch.unreachableSince ?? null,
   };
 }
 

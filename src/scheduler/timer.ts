@@ -6,13 +6,23 @@
 // which timer serves it (its trigger id): a timer among the current user's own triggers is theirs; another user
 // relies on the recorded one until its ticks go stale (unless the feature needs work done as the current user). No
 // user identity is needed (Session's would need the userinfo.email scope). Every minute for a script bound to the
-// spreadsheet, hourly for a published add-on. Pure: the trigger registry, document store and clock are ports
-// (src/platform/timer-triggers.ts adapts them).
-import type { ClockPort, KeyValueStore } from '../ports';
+// spreadsheet, hourly for a published add-on. A feature's pending mark holds when its work is next due (a scheduled
+// refresh or watch waits for its day), so a tick with nothing due reads the document's properties, notes that it ran
+// and returns (idleTick). The user's timers are listed in the registry of the spreadsheets that hold them
+// (timer-registry.ts), which names them when Google allows no more. Pure: the trigger registry, stores, lock and clock
+// are ports (src/platform/timer-triggers.ts adapts them).
+import type { ClockPort, KeyValueStore, LockPort } from '../ports';
+import { TIMER_FEATURES, type TimerFeature } from './features';
+import { changeHolders, readHolders, withHolder, withoutHolders, type SpreadsheetIdentity } from './timer-registry';
+import { DOCUMENTLESS_FOR_MS, DOCUMENTLESS_KEY, TimerUnavailable, type TimerProblem } from './timer-unavailable';
+
+export { TIMER_FEATURES, type TimerFeature, type TimerProblem };
 
 export const TIMER_HANDLER = 'sheetScoutTimer';
 export const TIMER_RECORD_KEY = 'sheetscout.timer';
 const PENDING_KEY_PREFIX = 'sheetscout.timer.pending.';
+/** A pending mark for work due now (otherwise the mark holds the time it is next due, in ms). */
+const DUE_NOW = '1';
 /** A record whose owner has not ticked for this long is considered gone. */
 export const STALE_AFTER_MS = 3 * 60 * 60 * 1000;
 /** How often a tick renews the record of whose timer serves the document. */
@@ -21,9 +31,6 @@ const RECORD_TICK_EVERY_MS = 30 * 60 * 1000;
 export const TIMER_BUDGET_MS = 4.5 * 60 * 1000;
 /** A feature whose share of the budget is below this waits for the next tick (its pending state is kept). */
 export const MIN_SLICE_MS = 10_000;
-
-export type TimerFeature = 'research' | 'enrichment' | 'refresh' | 'watch';
-export const TIMER_FEATURES: readonly TimerFeature[] = ['research', 'enrichment', 'refresh', 'watch'];
 
 export type TimerCadence = 'minute' | 'hourly';
 
@@ -37,6 +44,8 @@ export interface TimerTriggerPort {
   /** Creates the trigger; throws TimerUnavailable when Google refuses another one. */
   create(handler: string, cadence: TimerCadence): string;
   remove(id: string): void;
+  /** The ids of all the current user's triggers of this script, in every document. */
+  allIds(): string[];
 }
 
 export interface TimerDeps {
@@ -44,6 +53,10 @@ export interface TimerDeps {
   document: KeyValueStore;
   /** The current user's properties (whether Google runs this user's timers without their spreadsheet). */
   user: KeyValueStore;
+  /** The current user's lock: their timers of other spreadsheets write the same user properties. */
+  userLock: LockPort;
+  /** The spreadsheet this execution serves (read when its timer is made or changes what keeps it). */
+  spreadsheet: () => SpreadsheetIdentity;
   clock: ClockPort;
   cadence: TimerCadence;
 }
@@ -73,51 +86,14 @@ export function myTimers(deps: Pick<TimerDeps, 'triggers' | 'document'>): string
   return deps.triggers.list(TIMER_HANDLER, readRecord(deps.document)?.id ?? null);
 }
 
-/**
- * Google refused to create the timer: `limit`, the user has 20 triggers of this script already (one per spreadsheet
- * where Sheet Scout has work running; for an add-on, also one time-driven trigger per document); `unsupported`, for
- * any other reason (a test deployment of an add-on runs no installable triggers), with Google's words.
- */
-export class TimerUnavailable extends Error {
-  constructor(
-    readonly reason: 'limit' | 'unsupported' | 'documentless',
-    google = '',
-  ) {
-    super(
-      reason === 'limit'
-        ? "Sheet Scout could not set up this spreadsheet's timer, which carries on while the panels are closed: " +
-            'Google allows 20 per account, and Sheet Scout keeps one in each spreadsheet where research or ' +
-            'enrichment is still running. Try again when work in another spreadsheet has finished.'
-        : reason === 'documentless'
-          ? "Google runs Sheet Scout's timers without their spreadsheet for your account, so a timer can do " +
-            'nothing there.'
-          : `Google did not let Sheet Scout set up this spreadsheet's timer (${google || 'no reason given'}); a ` +
-            'test deployment of the add-on runs no timers.',
-    );
-    this.name = 'TimerUnavailable';
-  }
-}
-
-/** User property: when a timer of this user ran without its spreadsheet (Google's behaviour here), ms. */
-export const DOCUMENTLESS_KEY = 'sheetscout.timer.documentless';
-/** No timer is made for a week after one ran without its spreadsheet; then one is tried again. */
-const DOCUMENTLESS_FOR_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** Why no timer serves the document: whether work that must be paid for may still start, and what to tell. */
-export interface TimerProblem {
-  message: string;
-  /** The refusal is a limit that lifts (launch later) rather than how this installation runs (panel-driven). */
-  blocksSpending: boolean;
-}
-
 export interface EnsureOptions {
   /** Create the current user's own timer even when another user's timer serves the document. */
   ownTimer?: boolean;
 }
 
 /**
- * Marks `feature` pending and makes sure one timer serves this document (idempotent: creates it only when absent).
- * Without a feature, only makes sure of the timer.
+ * Marks `feature` pending (due now) and makes sure one timer serves this document (idempotent: creates it only when
+ * absent). Without a feature, only makes sure of the timer.
  */
 export function ensureTimer(
   deps: TimerDeps,
@@ -125,9 +101,27 @@ export function ensureTimer(
   options: EnsureOptions = {},
 ): 'exists' | 'created' | 'other_user' {
   const outcome = armTimer(deps, options);
-  if (feature && deps.document.get(PENDING_KEY_PREFIX + feature) === null)
-    deps.document.set(PENDING_KEY_PREFIX + feature, '1');
+  const marked = feature !== undefined && setMark(deps, feature, DUE_NOW);
+  if (outcome === 'created' || marked) noteHolder(deps);
   return outcome;
+}
+
+/**
+ * Sets when `feature`'s work is next due (a schedule's or a watch's next run; null: now) and keeps the user's registry
+ * entry for this spreadsheet current. The timer must already serve the document (reserveTimer).
+ */
+export function wakeTimerAt(deps: TimerDeps, feature: TimerFeature, wakeAt: number | null): void {
+  setMark(deps, feature, wakeAt !== null && wakeAt > deps.clock.now() ? String(wakeAt) : DUE_NOW);
+  noteHolder(deps);
+}
+
+/** Sets `feature`'s pending mark (null: none); whether it changed. */
+function setMark(deps: Pick<TimerDeps, 'document'>, feature: TimerFeature, value: string | null): boolean {
+  const key = PENDING_KEY_PREFIX + feature;
+  if (deps.document.get(key) === value) return false;
+  if (value === null) deps.document.remove(key);
+  else deps.document.set(key, value);
+  return true;
 }
 
 /** Makes sure one timer serves this document; throws TimerUnavailable when Google refuses to create it. */
@@ -146,9 +140,44 @@ function armTimer(deps: TimerDeps, options: EnsureOptions): 'exists' | 'created'
   }
   // A recorded timer that is not among this user's triggers is another user's.
   if (!options.ownTimer && record && now - record.lastTick < STALE_AFTER_MS) return 'other_user';
-  const id = deps.triggers.create(TIMER_HANDLER, deps.cadence);
+  let id: string;
+  try {
+    id = deps.triggers.create(TIMER_HANDLER, deps.cadence);
+  } catch (error) {
+    if (!(error instanceof TimerUnavailable) || error.reason !== 'limit') throw error;
+    // Name the spreadsheets that hold the user's timers (those whose trigger still exists).
+    const existing = new Set(deps.triggers.allIds());
+    const holders = readHolders(deps.user, true).filter((holder) => existing.has(holder.trigger));
+    throw new TimerUnavailable('limit', '', holders);
+  }
   deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ id, lastTick: now, createdAt: now }));
   return 'created';
+}
+
+/** Whether the timer that serves this document is another editor's (their timer runs its work). */
+export function servedByOtherEditor(deps: TimerDeps): boolean {
+  const record = readRecord(deps.document);
+  return record !== null && myRecordedTimer(deps) === null && deps.clock.now() - record.lastTick < STALE_AFTER_MS;
+}
+
+/** The user's own timer of this document, when the document records one of theirs. */
+function myRecordedTimer(deps: TimerDeps): string | null {
+  const record = readRecord(deps.document);
+  return record && deps.triggers.list(TIMER_HANDLER, record.id).includes(record.id) ? record.id : null;
+}
+
+/**
+ * Sets this spreadsheet's entry in the user's registry of timers (when its timer is theirs): what keeps it (the
+ * features with pending work) and when its next work is due (null: now).
+ */
+function noteHolder(deps: TimerDeps): void {
+  const trigger = myRecordedTimer(deps);
+  if (!trigger) return;
+  const keeps = TIMER_FEATURES.filter((feature) => wakeOf(deps, feature) !== null);
+  const next = Math.min(...keeps.map((feature) => wakeOf(deps, feature) as number));
+  const nextRunAt = next > deps.clock.now() ? next : null;
+  const here = deps.spreadsheet();
+  changeHolders(deps.user, deps.userLock, (holders) => withHolder(holders, { ...here, trigger, keeps, nextRunAt }));
 }
 
 /**
@@ -161,7 +190,12 @@ export function reserveTimer(deps: TimerDeps, feature: TimerFeature, options: En
     ensureTimer(deps, feature, options);
     return silentTimer(deps);
   } catch (error) {
-    if (error instanceof TimerUnavailable) return { message: error.message, blocksSpending: error.reason === 'limit' };
+    if (error instanceof TimerUnavailable)
+      return {
+        message: error.message,
+        blocksSpending: error.reason === 'limit',
+        closedPanelsOnly: error.reason !== 'unsupported',
+      };
     throw error;
   }
 }
@@ -185,6 +219,7 @@ function silentTimer(deps: TimerDeps): TimerProblem | null {
       `Sheet Scout's timer has not run for ${hours >= 1 ? `${hours} h` : 'a while'} (Google runs no timers for a test ` +
       'deployment of the add-on).',
     blocksSpending: false,
+    closedPanelsOnly: false,
   };
 }
 
@@ -220,9 +255,29 @@ export function isPending(deps: Pick<TimerDeps, 'document'>, feature: TimerFeatu
   return deps.document.get(PENDING_KEY_PREFIX + feature) !== null;
 }
 
+/** When `feature`'s work is next due (ms; a time in the past: due now), or null when it has none. */
+function wakeOf(deps: Pick<TimerDeps, 'document'>, feature: TimerFeature): number | null {
+  const value = deps.document.get(PENDING_KEY_PREFIX + feature);
+  return value === null ? null : Number(value) || 0;
+}
+
 /**
- * Marks `feature` idle; when no feature has pending work, removes the current user's timer and the document's record
- * of it. Returns how many triggers were removed.
+ * A tick of the document's recorded timer with nothing due: notes that it ran (so other editors and the panels know it
+ * runs) and says there is nothing more to do. Its cost is the document's properties, read once, and one write.
+ */
+export function idleTick(deps: Pick<TimerDeps, 'document' | 'clock'>, triggerUid: string | undefined): boolean {
+  const record = readRecord(deps.document);
+  if (!record || record.id !== triggerUid) return false;
+  const now = deps.clock.now();
+  const wakes = TIMER_FEATURES.map((feature) => wakeOf(deps, feature)).filter((wake) => wake !== null);
+  if (wakes.length === 0 || wakes.some((wake) => wake <= now)) return false;
+  deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ ...record, ranAt: now, lastTick: now }));
+  return true;
+}
+
+/**
+ * Marks `feature` idle; when no feature has pending work, removes the current user's timer, the document's record
+ * of it and its entry in the user's registry. Returns how many triggers were removed.
  */
 export function removeTimerIfIdle(deps: TimerDeps, feature?: TimerFeature): number {
   if (feature && deps.document.get(PENDING_KEY_PREFIX + feature) !== null)
@@ -232,13 +287,20 @@ export function removeTimerIfIdle(deps: TimerDeps, feature?: TimerFeature): numb
   const mine = deps.triggers.list(TIMER_HANDLER, record?.id ?? null);
   for (const id of mine) deps.triggers.remove(id);
   if (record && mine.includes(record.id)) deps.document.remove(TIMER_RECORD_KEY);
+  if (mine.length > 0)
+    changeHolders(deps.user, deps.userLock, (holders) =>
+      withoutHolders(holders, (holder) => mine.includes(holder.trigger)),
+    );
   return mine.length;
 }
 
-/** One feature's work for the timer: a slice under `budgetMs`, saying whether the feature still has pending work. */
+/**
+ * One feature's work for the timer: a slice under `budgetMs`, saying whether the feature still has pending work and,
+ * when that work waits for a time (a schedule's day), when it is next due.
+ */
 export interface TimerTask {
   feature: TimerFeature;
-  runSlice(budgetMs: number): { pending: boolean };
+  runSlice(budgetMs: number): { pending: boolean; wakeAt?: number };
 }
 
 export interface TimerRun {
@@ -248,30 +310,35 @@ export interface TimerRun {
 }
 
 /**
- * The timer's handler body: runs each task in turn, each feature with pending work getting an equal share of what is
- * left of the budget (so a slow feature cannot starve the next one; one without pending work counts as one more
- * while it runs, and returns at once when it has nothing to do), records each feature's pending state, and removes
- * the timer when idle.
+ * The timer's handler body: runs each task whose work is due (or unmarked: it returns at once when it has none), each
+ * feature with due work getting an equal share of what is left of the budget (so a slow feature cannot starve the
+ * next one; an unmarked one counts as one more while it runs), records each feature's pending state and when it is
+ * next due, keeps the user's registry entry current, and removes the timer when idle.
  */
 export function runTimer(deps: TimerDeps, tasks: TimerTask[], budgetMs: number = TIMER_BUDGET_MS): TimerRun {
   const deadline = deps.clock.now() + budgetMs;
   markTimerRan(deps);
   const ran: TimerRun['ran'] = [];
-  const pendingBefore = tasks.map((task) => deps.document.get(PENDING_KEY_PREFIX + task.feature) !== null);
+  const startedAt = deps.clock.now();
+  const wakes = tasks.map((task) => wakeOf(deps, task.feature));
+  const due = wakes.map((wake) => wake !== null && wake <= startedAt);
   tasks.forEach((task, index) => {
-    const sharing = pendingBefore.slice(index).filter(Boolean).length + (pendingBefore[index] ? 0 : 1);
+    const waiting = wakes[index] !== null && !due[index];
+    if (waiting) return;
+    const sharing = due.slice(index).filter(Boolean).length + (due[index] ? 0 : 1);
     const share = Math.floor(Math.max(0, deadline - deps.clock.now()) / sharing);
-    const pending =
-      share < MIN_SLICE_MS
-        ? deps.document.get(PENDING_KEY_PREFIX + task.feature) !== null
-        : task.runSlice(share).pending;
-    ran.push({ feature: task.feature, pending });
+    if (share < MIN_SLICE_MS) {
+      ran.push({ feature: task.feature, pending: wakes[index] !== null });
+      return;
+    }
+    const result = task.runSlice(share);
+    ran.push({ feature: task.feature, pending: result.pending });
+    const wake = result.wakeAt !== undefined && result.wakeAt > deps.clock.now() ? String(result.wakeAt) : DUE_NOW;
+    setMark(deps, task.feature, result.pending ? wake : null);
   });
-  for (const result of ran) if (!result.pending) deps.document.remove(PENDING_KEY_PREFIX + result.feature);
-  if (ran.some((result) => result.pending)) {
-    for (const result of ran) if (result.pending) ensureTimer(deps, result.feature);
-    recordTick(deps);
-    return { ran, removed: false };
-  }
-  return { ran, removed: removeTimerIfIdle(deps) > 0 };
+  if (!hasPendingWork(deps)) return { ran, removed: removeTimerIfIdle(deps) > 0 };
+  armTimer(deps, {});
+  recordTick(deps);
+  noteHolder(deps);
+  return { ran, removed: false };
 }

@@ -47,7 +47,9 @@ describe('a launch is refused before anything is paid when it could not finish',
     );
     const refused = launch(last, REQUEST, [2, 3, 4, 5, 6]);
     expect(refused.ok).toBe(false);
-    expect(refused.message).toMatch(/could not set up this spreadsheet's timer.*Google allows 20 per account/);
+    expect(refused.message).toMatch(
+      /^Nothing was sent: Sheet Scout could not set up this spreadsheet's timer.*Google allows 20 timers per account and all 20 are in use\. They are in "Untitled spreadsheet" \(research running\), .* and 12 more\./,
+    );
     expect(await suite.control.tasks(TOKEN)).toHaveLength(20);
     expect(await suite.control.credits(TOKEN)).toBe(credits);
     expect(column(last, 'Status').filter(Boolean)).toEqual([]);

@@ -1,6 +1,7 @@
-// Scheduled refresh rules (src/enrichment/schedule.ts): the next run (06:00 on the weekday, or on the 1st), and the
-// timer's slice: a due run goes chunk by chunk within the time and the request share, waits when the refusal passes
-// (busy, an enrichment running), ends with its summary and the next time, and stays pending while a schedule exists.
+// Scheduled refresh rules (src/enrichment/schedule.ts): the next run (06:00 or the chosen hour on the weekday, or on
+// the 1st), and the timer's slice: a due run goes chunk by chunk within the time and the request share, waits when the
+// refusal passes (busy, an enrichment running) or the service cannot be reached, ends with its summary and the next
+// time, and stays pending while a schedule exists, next due at the earliest schedule.
 import type { RefreshChunkResult } from '../../../src/enrichment/contract';
 import {
   nextRun,
@@ -31,6 +32,7 @@ const chunk = (over: Partial<Extract<RefreshChunkResult, { ok: true }>> = {}): R
   changedByField: [],
   notFound: 0,
   retryLater: [],
+  unreachable: 0,
   remaining: 0,
   requests: 10,
   ...over,
@@ -93,7 +95,8 @@ describe('scheduled refresh', () => {
   it('runs a due schedule chunk by chunk to the end, then keeps its summary and the next run', () => {
     const world = deps([chunk({ remaining: 5, retryLater: ['slow.com'] }), chunk({ changedRows: 1, keptEdits: 0 })]);
     writeSchedules(world.store, [schedule(), schedule({ sheetId: 8, nextRunAt: NOW + DAY })]);
-    expect(runSchedules(world.run, 4 * 60_000)).toEqual({ pending: true });
+    // Next due when the other sheet's schedule is.
+    expect(runSchedules(world.run, 4 * 60_000)).toEqual({ pending: true, wakeAt: NOW + DAY });
     expect(world.calls).toEqual([
       { skip: [], maxDomains: 1000 },
       { skip: ['slow.com'], maxDomains: 990 },
@@ -148,7 +151,40 @@ describe('scheduled refresh', () => {
     const world = deps([]);
     expect(runSchedules(world.run, 60_000)).toEqual({ pending: false });
     writeSchedules(world.store, [schedule({ nextRunAt: NOW + DAY })]);
-    expect(runSchedules(world.run, 60_000)).toEqual({ pending: true });
+    expect(runSchedules(world.run, 60_000)).toEqual({ pending: true, wakeAt: NOW + DAY });
     expect(world.calls).toHaveLength(0);
+  });
+
+  it('runs after the chosen hour when one is chosen', () => {
+    expect(new Date(nextRun({ cadence: 'weekly', weekday: 1, hour: 17 }, NOW, utc)).toISOString()).toBe(
+      '2026-11-30T17:00:00.000Z',
+    );
+    expect(new Date(nextRun({ cadence: 'weekly', weekday: 3, hour: 15 }, NOW, utc)).toISOString()).toBe(
+      '2026-11-25T15:00:00.000Z',
+    );
+  });
+
+  it('keeps its place while the service cannot be reached, says since when, and finishes once it answers', () => {
+    const world = deps([
+      chunk({ checked: 4, unreachable: 6, remaining: 6, retryLater: [] }),
+      chunk({ checked: 0, unreachable: 10, remaining: 6 }),
+      chunk({ checked: 6, remaining: 0 }),
+    ]);
+    writeSchedules(world.store, [schedule()]);
+    // The first tick: four domains answered, then the service stopped answering; the run waits, due now.
+    expect(runSchedules(world.run, 4 * 60_000)).toEqual({ pending: true });
+    expect(world.calls).toHaveLength(1);
+    const waiting = readSchedules(world.store)[0];
+    expect(waiting.lastRun).toBeNull();
+    expect(waiting.run).toMatchObject({ checked: 4, skip: [], unreachableSince: NOW + 20_000 });
+    // The next tick still finds it down: the time it first failed is kept.
+    runSchedules(world.run, 4 * 60_000);
+    expect(readSchedules(world.store)[0].run).toMatchObject({ checked: 4, unreachableSince: NOW + 20_000 });
+    // Then it answers: the run finishes with everything it checked, no problem, and its next time.
+    runSchedules(world.run, 4 * 60_000);
+    const done = readSchedules(world.store)[0];
+    expect(done.run).toBeNull();
+    expect(done.lastRun).toMatchObject({ checked: 10, problem: null });
+    expect(done.nextRunAt).toBeGreaterThan(NOW);
   });
 });

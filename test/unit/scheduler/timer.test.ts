@@ -1,6 +1,8 @@
 // The shared timer: one per document, shared between users, marked pending/idle per feature, and the dispatcher.
 import {
   ensureTimer,
+  idleTick,
+  wakeTimerAt,
   MIN_SLICE_MS,
   recordTick,
   removeTimerIfIdle,
@@ -12,13 +14,17 @@ import {
   type TimerDeps,
   type TimerTriggerPort,
 } from '../../../src/scheduler/timer';
-import { ManualClock, MemoryStore } from '../../fakes/ports';
+import { TimerUnavailable } from '../../../src/scheduler/timer-unavailable';
+import { ManualClock, MemoryLock, MemoryStore } from '../../fakes/ports';
+import { readHolders } from '../../../src/scheduler/timer-registry';
 
 const TICK_HANDLER = TIMER_HANDLER;
 const ensurePollTrigger = (deps: TimerDeps) => ensureTimer(deps, 'research');
 const removePollTrigger = (deps: TimerDeps) => removeTimerIfIdle(deps, 'research');
 type TriggerDeps = TimerDeps;
 type TriggerPort = TimerTriggerPort;
+
+const HERE = () => ({ id: 'sheet-1', name: 'Accounts', url: 'https://docs.google.com/spreadsheets/d/sheet-1/edit' });
 
 class Triggers implements TriggerPort {
   all: Array<{ id: string; handler: string; owner: string }> = [];
@@ -34,6 +40,9 @@ class Triggers implements TriggerPort {
   remove(id: string): void {
     this.all = this.all.filter((t) => t.id !== id);
   }
+  allIds(): string[] {
+    return this.all.filter((t) => t.owner === this.user).map((t) => t.id);
+  }
 }
 
 describe('shared timer (one feature)', () => {
@@ -42,7 +51,15 @@ describe('shared timer (one feature)', () => {
   const triggers = new Triggers('a@example.com');
   const deps = (user: string): TriggerDeps => {
     triggers.user = user;
-    return { triggers, document, user: new MemoryStore(), clock, cadence: 'hourly' };
+    return {
+      triggers,
+      document,
+      user: new MemoryStore(),
+      userLock: new MemoryLock(),
+      spreadsheet: HERE,
+      clock,
+      cadence: 'hourly',
+    };
   };
 
   it('is created once and never duplicated', () => {
@@ -75,7 +92,15 @@ describe('shared timer (two features)', () => {
     const clock = new ManualClock();
     const document = new MemoryStore();
     const triggers = new Triggers('a@example.com');
-    const deps: TimerDeps = { triggers, document, user: new MemoryStore(), clock, cadence: 'minute' };
+    const deps: TimerDeps = {
+      triggers,
+      document,
+      user: new MemoryStore(),
+      userLock: new MemoryLock(),
+      spreadsheet: HERE,
+      clock,
+      cadence: 'minute',
+    };
     return { clock, document, triggers, deps };
   };
 
@@ -184,7 +209,15 @@ describe('a timer that never runs', () => {
     const clock = new ManualClock();
     const document = new MemoryStore();
     const triggers = new Triggers('a@example.com');
-    const deps: TimerDeps = { triggers, document, user: new MemoryStore(), clock, cadence: 'hourly' };
+    const deps: TimerDeps = {
+      triggers,
+      document,
+      user: new MemoryStore(),
+      userLock: new MemoryLock(),
+      spreadsheet: HERE,
+      clock,
+      cadence: 'hourly',
+    };
     expect(reserveTimer(deps, 'research')).toBeNull();
     clock.advance(2 * 60 * 60_000 + 10 * 60_000);
     expect(reserveTimer(deps, 'research')).toBeNull();
@@ -192,8 +225,108 @@ describe('a timer that never runs', () => {
     expect(reserveTimer(deps, 'research')).toEqual({
       message: "Sheet Scout's timer has not run for 2 h (Google runs no timers for a test deployment of the add-on).",
       blocksSpending: false,
+      closedPanelsOnly: false,
     });
     runTimer(deps, []);
     expect(reserveTimer(deps, 'research')).toBeNull();
+  });
+});
+
+describe('shared timer: work due later, idle ticks and the registry of spreadsheets holding timers', () => {
+  const HOUR = 3_600_000;
+  const setup = () => {
+    const clock = new ManualClock();
+    const document = new MemoryStore();
+    const user = new MemoryStore();
+    const triggers = new Triggers('a@example.com');
+    const deps: TimerDeps = {
+      triggers,
+      document,
+      user,
+      userLock: new MemoryLock(),
+      spreadsheet: HERE,
+      clock,
+      cadence: 'hourly',
+    };
+    return { clock, document, user, triggers, deps };
+  };
+
+  it('a feature whose work waits for a time is skipped until then, and a tick with nothing due is idle', () => {
+    const { clock, triggers, deps } = setup();
+    ensureTimer(deps, 'refresh');
+    const id = triggers.all[0].id;
+    let ran = 0;
+    const refresh = {
+      feature: 'refresh' as const,
+      runSlice: () => (ran++, { pending: true, wakeAt: clock.now() + 5 * HOUR }),
+    };
+    runTimer(deps, [refresh]);
+    expect(ran).toBe(1);
+    // Nothing due: the recorded timer's tick is idle (another trigger's is not: it lists its triggers first).
+    clock.advance(HOUR);
+    expect(idleTick(deps, 'another-trigger')).toBe(false);
+    expect(idleTick(deps, id)).toBe(true);
+    runTimer(deps, [refresh]);
+    expect(ran).toBe(1);
+    // Due: the slice runs, and the tick is not idle.
+    clock.advance(4 * HOUR);
+    expect(idleTick(deps, id)).toBe(false);
+    runTimer(deps, [refresh]);
+    expect(ran).toBe(2);
+    // Work marked due now (a launch, a resumed watch) is never idle.
+    wakeTimerAt(deps, 'refresh', clock.now() + HOUR);
+    expect(idleTick(deps, id)).toBe(true);
+    ensureTimer(deps, 'research');
+    expect(idleTick(deps, id)).toBe(false);
+  });
+
+  it("keeps the user's registry of spreadsheets holding timers: what keeps each and its next run", () => {
+    const { clock, user, deps } = setup();
+    ensureTimer(deps, 'refresh');
+    wakeTimerAt(deps, 'refresh', clock.now() + 2 * HOUR);
+    expect(readHolders(user)).toEqual([
+      { ...HERE(), trigger: 't1', keeps: ['refresh'], nextRunAt: clock.now() + 2 * HOUR },
+    ]);
+    ensureTimer(deps, 'research');
+    expect(readHolders(user)[0]).toMatchObject({ keeps: ['research', 'refresh'], nextRunAt: null });
+    removeTimerIfIdle(deps, 'research');
+    removeTimerIfIdle(deps, 'refresh');
+    expect(readHolders(user)).toEqual([]);
+  });
+
+  it('Google allowing no more timers: the refusal names the spreadsheets holding them, those whose trigger exists', () => {
+    const { user, deps } = setup();
+    // The user's triggers of the whole project, each made from one spreadsheet (listed per spreadsheet).
+    const all: Array<{ id: string; doc: string }> = [];
+    let full = false;
+    const inSpreadsheet = (doc: string): TriggerPort => ({
+      list: () => all.filter((t) => t.doc === doc).map((t) => t.id),
+      create: () => {
+        if (full) throw new TimerUnavailable('limit', 'This script has too many triggers.');
+        all.push({ id: `t${all.length + 1}`, doc });
+        return `t${all.length}`;
+      },
+      remove: (id) =>
+        all.splice(
+          all.findIndex((t) => t.id === id),
+          1,
+        ),
+      allIds: () => all.map((t) => t.id),
+    });
+    const spreadsheet = (i: number): TimerDeps => ({
+      ...deps,
+      triggers: inSpreadsheet(`s${i}`),
+      document: new MemoryStore(),
+      spreadsheet: () => ({ ...HERE(), id: `s${i}`, name: `List ${i}` }),
+    });
+    for (let i = 1; i <= 3; i++) ensureTimer(spreadsheet(i), 'refresh');
+    expect(readHolders(user).map((holder) => holder.name)).toEqual(['List 1', 'List 2', 'List 3']);
+    // One trigger deleted by the user (it holds nothing any more); Google allows no more.
+    all.splice(1, 1);
+    full = true;
+    const refused = reserveTimer(spreadsheet(4), 'watch');
+    expect(refused).toMatchObject({ blocksSpending: true, closedPanelsOnly: true });
+    expect(refused?.message).toContain('They are in "List 1" (scheduled refresh), "List 3" (scheduled refresh).');
+    expect(refused?.message).not.toContain('List 2');
   });
 });

@@ -1,0 +1,108 @@
+// The spreadsheets that hold the current user's timers. Google allows 20 triggers per user per script (for a published
+// add-on: 20 spreadsheets with a timer), so a user who keeps many spreadsheets current needs to see which ones hold
+// them and why: each entry names the spreadsheet (name, link), its timer's trigger id, what keeps the timer (a weekly
+// refresh, an account watch, research or an enrichment running) and the next time its work is due. One small JSON
+// value in the user's properties, written under the user's lock with a fresh read (timers of several spreadsheets of
+// one user may end at once, and neither may drop the other's entry). Pure: the stores and the lock are ports.
+import type { KeyValueStore, LockPort } from '../ports';
+import type { TimerFeature } from './features';
+
+/** UserProperties: the spreadsheets holding the user's timers. */
+export const TIMER_REGISTRY_KEY = 'sheetscout.timer.registry';
+/** Names are kept short so that 20 entries stay far inside a property's 9 KB. */
+const NAME_MAX = 80;
+/** How long a registry write waits for another execution of the same user to finish its own. */
+const USER_LOCK_WAIT_MS = 5_000;
+
+export interface SpreadsheetIdentity {
+  id: string;
+  name: string;
+  url: string;
+}
+
+export interface TimerHolder extends SpreadsheetIdentity {
+  /** The timer's trigger id. */
+  trigger: string;
+  /** What keeps the timer (its features with work pending). */
+  keeps: TimerFeature[];
+  /** When its next work is due (ms), or null: now (work is under way). */
+  nextRunAt: number | null;
+}
+
+export function readHolders(user: KeyValueStore, fresh = false): TimerHolder[] {
+  const text = fresh ? user.fresh(TIMER_REGISTRY_KEY) : user.get(TIMER_REGISTRY_KEY);
+  try {
+    const parsed = JSON.parse(text ?? '[]') as unknown;
+    return Array.isArray(parsed) ? (parsed as TimerHolder[]).filter((entry) => typeof entry?.id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Changes the registry: `change` gets the entries and returns the new ones (the same array: nothing to write). What
+ * this execution read decides whether there is anything to change at all; the change itself is made under the user's
+ * lock on the entries as stored now. Without the lock in time it is made all the same (an entry is what the user is
+ * shown, never what decides work).
+ */
+export function changeHolders(
+  user: KeyValueStore,
+  userLock: LockPort,
+  change: (holders: TimerHolder[]) => TimerHolder[],
+): void {
+  const known = readHolders(user);
+  if (change(known) === known) return;
+  const locked = userLock.tryLock(USER_LOCK_WAIT_MS);
+  try {
+    const before = readHolders(user, true);
+    const after = change(before);
+    if (after === before) return;
+    if (after.length === 0) user.remove(TIMER_REGISTRY_KEY);
+    else user.set(TIMER_REGISTRY_KEY, JSON.stringify(after));
+  } finally {
+    if (locked) userLock.release();
+  }
+}
+
+/** The registry with this spreadsheet's entry set (added or replaced). */
+export function withHolder(holders: TimerHolder[], holder: TimerHolder): TimerHolder[] {
+  const entry = { ...holder, name: holder.name.slice(0, NAME_MAX) };
+  const at = holders.findIndex((existing) => existing.id === holder.id);
+  if (at >= 0 && JSON.stringify(holders[at]) === JSON.stringify(entry)) return holders;
+  return at >= 0 ? holders.map((existing, i) => (i === at ? entry : existing)) : [...holders, entry];
+}
+
+/** The registry without the entries of the given trigger ids (or of a spreadsheet, by its id). */
+export function withoutHolders(holders: TimerHolder[], drop: (holder: TimerHolder) => boolean): TimerHolder[] {
+  return holders.some(drop) ? holders.filter((holder) => !drop(holder)) : holders;
+}
+
+const FEATURE_WORDS: Record<TimerFeature, string> = {
+  refresh: 'scheduled refresh',
+  watch: 'account watch',
+  research: 'research running',
+  enrichment: 'enrichment running',
+};
+
+/** What keeps a holder's timer, in words ("scheduled refresh, account watch"). */
+export function keptBy(holder: Pick<TimerHolder, 'keeps'>): string {
+  return holder.keeps.length === 0 ? 'finishing its work' : holder.keeps.map((f) => FEATURE_WORDS[f]).join(', ');
+}
+
+/**
+ * The refusal when Google allows no more timers: which spreadsheets hold the user's timers, and how to free one.
+ */
+export function limitMessage(holders: TimerHolder[]): string {
+  const named = holders.map((holder) => `"${holder.name}" (${keptBy(holder)})`);
+  const list =
+    named.length === 0
+      ? ''
+      : ` They are in ${named.length > 8 ? `${named.slice(0, 8).join(', ')} and ${named.length - 8} more` : named.join(', ')}.`;
+  return (
+    "Sheet Scout could not set up this spreadsheet's timer, which runs its work while " +
+    'the panels are closed. Google allows 20 timers per account and all 20 are in use.' +
+    list +
+    ' To free one, stop the schedule or watch of one of them (Enrich > Keep data fresh > Off, Research > Account ' +
+    'watch > Stop) or let its research or enrichment finish; Settings lists them all.'
+  );
+}
