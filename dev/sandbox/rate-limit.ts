@@ -1,7 +1,10 @@
 // Per-token rate limit of the /v1 API, off by default: a token bucket per bearer token holding `perSecond` requests
-// and refilled at `perSecond` a second in real time (a limit protects real capacity, so it does not follow the
-// sandbox's manual clock). A request that finds the bucket empty is answered 429 with `Retry-After` in whole
-// seconds, as real APIs do; it is not served and costs nothing. Set by `--rate-limit N` or `POST /_sandbox/config`.
+// and refilled at `perSecond` a second of the sandbox clock (clock.ts): on a manual clock only when the clock is
+// advanced, so a test's 200s and 429s do not depend on how fast the machine sends them; on the real clock in real
+// time (and by what an advance adds). A request that finds the bucket empty is answered 429 with `Retry-After` in
+// whole seconds, as real APIs do; it is not served and costs nothing. Set by `--rate-limit N` or
+// `POST /_sandbox/config`.
+import type { SandboxClock } from './clock';
 
 export interface RateDecision {
   allowed: boolean;
@@ -19,8 +22,8 @@ export class RateLimiter {
   private limited = 0;
 
   constructor(
+    private readonly clock: SandboxClock,
     private perSecondValue: number | null = null,
-    private readonly nowMs: () => number = () => performance.now(),
   ) {}
 
   get perSecond(): number | null {
@@ -43,7 +46,7 @@ export class RateLimiter {
   take(token: string): RateDecision {
     const rate = this.perSecondValue;
     if (rate === null) return { allowed: true, retryAfterSeconds: 0 };
-    const now = this.nowMs();
+    const now = this.clock.now();
     const bucket = this.buckets.get(token) ?? { tokens: rate, atMs: now };
     bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.atMs) / 1000) * rate);
     bucket.atMs = now;

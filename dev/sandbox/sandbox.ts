@@ -50,7 +50,7 @@ export class Sandbox {
       speed: options.speed,
     });
     this.tables = new TableStore(options.seed);
-    this.rateLimit = new RateLimiter(options.rateLimitPerSecond ?? null);
+    this.rateLimit = new RateLimiter(this.clock, options.rateLimitPerSecond ?? null);
   }
 
   defaultEnrichmentDelay(): number {

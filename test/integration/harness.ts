@@ -1,9 +1,18 @@
 // The one set-up of every integration test and benchmark that drives the built bundle: the sandbox in a child process
 // with its typed control client (alone, or as a test file's suite: started once, reset before each test, the runtimes
-// a test opened closed after it), an emulated runtime over dist/Code.js whose user holds a sandbox token, and sheets
-// filled from rows (row 1 first; any width). Feature harnesses add only their own steps on top.
+// a test opened closed after it), an emulated runtime over dist/Code.js whose user holds a sandbox token, a manual
+// clock for it that moves the sandbox's clock too, and sheets filled from rows (row 1 first; any width). Feature
+// harnesses add only their own steps on top.
 import path from 'node:path';
-import { createRuntime, SpreadsheetModel, type GasRuntime, type RuntimeOptions } from '../../dev/gas-runtime';
+import {
+  createManualClock,
+  createRuntime,
+  SpreadsheetModel,
+  type GasRuntime,
+  type ManualClock,
+  type RuntimeOptions,
+} from '../../dev/gas-runtime';
+import { SyncHttpClient } from '../../dev/gas-runtime/http/sync-http';
 import { spawnSandbox, type SpawnedSandbox, type SpawnOptions } from '../../dev/sandbox/spawn';
 import { SandboxControl } from '../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../src/account/settings';
@@ -34,13 +43,18 @@ export interface SandboxSuite {
   readonly url: string;
 }
 
-/** Runtimes opened for the running test, closed after it by sandboxSuite (closing is idempotent). */
-const openedThisTest: GasRuntime[] = [];
+/** What a test opens and sandboxSuite closes after it: a runtime, a sandbox-linked clock. */
+interface Closable {
+  close(): Promise<void>;
+}
 
-/** Registers a runtime to be closed after the running test. */
-export function closeAfterTest<T extends GasRuntime>(runtime: T): T {
-  openedThisTest.push(runtime);
-  return runtime;
+/** Runtimes and clocks opened for the running test, closed after it by sandboxSuite (closing is idempotent). */
+const openedThisTest: Closable[] = [];
+
+/** Registers a runtime (or a sandbox-linked clock) to be closed after the running test. */
+export function closeAfterTest<T extends Closable>(opened: T): T {
+  openedThisTest.push(opened);
+  return opened;
 }
 
 /**
@@ -66,7 +80,7 @@ export function sandboxSuite(options: SpawnOptions & { resetEachTest?: boolean }
     });
   }
   afterEach(async () => {
-    for (const runtime of openedThisTest.splice(0)) await runtime.close();
+    for (const opened of openedThisTest.splice(0)) await opened.close();
   });
   return {
     get sandbox() {
@@ -78,6 +92,58 @@ export function sandboxSuite(options: SpawnOptions & { resetEachTest?: boolean }
     get url() {
       return running().sandbox.url;
     },
+  };
+}
+
+/** A runtime's manual clock whose moves also move the sandbox's manual clock (sandboxLinkedClock). */
+export interface LinkedClock extends ManualClock {
+  /** Stops the thread that carries its moves to the sandbox. */
+  close(): Promise<void>;
+}
+
+/**
+ * A manual clock for a runtime that moves the manual clock of the sandbox at `url` by as much whenever it moves (the
+ * executions' modelled time and sleeps, a test's advance): the sandbox's rate limit and delays then see the add-in's
+ * time, so a run gives the same answers on any machine. Each move reaches the sandbox before the clock returns (the
+ * emulator's time passes inside executions, which block the thread), one synchronous request each.
+ */
+export function sandboxLinkedClock(url: string, startMs: number): LinkedClock {
+  const clock = createManualClock(startMs);
+  const http = new SyncHttpClient();
+  const moveSandbox = (ms: number): void => {
+    if (!(ms > 0)) return;
+    const [result] = http.fetchAll([
+      {
+        url: `${url}/_sandbox/clock/advance`,
+        method: 'post',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify({ ms })),
+        followRedirects: false,
+        validateHttpsCertificates: true,
+        timeoutMs: 10_000,
+      },
+    ]);
+    if (!result.ok || result.status !== 200) {
+      throw new Error(`The sandbox clock did not move: ${result.ok ? `status ${result.status}` : result.message}`);
+    }
+  };
+  return {
+    manual: true,
+    now: () => clock.now(),
+    sleep(ms) {
+      clock.sleep(ms);
+      moveSandbox(ms);
+    },
+    advance(ms) {
+      clock.advance(ms);
+      moveSandbox(ms);
+    },
+    set(epochMs) {
+      const ms = epochMs - clock.now();
+      clock.advance(ms);
+      moveSandbox(ms);
+    },
+    close: () => http.close(),
   };
 }
 

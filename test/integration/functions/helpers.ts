@@ -3,7 +3,7 @@
 // through document properties.
 import { createManualClock, type Behaviours, type Clock, type GasRuntime } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import { closeAfterTest, runtimeFor, sandboxSuite, type SandboxSuite } from '../harness';
+import { closeAfterTest, runtimeFor, sandboxLinkedClock, sandboxSuite, type SandboxSuite } from '../harness';
 
 /** An opened spreadsheet (of `rows` rows when given) whose formulas use `token` (null: nobody shared a token with the formulas). */
 function spreadsheetWithFormulas(
@@ -40,28 +40,27 @@ export function formulasSuite(
     resetEachTest?: boolean;
     behaviours?: Partial<Behaviours>;
     /**
-     * Run the spreadsheet on a manual clock: the formulas then see the modelled time of their calls (costs.ts), as
-     * in Google, where on a real clock they see only the emulator's own, shorter time.
+     * The spreadsheet's clock (default the real one). `manual`: the formulas see the modelled time of their calls
+     * (costs.ts), as in Google, where on a real clock they see only the emulator's own, shorter time. `sandbox`: a
+     * manual clock that moves the sandbox's clock with it (sandboxLinkedClock), so the sandbox's rate limit sees the
+     * formulas' time and waits.
      */
-    manualClock?: boolean;
+    clock?: 'real' | 'manual' | 'sandbox';
   } = {},
 ): SandboxSuite & {
   open(token?: string | null, rows?: number): GasRuntime;
 } {
-  const { behaviours, manualClock, ...suiteOptions } = options;
+  const { behaviours, clock = 'real', ...suiteOptions } = options;
   const suite = sandboxSuite({ clock: 'manual', ...suiteOptions });
+  const clockFor = (): Clock | undefined => {
+    if (clock === 'manual') return createManualClock(Date.now());
+    if (clock === 'sandbox') return closeAfterTest(sandboxLinkedClock(suite.url, Date.now()));
+    return undefined;
+  };
   // Object.create keeps the suite's getters lazy (the sandbox starts in beforeAll).
   return Object.assign(Object.create(suite) as SandboxSuite, {
     open: (token?: string | null, rows?: number) =>
-      closeAfterTest(
-        spreadsheetWithFormulas(
-          suite.url,
-          token,
-          rows,
-          behaviours,
-          manualClock ? createManualClock(Date.now()) : undefined,
-        ),
-      ),
+      closeAfterTest(spreadsheetWithFormulas(suite.url, token, rows, behaviours, clockFor())),
   });
 }
 

@@ -5,7 +5,7 @@
 import { fillColumn, formulasSuite, values } from './helpers';
 import type { SeededCompany } from '../../../dev/sandbox/control-client';
 
-const suite = formulasSuite({ manualClock: true });
+const suite = formulasSuite({ clock: 'manual' });
 
 const UNIQUE = 2000;
 const NOT_YET_ENRICHED = 100;

@@ -78,6 +78,13 @@ test('a loop that never calls a service is stopped by the real-time watchdog', (
   expect(Date.now() - started).toBeLessThan(5000);
 });
 
+test('on a manual clock the watchdog stops such a loop only at three times the limit (real time counts less there)', () => {
+  const limited = fixtureRuntime('execution', { clock: createManualClock(), limits: { executionMs: 1000 } });
+  const started = Date.now();
+  expect(failureOf(() => limited.run('spin'))).toBe('Exceeded maximum execution time');
+  expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+});
+
 test('Date inside the bundle reads the runtime clock, moved by the modelled start of the execution', () => {
   clock.set(Date.UTC(2030, 5, 1));
   const seen = rt.run('nowMs');

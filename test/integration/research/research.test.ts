@@ -182,7 +182,7 @@ describe('research (integration)', () => {
     await suite.control.clearFaults();
     // The timed-out creates are still in flight and land after the client gave up; a tick meanwhile re-sends nothing.
     tick(runtime);
-    await new Promise((done) => setTimeout(done, 2000));
+    while ((await suite.control.tasks('sbx_pro_token')).length < 5) await new Promise((done) => setTimeout(done, 100));
     await runUntilSettled(suite, runtime);
     const tasks = await suite.control.tasks('sbx_pro_token');
     const briefs = tasks.map((t) => t.brief);

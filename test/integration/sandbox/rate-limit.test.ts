@@ -1,6 +1,7 @@
-// The sandbox's per-token rate limit over HTTP: off by default; past N requests a second a token gets 429 with
-// Retry-After (another token is not affected); the bucket refills in real time; reset restores the start-up limit;
-// bad settings are refused; and `--rate-limit N` sets it from the command line.
+// The sandbox's per-token rate limit over HTTP, on the manual clock so every count is exact on any machine: off by
+// default; past N requests a second a token gets 429 with Retry-After (another token is not affected); the bucket
+// refills as the sandbox clock is advanced, not as real time passes; reset restores the start-up limit; bad settings
+// are refused; and `--rate-limit N` sets it from the command line.
 import { SandboxClient, TOKENS } from './sandbox-client';
 import { spawnSandbox } from '../../../dev/sandbox/spawn';
 import { SandboxControl } from '../../../dev/sandbox/control-client';
@@ -13,7 +14,7 @@ async function burst(client: SandboxClient, count: number, token: string = TOKEN
 describe('sandbox rate limit', () => {
   let client: SandboxClient;
   beforeAll(async () => {
-    client = await SandboxClient.start({ clock: 'real' });
+    client = await SandboxClient.start({ clock: 'manual' });
   });
   afterAll(() => client.stop());
   beforeEach(() => client.reset());
@@ -23,7 +24,7 @@ describe('sandbox rate limit', () => {
     expect((await client.control('GET', 'config')).rateLimitPerSecond).toBeNull();
   });
 
-  it('answers 429 with Retry-After past the limit, per token, and refills over a second', async () => {
+  it('answers 429 with Retry-After past the limit, per token, and refills over a second of the sandbox clock', async () => {
     await client.control('POST', 'config', { rateLimitPerSecond: 10 });
     const statuses = await burst(client, 15);
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
@@ -33,9 +34,17 @@ describe('sandbox rate limit', () => {
     expect(limited.headers.get('retry-after')).toBe('1');
     expect(limited.body.detail).toMatch(/Rate limit exceeded/);
     expect((await burst(client, 5, TOKENS.pro2)).every((status) => status === 200)).toBe(true);
+    // Real time refills nothing: the clock stands still.
     await new Promise((done) => setTimeout(done, 1100));
-    expect((await burst(client, 10)).every((status) => status === 200)).toBe(true);
-    expect((await client.control<Record<string, number>>('GET', 'stats')).rate_limited).toBe(6);
+    expect((await client.call('GET', '/v1/user')).status).toBe(429);
+    // Half a second of the sandbox clock refills half the bucket, a whole second all of it (and no more).
+    await client.advance(500);
+    expect((await burst(client, 6)).filter((status) => status === 200)).toHaveLength(5);
+    await client.advance(1000);
+    const refilled = await burst(client, 11);
+    expect(refilled.filter((status) => status === 200)).toHaveLength(10);
+    expect(refilled.filter((status) => status === 429)).toHaveLength(1);
+    expect((await client.control<Record<string, number>>('GET', 'stats')).rate_limited).toBe(9);
   });
 
   it('is cleared by reset and refuses bad settings', async () => {
@@ -47,7 +56,7 @@ describe('sandbox rate limit', () => {
   });
 
   it('takes --rate-limit N on the command line, restored by reset', async () => {
-    const spawned = await spawnSandbox({ args: ['--rate-limit', '5'] });
+    const spawned = await spawnSandbox({ clock: 'manual', args: ['--rate-limit', '5'] });
     try {
       const control = new SandboxControl(spawned.url);
       expect((await control.call<{ rateLimitPerSecond: number }>('GET', '/_sandbox/config')).rateLimitPerSecond).toBe(

