@@ -152,7 +152,7 @@ export async function manySpreadsheets(control: SandboxControl, companies: strin
       const hour = (i * 5) % 24;
       const saved = doc.run<RefreshScheduleAnswer>(
         'setRefreshSchedule',
-        [{ cadence: 'weekly', weekday, hour, days: 6 }],
+        [{ cadence: 'weekly', weekday, hour, days: 0 }],
         {
           kind: 'sidebar',
         },
@@ -186,12 +186,18 @@ export async function manySpreadsheets(control: SandboxControl, companies: strin
     const due = docs.map((doc) => scheduleOf(doc)?.nextRunAt as number);
     const late: number[] = [];
     let dueRuns = 0;
-    const lastRunAt = docs.map(() => 0);
-    // The outage starts an hour before the first refresh due in the third week.
+    /** The due time whose run was counted as started, per document. */
+    const counted = docs.map(() => 0);
+    // The outage: the twelve hours of the third week over the most due runs (refreshes and watches), from an hour
+    // before the first of them.
     const thirdWeek = clock.now() + 2 * 7 * DAY;
-    const outageFrom =
-      Math.min(...due.map((at) => (at < thirdWeek ? at + 7 * DAY * Math.ceil((thirdWeek - at) / (7 * DAY)) : at))) -
-      HOUR;
+    const inThirdWeek = (at: number) => at + 7 * DAY * Math.max(0, Math.ceil((thirdWeek - at) / (7 * DAY)));
+    const dueInThirdWeek = [...due, ...watchDue.values()].map(inThirdWeek);
+    const covered = (from: number) =>
+      dueInThirdWeek.filter((at) => at >= from && at < from + OUTAGE_HOURS * HOUR).length;
+    let outageFrom = 0;
+    for (const at of [...dueInThirdWeek].sort((a, b) => a - b))
+      if (outageFrom === 0 || covered(at - HOUR) > covered(outageFrom)) outageFrom = at - HOUR;
     const outageTo = outageFrom + OUTAGE_HOURS * HOUR;
     let outageDueRuns = 0;
     let outageRunsLost = 0;
@@ -203,6 +209,22 @@ export async function manySpreadsheets(control: SandboxControl, companies: strin
     let chargedMax = 0;
     const idleTicks: number[] = [];
     const end = clock.now() + WEEKS * 7 * DAY;
+    const sampleWatches = () => {
+      for (const [i, at] of watchDue) {
+        const last = docs[i].run<WatchAnswer>('getResearchWatch', [], { kind: 'sidebar' }).watch;
+        if (!last?.lastRun || last.lastRun.at === watchLastAt.get(i)) continue;
+        watchLastAt.set(i, last.lastRun.at);
+        watchRuns++;
+        if (last.lastRun.at - at > LATE_AFTER_MS || !last.lastRun.text.startsWith('Researching')) watchMissedRuns++;
+        const rows = /^Researching (\d+) rows/.exec(last.lastRun.text);
+        expectedTasks += rows ? Number(rows[1]) : 0;
+        if (at >= outageFrom - HOUR && at < outageTo) {
+          outageDueRuns++;
+          if (!rows) outageRunsLost++;
+        }
+        watchDue.set(i, last.nextRunAt as number);
+      }
+    };
     let inOutage = false;
     while (clock.now() < end) {
       await advance(HOUR);
@@ -232,16 +254,11 @@ export async function manySpreadsheets(control: SandboxControl, companies: strin
         const schedule = scheduleOf(doc);
         if (!schedule) throw new Error(`the schedule of ${doc.spreadsheet.name} is gone`);
         const started = schedule.run?.at ?? schedule.lastRun?.at ?? 0;
-        if (started > lastRunAt[i] && started >= due[i]) {
+        if (counted[i] !== due[i] && started >= due[i]) {
           // The run due at due[i] started (or started and finished within this hour).
+          counted[i] = due[i];
           dueRuns++;
-          if (started - due[i] > LATE_AFTER_MS) {
-            late.push(i);
-            console.log(
-              `M late run in ${doc.spreadsheet.name}: due ${new Date(due[i]).toISOString()}, started ${new Date(started).toISOString()}`,
-            );
-          }
-          lastRunAt[i] = started;
+          if (started - due[i] > LATE_AFTER_MS) late.push(i);
           if (due[i] >= outageFrom - HOUR && due[i] < outageTo) outageDueRuns++;
         }
         if (!schedule.run && schedule.lastRun && schedule.lastRun.at >= due[i]) {
@@ -252,32 +269,20 @@ export async function manySpreadsheets(control: SandboxControl, companies: strin
         }
       }
       // The watches, read as the Research panel reads them, once a day (a run's time is when it started).
-      if (Math.round((now - outageFrom) / HOUR) % 24 === 0)
-        for (const [i, at] of watchDue) {
-          const last = docs[i].run<WatchAnswer>('getResearchWatch', [], { kind: 'sidebar' }).watch;
-          if (!last?.lastRun || last.lastRun.at === watchLastAt.get(i)) continue;
-          watchLastAt.set(i, last.lastRun.at);
-          watchRuns++;
-          if (last.lastRun.at - at > LATE_AFTER_MS || !last.lastRun.text.startsWith('Researching')) watchMissedRuns++;
-          const rows = /^Researching (\d+) rows/.exec(last.lastRun.text);
-          expectedTasks += rows ? Number(rows[1]) : 0;
-          if (at >= outageFrom - HOUR && at < outageTo) {
-            outageDueRuns++;
-            if (!rows) outageRunsLost++;
-          }
-          watchDue.set(i, last.nextRunAt as number);
-        }
+      if (Math.round((now - outageFrom) / HOUR) % 24 === 0) sampleWatches();
     }
+    sampleWatches();
     // Runs whose time came (with the timer's slack) and that never started.
     const overdue = docs.filter((doc, i) => !scheduleOf(doc)?.run && due[i] + LATE_AFTER_MS <= end).length;
+    const watchOverdue = [...watchDue.values()].filter((at) => at + LATE_AFTER_MS <= end).length;
     const tasks = (await allTasks()) - tasksBefore;
     const sortedIdle = [...idleTicks].sort((a, b) => a - b);
     const result: ManySpreadsheets = {
       docs: docs.length,
       dueRuns: dueRuns + overdue,
       missedRuns: late.length + overdue,
-      watchRuns,
-      watchMissedRuns,
+      watchRuns: watchRuns + watchOverdue,
+      watchMissedRuns: watchMissedRuns + watchOverdue,
       bookedMinDayMax: maxDay(booked) / 60_000,
       chargedMinDayMax: chargedMax / 60_000,
       idleTickModelledS: (sortedIdle[Math.floor(sortedIdle.length * 0.95)] ?? 0) / 1000,

@@ -75,7 +75,7 @@ describeWithBrowser('keeping enriched data fresh', () => {
     await panel.click('#fresh-schedule-save');
     await panel.waitForSelector('#fresh-schedule :text("Schedule saved.")');
     expect(await panel.textContent('#fresh-schedule-status')).toMatch(
-      /^Every Thursday at 06:00 \(America\/New_York\), data older than 30 days\. Next run: Thu, .*06:00.*\.$/,
+      /^Every Thursday after 06:00 \(America\/New_York, within the hour\), data older than 30 days\. Next run: Thu, .*06:00.*\.$/,
     );
     expect(await panel.textContent('#fresh-schedule-last')).toBe('Not run yet.');
     expect(await panel.textContent('#fresh-schedule')).toContain("at most 25 % of the day's lookups");

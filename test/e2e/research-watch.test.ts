@@ -57,7 +57,7 @@ describeWithBrowser('account watch in the research panel', () => {
     await panel.click('#watch-save');
     await panel.waitForSelector('#watch-next:has-text("Next run: Wed")');
     expect(await panel.textContent('#watch-status')).toContain(
-      'Watching 3 rows of "Companies" every Wednesday at 06:00 (America/New_York), up to 30 credits a run.',
+      'Watching 3 rows of "Companies" every Wednesday after 06:00 (America/New_York, within the hour), up to 30 credits a run.',
     );
     expect(await panel.textContent('#watch-last')).toBe('Not run yet.');
     expect(await clippedTexts(panel)).toEqual([]);
