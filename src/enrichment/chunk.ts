@@ -20,7 +20,7 @@ import type { EnrichProgress } from './contract';
 import { jobGeneration, loadJob, nextPlan, recordFilledColumns, saveJob, type EnrichJob } from './job-state';
 import { settleBatch, type BatchItem, type ChunkWork } from './settle';
 import { openLookupCache, resolveDomains, storeLookups } from './lookups';
-import { fingerprint } from './refresh-changes';
+import { writtenFingerprint } from './refresh-changes';
 import type { EnrichSheet } from './ports';
 import { LIMITS, type EnrichDeps } from './service';
 import { progressOf } from './progress';
@@ -185,7 +185,10 @@ function writeAndPlan(sheet: EnrichSheet, job: EnrichJob, work: ChunkWork): Map<
     const cells = outcomeCells(outcome, fields);
     const written = addOutcomeUpdates(updates, values, rows, located.targets, cells, job.overwrite);
     if (written > 0 && (outcome.kind === 'profile' || outcome.kind === 'not_found'))
-      settledDomains.set(domain, Object.fromEntries(fields.map((field, i) => [field.key, fingerprint(cells[i])])));
+      settledDomains.set(
+        domain,
+        Object.fromEntries(fields.map((field, i) => [field.key, writtenFingerprint(cells[i])])),
+      );
     if (outcome.kind === 'profile') job.counts.written += written;
     else if (outcome.kind === 'not_found') job.counts.notFound += written;
     else if (outcome.kind === 'enriching') job.counts.gaveUp += written;

@@ -1,8 +1,9 @@
-// The pure part of a refresh: whether a cell's value changed (as Sheets shows it: a leading ' that keeps text from
-// being read as a number or formula does not count), the fingerprint of what the add-in wrote into a cell (so a value
-// the user typed over it is recognised and kept), the changed cells of one row with their notes, and the writes that
-// carry them: one value write and one note write per run of adjacent changed rows in a column, so cells that did not
-// change are never written.
+// The pure part of a refresh: whether a cell's value changed (a value read from the grid against one the add-in
+// writes, whose leading ' only keeps text from being read as a number or formula: Sheets keeps the rest, so a
+// service value that itself starts with ' is compared with that ' kept), the fingerprint of what the add-in wrote
+// into a cell (so a value the user typed over it is recognised and kept), the changed cells of one row with their
+// notes, and the writes that carry them: one value write and one note write per run of adjacent changed rows in a
+// column, so cells that did not change are never written.
 import type { CellValue } from '../shared/cell-values';
 import { fingerprint as textFingerprint } from '../shared/fingerprint';
 
@@ -23,26 +24,37 @@ export interface ChangeWrite {
   notes: string[][];
 }
 
-/** What a cell shows: the text of a value, without the ' that a written value may carry to stay text. */
-export function shown(value: unknown): string {
+/** The text of a value read from the grid (Sheets does not return the text prefix of a cell written with one). */
+export function gridText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString();
-  const text = String(value);
+  return String(value);
+}
+
+/** The text a value the add-in writes shows in its cell: without the ' that keeps it text (toCellValue adds it). */
+export function writtenText(value: unknown): string {
+  const text = gridText(value);
   return text.startsWith("'") ? text.slice(1) : text;
 }
 
+/** Whether a cell's value read from the grid is the value the add-in would write there. */
 export function sameCell(current: unknown, next: unknown): boolean {
-  return shown(current).trim() === shown(next).trim();
+  return gridText(current).trim() === writtenText(next).trim();
 }
 
-/** A short fingerprint of a cell's value as shown: what the add-in wrote, to recognise it later. */
-export function fingerprint(value: unknown): string {
-  return textFingerprint(shown(value).trim());
+/** A short fingerprint of what a written value shows: what the add-in wrote, to recognise it later. */
+export function writtenFingerprint(value: unknown): string {
+  return textFingerprint(writtenText(value).trim());
+}
+
+/** The fingerprint of a value read from the grid, to compare with the one of what the add-in wrote there. */
+function gridFingerprint(value: unknown): string {
+  return textFingerprint(gridText(value).trim());
 }
 
 /** The note on a changed cell: its previous value and the day it stopped being current. */
 export function changeNote(previous: unknown, today: string): string {
-  const text = shown(previous);
+  const text = gridText(previous);
   const cut = text.length > 200 ? `${text.slice(0, 197)}...` : text;
   return `Was ${cut === '' ? '(empty)' : cut} until ${today}`;
 }
@@ -66,11 +78,11 @@ export function cellChanges(
     const previous = current[column - 1];
     if (cell.formulaAt(column) !== '' || sameCell(previous, next[i])) return;
     const written = cell.writtenAt(column);
-    if (written !== undefined && !sameCell(previous, '') && fingerprint(previous) !== written) {
+    if (written !== undefined && gridText(previous).trim() !== '' && gridFingerprint(previous) !== written) {
       keptEdits++;
       return;
     }
-    changes.push({ row, column, value: next[i], note: changeNote(previous, today), before: shown(previous) });
+    changes.push({ row, column, value: next[i], note: changeNote(previous, today), before: gridText(previous) });
   });
   return { changes, keptEdits };
 }

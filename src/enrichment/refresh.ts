@@ -12,7 +12,14 @@ import { detectDomainColumn, planTargetColumns, DEFAULT_DOMAIN_HEADER, type Area
 import type { LookupClient } from './lookups';
 import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from './ports';
 import { outcomeCells } from './rows';
-import { cellChanges, changeWrites, fingerprint, sameCell, shown, type CellChange } from './refresh-changes';
+import {
+  cellChanges,
+  changeWrites,
+  gridText,
+  writtenFingerprint,
+  writtenText,
+  type CellChange,
+} from './refresh-changes';
 import type { RefreshChangesAnswer, RefreshChunkResult, RefreshPreview, RefreshRequest } from './contract';
 import { BUSY_MESSAGE } from '../shared/busy';
 import type { ChangeLog, LoggedChange } from './change-log';
@@ -101,7 +108,7 @@ interface Stale {
  * with an already enriched domain and empty field cells is the user's to enrich, not the refresh's to fill.
  */
 function isEnrichedRow(layout: Layout, row: unknown[]): boolean {
-  return layout.targets.some((column) => !sameCell(row[column - 1], ''));
+  return layout.targets.some((column) => gridText(row[column - 1]).trim() !== '');
 }
 
 /** Enriched rows whose domain was enriched before the cutoff, or has no date (enriched before dates were kept). */
@@ -159,7 +166,7 @@ function loggedChanges(layout: Layout, changes: readonly CellChange[], at: numbe
       domain: parsed.kind === 'domain' ? parsed.domain : '',
       header: layout.headers[layout.targets.indexOf(change.column)] ?? '',
       before: change.before,
-      after: shown(change.value),
+      after: writtenText(change.value),
       at,
     };
   });
@@ -231,7 +238,10 @@ export function runRefreshChunk(
     const refreshed = new Map<string, Record<string, string>>(answers.notFound.map((domain) => [domain, {}]));
     for (const [domain, profile] of answers.found) {
       const cells = outcomeCells({ kind: 'profile', values: profile }, layout.fields);
-      refreshed.set(domain, Object.fromEntries(layout.fields.map((field, i) => [field.key, fingerprint(cells[i])])));
+      refreshed.set(
+        domain,
+        Object.fromEntries(layout.fields.map((field, i) => [field.key, writtenFingerprint(cells[i])])),
+      );
     }
     deps.dates.record(layout.sheet.id, refreshed, deps.clock.now());
     return {

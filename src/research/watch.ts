@@ -13,7 +13,7 @@ import type { OutputMapping } from './ledger';
 import type { CellWrite } from './ports';
 import type { WatchCadence, WatchDto } from './contract';
 import type { KeyValueStore } from '../ports';
-import { changeNote, sameCell, shown } from '../enrichment/refresh-changes';
+import { changeNote, gridText, sameCell, writtenText } from '../enrichment/refresh-changes';
 
 const WATCHES_KEY = 'sheetscout.research.watches';
 export const SIGNALS_HEADER = 'Signals';
@@ -116,7 +116,7 @@ export function watchDto(watch: Watch): WatchDto {
 const clipValue = (text: string) =>
   text.length > SIGNAL_VALUE_CHARS ? `${text.slice(0, SIGNAL_VALUE_CHARS - 1)}…` : text;
 
-/** One field's value before and after a run, by the schema property's name. */
+/** One field's value before (read from the grid) and after a run (as the add-in writes it), by the property's name. */
 export interface FieldChange {
   name: string;
   before: unknown;
@@ -131,8 +131,8 @@ export function signalsText(fields: FieldChange[]): string {
   const parts: string[] = [];
   for (const { name, before, after } of fields) {
     if (sameCell(before, after)) continue;
-    const was = clipValue(shown(before).trim());
-    const now = clipValue(shown(after).trim());
+    const was = clipValue(gridText(before).trim());
+    const now = clipValue(writtenText(after).trim());
     if (was === '') parts.push(`new ${name}: ${now}`);
     else if (now === '') parts.push(`${name} removed (was ${was})`);
     else parts.push(`${name} ${was} -> ${now}`);
@@ -168,13 +168,13 @@ export function withSignals(
     if (!column || !cell) continue;
     const was = before[column - 1] ?? '';
     changes.push({ name: field.name, before: was, after: cell.value });
-    if (!sameCell(was, cell.value) && shown(was).trim() !== '') {
+    if (!sameCell(was, cell.value) && gridText(was).trim() !== '') {
       const target = out.find((candidate) => candidate.column === column);
       if (target) target.note = changedNote(was, mark.day, cell.note ?? null);
     }
   }
   const signalsColumn = columns.get(mark.signalsHeader);
-  const firstLook = changes.every((change) => shown(change.before).trim() === '');
+  const firstLook = changes.every((change) => gridText(change.before).trim() === '');
   if (signalsColumn)
     out.push({ row, column: signalsColumn, value: firstLook ? FIRST_LOOK : signalsText(changes), note: null });
   return out;

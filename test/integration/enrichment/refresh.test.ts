@@ -152,3 +152,33 @@ it('keeps what the user typed over enriched cells (and cells they filled before)
   });
   expect(sheet().getValues()[1][1]).toBe('Acme (our name for it)');
 });
+
+it("refreshes a value the service wrote with a leading ' like any other (not taken for a hand edit)", async () => {
+  await control.reset();
+  const [quoted, plain] = companies;
+  await control.changeCompany(quoted.domain, { name: "'Quoted Inc" });
+  runtime = runtimeFor(sandbox.url, {
+    sheets: { [LEADS]: [['Website'], [quoted.domain], [plain.domain]] },
+    clock: createManualClock(Date.UTC(2026, 9, 20, 12)),
+  });
+  start(runtime, { fields: ['company_name'] });
+  await drive(runtime);
+  expect(sheet().getValues()[1][1]).toBe("'Quoted Inc");
+  (runtime.clock as ManualClock).advance(35 * DAY);
+  await control.changeCompany(quoted.domain, { name: "'Quoted Group" });
+  await control.changeCompany(plain.domain, { name: "'Plain Group" });
+  expect(runtime.run<RefreshChunkResult>('runRefreshChunk', [{ days: 30 }], { kind: 'sidebar' })).toMatchObject({
+    ok: true,
+    changedCells: 2,
+    keptEdits: 0,
+  });
+  expect(sheet().getValues()[1][1]).toBe("'Quoted Group");
+  expect(sheet().getNotes()[1][1]).toMatch(/^Was 'Quoted Inc until /);
+  // Unchanged, it is left alone: no churn of the same value with a new note.
+  (runtime.clock as ManualClock).advance(35 * DAY);
+  expect(runtime.run<RefreshChunkResult>('runRefreshChunk', [{ days: 30 }], { kind: 'sidebar' })).toMatchObject({
+    ok: true,
+    changedCells: 0,
+    keptEdits: 0,
+  });
+});

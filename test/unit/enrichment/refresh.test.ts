@@ -1,7 +1,14 @@
 // "Refresh data older than N days" over the in-memory ports: dates recorded by the job, the preview, a chunk that
 // writes only the changed cells with a note, the summary per column, resuming, and what it refuses.
 import { previewRefresh, runRefreshChunk } from '../../../src/enrichment/refresh';
-import { changeNote, changeWrites, sameCell } from '../../../src/enrichment/refresh-changes';
+import {
+  cellChanges,
+  changeNote,
+  changeWrites,
+  sameCell,
+  writtenFingerprint,
+} from '../../../src/enrichment/refresh-changes';
+import { toCellValue } from '../../../src/shared/cell-values';
 import { startEnrichment } from '../../../src/enrichment/service';
 import { runChunk } from '../../../src/enrichment/chunk';
 import type { RefreshChunkResult } from '../../../src/enrichment/contract';
@@ -125,5 +132,23 @@ describe('refresh changes', () => {
       { row: 2, column: 2, values: [['w'], ['x']], notes: [['n2'], ['n3']] },
       { row: 5, column: 2, values: [['y']], notes: [['n5']] },
     ]);
+  });
+
+  it("a service value that starts with ' keeps its ' (only the text prefix is Sheets'), and is refreshed again", () => {
+    // The service says "'Quoted Inc": the add-in writes "''Quoted Inc", and the grid gives back "'Quoted Inc".
+    const written = toCellValue("'Quoted Inc");
+    expect(written).toBe("''Quoted Inc");
+    expect(sameCell("'Quoted Inc", written)).toBe(true);
+    expect(sameCell('Quoted Inc', written)).toBe(false);
+    // What the grid holds is what was written: the next refresh replaces it (not a hand edit kept).
+    const cell = { formulaAt: () => '', writtenAt: () => writtenFingerprint(written) };
+    const next = cellChanges(2, ["'Quoted Inc"], [1], [toCellValue('Quoted Inc')], cell, '2026-11-26');
+    expect(next).toEqual({
+      changes: [expect.objectContaining({ row: 2, column: 1, before: "'Quoted Inc" })],
+      keptEdits: 0,
+    });
+    // A value the user typed over it is still kept.
+    const typed = cellChanges(2, ['Ours'], [1], [toCellValue('Quoted Inc')], cell, '2026-11-26');
+    expect(typed).toEqual({ changes: [], keptEdits: 1 });
   });
 });
