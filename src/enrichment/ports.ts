@@ -7,6 +7,8 @@ import type { Area } from './layout';
 export interface EnrichSheet {
   readonly id: number;
   readonly name: string;
+  /** Why new work may not write into this sheet (the add-in's own, or hidden), or null. */
+  readonly targetProblem: string | null;
   /** Values from A1 to the last row and column with content (one read). */
   readValues(): unknown[][];
   /** Formulas of a rectangle ('' for cells without one; one read). */

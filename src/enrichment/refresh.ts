@@ -58,6 +58,7 @@ function layoutOf(deps: RefreshDeps, sheetId?: number): Layout | { message: stri
   const target = sheetId === undefined ? deps.sheets.active() : sheetAlone(deps, sheetId);
   if (!target) return { message: 'The sheet of this schedule was deleted.' };
   const { sheet, selection } = target;
+  if (sheetId === undefined && sheet.targetProblem) return { message: sheet.targetProblem };
   const values = sheet.readValues();
   const lastColumn = values.reduce((max, row) => Math.max(max, row.length), 0);
   const detected = detectDomainColumn(values, selection as Area, lastColumn);

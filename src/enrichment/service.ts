@@ -137,6 +137,7 @@ function analyze(
 ): Analysis | { message: string } {
   const active = deps.sheets.active();
   const sheet = sheetOverride ?? active.sheet;
+  if (!sheetOverride && sheet.targetProblem) return { message: sheet.targetProblem };
   const values = sheet.readValues();
   const lastColumn = values.reduce((max, row) => Math.max(max, row.length), 0);
   const detected = detectDomainColumn(values, active.selection, lastColumn, options.domainColumn);

@@ -12,7 +12,7 @@ import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
 import { readRecord, writeRecord } from '../shared/record-sheet';
 import { removeTimerIfIdle, reserveTimer } from '../scheduler/timer';
-import { requestProblem, storageProblem } from './preconditions';
+import { requestProblem, storageProblem, targetHeaders } from './preconditions';
 import { BUSY_MESSAGE } from '../shared/busy';
 import { spreadsheetCalendar, storedCap } from './guard-service';
 
@@ -72,8 +72,8 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
   const output = resolveOutput(request.output, jsonSchemaProblems);
   if (!output.ok) return refusedLaunch(output.errors);
   const r = researchContext(LAUNCH_BUDGET_MS);
-  const headers = r.deps.grid.headers(request.sheetId);
-  if (!headers) return refusedLaunch(['That sheet no longer exists: reopen the panel']);
+  const headers = targetHeaders(r.deps.grid, request.sheetId);
+  if (typeof headers === 'string') return refusedLaunch([headers]);
   const template = parseTemplate(request.template, headers);
   if (!template.ok) return refusedLaunch(template.errors);
   const clashes = outputClashes(output.headers, headers, template.template.columns);

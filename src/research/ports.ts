@@ -17,6 +17,8 @@ export interface CellWrite {
 export interface GridPort {
   /** Header row (row 1) of the sheet, or null when the sheet no longer exists. */
   headers(sheetId: number): string[] | null;
+  /** Why the sheet may not be the target of a launch or a watch (the add-in's own, or hidden), or null. */
+  targetProblem(sheetId: number): string | null;
   /** Appends the missing headers after the last used column; returns the header row afterwards. */
   ensureHeaders(sheetId: number, wanted: string[]): string[];
   /** Display values of `columns` for rows 2..last row: result[i] is row i + 2, one value per requested column. */

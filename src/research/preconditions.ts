@@ -1,10 +1,11 @@
-// What a research launch needs in order to finish, checked before anything is paid for: today's requests (one create
-// per row and the polls that collect the results) and room in the spreadsheet for the hidden records (Google allows
-// 10 million cells per spreadsheet). The timer that collects the results with the panels closed is the third
+// What a research launch needs in order to finish, checked before anything is paid for: a target sheet of the user's
+// (never the add-in's own hidden sheets), today's requests (one create per row and the polls that collect the
+// results) and room in the spreadsheet for the hidden records (Google allows 10 million cells per spreadsheet). The timer that collects the results with the panels closed is the third
 // precondition (scheduler/timer.ts, reserveTimer). Each check answers the refusal message with what does fit, or null.
 // Pure.
 import type { LedgerEntry } from './ledger';
 import { entryToRow } from './ledger';
+import type { GridPort } from './ports';
 
 /** Google's limit of cells per spreadsheet (every sheet's rows x columns, filled or not). */
 export const SPREADSHEET_CELL_LIMIT = 10_000_000;
@@ -15,6 +16,13 @@ const REPORT_ROW_CELLS = 3;
  * them to their tables.
  */
 const NEW_SHEETS_CELLS = 2 * 1000 * 26;
+
+/** The header row of a launch's or a watch's sheet, or why it cannot be their target (gone, the add-in's own, hidden). */
+export function targetHeaders(grid: Pick<GridPort, 'headers' | 'targetProblem'>, sheetId: number): string[] | string {
+  const headers = grid.headers(sheetId);
+  if (!headers) return 'That sheet no longer exists: reopen the panel';
+  return grid.targetProblem(sheetId) ?? headers;
+}
 
 const figure = (n: number) => n.toLocaleString('en-US');
 const rowsText = (n: number) => `${figure(n)} row${n === 1 ? '' : 's'}`;

@@ -55,6 +55,8 @@ interface Unreachable {
 function startRun(r: Research, watch: Watch, deadline: number): string | Unreachable {
   if (r.deps.grid.headers(watch.sheetId) === null)
     return `Not started: the sheet "${watch.sheetName}" was deleted (Sheet Scout > Account watch > Stop all watches)`;
+  const notTheUsers = r.deps.grid.targetProblem(watch.sheetId);
+  if (notTheUsers) return `Not started: ${notTheUsers}`;
   const { rows, missing } = watchedRows(r, watch);
   const notFound = missing > 0 ? `, ${missing} rows not found (the values their brief reads changed)` : '';
   if (rows.length === 0) return `Not started: none of the ${watch.rowKeys.length} watched rows was found`;

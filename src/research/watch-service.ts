@@ -1,6 +1,7 @@
 // Account watch from the panels and the menu (watch.ts holds the rules, watch-runs.ts runs it): the Research panel's
 // watch of the active sheet (its cost to confirm, saved once confirmed, pause, resume, stop; its saver's timer made
 // again when they open the panel), and the menu's pause, resume and stop of every watch.
+import { targetHeaders } from './preconditions';
 import { researchContext, withLock, type Research } from './context';
 import type { WatchAction, WatchAnswer, WatchRequest } from './contract';
 import { userMessage } from '../api/errors';
@@ -134,8 +135,8 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
     return refused('A watch compares fields between runs: choose "Fields" as the output first.');
   const schema = output.schema;
   const r = researchContext();
-  const headers = r.deps.grid.headers(request.sheetId);
-  if (!headers) return refused('That sheet no longer exists: reopen the panel');
+  const headers = targetHeaders(r.deps.grid, request.sheetId);
+  if (typeof headers === 'string') return refused(headers);
   const template = parseTemplate(request.template, headers);
   if (!template.ok) return refused(template.errors[0] ?? 'Check the brief');
   if (template.template.columns.length === 0)

@@ -30,3 +30,12 @@ export function isUserSheet(sheet: { name: string; hidden: boolean }): boolean {
 }
 
 export const NOT_A_USER_SHEET = 'Sheet Scout keeps its own records in that hidden sheet: pick one of your sheets';
+
+/**
+ * Why a sheet may not be the target of work that writes into it (research, a watch, an enrichment), or null: the
+ * add-in's own sheets never are (any editor could aim paid results at another user's records), nor is a hidden one.
+ */
+export function targetSheetProblem(sheet: { name: string; hidden: boolean }): string | null {
+  if (internal.has(sheet.name.trim().toLowerCase())) return NOT_A_USER_SHEET;
+  return sheet.hidden ? `"${sheet.name}" is hidden: unhide it first, or pick another sheet` : null;
+}

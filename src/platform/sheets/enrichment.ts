@@ -4,7 +4,7 @@
 import type { CellValue } from '../../shared/cell-values';
 import type { Area } from '../../enrichment/layout';
 import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from '../../enrichment/ports';
-import { ENRICHMENT_DATES_SHEET } from '../../shared/internal-sheets';
+import { ENRICHMENT_DATES_SHEET, targetSheetProblem } from '../../shared/internal-sheets';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -28,6 +28,7 @@ function wrap(sheet: Sheet): EnrichSheet {
   return {
     id: sheet.getSheetId(),
     name: sheet.getName(),
+    targetProblem: targetSheetProblem({ name: sheet.getName(), hidden: sheet.isSheetHidden() }),
     readValues: () => trimmed(sheet.getDataRange().getValues()),
     readFormulas: (area: Area) => sheet.getRange(area.row, area.column, area.numRows, area.numColumns).getFormulas(),
     writeValues: (row: number, column: number, values: Array<Array<CellValue | Date>>) => {

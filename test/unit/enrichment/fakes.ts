@@ -20,6 +20,7 @@ type Cell = { value: unknown; formula?: string };
 export class FakeSheet implements EnrichSheet {
   readonly id: number;
   readonly name: string;
+  targetProblem: string | null = null;
   cells: Cell[][];
   reads = 0;
   writes = 0;

@@ -52,6 +52,10 @@ export class FakeGrid implements GridPort {
     const sheet = this.sheets.get(sheetId);
     return sheet ? sheet.cells[0].map((v) => String(v ?? '')) : null;
   }
+  /** The fake's sheets are all the user's. */
+  targetProblem(): string | null {
+    return null;
+  }
   ensureHeaders(sheetId: number, wanted: string[]): string[] {
     const header = this.sheet(sheetId).cells[0];
     for (const name of wanted) if (!header.map(String).includes(name)) header.push(name);
