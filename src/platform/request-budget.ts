@@ -29,7 +29,7 @@ export const REQUEST_BUDGET_KEYS = {
   account: 'sheetscout.requests.account',
   /** UserProperties: the user's requests per hour. */
   usage: 'sheetscout.requests.usage',
-  /** DocumentProperties: the requests of this spreadsheet's formulas per hour (see README, "Request budget"). */
+  /** DocumentProperties: the requests of this spreadsheet's formulas per hour (see docs/design/request-budget.md). */
   formulaUsage: 'sheetscout.requests.formulas',
 } as const;
 

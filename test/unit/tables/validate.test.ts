@@ -5,7 +5,7 @@ const errors = (issues: MappingIssue[]) => issues.filter((issue) => issue.severi
 const on = (issues: MappingIssue[], row: number) => issues.filter((issue) => issue.row === row);
 
 describe('validateMapping', () => {
-  it('accepts the README example: input, research using it, LLM consuming the research', () => {
+  it('accepts the example of docs/guide/tables.md: input, research using it, LLM consuming the research', () => {
     const drafts = [
       draft('Domain'),
       agent('Research', 'Research the company at {input}: products, customers, pricing.'),
