@@ -38,7 +38,12 @@ export function spreadsheetTimeZone(): string {
 
 /** Formats a time in the spreadsheet's time zone (`yyyy-MM-dd`, `yyyy-MM`, ...). */
 export function formatInSpreadsheetZone(ms: number, pattern: string): string {
-  return Utilities.formatDate(new Date(ms), spreadsheetTimeZone(), pattern);
+  return formatInZone(ms, spreadsheetTimeZone(), pattern);
+}
+
+/** Formats a time in a given time zone (IANA name). */
+export function formatInZone(ms: number, timeZone: string, pattern: string): string {
+  return Utilities.formatDate(new Date(ms), timeZone, pattern);
 }
 
 /** Shows a short message in the spreadsheet's corner. */

@@ -6,7 +6,7 @@ import type { KeyValueStore, LockPort } from '../ports';
 import { runTick } from './tick';
 import { type JobDeps } from './jobs';
 import { documentSpendJournal } from './spend-journal';
-import { spreadsheetCalendar } from './guard-service';
+import { capCalendar } from './guard-service';
 import { LEDGER_HEADERS } from './ledger';
 import { SheetGrid } from '../platform/sheets/research';
 import { HiddenTable } from '../platform/sheets/hidden-table';
@@ -52,7 +52,7 @@ export function researchContext(budgetMs?: number): Research {
     grid: new SheetGrid(spreadsheet),
     ledger: new LedgerStore(
       new HiddenTable(spreadsheet, LEDGER_SHEET, LEDGER_HEADERS),
-      documentSpendJournal(document, spreadsheetCalendar(), () => context.clock.now()),
+      documentSpendJournal(document, capCalendar(document), () => context.clock.now()),
     ),
     reports: new ReportStore(new HiddenTable(spreadsheet, REPORTS_SHEET, ['task_id', 'parts', 'report'])),
     clock: context.clock,

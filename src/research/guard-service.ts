@@ -1,15 +1,36 @@
 // The spreadsheet's research spending cap: what the panels show (what is left under it, who set it and who may change
 // it how) and the change itself. The cap is kept in the document's properties with its owner; the ledger tells what
-// was spent.
+// was spent. Its days and months are counted in a time zone kept there too (the spreadsheet's when spending was first
+// counted, or when the cap's owner last set it), so that an editor changing the spreadsheet's time zone (File >
+// Settings) cannot move spending out of today or this month.
 import type { Research } from './context';
 import type { SpendingGuardAnswer, SpendingGuardDto } from './contract';
 import type { KeyValueStore } from '../ports';
 import { formulaTokenOwner } from '../account/settings';
 import { userMessage } from '../api/errors';
 import { guardRoom, NO_CAP, readCap, type Calendar, type SpendingCap } from './spending-guard';
-import { formatInSpreadsheetZone } from '../platform/spreadsheet';
+import { formatInSpreadsheetZone, formatInZone, spreadsheetTimeZone } from '../platform/spreadsheet';
 
 const GUARD_KEY = 'sheetscout.research.cap';
+/** DocumentProperties: the time zone the cap counts days and months in. */
+const CAP_ZONE_KEY = 'sheetscout.research.capZone';
+
+/**
+ * The calendar the cap and the spend journal count in: the zone kept in the document's properties (set the first
+ * time it is needed), not the spreadsheet's current one, which any editor can change.
+ */
+export function capCalendar(document: KeyValueStore): Calendar {
+  let zone: string | null = null;
+  const capZone = () => {
+    zone ??= document.get(CAP_ZONE_KEY);
+    if (!zone) document.set(CAP_ZONE_KEY, (zone = spreadsheetTimeZone()));
+    return zone;
+  };
+  return {
+    day: (ms) => formatInZone(ms, capZone(), 'yyyy-MM-dd'),
+    month: (ms) => formatInZone(ms, capZone(), 'yyyy-MM'),
+  };
+}
 
 /** The spreadsheet's calendar: days and months in its own time zone. */
 export function spreadsheetCalendar(): Calendar {
@@ -92,7 +113,7 @@ export function guardDto(r: Research): SpendingGuardDto {
     cap,
     r.deps.ledger.load(),
     r.context.clock.now(),
-    spreadsheetCalendar(),
+    capCalendar(document),
     r.deps.ledger.spentByDay(),
   );
   return {
@@ -140,6 +161,8 @@ export function changeSpendingGuard(
       };
     next = removing ? null : { ...cap, setBy: email, setAt: now };
   }
+  // The owner setting the cap (not another editor lowering it) counts its days in the spreadsheet's zone from now on.
+  if (next && next.setAt === now) r.document.set(CAP_ZONE_KEY, spreadsheetTimeZone());
   if (next) r.document.set(GUARD_KEY, JSON.stringify(next));
   else r.document.remove(GUARD_KEY);
   return { ok: true, guard: guardDto(r) };

@@ -14,7 +14,7 @@ import { readRecord, writeRecord } from '../shared/record-sheet';
 import { removeTimerIfIdle, reserveTimer } from '../scheduler/timer';
 import { requestProblem, storageProblem, targetHeaders } from './preconditions';
 import { BUSY_MESSAGE } from '../shared/busy';
-import { spreadsheetCalendar, storedCap } from './guard-service';
+import { capCalendar, storedCap } from './guard-service';
 
 const PANEL_STATE_KEY = 'sheetscout.research.panel';
 export const LAUNCH_BUDGET_MS = 4 * 60 * 1000;
@@ -106,7 +106,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           reservationPerTask: reservationFor(request.depth),
           guard: {
             cap: storedCap(r.document),
-            calendar: spreadsheetCalendar(),
+            calendar: capCalendar(r.document),
             fitToCap: request.fitToCap === true,
           },
           canFinish: (plan) => launchPreconditions(r, plan, (text) => (notice = text)),

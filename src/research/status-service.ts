@@ -8,7 +8,7 @@ import { AGENT_BUDGET } from './depth';
 import { locateEntries } from './write-back';
 import { recheckUnconfirmed, sendUnconfirmedAnyway, unconfirmedOf } from './jobs';
 import { guardRoom, sendAgainProblem } from './spending-guard';
-import { spreadsheetCalendar, storedCap } from './guard-service';
+import { capCalendar, storedCap } from './guard-service';
 import { isPending, statusText, type LedgerEntry } from './ledger';
 import { reserveTimer } from '../scheduler/timer';
 import { activeSheetId } from '../platform/spreadsheet';
@@ -171,7 +171,7 @@ export function sendAnyway(entryIds: string[]): UnconfirmedActionResponse {
         storedCap(r.document),
         r.deps.ledger.all(),
         r.context.clock.now(),
-        spreadsheetCalendar(),
+        capCalendar(r.document),
         r.deps.ledger.spentByDay(),
       );
       const overCap = sendAgainProblem(room, unconfirmed);

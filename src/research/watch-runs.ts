@@ -9,7 +9,7 @@ import { reservationFor } from './depth';
 import { runLaunch } from './launch';
 import { keyColumn, keyString } from './row-locator';
 import { requestProblem, storageProblem } from './preconditions';
-import { spreadsheetCalendar, storedCap } from './guard-service';
+import { capCalendar, spreadsheetCalendar, storedCap } from './guard-service';
 import { readWatches, SIGNALS_HEADER, watchesWake, writeWatches, type Watch } from './watch';
 import { nextRun } from '../enrichment/schedule';
 import { localTime } from '../enrichment/schedule-service';
@@ -86,7 +86,7 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
       deadline,
       availableCredits: user.value.available_credits,
       reservationPerTask: reservationFor(watch.depth),
-      guard: { cap: storedCap(r.document), calendar: spreadsheetCalendar(), fitToCap: false },
+      guard: { cap: storedCap(r.document), calendar: capCalendar(r.document), fitToCap: false },
       canFinish: (plan) =>
         requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
         storageProblem(plan.entries, r.deps.grid.cellsInUse()) ??

@@ -1,13 +1,15 @@
 // Issue 28: the spending cap does not trust a sheet any editor can change. With a cap of 30 credits a day and 3 rows
 // launched (30 reserved), each edit of the hidden research ledger that used to make the next launch free (delete the
 // sheet, clear its rows, damage a record, move its launch back 40 days, mark it failed) leaves the cap counting 30:
-// what was spent is also kept in the document's properties (the spend journal). Through the built bundle, the
-// emulator and the sandbox.
+// what was spent is also kept in the document's properties (the spend journal). Issue 37: an editor changing the
+// spreadsheet's time zone (File > Settings) so that "today" or "this month" is another date, then deleting the
+// ledger, does not free the daily or the monthly cap either (its days are counted in a zone kept in the document's
+// properties). Through the built bundle, the emulator and the sandbox.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { SheetModel } from '../../../dev/gas-runtime/spreadsheet/model';
 import type { LaunchResponse, SpendingGuardDto } from '../../../src/research/contract';
 import { sandboxSuite } from '../harness';
-import { launch, runtimeFor, runUntilSettled, REPORT_OUTPUT } from './harness';
+import { advance, launch, runtimeFor, runUntilSettled, REPORT_OUTPUT } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -109,4 +111,47 @@ describe('the spending cap against edits of the research ledger (integration)', 
     rt.spreadsheet.deleteSheet(rt.spreadsheet.getSheet(LEDGER) as SheetModel);
     expect(guard()).toMatchObject({ spentToday: charged, left: 30 - charged });
   });
+
+  /** A time zone in which `ms` falls on another date (or month) than in `zone`. */
+  const otherDateZone = (ms: number, zone: string, part: 'day' | 'month') => {
+    const key = (tz: string) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' })
+        .format(ms)
+        .slice(0, part === 'day' ? 10 : 7);
+    const found = ['Pacific/Kiritimati', 'Pacific/Pago_Pago'].find((tz) => key(tz) !== key(zone));
+    if (!found) throw new Error('no zone on another date');
+    return found;
+  };
+
+  it.each(['day', 'month'] as const)(
+    "changing the spreadsheet's time zone to another %s (and deleting the ledger) does not free the cap",
+    async (part) => {
+      const companies = await suite.control.companies(6);
+      const rt = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
+      if (part === 'month') {
+        // Two hours before the next month begins in the spreadsheet's zone.
+        const zone = rt.spreadsheet.timeZone;
+        let at = rt.clock.now();
+        const month = (ms: number) =>
+          new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit' }).format(ms);
+        while (month(at + 2 * 3_600_000) === month(rt.clock.now())) at += 3_600_000;
+        await advance(suite, rt, at - rt.clock.now());
+      }
+      rt.run('setSpendingGuard', [part === 'day' ? { daily: 30, monthly: null } : { daily: null, monthly: 30 }], {
+        kind: 'sidebar',
+      });
+      expect(launch(rt, REQUEST, [2, 3, 4])).toMatchObject({ ok: true, created: 3 });
+      const tasks = await serviceTasks();
+      rt.spreadsheet.timeZone = otherDateZone(rt.clock.now(), rt.spreadsheet.timeZone, part);
+      rt.spreadsheet.deleteSheet(rt.spreadsheet.getSheet(LEDGER) as SheetModel);
+      expect(rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar' })).toMatchObject({ left: 0 });
+      expect(launch(rt, REQUEST, [5, 6, 7])).toMatchObject<Partial<LaunchResponse>>({
+        ok: false,
+        message: expect.stringMatching(
+          /^Over this spreadsheet's research spending cap: 3 rows reserve 30 credits, 0 left/,
+        ),
+      });
+      expect(await serviceTasks()).toBe(tasks);
+    },
+  );
 });
