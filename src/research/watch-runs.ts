@@ -10,7 +10,17 @@ import { runLaunch } from './launch';
 import { keyColumn, keyString } from './row-locator';
 import { requestProblem, storageProblem } from './preconditions';
 import { capCalendar, spreadsheetCalendar, storedCap } from './guard-service';
-import { readWatches, SIGNALS_HEADER, watchesWake, writeWatches, type Watch } from './watch';
+import {
+  confirmationProblem,
+  readConfirmation,
+  readWatches,
+  SIGNALS_HEADER,
+  watchesWake,
+  writeConfirmation,
+  writeWatches,
+  type Watch,
+  type WatchConfirmation,
+} from './watch';
 import { nextRun } from '../enrichment/schedule';
 import { localTime } from '../enrichment/schedule-service';
 import { isPending, myTimers, reserveTimer } from '../scheduler/timer';
@@ -60,6 +70,12 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
   const { rows, missing } = watchedRows(r, watch);
   const notFound = missing > 0 ? `, ${missing} rows not found (the values their brief reads changed)` : '';
   if (rows.length === 0) return `Not started: none of the ${watch.rowKeys.length} watched rows was found`;
+  const run = watch.run as { n: number; at: number };
+  // What decides money is checked against what the saver confirmed (the record is in a sheet any editor can change).
+  const confirmation = readConfirmation(r.document, watch.id);
+  const earliest = confirmation?.lastStartedAt ? nextRun(watch, confirmation.lastStartedAt, localTime) : null;
+  const unconfirmed = confirmationProblem(watch, confirmation, earliest, run.at);
+  if (unconfirmed) return `Not started: ${unconfirmed}`;
   const user = r.deps.client.getUser();
   if (!user.ok && UNREACHABLE.has(user.error.kind)) return { unreachable: true };
   if (!user.ok) return `Not started: ${userMessage(user.error)}`;
@@ -68,7 +84,6 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
   // Columns the user deleted since are made again: the run's values and signals need them.
   const fields = (watch.mapping.fields ?? []).map((field) => field.header);
   r.deps.grid.ensureHeaders(watch.sheetId, [watch.mapping.statusHeader, ...fields, SIGNALS_HEADER]);
-  const run = watch.run as { n: number; at: number };
   const outcome = runLaunch(
     r.deps,
     {
@@ -94,6 +109,7 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
     },
   );
   if (outcome.refused) return `Not started: ${outcome.refused.split('\n')[0]}`;
+  writeConfirmation(r.document, { ...(confirmation as WatchConfirmation), lastStartedAt: run.at }, watch.id);
   const created = outcome.entries.length;
   const running = outcome.plan.skippedRunning.length;
   const still = running > 0 ? `, ${running} still researching from before` : '';

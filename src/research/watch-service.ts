@@ -12,7 +12,19 @@ import { outputClashes, resolveOutput } from './launch-request';
 import { keyHeaderOf, keyString } from './row-locator';
 import { rowsNeedingTags, tagBudgetProblem } from './row-tags';
 import { spreadsheetCalendar } from './guard-service';
-import { creditsPerMonth, readWatches, SIGNALS_HEADER, watchDto, watchesWake, writeWatches, type Watch } from './watch';
+import {
+  confirmationOf,
+  confirmationProblem,
+  creditsPerMonth,
+  readConfirmation,
+  readWatches,
+  SIGNALS_HEADER,
+  watchDto,
+  watchesWake,
+  writeConfirmation,
+  writeWatches,
+  type Watch,
+} from './watch';
 import { noteOnSignalsHeader } from './watch-runs';
 import { nextRun } from '../enrichment/schedule';
 import { localTime } from '../enrichment/schedule-service';
@@ -20,17 +32,20 @@ import { myTimers, removeTimerIfIdle, reserveTimer, wakeTimerAt, type TimerProbl
 import { activeSheetId, sheetNameOf, spreadsheetTimeZone } from '../platform/spreadsheet';
 import { BUSY_MESSAGE } from '../shared/busy';
 
-const refused = (message: string, watch: Watch | undefined = undefined): WatchAnswer => ({
+const refused = (message: string): WatchAnswer => ({
   ok: false,
   message,
   confirm: null,
-  watch: watch ? watchDto(watch) : null,
+  watch: null,
   timeZone: spreadsheetTimeZone(),
 });
 
 function stores(r: Research) {
   return r.records.records;
 }
+
+/** The watch as the panel shows it, from what its saver confirmed (kept in the document's properties). */
+const shown = (r: Research, watch: Watch) => watchDto(watch, readConfirmation(r.document, watch.id));
 
 /**
  * The active sheet's watch. Active watches need their saver's timer: one deleted meanwhile (by the user, or with every
@@ -44,10 +59,14 @@ export function getWatch(): WatchAnswer {
   const runsHere = watch?.timer ? myTimers(r.trigger).includes(watch.timer) : false;
   const overdue = watch?.status === 'active' && r.context.clock.now() - watch.nextRunAt > OVERDUE_AFTER_MS;
   const due = watch ? spreadsheetCalendar().day(watch.nextRunAt) : '';
+  const confirmation = watch ? readConfirmation(r.document, watch.id) : null;
+  const unconfirmed =
+    watch && watch.status === 'active' ? confirmationProblem(watch, confirmation, null, r.context.clock.now()) : null;
   return {
     ok: true,
     message:
       problem?.message ??
+      (unconfirmed ? `This watch does not run: ${unconfirmed}.` : null) ??
       (!overdue
         ? ''
         : runsHere
@@ -55,7 +74,7 @@ export function getWatch(): WatchAnswer {
           : `The run due ${due} has not started: runs start from the timer of ${watch.savedBy}, who saved the ` +
             'watch; opening this panel with their Sheet Scout account sets it up again.'),
     confirm: null,
-    watch: watch ? watchDto(watch) : null,
+    watch: watch ? watchDto(watch, confirmation) : null,
     timeZone: spreadsheetTimeZone(),
   };
 }
@@ -194,19 +213,26 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
         confirmedAt: now,
         timer: myTimers(r.trigger)[0] ?? null,
       };
-      const saved = [...watches.filter((entry) => entry !== previous), watch];
-      writeWatches(stores(r), saved);
-      wakeTimerAt(r.trigger, 'watch', watchesWake(saved) ?? null);
+      storeWatch(r, watch, watches, previous);
       const note = timer ? ` ${timer.message} The watch runs when the timer does.` : '';
       return {
         ok: true,
         message: `Watching ${rowKeys.length} rows ${request.cadence}: up to ${creditsPerRun} credits a run.${note}`,
         confirm: null,
-        watch: watchDto(watch),
+        watch: shown(r, watch),
         timeZone: spreadsheetTimeZone(),
       };
     },
   );
+}
+
+/** Saves a confirmed watch: its record (replacing the sheet's earlier one), what its saver confirmed, its next wake. */
+function storeWatch(r: Research, watch: Watch, watches: Watch[], previous: Watch | undefined): void {
+  const saved = [...watches.filter((entry) => entry !== previous), watch];
+  writeWatches(stores(r), saved);
+  const before = previous ? readConfirmation(r.document, previous.id) : null;
+  writeConfirmation(r.document, confirmationOf(watch, false, before?.lastStartedAt ?? null), watch.id);
+  wakeTimerAt(r.trigger, 'watch', watchesWake(saved) ?? null);
 }
 
 /** Pauses, resumes or stops the watch of the active sheet (`sheetId` null: every watch of the document). */
@@ -240,6 +266,12 @@ export function changeWatch(action: WatchAction, sheetId: number | null = active
               return { ...watch, status: 'active' as const, nextRunAt, timer: runner };
             });
       writeWatches(stores(r), kept);
+      // What the saver confirmed follows: paused or not, or gone with the watch.
+      for (const watch of chosen) {
+        const confirmation = readConfirmation(r.document, watch.id);
+        const next = action === 'stop' || !confirmation ? null : { ...confirmation, paused: action === 'pause' };
+        writeConfirmation(r.document, next, watch.id);
+      }
       if (!kept.some((watch) => watch.status === 'active')) removeTimerIfIdle(r.trigger, 'watch');
       const own = kept.find((watch) => watch.sheetId === activeSheetId());
       const verb = { pause: 'Paused', resume: 'Resumed', stop: 'Stopped' }[action];
@@ -248,7 +280,7 @@ export function changeWatch(action: WatchAction, sheetId: number | null = active
         ok: true,
         message: `${verb} ${what}.${timer ? ` ${timer.message}` : ''}`,
         confirm: null,
-        watch: own ? watchDto(own) : null,
+        watch: own ? shown(r, own) : null,
         timeZone: spreadsheetTimeZone(),
       };
     },

@@ -1,0 +1,166 @@
+// Account watch records are not trusted at run time (issue 37, point 1), through the built bundle in the emulator's
+// published add-on mode against the sandbox, with two editors of one spreadsheet, each with their own account: editor
+// A saves a watch and confirms its cost; editor B edits what any editor can edit (the watch's record in the hidden
+// "Sheet Scout records" sheet). A run whose record does not match what its saver confirmed (kept in the document's
+// properties) starts nothing and says why (its last run, the Signals header's note, the panel), and the panel's
+// figures are the confirmed ones: no account pays for a depth, rows or a payer it did not confirm, or a run more often
+// than its cadence.
+import type { GasRuntime } from '../../../dev/gas-runtime';
+import { SETTINGS_KEYS } from '../../../src/account/settings';
+import type { OutputRequest, WatchAnswer, WatchRequest } from '../../../src/research/contract';
+import { sandboxSuite } from '../harness';
+import { advance, column, noteAt, runtimeFor, SHEET, USER } from './harness';
+
+const suite = sandboxSuite({ clock: 'manual' });
+const EDITOR = 'ben@example.com';
+const A_TOKEN = 'sbx_pro_token';
+const B_TOKEN = 'sbx_pro2_token';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const RECORDS = 'Sheet Scout records';
+const WATCHES_KEY = 'sheetscout.research.watches';
+const OUTPUT: OutputRequest = {
+  kind: 'fields',
+  statusHeader: 'Status',
+  fields: [{ name: 'employee_count', type: 'string', required: true, evidence: false }],
+  schemaText: '',
+  columns: {},
+};
+
+let runtime: GasRuntime;
+
+async function twoEditors(rows: number): Promise<string[]> {
+  await suite.control.setAccount('sandbox-pro', { credits: 10_000 });
+  await suite.control.setAccount('sandbox-pro-2', { credits: 10_000 });
+  const companies = await suite.control.companies(rows);
+  runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])], A_TOKEN, {
+    addOn: true,
+    users: [EDITOR],
+  });
+  runtime.spreadsheet.insertSheet('Other');
+  runtime.spreadsheet
+    .sheet('Other')
+    .setValues(`A1:B${rows + 1}`, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
+  runtime.properties.user(EDITOR).set(SETTINGS_KEYS.token, B_TOKEN);
+  runtime.properties.user(EDITOR).set(SETTINGS_KEYS.baseUrl, suite.control.url);
+  return companies.map((company) => company.domain);
+}
+
+function watchRequest(sheet: string, rows: number, confirmed: number | null): WatchRequest {
+  return {
+    sheetId: runtime.spreadsheet.sheet(sheet).sheetId,
+    rows: Array.from({ length: rows }, (_, i) => i + 2),
+    template: 'Research {Domain}',
+    depth: 'medium',
+    output: OUTPUT,
+    cadence: 'weekly',
+    weekday: 3,
+    confirmedCreditsPerRun: confirmed,
+  };
+}
+
+/** Saves a confirmed watch as `user`: the answer. */
+function saveWatch(user: string, sheet: string, rows: number): WatchAnswer {
+  const run = (confirmed: number | null) =>
+    runtime.run<WatchAnswer>('saveResearchWatch', [watchRequest(sheet, rows, confirmed)], { kind: 'sidebar', user });
+  return run(run(null).confirm?.creditsPerRun ?? null);
+}
+
+const panel = (user = USER) => runtime.run<WatchAnswer>('getResearchWatch', [], { kind: 'sidebar', user });
+
+/** Editor B's edit of the watches' record in the hidden records sheet, as a grid edit (one cell). */
+function editWatchRecords(change: (watches: Array<Record<string, unknown>>) => void): void {
+  const records = runtime.spreadsheet.sheet(RECORDS);
+  const values = records.getValues();
+  const row = values.findIndex((cells) => cells[0] === WATCHES_KEY) + 1;
+  expect(row).toBeGreaterThan(1);
+  expect(values[row - 1][1]).toBe(1);
+  // A record's text is kept behind a "~" (src/shared/text-parts.ts).
+  const watches = JSON.parse(String(values[row - 1][2]).slice(1)) as Array<Record<string, unknown>>;
+  change(watches);
+  records.setValues(`C${row}`, [[`~${JSON.stringify(watches)}`]]);
+}
+
+async function hoursUntil(at: number): Promise<void> {
+  while (runtime.clock.now() < at) {
+    await advance(suite, runtime, HOUR);
+    for (const result of runtime.triggers.fireDue()) if (!result.ok) throw new Error(String(result.error));
+  }
+}
+
+const tasksOf = async (token: string) => (await suite.control.tasks(token)).length;
+
+describe('account watch records edited in the hidden sheet (integration, two editors)', () => {
+  it("a raised depth and more rows in A's record start nothing; A is told; A's panel keeps the confirmed figures", async () => {
+    await twoEditors(3);
+    const saved = saveWatch(USER, SHEET, 3);
+    expect(saved).toMatchObject({ ok: true, watch: { rows: 3, creditsPerRun: 30 } });
+    editWatchRecords((watches) => {
+      watches[0].depth = 'xhigh';
+      watches[0].creditsPerRun = 600;
+      (watches[0].rowKeys as string[][]).push(['extra-row.com']);
+    });
+    const shown = panel();
+    expect(shown.watch).toMatchObject({ rows: 3, creditsPerRun: 30, creditsPerMonth: 150 });
+    expect(shown.message).toMatch(
+      /^This watch does not run: its record in the hidden "Sheet Scout records" sheet was changed since pro@sandbox\.example\.com confirmed it \(3 rows, up to 30 credits a run\)/,
+    );
+    const credits = await suite.control.credits(A_TOKEN);
+    await hoursUntil((saved.watch?.nextRunAt as number) + HOUR);
+    expect(await tasksOf(A_TOKEN)).toBe(0);
+    expect(await suite.control.credits(A_TOKEN)).toBe(credits);
+    expect(panel().watch?.lastRun?.text).toMatch(
+      /^Not started: its record in the hidden "Sheet Scout records" sheet was changed/,
+    );
+    expect(noteAt(runtime, 'Signals', 1)).toMatch(/^Account watch, run of .*: Not started: its record .* was changed/);
+  });
+
+  it("B's own watch rewritten to A as saver and timer: A's timer starts nothing, and nobody pays", async () => {
+    await twoEditors(3);
+    // A has a watch of their own (so A's timer exists); B saves a 3-row watch on another sheet, paid by B.
+    expect(saveWatch(USER, SHEET, 3)).toMatchObject({ ok: true });
+    runtime.spreadsheet.activeSheet = runtime.spreadsheet.sheet('Other');
+    expect(saveWatch(EDITOR, 'Other', 3)).toMatchObject({ ok: true, watch: { creditsPerRun: 30 } });
+    const aTimer = runtime.triggers.list().find((trigger) => trigger.owner === USER)?.id;
+    expect(aTimer).toBeDefined();
+    editWatchRecords((watches) => {
+      const bs = watches.find((watch) => watch.savedBy === 'pro2@sandbox.example.com') as Record<string, unknown>;
+      bs.savedBy = 'pro@sandbox.example.com';
+      bs.timer = aTimer;
+    });
+    const [aCredits, bCredits] = [await suite.control.credits(A_TOKEN), await suite.control.credits(B_TOKEN)];
+    const due = panel().watch?.nextRunAt as number;
+    await hoursUntil(due + 2 * HOUR);
+    // A's own watch ran (3 tasks, charged to A); the rewritten one started nothing on either account (both are in
+    // one workspace, whose task list holds both accounts' tasks).
+    expect(await tasksOf(A_TOKEN)).toBe(3);
+    expect(await suite.control.credits(A_TOKEN)).toBeLessThan(aCredits);
+    expect(await suite.control.credits(B_TOKEN)).toBe(bCredits);
+    runtime.spreadsheet.activeSheet = runtime.spreadsheet.sheet('Other');
+    expect(panel(EDITOR).watch?.lastRun?.text).toMatch(/^Not started: its record .* was changed since pro2@sandbox/);
+  });
+
+  it("A's next run moved back in the record after a run: the watch runs once a period, as confirmed", async () => {
+    const domains = await twoEditors(3);
+    const saved = saveWatch(USER, SHEET, 3);
+    const due = saved.watch?.nextRunAt as number;
+    await hoursUntil(due + HOUR);
+    expect(await tasksOf(A_TOKEN)).toBe(3);
+    expect(column(runtime, 'Status').every((status) => status !== '')).toBe(true);
+    // For a day, every hour: B resumes the (active) watch in the panel, which wakes the timer for it, and sets its
+    // next run to now in the record.
+    for (let hour = 0; hour < 24; hour++) {
+      runtime.run('changeResearchWatch', ['resume'], { kind: 'sidebar', user: EDITOR });
+      editWatchRecords((watches) => {
+        watches[0].nextRunAt = runtime.clock.now() - 1000;
+      });
+      await advance(suite, runtime, HOUR);
+      runtime.triggers.fireDue();
+    }
+    expect(await tasksOf(A_TOKEN)).toBe(3);
+    expect(panel().watch?.lastRun?.text).toBe('Not started: a run already started this period');
+    // The next week's run goes ahead as confirmed.
+    await hoursUntil(due + 7 * DAY + HOUR);
+    expect(await tasksOf(A_TOKEN)).toBe(3 + domains.length);
+  });
+});
