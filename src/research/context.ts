@@ -7,6 +7,7 @@ import { runTick } from './tick';
 import { type JobDeps } from './jobs';
 import { documentSpendJournal } from './spend-journal';
 import { capCalendar } from './guard-service';
+import { documentCreatePermits } from './create-permits';
 import { LEDGER_HEADERS } from './ledger';
 import { SheetGrid } from '../platform/sheets/research';
 import { HiddenTable } from '../platform/sheets/hidden-table';
@@ -45,6 +46,7 @@ export function researchContext(budgetMs?: number): Research {
   // Made on first use: the client reads the learned throughput from the cache, which a poll that only shows the
   // ledger never needs.
   let client: JobDeps['client'] | null = null;
+  const permits = documentCreatePermits(document);
   const deps: JobDeps = {
     get client() {
       return (client ??= context.userClient());
@@ -53,7 +55,9 @@ export function researchContext(budgetMs?: number): Research {
     ledger: new LedgerStore(
       new HiddenTable(spreadsheet, LEDGER_SHEET, LEDGER_HEADERS),
       documentSpendJournal(document, capCalendar(document), () => context.clock.now()),
+      permits,
     ),
+    permits,
     reports: new ReportStore(new HiddenTable(spreadsheet, REPORTS_SHEET, ['task_id', 'parts', 'report'])),
     clock: context.clock,
     newId,

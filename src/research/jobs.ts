@@ -9,6 +9,7 @@ import type { JsonSchemaObject, ResearchTask } from '../api/types';
 import type { ClockPort } from '../ports';
 import { type LedgerEntry } from './ledger';
 import type { GridPort, ResearchClient } from './ports';
+import { unauthorised, type CreatePermits } from './create-permits';
 import type { LedgerStore, ReportStore } from './stores';
 import { type PollMemory } from './poll';
 import { taskCost } from './depth';
@@ -44,6 +45,8 @@ export interface JobDeps {
   client: ResearchClient;
   grid: GridPort;
   ledger: LedgerStore;
+  /** Which creates a launch authorised, and which tasks may give back their unused reservation (once each). */
+  permits: CreatePermits;
   reports: ReportStore;
   clock: ClockPort;
   newId: () => string;
@@ -216,13 +219,17 @@ export function recheckUnconfirmed(
  */
 export function sendUnconfirmedAnyway(deps: JobDeps, unconfirmed: readonly LedgerEntry[]): LedgerEntry[] {
   const now = deps.clock.now();
+  const launch = deps.newId();
   const requeued = unconfirmed.map((entry) => ({
     ...entry,
     state: 'queued' as const,
     written: false,
     updatedAt: now,
     maybeStarted: (entry.maybeStarted ?? 0) + 1,
+    launch,
   }));
+  // The user's "Send anyway" passed the cap (sendAgainProblem): it authorises one more create for each.
+  deps.permits.grant(launch, requeued.length);
   deps.ledger.save(requeued);
   return requeued;
 }
@@ -240,18 +247,27 @@ export function unconfirmedOf(deps: JobDeps, ids: ReadonlySet<string>): LedgerEn
 export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
   const limits = limitsOf(deps);
   const touched = new Map<string, LedgerEntry>();
-  const queue = deps.ledger.all().filter((entry) => entry.state === 'queued');
+  const queued = deps.ledger.all().filter((entry) => entry.state === 'queued');
+  const queue = deps.permits.take(queued);
+  deps.ledger.save(unauthorised(queued, queue, deps.clock.now()));
+  let sentUpTo = 0;
   // Each batch's answers are saved together with the next batch's `sending` mark (one ledger write per batch): a
-  // kill in between leaves `sending` records, which reconciliation settles.
+  // kill in between leaves `sending` records, which reconciliation settles. The permits note the batch as sent, and
+  // the tasks created before it, right after that write (one property write per batch).
   let unsaved: LedgerEntry[] = [];
+  let created: LedgerEntry[] = [];
+  const refused = new Set<string>();
   for (let start = 0; start < queue.length; start += limits.createBatch) {
     if (deps.clock.now() >= deadline) break;
     const now = deps.clock.now();
     const batch = queue
       .slice(start, start + limits.createBatch)
       .map((entry) => ({ ...entry, state: 'sending' as const, sentAt: now, updatedAt: now }));
-    deps.ledger.save([...unsaved, ...batch]);
+    sentUpTo = start + batch.length;
+    deps.ledger.save([...unsaved, ...batch], refused);
+    deps.permits.settle({ sending: batch, answered: created, givenBack: [] });
     unsaved = [];
+    created = [];
     const results = deps.client.createTasks(
       batch.map((entry) => ({
         brief: entry.brief,
@@ -261,14 +277,16 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
     );
     const after = deps.clock.now();
     let ambiguous = false;
+    const nothingCreated: LedgerEntry[] = [];
     batch.forEach((entry, i) => {
       const result = results[i];
       switch (classifyCreate(result)) {
         case 'created':
-          if (result.ok) unsaved.push(applyTask(entry, result.value, after));
+          if (result.ok) created.push(applyTask(entry, result.value, after));
           break;
         case 'refused':
-          if (!result.ok)
+          if (!result.ok) {
+            refused.add(entry.id);
             unsaved.push({
               ...entry,
               state: 'error',
@@ -277,26 +295,33 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
               finishedAt: after,
               updatedAt: after,
             });
+          }
           break;
         case 'nothing_created':
-          unsaved.push({ ...entry, state: 'queued', updatedAt: after });
+          nothingCreated.push({ ...entry, state: 'queued', updatedAt: after });
           break;
         case 'ambiguous':
           ambiguous = true;
           break;
       }
     });
+    // Records put back to `queued` (503 after retries: nothing was created) keep their create for the next tick.
+    if (nothingCreated.length > 0) deps.permits.settle({ sending: [], answered: [], givenBack: nothingCreated });
+    unsaved.push(...created, ...nothingCreated);
     for (const entry of unsaved) touched.set(entry.id, entry);
     if (ambiguous) {
-      deps.ledger.save(unsaved);
+      deps.ledger.save(unsaved, refused);
+      deps.permits.settle({ sending: [], answered: created, givenBack: [] });
       unsaved = [];
+      created = [];
       const reconciled = reconcileSending(deps, deps.ledger.all());
       deps.ledger.save(reconciled);
       for (const entry of reconciled) touched.set(entry.id, entry);
     }
-    // Records put back to `queued` (503 after retries: nothing was created) wait for the next tick.
   }
-  deps.ledger.save(unsaved);
+  deps.ledger.save(unsaved, refused);
+  // Creates not sent before the deadline stay authorised for the next tick.
+  deps.permits.settle({ sending: [], answered: created, givenBack: queue.slice(sentUpTo) });
   return [...touched.values()];
 }
 

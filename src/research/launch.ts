@@ -274,6 +274,10 @@ export function runLaunch(
   const refused = tags.problem ?? options.canFinish?.(plan) ?? null;
   if (refused) return { plan, entries: [], refused, overCap: [] };
   tagPlannedRows(deps, input.sheetId, plan, tags.existing);
+  // Every check passed: the launch authorises one create per record (create-permits.ts).
+  const launch = deps.newId();
+  plan.entries = plan.entries.map((entry) => ({ ...entry, launch }));
+  deps.permits.grant(launch, plan.entries.length);
   deps.ledger.save([...plan.superseded, ...plan.entries]);
   const queuedShown = writeRows(deps, plan.entries, new Map());
   deps.ledger.save(queuedShown);

@@ -81,6 +81,8 @@ export interface LedgerEntry {
   maybeStarted?: number;
   /** A run of an account watch launched this record: its result is compared with the row's values (watch.ts). */
   watch?: WatchMark;
+  /** The launch that authorised this record's create (create-permits.ts); absent in records of earlier versions. */
+  launch?: string;
 }
 
 export const PENDING_STATES: readonly LedgerState[] = ['queued', 'sending', 'created', 'in_progress'];

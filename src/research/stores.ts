@@ -26,6 +26,7 @@ import type { TablePort } from '../ports';
 import { FINISHED_KEPT_DAYS } from './contract';
 import { chargedCredits } from './spending-guard';
 import type { SpendChange, SpendJournal, SpentByDay } from './spend-journal';
+import type { CreatePermits } from './create-permits';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A finished record stays in the ledger (and in the Research panel's list of its sheet) this long after it closed. */
@@ -66,10 +67,12 @@ export class LedgerStore {
   /** The damaged rows as read, by 0-based row. */
   private damagedRaw: Array<{ at: number; row: readonly unknown[] }> = [];
 
-  /** `journal` keeps what the records count against the spending cap where no grid edit reaches (spend-journal.ts). */
+  /** `journal`: what the records count against the cap, where no grid edit reaches (spend-journal.ts); `permits`:
+   * which records may give back what they did not use (each task once: create-permits.ts). */
   constructor(
     private readonly table: TablePort,
     private readonly journal: SpendJournal | null = null,
+    private readonly permits: Pick<CreatePermits, 'release'> | null = null,
   ) {}
 
   /** What the records have counted against the spending cap, by launch day, as the journal kept it. */
@@ -172,16 +175,21 @@ export class LedgerStore {
    * Writes the given records: existing ones in place (contiguous runs), new ones appended in one write. The journal
    * gets what each counts against the spending cap now, less what it counted as last read: what counts more before
    * the records are written (a store that refuses it stops the save), what counts less after (a crash in between
-   * leaves the journal high, the safe side).
+   * leaves the journal high, the safe side); `released` records give back without the permits (refused creates).
    */
-  save(changed: readonly LedgerEntry[]): void {
+  save(changed: readonly LedgerEntry[], released: ReadonlySet<string> = new Set()): void {
     if (changed.length === 0) return;
-    const spent: SpendChange[] = changed.map((entry) => {
+    const spent: Array<SpendChange & { entry: LedgerEntry }> = changed.map((entry) => {
       const known = this.positions.get(entry.id);
       const before = known === undefined ? 0 : chargedCredits(this.entries[known]);
-      return { at: entry.launchedAt, credits: chargedCredits(entry) - before };
+      return { at: entry.launchedAt, credits: chargedCredits(entry) - before, entry };
     });
     this.journal?.add(spent.filter((change) => change.credits > 0));
+    // What counts less is given back once per task the add-in sent (a state a grid edit replays gives back nothing).
+    const lower = spent.filter((change) => change.credits < 0 && !released.has(change.entry.id));
+    const permitted = this.permits?.release(lower.map((change) => change.entry));
+    const givesBack = (change: (typeof spent)[number]) =>
+      change.credits < 0 && (released.has(change.entry.id) || !permitted || permitted.has(change.entry.id));
     const updates: Array<{ index: number; values: Array<string | number> }> = [];
     const appended: Array<Array<string | number>> = [];
     const appendedIndex: IndexRow[] = [];
@@ -207,7 +215,7 @@ export class LedgerStore {
       this.table.appendRows(appended);
       this.index.push(...appendedIndex);
     }
-    this.journal?.add(spent.filter((change) => change.credits < 0));
+    this.journal?.add(spent.filter(givesBack));
   }
 
   private reset(index: IndexRow[]): void {

@@ -4,12 +4,14 @@
 // what was spent is also kept in the document's properties (the spend journal). Issue 37: an editor changing the
 // spreadsheet's time zone (File > Settings) so that "today" or "this month" is another date, then deleting the
 // ledger, does not free the daily or the monthly cap either (its days are counted in a zone kept in the document's
-// properties). Through the built bundle, the emulator and the sandbox.
+// properties); finished records put back to "queued" create nothing (a create needs its launch's authorisation, kept
+// in the document's properties), and records moved back to "in progress" give nothing back to the spend journal again.
+// Through the built bundle, the emulator and the sandbox.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { SheetModel } from '../../../dev/gas-runtime/spreadsheet/model';
 import type { LaunchResponse, SpendingGuardDto } from '../../../src/research/contract';
 import { sandboxSuite } from '../harness';
-import { advance, launch, runtimeFor, runUntilSettled, REPORT_OUTPUT } from './harness';
+import { advance, column, launch, runtimeFor, runUntilSettled, REPORT_OUTPUT } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -154,4 +156,76 @@ describe('the spending cap against edits of the research ledger (integration)', 
       expect(await serviceTasks()).toBe(tasks);
     },
   );
+
+  it('finished records put back to "queued", three times and with the ledger deleted, create nothing past the cap', async () => {
+    const companies = await suite.control.companies(6);
+    const rt = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
+    rt.run('setSpendingGuard', [{ daily: 30, monthly: null }], { kind: 'sidebar' });
+    const before = await suite.control.credits('sbx_pro_token');
+    expect(launch(rt, REQUEST, [2, 3, 4])).toMatchObject({ ok: true, created: 3 });
+    await runUntilSettled(suite, rt);
+    const tasks = await serviceTasks();
+    const ledger = () => rt.spreadsheet.getSheet(LEDGER) as SheetModel;
+    for (let cycle = 0; cycle < 3; cycle++) {
+      editRecords(
+        ledger(),
+        (record) => {
+          record.state = 'queued';
+          record.taskId = null;
+          record.written = false;
+        },
+        'queued',
+      );
+      await runUntilSettled(suite, rt);
+    }
+    expect(await serviceTasks()).toBe(tasks);
+    const charged = before - (await suite.control.credits('sbx_pro_token'));
+    // What the cap counts is what the service charged, whatever was typed.
+    expect(rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar' })).toMatchObject({
+      spentToday: charged,
+    });
+    rt.spreadsheet.deleteSheet(ledger());
+    expect(rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar' })).toMatchObject({
+      spentToday: charged,
+    });
+    // The rows still show the results they were paid for, and the cap still holds what they cost.
+    expect(
+      column(rt, 'Status')
+        .slice(0, 3)
+        .every((status) => /^Done \(\d+ credits\)$/.test(status)),
+    ).toBe(true);
+    expect(launch(rt, REQUEST, [5, 6, 7])).toMatchObject({ ok: false });
+    expect(await serviceTasks()).toBe(tasks);
+  });
+
+  it('finished records moved back to "in progress" give nothing back to the journal again', async () => {
+    const companies = await suite.control.companies(3);
+    const rt = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
+    rt.run('setSpendingGuard', [{ daily: 30, monthly: null }], { kind: 'sidebar' });
+    const before = await suite.control.credits('sbx_pro_token');
+    expect(launch(rt, REQUEST, [2, 3])).toMatchObject({ ok: true, created: 2 });
+    await runUntilSettled(suite, rt);
+    const charged = before - (await suite.control.credits('sbx_pro_token'));
+    const guard = () => rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar' });
+    expect(guard()).toMatchObject({ spentToday: charged });
+    for (let cycle = 0; cycle < 3; cycle++) {
+      editRecords(
+        rt.spreadsheet.getSheet(LEDGER) as SheetModel,
+        (record) => {
+          record.state = 'in_progress';
+          record.written = false;
+        },
+        'in_progress',
+      );
+      await runUntilSettled(suite, rt);
+      // The ledger deleted: the journal alone says what was spent, and it did not go down.
+      const copy = rt.spreadsheet.getSheet(LEDGER) as SheetModel;
+      const saved = copy.getValues().map((row) => [...row]);
+      rt.spreadsheet.deleteSheet(copy);
+      expect(guard()).toMatchObject({ spentToday: charged });
+      const restored = rt.spreadsheet.insertSheet(LEDGER);
+      restored.setValues(`A1:${String.fromCharCode(64 + saved[0].length)}${saved.length}`, saved);
+      restored.hidden = true;
+    }
+  });
 });

@@ -1,5 +1,7 @@
 // Kills executions at random port calls (as Apps Script's time limit would) and checks that the following ticks
 // always finish in the same sheet as an uninterrupted run, with no task created twice.
+import { MemoryStore } from '../../fakes/ports';
+import { documentCreatePermits } from '../../../src/research/create-permits';
 import { runLaunch } from '../../../src/research/launch';
 import { runTick } from '../../../src/research/tick';
 import { sendUnconfirmedAnyway, unconfirmedOf, type JobDeps } from '../../../src/research/jobs';
@@ -34,7 +36,15 @@ function world(faults: boolean) {
   grid.addSheet(SHEET, [['Company', 'Status', 'Report'], ...companies.map((c) => [c])]);
   const service = new FakeService(clock);
   if (faults) service.faults = ['ambiguous_created', 'unavailable', 'ambiguous_lost'];
-  return { clock, grid, service, ledger: new FakeTable(), reports: new FakeTable(), newId: idMaker('c') };
+  return {
+    clock,
+    grid,
+    service,
+    ledger: new FakeTable(),
+    reports: new FakeTable(),
+    newId: idMaker('c'),
+    permits: documentCreatePermits(new MemoryStore()),
+  };
 }
 
 function deps(w: ReturnType<typeof world>, budget: { left: number } | null): JobDeps {
@@ -42,6 +52,7 @@ function deps(w: ReturnType<typeof world>, budget: { left: number } | null): Job
   return {
     client: wrap(w.service),
     grid: wrap(w.grid),
+    permits: w.permits,
     ledger: new LedgerStore(wrap(w.ledger)),
     reports: new ReportStore(wrap(w.reports)),
     clock: w.clock,

@@ -1,6 +1,8 @@
 // In-memory fakes of the research ports: a grid of sheets with row metadata that moves with inserted rows, a
 // hidden table, a manual clock, and a scripted research service that keeps every created task (to prove none is
 // created twice) and can fail creates the ways the real service does; and a job's world over them.
+import { MemoryStore } from '../../fakes/ports';
+import { documentCreatePermits } from '../../../src/research/create-permits';
 import type { Result } from '../../../src/api/errors';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../../../src/api/types';
 import type { JobDeps } from '../../../src/research/jobs';
@@ -333,9 +335,12 @@ export function jobWorld(clock = new ManualClock(), idPrefix = 'id') {
   const ledgerTable = new FakeTable();
   const reportTable = new FakeTable();
   const newId = idMaker(idPrefix);
+  // The document's properties, where launches keep their authorisations (create-permits.ts).
+  const permits = documentCreatePermits(new MemoryStore());
   const deps = (): JobDeps => ({
     client: service,
     grid,
+    permits,
     ledger: new LedgerStore(ledgerTable),
     reports: new ReportStore(reportTable),
     clock,

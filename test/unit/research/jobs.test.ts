@@ -1,3 +1,5 @@
+import { MemoryStore } from '../../fakes/ports';
+import { documentCreatePermits } from '../../../src/research/create-permits';
 import { recheckUnconfirmed, sendUnconfirmedAnyway, unconfirmedOf, type JobDeps } from '../../../src/research/jobs';
 import { runLaunch, type LaunchPlanInput } from '../../../src/research/launch';
 import { runTick } from '../../../src/research/tick';
@@ -25,6 +27,7 @@ function setup(rows: string[][] = [['Acme'], ['Globex'], ['Initech']]) {
   const deps: JobDeps = {
     client: service,
     grid,
+    permits: documentCreatePermits(new MemoryStore()),
     ledger: new LedgerStore(ledgerTable),
     reports: new ReportStore(reportTable),
     clock,
