@@ -64,6 +64,19 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
     expect(runtime.counters.urlFetch.total).toBe(sent);
   });
 
+  it('takes the headers the sheet shows as field names, and says which one a typo meant', async () => {
+    const [a] = await suite.control.companies(1, true);
+    const runtime = suite.open();
+    fillColumn(runtime, 'A', 2, [a.domain]);
+    runtime.userEdit('B1', '=COMPANY_LOOKUP(A2, "Employees, Country, company NAME, hq_country", TRUE)');
+    runtime.userEdit('B4', '=COMPANY_LOOKUP(A2, "Employes")');
+    expect(values(runtime, 'B1:D2')).toEqual([
+      ['Employees', 'Country', 'Company name'],
+      [a.employee_count, a.hq_country, a.name],
+    ]);
+    expect(values(runtime, 'B4')).toEqual([['Unknown field: "Employes". Did you mean "Employees"?']]);
+  });
+
   it('answers a blank input with a blank cell and an unknown domain with "Not found"', async () => {
     const runtime = suite.open();
     runtime.userEdit('B1', '=COMPANY_LOOKUP(A1)');
