@@ -1,6 +1,8 @@
-// Browser-test harness: starts the sandbox (child process) and the playground (built bundle in the emulator), and
-// drives Debian's Chromium through playwright-core. When Chromium is missing (and the test setup could not install
+// Browser-test harness: starts the sandbox (child process) and the playground (built bundle in the emulator, in this
+// process; or, for a test that answers an alert, in a child process as `npm start` runs it), and drives Debian's
+// Chromium through playwright-core. When Chromium is missing (and the test setup could not install
 // it) each suite of `describeWithBrowser` fails with one test that says so: a browser test is never skipped quietly.
+import { fork } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
@@ -73,30 +75,72 @@ export async function startStack(options: { bundlePath?: string } = {}): Promise
     started.push(() => sandbox.stop());
     const playground = await startPlayground({ sandboxUrl: sandbox.url, bundlePath: options.bundlePath });
     started.push(() => playground.close());
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const { browser, page } = await browserOn(playground.url);
     started.push(() => browser.close());
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    // The add-in must make no outside calls: everything but the playground's own origin is refused.
-    await page.route('**/*', (route) =>
-      route.request().url().startsWith(playground.url) ? route.continue() : route.abort(),
-    );
-    await page.goto(playground.url);
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
     return stackOf(sandbox.url, playground, browser, page, stopAll);
   } catch (error) {
     await stopAll();
     throw error;
   }
+}
+
+/** Chromium with the playground at `url` open; it may reach nothing else. */
+export async function browserOn(url: string): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // The add-in must make no outside calls: everything but the playground's own origin is refused.
+    await page.route('**/*', (route) => (route.request().url().startsWith(url) ? route.continue() : route.abort()));
+    await page.goto(url);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    return { browser, page };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
+/**
+ * The playground as `npm start` runs it (dev/playground/start.ts, its own sandbox, on a free port), in a child
+ * process: an execution waiting for an alert's answer blocks that process, not the test's. `output` is what it
+ * printed so far.
+ */
+export async function spawnPlayground(): Promise<{ url: string; output: () => string; stop(): Promise<void> }> {
+  const child = fork(path.resolve(__dirname, '../../dev/playground/start.ts'), [], {
+    cwd: path.resolve(__dirname, '../..'),
+    env: { ...process.env, PORT: '0' },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const forced = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(forced);
+  };
+  for (let waited = 0; waited < 60_000; waited += 100) {
+    const url = /Sheet Scout playground: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
+    if (url) return { url, output: () => output, stop };
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error(`The playground did not start: ${output}`);
 }
 
 function stackOf(
