@@ -104,6 +104,19 @@ function isEnrichedRow(layout: Layout, row: unknown[]): boolean {
   return layout.targets.some((column) => !sameCell(row[column - 1], ''));
 }
 
+/** The enriched rows (1-based) holding each domain, top down. */
+function domainRows(layout: Layout): Map<string, number[]> {
+  const rows = new Map<string, number[]>();
+  layout.values.forEach((row, index) => {
+    const parsed = parseDomain(row[layout.domainColumn - 1]);
+    if (index < layout.headerRow || parsed.kind !== 'domain' || !isEnrichedRow(layout, row)) return;
+    const list = rows.get(parsed.domain);
+    if (list) list.push(index + 1);
+    else rows.set(parsed.domain, [index + 1]);
+  });
+  return rows;
+}
+
 /** Enriched rows whose domain was enriched before the cutoff, or has no date (enriched before dates were kept). */
 function staleRows(
   layout: Layout,
@@ -152,15 +165,18 @@ export function previewRefresh(deps: RefreshDeps, request: RefreshRequest): Refr
 
 /** The changes as the log keeps them: by domain and column header, the values as the cells show them. */
 function loggedChanges(layout: Layout, changes: readonly CellChange[], at: number): LoggedChange[] {
+  const rows = domainRows(layout);
   return changes.map((change) => {
     const parsed = parseDomain(layout.values[change.row - 1]?.[layout.domainColumn - 1]);
+    const domain = parsed.kind === 'domain' ? parsed.domain : '';
     return {
       sheetId: layout.sheet.id,
-      domain: parsed.kind === 'domain' ? parsed.domain : '',
+      domain,
       header: layout.headers[layout.targets.indexOf(change.column)] ?? '',
       before: change.before,
       after: shown(change.value),
       at,
+      occurrence: (rows.get(domain) ?? []).indexOf(change.row) + 1,
     };
   });
 }
@@ -303,25 +319,21 @@ const CHANGES_SHOWN = 200;
 
 /**
  * The active sheet's changed cells since `days` ago, newest first, each with the enriched row that holds its domain
- * now (the first one; null when none does any more): the panel's "Changes".
+ * now (of several, the one as far down the list of them as the changed row was; null when there is none such any
+ * more): the panel's "Changes".
  */
 export function refreshChanges(deps: RefreshDeps, days: number): RefreshChangesAnswer {
   const layout = layoutOf(deps);
   if ('message' in layout) return { ok: false, message: layout.message };
   const since = deps.clock.now() - days * DAY_MS;
   const logged = deps.changes.since(layout.sheet.id, since, CHANGES_SHOWN + 1);
-  const rowOf = new Map<string, number>();
-  layout.values.forEach((row, index) => {
-    const parsed = parseDomain(row[layout.domainColumn - 1]);
-    if (index < layout.headerRow || parsed.kind !== 'domain' || !isEnrichedRow(layout, row)) return;
-    if (!rowOf.has(parsed.domain)) rowOf.set(parsed.domain, index + 1);
-  });
+  const rows = domainRows(layout);
   return {
     ok: true,
     sheetName: layout.sheet.name,
     since,
     changes: logged.slice(0, CHANGES_SHOWN).map((change) => ({
-      row: rowOf.get(change.domain) ?? null,
+      row: rows.get(change.domain)?.[Math.max(change.occurrence, 1) - 1] ?? null,
       domain: change.domain,
       header: change.header,
       before: change.before,
