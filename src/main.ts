@@ -67,7 +67,7 @@ global.COMPANY_LOOKUP = function COMPANY_LOOKUP(
 
 /**
  * Lists companies similar to a reference company: a header row, then up to `limit` companies.
- * @param {"stripe.com"} domain The reference company's domain (or URL, e-mail or company ID). Example: "stripe.com" or A2.
+ * @param {"stripe.com"} domain The reference company's domain (or URL, e-mail or company ID), one cell. Example: "stripe.com" or A2. For a list: Company search > Similar to a list.
  * @param {10} limit Optional number of companies, 1 to 2000 (default 10; the free plan reaches 25). Example: 50.
  * @param {E2:F4} filters Optional filters: a JSON object, or a two-column range of key | value rows. Keys: include.size, include.country, include.city, exclude.size, exclude.country, exclude.city, exclude.domains, range.founded.min, range.founded.max. Example: E2:F4 or "{""include.country"": [""United States""]}".
  * @param {"refresh 1"} refresh Optional; leave it out. Sheet Scout > Formulas > Refresh pending lookups sets it (a count that changes, so Sheets runs the formula again).
