@@ -2,13 +2,14 @@
 // process; or, for a test that answers an alert, in a child process as `npm start` runs it), and drives Debian's
 // Chromium through playwright-core. When Chromium is missing (and the test setup could not install
 // it) each suite of `describeWithBrowser` fails with one test that says so: a browser test is never skipped quietly.
-import { fork } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { SandboxControl } from '../../dev/sandbox/control-client';
 import { spawnSandbox } from '../../dev/sandbox/spawn';
 import { startPlayground, type Playground } from '../../dev/playground/server';
+
+export { spawnPlayground } from '../../dev/playground/spawn';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve(__dirname, 'artifacts');
@@ -108,39 +109,6 @@ export async function browserOn(url: string): Promise<{ browser: Browser; page: 
     await browser.close();
     throw error;
   }
-}
-
-/**
- * The playground as `npm start` runs it (dev/playground/start.ts, its own sandbox, on a free port), in a child
- * process: an execution waiting for an alert's answer blocks that process, not the test's. `output` is what it
- * printed so far.
- */
-export async function spawnPlayground(): Promise<{ url: string; output: () => string; stop(): Promise<void> }> {
-  const child = fork(path.resolve(__dirname, '../../dev/playground/start.ts'), [], {
-    cwd: path.resolve(__dirname, '../..'),
-    env: { ...process.env, PORT: '0' },
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const forced = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(forced);
-  };
-  for (let waited = 0; waited < 60_000; waited += 100) {
-    const url = /Sheet Scout playground: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
-    if (url) return { url, output: () => output, stop };
-    if (child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  await stop();
-  throw new Error(`The playground did not start: ${output}`);
 }
 
 function stackOf(

@@ -3,6 +3,7 @@
 // when the grid scrolls, and toasts appear one at a time and go away by themselves. An alert ("Stop all watches...")
 // shows its buttons and its execution waits for the click, in a playground run as `npm start` runs it.
 import type { Browser, Page } from 'playwright-core';
+import type { SpawnedPlayground } from '../../dev/playground/spawn';
 import * as path from 'path';
 import { ARTIFACTS, browserOn, describeWithBrowser, spawnPlayground, stackForSuite } from './harness';
 
@@ -81,11 +82,11 @@ describeWithBrowser('playground grid and toasts', () => {
 });
 
 describeWithBrowser('alerts in the playground', () => {
-  let playground: Awaited<ReturnType<typeof spawnPlayground>> | undefined;
+  let playground: SpawnedPlayground | undefined;
   let browser: Browser | undefined;
   let page: Page;
   beforeAll(async () => {
-    playground = await spawnPlayground();
+    playground = await spawnPlayground(['--no-build']);
     ({ browser, page } = await browserOn(playground.url));
   }, 90_000);
   afterAll(async () => {
