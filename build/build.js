@@ -4,7 +4,8 @@
 // calls are checked against the manifest's scopes first (build/scope-check.js); the JSON Schema validators are compiled
 // ahead of time into src/shared/generated/ (build/validators.js), so the bundle compiles no code at run time.
 // `node build/build.js --out-dir <dir>` builds into another directory (tests); like dist/, the build owns it and
-// removes the files it did not produce.
+// removes the files it did not produce. It prints the files it built; `--verbose` also prints the bundle's size by
+// dependency and the scope each of its service calls uses.
 const fs = require('fs');
 const path = require('path');
 const webpack = require('webpack');
@@ -155,17 +156,23 @@ async function buildSidebars(dist) {
   return built;
 }
 
-/** Prints the service methods the bundle calls with the scope each needs; fails when the manifest lacks one. */
-function reportScopes(code, appsscript) {
+/**
+ * Prints (`verbose`) the service methods the bundle calls with the scope each needs; prints the scopes no call needs;
+ * fails when the manifest lacks one.
+ */
+function reportScopes(code, appsscript, verbose) {
   const { lines, missing, unused } = checkScopes(code, appsscript);
-  console.log(`scopes: the bundle's service calls and the appsscript.json scope each uses\n${lines.join('\n')}`);
+  if (verbose)
+    console.log(`scopes: the bundle's service calls and the appsscript.json scope each uses\n${lines.join('\n')}`);
   if (unused.length > 0) console.log(`scopes declared but needed by no call: ${unused.join(', ')}`);
   if (missing.length > 0)
     throw new Error(`appsscript.json lacks the scopes of ${missing.join(', ')}: Google would refuse these calls`);
 }
 
 async function main() {
-  const dist = outputDirectory(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const verbose = args.includes('--verbose');
+  const dist = outputDirectory(args);
   const appsscript = manifest();
   fs.mkdirSync(dist, { recursive: true });
   const staging = fs.mkdtempSync(path.join(dist, '.webpack-'));
@@ -175,10 +182,11 @@ async function main() {
     const modules = await runWebpack(staging);
     const code = minifyBody(finishStubs(fs.readFileSync(path.join(staging, 'Code.js'), 'utf8')));
     const sizes = bundleSizes(modules).map(([owner, size]) => `${owner} ${(size / 1024).toFixed(1)}`);
-    console.log(
-      `bundle: Code.js ${(Buffer.byteLength(code) / 1024).toFixed(1)} KB minified; by dependency, before minifying (KB): ${sizes.join(', ')}`,
-    );
-    reportScopes(code, JSON.parse(appsscript));
+    if (verbose)
+      console.log(
+        `bundle: Code.js ${(Buffer.byteLength(code) / 1024).toFixed(1)} KB minified; by dependency, before minifying (KB): ${sizes.join(', ')}`,
+      );
+    reportScopes(code, JSON.parse(appsscript), verbose);
     writeAtomically(path.join(dist, 'Code.js'), code);
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });

@@ -49,7 +49,7 @@ global.getKeptSpreadsheets = account.getKeptSpreadsheets;
  * Inputs may be domains, URLs or e-mail addresses; blank inputs give blank rows. Results are cached for 6 hours.
  * A range's spill follows the input's order: after sorting the sheet, use one formula per row, or Freeze formulas to values.
  * @param {"stripe.com"} domain A domain, URL or e-mail, or a column of them. Example: A2:A100 or "stripe.com".
- * @param {"company_name,hq_country"} fields Optional comma list of fields. Default: company_name, domain, short_description, hq_country, hq_city, employee_count, founding_year. Others: full_description, products_services, use_cases, target_audience, hq_state_province, hq_full_address, linkedin, twitter, id.
+ * @param {"Employees, Country"} fields Optional comma list of fields, by column header or key (case and spaces ignored). Default: Company name, Domain, Short description, Country, City, Employees, Founded. Others: Full description, Products and services, Use cases, Target audience, State or province, HQ address, LinkedIn, Twitter, Company ID.
  * @param {FALSE} with_header Optional. TRUE adds a header row with the field names. Example: TRUE.
  * @param {"refresh 1"} refresh Optional; leave it out. Sheet Scout > Formulas > Refresh pending lookups sets it (a count that changes, so Sheets runs the formula again).
  * @return One row of company fields per input.
@@ -67,7 +67,7 @@ global.COMPANY_LOOKUP = function COMPANY_LOOKUP(
 
 /**
  * Lists companies similar to a reference company: a header row, then up to `limit` companies.
- * @param {"stripe.com"} domain The reference company's domain (or URL, e-mail or company ID). Example: "stripe.com" or A2.
+ * @param {"stripe.com"} domain The reference company's domain (or URL, e-mail or company ID), one cell. Example: "stripe.com" or A2. For a list: Company search > Similar to a list.
  * @param {10} limit Optional number of companies, 1 to 2000 (default 10; the free plan reaches 25). Example: 50.
  * @param {E2:F4} filters Optional filters: a JSON object, or a two-column range of key | value rows. Keys: include.size, include.country, include.city, exclude.size, exclude.country, exclude.city, exclude.domains, range.founded.min, range.founded.max. Example: E2:F4 or "{""include.country"": [""United States""]}".
  * @param {"refresh 1"} refresh Optional; leave it out. Sheet Scout > Formulas > Refresh pending lookups sets it (a count that changes, so Sheets runs the formula again).

@@ -27,6 +27,7 @@ export type {
   MenuItemInfo,
   SidebarInfo,
   ToastInfo,
+  UiQuestion,
   UiRecords,
   UiResponse,
 } from './spreadsheet/ui';

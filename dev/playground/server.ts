@@ -2,10 +2,13 @@
 // showing the grid (editable, one tab per sheet), the add-in menu as buttons, the real built sidebar HTML in a 300 px
 // frame with google.script.run bridged to the emulator, time controls that fire due triggers, and an account switcher.
 // It is a thin host: everything it shows runs through dist/Code.js and the emulator. An execution runs synchronously
-// in this process, so a request to the playground's own address could not be answered until it timed out: such a
+// on this thread, so a request to the playground's own address could not be answered until it timed out: such a
 // service address is refused up front with a message, and UrlFetch waits PLAYGROUND_URL_FETCH_TIMEOUT_MS at most.
+// An alert (Ui.alert, "Stop all watches...") is shown on the page with its buttons and its execution waits for the
+// click, as in Sheets: the socket is served from a worker thread (front.ts) that takes the answer meanwhile. Such a
+// wait blocks this thread, so a host that drives the page from this same thread (an in-process test) cannot answer:
+// run the playground in its own process for that (`npm start`).
 import * as fs from 'fs';
-import * as http from 'http';
 import * as path from 'path';
 import * as esbuild from 'esbuild';
 import * as acorn from 'acorn';
@@ -15,6 +18,7 @@ import { rectA1 } from '../gas-runtime/spreadsheet/a1';
 import { SandboxControl } from '../sandbox/control-client';
 import { SETTINGS_KEYS } from '../../src/account/settings';
 import { fillDemoSpreadsheet } from './demo';
+import { startFront, type FrontReply, type FrontRequest } from './front';
 import { columnLetter } from '../../src/shared/a1';
 
 export const PLAYGROUND_ACCOUNTS: Record<string, string> = {
@@ -76,26 +80,12 @@ function buildPage(): { js: string; css: string } {
   return { js, css };
 }
 
-function readBody(request: http.IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      try {
-        resolve(text ? JSON.parse(text) : {});
-      } catch (error) {
-        reject(error);
-      }
-    });
-    request.on('error', reject);
-  });
+function reply(status: number, body: unknown, type = 'application/json'): FrontReply {
+  return { status, body: typeof body === 'string' ? body : JSON.stringify(body), type };
 }
 
-function send(response: http.ServerResponse, status: number, body: unknown, type = 'application/json'): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  response.writeHead(status, { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'no-store' });
-  response.end(text);
+function jsonBody(text: string): Record<string, unknown> {
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
 export interface PlaygroundOptions {
@@ -250,22 +240,15 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     };
   }
 
-  const server = http.createServer((request, response) => {
-    void handle(request, response).catch((error) =>
-      send(response, 500, { ok: false, message: String(error?.message ?? error) }),
-    );
-  });
-
-  async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    const url = (request.url ?? '/').split('?')[0];
-    if (request.method === 'GET' && url === '/') return send(response, 200, pageHtml, 'text/html');
-    if (request.method === 'GET' && url === '/api/state') return send(response, 200, state());
+  async function handle(request: FrontRequest): Promise<FrontReply> {
+    const url = request.url;
+    if (request.method === 'GET' && url === '/') return reply(200, pageHtml, 'text/html');
+    if (request.method === 'GET' && url === '/api/state') return reply(200, state());
     const frame = /^\/(sidebar|dialog)\/(\d+)$/.exec(url);
     if (request.method === 'GET' && frame) {
       const shown = frame[1] === 'sidebar' ? activeSidebar : activeDialog;
-      if (!shown || String(shown.id) !== frame[2]) return send(response, 404, 'closed', 'text/plain');
-      return send(
-        response,
+      if (!shown || String(shown.id) !== frame[2]) return reply(404, 'closed', 'text/plain');
+      return reply(
         200,
         shown.html.replace(/<head>/i, () => `<head><script>${shim}</script>`),
         'text/html',
@@ -275,36 +258,35 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (request.method === 'GET' && builtPage) {
       // Any built panel or dialog by name, bridged like the sidebar (used by the sidebar benchmark).
       const file = path.join(path.dirname(bundlePath), `${builtPage[1]}.html`);
-      if (!fs.existsSync(file)) return send(response, 404, 'no such page', 'text/plain');
-      return send(
-        response,
+      if (!fs.existsSync(file)) return reply(404, 'no such page', 'text/plain');
+      return reply(
         200,
         fs.readFileSync(file, 'utf8').replace(/<head>/i, () => `<head><script>${shim}</script>`),
         'text/html',
       );
     }
-    if (request.method !== 'POST') return send(response, 404, { ok: false, message: 'not found' });
-    const body = (await readBody(request)) as Record<string, unknown>;
+    if (request.method !== 'POST') return reply(404, { ok: false, message: 'not found' });
+    const body = jsonBody(request.body);
     switch (url) {
       case '/api/run':
-        return send(response, 200, execute(String(body.name), Array.isArray(body.args) ? body.args : [], 'sidebar'));
+        return reply(200, execute(String(body.name), Array.isArray(body.args) ? body.args : [], 'sidebar'));
       case '/api/menu':
-        return send(response, 200, execute(String(body.handler), [], 'menu'));
+        return reply(200, execute(String(body.handler), [], 'menu'));
       case '/api/close-sidebar':
         activeSidebar = null;
         activeDialog = null;
-        return send(response, 200, { ok: true });
+        return reply(200, { ok: true });
       case '/api/cell':
         runtime.userEdit(`${quoteSheetName(String(body.sheet))}!${String(body.a1)}`, String(body.text ?? ''), {
           user: USER,
         });
         collectUi();
-        return send(response, 200, { ok: true });
+        return reply(200, { ok: true });
       case '/api/select': {
         const sheet = runtime.spreadsheet.sheet(String(body.sheet));
         runtime.spreadsheet.activeSheet = sheet;
         runtime.spreadsheet.selection = { sheet, rect: sheet.rect(String(body.a1)) };
-        return send(response, 200, { ok: true });
+        return reply(200, { ok: true });
       }
       case '/api/rows': {
         const sheet = runtime.spreadsheet.sheet(String(body.sheet));
@@ -317,7 +299,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
             [{ column, ascending: body.ascending !== false }],
           );
         }
-        return send(response, 200, { ok: true });
+        return reply(200, { ok: true });
       }
       case '/api/time': {
         const ms = Math.max(0, Number(body.ms) || 0);
@@ -325,28 +307,27 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         await new SandboxControl(options.sandboxUrl).advanceClock(ms);
         const fired = runtime.triggers.fireDue();
         collectUi();
-        return send(response, 200, { ok: true, fired });
+        return reply(200, { ok: true, fired });
       }
       case '/api/account': {
         const name = String(body.account);
-        if (!(name in PLAYGROUND_ACCOUNTS))
-          return send(response, 400, { ok: false, message: `unknown account ${name}` });
+        if (!(name in PLAYGROUND_ACCOUNTS)) return reply(400, { ok: false, message: `unknown account ${name}` });
         connect(name);
-        return send(response, 200, { ok: true });
+        return reply(200, { ok: true });
       }
       default:
-        return send(response, 404, { ok: false, message: 'not found' });
+        return reply(404, { ok: false, message: 'not found' });
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const address = server.address() as { port: number };
-  ownPort = address.port;
+  const front = await startFront(options.port ?? 0, handle);
+  ownPort = front.port;
+  runtime.ui.answerer = (question) => front.ask(question);
   return {
-    url: `http://127.0.0.1:${address.port}/`,
+    url: `http://127.0.0.1:${front.port}/`,
     runtime,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await front.close();
       await runtime.close();
     },
   };

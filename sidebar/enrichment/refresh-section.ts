@@ -66,7 +66,7 @@ class RefreshSection {
     max: '3650',
     value: '30',
     'aria-label': 'Days',
-  });
+  }) as HTMLInputElement;
   private readonly output = h('div', { id: 'enrich-fresh-output' });
   private readonly check = h('button', { type: 'button', id: 'enrich-fresh-check' }, 'Check');
 
@@ -94,10 +94,7 @@ class RefreshSection {
     // The schedule is read from the server the first time the section opens.
     section.addEventListener('toggle', () => {
       if (!section.open || section.querySelector('#fresh-schedule-section')) return;
-      section.append(
-        scheduleView(() => Number(this.days.value)),
-        changesView(),
-      );
+      section.append(scheduleView(this.days), changesView());
     });
     return section;
   }

@@ -46,8 +46,11 @@ function scheduleLines(schedule: RefreshScheduleDto, timeZone: string): HTMLElem
   ];
 }
 
-/** The schedule's controls and status; `days` reads the section's "older than" input. */
-export function scheduleView(days: () => number): HTMLElement {
+/**
+ * The schedule's controls and status. `days` is the section's "older than" input: a saved schedule takes its value,
+ * and a schedule read from the server puts its own days there, so saving it again keeps them.
+ */
+export function scheduleView(days: HTMLInputElement): HTMLElement {
   const cadence = h(
     'select',
     { id: 'fresh-cadence', 'aria-label': 'Refresh schedule' },
@@ -80,6 +83,7 @@ export function scheduleView(days: () => number): HTMLElement {
       cadence.value = schedule.cadence;
       weekday.value = String(schedule.weekday);
       hour.value = String(schedule.hour);
+      days.value = String(schedule.days);
     } else cadence.value = 'off';
     syncWeekday();
     replaceChildren(
@@ -99,7 +103,7 @@ export function scheduleView(days: () => number): HTMLElement {
         cadence: cadence.value as 'off' | 'weekly' | 'monthly',
         weekday: Number(weekday.value),
         hour: Number(hour.value),
-        days: days(),
+        days: Number(days.value),
       })
       .then(
         (answer) => show(answer, answer.ok),

@@ -94,9 +94,9 @@ async function refreshGuard(): Promise<void> {
 /** After spending: the badge and the cost line ("of N available") both show the credits left. */
 async function refreshSpentCredits(): Promise<void> {
   try {
-    const { availableCredits } = await server.getCredits();
-    state.credits = availableCredits;
-    void refreshCredits(availableCredits);
+    const credits = await server.getCredits();
+    state.credits = credits.availableCredits;
+    void refreshCredits(credits);
     refreshLaunchSummary();
   } catch {
     void refreshCredits();

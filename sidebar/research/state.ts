@@ -152,7 +152,7 @@ export async function loadContext(): Promise<void> {
     const first = state.context === null;
     state.context = context;
     state.credits = credits.availableCredits;
-    void refreshCredits(credits.availableCredits);
+    void refreshCredits(credits);
     if (first) applySaved(context.saved);
   } catch (error) {
     state.notice = { kind: 'error', text: errorText(error) };

@@ -195,7 +195,7 @@ async function act(call: () => Promise<AccountState>, success: string): Promise<
     current = state;
     busy = false;
     render(state, state.problem ? undefined : { kind: 'ok', text: success });
-    await refreshCredits(state.account ? state.account.availableCredits : state.connected ? undefined : null);
+    await refreshCredits(state.account ?? (state.connected ? undefined : null));
   } catch (error) {
     busy = false;
     render(current, { kind: 'error', text: errorText(error) });
@@ -210,7 +210,7 @@ export function mountSettingsPanel(element: HTMLElement): void {
     .then((state) => {
       current = state;
       render(state);
-      void refreshCredits(state.account ? state.account.availableCredits : null);
+      void refreshCredits(state.account);
     })
     .catch((error) => render(current, { kind: 'error', text: errorText(error) }));
 }

@@ -1,25 +1,34 @@
-// The credits badge at the top of every panel: shows the account's available credits. Each panel fills it once when
-// it opens (from an answer it asks for anyway, or with refreshCredits()) and again after any action that spends;
+// The credits badge at the top of every panel: shows the account's available credits and whose they are ("412
+// credits · ana@example.com"; below the title when both do not fit the 300 px row). Each panel fills it once when it
+// opens (from an answer it asks for anyway, or with refreshCredits()) and again after any action that spends;
 // drawing the badge asks the server nothing (a panel that redraws its header would otherwise start an execution each
 // time).
+import type { Credits } from '../../src/account/contract';
 import { server } from '../bridge';
 import { h } from './dom';
 
 const badge = h('span', { class: 'badge', id: 'credits-badge', title: 'Available credits' }, '…');
 
+function show(credits: Credits | null): void {
+  if (!credits || credits.availableCredits === null) {
+    badge.textContent = 'not connected';
+    badge.title = 'Available credits';
+    return;
+  }
+  const amount = `${credits.availableCredits} credits`;
+  badge.textContent = credits.email ? `${amount} · ${credits.email}` : amount;
+  badge.title = credits.email ? `Available credits of ${credits.email}` : 'Available credits';
+}
+
 export function creditsBadge(): HTMLElement {
   return badge;
 }
 
-/** Shows a known value at once (e.g. from an account check) or asks the server. */
-export async function refreshCredits(known?: number | null): Promise<void> {
-  if (known !== undefined) {
-    badge.textContent = known === null ? 'not connected' : `${known} credits`;
-    return;
-  }
+/** Shows a known value at once (e.g. from an account check; null: not connected) or asks the server. */
+export async function refreshCredits(known?: Credits | null): Promise<void> {
+  if (known !== undefined) return show(known);
   try {
-    const { availableCredits } = await server.getCredits();
-    badge.textContent = availableCredits === null ? 'not connected' : `${availableCredits} credits`;
+    show(await server.getCredits());
   } catch {
     badge.textContent = 'credits unavailable';
   }

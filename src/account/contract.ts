@@ -1,8 +1,14 @@
 // What the Settings panel and the credits badge exchange with the server (sidebar/ imports only this file and
-// src/api/types from src/): the account state and the daily request budget; and, for the local playground, which
-// tokens its sandbox accepts.
+// src/api/types from src/): the account state, the badge's credits and account, and the daily request budget; and,
+// for the local playground, which tokens its sandbox accepts.
 export type { AccountState } from './service';
 export type { AccountKind, BudgetStatus } from '../platform/request-budget';
+
+/** What the credits badge shows: the account's available credits and its e-mail; null when not connected. */
+export interface Credits {
+  availableCredits: number | null;
+  email: string | null;
+}
 
 /** Settings' "Spreadsheets Sheet Scout keeps current": the spreadsheets holding the user's timers. */
 export interface KeptSpreadsheets {
@@ -27,10 +33,14 @@ export function isLocalSandbox(baseUrl: string | null | undefined): boolean {
   return /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?(\/|$)/.test(baseUrl ?? '');
 }
 
-/** What the local sandbox accepts, for the panels' hints (dev/sandbox/README.md lists them all). */
+/**
+ * What the local sandbox accepts, for the panels' hints: every token of its seeded accounts (dev/sandbox/accounts.ts;
+ * dev/sandbox/README.md says more of each).
+ */
 export const SANDBOX_HINTS = {
   token:
-    'Local sandbox: paste sbx_pro_token (Pro, 500 credits), sbx_free_token (free plan) or sbx_low_token (12 credits).',
+    'Local sandbox: paste sbx_pro_token (Pro, 500 credits), sbx_pro2_token (its colleague), sbx_solo_token ' +
+    '(no organization), sbx_free_token (free plan), sbx_low_token (12 credits) or sbx_rival_token (another company).',
   table: 'Local sandbox: tbl_labs_companies or tbl_labs_contacts (with sbx_pro_token).',
   template: 'Local sandbox: tpl_labs_account_research (with sbx_pro_token).',
 } as const;

@@ -13,7 +13,7 @@ import { activeFormulaBook } from '../platform/sheets/functions';
 import { timerHolders } from '../platform/timer-triggers';
 import { keptBy } from '../scheduler/timer-registry';
 import { activeSpreadsheet, spreadsheetTimeZone } from '../platform/spreadsheet';
-import type { KeptSpreadsheets } from './contract';
+import type { Credits, KeptSpreadsheets } from './contract';
 
 /** Google's limit of triggers per user per script: for the add-on, spreadsheets with a timer. */
 const TIMER_LIMIT = 20;
@@ -52,12 +52,14 @@ export function setFormulaTokenSharing(enabled: boolean): AccountState {
       };
 }
 
-/** Available credits for the badge in every panel; null when no token is set or the check failed. */
-export function getCredits(): { availableCredits: number | null } {
+/** Available credits and whose they are, for the badge in every panel; null when no token is set or the check failed. */
+export function getCredits(): Credits {
   const context = appContext();
-  if (!userConnection(context.stores).token) return { availableCredits: null };
+  if (!userConnection(context.stores).token) return { availableCredits: null, email: null };
   const result = context.userClient({ retry: { budgetMs: 5000 } }).getUser();
-  return { availableCredits: result.ok ? result.value.available_credits : null };
+  return result.ok
+    ? { availableCredits: result.value.available_credits, email: result.value.email }
+    : { availableCredits: null, email: null };
 }
 
 /** The acting user's daily request budget: requests in the last 24 hours, the limit, and the warning near it. */

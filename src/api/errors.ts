@@ -67,6 +67,11 @@ function clip(text: string, max: number): string {
  * One short, actionable sentence for an error: the same text for the same cause, so a column of
  * failed cells reads consistently. Holds no secret (errors never carry the token).
  */
+/** The service did not answer (down, overloaded, no answer): work that needs it waits for it rather than ending. */
+export function isUnreachable(error: ApiError): boolean {
+  return ['unavailable', 'rate_limited', 'network', 'timeout'].includes(error.kind);
+}
+
 export function userMessage(error: ApiError): string {
   switch (error.kind) {
     case 'no_token':

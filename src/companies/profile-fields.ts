@@ -1,8 +1,9 @@
-// The catalogue of company profile fields the add-in can put into a sheet: one key per field (the name users type in
-// `=COMPANY_LOOKUP(A2, "company_name,hq_country")` and pick in the enrichment panel), its column header, and how to
-// read it from a lookup profile (`id`, `domain`, `company_name` at the top, the rest inside `context`). A lookup is
+// The catalogue of company profile fields the add-in can put into a sheet: one key per field (what the enrichment
+// panel picks), its column header, the names a formula's field list accepts (`=COMPANY_LOOKUP(A2, "Employees,
+// hq_country")`: a key or a header, case and spacing ignored), and how to read it from a lookup profile (`id`, `domain`, `company_name` at the top, the rest inside `context`). A lookup is
 // reduced to these fields (ProfileValues) as soon as it arrives: that is all the formulas, the enrichment job and the
 // profile cache ever hold.
+import leven from 'leven';
 import type { CompanyProfile } from '../api/types';
 
 export interface ProfileField {
@@ -76,23 +77,56 @@ export const DEFAULT_PROFILE_FIELD_KEYS = [
 
 const FIELDS_BY_KEY = new Map(PROFILE_FIELDS.map((field) => [field.key, field]));
 
+/** A field name as compared: lower case, without spaces, underscores or other punctuation ("HQ country" = hq_country). */
+function nameKey(name: string): string {
+  return name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** Every name a field answers to, compared by nameKey: its key, its header and the headers it had before. */
+const FIELDS_BY_NAME = new Map(
+  PROFILE_FIELDS.flatMap((field) =>
+    [field.key, field.header, ...(field.formerHeaders ?? [])].map((name) => [nameKey(name), field] as const),
+  ),
+);
+
+/** The header a misspelt name most likely meant: within 2 edits and less than half the name's length, else null. */
+function closestHeader(name: string): string | null {
+  const typed = nameKey(name);
+  let best: { header: string; distance: number } | null = null;
+  for (const [known, field] of FIELDS_BY_NAME) {
+    const distance = leven(typed, known);
+    if (distance <= 2 && distance < typed.length / 2 && (!best || distance < best.distance)) {
+      best = { header: field.header, distance };
+    }
+  }
+  return best?.header ?? null;
+}
+
+function unknownFieldMessage(name: string): string {
+  const meant = closestHeader(name);
+  if (meant) return `Unknown field: "${name}". Did you mean "${meant}"?`;
+  return `Unknown field: "${name}". Use: ${PROFILE_FIELDS.map((f) => f.header).join(', ')}`;
+}
+
 export type FieldListParse = { ok: true; fields: ProfileField[] } | { ok: false; message: string };
 
-/** Parses a comma list such as "company_name, hq_country" (blank: the default fields); names an unknown field. */
+/**
+ * Parses a comma list of field names, keys or the headers the add-in writes ("Company name, hq_country"; case and
+ * spacing ignored; blank: the default fields); names an unknown field, with the header it most likely meant.
+ */
 export function parseFieldList(list: unknown): FieldListParse {
   const text = list === null || list === undefined ? '' : String(list).trim();
-  const keys =
+  const names =
     text === ''
       ? DEFAULT_PROFILE_FIELD_KEYS
       : text
           .split(',')
-          .map((key) => key.trim().toLowerCase())
+          .map((name) => name.trim())
           .filter(Boolean);
   const fields: ProfileField[] = [];
-  for (const key of keys) {
-    const field = FIELDS_BY_KEY.get(key);
-    if (!field)
-      return { ok: false, message: `Unknown field: "${key}". Use: ${PROFILE_FIELDS.map((f) => f.key).join(', ')}` };
+  for (const name of names) {
+    const field = FIELDS_BY_NAME.get(nameKey(name));
+    if (!field) return { ok: false, message: unknownFieldMessage(name) };
     if (!fields.includes(field)) fields.push(field);
   }
   return { ok: true, fields };

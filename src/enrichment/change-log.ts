@@ -2,10 +2,11 @@
 // header, value before and after, when) in a hidden table, appended by each refresh (from the panel or a schedule),
 // read for a sheet since a date, newest first. Kept CHANGES_KEPT_DAYS (and at most MAX_ROWS), then removed by the next
 // refresh that appends.
-// Rows are found again by their domain, so the list follows sorts and inserted rows. Pure: the table is a port.
+// Rows are found again by their domain and, for a domain in several rows, by which of them (top down) the change was
+// in, so the list follows sorts and inserted rows. Pure: the table is a port.
 import type { TablePort } from '../ports';
 
-export const CHANGE_LOG_HEADERS = ['Sheet id', 'Domain', 'Column', 'Before', 'After', 'Changed at'];
+export const CHANGE_LOG_HEADERS = ['Sheet id', 'Domain', 'Column', 'Before', 'After', 'Changed at', 'Occurrence'];
 const CHANGES_KEPT_DAYS = 90;
 const DAY_MS = 86_400_000;
 /** Expired rows are removed once there are this many (or more), so most appends are one write. */
@@ -20,10 +21,16 @@ export interface LoggedChange {
   before: string;
   after: string;
   at: number;
+  /**
+   * Which of the sheet's enriched rows holding the domain the change was in, counted from the top (1 = the first); 0
+   * for a change logged before this was kept.
+   */
+  occurrence: number;
 }
 
 function rowOf(change: LoggedChange): Array<string | number> {
-  return [change.sheetId, change.domain, change.header, change.before, change.after, new Date(change.at).toISOString()];
+  const at = new Date(change.at).toISOString();
+  return [change.sheetId, change.domain, change.header, change.before, change.after, at, change.occurrence];
 }
 
 function changeOf(row: readonly unknown[]): LoggedChange | null {
@@ -36,6 +43,7 @@ function changeOf(row: readonly unknown[]): LoggedChange | null {
     before: String(row[3] ?? ''),
     after: String(row[4] ?? ''),
     at,
+    occurrence: Number(row[6]) || 0,
   };
 }
 

@@ -4,6 +4,7 @@
 // "Was 51-200 until 2026-11-24". Resumable by construction: a refreshed domain gets today's date, so the next chunk
 // (or a later run) takes the ones left. Domains the service is still enriching or could not answer are handed back
 // to the panel, which skips them for the rest of the run.
+import { isUnreachable } from '../api/errors';
 import { profileFieldByKey, profileValues, type ProfileField } from '../companies/profile-fields';
 import { parseDomain } from '../shared/domain';
 import type { ClockPort, KeyValueStore, LockPort } from '../ports';
@@ -112,6 +113,19 @@ function isEnrichedRow(layout: Layout, row: unknown[]): boolean {
   return layout.targets.some((column) => gridText(row[column - 1]).trim() !== '');
 }
 
+/** The enriched rows (1-based) holding each domain, top down. */
+function domainRows(layout: Layout): Map<string, number[]> {
+  const rows = new Map<string, number[]>();
+  layout.values.forEach((row, index) => {
+    const parsed = parseDomain(row[layout.domainColumn - 1]);
+    if (index < layout.headerRow || parsed.kind !== 'domain' || !isEnrichedRow(layout, row)) return;
+    const list = rows.get(parsed.domain);
+    if (list) list.push(index + 1);
+    else rows.set(parsed.domain, [index + 1]);
+  });
+  return rows;
+}
+
 /** Enriched rows whose domain was enriched before the cutoff, or has no date (enriched before dates were kept). */
 function staleRows(
   layout: Layout,
@@ -160,21 +174,21 @@ export function previewRefresh(deps: RefreshDeps, request: RefreshRequest): Refr
 
 /** The changes as the log keeps them: by domain and column header, the values as the cells show them. */
 function loggedChanges(layout: Layout, changes: readonly CellChange[], at: number): LoggedChange[] {
+  const rows = domainRows(layout);
   return changes.map((change) => {
     const parsed = parseDomain(layout.values[change.row - 1]?.[layout.domainColumn - 1]);
+    const domain = parsed.kind === 'domain' ? parsed.domain : '';
     return {
       sheetId: layout.sheet.id,
-      domain: parsed.kind === 'domain' ? parsed.domain : '',
+      domain,
       header: layout.headers[layout.targets.indexOf(change.column)] ?? '',
       before: change.before,
       after: writtenText(change.value),
       at,
+      occurrence: (rows.get(domain) ?? []).indexOf(change.row) + 1,
     };
   });
 }
-
-/** The lookup did not reach the service (down, overloaded, no answer): the domain is tried again, not skipped. */
-const UNREACHABLE = new Set(['unavailable', 'rate_limited', 'network', 'timeout']);
 
 /**
  * Looks domains up in rounds of the client's batch size until done, out of time, or a round that did not reach the
@@ -194,7 +208,7 @@ function lookUpFresh(deps: RefreshDeps, domains: string[], deadline: number) {
       const domain = batch[index];
       if (result.ok && result.value.state === 'ready') found.set(domain, profileValues(result.value.profile));
       else if (!result.ok && result.error.kind === 'not_found') notFound.push(domain);
-      else if (!result.ok && UNREACHABLE.has(result.error.kind)) unreachable += 1;
+      else if (!result.ok && isUnreachable(result.error)) unreachable += 1;
       else retryLater.push(domain);
     });
   }
@@ -314,30 +328,22 @@ const CHANGES_SHOWN = 200;
 
 /**
  * The active sheet's changed cells since `days` ago, newest first, each with the enriched row that holds its domain
- * now (the first one; null when none does any more): the panel's "Changes".
+ * now (of several, the one as far down the list of them as the changed row was; null when there is none such any
+ * more): the panel's "Changes".
  */
 export function refreshChanges(deps: RefreshDeps, days: number): RefreshChangesAnswer {
   const layout = layoutOf(deps);
   if ('message' in layout) return { ok: false, message: layout.message };
   const since = deps.clock.now() - days * DAY_MS;
   const logged = deps.changes.since(layout.sheet.id, since, CHANGES_SHOWN + 1);
-  const rowOf = new Map<string, number>();
-  layout.values.forEach((row, index) => {
-    const parsed = parseDomain(row[layout.domainColumn - 1]);
-    if (index < layout.headerRow || parsed.kind !== 'domain' || !isEnrichedRow(layout, row)) return;
-    if (!rowOf.has(parsed.domain)) rowOf.set(parsed.domain, index + 1);
-  });
+  const rows = domainRows(layout);
   return {
     ok: true,
     sheetName: layout.sheet.name,
     since,
-    changes: logged.slice(0, CHANGES_SHOWN).map((change) => ({
-      row: rowOf.get(change.domain) ?? null,
-      domain: change.domain,
-      header: change.header,
-      before: change.before,
-      after: change.after,
-      at: change.at,
+    changes: logged.slice(0, CHANGES_SHOWN).map(({ sheetId: _, occurrence, ...change }) => ({
+      ...change,
+      row: rows.get(change.domain)?.[Math.max(occurrence, 1) - 1] ?? null,
     })),
     more: logged.length > CHANGES_SHOWN,
   };

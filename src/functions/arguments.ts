@@ -1,6 +1,7 @@
 // Reading custom-function arguments as Sheets passes them: a single cell arrives as its value, a range as a 2-D
 // array (row-major), an omitted argument as undefined. Each reader returns a value or a short message for the cell.
 import { invalidDomainMessage, isCompanyUuid, parseDomain } from '../shared/domain';
+import { CELL_TEXT } from './cell-text';
 
 export type ArgRead<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -77,10 +78,10 @@ export function readLimit(arg: unknown): ArgRead<number> {
   return { ok: true, value };
 }
 
-/** The reference company of SIMILAR: one domain (or URL, e-mail, company UUID). */
+/** The reference company of SIMILAR: one domain (or URL, e-mail, company UUID); a range points to the list search. */
 export function readReferenceCompany(arg: unknown): ArgRead<string> {
   const single = singleValue(arg, 'domain');
-  if (!single.ok) return single;
+  if (!single.ok) return { ok: false, message: CELL_TEXT.similarList };
   const input = readCompanyInput(single.value);
   if (input.kind === 'blank') return { ok: false, message: 'Enter a domain, e.g. =SIMILAR("stripe.com")' };
   if (input.kind === 'invalid') return { ok: false, message: input.message };

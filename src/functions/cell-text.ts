@@ -23,6 +23,9 @@ export const CELL_TEXT = {
   /** The spreadsheet's formulas used their daily requests (src/platform/request-budget.ts, FORMULA_BUDGETS). */
   formulaRequestsSpent:
     "This spreadsheet's formulas have used today's requests: use Formulas > Refresh pending lookups, or Enrich",
+  /** =SIMILAR given a range: the lookalikes of a list are the search panel's. */
+  similarList:
+    'One company per SIMILAR: for lookalikes of a list, use Extensions > Sheet Scout > Company search > Similar to a list',
   /** An input past the MAX_FORMULA_LOOKUPS unique companies of one COMPANY_LOOKUP. */
   useEnrich: 'Over 5,000 companies in one formula: use Extensions > Sheet Scout > Enrich selected domains',
 } as const;

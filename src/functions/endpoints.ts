@@ -4,10 +4,12 @@
 import type { FormulaResult } from './cell-text';
 import { CUSTOM_FUNCTION_LIMITS, type FormulaLimits } from './ports';
 import { formulaContext } from './context';
+import { readBoolean } from './arguments';
 import { companyLookup } from './lookup';
+import { sortedAwayText } from './placement';
 import { freezeMessage, freezeSelection, refreshMessage, refreshPending } from './menu-actions';
 import { companySearch, similarCompanies } from './search';
-import { activeFormulaBook } from '../platform/sheets/functions';
+import { activeFormulaBook, callingCell } from '../platform/sheets/functions';
 import { toast } from '../platform/spreadsheet';
 
 /** A menu execution has 6 minutes: prefetching stops starting batches at 4 and ends retries by 5. */
@@ -19,6 +21,12 @@ const MENU_LIMITS: FormulaLimits = {
 };
 
 export function COMPANY_LOOKUP(domain: unknown, fields?: unknown, withHeader?: unknown): FormulaResult {
+  // A range's rows follow its inputs only from the range's first row: after a sort moved the formula, say so.
+  if (Array.isArray(domain) && domain.length > 1) {
+    const header = readBoolean(withHeader, 'with_header', false);
+    const sortedAway = sortedAwayText(callingCell(), header.ok && header.value);
+    if (sortedAway) return [[sortedAway]];
+  }
   return companyLookup(domain, fields, withHeader, formulaContext(CUSTOM_FUNCTION_LIMITS));
 }
 

@@ -4,7 +4,7 @@
 // cannot reach the service keeps its place (nothing was sent for it), says since when on the Signals header and in
 // the panel, and is tried again at every tick until the service answers.
 import { researchContext, withLock, type Research } from './context';
-import { userMessage, type ApiError } from '../api/errors';
+import { isUnreachable, userMessage } from '../api/errors';
 import { reservationFor } from './depth';
 import { runLaunch } from './launch';
 import { keyColumn, keyString } from './row-locator';
@@ -53,9 +53,6 @@ function watchedRows(r: Research, watch: Watch): { rows: number[]; missing: numb
   return { rows, missing: watch.rowKeys.length - rows.length };
 }
 
-/** The service did not answer (down, overloaded, no answer): the run waits for it rather than ending. */
-const UNREACHABLE: ReadonlySet<ApiError['kind']> = new Set(['unavailable', 'rate_limited', 'network', 'timeout']);
-
 /** A run that could not reach the service: nothing was sent for it, and it is tried again at the next tick. */
 interface Unreachable {
   unreachable: true;
@@ -77,7 +74,7 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
   const unconfirmed = confirmationProblem(watch, confirmation, earliest, run.at);
   if (unconfirmed) return `Not started: ${unconfirmed}`;
   const user = r.deps.client.getUser();
-  if (!user.ok && UNREACHABLE.has(user.error.kind)) return { unreachable: true };
+  if (!user.ok && isUnreachable(user.error)) return { unreachable: true };
   if (!user.ok) return `Not started: ${userMessage(user.error)}`;
   if (user.value.email !== watch.savedBy)
     return `Not started: the watch is paid from ${watch.savedBy}, who saved it, and this timer's token is ${user.value.email}'s`;

@@ -1,7 +1,8 @@
 // "Keep data fresh" in the playground's enrichment panel at 300 px: enrich the demo sheet, let a company change at
 // the service, move time a month on, then check and refresh rows older than 30 days from the panel; the summary
 // names the changed column, the sheet shows the new value, and nothing in the section is cut off; then a weekly
-// schedule is set (its next run shown) and stopped.
+// schedule is set (its next run shown) and stopped. A saved schedule's "older than" days show in the section's box
+// when the panel opens again, so saving the schedule again keeps them.
 import { describeWithBrowser, stackForSuite } from './harness';
 import { clippedTexts } from './layout-check';
 
@@ -82,6 +83,40 @@ describeWithBrowser('keeping enriched data fresh', () => {
     expect(await clippedTexts(panel)).toEqual([]);
     await panel.locator('#fresh-schedule-section').scrollIntoViewIfNeeded();
     await stack().screenshot('enrich-fresh-3-schedule');
+    await panel.selectOption('#fresh-cadence', 'off');
+    await panel.click('#fresh-schedule-save');
+    await panel.waitForSelector('#fresh-schedule :text("Schedule stopped.")');
+  });
+
+  // On the sheet the first test enriched.
+  it('shows the saved schedule\'s days in "Older than", so saving the schedule again keeps them', async () => {
+    const { page } = stack();
+    /** Opens the Enrich panel anew (a new frame) with its "Keep data fresh" section and schedule read. */
+    const freshSection = async () => {
+      const before = await page.$eval('#sidebar-frame', (frame) => (frame as HTMLIFrameElement).src);
+      await page.click('[data-handler="showEnrichPanel"]');
+      await page.waitForFunction(
+        (src) => (document.getElementById('sidebar-frame') as HTMLIFrameElement).src !== src,
+        before,
+      );
+      const panel = await stack().sidebar();
+      await panel.click('#enrich-fresh summary');
+      await panel.waitForSelector('#fresh-schedule p');
+      return panel;
+    };
+    let panel = await freshSection();
+    await panel.fill('#enrich-fresh-days', '45');
+    await panel.selectOption('#fresh-cadence', 'weekly');
+    await panel.click('#fresh-schedule-save');
+    await panel.waitForSelector('#fresh-schedule :text("Schedule saved.")');
+    expect(await panel.textContent('#fresh-schedule-status')).toContain('data older than 45 days.');
+
+    panel = await freshSection();
+    await panel.waitForSelector('#fresh-schedule-status');
+    expect(await panel.inputValue('#enrich-fresh-days')).toBe('45');
+    await panel.click('#fresh-schedule-save');
+    await panel.waitForSelector('#fresh-schedule :text("Schedule saved.")');
+    expect(await panel.textContent('#fresh-schedule-status')).toContain('data older than 45 days.');
     await panel.selectOption('#fresh-cadence', 'off');
     await panel.click('#fresh-schedule-save');
     await panel.waitForSelector('#fresh-schedule :text("Schedule stopped.")');

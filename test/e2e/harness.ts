@@ -1,5 +1,6 @@
-// Browser-test harness: starts the sandbox (child process) and the playground (built bundle in the emulator), and
-// drives Debian's Chromium through playwright-core. When Chromium is missing (and the test setup could not install
+// Browser-test harness: starts the sandbox (child process) and the playground (built bundle in the emulator, in this
+// process; or, for a test that answers an alert, in a child process as `npm start` runs it), and drives Debian's
+// Chromium through playwright-core. When Chromium is missing (and the test setup could not install
 // it) each suite of `describeWithBrowser` fails with one test that says so: a browser test is never skipped quietly.
 import * as fs from 'fs';
 import * as path from 'path';
@@ -7,6 +8,8 @@ import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { SandboxControl } from '../../dev/sandbox/control-client';
 import { spawnSandbox } from '../../dev/sandbox/spawn';
 import { startPlayground, type Playground } from '../../dev/playground/server';
+
+export { spawnPlayground } from '../../dev/playground/spawn';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve(__dirname, 'artifacts');
@@ -73,28 +76,37 @@ export async function startStack(options: { bundlePath?: string } = {}): Promise
     started.push(() => sandbox.stop());
     const playground = await startPlayground({ sandboxUrl: sandbox.url, bundlePath: options.bundlePath });
     started.push(() => playground.close());
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const { browser, page } = await browserOn(playground.url);
     started.push(() => browser.close());
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    // The add-in must make no outside calls: everything but the playground's own origin is refused.
-    await page.route('**/*', (route) =>
-      route.request().url().startsWith(playground.url) ? route.continue() : route.abort(),
-    );
-    await page.goto(playground.url);
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
     return stackOf(sandbox.url, playground, browser, page, stopAll);
   } catch (error) {
     await stopAll();
+    throw error;
+  }
+}
+
+/** Chromium with the playground at `url` open; it may reach nothing else. */
+export async function browserOn(url: string): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // The add-in must make no outside calls: everything but the playground's own origin is refused.
+    await page.route('**/*', (route) => (route.request().url().startsWith(url) ? route.continue() : route.abort()));
+    await page.goto(url);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    return { browser, page };
+  } catch (error) {
+    await browser.close();
     throw error;
   }
 }

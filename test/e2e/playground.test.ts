@@ -1,7 +1,11 @@
 // The playground host itself: the grid shows room past the data (at least 26 columns and 100 rows, growing with the
 // data), a clicked tab makes its sheet the active one, Delete clears a selection, row numbers stay beside their rows
-// when the grid scrolls, and toasts appear one at a time and go away by themselves.
-import { describeWithBrowser, stackForSuite } from './harness';
+// when the grid scrolls, and toasts appear one at a time and go away by themselves. An alert ("Stop all watches...")
+// shows its buttons and its execution waits for the click, in a playground run as `npm start` runs it.
+import type { Browser, Page } from 'playwright-core';
+import type { SpawnedPlayground } from '../../dev/playground/spawn';
+import * as path from 'path';
+import { ARTIFACTS, browserOn, describeWithBrowser, spawnPlayground, stackForSuite } from './harness';
 
 jest.setTimeout(90_000);
 
@@ -76,3 +80,56 @@ describeWithBrowser('playground grid and toasts', () => {
     await page.waitForSelector('#toasts .toast', { state: 'detached', timeout: 6000 });
   });
 });
+
+describeWithBrowser('alerts in the playground', () => {
+  let playground: SpawnedPlayground | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  beforeAll(async () => {
+    playground = await spawnPlayground(['--no-build']);
+    ({ browser, page } = await browserOn(playground.url));
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await playground?.stop();
+  });
+
+  /** The alerts answered so far, as the playground's emulator recorded them. */
+  const answered = () =>
+    page.evaluate(async () => {
+      const response = await fetch('/api/state');
+      if (!response.ok) return null;
+      const state = (await response.json()) as { alerts: Array<{ title: string; response: string }> };
+      return state.alerts.map((alert) => `${alert.title}: ${alert.response}`);
+    });
+
+  it('shows "Stop all watches..." with its buttons and goes on only with the button the user clicks', async () => {
+    await page.click('[data-handler="stopAccountWatches"]');
+    await page.waitForSelector('#alert:visible');
+    expect(await page.textContent('#alert-title')).toBe('Stop all watches');
+    expect(await page.textContent('#alert-prompt')).toMatch(/^Stop every account watch of this spreadsheet\?/);
+    expect(await page.locator('#alert-buttons button').allTextContents()).toEqual(['Yes', 'No']);
+    // The execution waits: nothing was answered and nothing toasted.
+    expect(await answered()).toBeNull();
+    await stackScreenshot(page, 'playground-alert');
+
+    await page.click('#alert-buttons [data-button="NO"]');
+    await page.waitForSelector('#alert', { state: 'hidden' });
+    await page.waitForFunction(async () => {
+      const response = await fetch('/api/state');
+      return response.ok && ((await response.json()) as { alerts: unknown[] }).alerts.length === 1;
+    });
+    expect(await answered()).toEqual(['Stop all watches: NO']);
+    expect(await page.locator('#toasts div').count()).toBe(0);
+
+    await page.click('[data-handler="stopAccountWatches"]');
+    await page.waitForSelector('#alert:visible');
+    await page.click('#alert-buttons [data-button="YES"]');
+    await page.waitForSelector('#toasts div:has-text("No account watch in this spreadsheet.")');
+    expect(await answered()).toEqual(['Stop all watches: NO', 'Stop all watches: YES']);
+  });
+});
+
+async function stackScreenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}

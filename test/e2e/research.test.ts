@@ -65,7 +65,9 @@ describeWithBrowser('research panel in the playground', () => {
     await stack().screenshot('research-2-fields-written');
     // The badge follows the account once the tasks are done: what they reserved and did not use is back (issue 29).
     const credits = await stack().control.credits('sbx_pro_token');
-    await panel.waitForSelector(`#credits-badge:text-is("${credits} credits")`, { timeout: 30_000 });
+    await panel.waitForSelector(`#credits-badge:text-is("${credits} credits · pro@sandbox.example.com")`, {
+      timeout: 30_000,
+    });
     // The launch's answer no longer says "Queued": the tasks have finished (issue 29).
     await panel.click('#tab-launch');
     await panel.waitForSelector('#launch-result :text("The 1 launched task has finished: results are in their rows.")');

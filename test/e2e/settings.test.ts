@@ -1,6 +1,8 @@
-// Settings in the playground: enter a token, see email and credits; a bad token gets its message; remove the token.
-// The badge takes its credits from the account answers: the panel never starts a getCredits execution of its own.
+// Settings in the playground: enter a token, see email and credits (the badge names the account, within 300 px); a
+// bad token gets its message; remove the token. The badge takes its credits from the account answers: the panel
+// never starts a getCredits execution of its own.
 import { describeWithBrowser, stackForSuite } from './harness';
+import { clippedTexts } from './layout-check';
 
 describeWithBrowser('settings panel in the playground', () => {
   const stack = stackForSuite();
@@ -30,7 +32,8 @@ describeWithBrowser('settings panel in the playground', () => {
     await panel.waitForSelector('#account-email');
     expect(await panel.textContent('#account-email')).toBe('pro@sandbox.example.com');
     expect(await panel.textContent('#account-credits')).toBe('500');
-    expect(await panel.textContent('#credits-badge')).toBe('500 credits');
+    expect(await panel.textContent('#credits-badge')).toBe('500 credits · pro@sandbox.example.com');
+    expect(await clippedTexts(panel)).toEqual([]);
     expect(await panel.inputValue('#token')).toBe('');
     await stack().screenshot('settings-3-connected');
 

@@ -35,7 +35,7 @@ describeWithBrowser('tables dialog in the playground', () => {
         .locator('[aria-label^="Include column"]')
         .evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).checked));
     expect(await included()).toEqual([false, false, false, false, false]);
-    expect(await dialog.textContent('#credits-badge')).toBe('500 credits');
+    expect(await dialog.textContent('#credits-badge')).toBe('500 credits · pro@sandbox.example.com');
     await dialog.click('#tables-include-all');
     expect(await included()).toEqual([true, true, true, true, true]);
     await dialog.click('#tables-include-none');

@@ -1,6 +1,8 @@
 // The spreadsheet UI of the emulator: SpreadsheetApp.getUi() (menus, add-on menu, sidebars, dialogs,
 // alerts, prompts) and Spreadsheet.toast, all recorded in `UiRecords` so a host (tests, the playground)
-// can show or assert them, and can script the user's answers to alerts and prompts.
+// can show or assert them. An alert or prompt blocks its execution until the user answers, as in Apps Script: the
+// answer is the one a test scripted (`respond`), else the host's `answerer` (the playground asks its page); with
+// neither, the execution fails: no button is ever clicked for a test that did not say which.
 import { GasError, Msg } from '../errors';
 import type { Execution } from '../execution';
 import { enumName, FacadeClass, makeEnum } from '../realm';
@@ -57,10 +59,19 @@ export interface ToastInfo {
   timeoutSeconds: number;
 }
 
-/** Scripted answer to the next alert or prompt. */
+/** Scripted answer to the next alert or prompt: the button the user clicks (CLOSE: the dialog's ×). */
 export interface UiResponse {
-  button?: 'OK' | 'CANCEL' | 'YES' | 'NO' | 'CLOSE';
+  button: 'OK' | 'CANCEL' | 'YES' | 'NO' | 'CLOSE';
   text?: string;
+}
+
+/** An alert or prompt waiting for its answer, as a host shows it. */
+export interface UiQuestion {
+  kind: 'alert' | 'prompt';
+  title: string;
+  prompt: string;
+  /** The buttons shown, in order (CLOSE is always possible too). */
+  buttons: Array<UiResponse['button']>;
 }
 
 /** Everything the UI services showed; host-side. */
@@ -71,8 +82,13 @@ export class UiRecords {
   readonly alerts: AlertInfo[] = [];
   readonly toasts: ToastInfo[] = [];
   private readonly responses: UiResponse[] = [];
+  /**
+   * Asked for the answer to an alert or prompt no scripted response answers (the playground shows it on its page and
+   * waits for the click); the execution waits for its return.
+   */
+  answerer: ((question: UiQuestion) => UiResponse) | null = null;
 
-  /** Queues the answer the "user" gives to the next alert/prompt (default: the first button, empty text). */
+  /** Queues the answer the "user" gives to the next alert/prompt. */
   respond(response: UiResponse): void {
     this.responses.push(response);
   }
@@ -109,7 +125,7 @@ export interface HtmlOutputData {
   file?: string;
 }
 
-const BUTTON_SETS: Record<string, string[]> = {
+const BUTTON_SETS: Record<string, Array<UiResponse['button']>> = {
   OK: ['OK'],
   OK_CANCEL: ['OK', 'CANCEL'],
   YES_NO: ['YES', 'NO'],
@@ -176,14 +192,19 @@ export function createUi(
     if (args.length === 2) return { title: '', prompt: String(args[0]), buttons: enumName(args[1]) };
     return { title: '', prompt: String(args[0] ?? ''), buttons: 'OK' };
   };
-  const answer = (buttons: string): { button: string; text: string } => {
-    const scripted = env.ui.nextResponse();
-    const allowed = BUTTON_SETS[buttons] ?? ['OK'];
-    const button =
-      scripted?.button && (allowed.includes(scripted.button) || scripted.button === 'CLOSE')
-        ? scripted.button
-        : allowed[0];
-    return { button, text: scripted?.text ?? '' };
+  /** The user's answer: scripted, else the host's; an execution nobody answers fails rather than guess a button. */
+  const answer = (question: { kind: UiQuestion['kind']; title: string; prompt: string; buttons: string }) => {
+    const allowed = BUTTON_SETS[question.buttons] ?? ['OK'];
+    const shown = `Ui.${question.kind}("${question.title || question.prompt}")`;
+    const given = env.ui.nextResponse() ?? env.ui.answerer?.({ ...question, buttons: allowed });
+    if (!given) {
+      throw new GasError(
+        `${shown} is waiting for the user: say which button they click with runtime.ui.respond({ button }) first`,
+      );
+    }
+    if (given.button !== 'CLOSE' && !allowed.includes(given.button))
+      throw new GasError(`${shown} has no ${given.button} button (it shows ${allowed.join(', ')})`);
+    return { button: given.button, text: given.text ?? '' };
   };
 
   const Ui = exec.define<object>('Ui', {
@@ -225,16 +246,16 @@ export function createUi(
     alert(...args: unknown[]) {
       exec.require('ui.dialog', 'Ui', 'alert');
       const { title, prompt, buttons } = dialogArgs(args);
-      const { button } = answer(buttons);
+      const { button } = answer({ kind: 'alert', title, prompt, buttons });
       env.ui.alerts.push({ kind: 'alert', title, prompt, buttons, response: button });
       return Button[button];
     },
     prompt(...args: unknown[]) {
       exec.require('ui.dialog', 'Ui', 'prompt');
       const { title, prompt, buttons } = dialogArgs(args);
-      const { button, text } = answer(buttons);
+      const { button, text } = answer({ kind: 'prompt', title, prompt, buttons });
       env.ui.alerts.push({ kind: 'prompt', title, prompt, buttons, response: button, text });
-      return PromptResponse.wrap({ button, text: text ?? '' });
+      return PromptResponse.wrap({ button, text });
     },
   });
   return Ui.wrap({}, { Button, ButtonSet });

@@ -3,6 +3,7 @@
 // dialogs are the add-in's own built HTML in frames; their google.script.run calls reach the emulator via /api/run.
 // An error cell shows Sheets' message on hover. The grid is not rebuilt while a mouse button is down, and a second
 // press on the same cell within DOUBLE_PRESS_MS opens the editor, so a refresh landing mid-double-click cannot lose it.
+// An alert the add-in shows (its execution waits for the answer) appears with its buttons, polled from /api/alert.
 import './style.css';
 import { columnLetter } from '../../../src/shared/a1';
 
@@ -40,6 +41,20 @@ interface State {
   log: string[];
 }
 
+/** An alert or prompt waiting for the user's answer (its execution is blocked until then). */
+interface Question {
+  id: number;
+  kind: 'alert' | 'prompt';
+  title: string;
+  prompt: string;
+  buttons: string[];
+}
+
+/** How Sheets labels each button of an alert. */
+const BUTTON_CAPTIONS: Record<string, string> = { OK: 'OK', CANCEL: 'Cancel', YES: 'Yes', NO: 'No' };
+/** How often the page asks whether an alert waits (answered by the playground's front thread, never blocked). */
+const QUESTION_POLL_MS = 300;
+
 /** The error values Sheets shows in a cell (a markdown heading starting with "#" is not one). */
 const SHEETS_ERRORS = /^#(REF!|ERROR!|N\/A|VALUE!|NAME\?|DIV\/0!|NUM!|NULL!)$/;
 
@@ -51,6 +66,7 @@ let editing = false;
 let shownSidebar = 0;
 let shownDialog = 0;
 let shownToast = 0;
+let shownQuestion = 0;
 let toastTimer: number | undefined;
 /** How long a toast without a positive timeout of its own stays up (Sheets' default is 5 s). */
 const TOAST_MS = 5000;
@@ -353,6 +369,8 @@ let lastActiveSheet = '';
 
 async function refresh(): Promise<void> {
   const response = await fetch('/api/state');
+  // 503: an execution waits for the answer to an alert; the state is read again once it is answered.
+  if (!response.ok) return;
   state = (await response.json()) as State;
   // A sheet the add-in activated (results written into a new sheet) is shown, as Sheets does.
   if (state.activeSheet !== lastActiveSheet) {
@@ -366,6 +384,35 @@ async function refresh(): Promise<void> {
     followScriptSelection(state);
   }
   render();
+}
+
+/** Shows the alert an execution waits on, with its buttons; the click (or ×) is its answer. */
+async function pollQuestion(): Promise<void> {
+  const response = await fetch('/api/alert');
+  const { question } = (await response.json()) as { question: Question | null };
+  const box = $('alert');
+  if (!question) {
+    box.hidden = true;
+    shownQuestion = 0;
+    return;
+  }
+  if (question.id === shownQuestion) return;
+  shownQuestion = question.id;
+  $('alert-title').textContent = question.title;
+  $('alert-prompt').textContent = question.prompt;
+  const text = $('alert-text') as HTMLInputElement;
+  text.hidden = question.kind !== 'prompt';
+  text.value = '';
+  const answer = (button: string) => {
+    box.hidden = true;
+    void post('/api/alert', { id: question.id, button, text: text.value });
+  };
+  const buttons = $('alert-buttons');
+  buttons.textContent = '';
+  for (const name of question.buttons)
+    buttons.appendChild(button(BUTTON_CAPTIONS[name] ?? name, () => answer(name), { 'data-button': name }));
+  $('alert-close').onclick = () => answer('CLOSE');
+  box.hidden = false;
 }
 
 // Delete or Backspace on a selection clears its cells, as in Sheets (each a user edit: formulas that read them run).
@@ -397,3 +444,4 @@ window.addEventListener('message', (event) => {
 });
 void refresh();
 setInterval(() => void refresh(), 1500);
+setInterval(() => void pollQuestion(), QUESTION_POLL_MS);

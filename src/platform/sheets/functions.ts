@@ -1,7 +1,9 @@
 // Apps Script adapter of the formula menu actions' sheet port (menu-actions.ts): the active spreadsheet's sheets,
-// selection, batched grid reads and writes, and re-entering formulas. Thin on purpose; the logic is in menu-actions.
+// selection, batched grid reads and writes, and re-entering formulas; and, for a custom function, the cell it runs in.
+// Thin on purpose; the logic is in menu-actions and placement.
 import type { CellValue } from '../../shared/cell-values';
 import type { FormulaBook, FormulaSheet, Rect } from '../../functions/menu-actions';
+import type { CallingCell } from '../../functions/placement';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -44,5 +46,17 @@ export function activeFormulaBook(): FormulaBook {
         : [];
     },
     sheets: () => spreadsheet.getSheets().map((sheet) => sheetPort(spreadsheet, sheet)),
+  };
+}
+
+/** The cell whose custom function runs now (a custom function's active range is its own cell), with its formula. */
+export function callingCell(): CallingCell | null {
+  const range = SpreadsheetApp.getActiveRange();
+  if (!range) return null;
+  return {
+    sheetName: range.getSheet().getName(),
+    row: range.getRow(),
+    column: range.getColumn(),
+    formula: range.getFormula(),
   };
 }

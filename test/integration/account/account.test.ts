@@ -6,6 +6,7 @@ import type { SandboxControl } from '../../../dev/sandbox/control-client';
 import { runtimeFor, startSandbox } from '../harness';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { AccountState } from '../../../src/account/service';
+import type { Credits } from '../../../src/account/contract';
 
 const OWNER = 'owner@example.com';
 const EDITOR = 'editor@example.com';
@@ -56,7 +57,7 @@ describe('account settings through the bundle', () => {
     expect(runtime.properties.user(OWNER).get(SETTINGS_KEYS.token)).toBe('sbx_pro_token');
     expect(runtime.properties.user(EDITOR).get(SETTINGS_KEYS.token)).toBeNull();
     expect(runtime.properties.document.get(SETTINGS_KEYS.formulaToken)).toBeNull();
-    expect(sidebar<{ availableCredits: number }>('getCredits')).toEqual({ availableCredits: 500 });
+    expect(sidebar<Credits>('getCredits')).toEqual({ availableCredits: 500, email: 'pro@sandbox.example.com' });
   });
 
   it('shows a personal account for a user without an organization', () => {
@@ -115,7 +116,7 @@ describe('account settings through the bundle', () => {
     expect(state).toMatchObject({ connected: false, account: null, formulas: { shared: false } });
     expect(runtime.properties.user(OWNER).get(SETTINGS_KEYS.token)).toBeNull();
     expect(runtime.properties.document.get(SETTINGS_KEYS.formulaToken)).toBeNull();
-    expect(sidebar<{ availableCredits: number | null }>('getCredits')).toEqual({ availableCredits: null });
+    expect(sidebar<Credits>('getCredits')).toEqual({ availableCredits: null, email: null });
   });
 
   it('retries a passing 503 on the account check and reports credits that changed on the service', async () => {

@@ -64,6 +64,41 @@ describe('=COMPANY_LOOKUP in a sheet', () => {
     expect(runtime.counters.urlFetch.total).toBe(sent);
   });
 
+  it('says so when a sort moved a range formula away from its inputs, and answers again once it is back', async () => {
+    const list = await suite.control.companies(4, true);
+    const runtime = suite.open();
+    const domains = [list[0].domain, list[1].domain, list[2].domain, list[3].domain].sort();
+    fillColumn(runtime, 'A', 2, domains);
+    runtime.userEdit('B2', '=COMPANY_LOOKUP(A2:A5, "domain")');
+    expect(values(runtime, 'B2:B5').flat()).toEqual(domains);
+    // Sorting whole rows Z to A takes the formula's row 2 to row 5.
+    const sheet = runtime.spreadsheet.sheet();
+    sheet.sortRows({ row: 2, column: 1, numRows: 4, numColumns: 2 }, [{ column: 1, ascending: false }]);
+    runtime.recalculate();
+    expect(sheet.getFormulas('B5')).toEqual([['=COMPANY_LOOKUP(A2:A5, "domain")']]);
+    expect(values(runtime, 'B5')).toEqual([
+      [
+        'Sorted away from A2:A5: its rows would not line up. Move it back to B2, or use one =COMPANY_LOOKUP(A5) per row',
+      ],
+    ]);
+    runtime.userEdit('B5', '');
+    runtime.userEdit('B2', '=COMPANY_LOOKUP(A2:A5, "domain")');
+    expect(values(runtime, 'B2:B5').flat()).toEqual([...domains].reverse());
+  });
+
+  it('takes the headers the sheet shows as field names, and says which one a typo meant', async () => {
+    const [a] = await suite.control.companies(1, true);
+    const runtime = suite.open();
+    fillColumn(runtime, 'A', 2, [a.domain]);
+    runtime.userEdit('B1', '=COMPANY_LOOKUP(A2, "Employees, Country, company NAME, hq_country", TRUE)');
+    runtime.userEdit('B4', '=COMPANY_LOOKUP(A2, "Employes")');
+    expect(values(runtime, 'B1:D2')).toEqual([
+      ['Employees', 'Country', 'Company name'],
+      [a.employee_count, a.hq_country, a.name],
+    ]);
+    expect(values(runtime, 'B4')).toEqual([['Unknown field: "Employes". Did you mean "Employees"?']]);
+  });
+
   it('answers a blank input with a blank cell and an unknown domain with "Not found"', async () => {
     const runtime = suite.open();
     runtime.userEdit('B1', '=COMPANY_LOOKUP(A1)');

@@ -98,6 +98,19 @@ describe('=COMPANY_SEARCH and =SIMILAR in a sheet', () => {
     ).toBe(true);
   });
 
+  it('points =SIMILAR of a range to "Similar to a list", sending nothing', async () => {
+    const runtime = suite.open();
+    runtime.spreadsheet.sheet().setValues('A2:A3', [['stripe.com'], ['acme.io']]);
+    runtime.userEdit('C2', '=SIMILAR(A2:A3)');
+    expect(values(runtime, 'C2:C3')).toEqual([
+      [
+        'One company per SIMILAR: for lookalikes of a list, use Extensions > Sheet Scout > Company search > Similar to a list',
+      ],
+      [''],
+    ]);
+    expect(runtime.counters.urlFetch.total).toBe(0);
+  });
+
   it('SIMILAR pages past 250 in one fetchAll and never lists the reference company', async () => {
     const [reference] = await suite.control.companies(1, true);
     const runtime = suite.open();

@@ -359,6 +359,25 @@ test('alerts, prompts and toasts are recorded and answered by scripted responses
   expect(rt.ui.toasts).toEqual([{ message: 'Done', title: 'Sheet Scout', timeoutSeconds: 3 }]);
 });
 
+test('an alert nobody answers ends its execution; a host answerer is asked what the user clicks', () => {
+  expect(failureOf(() => rt.run('askUser'))).toBe(
+    'Ui.alert("Delete?") is waiting for the user: say which button they click with runtime.ui.respond({ button }) first',
+  );
+  expect(rt.ui.toasts).toEqual([]);
+  rt.ui.respond({ button: 'OK' });
+  expect(failureOf(() => rt.run('askUser'))).toBe('Ui.alert("Delete?") has no OK button (it shows YES, NO)');
+  const asked: unknown[] = [];
+  rt.ui.answerer = (question) => {
+    asked.push(question);
+    return question.kind === 'alert' ? { button: 'NO' } : { button: 'CLOSE', text: 'Bo' };
+  };
+  expect(rt.run('askUser')).toEqual([false, 'NO', 'Bo', 'CLOSE']);
+  expect(asked).toEqual([
+    { kind: 'alert', title: 'Delete?', prompt: 'Really delete?', buttons: ['YES', 'NO'] },
+    { kind: 'prompt', title: '', prompt: 'Your name', buttons: ['OK', 'CANCEL'] },
+  ]);
+});
+
 test('sheet I/O is counted per call, and the cells the grid reads returned apart', () => {
   rt.counters.reset();
   expect(rt.run('bigRead')).toBe(10_000);

@@ -12,6 +12,7 @@ const change = (i: number, at: number, sheetId = 7): LoggedChange => ({
   before: '11-50',
   after: '51-200',
   at,
+  occurrence: 1,
 });
 
 describe('refresh change log', () => {
@@ -20,6 +21,17 @@ describe('refresh change log', () => {
     log.append([change(1, NOW - 10 * DAY), change(2, NOW - 2 * DAY), change(3, NOW - DAY, 8)], NOW);
     log.append([change(4, NOW)], NOW);
     expect(log.since(7, NOW - 5 * DAY, 10).map((entry) => entry.domain)).toEqual(['c4.com', 'c2.com']);
+  });
+
+  it('keeps which of a domain’s rows each change was in; a change logged before that reads as 0', () => {
+    const table = new FakeTable(CHANGE_LOG_HEADERS);
+    const log = new ChangeLog(table);
+    log.append([{ ...change(1, NOW), occurrence: 2 }], NOW);
+    table.rows.push([7, 'old.com', 'Employees', '1-10', '11-50', new Date(NOW - DAY).toISOString()]);
+    expect(log.since(7, NOW - 5 * DAY, 10).map((entry) => [entry.domain, entry.occurrence])).toEqual([
+      ['c1.com', 2],
+      ['old.com', 0],
+    ]);
   });
 
   it('removes expired changes once 200 gathered, and keeps at most 20,000 rows, the newest', () => {

@@ -1,6 +1,6 @@
 // "Refresh data older than N days" over the in-memory ports: dates recorded by the job, the preview, a chunk that
 // writes only the changed cells with a note, the summary per column, resuming, and what it refuses.
-import { previewRefresh, runRefreshChunk } from '../../../src/enrichment/refresh';
+import { previewRefresh, refreshChanges, runRefreshChunk } from '../../../src/enrichment/refresh';
 import {
   cellChanges,
   changeNote,
@@ -86,6 +86,43 @@ describe('refresh of enriched data', () => {
     // Two single-row runs in one column: a value write and a note write each.
     expect(w.sheet.writes - writesBefore).toBe(4);
     expect(previewRefresh(refreshContext(w), { days: 30 })).toMatchObject({ ok: true, staleRows: 0 });
+  });
+
+  it('names the row each change was in when a domain is in several rows, also after rows move', () => {
+    const w = enriched(['a.com', 'b.com', 'c.com', 'b.com']);
+    w.clock.advance(31 * DAY);
+    const grown = profileFor('b.com');
+    w.client.profiles.set('b.com', {
+      ...grown,
+      company_name: 'B Group',
+      context: { ...grown.context, employee_count: '201-500' },
+    });
+    // The user's own count in row 3 is kept: only row 5's count changes.
+    w.sheet.writeValues(3, 3, [['about 60']]);
+    expect(refreshed(w)).toMatchObject({ changedCells: 3, keptEdits: 1 });
+    const listed = () => {
+      const answer = refreshChanges(refreshContext(w), 30);
+      if (!answer.ok) throw new Error(answer.message);
+      return answer.changes.map((change) => `Row ${change.row} ${change.header}: ${change.after}`).sort();
+    };
+    expect(listed()).toEqual([
+      'Row 3 Company name: B Group',
+      'Row 5 Company name: B Group',
+      'Row 5 Employees: 201-500',
+    ]);
+    w.sheet.insertRow(2, ['x.com']);
+    expect(listed()).toEqual([
+      'Row 4 Company name: B Group',
+      'Row 6 Company name: B Group',
+      'Row 6 Employees: 201-500',
+    ]);
+    // Without the second row, its changes have no row now.
+    w.sheet.deleteRow(6);
+    expect(listed()).toEqual([
+      'Row 4 Company name: B Group',
+      'Row null Company name: B Group',
+      'Row null Employees: 201-500',
+    ]);
   });
 
   it('counts enriched rows without a date as stale, and skips the domains a run handed back', () => {

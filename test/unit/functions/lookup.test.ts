@@ -95,6 +95,36 @@ describe('COMPANY_LOOKUP', () => {
     expect(h.service.requests).toHaveLength(0);
   });
 
+  it('takes the field names the sheet shows, case and spacing ignored, like their keys', () => {
+    const h = harness();
+    const byHeaders = companyLookup('stripe.com', 'Employees, Country', true, h.env());
+    expect(byHeaders).toEqual(companyLookup('stripe.com', 'employee_count,hq_country', true, h.env()));
+    expect(byHeaders[0]).toEqual(['Employees', 'Country']);
+    const spelt = companyLookup('stripe.com', ' company NAME ,Founded,HQ country, hqcountry', true, h.env());
+    expect(spelt[0]).toEqual(['Company name', 'Founded', 'Country']);
+    expect(spelt[1]).toEqual(['stripe', 2010, 'United States']);
+    expect(companyLookup('stripe.com', [['Company name'], ['Domain']], true, h.env())[0]).toEqual([
+      'Company name',
+      'Domain',
+    ]);
+  });
+
+  it('says which field a misspelt name most likely meant', () => {
+    const h = harness();
+    expect(companyLookup('a.com', 'Employes', undefined, h.env())).toEqual([
+      ['Unknown field: "Employes". Did you mean "Employees"?'],
+    ]);
+    expect(companyLookup('a.com', 'company_nmae', undefined, h.env())).toEqual([
+      ['Unknown field: "company_nmae". Did you mean "Company name"?'],
+    ]);
+    expect(companyLookup('a.com', 'revenue', undefined, h.env())[0][0]).toBe(
+      'Unknown field: "revenue". Use: Company name, Domain, Short description, Full description, Products and services, ' +
+        'Use cases, Target audience, Country, State or province, City, HQ address, Employees, Founded, LinkedIn, ' +
+        'Twitter, Company ID',
+    );
+    expect(h.service.requests).toHaveLength(0);
+  });
+
   it('names an unknown field and refuses a bad with_header', () => {
     const h = harness();
     expect(companyLookup('a.com', 'company_name,revenue', undefined, h.env())[0][0]).toMatch(

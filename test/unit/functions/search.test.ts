@@ -98,7 +98,9 @@ describe('COMPANY_SEARCH and SIMILAR', () => {
     expect(companySearch('', 5, undefined, h.env())[0][0]).toMatch(/^Enter a query/);
     expect(similarCompanies('nope', 5, undefined, h.env())).toEqual([['Invalid domain: "nope"']]);
     expect(similarCompanies([['a.com'], ['b.com']], 5, undefined, h.env())).toEqual([
-      ['domain takes one cell, not a range'],
+      [
+        'One company per SIMILAR: for lookalikes of a list, use Extensions > Sheet Scout > Company search > Similar to a list',
+      ],
     ]);
     expect(h.service.requests).toHaveLength(0);
   });
