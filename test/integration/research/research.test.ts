@@ -147,6 +147,37 @@ describe('research (integration)', () => {
     expect(checked).toBe(6);
   });
 
+  it('fills a required careers-page URL, and says in the note of each field the research did not fill that it was not found', async () => {
+    const companies = await suite.control.companies(5);
+    runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
+    const output: OutputRequest = {
+      kind: 'fields',
+      statusHeader: 'Status',
+      fields: [
+        { name: 'employee_count', type: 'integer', required: true, evidence: false },
+        { name: 'careers_page', type: 'url', required: true, evidence: false },
+        { name: 'funding_stage', type: 'string', required: false, evidence: false },
+        { name: 'ceo_portrait', type: 'url', required: false, evidence: true },
+      ],
+    };
+    expect(launch(runtime, { template: 'Research {Domain}', depth: 'medium', output }, [2, 3, 4, 5, 6])).toMatchObject({
+      created: 5,
+    });
+    await runUntilSettled(suite, runtime);
+    const figures = await doneFiguresAndCharges(suite, runtime);
+    expect(figures.map((figure) => figure.shown)).toEqual(figures.map((figure) => figure.charged));
+    expect(figures).toHaveLength(5);
+    expect(column(runtime, 'careers_page')).toEqual(companies.map((c) => `https://${c.domain}/careers`));
+    for (let row = 2; row <= 6; row++) {
+      expect(noteAt(runtime, 'employee_count', row)).toBe('');
+      expect(noteAt(runtime, 'careers_page', row)).toBe('');
+      for (const empty of ['funding_stage', 'ceo_portrait']) {
+        expect(column(runtime, empty)[row - 2]).toBe('');
+        expect(noteAt(runtime, empty, row)).toMatch(/^Not found by the research: /);
+      }
+    }
+  });
+
   it('refuses launches the plan or credits do not allow, and reports 402s from the service per row', async () => {
     const companies = await suite.control.companies(2);
     runtime = await runtimeFor(suite, [['Company'], ...companies.map((c) => [c.name])], 'sbx_low_token');
