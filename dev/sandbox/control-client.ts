@@ -1,6 +1,6 @@
 // Typed client of the sandbox's control API (/_sandbox/...) and of its /v1 API as a plain caller, for tests,
-// benchmarks and the playground: reset, clock, faults, stats and lookups served, seeded companies, accounts, credits
-// and an account's research tasks.
+// benchmarks and the playground: reset, clock, faults, stats and lookups served, seeded companies, accounts, credits,
+// an account's research tasks, and the money oracle (what a token's research reserved, charged and refunded per day).
 import * as http from 'node:http';
 
 export interface FaultSpec {
@@ -57,6 +57,27 @@ export interface SeededCompany {
   employee_count: string;
   founding_year: number;
   industry: string;
+}
+
+/** Credits a token's research moved: reserved at creation, charged (2 per agent that ran) and refunded at its end. */
+export interface CreditMovements {
+  reserved: number;
+  charged: number;
+  refunded: number;
+}
+
+/** One UTC day (sandbox clock) of a token's research credits: the day's totals and each task's share of them. */
+export interface LedgerDay extends CreditMovements {
+  /** YYYY-MM-DD. */
+  day: string;
+  tasks: Array<CreditMovements & { id: string }>;
+}
+
+/** The money oracle's record of one token: its account's name and its days with any movement, oldest first. */
+export interface TokenLedger {
+  token: string;
+  account: string;
+  days: LedgerDay[];
 }
 
 export class SandboxControl {
@@ -187,6 +208,18 @@ export class SandboxControl {
     options: { account?: string; spacingMs?: number; ageMs?: number } = {},
   ): Promise<string[]> {
     return (await this.call<{ ids: string[] }>('POST', '/_sandbox/tasks/seed', { count, ...options })).ids;
+  }
+
+  /** What the token's research reserved, charged and refunded, per UTC day of the sandbox clock (GET /_sandbox/ledger). */
+  ledger(token: string): Promise<TokenLedger> {
+    return this.call('GET', `/_sandbox/ledger/${encodeURIComponent(token)}`);
+  }
+
+  /** The token's movements on one UTC day (YYYY-MM-DD; default: the sandbox's today), zeros when there were none. */
+  async ledgerDay(token: string, day?: string): Promise<LedgerDay> {
+    const wanted = day ?? new Date(await this.now()).toISOString().slice(0, 10);
+    const found = (await this.ledger(token)).days.find((entry) => entry.day === wanted);
+    return found ?? { day: wanted, reserved: 0, charged: 0, refunded: 0, tasks: [] };
   }
 
   /** The token's account's research tasks (the first 100), as GET /v1/deep_research_tasks lists them. */

@@ -1,7 +1,7 @@
 // The control API under /_sandbox/ (no authentication; for tests, benchmarks and the playground): reset, account
 // credits and plan, clock, fault injection, forcing a task to fail mid-run, seeding an account's older tasks, request
-// counts, seeded company listing, changes of a company's facts, and configuration (enrichment delay, per-token rate
-// limit).
+// counts, seeded company listing, changes of a company's facts, configuration (enrichment delay, per-token rate limit),
+// and the money oracle: the credits each token's research reserved, charged and refunded per UTC day.
 import { SIZE_BUCKETS } from './company-vocabulary';
 import { isoTime } from './clock';
 import { parseFaultConfig } from './faults';
@@ -71,6 +71,14 @@ function accountState(sandbox: Sandbox, name: string): Record<string, unknown> {
 function clockState(sandbox: Sandbox): Record<string, unknown> {
   const now = sandbox.now();
   return { now: isoTime(now), epoch_ms: now, mode: sandbox.clock.mode };
+}
+
+/** A token's research credits per UTC day, with every task step due by now run first (as a /v1 read would). */
+function tokenLedger(sandbox: Sandbox, token: string): Record<string, unknown> {
+  sandbox.now();
+  const account = sandbox.accounts.byToken(token);
+  if (!account) throw new HttpError(404, 'Unknown token');
+  return { token, account: account.name, days: sandbox.tasks.ledger.days(token) };
 }
 
 function integerParam(query: URLSearchParams, name: string, fallback: number): number {
@@ -196,6 +204,16 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
         if (!sandbox.tasks.failMidRun(task, reason, now)) throw new HttpError(409, `Task already ${task.status}`);
         return ok(taskObject(task));
       },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/_sandbox\/ledger$/,
+      handle: () => ok(sandbox.tasks.ledger.tokens().map((token) => tokenLedger(sandbox, token))),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/_sandbox\/ledger\/([^/]+)$/,
+      handle: (request) => ok(tokenLedger(sandbox, request.params[0])),
     },
     { method: 'GET', pattern: /^\/_sandbox\/stats$/, handle: () => ok(Object.fromEntries(sandbox.stats)) },
     { method: 'POST', pattern: /^\/_sandbox\/stats\/reset$/, handle: () => (sandbox.stats.clear(), ok({})) },

@@ -8,7 +8,7 @@ import { SIZE_BUCKETS } from './company-vocabulary';
 import { compileOutputSchema } from './output-schema';
 import type { Evidence, ResearchPlan } from './research-planner';
 import type { FinishedAgent } from './report-markdown';
-import { conceptOf, isEvidencedSchema, nameStems, resolveRef, type Concept } from './schema-concepts';
+import { conceptOf, isEvidencedSchema, nameStems, resolveRef, sitePageOf, type Concept } from './schema-concepts';
 import { stem } from './text';
 import { isPlainObject } from './validation';
 
@@ -25,6 +25,7 @@ interface Found {
 }
 
 const NOT_FOUND_TEXT = 'Not found in the sources reviewed';
+const URI_FORMATS = ['uri', 'url', 'uri-reference'];
 /** A representative head count for each size bucket (its middle; the open top bucket uses its lower bound). */
 const HEADCOUNT: Record<string, number> = {
   '1-10': 5,
@@ -303,7 +304,16 @@ class SchemaFiller {
       const answer = this.conceptValue(null, name, company, false);
       return { value: answer !== undefined, evidence: answer?.evidence ?? [] };
     }
-    const found = this.conceptValue(concept, name, company, false);
+    // A URL naming a page of the company's website (its careers or pricing page) is that page, as a service that
+    // has read the site answers it; a social profile's URL stays the profile's.
+    const page =
+      URI_FORMATS.includes(String(node.format)) && (concept === null || concept === 'website')
+        ? sitePageOf(name)
+        : null;
+    const found: Found | undefined =
+      page && company
+        ? { value: `https://${company.domain}/${page}`, evidence: this.identity(company) }
+        : this.conceptValue(concept, name, company, false);
     if (!found) return undefined;
     const value = this.coerceScalar(node, types, found.value, concept);
     return value === undefined ? undefined : { value, evidence: found.evidence };
@@ -326,7 +336,7 @@ class SchemaFiller {
       if (node.format === 'date' || node.format === 'date-time') {
         if (concept !== 'founded') return undefined;
         text = node.format === 'date' ? `${raw}-01-01` : `${raw}-01-01T00:00:00Z`;
-      } else if (node.format === 'uri' || node.format === 'url' || node.format === 'uri-reference') {
+      } else if (URI_FORMATS.includes(String(node.format))) {
         if (!/^https?:\/\//.test(text)) return undefined;
       } else if (node.format === 'hostname' && concept !== 'domain') {
         return undefined;

@@ -1,6 +1,7 @@
 // What an output_schema asks for: maps property names (and descriptions) to the profile concepts the research
-// can answer (name, products, headquarters, competitors, ...), finds Evidenced wrappers ({value, sources,
-// reasoning}), and lists the concepts of a whole schema so the planner can pick research facets.
+// can answer (name, products, headquarters, competitors, ...) and URL properties to the pages of a company's website
+// (careers, pricing, ...), finds Evidenced wrappers ({value, sources, reasoning}), and lists the concepts of a whole
+// schema so the planner can pick research facets.
 import { isPlainObject } from './validation';
 import { stem, words } from './text';
 
@@ -111,6 +112,27 @@ const STEMMED_RULES: [Concept, Set<string>][] = RULES.map(([concept, keywords]) 
   concept,
   new Set(keywords.map(stem)),
 ]);
+
+/** Pages every indexed company's website has, by the words a URL property may name them with. */
+const SITE_PAGES: [string, string[]][] = [
+  ['careers', ['career', 'careers', 'job', 'jobs', 'hiring', 'vacancy', 'vacancies', 'recruiting', 'opening']],
+  ['pricing', ['pricing', 'price', 'prices', 'plan', 'plans']],
+  ['blog', ['blog']],
+  ['press', ['press', 'news', 'newsroom']],
+  ['contact', ['contact', 'support', 'help']],
+  ['about', ['about']],
+  ['docs', ['docs', 'documentation', 'developer', 'developers', 'api']],
+];
+const STEMMED_PAGES: [string, Set<string>][] = SITE_PAGES.map(([page, keywords]) => [
+  page,
+  new Set(keywords.map(stem)),
+]);
+
+/** The website page a URL property names ("careers_page", "pricingUrl" -> "careers", "pricing"), or null. */
+export function sitePageOf(name: string): string | null {
+  const stems = nameStems(name);
+  return STEMMED_PAGES.find(([, keywords]) => stems.some((word) => keywords.has(word)))?.[0] ?? null;
+}
 
 /** Splits "hqCity", "hq_city", "HQ-City" into stemmed words. */
 export function nameStems(name: string): string[] {

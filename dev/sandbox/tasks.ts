@@ -1,6 +1,7 @@
 // Deep research tasks: creation (credit reservation), the run driven by the sandbox clock (planning, waves of research
 // agents, analysis steps with follow-up questions, report composition), billing on completion (2 credits per agent
-// that ran, the rest of the reservation released), refunds on failure, visibility rules, and the task JSON of 2.1.
+// that ran, the rest of the reservation released), refunds on failure, the record of those credit movements per token
+// and UTC day (the money oracle of GET /_sandbox/ledger), visibility rules, and the task JSON of 2.1.
 import { canReadTaskOf, type Account, type Accounts } from './accounts';
 import { isoTime } from './clock';
 import type { Company, CompanyIndex } from './company-index';
@@ -25,6 +26,52 @@ export type MidRunFailure = 'credits' | 'internal';
 
 /** Step durations at speed 1: one wave of agents takes 10-12 s in all, two waves (a full medium budget) about 18 s. */
 export const BASE_TIMINGS = { planMs: 3500, agentMinMs: 3000, agentSpreadMs: 2000, analysisMs: 1500, composeMs: 2000 };
+
+/** Credits moved for research: reserved at creation, charged (2 per agent that ran) and refunded when a task ends. */
+export interface CreditMovements {
+  reserved: number;
+  charged: number;
+  refunded: number;
+}
+
+/** One UTC day of a token's research credits: the day's totals and each task's share of them, in first-move order. */
+export interface LedgerDay extends CreditMovements {
+  /** YYYY-MM-DD, by the sandbox clock in UTC. */
+  day: string;
+  tasks: Array<CreditMovements & { id: string }>;
+}
+
+/** What every token's research reserved, charged and refunded, per UTC day of the sandbox clock. */
+export class CreditLedger {
+  private readonly byToken = new Map<string, Map<string, LedgerDay>>();
+
+  record(task: Task, at: number, moved: Partial<CreditMovements>): void {
+    const day = isoTime(at).slice(0, 10);
+    let days = this.byToken.get(task.owner.token);
+    if (!days) this.byToken.set(task.owner.token, (days = new Map()));
+    let entry = days.get(day);
+    if (!entry) days.set(day, (entry = { day, reserved: 0, charged: 0, refunded: 0, tasks: [] }));
+    let share = entry.tasks.find((item) => item.id === task.id);
+    if (!share) entry.tasks.push((share = { id: task.id, reserved: 0, charged: 0, refunded: 0 }));
+    for (const key of ['reserved', 'charged', 'refunded'] as const) {
+      entry[key] += moved[key] ?? 0;
+      share[key] += moved[key] ?? 0;
+    }
+  }
+
+  /** The token's days with any movement, oldest first. */
+  days(token: string): LedgerDay[] {
+    return [...(this.byToken.get(token)?.values() ?? [])].sort((a, b) => a.day.localeCompare(b.day));
+  }
+
+  tokens(): string[] {
+    return [...this.byToken.keys()];
+  }
+
+  clear(): void {
+    this.byToken.clear();
+  }
+}
 
 /** An agent of the current wave, with the companies it found for follow-up questions. */
 interface WaveAgent extends FinishedAgent {
@@ -80,6 +127,7 @@ export class TaskEngine {
   private readonly createdOrder: Task[] = [];
   private sequence = 0;
   private readonly events = new EventQueue<TaskEvent>();
+  readonly ledger = new CreditLedger();
 
   /** Multiplier on the progress of the tasks created from now on (deps.speed until set). */
   private speed: number;
@@ -103,6 +151,7 @@ export class TaskEngine {
     this.createdOrder.length = 0;
     this.sequence = 0;
     this.events.clear();
+    this.ledger.clear();
   }
 
   /** Creates a task, reserving the full depth budget; the caller has checked plan and credits. */
@@ -137,6 +186,7 @@ export class TaskEngine {
     };
     this.tasks.set(id, task);
     this.createdOrder.push(task);
+    this.ledger.record(task, now, { reserved: reservedCredits });
     this.events.push(now + this.duration(task, BASE_TIMINGS.planMs), { kind: 'plan', taskId: id });
     return task;
   }
@@ -345,7 +395,9 @@ export class TaskEngine {
     }
     task.status = 'done';
     task.updatedAt = at;
-    task.owner.credits += task.reservedCredits - task.agents * CREDITS_PER_AGENT;
+    const charged = task.agents * CREDITS_PER_AGENT;
+    task.owner.credits += task.reservedCredits - charged;
+    this.ledger.record(task, at, { charged, refunded: task.reservedCredits - charged });
   }
 
   private fail(task: Task, reason: string, at: number): void {
@@ -353,6 +405,7 @@ export class TaskEngine {
     task.failureReason = reason;
     task.updatedAt = at;
     task.owner.credits += task.reservedCredits;
+    this.ledger.record(task, at, { refunded: task.reservedCredits });
   }
 }
 

@@ -1,11 +1,15 @@
 // The Launch tab's output section: a markdown report (with its report and sources columns), or fields built one by one
-// (name, type, allowed values, required, evidence, and the column each is written to) or pasted as a JSON Schema and
-// mapped onto columns; and the status column either way.
+// (name, type, allowed values, required, evidence, and the column each is written to, with what "required" changes)
+// or pasted as a JSON Schema and mapped onto columns; and the status column either way.
 import { FIELD_TYPES, parsePastedSchema, schemaFields, type FieldType } from '../../src/research/contract';
 import { h } from '../ui/dom';
 import { input, radio } from './controls';
 import { refreshLaunchSummary } from './launch-summary';
 import { render, state, type FieldRow } from './state';
+
+/** What "required" changes, shown once above the fields. */
+const REQUIRED_HINT =
+  'A required field the research cannot fill fails the task (refunded). An optional one it cannot fill stays empty, with a note saying so.';
 
 function checkbox(label: string, checked: boolean, onChange: (checked: boolean) => void, ariaLabel?: string) {
   return h(
@@ -90,7 +94,10 @@ function fieldEditor(field: FieldRow, index: number): HTMLElement {
     h(
       'div',
       { class: 'row' },
-      checkbox('required', field.required, (checked) => (field.required = checked)),
+      Object.assign(
+        checkbox('required', field.required, (checked) => (field.required = checked)),
+        { title: REQUIRED_HINT },
+      ),
       checkbox(
         'with evidence',
         field.evidence,
@@ -187,7 +194,13 @@ function fieldsOutput(): HTMLElement[] {
     radio('fields-paste', 'fields-mode', state.fieldsMode === 'paste', 'Paste a JSON Schema', () => {
       state.fieldsMode = 'paste';
     }),
-    ...(state.fieldsMode === 'builder' ? [...state.fields.map(fieldEditor), addFieldButton()] : pastedSchema()),
+    ...(state.fieldsMode === 'builder'
+      ? [
+          h('p', { class: 'muted', id: 'required-hint' }, REQUIRED_HINT),
+          ...state.fields.map(fieldEditor),
+          addFieldButton(),
+        ]
+      : pastedSchema()),
   ];
 }
 

@@ -5,7 +5,7 @@
 import { host, server, errorText } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { isRefusal, renameReference, validateMapping } from '../../src/tables/contract';
-import type { TablesRefusal, TablesState } from '../../src/tables/contract';
+import type { MappingIssue, TablesRefusal, TablesState } from '../../src/tables/contract';
 import { renderRow, type RowContext, type RowView } from './row-view';
 import { creditsBadge, refreshCredits } from '../ui/credits-badge';
 import type { DialogHost, MappingAnswer, Model } from './host';
@@ -175,6 +175,11 @@ class MappingDialog implements DialogHost, RowContext {
     this.model.serverIssues = answer.issues ?? [];
     this.rebuildRows();
     this.autosave.savedByServer(answer.saveError);
+  }
+
+  revealMarked(issues: readonly MappingIssue[]): void {
+    const first = issues.find((issue) => issue.row !== null && issue.severity === 'error');
+    if (first && first.row !== null) this.views[first.row]?.reveal(first.field);
   }
 
   private setBusy(busy: boolean): void {

@@ -1,5 +1,6 @@
 // What the mapping dialog's side panels (push, template) share with the dialog: the model of the mapping and the
-// dialog's steps they call (validate again, adopt a server answer, run a call with a busy state and a result box).
+// dialog's steps they call (validate again, adopt a server answer and show the field it marks, run a call with a busy
+// state and a result box).
 import type { ColumnDraft, MappingIssue, TablesRefusal, TablesState } from '../../src/tables/contract';
 
 export interface Model {
@@ -23,6 +24,8 @@ export interface DialogHost {
   refreshValidation(): void;
   /** Takes the server's drafts and issues, and marks the mapping saved. */
   adopt(answer: MappingAnswer): void;
+  /** Brings the first field an answer marked with an error into view (it may be scrolled far out of it). */
+  revealMarked(issues: readonly MappingIssue[]): void;
   /** Runs a server call with the buttons disabled and "Working..." in `into`; `done` gets the answer, unless refused. */
   call<T>(promise: Promise<T | TablesRefusal>, into: HTMLElement, done: (answer: T) => void): void;
 }

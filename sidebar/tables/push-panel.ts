@@ -67,7 +67,7 @@ export class PushPanel {
       h(
         'p',
         { class: 'muted' },
-        'Columns this spreadsheet pushed are known; list other existing keys your prompts use (company tables have company_name, company_website, company_profile).',
+        "Known: the columns this spreadsheet pushed, and a company table's built-in company_name, company_website and company_profile. List other keys the table has that your prompts use.",
       ),
       h('label', {}, 'Position'),
       this.atEnd.element,
@@ -175,8 +175,10 @@ export class PushPanel {
         message(answer.status === 'failed' && answer.ambiguous ? 'warn' : 'error', answer.message),
       );
     }
-    // The answer (a question to confirm, above all) shows where the user is looking, not below the fold.
+    // The answer (a question to confirm, above all) shows where the user is looking, not below the fold, and so does
+    // the field a refusal marks (the rows scroll on their own).
     result.scrollIntoView({ block: 'nearest' });
+    if (answer.status === 'failed' || answer.status === 'invalid') this.host.revealMarked(answer.issues);
   }
 
   /** Mirrors the server's record of the table's columns so "after column" offers the new ones at once. */

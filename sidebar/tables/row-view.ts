@@ -2,7 +2,7 @@
 // (kind-editors.ts). Edits change the draft in place and call `changed`; a change of structure (include, kind, output
 // format) asks for the card to be rebuilt.
 import { h } from '../ui/dom';
-import { KINDS, type ColumnDraft, type IssueField, type MappingIssue } from '../../src/tables/contract';
+import { FIELD_LABELS, KINDS, type ColumnDraft, type IssueField, type MappingIssue } from '../../src/tables/contract';
 import type { ColumnKind } from '../../src/api/types';
 import { labelled, select } from './controls';
 import { ownFields } from './kind-editors';
@@ -21,26 +21,9 @@ export interface RowContext {
 export interface RowView {
   element: HTMLElement;
   showIssues(issues: MappingIssue[]): void;
+  /** Scrolls the field (the card when it has no such control) into the middle of the view and focuses it. */
+  reveal(field: IssueField): void;
 }
-
-const FIELD_LABELS: Record<IssueField, string> = {
-  mapping: 'Mapping',
-  kind: 'Kind',
-  name: 'Name',
-  key: 'Key',
-  agentType: 'Agent type',
-  outputFormat: 'Output format',
-  prompt: 'Prompt',
-  labels: 'Labels',
-  outputSchema: 'Output schema',
-  criterion: 'Criterion',
-  roles: 'Roles',
-  maxResults: 'Max results',
-  emailColumnKey: 'E-mail column',
-  extraJson: 'Extra fields',
-  target: 'Target',
-  position: 'Position',
-};
 
 export function renderRow(context: RowContext, row: number): RowView {
   const draft = context.drafts[row];
@@ -106,6 +89,11 @@ export function renderRow(context: RowContext, row: number): RowView {
   }
   card.appendChild(issueList);
 
+  return cardView(card, fields, issueList);
+}
+
+/** The card's view: its issues listed (the fields with errors outlined), and a field brought into view. */
+function cardView(card: HTMLElement, fields: Map<IssueField, HTMLElement>, issueList: HTMLElement): RowView {
   return {
     element: card,
     showIssues(issues) {
@@ -119,6 +107,11 @@ export function renderRow(context: RowContext, row: number): RowView {
         issueList.appendChild(h('li', { class: issue.severity }, `${FIELD_LABELS[issue.field]}: ${issue.message}`));
         if (issue.severity === 'error') fields.get(issue.field)?.classList.add('invalid');
       }
+    },
+    reveal(field) {
+      const control = fields.get(field);
+      (control ?? card).scrollIntoView({ block: 'center' });
+      control?.focus({ preventScroll: true });
     },
   };
 }

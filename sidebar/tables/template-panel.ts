@@ -85,8 +85,10 @@ export class TemplatePanel {
       const cancel = h('button', { type: 'button', onclick: () => replaceChildren(result) }, 'Cancel');
       replaceChildren(result, message('warn', answer.message), h('div', { class: 'row' }, replace, cancel));
     } else replaceChildren(result, message('error', answer.message));
-    // The answer (a question to confirm, above all) shows where the user is looking, not below the fold.
+    // The answer (a question to confirm, above all) shows where the user is looking, not below the fold, and so does
+    // the field a refusal marks (the rows scroll on their own).
     result.scrollIntoView({ block: 'nearest' });
+    if (answer.status === 'failed' || answer.status === 'invalid') this.host.revealMarked(answer.issues);
   }
 }
 

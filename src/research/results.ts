@@ -2,7 +2,8 @@
 // degradation reasons or the full failure reason as its note), a markdown report (cut at the cell limit with a
 // marker; the full text stays in the report store) with its sources in a column or the report cell's note, or the
 // schema fields in their columns (numbers as numbers, lists one per line, Evidenced values with reasoning and
-// source URLs as the cell's note). Every service string goes through safeText/toCellValue. Pure.
+// source URLs as the cell's note, a field the research did not fill empty with a note saying so). Every service
+// string goes through safeText/toCellValue. Pure.
 import { safeText, toCellValue } from '../shared/cell-values';
 import type { Source, TaskReport } from '../api/types';
 import type { CellWrite } from './ports';
@@ -11,6 +12,9 @@ import { isEvidenced } from './output-schema';
 
 export const LONG_REPORT_MARKER = '\n\n[Report continues: open Sheet Scout > Research to read it in full]';
 const NOTE_LIMIT = 20000;
+/** The note of a field's cell the research left empty (a paid task may fill some fields and not others). */
+export const NOT_FOUND_NOTE =
+  'Not found by the research: none of the sources it reviewed gave this field. A higher depth reviews more.';
 
 function clipNote(text: string): string {
   return text.length > NOTE_LIMIT ? `${text.slice(0, NOTE_LIMIT - 1)}…` : text;
@@ -80,17 +84,11 @@ export function rowCells(
   for (const field of mapping.fields ?? []) {
     const column = columns.get(field.header);
     if (!column) continue;
-    const value = report.fields[field.name];
-    if (isEvidenced(value)) {
-      cells.push({
-        row,
-        column,
-        value: toCellValue(value.value),
-        note: evidenceNote(value.reasoning, value.sources) || null,
-      });
-    } else {
-      cells.push({ row, column, value: toCellValue(value), note: null });
-    }
+    const found = report.fields[field.name];
+    const value = toCellValue(isEvidenced(found) ? found.value : found);
+    const evidence = isEvidenced(found) ? evidenceNote(found.reasoning, found.sources) : '';
+    const note = value === '' ? clipNote([NOT_FOUND_NOTE, evidence].filter(Boolean).join('\n\n')) : evidence;
+    cells.push({ row, column, value, note: note || null });
   }
   return cells;
 }

@@ -4,6 +4,7 @@
 export type { AlignedView, TablesState, PushResponse, TemplateResponse } from './service';
 export { AGENT_TYPES, KINDS, OUTPUT_FORMATS, kindInfo, type ColumnDraft } from './model';
 export { validateMapping, type IssueField, type MappingIssue, type ValidationContext } from './validate';
+export { FIELD_LABELS } from './refusals';
 export { placeColumns, positionContext, readDeclaredKeys } from './operations';
 export { readPosition, readTableId, type Position } from './targets';
 export { renameReference } from './keys';

@@ -1,5 +1,5 @@
-// Column keys: the default key of a header (a slug, unique within the sheet), the accepted key format, and the
-// `{...}` references of a prompt.
+// Column keys: the default key of a header (a slug, unique within the sheet), the accepted key format, the `{...}`
+// references of a prompt, and the cycles of the graph those references make.
 
 /** Lower-case letter first, then lower-case letters, digits and underscores; at most 64 characters. */
 export const KEY_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
@@ -62,4 +62,43 @@ export function promptReferences(prompt: string): PromptReference[] {
 /** Replaces every `{from}` reference in `prompt` by `{to}` (used when a key is renamed in the dialog). */
 export function renameReference(prompt: string, from: string, to: string): string {
   return prompt.replace(REFERENCE, (whole, name: string) => (name === from ? `{${to}}` : whole));
+}
+
+/** Strongly connected components of the reference graph (Tarjan); returns, per row, the rows of its cycle. */
+export function cycles(edges: Map<number, number[]>, rows: number[]): Map<number, number[]> {
+  const index = new Map<number, number>();
+  const low = new Map<number, number>();
+  const onStack = new Set<number>();
+  const stack: number[] = [];
+  const result = new Map<number, number[]>();
+  let counter = 0;
+  const visit = (v: number): void => {
+    index.set(v, counter);
+    low.set(v, counter);
+    counter++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: number[] = [];
+      let w: number;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      const selfLoop = (edges.get(v) ?? []).includes(v);
+      if (component.length > 1 || selfLoop) {
+        component.sort((a, b) => a - b);
+        for (const member of component) result.set(member, component);
+      }
+    }
+  };
+  for (const v of rows) if (!index.has(v)) visit(v);
+  return result;
 }

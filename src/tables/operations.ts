@@ -1,19 +1,14 @@
 // Push a sheet's mapping to a table as new columns, or save it as a template. Validates first (nothing is sent
-// while an error remains), pins the service's 422 details back onto rows, and guards the non-idempotent column
+// while an error remains), answers the service's refusals (refusals.ts), and guards the non-idempotent column
 // creation: a push that got no clear answer is remembered, and the same columns are only sent to the same table
 // again after the user confirms (as is a repeat of a push that already succeeded).
-import type {
-  ColumnRecord,
-  CreateColumnsRequest,
-  ReplaceTemplateRequest,
-  Template,
-  ValidationIssue,
-} from '../api/types';
-import { userMessage, type ApiError } from '../api/errors';
+import type { ColumnRecord, CreateColumnsRequest, ReplaceTemplateRequest, Template } from '../api/types';
+import type { ApiError } from '../api/errors';
 import type { OperationDeps } from './ports';
 import type { ColumnDraft } from './model';
 import { buildConfigs } from './build';
-import { hasErrors, validateMapping, type IssueField, type MappingIssue, type ValidationContext } from './validate';
+import { COMPANY_TABLE_KEYS, hasErrors, validateMapping, type MappingIssue, type ValidationContext } from './validate';
+import { failure } from './refusals';
 import { insertAfter, readTableId, readTemplateId, type Position } from './targets';
 import {
   clearPending,
@@ -38,8 +33,6 @@ export type TemplateOutcome =
   | { status: 'saved'; template: Template; issues: MappingIssue[] }
   | { status: 'failed'; message: string; issues: MappingIssue[] };
 
-const SERVICE_MESSAGE_MAX = 300;
-
 /** FNV-1a over the request: the same columns to the same place give the same fingerprint. */
 export function fingerprint(textValue: string): string {
   let hash = 0x811c9dc5;
@@ -48,51 +41,6 @@ export function fingerprint(textValue: string): string {
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return `${textValue.length.toString(36)}-${hash.toString(16)}`;
-}
-
-const WIRE_FIELDS: Record<string, IssueField> = {
-  name: 'name',
-  key: 'key',
-  kind: 'kind',
-  agent_type: 'agentType',
-  output_format: 'outputFormat',
-  prompt: 'prompt',
-  labels: 'labels',
-  output_schema: 'outputSchema',
-  criterion: 'criterion',
-  roles: 'roles',
-  max_results: 'maxResults',
-  email_column_key: 'emailColumnKey',
-};
-
-/**
- * Pins each 422 detail onto the row whose config it names (`loc` [..., "column_configs", i, field...]); details
- * about `insert_after` go to the position, the rest to the whole mapping. The first field name of the path that the
- * dialog edits is marked (`value.output_schema.properties.name` is the schema, not the name); paths with no such
- * field land on the JSON editor of the unpublished kinds (where extra fields are typed), a bare index on the kind.
- */
-export function pinValidationDetails(detail: readonly ValidationIssue[], rows: readonly number[]): MappingIssue[] {
-  return detail.map((item) => {
-    const loc = Array.isArray(item.loc) ? item.loc : [];
-    const message = String(item.msg ?? 'Invalid').slice(0, SERVICE_MESSAGE_MAX);
-    const at = loc.indexOf('column_configs');
-    const index = at >= 0 ? loc[at + 1] : undefined;
-    if (typeof index === 'number' && index >= 0 && index < rows.length) {
-      const wireField = loc
-        .slice(at + 2)
-        .find((part): part is string => typeof part === 'string' && part in WIRE_FIELDS);
-      const field: IssueField = wireField ? WIRE_FIELDS[wireField] : loc.length > at + 2 ? 'extraJson' : 'kind';
-      return { row: rows[index], field, severity: 'error' as const, message: `Service: ${message}` };
-    }
-    if (loc.includes('insert_after'))
-      return { row: null, field: 'position' as const, severity: 'error' as const, message: `Service: ${message}` };
-    return {
-      row: null,
-      field: 'mapping' as const,
-      severity: 'error' as const,
-      message: `Service: ${message}${loc.length ? ` (${loc.join('.')})` : ''}`,
-    };
-  });
 }
 
 function isAmbiguous(error: ApiError): boolean {
@@ -107,16 +55,17 @@ const TABLE_KEYS_HINT = ' (if the table already has it, list it under "Keys alre
 
 /**
  * Which keys of the table come before and after the new columns at `position`: the columns this document's pushes
- * created (their order is known) and the keys the user says the table already has (`declared`: columns made
- * elsewhere, e.g. a company table's built-in company_name), taken to sit before an "end" or "after" position and
- * after a "beginning" one.
+ * created (their order is known), the keys the user says the table already has (`declared`: columns made elsewhere)
+ * and the keys a company table has built in (company_name, ...: the service refuses them for other tables, and its
+ * refusal is pinned on the prompt), taken to sit before an "end" or "after" position and after a "beginning" one.
  */
 export function positionContext(
   table: Pick<KnownTable, 'columns'> | undefined,
   position: Position,
-  declared: readonly string[] = [],
+  listed: readonly string[] = [],
 ): ValidationContext {
   const keys = (table?.columns ?? []).map((column) => column.key);
+  const declared = [...new Set([...listed, ...COMPANY_TABLE_KEYS])].filter((key) => !keys.includes(key));
   const unknownHint = TABLE_KEYS_HINT;
   if (position.at === 'beginning') return { existingBefore: [], existingAfter: [...keys, ...declared], unknownHint };
   const at =
@@ -221,7 +170,13 @@ export function pushToTable(deps: OperationDeps, input: PushInput): PushOutcome 
       };
     }
     clearPending(deps.stores, { tableId, fingerprint: print });
-    return failure(result.error, rows, issues, 'Table not found in your workspace: check the table ID or URL');
+    return failure(
+      result.error,
+      input.drafts,
+      rows,
+      issues,
+      'Table not found in your workspace: check the table ID or URL',
+    );
   }
   clearPending(deps.stores, { tableId, fingerprint: print });
   const createdColumns = result.value.map((record) => ({
@@ -239,32 +194,6 @@ export function pushToTable(deps: OperationDeps, input: PushInput): PushOutcome 
   };
   saveHistory(deps.stores, { ...history, tables: [updated, ...history.tables.filter((item) => item.id !== tableId)] });
   return { status: 'created', tableId, columns: result.value, issues };
-}
-
-function failure(
-  error: ApiError,
-  rows: readonly number[],
-  issues: MappingIssue[],
-  notFound: string,
-): { status: 'failed'; message: string; ambiguous: false; issues: MappingIssue[] } {
-  if (error.kind === 'not_found') {
-    return {
-      status: 'failed',
-      ambiguous: false,
-      message: notFound,
-      issues: [...issues, { row: null, field: 'target', severity: 'error', message: notFound }],
-    };
-  }
-  if (error.kind === 'validation') {
-    const pinned = pinValidationDetails(error.detail, rows);
-    const onRows = pinned.filter((issue) => issue.row !== null).length;
-    const message =
-      onRows > 0
-        ? `The service refused the mapping: see the ${onRows} marked field${onRows === 1 ? '' : 's'}`
-        : (pinned[0]?.message ?? userMessage(error));
-    return { status: 'failed', ambiguous: false, message, issues: [...issues, ...pinned] };
-  }
-  return { status: 'failed', ambiguous: false, message: userMessage(error), issues };
 }
 
 export interface TemplateInput {
@@ -303,7 +232,7 @@ export function saveAsTemplate(deps: OperationDeps, input: TemplateInput): Templ
       message: target.message,
       issues: [{ row: null, field: 'target', severity: 'error', message: target.message }],
     };
-  const issues = validateMapping(input.drafts);
+  const issues = validateMapping(input.drafts, { template: true });
   if (hasErrors(issues)) {
     const count = issues.filter((issue) => issue.severity === 'error').length;
     return {
@@ -321,7 +250,13 @@ export function saveAsTemplate(deps: OperationDeps, input: TemplateInput): Templ
   const request: ReplaceTemplateRequest = name === '' ? { column_configs: configs } : { name, column_configs: configs };
   const result = deps.api.replaceTemplate(target.id, request);
   if (!result.ok)
-    return failure(result.error, rows, issues, 'Template not found in your workspace: check the template ID or URL');
+    return failure(
+      result.error,
+      input.drafts,
+      rows,
+      issues,
+      'Template not found in your workspace: check the template ID or URL',
+    );
   const history = loadHistory(deps.stores);
   const template = result.value;
   const saved = {

@@ -1,10 +1,13 @@
 // Checks a sheet's column mapping before anything is sent: keys (format, duplicates), each kind's required fields,
 // and prompt references (`{input}`, `{key}`): unknown keys, references to skipped columns or to columns that come
 // later (a column may only consume columns before it), and cycles. Each problem is pinned to its row and field.
-// Pure: the caller says which keys already exist in the target table (before or after the new columns).
+// Pure: the caller says which keys already exist in the target table (before or after the new columns; a company
+// table's built-in keys among them), or that the mapping is saved as a template, which holds only its own columns: a
+// reference Push resolves in the table is a warning for the template as the dialog checks it, and an error when the
+// template is saved.
 import leven from 'leven';
 import { kindInfo, draftLabel, type ColumnDraft } from './model';
-import { INPUT_REFERENCE, keyProblem, promptReferences } from './keys';
+import { cycles, INPUT_REFERENCE, keyProblem, promptReferences } from './keys';
 
 export type IssueField =
   | 'mapping'
@@ -24,6 +27,9 @@ export type IssueField =
   | 'target'
   | 'position';
 
+/** Keys every company table has built in (service addendum): prompts pushed to one may use them. */
+export const COMPANY_TABLE_KEYS: readonly string[] = ['company_name', 'company_website', 'company_profile'];
+
 export interface MappingIssue {
   /** Index of the draft in the mapping, or null for a problem of the whole mapping or of the target. */
   row: number | null;
@@ -39,7 +45,11 @@ export interface ValidationContext {
   existingAfter?: readonly string[];
   /** Appended to "unknown key" messages (e.g. how to declare keys the table already has). */
   unknownHint?: string;
+  /** Saving as a template (no table keys given): references resolve within the mapping, and messages say so. */
+  template?: boolean;
 }
+
+const TEMPLATE_ONLY_OWN = 'a template holds only its own columns';
 
 const MAX_NAME_LENGTH = 200;
 const MAX_PROMPT_LENGTH = 20000;
@@ -143,45 +153,6 @@ function fieldIssues(draft: ColumnDraft, row: number): MappingIssue[] {
   return issues;
 }
 
-/** Strongly connected components of the reference graph (Tarjan); returns, per row, the rows of its cycle. */
-function cycles(edges: Map<number, number[]>, rows: number[]): Map<number, number[]> {
-  const index = new Map<number, number>();
-  const low = new Map<number, number>();
-  const onStack = new Set<number>();
-  const stack: number[] = [];
-  const result = new Map<number, number[]>();
-  let counter = 0;
-  const visit = (v: number): void => {
-    index.set(v, counter);
-    low.set(v, counter);
-    counter++;
-    stack.push(v);
-    onStack.add(v);
-    for (const w of edges.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: number[] = [];
-      let w: number;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      const selfLoop = (edges.get(v) ?? []).includes(v);
-      if (component.length > 1 || selfLoop) {
-        component.sort((a, b) => a - b);
-        for (const member of component) result.set(member, component);
-      }
-    }
-  };
-  for (const v of rows) if (!index.has(v)) visit(v);
-  return result;
-}
-
 /** What every row's checks need to know of the whole mapping: where each key is, and which rows form cycles. */
 interface MappingIndex {
   drafts: readonly ColumnDraft[];
@@ -251,7 +222,9 @@ function keyIssue(index: MappingIndex, draft: ColumnDraft, row: number): Mapping
       row,
       field: 'key',
       severity: 'warning',
-      message: `The table already has a column with key "${key}": pushing it again would duplicate it (skip it or change the key)`,
+      message: COMPANY_TABLE_KEYS.includes(key)
+        ? `Company tables have a built-in column with key "${key}": pushing to one would duplicate it (change the key)`
+        : `The table already has a column with key "${key}": pushing it again would duplicate it (skip it or change the key)`,
     };
   }
   return null;
@@ -291,23 +264,41 @@ function referenceProblem(
   ref: ReturnType<typeof consumedKeys>[number],
   row: number,
   cycle: number[] | undefined,
-): string | null {
+): Pick<MappingIssue, 'severity' | 'message'> | null {
   const { drafts } = index;
-  if (ref.name === INPUT_REFERENCE) return ref.field === 'emailColumnKey' ? 'Choose a column key, not {input}' : null;
+  const error = (message: string) => ({ severity: 'error' as const, message });
+  if (ref.name === INPUT_REFERENCE)
+    return ref.field === 'emailColumnKey' ? error('Choose a column key, not {input}') : null;
   const target = index.rowOfKey.get(ref.name);
   if (target !== undefined) {
     if ((cycle && cycle.includes(target)) || target <= row) return null;
-    return `Refers to {${ref.name}} of column "${draftLabel(drafts[target])}", which comes later: a column can only use columns before it`;
+    return error(
+      `Refers to {${ref.name}} of column "${draftLabel(drafts[target])}", which comes later: a column can only use columns before it`,
+    );
   }
-  if (index.before.has(ref.name)) return null;
-  if (index.after.has(ref.name)) return `Refers to {${ref.name}}, a table column that will come after the new columns`;
+  // Push resolves it in the table; Save as template cannot, and the dialog says so before either is clicked.
+  if (index.before.has(ref.name))
+    return {
+      severity: 'warning',
+      message: `Uses {${ref.name}} of the table: Push accepts it, Save as template does not (${TEMPLATE_ONLY_OWN})`,
+    };
+  if (index.after.has(ref.name))
+    return error(`Refers to {${ref.name}}, a table column that will come after the new columns`);
   const skipped = index.skippedRowOfKey.get(ref.name);
   if (skipped !== undefined)
-    return `Refers to {${ref.name}} of column "${draftLabel(drafts[skipped])}", which is skipped: include it or remove the reference`;
+    return error(
+      `Refers to {${ref.name}} of column "${draftLabel(drafts[skipped])}", which is skipped: include it or remove the reference`,
+    );
+  if (index.context.template && COMPANY_TABLE_KEYS.includes(ref.name))
+    return error(
+      `Refers to {${ref.name}}, built into company tables: ${TEMPLATE_ONLY_OWN} (add one with this key, or push to a table instead)`,
+    );
   const lookalike = closestKey(ref.name, index.allKnown);
-  return lookalike
-    ? `Unknown key {${ref.name}}: did you mean {${lookalike}}?`
-    : `Unknown key {${ref.name}}: no column has this key${index.context.unknownHint ?? ''}`;
+  return error(
+    lookalike
+      ? `Unknown key {${ref.name}}: did you mean {${lookalike}}?`
+      : `Unknown key {${ref.name}}: no column has this key${index.context.template ? ` (${TEMPLATE_ONLY_OWN})` : (index.context.unknownHint ?? '')}`,
+  );
 }
 
 /**
@@ -331,8 +322,8 @@ export function validateMapping(drafts: readonly ColumnDraft[], context: Validat
     for (const ref of consumedKeys(draft)) {
       if (reported.has(ref.name)) continue;
       reported.add(ref.name);
-      const message = referenceProblem(index, ref, row, cycle);
-      if (message) issues.push({ row, field: ref.field, severity: 'error', message });
+      const problem = referenceProblem(index, ref, row, cycle);
+      if (problem) issues.push({ row, field: ref.field, ...problem });
     }
   }
   return issues;

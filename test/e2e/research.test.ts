@@ -1,6 +1,6 @@
 // Research in the playground: select 3 rows, launch with fields (one with evidence), launch a markdown report for a
 // fourth row, advance time (the poll trigger fires), then see the fields in the grid and the rendered, sanitized
-// report with clickable citations in the panel.
+// report with clickable citations in the panel. The field builder says what "required" changes.
 import * as path from 'path';
 import * as esbuild from 'esbuild';
 import { describeWithBrowser, stackForSuite } from './harness';
@@ -22,6 +22,10 @@ describeWithBrowser('research panel in the playground', () => {
     await panel.fill('#brief', 'Research {Domain}');
     await panel.selectOption('#depth', 'medium');
     await panel.check('#output-fields');
+    // The field builder says what "required" changes.
+    expect(await panel.textContent('#required-hint')).toBe(
+      'A required field the research cannot fill fails the task (refunded). An optional one it cannot fill stays empty, with a note saying so.',
+    );
     await panel.fill('[aria-label="Field 1 name"]', 'headquarters');
     await panel.check('[aria-label="Field 1 with evidence"]');
     await panel.click('#add-field');

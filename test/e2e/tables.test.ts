@@ -1,6 +1,7 @@
 // Tables dialog in the playground: map three columns (a domain input, a research agent using it, an LLM agent that
 // consumes the research), push them to a table and see the created column IDs, then save the mapping as a template
 // (after confirming what it replaces). A new mapping starts with no column included; "Include all / none" set them all.
+// A push the service refuses brings the field it marked into view and names it, however far down its card is.
 import { describeWithBrowser, startStack, type Stack } from './harness';
 
 const TABLE = 'tbl_labs_companies';
@@ -121,5 +122,42 @@ describeWithBrowser('tables dialog in the playground', () => {
     const options = await dialog.locator('#tables-after option').allTextContents();
     expect(options.slice(0, 3).map((text) => text.split(' ')[0])).toEqual(['Domain', 'Research', 'Pitch']);
     await stack.screenshot('tables-4-reopened');
+  });
+
+  it('scrolls to the field the service marked, far down the columns, and names it', async () => {
+    const { page } = stack;
+    const open = (await (await page.waitForSelector('#dialog-frame:visible')).contentFrame())!;
+    await open.click('#tables-close');
+    await page.waitForSelector('#dialog-frame', { state: 'hidden' });
+    // Twenty more columns, then a people finder asking for more results than the service allows (column Z).
+    const extra = Array.from({ length: 20 }, (_, i) => `Extra ${i + 1}`);
+    stack.playground.runtime.spreadsheet.sheet('Companies').setValues('F1:Z1', [[...extra, 'People']]);
+    await page.click('[data-handler="showTablesDialog"]');
+    const dialog = (await (await page.waitForSelector('#dialog-frame:visible')).contentFrame())!;
+    await dialog.waitForSelector('[data-row="25"]');
+    await dialog.click('#tables-include-none');
+    await dialog.check('[aria-label="Include column People"]');
+    await dialog.selectOption('[aria-label="Kind of People"]', 'company_people_finder');
+    await dialog.fill('[aria-label="Roles of People"]', 'CEO');
+    await dialog.fill('[aria-label="Max results of People"]', '500');
+    const inView = () =>
+      dialog.$eval('[aria-label="Max results of People"]', (field) => {
+        const box = field.getBoundingClientRect();
+        const rows = field.closest('.tables-rows')!.getBoundingClientRect();
+        return box.top >= rows.top && box.bottom <= rows.bottom;
+      });
+    await dialog.$eval('.tables-rows', (rows) => rows.scrollTo(0, 0));
+    expect(await inView()).toBe(false);
+    await dialog.fill('#tables-table', TABLE);
+    await dialog.click('#tables-push');
+    await dialog.waitForSelector(
+      '#tables-push-result :text("The service refused the mapping: see the marked field, Max results of \\"People\\"")',
+    );
+    expect(await inView()).toBe(true);
+    expect(
+      await dialog.$eval('[aria-label="Max results of People"]', (field) => field === document.activeElement),
+    ).toBe(true);
+    expect(await dialog.getAttribute('[aria-label="Max results of People"]', 'class')).toContain('invalid');
+    await stack.screenshot('tables-5-refused-field');
   });
 });

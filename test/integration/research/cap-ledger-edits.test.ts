@@ -6,7 +6,8 @@
 // ledger, does not free the daily or the monthly cap either (its days are counted in a zone kept in the document's
 // properties); finished records put back to "queued" create nothing (a create needs its launch's authorisation, kept
 // in the document's properties), and records moved back to "in progress" give nothing back to the spend journal again.
-// Through the built bundle, the emulator and the sandbox.
+// Through the built bundle, the emulator and the sandbox; the cap's figures are checked against the sandbox's money
+// oracle.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { SheetModel } from '../../../dev/gas-runtime/spreadsheet/model';
 import type { LaunchResponse, SpendingGuardDto } from '../../../src/research/contract';
@@ -84,8 +85,11 @@ describe('the spending cap against edits of the research ledger (integration)', 
     const ledger = rt.spreadsheet.getSheet(LEDGER);
     if (!ledger) throw new Error('no ledger sheet');
     edit(rt, ledger);
+    // What the service holds today for the three running tasks, by the oracle: 30.
+    const held = await suite.control.ledgerDay('sbx_pro_token');
+    expect(held.reserved - held.refunded).toBe(30);
     expect(rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar' })).toMatchObject({
-      spentToday: 30,
+      spentToday: held.reserved - held.refunded,
       left: 0,
     });
     const next = launch(rt, REQUEST, [5, 6, 7]);
@@ -102,10 +106,10 @@ describe('the spending cap against edits of the research ledger (integration)', 
     const companies = await suite.control.companies(2);
     const rt = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
     rt.run('setSpendingGuard', [{ daily: 30, monthly: null }], { kind: 'sidebar' });
-    const before = await suite.control.credits('sbx_pro_token');
     expect(launch(rt, REQUEST, [2, 3])).toMatchObject({ ok: true, created: 2 });
     await runUntilSettled(suite, rt);
-    const charged = before - (await suite.control.credits('sbx_pro_token'));
+    const { charged, reserved, refunded } = await suite.control.ledgerDay('sbx_pro_token');
+    expect(reserved - refunded).toBe(charged);
     expect(charged).toBeLessThan(20);
     const guard = () => rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar' });
     expect(guard()).toMatchObject({ spentToday: charged, left: 30 - charged });

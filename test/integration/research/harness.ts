@@ -1,6 +1,7 @@
 // Shared by the research integration tests and benchmark, on top of the common harness (test/integration/harness.ts,
 // whose sandbox they start on a manual clock): a runtime whose clock follows the sandbox's with a sheet of companies,
-// and helpers that act like the Research panel (launch, poll) and the trigger (tick), advancing both clocks together.
+// helpers that act like the Research panel (launch, poll) and the trigger (tick), advancing both clocks together, and
+// readings of the sandbox's money oracle (what a token's research reserved, charged and refunded) to check figures by.
 import {
   createManualClock,
   type Behaviours,
@@ -8,6 +9,7 @@ import {
   type ManualClock,
   type RunOptions,
 } from '../../../dev/gas-runtime';
+import type { CreditMovements } from '../../../dev/sandbox/control-client';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
 import type { LaunchRequest, OutputRequest } from '../../../src/research/launch-request';
 import { closeAfterTest, runtimeFor as commonRuntime, USER, BUNDLE, type SandboxStack } from '../harness';
@@ -108,4 +110,43 @@ export function noteAt(runtime: GasRuntime, header: string, row: number): string
   const sheet = runtime.spreadsheet.sheet(SHEET);
   const index = sheet.getDisplayValues()[0].indexOf(header);
   return sheet.getNotes()[row - 1]?.[index] ?? '';
+}
+
+/** The money oracle's totals for the token over every day so far: what its research reserved, charged and refunded. */
+export async function oracleTotals(world: World, token = 'sbx_pro_token'): Promise<CreditMovements> {
+  const totals: CreditMovements = { reserved: 0, charged: 0, refunded: 0 };
+  for (const day of (await world.control.ledger(token)).days) {
+    totals.reserved += day.reserved;
+    totals.charged += day.charged;
+    totals.refunded += day.refunded;
+  }
+  return totals;
+}
+
+/** The money oracle's credits charged per task id (over every day) for the token's research. */
+export async function oracleCharges(world: World, token = 'sbx_pro_token'): Promise<Map<string, number>> {
+  const charged = new Map<string, number>();
+  for (const day of (await world.control.ledger(token)).days)
+    for (const task of day.tasks) charged.set(task.id, (charged.get(task.id) ?? 0) + task.charged);
+  return charged;
+}
+
+/**
+ * Each row's "Done (N credits)" Status cell beside what the oracle charged for the row's latest task (the poll lists
+ * the newest first): `shown` null when the cell says something else.
+ */
+export async function doneFiguresAndCharges(
+  world: World,
+  runtime: GasRuntime,
+  token = 'sbx_pro_token',
+): Promise<Array<{ row: number; shown: number | null; charged: number | undefined }>> {
+  const charged = await oracleCharges(world, token);
+  const statuses = column(runtime, 'Status');
+  const seen = new Set<number>();
+  return poll(runtime).rows.flatMap((entry) => {
+    if (entry.row === null || entry.taskId === null || seen.has(entry.row)) return [];
+    seen.add(entry.row);
+    const shown = /^Done \((\d+) credits\)$/.exec(statuses[entry.row - 2] ?? '');
+    return [{ row: entry.row, shown: shown ? Number(shown[1]) : null, charged: charged.get(entry.taskId) }];
+  });
 }

@@ -1,6 +1,7 @@
 // Creates whose answer is lost, through the built bundle, the emulator and the sandbox: the sandbox creates (and
 // charges) the task, then drops the connection, and its task list lags behind. No task is ever sent twice on the
-// absence of evidence; the launch says what happened; the user decides with Check again or Send anyway.
+// absence of evidence; the launch says what happened; the user decides with Check again or Send anyway. The cap's
+// figures are checked against the sandbox's money oracle.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { SpendingGuardAnswer, SpendingGuardDto, UnconfirmedActionResponse } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch-request';
@@ -89,6 +90,8 @@ describe('research creates whose answer was lost (integration)', () => {
     const setCap = (daily: number) =>
       rt.run<SpendingGuardAnswer>('setSpendingGuard', [{ daily, monthly: null }], { kind: 'sidebar' });
     const spentToday = () => rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar' }).spentToday;
+    /** What the service reserved today by the money oracle (unconfirmed creates count at their reservation). */
+    const reserved = async () => (await suite.control.ledgerDay('sbx_pro_token')).reserved;
     setCap(30);
     // Three creates served and dropped; the list hides them (it lags by a day).
     await suite.control.setFault({ route: 'tasks.create', dropAfterServeRate: 1, count: 3 });
@@ -100,7 +103,8 @@ describe('research creates whose answer was lost (integration)', () => {
       .map((row) => row.entryId);
     expect(ids).toHaveLength(3);
     expect(await taskCount()).toBe(3);
-    expect(spentToday()).toBe(30);
+    expect(await reserved()).toBe(30);
+    expect(spentToday()).toBe(await reserved());
     const send = () => rt.run<UnconfirmedActionResponse>('sendUnconfirmedResearchAnyway', [ids], { kind: 'sidebar' });
     // The three may have started: sending them again may reserve 30 more, and the cap has no room for it.
     expect(send()).toEqual({
@@ -113,7 +117,8 @@ describe('research creates whose answer was lost (integration)', () => {
     setCap(60);
     expect(send()).toEqual({ ok: true, message: 'Sent 3 again' });
     expect(await taskCount()).toBe(6);
-    expect(spentToday()).toBe(60);
+    expect(await reserved()).toBe(60);
+    expect(spentToday()).toBe(await reserved());
     // So does the next launch (a re-run of row 2): no room.
     expect(launch(rt, { template: 'Research {Domain}', depth: 'medium', output, rerun: true }, [2])).toMatchObject({
       ok: false,

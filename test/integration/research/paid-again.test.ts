@@ -3,7 +3,7 @@
 // panel's "Research again" (`again`) launches it, once. Through the built bundle, the emulator and the sandbox.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import { sandboxSuite } from '../harness';
-import { column, launch, runtimeFor, runUntilSettled, REPORT_OUTPUT } from './harness';
+import { column, launch, oracleTotals, runtimeFor, runUntilSettled, REPORT_OUTPUT } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -49,5 +49,8 @@ describe('research on rows that already hold a result (integration)', () => {
     expect(again).toMatchObject({ ok: true, created: 1, skippedDone: [] });
     expect(await serviceTasks()).toBe(tasksBefore + 2);
     expect(await suite.control.credits('sbx_pro_token')).toBe(creditsBefore - 2 * 10);
+    // By the money oracle: one reservation per task sent, four in all (the first launch's two, row 4, row 2 again).
+    const oracle = await oracleTotals(suite);
+    expect(oracle.reserved).toBe(4 * 10);
   });
 });

@@ -1,5 +1,6 @@
 // Research through the built bundle, the Apps Script emulator and the sandbox over HTTP: launch from the panel's
-// endpoint, trigger ticks on a manual clock, results written into the right rows.
+// endpoint, trigger ticks on a manual clock, results written into the right rows; every credit figure shown (a row's
+// "Done (N credits)", history's cost, the credits badge) checked against the sandbox's money oracle.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { HistoryPageDto, WriteToRowResponse } from '../../../src/research/contract';
 import type { ReportDto } from '../../../src/research/contract';
@@ -8,7 +9,10 @@ import { sandboxSuite } from '../harness';
 import {
   advance,
   column,
+  doneFiguresAndCharges,
   launch,
+  oracleCharges,
+  oracleTotals,
   noteAt,
   poll,
   runtimeFor,
@@ -23,10 +27,6 @@ jest.setTimeout(60000);
 const suite = sandboxSuite({ clock: 'manual' });
 
 let runtime: GasRuntime | null = null;
-
-function costs(statuses: string[]): number {
-  return statuses.reduce((sum, status) => sum + Number(/^Done \((\d+) credits\)$/.exec(status)?.[1] ?? 0), 0);
-}
 
 function select(rt: GasRuntime, row: number): void {
   const sheet = rt.spreadsheet.sheet(SHEET);
@@ -75,10 +75,21 @@ describe('research (integration)', () => {
       expect(reports[i]).toContain(String(row[1]));
     });
     expect(column(runtime, 'Sources')[0]).toMatch(/^\[1\] https?:\/\//);
-    // The trigger goes away when nothing is pending; credits match what the status cells say was billed.
+    // The trigger goes away when nothing is pending; each row's "Done (N credits)" is what the oracle says its task
+    // was charged, the failed brief was charged nothing, and the badge shows the balance the oracle's moves leave.
     expect(runtime.triggers.list().filter((t) => t.handler === 'sheetScoutTimer')).toHaveLength(0);
-    const after = await suite.control.credits('sbx_pro_token');
-    expect(before - after).toBe(costs(statuses));
+    const figures = await doneFiguresAndCharges(suite, runtime);
+    expect(figures).toHaveLength(19);
+    expect(figures.filter((figure) => figure.shown !== null)).toHaveLength(18);
+    for (const figure of figures)
+      if (figure.shown !== null) expect(figure).toEqual({ ...figure, charged: figure.shown });
+    const oracle = await oracleTotals(suite);
+    expect(oracle.charged).toBe(figures.reduce((sum, figure) => sum + (figure.shown ?? 0), 0));
+    expect(oracle.reserved).toBe(19 * 10);
+    expect(runtime.run<{ availableCredits: number }>('getCredits', [], { kind: 'sidebar' })).toEqual({
+      availableCredits: before - oracle.reserved + oracle.refunded,
+      email: 'pro@sandbox.example.com',
+    });
     const tasks = await suite.control.tasks('sbx_pro_token');
     expect(tasks).toHaveLength(19);
   });
@@ -137,6 +148,37 @@ describe('research (integration)', () => {
     expect(checked).toBe(6);
   });
 
+  it('fills a required careers-page URL, and says in the note of each field the research did not fill that it was not found', async () => {
+    const companies = await suite.control.companies(5);
+    runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
+    const output: OutputRequest = {
+      kind: 'fields',
+      statusHeader: 'Status',
+      fields: [
+        { name: 'employee_count', type: 'integer', required: true, evidence: false },
+        { name: 'careers_page', type: 'url', required: true, evidence: false },
+        { name: 'funding_stage', type: 'string', required: false, evidence: false },
+        { name: 'ceo_portrait', type: 'url', required: false, evidence: true },
+      ],
+    };
+    expect(launch(runtime, { template: 'Research {Domain}', depth: 'medium', output }, [2, 3, 4, 5, 6])).toMatchObject({
+      created: 5,
+    });
+    await runUntilSettled(suite, runtime);
+    const figures = await doneFiguresAndCharges(suite, runtime);
+    expect(figures.map((figure) => figure.shown)).toEqual(figures.map((figure) => figure.charged));
+    expect(figures).toHaveLength(5);
+    expect(column(runtime, 'careers_page')).toEqual(companies.map((c) => `https://${c.domain}/careers`));
+    for (let row = 2; row <= 6; row++) {
+      expect(noteAt(runtime, 'employee_count', row)).toBe('');
+      expect(noteAt(runtime, 'careers_page', row)).toBe('');
+      for (const empty of ['funding_stage', 'ceo_portrait']) {
+        expect(column(runtime, empty)[row - 2]).toBe('');
+        expect(noteAt(runtime, empty, row)).toMatch(/^Not found by the research: /);
+      }
+    }
+  });
+
   it('refuses launches the plan or credits do not allow, and reports 402s from the service per row', async () => {
     const companies = await suite.control.companies(2);
     runtime = await runtimeFor(suite, [['Company'], ...companies.map((c) => [c.name])], 'sbx_low_token');
@@ -158,6 +200,7 @@ describe('research (integration)', () => {
     tick(runtime);
     expect(column(runtime, 'Status')[0]).toBe('Failed: Needs 10 credits, you have 4: try a lower depth');
     expect(await suite.control.tasks('sbx_low_token')).toHaveLength(0);
+    expect((await suite.control.ledger('sbx_low_token')).days).toEqual([]);
     await runtime.close();
 
     runtime = await runtimeFor(suite, [['Company'], ...companies.map((c) => [c.name])], 'sbx_free_token');
@@ -274,7 +317,10 @@ describe('research (integration)', () => {
 
     const history = runtime.run<HistoryPageDto>('listResearchHistory', [0], { kind: 'sidebar' });
     expect(history.items).toHaveLength(3);
-    expect(history.items.every((item) => item.status === 'done' && item.cost === item.agents * 2)).toBe(true);
+    const charged = await oracleCharges(suite);
+    expect(history.items.map((item) => [item.status, item.cost])).toEqual(
+      history.items.map((item) => ['done', charged.get(item.id)]),
+    );
     expect(history.hasMore).toBe(false);
 
     // Import the deleted row's task into the spare row (now row 4) with the current mapping.

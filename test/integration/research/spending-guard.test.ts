@@ -1,12 +1,13 @@
 // The research spending guard through the bundle, the emulator and the sandbox: two editors launching at the same
 // moment never pass the spreadsheet's cap (the second launch is checked against the first's records under the
 // document lock), the cap counts what the service charged; anyone may set or lower the cap, only the account that set
-// it raises or removes it (issue 28).
+// it raises or removes it (issue 28). The cap's figures and the credits badge are checked against the sandbox's money
+// oracle (what the service reserved, charged and refunded today).
 import { createManualClock, type GasRuntime, type ServiceCallInfo } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { runtimeFor, closeAfterTest, sandboxSuite } from '../harness';
 import type { LaunchResponse, SpendingGuardAnswer, SpendingGuardDto } from '../../../src/research/contract';
-import { runUntilSettled, SHEET, USER } from './harness';
+import { oracleTotals, runUntilSettled, SHEET, USER } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -56,20 +57,29 @@ describe('research spending guard (integration)', () => {
       if (!second && call.service === 'UrlFetchApp') second = launch(EDITOR, [4, 5]);
     });
     expect(second).toMatchObject({ ok: true, created: 2 });
+    // The refusal's figures are what the service holds today by the money oracle: Ben's reservations, none refunded.
+    const held = await suite.control.ledgerDay('sbx_pro_token');
+    expect(held.tasks).toHaveLength(2);
+    const spent = held.reserved - held.refunded;
     expect(first).toMatchObject({
       ok: false,
-      message: expect.stringMatching(
-        /^Over this spreadsheet's research spending cap: 2 rows reserve 20 credits, 10 left \(20 of 30 today spent\)\. 1 row fit\.$/,
-      ),
+      message: `Over this spreadsheet's research spending cap: 2 rows reserve 20 credits, ${30 - spent} left (${spent} of 30 today spent). 1 row fit.`,
     });
     const tasks = await suite.control.call<unknown[]>('GET', '/_sandbox/tasks');
     expect(tasks).toHaveLength(2);
     // What the service charged, not the estimate: once done, the room follows the agents that ran.
     await runUntilSettled(suite, rt);
     const after = rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar', user: USER });
-    expect(after.spentToday).toBe(creditsBefore - (await suite.control.credits('sbx_pro_token')));
-    expect(after.spentToday).toBeLessThanOrEqual(20);
-    expect(after.left).toBe(30 - after.spentToday);
+    const today = await suite.control.ledgerDay('sbx_pro_token');
+    const month = await oracleTotals(suite);
+    expect(today.reserved - today.refunded).toBe(today.charged);
+    expect(today.charged).toBeLessThanOrEqual(20);
+    expect(after).toMatchObject({ spentToday: today.charged, spentThisMonth: month.charged, left: 30 - today.charged });
+    // The credits badge shows the balance the oracle's movements leave.
+    expect(rt.run<{ availableCredits: number }>('getCredits', [], { kind: 'sidebar', user: USER })).toEqual({
+      availableCredits: creditsBefore - today.reserved + today.refunded,
+      email: 'pro@sandbox.example.com',
+    });
   });
 
   it('anyone may set or lower the cap; only the account that set it raises or removes it, and the panels say who', async () => {

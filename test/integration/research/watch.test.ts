@@ -1,12 +1,13 @@
 // Account watch through the built bundle, the emulator and the sandbox over HTTP (issue 27, part 2): the cost is
 // confirmed before saving; the document's timer runs each due run with every panel closed; a company the sandbox
 // changes between runs gets its Signals cell and "Was X until" notes; the spending cap stops a run before anything is
-// paid; pause, resume and stop; a run cut short by the execution limit resumes without paying twice for a row.
+// paid; pause, resume and stop; a run cut short by the execution limit resumes without paying twice for a row. What
+// each run reserved and charged, and the credits badge, are checked against the sandbox's money oracle.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { OutputRequest, WatchAnswer, WatchRequest } from '../../../src/research/contract';
 import { FIRST_LOOK } from '../../../src/research/watch';
 import { sandboxSuite } from '../harness';
-import { advance, column, noteAt, poll, runtimeFor, SHEET, tick } from './harness';
+import { advance, column, doneFiguresAndCharges, noteAt, oracleTotals, poll, runtimeFor, SHEET, tick } from './harness';
 
 const suite = sandboxSuite({ clock: 'manual' });
 const OUTPUT: OutputRequest = {
@@ -22,6 +23,7 @@ const OUTPUT: OutputRequest = {
 const HOUR = 3_600_000;
 const OTHER_EDITOR = 'ben@example.com';
 const DAY = 24 * HOUR;
+const CREDITS = 100_000;
 
 let runtime: GasRuntime;
 let domains: string[];
@@ -29,7 +31,7 @@ let domains: string[];
 /** A sheet of `rows` companies (each twice with `repeat`) for the runtime; `users`: other editors. */
 async function world(rows = 3, options: { users?: string[]; repeat?: boolean } = {}): Promise<void> {
   await suite.control.reset();
-  await suite.control.setAccount('sandbox-pro', { credits: 100_000 });
+  await suite.control.setAccount('sandbox-pro', { credits: CREDITS });
   const companies = await suite.control.companies(rows);
   domains = companies.map((company) => company.domain);
   const data = companies.map((c) => [c.name, c.domain]);
@@ -66,6 +68,23 @@ function watchAll(): WatchAnswer {
   return call('saveResearchWatch', [request(asked.confirm?.creditsPerRun ?? null)]);
 }
 
+/**
+ * Checks a settled run by the money oracle: the run reserved `creditsPerRun` on its day, each row's "Done (N credits)"
+ * is what the oracle charged its task, and the badge shows the balance the oracle's moves leave.
+ */
+async function expectRunFiguresTrue(creditsPerRun: number): Promise<void> {
+  const runDay = await suite.control.ledgerDay('sbx_pro_token');
+  expect(runDay.reserved).toBe(creditsPerRun);
+  const figures = await doneFiguresAndCharges(suite, runtime);
+  expect(figures.filter((figure) => figure.shown !== null)).toHaveLength(domains.length);
+  for (const figure of figures) if (figure.shown !== null) expect(figure).toEqual({ ...figure, charged: figure.shown });
+  const totals = await oracleTotals(suite);
+  expect(runtime.run<{ availableCredits: number }>('getCredits', [], { kind: 'sidebar' })).toEqual({
+    availableCredits: CREDITS - totals.reserved + totals.refunded,
+    email: 'pro@sandbox.example.com',
+  });
+}
+
 /** Moves both clocks to `at` hour by hour, firing the document's timer (if it has one) as Google would. */
 async function hoursUntil(at: number): Promise<void> {
   while (runtime.clock.now() < at) {
@@ -97,6 +116,7 @@ describe('account watch', () => {
     expect(column(runtime, 'Status').every((status) => /^Done/.test(status))).toBe(true);
     expect(column(runtime, 'Signals')).toEqual([FIRST_LOOK, FIRST_LOOK, FIRST_LOOK]);
     expect(noteAt(runtime, 'Signals', 1)).toBe('');
+    await expectRunFiguresTrue(saved.watch?.creditsPerRun as number);
     const before = column(runtime, 'employee_count');
     expect(before.every((value) => value !== '')).toBe(true);
     const watch = call('getResearchWatch').watch;
@@ -118,6 +138,7 @@ describe('account watch', () => {
     expect(noteAt(runtime, 'employee_count', 3)).toMatch(new RegExp(`^Was ${before[1]} until \\d{4}-\\d{2}-\\d{2}`));
     expect(noteAt(runtime, 'employee_count', 2)).toBe('');
     expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(6);
+    await expectRunFiguresTrue(saved.watch?.creditsPerRun as number);
   });
 
   it('does not start a run the spending cap has no room for, and says so in the watch', async () => {
@@ -127,10 +148,15 @@ describe('account watch', () => {
     const next = call('getResearchWatch').watch?.nextRunAt as number;
     await hoursUntil(next + HOUR);
     const watch = call('getResearchWatch').watch;
-    expect(watch?.lastRun?.text).toMatch(/^Not started: .*cap/i);
+    // The cap's figures are what the oracle says was spent this month: nothing.
+    const month = await oracleTotals(suite);
+    expect(watch?.lastRun?.text).toBe(
+      `Not started: Over this spreadsheet's research spending cap: 3 rows reserve 30 credits, ${20 - month.charged} left (${month.charged} of 20 this month spent). 2 rows fit.`,
+    );
     // With the panels closed, the sheet says it too: on the Signals header's note.
     expect(noteAt(runtime, 'Signals', 1)).toMatch(/^Account watch, run of \d{4}-\d{2}-\d{2}: Not started: .*cap/i);
     expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(0);
+    expect((await suite.control.ledger('sbx_pro_token')).days).toEqual([]);
     expect(watch?.nextRunAt).toBe(next + 7 * DAY);
   });
 
@@ -209,5 +235,6 @@ describe('account watch', () => {
     expect(call('getResearchWatch').watch?.lastRun?.text).toBe('Researching (resumed after an interruption)');
     expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(5);
     expect(column(runtime, 'Signals')).toEqual(Array(5).fill(FIRST_LOOK));
+    await expectRunFiguresTrue(5 * 10);
   });
 });

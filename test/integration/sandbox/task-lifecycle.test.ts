@@ -223,6 +223,65 @@ describe('billing (1.4, 3, 8)', () => {
   });
 });
 
+describe('money oracle (GET /_sandbox/ledger)', () => {
+  test('records per token and UTC day what research reserved, charged and refunded, a task finishing after midnight on the next day', async () => {
+    const done = await sandbox.createTask({ brief: `Research ${withSocial[1].domain}` });
+    const doneAgents = (await sandbox.runTask(done.id)).pop().agents;
+    const failed = await sandbox.createTask({ brief: 'asdf' });
+    await sandbox.runTask(failed.id);
+    const solo = await sandbox.createTask({ brief: `Research ${withSocial[2].domain}` }, TOKENS.solo);
+    const soloAgents = (await sandbox.runTask(solo.id, TOKENS.solo)).pop().agents;
+    // Five seconds before midnight UTC: reserved today, charged and refunded tomorrow.
+    const now = Date.parse((await sandbox.control('GET', 'clock')).now);
+    await sandbox.advance(Date.parse('2025-06-02T23:59:55Z') - now);
+    const late = await sandbox.createTask({ brief: `Research ${withSocial[3].domain}`, depth: 'high' });
+    const lateAgents = (await sandbox.runTask(late.id)).pop().agents;
+
+    const ledger = (await sandbox.control('GET', `ledger/${TOKENS.pro}`)) as any;
+    expect(ledger).toEqual({
+      token: TOKENS.pro,
+      account: 'sandbox-pro',
+      days: [
+        {
+          day: '2025-06-02',
+          reserved: 50,
+          charged: 2 * doneAgents,
+          refunded: 10 - 2 * doneAgents + 10,
+          tasks: [
+            { id: done.id, reserved: 10, charged: 2 * doneAgents, refunded: 10 - 2 * doneAgents },
+            { id: failed.id, reserved: 10, charged: 0, refunded: 10 },
+            { id: late.id, reserved: 30, charged: 0, refunded: 0 },
+          ],
+        },
+        {
+          day: '2025-06-03',
+          reserved: 0,
+          charged: 2 * lateAgents,
+          refunded: 30 - 2 * lateAgents,
+          tasks: [{ id: late.id, reserved: 0, charged: 2 * lateAgents, refunded: 30 - 2 * lateAgents }],
+        },
+      ],
+    });
+    // What the oracle records is what the balance moved by, token by token.
+    const moved = ledger.days.reduce((sum: number, day: any) => sum - day.reserved + day.refunded, 0);
+    expect(await sandbox.credits()).toBe(500 + moved);
+    const all = (await sandbox.control('GET', 'ledger')) as any[];
+    expect(all.map((entry) => entry.account).sort()).toEqual(['sandbox-pro', 'sandbox-solo']);
+    expect(all.find((entry) => entry.token === TOKENS.solo).days).toEqual([
+      {
+        day: '2025-06-02',
+        reserved: 10,
+        charged: 2 * soloAgents,
+        refunded: 10 - 2 * soloAgents,
+        tasks: [{ id: solo.id, reserved: 10, charged: 2 * soloAgents, refunded: 10 - 2 * soloAgents }],
+      },
+    ]);
+    expect((await sandbox.call('GET', '/_sandbox/ledger/sbx_nobody', { token: null })).status).toBe(404);
+    await sandbox.reset();
+    expect(await sandbox.control('GET', 'ledger')).toEqual([]);
+  });
+});
+
 describe('failures (3, 7)', () => {
   test.each(['asdf', 'tell me something', '   '])(
     'brief %p fails asynchronously with reasons and fix suggestions, nothing charged',

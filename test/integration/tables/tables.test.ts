@@ -247,7 +247,13 @@ describe('Tables > Map columns...', () => {
       }),
     );
     const refused = pushColumns(drafts, CONTACTS, { at: 'end' });
-    expect(refused).toEqual(expect.objectContaining({ status: 'failed', ambiguous: false }));
+    expect(refused).toEqual(
+      expect.objectContaining({
+        status: 'failed',
+        ambiguous: false,
+        message: 'The service refused the mapping: see the marked field, Max results of "People"',
+      }),
+    );
     expect(refused.issues).toEqual([
       expect.objectContaining({
         row: 1,
@@ -262,6 +268,45 @@ describe('Tables > Map columns...', () => {
     });
     expect(badAnchor.issues).toEqual([expect.objectContaining({ row: null, field: 'position' })]);
     expect((await tableColumns(CONTACTS)).map((column) => column.config.key)).toEqual(['full_name', 'email']);
+  });
+
+  it("knows a company table's built-in keys; Push and Save as template agree on what a prompt may use", async () => {
+    setHeaders(['Domain', 'Pitch']);
+    const drafts = edit(state().drafts, { Pitch: agentOf('Pitch {company_name} from {company_profile}') });
+    // Nothing listed under "Keys already in the table": a company table has them built in.
+    expect(pushColumns(drafts, COMPANIES, { at: 'end' }).status).toBe('created');
+    // A table without them: the service refuses, and the answer names the field it marked.
+    const refused = pushColumns(drafts, CONTACTS, { at: 'end' });
+    expect(refused).toMatchObject({
+      status: 'failed',
+      message: 'The service refused the mapping: see the marked field, Prompt of "Pitch"',
+    });
+    // A template holds only its own columns: refused before anything is sent, saying why, as the dialog warned.
+    const saveTemplate = () =>
+      runtime.run<TemplateResponse>(
+        'saveTablesTemplate',
+        [{ sheetId: state().sheetId, drafts, template: TEMPLATE, name: '', confirmReplace: true }],
+        { kind: 'sidebar' },
+      );
+    const template = saveTemplate();
+    expect(template).toMatchObject({ status: 'invalid', message: 'Fix 2 problems before saving the template' });
+    expect(template.issues.filter((issue) => issue.severity === 'error').map((issue) => issue.message)).toEqual([
+      'Refers to {company_name}, built into company tables: a template holds only its own columns (add one with this key, or push to a table instead)',
+      'Refers to {company_profile}, built into company tables: a template holds only its own columns (add one with this key, or push to a table instead)',
+    ]);
+    expect(runtime.httpLog.filter((entry) => entry.url.includes('/templates/')).length).toBe(0);
+    // With a company_name column of its own, the template may use that one.
+    setHeaders(['Domain', 'Company name', 'Pitch']);
+    const own = edit(state().drafts, {
+      'Company name': { key: 'company_name' },
+      Pitch: agentOf('Pitch {company_name}'),
+    });
+    const saved = runtime.run<TemplateResponse>(
+      'saveTablesTemplate',
+      [{ sheetId: state().sheetId, drafts: own, template: TEMPLATE, name: '', confirmReplace: true }],
+      { kind: 'sidebar' },
+    );
+    expect(saved.status).toBe('saved');
   });
 
   it("replaces a template's column list and name", async () => {

@@ -102,6 +102,33 @@ describe('schema reports', () => {
     expect(fields.facts).toHaveProperty('city');
   });
 
+  test("a required URL naming a page of the company's site is that page; one the research cannot make fails the task", () => {
+    const domain = index.companies[30].domain;
+    const { task } = runToEnd({
+      type: 'object',
+      properties: {
+        careers_page: { type: 'string', format: 'uri' },
+        pricingUrl: { type: 'string', format: 'uri' },
+        website: { type: 'string', format: 'uri' },
+      },
+      required: ['careers_page', 'pricingUrl', 'website'],
+    });
+    expect(task.status).toBe('done');
+    expect((task.report as { fields: Record<string, unknown> }).fields).toEqual({
+      careers_page: `https://${domain}/careers`,
+      pricingUrl: `https://${domain}/pricing`,
+      website: `https://${domain}/`,
+    });
+    const { task: failed, credits } = runToEnd({
+      type: 'object',
+      properties: { ceo_portrait: { type: 'string', format: 'uri' } },
+      required: ['ceo_portrait'],
+    });
+    expect(failed.status).toBe('failed');
+    expect(failed.failure_reason).toMatch(/^Internal error: the research could not fill output_schema/);
+    expect(credits).toBe(500);
+  });
+
   test('a required value no evidence can satisfy fails the task as an internal error, refunding everything', () => {
     const { task, credits } = runToEnd({
       type: 'object',

@@ -1,8 +1,8 @@
 import type { ApiError, Result } from '../../../src/api/errors';
 import type { ColumnRecord, CreateColumnsRequest, ReplaceTemplateRequest, Template } from '../../../src/api/types';
+import { pinValidationDetails } from '../../../src/tables/refusals';
 import {
   readDeclaredKeys,
-  pinValidationDetails,
   placeColumns,
   positionContext,
   pushToTable,
@@ -219,12 +219,34 @@ describe('pushToTable', () => {
       position: { at: 'after', columnId: 'zzz' },
     });
     expect(outcome).toEqual(
-      expect.objectContaining({ status: 'failed', message: 'The service refused the mapping: see the 1 marked field' }),
+      expect.objectContaining({
+        status: 'failed',
+        message: 'The service refused the mapping: see the marked field, Prompt of "Research"',
+      }),
     );
     expect(outcome.issues).toEqual([
       { row: 2, field: 'prompt', severity: 'error', message: 'Service: unknown key' },
       { row: null, field: 'position', severity: 'error', message: 'Service: unknown column' },
     ]);
+  });
+
+  it('names each field the service marked, by its label and column', () => {
+    const { api, deps } = setup();
+    const configsAt = (index: number, ...rest: Array<string | number>) => ['body', 'column_configs', index, ...rest];
+    api.columnResults.push(
+      fail({
+        kind: 'validation',
+        detail: [
+          { loc: configsAt(1, 'value', 'prompt'), msg: 'unknown key', type: 'value_error' },
+          { loc: configsAt(1, 'value', 'prompt'), msg: 'too long', type: 'value_error' },
+          { loc: configsAt(0, 'name'), msg: 'taken', type: 'value_error' },
+        ],
+      }),
+    );
+    const outcome = pushToTable(deps, { drafts: example(), tableInput: 'tbl_1', position: { at: 'end' } });
+    expect(outcome).toMatchObject({
+      message: 'The service refused the mapping: see the 2 marked fields, Prompt of "Research", Name of "Domain"',
+    });
   });
 });
 
@@ -271,11 +293,16 @@ describe('helpers', () => {
       context.existingBefore,
       context.existingAfter,
     ];
-    expect(split(positionContext(table, { at: 'after', columnId: 'id_b' }))).toEqual([['a', 'b'], ['c']]);
-    expect(split(positionContext(table, { at: 'after', columnId: 'unknown' }))).toEqual([['a', 'b', 'c'], []]);
-    expect(split(positionContext(undefined, { at: 'beginning' }, ['company_name']))).toEqual([[], ['company_name']]);
-    expect(split(positionContext(table, { at: 'after', columnId: 'id_a' }, ['x']))).toEqual([
-      ['a', 'x'],
+    // A company table's built-in keys are known like the keys the user lists.
+    const builtIn = ['company_name', 'company_website', 'company_profile'];
+    expect(split(positionContext(table, { at: 'after', columnId: 'id_b' }))).toEqual([['a', 'b', ...builtIn], ['c']]);
+    expect(split(positionContext(table, { at: 'after', columnId: 'unknown' }))).toEqual([
+      ['a', 'b', 'c', ...builtIn],
+      [],
+    ]);
+    expect(split(positionContext(undefined, { at: 'beginning' }, ['company_name']))).toEqual([[], builtIn]);
+    expect(split(positionContext(table, { at: 'after', columnId: 'id_a' }, ['x', 'b']))).toEqual([
+      ['a', 'x', ...builtIn],
       ['b', 'c'],
     ]);
     expect(positionContext(table, { at: 'end' }).unknownHint).toContain('Keys already in the table');
@@ -302,13 +329,25 @@ describe('declared table keys', () => {
 
   it('lets a push reference keys the table already has, when declared', () => {
     const { api, deps } = setup();
-    const drafts = [agent('About', 'Describe {company_website}')];
+    const drafts = [agent('About', 'Describe {stage}')];
     const blocked = pushToTable(deps, { drafts, tableInput: 'tbl_1', position: { at: 'end' } });
     expect(blocked.issues[0].message).toContain('Keys already in the table');
     expect(
-      pushToTable(deps, { drafts, tableInput: 'tbl_1', position: { at: 'end' }, tableKeys: ['company_website'] })
-        .status,
+      pushToTable(deps, { drafts, tableInput: 'tbl_1', position: { at: 'end' }, tableKeys: ['stage'] }).status,
     ).toBe('created');
+    expect(api.calls).toHaveLength(1);
+  });
+
+  it("knows a company table's built-in keys: a push may use them undeclared, a template may not", () => {
+    const { api, deps } = setup();
+    const drafts = [agent('About', 'Describe {company_website} for {company_name}')];
+    expect(pushToTable(deps, { drafts, tableInput: 'tbl_1', position: { at: 'end' } }).status).toBe('created');
+    const template = saveAsTemplate(deps, { drafts, templateInput: 'tpl_1', name: '', confirmReplace: true });
+    expect(template).toMatchObject({ status: 'invalid', message: 'Fix 2 problems before saving the template' });
+    expect(template.issues.map((issue) => issue.message)).toEqual([
+      'Refers to {company_website}, built into company tables: a template holds only its own columns (add one with this key, or push to a table instead)',
+      'Refers to {company_name}, built into company tables: a template holds only its own columns (add one with this key, or push to a table instead)',
+    ]);
     expect(api.calls).toHaveLength(1);
   });
 });

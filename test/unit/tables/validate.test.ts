@@ -164,11 +164,30 @@ describe('validateMapping', () => {
 
   it("uses the table's known columns: before the new ones they can be referenced; after, not; same key warns", () => {
     const drafts = [agent('Summary', 'Summarize {research}'), draft('Domain')];
-    expect(errors(validateMapping(drafts, { existingBefore: ['research'] }))).toEqual([]);
+    // Push resolves it in the table; the dialog warns that a template could not (it holds only its own columns).
+    expect(validateMapping(drafts, { existingBefore: ['research'] })).toEqual([
+      {
+        row: 0,
+        field: 'prompt',
+        severity: 'warning',
+        message:
+          'Uses {research} of the table: Push accepts it, Save as template does not (a template holds only its own columns)',
+      },
+    ]);
     expect(errors(validateMapping(drafts, { existingAfter: ['research'] }))).toEqual([
       expect.objectContaining({ row: 0, message: expect.stringContaining('after the new columns') }),
     ]);
     const warned = validateMapping(drafts, { existingBefore: ['research', 'domain'] });
-    expect(warned).toEqual([expect.objectContaining({ row: 1, field: 'key', severity: 'warning' })]);
+    expect(warned).toEqual([
+      expect.objectContaining({ row: 0, field: 'prompt', severity: 'warning' }),
+      expect.objectContaining({ row: 1, field: 'key', severity: 'warning' }),
+    ]);
+    // Saved as a template, the same reference is an error, said the same way.
+    expect(errors(validateMapping(drafts, { template: true }))).toEqual([
+      expect.objectContaining({
+        row: 0,
+        message: 'Unknown key {research}: no column has this key (a template holds only its own columns)',
+      }),
+    ]);
   });
 });
