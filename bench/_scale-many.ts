@@ -215,8 +215,9 @@ export async function manySpreadsheets(control: SandboxControl, companies: strin
         if (!last?.lastRun || last.lastRun.at === watchLastAt.get(i)) continue;
         watchLastAt.set(i, last.lastRun.at);
         watchRuns++;
-        if (last.lastRun.at - at > LATE_AFTER_MS || !last.lastRun.text.startsWith('Researching')) watchMissedRuns++;
-        const rows = /^Researching (\d+) rows/.exec(last.lastRun.text);
+        // A run that started says "Researching N rows", and once its rows are written "Researched N rows: ...".
+        const rows = /^Research(?:ing|ed) (\d+) rows/.exec(last.lastRun.text);
+        if (last.lastRun.at - at > LATE_AFTER_MS || !rows) watchMissedRuns++;
         expectedTasks += rows ? Number(rows[1]) : 0;
         if (at >= outageFrom - HOUR && at < outageTo) {
           outageDueRuns++;

@@ -2,6 +2,7 @@
 // watch of the active sheet (its cost to confirm, saved once confirmed, pause, resume, stop; its saver's timer made
 // again when they open the panel), and the menu's pause, resume and stop of every watch.
 import { targetHeaders } from './preconditions';
+import { chargedCredits } from './spending-guard';
 import { researchContext, withLock, type Research } from './context';
 import type { WatchAction, WatchAnswer, WatchRequest } from './contract';
 import { userMessage } from '../api/errors';
@@ -18,6 +19,7 @@ import {
   creditsPerMonth,
   readConfirmation,
   readWatches,
+  runSummary,
   SIGNALS_HEADER,
   watchDto,
   watchesWake,
@@ -60,6 +62,7 @@ export function getWatch(): WatchAnswer {
   const overdue = watch?.status === 'active' && r.context.clock.now() - watch.nextRunAt > OVERDUE_AFTER_MS;
   const due = watch ? spreadsheetCalendar().day(watch.nextRunAt) : '';
   const confirmation = watch ? readConfirmation(r.document, watch.id) : null;
+  const summary = watch ? lastRunSummary(r, watch) : null;
   const unconfirmed =
     watch && watch.status === 'active' ? confirmationProblem(watch, confirmation, null, r.context.clock.now()) : null;
   return {
@@ -74,9 +77,21 @@ export function getWatch(): WatchAnswer {
           : `The run due ${due} has not started: runs start from the timer of ${watch.savedBy}, who saved the ` +
             'watch; opening this panel with their Sheet Scout account sets it up again.'),
     confirm: null,
-    watch: watch ? watchDto(watch, confirmation) : null,
+    watch: watch ? { ...watchDto(watch, confirmation), ...(summary ? { lastRun: summary } : {}) } : null,
     timeZone: spreadsheetTimeZone(),
   };
+}
+
+/**
+ * What the last run did once its rows are written, from its records in the ledger ("Researched 5 rows: 2 changed, 1
+ * failed, 34 credits charged"), or null while it is under way or did not start.
+ */
+function lastRunSummary(r: Research, watch: Watch): { at: number; text: string } | null {
+  if (!watch.lastRun?.text.startsWith('Researching')) return null;
+  r.deps.ledger.load();
+  const records = r.deps.ledger.all().filter((entry) => entry.watch?.id === watch.id && entry.watch.run === watch.runs);
+  const text = runSummary(records, chargedCredits);
+  return text ? { at: watch.lastRun.at, text } : null;
 }
 
 /** A run that has not started this long after it was due is overdue (the timer fires at most hourly). */

@@ -12,7 +12,7 @@
 // started) is also kept in the document's properties as the saver confirmed it (WatchConfirmation): a run whose record
 // does not match it does not start, and the panel's figures come from it. Pure over the stores.
 import type { JsonSchemaObject, TaskDepth } from '../api/types';
-import type { OutputMapping } from './ledger';
+import type { LedgerEntry, OutputMapping } from './ledger';
 import type { CellWrite } from './ports';
 import type { WatchCadence, WatchDto } from './contract';
 import type { KeyValueStore } from '../ports';
@@ -69,6 +69,26 @@ export interface WatchMark {
   run: number;
   signalsHeader: string;
   day: string;
+  /** The row's Signals cell, once written, reported a change. */
+  changed?: boolean;
+}
+
+/** Whether a watched row's cells (withSignals) report a change in its Signals cell. */
+export function signalsChanged(cells: readonly CellWrite[], mark: WatchMark, columns: Map<string, number>): boolean {
+  const signals = cells.find((cell) => cell.column === columns.get(mark.signalsHeader))?.value;
+  return typeof signals === 'string' && signals !== '' && signals !== 'No change' && signals !== FIRST_LOOK;
+}
+
+/**
+ * What the watch's last run did, from its records once all of them are final ("Researched 5 rows: 2 changed, 1
+ * failed, 34 credits charged"); null while any is pending (the run's own line stands).
+ */
+export function runSummary(records: readonly LedgerEntry[], charged: (entry: LedgerEntry) => number): string | null {
+  if (records.length === 0 || records.some((entry) => !['done', 'failed', 'error'].includes(entry.state))) return null;
+  const failed = records.filter((entry) => entry.state !== 'done').length;
+  const changed = records.filter((entry) => entry.watch?.changed).length;
+  const credits = records.reduce((sum, entry) => sum + charged(entry), 0);
+  return `Researched ${records.length} rows: ${changed} changed, ${failed} failed, ${credits} credits charged`;
 }
 
 export function readWatches(store: KeyValueStore): Watch[] {

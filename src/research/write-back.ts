@@ -6,7 +6,7 @@ import type { CellWrite, GridPort } from './ports';
 import { headerIndex, rowCells } from './results';
 import { keyColumn, keyString, locateRow, type SheetView } from './row-locator';
 import { type JobDeps } from './jobs';
-import { withSignals } from './watch';
+import { signalsChanged, withSignals } from './watch';
 
 function sheetView(
   grid: GridPort,
@@ -110,8 +110,13 @@ export function writeRows(deps: JobDeps, entries: LedgerEntry[], fresh: Map<stri
       const report = finishedReport(deps, entry, fresh);
       const own = rowCells(entry, report, row, columns);
       const was = before.get(row);
-      cells.push(...(entry.watch && was ? withSignals(own, entry.mapping, entry.watch, row, was, columns) : own));
-      updated.push({ ...entry, written: finalState ? true : entry.written, shownStatus: statusText(entry) });
+      const written = entry.watch && was ? withSignals(own, entry.mapping, entry.watch, row, was, columns) : own;
+      cells.push(...written);
+      const watch =
+        entry.watch && finalState
+          ? { ...entry.watch, changed: signalsChanged(written, entry.watch, columns) }
+          : entry.watch;
+      updated.push({ ...entry, watch, written: finalState ? true : entry.written, shownStatus: statusText(entry) });
     }
     if (cells.length > 0) deps.grid.write(sheetId, cells);
   }

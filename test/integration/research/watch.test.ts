@@ -120,7 +120,9 @@ describe('account watch', () => {
     const before = column(runtime, 'employee_count');
     expect(before.every((value) => value !== '')).toBe(true);
     const watch = call('getResearchWatch').watch;
-    expect(watch?.lastRun?.text).toBe('Researching 3 rows');
+    // Once its rows are written the run says what it did, its credits as the service charged them.
+    const firstCharged = (await oracleTotals(suite)).charged;
+    expect(watch?.lastRun?.text).toBe(`Researched 3 rows: 0 changed, 0 failed, ${firstCharged} credits charged`);
     expect(watch?.nextRunAt).toBe(first + 7 * DAY);
 
     await suite.control.changeCompany(domains[1], { employee_count: '10001+' });
@@ -139,6 +141,10 @@ describe('account watch', () => {
     expect(noteAt(runtime, 'employee_count', 2)).toBe('');
     expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(6);
     await expectRunFiguresTrue(saved.watch?.creditsPerRun as number);
+    const secondCharged = (await oracleTotals(suite)).charged - firstCharged;
+    expect(call('getResearchWatch').watch?.lastRun?.text).toBe(
+      `Researched 3 rows: 1 changed, 0 failed, ${secondCharged} credits charged`,
+    );
   });
 
   it('does not start a run the spending cap has no room for, and says so in the watch', async () => {
@@ -232,7 +238,10 @@ describe('account watch', () => {
       }
     }
     await settle();
-    expect(call('getResearchWatch').watch?.lastRun?.text).toBe('Researching (resumed after an interruption)');
+    // Resumed after the interruption, and its rows written: what the run did, as the service charged it.
+    expect(call('getResearchWatch').watch?.lastRun?.text).toBe(
+      `Researched 5 rows: 0 changed, 0 failed, ${(await oracleTotals(suite)).charged} credits charged`,
+    );
     expect(await suite.control.tasks('sbx_pro_token')).toHaveLength(5);
     expect(column(runtime, 'Signals')).toEqual(Array(5).fill(FIRST_LOOK));
     await expectRunFiguresTrue(5 * 10);
