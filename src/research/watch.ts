@@ -237,6 +237,29 @@ export function watchDto(watch: Watch, confirmation: WatchConfirmation | null): 
 const clipValue = (text: string) =>
   text.length > SIGNAL_VALUE_CHARS ? `${text.slice(0, SIGNAL_VALUE_CHARS - 1)}…` : text;
 
+/**
+ * Whether a field's value as the sheet shows it (`before`, display text) is the value the service answers now (as
+ * the add-in writes it), compared by value: a Yes/No field shows TRUE/FALSE, a number as the sheet formats it
+ * ("1,200"), a list is the same list in any order (a service may list the same items differently); text and URLs as
+ * they are (trimmed).
+ */
+export function sameValue(before: unknown, after: unknown): boolean {
+  const shown = gridText(before).trim();
+  if (typeof after === 'boolean') return shown.toUpperCase() === (after ? 'TRUE' : 'FALSE');
+  if (typeof after === 'number') {
+    const parsed = Number(shown.replace(/[,\s\u00a0]/g, ''));
+    return shown !== '' && Number.isFinite(parsed) && Math.abs(parsed - after) <= 1e-9 * Math.max(1, Math.abs(after));
+  }
+  const items = (text: string) =>
+    text
+      .split('\n')
+      .map((item) => item.trim())
+      .filter(Boolean)
+      .sort()
+      .join('\n');
+  return sameCell(before, after) || items(shown) === items(writtenText(after).trim());
+}
+
 /** One field's value before (read from the grid) and after a run (as the add-in writes it), by the property's name. */
 export interface FieldChange {
   name: string;
@@ -251,7 +274,7 @@ export interface FieldChange {
 export function signalsText(fields: FieldChange[]): string {
   const parts: string[] = [];
   for (const { name, before, after } of fields) {
-    if (sameCell(before, after)) continue;
+    if (sameValue(before, after)) continue;
     const was = clipValue(gridText(before).trim());
     const now = clipValue(writtenText(after).trim());
     if (was === '') parts.push(`new ${name}: ${now}`);
@@ -289,7 +312,7 @@ export function withSignals(
     if (!column || !cell) continue;
     const was = before[column - 1] ?? '';
     changes.push({ name: field.name, before: was, after: cell.value });
-    if (!sameCell(was, cell.value) && gridText(was).trim() !== '') {
+    if (!sameValue(was, cell.value) && gridText(was).trim() !== '') {
       const target = out.find((candidate) => candidate.column === column);
       if (target) target.note = changedNote(was, mark.day, cell.note ?? null);
     }

@@ -1,6 +1,13 @@
 // The account watch's pure rules (src/research/watch.ts): the Signals text, the changed cells' notes, the cost of a
 // month of runs.
-import { creditsPerMonth, FIRST_LOOK, signalsText, withSignals, type WatchMark } from '../../../src/research/watch';
+import {
+  creditsPerMonth,
+  FIRST_LOOK,
+  sameValue,
+  signalsText,
+  withSignals,
+  type WatchMark,
+} from '../../../src/research/watch';
 import type { OutputMapping } from '../../../src/research/ledger';
 
 const MARK: WatchMark = { id: 'w1', run: 2, signalsHeader: 'Signals', day: '2026-11-25' };
@@ -70,6 +77,46 @@ describe('withSignals', () => {
     const first = withSignals(cells, MAPPING, MARK, 7, ['', '', '', '', ''], COLUMNS);
     expect(first.find((cell) => cell.column === 6)?.value).toBe(FIRST_LOOK);
     expect(first.find((cell) => cell.column === 4)?.note).toBeNull();
+  });
+});
+
+describe('watch values compared by value (the sheet shows them, the service answers them)', () => {
+  it.each([
+    ['a Yes/No field', 'FALSE', false, true],
+    ['a Yes/No field that changed', 'FALSE', true, false],
+    ['a number the sheet formats', '1,200', 1200, true],
+    ['a number that changed', '1,200', 1201, false],
+    ['an integer shown as is', '42', 42, true],
+    ['text with its text prefix written', 'Series B', "'Series B", true],
+    ['an enum that changed', 'Series A', "'Series B", false],
+    ['a list in another order', 'Berlin\nParis', "'Paris\nBerlin", true],
+    ['a list with another item', 'Berlin\nParis', "'Paris\nRome", false],
+    ['a URL', 'https://acme.com/careers', "'https://acme.com/careers", true],
+  ])('%s', (_name, before, after, same) => {
+    expect(sameValue(before, after)).toBe(same);
+  });
+
+  it('a run whose Yes/No and number fields come back the same writes "No change" and no notes', () => {
+    const mapping: OutputMapping = {
+      kind: 'fields',
+      statusHeader: 'Status',
+      fields: [
+        { name: 'sells_to_smb', header: 'sells_to_smb' },
+        { name: 'employees', header: 'employees' },
+      ],
+    };
+    const columns = new Map([
+      ['sells_to_smb', 4],
+      ['employees', 5],
+      ['Signals', 6],
+    ]);
+    const written = [
+      { row: 7, column: 4, value: false, note: null },
+      { row: 7, column: 5, value: 1200, note: null },
+    ];
+    const out = withSignals(written, mapping, MARK, 7, ['acme.com', '', '', 'FALSE', '1,200'], columns);
+    expect(out.find((cell) => cell.column === 6)?.value).toBe('No change');
+    expect(out.filter((cell) => cell.note)).toEqual([]);
   });
 });
 
