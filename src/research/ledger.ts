@@ -83,6 +83,11 @@ export interface LedgerEntry {
   watch?: WatchMark;
   /** The launch that authorised this record's create (create-permits.ts); absent in records of earlier versions. */
   launch?: string;
+  /**
+   * A finished task written into a row with "Write to selected row": no spending of this spreadsheet's (a task
+   * launched here counts through its own record, one launched elsewhere does not count here).
+   */
+  imported?: boolean;
 }
 
 export const PENDING_STATES: readonly LedgerState[] = ['queued', 'sending', 'created', 'in_progress'];

@@ -125,6 +125,7 @@ function importedEntry(
     written: false,
     shownStatus: '',
     detached: false,
+    imported: true,
   };
   return entry;
 }

@@ -43,6 +43,7 @@ function ownTaskCredits(entry: LedgerEntry): number {
  * have started (sent again with "Send anyway": the service never showed it, which does not prove it did not start).
  */
 export function chargedCredits(entry: LedgerEntry): number {
+  if (entry.imported) return 0;
   return ownTaskCredits(entry) + (entry.maybeStarted ?? 0) * reservationFor(entry.depth);
 }
 

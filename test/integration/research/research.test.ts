@@ -2,7 +2,7 @@
 // endpoint, trigger ticks on a manual clock, results written into the right rows; every credit figure shown (a row's
 // "Done (N credits)", history's cost, the credits badge) checked against the sandbox's money oracle.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { HistoryPageDto, WriteToRowResponse } from '../../../src/research/contract';
+import type { HistoryPageDto, SpendingGuardDto, WriteToRowResponse } from '../../../src/research/contract';
 import type { ReportDto } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch-request';
 import { sandboxSuite } from '../harness';
@@ -324,6 +324,9 @@ describe('research (integration)', () => {
     expect(history.hasMore).toBe(false);
 
     // Import the deleted row's task into the spare row (now row 4) with the current mapping.
+    const rt = runtime;
+    const spent = () => rt.run<SpendingGuardDto>('getSpendingGuard', [], { kind: 'sidebar' }).spentToday;
+    const spentBefore = spent();
     select(runtime, 4);
     const written = runtime.run<WriteToRowResponse>(
       'writeTaskToSelectedRow',
@@ -374,6 +377,9 @@ describe('research (integration)', () => {
     // The viewer now shows the imported report for the spare row.
     const viewed = runtime.run<ReportDto>('getSelectedRowReport', [], { kind: 'sidebar' });
     expect(viewed.taskId).toBe(detached[0].taskId);
+    // Writing finished tasks into rows spends nothing: the cap's figure stays what the service charged.
+    expect(spent()).toBe(spentBefore);
+    expect(spent()).toBe((await oracleTotals(suite)).charged);
   });
 
   it('with row metadata that follows sorts, results still land in the right rows', async () => {
