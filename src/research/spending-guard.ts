@@ -104,6 +104,22 @@ export function guardRoom(
   return { cap, spentToday, spentThisMonth, left: limits.length > 0 ? Math.max(0, Math.min(...limits)) : null };
 }
 
+/**
+ * Why work that reserves `credits` at once (an account watch's run) can never start under the cap, whatever was spent
+ * (a run larger than the daily or the monthly cap), or null.
+ */
+export function capProblem(cap: SpendingCap, credits: number): string | null {
+  const tightest = [
+    cap.daily === null ? null : { cap: cap.daily, period: 'daily' },
+    cap.monthly === null ? null : { cap: cap.monthly, period: 'monthly' },
+  ].find((limit) => limit !== null && credits > limit.cap);
+  return tightest
+    ? `A run of this watch reserves up to ${credits} credits and this spreadsheet's ${tightest.period} research ` +
+        `spending cap is ${tightest.cap}: it could never start. Watch fewer rows, choose a lower depth, or raise the cap ` +
+        'in Settings. Nothing was saved.'
+    : null;
+}
+
 /** How many rows of a launch at `depth` fit in the room left (all of them when there is no cap). */
 export function rowsThatFit(room: GuardRoom, depth: TaskDepth, rows: number): number {
   return room.left === null ? rows : Math.min(rows, Math.floor(room.left / reservationFor(depth)));

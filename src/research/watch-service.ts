@@ -2,7 +2,7 @@
 // watch of the active sheet (its cost to confirm, saved once confirmed, pause, resume, stop; its saver's timer made
 // again when they open the panel), and the menu's pause, resume and stop of every watch.
 import { targetHeaders } from './preconditions';
-import { chargedCredits } from './spending-guard';
+import { capProblem, chargedCredits } from './spending-guard';
 import { researchContext, withLock, type Research } from './context';
 import type { WatchAction, WatchAnswer, WatchRequest } from './contract';
 import { userMessage } from '../api/errors';
@@ -12,7 +12,7 @@ import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput } from './launch-request';
 import { keyHeaderOf, keyString } from './row-locator';
 import { rowsNeedingTags, tagBudgetProblem } from './row-tags';
-import { spreadsheetCalendar } from './guard-service';
+import { spreadsheetCalendar, storedCap } from './guard-service';
 import {
   confirmationOf,
   confirmationProblem,
@@ -183,6 +183,8 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
   const tags = tagProblem(r, request.sheetId, rows, template.template.columns, headers);
   if (tags) return refused(tags);
   const creditsPerRun = rowKeys.length * reservationFor(request.depth);
+  const neverFits = capProblem(storedCap(r.document), creditsPerRun);
+  if (neverFits) return refused(neverFits);
   const perMonth = creditsPerMonth(creditsPerRun, request.cadence);
   const confirm = { rows: rowKeys.length, creditsPerRun, creditsPerMonth: perMonth };
   if (request.confirmedCreditsPerRun !== creditsPerRun)

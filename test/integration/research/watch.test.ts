@@ -147,6 +147,21 @@ describe('account watch', () => {
     );
   });
 
+  it('a watch whose run the cap could never afford is refused when saved, with the figures', async () => {
+    await world();
+    runtime.run('setSpendingGuard', [{ daily: 20, monthly: null }], { kind: 'sidebar' });
+    const asked = call('saveResearchWatch', [request(null)]);
+    expect(asked).toMatchObject({
+      ok: false,
+      message:
+        "A run of this watch reserves up to 30 credits and this spreadsheet's daily research spending cap is 20: it " +
+        'could never start. Watch fewer rows, choose a lower depth, or raise the cap in Settings. Nothing was saved.',
+      watch: null,
+    });
+    expect(call('saveResearchWatch', [request(30)]).ok).toBe(false);
+    expect(call('getResearchWatch').watch).toBeNull();
+  });
+
   it('does not start a run the spending cap has no room for, and says so in the watch', async () => {
     await world();
     expect(watchAll().ok).toBe(true);
