@@ -280,7 +280,7 @@ function historyTask(item: NonNullable<typeof state.history>['items'][number]): 
     h(
       'div',
       { class: 'meta' },
-      `${item.status.replace('_', ' ')} · ${item.depth} · ${item.iterations} iterations, ${item.agents} agents, ${item.sources} sources${item.status === 'done' ? ` · ${item.cost} credits` : ''} · ${item.createdAt.slice(0, 16).replace('T', ' ')}`,
+      `${item.status.replace('_', ' ')} · ${item.depth} · ${item.iterations} iteration${item.iterations === 1 ? '' : 's'}, ${item.agents} agent${item.agents === 1 ? '' : 's'}, ${item.sources} source${item.sources === 1 ? '' : 's'}${item.status === 'done' ? ` · ${item.cost} credits` : ''} · ${item.createdAt.slice(0, 16).replace('T', ' ')}`,
     ),
     item.failureReason ? h('div', { class: 'inline-error' }, item.failureReason) : null,
     item.status === 'done'

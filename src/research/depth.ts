@@ -3,6 +3,8 @@
 // available credits before anything is spent. Pure; shared by the server and the sidebar.
 import type { TaskDepth } from '../api/types';
 
+const rowsOf = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+
 export const DEPTHS: readonly TaskDepth[] = ['medium', 'high', 'xhigh'];
 
 export const CREDITS_PER_AGENT = 2;
@@ -79,8 +81,8 @@ export function estimateCredits(depth: TaskDepth, rows: number, available: numbe
 export function estimateMessage(estimate: CreditEstimate): string {
   if (estimate.fits) {
     return estimate.available === null
-      ? `${estimate.rows} rows x ${estimate.perRow} = ${estimate.total} credits reserved`
-      : `${estimate.rows} rows x ${estimate.perRow} = ${estimate.total} credits reserved of ${estimate.available} available`;
+      ? `${rowsOf(estimate.rows)} x ${estimate.perRow} = ${estimate.total} credits reserved`
+      : `${rowsOf(estimate.rows)} x ${estimate.perRow} = ${estimate.total} credits reserved of ${estimate.available} available`;
   }
   const lower = estimate.suggestedDepth ? ` Try depth ${estimate.suggestedDepth}.` : '';
   const part = estimate.rowsThatFit ? ` ${estimate.rowsThatFit} rows fit at ${estimate.depth}.` : '';

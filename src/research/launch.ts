@@ -266,7 +266,7 @@ export function runLaunch(
     return {
       plan,
       entries: [],
-      refused: `Needs ${total} credits (${plan.entries.length} rows x ${options.reservationPerTask}), you have ${options.availableCredits}: try a lower depth or fewer rows`,
+      refused: `Needs ${total} credits (${plan.entries.length} row${plan.entries.length === 1 ? '' : 's'} x ${options.reservationPerTask}), you have ${options.availableCredits}: try a lower depth or fewer rows`,
       overCap: [],
     };
   }

@@ -15,6 +15,7 @@ import type { JsonSchemaObject, TaskDepth } from '../api/types';
 import { joinText, splitText } from '../shared/text-parts';
 import type { WatchMark } from './watch';
 
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 export type LedgerState =
   'queued' | 'sending' | 'unconfirmed' | 'created' | 'in_progress' | 'done' | 'failed' | 'error';
 
@@ -204,7 +205,7 @@ export function statusText(entry: LedgerEntry): string {
     case 'unconfirmed':
       return 'Unconfirmed: may have started (Sheet Scout > Research: Check again or Send anyway)';
     case 'in_progress':
-      return `Researching: ${entry.iterations} iterations, ${entry.agents} agents, ${entry.sources} sources`;
+      return `Researching: ${counted(entry.iterations, 'iteration')}, ${counted(entry.agents, 'agent')}, ${counted(entry.sources, 'source')}`;
     case 'done':
       return `Done (${entry.cost} credits)`;
     case 'failed':

@@ -56,7 +56,7 @@ describe('research (integration)', () => {
       await advance(suite, runtime, 1000);
       tick(runtime);
       sawProgress = column(runtime, 'Status').some((s) =>
-        /^Researching: \d+ iterations, \d+ agents, \d+ sources$/.test(s),
+        /^Researching: \d+ iterations?, \d+ agents?, \d+ sources?$/.test(s),
       );
     }
     expect(sawProgress).toBe(true);
@@ -184,7 +184,7 @@ describe('research (integration)', () => {
     runtime = await runtimeFor(suite, [['Company'], ...companies.map((c) => [c.name])], 'sbx_low_token');
     const refused = launch(runtime, { template: 'Research {Company}', depth: 'high', output: REPORT_OUTPUT }, [2]);
     expect(refused.ok).toBe(false);
-    expect(refused.message).toBe('Needs 30 credits (1 rows x 30), you have 12: try a lower depth or fewer rows');
+    expect(refused.message).toBe('Needs 30 credits (1 row x 30), you have 12: try a lower depth or fewer rows');
     // 503 on every create: nothing created, the row stays queued for the tick.
     await suite.control.setFault({
       route: 'tasks.create',

@@ -78,7 +78,7 @@ describe('research jobs', () => {
     expect(s.grid.at(SHEET, 2, 'Status')).toBe('Queued');
     s.service.advance();
     runTick(reopen(s.deps, s.ledgerTable, s.reportTable));
-    expect(s.grid.at(SHEET, 3, 'Status')).toBe('Researching: 1 iterations, 2 agents, 3 sources');
+    expect(s.grid.at(SHEET, 3, 'Status')).toBe('Researching: 1 iteration, 2 agents, 3 sources');
     runToEnd(s);
     expect(s.grid.at(SHEET, 2, 'Status')).toBe('Done (8 credits)');
     expect(s.grid.at(SHEET, 3, 'Report')).toBe('# Report on Research Globex\nSee [1].');
