@@ -8,13 +8,15 @@
 import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } from '../dev/gas-runtime';
 import type { SandboxControl } from '../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../src/account/settings';
-import type { EnrichProgress, RefreshScheduleAnswer, StartResult } from '../src/enrichment/contract';
+import type { RefreshScheduleAnswer } from '../src/enrichment/contract';
 import { readSchedules, type RefreshSchedule } from '../src/enrichment/schedule';
-import type { OutputRequest, WatchAnswer } from '../src/research/contract';
+import type { WatchAnswer } from '../src/research/contract';
 import type { KeyValueStore } from '../src/ports';
 import { TIMER_RUNTIME_KEY } from '../src/scheduler/runtime-budget';
 import { BUNDLE } from '../test/integration/harness';
 import { DAY, HOUR, TOKEN, USER, type World } from './_scale-world';
+import { WATCH_OUTPUT } from './_scale-watch';
+import { enrich } from '../test/integration/scheduler/fleet';
 
 const DOCS = 20;
 const ROWS = 500;
@@ -25,13 +27,6 @@ const OUTAGE_HOURS = 12;
 /** A run that starts more than this after it was due counts as missed (the timer is hourly). */
 const LATE_AFTER_MS = 2 * HOUR;
 const SHEET = 'Accounts';
-const OUTPUT: OutputRequest = {
-  kind: 'fields',
-  statusHeader: 'Watch status',
-  fields: [{ name: 'employee_count', type: 'string', required: true, evidence: false }],
-  schemaText: '',
-  columns: {},
-};
 
 export interface ManySpreadsheets {
   docs: number;
@@ -71,24 +66,13 @@ function idleAt(doc: GasRuntime, now: number): boolean {
   return marks.length > 0 && marks.every((mark) => Number(mark) > now);
 }
 
-function enrich(doc: GasRuntime): void {
-  const started = doc.run<StartResult>('startEnrichment', [{ fields: ['company_name', 'employee_count'] }], {
-    kind: 'sidebar',
-  });
-  if (!started.ok) throw new Error(`enrichment did not start: ${started.message}`);
-  let progress: EnrichProgress = started.progress;
-  for (let step = 0; step < 200 && progress.status === 'running'; step++)
-    progress = doc.run<EnrichProgress>('runEnrichmentChunk', [], { kind: 'sidebar' });
-  if (progress.status !== 'done') throw new Error(`enrichment ended ${progress.status}`);
-}
-
 function saveWatch(doc: GasRuntime, weekday: number): WatchAnswer {
   const request = {
     sheetId: doc.spreadsheet.sheet(SHEET).sheetId,
     rows: Array.from({ length: WATCHED_ROWS }, (_, i) => i + 2),
     template: 'Research {Website}',
     depth: 'medium',
-    output: OUTPUT,
+    output: WATCH_OUTPUT,
     cadence: 'weekly',
     weekday,
   };

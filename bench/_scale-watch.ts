@@ -16,7 +16,8 @@ export const WATCHED_ROWS = 1_000;
 const CAP_RUNS = 1.2;
 /** A run that starts more than this after it was due counts as missed (the timer is hourly). */
 const LATE_AFTER_MS = 2 * HOUR;
-const OUTPUT: OutputRequest = {
+/** The watch's one field, employee_count, and its status column. */
+export const WATCH_OUTPUT: OutputRequest = {
   kind: 'fields',
   statusHeader: 'Watch status',
   fields: [{ name: 'employee_count', type: 'string', required: true, evidence: false }],
@@ -47,7 +48,7 @@ export async function watchRows(world: World, doc: GasRuntime, sheetName: string
     rows: Array.from({ length: WATCHED_ROWS }, (_, i) => i + 2),
     template: 'Research {Website}',
     depth: 'medium',
-    output: OUTPUT,
+    output: WATCH_OUTPUT,
     cadence: 'weekly',
     weekday: 3,
   };

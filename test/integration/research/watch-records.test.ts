@@ -7,7 +7,8 @@
 // than its cadence.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import type { OutputRequest, WatchAnswer, WatchRequest } from '../../../src/research/contract';
+import type { WatchAnswer, WatchRequest } from '../../../src/research/contract';
+import { WATCH_OUTPUT } from '../scheduler/fleet';
 import { sandboxSuite } from '../harness';
 import { advance, column, noteAt, runtimeFor, SHEET, USER } from './harness';
 
@@ -19,13 +20,6 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const RECORDS = 'Sheet Scout records';
 const WATCHES_KEY = 'sheetscout.research.watches';
-const OUTPUT: OutputRequest = {
-  kind: 'fields',
-  statusHeader: 'Status',
-  fields: [{ name: 'employee_count', type: 'string', required: true, evidence: false }],
-  schemaText: '',
-  columns: {},
-};
 
 let runtime: GasRuntime;
 
@@ -52,7 +46,7 @@ function watchRequest(sheet: string, rows: number, confirmed: number | null): Wa
     rows: Array.from({ length: rows }, (_, i) => i + 2),
     template: 'Research {Domain}',
     depth: 'medium',
-    output: OUTPUT,
+    output: WATCH_OUTPUT,
     cadence: 'weekly',
     weekday: 3,
     confirmedCreditsPerRun: confirmed,

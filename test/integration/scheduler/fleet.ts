@@ -73,13 +73,14 @@ export async function fleet(
   return { project, clock, docs, domains };
 }
 
-function enrich(doc: GasRuntime): void {
+/** Enriches the document's active sheet (name, employees) through the Enrich panel's calls, to the end. */
+export function enrich(doc: GasRuntime): void {
   const started = doc.run<StartResult>('startEnrichment', [{ fields: ['company_name', 'employee_count'] }], {
     kind: 'sidebar',
   });
   if (!started.ok) throw new Error(`enrichment did not start: ${started.message}`);
   let progress: EnrichProgress = started.progress;
-  for (let step = 0; step < 20 && progress.status === 'running'; step++)
+  for (let step = 0; step < 200 && progress.status === 'running'; step++)
     progress = doc.run<EnrichProgress>('runEnrichmentChunk', [], { kind: 'sidebar' });
   if (progress.status !== 'done') throw new Error(`enrichment ended ${progress.status}`);
 }

@@ -26,6 +26,17 @@ type TriggerPort = TimerTriggerPort;
 
 const HERE = () => ({ id: 'sheet-1', name: 'Accounts', url: 'https://docs.google.com/spreadsheets/d/sheet-1/edit' });
 
+/** A timer's deps over in-memory ports: a new user store each time unless given. */
+function timerDeps(
+  triggers: TriggerPort,
+  document: MemoryStore,
+  clock: ManualClock,
+  cadence: TimerDeps['cadence'],
+  user = new MemoryStore(),
+): TimerDeps {
+  return { triggers, document, user, userLock: new MemoryLock(), spreadsheet: HERE, clock, cadence };
+}
+
 class Triggers implements TriggerPort {
   all: Array<{ id: string; handler: string; owner: string }> = [];
   constructor(public user: string) {}
@@ -51,15 +62,7 @@ describe('shared timer (one feature)', () => {
   const triggers = new Triggers('a@example.com');
   const deps = (user: string): TriggerDeps => {
     triggers.user = user;
-    return {
-      triggers,
-      document,
-      user: new MemoryStore(),
-      userLock: new MemoryLock(),
-      spreadsheet: HERE,
-      clock,
-      cadence: 'hourly',
-    };
+    return timerDeps(triggers, document, clock, 'hourly');
   };
 
   it('is created once and never duplicated', () => {
@@ -92,15 +95,7 @@ describe('shared timer (two features)', () => {
     const clock = new ManualClock();
     const document = new MemoryStore();
     const triggers = new Triggers('a@example.com');
-    const deps: TimerDeps = {
-      triggers,
-      document,
-      user: new MemoryStore(),
-      userLock: new MemoryLock(),
-      spreadsheet: HERE,
-      clock,
-      cadence: 'minute',
-    };
+    const deps: TimerDeps = timerDeps(triggers, document, clock, 'minute');
     return { clock, document, triggers, deps };
   };
 
@@ -209,15 +204,7 @@ describe('a timer that never runs', () => {
     const clock = new ManualClock();
     const document = new MemoryStore();
     const triggers = new Triggers('a@example.com');
-    const deps: TimerDeps = {
-      triggers,
-      document,
-      user: new MemoryStore(),
-      userLock: new MemoryLock(),
-      spreadsheet: HERE,
-      clock,
-      cadence: 'hourly',
-    };
+    const deps: TimerDeps = timerDeps(triggers, document, clock, 'hourly');
     expect(reserveTimer(deps, 'research')).toBeNull();
     clock.advance(2 * 60 * 60_000 + 10 * 60_000);
     expect(reserveTimer(deps, 'research')).toBeNull();
@@ -239,15 +226,7 @@ describe('shared timer: work due later, idle ticks and the registry of spreadshe
     const document = new MemoryStore();
     const user = new MemoryStore();
     const triggers = new Triggers('a@example.com');
-    const deps: TimerDeps = {
-      triggers,
-      document,
-      user,
-      userLock: new MemoryLock(),
-      spreadsheet: HERE,
-      clock,
-      cadence: 'hourly',
-    };
+    const deps: TimerDeps = timerDeps(triggers, document, clock, 'hourly', user);
     return { clock, document, user, triggers, deps };
   };
 
