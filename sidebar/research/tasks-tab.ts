@@ -1,10 +1,9 @@
-// The Tasks tab: this sheet's research records (polled every 15 s while the panel is open, with progress, the daily
-// request budget, unreadable records, and the two answers to a create whose answer was lost; the credits badge read
-// again when tasks finish), and the account's task history a page at a time with "View report" and "Write to
-// selected row".
+// The Tasks tab: this sheet's research records (polled every 15 s while the panel is open: progress, the daily request
+// budget, unreadable records, the two answers to a lost create, the credits badge read again when tasks finish, the
+// watch read again when it changed), and the history a page at a time ("View report", "Write to selected row").
 import { FINISHED_KEPT_DAYS, type ResearchStatusDto } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
-import { loadWatch, watchState } from './watch-section';
+import { followWatchChanges, loadWatch, watchState } from './watch-section';
 import { h, message } from '../ui/dom';
 import { createPollLoop } from './poll-loop';
 import { refreshCredits } from '../ui/credits-badge';
@@ -51,6 +50,7 @@ async function fetchStatus(): Promise<void> {
   const polled = await server.pollResearch();
   takeStatus(polled);
   if (state.tab === 'tasks') render();
+  await followWatchChanges(polled.watchesChangedAt);
   if (!polled.tickDue) return;
   takeStatus(await server.tickResearch());
   if (state.tab === 'tasks') render();

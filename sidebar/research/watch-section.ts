@@ -32,6 +32,20 @@ export const watchState: WatchState = {
 
 const when = inSpreadsheetZone;
 
+/** When the document's watches last changed as this panel knows it (undefined before its first poll). */
+let seenChange: number | null | undefined;
+
+/**
+ * Reads the watch again when the document's watches changed since the panel last knew (the menu's Pause all, Resume
+ * all or Stop all; another editor's panel), as the poll reports it.
+ */
+export async function followWatchChanges(changedAt: number | null): Promise<void> {
+  if (changedAt === seenChange) return;
+  const known = seenChange !== undefined;
+  seenChange = changedAt;
+  if (known) await loadWatch(true);
+}
+
 /**
  * Reads the active sheet's watch (the panel's opening, the selection read again, and after a tick); `onlyIfChanged`
  * redraws only when the watch changed (a background read must not redraw the form under the user's typing).

@@ -141,6 +141,8 @@ export interface ResearchStatusDto {
   timer: { problem: string | null } | null;
   /** Ledger rows that could not be read: kept in the hidden ledger sheet as they are, and shown to the user. */
   damaged: DamagedRecord[];
+  /** When the document's watches were last saved, paused, resumed or stopped (from any panel or the menu), or null. */
+  watchesChangedAt: number | null;
 }
 
 export interface HistoryItemDto {

@@ -1,6 +1,7 @@
 // What the Research panel shows of this sheet's tasks and how it keeps them moving: the poll (the sheet's records with
 // their current rows, and whether a tick is due), the panel's tick (asks the service, then the same), and the two
 // answers to an unconfirmed create, "Check again" and "Send anyway".
+import { watchesChangedAt } from './watch';
 import { LAST_TICK_KEY, researchContext, tickOnce, withLock, type Research } from './context';
 import { nextPanelTick, readTickNote, type TickNote } from './tick-pacing';
 import type { ResearchRowDto, ResearchStatusDto, UnconfirmedActionResponse } from './contract';
@@ -74,6 +75,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: 
     requests: facts.tick ? r.context.requestBudget.status() : null,
     timer: facts.tick ? { problem: facts.tick.timerProblem } : null,
     damaged: r.deps.ledger.damaged(),
+    watchesChangedAt: watchesChangedAt(r.document),
     rows: shown.map((entry) => rowDto(entry, rows.get(entry.id))),
   };
 }

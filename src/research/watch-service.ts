@@ -18,6 +18,7 @@ import {
   confirmationProblem,
   creditsPerMonth,
   readConfirmation,
+  noteWatchesChanged,
   readWatches,
   runSummary,
   SIGNALS_HEADER,
@@ -247,6 +248,7 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
 function storeWatch(r: Research, watch: Watch, watches: Watch[], previous: Watch | undefined): void {
   const saved = [...watches.filter((entry) => entry !== previous), watch];
   writeWatches(stores(r), saved);
+  noteWatchesChanged(r.document, r.context.clock.now());
   const before = previous ? readConfirmation(r.document, previous.id) : null;
   writeConfirmation(r.document, confirmationOf(watch, false, before?.lastStartedAt ?? null), watch.id);
   wakeTimerAt(r.trigger, 'watch', watchesWake(saved) ?? null);
@@ -283,6 +285,7 @@ export function changeWatch(action: WatchAction, sheetId: number | null = active
               return { ...watch, status: 'active' as const, nextRunAt, timer: runner };
             });
       writeWatches(stores(r), kept);
+      noteWatchesChanged(r.document, now);
       // What the saver confirmed follows: paused or not, or gone with the watch.
       for (const watch of chosen) {
         const confirmation = readConfirmation(r.document, watch.id);

@@ -91,6 +91,18 @@ export function runSummary(records: readonly LedgerEntry[], charged: (entry: Led
   return `Researched ${records.length} rows: ${changed} changed, ${failed} failed, ${credits} credits charged`;
 }
 
+/** DocumentProperties: when the watches were last changed (an open panel then reads them again). */
+const WATCHES_CHANGED_KEY = 'sheetscout.research.watchesChangedAt';
+
+export function watchesChangedAt(document: KeyValueStore): number | null {
+  const at = Number(document.get(WATCHES_CHANGED_KEY));
+  return Number.isFinite(at) && at > 0 ? at : null;
+}
+
+export function noteWatchesChanged(document: KeyValueStore, at: number): void {
+  document.set(WATCHES_CHANGED_KEY, String(at));
+}
+
 export function readWatches(store: KeyValueStore): Watch[] {
   try {
     const parsed = JSON.parse(store.get(WATCHES_KEY) ?? '[]') as unknown;

@@ -4,7 +4,7 @@
 // paid; pause, resume and stop; a run cut short by the execution limit resumes without paying twice for a row. What
 // each run reserved and charged, and the credits badge, are checked against the sandbox's money oracle.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { OutputRequest, WatchAnswer, WatchRequest } from '../../../src/research/contract';
+import type { OutputRequest, ResearchStatusDto, WatchAnswer, WatchRequest } from '../../../src/research/contract';
 import { FIRST_LOOK } from '../../../src/research/watch';
 import { sandboxSuite } from '../harness';
 import { advance, column, doneFiguresAndCharges, noteAt, oracleTotals, poll, runtimeFor, SHEET, tick } from './harness';
@@ -145,6 +145,25 @@ describe('account watch', () => {
     expect(call('getResearchWatch').watch?.lastRun?.text).toBe(
       `Researched 3 rows: 1 changed, 0 failed, ${secondCharged} credits charged`,
     );
+  });
+
+  it("an open panel's poll says when the watches changed, so the menu's Pause all and Resume all show in it", async () => {
+    await world();
+    const poll0 = runtime.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' }).watchesChangedAt;
+    expect(watchAll().ok).toBe(true);
+    const saved = runtime.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' }).watchesChangedAt;
+    expect(saved).not.toBe(poll0);
+    await advance(suite, runtime, 60_000);
+    runtime.run('pauseAccountWatches', [], { kind: 'menu' });
+    const paused = runtime.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' }).watchesChangedAt;
+    expect(paused).toBeGreaterThan(saved as number);
+    expect(call('getResearchWatch').watch?.status).toBe('paused');
+    await advance(suite, runtime, 60_000);
+    runtime.run('resumeAccountWatches', [], { kind: 'menu' });
+    expect(runtime.run<ResearchStatusDto>('pollResearch', [], { kind: 'sidebar' }).watchesChangedAt).toBeGreaterThan(
+      paused as number,
+    );
+    expect(call('getResearchWatch').watch?.status).toBe('active');
   });
 
   it('a watch whose run the cap could never afford is refused when saved, with the figures', async () => {
