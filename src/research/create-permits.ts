@@ -1,11 +1,12 @@
 // Which research creates were authorised, and which tasks may still give back what they did not use, kept where no
 // edit of the grid reaches: the document's properties. A launch (or "Send anyway") that passed the spending cap
 // grants its records' creates, by launch; a tick sends a queued record's create only against a grant of its launch,
-// and a record that sent its create never takes another under that launch, so a record put back to "queued" in the
-// hidden ledger sheet creates nothing (a tick killed after taking a grant and before sending takes it again). Each task the add-in created (and each
-// create the service refused) may give back its unused reservation to the spend journal once: their fingerprints are
-// kept until then, so a record moved back to "in progress" in the ledger does not lower the journal again at each
-// cycle. One chunked JSON value (about 7 characters per open task), read fresh by the lock's holder. Pure.
+// so no launch sends more creates than it was authorised for, and a finished record put back to "queued" in the
+// hidden ledger sheet creates nothing (a record that took a grant and was not sent, its tick killed, takes it again).
+// Each task the add-in created (and each create the service refused) may give back its unused reservation to the spend
+// journal once: their fingerprints are kept until then, so a record moved back to "in progress" in the ledger does not
+// lower the journal again at each cycle. One chunked JSON value (about 8 characters per open task), written twice per
+// round of creates. Pure.
 import type { KeyValueStore } from '../ports';
 import { readChunkedJson, removeChunked, writeChunked } from '../shared/chunked-store';
 import { fingerprint } from '../shared/fingerprint';
@@ -13,13 +14,11 @@ import type { LedgerEntry } from './ledger';
 
 const PERMITS_KEY = 'sheetscout.research.permits';
 
-/** One launch's creates: how many are left to take, and the records that took one, by fingerprint. */
+/** One launch's creates: how many are left to take, and the records that took one and did not send it yet. */
 interface LaunchPermits {
   left: number;
-  /** Took a create and have not sent it yet (a tick killed in between takes it again). */
+  /** By fingerprint (a tick killed before it sent them takes them again). */
   taken: string[];
-  /** Sent their create: never again under this launch. */
-  sent: string[];
 }
 
 interface StoredPermits {
@@ -33,13 +32,13 @@ export interface CreatePermits {
   grant(launch: string, count: number): void;
   /**
    * Takes a create for each record whose launch has one left (or that took one and did not send it: a tick killed in
-   * between): the records that may be created, in order. A record that sent its create under its launch gets none.
+   * between): the records that may be created, in order.
    */
   take(entries: readonly LedgerEntry[]): LedgerEntry[];
   /**
-   * Notes, in one write, the records whose creates are about to be sent (`sending`), those whose create the service
-   * answered (created, or refused: each may then release once), and those given back (not created after all, or not
-   * sent before the deadline: their create stays authorised).
+   * Notes, in one write, the records whose creates were sent (`sending`), those whose create the service answered
+   * (created, or refused: each may then release once), and those given back (not created after all, or not sent
+   * before the deadline: their create stays authorised).
    */
   settle(change: {
     sending: readonly LedgerEntry[];
@@ -98,7 +97,7 @@ export function documentCreatePermits(store: KeyValueStore): CreatePermits {
   return {
     grant: (launch, count) => {
       const permits = read();
-      const known = (permits.launches[launch] ??= { left: 0, taken: [], sent: [] });
+      const known = (permits.launches[launch] ??= { left: 0, taken: [] });
       known.left += count;
       write(permits);
     },
@@ -108,7 +107,7 @@ export function documentCreatePermits(store: KeyValueStore): CreatePermits {
       const allowed = entries.filter((entry) => {
         const launch = entry.launch ? permits.launches[entry.launch] : undefined;
         const key = recordKey(entry);
-        if (!launch || launch.sent.includes(key)) return false;
+        if (!launch) return false;
         if (launch.taken.includes(key)) return true;
         if (launch.left <= 0) return false;
         launch.left -= 1;
@@ -123,15 +122,12 @@ export function documentCreatePermits(store: KeyValueStore): CreatePermits {
       const permits = read();
       for (const entry of sending) {
         const launch = entry.launch ? permits.launches[entry.launch] : undefined;
-        if (!launch) continue;
-        without(launch.taken, recordKey(entry));
-        if (!launch.sent.includes(recordKey(entry))) launch.sent.push(recordKey(entry));
+        if (launch) without(launch.taken, recordKey(entry));
       }
       for (const entry of givenBack) {
         if (!entry.launch) continue;
-        const launch = (permits.launches[entry.launch] ??= { left: 0, taken: [], sent: [] });
+        const launch = (permits.launches[entry.launch] ??= { left: 0, taken: [] });
         launch.left += 1;
-        without(launch.sent, recordKey(entry));
         without(launch.taken, recordKey(entry));
       }
       permits.unreleased.push(...answered.map(releaseKey));

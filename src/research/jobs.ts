@@ -252,10 +252,13 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
   deps.ledger.save(unauthorised(queued, queue, deps.clock.now()));
   let sentUpTo = 0;
   // Each batch's answers are saved together with the next batch's `sending` mark (one ledger write per batch): a
-  // kill in between leaves `sending` records, which reconciliation settles. The permits note the batch as sent, and
-  // the tasks created before it, right after that write (one property write per batch).
+  // kill in between leaves `sending` records, which reconciliation settles. The permits hear what was sent, created
+  // and given back once, at the end (a kill before leaves them taken: sent records never are queued again by the
+  // add-in, and created tasks that were not noted only give back nothing, the safe side).
   let unsaved: LedgerEntry[] = [];
-  let created: LedgerEntry[] = [];
+  const sent: LedgerEntry[] = [];
+  const created: LedgerEntry[] = [];
+  const givenBack: LedgerEntry[] = [];
   const refused = new Set<string>();
   for (let start = 0; start < queue.length; start += limits.createBatch) {
     if (deps.clock.now() >= deadline) break;
@@ -265,9 +268,8 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
       .map((entry) => ({ ...entry, state: 'sending' as const, sentAt: now, updatedAt: now }));
     sentUpTo = start + batch.length;
     deps.ledger.save([...unsaved, ...batch], refused);
-    deps.permits.settle({ sending: batch, answered: created, givenBack: [] });
+    sent.push(...batch);
     unsaved = [];
-    created = [];
     const results = deps.client.createTasks(
       batch.map((entry) => ({
         brief: entry.brief,
@@ -277,12 +279,11 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
     );
     const after = deps.clock.now();
     let ambiguous = false;
-    const nothingCreated: LedgerEntry[] = [];
     batch.forEach((entry, i) => {
       const result = results[i];
       switch (classifyCreate(result)) {
         case 'created':
-          if (result.ok) created.push(applyTask(entry, result.value, after));
+          if (result.ok) unsaved.push(applyTask(entry, result.value, after));
           break;
         case 'refused':
           if (!result.ok) {
@@ -298,22 +299,20 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
           }
           break;
         case 'nothing_created':
-          nothingCreated.push({ ...entry, state: 'queued', updatedAt: after });
+          // 503 after retries: nothing was created; the record keeps its create for the next tick.
+          givenBack.push({ ...entry, state: 'queued', updatedAt: after });
+          unsaved.push({ ...entry, state: 'queued', updatedAt: after });
           break;
         case 'ambiguous':
           ambiguous = true;
           break;
       }
     });
-    // Records put back to `queued` (503 after retries: nothing was created) keep their create for the next tick.
-    if (nothingCreated.length > 0) deps.permits.settle({ sending: [], answered: [], givenBack: nothingCreated });
-    unsaved.push(...created, ...nothingCreated);
+    created.push(...unsaved.filter((entry) => entry.state !== 'queued'));
     for (const entry of unsaved) touched.set(entry.id, entry);
     if (ambiguous) {
       deps.ledger.save(unsaved, refused);
-      deps.permits.settle({ sending: [], answered: created, givenBack: [] });
       unsaved = [];
-      created = [];
       const reconciled = reconcileSending(deps, deps.ledger.all());
       deps.ledger.save(reconciled);
       for (const entry of reconciled) touched.set(entry.id, entry);
@@ -321,7 +320,7 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
   }
   deps.ledger.save(unsaved, refused);
   // Creates not sent before the deadline stay authorised for the next tick.
-  deps.permits.settle({ sending: [], answered: created, givenBack: queue.slice(sentUpTo) });
+  deps.permits.settle({ sending: sent, answered: created, givenBack: [...givenBack, ...queue.slice(sentUpTo)] });
   return [...touched.values()];
 }
 
