@@ -16,7 +16,7 @@ import { TIMER_FEATURES, type TimerFeature } from './features';
 import { changeHolders, readHolders, withHolder, withoutHolders, type SpreadsheetIdentity } from './timer-registry';
 import { DOCUMENTLESS_FOR_MS, DOCUMENTLESS_KEY, TimerUnavailable, type TimerProblem } from './timer-unavailable';
 
-export { TIMER_FEATURES, type TimerFeature, type TimerProblem };
+export type { TimerProblem };
 
 export const TIMER_HANDLER = 'sheetScoutTimer';
 export const TIMER_RECORD_KEY = 'sheetscout.timer';
