@@ -1,7 +1,8 @@
 // Account watch in the playground at 300 px (issue 27): watch 3 rows weekly with an employee_count field (the cost of
 // a run and of a month confirmed first, the next run shown), let the timer run it a week later, change one company at
 // the service, let the next week's run find it: the row's Signals cell says what changed and the changed cell's note
-// says what it was; then pause and stop from the panel.
+// says what it was, and the panel says what the run did (its credits as the sandbox's money record has them); then
+// pause and stop from the panel.
 import { describeWithBrowser, stackForSuite } from './harness';
 import { clippedTexts } from './layout-check';
 import { parseDomain } from '../../src/shared/domain';
@@ -81,6 +82,9 @@ describeWithBrowser('account watch in the research panel', () => {
     const before = ((await page.textContent(await cellOf('employee_count', 3))) ?? '').trim();
     expect(before).not.toBe('');
     await control.changeCompany(domain, { employee_count: '10001+' });
+    /** What the service charged the playground's account (sbx_pro_token) so far: its money record. */
+    const charged = async () => (await control.ledger('sbx_pro_token')).days.reduce((sum, day) => sum + day.charged, 0);
+    const chargedBefore = await charged();
     await advance(7 * DAY_MS);
     await finishTasks();
     const changed = await cellOf('Signals', 3);
@@ -95,9 +99,12 @@ describeWithBrowser('account watch in the research panel', () => {
       new RegExp(`^Was ${before.replace(/[+]/g, '\\+')} until \\d{4}-\\d{2}-\\d{2}`),
     );
 
-    // The panel shows the last run; pause, then stop.
+    // The panel shows what the last run did, its credits as the service charged them; pause, then stop.
     await panel.click('#use-selection');
-    await panel.waitForSelector('#watch-last:has-text("Researching 3 rows")');
+    const secondRun = (await charged()) - chargedBefore;
+    await panel.waitForSelector(
+      `#watch-last:has-text("Researched 3 rows: 1 changed, 0 failed, ${secondRun} credits charged")`,
+    );
     await panel.locator('#watch-status').scrollIntoViewIfNeeded();
     await stack().screenshot('research-watch-2-signal');
     await panel.click('#watch-pause');
