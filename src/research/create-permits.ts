@@ -13,6 +13,8 @@ import { fingerprint } from '../shared/fingerprint';
 import type { LedgerEntry } from './ledger';
 
 const PERMITS_KEY = 'sheetscout.research.permits';
+/** When this document's creates first needed a grant (queued records of earlier versions were adopted then). */
+const ADOPTED_KEY = 'sheetscout.research.permitsSince';
 
 /** One launch's creates: how many are left to take, and the records that took one and did not send it yet. */
 interface LaunchPermits {
@@ -28,6 +30,12 @@ interface StoredPermits {
 }
 
 export interface CreatePermits {
+  /**
+   * The first time a document's creates need grants: its queued records of earlier versions (no launch) are adopted
+   * under `launch`, with a grant each (the version that launched them checked them). Later, none is: the records that
+   * need saving with their launch, or none.
+   */
+  adopt(queued: readonly LedgerEntry[], launch: string, now: number): LedgerEntry[];
   /** Authorises `count` more creates for records of `launch` (it passed the spending cap). */
   grant(launch: string, count: number): void;
   /**
@@ -95,6 +103,16 @@ export function documentCreatePermits(store: KeyValueStore): CreatePermits {
   const read = () => readPermits(store);
   const write = (permits: StoredPermits) => writePermits(store, permits);
   return {
+    adopt: (queued, launch, now) => {
+      if (store.get(ADOPTED_KEY) !== null) return [];
+      store.set(ADOPTED_KEY, String(now));
+      const legacy = queued.filter((entry) => !entry.launch);
+      if (legacy.length === 0) return [];
+      const permits = read();
+      permits.launches[launch] = { left: legacy.length, taken: [] };
+      write(permits);
+      return legacy.map((entry) => ({ ...entry, launch }));
+    },
     grant: (launch, count) => {
       const permits = read();
       const known = (permits.launches[launch] ??= { left: 0, taken: [] });

@@ -241,15 +241,26 @@ export function unconfirmedOf(deps: JobDeps, ids: ReadonlySet<string>): LedgerEn
 }
 
 /**
+ * The queued records that may be created now, against their launch's grants (create-permits.ts; those of an earlier
+ * version adopted the first time); the others are closed, their rows left alone.
+ */
+function authorisedQueue(deps: JobDeps): LedgerEntry[] {
+  const queuedNow = () => deps.ledger.all().filter((entry) => entry.state === 'queued');
+  deps.ledger.save(deps.permits.adopt(queuedNow(), deps.newId(), deps.clock.now()));
+  const queued = queuedNow();
+  const queue = deps.permits.take(queued);
+  deps.ledger.save(unauthorised(queued, queue, deps.clock.now()));
+  return queue;
+}
+
+/**
  * Creates the tasks of `queued` records in batches until done or out of time. Each batch is marked `sending` in the
  * ledger before the requests go out; answers are saved right after. Returns the records it changed, last version.
  */
 export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
   const limits = limitsOf(deps);
   const touched = new Map<string, LedgerEntry>();
-  const queued = deps.ledger.all().filter((entry) => entry.state === 'queued');
-  const queue = deps.permits.take(queued);
-  deps.ledger.save(unauthorised(queued, queue, deps.clock.now()));
+  const queue = authorisedQueue(deps);
   let sentUpTo = 0;
   // Each batch's answers are saved together with the next batch's `sending` mark (one ledger write per batch): a
   // kill in between leaves `sending` records, which reconciliation settles. The permits hear what was sent, created

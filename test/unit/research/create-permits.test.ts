@@ -47,4 +47,17 @@ describe('create permits', () => {
     // Nothing left: the value is gone from the store.
     expect(store.data.size).toBe(0);
   });
+
+  it('adopts the queued records of an earlier version once, the first time; later records without a launch get none', () => {
+    const permits = documentCreatePermits(new MemoryStore());
+    const legacy = [record('old-1', undefined), record('old-2', undefined), record('new', 'L1')];
+    const adopted = permits.adopt(legacy, 'L0', 1);
+    expect(adopted.map((entry) => [entry.id, entry.launch])).toEqual([
+      ['old-1', 'L0'],
+      ['old-2', 'L0'],
+    ]);
+    expect(permits.take(adopted).map((entry) => entry.id)).toEqual(['old-1', 'old-2']);
+    expect(permits.adopt([record('later', undefined)], 'L2', 2)).toEqual([]);
+    expect(permits.take([record('later', undefined)])).toEqual([]);
+  });
 });
