@@ -16,7 +16,7 @@ import { TIMER_RUNTIME_KEY } from '../src/scheduler/runtime-budget';
 import { BUNDLE } from '../test/integration/harness';
 import { DAY, HOUR, TOKEN, USER, type World } from './_scale-world';
 import { WATCH_OUTPUT } from './_scale-watch';
-import { enrich } from '../test/integration/scheduler/fleet';
+import { enrich, watch } from '../test/integration/scheduler/fleet';
 
 const DOCS = 20;
 const ROWS = 500;
@@ -66,23 +66,9 @@ function idleAt(doc: GasRuntime, now: number): boolean {
   return marks.length > 0 && marks.every((mark) => Number(mark) > now);
 }
 
-function saveWatch(doc: GasRuntime, weekday: number): WatchAnswer {
-  const request = {
-    sheetId: doc.spreadsheet.sheet(SHEET).sheetId,
-    rows: Array.from({ length: WATCHED_ROWS }, (_, i) => i + 2),
-    template: 'Research {Website}',
-    depth: 'medium',
-    output: WATCH_OUTPUT,
-    cadence: 'weekly',
-    weekday,
-  };
-  const call = (confirmed: number | null) =>
-    doc.run<WatchAnswer>('saveResearchWatch', [{ ...request, confirmedCreditsPerRun: confirmed }], {
-      kind: 'sidebar',
-    });
-  const asked = call(null);
-  return asked.confirm ? call(asked.confirm.creditsPerRun) : asked;
-}
+/** The watch of a spreadsheet's first rows, as the Research panel saves it (its brief reads the Website column). */
+const saveWatch = (doc: GasRuntime, weekday: number) =>
+  watch(doc, WATCHED_ROWS, weekday, { template: 'Research {Website}', output: WATCH_OUTPUT });
 
 /** The largest sum of any 24 consecutive hours. */
 function maxDay(byHour: Map<number, number>): number {

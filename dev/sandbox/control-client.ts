@@ -2,6 +2,7 @@
 // benchmarks and the playground: reset, clock, faults, stats and lookups served, seeded companies, accounts, credits,
 // an account's research tasks, and the money oracle (what a token's research reserved, charged and refunded per day).
 import * as http from 'node:http';
+import type { CreditMovements, LedgerDay } from './tasks';
 
 export interface FaultSpec {
   route:
@@ -59,19 +60,8 @@ export interface SeededCompany {
   industry: string;
 }
 
-/** Credits a token's research moved: reserved at creation, charged (2 per agent that ran) and refunded at its end. */
-export interface CreditMovements {
-  reserved: number;
-  charged: number;
-  refunded: number;
-}
-
-/** One UTC day (sandbox clock) of a token's research credits: the day's totals and each task's share of them. */
-export interface LedgerDay extends CreditMovements {
-  /** YYYY-MM-DD. */
-  day: string;
-  tasks: Array<CreditMovements & { id: string }>;
-}
+/** The sandbox's record of a token's research credits, as its tasks keep it (tasks.ts). */
+export type { CreditMovements, LedgerDay };
 
 /** The money oracle's record of one token: its account's name and its days with any movement, oldest first. */
 export interface TokenLedger {

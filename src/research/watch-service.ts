@@ -83,14 +83,20 @@ export function getWatch(): WatchAnswer {
   };
 }
 
+/** Records of the watch's sheet launched after its last run that its summary still looks past. */
+const RECORDS_AFTER_A_RUN = 200;
+
 /**
  * What the last run did once its rows are written, from its records in the ledger ("Researched 5 rows: 2 changed, 1
  * failed, 34 credits charged"), or null while it is under way or did not start.
  */
 function lastRunSummary(r: Research, watch: Watch): { at: number; text: string } | null {
   if (!watch.lastRun?.text.startsWith('Researching')) return null;
-  r.deps.ledger.load();
-  const records = r.deps.ledger.all().filter((entry) => entry.watch?.id === watch.id && entry.watch.run === watch.runs);
+  // The index of the ledger, and whole only the open records and the newest of the watch's sheet (the run's are).
+  const newest = watch.rowKeys.length + RECORDS_AFTER_A_RUN;
+  const records = r.deps.ledger
+    .loadOpen({ sheetId: watch.sheetId, newest })
+    .filter((entry) => entry.watch?.id === watch.id && entry.watch.run === watch.runs);
   const text = runSummary(records, chargedCredits);
   return text ? { at: watch.lastRun.at, text } : null;
 }

@@ -7,8 +7,8 @@
 // than its cadence.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import type { WatchAnswer, WatchRequest } from '../../../src/research/contract';
-import { WATCH_OUTPUT } from '../scheduler/fleet';
+import type { WatchAnswer } from '../../../src/research/contract';
+import { watch } from '../scheduler/fleet';
 import { sandboxSuite } from '../harness';
 import { advance, column, noteAt, runtimeFor, SHEET, USER } from './harness';
 
@@ -40,25 +40,8 @@ async function twoEditors(rows: number): Promise<string[]> {
   return companies.map((company) => company.domain);
 }
 
-function watchRequest(sheet: string, rows: number, confirmed: number | null): WatchRequest {
-  return {
-    sheetId: runtime.spreadsheet.sheet(sheet).sheetId,
-    rows: Array.from({ length: rows }, (_, i) => i + 2),
-    template: 'Research {Domain}',
-    depth: 'medium',
-    output: WATCH_OUTPUT,
-    cadence: 'weekly',
-    weekday: 3,
-    confirmedCreditsPerRun: confirmed,
-  };
-}
-
-/** Saves a confirmed watch as `user`: the answer. */
-function saveWatch(user: string, sheet: string, rows: number): WatchAnswer {
-  const run = (confirmed: number | null) =>
-    runtime.run<WatchAnswer>('saveResearchWatch', [watchRequest(sheet, rows, confirmed)], { kind: 'sidebar', user });
-  return run(run(null).confirm?.creditsPerRun ?? null);
-}
+/** Saves a confirmed watch of the first `rows` rows of `sheet` as `user`: the answer. */
+const saveWatch = (user: string, sheet: string, rows: number) => watch(runtime, rows, 3, { sheet, user });
 
 const panel = (user = USER) => runtime.run<WatchAnswer>('getResearchWatch', [], { kind: 'sidebar', user });
 

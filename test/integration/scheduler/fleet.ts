@@ -100,26 +100,32 @@ export const WATCH_OUTPUT: OutputRequest = {
   columns: {},
 };
 
-/** The Research panel's weekly watch of every row, its cost confirmed: the answer. */
-export function watch(doc: GasRuntime, rows: number, weekday: number): WatchAnswer {
+/** What a watch differs in: its sheet, the editor saving it, its brief and output (defaults: the fleet's). */
+export interface WatchOptions {
+  sheet?: string;
+  user?: string;
+  template?: string;
+  output?: OutputRequest;
+}
+
+/** The Research panel's weekly watch of rows 2..rows + 1, its cost confirmed as asked: the answer. */
+export function watch(doc: GasRuntime, rows: number, weekday: number, options: WatchOptions = {}): WatchAnswer {
   const request = {
-    sheetId: doc.spreadsheet.sheet(SHEET).sheetId,
+    sheetId: doc.spreadsheet.sheet(options.sheet ?? SHEET).sheetId,
     rows: Array.from({ length: rows }, (_, i) => i + 2),
-    template: 'Research {Domain}',
+    template: options.template ?? 'Research {Domain}',
     depth: 'medium',
-    output: WATCH_OUTPUT,
+    output: options.output ?? WATCH_OUTPUT,
     cadence: 'weekly',
     weekday,
   };
-  const asked = doc.run<WatchAnswer>('saveResearchWatch', [{ ...request, confirmedCreditsPerRun: null }], {
-    kind: 'sidebar',
-  });
-  if (!asked.confirm) return asked;
-  return doc.run<WatchAnswer>(
-    'saveResearchWatch',
-    [{ ...request, confirmedCreditsPerRun: asked.confirm.creditsPerRun }],
-    { kind: 'sidebar' },
-  );
+  const save = (confirmed: number | null) =>
+    doc.run<WatchAnswer>('saveResearchWatch', [{ ...request, confirmedCreditsPerRun: confirmed }], {
+      kind: 'sidebar',
+      user: options.user,
+    });
+  const asked = save(null);
+  return asked.confirm ? save(asked.confirm.creditsPerRun) : asked;
 }
 
 /** Moves both clocks an hour at a time for `hours` hours, firing every due timer as Google would; throws on a failed run. */

@@ -12,7 +12,7 @@ import type { KeptSpreadsheets } from '../../../src/account/contract';
 import { TIMER_RUNTIME_KEY } from '../../../src/scheduler/runtime-budget';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { sandboxSuite } from '../harness';
-import { USER } from '../research/harness';
+import { oracleTotals, USER } from '../research/harness';
 import { DAY, fleet, HOUR, hoursPass, schedule, timerDocuments, TOKEN, watch, type Fleet } from './fleet';
 
 const suite = sandboxSuite({ clock: 'manual' });
@@ -66,11 +66,16 @@ describe('many spreadsheets kept current with the panels closed (integration, ad
         expect({ doc: i, late: (last?.at ?? Infinity) - due[i] <= LATE_AFTER_MS }).toEqual({ doc: i, late: true });
         expect(last).toMatchObject({ checked: 3, problem: null });
       }
+      let shownCredits = 0;
       for (const [i, at] of watchDue) {
         const last = watchOf(world, i).watch?.lastRun;
-        expect(last?.text).toMatch(/^Researched 3 rows: 0 changed, 0 failed, \d+ credits charged$/);
+        const figures = /^Researched 3 rows: 0 changed, 0 failed, (\d+) credits charged$/.exec(last?.text ?? '');
+        expect(figures).not.toBeNull();
+        shownCredits += Number(figures?.[1]);
         expect((last?.at ?? Infinity) - at).toBeLessThanOrEqual(LATE_AFTER_MS);
       }
+      // The watches' runs are all this account's research: what their lines say is what the service charged.
+      expect(shownCredits).toBe((await oracleTotals(suite)).charged);
       // The booking stayed far inside the 45-minute share: a day of fourteen timers is minutes, not an hour.
       expect(bookedMs(world)).toBeLessThan(15 * 60_000);
     } finally {

@@ -10,7 +10,7 @@ import type { RefreshScheduleAnswer } from '../../../src/enrichment/contract';
 import type { WatchAnswer } from '../../../src/research/contract';
 import type { KeptSpreadsheets } from '../../../src/account/contract';
 import { sandboxSuite } from '../harness';
-import { column, noteAt } from '../research/harness';
+import { column, noteAt, oracleTotals } from '../research/harness';
 import { DAY, fleet, HOUR, hoursPass, schedule, timerDocuments, TOKEN, watch, type Fleet } from './fleet';
 
 const suite = sandboxSuite({ clock: 'manual' });
@@ -118,6 +118,10 @@ describe('scheduled work through an outage of the service (integration, add-on m
       expect(signalsNote(world)).toBe('');
       await hoursPass(suite, world, 6);
       expect(column(world.docs[0], 'Status').every((status) => /^Done/.test(status))).toBe(true);
+      // Its rows written, the run says what it did, its credits as the service charged them.
+      expect(watchOf(world).watch?.lastRun?.text).toBe(
+        `Researched 3 rows: 0 changed, 0 failed, ${(await oracleTotals(suite)).charged} credits charged`,
+      );
       const tasks = await suite.control.tasks(TOKEN);
       expect(tasks).toHaveLength(3);
       expect(new Set(tasks.map((task) => task.brief)).size).toBe(3);
