@@ -2,10 +2,21 @@
 // labels or output schema), criterion, people (roles, most results), reverse e-mail (the e-mail column), and JSON
 // extra fields for the unpublished kinds. Edits change the draft in place and call `edit`.
 import { h } from '../ui/dom';
-import { AGENT_TYPES, OUTPUT_FORMATS, kindInfo, type IssueField } from '../../src/tables/contract';
+import { AGENT_TYPES, OUTPUT_FORMATS, kindInfo, type ColumnDraft, type IssueField } from '../../src/tables/contract';
 import type { KnownAgentType, KnownOutputFormat } from '../../src/api/types';
 import { insertAtCursor, labelled, liveSelect, select } from './controls';
-import type { RowContext } from './row-view';
+
+/** What a column card's editors share: the drafts, the sheet's column letters and the callbacks of the dialog. */
+export interface RowContext {
+  drafts: ColumnDraft[];
+  letters: string[];
+  /** Keys the target table already has before the new columns (pushed earlier or listed by the user). */
+  tableKeys(): readonly string[];
+  /** A field changed; `rebuild` when the card's structure must change. */
+  changed(row: number, rebuild: boolean): void;
+  /** The key of a row changed from `from` (on commit), so references can follow. */
+  keyRenamed(row: number, from: string, to: string): void;
+}
 
 const AGENT_LABELS: Record<KnownAgentType, string> = {
   research_pro: 'Research (pro)',

@@ -2,21 +2,10 @@
 // (kind-editors.ts). Edits change the draft in place and call `changed`; a change of structure (include, kind, output
 // format) asks for the card to be rebuilt.
 import { h } from '../ui/dom';
-import { FIELD_LABELS, KINDS, type ColumnDraft, type IssueField, type MappingIssue } from '../../src/tables/contract';
+import { FIELD_LABELS, KINDS, type IssueField, type MappingIssue } from '../../src/tables/contract';
 import type { ColumnKind } from '../../src/api/types';
 import { labelled, select } from './controls';
-import { ownFields } from './kind-editors';
-
-export interface RowContext {
-  drafts: ColumnDraft[];
-  letters: string[];
-  /** Keys the target table already has before the new columns (pushed earlier or listed by the user). */
-  tableKeys(): readonly string[];
-  /** A field changed; `rebuild` when the card's structure must change. */
-  changed(row: number, rebuild: boolean): void;
-  /** The key of a row changed from `from` (on commit), so references can follow. */
-  keyRenamed(row: number, from: string, to: string): void;
-}
+import { ownFields, type RowContext } from './kind-editors';
 
 export interface RowView {
   element: HTMLElement;

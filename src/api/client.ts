@@ -22,6 +22,7 @@ import {
   similarGetEndpoint,
   similarPostEndpoint,
   type Endpoint,
+  type SimilarCall,
 } from './operations';
 import type {
   ColumnRecord,
@@ -58,12 +59,6 @@ export interface ServiceClientDeps {
   maxParallel?: number;
   /** Sizes and paces the rounds of every call (the document's learned throughput); replaces `maxParallel`. */
   throughput?: AdaptiveThroughput;
-}
-
-/** A lookalike search of one reference company (domain or UUID). */
-export interface SimilarCall {
-  companyIdentifier: string;
-  request?: SimilarRequest;
 }
 
 export interface ServiceClient {

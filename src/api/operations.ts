@@ -26,12 +26,12 @@ import type {
   SearchFilters,
   SearchRequest,
   SearchResponse,
+  SimilarRequest,
   SimilarResponse,
   Template,
   User,
 } from './types';
 import { encodePathSegment, idFromUrlOrId, withQuery } from './url';
-import type { SimilarCall } from './client';
 
 /** Apps Script refuses URLs longer than this (UrlFetchApp reference); checked before sending. */
 export const MAX_URL_LENGTH = 2082;
@@ -182,6 +182,12 @@ export const searchGetEndpoint: Endpoint<SearchRequest, SearchResponse> = {
     ),
   read: (_status, body) => readSearch(body),
 };
+
+/** A lookalike search of one reference company (domain or UUID). */
+export interface SimilarCall {
+  companyIdentifier: string;
+  request?: SimilarRequest;
+}
 
 export const similarPostEndpoint: Endpoint<SimilarCall, SimilarResponse> = {
   idempotent: true,

@@ -6,7 +6,7 @@ import type { KeyValueStore, LockPort } from '../ports';
 import { runTick } from './tick';
 import { type JobDeps } from './jobs';
 import { documentSpendJournal } from './spend-journal';
-import { capCalendar } from './guard-service';
+import { capCalendar } from './calendar';
 import { documentCreatePermits } from './create-permits';
 import { LEDGER_HEADERS } from './ledger';
 import { SheetGrid } from '../platform/sheets/research';

@@ -8,37 +8,11 @@ import type { SpendingGuardAnswer, SpendingGuardDto } from './contract';
 import type { KeyValueStore } from '../ports';
 import { formulaTokenOwner } from '../account/settings';
 import { userMessage } from '../api/errors';
-import { guardRoom, NO_CAP, readCap, type Calendar, type SpendingCap } from './spending-guard';
-import { formatInSpreadsheetZone, formatInZone, spreadsheetTimeZone } from '../platform/spreadsheet';
+import { guardRoom, NO_CAP, readCap, type SpendingCap } from './spending-guard';
+import { capCalendar, countCapInSpreadsheetZone } from './calendar';
+import { formatInSpreadsheetZone } from '../platform/spreadsheet';
 
 const GUARD_KEY = 'sheetscout.research.cap';
-/** DocumentProperties: the time zone the cap counts days and months in. */
-const CAP_ZONE_KEY = 'sheetscout.research.capZone';
-
-/**
- * The calendar the cap and the spend journal count in: the zone kept in the document's properties (set the first
- * time it is needed), not the spreadsheet's current one, which any editor can change.
- */
-export function capCalendar(document: KeyValueStore): Calendar {
-  let zone: string | null = null;
-  const capZone = () => {
-    zone ??= document.get(CAP_ZONE_KEY);
-    if (!zone) document.set(CAP_ZONE_KEY, (zone = spreadsheetTimeZone()));
-    return zone;
-  };
-  return {
-    day: (ms) => formatInZone(ms, capZone(), 'yyyy-MM-dd'),
-    month: (ms) => formatInZone(ms, capZone(), 'yyyy-MM'),
-  };
-}
-
-/** The spreadsheet's calendar: days and months in its own time zone. */
-export function spreadsheetCalendar(): Calendar {
-  return {
-    day: (ms) => formatInSpreadsheetZone(ms, 'yyyy-MM-dd'),
-    month: (ms) => formatInSpreadsheetZone(ms, 'yyyy-MM'),
-  };
-}
 
 /**
  * The cap as stored in the document's properties, with who owns it: the Sheet Scout account (e-mail) that set it, and
@@ -162,7 +136,7 @@ export function changeSpendingGuard(
     next = removing ? null : { ...cap, setBy: email, setAt: now };
   }
   // The owner setting the cap (not another editor lowering it) counts its days in the spreadsheet's zone from now on.
-  if (next && next.setAt === now) r.document.set(CAP_ZONE_KEY, spreadsheetTimeZone());
+  if (next && next.setAt === now) countCapInSpreadsheetZone(r.document);
   if (next) r.document.set(GUARD_KEY, JSON.stringify(next));
   else r.document.remove(GUARD_KEY);
   return { ok: true, guard: guardDto(r) };

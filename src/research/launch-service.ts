@@ -14,7 +14,8 @@ import { readRecord, writeRecord } from '../shared/record-sheet';
 import { removeTimerIfIdle, reserveTimer } from '../scheduler/timer';
 import { requestProblem, storageProblem, targetHeaders } from './preconditions';
 import { BUSY_MESSAGE } from '../shared/busy';
-import { capCalendar, storedCap } from './guard-service';
+import { storedCap } from './guard-service';
+import { capCalendar } from './calendar';
 
 const PANEL_STATE_KEY = 'sheetscout.research.panel';
 export const LAUNCH_BUDGET_MS = 4 * 60 * 1000;

@@ -6,10 +6,11 @@ import { cellDomain } from './brief-domains';
 import { isPending, type LedgerEntry, type OutputMapping } from './ledger';
 import { keyHeaderOf } from './row-locator';
 import { newTagId, rowsNeedingTags, tagBudgetProblem } from './row-tags';
-import { capMessage, guardRoom, rowsThatFit, type Calendar, type SpendingCap } from './spending-guard';
+import { capMessage, guardRoom, rowsThatFit, type SpendingCap } from './spending-guard';
+import type { Calendar } from './calendar';
 import { createQueued, type JobDeps } from './jobs';
 import { locateEntries, rowNeedsWrite, writeRows } from './write-back';
-import type { WatchMark } from './watch';
+import type { WatchMark } from './ledger';
 
 // ----------------------------------------------------------------------------------------------------------------
 // Launch

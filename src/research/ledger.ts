@@ -13,7 +13,16 @@
 // (a 20,000-character brief, a 50-property schema) fits: its JSON is split over as many cells as it needs.
 import type { JsonSchemaObject, TaskDepth } from '../api/types';
 import { joinText, splitText } from '../shared/text-parts';
-import type { WatchMark } from './watch';
+
+/** What a launched record of a watch carries: the watch, the run, where its signals go and the run's day. */
+export interface WatchMark {
+  id: string;
+  run: number;
+  signalsHeader: string;
+  day: string;
+  /** The row's Signals cell, once written, reported a change. */
+  changed?: boolean;
+}
 
 const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 export type LedgerState =

@@ -7,7 +7,7 @@
 // a crash in between leaves the journal high (the safe side). Days of the current and the previous month are kept
 // (a few KB). Pure.
 import type { KeyValueStore } from '../ports';
-import type { Calendar } from './spending-guard';
+import type { Calendar } from './calendar';
 
 export const SPEND_JOURNAL_KEY = 'sheetscout.research.spent';
 

@@ -9,6 +9,7 @@ import type { TaskDepth } from '../api/types';
 import { reservationFor, taskCost } from './depth';
 import type { LedgerEntry } from './ledger';
 import type { SpentByDay } from './spend-journal';
+import type { Calendar } from './calendar';
 
 export interface SpendingCap {
   /** Credits a day, or null for no daily cap. */
@@ -18,12 +19,6 @@ export interface SpendingCap {
 }
 
 export const NO_CAP: SpendingCap = { daily: null, monthly: null };
-
-/** Calendar keys of an instant in the spreadsheet's time zone ("2026-11-23", "2026-11"). */
-export interface Calendar {
-  day(ms: number): string;
-  month(ms: number): string;
-}
 
 /** Credits the record's own task counts against the cap now. */
 function ownTaskCredits(entry: LedgerEntry): number {

@@ -9,7 +9,8 @@ import { reservationFor } from './depth';
 import { runLaunch } from './launch';
 import { keyColumn, keyString } from './row-locator';
 import { requestProblem, storageProblem } from './preconditions';
-import { capCalendar, spreadsheetCalendar, storedCap } from './guard-service';
+import { storedCap } from './guard-service';
+import { capCalendar, spreadsheetCalendar } from './calendar';
 import {
   confirmationProblem,
   readConfirmation,

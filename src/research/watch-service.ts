@@ -12,7 +12,8 @@ import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput } from './launch-request';
 import { keyHeaderOf, keyString } from './row-locator';
 import { rowsNeedingTags, tagBudgetProblem } from './row-tags';
-import { spreadsheetCalendar, storedCap } from './guard-service';
+import { storedCap } from './guard-service';
+import { spreadsheetCalendar } from './calendar';
 import {
   confirmationOf,
   confirmationProblem,

@@ -12,7 +12,7 @@
 // started) is also kept in the document's properties as the saver confirmed it (WatchConfirmation): a run whose record
 // does not match it does not start, and the panel's figures come from it. Pure over the stores.
 import type { JsonSchemaObject, TaskDepth } from '../api/types';
-import type { LedgerEntry, OutputMapping } from './ledger';
+import type { LedgerEntry, OutputMapping, WatchMark } from './ledger';
 import type { CellWrite } from './ports';
 import type { WatchCadence, WatchDto } from './contract';
 import type { KeyValueStore } from '../ports';
@@ -61,16 +61,6 @@ export interface Watch {
    * none could be made (a test deployment: runs start while a panel of theirs is open).
    */
   timer: string | null;
-}
-
-/** What a launched record of a watch carries: the watch, the run, where its signals go and the run's day. */
-export interface WatchMark {
-  id: string;
-  run: number;
-  signalsHeader: string;
-  day: string;
-  /** The row's Signals cell, once written, reported a change. */
-  changed?: boolean;
 }
 
 /** Whether a watched row's cells (withSignals) report a change in its Signals cell. */

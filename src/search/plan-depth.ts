@@ -7,20 +7,20 @@ import { SETTINGS_KEYS } from '../account/settings';
 import { fingerprint } from '../shared/fingerprint';
 import { FREE_DEPTH, PAID_DEPTH } from './limits';
 import type { SearchBackend } from './run-search';
-import type { SearchDeps } from './service';
+import type { ClockPort, KeyValueStore } from '../ports';
 
 export const DEPTH_KEY = 'sheetscout.search.depth';
 
 const FREE_TIER_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 /** Which token the free-tier answer was seen with (a fingerprint: the plan belongs to the token's account). */
-const tokenMark = (deps: Pick<SearchDeps, 'userStore'>) => fingerprint(deps.userStore.get(SETTINGS_KEYS.token) ?? '');
+const tokenMark = (deps: { userStore: KeyValueStore }) => fingerprint(deps.userStore.get(SETTINGS_KEYS.token) ?? '');
 
 /**
  * 25 while a free-tier answer seen in the last day with the current token says so (`25:<ms>:<token fingerprint>`),
  * else 2,000. It plans and explains; it refuses nothing (a plan can change): a search asking for more is sent.
  */
-export function depthOf(deps: Pick<SearchDeps, 'userStore' | 'clock'>): number {
+export function depthOf(deps: { userStore: KeyValueStore; clock: ClockPort }): number {
   const [depth, at, mark] = (deps.userStore.get(DEPTH_KEY) ?? '').split(':');
   const recent = deps.clock.now() - Number(at) < FREE_TIER_MEMORY_MS;
   return Number(depth) === FREE_DEPTH && recent && mark === tokenMark(deps) ? FREE_DEPTH : PAID_DEPTH;
@@ -33,7 +33,7 @@ export function depthOf(deps: Pick<SearchDeps, 'userStore' | 'clock'>): number {
  * 25 lookalikes, a free account gets none. The answer is remembered for a day.
  */
 export function probeFreeTier(
-  deps: Pick<SearchDeps, 'userStore' | 'clock'>,
+  deps: { userStore: KeyValueStore; clock: ClockPort },
   client: Pick<SearchBackend, 'runSimilar'>,
   domain: string,
 ): boolean {
@@ -47,6 +47,6 @@ export function probeFreeTier(
 }
 
 /** A search returned more than the free tier's 25: the account is paid (an upgrade, or another plan). */
-export function learnedPaid(deps: Pick<SearchDeps, 'userStore'>, returned: number): void {
+export function learnedPaid(deps: { userStore: KeyValueStore }, returned: number): void {
   if (returned > FREE_DEPTH && deps.userStore.get(DEPTH_KEY) !== null) deps.userStore.remove(DEPTH_KEY);
 }

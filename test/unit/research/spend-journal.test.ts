@@ -2,7 +2,7 @@
 // in the document's properties: changes add up per day, never below zero, read fresh before each write (another
 // editor's launch counts), and only the current and the previous month are kept.
 import { documentSpendJournal, SPEND_JOURNAL_KEY } from '../../../src/research/spend-journal';
-import type { Calendar } from '../../../src/research/spending-guard';
+import type { Calendar } from '../../../src/research/calendar';
 import { MemoryStore } from '../../fakes/ports';
 
 const DAY = 86_400_000;

@@ -1,14 +1,8 @@
 import { runLaunch } from '../../../src/research/launch';
 import { runTick } from '../../../src/research/tick';
 import type { LedgerEntry, OutputMapping } from '../../../src/research/ledger';
-import {
-  capMessage,
-  chargedCredits,
-  guardRoom,
-  readCap,
-  rowsThatFit,
-  type Calendar,
-} from '../../../src/research/spending-guard';
+import { capMessage, chargedCredits, guardRoom, readCap, rowsThatFit } from '../../../src/research/spending-guard';
+import type { Calendar } from '../../../src/research/calendar';
 import { jobWorld, launchInput } from './fakes';
 import { ManualClock } from '../../fakes/ports';
 

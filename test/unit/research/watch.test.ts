@@ -1,14 +1,7 @@
 // The account watch's pure rules (src/research/watch.ts): the Signals text, the changed cells' notes, the cost of a
 // month of runs.
-import {
-  creditsPerMonth,
-  FIRST_LOOK,
-  sameValue,
-  signalsText,
-  withSignals,
-  type WatchMark,
-} from '../../../src/research/watch';
-import type { OutputMapping } from '../../../src/research/ledger';
+import { creditsPerMonth, FIRST_LOOK, sameValue, signalsText, withSignals } from '../../../src/research/watch';
+import type { OutputMapping, WatchMark } from '../../../src/research/ledger';
 
 const MARK: WatchMark = { id: 'w1', run: 2, signalsHeader: 'Signals', day: '2026-11-25' };
 const MAPPING: OutputMapping = {

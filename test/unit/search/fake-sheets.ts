@@ -1,6 +1,6 @@
 // An in-memory SearchSheetPort for the writer tests: sheets as grids of values, notes by cell, call counts.
 import type { Result } from '../../../src/api/errors';
-import type { SimilarCall } from '../../../src/api/client';
+import type { SimilarCall } from '../../../src/api/operations';
 import type { CompanySearchResult, SearchRequest, SearchResponse, SimilarResponse } from '../../../src/api/types';
 import type { SearchBackend } from '../../../src/search/run-search';
 import type { CellValue } from '../../../src/shared/cell-values';

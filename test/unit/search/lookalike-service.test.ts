@@ -2,7 +2,7 @@
 // the same filters, unknown and still-enriching references reported, exclusions beyond the 1,000-domain filter removed
 // after the call, the new sheet's rows and note, the free tier, and the checks.
 import type { Result } from '../../../src/api/errors';
-import type { SimilarCall } from '../../../src/api/client';
+import type { SimilarCall } from '../../../src/api/operations';
 import type { LookupOutcome, SimilarResponse } from '../../../src/api/types';
 import {
   lookalikeReferences,
