@@ -5,7 +5,7 @@
 // change the last run reported.
 import type { GasRuntime } from '../dev/gas-runtime';
 import type { OutputRequest, WatchAnswer } from '../src/research/contract';
-import { FIRST_LOOK } from '../src/research/watch';
+import { FIRST_LOOK } from '../src/research/watch/watch';
 import { HOUR, TOKEN, type World } from './_scale-world';
 
 export const WATCHED_ROWS = 1_000;

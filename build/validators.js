@@ -4,7 +4,7 @@
 //   - the panels' request schemas (each feature's requests.ts), keyed by their JSON text, which request-check.ts
 //     computes the same way at run time (first error only);
 //   - the JSON Schema 2020-12 meta-schema with its vocabularies, which checks a pasted output schema (all errors;
-//     src/research/json-schema-check.ts, where the strict-mode checks of ajv's compile are a walk). The meta-schemas
+//     src/research/brief/json-schema-check.ts, where the strict-mode checks of ajv's compile are a walk). The meta-schemas
 //     themselves go along, trimmed to what validates, so that an error's keyword can be read for its message
 //     (src/shared/schema-errors.ts), with the format names ajv-formats knows (what the service's ajv accepts).
 // schemasafe's functions are about half the size of ajv's standalone code for the same schemas: Apps Script loads the

@@ -3,23 +3,23 @@
 // lock, and one polling tick that keeps the timer armed while tasks are pending.
 import { appContext, type AppContext } from '../platform/app-context';
 import type { KeyValueStore, LockPort } from '../ports';
-import { runTick } from './tick';
-import { type JobDeps } from './jobs';
-import { documentSpendJournal } from './spend-journal';
-import { capCalendar } from './calendar';
-import { documentCreatePermits } from './create-permits';
-import { LEDGER_HEADERS } from './ledger';
+import { runTick } from './polling/tick';
+import { type JobDeps } from './polling/jobs';
+import { documentSpendJournal } from './spending/spend-journal';
+import { capCalendar } from './spending/calendar';
+import { documentCreatePermits } from './spending/create-permits';
+import { LEDGER_HEADERS } from './records/ledger';
 import { SheetGrid } from '../platform/sheets/research';
 import { HiddenTable } from '../platform/sheets/hidden-table';
-import { LedgerStore, ReportStore, type LedgerView } from './stores';
+import { LedgerStore, ReportStore, type LedgerView } from './records/stores';
 import { recordTick, removeTimerIfIdle, reserveTimer, type TimerDeps } from '../scheduler/timer';
 import { appsScriptTimer } from '../platform/timer-triggers';
 import { timerRuntimeBudget, timerRuntimeMessage } from '../scheduler/runtime-budget';
 import { readAccountKind } from '../platform/request-budget';
-import { cachePollMemory } from './poll';
+import { cachePollMemory } from './polling/poll';
 import { newId } from '../platform/ids';
 import { activeSpreadsheet, flushWrites, type Spreadsheet } from '../platform/spreadsheet';
-import { tickNoteText } from './tick-pacing';
+import { tickNoteText } from './polling/tick-pacing';
 import type { RecordStores } from '../shared/record-sheet';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';

@@ -2,14 +2,14 @@
 // src/api/types from src/): the panel's DTOs, the brief template, depths and their cost, the output fields, and how a
 // launch's output is resolved.
 import type { TaskDepth, TaskReport } from '../api/types';
-import type { GuardRoom } from './spending-guard';
-import type { LaunchRequest } from './launch-request';
-import type { DamagedRecord } from './ledger';
+import type { GuardRoom } from './spending/spending-guard';
+import type { LaunchRequest } from './launch/launch-request';
+import type { DamagedRecord } from './records/ledger';
 import type { BudgetStatus } from '../platform/request-budget';
 
-export type { LaunchRequest } from './launch-request';
-export { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from './brief-template';
-export { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from './depth';
+export type { LaunchRequest } from './launch/launch-request';
+export { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from './brief/brief-template';
+export { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from './spending/depth';
 export {
   FIELD_TYPES,
   isEvidenced,
@@ -17,8 +17,8 @@ export {
   schemaFields,
   type FieldSpec,
   type FieldType,
-} from './output-schema';
-export { outputClashes, resolveOutput, type OutputRequest } from './launch-request';
+} from './brief/output-schema';
+export { outputClashes, resolveOutput, type OutputRequest } from './launch/launch-request';
 
 /** The report the panel shows for a row or a task. */
 export interface ReportDto {

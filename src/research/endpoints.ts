@@ -29,15 +29,15 @@ import {
   WATCH_REQUEST,
   WRITE_TO_ROW_REQUEST,
 } from './requests';
-import { changeWatch, getWatch, saveWatch } from './watch-service';
+import { changeWatch, getWatch, saveWatch } from './watch/watch-service';
 import { askYesNo, spreadsheetTimeZone, toast } from '../platform/spreadsheet';
 import { showPanel } from '../platform/panels';
-import { changeSpendingGuard, guardDto } from './guard-service';
-import { panelContext, selectStatusCells } from './selection';
-import { launchRows, refusedLaunch, type LaunchRowsRequest } from './launch-service';
-import { checkUnconfirmed, pollStatus, sendAnyway, tickPanel } from './status-service';
-import { historyPage, selectedRowReport, taskReport } from './history-service';
-import { writeTaskToRow } from './row-import';
+import { changeSpendingGuard, guardDto } from './spending/guard-service';
+import { panelContext, selectStatusCells } from './launch/selection';
+import { launchRows, refusedLaunch, type LaunchRowsRequest } from './launch/launch-service';
+import { checkUnconfirmed, pollStatus, sendAnyway, tickPanel } from './polling/status-service';
+import { historyPage, selectedRowReport, taskReport } from './records/history-service';
+import { writeTaskToRow } from './rows/row-import';
 
 /** Menu: Extensions > Sheet Scout > Research selected rows... */
 export function showResearchPanel(): void {

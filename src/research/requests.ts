@@ -1,8 +1,8 @@
 // The shapes of what the Research panel sends (see src/shared/request-check.ts), checked by each server function
 // before anything else reads it.
 import { flag, integer, oneOfValues, orNull, record, text, textList } from '../shared/request-check';
-import { DEPTHS } from './depth';
-import { FIELD_TYPES } from './output-schema';
+import { DEPTHS } from './spending/depth';
+import { FIELD_TYPES } from './brief/output-schema';
 
 const fieldSpec = record(
   {

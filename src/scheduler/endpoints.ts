@@ -9,7 +9,7 @@ import { appContext } from '../platform/app-context';
 import { enrichmentTimerSlice } from '../enrichment/timer-slice';
 import { refreshTimerSlice } from '../enrichment/schedule-service';
 import { researchTimerSlice } from '../research/timer-slice';
-import { watchTimerSlice } from '../research/watch-runs';
+import { watchTimerSlice } from '../research/watch/watch-runs';
 import { appsScriptTimer, retireDocumentlessTimer } from '../platform/timer-triggers';
 import { flushWrites, hasActiveSpreadsheet } from '../platform/spreadsheet';
 import { idleTick, runTimer } from './timer';

@@ -3,7 +3,7 @@
 // where a check failed: the keyword's place in the schema, followed through `$ref`s and `$dynamicRef`s, and the
 // value's place; this follows that place through the schema documents to read the keyword's value, and words it as
 // ajv does. Pure; used by the request check (src/shared/request-check.ts) and the output schema check
-// (src/research/json-schema-check.ts).
+// (src/research/brief/json-schema-check.ts).
 import type { SchemaError } from './generated/validators';
 
 type Schema = Record<string, unknown>;

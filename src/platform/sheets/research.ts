@@ -6,7 +6,7 @@ import type { CellValue } from '../../shared/cell-values';
 import { safeText } from '../../shared/cell-values';
 import type { CellWrite, GridPort } from '../../research/ports';
 import { runs } from './hidden-table';
-import { ROW_TAG_KEY } from '../../research/row-tags';
+import { ROW_TAG_KEY } from '../../research/rows/row-tags';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -2,7 +2,7 @@
 // points, cells reach the brief as displayed, and a pasted schema is checked as a JSON Schema (ajv, 2020-12, strict)
 // on the server before anything is sent, while what the spec accepts is sent.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { OutputRequest } from '../../../src/research/launch-request';
+import type { OutputRequest } from '../../../src/research/launch/launch-request';
 import { sandboxSuite } from '../harness';
 import { launch, runtimeFor, SHEET } from './harness';
 

@@ -11,7 +11,7 @@ import {
 } from '../../../dev/gas-runtime';
 import type { CreditMovements } from '../../../dev/sandbox/control-client';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
-import type { LaunchRequest, OutputRequest } from '../../../src/research/launch-request';
+import type { LaunchRequest, OutputRequest } from '../../../src/research/launch/launch-request';
 import { closeAfterTest, runtimeFor as commonRuntime, USER, BUNDLE, type SandboxStack } from '../harness';
 
 export { USER, BUNDLE };

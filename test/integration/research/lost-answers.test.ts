@@ -4,7 +4,7 @@
 // figures are checked against the sandbox's money oracle.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { SpendingGuardAnswer, SpendingGuardDto, UnconfirmedActionResponse } from '../../../src/research/contract';
-import type { OutputRequest } from '../../../src/research/launch-request';
+import type { OutputRequest } from '../../../src/research/launch/launch-request';
 import { sandboxSuite } from '../harness';
 import { advance, column, launch, poll, runtimeFor, tick } from './harness';
 

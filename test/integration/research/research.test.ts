@@ -4,7 +4,7 @@
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { HistoryPageDto, SpendingGuardDto, WriteToRowResponse } from '../../../src/research/contract';
 import type { ReportDto } from '../../../src/research/contract';
-import type { OutputRequest } from '../../../src/research/launch-request';
+import type { OutputRequest } from '../../../src/research/launch/launch-request';
 import { sandboxSuite } from '../harness';
 import {
   advance,

@@ -4,7 +4,7 @@
 // never paid twice.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { ResearchContextDto } from '../../../src/research/contract';
-import type { OutputRequest } from '../../../src/research/launch-request';
+import type { OutputRequest } from '../../../src/research/launch/launch-request';
 import { sandboxSuite } from '../harness';
 import { column, launch, poll, runtimeFor, runUntilSettled, SHEET, REPORT_OUTPUT } from './harness';
 

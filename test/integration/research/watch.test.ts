@@ -5,7 +5,7 @@
 // each run reserved and charged, and the credits badge, are checked against the sandbox's money oracle.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { OutputRequest, ResearchStatusDto, WatchAnswer, WatchRequest } from '../../../src/research/contract';
-import { FIRST_LOOK } from '../../../src/research/watch';
+import { FIRST_LOOK } from '../../../src/research/watch/watch';
 import { sandboxSuite } from '../harness';
 import { advance, column, doneFiguresAndCharges, noteAt, oracleTotals, poll, runtimeFor, SHEET, tick } from './harness';
 

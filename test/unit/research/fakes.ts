@@ -2,17 +2,17 @@
 // hidden table, a manual clock, and a scripted research service that keeps every created task (to prove none is
 // created twice) and can fail creates the ways the real service does; and a job's world over them.
 import { MemoryStore } from '../../fakes/ports';
-import { documentCreatePermits } from '../../../src/research/create-permits';
+import { documentCreatePermits } from '../../../src/research/spending/create-permits';
 import type { Result } from '../../../src/api/errors';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../../../src/api/types';
-import type { JobDeps } from '../../../src/research/jobs';
-import type { LaunchPlanInput } from '../../../src/research/launch';
-import type { OutputMapping } from '../../../src/research/ledger';
+import type { JobDeps } from '../../../src/research/polling/jobs';
+import type { LaunchPlanInput } from '../../../src/research/launch/launch';
+import type { OutputMapping } from '../../../src/research/records/ledger';
 import type { CellWrite, GridPort, ResearchClient } from '../../../src/research/ports';
-import { LedgerStore, ReportStore } from '../../../src/research/stores';
+import { LedgerStore, ReportStore } from '../../../src/research/records/stores';
 import type { CellValue } from '../../../src/shared/cell-values';
 import { storedValue } from '../../fakes/typed-input';
-import { ROW_TAG_KEY } from '../../../src/research/row-tags';
+import { ROW_TAG_KEY } from '../../../src/research/rows/row-tags';
 import { ManualClock } from '../../fakes/ports';
 import { FakeTable } from '../../fakes/table';
 

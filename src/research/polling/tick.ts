@@ -1,0 +1,139 @@
+// One polling tick: reconcile creates whose answer was lost, send queued creates, read the task list, and write
+// finished tasks into their rows, inside the tick's time and request budget.
+import type { ResearchTask, TaskReport } from '../../api/types';
+import type { Result } from '../../api/errors';
+import { isPending, needsWork, type LedgerEntry } from '../records/ledger';
+import { NO_POLL_MEMORY, pollTasks } from './poll';
+import { applyTask, createQueued, limitsOf, reconcileSending, type JobDeps } from './jobs';
+import { releaseRowTags, rowNeedsWrite, writeRows } from '../rows/write-back';
+import type { LedgerView } from '../records/stores';
+
+export interface TickSummary {
+  polled: number;
+  changed: number;
+  created: number;
+  /** Records still needing work that this user can read. */
+  pending: number;
+  /** Pending records this user may not read (403: another account's task). */
+  unreadable: number;
+  /** Stopped early for lack of time; the next tick continues. */
+  partial: boolean;
+}
+
+/**
+ * What a poll answer changes in a record: the task's new state and counts (its report kept in `fresh` when done), or
+ * failed when the service no longer has it; null when nothing changed.
+ */
+function polledEntry(
+  entry: LedgerEntry,
+  result: Result<ResearchTask>,
+  now: number,
+  fresh: Map<string, TaskReport>,
+): LedgerEntry | null {
+  if (!result.ok) {
+    if (result.error.kind !== 'not_found') return null;
+    return {
+      ...entry,
+      state: 'failed',
+      error: 'The service no longer has this task',
+      cost: 0,
+      written: false,
+      finishedAt: now,
+      updatedAt: now,
+    };
+  }
+  const task = result.value;
+  const refetch = entry.state === 'done' && task.status === 'done';
+  const moved =
+    task.status !== entry.state ||
+    task.iterations !== entry.iterations ||
+    task.agents !== entry.agents ||
+    task.sources !== entry.sources;
+  if (!refetch && !moved) return null;
+  if (task.status === 'done' && task.report) fresh.set(task.id, task.report);
+  return applyTask(entry, task, now);
+}
+
+/**
+ * Loads the open records (and `view`'s), compacting the hidden sheets first when enough finished records are past
+ * their retention.
+ */
+function loadLedger(deps: JobDeps, view: LedgerView | undefined): void {
+  deps.ledger.loadOpen(view);
+  const now = deps.clock.now();
+  if (!deps.ledger.compactionDue(now)) return;
+  deps.reports.removeAll(deps.ledger.compact(now));
+  deps.ledger.loadOpen(view);
+}
+
+/**
+ * One poll tick (caller holds the document lock): settle ambiguous creates, create queued tasks, fetch every pending
+ * task, store finished reports, write changed rows, save the ledger. It reads the ledger's open records only, and
+ * those of `view` (the panel's sheet) besides.
+ */
+export function runTick(deps: JobDeps, options: { startedAt?: number; view?: LedgerView } = {}): TickSummary {
+  const limits = limitsOf(deps);
+  const deadline = (options.startedAt ?? deps.clock.now()) + limits.budgetMs;
+  loadLedger(deps, options.view);
+  const reconciled = reconcileSending(deps, deps.ledger.all());
+  deps.ledger.save(reconciled);
+  const created = createQueued(deps, deadline);
+  const latest = new Map<string, LedgerEntry>();
+  for (const entry of deps.ledger.all()) latest.set(entry.id, entry);
+  // Pending tasks, and finished ones whose report never reached the report store (fetched again).
+  const toPoll = [...latest.values()].filter(
+    (entry) =>
+      entry.taskId &&
+      (entry.state === 'created' ||
+        entry.state === 'in_progress' ||
+        (entry.state === 'done' && !entry.written && !entry.detached && !deps.reports.has(entry.taskId))),
+  );
+  const fresh = new Map<string, TaskReport>();
+  const changed = new Map<string, LedgerEntry>();
+  for (const entry of created) changed.set(entry.id, latest.get(entry.id) ?? entry);
+  // The task list gives the state of 100 tasks per request, read down to the pending tasks while that is cheaper than
+  // reading them one by one (poll.ts).
+  const poll = pollTasks(
+    { client: deps.client, clock: deps.clock, memory: deps.pollMemory ?? NO_POLL_MEMORY },
+    toPoll.map((entry) => ({ taskId: entry.taskId as string, sentAt: entry.sentAt ?? entry.launchedAt })),
+    {
+      getBatch: limits.pollBatch,
+      clockSkewMs: limits.reconcileWindowMs,
+      deadline,
+    },
+  );
+  const now = deps.clock.now();
+  const polled = poll.answers.size;
+  const partial = poll.partial;
+  const unreadable = new Set(
+    toPoll.filter((entry) => poll.unreadable.has(entry.taskId as string)).map((entry) => entry.id),
+  );
+  for (const entry of toPoll) {
+    const result = poll.answers.get(entry.taskId as string);
+    const next = result ? polledEntry(entry, result, now, fresh) : null;
+    // A 403 (another account's task, launched here by another user outside this user's organization) is in
+    // `unreadable`: its owner's panel or trigger polls it; it does not keep this user's trigger alive.
+    if (next) {
+      changed.set(next.id, next);
+      latest.set(next.id, next);
+    }
+  }
+  if (fresh.size > 0) deps.reports.putAll([...fresh].map(([taskId, report]) => ({ taskId, report })));
+  // Rows to write: anything whose status text changed, and final records not yet written (a killed tick's leftovers).
+  const written = writeRows(deps, [...latest.values()].filter(rowNeedsWrite), fresh);
+  for (const entry of written) changed.set(entry.id, entry);
+  deps.ledger.save([...changed.values()]);
+  releaseRowTags(
+    deps,
+    written.filter((entry) => !isPending(entry)).map((entry) => entry.row.sheetId),
+  );
+  const pending = deps.ledger.all().filter((entry) => needsWork(entry) && !unreadable.has(entry.id)).length;
+  return {
+    polled,
+    changed: changed.size,
+    created: created.filter((e) => e.taskId).length,
+    pending,
+    unreadable: unreadable.size,
+    partial,
+  };
+}

@@ -1,0 +1,224 @@
+// The research ledger: one record per launched row, kept in a hidden sheet of the document (document properties are
+// far too small for thousands of tasks). A record holds the task id, the sheet and row identity, the output mapping,
+// status and counters, timestamps, cost and error. The states make launches crash-safe:
+//   queued   -> nothing sent yet; safe to create
+//   sending  -> a create may have reached the service (its answer was lost); found again through the task list,
+//               never re-sent on the absence of evidence
+//   unconfirmed -> a lost answer the task list has not shown for a long while: the user decides (Check again, or
+//               Send anyway, which may pay twice and says so)
+//   created / in_progress -> the task exists; poll it
+//   done / failed -> final; `written` says whether the row got the result (a tick that died before writing retries)
+//   error    -> the create was refused (402/422/...): nothing exists, nothing charged
+// This module is the record format and its pure transitions; stores.ts persists it. A record of any legal request
+// (a 20,000-character brief, a 50-property schema) fits: its JSON is split over as many cells as it needs.
+import type { JsonSchemaObject, TaskDepth } from '../../api/types';
+import { joinText, splitText } from '../../shared/text-parts';
+
+/** What a launched record of a watch carries: the watch, the run, where its signals go and the run's day. */
+export interface WatchMark {
+  id: string;
+  run: number;
+  signalsHeader: string;
+  day: string;
+  /** The row's Signals cell, once written, reported a change. */
+  changed?: boolean;
+}
+
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+export type LedgerState =
+  'queued' | 'sending' | 'unconfirmed' | 'created' | 'in_progress' | 'done' | 'failed' | 'error';
+
+/** Where results go, by header name (so inserted or moved columns keep working). */
+export interface OutputMapping {
+  kind: 'report' | 'fields';
+  statusHeader: string;
+  /** Report output: the markdown column. */
+  reportHeader?: string;
+  /** Report output: a sources column, or null to put the sources in the report cell's note. */
+  sourcesHeader?: string | null;
+  /** Fields output: schema property -> column header. */
+  fields?: Array<{ name: string; header: string }>;
+}
+
+/**
+ * How the row is recognised later (row-locator.ts): the values of the brief's columns at launch, plus a row tag id
+ * (developer metadata) only when another row shared those values at launch.
+ */
+export interface RowIdentity {
+  sheetId: number;
+  /** Row tag id, or null for a row its key values identify. */
+  rowId: string | null;
+  /** Row number at launch (a hint only). */
+  rowHint: number;
+  /** Headers of the key columns (the columns the brief reads). */
+  keyHeaders: string[];
+  /** Their display values at launch. */
+  keyValues: string[];
+}
+
+export interface LedgerEntry {
+  /** Stable id of this record (also used to match the ledger sheet row). */
+  id: string;
+  taskId: string | null;
+  state: LedgerState;
+  row: RowIdentity;
+  brief: string;
+  depth: TaskDepth;
+  schema: JsonSchemaObject | null;
+  mapping: OutputMapping;
+  iterations: number;
+  agents: number;
+  sources: number;
+  cost: number;
+  /** Failure or error text shown to the user. */
+  error: string | null;
+  degradation: string[];
+  launchedAt: number;
+  /** When the create was (last) sent; the reconciliation window starts here. */
+  sentAt: number | null;
+  updatedAt: number;
+  finishedAt: number | null;
+  /** The row received the final result (or was found gone). */
+  written: boolean;
+  /** Last status text written to the row (so unchanged rows are not rewritten). */
+  shownStatus: string;
+  /** The row could not be found or no longer matches: the result stays in the ledger and the viewer. */
+  detached: boolean;
+  /**
+   * Earlier creates of this record whose answer was lost and which the user sent again anyway ("Send anyway"): each
+   * may have started a task the service charges, so each counts at the depth's reservation against the spending cap.
+   */
+  maybeStarted?: number;
+  /** A run of an account watch launched this record: its result is compared with the row's values (watch.ts). */
+  watch?: WatchMark;
+  /** The launch that authorised this record's create (create-permits.ts); absent in records of earlier versions. */
+  launch?: string;
+  /**
+   * A finished task written into a row with "Write to selected row": no spending of this spreadsheet's (a task
+   * launched here counts through its own record, one launched elsewhere does not count here).
+   */
+  imported?: boolean;
+}
+
+export const PENDING_STATES: readonly LedgerState[] = ['queued', 'sending', 'created', 'in_progress'];
+
+export function isPending(entry: LedgerEntry): boolean {
+  return PENDING_STATES.includes(entry.state);
+}
+
+/** Pending, or final but not yet written into its row. */
+export function needsWork(entry: LedgerEntry): boolean {
+  return isPending(entry) || !entry.written;
+}
+
+/** Still tied to its row: needs work, or waits for the user's decision on an unconfirmed create. */
+export function needsRow(entry: LedgerEntry): boolean {
+  return needsWork(entry) || entry.state === 'unconfirmed';
+}
+
+/**
+ * Ledger sheet columns: a few readable ones, the number of record parts, then the record's JSON in parts. The third,
+ * the index state, is what a tick reads of every row: whether the record is still open (it needs its row: pending,
+ * unconfirmed, or final and not yet written) and, once closed, the day it closed. So a tick reads whole only the
+ * open records, and sees which closed ones are past their retention without reading them.
+ */
+export const LEDGER_HEADERS = [
+  'entry_id',
+  'task_id',
+  'index_state',
+  'sheet_id',
+  'row_tag',
+  'updated_at',
+  'parts',
+  'record',
+];
+/** 1-based columns of the index state, the sheet id, the task id and the row tag. */
+export const LEDGER_COLUMNS = { taskId: 2, state: 3, sheetId: 4, tag: 5 } as const;
+/** The first ledgers' header of the index state column, which held the plain state. */
+export const FIRST_STATE_HEADER = 'state';
+const PARTS_COLUMN = 6;
+const FINAL_STATES: readonly string[] = ['done', 'failed', 'error'];
+const CLOSED_STATE = /^(done|failed|error) (\d{4}-\d{2}-\d{2})$/;
+
+/**
+ * The record's index state: for a closed record its state and the day (UTC) it closed ("done 2026-11-25"); for an
+ * open one its state, marked when final but not yet written ("done (to write)").
+ */
+export function indexState(entry: LedgerEntry): string {
+  if (!FINAL_STATES.includes(entry.state)) return entry.state;
+  if (needsRow(entry)) return `${entry.state} (to write)`;
+  return `${entry.state} ${new Date(entry.updatedAt).toISOString().slice(0, 10)}`;
+}
+
+/**
+ * The day (UTC, "2026-11-25") a closed record closed, or null for an open one (any text not of a closed record is
+ * open: an edited or damaged row is read and reported).
+ */
+export function closedDay(indexText: string): string | null {
+  return CLOSED_STATE.exec(indexText)?.[2] ?? null;
+}
+
+/**
+ * The row tag a record holds: one that still needs its row, or an imported task's ("Write to selected row"), which
+ * has no key values and whose row only its tag identifies (its report is found by the row later).
+ */
+export function heldTag(entry: LedgerEntry): string | null {
+  if (!entry.row.rowId || entry.detached) return null;
+  return needsRow(entry) || entry.row.keyHeaders.length === 0 ? entry.row.rowId : null;
+}
+
+export function entryToRow(entry: LedgerEntry): Array<string | number> {
+  const parts = splitText(JSON.stringify(entry));
+  const readable = [
+    entry.id,
+    entry.taskId ?? '',
+    indexState(entry),
+    entry.row.sheetId,
+    heldTag(entry) ?? '',
+    new Date(entry.updatedAt).toISOString(),
+  ];
+  return [...readable, parts.length, ...parts];
+}
+
+/** A ledger row that holds something but no readable record: kept as it is, and reported. */
+export interface DamagedRecord {
+  entryId: string;
+  taskId: string;
+}
+
+/** Reads a ledger sheet row back: the record, 'blank' for an empty row, or what is left of a damaged one. */
+export function rowToEntry(row: readonly unknown[]): LedgerEntry | 'blank' | DamagedRecord {
+  const entryId = String(row[0] ?? '');
+  const taskId = String(row[1] ?? '');
+  if (!entryId && !taskId && row.every((cell) => cell === '' || cell === null || cell === undefined)) return 'blank';
+  const count = Number(row[PARTS_COLUMN]);
+  const text =
+    Number.isInteger(count) && count >= 1 ? joinText(row.slice(PARTS_COLUMN + 1, PARTS_COLUMN + 1 + count)) : '';
+  try {
+    const entry = JSON.parse(text) as LedgerEntry;
+    if (typeof entry.id === 'string' && entry.row && typeof entry.state === 'string') return entry;
+  } catch {
+    // Damaged: reported below.
+  }
+  return { entryId, taskId };
+}
+
+/** Status text of the row's status cell. */
+export function statusText(entry: LedgerEntry): string {
+  switch (entry.state) {
+    case 'queued':
+    case 'created':
+      return 'Queued';
+    case 'sending':
+      return 'Unconfirmed: may have started, checking';
+    case 'unconfirmed':
+      return 'Unconfirmed: may have started (Sheet Scout > Research: Check again or Send anyway)';
+    case 'in_progress':
+      return `Researching: ${counted(entry.iterations, 'iteration')}, ${counted(entry.agents, 'agent')}, ${counted(entry.sources, 'source')}`;
+    case 'done':
+      return `Done (${entry.cost} credits)`;
+    case 'failed':
+    case 'error':
+      return `Failed: ${entry.error ?? 'unknown reason'}`;
+  }
+}

@@ -1,0 +1,94 @@
+// Turns a ledger record (and its finished task's report) into the cells of its row: the status cell (with
+// degradation reasons or the full failure reason as its note), a markdown report (cut at the cell limit with a
+// marker; the full text stays in the report store) with its sources in a column or the report cell's note, or the
+// schema fields in their columns (numbers as numbers, lists one per line, Evidenced values with reasoning and
+// source URLs as the cell's note, a field the research did not fill empty with a note saying so). Every service
+// string goes through safeText/toCellValue. Pure.
+import { safeText, toCellValue } from '../../shared/cell-values';
+import type { Source, TaskReport } from '../../api/types';
+import type { CellWrite } from '../ports';
+import { statusText, type LedgerEntry } from '../records/ledger';
+import { isEvidenced } from '../brief/output-schema';
+
+export const LONG_REPORT_MARKER = '\n\n[Report continues: open Sheet Scout > Research to read it in full]';
+const NOTE_LIMIT = 20000;
+/** The note of a field's cell the research left empty (a paid task may fill some fields and not others). */
+export const NOT_FOUND_NOTE =
+  'Not found by the research: none of the sources it reviewed gave this field. A higher depth reviews more.';
+
+function clipNote(text: string): string {
+  return text.length > NOTE_LIMIT ? `${text.slice(0, NOTE_LIMIT - 1)}…` : text;
+}
+
+export function sourcesText(sources: readonly Source[]): string {
+  return sources.map((source) => `[${source.id}] ${source.url}`).join('\n');
+}
+
+function evidenceNote(reasoning: string, sources: readonly unknown[]): string {
+  const urls = sources.filter((s): s is string => typeof s === 'string');
+  const parts = [];
+  if (reasoning.trim()) parts.push(reasoning.trim());
+  if (urls.length > 0) parts.push(`Sources:\n${urls.join('\n')}`);
+  return clipNote(parts.join('\n\n'));
+}
+
+/** Header -> column (1-based) of a header row; first occurrence wins. */
+export function headerIndex(headers: readonly string[]): Map<string, number> {
+  const map = new Map<string, number>();
+  headers.forEach((header, i) => {
+    const key = String(header).trim();
+    if (key && !map.has(key)) map.set(key, i + 1);
+  });
+  return map;
+}
+
+/** The status cell: text plus a note (degradation reasons, or the full failure text), or no note. */
+export function statusCell(entry: LedgerEntry): { value: string; note: string | null } {
+  const value = statusText(entry);
+  if (entry.state === 'done' && entry.degradation.length > 0) {
+    return { value, note: clipNote(`Produced under degraded conditions:\n- ${entry.degradation.join('\n- ')}`) };
+  }
+  if ((entry.state === 'failed' || entry.state === 'error') && entry.error && value.length > 200) {
+    return { value: `${value.slice(0, 197)}...`, note: clipNote(entry.error) };
+  }
+  return { value, note: null };
+}
+
+/**
+ * The cells for a record in `row`: always the status cell; for a done task also its report or fields.
+ * Headers that are missing from the sheet are skipped (the launcher creates them; a user may delete them later).
+ */
+export function rowCells(
+  entry: LedgerEntry,
+  report: TaskReport | null,
+  row: number,
+  columns: Map<string, number>,
+): CellWrite[] {
+  const cells: CellWrite[] = [];
+  const status = statusCell(entry);
+  const statusColumn = columns.get(entry.mapping.statusHeader);
+  if (statusColumn) cells.push({ row, column: statusColumn, value: safeText(status.value), note: status.note });
+  if (entry.state !== 'done' || !report) return cells;
+  const mapping = entry.mapping;
+  if (report.kind === 'markdown') {
+    const reportColumn = mapping.reportHeader ? columns.get(mapping.reportHeader) : undefined;
+    const sourcesColumn = mapping.sourcesHeader ? columns.get(mapping.sourcesHeader) : undefined;
+    const list = sourcesText(report.sources);
+    if (reportColumn) {
+      const note = sourcesColumn || !list ? null : clipNote(`Sources:\n${list}`);
+      cells.push({ row, column: reportColumn, value: safeText(report.markdown, LONG_REPORT_MARKER), note });
+    }
+    if (sourcesColumn) cells.push({ row, column: sourcesColumn, value: safeText(list) });
+    return cells;
+  }
+  for (const field of mapping.fields ?? []) {
+    const column = columns.get(field.header);
+    if (!column) continue;
+    const found = report.fields[field.name];
+    const value = toCellValue(isEvidenced(found) ? found.value : found);
+    const evidence = isEvidenced(found) ? evidenceNote(found.reasoning, found.sources) : '';
+    const note = value === '' ? clipNote([NOT_FOUND_NOTE, evidence].filter(Boolean).join('\n\n')) : evidence;
+    cells.push({ row, column, value, note: note || null });
+  }
+  return cells;
+}

@@ -1,0 +1,168 @@
+// Which research creates were authorised, and which tasks may still give back what they did not use, kept where no
+// edit of the grid reaches: the document's properties. A launch (or "Send anyway") that passed the spending cap
+// grants its records' creates, by launch; a tick sends a queued record's create only against a grant of its launch,
+// so no launch sends more creates than it was authorised for, and a finished record put back to "queued" in the
+// hidden ledger sheet creates nothing (a record that took a grant and was not sent, its tick killed, takes it again).
+// Each task the add-in created (and each create the service refused) may give back its unused reservation to the spend
+// journal once: their fingerprints are kept until then, so a record moved back to "in progress" in the ledger does not
+// lower the journal again at each cycle. One chunked JSON value (about 8 characters per open task), written twice per
+// round of creates. Pure.
+import type { KeyValueStore } from '../../ports';
+import { readChunkedJson, removeChunked, writeChunked } from '../../shared/chunked-store';
+import { fingerprint } from '../../shared/fingerprint';
+import type { LedgerEntry } from '../records/ledger';
+
+const PERMITS_KEY = 'sheetscout.research.permits';
+/** When this document's creates first needed a grant (queued records of earlier versions were adopted then). */
+const ADOPTED_KEY = 'sheetscout.research.permitsSince';
+
+/** One launch's creates: how many are left to take, and the records that took one and did not send it yet. */
+interface LaunchPermits {
+  left: number;
+  /** By fingerprint (a tick killed before it sent them takes them again). */
+  taken: string[];
+}
+
+interface StoredPermits {
+  launches: Record<string, LaunchPermits>;
+  /** Fingerprints of the tasks (and refused creates) whose unused reservation has not been given back yet. */
+  unreleased: string[];
+}
+
+export interface CreatePermits {
+  /**
+   * The first time a document's creates need grants: its queued records of earlier versions (no launch) are adopted
+   * under `launch`, with a grant each (the version that launched them checked them). Later, none is: the records that
+   * need saving with their launch, or none.
+   */
+  adopt(queued: readonly LedgerEntry[], launch: string, now: number): LedgerEntry[];
+  /** Authorises `count` more creates for records of `launch` (it passed the spending cap). */
+  grant(launch: string, count: number): void;
+  /**
+   * Takes a create for each record whose launch has one left (or that took one and did not send it: a tick killed in
+   * between): the records that may be created, in order.
+   */
+  take(entries: readonly LedgerEntry[]): LedgerEntry[];
+  /**
+   * Notes, in one write, the records whose creates were sent (`sending`), those whose create the service answered
+   * (created, or refused: each may then release once), and those given back (not created after all, or not sent
+   * before the deadline: their create stays authorised).
+   */
+  settle(change: {
+    sending: readonly LedgerEntry[];
+    answered: readonly LedgerEntry[];
+    givenBack: readonly LedgerEntry[];
+  }): void;
+  /** The records (by id) that may give back their unused reservation now; each is then no longer releasable. */
+  release(entries: readonly LedgerEntry[]): Set<string>;
+}
+
+/** A queued record without its launch's authorisation (the ledger sheet was edited): never sent. */
+const NOT_AUTHORISED = 'Not sent: no launch authorised this task (its record in the ledger sheet was changed)';
+
+/**
+ * The queued records no launch authorised (put back to "queued" in the ledger sheet), closed: never sent, and their
+ * row left alone (`written`).
+ */
+export function unauthorised(
+  queued: readonly LedgerEntry[],
+  allowed: readonly LedgerEntry[],
+  now: number,
+): LedgerEntry[] {
+  const ids = new Set(allowed.map((entry) => entry.id));
+  return queued
+    .filter((entry) => !ids.has(entry.id))
+    .map((entry) => ({ ...entry, state: 'error' as const, error: NOT_AUTHORISED, written: true, updatedAt: now }));
+}
+
+/** A record under its launch. */
+const recordKey = (entry: LedgerEntry) => fingerprint(`${entry.launch}:${entry.id}`);
+/** What a record's release is known by: its task, or for a create the service refused, the record itself. */
+const releaseKey = (entry: LedgerEntry) => fingerprint(entry.taskId ? `task:${entry.taskId}` : `record:${entry.id}`);
+
+function readPermits(store: KeyValueStore): StoredPermits {
+  const parsed = readChunkedJson(store, PERMITS_KEY) as Partial<StoredPermits> | null;
+  return { launches: parsed?.launches ?? {}, unreleased: parsed?.unreleased ?? [] };
+}
+
+/** Writes the permits; a launch whose every create was sent is dropped: its records can take nothing more. */
+function writePermits(store: KeyValueStore, permits: StoredPermits): void {
+  const launches = Object.fromEntries(
+    Object.entries(permits.launches).filter(([, launch]) => launch.left > 0 || launch.taken.length > 0),
+  );
+  if (Object.keys(launches).length === 0 && permits.unreleased.length === 0) removeChunked(store, PERMITS_KEY);
+  else writeChunked(store, PERMITS_KEY, JSON.stringify({ launches, unreleased: permits.unreleased }));
+}
+
+function without(list: string[], key: string): void {
+  const at = list.indexOf(key);
+  if (at >= 0) list.splice(at, 1);
+}
+
+export function documentCreatePermits(store: KeyValueStore): CreatePermits {
+  const read = () => readPermits(store);
+  const write = (permits: StoredPermits) => writePermits(store, permits);
+  return {
+    adopt: (queued, launch, now) => {
+      if (store.get(ADOPTED_KEY) !== null) return [];
+      store.set(ADOPTED_KEY, String(now));
+      const legacy = queued.filter((entry) => !entry.launch);
+      if (legacy.length === 0) return [];
+      const permits = read();
+      permits.launches[launch] = { left: legacy.length, taken: [] };
+      write(permits);
+      return legacy.map((entry) => ({ ...entry, launch }));
+    },
+    grant: (launch, count) => {
+      const permits = read();
+      const known = (permits.launches[launch] ??= { left: 0, taken: [] });
+      known.left += count;
+      write(permits);
+    },
+    take: (entries) => {
+      if (entries.length === 0) return [];
+      const permits = read();
+      const allowed = entries.filter((entry) => {
+        const launch = entry.launch ? permits.launches[entry.launch] : undefined;
+        const key = recordKey(entry);
+        if (!launch) return false;
+        if (launch.taken.includes(key)) return true;
+        if (launch.left <= 0) return false;
+        launch.left -= 1;
+        launch.taken.push(key);
+        return true;
+      });
+      write(permits);
+      return allowed;
+    },
+    settle: ({ sending, answered, givenBack }) => {
+      if (sending.length + answered.length + givenBack.length === 0) return;
+      const permits = read();
+      for (const entry of sending) {
+        const launch = entry.launch ? permits.launches[entry.launch] : undefined;
+        if (launch) without(launch.taken, recordKey(entry));
+      }
+      for (const entry of givenBack) {
+        if (!entry.launch) continue;
+        const launch = (permits.launches[entry.launch] ??= { left: 0, taken: [] });
+        launch.left += 1;
+        without(launch.taken, recordKey(entry));
+      }
+      permits.unreleased.push(...answered.map(releaseKey));
+      write(permits);
+    },
+    release: (entries) => {
+      const released = new Set<string>();
+      if (entries.length === 0) return released;
+      const permits = read();
+      for (const entry of entries) {
+        const at = permits.unreleased.indexOf(releaseKey(entry));
+        if (at < 0) continue;
+        permits.unreleased.splice(at, 1);
+        released.add(entry.id);
+      }
+      if (released.size > 0) write(permits);
+      return released;
+    },
+  };
+}

@@ -1,0 +1,222 @@
+// Account watch runs (watch.ts holds the rules): the shared timer's slice that starts each due run of a watch with the
+// panels closed, from the timer of the editor who saved it: its rows found by their key values, the spending cap
+// checked for the whole run first, then the same launch as the panel's, its records marked with the run. A run that
+// cannot reach the service keeps its place (nothing was sent for it), says since when on the Signals header and in
+// the panel, and is tried again at every tick until the service answers.
+import { researchContext, withLock, type Research } from '../context';
+import { isUnreachable, userMessage } from '../../api/errors';
+import { reservationFor } from '../spending/depth';
+import { runLaunch } from '../launch/launch';
+import { keyColumn, keyString } from '../rows/row-locator';
+import { requestProblem, storageProblem } from '../launch/preconditions';
+import { storedCap } from '../spending/guard-service';
+import { capCalendar, spreadsheetCalendar } from '../spending/calendar';
+import {
+  confirmationProblem,
+  readConfirmation,
+  readWatches,
+  SIGNALS_HEADER,
+  watchesWake,
+  writeConfirmation,
+  writeWatches,
+  type Watch,
+  type WatchConfirmation,
+} from './watch';
+import { nextRun } from '../../enrichment/schedule';
+import { localTime } from '../../enrichment/schedule-service';
+import { isPending, myTimers, reserveTimer } from '../../scheduler/timer';
+import { formatInSpreadsheetZone } from '../../platform/spreadsheet';
+
+/** A watch run's launch may take this long in the timer's slice (the rest stays queued for the ticks). */
+const RUN_LAUNCH_MS = 60_000;
+
+const stores = (r: Research) => r.records.records;
+
+/**
+ * The current rows of the watch's rows, found by their key values (where rows repeat them, the first such row: the
+ * same company), in key order.
+ */
+function watchedRows(r: Research, watch: Watch): { rows: number[]; missing: number } {
+  const headers = r.deps.grid.headers(watch.sheetId) ?? [];
+  const columns = watch.keyHeaders.map((header) => keyColumn(headers, header));
+  if (columns.some((column) => column === null)) return { rows: [], missing: watch.rowKeys.length };
+  const values = r.deps.grid.readColumns(watch.sheetId, columns as number[]);
+  const rowsByKey = new Map<string, number[]>();
+  values.forEach((row, i) => {
+    const key = keyString(row.map((value) => value.trim()));
+    rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), i + 2]);
+  });
+  const rows: number[] = [];
+  for (const key of watch.rowKeys) {
+    const found = rowsByKey.get(keyString(key)) ?? [];
+    if (found.length > 0) rows.push(found[0]);
+  }
+  return { rows, missing: watch.rowKeys.length - rows.length };
+}
+
+/** A run that could not reach the service: nothing was sent for it, and it is tried again at the next tick. */
+interface Unreachable {
+  unreachable: true;
+}
+
+/** Starts one due run of a watch (under the lock): its summary line, or that the service could not be reached. */
+function startRun(r: Research, watch: Watch, deadline: number): string | Unreachable {
+  if (r.deps.grid.headers(watch.sheetId) === null)
+    return `Not started: the sheet "${watch.sheetName}" was deleted (Sheet Scout > Account watch > Stop all watches)`;
+  const notTheUsers = r.deps.grid.targetProblem(watch.sheetId);
+  if (notTheUsers) return `Not started: ${notTheUsers}`;
+  const { rows, missing } = watchedRows(r, watch);
+  const notFound = missing > 0 ? `, ${missing} rows not found (the values their brief reads changed)` : '';
+  if (rows.length === 0) return `Not started: none of the ${watch.rowKeys.length} watched rows was found`;
+  const run = watch.run as { n: number; at: number };
+  // What decides money is checked against what the saver confirmed (the record is in a sheet any editor can change).
+  const confirmation = readConfirmation(r.document, watch.id);
+  const earliest = confirmation?.lastStartedAt ? nextRun(watch, confirmation.lastStartedAt, localTime) : null;
+  const unconfirmed = confirmationProblem(watch, confirmation, earliest, run.at);
+  if (unconfirmed) return `Not started: ${unconfirmed}`;
+  const user = r.deps.client.getUser();
+  if (!user.ok && isUnreachable(user.error)) return { unreachable: true };
+  if (!user.ok) return `Not started: ${userMessage(user.error)}`;
+  if (user.value.email !== watch.savedBy)
+    return `Not started: the watch is paid from ${watch.savedBy}, who saved it, and this timer's token is ${user.value.email}'s`;
+  // Columns the user deleted since are made again: the run's values and signals need them.
+  const fields = (watch.mapping.fields ?? []).map((field) => field.header);
+  r.deps.grid.ensureHeaders(watch.sheetId, [watch.mapping.statusHeader, ...fields, SIGNALS_HEADER]);
+  const outcome = runLaunch(
+    r.deps,
+    {
+      sheetId: watch.sheetId,
+      rows,
+      template: watch.template,
+      depth: watch.depth,
+      schema: watch.schema,
+      mapping: watch.mapping,
+      rerun: false,
+      again: true,
+      watch: { id: watch.id, run: run.n, signalsHeader: SIGNALS_HEADER, day: spreadsheetCalendar().day(run.at) },
+    },
+    {
+      deadline,
+      availableCredits: user.value.available_credits,
+      reservationPerTask: reservationFor(watch.depth),
+      guard: { cap: storedCap(r.document), calendar: capCalendar(r.document), fitToCap: false },
+      canFinish: (plan) =>
+        requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
+        storageProblem(plan.entries, r.deps.grid.cellsInUse()) ??
+        (reserveTimer(r.trigger, 'research')?.blocksSpending ? 'no timer can collect the results' : null),
+    },
+  );
+  if (outcome.refused) return `Not started: ${outcome.refused.split('\n')[0]}`;
+  writeConfirmation(r.document, { ...(confirmation as WatchConfirmation), lastStartedAt: run.at }, watch.id);
+  const created = outcome.entries.length;
+  const running = outcome.plan.skippedRunning.length;
+  const still = running > 0 ? `, ${running} still researching from before` : '';
+  return `Researching ${created} rows${still}${notFound}`;
+}
+
+/**
+ * The shared timer's slice: starts the watches' due runs (one at a time, under the document lock). A run is marked
+ * started (with its number) before anything is sent; one found marked in a later slice was interrupted: its records
+ * in the ledger say whether its launch went through, so no row of a run is paid twice. A run that could not reach the
+ * service stays due (its number kept) and waits for the next tick. Pending while any watch is active (its next run
+ * needs the timer), next due at the earliest active watch's time.
+ */
+export function watchTimerSlice(budgetMs: number): { pending: boolean; wakeAt?: number } {
+  const r = researchContext(budgetMs);
+  // No active watch (the feature is pending while there is one): no lock, records sheet or trigger list is read.
+  if (!isPending(r.trigger, 'watch')) return { pending: false };
+  const mine = myTimers(r.trigger);
+  // Another editor's watch runs from their timer (their token pays); one saved when no timer could be made, from any
+  // (startRun still checks that the token's account is the saver's).
+  const runsHere = (watch: Watch) => watch.timer === null || mine.includes(watch.timer);
+  const deadline = r.context.clock.now() + Math.min(budgetMs, RUN_LAUNCH_MS);
+  return withLock<{ pending: boolean; wakeAt?: number }>(
+    r,
+    1000,
+    () => ({ pending: true }),
+    () => {
+      const waiting = new Set<string>();
+      for (;;) {
+        const now = r.context.clock.now();
+        const watches = readWatches(stores(r));
+        const due = watches.find(
+          (watch) =>
+            watch.status === 'active' &&
+            (watch.run || watch.nextRunAt <= now) &&
+            runsHere(watch) &&
+            !waiting.has(watch.id),
+        );
+        // Pending is the document's (another editor's timer reads it too): any active watch keeps it.
+        if (!due || now >= deadline) {
+          const wake = watchesWake(watches);
+          return wake === undefined ? { pending: false } : { pending: true, wakeAt: wake ?? undefined };
+        }
+        const run = due.run ?? { n: due.runs + 1, at: now };
+        const interrupted = due.run !== null && launchedBefore(r, due.id, run.n);
+        writeWatches(
+          stores(r),
+          watches.map((watch) => (watch === due ? { ...watch, run } : watch)),
+        );
+        const started = interrupted
+          ? 'Researching (resumed after an interruption)'
+          : startRun(r, { ...due, run }, deadline);
+        if (typeof started !== 'string') {
+          // Nothing was sent: the run keeps its number and its place, and says since when it waits.
+          waiting.add(due.id);
+          const since = due.unreachableSince ?? now;
+          noteRun(r, due, run.at, unreachableText(since));
+          writeWatches(
+            stores(r),
+            readWatches(stores(r)).map((watch) =>
+              watch.id === due.id ? { ...watch, run, unreachableSince: since } : watch,
+            ),
+          );
+          continue;
+        }
+        noteRun(r, due, run.at, started);
+        const after = readWatches(stores(r)).map((watch) => {
+          if (watch.id !== due.id) return watch;
+          const { unreachableSince: _, ...rest } = watch;
+          return {
+            ...rest,
+            run: null,
+            runs: run.n,
+            lastRun: { at: run.at, text: started },
+            nextRunAt: nextRun(watch, Math.max(now, watch.nextRunAt), localTime),
+          };
+        });
+        writeWatches(stores(r), after);
+      }
+    },
+  );
+}
+
+/** What a run waiting for the service says (in the spreadsheet's time zone). */
+function unreachableText(since: number): string {
+  return `Service unavailable since ${formatInSpreadsheetZone(since, 'EEE HH:mm')}, trying again hourly`;
+}
+
+/**
+ * A run that did not start (or waits for the service) says so in the note of the sheet's Signals header, where someone
+ * looking at the sheet with the panels closed sees it; a run that starts clears it.
+ */
+function noteRun(r: Research, watch: Watch, at: number, text: string): void {
+  const note =
+    text.startsWith('Not started') || text.startsWith('Service unavailable')
+      ? `Account watch, run of ${spreadsheetCalendar().day(at)}: ${text}. Sheet Scout > Research shows the watch.`
+      : null;
+  noteOnSignalsHeader(r, watch, note);
+}
+
+/** Sets (or clears, with null) the note of the watch's Signals header. */
+export function noteOnSignalsHeader(r: Research, watch: Watch, note: string | null): void {
+  const column = (r.deps.grid.headers(watch.sheetId) ?? []).indexOf(SIGNALS_HEADER) + 1;
+  if (column === 0) return;
+  r.deps.grid.write(watch.sheetId, [{ row: 1, column, note }]);
+}
+
+/** Whether records of this watch run are in the ledger (its launch saved them before sending anything). */
+function launchedBefore(r: Research, watchId: string, run: number): boolean {
+  r.deps.ledger.load();
+  return r.deps.ledger.all().some((entry) => entry.watch?.id === watchId && entry.watch.run === run);
+}

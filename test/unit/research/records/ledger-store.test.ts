@@ -1,0 +1,165 @@
+// The ledger store over a fake hidden table: a tick reads the index of every row and whole only the open records; a
+// first-version ledger is rewritten once; finished records leave after their retention (a damaged row stays), and
+// their reports with them unless another record still refers to the task.
+import { runLaunch } from '../../../../src/research/launch/launch';
+import { runTick } from '../../../../src/research/polling/tick';
+import {
+  entryToRow,
+  LEDGER_HEADERS,
+  type LedgerEntry,
+  type OutputMapping,
+} from '../../../../src/research/records/ledger';
+import { LedgerStore, RETENTION_MS } from '../../../../src/research/records/stores';
+import { FakeTable, jobWorld, launchInput } from '../fakes';
+import { ManualClock } from '../../../fakes/ports';
+
+const SHEET = 3;
+const DAY = 24 * 60 * 60 * 1000;
+const mapping: OutputMapping = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
+
+/** A world with `count` company rows, launched and researched to the end. */
+function finishedWorld(count: number) {
+  const world = jobWorld(new ManualClock(), 'ls');
+  world.grid.addSheet(SHEET, [
+    ['Company', 'Status', 'Report'],
+    ...Array.from({ length: count }, (_, i) => [`Company ${i} ${'details '.repeat(60)}`]),
+  ]);
+  const launch = (rows: number[], again = false) =>
+    runLaunch(world.deps(), launchInput(SHEET, rows, mapping, { again }), {
+      deadline: world.clock.now() + 60_000,
+      availableCredits: null,
+      reservationPerTask: 10,
+    });
+  launch(Array.from({ length: count }, (_, i) => i + 2));
+  for (let step = 0; step < 4; step++) {
+    world.service.advance();
+    runTick(world.deps());
+  }
+  return { ...world, launch };
+}
+
+const totalChars = (table: FakeTable) =>
+  table.rows.reduce((sum, row) => sum + row.reduce<number>((n, cell) => n + String(cell).length, 0), 0);
+
+describe('ledger store', () => {
+  it('a tick reads the index of every row, and whole only the records still open', () => {
+    const world = finishedWorld(60);
+    expect(
+      world
+        .deps()
+        .ledger.load()
+        .every((entry) => entry.state === 'done' && entry.written),
+    ).toBe(true);
+    world.grid.addSheet(SHEET + 1, [['Company', 'Status', 'Report'], ['Initech'], ['Globex']]);
+    runLaunch(world.deps(), launchInput(SHEET + 1, [2, 3], mapping), {
+      deadline: world.clock.now() + 60_000,
+      availableCredits: null,
+      reservationPerTask: 10,
+    });
+    world.ledgerTable.charsRead = 0;
+    world.service.advance();
+    const deps = world.deps();
+    runTick(deps);
+    expect(deps.ledger.all().map((entry) => entry.row.sheetId)).toEqual([SHEET + 1, SHEET + 1]);
+    // The 62 rows' index and the 2 open records, not the 60 finished records' JSON.
+    expect(world.ledgerTable.charsRead).toBeLessThan(totalChars(world.ledgerTable) / 10);
+    expect(deps.ledger.knownTaskIds().size).toBe(62);
+  });
+
+  it('the panel view also reads the newest records of its sheet', () => {
+    const world = finishedWorld(60);
+    const store = world.deps().ledger;
+    const shown = store.loadOpen({ sheetId: SHEET, newest: 5 });
+    expect(shown.map((entry) => entry.row.rowHint)).toEqual([57, 58, 59, 60, 61]);
+  });
+
+  it('rewrites a first-version ledger once: its index then marks the record not yet written as open', () => {
+    const table = new FakeTable([
+      'entry_id',
+      'task_id',
+      'state',
+      'sheet_id',
+      'row_id',
+      'updated_at',
+      'parts',
+      'record',
+    ]);
+    const record = (id: string, written: boolean): LedgerEntry => ({
+      id,
+      taskId: `task_${id}`,
+      state: 'done',
+      row: { sheetId: SHEET, rowId: null, rowHint: 2, keyHeaders: ['Company'], keyValues: [id] },
+      brief: `Research ${id}`,
+      depth: 'medium',
+      schema: null,
+      mapping,
+      iterations: 1,
+      agents: 2,
+      sources: 3,
+      cost: 4,
+      error: null,
+      degradation: [],
+      launchedAt: 0,
+      sentAt: 0,
+      updatedAt: 0,
+      finishedAt: 0,
+      written,
+      shownStatus: 'Queued',
+      detached: false,
+    });
+    // A first-version row held the plain state: the record a killed tick left unwritten looked finished.
+    for (const entry of [record('a', true), record('b', false)]) {
+      const row = entryToRow(entry);
+      row[2] = 'done';
+      table.rows.push(row);
+    }
+    const store = new LedgerStore(table);
+    expect(store.loadOpen().map((entry) => entry.id)).toEqual(['a', 'b']);
+    expect(table.header).toEqual(LEDGER_HEADERS);
+    expect(table.rows.map((row) => row[2])).toEqual(['done 1970-01-01', 'done (to write)']);
+    expect(new LedgerStore(table).loadOpen().map((entry) => entry.id)).toEqual(['b']);
+  });
+
+  it("compacts finished records past their retention; damaged rows and the kept records' reports stay", () => {
+    const world = finishedWorld(150);
+    const damaged = ['e_damaged', 'task_x', 'done 2020-01-01', SHEET, '', '2020-01-01T00:00:00.000Z', 1, '{broken'];
+    world.ledgerTable.rows.push(damaged);
+    expect(world.reportTable.rows).toHaveLength(150);
+    world.clock.advance(RETENTION_MS - DAY);
+    // Row 2 is researched again (asked) a day before the others expire: its new record and report are kept.
+    world.launch([2], true);
+    for (let step = 0; step < 4; step++) {
+      world.service.advance();
+      runTick(world.deps());
+    }
+    world.clock.advance(2 * DAY);
+    const store = world.deps().ledger;
+    store.loadOpen();
+    expect(store.compactionDue(world.clock.now())).toBe(true);
+    runTick(world.deps());
+    const kept = world.deps().ledger.load();
+    expect(kept.map((entry) => entry.row.rowHint)).toEqual([2]);
+    expect(world.ledgerTable.rows.map((row) => row[0])).toEqual(['e_damaged', kept[0].id]);
+    // The damaged row keeps its content; its index now says so, so it is read (and reported) and never compacted.
+    expect(world.ledgerTable.rows[0]).toEqual([...damaged.slice(0, 2), 'damaged', ...damaged.slice(3)]);
+    const again = world.deps().ledger;
+    again.loadOpen();
+    expect(again.damaged()).toEqual([{ entryId: 'e_damaged', taskId: 'task_x' }]);
+    expect(again.compactionDue(world.clock.now())).toBe(false);
+    expect(world.ledgerTable.width).toBe(LEDGER_HEADERS.length);
+    expect(world.reportTable.rows.map((row) => row[0])).toEqual([kept[0].taskId]);
+    expect(world.reportTable.width).toBe(3);
+  });
+
+  it('compacts a handful of expired records only once they are a week past their retention', () => {
+    const world = finishedWorld(5);
+    world.clock.advance(RETENTION_MS + DAY);
+    const store = world.deps().ledger;
+    store.loadOpen();
+    expect(store.compactionDue(world.clock.now())).toBe(false);
+    world.clock.advance(7 * DAY);
+    expect(store.compactionDue(world.clock.now())).toBe(true);
+    runTick(world.deps());
+    expect(world.ledgerTable.rows).toHaveLength(0);
+  });
+});

@@ -1,0 +1,63 @@
+// Which creates a launch authorised and which tasks may give back their unused reservation (create-permits.ts): a
+// record takes a create of its launch once, a record that sent its create takes none again (a record put back to
+// "queued"), one that took a create and was killed before sending takes it again, a create given back is authorised
+// again, and each task gives back once.
+import { documentCreatePermits, unauthorised } from '../../../../src/research/spending/create-permits';
+import type { LedgerEntry } from '../../../../src/research/records/ledger';
+import { MemoryStore } from '../../../fakes/ports';
+
+const record = (id: string, launch: string | undefined, taskId: string | null = null) =>
+  ({ id, launch, taskId, state: 'queued' }) as LedgerEntry;
+
+describe('create permits', () => {
+  it('authorises as many creates as the launch passed the cap for, once per record', () => {
+    const permits = documentCreatePermits(new MemoryStore());
+    const [a, b, c] = ['a', 'b', 'c'].map((id) => record(id, 'L1'));
+    permits.grant('L1', 2);
+    expect(permits.take([a, b, c]).map((entry) => entry.id)).toEqual(['a', 'b']);
+    // Killed before sending: the same records take their creates again, and no more.
+    expect(permits.take([a, b, c]).map((entry) => entry.id)).toEqual(['a', 'b']);
+    permits.settle({ sending: [a, b], answered: [], givenBack: [] });
+    // Sent: put back to "queued", they take nothing; nor does a record of an unknown launch, or of none.
+    expect(permits.take([a, b, c, record('d', 'forged'), record('e', undefined)])).toEqual([]);
+    expect(unauthorised([a, b, c], [], 5).map((entry) => [entry.id, entry.state, entry.written])).toEqual([
+      ['a', 'error', true],
+      ['b', 'error', true],
+      ['c', 'error', true],
+    ]);
+  });
+
+  it('a create given back (nothing was created, or not sent before the deadline) is authorised again', () => {
+    const permits = documentCreatePermits(new MemoryStore());
+    const a = record('a', 'L1');
+    permits.grant('L1', 1);
+    expect(permits.take([a])).toHaveLength(1);
+    permits.settle({ sending: [a], answered: [], givenBack: [] });
+    permits.settle({ sending: [], answered: [], givenBack: [a] });
+    expect(permits.take([a])).toHaveLength(1);
+  });
+
+  it('each task the add-in created, and each refused create, gives back once', () => {
+    const store = new MemoryStore();
+    const permits = documentCreatePermits(store);
+    const done = record('a', 'L1', 'task-1');
+    permits.settle({ sending: [], answered: [done], givenBack: [] });
+    expect([...permits.release([done, record('b', 'L1', 'task-2')])]).toEqual(['a']);
+    expect([...permits.release([done])]).toEqual([]);
+    // Nothing left: the value is gone from the store.
+    expect(store.data.size).toBe(0);
+  });
+
+  it('adopts the queued records of an earlier version once, the first time; later records without a launch get none', () => {
+    const permits = documentCreatePermits(new MemoryStore());
+    const legacy = [record('old-1', undefined), record('old-2', undefined), record('new', 'L1')];
+    const adopted = permits.adopt(legacy, 'L0', 1);
+    expect(adopted.map((entry) => [entry.id, entry.launch])).toEqual([
+      ['old-1', 'L0'],
+      ['old-2', 'L0'],
+    ]);
+    expect(permits.take(adopted).map((entry) => entry.id)).toEqual(['old-1', 'old-2']);
+    expect(permits.adopt([record('later', undefined)], 'L2', 2)).toEqual([]);
+    expect(permits.take([record('later', undefined)])).toEqual([]);
+  });
+});

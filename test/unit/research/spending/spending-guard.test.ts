@@ -1,0 +1,118 @@
+import { runLaunch } from '../../../../src/research/launch/launch';
+import { runTick } from '../../../../src/research/polling/tick';
+import type { LedgerEntry, OutputMapping } from '../../../../src/research/records/ledger';
+import {
+  capMessage,
+  chargedCredits,
+  guardRoom,
+  readCap,
+  rowsThatFit,
+} from '../../../../src/research/spending/spending-guard';
+import type { Calendar } from '../../../../src/research/spending/calendar';
+import { jobWorld, launchInput } from '../fakes';
+import { ManualClock } from '../../../fakes/ports';
+
+const utc: Calendar = {
+  day: (ms) => new Date(ms).toISOString().slice(0, 10),
+  month: (ms) => new Date(ms).toISOString().slice(0, 7),
+};
+const mapping: OutputMapping = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
+const DAY = 24 * 3600_000;
+
+function record(
+  state: LedgerEntry['state'],
+  agents: number,
+  launchedAt: number,
+  depth: LedgerEntry['depth'] = 'medium',
+): LedgerEntry {
+  return {
+    id: `${state}-${launchedAt}`,
+    taskId: 't',
+    state,
+    row: { sheetId: 1, rowId: null, rowHint: 2, keyHeaders: [], keyValues: [] },
+    brief: 'b',
+    depth,
+    schema: null,
+    mapping,
+    iterations: 0,
+    agents,
+    sources: 0,
+    cost: 0,
+    error: null,
+    degradation: [],
+    launchedAt,
+    sentAt: null,
+    updatedAt: launchedAt,
+    finishedAt: null,
+    written: true,
+    shownStatus: '',
+    detached: false,
+  };
+}
+
+describe('spending guard', () => {
+  it('counts what the service charges: the reservation while running, the agents that ran once done, nothing if failed', () => {
+    const now = Date.UTC(2026, 10, 23, 12);
+    expect(chargedCredits(record('in_progress', 2, now, 'high'))).toBe(30);
+    expect(chargedCredits(record('unconfirmed', 0, now))).toBe(10);
+    expect(chargedCredits(record('done', 3, now))).toBe(6);
+    expect(chargedCredits(record('failed', 4, now))).toBe(0);
+    const entries = [record('done', 3, now), record('created', 0, now - DAY), record('done', 5, Date.UTC(2026, 9, 30))];
+    expect(guardRoom({ daily: 20, monthly: 50 }, entries, now, utc)).toEqual({
+      cap: { daily: 20, monthly: 50 },
+      spentToday: 6,
+      spentThisMonth: 16,
+      left: 14,
+    });
+    expect(guardRoom({ daily: null, monthly: null }, entries, now, utc).left).toBeNull();
+    // The journal (the document's properties) counts when the ledger says less: a record edited or deleted in the grid.
+    const journal = { '2026-11-23': 30, '2026-11-22': 10, '2026-10-30': 99 };
+    expect(guardRoom({ daily: 20, monthly: 50 }, entries, now, utc, journal)).toMatchObject({
+      spentToday: 30,
+      spentThisMonth: 40,
+      left: 0,
+    });
+    // And the ledger when the journal says less (records launched before the journal was kept).
+    expect(guardRoom({ daily: 20, monthly: 50 }, entries, now, utc, { '2026-11-23': 2 })).toMatchObject({
+      spentToday: 6,
+      spentThisMonth: 16,
+    });
+  });
+
+  it('says how many rows fit and refuses with the numbers', () => {
+    const room = { cap: { daily: 100, monthly: null }, spentToday: 75, spentThisMonth: 75, left: 25 };
+    expect(rowsThatFit(room, 'medium', 5)).toBe(2);
+    expect(capMessage(room, 'medium', 5)).toBe(
+      "Over this spreadsheet's research spending cap: 5 rows reserve 50 credits, 25 left (75 of 100 today spent). 2 rows fit.",
+    );
+    expect(readCap({ daily: 50, monthly: 20 })).toBe('The daily cap is above the monthly cap');
+    expect(readCap({ daily: -1, monthly: null })).toBe('Daily cap: a whole number of credits, or blank for none');
+  });
+
+  it('refuses a launch over the cap before anything is sent, and launches only the first rows that fit when asked', () => {
+    const { clock, grid, service, deps } = jobWorld(new ManualClock(Date.UTC(2026, 10, 23, 9)), 'g');
+    grid.addSheet(1, [['Company', 'Status', 'Report'], ['a.com'], ['b.com'], ['c.com'], ['d.com']]);
+    const launch = (rows: number[], fitToCap: boolean) =>
+      runLaunch(deps(), launchInput(1, rows, mapping), {
+        deadline: clock.now() + 60_000,
+        availableCredits: null,
+        reservationPerTask: 10,
+        guard: { cap: { daily: 25, monthly: null }, calendar: utc, fitToCap },
+      });
+    expect(launch([2, 3, 4], false)).toMatchObject({
+      refused: expect.stringMatching(
+        /^Over this spreadsheet's research spending cap: 3 rows reserve 30 credits, 25 left/,
+      ),
+    });
+    expect(service.tasks).toHaveLength(0);
+    expect(launch([2, 3, 4], true)).toMatchObject({ refused: null, overCap: [4] });
+    expect(service.tasks.map((task) => task.brief)).toEqual(['Research a.com', 'Research b.com']);
+    // Once they finish with 4 agents each (8 credits), the real cost frees room: 25 - 16 = 9, not enough for 10.
+    for (let i = 0; i < 5; i++) {
+      clock.sleep(60_000);
+      service.advance();
+      runTick(deps());
+    }
+    expect(launch([4], false).refused).toMatch(/9 left/);
+  });
+});
