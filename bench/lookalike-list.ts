@@ -4,7 +4,7 @@
 // batches, reciprocal rank fusion, one write into a new sheet). Compared with a naive merge of the same lists:
 // concatenate them, keep each company's best relevance score, sort by it. Prints requests, fetchAll rounds, wall time,
 // how many of each top 500 are similar to several references, their overlap, and the summary line.
-import type { LookalikeAnswer, LookalikeListRequest, ReferenceList } from '../src/search/lookalike-service';
+import type { LookalikeAnswer, LookalikeListRequest, ReferenceList } from '../src/search/lookalikes/lookalike-service';
 import { emptyFilterForm } from '../src/search/spec';
 import { markModelled, modelledFields, modelledSince } from './_modelled';
 import { startSandbox, runtimeFor } from '../test/integration/harness';

@@ -5,7 +5,7 @@
 import type { GasRuntime } from '../dev/gas-runtime';
 import { runtimeFor, startSandbox } from '../test/integration/harness';
 import { modelledFields, seconds } from './_modelled';
-import { RECORDS_SHEET } from '../src/shared/internal-sheets';
+import { RECORDS_SHEET } from '../src/shared/storage/internal-sheets';
 import type { ColumnDraft } from '../src/tables/model';
 import type { PushResponse, TablesState } from '../src/tables/service';
 import { validateMapping } from '../src/tables/validate';

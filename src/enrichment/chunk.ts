@@ -24,7 +24,7 @@ import { writtenFingerprint } from './refresh-changes';
 import type { EnrichSheet } from './ports';
 import { LIMITS, type EnrichDeps } from './service';
 import { progressOf } from './progress';
-import { freshReads } from '../shared/fresh-reads';
+import { freshReads } from '../shared/storage/fresh-reads';
 
 export type ChunkMode = 'sidebar' | 'trigger';
 

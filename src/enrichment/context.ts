@@ -10,7 +10,7 @@ import { appsScriptEnrichmentDates, appsScriptSheets } from '../platform/sheets/
 import { timerContinuation } from './trigger-adapter';
 import { newId } from '../platform/ids';
 import { HiddenTable } from '../platform/sheets/hidden-table';
-import { REFRESH_CHANGES_SHEET } from '../shared/internal-sheets';
+import { REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
 import { ChangeLog, CHANGE_LOG_HEADERS } from './change-log';
 import { activeSpreadsheet, formatInSpreadsheetZone } from '../platform/spreadsheet';
 

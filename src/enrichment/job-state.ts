@@ -5,7 +5,7 @@
 // Beside it, per sheet, the field columns that finished jobs filled (so a later run can tell a value the profile lacks
 // from a row not enriched yet: see rows.ts), and the fields last chosen in the panel for that sheet.
 import type { KeyValueStore } from '../ports';
-import { CHUNK_BYTES, chunkedGeneration, readChunked, utf8Bytes, writeChunked } from '../shared/chunked-store';
+import { CHUNK_BYTES, chunkedGeneration, readChunked, utf8Bytes, writeChunked } from '../shared/storage/chunked-store';
 
 export type JobStatus = 'running' | 'paused' | 'done' | 'cancelled';
 
@@ -160,7 +160,7 @@ export function jobGeneration(store: KeyValueStore): string | null {
   return chunkedGeneration(store, JOB_KEY);
 }
 
-/** Saves the job in UTF-8-measured pieces under 9 KB each, the head last (src/shared/chunked-store.ts). */
+/** Saves the job in UTF-8-measured pieces under 9 KB each, the head last (src/shared/storage/chunked-store.ts). */
 export function saveJob(store: KeyValueStore, job: EnrichJob): void {
   writeChunked(store, JOB_KEY, JSON.stringify(job));
 }

@@ -6,7 +6,7 @@
 // to the panel, which skips them for the rest of the run.
 import { isUnreachable } from '../api/errors';
 import { profileFieldByKey, profileValues, type ProfileField } from '../companies/profile-fields';
-import { parseDomain } from '../shared/domain';
+import { parseDomain } from '../shared/domain/domain';
 import type { ClockPort, KeyValueStore, LockPort } from '../ports';
 import { chosenFields, loadJob } from './job-state';
 import { detectDomainColumn, planTargetColumns, DEFAULT_DOMAIN_HEADER, type Area } from './layout';

@@ -3,7 +3,7 @@
 // belong to at write time. The domain value in the sheet is the row identity: a sort, insert or delete between two
 // chunks cannot misdirect a result. A row the job finished is recognised from the sheet alone (see rowNeedsValues), so
 // a re-run sends nothing for it, however long ago it ran and whatever the cache still holds. Pure.
-import { parseDomain, invalidDomainMessage } from '../shared/domain';
+import { parseDomain, invalidDomainMessage } from '../shared/domain/domain';
 import { safeText, toCellValue, type CellValue } from '../shared/cell-values';
 import type { ProfileField, ProfileValues } from '../companies/profile-fields';
 

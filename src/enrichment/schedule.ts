@@ -8,7 +8,7 @@
 // quarter of the day's request budget (the user's own work keeps the rest) and the timer's share of trigger runtime.
 // Pure: the refresh, the timer and the spreadsheet's calendar are ports.
 import type { KeyValueStore } from '../ports';
-import { readChunkedJson, removeChunked, writeChunked } from '../shared/chunked-store';
+import { readChunkedJson, removeChunked, writeChunked } from '../shared/storage/chunked-store';
 import type { RefreshChunkResult, RefreshScheduleDto, ScheduleSummary } from './contract';
 
 const SCHEDULES_KEY = 'sheetscout.refresh.schedules';

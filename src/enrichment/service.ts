@@ -33,7 +33,7 @@ import {
 import { type LookupClient } from './lookups';
 import type { EnrichmentDates, EnrichSheet, SheetAccess, ContinuationPort } from './ports';
 import { columnLetter } from '../shared/a1';
-import { parseDomain } from '../shared/domain';
+import { parseDomain } from '../shared/domain/domain';
 import { BUSY_MESSAGE } from '../shared/busy';
 import { keepLastRun, lastRunOf, progressOf } from './progress';
 

@@ -1,6 +1,6 @@
 // Reading custom-function arguments as Sheets passes them: a single cell arrives as its value, a range as a 2-D
 // array (row-major), an omitted argument as undefined. Each reader returns a value or a short message for the cell.
-import { invalidDomainMessage, isCompanyUuid, parseDomain } from '../shared/domain';
+import { invalidDomainMessage, isCompanyUuid, parseDomain } from '../shared/domain/domain';
 import { CELL_TEXT } from './cell-text';
 
 export type ArgRead<T> = { ok: true; value: T } | { ok: false; message: string };

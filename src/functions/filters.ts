@@ -4,7 +4,7 @@
 // value, and turned into the client's nested SearchFilters.
 import type { SearchFilters, SizeBucket } from '../api/types';
 import { SIZE_BUCKETS } from '../api/types';
-import { parseDomain } from '../shared/domain';
+import { parseDomain } from '../shared/domain/domain';
 import { isBlank, type ArgRead } from './arguments';
 
 export const FILTER_KEYS = [

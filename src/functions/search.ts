@@ -9,10 +9,10 @@ import { readLimit, readQuery, readReferenceCompany, type ArgRead } from './argu
 import { tripsBreaker } from './breaker';
 import { CELL_TEXT, errorCellText, messageRow, toFormulaCell, type FormulaResult } from './cell-text';
 import type { FormulaEnv } from './ports';
-import { getChunked, putChunked } from '../shared/chunked-cache';
+import { getChunked, putChunked } from '../shared/storage/chunked-cache';
 import { hashText } from './hash';
 import { fetchSearch, type SearchSubject } from '../search/run-search';
-import { FORMULA_COLUMNS, resolveColumns } from '../search/columns';
+import { FORMULA_COLUMNS, resolveColumns } from '../search/results/columns';
 import { planPages } from '../search/paging';
 
 /** The columns a search formula spills, with the panel's labels (Domain first). */

@@ -15,7 +15,7 @@ import { REQUEST_BUDGET_KEYS, RequestCounter, withRequestBudget } from './reques
 import { formulaConnection, userConnection, type SettingsStores } from '../account/settings';
 import type { AdaptiveThroughput } from '../api/throughput';
 import { documentThroughput, type ThroughputScope } from './throughput-store';
-import { RECORDS_HEADERS, RECORDS_SHEET, SheetRecordStore, type RecordStores } from '../shared/record-sheet';
+import { RECORDS_HEADERS, RECORDS_SHEET, SheetRecordStore, type RecordStores } from '../shared/storage/record-sheet';
 import { HiddenTable } from './sheets/hidden-table';
 import { activeSpreadsheet } from './spreadsheet';
 
@@ -38,7 +38,7 @@ export interface AppContext {
   /** The spreadsheet's DocumentProperties; throws the one "open it from a spreadsheet" message outside one. */
   documentStore(): SizedStore;
   /**
-   * The spreadsheet's records sheet (bulky records, src/shared/record-sheet.ts) with the DocumentProperties older
+   * The spreadsheet's records sheet (bulky records, src/shared/storage/record-sheet.ts) with the DocumentProperties older
    * versions kept them in; throws the "open it from a spreadsheet" message outside one.
    */
   documentRecords(): RecordStores;

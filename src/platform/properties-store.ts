@@ -6,7 +6,7 @@
 // read, so that the next read fetches the store again (the document lock's holder does so once it has the lock).
 // A write the document store's 500 KB cannot take is refused with a message that says what is full (not Google's).
 import type { SizedStore } from '../ports';
-import { utf8Bytes } from '../shared/chunked-store';
+import { utf8Bytes } from '../shared/storage/chunked-store';
 
 /** Google's limit per property store (keys and values, UTF-8). */
 export const PROPERTY_STORE_BYTES = 500 * 1024;

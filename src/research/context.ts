@@ -20,7 +20,7 @@ import { cachePollMemory } from './polling/poll';
 import { newId } from '../platform/ids';
 import { activeSpreadsheet, flushWrites, type Spreadsheet } from '../platform/spreadsheet';
 import { tickNoteText } from './polling/tick-pacing';
-import type { RecordStores } from '../shared/record-sheet';
+import type { RecordStores } from '../shared/storage/record-sheet';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';
 const REPORTS_SHEET = 'Sheet Scout research reports';

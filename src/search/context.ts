@@ -6,7 +6,7 @@ import { appContext } from '../platform/app-context';
 import { createSheetAdapter } from '../platform/sheets/search';
 import { newId } from '../platform/ids';
 import type { SearchDeps } from './service';
-import type { LookalikeDeps } from './lookalike-service';
+import type { LookalikeDeps } from './lookalikes/lookalike-service';
 
 /** The ports of one execution; the user's full client serves both the search and the lookalike-list runs. */
 export function searchContext(): SearchDeps & LookalikeDeps {

@@ -4,9 +4,9 @@
 export type { ColumnChoice, Failure, PreviewAnswer, SearchPanelState, WriteAnswer } from './service';
 export type { ExcludeEntry, ExcludeSummary } from './exclude-domains';
 export type { FilterForm, SearchField, SearchMode, SearchSpec } from './spec';
-export type { LookalikeAnswer, ReferenceList } from './lookalike-service';
-export type { PreviewRow, ResultColumnKey } from './columns';
-export type { SavedSearch } from './saved-search';
+export type { LookalikeAnswer, ReferenceList } from './lookalikes/lookalike-service';
+export type { PreviewRow, ResultColumnKey } from './results/columns';
+export type { SavedSearch } from './results/saved-search';
 export { EXCLUDE_DOMAIN_LIMIT, FREE_DEPTH, PAID_DEPTH } from './limits';
-export { describePlan, MAX_TOP, planLookalikeRun } from './lookalike-plan';
+export { describePlan, MAX_TOP, planLookalikeRun } from './lookalikes/lookalike-plan';
 export { columnLetter } from '../shared/a1';

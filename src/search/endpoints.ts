@@ -27,7 +27,7 @@ import {
   type LookalikeAnswer,
   type LookalikeListRequest,
   type ReferenceList,
-} from './lookalike-service';
+} from './lookalikes/lookalike-service';
 import {
   EXCLUDE_SOURCE,
   EXCLUDE_SUMMARY_REQUEST,

@@ -3,7 +3,7 @@
 // fix it, and applies the service's limit of 1,000 domains; also the panel's summary of all its exclude sources (the
 // panel asks the server for it, so the public-suffix list stays out of the page). Pure; re-checked by checkSpec before
 // anything is sent.
-import { parseDomain } from '../shared/domain';
+import { parseDomain } from '../shared/domain/domain';
 import { EXCLUDE_DOMAIN_LIMIT } from './limits';
 
 export { EXCLUDE_DOMAIN_LIMIT } from './limits';

@@ -3,7 +3,7 @@
 // message instead of becoming a wrong search ("United States" sent as 13 one-letter countries).
 import { SIZE_BUCKETS } from '../api/types';
 import { flag, integer, oneOfValues, orNull, record, text, textList } from '../shared/request-check';
-import { RESULT_COLUMNS } from './columns';
+import { RESULT_COLUMNS } from './results/columns';
 
 const filterForm = record({
   sizes: { type: 'array', items: oneOfValues(SIZE_BUCKETS) },

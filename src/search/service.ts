@@ -4,7 +4,7 @@
 // created. Every answer is a JSON-only DTO for google.script.run; expected failures are answers, not exceptions.
 import type { CompanySearchResult } from '../api/types';
 import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
-import { parseDomain } from '../shared/domain';
+import { parseDomain } from '../shared/domain/domain';
 import {
   DEFAULT_COLUMNS,
   previewRow,
@@ -13,7 +13,7 @@ import {
   suggestionsFrom,
   type PreviewRow,
   type ResultColumnKey,
-} from './columns';
+} from './results/columns';
 import {
   normalizeDomainList,
   summarizeExclude,
@@ -21,9 +21,9 @@ import {
   type ExcludeEntry,
   type ExcludeSummary,
 } from './exclude-domains';
-import { getChunked, putChunked } from '../shared/chunked-cache';
+import { getChunked, putChunked } from '../shared/storage/chunked-cache';
 import { runSearch, type SearchBackend } from './run-search';
-import { parseSavedSearchNote, formatSavedSearchNote, type SavedSearch } from './saved-search';
+import { parseSavedSearchNote, formatSavedSearchNote, type SavedSearch } from './results/saved-search';
 import { columnValues, domainColumns, domainValues } from './sheet-domains';
 import type { SearchSheetPort, SheetRef } from './ports';
 import {
@@ -35,7 +35,7 @@ import {
   type FieldProblem,
   type SearchSpec,
 } from './spec';
-import { appendToSheet, insertIntoNewSheet } from './write-results';
+import { appendToSheet, insertIntoNewSheet } from './results/write-results';
 import { BUSY_MESSAGE } from '../shared/busy';
 import { depthOf, learnedPaid, probeFreeTier } from './plan-depth';
 

@@ -1,7 +1,7 @@
 // Finding company domains in a sheet the user chose: the column headed like a domain/website column, else the columns
 // whose cells are mostly domains. Used by "exclude companies already in this sheet" and by appending (which skips
 // domains already there). Pure over a grid of values (row 1 = header).
-import { parseDomain } from '../shared/domain';
+import { parseDomain } from '../shared/domain/domain';
 
 const DOMAIN_HEADER = /^(company\s+)?(domain|website|web\s*site|url|site|homepage)s?$/i;
 

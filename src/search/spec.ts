@@ -3,7 +3,7 @@
 // becomes the service's filters object (nested wire form, see src/api/types.ts) with empty parts left out.
 // Pure and JSON-only: the same types travel over google.script.run and into the saved-search note.
 import { SIZE_BUCKETS, type SearchFilters, type SizeBucket } from '../api/types';
-import { isCompanyUuid, parseDomain } from '../shared/domain';
+import { isCompanyUuid, parseDomain } from '../shared/domain/domain';
 import { normalizeDomainList, overLimitMessage } from './exclude-domains';
 import { EXCLUDE_DOMAIN_LIMIT, FREE_DEPTH } from './limits';
 

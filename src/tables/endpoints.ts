@@ -22,7 +22,7 @@ import {
   type TemplateResponse,
 } from './service';
 import { showDialog } from '../platform/panels';
-import { NOT_A_USER_SHEET } from '../shared/internal-sheets';
+import { NOT_A_USER_SHEET } from '../shared/storage/internal-sheets';
 
 const DIALOG_WIDTH = 1000;
 const DIALOG_HEIGHT = 680;

@@ -2,7 +2,7 @@
 import type { Result } from '../api/errors';
 import type { ColumnRecord, CreateColumnsRequest, ReplaceTemplateRequest, Template } from '../api/types';
 import type { ClockPort } from '../ports';
-import type { RecordStores } from '../shared/record-sheet';
+import type { RecordStores } from '../shared/storage/record-sheet';
 
 /** The two service operations this feature uses (a subset of the service client). */
 export interface TablesApi {

@@ -2,7 +2,7 @@
 // default, plus the tables and templates this document pushed to), saving a mapping, and the push / template
 // actions. The drafts the dialog sends are re-aligned with the sheet's current header row, so columns are sent in
 // the sheet's order as it is now; the aligned drafts go back with the answer and the issues index into them.
-import type { RecordStores } from '../shared/record-sheet';
+import type { RecordStores } from '../shared/storage/record-sheet';
 import { alignDrafts, readDrafts } from './mapping';
 import { draftId, draftLabel, type ColumnDraft } from './model';
 import type { HeaderRow } from '../platform/sheets/tables';

@@ -5,8 +5,8 @@
 // was sent without a clear answer (so the same columns are not created twice by a blind retry).
 import type { ColumnDraft } from './model';
 import { readDrafts } from './mapping';
-import { utf8Bytes } from '../shared/chunked-store';
-import { readRecord, removeRecord, writeRecord, type RecordStores } from '../shared/record-sheet';
+import { utf8Bytes } from '../shared/storage/chunked-store';
+import { readRecord, removeRecord, writeRecord, type RecordStores } from '../shared/storage/record-sheet';
 
 const PREFIX = 'sheetscout.tables';
 const mappingName = (sheetId: number): string => `${PREFIX}.mapping.${sheetId}`;

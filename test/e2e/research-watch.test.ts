@@ -5,7 +5,7 @@
 // pause and stop from the panel.
 import { describeWithBrowser, stackForSuite } from './harness';
 import { clippedTexts } from './layout-check';
-import { parseDomain } from '../../src/shared/domain';
+import { parseDomain } from '../../src/shared/domain/domain';
 
 jest.setTimeout(120_000);
 

@@ -4,7 +4,7 @@
 import type { TablePort, TableRead } from '../../src/ports';
 import { safeText } from '../../src/shared/cell-values';
 import { storedValue } from './typed-input';
-import { RECORDS_HEADERS, SheetRecordStore, type RecordStores } from '../../src/shared/record-sheet';
+import { RECORDS_HEADERS, SheetRecordStore, type RecordStores } from '../../src/shared/storage/record-sheet';
 import { MemoryStore } from './ports';
 
 /** The hidden-table adapter writes through safeText (cut at Sheets' 50,000-character cell limit, text prefix). */

@@ -4,7 +4,7 @@
 import type { CellValue } from '../../shared/cell-values';
 import type { Area } from '../../enrichment/layout';
 import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from '../../enrichment/ports';
-import { ENRICHMENT_DATES_SHEET, targetSheetProblem } from '../../shared/internal-sheets';
+import { ENRICHMENT_DATES_SHEET, targetSheetProblem } from '../../shared/storage/internal-sheets';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 

@@ -1,7 +1,7 @@
 // Apps Script adapter of the research grid port: GridPort over the user's sheets (display values, row tags as
 // developer metadata, cell writes merged into rectangles). The ledger and report store use HiddenTable.
 // Thin on purpose: the logic lives in jobs.ts and is unit-tested over fakes.
-import { targetSheetProblem } from '../../shared/internal-sheets';
+import { targetSheetProblem } from '../../shared/storage/internal-sheets';
 import type { CellValue } from '../../shared/cell-values';
 import { safeText } from '../../shared/cell-values';
 import type { CellWrite, GridPort } from '../../research/ports';

@@ -2,7 +2,7 @@
 // sheets are addressed by their stable sheet id, never by position. Only the user's sheets exist for the search panel:
 // the add-in's hidden sheets are neither listed nor read nor written (isUserSheet).
 import type { CellValue } from '../../shared/cell-values';
-import { isUserSheet, NOT_A_USER_SHEET } from '../../shared/internal-sheets';
+import { isUserSheet, NOT_A_USER_SHEET } from '../../shared/storage/internal-sheets';
 import type { SearchSheetPort, SheetRef } from '../../search/ports';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;

@@ -1,6 +1,6 @@
 // Apps Script adapter of the Tables feature: reads the header row (row 1) of a sheet, as displayed, in one read.
 // The only module of src/tables that touches SpreadsheetApp. The add-in's own hidden sheets are never mapped.
-import { isUserSheet } from '../../shared/internal-sheets';
+import { isUserSheet } from '../../shared/storage/internal-sheets';
 
 export interface HeaderRow {
   sheetId: number;

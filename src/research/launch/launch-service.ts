@@ -10,7 +10,7 @@ import { runLaunch, type LaunchOutcome, type LaunchPlan } from './launch';
 import { isPending } from '../records/ledger';
 import { jsonSchemaProblems } from '../brief/json-schema-check';
 import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
-import { readRecord, writeRecord } from '../../shared/record-sheet';
+import { readRecord, writeRecord } from '../../shared/storage/record-sheet';
 import { removeTimerIfIdle, reserveTimer } from '../../scheduler/timer';
 import { requestProblem, storageProblem, targetHeaders } from './preconditions';
 import { BUSY_MESSAGE } from '../../shared/busy';

@@ -12,7 +12,7 @@
 // This module is the record format and its pure transitions; stores.ts persists it. A record of any legal request
 // (a 20,000-character brief, a 50-property schema) fits: its JSON is split over as many cells as it needs.
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
-import { joinText, splitText } from '../../shared/text-parts';
+import { joinText, splitText } from '../../shared/storage/text-parts';
 
 /** What a launched record of a watch carries: the watch, the run, where its signals go and the run's day. */
 export interface WatchMark {

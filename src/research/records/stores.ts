@@ -9,7 +9,7 @@
 // report" read it there), and what a finished task wrote into its row stays. A first-version ledger (its state column
 // headed "state") is rewritten once, on first read.
 import type { TaskReport } from '../../api/types';
-import { joinText, splitText } from '../../shared/text-parts';
+import { joinText, splitText } from '../../shared/storage/text-parts';
 import {
   closedDay,
   entryToRow,

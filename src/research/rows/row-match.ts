@@ -1,6 +1,6 @@
 // Whether a finished task is about the company in a row, before "Write to selected row" puts its result there: the
 // domains a brief names against the domains in the row's cells. Pure.
-import { parseDomain } from '../../shared/domain';
+import { parseDomain } from '../../shared/domain/domain';
 
 /** Words that look like host names or URLs (a dot between letters or digits). */
 const DOMAIN_LIKE = /(?:https?:\/\/)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:\/\S*)?/gi;

@@ -8,7 +8,7 @@
 // lower the journal again at each cycle. One chunked JSON value (about 8 characters per open task), written twice per
 // round of creates. Pure.
 import type { KeyValueStore } from '../../ports';
-import { readChunkedJson, removeChunked, writeChunked } from '../../shared/chunked-store';
+import { readChunkedJson, removeChunked, writeChunked } from '../../shared/storage/chunked-store';
 import { fingerprint } from '../../shared/fingerprint';
 import type { LedgerEntry } from '../records/ledger';
 

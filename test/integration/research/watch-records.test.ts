@@ -52,7 +52,7 @@ function editWatchRecords(change: (watches: Array<Record<string, unknown>>) => v
   const row = values.findIndex((cells) => cells[0] === WATCHES_KEY) + 1;
   expect(row).toBeGreaterThan(1);
   expect(values[row - 1][1]).toBe(1);
-  // A record's text is kept behind a "~" (src/shared/text-parts.ts).
+  // A record's text is kept behind a "~" (src/shared/storage/text-parts.ts).
   const watches = JSON.parse(String(values[row - 1][2]).slice(1)) as Array<Record<string, unknown>>;
   change(watches);
   records.setValues(`C${row}`, [[`~${JSON.stringify(watches)}`]]);

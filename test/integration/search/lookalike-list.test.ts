@@ -3,7 +3,11 @@
 // own lists fused independently here, unknown and still-enriching references reported, exclusions over the 1,000
 // filter removed after the call, the free plan's 25, and a malformed request refused.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { LookalikeAnswer, LookalikeListRequest, ReferenceList } from '../../../src/search/lookalike-service';
+import type {
+  LookalikeAnswer,
+  LookalikeListRequest,
+  ReferenceList,
+} from '../../../src/search/lookalikes/lookalike-service';
 import { emptyFilterForm } from '../../../src/search/spec';
 import type { SeededCompany } from '../../../dev/sandbox/control-client';
 import { runtimeFor, closeAfterTest, sandboxSuite } from '../harness';

@@ -5,7 +5,7 @@ import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { DomainList, ExcludeSummary } from '../../../src/search/exclude-domains';
 import type { PreviewAnswer, WriteAnswer } from '../../../src/search/service';
 import { fieldOfLocation } from '../../../src/search/run-search';
-import { parseSavedSearchNote } from '../../../src/search/saved-search';
+import { parseSavedSearchNote } from '../../../src/search/results/saved-search';
 import { emptyFilterForm } from '../../../src/search/spec';
 import type { SeededCompany } from '../../../dev/sandbox/control-client';
 import { runtimeFor, closeAfterTest, sandboxSuite } from '../harness';

@@ -7,8 +7,8 @@ import { runtimeFor, startSandbox, type SandboxStack } from '../harness';
 import type { ColumnDraft } from '../../../src/tables/model';
 import type { AlignedView, TablesState } from '../../../src/tables/service';
 import type { StartResult } from '../../../src/enrichment/contract';
-import { RECORDS_SHEET } from '../../../src/shared/internal-sheets';
-import { writeChunked } from '../../../src/shared/chunked-store';
+import { RECORDS_SHEET } from '../../../src/shared/storage/internal-sheets';
+import { writeChunked } from '../../../src/shared/storage/chunked-store';
 
 const TOKEN = 'sbx_pro_token';
 const PROMPT_CHARS = 50_000;

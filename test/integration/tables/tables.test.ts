@@ -6,7 +6,7 @@ import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { ColumnDraft } from '../../../src/tables/model';
 import type { PushResponse, TablesState, TemplateResponse } from '../../../src/tables/service';
 import { columnLetter } from '../../../src/shared/a1';
-import { RECORDS_SHEET } from '../../../src/shared/internal-sheets';
+import { RECORDS_SHEET } from '../../../src/shared/storage/internal-sheets';
 
 const TOKEN = 'sbx_pro_token';
 const CONTACTS = 'tbl_labs_contacts';

@@ -1,7 +1,7 @@
 // Reciprocal rank fusion of several references' lookalike lists, the split of excluded domains between the service's
 // filter and the filtering after the call, the rows written, and the cost plan shown before a run.
 import type { CompanySearchResult } from '../../../src/api/types';
-import { resolveColumns } from '../../../src/search/columns';
+import { resolveColumns } from '../../../src/search/results/columns';
 import {
   companyKey,
   fusedRows,
@@ -9,8 +9,8 @@ import {
   similarToText,
   splitExclusion,
   type ReferenceResults,
-} from '../../../src/search/lookalike-list';
-import { describePlan, planLookalikeRun, RRF_K } from '../../../src/search/lookalike-plan';
+} from '../../../src/search/lookalikes/lookalike-list';
+import { describePlan, planLookalikeRun, RRF_K } from '../../../src/search/lookalikes/lookalike-plan';
 import { PAGE_SIZE } from '../../../src/search/paging';
 
 function company(domain: string, extra: Partial<CompanySearchResult> = {}): CompanySearchResult {

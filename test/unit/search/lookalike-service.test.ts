@@ -10,7 +10,7 @@ import {
   type LookalikeBackend,
   type LookalikeDeps,
   type LookalikeListRequest,
-} from '../../../src/search/lookalike-service';
+} from '../../../src/search/lookalikes/lookalike-service';
 import { PAGE_SIZE } from '../../../src/search/paging';
 import { DEPTH_KEY } from '../../../src/search/plan-depth';
 import { emptyFilterForm } from '../../../src/search/spec';

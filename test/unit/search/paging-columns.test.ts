@@ -1,5 +1,11 @@
 import type { CompanySearchResult } from '../../../src/api/types';
-import { cellRow, DEFAULT_COLUMNS, previewRow, resolveColumns, suggestionsFrom } from '../../../src/search/columns';
+import {
+  cellRow,
+  DEFAULT_COLUMNS,
+  previewRow,
+  resolveColumns,
+  suggestionsFrom,
+} from '../../../src/search/results/columns';
 import { mergePages, planPages } from '../../../src/search/paging';
 
 function company(domain: string, extra: Partial<CompanySearchResult> = {}): CompanySearchResult {

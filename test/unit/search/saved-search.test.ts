@@ -1,4 +1,8 @@
-import { formatSavedSearchNote, parseSavedSearchNote, type SavedSearch } from '../../../src/search/saved-search';
+import {
+  formatSavedSearchNote,
+  parseSavedSearchNote,
+  type SavedSearch,
+} from '../../../src/search/results/saved-search';
 import { emptyFilterForm } from '../../../src/search/spec';
 
 const saved: SavedSearch = {

@@ -10,7 +10,7 @@ import {
   writeResults,
   type SearchDeps,
 } from '../../../src/search/service';
-import { parseSavedSearchNote } from '../../../src/search/saved-search';
+import { parseSavedSearchNote } from '../../../src/search/results/saved-search';
 import { emptyFilterForm, type SearchSpec } from '../../../src/search/spec';
 import { FakeBackend, FakeSheets, total } from './fake-sheets';
 import { ManualClock, MemoryCache, MemoryLock, MemoryStore } from '../../fakes/ports';

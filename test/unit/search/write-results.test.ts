@@ -1,9 +1,9 @@
 import type { CompanySearchResult } from '../../../src/api/types';
-import { resolveColumns } from '../../../src/search/columns';
-import { parseSavedSearchNote, type SavedSearch } from '../../../src/search/saved-search';
+import { resolveColumns } from '../../../src/search/results/columns';
+import { parseSavedSearchNote, type SavedSearch } from '../../../src/search/results/saved-search';
 import { columnValues, domainColumns, domainsInGrid } from '../../../src/search/sheet-domains';
 import { emptyFilterForm } from '../../../src/search/spec';
-import { appendToSheet, insertIntoNewSheet, sheetNameFor } from '../../../src/search/write-results';
+import { appendToSheet, insertIntoNewSheet, sheetNameFor } from '../../../src/search/results/write-results';
 import { FakeSheets } from './fake-sheets';
 
 function company(domain: string, name = domain.split('.')[0]): CompanySearchResult {

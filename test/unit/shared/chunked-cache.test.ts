@@ -1,6 +1,6 @@
-// The shared chunked cache (src/shared/chunked-cache.ts) used by the search formulas' results and the panel's
+// The shared chunked cache (src/shared/storage/chunked-cache.ts) used by the search formulas' results and the panel's
 // previews, against the cache fake with CacheService's limits.
-import { getChunked, putChunked } from '../../../src/shared/chunked-cache';
+import { getChunked, putChunked } from '../../../src/shared/storage/chunked-cache';
 import { MemoryCache } from '../../fakes/ports';
 
 const rows = Array.from({ length: 3000 }, (_, i) => [`company${i}.com`, `Näme ${i} ✓`, 'x'.repeat(60), i]);

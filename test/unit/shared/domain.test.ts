@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { toASCII } from 'tr46';
-import { parseDomain, isCompanyUuid, invalidDomainMessage, uts46Ascii, UTS46_LOOKUP } from '../../../src/shared/domain';
+import {
+  parseDomain,
+  isCompanyUuid,
+  invalidDomainMessage,
+  uts46Ascii,
+  UTS46_LOOKUP,
+} from '../../../src/shared/domain/domain';
 
 describe('parseDomain', () => {
   it.each([
@@ -112,13 +118,13 @@ describe('uts46Ascii (the plain ASCII fast path)', () => {
 });
 
 describe('loading', () => {
-  // The bundle unpacks tldts's and tr46's data when they are first required (src/shared/packed-data.ts).
+  // The bundle unpacks tldts's and tr46's data when they are first required (src/shared/domain/packed-data.ts).
   it('requires tldts at the first domain and tr46 at the first non-ASCII host, not when loaded', () => {
     const required: string[] = [];
     jest.isolateModules(() => {
       jest.doMock('tldts', () => (required.push('tldts'), jest.requireActual('tldts')));
       jest.doMock('tr46', () => (required.push('tr46'), jest.requireActual('tr46')));
-      const domain: typeof import('../../../src/shared/domain') = require('../../../src/shared/domain');
+      const domain: typeof import('../../../src/shared/domain/domain') = require('../../../src/shared/domain/domain');
       expect(required).toEqual([]);
       expect(domain.parseDomain('https://www.Stripe.com/x')).toEqual({ kind: 'domain', domain: 'stripe.com' });
       expect(required).toEqual(['tldts']);

@@ -3,7 +3,7 @@
 // the libraries' own. Also base64 as Node reads it.
 import fc from 'fast-check';
 import mappingTable from 'tr46/lib/mappingTable.json';
-import { base64Bytes } from '../../../src/shared/packed-data';
+import { base64Bytes } from '../../../src/shared/domain/packed-data';
 
 const packedMapping: unknown[] = require('../../../src/shared/generated/uts46-mapping');
 const packedRegexes: Record<string, RegExp> = require('../../../src/shared/generated/uts46-regexes');

@@ -5,7 +5,7 @@ import {
   splitUtf8,
   utf8Bytes,
   writeChunked,
-} from '../../../src/shared/chunked-store';
+} from '../../../src/shared/storage/chunked-store';
 import {
   clearPending,
   loadHistory,
@@ -19,7 +19,7 @@ import {
 import { agent, draft } from './helpers';
 import { MemoryStore } from '../../fakes/ports';
 import { memoryRecordStores } from '../../fakes/table';
-import { SheetRecordStore } from '../../../src/shared/record-sheet';
+import { SheetRecordStore } from '../../../src/shared/storage/record-sheet';
 
 describe('chunked store', () => {
   it('counts UTF-8 bytes and never splits a character', () => {

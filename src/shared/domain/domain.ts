@@ -24,7 +24,7 @@ import type * as Tldts from 'tldts';
 import type * as Tr46 from 'tr46';
 
 // tldts and tr46 are required on first use, not imported: the bundle evaluates a module on its first require, and
-// their data is unpacked when they are evaluated (src/shared/packed-data.ts), so an execution that parses no domain
+// their data is unpacked when they are evaluated (src/shared/domain/packed-data.ts), so an execution that parses no domain
 // (a panel's poll, a research tick) never pays for it, and one that meets only ASCII hosts never unpacks UTS #46.
 declare const require: { (id: 'tldts'): typeof Tldts; (id: 'tr46'): typeof Tr46 };
 let tldts: typeof Tldts | undefined;

@@ -1,6 +1,6 @@
 // A store's view whose every read is fresh: for code that checks, in the middle of its work, what another execution
 // may have changed meanwhile (a job the user cancelled from another panel).
-import type { KeyValueStore } from '../ports';
+import type { KeyValueStore } from '../../ports';
 
 export function freshReads(store: KeyValueStore): KeyValueStore {
   return {

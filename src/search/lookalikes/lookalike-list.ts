@@ -7,12 +7,12 @@
 // single reference at about the same rank. Ranks are counted after the excluded domains are removed, so a domain
 // filtered after the call (beyond the 1,000-domain filter) does not push the others down. Ties: more references,
 // then the better best rank, then the domain in code-point order, so the same answers always give the same sheet.
-import type { CompanySearchResult } from '../api/types';
-import { toCellValue, type CellValue } from '../shared/cell-values';
-import { parseDomain } from '../shared/domain';
-import { cellRow, type ResultColumn } from './columns';
-import { mostRecent } from './exclude-domains';
-import { EXCLUDE_DOMAIN_LIMIT } from './limits';
+import type { CompanySearchResult } from '../../api/types';
+import { toCellValue, type CellValue } from '../../shared/cell-values';
+import { parseDomain } from '../../shared/domain/domain';
+import { cellRow, type ResultColumn } from '../results/columns';
+import { mostRecent } from '../exclude-domains';
+import { EXCLUDE_DOMAIN_LIMIT } from '../limits';
 import { RRF_K } from './lookalike-plan';
 
 /** One reference's lookalike list, most similar first. */

@@ -5,7 +5,7 @@
 // cut short before the head is written leaves the previous document readable; readers only follow the head; two
 // executions writing at once (a cancel during a job's chunk) never mix their chunks. Used by every feature that keeps
 // a document larger than one property (enrichment jobs, research panel state, table mappings).
-import type { KeyValueStore } from '../ports';
+import type { KeyValueStore } from '../../ports';
 
 /** Apps Script allows 9 KB per property value; stay well under it. */
 export const CHUNK_BYTES = 8000;

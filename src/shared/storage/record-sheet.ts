@@ -5,7 +5,7 @@
 // hold the document lock, whose taking drops what was read (`forget`). Records an older version kept in
 // DocumentProperties are read from there until their next save moves them (readRecord / writeRecord). Pure over a
 // TablePort.
-import type { KeyValueStore, TablePort } from '../ports';
+import type { KeyValueStore, TablePort } from '../../ports';
 import { readChunked, removeChunked } from './chunked-store';
 import { joinText, splitText } from './text-parts';
 
@@ -77,7 +77,7 @@ export class SheetRecordStore implements KeyValueStore {
 /** Where a feature's records live now (the records sheet) and where an older version kept them. */
 export interface RecordStores {
   records: KeyValueStore;
-  /** DocumentProperties: chunked documents (src/shared/chunked-store.ts) or plain values, by the record's name. */
+  /** DocumentProperties: chunked documents (src/shared/storage/chunked-store.ts) or plain values, by the record's name. */
   properties: KeyValueStore;
 }
 

@@ -1,7 +1,7 @@
 // The note on the header cell of a sheet a search wrote: a readable summary of the query and filters for people, and a
 // JSON line after a marker that lets the panel's "Run again" repeat exactly the same search with the same columns.
 import { RESULT_COLUMNS, type ResultColumnKey } from './columns';
-import { describeFilters, emptyFilterForm, type FilterForm, type SearchSpec } from './spec';
+import { describeFilters, emptyFilterForm, type FilterForm, type SearchSpec } from '../spec';
 
 export interface SavedSearch {
   spec: SearchSpec;

@@ -2,13 +2,13 @@
 // cell's note), or appended to an existing sheet (columns matched to its header by label, missing ones added at the
 // right, companies whose domain is already there skipped). Values only, formula-escaped by cellRow; one read and
 // one rectangular write per sheet.
-import type { CompanySearchResult } from '../api/types';
-import type { CellValue } from '../shared/cell-values';
-import { parseDomain } from '../shared/domain';
+import type { CompanySearchResult } from '../../api/types';
+import type { CellValue } from '../../shared/cell-values';
+import { parseDomain } from '../../shared/domain/domain';
 import { cellRow, type ResultColumn } from './columns';
 import { formatSavedSearchNote, type SavedSearch } from './saved-search';
-import { domainColumns, domainsInGrid } from './sheet-domains';
-import type { SearchSheetPort, SheetRef } from './ports';
+import { domainColumns, domainsInGrid } from '../sheet-domains';
+import type { SearchSheetPort, SheetRef } from '../ports';
 
 export interface WriteSummary {
   sheet: SheetRef;

@@ -4,7 +4,7 @@
 // strings (varint-coded, deflated; tiny-inflate unpacks) in src/shared/generated/, which the bundle uses in place of
 // the packages' own files (webpack.config.js). Unpacked, each is exactly the package's value (every entry is checked
 // by test/unit/shared/packed-data.test.ts), so tr46 and tldts run their own code on their own data. Each is unpacked
-// when its package is first required, which src/shared/domain.ts does on first use (the UTS #46 tables only for a
+// when its package is first required, which src/shared/domain/domain.ts does on first use (the UTS #46 tables only for a
 // non-ASCII host).
 import inflate from 'tiny-inflate';
 

@@ -1,8 +1,8 @@
 // The columns a search can write into a sheet: header label and the cell value of each result. Service strings go
 // through toCellValue/safeText (formula-escaped, cut to the cell limit); numbers stay numbers. Also the compact
 // preview row the panel shows.
-import type { CompanySearchResult } from '../api/types';
-import { toCellValue, type CellValue } from '../shared/cell-values';
+import type { CompanySearchResult } from '../../api/types';
+import { toCellValue, type CellValue } from '../../shared/cell-values';
 
 export type ResultColumnKey =
   | 'name'

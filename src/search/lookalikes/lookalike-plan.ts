@@ -2,8 +2,8 @@
 // request per reference and page (the pages of the search's paging), the plan's depth per reference, and how the
 // excluded domains split between the service's `exclude.domains` filter (at most 1,000) and the filtering done after
 // the answers arrive. Dependency-free (paging and limits only) so the panel shows the same figures the server uses.
-import { EXCLUDE_DOMAIN_LIMIT, FREE_DEPTH, PAID_DEPTH } from './limits';
-import { planPages } from './paging';
+import { EXCLUDE_DOMAIN_LIMIT, FREE_DEPTH, PAID_DEPTH } from '../limits';
+import { planPages } from '../paging';
 
 /** Most reference companies one run takes. */
 export const MAX_REFERENCES = 100;

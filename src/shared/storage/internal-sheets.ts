@@ -7,7 +7,7 @@
 export const ENRICHMENT_DATES_SHEET = 'Sheet Scout enrichment dates';
 /** Where refreshes log the cells they changed (src/enrichment/change-log.ts: the Enrich panel's "Changes"). */
 export const REFRESH_CHANGES_SHEET = 'Sheet Scout refresh changes';
-/** Where the document's bulky records are kept (src/shared/record-sheet.ts: the Tables mappings and history). */
+/** Where the document's bulky records are kept (src/shared/storage/record-sheet.ts: the Tables mappings and history). */
 export const RECORDS_SHEET = 'Sheet Scout records';
 
 /**

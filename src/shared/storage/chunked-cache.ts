@@ -3,8 +3,8 @@
 // miss; a missing or unreadable piece is a miss too, and the caller computes the value again. The JSON is ASCII-only
 // (asciiJson), so a piece of 90,000 characters is 90,000 bytes whatever the text. The pieces are put before the head:
 // a reader never finds a head whose pieces were not written.
-import type { CachePort } from '../ports';
-import { asciiJson } from './ascii-json';
+import type { CachePort } from '../../ports';
+import { asciiJson } from '../ascii-json';
 
 const PIECE_LENGTH = 90_000;
 

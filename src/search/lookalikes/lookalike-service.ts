@@ -3,23 +3,23 @@
 // the same filters for all), tells unknown and still-enriching references apart, fuses the lists (lookalike-list.ts)
 // and writes the top N into a new sheet. A reference that fails is reported in the answer, never fatal; the run fails
 // only when no reference could be searched for a reason the user must fix (token, filters, quota).
-import type { ApiError, Result } from '../api/errors';
-import { userMessage } from '../api/errors';
-import type { ServiceClient } from '../api/client';
-import type { CompanySearchResult, SimilarRequest, SimilarResponse } from '../api/types';
-import { parseDomain } from '../shared/domain';
-import { resolveColumns, type ResultColumnKey } from './columns';
-import { normalizeDomainList, summarizeExclude, type ExcludeEntry } from './exclude-domains';
+import type { ApiError, Result } from '../../api/errors';
+import { userMessage } from '../../api/errors';
+import type { ServiceClient } from '../../api/client';
+import type { CompanySearchResult, SimilarRequest, SimilarResponse } from '../../api/types';
+import { parseDomain } from '../../shared/domain/domain';
+import { resolveColumns, type ResultColumnKey } from '../results/columns';
+import { normalizeDomainList, summarizeExclude, type ExcludeEntry } from '../exclude-domains';
 import { fusedRows, fuseRankings, splitExclusion, type ReferenceResults } from './lookalike-list';
 import { MAX_REFERENCES, MAX_TOP, RRF_K } from './lookalike-plan';
-import { FREE_DEPTH, PAID_DEPTH } from './limits';
-import { mergePages, planPages } from './paging';
-import { learnedPaid, probeFreeTier } from './plan-depth';
-import { fail, NOT_CONNECTED, thisYear, withDocumentLock, type Failure, type SearchDeps } from './service';
-import { fieldOfLocation } from './run-search';
-import type { SheetRef } from './ports';
-import { checkSpec, describeFilters, toServiceFilters, type FieldProblem, type FilterForm } from './spec';
-import { unusedSheetName } from './write-results';
+import { FREE_DEPTH, PAID_DEPTH } from '../limits';
+import { mergePages, planPages } from '../paging';
+import { learnedPaid, probeFreeTier } from '../plan-depth';
+import { fail, NOT_CONNECTED, thisYear, withDocumentLock, type Failure, type SearchDeps } from '../service';
+import { fieldOfLocation } from '../run-search';
+import type { SheetRef } from '../ports';
+import { checkSpec, describeFilters, toServiceFilters, type FieldProblem, type FilterForm } from '../spec';
+import { unusedSheetName } from '../results/write-results';
 
 /** The service calls a run needs: the lookalike search, and the free lookup that tells "enriching" from "unknown". */
 export type LookalikeBackend = Pick<ServiceClient, 'runSimilar' | 'lookupCompanies'>;

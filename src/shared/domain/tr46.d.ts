@@ -1,4 +1,4 @@
-// Types of the part of tr46 6.0.0 (UTS #46 processing) that src/shared/domain.ts uses; the package ships none.
+// Types of the part of tr46 6.0.0 (UTS #46 processing) that src/shared/domain/domain.ts uses; the package ships none.
 declare module 'tr46' {
   export interface Uts46ToAsciiOptions {
     checkHyphens?: boolean;
