@@ -2,7 +2,7 @@
 // --rate-limit N`): parses
 // arguments, starts the server, prints the one listening line, and stops on SIGINT/SIGTERM or when a parent
 // process that forked it goes away.
-import { startSandbox, type StartOptions } from './server';
+import { startSandbox, type StartOptions } from './http/server';
 
 function parseArguments(argv: string[]): StartOptions {
   const options: StartOptions = {};

@@ -2,7 +2,7 @@
 // benchmarks and the playground: reset, clock, faults, stats and lookups served, seeded companies, accounts, credits,
 // an account's research tasks, and the money oracle (what a token's research reserved, charged and refunded per day).
 import * as http from 'node:http';
-import type { CreditMovements, LedgerDay } from './tasks';
+import type { CreditMovements, LedgerDay } from './research/tasks';
 
 export interface FaultSpec {
   route:

@@ -2,14 +2,14 @@
 // engine, tables and templates, faults and per-route request counts, with reset back to the seed state.
 import { Accounts } from './accounts';
 import { SandboxClock, type ClockMode } from './clock';
-import { CompanyIndex } from './company-index';
-import { CompanyRanking } from './company-search';
-import { FaultInjector } from './faults';
+import { CompanyIndex } from './companies/company-index';
+import { CompanyRanking } from './companies/company-search';
+import { FaultInjector } from './http/faults';
 import { HostileText } from './hostile-text';
-import { ResearchPlanner } from './research-planner';
+import { ResearchPlanner } from './research/research-planner';
 import { TableStore } from './tables';
-import { TaskEngine } from './tasks';
-import { RateLimiter } from './rate-limit';
+import { TaskEngine } from './research/tasks';
+import { RateLimiter } from './http/rate-limit';
 
 export const DEFAULT_SEED = 20250602;
 /** Enrichment of a pending domain at speed 1. */

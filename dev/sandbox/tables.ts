@@ -1,7 +1,7 @@
 // Tables, columns and templates: the seeded tables and templates of each workspace, validation of column configs
 // (all 11 variants, prompt references to {input} and {column_key}, cycles), column insertion (insert_after) and
 // template replacement. Shape problems and semantic problems are reported as FastAPI-style issues.
-import { checkOutputSchema } from './output-schema';
+import { checkOutputSchema } from './research/output-schema';
 import { createRng, hashString, uuidFromRng } from './random';
 import {
   checkInteger,
@@ -12,7 +12,7 @@ import {
   ValidationFailure,
   type Loc,
   type ValidationIssue,
-} from './validation';
+} from './http/validation';
 
 export const COLUMN_KINDS = [
   'input',

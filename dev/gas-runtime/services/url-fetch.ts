@@ -8,7 +8,7 @@ import type { WireRequest, WireResult } from '../http/sync-http';
 import type { ServiceContext, ServiceEnv } from '../state';
 import { BlobImpl, blobFacadeClass, toByteArray, toSignedBytes } from './blob';
 import { fetchAllCost } from '../costs';
-import { LATENCY_HEADER } from '../../sandbox/faults';
+import { LATENCY_HEADER } from '../../sandbox/http/faults';
 
 const MAX_URL_LENGTH = 2082;
 const TRUNCATE_AT = 150;

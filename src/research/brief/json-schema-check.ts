@@ -3,7 +3,7 @@
 // compiled when the add-in is built (build/validators.js: nothing compiles code at run time), then the checks ajv's
 // strict mode makes when it compiles a schema, as a walk over it: unknown keywords and formats, a `pattern` that is
 // not a regular expression, a `$ref` that does not resolve. As the sandbox reads task creation
-// (dev/sandbox/output-schema.ts): `required` may name a property `properties` does not define (2020-12 only asks for
+// (dev/sandbox/research/output-schema.ts): `required` may name a property `properties` does not define (2020-12 only asks for
 // an array of unique strings), and `properties` needs no sibling `type`. Server only (bundled into Code.js): the
 // sidebar keeps its light checks (output-schema.ts) and shows these messages.
 import {

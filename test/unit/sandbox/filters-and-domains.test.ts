@@ -1,8 +1,8 @@
 // Unit tests for search filter parsing (nested and dotted forms, precise locs), the filter predicate, and domain
 // normalization.
-import type { Company } from '../../../dev/sandbox/company-index';
-import { registeredDomain, isUuid } from '../../../dev/sandbox/domains';
-import { filterPredicate, parseFilters, parseFiltersQuery } from '../../../dev/sandbox/filters';
+import type { Company } from '../../../dev/sandbox/companies/company-index';
+import { registeredDomain, isUuid } from '../../../dev/sandbox/companies/domains';
+import { filterPredicate, parseFilters, parseFiltersQuery } from '../../../dev/sandbox/companies/filters';
 
 const BASE = ['body', 'filters'];
 

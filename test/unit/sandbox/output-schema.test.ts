@@ -1,6 +1,10 @@
 // Unit tests for output_schema checks: meta-schema errors with locations, the root type rule, and the limits walker
 // (nesting depth through properties, items and $refs; property counting; $defs and $ref rules).
-import { checkOutputSchema, MAX_SCHEMA_DEPTH, MAX_SCHEMA_PROPERTIES } from '../../../dev/sandbox/output-schema';
+import {
+  checkOutputSchema,
+  MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_PROPERTIES,
+} from '../../../dev/sandbox/research/output-schema';
 
 const BASE = ['body', 'output_schema'];
 const check = (schema: unknown) => checkOutputSchema(schema, BASE);

@@ -2,7 +2,7 @@
 // limit, keeping fractions between requests; a refused request is told Retry-After; tokens are separate;
 // configure() empties the history and null lifts the limit.
 import { SandboxClock } from '../../../dev/sandbox/clock';
-import { RateLimiter } from '../../../dev/sandbox/rate-limit';
+import { RateLimiter } from '../../../dev/sandbox/http/rate-limit';
 
 function takeMany(limiter: RateLimiter, count: number, token = 'a'): boolean[] {
   return Array.from({ length: count }, () => limiter.take(token).allowed);

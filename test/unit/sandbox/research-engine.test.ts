@@ -1,13 +1,13 @@
 // Unit tests for the research engine run in-process on the real seeded index: target resolution by domain and by
 // name, market briefs, rejections, the event queue, fault determinism, and schema reports that cannot be filled.
 import { Accounts } from '../../../dev/sandbox/accounts';
-import { CompanyIndex } from '../../../dev/sandbox/company-index';
-import { CompanyRanking } from '../../../dev/sandbox/company-search';
+import { CompanyIndex } from '../../../dev/sandbox/companies/company-index';
+import { CompanyRanking } from '../../../dev/sandbox/companies/company-search';
 import { EventQueue } from '../../../dev/sandbox/event-queue';
-import { FaultInjector, parseFaultConfig, type FaultConfig } from '../../../dev/sandbox/faults';
-import { ResearchPlanner } from '../../../dev/sandbox/research-planner';
+import { FaultInjector, parseFaultConfig, type FaultConfig } from '../../../dev/sandbox/http/faults';
+import { ResearchPlanner } from '../../../dev/sandbox/research/research-planner';
 import { DEFAULT_SEED } from '../../../dev/sandbox/sandbox';
-import { TaskEngine, taskObject } from '../../../dev/sandbox/tasks';
+import { TaskEngine, taskObject } from '../../../dev/sandbox/research/tasks';
 
 const index = new CompanyIndex(DEFAULT_SEED, 1000);
 const ranking = new CompanyRanking(index.companies);

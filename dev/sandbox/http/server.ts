@@ -3,12 +3,12 @@
 // authentication to the service handlers, routes /_sandbox/ to the control API, and answers JSON throughout.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authenticate } from './accounts';
-import type { ClockMode } from './clock';
+import { authenticate } from '../accounts';
+import type { ClockMode } from '../clock';
 import { controlRoutes, type ControlRoute } from './control-routes';
 import { LATENCY_HEADER, type FaultDecision } from './faults';
 import { errorResponse, HttpError, parseJsonBody, readBody, sendJson, type JsonResponse } from './http-util';
-import { DEFAULT_SEED, Sandbox } from './sandbox';
+import { DEFAULT_SEED, Sandbox } from '../sandbox';
 import { serviceRoutes, type ServiceRoute } from './service-routes';
 import { checkRateLimit } from './rate-limit';
 

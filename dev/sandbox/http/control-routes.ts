@@ -2,15 +2,15 @@
 // credits and plan, clock, fault injection, forcing a task to fail mid-run, seeding an account's older tasks, request
 // counts, seeded company listing, changes of a company's facts, configuration (enrichment delay, per-token rate limit),
 // and the money oracle: the credits each token's research reserved, charged and refunded per UTC day.
-import { SIZE_BUCKETS } from './company-vocabulary';
-import { isoTime } from './clock';
+import { SIZE_BUCKETS } from '../companies/company-vocabulary';
+import { isoTime } from '../clock';
 import { parseFaultConfig } from './faults';
 import { HttpError, type JsonResponse } from './http-util';
-import type { Sandbox } from './sandbox';
-import { taskObject } from './tasks';
+import type { Sandbox } from '../sandbox';
+import { taskObject } from '../research/tasks';
 import { isPlainObject } from './validation';
 import { checkRateLimit } from './rate-limit';
-import type { CompanyChange } from './company-index';
+import type { CompanyChange } from '../companies/company-index';
 
 export interface ControlRequest {
   params: string[];

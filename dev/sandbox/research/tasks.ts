@@ -2,12 +2,12 @@
 // agents, analysis steps with follow-up questions, report composition), billing on completion (2 credits per agent
 // that ran, the rest of the reservation released), refunds on failure, the record of those credit movements per token
 // and UTC day (the money oracle of GET /_sandbox/ledger), visibility rules, and the task JSON of 2.1.
-import { canReadTaskOf, type Account, type Accounts } from './accounts';
-import { isoTime } from './clock';
-import type { Company, CompanyIndex } from './company-index';
-import type { CompanyRanking } from './company-search';
-import { EventQueue } from './event-queue';
-import { createRng, hashString, unitHash, uuidFromRng } from './random';
+import { canReadTaskOf, type Account, type Accounts } from '../accounts';
+import { isoTime } from '../clock';
+import type { Company, CompanyIndex } from '../companies/company-index';
+import type { CompanyRanking } from '../companies/company-search';
+import { EventQueue } from '../event-queue';
+import { createRng, hashString, unitHash, uuidFromRng } from '../random';
 import { runAgent } from './research-agents';
 import {
   DEPTH_BUDGET,

@@ -2,8 +2,8 @@
 // can answer (name, products, headquarters, competitors, ...) and URL properties to the pages of a company's website
 // (careers, pricing, ...), finds Evidenced wrappers ({value, sources, reasoning}), and lists the concepts of a whole
 // schema so the planner can pick research facets.
-import { isPlainObject } from './validation';
-import { stem, words } from './text';
+import { isPlainObject } from '../http/validation';
+import { stem, words } from '../companies/text';
 
 export type Concept =
   | 'name'

@@ -3,14 +3,14 @@
 // wrappers ({value, sources, reasoning}) with the statement and source URLs behind each value, and checks the
 // result with ajv (optional fields that cannot be made valid are dropped; otherwise the report cannot be built).
 import type { ErrorObject } from 'ajv/dist/2020';
-import type { Company, FactField } from './company-index';
-import { SIZE_BUCKETS } from './company-vocabulary';
+import type { Company, FactField } from '../companies/company-index';
+import { SIZE_BUCKETS } from '../companies/company-vocabulary';
 import { compileOutputSchema } from './output-schema';
 import type { Evidence, ResearchPlan } from './research-planner';
 import type { FinishedAgent } from './report-markdown';
 import { conceptOf, isEvidencedSchema, nameStems, resolveRef, sitePageOf, type Concept } from './schema-concepts';
-import { stem } from './text';
-import { isPlainObject } from './validation';
+import { stem } from '../companies/text';
+import { isPlainObject } from '../http/validation';
 
 export interface SchemaReport {
   kind: 'schema';

@@ -1,14 +1,14 @@
 // The research planner (the "reasoning agent"): resolves a brief's target against the company index (domains and
 // company names mentioned, or a market described in words), judges unusable briefs, and turns brief and depth
 // (or the output schema's properties) into sub-questions for research agents, including follow-ups after analysis.
-import type { Company, CompanyIndex, FactField } from './company-index';
-import type { CompanyRanking } from './company-search';
-import { COUNTRIES } from './company-vocabulary';
-import { registeredDomain } from './domains';
-import type { SearchFilters } from './filters';
-import { filterPredicate } from './filters';
+import type { Company, CompanyIndex, FactField } from '../companies/company-index';
+import type { CompanyRanking } from '../companies/company-search';
+import { COUNTRIES } from '../companies/company-vocabulary';
+import { registeredDomain } from '../companies/domains';
+import type { SearchFilters } from '../companies/filters';
+import { filterPredicate } from '../companies/filters';
 import { conceptsOfSchema, FACET_OF_CONCEPT } from './schema-concepts';
-import { contentTerms, isStopWord, stem, words } from './text';
+import { contentTerms, isStopWord, stem, words } from '../companies/text';
 
 export type Depth = 'medium' | 'high' | 'xhigh';
 export const DEPTH_BUDGET: Record<Depth, number> = { medium: 5, high: 15, xhigh: 25 };

@@ -4,7 +4,7 @@
 import type { Company } from './company-index';
 import { SIZE_BUCKETS } from './company-vocabulary';
 import { registeredDomain } from './domains';
-import { issue, isPlainObject, type Loc, type ValidationIssue } from './validation';
+import { issue, isPlainObject, type Loc, type ValidationIssue } from '../http/validation';
 
 export const MAX_EXCLUDED_DOMAINS = 1000;
 

@@ -1,7 +1,7 @@
 // Composes the markdown report of a finished task from the evidence its research agents gathered: sections per
 // research facet, every statement followed by [n] citations of the sources that state it, and a numbered source
 // list whose ids are exactly the citations used.
-import type { Company } from './company-index';
+import type { Company } from '../companies/company-index';
 import type { Evidence, ResearchPlan, SubQuestion } from './research-planner';
 
 export interface FinishedAgent {

@@ -4,7 +4,7 @@
 // newlines inside JSON strings (the real task GET has been seen sending them), and a task list that lags behind
 // (tasks created in the last `listLagMs` are not listed yet). Each service response states the latency added in
 // LATENCY_HEADER, for the Apps Script emulator's cost model (which removes it before the bundle sees the response).
-import { createRng } from './random';
+import { createRng } from '../random';
 
 /** The header in which the sandbox states the latency it added to a response (ms). */
 export const LATENCY_HEADER = 'x-sandbox-latency-ms';

@@ -4,7 +4,7 @@
 // time (and by what an advance adds). A request that finds the bucket empty is answered 429 with `Retry-After` in
 // whole seconds, as real APIs do; it is not served and costs nothing. Set by `--rate-limit N` or
 // `POST /_sandbox/config`.
-import type { SandboxClock } from './clock';
+import type { SandboxClock } from '../clock';
 
 export interface RateDecision {
   allowed: boolean;

@@ -1,11 +1,11 @@
 // Research agents: each one answers a sub-question by gathering evidence from the company index. Statements come
 // from profile fields, and every statement carries the profile source URLs that state it. Agents can fail
 // (no data for their question), which degrades the report.
-import type { Company, CompanyIndex, FactField } from './company-index';
-import type { CompanyRanking } from './company-search';
-import { filterPredicate } from './filters';
+import type { Company, CompanyIndex, FactField } from '../companies/company-index';
+import type { CompanyRanking } from '../companies/company-search';
+import { filterPredicate } from '../companies/filters';
 import type { Evidence, ResearchPlan, SubQuestion } from './research-planner';
-import { stem, words } from './text';
+import { stem, words } from '../companies/text';
 
 export interface AgentOutcome {
   ok: boolean;

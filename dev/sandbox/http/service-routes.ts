@@ -1,15 +1,15 @@
 // The /v1 service endpoints: user, research tasks (create with validation, plan and credit checks; get; list),
 // company lookup, semantic and lookalike search (GET and POST variants sharing one implementation), table
 // columns, templates and their read-backs. Each route has the name used by stats and fault injection.
-import type { Account } from './accounts';
-import { userObject } from './accounts';
-import { companyObject, companyProfile, type Company } from './company-index';
-import type { RankedCompany } from './company-search';
-import { parseFilters, parseFiltersQuery, filterPredicate, type SearchFilters } from './filters';
+import type { Account } from '../accounts';
+import { userObject } from '../accounts';
+import { companyObject, companyProfile, type Company } from '../companies/company-index';
+import type { RankedCompany } from '../companies/company-search';
+import { parseFilters, parseFiltersQuery, filterPredicate, type SearchFilters } from '../companies/filters';
 import { HttpError, type JsonResponse } from './http-util';
-import { checkOutputSchema } from './output-schema';
-import { DEPTH_BUDGET, type Depth } from './research-planner';
-import type { Sandbox } from './sandbox';
+import { checkOutputSchema } from '../research/output-schema';
+import { DEPTH_BUDGET, type Depth } from '../research/research-planner';
+import type { Sandbox } from '../sandbox';
 import {
   checkColumnConfigList,
   checkColumnReferences,
@@ -18,8 +18,8 @@ import {
   templateObject,
   type ColumnConfig,
   type InsertAfter,
-} from './tables';
-import { CREDITS_PER_AGENT, taskObject } from './tasks';
+} from '../tables';
+import { CREDITS_PER_AGENT, taskObject } from '../research/tasks';
 import {
   checkInteger,
   checkString,

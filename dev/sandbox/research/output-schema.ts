@@ -4,7 +4,7 @@
 // Also compiles a schema to validate the fields of a schema report before it is returned.
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { issue, isPlainObject, type Loc, type ValidationIssue } from './validation';
+import { issue, isPlainObject, type Loc, type ValidationIssue } from '../http/validation';
 
 export const MAX_SCHEMA_DEPTH = 5;
 export const MAX_SCHEMA_PROPERTIES = 50;
