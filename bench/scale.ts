@@ -5,12 +5,12 @@
 //   B  research on 1,000 rows, ticks until done, then a second 1,000-row launch on the same sheet, with the panel open;
 //   C  =COMPANY_LOOKUP over 2,000 unique domains, then "Refresh pending lookups" until no cell is pending;
 //   D, E  research in two more spreadsheets at once, driven by their own hourly timers only.
-// Day 2 (bench/_scale-account.ts): research at account scale, twenty spreadsheets launching while other tools add
+// Day 2 (bench/scale/account.ts): research at account scale, twenty spreadsheets launching while other tools add
 // tasks, over an account's 10,000 older tasks; three panels open for an hour, then every panel closed; the 21st
 // spreadsheet; the hidden sheets after the retention period.
-// Day 3 (bench/_scale-oversized.ts): an enrichment of 20,000 unique domains, larger than a day's requests.
-// Weeks 1-4 (bench/_scale-scheduled.ts): a weekly scheduled refresh of 10,000 rows with every panel closed.
-// Weeks 5-8 (bench/_scale-many.ts): twenty spreadsheets kept current at once by one user, seven also watched, with a
+// Day 3 (bench/scale/oversized.ts): an enrichment of 20,000 unique domains, larger than a day's requests.
+// Weeks 1-4 (bench/scale/scheduled.ts): a weekly scheduled refresh of 10,000 rows with every panel closed.
+// Weeks 5-8 (bench/scale/many.ts): twenty spreadsheets kept current at once by one user, seven also watched, with a
 // 12-hour outage of the service and a 21st spreadsheet refused.
 // Prints each part's figures and ends with the `scale:` line. `necessary_requests` counts what no design can avoid on
 // day 1: one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
@@ -40,12 +40,12 @@ import {
   TOKEN,
   USER,
   type World,
-} from './_scale-world';
-import { researchAtAccountScale } from './_scale-account';
-import { oversizedEnrichment } from './_scale-oversized';
-import { scheduledRefresh } from './_scale-scheduled';
-import { manySpreadsheets } from './_scale-many';
-import { WATCHED_ROWS } from './_scale-watch';
+} from './scale/world';
+import { researchAtAccountScale } from './scale/account';
+import { oversizedEnrichment } from './scale/oversized';
+import { scheduledRefresh } from './scale/scheduled';
+import { manySpreadsheets } from './scale/many';
+import { WATCHED_ROWS } from './scale/watch';
 
 const CONSUMER_URLFETCH_PER_DAY = 20_000;
 const ENRICH_ROWS = 10_000;

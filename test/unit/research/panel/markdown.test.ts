@@ -1,5 +1,5 @@
 // The Report tab's renderer without a browser: the nesting guard, marked's part and the plain-text fallback. The
-// sanitizing path (DOMPurify needs a DOM) runs in Chromium in test/e2e/research.test.ts.
+// sanitizing path (DOMPurify needs a DOM) runs in Chromium in test/e2e/research/research.test.ts.
 import {
   deepestNesting,
   markdownHtml,

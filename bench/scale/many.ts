@@ -5,18 +5,18 @@
 // runs. A 21st spreadsheet tries to save a schedule and a watch when all 20 timers are in use. Measures the runs that
 // started more than two hours late or never, the most trigger runtime the add-in booked (and Google charged) in any 24
 // hours, what a tick with nothing due costs, the runs the outage lost and any task paid twice.
-import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } from '../dev/gas-runtime';
-import type { SandboxControl } from '../dev/sandbox/control-client';
-import { SETTINGS_KEYS } from '../src/account/settings';
-import type { RefreshScheduleAnswer } from '../src/enrichment/contract';
-import { readSchedules, type RefreshSchedule } from '../src/enrichment/schedule';
-import type { WatchAnswer } from '../src/research/contract';
-import type { KeyValueStore } from '../src/ports';
-import { TIMER_RUNTIME_KEY } from '../src/scheduler/runtime-budget';
-import { BUNDLE } from '../test/integration/harness';
-import { DAY, HOUR, TOKEN, USER, type World } from './_scale-world';
-import { WATCH_OUTPUT } from './_scale-watch';
-import { enrich, watch } from '../test/integration/scheduler/fleet';
+import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } from '../../dev/gas-runtime';
+import type { SandboxControl } from '../../dev/sandbox/control-client';
+import { SETTINGS_KEYS } from '../../src/account/settings';
+import type { RefreshScheduleAnswer } from '../../src/enrichment/contract';
+import { readSchedules, type RefreshSchedule } from '../../src/enrichment/schedule';
+import type { WatchAnswer } from '../../src/research/contract';
+import type { KeyValueStore } from '../../src/ports';
+import { TIMER_RUNTIME_KEY } from '../../src/scheduler/runtime-budget';
+import { BUNDLE } from '../../test/integration/harness';
+import { DAY, HOUR, TOKEN, USER, type World } from './world';
+import { WATCH_OUTPUT } from './watch';
+import { enrich, watch } from '../../test/integration/scheduler/fleet';
 
 const DOCS = 20;
 const ROWS = 500;

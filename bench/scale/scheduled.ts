@@ -1,13 +1,13 @@
 // The scale benchmark's scheduled part (issue 27): a sheet of 10,000 rows (5,000 companies, each twice) enriched once,
 // 50 of its enriched cells typed over by hand, then a weekly refresh of data older than 6 days and a weekly account
-// watch of its first 1,000 rows (_scale-watch.ts) left to the published add-on's hourly timer with every panel closed
+// watch of its first 1,000 rows (watch.ts) left to the published add-on's hourly timer with every panel closed
 // for four simulated weeks, while the service changes 100 companies a week. Measures the runs that happened against those due, the runs that started late (missed), the hand edits a run
 // overwrote, the cells changed, and the largest share of a day's UrlFetch quota any 24 hours took.
-import type { EnrichProgress, RefreshScheduleAnswer, StartResult } from '../src/enrichment/contract';
-import { readSchedules, type RefreshSchedule } from '../src/enrichment/schedule';
-import type { KeyValueStore } from '../src/ports';
-import { advance, DAY, documentWith, fireTimers, HOUR, sent, type World } from './_scale-world';
-import { watchRows, type WatchFigures } from './_scale-watch';
+import type { EnrichProgress, RefreshScheduleAnswer, StartResult } from '../../src/enrichment/contract';
+import { readSchedules, type RefreshSchedule } from '../../src/enrichment/schedule';
+import type { KeyValueStore } from '../../src/ports';
+import { advance, DAY, documentWith, fireTimers, HOUR, sent, type World } from './world';
+import { watchRows, type WatchFigures } from './watch';
 
 const SHEET = 'Watched accounts';
 const WEEKS = 4;

@@ -3,9 +3,9 @@
 // the service, let the next week's run find it: the row's Signals cell says what changed and the changed cell's note
 // says what it was, and the panel says what the run did (its credits as the sandbox's money record has them); then
 // pause and stop from the panel.
-import { describeWithBrowser, stackForSuite } from './harness';
-import { clippedTexts } from './layout-check';
-import { parseDomain } from '../../src/shared/domain/domain';
+import { describeWithBrowser, stackForSuite } from '../harness';
+import { clippedTexts } from '../layout-check';
+import { parseDomain } from '../../../src/shared/domain/domain';
 
 jest.setTimeout(120_000);
 

@@ -3,8 +3,8 @@
 // names the changed column, the sheet shows the new value, and nothing in the section is cut off; then a weekly
 // schedule is set (its next run shown) and stopped. A saved schedule's "older than" days show in the section's box
 // when the panel opens again, so saving the schedule again keeps them.
-import { describeWithBrowser, stackForSuite } from './harness';
-import { clippedTexts } from './layout-check';
+import { describeWithBrowser, stackForSuite } from '../harness';
+import { clippedTexts } from '../layout-check';
 
 jest.setTimeout(120_000);
 

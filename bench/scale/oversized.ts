@@ -1,8 +1,8 @@
 // The scale benchmark's job larger than a day: 20,000 unique domains to enrich (more lookups than Sheet Scout's daily
 // request budget of 18,000), previewed (the plan must say it spans days), started from the panel, driven while the
 // panel is open, then left to the published add-on's hourly timer with the panel closed until it is done.
-import type { EnrichPreview, EnrichProgress, StartResult } from '../src/enrichment/contract';
-import { advance, DAY, documentWith, fireTimers, HOUR, sent, type World } from './_scale-world';
+import type { EnrichPreview, EnrichProgress, StartResult } from '../../src/enrichment/contract';
+import { advance, DAY, documentWith, fireTimers, HOUR, sent, type World } from './world';
 
 const UNIQUE = 20_000;
 const FIELDS = ['company_name', 'hq_country'];

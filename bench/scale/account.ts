@@ -3,9 +3,9 @@
 // research running: Google's limit of triggers), while other tools add tasks; three Research panels open on one
 // document for an hour; then the published add-on's hourly timers alone, every panel closed, until every row is
 // written; the user's 21st document launching meanwhile; and, after the retention period, the hidden sheets.
-import type { GasRuntime } from '../dev/gas-runtime';
-import { FINISHED_KEPT_DAYS } from '../src/research/contract';
-import { poll } from '../test/integration/research/harness';
+import type { GasRuntime } from '../../dev/gas-runtime';
+import { FINISHED_KEPT_DAYS } from '../../src/research/contract';
+import { poll } from '../../test/integration/research/harness';
 import {
   advance,
   dataRows,
@@ -18,7 +18,7 @@ import {
   pendingRows,
   sent,
   type World,
-} from './_scale-world';
+} from './world';
 
 const DOCS = 10;
 const DOC_ROWS = 300;

@@ -5,12 +5,12 @@
 // properties) starts nothing and says why (its last run, the Signals header's note, the panel), and the panel's
 // figures are the confirmed ones: no account pays for a depth, rows or a payer it did not confirm, or a run more often
 // than its cadence.
-import type { GasRuntime } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
-import type { WatchAnswer } from '../../../src/research/contract';
-import { watch } from '../scheduler/fleet';
-import { sandboxSuite } from '../harness';
-import { advance, column, noteAt, runtimeFor, SHEET, USER } from './harness';
+import type { GasRuntime } from '../../../../dev/gas-runtime';
+import { SETTINGS_KEYS } from '../../../../src/account/settings';
+import type { WatchAnswer } from '../../../../src/research/contract';
+import { watch } from '../../scheduler/fleet';
+import { sandboxSuite } from '../../harness';
+import { advance, column, noteAt, runtimeFor, SHEET, USER } from '../harness';
 
 const suite = sandboxSuite({ clock: 'manual' });
 const EDITOR = 'ben@example.com';

@@ -3,10 +3,10 @@
 // that holds one run and not two, left to the hourly timer with every panel closed. Each hour it notes the credits the account
 // spent (by calendar month) and the watch's state; the weekly sample of the Signals column counts the rows whose
 // change the last run reported.
-import type { GasRuntime } from '../dev/gas-runtime';
-import type { OutputRequest, WatchAnswer } from '../src/research/contract';
-import { FIRST_LOOK } from '../src/research/watch/watch';
-import { HOUR, TOKEN, type World } from './_scale-world';
+import type { GasRuntime } from '../../dev/gas-runtime';
+import type { OutputRequest, WatchAnswer } from '../../src/research/contract';
+import { FIRST_LOOK } from '../../src/research/watch/watch';
+import { HOUR, TOKEN, type World } from './world';
 
 export const WATCHED_ROWS = 1_000;
 /**

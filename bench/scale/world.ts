@@ -1,10 +1,10 @@
 // The scale benchmark's world and the steps its days share: one published add-on project on consumer quotas, one
 // user, the sandbox on a manual clock moved together with the emulator's, documents made from rows, research
 // launches as the panel sends them, and reading a sheet's status column.
-import { SpreadsheetModel, type GasProject, type GasRuntime, type ManualClock } from '../dev/gas-runtime';
-import type { SandboxControl } from '../dev/sandbox/control-client';
-import type { LaunchResponse } from '../src/research/contract';
-import { columnLetter } from '../src/shared/a1';
+import { SpreadsheetModel, type GasProject, type GasRuntime, type ManualClock } from '../../dev/gas-runtime';
+import type { SandboxControl } from '../../dev/sandbox/control-client';
+import type { LaunchResponse } from '../../src/research/contract';
+import { columnLetter } from '../../src/shared/a1';
 
 export const USER = 'ana@example.com';
 export const TOKEN = 'sbx_pro_token';

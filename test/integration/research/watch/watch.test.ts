@@ -3,11 +3,21 @@
 // changes between runs gets its Signals cell and "Was X until" notes; the spending cap stops a run before anything is
 // paid; pause, resume and stop; a run cut short by the execution limit resumes without paying twice for a row. What
 // each run reserved and charged, and the credits badge, are checked against the sandbox's money oracle.
-import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { OutputRequest, ResearchStatusDto, WatchAnswer, WatchRequest } from '../../../src/research/contract';
-import { FIRST_LOOK } from '../../../src/research/watch/watch';
-import { sandboxSuite } from '../harness';
-import { advance, column, doneFiguresAndCharges, noteAt, oracleTotals, poll, runtimeFor, SHEET, tick } from './harness';
+import type { GasRuntime } from '../../../../dev/gas-runtime';
+import type { OutputRequest, ResearchStatusDto, WatchAnswer, WatchRequest } from '../../../../src/research/contract';
+import { FIRST_LOOK } from '../../../../src/research/watch/watch';
+import { sandboxSuite } from '../../harness';
+import {
+  advance,
+  column,
+  doneFiguresAndCharges,
+  noteAt,
+  oracleTotals,
+  poll,
+  runtimeFor,
+  SHEET,
+  tick,
+} from '../harness';
 
 const suite = sandboxSuite({ clock: 'manual' });
 const OUTPUT: OutputRequest = {

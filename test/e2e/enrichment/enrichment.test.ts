@@ -1,8 +1,8 @@
 // Bulk enrichment in the playground: enrich the demo sheet's domains from the sidebar and watch the bar reach 100 %;
 // then a second run over newly typed domains that are still being enriched at the service, during which the user
 // sorts the sheet; every row's fields must belong to its own domain.
-import type { SeededCompany } from '../../dev/sandbox/control-client';
-import { describeWithBrowser, startStack, type Stack } from './harness';
+import type { SeededCompany } from '../../../dev/sandbox/control-client';
+import { describeWithBrowser, startStack, type Stack } from '../harness';
 
 jest.setTimeout(120_000);
 

@@ -3,7 +3,7 @@
 // report with clickable citations in the panel. The field builder says what "required" changes.
 import * as path from 'path';
 import * as esbuild from 'esbuild';
-import { describeWithBrowser, stackForSuite } from './harness';
+import { describeWithBrowser, stackForSuite } from '../harness';
 
 jest.setTimeout(60000);
 
@@ -115,7 +115,7 @@ describeWithBrowser('research panel in the playground', () => {
   // huge reports: 5,000 nested blockquotes made marked throw and left the tab on "Loading..." forever.
   it('renders any report: too deep falls back to escaped text with a note, 1 MB renders (time printed), both sanitized', async () => {
     const built = await esbuild.build({
-      entryPoints: [path.resolve(__dirname, '../../sidebar/research/markdown.ts')],
+      entryPoints: [path.resolve(__dirname, '../../../sidebar/research/markdown.ts')],
       bundle: true,
       format: 'iife',
       globalName: 'reportMarkdown',

@@ -1,6 +1,6 @@
 // The research spending guard as a user meets it: a daily cap set in Settings, then the Research panel shows what is
 // left, refuses a launch over it with the numbers, and launches only the rows that fit when asked.
-import { describeWithBrowser, stackForSuite } from './harness';
+import { describeWithBrowser, stackForSuite } from '../harness';
 
 jest.setTimeout(90000);
 

@@ -1,7 +1,7 @@
 // The Research panel as a new user meets it (issue 14): the launch's answer next to the button with "Show in sheet",
 // the cost line following what was spent, a field's column following its name, one numbered source list in the
 // report, and "Write to selected row" asking before it writes another company's report into a row.
-import { describeWithBrowser, stackForSuite } from './harness';
+import { describeWithBrowser, stackForSuite } from '../harness';
 
 jest.setTimeout(90000);
 
