@@ -117,6 +117,11 @@ export class Execution {
     return Math.max(this.clock.now() - this.startedAt + this.virtualMs, this.modelledMs());
   }
 
+  /** Whether the execution runs on a manual clock, where only modelled time counts. */
+  get manualClock(): boolean {
+    return this.clock.manual;
+  }
+
   remainingMs(): number {
     return Math.max(0, this.limitMs - this.elapsedMs());
   }

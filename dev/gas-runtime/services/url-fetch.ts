@@ -170,15 +170,23 @@ export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string,
     exec.require('urlfetch', 'UrlFetchApp', viaFetchAll ? 'fetchAll' : 'fetch');
     env.quotas.take(exec.user, 'urlfetch', prepared.length, env.limits.urlFetchPerDay, Msg.urlFetchQuota);
     const remaining = exec.remainingMs();
-    const wires = prepared.map((p) => ({
+    // A request waits at most its timeout and the execution's time left. On a manual clock only modelled time counts:
+    // the wire waits its whole timeout in real time (a slow machine times nothing out), and a request whose stated
+    // latency passes what the execution had left timed out.
+    const modelledTimeouts = prepared.map((p) => Math.max(1, Math.min(p.wire.timeoutMs, remaining + 1)));
+    const wires = prepared.map((p, i) => ({
       ...p.wire,
-      timeoutMs: Math.max(1, Math.min(p.wire.timeoutMs, remaining + 1)),
+      timeoutMs: exec.manualClock ? p.wire.timeoutMs : modelledTimeouts[i],
     }));
     const started = Date.now();
     const results = env
       .http()
       .fetchAll(wires)
-      .map((result, i) => withoutStatedLatency(result, wires[i].timeoutMs));
+      .map((result, i) => {
+        const stated = withoutStatedLatency(result, modelledTimeouts[i]);
+        if (!exec.manualClock || stated.latencyMs <= modelledTimeouts[i]) return stated;
+        return { ok: false as const, kind: 'timeout' as const, message: 'timeout', latencyMs: modelledTimeouts[i] };
+      });
     const duration = Date.now() - started;
     exec.charge(
       fetchAllCost(

@@ -225,6 +225,20 @@ test('on a manual clock real time the service does not state runs past the limit
   }
 });
 
+test('on a manual clock a slow machine times nothing out: a request times out only past the modelled time left', () => {
+  const manual = fixtureRuntime('urlfetch', { clock: createManualClock(), limits: { executionMs: 2_000 } });
+  try {
+    // 1.5 s stated leaves about 0.5 s of modelled time; the next answer takes 0.8 s of real time and states none.
+    expect(manual.run('fetchEach', [[url('/delay/1500'), url('/quiet/800')]])).toEqual(['slept 1500', 'slept 800']);
+    // A stated latency past the time left ends the execution, as Apps Script would.
+    expect(failureOf(() => manual.run('fetchEach', [[url('/delay/1500'), url('/delay/700')]]))).toBe(
+      'Exceeded maximum execution time',
+    );
+  } finally {
+    void manual.close();
+  }
+});
+
 describe.each([null, 4])('fetchAllConcurrency %p (Google documents no cap on a fetchAll)', (concurrency) => {
   test('a fetchAll is charged its slowest request per wave of that many at once', () => {
     const capped = fixtureRuntime('urlfetch', {
