@@ -1,18 +1,17 @@
-// "Launch": checks what the panel sends against the sheet (rows, output, brief template, the user's credits), then,
-// under the document lock, remembers the panel's settings and hands the rows to runLaunch (launch.ts), and sums up
-// what happened in one line for the panel.
+// "Launch": checks what the panel sends (rows, output), reads the user's credits, then, under the document lock, hands
+// the rows to the launch's pipeline (launch.ts), remembers the panel's settings, and sums up what happened in one line
+// for the panel.
 import { researchContext, withLock, type Research } from '../context';
 import type { LaunchResponse, ResearchContextDto } from '../contract';
 import { userMessage } from '../../api/errors';
-import { parseTemplate } from '../brief/brief-template';
 import { reservationFor } from '../spending/depth';
 import { runLaunch, type LaunchOutcome, type LaunchPlan } from './launch';
 import { isPending } from '../records/ledger';
 import { jsonSchemaProblems } from '../brief/json-schema-check';
-import { outputClashes, resolveOutput, type LaunchRequest } from './launch-request';
+import { resolveOutput, type LaunchRequest } from './launch-request';
 import { readRecord, writeRecord } from '../../shared/storage/record-sheet';
 import { removeTimerIfIdle, reserveTimer } from '../../scheduler/timer';
-import { requestProblem, storageProblem, targetHeaders } from './preconditions';
+import { requestProblem, storageProblem } from './preconditions';
 import { BUSY_MESSAGE } from '../../shared/busy';
 import { storedCap } from '../spending/guard-service';
 import { capCalendar } from '../spending/calendar';
@@ -49,8 +48,8 @@ export function savedPanelState(r: Research): ResearchContextDto['saved'] {
 }
 
 /**
- * Remembers the launch settings for the panel's next opening, before anything is sent, in the records sheet (a brief
- * of any length and its schema; an older version's copy in DocumentProperties is removed then).
+ * Remembers the launch settings for the panel's next opening, launched or refused, in the records sheet (a brief of
+ * any length and its schema; an older version's copy in DocumentProperties is removed then).
  */
 function rememberPanelState(r: Research, request: LaunchRequest): void {
   try {
@@ -66,19 +65,17 @@ function rememberPanelState(r: Research, request: LaunchRequest): void {
   }
 }
 
-/** Launches research for the given rows of the given sheet (the panel sends what it previewed). */
+/**
+ * Launches research for the given rows of the given sheet (the panel sends what it previewed): the request checked,
+ * the account's credits read, then under the document lock the launch's one pipeline (launch.ts: read, plan, check,
+ * spend), and the panel's settings remembered for its next opening.
+ */
 export function launchRows(request: LaunchRowsRequest): LaunchResponse {
   const rows = request.rows.filter((row) => Number.isInteger(row) && row >= 2);
   if (rows.length === 0) return refusedLaunch(['Select the rows to research (below the header row)']);
   const output = resolveOutput(request.output, jsonSchemaProblems);
   if (!output.ok) return refusedLaunch(output.errors);
   const r = researchContext(LAUNCH_BUDGET_MS);
-  const headers = targetHeaders(r.deps.grid, request.sheetId);
-  if (typeof headers === 'string') return refusedLaunch([headers]);
-  const template = parseTemplate(request.template, headers);
-  if (!template.ok) return refusedLaunch(template.errors);
-  const clashes = outputClashes(output.headers, headers, template.template.columns);
-  if (clashes.length > 0) return refusedLaunch(clashes);
   const user = r.deps.client.getUser();
   if (!user.ok) return refusedLaunch([userMessage(user.error)]);
   let notice: string | null = null;
@@ -87,8 +84,6 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
     30000,
     () => refusedLaunch([BUSY_MESSAGE]),
     () => {
-      r.deps.grid.ensureHeaders(request.sheetId, output.headers);
-      rememberPanelState(r, request);
       const outcome = runLaunch(
         r.deps,
         {
@@ -100,6 +95,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           mapping: output.mapping,
           rerun: request.rerun === true,
           again: request.again === true,
+          outputHeaders: output.headers,
         },
         {
           deadline: r.context.clock.now() + LAUNCH_BUDGET_MS,
@@ -113,6 +109,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           canFinish: (plan) => launchPreconditions(r, plan, (text) => (notice = text)),
         },
       );
+      rememberPanelState(r, request);
       // The timer reserved for this launch goes again when the launch left nothing to collect.
       if (!r.deps.ledger.all().some(isPending)) removeTimerIfIdle(r.trigger, 'research');
       if (outcome.refused)

@@ -1,203 +1,18 @@
-// Launching research: the plan of a launch (rows, briefs, cost, what is already running), row tags for duplicate
-// keys, the spending guard, and the launch itself (ledger first, then the creates).
-import type { JsonSchemaObject, TaskDepth } from '../../api/types';
-import { parseTemplate, renderBrief } from '../brief/brief-template';
-import { cellDomain } from '../brief/brief-domains';
-import { isPending, type LedgerEntry, type OutputMapping } from '../records/ledger';
-import { keyHeaderOf } from '../rows/row-locator';
-import { newTagId, rowsNeedingTags, tagBudgetProblem } from '../rows/row-tags';
+// Launching research, as one pipeline: read what the launch needs of the spreadsheet once (launch-sheet.ts), plan its
+// records (plan.ts, pure), check every precondition of finishing (the spending cap, the account's credits, room for
+// row tags, and the caller's own: requests left today, room for the records, a timer), and only then spend
+// (spend.ts: tags, create grants, records, the rows' status, the creates). A refused launch has written nothing.
+import type { TaskDepth } from '../../api/types';
+import type { LedgerEntry } from '../records/ledger';
+import { tagBudgetProblem } from '../rows/row-tags';
 import { capMessage, guardRoom, rowsThatFit, type SpendingCap } from '../spending/spending-guard';
 import type { Calendar } from '../spending/calendar';
-import { createQueued, type JobDeps } from '../polling/jobs';
-import { locateEntries, rowNeedsWrite, writeRows } from '../rows/write-back';
-import type { WatchMark } from '../records/ledger';
+import type { JobDeps } from '../polling/jobs';
+import { readLaunchSheet, type LaunchSheet } from './launch-sheet';
+import { planLaunch, type LaunchPlan, type LaunchPlanInput } from './plan';
+import { spendLaunch } from './spend';
 
-// ----------------------------------------------------------------------------------------------------------------
-// Launch
-// ----------------------------------------------------------------------------------------------------------------
-
-export interface LaunchPlanInput {
-  sheetId: number;
-  rows: number[];
-  template: string;
-  depth: TaskDepth;
-  schema: JsonSchemaObject | null;
-  mapping: OutputMapping;
-  /** Re-run rows that already have a running task (the old task's result then goes to the ledger only). */
-  rerun: boolean;
-  /** Research again rows whose earlier task finished with a result in the row (the user confirmed the cost). */
-  again: boolean;
-  /** The account watch run this launch is (its records carry it). */
-  watch?: WatchMark;
-}
-
-export interface LaunchPlan {
-  /** New records (state queued; rows that need a tag get its id when the launch goes ahead). */
-  entries: LedgerEntry[];
-  /** Older running records detached by an explicit re-run. */
-  superseded: LedgerEntry[];
-  skippedEmpty: number[];
-  skippedRunning: number[];
-  /** Rows that already hold a finished task's result, with when it finished: launched only when asked again. */
-  skippedDone: Array<{ row: number; finishedAt: number }>;
-  tooLong: Array<{ row: number; length: number }>;
-  errors: string[];
-  /** Rows whose key another row shares: they get a row tag (row-tags.ts). */
-  rowsToTag: number[];
-}
-
-/** The rows the sheet's records that pass `keep` are in now (row -> records). */
-function recordsByRow(
-  deps: JobDeps,
-  sheetId: number,
-  keep: (entry: LedgerEntry) => boolean,
-): Map<number, LedgerEntry[]> {
-  const records = deps.ledger.all().filter((entry) => entry.row.sheetId === sheetId && !entry.detached && keep(entry));
-  const byRow = new Map<number, LedgerEntry[]>();
-  if (records.length === 0) return byRow;
-  const byId = new Map(records.map((entry) => [entry.id, entry]));
-  for (const [id, row] of locateEntries(deps.grid, sheetId, records)) {
-    if (row === null) continue;
-    byRow.set(row, [...(byRow.get(row) ?? []), byId.get(id) as LedgerEntry]);
-  }
-  return byRow;
-}
-
-/** A finished task whose result was written into its row: researching that row again is paid again. */
-const hasResultInRow = (entry: LedgerEntry) => entry.state === 'done' && entry.written;
-
-/** A new record for a launched row, queued (a row tag, when its key is shared, is added as the launch goes ahead). */
-function queuedEntry(
-  deps: JobDeps,
-  input: LaunchPlanInput,
-  row: number,
-  brief: string,
-  rowValues: unknown[],
-  keyColumns: number[],
-  keyHeaders: string[],
-  now: number,
-): LedgerEntry {
-  return {
-    id: deps.newId(),
-    taskId: null,
-    state: 'queued',
-    row: {
-      sheetId: input.sheetId,
-      rowId: null,
-      rowHint: row,
-      keyHeaders,
-      keyValues: keyColumns.map((column) => String(rowValues[column - 1] ?? '').trim()),
-    },
-    brief,
-    depth: input.depth,
-    schema: input.schema,
-    mapping: input.mapping,
-    iterations: 0,
-    agents: 0,
-    sources: 0,
-    cost: 0,
-    error: null,
-    degradation: [],
-    launchedAt: now,
-    sentAt: null,
-    updatedAt: now,
-    finishedAt: null,
-    written: false,
-    shownStatus: '',
-    detached: false,
-    ...(input.watch ? { watch: input.watch } : {}),
-  };
-}
-
-/** Builds the records of a launch; reads the sheet only (no service call, no write). */
-export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
-  const plan: LaunchPlan = {
-    entries: [],
-    superseded: [],
-    skippedEmpty: [],
-    skippedRunning: [],
-    skippedDone: [],
-    tooLong: [],
-    errors: [],
-    rowsToTag: [],
-  };
-  const headers = deps.grid.headers(input.sheetId);
-  if (!headers) return { ...plan, errors: ['The sheet no longer exists'] };
-  const parsed = parseTemplate(input.template, headers);
-  if (!parsed.ok) return { ...plan, errors: parsed.errors };
-  const rows = [...new Set(input.rows)].filter((row) => row >= 2).sort((a, b) => a - b);
-  if (rows.length === 0) return { ...plan, errors: ['Select one or more data rows (below the header row)'] };
-  const values = deps.grid.readRows(input.sheetId, rows);
-  const briefs = new Map<number, string>();
-  rows.forEach((row, i) => {
-    const rendered = renderBrief(parsed.template, values[i] ?? [], cellDomain);
-    if (rendered.kind === 'empty') plan.skippedEmpty.push(row);
-    else if (rendered.kind === 'too_long') plan.tooLong.push({ row, length: rendered.length });
-    else briefs.set(row, rendered.brief);
-  });
-  if (briefs.size === 0) return plan;
-  const running = recordsByRow(deps, input.sheetId, isPending);
-  const finished = input.again ? new Map<number, LedgerEntry[]>() : recordsByRow(deps, input.sheetId, hasResultInRow);
-  const keyColumns = parsed.template.columns;
-  const keyHeaders = keyColumns.map((column) => keyHeaderOf(headers, column));
-  const now = deps.clock.now();
-  rows.forEach((row, i) => {
-    const brief = briefs.get(row);
-    if (brief === undefined) return;
-    const active = running.get(row) ?? [];
-    if (active.length > 0) {
-      if (!input.rerun) {
-        plan.skippedRunning.push(row);
-        return;
-      }
-      plan.superseded.push(...active.map((entry) => ({ ...entry, detached: true, updatedAt: now })));
-    } else {
-      const results = finished.get(row) ?? [];
-      if (results.length > 0) {
-        plan.skippedDone.push({ row, finishedAt: Math.max(...results.map((entry) => entry.finishedAt ?? 0)) });
-        return;
-      }
-    }
-    plan.entries.push(queuedEntry(deps, input, row, brief, values[i] ?? [], keyColumns, keyHeaders, now));
-  });
-  const launched = plan.entries.map((entry) => entry.row.rowHint);
-  // Without key columns no row is told apart by its values: every launched row is tagged.
-  plan.rowsToTag =
-    keyColumns.length > 0 ? rowsNeedingTags(launched, deps.grid.readColumns(input.sheetId, keyColumns)) : launched;
-  return plan;
-}
-
-/**
- * Checks that the row tags the plan needs fit the sheet's metadata budget: the refusal message, or null with the
- * sheet's tags as they are (tag id -> row).
- */
-function checkTags(
-  deps: JobDeps,
-  sheetId: number,
-  plan: LaunchPlan,
-): { problem: string | null; existing: Map<string, number> } {
-  if (plan.rowsToTag.length === 0) return { problem: null, existing: new Map() };
-  const existing = deps.grid.rowIds(sheetId);
-  const taggedRows = new Set(existing.values());
-  const newTags = plan.rowsToTag.filter((row) => !taggedRows.has(row)).length;
-  const problem =
-    newTags > 0
-      ? tagBudgetProblem(newTags, deps.grid.metadataUse(sheetId), plan.entries[0]?.row.keyHeaders ?? [])
-      : null;
-  return { problem, existing };
-}
-
-/** Tags the plan's rows whose key is shared and puts each tag id into its record. */
-function tagPlannedRows(deps: JobDeps, sheetId: number, plan: LaunchPlan, existing: Map<string, number>): void {
-  if (plan.rowsToTag.length === 0) return;
-  const taken = new Set(existing.keys());
-  const ids = deps.grid.tagRows(sheetId, plan.rowsToTag, () => {
-    const id = newTagId(deps.newId, taken);
-    taken.add(id);
-    return id;
-  });
-  for (const entry of plan.entries) entry.row.rowId = ids.get(entry.row.rowHint) ?? null;
-}
+export type { LaunchPlan, LaunchPlanInput } from './plan';
 
 export interface LaunchOutcome {
   plan: LaunchPlan;
@@ -221,25 +36,42 @@ export interface LaunchGuard {
  * counted): a refusal message, or the rows left out when the user asked to launch only what fits.
  */
 function guardPlan(
-  deps: JobDeps,
-  input: LaunchPlanInput,
+  sheet: LaunchSheet,
+  depth: TaskDepth,
   plan: LaunchPlan,
   guard: LaunchGuard,
 ): { refused: string | null; overCap: number[] } {
-  const room = guardRoom(guard.cap, deps.ledger.all(), deps.clock.now(), guard.calendar, deps.ledger.spentByDay());
-  const fit = rowsThatFit(room, input.depth, plan.entries.length);
+  const room = guardRoom(guard.cap, sheet.ledger, sheet.now, guard.calendar, sheet.spentByDay);
+  const fit = rowsThatFit(room, depth, plan.entries.length);
   if (fit === plan.entries.length) return { refused: null, overCap: [] };
-  if (!guard.fitToCap || fit === 0) return { refused: capMessage(room, input.depth, plan.entries.length), overCap: [] };
+  if (!guard.fitToCap || fit === 0) return { refused: capMessage(room, depth, plan.entries.length), overCap: [] };
   const left = plan.entries.splice(fit);
   const overCap = left.map((entry) => entry.row.rowHint);
   plan.rowsToTag = plan.rowsToTag.filter((row) => !overCap.includes(row));
   return { refused: null, overCap };
 }
 
+/** Refuses a plan whose new row tags do not fit the sheet's metadata room (the rows' own tags are kept). */
+function tagsProblem(sheet: LaunchSheet, plan: LaunchPlan): string | null {
+  if (plan.rowsToTag.length === 0 || !sheet.tags) return null;
+  const taggedRows = new Set(sheet.tags.rowIds.values());
+  const newTags = plan.rowsToTag.filter((row) => !taggedRows.has(row)).length;
+  return newTags > 0 ? tagBudgetProblem(newTags, sheet.tags.metadataUse, plan.entries[0]?.row.keyHeaders ?? []) : null;
+}
+
+/** Refuses a launch whose reservation exceeds the account's available credits (null: not known, not checked). */
+function creditsProblem(plan: LaunchPlan, availableCredits: number | null, perTask: number): string | null {
+  const rows = plan.entries.length;
+  const total = rows * perTask;
+  if (availableCredits === null || total <= availableCredits) return null;
+  return `Needs ${total} credits (${rows} row${rows === 1 ? '' : 's'} x ${perTask}), you have ${availableCredits}: try a lower depth or fewer rows`;
+}
+
 /**
- * Launches research for rows: plans the records, refuses a launch whose reservation exceeds `availableCredits`, whose
- * row tags do not fit or that cannot finish (`canFinish`), saves the records and shows `Queued`, then creates the
- * tasks in batches until `deadline` (the rest stays queued for the poll trigger) and writes each row's status.
+ * Launches research for rows: reads the sheet, plans the records, refuses a launch over the spending cap, over
+ * `availableCredits`, whose row tags do not fit or that cannot finish (`canFinish`), and only then spends: saves the
+ * records and shows `Queued`, creates the tasks in batches until `deadline` (the rest stays queued for the poll
+ * trigger) and writes each row's status.
  */
 export function runLaunch(
   deps: JobDeps,
@@ -256,36 +88,23 @@ export function runLaunch(
     canFinish?: (plan: LaunchPlan) => string | null;
   },
 ): LaunchOutcome {
-  deps.ledger.load();
-  const plan = planLaunch(deps, input);
-  if (plan.errors.length > 0) return { plan, entries: [], refused: plan.errors.join('\n'), overCap: [] };
+  const sheet = readLaunchSheet(deps, input.sheetId, input.rows, input.template);
+  const plan = planLaunch(sheet, input, deps.newId);
+  const refusal = (refused: string): LaunchOutcome => ({ plan, entries: [], refused, overCap: [] });
+  if (plan.errors.length > 0) return refusal(plan.errors.join('\n'));
   if (plan.entries.length === 0) return { plan, entries: [], refused: null, overCap: [] };
-  const guarded = options.guard ? guardPlan(deps, input, plan, options.guard) : { refused: null, overCap: [] };
-  if (guarded.refused) return { plan, entries: [], refused: guarded.refused, overCap: [] };
-  const total = plan.entries.length * options.reservationPerTask;
-  if (options.availableCredits !== null && total > options.availableCredits) {
-    return {
-      plan,
-      entries: [],
-      refused: `Needs ${total} credits (${plan.entries.length} row${plan.entries.length === 1 ? '' : 's'} x ${options.reservationPerTask}), you have ${options.availableCredits}: try a lower depth or fewer rows`,
-      overCap: [],
-    };
-  }
-  const tags = checkTags(deps, input.sheetId, plan);
-  const refused = tags.problem ?? options.canFinish?.(plan) ?? null;
-  if (refused) return { plan, entries: [], refused, overCap: [] };
-  tagPlannedRows(deps, input.sheetId, plan, tags.existing);
-  // Every check passed: the launch authorises one create per record (create-permits.ts).
-  const launch = deps.newId();
-  plan.entries = plan.entries.map((entry) => ({ ...entry, launch }));
-  deps.permits.grant(launch, plan.entries.length);
-  deps.ledger.save([...plan.superseded, ...plan.entries]);
-  const queuedShown = writeRows(deps, plan.entries, new Map());
-  deps.ledger.save(queuedShown);
-  createQueued(deps, options.deadline);
-  const ids = new Set(plan.entries.map((entry) => entry.id));
-  const current = deps.ledger.all().filter((entry) => ids.has(entry.id));
-  deps.ledger.save(writeRows(deps, current.filter(rowNeedsWrite), new Map()));
-  const final = deps.ledger.all().filter((entry) => ids.has(entry.id));
-  return { plan, entries: final, refused: null, overCap: guarded.overCap };
+  const guarded = options.guard ? guardPlan(sheet, input.depth, plan, options.guard) : { refused: null, overCap: [] };
+  const refused =
+    guarded.refused ??
+    creditsProblem(plan, options.availableCredits, options.reservationPerTask) ??
+    tagsProblem(sheet, plan) ??
+    options.canFinish?.(plan) ??
+    null;
+  if (refused) return refusal(refused);
+  return {
+    plan,
+    entries: spendLaunch(deps, sheet, plan, input, options.deadline),
+    refused: null,
+    overCap: guarded.overCap,
+  };
 }

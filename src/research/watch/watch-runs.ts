@@ -79,9 +79,7 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
   if (!user.ok) return `Not started: ${userMessage(user.error)}`;
   if (user.value.email !== watch.savedBy)
     return `Not started: the watch is paid from ${watch.savedBy}, who saved it, and this timer's token is ${user.value.email}'s`;
-  // Columns the user deleted since are made again: the run's values and signals need them.
   const fields = (watch.mapping.fields ?? []).map((field) => field.header);
-  r.deps.grid.ensureHeaders(watch.sheetId, [watch.mapping.statusHeader, ...fields, SIGNALS_HEADER]);
   const outcome = runLaunch(
     r.deps,
     {
@@ -94,6 +92,8 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
       rerun: false,
       again: true,
       watch: { id: watch.id, run: run.n, signalsHeader: SIGNALS_HEADER, day: spreadsheetCalendar().day(run.at) },
+      // Columns the user deleted since are made again: the run's values and signals need them.
+      outputHeaders: [watch.mapping.statusHeader, ...fields, SIGNALS_HEADER],
     },
     {
       deadline,

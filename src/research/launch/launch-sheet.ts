@@ -1,0 +1,95 @@
+// What a launch reads, once, before it decides anything: the ledger (every record of this spreadsheet, which the
+// spending cap counts), the target sheet's header row and whether it may be a target, the brief template resolved
+// against it, the launched rows' values, the key columns of every row (to tell rows apart), where the sheet's earlier
+// records are now (running, or finished with their result in the row), and, only when some row's key is shared, the
+// row tags and the metadata room they take. Nothing is written here; launch.ts plans and checks over this snapshot.
+import { parseTemplate, type ResolvedTemplate } from '../brief/brief-template';
+import { isPending, type LedgerEntry } from '../records/ledger';
+import { locateEntries } from '../rows/write-back';
+import { rowsNeedingTags } from '../rows/row-tags';
+import type { JobDeps } from '../polling/jobs';
+import type { SpentByDay } from '../spending/spend-journal';
+import { targetHeaders } from './preconditions';
+
+/** What a launch of these rows of this sheet needs to know of the spreadsheet (see the file's header). */
+export interface LaunchSheet {
+  sheetId: number;
+  /** Why nothing can be planned: the sheet is gone, may not be a target, or the template names a missing header. */
+  errors: string[];
+  headers: string[];
+  template: ResolvedTemplate;
+  /** The distinct data rows asked for, ascending, and their values (values[i] is rows[i]'s). */
+  rows: number[];
+  values: string[][];
+  /** The template's columns' values for rows 2..last (keyRows[i] is row i + 2). */
+  keyRows: string[][];
+  /** Records of the sheet still running, by the row they are in now. */
+  running: Map<number, LedgerEntry[]>;
+  /** Records of the sheet finished with their result written into the row they are in now. */
+  finished: Map<number, LedgerEntry[]>;
+  /** Every record of this spreadsheet, and what its journal counts by day (the spending cap weighs both). */
+  ledger: LedgerEntry[];
+  spentByDay: SpentByDay;
+  /** The sheet's row tags (tag id -> row) and metadata room in use: read only when some asked row's key is shared. */
+  tags: { rowIds: Map<string, number>; metadataUse: { sheet: number; spreadsheet: number } } | null;
+  now: number;
+}
+
+/** A finished task whose result was written into its row: researching that row again is paid again. */
+const hasResultInRow = (entry: LedgerEntry) => entry.state === 'done' && entry.written;
+
+/** The rows the records are in now (row -> records); records no row can be trusted with are left out. */
+function byRow(records: LedgerEntry[], located: Map<string, number | null>): Map<number, LedgerEntry[]> {
+  const rows = new Map<number, LedgerEntry[]>();
+  for (const entry of records) {
+    const row = located.get(entry.id);
+    if (row !== null && row !== undefined) rows.set(row, [...(rows.get(row) ?? []), entry]);
+  }
+  return rows;
+}
+
+const unplannable = (sheet: Omit<LaunchSheet, 'errors'>, errors: string[]): LaunchSheet => ({ ...sheet, errors });
+
+/** Reads what a launch of `rows` of `sheetId` with this brief template needs (see LaunchSheet). */
+export function readLaunchSheet(deps: JobDeps, sheetId: number, rows: number[], templateText: string): LaunchSheet {
+  const ledger = deps.ledger.load();
+  const asked = [...new Set(rows)].filter((row) => row >= 2).sort((a, b) => a - b);
+  const empty: Omit<LaunchSheet, 'errors'> = {
+    sheetId,
+    headers: [],
+    template: { parts: [], columns: [] },
+    rows: asked,
+    values: [],
+    keyRows: [],
+    running: new Map(),
+    finished: new Map(),
+    ledger,
+    spentByDay: deps.ledger.spentByDay(),
+    tags: null,
+    now: deps.clock.now(),
+  };
+  const headers = targetHeaders(deps.grid, sheetId);
+  if (typeof headers === 'string') return unplannable(empty, [headers]);
+  const parsed = parseTemplate(templateText, headers);
+  if (!parsed.ok) return unplannable({ ...empty, headers }, parsed.errors);
+  const template = parsed.template;
+  const values = deps.grid.readRows(sheetId, asked);
+  const keyRows = template.columns.length > 0 ? deps.grid.readColumns(sheetId, template.columns) : [];
+  const records = ledger.filter(
+    (entry) => entry.row.sheetId === sheetId && !entry.detached && (isPending(entry) || hasResultInRow(entry)),
+  );
+  const located = records.length > 0 ? locateEntries(deps.grid, sheetId, records) : new Map<string, number>();
+  // Without key columns no row is told apart by its values: every launched row is tagged.
+  const tagged = template.columns.length === 0 ? asked : rowsNeedingTags(asked, keyRows);
+  return {
+    ...empty,
+    errors: [],
+    headers,
+    template,
+    values,
+    keyRows,
+    running: byRow(records.filter(isPending), located),
+    finished: byRow(records.filter(hasResultInRow), located),
+    tags: tagged.length > 0 ? { rowIds: deps.grid.rowIds(sheetId), metadataUse: deps.grid.metadataUse(sheetId) } : null,
+  };
+}

@@ -1,0 +1,139 @@
+// The plan of a launch, over the sheet as launch-sheet.ts read it: a queued record for each row to research, the rows
+// left out and why (empty brief, over 20,000 characters, already running, already researched), the running records an
+// explicit re-run detaches, and the rows whose shared key needs a row tag. Pure.
+import type { JsonSchemaObject, TaskDepth } from '../../api/types';
+import { renderBrief } from '../brief/brief-template';
+import { cellDomain } from '../brief/brief-domains';
+import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
+import { keyHeaderOf } from '../rows/row-locator';
+import { rowsNeedingTags } from '../rows/row-tags';
+import { outputClashes } from './launch-request';
+import type { LaunchSheet } from './launch-sheet';
+
+export interface LaunchPlanInput {
+  sheetId: number;
+  rows: number[];
+  template: string;
+  depth: TaskDepth;
+  schema: JsonSchemaObject | null;
+  mapping: OutputMapping;
+  /** Re-run rows that already have a running task (the old task's result then goes to the ledger only). */
+  rerun: boolean;
+  /** Research again rows whose earlier task finished with a result in the row (the user confirmed the cost). */
+  again: boolean;
+  /** The account watch run this launch is (its records carry it). */
+  watch?: WatchMark;
+  /** The columns the results go to: made when missing, as the launch goes ahead; the brief may not read them. */
+  outputHeaders?: string[];
+}
+
+export interface LaunchPlan {
+  /** New records (state queued; rows that need a tag get its id when the launch goes ahead). */
+  entries: LedgerEntry[];
+  /** Older running records detached by an explicit re-run. */
+  superseded: LedgerEntry[];
+  skippedEmpty: number[];
+  skippedRunning: number[];
+  /** Rows that already hold a finished task's result, with when it finished: launched only when asked again. */
+  skippedDone: Array<{ row: number; finishedAt: number }>;
+  tooLong: Array<{ row: number; length: number }>;
+  errors: string[];
+  /** Rows whose key another row shares: they get a row tag (row-tags.ts). */
+  rowsToTag: number[];
+}
+
+/** A new record for a launched row, queued (a row tag, when its key is shared, is added as the launch goes ahead). */
+function queuedEntry(
+  input: LaunchPlanInput,
+  row: number,
+  brief: string,
+  rowValues: unknown[],
+  key: { columns: number[]; headers: string[] },
+  id: string,
+  now: number,
+): LedgerEntry {
+  return {
+    id,
+    taskId: null,
+    state: 'queued',
+    row: {
+      sheetId: input.sheetId,
+      rowId: null,
+      rowHint: row,
+      keyHeaders: key.headers,
+      keyValues: key.columns.map((column) => String(rowValues[column - 1] ?? '').trim()),
+    },
+    brief,
+    depth: input.depth,
+    schema: input.schema,
+    mapping: input.mapping,
+    iterations: 0,
+    agents: 0,
+    sources: 0,
+    cost: 0,
+    error: null,
+    degradation: [],
+    launchedAt: now,
+    sentAt: null,
+    updatedAt: now,
+    finishedAt: null,
+    written: false,
+    shownStatus: '',
+    detached: false,
+    ...(input.watch ? { watch: input.watch } : {}),
+  };
+}
+
+const emptyPlan = (errors: string[] = []): LaunchPlan => ({
+  entries: [],
+  superseded: [],
+  skippedEmpty: [],
+  skippedRunning: [],
+  skippedDone: [],
+  tooLong: [],
+  errors,
+  rowsToTag: [],
+});
+
+/** Builds the records of a launch from what was read of the sheet (nothing is read, sent or written). */
+export function planLaunch(sheet: LaunchSheet, input: LaunchPlanInput, newId: () => string): LaunchPlan {
+  if (sheet.errors.length > 0) return emptyPlan(sheet.errors);
+  if (sheet.rows.length === 0) return emptyPlan(['Select one or more data rows (below the header row)']);
+  const clashes = outputClashes(input.outputHeaders ?? [], sheet.headers, sheet.template.columns);
+  if (clashes.length > 0) return emptyPlan(clashes);
+  const plan = emptyPlan();
+  const briefs = new Map<number, string>();
+  sheet.rows.forEach((row, i) => {
+    const rendered = renderBrief(sheet.template, sheet.values[i] ?? [], cellDomain);
+    if (rendered.kind === 'empty') plan.skippedEmpty.push(row);
+    else if (rendered.kind === 'too_long') plan.tooLong.push({ row, length: rendered.length });
+    else briefs.set(row, rendered.brief);
+  });
+  const key = {
+    columns: sheet.template.columns,
+    headers: sheet.template.columns.map((column) => keyHeaderOf(sheet.headers, column)),
+  };
+  sheet.rows.forEach((row, i) => {
+    const brief = briefs.get(row);
+    if (brief === undefined) return;
+    const active = sheet.running.get(row) ?? [];
+    if (active.length > 0) {
+      if (!input.rerun) {
+        plan.skippedRunning.push(row);
+        return;
+      }
+      plan.superseded.push(...active.map((entry) => ({ ...entry, detached: true, updatedAt: sheet.now })));
+    } else {
+      const results = input.again ? [] : (sheet.finished.get(row) ?? []);
+      if (results.length > 0) {
+        plan.skippedDone.push({ row, finishedAt: Math.max(...results.map((entry) => entry.finishedAt ?? 0)) });
+        return;
+      }
+    }
+    plan.entries.push(queuedEntry(input, row, brief, sheet.values[i] ?? [], key, newId(), sheet.now));
+  });
+  const launched = plan.entries.map((entry) => entry.row.rowHint);
+  // Without key columns no row is told apart by its values: every launched row is tagged.
+  plan.rowsToTag = key.columns.length > 0 ? rowsNeedingTags(launched, sheet.keyRows) : launched;
+  return plan;
+}

@@ -1,0 +1,45 @@
+// Spending a launch that passed every check (launch.ts): the output columns made where missing, row tags on the rows
+// whose key is shared, one create grant per record (create-permits.ts), the records saved before anything is sent,
+// the rows' `Queued` status, the creates until the deadline (the rest stays queued for the timer), and each row's
+// status after them.
+import type { LedgerEntry } from '../records/ledger';
+import { newTagId } from '../rows/row-tags';
+import { writeRows, rowNeedsWrite } from '../rows/write-back';
+import { createQueued, type JobDeps } from '../polling/jobs';
+import type { LaunchSheet } from './launch-sheet';
+import type { LaunchPlan, LaunchPlanInput } from './plan';
+
+/** Tags the plan's rows whose key is shared (a row tagged before keeps its tag) and puts each tag id into its record. */
+function tagPlannedRows(deps: JobDeps, sheet: LaunchSheet, plan: LaunchPlan): void {
+  if (plan.rowsToTag.length === 0) return;
+  const taken = new Set(sheet.tags?.rowIds.keys() ?? []);
+  const ids = deps.grid.tagRows(sheet.sheetId, plan.rowsToTag, () => {
+    const id = newTagId(deps.newId, taken);
+    taken.add(id);
+    return id;
+  });
+  for (const entry of plan.entries) entry.row.rowId = ids.get(entry.row.rowHint) ?? null;
+}
+
+/** Spends the launch (see the file's header); returns its records as they are after the creates. */
+export function spendLaunch(
+  deps: JobDeps,
+  sheet: LaunchSheet,
+  plan: LaunchPlan,
+  input: LaunchPlanInput,
+  deadline: number,
+): LedgerEntry[] {
+  if (input.outputHeaders) deps.grid.ensureHeaders(sheet.sheetId, input.outputHeaders);
+  tagPlannedRows(deps, sheet, plan);
+  // The launch authorises one create per record (create-permits.ts).
+  const launch = deps.newId();
+  plan.entries = plan.entries.map((entry) => ({ ...entry, launch }));
+  deps.permits.grant(launch, plan.entries.length);
+  deps.ledger.save([...plan.superseded, ...plan.entries]);
+  deps.ledger.save(writeRows(deps, plan.entries, new Map()));
+  createQueued(deps, deadline);
+  const ids = new Set(plan.entries.map((entry) => entry.id));
+  const current = deps.ledger.all().filter((entry) => ids.has(entry.id));
+  deps.ledger.save(writeRows(deps, current.filter(rowNeedsWrite), new Map()));
+  return deps.ledger.all().filter((entry) => ids.has(entry.id));
+}
