@@ -111,6 +111,36 @@ export async function browserOn(url: string): Promise<{ browser: Browser; page: 
   }
 }
 
+/** The sidebar's frame of the playground on `page`, once a panel is open and drawn. */
+export async function sidebarOf(page: Page): Promise<Frame> {
+  const handle = await page.waitForSelector('#sidebar-frame:visible');
+  await page.waitForFunction(() => {
+    const frame = document.getElementById('sidebar-frame') as HTMLIFrameElement | null;
+    return Boolean(frame?.src && frame.contentDocument?.getElementById('app')?.childElementCount);
+  });
+  return (await handle.contentFrame())!;
+}
+
+/**
+ * Selects rows `first`..`last` of column A of the playground on `page`, opens the Research panel, waits for it to count
+ * them and types the brief (`Research {Domain}` unless given): the panel's frame.
+ */
+export async function researchPanelOn(
+  page: Page,
+  first: number,
+  last: number,
+  brief = 'Research {Domain}',
+): Promise<Frame> {
+  await page.click(`td[data-cell="A${first}"]`);
+  await page.click(`td[data-cell="A${last}"]`, { modifiers: ['Shift'] });
+  await page.click('[data-handler="showResearchPanel"]');
+  const panel = await sidebarOf(page);
+  const count = last - first + 1;
+  await panel.waitForSelector(`#selection:has-text("${count} row${count === 1 ? '' : 's'} selected")`);
+  await panel.fill('#brief', brief);
+  return panel;
+}
+
 function stackOf(
   sandboxUrl: string,
   playground: Playground,
@@ -124,24 +154,8 @@ function stackOf(
     playground,
     browser,
     page,
-    async sidebar() {
-      const handle = await page.waitForSelector('#sidebar-frame:visible');
-      await page.waitForFunction(() => {
-        const frame = document.getElementById('sidebar-frame') as HTMLIFrameElement | null;
-        return Boolean(frame?.src && frame.contentDocument?.getElementById('app')?.childElementCount);
-      });
-      return (await handle.contentFrame())!;
-    },
-    async researchPanelOn(first: number, last: number, brief = 'Research {Domain}') {
-      await page.click(`td[data-cell="A${first}"]`);
-      await page.click(`td[data-cell="A${last}"]`, { modifiers: ['Shift'] });
-      await page.click('[data-handler="showResearchPanel"]');
-      const panel = await this.sidebar();
-      const count = last - first + 1;
-      await panel.waitForSelector(`#selection:has-text("${count} row${count === 1 ? '' : 's'} selected")`);
-      await panel.fill('#brief', brief);
-      return panel;
-    },
+    sidebar: () => sidebarOf(page),
+    researchPanelOn: (first: number, last: number, brief?: string) => researchPanelOn(page, first, last, brief),
     async screenshot(name: string) {
       const file = path.join(ARTIFACTS, `${name}.png`);
       await page.screenshot({ path: file });

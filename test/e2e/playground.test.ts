@@ -1,11 +1,13 @@
 // The playground host itself: the grid shows room past the data (at least 26 columns and 100 rows, growing with the
 // data), a clicked tab makes its sheet the active one, Delete clears a selection, row numbers stay beside their rows
 // when the grid scrolls, and toasts appear one at a time and go away by themselves. An alert ("Stop all watches...")
-// shows its buttons and its execution waits for the click, in a playground run as `npm start` runs it.
+// shows its buttons and its execution waits for the click, in a playground run as `npm start` runs it (issue 36,
+// item 6); there, with the Research panel open on a watch, the menu's Pause all, Resume all and Stop all show in the
+// panel at its next poll (item 2).
 import type { Browser, Page } from 'playwright-core';
 import type { SpawnedPlayground } from '../../dev/playground/spawn';
 import * as path from 'path';
-import { ARTIFACTS, browserOn, describeWithBrowser, spawnPlayground, stackForSuite } from './harness';
+import { ARTIFACTS, browserOn, describeWithBrowser, researchPanelOn, spawnPlayground, stackForSuite } from './harness';
 
 jest.setTimeout(90_000);
 
@@ -103,7 +105,33 @@ describeWithBrowser('alerts in the playground', () => {
       return state.alerts.map((alert) => `${alert.title}: ${alert.response}`);
     });
 
-  it('shows "Stop all watches..." with its buttons and goes on only with the button the user clicks', async () => {
+  it("follows the menu's Pause all and Resume all in an open Research panel, and asks before Stop all", async () => {
+    // The browser's clock is driven by the test: the panel's poll (every 15 s while it is open) runs when the test
+    // moves it on, never on the machine's speed.
+    await page.clock.install();
+    const panel = await researchPanelOn(page, 2, 4);
+    await panel.check('#output-fields');
+    await panel.fill('[aria-label="Field 1 name"]', 'employee_count');
+    await panel.click('#watch-section summary');
+    await panel.click('#watch-preview');
+    await panel.click('#watch-save');
+    await panel.waitForSelector('#watch-next:has-text("Next run:")');
+    /** The panel's next poll: 15 s on, on the browser's clock. */
+    const nextPoll = () => page.clock.fastForward(15_000);
+
+    // Pause all and Resume all from the menu: the open panel reads the watch again at its next poll.
+    await page.click('[data-handler="pauseAccountWatches"]');
+    await page.waitForSelector('#toasts div:has-text("Paused the watch of \\"Companies\\".")');
+    await nextPoll();
+    await panel.waitForSelector('#watch-next:text-is("Paused.")');
+    expect(await panel.locator('#watch-resume').count()).toBe(1);
+    await page.click('[data-handler="resumeAccountWatches"]');
+    await page.waitForSelector('#toasts div:has-text("Resumed the watch of \\"Companies\\".")');
+    await nextPoll();
+    await panel.waitForSelector('#watch-next:has-text("Next run:")');
+    expect(await panel.locator('#watch-pause').count()).toBe(1);
+
+    // Stop all asks first, in the page, with its buttons; its execution waits for the answer.
     await page.click('[data-handler="stopAccountWatches"]');
     await page.waitForSelector('#alert:visible');
     expect(await page.textContent('#alert-title')).toBe('Stop all watches');
@@ -113,6 +141,7 @@ describeWithBrowser('alerts in the playground', () => {
     expect(await answered()).toBeNull();
     await stackScreenshot(page, 'playground-alert');
 
+    // No: the execution goes on with NO and stops nothing.
     await page.click('#alert-buttons [data-button="NO"]');
     await page.waitForSelector('#alert', { state: 'hidden' });
     await page.waitForFunction(async () => {
@@ -120,13 +149,21 @@ describeWithBrowser('alerts in the playground', () => {
       return response.ok && ((await response.json()) as { alerts: unknown[] }).alerts.length === 1;
     });
     expect(await answered()).toEqual(['Stop all watches: NO']);
-    expect(await page.locator('#toasts div').count()).toBe(0);
 
+    // Yes: the watch No left in place stops (the toast names it), and the open panel shows none at its next poll.
     await page.click('[data-handler="stopAccountWatches"]');
     await page.waitForSelector('#alert:visible');
     await page.click('#alert-buttons [data-button="YES"]');
-    await page.waitForSelector('#toasts div:has-text("No account watch in this spreadsheet.")');
+    await page.waitForSelector('#toasts div:has-text("Stopped the watch of \\"Companies\\".")');
     expect(await answered()).toEqual(['Stop all watches: NO', 'Stop all watches: YES']);
+    await nextPoll();
+    await panel.waitForSelector('#watch-section summary:text-is("Watch these rows on a schedule")');
+    expect(await panel.locator('#watch-status').count()).toBe(0);
+
+    // With no watch left, Stop all says so once answered.
+    await page.click('[data-handler="stopAccountWatches"]');
+    await page.click('#alert-buttons [data-button="YES"]');
+    await page.waitForSelector('#toasts div:has-text("No account watch in this spreadsheet.")');
   });
 });
 

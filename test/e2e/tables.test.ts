@@ -1,7 +1,10 @@
 // Tables dialog in the playground: map three columns (a domain input, a research agent using it, an LLM agent that
 // consumes the research), push them to a table and see the created column IDs, then save the mapping as a template
 // (after confirming what it replaces). A new mapping starts with no column included; "Include all / none" set them all.
-// A push the service refuses brings the field it marked into view and names it, however far down its card is.
+// A push the service refuses brings the field it marked into view and names it, however far down its card is. The local
+// check knows the keys a company table has built in: a prompt using {company_name} and {company_profile} is pushed to
+// a company table (the sandbox's table then holds it), while a typo of one is caught before anything is sent, and a
+// contacts table, which has no such keys, refuses the push with the prompt marked and named (issue 36, item 7).
 import { describeWithBrowser, startStack, type Stack } from './harness';
 
 const TABLE = 'tbl_labs_companies';
@@ -159,5 +162,67 @@ describeWithBrowser('tables dialog in the playground', () => {
     ).toBe(true);
     expect(await dialog.getAttribute('[aria-label="Max results of People"]', 'class')).toContain('invalid');
     await stack.screenshot('tables-5-refused-field');
+  });
+
+  it('knows the keys a company table has built in; a contacts table refuses them and the prompt is named', async () => {
+    const { page } = stack;
+    const open = (await (await page.waitForSelector('#dialog-frame:visible')).contentFrame())!;
+    await open.click('#tables-close');
+    await page.waitForSelector('#dialog-frame', { state: 'hidden' });
+    await page.click('[data-handler="showTablesDialog"]');
+    const dialog = (await (await page.waitForSelector('#dialog-frame:visible')).contentFrame())!;
+    await dialog.waitForSelector('[data-row="5"]');
+    await dialog.click('#tables-include-none');
+    // Column F ("Extra 1"): an LLM agent writing an opener from the company table's own columns.
+    await dialog.check('[aria-label="Include column Extra 1"]');
+    await dialog.selectOption('[aria-label="Kind of Extra 1"]', 'agent');
+    await dialog.selectOption('[aria-label="Agent type of Extra 1"]', 'llm');
+    const issues = () => dialog.locator('[data-row="5"] .issues li').allTextContents();
+    // A typo is caught before anything is sent, with the built-in key it resembles.
+    await dialog.fill('[aria-label="Prompt of Extra 1"]', 'Write a one-line opener for {compnay_name}');
+    await dialog.waitForSelector('[data-row="5"] .issues li:has-text("did you mean {company_name}?")');
+    await dialog.fill(
+      '[aria-label="Prompt of Extra 1"]',
+      'Write a one-line opener for {company_name} from {company_profile}',
+    );
+    await dialog.waitForFunction(
+      () => !document.querySelector('[data-row="5"] .issues li.error, [data-row="5"] .invalid'),
+    );
+    const warning = (key: string) =>
+      `Prompt: Uses {${key}} of the table: Push accepts it, Save as template does not (a template holds only its own columns)`;
+    expect(await issues()).toEqual([warning('company_name'), warning('company_profile')]);
+
+    // Pushed to the company table: created, and the sandbox's table holds the prompt as it was written.
+    await dialog.fill('#tables-table', TABLE);
+    await dialog.check('input[value="end"]');
+    await dialog.click('#tables-push');
+    await dialog.waitForSelector(`#tables-push-result :text("Created 1 column in table ${TABLE}.")`);
+    const table = await sandbox<{
+      columns: Array<{ id: string; config: { key: string; value?: { prompt?: string } } }>;
+    }>(`/v1/tables/${TABLE}`);
+    const created = await dialog.locator('#tables-push-result li[data-column-id]').getAttribute('data-column-id');
+    expect(table.columns.at(-1)).toMatchObject({
+      id: created,
+      config: {
+        key: 'extra_1',
+        value: { prompt: 'Write a one-line opener for {company_name} from {company_profile}' },
+      },
+    });
+
+    // A contacts table has no company_name: the service refuses, and the dialog names the prompt it marked.
+    const contactsBefore = (await sandbox<{ columns: unknown[] }>('/v1/tables/tbl_labs_contacts')).columns.length;
+    await dialog.fill('#tables-table', 'tbl_labs_contacts');
+    await dialog.click('#tables-push');
+    await dialog.waitForSelector(
+      '#tables-push-result :text("The service refused the mapping: see the marked field, Prompt of \\"Extra 1\\"")',
+    );
+    expect(await dialog.$eval('[aria-label="Prompt of Extra 1"]', (field) => field === document.activeElement)).toBe(
+      true,
+    );
+    expect(await dialog.getAttribute('[aria-label="Prompt of Extra 1"]', 'class')).toContain('invalid');
+    expect((await sandbox<{ columns: unknown[] }>('/v1/tables/tbl_labs_contacts')).columns).toHaveLength(
+      contactsBefore,
+    );
+    await stack.screenshot('tables-6-built-in-keys');
   });
 });

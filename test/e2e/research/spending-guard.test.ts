@@ -1,14 +1,57 @@
 // The research spending guard as a user meets it: a daily cap set in Settings, then the Research panel shows what is
-// left, refuses a launch over it with the numbers, and launches only the rows that fit when asked.
+// left, refuses a launch over it with the numbers, and launches only the rows that fit when asked. Once the tasks
+// finish, "Spent today / this month" is what the service charged for this spreadsheet's tasks (the sandbox's money
+// record, less a task of the same account launched elsewhere), and stays so when finished tasks, this spreadsheet's
+// or the other one, are written into rows with "Write to selected row" (issue 36, item 3).
+import type { Frame } from 'playwright-core';
 import { describeWithBrowser, stackForSuite } from '../harness';
+import { parseDomain } from '../../../src/shared/domain/domain';
 
 jest.setTimeout(90000);
+
+const TOKEN = 'sbx_pro_token';
 
 describeWithBrowser('research spending guard', () => {
   const stack = stackForSuite();
 
+  /** The domain a row of the Companies sheet holds (typed as a URL, an email or in capitals). */
+  async function domainOf(row: number): Promise<string> {
+    const parsed = parseDomain(((await stack().page.textContent(`td[data-cell="A${row}"]`)) ?? '').trim());
+    if (parsed.kind !== 'domain') throw new Error(`A${row} holds no domain`);
+    return parsed.domain;
+  }
+
+  /** Moves the playground's clocks to 10:00 in the spreadsheet's time zone: the test's hours stay on one day. */
+  async function toTenInTheMorning(): Promise<void> {
+    const { page, playground } = stack();
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: playground.runtime.spreadsheet.timeZone,
+      hour: 'numeric',
+      minute: 'numeric',
+      hourCycle: 'h23',
+    }).formatToParts(playground.runtime.clock.now());
+    const part = (type: string) => Number(parts.find((item) => item.type === type)?.value);
+    const minutes = (((10 * 60 - (part('hour') * 60 + part('minute'))) % 1440) + 1440) % 1440;
+    await page.evaluate(async (ms) => {
+      await fetch('/api/time', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ms }),
+      });
+    }, minutes * 60_000);
+  }
+
+  /** Opens Settings: its "Spent today ..." line once loaded. */
+  async function spentInSettings(): Promise<{ panel: Frame; text: string }> {
+    await stack().page.click('[data-handler="showSettingsPanel"]');
+    const panel = await stack().sidebar();
+    await panel.waitForSelector('#cap-spent');
+    return { panel, text: (await panel.textContent('#cap-spent')) ?? '' };
+  }
+
   it('sets a daily cap in Settings; Research refuses what does not fit and launches the first rows that do', async () => {
     const { page } = stack();
+    await toTenInTheMorning();
     await page.click('[data-handler="showSettingsPanel"]');
     let panel = await stack().sidebar();
     await panel.waitForSelector('#cap-save');
@@ -39,5 +82,77 @@ describeWithBrowser('research spending guard', () => {
       '#launch-result :text("Queued 2 tasks at the service, 1 left out by the spending cap")',
     );
     await panel.waitForSelector('#spending-cap:has-text("0 credits left")');
+  });
+
+  it("shows as spent what the service charged for this spreadsheet's tasks; writing tasks into rows adds nothing", async () => {
+    const { page, control } = stack();
+    // A task of the same account launched elsewhere (another spreadsheet, the service's own page), about row 5's
+    // company: the service charges the account for it, but this spreadsheet did not spend it.
+    const elsewhere = await control.call<{ id: string }>(
+      'POST',
+      '/v1/deep_research_tasks',
+      { brief: `Research ${await domainOf(5)}`, depth: 'medium' },
+      TOKEN,
+    );
+    // An hour on, every task is done; the timer writes rows 2 and 3.
+    await page.click('[data-advance="3600000"]');
+    await page.click('[data-advance="60000"]');
+    await page.waitForFunction(
+      () =>
+        ['D2', 'D3'].every((a1) => /^Done/.test(document.querySelector(`td[data-cell="${a1}"]`)?.textContent ?? '')),
+      undefined,
+      { timeout: 20_000 },
+    );
+    expect((await control.tasks(TOKEN)).map((task) => task.status)).toEqual(['done', 'done', 'done']);
+
+    // The sandbox's money record: what it charged for each task.
+    const charges = async () => {
+      const byTask = new Map<string, number>();
+      for (const day of (await control.ledger(TOKEN)).days)
+        for (const task of day.tasks) byTask.set(task.id, (byTask.get(task.id) ?? 0) + task.charged);
+      return byTask;
+    };
+    const charged = await charges();
+    expect(charged.size).toBe(3);
+    const spent = [...charged].filter(([id]) => id !== elsewhere.id).reduce((sum, [, credits]) => sum + credits, 0);
+    expect(charged.get(elsewhere.id)).toBeGreaterThan(0);
+    expect(spent).toBeGreaterThan(0);
+    const figures = `Spent today ${spent}, this month ${spent}; ${20 - spent} left`;
+    expect((await spentInSettings()).text).toBe(figures);
+
+    // "Write to selected row": the task launched elsewhere into row 5 (its company), then row 2's task into row 6
+    // (another company: it asks first).
+    await page.click('td[data-cell="A5"]');
+    await page.click('[data-handler="showResearchPanel"]');
+    let panel = await stack().sidebar();
+    await panel.click('#tab-tasks');
+    const writeButton = (brief: string) =>
+      panel
+        .locator('.task', { hasText: brief })
+        .filter({ has: panel.locator('button:text("Write to selected row")') })
+        .locator('button:text("Write to selected row")');
+    await writeButton(`Research ${await domainOf(5)}`).click();
+    await panel.waitForSelector('#write-answer:has-text("Wrote the report into row 5")');
+    await page.click('td[data-cell="A6"]');
+    await writeButton(`Research ${await domainOf(2)}`).click();
+    await panel.click('#write-question button:text("Write anyway")');
+    await panel.waitForSelector('#write-answer:has-text("Wrote the report into row 6")');
+    await page.waitForFunction(() =>
+      ['D5', 'D6'].every((a1) => /^Done/.test(document.querySelector(`td[data-cell="${a1}"]`)?.textContent ?? '')),
+    );
+
+    // Nothing was charged for the writes, and the spent figures have not grown: in Settings and in Research.
+    expect(await charges()).toEqual(charged);
+    const settings = await spentInSettings();
+    expect(settings.text).toBe(figures);
+    await settings.panel.$eval('#spending-guard', (section) => section.scrollIntoView({ block: 'start' }));
+    await stack().screenshot('spending-guard-spent');
+    await page.click('td[data-cell="A7"]');
+    await page.click('[data-handler="showResearchPanel"]');
+    panel = await stack().sidebar();
+    await panel.fill('#brief', 'Research {Domain}');
+    await panel.waitForSelector(
+      `#spending-cap:has-text("Spending cap: ${20 - spent} credits left (${spent} of 20 today spent)")`,
+    );
   });
 });
