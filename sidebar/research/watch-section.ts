@@ -203,11 +203,22 @@ export function watchSection(): HTMLElement {
     {
       id: 'watch-section',
       open: watchState.open,
+      // The state follows the click at once: a redraw before the toggle event (a read coming back) keeps the section
+      // as the user left it; the event of a section already redrawn away is old news.
       ontoggle: (e: Event) => {
-        watchState.open = (e.target as HTMLDetailsElement).open;
+        const details = e.target as HTMLDetailsElement;
+        if (details.isConnected) watchState.open = details.open;
       },
     },
-    h('summary', {}, watch ? 'Account watch' : 'Watch these rows on a schedule'),
+    h(
+      'summary',
+      {
+        onclick: (e: Event) => {
+          watchState.open = !((e.currentTarget as HTMLElement).parentElement as HTMLDetailsElement).open;
+        },
+      },
+      watch ? 'Account watch' : 'Watch these rows on a schedule',
+    ),
     h(
       'p',
       { class: 'muted' },

@@ -8,7 +8,7 @@ import type { DamagedRecord } from './records/ledger';
 import type { BudgetStatus } from '../platform/request-budget';
 
 export type { LaunchRequest } from './launch/launch-request';
-export { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from './brief/brief-template';
+export { briefLength, outputClashes, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from './brief/brief-template';
 export { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from './spending/depth';
 export {
   FIELD_TYPES,
@@ -18,7 +18,7 @@ export {
   type FieldSpec,
   type FieldType,
 } from './brief/output-schema';
-export { outputClashes, resolveOutput, type OutputRequest } from './launch/launch-request';
+export { resolveOutput, type OutputRequest } from './launch/launch-request';
 
 /** The report the panel shows for a row or a task. */
 export interface ReportDto {

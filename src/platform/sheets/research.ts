@@ -52,6 +52,16 @@ function blocks(
   return { blocks: out, at };
 }
 
+/** What one execution read of a sheet (see SheetGrid): each part dropped when the port's own writes change it. */
+interface SheetReads {
+  extent?: { lastRow: number; lastColumn: number };
+  headers?: string[];
+  /** Column reads by their columns ("2,5"). */
+  columns: Record<string, { columns: number[]; values: string[][] } | undefined>;
+  /** Row tags: tag id -> row. */
+  tags?: Map<string, number>;
+}
+
 export class SheetGrid implements GridPort {
   constructor(private readonly spreadsheet: Spreadsheet) {}
 
@@ -71,32 +81,34 @@ export class SheetGrid implements GridPort {
    * header row, column reads and row tags. A tick locates its rows and the poll that ran it shows them without
    * reading the sheet again: a read after writes waits for them to be committed (costs.ts in the emulator).
    */
-  private readonly extents = new Map<number, { lastRow: number; lastColumn: number }>();
-  private readonly headerRows = new Map<number, string[]>();
-  private readonly columnReads = new Map<number, Map<string, { columns: number[]; values: string[][] }>>();
-  private readonly tagReads = new Map<number, Map<string, number>>();
+  private readonly reads: Record<number, SheetReads | undefined> = {};
+
+  private readsOf(sheetId: number): SheetReads {
+    return (this.reads[sheetId] ??= { columns: {} });
+  }
 
   /** Keeps what was read true after this port writes `cells`: the extent grows, reads of those columns are dropped. */
   private noteWrite(sheetId: number, cells: CellWrite[]): void {
-    const extent = this.extents.get(sheetId);
+    const reads = this.readsOf(sheetId);
+    const extent = reads.extent;
     const written = new Set(cells.map((cell) => cell.column));
     if (extent) {
       extent.lastRow = Math.max(extent.lastRow, ...cells.map((cell) => cell.row));
       extent.lastColumn = Math.max(extent.lastColumn, ...written);
     }
-    if (cells.some((cell) => cell.row === 1)) this.headerRows.delete(sheetId);
-    const reads = this.columnReads.get(sheetId);
-    if (reads)
-      for (const [key, read] of reads) if (read.columns.some((column) => written.has(column))) reads.delete(key);
+    if (cells.some((cell) => cell.row === 1)) reads.headers = undefined;
+    for (const [key, read] of Object.entries(reads.columns))
+      if (read?.columns.some((column) => written.has(column))) reads.columns[key] = undefined;
   }
 
   private extent(sheetId: number, sheet: Sheet): { lastRow: number; lastColumn: number } {
-    let extent = this.extents.get(sheetId);
+    const reads = this.readsOf(sheetId);
+    let extent = reads.extent;
     if (!extent) {
       const data = sheet.getDataRange();
       const empty = data.getNumRows() === 1 && data.getNumColumns() === 1 && data.getValue() === '';
       extent = empty ? { lastRow: 0, lastColumn: 0 } : { lastRow: data.getLastRow(), lastColumn: data.getLastColumn() };
-      this.extents.set(sheetId, extent);
+      reads.extent = extent;
     }
     return extent;
   }
@@ -104,11 +116,11 @@ export class SheetGrid implements GridPort {
   headers(sheetId: number): string[] | null {
     const sheet = sheetById(this.spreadsheet, sheetId);
     if (!sheet) return null;
-    const known = this.headerRows.get(sheetId);
-    if (known) return known.slice();
+    const reads = this.readsOf(sheetId);
+    if (reads.headers) return reads.headers.slice();
     const width = this.extent(sheetId, sheet).lastColumn;
     const headers = width === 0 ? [] : sheet.getRange(1, 1, 1, width).getDisplayValues()[0];
-    this.headerRows.set(sheetId, headers);
+    reads.headers = headers;
     return headers.slice();
   }
 
@@ -122,17 +134,15 @@ export class SheetGrid implements GridPort {
     const needed = start + missing.length - 1 - sheet.getMaxColumns();
     if (needed > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), needed);
     sheet.getRange(1, start, 1, missing.length).setValues([missing.map((name) => safeText(name))]);
-    this.extents.delete(sheetId);
-    this.headerRows.delete(sheetId);
+    this.reads[sheetId] = { ...this.readsOf(sheetId), extent: undefined, headers: undefined };
     return [...headers, ...missing];
   }
 
   readColumns(sheetId: number, columns: number[]): string[][] {
     const sheet = this.sheet(sheetId);
-    const reads = this.columnReads.get(sheetId) ?? new Map<string, { columns: number[]; values: string[][] }>();
-    this.columnReads.set(sheetId, reads);
+    const reads = this.readsOf(sheetId);
     const key = columns.join(',');
-    const known = reads.get(key);
+    const known = reads.columns[key];
     if (known) return known.values.map((row) => row.slice());
     const last = this.extent(sheetId, sheet).lastRow;
     if (last < 2 || columns.length === 0) return [];
@@ -140,7 +150,7 @@ export class SheetGrid implements GridPort {
     const width = Math.max(...columns) - first + 1;
     const values = sheet.getRange(2, first, last - 1, width).getDisplayValues();
     const picked = values.map((row) => columns.map((column) => row[column - first] ?? ''));
-    reads.set(key, { columns, values: picked });
+    reads.columns[key] = { columns, values: picked };
     return picked.map((row) => row.slice());
   }
 
@@ -163,15 +173,15 @@ export class SheetGrid implements GridPort {
   }
 
   rowIds(sheetId: number): Map<string, number> {
-    const known = this.tagReads.get(sheetId);
-    if (known) return new Map(known);
+    const reads = this.readsOf(sheetId);
+    if (reads.tags) return new Map(reads.tags);
     const ids = new Map<string, number>();
     for (const metadata of this.tags(sheetId)) {
       const value = metadata.getValue();
       const range = metadata.getLocation().getRow();
       if (value && range && !ids.has(value)) ids.set(value, range.getRow());
     }
-    this.tagReads.set(sheetId, ids);
+    reads.tags = ids;
     return new Map(ids);
   }
 
@@ -187,7 +197,7 @@ export class SheetGrid implements GridPort {
         sheet
           .getRange(`${row}:${row}`)
           .addDeveloperMetadata(ROW_TAG_KEY, id, SpreadsheetApp.DeveloperMetadataVisibility.DOCUMENT);
-        this.tagReads.get(sheetId)?.set(id, row);
+        this.readsOf(sheetId).tags?.set(id, row);
         byRow.set(row, id);
       }
       result.set(row, id);
@@ -197,7 +207,7 @@ export class SheetGrid implements GridPort {
 
   untagRows(sheetId: number, ids: ReadonlySet<string>): void {
     if (ids.size === 0 || !sheetById(this.spreadsheet, sheetId)) return;
-    this.tagReads.delete(sheetId);
+    this.readsOf(sheetId).tags = undefined;
     for (const metadata of this.tags(sheetId)) if (ids.has(metadata.getValue() ?? '')) metadata.remove();
   }
 

@@ -172,3 +172,15 @@ export function renderBrief(template: ResolvedTemplate, row: readonly unknown[],
   if (length > BRIEF_MAX_LENGTH) return { kind: 'too_long', length };
   return { kind: 'ok', brief };
 }
+
+/** Output columns that are also columns the brief reads: writing there would overwrite the rows' own data. */
+export function outputClashes(
+  outputHeaders: readonly string[],
+  sheetHeaders: readonly string[],
+  briefColumns: readonly number[],
+): string[] {
+  const read = new Set(briefColumns.map((column) => (sheetHeaders[column - 1] ?? '').trim()).filter(Boolean));
+  return outputHeaders
+    .filter((header) => read.has(header))
+    .map((header) => `"${header}" is read by the brief: choose another column for the results`);
+}

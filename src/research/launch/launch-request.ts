@@ -87,15 +87,3 @@ export function resolveOutput(output: OutputRequest | undefined, validate?: Json
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, schema: built.schema, mapping: { kind: 'fields', statusHeader, fields }, headers };
 }
-
-/** Output columns that are also columns the brief reads: writing there would overwrite the rows' own data. */
-export function outputClashes(
-  outputHeaders: readonly string[],
-  sheetHeaders: readonly string[],
-  briefColumns: readonly number[],
-): string[] {
-  const read = new Set(briefColumns.map((column) => (sheetHeaders[column - 1] ?? '').trim()).filter(Boolean));
-  return outputHeaders
-    .filter((header) => read.has(header))
-    .map((header) => `"${header}" is read by the brief: choose another column for the results`);
-}

@@ -21,20 +21,23 @@ export const LAUNCH_BUDGET_MS = 4 * 60 * 1000;
 
 export type LaunchRowsRequest = LaunchRequest & { sheetId: number; rows: number[]; fitToCap?: boolean };
 
+/** The answer to a launch that sent nothing. */
+const NOTHING_LAUNCHED: LaunchResponse = {
+  ok: false,
+  message: 'Nothing was launched',
+  errors: [],
+  created: 0,
+  queued: 0,
+  skippedEmpty: [],
+  skippedRunning: [],
+  skippedDone: [],
+  tooLong: [],
+  overCap: [],
+  failed: [],
+};
+
 export function refusedLaunch(errors: string[]): LaunchResponse {
-  return {
-    ok: false,
-    message: errors[0] ?? 'Nothing was launched',
-    errors,
-    created: 0,
-    queued: 0,
-    skippedEmpty: [],
-    skippedRunning: [],
-    skippedDone: [],
-    tooLong: [],
-    overCap: [],
-    failed: [],
-  };
+  return { ...NOTHING_LAUNCHED, message: errors[0] ?? NOTHING_LAUNCHED.message, errors };
 }
 
 /** The panel's last launch settings in this spreadsheet (null when none, or unreadable). */
@@ -48,24 +51,6 @@ export function savedPanelState(r: Research): ResearchContextDto['saved'] {
 }
 
 /**
- * Remembers the launch settings for the panel's next opening, launched or refused, in the records sheet (a brief of
- * any length and its schema; an older version's copy in DocumentProperties is removed then).
- */
-function rememberPanelState(r: Research, request: LaunchRequest): void {
-  try {
-    writeRecord(
-      r.records,
-      PANEL_STATE_KEY,
-      'chunked',
-      JSON.stringify({ template: request.template, depth: request.depth, output: request.output }),
-    );
-  } catch {
-    // A spreadsheet at Google's 10 million cells: the panel opens with its defaults next time (the launch's own
-    // storage check says so).
-  }
-}
-
-/**
  * Launches research for the given rows of the given sheet (the panel sends what it previewed): the request checked,
  * the account's credits read, then under the document lock the launch's one pipeline (launch.ts: read, plan, check,
  * spend), and the panel's settings remembered for its next opening.
@@ -74,7 +59,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
   const rows = request.rows.filter((row) => Number.isInteger(row) && row >= 2);
   if (rows.length === 0) return refusedLaunch(['Select the rows to research (below the header row)']);
   const output = resolveOutput(request.output, jsonSchemaProblems);
-  if (!output.ok) return refusedLaunch(output.errors);
+  if (!output.ok) return { ...NOTHING_LAUNCHED, message: output.errors[0], errors: output.errors };
   const r = researchContext(LAUNCH_BUDGET_MS);
   const user = r.deps.client.getUser();
   if (!user.ok) return refusedLaunch([userMessage(user.error)]);
@@ -109,7 +94,14 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           canFinish: (plan) => launchPreconditions(r, plan, (text) => (notice = text)),
         },
       );
-      rememberPanelState(r, request);
+      // The panel's settings for its next opening, launched or refused, in the records sheet (a brief of any length
+      // and its schema). A spreadsheet at Google's 10 million cells keeps the defaults (the launch said why).
+      try {
+        const settings = { template: request.template, depth: request.depth, output: request.output };
+        writeRecord(r.records, PANEL_STATE_KEY, 'chunked', JSON.stringify(settings));
+      } catch {
+        // Nothing more to do: see above.
+      }
       // The timer reserved for this launch goes again when the launch left nothing to collect.
       if (!r.deps.ledger.all().some(isPending)) removeTimerIfIdle(r.trigger, 'research');
       if (outcome.refused)

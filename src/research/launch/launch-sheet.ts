@@ -2,14 +2,16 @@
 // spending cap counts), the target sheet's header row and whether it may be a target, the brief template resolved
 // against it, the launched rows' values, the key columns of every row (to tell rows apart), where the sheet's earlier
 // records are now (running, or finished with their result in the row), and, only when some row's key is shared, the
-// row tags and the metadata room they take. Nothing is written here; launch.ts plans and checks over this snapshot.
-import { parseTemplate, type ResolvedTemplate } from '../brief/brief-template';
+// row tags and the metadata room they take. Why the sheet cannot be planned for (gone, not the user's, a template
+// naming a missing header or reading an output column) is found here. Nothing is written; plan.ts and
+// preconditions.ts decide over this snapshot.
+import { outputClashes, parseTemplate, type ResolvedTemplate } from '../brief/brief-template';
 import { isPending, type LedgerEntry } from '../records/ledger';
 import { locateEntries } from '../rows/write-back';
 import { rowsNeedingTags } from '../rows/row-tags';
 import type { JobDeps } from '../polling/jobs';
 import type { SpentByDay } from '../spending/spend-journal';
-import { targetHeaders } from './preconditions';
+import type { GridPort } from '../ports';
 
 /** What a launch of these rows of this sheet needs to know of the spreadsheet (see the file's header). */
 export interface LaunchSheet {
@@ -35,6 +37,13 @@ export interface LaunchSheet {
   now: number;
 }
 
+/** The header row of a launch's or a watch's sheet, or why it cannot be their target (gone, the add-in's own, hidden). */
+export function targetHeaders(grid: Pick<GridPort, 'headers' | 'targetProblem'>, sheetId: number): string[] | string {
+  const headers = grid.headers(sheetId);
+  if (!headers) return 'That sheet no longer exists: reopen the panel';
+  return grid.targetProblem(sheetId) ?? headers;
+}
+
 /** A finished task whose result was written into its row: researching that row again is paid again. */
 const hasResultInRow = (entry: LedgerEntry) => entry.state === 'done' && entry.written;
 
@@ -50,12 +59,20 @@ function byRow(records: LedgerEntry[], located: Map<string, number | null>): Map
 
 const unplannable = (sheet: Omit<LaunchSheet, 'errors'>, errors: string[]): LaunchSheet => ({ ...sheet, errors });
 
+/** The launch's target, rows, brief template, and the columns its results go to (the brief may not read them). */
+export interface LaunchSheetInput {
+  sheetId: number;
+  rows: number[];
+  template: string;
+  outputHeaders?: string[];
+}
+
 /** Reads what a launch of `rows` of `sheetId` with this brief template needs (see LaunchSheet). */
-export function readLaunchSheet(deps: JobDeps, sheetId: number, rows: number[], templateText: string): LaunchSheet {
+export function readLaunchSheet(deps: JobDeps, input: LaunchSheetInput): LaunchSheet {
   const ledger = deps.ledger.load();
-  const asked = [...new Set(rows)].filter((row) => row >= 2).sort((a, b) => a - b);
+  const asked = [...new Set(input.rows)].filter((row) => row >= 2).sort((a, b) => a - b);
   const empty: Omit<LaunchSheet, 'errors'> = {
-    sheetId,
+    sheetId: input.sheetId,
     headers: [],
     template: { parts: [], columns: [] },
     rows: asked,
@@ -68,17 +85,19 @@ export function readLaunchSheet(deps: JobDeps, sheetId: number, rows: number[], 
     tags: null,
     now: deps.clock.now(),
   };
-  const headers = targetHeaders(deps.grid, sheetId);
+  const headers = targetHeaders(deps.grid, input.sheetId);
   if (typeof headers === 'string') return unplannable(empty, [headers]);
-  const parsed = parseTemplate(templateText, headers);
+  const parsed = parseTemplate(input.template, headers);
   if (!parsed.ok) return unplannable({ ...empty, headers }, parsed.errors);
   const template = parsed.template;
-  const values = deps.grid.readRows(sheetId, asked);
-  const keyRows = template.columns.length > 0 ? deps.grid.readColumns(sheetId, template.columns) : [];
+  const clashes = outputClashes(input.outputHeaders ?? [], headers, template.columns);
+  if (clashes.length > 0) return unplannable({ ...empty, headers }, clashes);
+  const values = deps.grid.readRows(input.sheetId, asked);
+  const keyRows = template.columns.length > 0 ? deps.grid.readColumns(input.sheetId, template.columns) : [];
   const records = ledger.filter(
-    (entry) => entry.row.sheetId === sheetId && !entry.detached && (isPending(entry) || hasResultInRow(entry)),
+    (entry) => entry.row.sheetId === input.sheetId && !entry.detached && (isPending(entry) || hasResultInRow(entry)),
   );
-  const located = records.length > 0 ? locateEntries(deps.grid, sheetId, records) : new Map<string, number>();
+  const located = records.length > 0 ? locateEntries(deps.grid, input.sheetId, records) : new Map<string, number>();
   // Without key columns no row is told apart by its values: every launched row is tagged.
   const tagged = template.columns.length === 0 ? asked : rowsNeedingTags(asked, keyRows);
   return {
@@ -90,6 +109,9 @@ export function readLaunchSheet(deps: JobDeps, sheetId: number, rows: number[], 
     keyRows,
     running: byRow(records.filter(isPending), located),
     finished: byRow(records.filter(hasResultInRow), located),
-    tags: tagged.length > 0 ? { rowIds: deps.grid.rowIds(sheetId), metadataUse: deps.grid.metadataUse(sheetId) } : null,
+    tags:
+      tagged.length > 0
+        ? { rowIds: deps.grid.rowIds(input.sheetId), metadataUse: deps.grid.metadataUse(input.sheetId) }
+        : null,
   };
 }

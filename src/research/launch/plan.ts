@@ -7,7 +7,6 @@ import { cellDomain } from '../brief/brief-domains';
 import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
 import { keyHeaderOf } from '../rows/row-locator';
 import { rowsNeedingTags } from '../rows/row-tags';
-import { outputClashes } from './launch-request';
 import type { LaunchSheet } from './launch-sheet';
 
 export interface LaunchPlanInput {
@@ -99,8 +98,6 @@ const emptyPlan = (errors: string[] = []): LaunchPlan => ({
 export function planLaunch(sheet: LaunchSheet, input: LaunchPlanInput, newId: () => string): LaunchPlan {
   if (sheet.errors.length > 0) return emptyPlan(sheet.errors);
   if (sheet.rows.length === 0) return emptyPlan(['Select one or more data rows (below the header row)']);
-  const clashes = outputClashes(input.outputHeaders ?? [], sheet.headers, sheet.template.columns);
-  if (clashes.length > 0) return emptyPlan(clashes);
   const plan = emptyPlan();
   const briefs = new Map<number, string>();
   sheet.rows.forEach((row, i) => {

@@ -1,11 +1,17 @@
-// What a research launch needs in order to finish, checked before anything is paid for: a target sheet of the user's
-// (never the add-in's own hidden sheets), today's requests (one create per row and the polls that collect the
-// results) and room in the spreadsheet for the hidden records (Google allows 10 million cells per spreadsheet). The timer that collects the results with the panels closed is the third
-// precondition (scheduler/timer.ts, reserveTimer). Each check answers the refusal message with what does fit, or null.
-// Pure.
+// What a research launch needs in order to finish, checked over its plan before anything is paid for (launchProblem,
+// in this order): room under the spreadsheet's spending cap, the account's credits, room for the row tags, today's
+// requests (one create per row and the polls that collect the results), room in the spreadsheet for the hidden
+// records (Google allows 10 million cells per spreadsheet), and last the timer that collects the results with the
+// panels closed (scheduler/timer.ts, reserveTimer; the caller's). Each check answers the refusal message with what
+// does fit, or null. Pure.
 import type { LedgerEntry } from '../records/ledger';
 import { entryToRow } from '../records/ledger';
-import type { GridPort } from '../ports';
+import type { TaskDepth } from '../../api/types';
+import { tagBudgetProblem } from '../rows/row-tags';
+import { capMessage, guardRoom, rowsThatFit, type SpendingCap } from '../spending/spending-guard';
+import type { Calendar } from '../spending/calendar';
+import type { LaunchSheet } from './launch-sheet';
+import type { LaunchPlan } from './plan';
 
 /** Google's limit of cells per spreadsheet (every sheet's rows x columns, filled or not). */
 export const SPREADSHEET_CELL_LIMIT = 10_000_000;
@@ -16,13 +22,6 @@ const REPORT_ROW_CELLS = 3;
  * them to their tables.
  */
 const NEW_SHEETS_CELLS = 2 * 1000 * 26;
-
-/** The header row of a launch's or a watch's sheet, or why it cannot be their target (gone, the add-in's own, hidden). */
-export function targetHeaders(grid: Pick<GridPort, 'headers' | 'targetProblem'>, sheetId: number): string[] | string {
-  const headers = grid.headers(sheetId);
-  if (!headers) return 'That sheet no longer exists: reopen the panel';
-  return grid.targetProblem(sheetId) ?? headers;
-}
 
 const figure = (n: number) => n.toLocaleString('en-US');
 const rowsText = (n: number) => `${figure(n)} row${n === 1 ? '' : 's'}`;
@@ -68,4 +67,80 @@ export function storageProblem(entries: readonly LedgerEntry[], cellsInUse: numb
     'Delete unused rows, columns or sheets' +
     (fit > 0 ? `, or launch up to ${rowsText(fit)}.` : '.')
   );
+}
+
+/** The spreadsheet's spending guard for a launch: its cap, calendar, and whether to launch only the rows that fit. */
+export interface LaunchGuard {
+  cap: SpendingCap;
+  calendar: Calendar;
+  fitToCap: boolean;
+}
+
+/**
+ * Applies the spending guard to a plan (the ledger is loaded: every launch of this spreadsheet, finished or not, is
+ * counted): a refusal message, or the rows left out when the user asked to launch only what fits.
+ */
+function guardPlan(
+  sheet: LaunchSheet,
+  depth: TaskDepth,
+  plan: LaunchPlan,
+  guard: LaunchGuard,
+): { refused: string | null; overCap: number[] } {
+  const room = guardRoom(guard.cap, sheet.ledger, sheet.now, guard.calendar, sheet.spentByDay);
+  const fit = rowsThatFit(room, depth, plan.entries.length);
+  if (fit === plan.entries.length) return { refused: null, overCap: [] };
+  if (!guard.fitToCap || fit === 0) return { refused: capMessage(room, depth, plan.entries.length), overCap: [] };
+  const left = plan.entries.splice(fit);
+  const overCap = left.map((entry) => entry.row.rowHint);
+  plan.rowsToTag = plan.rowsToTag.filter((row) => !overCap.includes(row));
+  return { refused: null, overCap };
+}
+
+/** Refuses a plan whose new row tags do not fit the sheet's metadata room (the rows' own tags are kept). */
+function tagsProblem(sheet: LaunchSheet, plan: LaunchPlan): string | null {
+  if (plan.rowsToTag.length === 0 || !sheet.tags) return null;
+  const taggedRows = new Set(sheet.tags.rowIds.values());
+  const newTags = plan.rowsToTag.filter((row) => !taggedRows.has(row)).length;
+  return newTags > 0 ? tagBudgetProblem(newTags, sheet.tags.metadataUse, plan.entries[0]?.row.keyHeaders ?? []) : null;
+}
+
+/** Refuses a launch whose reservation exceeds the account's available credits (null: not known, not checked). */
+function creditsProblem(plan: LaunchPlan, availableCredits: number | null, perTask: number): string | null {
+  const rows = plan.entries.length;
+  const total = rows * perTask;
+  if (availableCredits === null || total <= availableCredits) return null;
+  return `Needs ${total} credits (${rows} row${rows === 1 ? '' : 's'} x ${perTask}), you have ${availableCredits}: try a lower depth or fewer rows`;
+}
+
+/** What a launch's checks weigh beside the plan: the cap, the account's credits, and the caller's own preconditions. */
+export interface LaunchChecks {
+  availableCredits: number | null;
+  reservationPerTask: number;
+  guard?: LaunchGuard;
+  /**
+   * The last check before anything is saved, tagged or sent: what finishing the launch needs beyond the plan (a timer
+   * to collect the results, room for the records, requests left today). A refusal message, or null.
+   */
+  canFinish?: (plan: LaunchPlan) => string | null;
+}
+
+/**
+ * Every precondition of finishing a planned launch, in order: the spending cap (which may leave out the rows over it
+ * when the user asked to launch what fits), the account's credits, room for row tags, then the caller's. The refusal
+ * message or null, and the rows the cap left out.
+ */
+export function launchProblem(
+  sheet: LaunchSheet,
+  plan: LaunchPlan,
+  depth: TaskDepth,
+  checks: LaunchChecks,
+): { refused: string | null; overCap: number[] } {
+  const guarded = checks.guard ? guardPlan(sheet, depth, plan, checks.guard) : { refused: null, overCap: [] };
+  const refused =
+    guarded.refused ??
+    creditsProblem(plan, checks.availableCredits, checks.reservationPerTask) ??
+    tagsProblem(sheet, plan) ??
+    checks.canFinish?.(plan) ??
+    null;
+  return { refused, overCap: guarded.overCap };
 }

@@ -1,7 +1,7 @@
 // Account watch from the panels and the menu (watch.ts holds the rules, watch-runs.ts runs it): the Research panel's
 // watch of the active sheet (its cost to confirm, saved once confirmed, pause, resume, stop; its saver's timer made
 // again when they open the panel), and the menu's pause, resume and stop of every watch.
-import { targetHeaders } from '../launch/preconditions';
+import { targetHeaders } from '../launch/launch-sheet';
 import { capProblem, chargedCredits } from '../spending/spending-guard';
 import { researchContext, withLock, type Research } from '../context';
 import type { WatchAction, WatchAnswer, WatchRequest } from '../contract';
@@ -9,7 +9,8 @@ import { userMessage } from '../../api/errors';
 import { parseTemplate } from '../brief/brief-template';
 import { reservationFor } from '../spending/depth';
 import { jsonSchemaProblems } from '../brief/json-schema-check';
-import { outputClashes, resolveOutput } from '../launch/launch-request';
+import { resolveOutput } from '../launch/launch-request';
+import { outputClashes } from '../brief/brief-template';
 import { keyHeaderOf, keyString } from '../rows/row-locator';
 import { rowsNeedingTags, tagBudgetProblem } from '../rows/row-tags';
 import { storedCap } from '../spending/guard-service';

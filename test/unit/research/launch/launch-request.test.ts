@@ -1,4 +1,5 @@
-import { outputClashes, resolveOutput } from '../../../../src/research/launch/launch-request';
+import { resolveOutput } from '../../../../src/research/launch/launch-request';
+import { outputClashes } from '../../../../src/research/brief/brief-template';
 import { linkCitations, safeUrl } from '../../../../sidebar/research/citations';
 
 describe('launch request output', () => {
