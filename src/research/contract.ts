@@ -9,7 +9,7 @@ import type { BudgetStatus } from '../platform/request-budget';
 
 export type { LaunchRequest } from './launch-request';
 export { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from './brief-template';
-export { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from './depth';
+export { counted, DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from './depth';
 export {
   FIELD_TYPES,
   isEvidenced,

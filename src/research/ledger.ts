@@ -14,8 +14,8 @@
 import type { JsonSchemaObject, TaskDepth } from '../api/types';
 import { joinText, splitText } from '../shared/text-parts';
 import type { WatchMark } from './watch';
+import { counted } from './depth';
 
-const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 export type LedgerState =
   'queued' | 'sending' | 'unconfirmed' | 'created' | 'in_progress' | 'done' | 'failed' | 'error';
 
@@ -207,7 +207,7 @@ export function statusText(entry: LedgerEntry): string {
     case 'in_progress':
       return `Researching: ${counted(entry.iterations, 'iteration')}, ${counted(entry.agents, 'agent')}, ${counted(entry.sources, 'source')}`;
     case 'done':
-      return `Done (${entry.cost} credits)`;
+      return `Done (${counted(entry.cost, 'credit')})`;
     case 'failed':
     case 'error':
       return `Failed: ${entry.error ?? 'unknown reason'}`;

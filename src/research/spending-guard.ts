@@ -6,7 +6,7 @@
 // ledger, so two editors launching at once are checked one after the other and the cap is never passed. Days and
 // months are the spreadsheet's calendar (the caller supplies the period keys). Pure.
 import type { TaskDepth } from '../api/types';
-import { reservationFor, taskCost } from './depth';
+import { counted, reservationFor, taskCost } from './depth';
 import type { LedgerEntry } from './ledger';
 import type { SpentByDay } from './spend-journal';
 
@@ -134,9 +134,9 @@ export function capMessage(room: GuardRoom, depth: TaskDepth, rows: number): str
   ].filter(Boolean);
   const fit = rowsThatFit(room, depth, rows);
   return (
-    `Over this spreadsheet's research spending cap: ${rows} row${rows === 1 ? '' : 's'} reserve ${needed} credits, ` +
-    `${room.left ?? 0} left (${caps.join(', ')} spent). ` +
-    (fit > 0 ? `${fit} row${fit === 1 ? '' : 's'} fit.` : 'No row fits at this depth.')
+    `Over this spreadsheet's research spending cap: ${counted(rows, 'row')} ${rows === 1 ? 'reserves' : 'reserve'} ` +
+    `${counted(needed, 'credit')}, ${room.left ?? 0} left (${caps.join(', ')} spent). ` +
+    (fit > 0 ? `${counted(fit, 'row')} ${fit === 1 ? 'fits' : 'fit'}.` : 'No row fits at this depth.')
   );
 }
 

@@ -7,7 +7,7 @@ import { researchContext, withLock, type Research } from './context';
 import type { WatchAction, WatchAnswer, WatchRequest } from './contract';
 import { userMessage } from '../api/errors';
 import { parseTemplate } from './brief-template';
-import { reservationFor } from './depth';
+import { counted, reservationFor } from './depth';
 import { jsonSchemaProblems } from './json-schema-check';
 import { outputClashes, resolveOutput } from './launch-request';
 import { keyHeaderOf, keyString } from './row-locator';
@@ -241,7 +241,7 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
       const note = timer ? ` ${timer.message} The watch runs when the timer does.` : '';
       return {
         ok: true,
-        message: `Watching ${rowKeys.length} rows ${request.cadence}: up to ${creditsPerRun} credits a run.${note}`,
+        message: `Watching ${counted(rowKeys.length, 'row')} ${request.cadence}: up to ${creditsPerRun} credits a run.${note}`,
         confirm: null,
         watch: shown(r, watch),
         timeZone: spreadsheetTimeZone(),

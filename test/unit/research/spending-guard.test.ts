@@ -85,6 +85,10 @@ describe('spending guard', () => {
     expect(capMessage(room, 'medium', 5)).toBe(
       "Over this spreadsheet's research spending cap: 5 rows reserve 50 credits, 25 left (75 of 100 today spent). 2 rows fit.",
     );
+    const one = { ...room, spentToday: 85, left: 15 };
+    expect(capMessage(one, 'medium', 1)).toBe(
+      "Over this spreadsheet's research spending cap: 1 row reserves 10 credits, 15 left (85 of 100 today spent). 1 row fits.",
+    );
     expect(readCap({ daily: 50, monthly: 20 })).toBe('The daily cap is above the monthly cap');
     expect(readCap({ daily: -1, monthly: null })).toBe('Daily cap: a whole number of credits, or blank for none');
   });
