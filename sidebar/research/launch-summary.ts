@@ -15,6 +15,7 @@ import {
 } from '../../src/research/contract';
 import { h, replaceChildren } from '../ui/dom';
 import { output, state } from './state';
+import { questionStands } from './launch-question';
 
 /** The parts of the Launch tab redrawn in place, set by the tab when it draws; and its "launch what fits" action. */
 export const launchView = {
@@ -91,11 +92,15 @@ function guardLine(): HTMLElement | null {
   );
 }
 
-/** Over the cap: a button that launches only the first rows that fit (the refusal is among the launch problems). */
+/**
+ * Over the cap: a button that launches only the first rows that fit (the refusal is among the launch problems). None
+ * while the last launch's question about these rows stands: its figure already is what fits.
+ */
 function guardFit(): HTMLElement | null {
   const guard = state.context?.guard;
   const rows = launchedRows();
   if (!guard || guard.left === null || rows === 0) return null;
+  if (questionStands(state.launched, state.context?.rows ?? [])) return null;
   const fit = Math.min(rows, Math.floor(guard.left / reservationFor(state.depth)));
   if (fit >= rows || fit === 0) return null;
   return h(

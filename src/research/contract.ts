@@ -2,7 +2,7 @@
 // src/api/types from src/): the panel's DTOs, the brief template, depths and their cost, the output fields, and how a
 // launch's output is resolved.
 import type { TaskDepth, TaskReport } from '../api/types';
-import type { GuardRoom } from './spending-guard';
+import type { GuardRoom, LaunchQuestion } from './spending-guard';
 import type { LaunchRequest } from './launch-request';
 import type { DamagedRecord } from './ledger';
 import type { BudgetStatus } from '../platform/request-budget';
@@ -10,6 +10,7 @@ import type { BudgetStatus } from '../platform/request-budget';
 export type { LaunchRequest } from './launch-request';
 export { briefLength, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from './brief-template';
 export { counted, DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from './depth';
+export type { LaunchQuestion } from './spending-guard';
 export {
   FIELD_TYPES,
   isEvidenced,
@@ -85,6 +86,11 @@ export interface LaunchResponse {
    * panel asks, with the cost, before it researches them again (`again`).
    */
   skippedDone: Array<{ row: number; finishedAt: number }>;
+  /**
+   * The one question about `skippedDone`: the rows answering yes launches (those the spending cap and the account's
+   * credits leave room for now, in sheet order) and what each reserves; null when none is asked.
+   */
+  question: LaunchQuestion | null;
   tooLong: Array<{ row: number; length: number }>;
   /** Rows left out because the spending cap had no room (only when the user asked to launch what fits). */
   overCap: number[];

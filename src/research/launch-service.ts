@@ -5,7 +5,7 @@ import { researchContext, withLock, type Research } from './context';
 import type { LaunchResponse, ResearchContextDto } from './contract';
 import { userMessage } from '../api/errors';
 import { parseTemplate } from './brief-template';
-import { reservationFor } from './depth';
+import { counted, reservationFor } from './depth';
 import { runLaunch, type LaunchOutcome, type LaunchPlan } from './launch';
 import { isPending } from './ledger';
 import { jsonSchemaProblems } from './json-schema-check';
@@ -31,6 +31,7 @@ export function refusedLaunch(errors: string[]): LaunchResponse {
     skippedEmpty: [],
     skippedRunning: [],
     skippedDone: [],
+    question: null,
     tooLong: [],
     overCap: [],
     failed: [],
@@ -151,7 +152,8 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
     .map((entry) => ({ row: entry.row.rowHint, message: entry.error ?? 'Refused' }));
   const queued = outcome.entries.filter((entry) => entry.state === 'queued').length;
   const lost = outcome.entries.filter((entry) => entry.state === 'sending').length;
-  const parts = created > 0 || lost === 0 ? [`Queued ${created} task${created === 1 ? '' : 's'} at the service`] : [];
+  const sent = outcome.entries.length > 0;
+  const parts = created > 0 || (sent && lost === 0) ? [`Queued ${counted(created, 'task')} at the service`] : [];
   if (lost)
     parts.push(
       `${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started`,
@@ -165,13 +167,14 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
   if (outcome.overCap.length) parts.push(`${outcome.overCap.length} left out by the spending cap`);
   return {
     ok: true,
-    message: parts.join(', '),
+    message: sent ? parts.join(', ') : `Nothing was sent: ${parts.join(', ')}`,
     errors: [],
     created,
     queued,
     skippedEmpty: outcome.plan.skippedEmpty,
     skippedRunning: outcome.plan.skippedRunning,
     skippedDone: outcome.plan.skippedDone,
+    question: outcome.question,
     tooLong: outcome.plan.tooLong,
     overCap: outcome.overCap,
     failed,

@@ -6,7 +6,16 @@ import { cellDomain } from './brief-domains';
 import { isPending, type LedgerEntry, type OutputMapping } from './ledger';
 import { keyHeaderOf } from './row-locator';
 import { newTagId, rowsNeedingTags, tagBudgetProblem } from './row-tags';
-import { capMessage, guardRoom, rowsThatFit, type Calendar, type SpendingCap } from './spending-guard';
+import {
+  capMessage,
+  guardRoom,
+  questionFit,
+  rowsThatFit,
+  type Calendar,
+  type LaunchQuestion,
+  type SpendingCap,
+} from './spending-guard';
+import { counted } from './depth';
 import { createQueued, type JobDeps } from './jobs';
 import { locateEntries, rowNeedsWrite, writeRows } from './write-back';
 import type { WatchMark } from './watch';
@@ -206,6 +215,11 @@ export interface LaunchOutcome {
   refused: string | null;
   /** Rows left out because the spreadsheet's spending cap had no room for them (the user asked to fit). */
   overCap: number[];
+  /**
+   * What answering yes to the question about the rows left for the user to decide (already researched) would launch,
+   * as the cap and the credits stand after this launch; null when none is left.
+   */
+  question: LaunchQuestion | null;
 }
 
 /** The spreadsheet's spending guard for a launch: its cap, calendar, and whether to launch only the rows that fit. */
@@ -235,44 +249,65 @@ function guardPlan(
   return { refused: null, overCap };
 }
 
+export interface LaunchOptions {
+  deadline: number;
+  availableCredits: number | null;
+  reservationPerTask: number;
+  guard?: LaunchGuard;
+  /**
+   * The last check before anything is saved, tagged or sent: what finishing the launch needs beyond the plan (a timer
+   * to collect the results, room for the records, requests left today). A refusal message, or null.
+   */
+  canFinish?: (plan: LaunchPlan) => string | null;
+}
+
+/**
+ * The question about the rows a launch left for the user to decide (already researched): the first of them that the
+ * cap and the account's credits leave room for after `launched` (this launch's records, each reserving its depth's
+ * credits unless refused), in sheet order. Null when there are none.
+ */
+function questionOf(
+  deps: JobDeps,
+  plan: LaunchPlan,
+  options: LaunchOptions,
+  launched: readonly LedgerEntry[],
+): LaunchQuestion | null {
+  const asked = plan.skippedDone.map((entry) => entry.row);
+  if (asked.length === 0) return null;
+  const guard = options.guard;
+  const capLeft = guard
+    ? guardRoom(guard.cap, deps.ledger.all(), deps.clock.now(), guard.calendar, deps.ledger.spentByDay()).left
+    : null;
+  const reserving = launched.filter((entry) => entry.state !== 'error').length;
+  const creditsLeft =
+    options.availableCredits === null
+      ? null
+      : Math.max(0, options.availableCredits - reserving * options.reservationPerTask);
+  return questionFit(asked, options.reservationPerTask, capLeft, creditsLeft);
+}
+
 /**
  * Launches research for rows: plans the records, refuses a launch whose reservation exceeds `availableCredits`, whose
  * row tags do not fit or that cannot finish (`canFinish`), saves the records and shows `Queued`, then creates the
  * tasks in batches until `deadline` (the rest stays queued for the poll trigger) and writes each row's status.
  */
-export function runLaunch(
-  deps: JobDeps,
-  input: LaunchPlanInput,
-  options: {
-    deadline: number;
-    availableCredits: number | null;
-    reservationPerTask: number;
-    guard?: LaunchGuard;
-    /**
-     * The last check before anything is saved, tagged or sent: what finishing the launch needs beyond the plan (a
-     * timer to collect the results, room for the records, requests left today). A refusal message, or null.
-     */
-    canFinish?: (plan: LaunchPlan) => string | null;
-  },
-): LaunchOutcome {
+export function runLaunch(deps: JobDeps, input: LaunchPlanInput, options: LaunchOptions): LaunchOutcome {
   deps.ledger.load();
   const plan = planLaunch(deps, input);
-  if (plan.errors.length > 0) return { plan, entries: [], refused: plan.errors.join('\n'), overCap: [] };
-  if (plan.entries.length === 0) return { plan, entries: [], refused: null, overCap: [] };
+  const refusal = (refused: string): LaunchOutcome => ({ plan, entries: [], refused, overCap: [], question: null });
+  if (plan.errors.length > 0) return refusal(plan.errors.join('\n'));
+  if (plan.entries.length === 0)
+    return { plan, entries: [], refused: null, overCap: [], question: questionOf(deps, plan, options, []) };
   const guarded = options.guard ? guardPlan(deps, input, plan, options.guard) : { refused: null, overCap: [] };
-  if (guarded.refused) return { plan, entries: [], refused: guarded.refused, overCap: [] };
+  if (guarded.refused) return refusal(guarded.refused);
   const total = plan.entries.length * options.reservationPerTask;
-  if (options.availableCredits !== null && total > options.availableCredits) {
-    return {
-      plan,
-      entries: [],
-      refused: `Needs ${total} credits (${plan.entries.length} row${plan.entries.length === 1 ? '' : 's'} x ${options.reservationPerTask}), you have ${options.availableCredits}: try a lower depth or fewer rows`,
-      overCap: [],
-    };
-  }
+  if (options.availableCredits !== null && total > options.availableCredits)
+    return refusal(
+      `Needs ${total} credits (${counted(plan.entries.length, 'row')} x ${options.reservationPerTask}), you have ${options.availableCredits}: try a lower depth or fewer rows`,
+    );
   const tags = checkTags(deps, input.sheetId, plan);
   const refused = tags.problem ?? options.canFinish?.(plan) ?? null;
-  if (refused) return { plan, entries: [], refused, overCap: [] };
+  if (refused) return refusal(refused);
   tagPlannedRows(deps, input.sheetId, plan, tags.existing);
   // Every check passed: the launch authorises one create per record (create-permits.ts).
   const launch = deps.newId();
@@ -286,5 +321,11 @@ export function runLaunch(
   const current = deps.ledger.all().filter((entry) => ids.has(entry.id));
   deps.ledger.save(writeRows(deps, current.filter(rowNeedsWrite), new Map()));
   const final = deps.ledger.all().filter((entry) => ids.has(entry.id));
-  return { plan, entries: final, refused: null, overCap: guarded.overCap };
+  return {
+    plan,
+    entries: final,
+    refused: null,
+    overCap: guarded.overCap,
+    question: questionOf(deps, plan, options, final),
+  };
 }

@@ -125,6 +125,35 @@ export function rowsThatFit(room: GuardRoom, depth: TaskDepth, rows: number): nu
   return room.left === null ? rows : Math.min(rows, Math.floor(room.left / reservationFor(depth)));
 }
 
+/**
+ * What answering yes to a question about rows a launch left alone (already researched, or running for another
+ * account) would launch: the first of `rows` (in sheet order) that fit, at `perRow` credits each.
+ */
+export interface LaunchQuestion {
+  rows: number[];
+  perRow: number;
+  /** What leaves the other rows out, with the credits it leaves: the spending cap or the account's credits; null: none. */
+  limit: { by: 'cap' | 'credits'; left: number } | null;
+}
+
+/** The question about `asked` rows: as many as the cap's and the credits' room allow (null: no limit). */
+export function questionFit(
+  asked: readonly number[],
+  perRow: number,
+  capLeft: number | null,
+  creditsLeft: number | null,
+): LaunchQuestion {
+  const rows = [...asked].sort((a, b) => a - b);
+  const limits: Array<NonNullable<LaunchQuestion['limit']>> = [];
+  if (capLeft !== null) limits.push({ by: 'cap', left: capLeft });
+  if (creditsLeft !== null) limits.push({ by: 'credits', left: creditsLeft });
+  const limit =
+    limits
+      .filter((candidate) => Math.floor(candidate.left / perRow) < rows.length)
+      .sort((a, b) => a.left - b.left)[0] ?? null;
+  return { rows: limit ? rows.slice(0, Math.floor(limit.left / perRow)) : rows, perRow, limit };
+}
+
 /** The refusal of a launch that would pass the cap, with the numbers and what fits. */
 export function capMessage(room: GuardRoom, depth: TaskDepth, rows: number): string {
   const needed = rows * reservationFor(depth);
