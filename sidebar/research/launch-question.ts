@@ -1,5 +1,6 @@
 // The one question a launch may leave under its answer: rows it did not research because they already hold a result
-// (paid again if researched again). Its figure is what answering yes launches: the rows the spending cap and the
+// (paid again if researched again) or because research another account launched still runs there (a re-run takes
+// that account's results off the rows). Its figure is what answering yes launches: the rows the spending cap and the
 // credits leave room for now (the server says which), at their depth's reservation; the answer sends exactly those.
 import type { TaskDepth } from '../../src/api/types';
 import { counted, type LaunchQuestion } from '../../src/research/contract';
@@ -8,13 +9,15 @@ import { h, message } from '../ui/dom';
 /** What a launch left for the user to decide, as the panel keeps it with the launch's answer. */
 export interface LeftToDecide {
   researched: Array<{ row: number; finishedAt: number }>;
+  othersRunning: Array<{ row: number; launchedBy: string | null }>;
   question: LaunchQuestion | null;
   depth: TaskDepth;
 }
 
-/** The answer "yes": the rows to launch. */
+/** The answer "yes": the rows to launch, and the accounts whose running research they take off those rows. */
 export interface QuestionAnswer {
   rows: number[];
+  replacing: string[];
 }
 
 const shortDate = (ms: number) =>
@@ -39,9 +42,23 @@ function researchedLine(researched: LeftToDecide['researched']): string | null {
   return `${count === 1 ? '1 row already has' : `${count} rows already have`} a research result: ${shown}${more}.`;
 }
 
+/** One line per account whose research runs on rows a re-run would take it off. */
+function othersLines(othersRunning: LeftToDecide['othersRunning']): string[] {
+  const byLauncher = new Map<string | null, number[]>();
+  for (const { row, launchedBy } of othersRunning)
+    byLauncher.set(launchedBy, [...(byLauncher.get(launchedBy) ?? []), row]);
+  return [...byLauncher].map(([launchedBy, rows]) => {
+    const who = launchedBy ?? 'an editor Sheet Scout cannot name (launched before this version, or its record changed)';
+    return (
+      `${capitalized(rowsPhrase(rows))}: research launched by ${who} is still running, paid from that account. ` +
+      `Re-running takes its results off ${rows.length === 1 ? 'the row' : 'these rows'} (they stay in that account's task history).`
+    );
+  });
+}
+
 /** The ask, with what answering yes reserves, or why nothing fits. */
 function askLine(left: LeftToDecide, question: LaunchQuestion): string {
-  const asked = left.researched.map((entry) => entry.row).sort((a, b) => a - b);
+  const asked = [...left.researched, ...left.othersRunning].map((entry) => entry.row).sort((a, b) => a - b);
   const fit = question.rows.length;
   const depth = `${left.depth} depth`;
   const limit = question.limit;
@@ -65,14 +82,19 @@ function askLine(left: LeftToDecide, question: LaunchQuestion): string {
 /** Whether the question stands for these selected rows (every row it asks about is among them). */
 export function questionStands(left: LeftToDecide | null, rows: readonly number[]): boolean {
   if (!left?.question) return false;
-  return left.researched.every((entry) => rows.includes(entry.row));
+  return [...left.researched, ...left.othersRunning].every((entry) => rows.includes(entry.row));
 }
 
 /** The question and its "Research again" button (none when nothing fits), or null when nothing was left to decide. */
 export function launchQuestion(left: LeftToDecide, answer: (yes: QuestionAnswer) => void): HTMLElement | null {
   const question = left.question;
   if (!question) return null;
-  const text = [researchedLine(left.researched), askLine(left, question)];
+  const text = [researchedLine(left.researched), ...othersLines(left.othersRunning), askLine(left, question)];
+  const replacing = [
+    ...new Set(
+      left.othersRunning.filter((entry) => question.rows.includes(entry.row)).map((entry) => entry.launchedBy ?? ''),
+    ),
+  ];
   return h(
     'div',
     { id: 'research-again-question' },
@@ -83,7 +105,7 @@ export function launchQuestion(left: LeftToDecide, answer: (yes: QuestionAnswer)
           { class: 'row' },
           h(
             'button',
-            { type: 'button', id: 'research-again', onclick: () => answer({ rows: question.rows }) },
+            { type: 'button', id: 'research-again', onclick: () => answer({ rows: question.rows, replacing }) },
             'Research again',
           ),
         )

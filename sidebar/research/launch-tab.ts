@@ -15,7 +15,7 @@ import { loadWatch, watchSection } from './watch-section';
 
 /**
  * Launches the selected rows; `answer` launches the rows a launch asked about, although they already hold a result
- * (the user answered "Research again" with its cost in view).
+ * or run another account's research (the user answered "Research again" with its cost and whose tasks in view).
  */
 async function launch(fitToCap = false, answer?: QuestionAnswer): Promise<void> {
   const context = state.context;
@@ -27,8 +27,9 @@ async function launch(fitToCap = false, answer?: QuestionAnswer): Promise<void> 
     template: state.template,
     depth: state.depth,
     output: output(),
-    rerun: state.rerun,
+    rerun: state.rerun || (answer?.replacing.length ?? 0) > 0,
     again: answer !== undefined,
+    ...(answer && answer.replacing.length > 0 ? { replacing: answer.replacing } : {}),
     sheetId: context.sheetId,
     rows,
     fitToCap,
@@ -47,7 +48,7 @@ async function launch(fitToCap = false, answer?: QuestionAnswer): Promise<void> 
     ];
     const kind = response.ok ? (response.failed.length || response.question ? 'warn' : 'ok') : 'error';
     const skipped = new Set([...response.skippedEmpty, ...response.skippedRunning]);
-    for (const { row } of response.skippedDone) skipped.add(row);
+    for (const { row } of [...response.skippedDone, ...response.othersRunning]) skipped.add(row);
     state.launched = {
       kind,
       text: response.message,
@@ -56,6 +57,7 @@ async function launch(fitToCap = false, answer?: QuestionAnswer): Promise<void> 
       rows: rows.filter((row) => !skipped.has(row)),
       statusHeader: output().statusHeader,
       researched: response.skippedDone,
+      othersRunning: response.othersRunning,
       question: response.question,
       depth: request.depth,
     };
@@ -73,6 +75,7 @@ async function launch(fitToCap = false, answer?: QuestionAnswer): Promise<void> 
       rows: [],
       statusHeader: '',
       researched: [],
+      othersRunning: [],
       question: null,
       depth: request.depth,
     };

@@ -42,7 +42,7 @@ export interface PanelState {
   confirmingSend: string | null;
   /**
    * The last launch's answer, shown under the launch button (where the user is looking), with what it left for the
-   * user to decide (rows already researched: one question, launch-question.ts).
+   * user to decide (rows already researched, or running another account's research: one question, launch-question.ts).
    */
   launched:
     | ({

@@ -67,7 +67,7 @@ export interface ResearchContextDto {
   firstRow: string[] | null;
   firstRowDomains: Array<string | null> | null;
   /** The panel's last launch settings in this spreadsheet. */
-  saved: Omit<LaunchRequest, 'rerun' | 'again'> | null;
+  saved: Omit<LaunchRequest, 'rerun' | 'again' | 'replacing'> | null;
   reservations: Record<string, number>;
   /** This spreadsheet's research spending cap and what is left under it. */
   guard: SpendingGuardDto;
@@ -87,8 +87,13 @@ export interface LaunchResponse {
    */
   skippedDone: Array<{ row: number; finishedAt: number }>;
   /**
-   * The one question about `skippedDone`: the rows answering yes launches (those the spending cap and the account's
-   * credits leave room for now, in sheet order) and what each reserves; null when none is asked.
+   * Rows a re-run left alone because research another account launched runs there, with that account (null: Sheet
+   * Scout cannot tell whose it is): the panel asks, naming it, before it re-runs them (`replacing`).
+   */
+  othersRunning: Array<{ row: number; launchedBy: string | null }>;
+  /**
+   * The one question about `skippedDone` and `othersRunning`: the rows answering yes launches (those the spending cap
+   * and the account's credits leave room for now, in sheet order) and what each reserves; null when none is asked.
    */
   question: LaunchQuestion | null;
   tooLong: Array<{ row: number; length: number }>;

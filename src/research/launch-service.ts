@@ -31,6 +31,7 @@ export function refusedLaunch(errors: string[]): LaunchResponse {
     skippedEmpty: [],
     skippedRunning: [],
     skippedDone: [],
+    othersRunning: [],
     question: null,
     tooLong: [],
     overCap: [],
@@ -100,6 +101,8 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           mapping: output.mapping,
           rerun: request.rerun === true,
           again: request.again === true,
+          payer: user.value.email,
+          replacing: request.replacing ?? [],
         },
         {
           deadline: r.context.clock.now() + LAUNCH_BUDGET_MS,
@@ -130,14 +133,15 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
 /**
  * What finishing a launch needs, checked before anything is sent: today's requests for its creates and polls, room
  * for its records in the spreadsheet, and (last, as it creates it) the timer that collects the results while the
- * panels are closed. The refusal message, or null.
+ * panels are closed: the user's own, as another editor's timer may not read this account's tasks (another
+ * organization's). The refusal message, or null.
  */
 function launchPreconditions(r: Research, plan: LaunchPlan, noted: (notice: string) => void): string | null {
   const problem =
     requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
     storageProblem(plan.entries, r.deps.grid.cellsInUse());
   if (problem) return problem;
-  const timer = reserveTimer(r.trigger, 'research');
+  const timer = reserveTimer(r.trigger, 'research', { ownTimer: true });
   if (timer?.blocksSpending) return `Nothing was sent: ${timer.message}`;
   // No timer runs in this installation at all (a test deployment): the open panel collects the results.
   if (timer) noted(`${timer.message} Results are collected while this panel is open.`);
@@ -163,6 +167,8 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
   if (outcome.plan.skippedEmpty.length) parts.push(`${outcome.plan.skippedEmpty.length} skipped (empty brief)`);
   if (outcome.plan.skippedRunning.length) parts.push(`${outcome.plan.skippedRunning.length} already running`);
   if (outcome.plan.skippedDone.length) parts.push(`${outcome.plan.skippedDone.length} already researched`);
+  if (outcome.plan.othersRunning.length)
+    parts.push(`${outcome.plan.othersRunning.length} running, launched by another editor`);
   if (outcome.plan.tooLong.length) parts.push(`${outcome.plan.tooLong.length} over 20,000 characters`);
   if (outcome.overCap.length) parts.push(`${outcome.overCap.length} left out by the spending cap`);
   return {
@@ -174,6 +180,7 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
     skippedEmpty: outcome.plan.skippedEmpty,
     skippedRunning: outcome.plan.skippedRunning,
     skippedDone: outcome.plan.skippedDone,
+    othersRunning: outcome.plan.othersRunning,
     question: outcome.question,
     tooLong: outcome.plan.tooLong,
     overCap: outcome.overCap,

@@ -17,6 +17,7 @@ import {
 } from './spending-guard';
 import { counted } from './depth';
 import { createQueued, type JobDeps } from './jobs';
+import { unansweredLauncher } from './create-permits';
 import { locateEntries, rowNeedsWrite, writeRows } from './write-back';
 import type { WatchMark } from './watch';
 
@@ -35,6 +36,13 @@ export interface LaunchPlanInput {
   rerun: boolean;
   /** Research again rows whose earlier task finished with a result in the row (the user confirmed the cost). */
   again: boolean;
+  /** The account this launch is paid from (its Sheet Scout e-mail address). */
+  payer: string;
+  /**
+   * With `rerun`: the accounts whose running tasks the user agreed to take off their rows (asked first, naming them;
+   * '' for tasks whose launcher is not known). Another account's running task not named here is not touched.
+   */
+  replacing?: readonly string[];
   /** The account watch run this launch is (its records carry it). */
   watch?: WatchMark;
 }
@@ -46,6 +54,11 @@ export interface LaunchPlan {
   superseded: LedgerEntry[];
   skippedEmpty: number[];
   skippedRunning: number[];
+  /**
+   * Rows a re-run left alone because research another account launched runs there (null: its launcher is not known):
+   * launched only when the user answers yes, naming whose it is.
+   */
+  othersRunning: Array<{ row: number; launchedBy: string | null }>;
   /** Rows that already hold a finished task's result, with when it finished: launched only when asked again. */
   skippedDone: Array<{ row: number; finishedAt: number }>;
   tooLong: Array<{ row: number; length: number }>;
@@ -124,6 +137,7 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
     superseded: [],
     skippedEmpty: [],
     skippedRunning: [],
+    othersRunning: [],
     skippedDone: [],
     tooLong: [],
     errors: [],
@@ -156,6 +170,11 @@ export function planLaunch(deps: JobDeps, input: LaunchPlanInput): LaunchPlan {
     if (active.length > 0) {
       if (!input.rerun) {
         plan.skippedRunning.push(row);
+        return;
+      }
+      const unanswered = unansweredLauncher(deps.permits, input.payer, input.replacing ?? [], active);
+      if (unanswered !== undefined) {
+        plan.othersRunning.push({ row, launchedBy: unanswered });
         return;
       }
       plan.superseded.push(...active.map((entry) => ({ ...entry, detached: true, updatedAt: now })));
@@ -216,8 +235,8 @@ export interface LaunchOutcome {
   /** Rows left out because the spreadsheet's spending cap had no room for them (the user asked to fit). */
   overCap: number[];
   /**
-   * What answering yes to the question about the rows left for the user to decide (already researched) would launch,
-   * as the cap and the credits stand after this launch; null when none is left.
+   * What answering yes to the question about the rows left for the user to decide (already researched, or running
+   * for another account) would launch, as the cap and the credits stand after this launch; null when none is left.
    */
   question: LaunchQuestion | null;
 }
@@ -262,9 +281,9 @@ export interface LaunchOptions {
 }
 
 /**
- * The question about the rows a launch left for the user to decide (already researched): the first of them that the
- * cap and the account's credits leave room for after `launched` (this launch's records, each reserving its depth's
- * credits unless refused), in sheet order. Null when there are none.
+ * The question about the rows a launch left for the user to decide (already researched, or running for another
+ * account): the first of them that the cap and the account's credits leave room for after `launched` (this launch's
+ * records, each reserving its depth's credits unless refused), in sheet order. Null when there are none.
  */
 function questionOf(
   deps: JobDeps,
@@ -272,7 +291,7 @@ function questionOf(
   options: LaunchOptions,
   launched: readonly LedgerEntry[],
 ): LaunchQuestion | null {
-  const asked = plan.skippedDone.map((entry) => entry.row);
+  const asked = [...plan.skippedDone, ...plan.othersRunning].map((entry) => entry.row);
   if (asked.length === 0) return null;
   const guard = options.guard;
   const capLeft = guard
@@ -309,10 +328,10 @@ export function runLaunch(deps: JobDeps, input: LaunchPlanInput, options: Launch
   const refused = tags.problem ?? options.canFinish?.(plan) ?? null;
   if (refused) return refusal(refused);
   tagPlannedRows(deps, input.sheetId, plan, tags.existing);
-  // Every check passed: the launch authorises one create per record (create-permits.ts).
+  // Every check passed: the launch authorises one create per record (create-permits.ts), paid from its account.
   const launch = deps.newId();
   plan.entries = plan.entries.map((entry) => ({ ...entry, launch }));
-  deps.permits.grant(launch, plan.entries.length);
+  deps.permits.grant(launch, plan.entries, input.payer);
   deps.ledger.save([...plan.superseded, ...plan.entries]);
   const queuedShown = writeRows(deps, plan.entries, new Map());
   deps.ledger.save(queuedShown);

@@ -92,6 +92,7 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
       mapping: watch.mapping,
       rerun: false,
       again: true,
+      payer: user.value.email,
       watch: { id: watch.id, run: run.n, signalsHeader: SIGNALS_HEADER, day: spreadsheetCalendar().day(run.at) },
     },
     {
