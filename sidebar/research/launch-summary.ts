@@ -3,6 +3,7 @@
 // is left). Redrawn in place on each keystroke, without redrawing the whole panel.
 import {
   briefLength,
+  counted,
   estimateCredits,
   estimateMessage,
   outputClashes,
@@ -14,6 +15,7 @@ import {
 } from '../../src/research/contract';
 import { h, replaceChildren } from '../ui/dom';
 import { output, state } from './state';
+import { questionStands } from './launch-question';
 
 /** The parts of the Launch tab redrawn in place, set by the tab when it draws; and its "launch what fits" action. */
 export const launchView = {
@@ -66,9 +68,10 @@ function launchProblems(): { errors: string[]; estimate: ReturnType<typeof estim
   const estimate = estimateCredits(state.depth, launched, state.credits);
   if (!estimate.fits) errors.push(estimateMessage(estimate));
   const guard = context.guard;
-  if (guard.left !== null && launched * reservationFor(state.depth) > guard.left) {
+  const needed = launched * reservationFor(state.depth);
+  if (guard.left !== null && needed > guard.left) {
     errors.push(
-      `Over this spreadsheet's spending cap: ${launched} rows reserve ${launched * reservationFor(state.depth)} credits, ${guard.left} left`,
+      `Over this spreadsheet's spending cap: ${counted(launched, 'row')} ${launched === 1 ? 'reserves' : 'reserve'} ${counted(needed, 'credit')}, ${guard.left} left`,
     );
   }
   return { errors, estimate };
@@ -85,25 +88,28 @@ function guardLine(): HTMLElement | null {
   return h(
     'div',
     { class: 'muted', id: 'spending-cap' },
-    `Spending cap: ${guard.left} credits left (${caps.join(', ')} spent)`,
+    `Spending cap: ${counted(guard.left, 'credit')} left (${caps.join(', ')} spent)`,
   );
 }
 
-/** Over the cap: a button that launches only the first rows that fit (the refusal is among the launch problems). */
+/**
+ * Over the cap: a button that launches only the first rows that fit (the refusal is among the launch problems). None
+ * while the last launch's question about these rows stands: its figure already is what fits.
+ */
 function guardFit(): HTMLElement | null {
   const guard = state.context?.guard;
   const rows = launchedRows();
   if (!guard || guard.left === null || rows === 0) return null;
+  if (questionStands(state.launched, state.context?.rows ?? [])) return null;
   const fit = Math.min(rows, Math.floor(guard.left / reservationFor(state.depth)));
-  if (fit >= rows) return null;
-  if (fit === 0) return null;
+  if (fit >= rows || fit === 0) return null;
   return h(
     'div',
     { class: 'row', id: 'over-cap' },
     h(
       'button',
       { type: 'button', id: 'launch-fitting', onclick: () => launchView.launchFitting() },
-      `Launch the first ${fit} row${fit === 1 ? '' : 's'} that fit`,
+      fit === 1 ? 'Launch the first row that fits' : `Launch the first ${fit} rows that fit`,
     ),
   );
 }

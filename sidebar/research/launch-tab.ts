@@ -7,27 +7,29 @@ import { errorText, server } from '../bridge';
 import { h, message } from '../ui/dom';
 import { refreshCredits } from '../ui/credits-badge';
 import { launchView, refreshLaunchSummary } from './launch-summary';
+import { launchQuestion, type QuestionAnswer } from './launch-question';
 import { outputSection } from './output-section';
 import { loadContext, output, render, state } from './state';
 import { pollLoop } from './tasks-tab';
 import { loadWatch, watchSection } from './watch-section';
 
 /**
- * Launches the selected rows; `againRows` launches those rows again although they already hold a result (the user
- * answered "Research again" with its cost in view).
+ * Launches the selected rows; `answer` launches the rows a launch asked about, although they already hold a result
+ * or run another account's research (the user answered "Research again" with its cost and whose tasks in view).
  */
-async function launch(fitToCap = false, againRows?: number[]): Promise<void> {
+async function launch(fitToCap = false, answer?: QuestionAnswer): Promise<void> {
   const context = state.context;
   if (!context || state.busy) return;
   state.busy = true;
   refreshLaunchSummary();
-  const rows = againRows ?? context.rows;
+  const rows = answer?.rows ?? context.rows;
   const request = {
     template: state.template,
     depth: state.depth,
     output: output(),
-    rerun: state.rerun,
-    again: againRows !== undefined,
+    rerun: state.rerun || (answer?.replacing.length ?? 0) > 0,
+    again: answer !== undefined,
+    ...(answer && answer.replacing.length > 0 ? { replacing: answer.replacing } : {}),
     sheetId: context.sheetId,
     rows,
     fitToCap,
@@ -44,9 +46,9 @@ async function launch(fitToCap = false, againRows?: number[]): Promise<void> {
       ...(response.skippedEmpty.length ? [`Empty brief: rows ${response.skippedEmpty.join(', ')}`] : []),
       ...(response.overCap.length ? [`Left out by the spending cap: rows ${response.overCap.join(', ')}`] : []),
     ];
-    const kind = response.ok ? (response.failed.length || response.skippedDone.length ? 'warn' : 'ok') : 'error';
+    const kind = response.ok ? (response.failed.length || response.question ? 'warn' : 'ok') : 'error';
     const skipped = new Set([...response.skippedEmpty, ...response.skippedRunning]);
-    for (const { row } of response.skippedDone) skipped.add(row);
+    for (const { row } of [...response.skippedDone, ...response.othersRunning]) skipped.add(row);
     state.launched = {
       kind,
       text: response.message,
@@ -55,6 +57,8 @@ async function launch(fitToCap = false, againRows?: number[]): Promise<void> {
       rows: rows.filter((row) => !skipped.has(row)),
       statusHeader: output().statusHeader,
       researched: response.skippedDone,
+      othersRunning: response.othersRunning,
+      question: response.question,
       depth: request.depth,
     };
     if (response.ok) {
@@ -71,6 +75,8 @@ async function launch(fitToCap = false, againRows?: number[]): Promise<void> {
       rows: [],
       statusHeader: '',
       researched: [],
+      othersRunning: [],
+      question: null,
       depth: request.depth,
     };
   } finally {
@@ -120,53 +126,6 @@ async function showLaunchedRows(): Promise<void> {
   render();
 }
 
-const shortDate = (ms: number) =>
-  new Date(ms).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
-
-/**
- * Rows that already hold a result were not paid for again: the question, with each row's result date and what
- * researching them again reserves, and the button that does it.
- */
-function researchAgainQuestion(
-  researched: Array<{ row: number; finishedAt: number }>,
-  depth: TaskDepth,
-): HTMLElement | null {
-  if (researched.length === 0) return null;
-  const shown = researched
-    .slice(0, 8)
-    .map(({ row, finishedAt }) => `row ${row} (${shortDate(finishedAt)})`)
-    .join(', ');
-  const more = researched.length > 8 ? ` and ${researched.length - 8} more` : '';
-  const perRow = state.context?.reservations[depth] ?? 0;
-  const count = researched.length;
-  return h(
-    'div',
-    { id: 'research-again-question' },
-    message(
-      'warn',
-      `${count === 1 ? '1 row already has' : `${count} rows already have`} a research result: ${shown}${more}. ` +
-        `Research ${count === 1 ? 'it' : 'them'} again? Up to ${count * perRow} credits (${count} x ${perRow} at ${depthLabel(depth)}); the new result replaces the current one.`,
-    ),
-    h(
-      'div',
-      { class: 'row' },
-      h(
-        'button',
-        {
-          type: 'button',
-          id: 'research-again',
-          onclick: () =>
-            void launch(
-              false,
-              researched.map((entry) => entry.row),
-            ),
-        },
-        'Research again',
-      ),
-    ),
-  );
-}
-
 /** The launch's answer under the button, with "Show in sheet" when rows were launched. */
 function launchResult(): HTMLElement | null {
   const launched = state.launched;
@@ -183,7 +142,7 @@ function launchResult(): HTMLElement | null {
           h('button', { type: 'button', id: 'show-in-sheet', onclick: () => void showLaunchedRows() }, 'Show in sheet'),
         )
       : null,
-    researchAgainQuestion(launched.researched, launched.depth),
+    launchQuestion(launched, (yes) => void launch(false, yes)),
   );
 }
 

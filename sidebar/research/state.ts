@@ -11,6 +11,7 @@ import type {
 import type { FieldSpec, OutputRequest } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { refreshCredits } from '../ui/credits-badge';
+import type { LeftToDecide } from './launch-question';
 
 export interface FieldRow extends FieldSpec {
   column: string;
@@ -39,19 +40,20 @@ export interface PanelState {
   report: ReportDto | null;
   /** The unconfirmed record whose "Send anyway" awaits a second click (it may pay twice). */
   confirmingSend: string | null;
-  /** The last launch's answer, shown under the launch button (where the user is looking). */
-  launched: {
-    kind: 'error' | 'ok' | 'warn';
-    text: string;
-    details: string[];
-    sheetId: number;
-    rows: number[];
-    statusHeader: string;
-    /** Rows left alone because they already hold a result (when it finished): "Research again" asks first. */
-    researched: Array<{ row: number; finishedAt: number }>;
-    /** The depth the launch asked for (what researching those rows again would reserve). */
-    depth: TaskDepth;
-  } | null;
+  /**
+   * The last launch's answer, shown under the launch button (where the user is looking), with what it left for the
+   * user to decide (rows already researched, or running another account's research: one question, launch-question.ts).
+   */
+  launched:
+    | ({
+        kind: 'error' | 'ok' | 'warn';
+        text: string;
+        details: string[];
+        sheetId: number;
+        rows: number[];
+        statusHeader: string;
+      } & LeftToDecide)
+    | null;
   /** The answer to "Write to selected row", shown in the task's own entry (with its question, if any). */
   written: {
     taskId: string;

@@ -2,7 +2,7 @@
 // with the tab's brief, depth and fields, each run writing a Signals cell per row. The cost of a run and of a month is
 // shown and confirmed before the watch is saved; once saved it shows the next run, the last run and Pause, Resume and
 // Stop. Service text (the last run's line) is shown as text.
-import type { WatchAnswer, WatchCadence, WatchDto } from '../../src/research/contract';
+import { counted, type WatchAnswer, type WatchCadence, type WatchDto } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { h, message } from '../ui/dom';
 import { inSpreadsheetZone } from '../ui/spreadsheet-time';
@@ -138,7 +138,7 @@ function confirmation(answer: WatchAnswer): HTMLElement | null {
     { id: 'watch-confirm' },
     message(
       'warn',
-      `Watching ${confirm.rows} rows costs up to ${confirm.creditsPerRun} credits a run and up to ` +
+      `Watching ${counted(confirm.rows, 'row')} costs up to ${confirm.creditsPerRun} credits a run and up to ` +
         `${confirm.creditsPerMonth} a month (${runs}). Only research agents that run are billed. Runs count against ` +
         'the spending cap: a run the cap has no room for does not start.',
     ),
@@ -148,7 +148,7 @@ function confirmation(answer: WatchAnswer): HTMLElement | null {
       h(
         'button',
         { type: 'button', class: 'primary', id: 'watch-save', onclick: () => save(confirm.creditsPerRun) },
-        `Watch ${confirm.rows} rows`,
+        `Watch ${counted(confirm.rows, 'row')}`,
       ),
     ),
   );
@@ -164,7 +164,7 @@ function watchStatus(watch: WatchDto, timeZone: string): HTMLElement {
     h(
       'p',
       {},
-      `Watching ${watch.rows} rows of "${watch.sheetName}" ${cadence} after 06:00 (${timeZone}, within the hour), up to ` +
+      `Watching ${counted(watch.rows, 'row')} of "${watch.sheetName}" ${cadence} after 06:00 (${timeZone}, within the hour), up to ` +
         `${watch.creditsPerRun} credits a run. Changes go to the "${watch.signalsHeader}" column.`,
     ),
     h(

@@ -87,18 +87,23 @@ export function withLock<T>(r: Research, waitMs: number, busy: () => T, work: ()
 }
 
 /**
- * One tick (reading the ledger's open records, and `view`'s), then the timer: removed when nothing is pending, else kept (or set up again). `timerProblem` says why no
- * timer could be set up: the tasks are paid for, so the panel keeps polling and says so.
+ * One tick (reading the ledger's open records, and `view`'s), then the timer: removed when nothing is pending, else
+ * kept (or set up again). Tasks this user may not read (another organization's, `unreadable`) are left to their
+ * payers' timers: they keep the document's research pending, not this user's timer. `timerProblem` says why no timer
+ * could be set up: the tasks are paid for, so the panel keeps polling and says so.
  */
-export function tickOnce(r: Research, view?: LedgerView): { pending: number; timerProblem: string | null } {
+export function tickOnce(
+  r: Research,
+  view?: LedgerView,
+): { pending: number; unreadable: number; timerProblem: string | null } {
   const sentBefore = r.context.requestBudget.sentHere();
   const summary = runTick(r.deps, { view });
   // Noted when the tick ends: what it showed is that fresh from then on.
   const at = r.context.clock.now();
   r.document.set(LAST_TICK_KEY, tickNoteText({ at, requests: r.context.requestBudget.sentHere() - sentBefore }));
   if (summary.pending === 0) {
-    removeTimerIfIdle(r.trigger, 'research');
-    return { pending: 0, timerProblem: null };
+    removeTimerIfIdle(r.trigger, 'research', { leftToOthers: summary.unreadable > 0 });
+    return { pending: 0, unreadable: summary.unreadable, timerProblem: null };
   }
   const timerProblem = reserveTimer(r.trigger, 'research')?.message ?? null;
   if (!timerProblem) recordTick(r.trigger);
@@ -108,5 +113,5 @@ export function tickOnce(r: Research, view?: LedgerView): { pending: number; tim
     timerRuntimeBudget(r.trigger.user, now, readAccountKind(r.trigger.user)),
     now,
   );
-  return { pending: summary.pending, timerProblem: timerProblem ?? runtimeNote };
+  return { pending: summary.pending, unreadable: summary.unreadable, timerProblem: timerProblem ?? runtimeNote };
 }

@@ -2,14 +2,23 @@
 // src/api/types from src/): the panel's DTOs, the brief template, depths and their cost, the output fields, and how a
 // launch's output is resolved.
 import type { TaskDepth, TaskReport } from '../api/types';
-import type { GuardRoom } from './spending/spending-guard';
+import type { GuardRoom, LaunchQuestion } from './spending/spending-guard';
 import type { LaunchRequest } from './launch/launch-request';
 import type { DamagedRecord } from './records/ledger';
 import type { BudgetStatus } from '../platform/request-budget';
 
 export type { LaunchRequest } from './launch/launch-request';
 export { briefLength, outputClashes, parseTemplate, renderBrief, BRIEF_MAX_LENGTH } from './brief/brief-template';
-export { DEPTHS, depthDetail, depthLabel, estimateCredits, estimateMessage, reservationFor } from './spending/depth';
+export {
+  counted,
+  DEPTHS,
+  depthDetail,
+  depthLabel,
+  estimateCredits,
+  estimateMessage,
+  reservationFor,
+} from './spending/depth';
+export type { LaunchQuestion } from './spending/spending-guard';
 export {
   FIELD_TYPES,
   isEvidenced,
@@ -66,7 +75,7 @@ export interface ResearchContextDto {
   firstRow: string[] | null;
   firstRowDomains: Array<string | null> | null;
   /** The panel's last launch settings in this spreadsheet. */
-  saved: Omit<LaunchRequest, 'rerun' | 'again'> | null;
+  saved: Omit<LaunchRequest, 'rerun' | 'again' | 'replacing'> | null;
   reservations: Record<string, number>;
   /** This spreadsheet's research spending cap and what is left under it. */
   guard: SpendingGuardDto;
@@ -85,6 +94,16 @@ export interface LaunchResponse {
    * panel asks, with the cost, before it researches them again (`again`).
    */
   skippedDone: Array<{ row: number; finishedAt: number }>;
+  /**
+   * Rows a re-run left alone because research another account launched runs there, with that account (null: Sheet
+   * Scout cannot tell whose it is): the panel asks, naming it, before it re-runs them (`replacing`).
+   */
+  othersRunning: Array<{ row: number; launchedBy: string | null }>;
+  /**
+   * The one question about `skippedDone` and `othersRunning`: the rows answering yes launches (those the spending cap
+   * and the account's credits leave room for now, in sheet order) and what each reserves; null when none is asked.
+   */
+  question: LaunchQuestion | null;
   tooLong: Array<{ row: number; length: number }>;
   /** Rows left out because the spending cap had no room (only when the user asked to launch what fits). */
   overCap: number[];

@@ -42,8 +42,9 @@ export const LAUNCH_REQUEST = record(
     sheetId: integer,
     rows: { type: 'array', items: integer },
     fitToCap: flag,
+    replacing: textList,
   },
-  ['rerun', 'again', 'fitToCap'],
+  ['rerun', 'again', 'fitToCap', 'replacing'],
 );
 
 export const WATCH_REQUEST = record({

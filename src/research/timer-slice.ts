@@ -3,14 +3,18 @@ import { researchContext, tickOnce, withLock } from './context';
 
 /**
  * The shared timer's research slice: one tick under the document lock within `budgetMs`. A tick that finds the lock
- * held does nothing and reports work pending (the holder is working on it).
+ * held does nothing and reports work pending (the holder is working on it). Tasks this user's account may not read
+ * (another organization's) are left to their payers' timers (`leftToOthers`).
  */
-export function researchTimerSlice(budgetMs: number): { pending: boolean } {
+export function researchTimerSlice(budgetMs: number): { pending: boolean; leftToOthers: boolean } {
   const r = researchContext(budgetMs);
   return withLock(
     r,
     1000,
-    () => ({ pending: true }),
-    () => ({ pending: tickOnce(r).pending > 0 }),
+    () => ({ pending: true, leftToOthers: false }),
+    () => {
+      const tick = tickOnce(r);
+      return { pending: tick.pending > 0, leftToOthers: tick.unreadable > 0 };
+    },
   );
 }

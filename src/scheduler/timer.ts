@@ -277,12 +277,13 @@ export function idleTick(deps: Pick<TimerDeps, 'document' | 'clock'>, triggerUid
 
 /**
  * Marks `feature` idle; when no feature has pending work, removes the current user's timer, the document's record
- * of it and its entry in the user's registry. Returns how many triggers were removed.
+ * of it and its entry in the user's registry. Returns how many triggers were removed. `leftToOthers`: what is left of
+ * the feature's work only other users' timers can do (another account's tasks): its mark stays, for them.
  */
-export function removeTimerIfIdle(deps: TimerDeps, feature?: TimerFeature): number {
-  if (feature && deps.document.get(PENDING_KEY_PREFIX + feature) !== null)
-    deps.document.remove(PENDING_KEY_PREFIX + feature);
-  if (hasPendingWork(deps)) return 0;
+export function removeTimerIfIdle(deps: TimerDeps, feature?: TimerFeature, options = { leftToOthers: false }): number {
+  if (feature && !options.leftToOthers) setMark(deps, feature, null);
+  const keeping = TIMER_FEATURES.filter((pending) => !(options.leftToOthers && pending === feature));
+  if (keeping.some((pending) => isPending(deps, pending))) return 0;
   const record = readRecord(deps.document);
   const mine = deps.triggers.list(TIMER_HANDLER, record?.id ?? null);
   for (const id of mine) deps.triggers.remove(id);
@@ -300,7 +301,8 @@ export function removeTimerIfIdle(deps: TimerDeps, feature?: TimerFeature): numb
  */
 export interface TimerTask {
   feature: TimerFeature;
-  runSlice(budgetMs: number): { pending: boolean; wakeAt?: number };
+  /** `leftToOthers`: work is left that only other users' timers can do (removeTimerIfIdle). */
+  runSlice(budgetMs: number): { pending: boolean; wakeAt?: number; leftToOthers?: boolean };
 }
 
 export interface TimerRun {
@@ -319,6 +321,7 @@ export function runTimer(deps: TimerDeps, tasks: TimerTask[], budgetMs: number =
   const deadline = deps.clock.now() + budgetMs;
   markTimerRan(deps);
   const ran: TimerRun['ran'] = [];
+  let leftToOthers: TimerFeature | undefined;
   const startedAt = deps.clock.now();
   const wakes = tasks.map((task) => wakeOf(deps, task.feature));
   const due = wakes.map((wake) => wake !== null && wake <= startedAt);
@@ -334,9 +337,12 @@ export function runTimer(deps: TimerDeps, tasks: TimerTask[], budgetMs: number =
     const result = task.runSlice(share);
     ran.push({ feature: task.feature, pending: result.pending });
     const wake = result.wakeAt !== undefined && result.wakeAt > deps.clock.now() ? String(result.wakeAt) : DUE_NOW;
-    setMark(deps, task.feature, result.pending ? wake : null);
+    if (result.leftToOthers && !result.pending) leftToOthers = task.feature;
+    else setMark(deps, task.feature, result.pending ? wake : null);
   });
-  if (!hasPendingWork(deps)) return { ran, removed: removeTimerIfIdle(deps) > 0 };
+  // Work only other users' timers can do keeps its mark for them, not this timer.
+  if (!TIMER_FEATURES.some((feature) => feature !== leftToOthers && isPending(deps, feature)))
+    return { ran, removed: removeTimerIfIdle(deps, leftToOthers, { leftToOthers: true }) > 0 };
   armTimer(deps, {});
   recordTick(deps);
   noteHolder(deps);

@@ -38,6 +38,11 @@ export interface LaunchRequest {
   rerun?: boolean;
   /** Research again rows that already hold a finished task's result (asked first, with the cost). */
   again?: boolean;
+  /**
+   * With `rerun`: the accounts whose running research the user agreed to take off their rows, as the question named
+   * them ('' for research whose launcher Sheet Scout cannot tell).
+   */
+  replacing?: string[];
 }
 
 export type ResolvedOutput =

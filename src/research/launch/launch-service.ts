@@ -4,7 +4,7 @@
 import { researchContext, withLock, type Research } from '../context';
 import type { LaunchResponse, ResearchContextDto } from '../contract';
 import { userMessage } from '../../api/errors';
-import { reservationFor } from '../spending/depth';
+import { counted, reservationFor } from '../spending/depth';
 import { runLaunch, type LaunchOutcome, type LaunchPlan } from './launch';
 import { isPending } from '../records/ledger';
 import { jsonSchemaProblems } from '../brief/json-schema-check';
@@ -31,6 +31,8 @@ const NOTHING_LAUNCHED: LaunchResponse = {
   skippedEmpty: [],
   skippedRunning: [],
   skippedDone: [],
+  othersRunning: [],
+  question: null,
   tooLong: [],
   overCap: [],
   failed: [],
@@ -81,6 +83,8 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           rerun: request.rerun === true,
           again: request.again === true,
           outputHeaders: output.headers,
+          payer: user.value.email,
+          replacing: request.replacing ?? [],
         },
         {
           deadline: r.context.clock.now() + LAUNCH_BUDGET_MS,
@@ -119,14 +123,15 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
 /**
  * What finishing a launch needs, checked before anything is sent: today's requests for its creates and polls, room
  * for its records in the spreadsheet, and (last, as it creates it) the timer that collects the results while the
- * panels are closed. The refusal message, or null.
+ * panels are closed: the user's own, as another editor's timer may not read this account's tasks (another
+ * organization's). The refusal message, or null.
  */
 function launchPreconditions(r: Research, plan: LaunchPlan, noted: (notice: string) => void): string | null {
   const problem =
     requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
     storageProblem(plan.entries, r.deps.grid.cellsInUse());
   if (problem) return problem;
-  const timer = reserveTimer(r.trigger, 'research');
+  const timer = reserveTimer(r.trigger, 'research', { ownTimer: true });
   if (timer?.blocksSpending) return `Nothing was sent: ${timer.message}`;
   // No timer runs in this installation at all (a test deployment): the open panel collects the results.
   if (timer) noted(`${timer.message} Results are collected while this panel is open.`);
@@ -141,7 +146,8 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
     .map((entry) => ({ row: entry.row.rowHint, message: entry.error ?? 'Refused' }));
   const queued = outcome.entries.filter((entry) => entry.state === 'queued').length;
   const lost = outcome.entries.filter((entry) => entry.state === 'sending').length;
-  const parts = created > 0 || lost === 0 ? [`Queued ${created} task${created === 1 ? '' : 's'} at the service`] : [];
+  const sent = outcome.entries.length > 0;
+  const parts = created > 0 || (sent && lost === 0) ? [`Queued ${counted(created, 'task')} at the service`] : [];
   if (lost)
     parts.push(
       `${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started`,
@@ -151,17 +157,21 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
   if (outcome.plan.skippedEmpty.length) parts.push(`${outcome.plan.skippedEmpty.length} skipped (empty brief)`);
   if (outcome.plan.skippedRunning.length) parts.push(`${outcome.plan.skippedRunning.length} already running`);
   if (outcome.plan.skippedDone.length) parts.push(`${outcome.plan.skippedDone.length} already researched`);
+  if (outcome.plan.othersRunning.length)
+    parts.push(`${outcome.plan.othersRunning.length} running, launched by another editor`);
   if (outcome.plan.tooLong.length) parts.push(`${outcome.plan.tooLong.length} over 20,000 characters`);
   if (outcome.overCap.length) parts.push(`${outcome.overCap.length} left out by the spending cap`);
   return {
     ok: true,
-    message: parts.join(', '),
+    message: sent ? parts.join(', ') : `Nothing was sent: ${parts.join(', ')}`,
     errors: [],
     created,
     queued,
     skippedEmpty: outcome.plan.skippedEmpty,
     skippedRunning: outcome.plan.skippedRunning,
     skippedDone: outcome.plan.skippedDone,
+    othersRunning: outcome.plan.othersRunning,
+    question: outcome.question,
     tooLong: outcome.plan.tooLong,
     overCap: outcome.overCap,
     failed,

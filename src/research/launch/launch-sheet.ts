@@ -11,6 +11,7 @@ import { locateEntries } from '../rows/write-back';
 import { rowsNeedingTags } from '../rows/row-tags';
 import type { JobDeps } from '../polling/jobs';
 import type { SpentByDay } from '../spending/spend-journal';
+import type { CreatePermits } from '../spending/create-permits';
 import type { GridPort } from '../ports';
 
 /** What a launch of these rows of this sheet needs to know of the spreadsheet (see the file's header). */
@@ -27,6 +28,8 @@ export interface LaunchSheet {
   keyRows: string[][];
   /** Records of the sheet still running, by the row they are in now. */
   running: Map<number, LedgerEntry[]>;
+  /** Who launched the running records' tasks (create-permits.ts), read for a re-run only (null: not known). */
+  launchers: Pick<CreatePermits, 'launcherOf'>;
   /** Records of the sheet finished with their result written into the row they are in now. */
   finished: Map<number, LedgerEntry[]>;
   /** Every record of this spreadsheet, and what its journal counts by day (the spending cap weighs both). */
@@ -65,6 +68,8 @@ export interface LaunchSheetInput {
   rows: number[];
   template: string;
   outputHeaders?: string[];
+  /** A re-run: who launched the rows' running tasks is read too. */
+  rerun?: boolean;
 }
 
 /** Reads what a launch of `rows` of `sheetId` with this brief template needs (see LaunchSheet). */
@@ -79,6 +84,7 @@ export function readLaunchSheet(deps: JobDeps, input: LaunchSheetInput): LaunchS
     values: [],
     keyRows: [],
     running: new Map(),
+    launchers: { launcherOf: () => null },
     finished: new Map(),
     ledger,
     spentByDay: deps.ledger.spentByDay(),
@@ -108,6 +114,7 @@ export function readLaunchSheet(deps: JobDeps, input: LaunchSheetInput): LaunchS
     values,
     keyRows,
     running: byRow(records.filter(isPending), located),
+    launchers: input.rerun ? deps.permits.launchers() : { launcherOf: () => null },
     finished: byRow(records.filter(hasResultInRow), located),
     tags:
       tagged.length > 0

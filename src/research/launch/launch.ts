@@ -3,6 +3,7 @@
 // row tags, and the caller's own: requests left today, room for the records, a timer; preconditions.ts), and only then spend
 // (spend.ts: tags, create grants, records, the rows' status, the creates). A refused launch has written nothing.
 import type { LedgerEntry } from '../records/ledger';
+import { guardRoom, questionFit, type LaunchQuestion } from '../spending/spending-guard';
 import type { JobDeps } from '../polling/jobs';
 import { readLaunchSheet } from './launch-sheet';
 import { planLaunch, type LaunchPlan, type LaunchPlanInput } from './plan';
@@ -20,6 +21,36 @@ export interface LaunchOutcome {
   refused: string | null;
   /** Rows left out because the spreadsheet's spending cap had no room for them (the user asked to fit). */
   overCap: number[];
+  /**
+   * What answering yes to the question about the rows left for the user to decide (already researched, or running
+   * for another account) would launch, as the cap and the credits stand after this launch; null when none is left.
+   */
+  question: LaunchQuestion | null;
+}
+
+/**
+ * The question about the rows a launch left for the user to decide (already researched, or running for another
+ * account): the first of them that the cap and the account's credits leave room for after `launched` (this launch's
+ * records, each reserving its depth's credits unless refused), in sheet order. Null when there are none.
+ */
+function questionOf(
+  deps: JobDeps,
+  plan: LaunchPlan,
+  checks: LaunchChecks,
+  launched: readonly LedgerEntry[],
+): LaunchQuestion | null {
+  const asked = [...plan.skippedDone, ...plan.othersRunning].map((entry) => entry.row);
+  if (asked.length === 0) return null;
+  const guard = checks.guard;
+  const capLeft = guard
+    ? guardRoom(guard.cap, deps.ledger.all(), deps.clock.now(), guard.calendar, deps.ledger.spentByDay()).left
+    : null;
+  const reserving = launched.filter((entry) => entry.state !== 'error').length;
+  const creditsLeft =
+    checks.availableCredits === null
+      ? null
+      : Math.max(0, checks.availableCredits - reserving * checks.reservationPerTask);
+  return questionFit(asked, checks.reservationPerTask, capLeft, creditsLeft);
 }
 
 /**
@@ -35,9 +66,12 @@ export function runLaunch(
 ): LaunchOutcome {
   const sheet = readLaunchSheet(deps, input);
   const plan = planLaunch(sheet, input, deps.newId);
-  if (plan.errors.length > 0) return { plan, entries: [], refused: plan.errors.join('\n'), overCap: [] };
-  if (plan.entries.length === 0) return { plan, entries: [], refused: null, overCap: [] };
+  const refusal = (refused: string): LaunchOutcome => ({ plan, entries: [], refused, overCap: [], question: null });
+  if (plan.errors.length > 0) return refusal(plan.errors.join('\n'));
+  if (plan.entries.length === 0)
+    return { plan, entries: [], refused: null, overCap: [], question: questionOf(deps, plan, options, []) };
   const { refused, overCap } = launchProblem(sheet, plan, input.depth, options);
-  if (refused) return { plan, entries: [], refused, overCap: [] };
-  return { plan, entries: spendLaunch(deps, sheet, plan, input, options.deadline), refused: null, overCap };
+  if (refused) return refusal(refused);
+  const entries = spendLaunch(deps, sheet, plan, input, options.deadline);
+  return { plan, entries, refused: null, overCap, question: questionOf(deps, plan, options, entries) };
 }

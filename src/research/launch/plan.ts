@@ -7,6 +7,7 @@ import { cellDomain } from '../brief/brief-domains';
 import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
 import { keyHeaderOf } from '../rows/row-locator';
 import { rowsNeedingTags } from '../rows/row-tags';
+import { unansweredLauncher } from '../spending/create-permits';
 import type { LaunchSheet } from './launch-sheet';
 
 export interface LaunchPlanInput {
@@ -20,6 +21,13 @@ export interface LaunchPlanInput {
   rerun: boolean;
   /** Research again rows whose earlier task finished with a result in the row (the user confirmed the cost). */
   again: boolean;
+  /** The account this launch is paid from (its Sheet Scout e-mail address). */
+  payer: string;
+  /**
+   * With `rerun`: the accounts whose running tasks the user agreed to take off their rows (asked first, naming them;
+   * '' for tasks whose launcher is not known). Another account's running task not named here is not touched.
+   */
+  replacing?: readonly string[];
   /** The account watch run this launch is (its records carry it). */
   watch?: WatchMark;
   /** The columns the results go to: made when missing, as the launch goes ahead; the brief may not read them. */
@@ -33,6 +41,11 @@ export interface LaunchPlan {
   superseded: LedgerEntry[];
   skippedEmpty: number[];
   skippedRunning: number[];
+  /**
+   * Rows a re-run left alone because research another account launched runs there (null: its launcher is not known):
+   * launched only when the user answers yes, naming whose it is.
+   */
+  othersRunning: Array<{ row: number; launchedBy: string | null }>;
   /** Rows that already hold a finished task's result, with when it finished: launched only when asked again. */
   skippedDone: Array<{ row: number; finishedAt: number }>;
   tooLong: Array<{ row: number; length: number }>;
@@ -88,6 +101,7 @@ const emptyPlan = (errors: string[] = []): LaunchPlan => ({
   superseded: [],
   skippedEmpty: [],
   skippedRunning: [],
+  othersRunning: [],
   skippedDone: [],
   tooLong: [],
   errors,
@@ -117,6 +131,11 @@ export function planLaunch(sheet: LaunchSheet, input: LaunchPlanInput, newId: ()
     if (active.length > 0) {
       if (!input.rerun) {
         plan.skippedRunning.push(row);
+        return;
+      }
+      const unanswered = unansweredLauncher(sheet.launchers, input.payer, input.replacing ?? [], active);
+      if (unanswered !== undefined) {
+        plan.othersRunning.push({ row, launchedBy: unanswered });
         return;
       }
       plan.superseded.push(...active.map((entry) => ({ ...entry, detached: true, updatedAt: sheet.now })));

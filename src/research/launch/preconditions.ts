@@ -10,6 +10,7 @@ import type { TaskDepth } from '../../api/types';
 import { tagBudgetProblem } from '../rows/row-tags';
 import { capMessage, guardRoom, rowsThatFit, type SpendingCap } from '../spending/spending-guard';
 import type { Calendar } from '../spending/calendar';
+import { counted } from '../spending/depth';
 import type { LaunchSheet } from './launch-sheet';
 import type { LaunchPlan } from './plan';
 
@@ -109,7 +110,7 @@ function creditsProblem(plan: LaunchPlan, availableCredits: number | null, perTa
   const rows = plan.entries.length;
   const total = rows * perTask;
   if (availableCredits === null || total <= availableCredits) return null;
-  return `Needs ${total} credits (${rows} row${rows === 1 ? '' : 's'} x ${perTask}), you have ${availableCredits}: try a lower depth or fewer rows`;
+  return `Needs ${total} credits (${counted(rows, 'row')} x ${perTask}), you have ${availableCredits}: try a lower depth or fewer rows`;
 }
 
 /** What a launch's checks weigh beside the plan: the cap, the account's credits, and the caller's own preconditions. */

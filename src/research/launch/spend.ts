@@ -31,10 +31,10 @@ export function spendLaunch(
 ): LedgerEntry[] {
   if (input.outputHeaders) deps.grid.ensureHeaders(sheet.sheetId, input.outputHeaders);
   tagPlannedRows(deps, sheet, plan);
-  // The launch authorises one create per record (create-permits.ts).
+  // The launch authorises one create per record (create-permits.ts), paid from its account.
   const launch = deps.newId();
   plan.entries = plan.entries.map((entry) => ({ ...entry, launch }));
-  deps.permits.grant(launch, plan.entries.length);
+  deps.permits.grant(launch, plan.entries, input.payer);
   deps.ledger.save([...plan.superseded, ...plan.entries]);
   deps.ledger.save(writeRows(deps, plan.entries, new Map()));
   createQueued(deps, deadline);

@@ -215,9 +215,14 @@ export function recheckUnconfirmed(
 
 /**
  * "Send anyway": the given unconfirmed records (from `unconfirmedOf`) go back to the queue (the user accepted that
- * this may pay twice); each keeps counting its first create, which may have started (`maybeStarted`).
+ * this may pay twice, from the account `payer`); each keeps counting its first create, which may have started
+ * (`maybeStarted`).
  */
-export function sendUnconfirmedAnyway(deps: JobDeps, unconfirmed: readonly LedgerEntry[]): LedgerEntry[] {
+export function sendUnconfirmedAnyway(
+  deps: JobDeps,
+  unconfirmed: readonly LedgerEntry[],
+  payer: string | null,
+): LedgerEntry[] {
   const now = deps.clock.now();
   const launch = deps.newId();
   const requeued = unconfirmed.map((entry) => ({
@@ -229,7 +234,7 @@ export function sendUnconfirmedAnyway(deps: JobDeps, unconfirmed: readonly Ledge
     launch,
   }));
   // The user's "Send anyway" passed the cap (sendAgainProblem): it authorises one more create for each.
-  deps.permits.grant(launch, requeued.length);
+  deps.permits.grant(launch, requeued, payer);
   deps.ledger.save(requeued);
   return requeued;
 }

@@ -15,6 +15,7 @@ import { isPending, statusText, type LedgerEntry } from '../records/ledger';
 import { reserveTimer } from '../../scheduler/timer';
 import { activeSheetId } from '../../platform/spreadsheet';
 import { BUSY_MESSAGE } from '../../shared/busy';
+import { userMessage } from '../../api/errors';
 import { LAUNCH_BUDGET_MS } from '../launch/launch-service';
 
 const SIDEBAR_TICK_BUDGET_MS = 60 * 1000;
@@ -164,12 +165,16 @@ export function sendAnyway(entryIds: string[]): UnconfirmedActionResponse {
     30000,
     () => ({ ok: false, message: BUSY_MESSAGE }),
     () => {
-      // The timer first: nothing is paid for that could not be collected with the panels closed.
-      const noTimer = reserveTimer(r.trigger, 'research');
-      if (noTimer?.blocksSpending) return { ok: false, message: noTimer.message };
       const unconfirmed = unconfirmedOf(r.deps, new Set(entryIds));
       if (unconfirmed.length === 0)
         return { ok: false, message: 'These rows are no longer unconfirmed: nothing was sent' };
+      // Who pays the new creates: this user's account.
+      const user = r.deps.client.getUser();
+      if (!user.ok) return { ok: false, message: userMessage(user.error) };
+      // The timer first (the user's own, which reads their tasks): nothing is paid for that could not be collected
+      // with the panels closed.
+      const noTimer = reserveTimer(r.trigger, 'research', { ownTimer: true });
+      if (noTimer?.blocksSpending) return { ok: false, message: noTimer.message };
       const room = guardRoom(
         storedCap(r.document),
         r.deps.ledger.all(),
@@ -179,7 +184,7 @@ export function sendAnyway(entryIds: string[]): UnconfirmedActionResponse {
       );
       const overCap = sendAgainProblem(room, unconfirmed);
       if (overCap) return { ok: false, message: overCap };
-      const requeued = sendUnconfirmedAnyway(r.deps, unconfirmed);
+      const requeued = sendUnconfirmedAnyway(r.deps, unconfirmed, user.value.email);
       tickOnce(r);
       return { ok: true, message: `Sent ${requeued.length} again` };
     },

@@ -2,7 +2,7 @@
 // finished tasks into their rows, inside the tick's time and request budget.
 import type { ResearchTask, TaskReport } from '../../api/types';
 import type { Result } from '../../api/errors';
-import { isPending, needsWork, type LedgerEntry } from '../records/ledger';
+import { isPending, needsRow, needsWork, type LedgerEntry } from '../records/ledger';
 import { NO_POLL_MEMORY, pollTasks } from './poll';
 import { applyTask, createQueued, limitsOf, reconcileSending, type JobDeps } from './jobs';
 import { releaseRowTags, rowNeedsWrite, writeRows } from '../rows/write-back';
@@ -127,6 +127,8 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
     deps,
     written.filter((entry) => !isPending(entry)).map((entry) => entry.row.sheetId),
   );
+  // Who launched a task is kept while its record is open (a re-run over its row asks them first).
+  deps.permits.keepLaunchers(deps.ledger.all().filter(needsRow));
   const pending = deps.ledger.all().filter((entry) => needsWork(entry) && !unreadable.has(entry.id)).length;
   return {
     polled,

@@ -13,6 +13,7 @@
 // (a 20,000-character brief, a 50-property schema) fits: its JSON is split over as many cells as it needs.
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
 import { joinText, splitText } from '../../shared/storage/text-parts';
+import { counted } from '../spending/depth';
 
 /** What a launched record of a watch carries: the watch, the run, where its signals go and the run's day. */
 export interface WatchMark {
@@ -24,7 +25,6 @@ export interface WatchMark {
   changed?: boolean;
 }
 
-const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 export type LedgerState =
   'queued' | 'sending' | 'unconfirmed' | 'created' | 'in_progress' | 'done' | 'failed' | 'error';
 
@@ -216,7 +216,7 @@ export function statusText(entry: LedgerEntry): string {
     case 'in_progress':
       return `Researching: ${counted(entry.iterations, 'iteration')}, ${counted(entry.agents, 'agent')}, ${counted(entry.sources, 'source')}`;
     case 'done':
-      return `Done (${entry.cost} credits)`;
+      return `Done (${counted(entry.cost, 'credit')})`;
     case 'failed':
     case 'error':
       return `Failed: ${entry.error ?? 'unknown reason'}`;

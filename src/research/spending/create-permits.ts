@@ -5,8 +5,10 @@
 // hidden ledger sheet creates nothing (a record that took a grant and was not sent, its tick killed, takes it again).
 // Each task the add-in created (and each create the service refused) may give back its unused reservation to the spend
 // journal once: their fingerprints are kept until then, so a record moved back to "in progress" in the ledger does not
-// lower the journal again at each cycle. One chunked JSON value (about 8 characters per open task), written twice per
-// round of creates. Pure.
+// lower the journal again at each cycle. And who launched each open record's task (the account its launch was paid
+// from): by record until its create is answered, then by task, so that an edit of the ledger sheet (a record given
+// another launch or id) does not change whose task runs on a row; kept until the record no longer runs. One chunked
+// JSON value (about 20 characters per open task), written twice per round of creates. Pure.
 import type { KeyValueStore } from '../../ports';
 import { readChunkedJson, removeChunked, writeChunked } from '../../shared/storage/chunked-store';
 import { fingerprint } from '../../shared/fingerprint';
@@ -27,6 +29,10 @@ interface StoredPermits {
   launches: Record<string, LaunchPermits>;
   /** Fingerprints of the tasks (and refused creates) whose unused reservation has not been given back yet. */
   unreleased: string[];
+  /** Who launched each open record (by record, then by task, fingerprinted): an index into `payers`. */
+  owners: Record<string, number>;
+  /** The accounts (Sheet Scout e-mail addresses) that launched the open records. */
+  payers: string[];
 }
 
 export interface CreatePermits {
@@ -36,8 +42,17 @@ export interface CreatePermits {
    * need saving with their launch, or none.
    */
   adopt(queued: readonly LedgerEntry[], launch: string, now: number): LedgerEntry[];
-  /** Authorises `count` more creates for records of `launch` (it passed the spending cap). */
-  grant(launch: string, count: number): void;
+  /**
+   * Authorises a create for each of `entries`, records of `launch` (it passed the spending cap), paid from the
+   * account `payer` (null: not known).
+   */
+  grant(launch: string, entries: readonly LedgerEntry[], payer: string | null): void;
+  /** The account that launched the record's task (or its create, not answered yet), or null when not known. */
+  launcherOf(entry: LedgerEntry): string | null;
+  /** Who launched records' tasks, as one read of the permits finds them (for many records at once). */
+  launchers(): Pick<CreatePermits, 'launcherOf'>;
+  /** Forgets who launched the records that no longer run: every record but `open` (the ledger's open records). */
+  keepLaunchers(open: readonly LedgerEntry[]): void;
   /**
    * Takes a create for each record whose launch has one left (or that took one and did not send it: a tick killed in
    * between): the records that may be created, in order.
@@ -75,28 +90,117 @@ export function unauthorised(
     .map((entry) => ({ ...entry, state: 'error' as const, error: NOT_AUTHORISED, written: true, updatedAt: now }));
 }
 
+/**
+ * Of a row's running records, the launcher of one that another account than `payer` launched and that the user's
+ * answer did not name in `replacing` (undefined: none; null: its launcher is not known, named ''). Who launched a
+ * task is what the document's properties say, never the ledger sheet alone.
+ */
+export function unansweredLauncher(
+  permits: Pick<CreatePermits, 'launcherOf'>,
+  payer: string,
+  replacing: readonly string[],
+  active: readonly LedgerEntry[],
+): string | null | undefined {
+  for (const entry of active) {
+    const launcher = permits.launcherOf(entry);
+    if (launcher !== payer && !replacing.includes(launcher ?? '')) return launcher;
+  }
+  return undefined;
+}
+
 /** A record under its launch. */
 const recordKey = (entry: LedgerEntry) => fingerprint(`${entry.launch}:${entry.id}`);
 /** What a record's release is known by: its task, or for a create the service refused, the record itself. */
 const releaseKey = (entry: LedgerEntry) => fingerprint(entry.taskId ? `task:${entry.taskId}` : `record:${entry.id}`);
+/** What a record's launcher is known by: its task once created, before that the record under its launch. */
+const taskOwnerKey = (taskId: string) => fingerprint(`owner:${taskId}`);
 
 function readPermits(store: KeyValueStore): StoredPermits {
   const parsed = readChunkedJson(store, PERMITS_KEY) as Partial<StoredPermits> | null;
-  return { launches: parsed?.launches ?? {}, unreleased: parsed?.unreleased ?? [] };
+  return {
+    launches: parsed?.launches ?? {},
+    unreleased: parsed?.unreleased ?? [],
+    owners: parsed?.owners ?? {},
+    payers: parsed?.payers ?? [],
+  };
 }
 
-/** Writes the permits; a launch whose every create was sent is dropped: its records can take nothing more. */
+/**
+ * Writes the permits; a launch whose every create was sent is dropped (its records can take nothing more), and an
+ * account that launched no open record.
+ */
 function writePermits(store: KeyValueStore, permits: StoredPermits): void {
   const launches = Object.fromEntries(
     Object.entries(permits.launches).filter(([, launch]) => launch.left > 0 || launch.taken.length > 0),
   );
-  if (Object.keys(launches).length === 0 && permits.unreleased.length === 0) removeChunked(store, PERMITS_KEY);
-  else writeChunked(store, PERMITS_KEY, JSON.stringify({ launches, unreleased: permits.unreleased }));
+  const payers: string[] = [];
+  const owners = Object.fromEntries(
+    Object.entries(permits.owners).map(([key, index]) => {
+      const payer = permits.payers[index];
+      if (!payers.includes(payer)) payers.push(payer);
+      return [key, payers.indexOf(payer)];
+    }),
+  );
+  if (Object.keys(launches).length === 0 && permits.unreleased.length === 0 && payers.length === 0)
+    removeChunked(store, PERMITS_KEY);
+  else writeChunked(store, PERMITS_KEY, JSON.stringify({ launches, unreleased: permits.unreleased, owners, payers }));
+}
+
+function payerIndex(permits: StoredPermits, payer: string): number {
+  if (!permits.payers.includes(payer)) permits.payers.push(payer);
+  return permits.payers.indexOf(payer);
+}
+
+/** The open records' launchers as they are kept: those the records still need, whether anything was dropped. */
+function ownersOf(
+  permits: StoredPermits,
+  open: readonly LedgerEntry[],
+): { kept: Record<string, number>; dropped: boolean } {
+  const keys = new Set(
+    open.flatMap((entry) => [recordKey(entry), ...(entry.taskId ? [taskOwnerKey(entry.taskId)] : [])]),
+  );
+  const kept = Object.fromEntries(Object.entries(permits.owners).filter(([key]) => keys.has(key)));
+  return { kept, dropped: Object.keys(kept).length < Object.keys(permits.owners).length };
 }
 
 function without(list: string[], key: string): void {
   const at = list.indexOf(key);
   if (at >= 0) list.splice(at, 1);
+}
+
+/** The account that launched the record's task, as `permits` keep it (null: not known). */
+function launcherIn(permits: StoredPermits, entry: LedgerEntry): string | null {
+  const byTask = entry.taskId ? permits.owners[taskOwnerKey(entry.taskId)] : undefined;
+  // A record whose create was never answered is known by its launch (its task, adopted from the task list, too).
+  const byRecord = entry.launch ? permits.owners[recordKey(entry)] : undefined;
+  const found = byTask ?? byRecord;
+  return found === undefined ? null : (permits.payers[found] ?? null);
+}
+
+/** Notes in `permits` the records whose creates were sent, answered, or given back (CreatePermits.settle). */
+function settleIn(
+  permits: StoredPermits,
+  { sending, answered, givenBack }: Parameters<CreatePermits['settle']>[0],
+): void {
+  for (const entry of sending) {
+    const launch = entry.launch ? permits.launches[entry.launch] : undefined;
+    if (launch) without(launch.taken, recordKey(entry));
+  }
+  for (const entry of givenBack) {
+    if (!entry.launch) continue;
+    const launch = (permits.launches[entry.launch] ??= { left: 0, taken: [] });
+    launch.left += 1;
+    without(launch.taken, recordKey(entry));
+  }
+  permits.unreleased.push(...answered.map(releaseKey));
+  // A created task is known by its id from now on (an edit of its record's launch or id does not move it).
+  for (const entry of answered) {
+    const key = recordKey(entry);
+    const owner = permits.owners[key];
+    if (owner === undefined) continue;
+    delete permits.owners[key];
+    if (entry.taskId) permits.owners[taskOwnerKey(entry.taskId)] = owner;
+  }
 }
 
 export function documentCreatePermits(store: KeyValueStore): CreatePermits {
@@ -113,10 +217,26 @@ export function documentCreatePermits(store: KeyValueStore): CreatePermits {
       write(permits);
       return legacy.map((entry) => ({ ...entry, launch }));
     },
-    grant: (launch, count) => {
+    grant: (launch, entries, payer) => {
       const permits = read();
       const known = (permits.launches[launch] ??= { left: 0, taken: [] });
-      known.left += count;
+      known.left += entries.length;
+      if (payer !== null) {
+        const index = payerIndex(permits, payer);
+        for (const entry of entries) permits.owners[recordKey({ ...entry, launch })] = index;
+      }
+      write(permits);
+    },
+    launcherOf: (entry) => launcherIn(read(), entry),
+    launchers: () => {
+      const permits = read();
+      return { launcherOf: (entry) => launcherIn(permits, entry) };
+    },
+    keepLaunchers: (open) => {
+      const permits = read();
+      const { kept, dropped } = ownersOf(permits, open);
+      if (!dropped) return;
+      permits.owners = kept;
       write(permits);
     },
     take: (entries) => {
@@ -135,20 +255,10 @@ export function documentCreatePermits(store: KeyValueStore): CreatePermits {
       write(permits);
       return allowed;
     },
-    settle: ({ sending, answered, givenBack }) => {
-      if (sending.length + answered.length + givenBack.length === 0) return;
+    settle: (change) => {
+      if (change.sending.length + change.answered.length + change.givenBack.length === 0) return;
       const permits = read();
-      for (const entry of sending) {
-        const launch = entry.launch ? permits.launches[entry.launch] : undefined;
-        if (launch) without(launch.taken, recordKey(entry));
-      }
-      for (const entry of givenBack) {
-        if (!entry.launch) continue;
-        const launch = (permits.launches[entry.launch] ??= { left: 0, taken: [] });
-        launch.left += 1;
-        without(launch.taken, recordKey(entry));
-      }
-      permits.unreleased.push(...answered.map(releaseKey));
+      settleIn(permits, change);
       write(permits);
     },
     release: (entries) => {

@@ -3,7 +3,10 @@
 // available credits before anything is spent. Pure; shared by the server and the sidebar.
 import type { TaskDepth } from '../../api/types';
 
-const rowsOf = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+/** A count with its noun, singular for one: `1 row`, `2 rows`, `1 iteration`. */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
 
 export const DEPTHS: readonly TaskDepth[] = ['medium', 'high', 'xhigh'];
 
@@ -23,7 +26,6 @@ export function taskCost(status: string, agents: number): number {
   return Math.max(0, Math.floor(agents)) * CREDITS_PER_AGENT;
 }
 
-/** One line for the depth selector: `high: 15 agents x 2 = 30 credits per row`. */
 /** The depth selector's option: short enough for the 300 px sidebar (the detail goes underneath: depthDetail). */
 export function depthLabel(depth: TaskDepth): string {
   return `${depth[0].toUpperCase()}${depth.slice(1)}: up to ${reservationFor(depth)} credits a row`;
@@ -81,10 +83,11 @@ export function estimateCredits(depth: TaskDepth, rows: number, available: numbe
 export function estimateMessage(estimate: CreditEstimate): string {
   if (estimate.fits) {
     return estimate.available === null
-      ? `${rowsOf(estimate.rows)} x ${estimate.perRow} = ${estimate.total} credits reserved`
-      : `${rowsOf(estimate.rows)} x ${estimate.perRow} = ${estimate.total} credits reserved of ${estimate.available} available`;
+      ? `${counted(estimate.rows, 'row')} x ${estimate.perRow} = ${estimate.total} credits reserved`
+      : `${counted(estimate.rows, 'row')} x ${estimate.perRow} = ${estimate.total} credits reserved of ${estimate.available} available`;
   }
   const lower = estimate.suggestedDepth ? ` Try depth ${estimate.suggestedDepth}.` : '';
-  const part = estimate.rowsThatFit ? ` ${estimate.rowsThatFit} rows fit at ${estimate.depth}.` : '';
+  const fit = estimate.rowsThatFit;
+  const part = fit ? ` ${counted(fit, 'row')} ${fit === 1 ? 'fits' : 'fit'} at ${estimate.depth}.` : '';
   return `Needs ${estimate.total} credits, you have ${estimate.available}.${lower}${part}`;
 }

@@ -6,7 +6,7 @@
 // ledger, so two editors launching at once are checked one after the other and the cap is never passed. Days and
 // months are the spreadsheet's calendar (the caller supplies the period keys). Pure.
 import type { TaskDepth } from '../../api/types';
-import { reservationFor, taskCost } from './depth';
+import { counted, reservationFor, taskCost } from './depth';
 import type { LedgerEntry } from '../records/ledger';
 import type { SpentByDay } from './spend-journal';
 import type { Calendar } from './calendar';
@@ -120,6 +120,35 @@ export function rowsThatFit(room: GuardRoom, depth: TaskDepth, rows: number): nu
   return room.left === null ? rows : Math.min(rows, Math.floor(room.left / reservationFor(depth)));
 }
 
+/**
+ * What answering yes to a question about rows a launch left alone (already researched, or running for another
+ * account) would launch: the first of `rows` (in sheet order) that fit, at `perRow` credits each.
+ */
+export interface LaunchQuestion {
+  rows: number[];
+  perRow: number;
+  /** What leaves the other rows out, with the credits it leaves: the spending cap or the account's credits; null: none. */
+  limit: { by: 'cap' | 'credits'; left: number } | null;
+}
+
+/** The question about `asked` rows: as many as the cap's and the credits' room allow (null: no limit). */
+export function questionFit(
+  asked: readonly number[],
+  perRow: number,
+  capLeft: number | null,
+  creditsLeft: number | null,
+): LaunchQuestion {
+  const rows = [...asked].sort((a, b) => a - b);
+  const limits: Array<NonNullable<LaunchQuestion['limit']>> = [];
+  if (capLeft !== null) limits.push({ by: 'cap', left: capLeft });
+  if (creditsLeft !== null) limits.push({ by: 'credits', left: creditsLeft });
+  const limit =
+    limits
+      .filter((candidate) => Math.floor(candidate.left / perRow) < rows.length)
+      .sort((a, b) => a.left - b.left)[0] ?? null;
+  return { rows: limit ? rows.slice(0, Math.floor(limit.left / perRow)) : rows, perRow, limit };
+}
+
 /** The refusal of a launch that would pass the cap, with the numbers and what fits. */
 export function capMessage(room: GuardRoom, depth: TaskDepth, rows: number): string {
   const needed = rows * reservationFor(depth);
@@ -129,9 +158,9 @@ export function capMessage(room: GuardRoom, depth: TaskDepth, rows: number): str
   ].filter(Boolean);
   const fit = rowsThatFit(room, depth, rows);
   return (
-    `Over this spreadsheet's research spending cap: ${rows} row${rows === 1 ? '' : 's'} reserve ${needed} credits, ` +
-    `${room.left ?? 0} left (${caps.join(', ')} spent). ` +
-    (fit > 0 ? `${fit} row${fit === 1 ? '' : 's'} fit.` : 'No row fits at this depth.')
+    `Over this spreadsheet's research spending cap: ${counted(rows, 'row')} ${rows === 1 ? 'reserves' : 'reserve'} ` +
+    `${counted(needed, 'credit')}, ${room.left ?? 0} left (${caps.join(', ')} spent). ` +
+    (fit > 0 ? `${counted(fit, 'row')} ${fit === 1 ? 'fits' : 'fit'}.` : 'No row fits at this depth.')
   );
 }
 

@@ -5,7 +5,7 @@
 // the panel, and is tried again at every tick until the service answers.
 import { researchContext, withLock, type Research } from '../context';
 import { isUnreachable, userMessage } from '../../api/errors';
-import { reservationFor } from '../spending/depth';
+import { counted, reservationFor } from '../spending/depth';
 import { runLaunch } from '../launch/launch';
 import { keyColumn, keyString } from '../rows/row-locator';
 import { requestProblem, storageProblem } from '../launch/preconditions';
@@ -66,8 +66,8 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
   const notTheUsers = r.deps.grid.targetProblem(watch.sheetId);
   if (notTheUsers) return `Not started: ${notTheUsers}`;
   const { rows, missing } = watchedRows(r, watch);
-  const notFound = missing > 0 ? `, ${missing} rows not found (the values their brief reads changed)` : '';
-  if (rows.length === 0) return `Not started: none of the ${watch.rowKeys.length} watched rows was found`;
+  const notFound = missing > 0 ? `, ${counted(missing, 'row')} not found (the values their brief reads changed)` : '';
+  if (rows.length === 0) return `Not started: none of the ${counted(watch.rowKeys.length, 'watched row')} was found`;
   const run = watch.run as { n: number; at: number };
   // What decides money is checked against what the saver confirmed (the record is in a sheet any editor can change).
   const confirmation = readConfirmation(r.document, watch.id);
@@ -91,6 +91,7 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
       mapping: watch.mapping,
       rerun: false,
       again: true,
+      payer: user.value.email,
       watch: { id: watch.id, run: run.n, signalsHeader: SIGNALS_HEADER, day: spreadsheetCalendar().day(run.at) },
       // Columns the user deleted since are made again: the run's values and signals need them.
       outputHeaders: [watch.mapping.statusHeader, ...fields, SIGNALS_HEADER],
@@ -111,7 +112,7 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
   const created = outcome.entries.length;
   const running = outcome.plan.skippedRunning.length;
   const still = running > 0 ? `, ${running} still researching from before` : '';
-  return `Researching ${created} rows${still}${notFound}`;
+  return `Researching ${counted(created, 'row')}${still}${notFound}`;
 }
 
 /**

@@ -7,7 +7,7 @@ import { researchContext, withLock, type Research } from '../context';
 import type { WatchAction, WatchAnswer, WatchRequest } from '../contract';
 import { userMessage } from '../../api/errors';
 import { parseTemplate } from '../brief/brief-template';
-import { reservationFor } from '../spending/depth';
+import { counted, reservationFor } from '../spending/depth';
 import { jsonSchemaProblems } from '../brief/json-schema-check';
 import { resolveOutput } from '../launch/launch-request';
 import { outputClashes } from '../brief/brief-template';
@@ -243,7 +243,7 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
       const note = timer ? ` ${timer.message} The watch runs when the timer does.` : '';
       return {
         ok: true,
-        message: `Watching ${rowKeys.length} rows ${request.cadence}: up to ${creditsPerRun} credits a run.${note}`,
+        message: `Watching ${counted(rowKeys.length, 'row')} ${request.cadence}: up to ${creditsPerRun} credits a run.${note}`,
         confirm: null,
         watch: shown(r, watch),
         timeZone: spreadsheetTimeZone(),

@@ -15,6 +15,7 @@ import type { JsonSchemaObject, TaskDepth } from '../../api/types';
 import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
 import type { CellWrite } from '../ports';
 import type { WatchCadence, WatchDto } from '../contract';
+import { counted } from '../spending/depth';
 import type { KeyValueStore } from '../../ports';
 import { changeNote, gridText, sameCell, writtenText } from '../../enrichment/refresh-changes';
 import { fingerprint } from '../../shared/fingerprint';
@@ -78,7 +79,7 @@ export function runSummary(records: readonly LedgerEntry[], charged: (entry: Led
   const failed = records.filter((entry) => entry.state !== 'done').length;
   const changed = records.filter((entry) => entry.watch?.changed).length;
   const credits = records.reduce((sum, entry) => sum + charged(entry), 0);
-  return `Researched ${records.length} rows: ${changed} changed, ${failed} failed, ${credits} credits charged`;
+  return `Researched ${counted(records.length, 'row')}: ${changed} changed, ${failed} failed, ${counted(credits, 'credit')} charged`;
 }
 
 /** DocumentProperties: when the watches were last changed (an open panel then reads them again). */
@@ -200,7 +201,7 @@ export function confirmationProblem(
   if (confirmation.terms !== watchTerms(watch) || confirmation.savedBy !== watch.savedBy)
     return (
       `its record in the hidden "Sheet Scout records" sheet was changed since ${confirmation.savedBy} confirmed it ` +
-      `(${confirmation.rows} rows, up to ${confirmation.creditsPerRun} credits a run); nothing was spent. ${confirmation.savedBy} ` +
+      `(${counted(confirmation.rows, 'row')}, up to ${confirmation.creditsPerRun} credits a run); nothing was spent. ${confirmation.savedBy} ` +
       'can save the watch again in Research > Account watch to confirm it'
     );
   if (confirmation.paused) return `${confirmation.savedBy}'s confirmation says it is paused`;

@@ -103,7 +103,7 @@ describeWithBrowser('research panel in the playground', () => {
     const question = panel.locator('#research-again-question');
     await question.waitFor();
     expect(await question.textContent()).toMatch(
-      /^1 row already has a research result: row 5 \(\d{1,2} \w+ \d{4}|\w+ \d{1,2}, \d{4}\)\. Research it again\? Up to 10 credits \(1 x 10 at /,
+      /^1 row already has a research result: row 5 \((\d{1,2} \w+ \d{4}|\w+ \d{1,2}, \d{4})\)\. Research it again\? Up to 10 credits \(1 row x 10 at medium depth\); the new result replaces the current one\.Research again$/,
     );
     expect((await stack().control.call<unknown[]>('GET', '/_sandbox/tasks')).length).toBe(tasksBefore);
     await panel.click('#research-again');

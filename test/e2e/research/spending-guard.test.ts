@@ -2,7 +2,9 @@
 // left, refuses a launch over it with the numbers, and launches only the rows that fit when asked. Once the tasks
 // finish, "Spent today / this month" is what the service charged for this spreadsheet's tasks (the sandbox's money
 // record, less a task of the same account launched elsewhere), and stays so when finished tasks, this spreadsheet's
-// or the other one, are written into rows with "Write to selected row" (issue 36, item 3).
+// or the other one, are written into rows with "Write to selected row" (issue 36, item 3). Researching rows again
+// over the cap (issue 36 item 10): one question whose figure is what the answer launches, and the answer launches
+// exactly that, checked against the sandbox's money record.
 import type { Frame } from 'playwright-core';
 import { describeWithBrowser, stackForSuite } from '../harness';
 import { parseDomain } from '../../../src/shared/domain/domain';
@@ -154,5 +156,59 @@ describeWithBrowser('research spending guard', () => {
     await panel.waitForSelector(
       `#spending-cap:has-text("Spending cap: ${20 - spent} credits left (${spent} of 20 today spent)")`,
     );
+  });
+
+  it('researching rows again over the cap asks once, with what fits, and launches exactly that', async () => {
+    const { page, control } = stack();
+    // The first test's two rows are finished (an hour on: the add-on's timer runs hourly).
+    await page.click('[data-advance="3600000"]');
+    await page.click('[data-advance="60000"]');
+    await page.waitForFunction(
+      () =>
+        [2, 3].every((row) =>
+          Array.from(document.querySelectorAll('td[data-cell]')).some(
+            (cell) =>
+              new RegExp(`^[A-Z]+${row}$`).test(cell.getAttribute('data-cell') ?? '') &&
+              /^Done \(\d+ credits\)$/.test((cell.textContent ?? '').trim()),
+          ),
+        ),
+      undefined,
+      { timeout: 20000 },
+    );
+    // What this spreadsheet spent (the test before checked it against the money oracle); a cap that leaves 15
+    // credits: one row of 10 fits, not two.
+    await page.click('[data-handler="showSettingsPanel"]');
+    let panel = await stack().sidebar();
+    await panel.waitForSelector('#cap-spent');
+    const charged = Number(/^Spent today (\d+)/.exec((await panel.textContent('#cap-spent')) ?? '')?.[1]);
+    await panel.fill('#cap-daily', String(charged + 15));
+    await panel.click('#cap-save');
+    await panel.waitForSelector(`#cap-spent:text-is("Spent today ${charged}, this month ${charged}; 15 left")`);
+    const before = await control.ledgerDay('sbx_pro_token');
+
+    panel = await stack().researchPanelOn(2, 3);
+    await panel.waitForSelector(
+      `#launch-summary .inline-error:has-text("Over this spreadsheet's spending cap: 2 rows reserve 20 credits, 15 left")`,
+    );
+    await panel.waitForSelector('#launch-fitting:text-is("Launch the first row that fits")');
+    await panel.click('#launch-fitting');
+    // One question, whose figure is what answering yes reserves: one row at 10 credits.
+    const question = panel.locator('#research-again-question');
+    await question.waitFor();
+    expect(await question.textContent()).toMatch(
+      /^2 rows already have a research result: row 2 \(.+\), row 3 \(.+\)\. This spreadsheet's spending cap has 15 credits left: research row 2 again\? Up to 10 credits \(1 row x 10 at medium depth\); the new result replaces the current one\. Row 3 is left as it is\.Research again$/,
+    );
+    expect(await panel.textContent('#launch-result')).toMatch(/^Nothing was sent: 2 already researched/);
+    // The question stands for the cap's button: only one way on.
+    expect(await panel.locator('#launch-fitting').count()).toBe(0);
+    await panel.locator('#research-again-question').scrollIntoViewIfNeeded();
+    await stack().screenshot('spending-guard-again');
+    expect((await control.ledgerDay('sbx_pro_token')).tasks).toHaveLength(before.tasks.length);
+
+    await panel.click('#research-again');
+    await panel.waitForSelector('#launch-result :text("Queued 1 task at the service")');
+    const after = await control.ledgerDay('sbx_pro_token');
+    expect(after.tasks).toHaveLength(before.tasks.length + 1);
+    expect(after.reserved).toBe(before.reserved + 10);
   });
 });

@@ -11,7 +11,8 @@ import {
 } from '../../../dev/gas-runtime';
 import type { CreditMovements } from '../../../dev/sandbox/control-client';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
-import type { LaunchRequest, OutputRequest } from '../../../src/research/launch/launch-request';
+import type { OutputRequest } from '../../../src/research/launch/launch-request';
+import type { LaunchRowsRequest } from '../../../src/research/launch/launch-service';
 import { closeAfterTest, runtimeFor as commonRuntime, USER, BUNDLE, type SandboxStack } from '../harness';
 
 export { USER, BUNDLE };
@@ -66,7 +67,12 @@ export function sheetId(runtime: GasRuntime): number {
   return runtime.spreadsheet.sheet(SHEET).sheetId;
 }
 
-export function launch(runtime: GasRuntime, request: LaunchRequest, rows: number[]): LaunchResponse {
+/** The panel's launch of `rows` of the sheet (the request as the panel sends it, less the sheet and rows). */
+export function launch(
+  runtime: GasRuntime,
+  request: Omit<LaunchRowsRequest, 'sheetId' | 'rows'>,
+  rows: number[],
+): LaunchResponse {
   return runtime.run<LaunchResponse>('launchResearch', [{ ...request, sheetId: sheetId(runtime), rows }], {
     kind: 'sidebar',
   });

@@ -123,7 +123,7 @@ describe('research creates whose answer was lost (integration)', () => {
     expect(launch(rt, { template: 'Research {Domain}', depth: 'medium', output, rerun: true }, [2])).toMatchObject({
       ok: false,
       message: expect.stringMatching(
-        /^Over this spreadsheet's research spending cap: 1 row reserve 10 credits, 0 left/,
+        /^Over this spreadsheet's research spending cap: 1 row reserves 10 credits, 0 left/,
       ),
     });
   });

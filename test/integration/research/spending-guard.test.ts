@@ -63,7 +63,7 @@ describe('research spending guard (integration)', () => {
     const spent = held.reserved - held.refunded;
     expect(first).toMatchObject({
       ok: false,
-      message: `Over this spreadsheet's research spending cap: 2 rows reserve 20 credits, ${30 - spent} left (${spent} of 30 today spent). 1 row fit.`,
+      message: `Over this spreadsheet's research spending cap: 2 rows reserve 20 credits, ${30 - spent} left (${spent} of 30 today spent). 1 row fits.`,
     });
     const tasks = await suite.control.call<unknown[]>('GET', '/_sandbox/tasks');
     expect(tasks).toHaveLength(2);

@@ -349,6 +349,9 @@ export function jobWorld(clock = new ManualClock(), idPrefix = 'id') {
   return { clock, grid, service, ledgerTable, reportTable, deps };
 }
 
+/** The account the fakes' launches are paid from. */
+export const PAYER = 'ana@example.com';
+
 /** A launch of `rows` of sheet `sheetId`: the brief "Research {Company}" at medium depth, no re-run or research again. */
 export function launchInput(
   sheetId: number,
@@ -365,6 +368,7 @@ export function launchInput(
     mapping,
     rerun: false,
     again: false,
+    payer: PAYER,
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 // The shared timer: one per document, shared between users, marked pending/idle per feature, and the dispatcher.
 import {
   ensureTimer,
+  hasPendingWork,
   idleTick,
   wakeTimerAt,
   MIN_SLICE_MS,
@@ -196,6 +197,42 @@ describe('shared timer (two features)', () => {
       removed: false,
     });
     expect(triggers.all).toHaveLength(1);
+  });
+});
+
+describe("work only other users' timers can do (another account's research tasks)", () => {
+  const setup = () => {
+    const clock = new ManualClock();
+    const document = new MemoryStore();
+    const a = timerDeps(new Triggers('a@example.com'), document, clock, 'hourly');
+    const b = timerDeps(new Triggers('b@example.com'), document, clock, 'hourly');
+    ensureTimer(a, 'research');
+    // B launched tasks A's account may not read: B's own timer collects them.
+    ensureTimer(b, 'research', { ownTimer: true });
+    return { a, b };
+  };
+
+  it("keeps the feature pending for the other users' timers, and does not keep this user's", () => {
+    const { a, b } = setup();
+    expect(removeTimerIfIdle(a, 'research', { leftToOthers: true })).toBe(1);
+    expect(a.triggers.list(TICK_HANDLER, null)).toEqual([]);
+    expect(hasPendingWork(b)).toBe(true);
+    expect(b.triggers.list(TICK_HANDLER, null)).toHaveLength(1);
+    // B's tick: its tasks are written, nothing is left: the feature and B's timer go.
+    expect(removeTimerIfIdle(b, 'research')).toBe(1);
+    expect(hasPendingWork(b)).toBe(false);
+  });
+
+  it("runTimer: a slice that leaves its work to others removes this user's timer, not the feature's mark", () => {
+    const { a, b } = setup();
+    const run = runTimer(a, [{ feature: 'research', runSlice: () => ({ pending: false, leftToOthers: true }) }]);
+    expect(run).toMatchObject({ removed: true });
+    expect(hasPendingWork(b)).toBe(true);
+    // Nothing left for anyone: the mark goes too.
+    expect(runTimer(b, [{ feature: 'research', runSlice: () => ({ pending: false }) }])).toMatchObject({
+      removed: true,
+    });
+    expect(hasPendingWork(b)).toBe(false);
   });
 });
 

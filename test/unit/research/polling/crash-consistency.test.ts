@@ -102,7 +102,11 @@ function run(seed: number | null, faults: boolean): ReturnType<typeof world> {
   // A kill between the `sending` mark and the send also leaves a create nobody can confirm: the user decides too.
   if (seed === null) expect(unconfirmed).toHaveLength(faults ? 1 : 0);
   const sending = deps(w, null);
-  sendUnconfirmedAnyway(sending, unconfirmedOf(sending, new Set(unconfirmed.map((entry) => entry.id))));
+  sendUnconfirmedAnyway(
+    sending,
+    unconfirmedOf(sending, new Set(unconfirmed.map((entry) => entry.id))),
+    'ana@example.com',
+  );
   for (let i = 0; i < 5; i++) {
     w.clock.sleep(60000);
     w.service.advance();

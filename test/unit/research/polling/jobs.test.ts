@@ -11,7 +11,7 @@ import { runTick } from '../../../../src/research/polling/tick';
 import type { OutputMapping } from '../../../../src/research/records/ledger';
 import { LedgerStore, ReportStore } from '../../../../src/research/records/stores';
 import { buildSchema } from '../../../../src/research/brief/output-schema';
-import { FakeGrid, FakeService, FakeTable, idMaker } from '../fakes';
+import { FakeGrid, FakeService, FakeTable, idMaker, PAYER } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';
 
 const SHEET = 7;
@@ -51,6 +51,7 @@ function input(overrides: Partial<LaunchPlanInput> = {}): LaunchPlanInput {
     mapping: reportMapping,
     rerun: false,
     again: false,
+    payer: PAYER,
     ...overrides,
   };
 }
@@ -112,6 +113,32 @@ describe('research jobs', () => {
     expect(s.grid.at(SHEET, 2, 'Status')).toBe('Done (8 credits)');
   });
 
+  it('a re-run over rows another account launched asks first, naming it, and takes nothing off them until answered', () => {
+    const s = setup();
+    runLaunch(s.deps, input({ rows: [2, 3] }), launchOptions(s.clock));
+    const ben = (overrides: Partial<LaunchPlanInput>) =>
+      runLaunch(
+        reopen(s.deps, s.ledgerTable, s.reportTable),
+        input({ rows: [2, 3], rerun: true, payer: 'ben@example.com', ...overrides }),
+        launchOptions(s.clock),
+      );
+    const asked = ben({});
+    expect(asked.plan.othersRunning).toEqual([
+      { row: 2, launchedBy: PAYER },
+      { row: 3, launchedBy: PAYER },
+    ]);
+    expect(asked).toMatchObject({ entries: [], question: { rows: [2, 3], perRow: 10, limit: null } });
+    expect(asked.plan.superseded).toEqual([]);
+    expect(ben({ replacing: ['someone@else.example'] }).entries).toEqual([]);
+    expect(s.service.tasks).toHaveLength(2);
+    const yes = ben({ again: true, replacing: [PAYER] });
+    expect(yes.entries).toHaveLength(2);
+    expect(yes.plan.superseded.map((entry) => entry.detached)).toEqual([true, true]);
+    expect(s.service.tasks).toHaveLength(4);
+    // Ben's own running rows are his to re-run without a question.
+    expect(ben({ rows: [2] }).entries).toHaveLength(1);
+  });
+
   it('refuses a launch the credits do not cover, before anything is saved or sent', () => {
     const s = setup();
     const outcome = runLaunch(s.deps, input({ depth: 'xhigh' }), {
@@ -152,7 +179,7 @@ describe('research jobs', () => {
       stillMissing: 1,
     });
     const reopened = reopen(s.deps, s.ledgerTable, s.reportTable);
-    sendUnconfirmedAnyway(reopened, unconfirmedOf(reopened, new Set([unconfirmed.id])));
+    sendUnconfirmedAnyway(reopened, unconfirmedOf(reopened, new Set([unconfirmed.id])), PAYER);
     runToEnd(s);
     expect(s.service.createCalls).toBe(4);
     expect(s.service.tasks.map((t) => t.brief).sort()).toEqual([

@@ -1,8 +1,13 @@
 // Which creates a launch authorised and which tasks may give back their unused reservation (create-permits.ts): a
 // record takes a create of its launch once, a record that sent its create takes none again (a record put back to
 // "queued"), one that took a create and was killed before sending takes it again, a create given back is authorised
-// again, and each task gives back once.
-import { documentCreatePermits, unauthorised } from '../../../../src/research/spending/create-permits';
+// again, and each task gives back once. Who launched each open record's task: by record, then by task (an edit of the
+// record's launch does not change it), forgotten once the record no longer runs.
+import {
+  documentCreatePermits,
+  unansweredLauncher,
+  unauthorised,
+} from '../../../../src/research/spending/create-permits';
 import type { LedgerEntry } from '../../../../src/research/records/ledger';
 import { MemoryStore } from '../../../fakes/ports';
 
@@ -13,7 +18,7 @@ describe('create permits', () => {
   it('authorises as many creates as the launch passed the cap for, once per record', () => {
     const permits = documentCreatePermits(new MemoryStore());
     const [a, b, c] = ['a', 'b', 'c'].map((id) => record(id, 'L1'));
-    permits.grant('L1', 2);
+    permits.grant('L1', [a, b], null);
     expect(permits.take([a, b, c]).map((entry) => entry.id)).toEqual(['a', 'b']);
     // Killed before sending: the same records take their creates again, and no more.
     expect(permits.take([a, b, c]).map((entry) => entry.id)).toEqual(['a', 'b']);
@@ -30,7 +35,7 @@ describe('create permits', () => {
   it('a create given back (nothing was created, or not sent before the deadline) is authorised again', () => {
     const permits = documentCreatePermits(new MemoryStore());
     const a = record('a', 'L1');
-    permits.grant('L1', 1);
+    permits.grant('L1', [a], null);
     expect(permits.take([a])).toHaveLength(1);
     permits.settle({ sending: [a], answered: [], givenBack: [] });
     permits.settle({ sending: [], answered: [], givenBack: [a] });
@@ -59,5 +64,40 @@ describe('create permits', () => {
     expect(permits.take(adopted).map((entry) => entry.id)).toEqual(['old-1', 'old-2']);
     expect(permits.adopt([record('later', undefined)], 'L2', 2)).toEqual([]);
     expect(permits.take([record('later', undefined)])).toEqual([]);
+  });
+
+  it('knows who launched each open record: by record, then by its task, whatever its record says later', () => {
+    const store = new MemoryStore();
+    const permits = documentCreatePermits(store);
+    const [a, b] = ['a', 'b'].map((id) => record(id, 'LA'));
+    const c = record('c', 'LB');
+    permits.grant('LA', [a, b], 'ana@example.com');
+    permits.grant('LB', [c], 'ben@example.com');
+    expect([a, b, c].map((entry) => permits.launcherOf(entry))).toEqual([
+      'ana@example.com',
+      'ana@example.com',
+      'ben@example.com',
+    ]);
+    // Created: known by the task from now on; its record given B's launch and id in the ledger is still A's.
+    const created = { ...a, taskId: 'task-a', state: 'created' } as LedgerEntry;
+    permits.settle({ sending: [a], answered: [created], givenBack: [] });
+    expect(permits.launcherOf(created)).toBe('ana@example.com');
+    expect(permits.launcherOf({ ...created, launch: 'LB', id: 'c' })).toBe('ana@example.com');
+    // A record no launch granted, or of an earlier version: not known.
+    expect(permits.launcherOf(record('x', 'forged'))).toBeNull();
+    expect(permits.launcherOf(record('y', undefined))).toBeNull();
+    // A re-run asks about every launcher but the payer, unless the answer named them ('' for one not known).
+    expect(unansweredLauncher(permits, 'ben@example.com', [], [c, created])).toBe('ana@example.com');
+    expect(unansweredLauncher(permits, 'ben@example.com', ['ana@example.com'], [c, created])).toBeUndefined();
+    expect(unansweredLauncher(permits, 'ben@example.com', ['ana@example.com'], [record('y', undefined)])).toBeNull();
+    expect(unansweredLauncher(permits, 'ben@example.com', [''], [record('y', undefined)])).toBeUndefined();
+    // Records that no longer run are forgotten; with nothing else kept, the value goes.
+    permits.keepLaunchers([b, c]);
+    expect(permits.launcherOf(created)).toBeNull();
+    expect(permits.launcherOf(b)).toBe('ana@example.com');
+    permits.keepLaunchers([]);
+    expect([b, c].map((entry) => permits.launcherOf(entry))).toEqual([null, null]);
+    // No account is kept once no record of theirs runs.
+    expect(JSON.stringify([...store.data.values()])).not.toMatch(/@example\.com/);
   });
 });

@@ -5,6 +5,7 @@ import {
   capMessage,
   chargedCredits,
   guardRoom,
+  questionFit,
   readCap,
   rowsThatFit,
 } from '../../../../src/research/spending/spending-guard';
@@ -85,6 +86,10 @@ describe('spending guard', () => {
     expect(capMessage(room, 'medium', 5)).toBe(
       "Over this spreadsheet's research spending cap: 5 rows reserve 50 credits, 25 left (75 of 100 today spent). 2 rows fit.",
     );
+    const one = { ...room, spentToday: 85, left: 15 };
+    expect(capMessage(one, 'medium', 1)).toBe(
+      "Over this spreadsheet's research spending cap: 1 row reserves 10 credits, 15 left (85 of 100 today spent). 1 row fits.",
+    );
     expect(readCap({ daily: 50, monthly: 20 })).toBe('The daily cap is above the monthly cap');
     expect(readCap({ daily: -1, monthly: null })).toBe('Daily cap: a whole number of credits, or blank for none');
   });
@@ -114,5 +119,38 @@ describe('spending guard', () => {
       runTick(deps());
     }
     expect(launch([4], false).refused).toMatch(/9 left/);
+  });
+
+  it('the question about researching rows again: the first rows that the cap and the credits leave room for', () => {
+    expect(questionFit([5, 3, 9], 10, null, null)).toEqual({ rows: [3, 5, 9], perRow: 10, limit: null });
+    expect(questionFit([5, 3, 9], 10, 30, 500)).toEqual({ rows: [3, 5, 9], perRow: 10, limit: null });
+    expect(questionFit([5, 3, 9], 10, 15, 500)).toEqual({ rows: [3], perRow: 10, limit: { by: 'cap', left: 15 } });
+    expect(questionFit([5, 3, 9], 10, 25, 12)).toEqual({ rows: [3], perRow: 10, limit: { by: 'credits', left: 12 } });
+    expect(questionFit([5, 3], 10, 9, null)).toEqual({ rows: [], perRow: 10, limit: { by: 'cap', left: 9 } });
+  });
+
+  it('asks about researched rows with the room the launch leaves: its new rows first, then what fits', () => {
+    const { clock, grid, service, deps } = jobWorld(new ManualClock(Date.UTC(2026, 10, 23, 9)), 'q');
+    grid.addSheet(1, [['Company', 'Status', 'Report'], ['a.com'], ['b.com'], ['c.com']]);
+    const launch = (rows: number[], availableCredits: number | null) =>
+      runLaunch(deps(), launchInput(1, rows, mapping), {
+        deadline: clock.now() + 60_000,
+        availableCredits,
+        reservationPerTask: 10,
+        guard: { cap: { daily: 50, monthly: null }, calendar: utc, fitToCap: true },
+      });
+    expect(launch([2, 3], null).question).toBeNull();
+    for (let i = 0; i < 5; i++) {
+      clock.sleep(60_000);
+      service.advance();
+      runTick(deps());
+    }
+    // 16 spent (2 tasks of 8): 34 left. Row 4 is new and launched (24 left); rows 2 and 3 are asked about: 2 fit.
+    const mixed = launch([2, 3, 4], null);
+    expect(mixed).toMatchObject({ refused: null, question: { rows: [2, 3], limit: null } });
+    expect(mixed.entries.map((entry) => entry.row.rowHint)).toEqual([4]);
+    // 24 left under the cap, and the account's 15 credits: one row fits, the credits say why.
+    expect(launch([2, 3], 15).question).toEqual({ rows: [2], perRow: 10, limit: { by: 'credits', left: 15 } });
+    expect(launch([2, 3], 5).question).toEqual({ rows: [], perRow: 10, limit: { by: 'credits', left: 5 } });
   });
 });
