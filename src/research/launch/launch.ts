@@ -66,12 +66,13 @@ export function runLaunch(
 ): LaunchOutcome {
   const sheet = readLaunchSheet(deps, input);
   const plan = planLaunch(sheet, input, deps.newId);
-  const refusal = (refused: string): LaunchOutcome => ({ plan, entries: [], refused, overCap: [], question: null });
-  if (plan.errors.length > 0) return refusal(plan.errors.join('\n'));
-  if (plan.entries.length === 0)
-    return { plan, entries: [], refused: null, overCap: [], question: questionOf(deps, plan, options, []) };
-  const { refused, overCap } = launchProblem(sheet, plan, input.depth, options);
-  if (refused) return refusal(refused);
-  const entries = spendLaunch(deps, sheet, plan, input, options.deadline);
-  return { plan, entries, refused: null, overCap, question: questionOf(deps, plan, options, entries) };
+  if (plan.errors.length > 0)
+    return { plan, entries: [], refused: plan.errors.join('\n'), overCap: [], question: null };
+  let launched = { entries: [] as LedgerEntry[], overCap: [] as number[] };
+  if (plan.entries.length > 0) {
+    const { refused, overCap } = launchProblem(sheet, plan, input.depth, options);
+    if (refused) return { plan, entries: [], refused, overCap: [], question: null };
+    launched = { entries: spendLaunch(deps, sheet, plan, input, options.deadline), overCap };
+  }
+  return { plan, ...launched, refused: null, question: questionOf(deps, plan, options, launched.entries) };
 }

@@ -7,7 +7,7 @@ import { cellDomain } from '../brief/brief-domains';
 import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
 import { keyHeaderOf } from '../rows/row-locator';
 import { rowsNeedingTags } from '../rows/row-tags';
-import { unansweredLauncher } from '../spending/create-permits';
+import type { CreatePermits } from '../spending/create-permits';
 import type { LaunchSheet } from './launch-sheet';
 
 export interface LaunchPlanInput {
@@ -94,6 +94,24 @@ function queuedEntry(
     detached: false,
     ...(input.watch ? { watch: input.watch } : {}),
   };
+}
+
+/**
+ * Of a row's running records, the launcher of one that another account than `payer` launched and that the user's
+ * answer did not name in `replacing` (undefined: none; null: its launcher is not known, named ''). Who launched a
+ * task is what the document's properties say, never the ledger sheet alone.
+ */
+export function unansweredLauncher(
+  permits: Pick<CreatePermits, 'launcherOf'>,
+  payer: string,
+  replacing: readonly string[],
+  active: readonly LedgerEntry[],
+): string | null | undefined {
+  for (const entry of active) {
+    const launcher = permits.launcherOf(entry);
+    if (launcher !== payer && !replacing.includes(launcher ?? '')) return launcher;
+  }
+  return undefined;
 }
 
 const emptyPlan = (errors: string[] = []): LaunchPlan => ({

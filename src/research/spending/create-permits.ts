@@ -90,24 +90,6 @@ export function unauthorised(
     .map((entry) => ({ ...entry, state: 'error' as const, error: NOT_AUTHORISED, written: true, updatedAt: now }));
 }
 
-/**
- * Of a row's running records, the launcher of one that another account than `payer` launched and that the user's
- * answer did not name in `replacing` (undefined: none; null: its launcher is not known, named ''). Who launched a
- * task is what the document's properties say, never the ledger sheet alone.
- */
-export function unansweredLauncher(
-  permits: Pick<CreatePermits, 'launcherOf'>,
-  payer: string,
-  replacing: readonly string[],
-  active: readonly LedgerEntry[],
-): string | null | undefined {
-  for (const entry of active) {
-    const launcher = permits.launcherOf(entry);
-    if (launcher !== payer && !replacing.includes(launcher ?? '')) return launcher;
-  }
-  return undefined;
-}
-
 /** A record under its launch. */
 const recordKey = (entry: LedgerEntry) => fingerprint(`${entry.launch}:${entry.id}`);
 /** What a record's release is known by: its task, or for a create the service refused, the record itself. */

@@ -3,11 +3,8 @@
 // "queued"), one that took a create and was killed before sending takes it again, a create given back is authorised
 // again, and each task gives back once. Who launched each open record's task: by record, then by task (an edit of the
 // record's launch does not change it), forgotten once the record no longer runs.
-import {
-  documentCreatePermits,
-  unansweredLauncher,
-  unauthorised,
-} from '../../../../src/research/spending/create-permits';
+import { documentCreatePermits, unauthorised } from '../../../../src/research/spending/create-permits';
+import { unansweredLauncher } from '../../../../src/research/launch/plan';
 import type { LedgerEntry } from '../../../../src/research/records/ledger';
 import { MemoryStore } from '../../../fakes/ports';
 
