@@ -16,8 +16,12 @@ export interface NewRowsCheck {
   waiting: number;
   /** Rows whose domain cell holds no domain (left alone). */
   invalid: number;
-  /** Why the check could not do its work (the service unreachable, a column renamed), or null. */
-  problem: string | null;
+}
+
+/** Why the checks cannot do their work (the service unreachable, a column renamed), and since when. */
+export interface NewRowsProblem {
+  text: string;
+  since: number;
 }
 
 /** Research on new rows as the panel shows it: what its saver confirmed and this month's figures. */
@@ -45,6 +49,7 @@ export interface NewRowsDto {
   /** When the next check is due (the timer runs it at its first tick after). */
   nextCheckAt: number;
   lastFound: NewRowsCheck | null;
+  problem: NewRowsProblem | null;
   totals: { added: number; filled: number };
   research: NewRowsResearchDto | null;
 }

@@ -21,15 +21,12 @@ import {
   type SheetAccess,
 } from './enrichment-port';
 import { countRows, digestOf, excessRows, pickNewRows, type RowCounts } from './rows';
-import { readList, writeList, type ListRecord, type NewRowsSetting } from './state';
+import { readList, rowsIn, writeList, type ListRecord, type NewRowsSetting } from './state';
 import { lookUpDomains, type CheckLookups } from './lookups';
 import { writeRowUpdates } from './sheet-writes';
 
-const MINUTE_MS = 60_000;
-/** A sheet is checked at every timer tick at least this long after its last check (hourly ticks: every tick). */
-export const CHECK_EVERY_MS = 45 * MINUTE_MS;
 /** Rows the service leaves unanswered this long get the enrichment's retry mark and join the list. */
-export const GIVE_UP_AFTER_MS = 24 * 60 * MINUTE_MS;
+export const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 const LOCK_WAIT_MS = 10_000;
 
 export interface CheckDeps {
@@ -54,11 +51,10 @@ function readSheet(sheet: EnrichSheet, setting: NewRowsSetting): SheetRead {
   return { values, domainColumn: located.domainColumn, targets: located.targets };
 }
 
-function withProblem(setting: NewRowsSetting, now: number, problem: string): NewRowsSetting {
-  return {
-    ...setting,
-    lastFound: { at: now, added: 0, filled: 0, waiting: setting.waiting, invalid: 0, problem },
-  };
+/** The setting with the problem a check met (null: none), since when it was first met; unchanged, the same object. */
+function withProblem(setting: NewRowsSetting, now: number, problem: string | null): NewRowsSetting {
+  if ((setting.problem?.text ?? null) === problem) return setting;
+  return { ...setting, problem: problem === null ? null : { text: problem, since: now } };
 }
 
 /** The domain a text holds, or null when it holds none. */
@@ -68,8 +64,8 @@ function domainOf(text: string): string | null {
 }
 
 /**
- * Checks one sheet: the setting as it stands after the check, or null when the sheet is gone (its setting goes too).
- * `researchOwed`: research on new rows is on, so rows filled now are owed to it.
+ * Checks one sheet: the setting as it stands after the check (the same object when nothing changed), or null when the
+ * sheet is gone (its setting goes too). `researchOwed`: research on new rows is on, so rows filled now are owed to it.
  */
 export function checkSheet(
   deps: CheckDeps,
@@ -78,19 +74,19 @@ export function checkSheet(
   researchOwed: boolean,
 ): NewRowsSetting | null {
   const now = deps.clock.now();
-  const checked: NewRowsSetting = { ...setting, lastCheckAt: now, nextCheckAt: now + CHECK_EVERY_MS };
   const sheet = deps.sheets.byId(setting.sheetId);
   if (!sheet) return null;
   const first = readSheet(sheet, setting);
-  if ('problem' in first) return withProblem(checked, now, first.problem);
+  if ('problem' in first) return withProblem(setting, now, first.problem);
   const counts = countRows(first.values, first.domainColumn);
-  if (digestOf(counts) === setting.digest && setting.waiting === 0) return checked;
+  if (digestOf(counts) === setting.digest && setting.waiting === 0) return withProblem(setting, now, null);
+  const checked = withProblem(setting, now, null);
   const list = readList(deps.records, setting.sheetId);
   if (!list) {
     // The hidden record of the list is gone: the rows here now are the list (nothing is filled, nothing is paid).
     writeList(deps.records, setting.sheetId, { known: counts, waiting: new Map(), owed: new Map() });
     return withProblem(
-      { ...checked, digest: digestOf(counts), waiting: 0 },
+      { ...checked, digest: digestOf(counts), waiting: 0, owed: 0 },
       now,
       'Sheet Scout\'s record of this list was missing from its hidden "Sheet Scout records" sheet: the rows on the ' +
         'sheet now are taken as the list, and rows added from now on are filled.',
@@ -200,19 +196,13 @@ function fillNewRows(
   writeList(deps.records, checked.sheetId, { known, waiting: filling.waiting, owed: filling.owed });
   const waiting = [...filling.pending.values()].reduce((sum, rows) => sum + rows, 0);
   const added = filling.filled + filling.invalid + waiting;
-  const found = {
-    at: now,
-    added,
-    filled: filling.filled,
-    waiting,
-    invalid: filling.invalid,
-    problem: waiting > 0 ? looked.problem : null,
-  };
+  const found = { at: now, added, filled: filling.filled, waiting, invalid: filling.invalid };
   return {
-    ...checked,
+    ...withProblem(checked, now, waiting > 0 ? looked.problem : null),
     digest: digestOf(known),
     waiting,
-    lastFound: added > 0 || found.problem ? found : checked.lastFound,
+    owed: rowsIn(filling.owed),
+    lastFound: added > 0 ? found : checked.lastFound,
     totals: {
       added: checked.totals.added + filling.filled + filling.invalid,
       filled: checked.totals.filled + filling.filled,

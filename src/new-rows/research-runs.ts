@@ -66,7 +66,7 @@ const noted = (text: string, at: number) => (setting: NewRowsSetting) =>
 export function launchOwedResearch(deps: NewRowsDeps, sheetId: number, budgetMs: number): void {
   const setting = readSettings(deps.store).find((entry) => entry.sheetId === sheetId);
   const research = setting?.research;
-  if (!setting || !research || (readList(deps.records, sheetId)?.owed.size ?? 0) === 0) return;
+  if (!setting || !research || setting.owed === 0) return;
   // Paid from the account that confirmed it: only its own timer launches (another editor's fills and leaves it owed).
   if (research.timer !== null && !myTimers(deps.timer).includes(research.timer)) return;
   const r = researchContext(budgetMs);
@@ -97,16 +97,21 @@ function launchUnderLock(deps: NewRowsDeps, r: Research, sheetId: number, credit
   const setting = readSettings(deps.store).find((entry) => entry.sheetId === sheetId);
   const research = setting?.research;
   const list = readList(deps.records, sheetId);
-  if (!setting || !research || !list || list.owed.size === 0) return;
+  if (!setting || !research) return;
+  if (!list || list.owed.size === 0) return saveResearch(deps, sheetId, (current) => ({ ...current, owed: 0 }));
   const now = r.context.clock.now();
   const month = capCalendar(r.document).month(now);
   const rows = owedRows(deps, setting, research, list.owed);
-  if (rows.length === 0) return writeList(deps.records, sheetId, { ...list, owed: new Map() });
+  if (rows.length === 0) {
+    writeList(deps.records, sheetId, { ...list, owed: new Map() });
+    return saveResearch(deps, sheetId, (current) => ({ ...current, owed: 0 }));
+  }
   const spent = readSpent(deps.store, sheetId);
   const take = rows.slice(0, rowsLeftThisMonth(research, reservedIn(spent, month)));
   // Counted and no longer owed before anything is sent.
   writeSpent(deps.store, sheetId, spendMore(spent, month, take.length * research.creditsPerRow));
   writeList(deps.records, sheetId, { ...list, owed: new Map() });
+  saveResearch(deps, sheetId, (current) => ({ ...current, owed: 0 }));
   let launched = 0;
   let refused: string | null = null;
   if (take.length > 0) {

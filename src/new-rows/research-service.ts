@@ -87,7 +87,7 @@ export function saveNewRowsResearch(deps: NewRowsDeps, request: NewRowsResearchR
         timer: myTimers(r.trigger)[0] ?? null,
         lastRun: current.research?.lastRun ?? null,
       };
-      writeSettings(deps.store, withSetting(settings, sheet.id, { ...current, research }));
+      writeSettings(deps.store, withSetting(settings, sheet.id, { ...current, research, owed: 0 }));
       clearOwed(deps, sheet.id);
       const note = timer ? ` ${timer.message} New rows are researched when the timer runs.` : '';
       return {
@@ -120,7 +120,7 @@ export function stopNewRowsResearch(deps: NewRowsDeps): NewRowsResearchAnswer {
       const settings = readSettings(deps.store);
       const current = settings.find((entry) => entry.sheetId === sheet.id);
       if (!current?.research) return refused('Research on new rows is not on for this sheet.');
-      writeSettings(deps.store, withSetting(settings, sheet.id, { ...current, research: null }));
+      writeSettings(deps.store, withSetting(settings, sheet.id, { ...current, research: null, owed: 0 }));
       clearOwed(deps, sheet.id);
       return { ok: true, message: 'Stopped researching new rows.', confirm: null, state: newRowsState(deps) };
     },

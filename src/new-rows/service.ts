@@ -17,7 +17,17 @@ import { profileFieldByKey, type ProfileField } from '../companies/profile-field
 import { columnLetter } from '../shared/a1';
 import { BUSY_MESSAGE } from '../shared/busy';
 import { countRows, digestOf } from './rows';
-import { readSettings, readSpent, removeList, settingsWake, withSetting, writeList, writeSettings } from './state';
+import {
+  CHECK_EVERY_MS,
+  readCheckedAt,
+  readSettings,
+  readSpent,
+  removeList,
+  settingsWake,
+  withSetting,
+  writeList,
+  writeSettings,
+} from './state';
 import { researchDto, reservedIn } from './research';
 import { capCalendar } from '../research/guard-service';
 import { spreadsheetTimeZone } from '../platform/spreadsheet';
@@ -86,14 +96,16 @@ export function newRowsState(deps: NewRowsDeps, timerNote?: string | null): NewR
     return { ...base, newRows: null, timerNote: null, wouldFill: 'message' in setup ? [] : setup.headers };
   }
   const month = capCalendar(deps.store).month(deps.clock.now());
+  const checkedAt = readCheckedAt(deps.store);
   const dto: NewRowsDto = {
     sheetName: setting.sheetName,
     domainColumnLabel: `${columnLetter(setting.domainColumn)}: ${setting.domainHeader}`,
     headers: setting.headers,
     since: setting.since,
-    lastCheckAt: setting.lastCheckAt,
-    nextCheckAt: setting.nextCheckAt,
+    lastCheckAt: checkedAt,
+    nextCheckAt: Math.max(checkedAt ?? 0, setting.since) + CHECK_EVERY_MS,
     lastFound: setting.lastFound,
+    problem: setting.problem,
     totals: setting.totals,
     research: setting.research
       ? researchDto(setting.research, reservedIn(readSpent(deps.store, setting.sheetId), month))
@@ -116,7 +128,7 @@ export function changeNewRows(deps: NewRowsDeps, request: NewRowsRequest): NewRo
       writeSettings(deps.store, left);
       removeList(deps.records, sheet.id);
       if (left.length === 0) removeTimerIfIdle(deps.timer, 'newRows');
-      else wakeTimerAt(deps.timer, 'newRows', settingsWake(left) ?? null);
+      else wakeTimerAt(deps.timer, 'newRows', settingsWake(left, readCheckedAt(deps.store)) ?? null);
       return newRowsState(deps, null);
     }
     if (existing) return newRowsState(deps);
@@ -137,14 +149,15 @@ export function changeNewRows(deps: NewRowsDeps, request: NewRowsRequest): NewRo
       since: now,
       digest: digestOf(known),
       waiting: 0,
-      nextCheckAt: now,
-      lastCheckAt: null,
+      owed: 0,
       lastFound: null,
+      problem: null,
       totals: { added: 0, filled: 0 },
       research: null,
     });
     writeSettings(deps.store, next);
-    wakeTimerAt(deps.timer, 'newRows', settingsWake(next) ?? null);
+    // Checked at the timer's next run, whenever the other sheets were last checked.
+    wakeTimerAt(deps.timer, 'newRows', null);
     return newRowsState(deps, timer.note);
   } finally {
     deps.lock.release();

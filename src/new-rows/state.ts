@@ -8,10 +8,14 @@
 import type { KeyValueStore } from '../ports';
 import { readChunkedJson, removeChunked, writeChunked } from '../shared/chunked-store';
 import { countsFromRecord, countsToRecord, type RowCounts } from './rows';
-import type { NewRowsCheck } from './contract';
+import type { NewRowsCheck, NewRowsProblem } from './contract';
 import type { MonthSpend, NewRowsResearch } from './research';
 
 const SETTINGS_KEY = 'sheetscout.newRows.sheets';
+/** When the timer last checked the sheets (all of a document's sheets are checked in one run). */
+const CHECKED_AT_KEY = 'sheetscout.newRows.checkedAt';
+/** The sheets are checked at every timer run at least this long after the last check (hourly runs: every run). */
+export const CHECK_EVERY_MS = 45 * 60_000;
 const LIST_KEY_PREFIX = 'sheetscout.newRows.list.';
 /** Per sheet: what research on its new rows reserved this month (kept when it is turned off and on again). */
 const SPENT_KEY_PREFIX = 'sheetscout.newRows.spent.';
@@ -30,10 +34,12 @@ export interface NewRowsSetting {
   digest: string;
   /** Rows waiting for the service (looked up again at the next check). */
   waiting: number;
-  nextCheckAt: number;
-  lastCheckAt: number | null;
-  /** The last check that found new rows (or could not check), for the panel. */
+  /** Filled rows research on new rows still owes (its payer's timer launches them at its next run). */
+  owed: number;
+  /** The last check that found new rows, for the panel. */
   lastFound: NewRowsCheck | null;
+  /** Why the checks cannot do their work now, since when; null when they can. */
+  problem: NewRowsProblem | null;
   totals: { added: number; filled: number };
   research: NewRowsResearch | null;
 }
@@ -107,12 +113,25 @@ export function writeSpent(store: KeyValueStore, sheetId: number, spent: MonthSp
   store.set(SPENT_KEY_PREFIX + sheetId, JSON.stringify(spent));
 }
 
+export function readCheckedAt(store: KeyValueStore): number | null {
+  const at = Number(store.get(CHECKED_AT_KEY));
+  return Number.isFinite(at) && at > 0 ? at : null;
+}
+
+export function writeCheckedAt(store: KeyValueStore, at: number): void {
+  store.set(CHECKED_AT_KEY, String(at));
+}
+
+/** Rows in a count. */
+export const rowsIn = (counts: RowCounts): number => [...counts.values()].reduce((sum, rows) => sum + rows, 0);
+
 /**
- * When the settings next need the timer: now (null) while rows wait for the service, else the
- * earliest next check; undefined when no sheet has it on.
+ * When the settings next need the timer: now (null) while rows wait for the service or research owes rows (the timer
+ * of its payer, which may not be the one that filled them, must not take its next run for an idle one), else the next
+ * check after the last one (`checkedAt`; null: now); undefined when no sheet has it on.
  */
-export function settingsWake(settings: readonly NewRowsSetting[]): number | null | undefined {
+export function settingsWake(settings: readonly NewRowsSetting[], checkedAt: number | null): number | null | undefined {
   if (settings.length === 0) return undefined;
-  if (settings.some((setting) => setting.waiting > 0)) return null;
-  return Math.min(...settings.map((setting) => setting.nextCheckAt));
+  if (settings.some((setting) => setting.waiting > 0 || (setting.research !== null && setting.owed > 0))) return null;
+  return checkedAt === null ? null : checkedAt + CHECK_EVERY_MS;
 }

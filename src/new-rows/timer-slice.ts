@@ -1,12 +1,13 @@
-// The shared timer's slice for new rows (src/scheduler runs it at every tick, hourly in a published add-on, with every
-// panel closed): each sheet whose check is due (or whose rows wait for the service) is checked and its new rows filled
-// (fill.ts), the settings saved under the document lock on what is stored then (a panel may have turned a sheet off
-// or changed its research meanwhile: only what the check owns is written), then research on new rows is launched where
-// this timer is its payer's (research-runs.ts). Pending while any sheet has it on, next due at the earliest check.
+// The shared timer's slice for new rows (src/scheduler runs it when it is due: at every tick of the hourly timer of a
+// published add-on, every 45 minutes with a bound script's minute timer, at once while rows wait for the service or
+// research owes rows), with every panel closed: each sheet is checked and its new rows filled (fill.ts); the settings
+// of the sheets whose check changed something are saved under the document lock on what is stored then (a panel may
+// have turned a sheet off or changed its research meanwhile: only what the check owns is written); then research on
+// new rows is launched where this timer is its payer's (research-runs.ts). Pending while any sheet has it on.
 import { isPending } from '../scheduler/timer';
 import { newRowsContext, type NewRowsDeps } from './context';
 import { checkSheet } from './fill';
-import { readSettings, settingsWake, withSetting, writeSettings, type NewRowsSetting } from './state';
+import { readSettings, settingsWake, withSetting, writeCheckedAt, writeSettings, type NewRowsSetting } from './state';
 import { launchOwedResearch } from './research-runs';
 
 /** Kept of the slice for the last writes after the lookups (their deadline). */
@@ -39,13 +40,18 @@ export function newRowsTimerSlice(budgetMs: number): { pending: boolean; wakeAt?
   const deadline = started + Math.max(0, budgetMs - FINISH_MS);
   const checks: Array<{ before: NewRowsSetting; after: NewRowsSetting | null }> = [];
   for (const setting of settings) {
-    if (setting.nextCheckAt > started && setting.waiting === 0) continue;
     if (deps.clock.now() >= deadline) break;
     checks.push({ before: setting, after: checkSheet(deps, setting, deadline, setting.research !== null) });
   }
-  if (checks.length > 0) saveChecks(deps, checks);
+  // A check that found the sheet as it left it changes nothing: only when it did are the settings written.
+  const changed = checks.filter(({ before, after }) => after !== before);
+  if (changed.length > 0) saveChecks(deps, changed);
+  writeCheckedAt(deps.store, started);
   for (const setting of readSettings(deps.store))
-    if (setting.research) launchOwedResearch(deps, setting.sheetId, Math.max(0, started + budgetMs - deps.clock.now()));
-  const wake = settingsWake(readSettings(deps.store));
+    if (setting.research && setting.owed > 0)
+      launchOwedResearch(deps, setting.sheetId, Math.max(0, started + budgetMs - deps.clock.now()));
+  const after = readSettings(deps.store);
+  // Sheets the time did not reach are checked at the next run.
+  const wake = checks.length < settings.length ? null : settingsWake(after, started);
   return wake === undefined ? { pending: false } : { pending: true, wakeAt: wake ?? undefined };
 }
