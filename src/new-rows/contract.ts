@@ -41,8 +41,9 @@ export interface NewRowsResearchDto {
 
 export interface NewRowsDto {
   sheetName: string;
-  /** The domain column ("A: Website") and the field columns the new rows get. */
+  /** The domain column ("A: Website", and its header) and the field columns the new rows get. */
   domainColumnLabel: string;
+  domainHeader: string;
   headers: string[];
   since: number;
   lastCheckAt: number | null;

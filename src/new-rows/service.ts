@@ -100,6 +100,7 @@ export function newRowsState(deps: NewRowsDeps, timerNote?: string | null): NewR
   const dto: NewRowsDto = {
     sheetName: setting.sheetName,
     domainColumnLabel: `${columnLetter(setting.domainColumn)}: ${setting.domainHeader}`,
+    domainHeader: setting.domainHeader,
     headers: setting.headers,
     since: setting.since,
     lastCheckAt: checkedAt,
