@@ -12,7 +12,7 @@
 // Weeks 1-4 (bench/_scale-scheduled.ts): a weekly scheduled refresh of 10,000 rows with every panel closed.
 // Weeks 5-8 (bench/_scale-many.ts): twenty spreadsheets kept current at once by one user, seven also watched, with a
 // 12-hour outage of the service and a 21st spreadsheet refused.
-// Weeks 9-10 (bench/_scale-new-rows.ts): twenty spreadsheets keeping their new rows enriched while other tools append
+// Week 9 (bench/_scale-new-rows.ts): twenty spreadsheets keeping their new rows enriched while other tools append
 // rows, with research on one of them's new rows under a monthly limit.
 // Prints each part's figures and ends with the `scale:` line. `necessary_requests` counts what no design can avoid on
 // day 1: one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
@@ -295,7 +295,7 @@ export async function run(): Promise<void> {
     const scheduled = await scheduledRefresh(world, ready);
     // Weeks 5 to 8: twenty spreadsheets kept current by one user (a project of their own).
     const many = await manySpreadsheets(control, ready);
-    // Weeks 9 and 10: new rows fill themselves (a project of their own).
+    // Week 9: new rows fill themselves (a project of their own).
     const newRows = await newRowsAtScale(control, ready);
     console.log(`wall ${((Date.now() - began) / 1000).toFixed(1)} s`);
     console.log(goal("day 1's trigger runtime (modelled)", triggerMinutes, 30, 'min'));

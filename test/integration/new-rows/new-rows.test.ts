@@ -172,6 +172,23 @@ describe('keep enriching new rows (integration, add-on mode, panels closed)', ()
       ok: false,
       message: 'Nothing on "Leads" was enriched yet: enrich it first (Start above), then keep its new rows enriched.',
     });
+    // What a page out of step (or a crafted call) sends is refused whole, with the part that is wrong.
+    const failure = (name: string, args: unknown[]) => {
+      try {
+        rt.run(name, args, { kind: 'sidebar' });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(failure('setNewRows', [{ on: 'yes' }])).toBe(
+      'Sheet Scout could not read this request (on must be boolean): reload the panel and try again',
+    );
+    expect(
+      failure('saveNewRowsResearch', [
+        { template: 'Research {Website}', depth: 'medium', output: null, monthlyLimit: '100', confirmed: null },
+      ]),
+    ).toMatch(/^Sheet Scout could not read this request \((output|monthlyLimit) /);
     expect(timers(rt)).toHaveLength(0);
     expect(rt.properties.document.get('sheetscout.newRows.sheets')).toBeNull();
   });
