@@ -1,9 +1,9 @@
 // The scale benchmark's new-rows part (issue 40, item 1): one user keeps "Keep enriching new rows" on in twenty
 // spreadsheets of 150 rows (each enriched once), a published add-on project of its own (consumer quotas: 20 timers, 90
 // minutes of trigger runtime a day), for a simulated week with every panel closed. Most hours a form or another
-// tool appends one to four companies under one spreadsheet's list at a random minute (one in five not enriched by the
-// service yet: it answers 202 for a while); one append in four is followed by a sort of the sheet before the timer
-// comes; once a day a user clears a cell of a filled new row. An editor with an account of their own (sandbox-pro's
+// tool appends one to four companies under one spreadsheet's list at a random minute; one append in four is followed
+// by a sort of the sheet before the timer comes; for one hour a day every lookup fails (503), so the rows of that hour
+// wait for the next check; once a day a user clears a cell of a filled new row. An editor with an account of their own (sandbox-pro's
 // colleague) researches the first spreadsheet's new rows under a monthly limit. Measures the rows appended, those
 // filled with the sandbox's values (found by their domain), the longest wait from an append to its fill (at the hourly
 // timer's runs), the credits the lookups moved by the sandbox's money record, cleared cells filled again, the trigger
@@ -125,24 +125,23 @@ export async function newRowsAtScale(control: SandboxControl, companies: string[
 
     const listed = new Set(companies.slice(0, DOCS * ROWS));
     const ready = (await control.companies(5000, true)).filter((company) => !listed.has(company.domain));
-    const waiting = await control.companies(60, false);
     const next = random(40);
     const creditsBefore = await control.credits(TOKEN);
+    const started = clock.now();
     const movedBefore = await moved(control, TOKEN);
     const arrivals: Arrival[] = [];
     const cleared: Array<{ doc: number; domain: string }> = [];
     const months = new Set<string>();
     let readyAt = 0;
-    let waitingAt = 0;
     for (let hour = 0; hour < DAYS * 24; hour++) {
+      const down = hour % 24 === 14;
+      if (down) await control.setFault({ route: 'lookup', errorRate: 1, errorStatus: 503 });
       const minute = 5 + Math.floor(next() * 50);
       await advance(minute * MINUTE);
       if (next() < 0.8) {
         const doc = Math.floor(next() * DOCS);
         const count = 1 + Math.floor(next() * 4);
-        const batch = Array.from({ length: count }, () =>
-          next() < 0.2 && waitingAt < waiting.length ? waiting[waitingAt++] : ready[readyAt++],
-        );
+        const batch = ready.slice(readyAt, (readyAt += count));
         appendRows(
           docs[doc],
           SHEET,
@@ -153,6 +152,7 @@ export async function newRowsAtScale(control: SandboxControl, companies: string[
       }
       await advance((60 - minute) * MINUTE);
       for (const fired of project.triggers.fireDue()) if (!fired.ok) throw new Error(`timer failed: ${fired.error}`);
+      if (down) await control.clearFaults();
       months.add(new Date(clock.now()).toLocaleString('en-US', { timeZone: 'America/New_York', month: 'numeric' }));
       const byDoc = new Map<number, Map<string, unknown[]>>();
       for (const arrival of arrivals) {
@@ -193,14 +193,13 @@ export async function newRowsAtScale(control: SandboxControl, companies: string[
       researchMonths: months.size,
     };
     const researched = arrivals.filter((arrival) => arrival.doc === 0).length;
-    const notWaiting = new Set(waiting.map((company) => company.domain));
-    const readyHours = arrivals
-      .filter((arrival) => arrival.filledAt !== null && !notWaiting.has(arrival.company.domain))
+    const downHours = arrivals
+      .filter((arrival) => arrival.filledAt !== null && Math.floor((arrival.at - started) / HOUR) % 24 === 14)
       .map((arrival) => ((arrival.filledAt as number) - arrival.at) / HOUR);
     console.log(
       `N ${DOCS} spreadsheets of ${ROWS} rows keeping new rows enriched, ${DAYS} days, panels closed: ${result.added} ` +
-        `rows appended (${waitingAt} not enriched by the service yet), ${result.filled} filled, the longest after ` +
-        `${result.hoursMax.toFixed(2)} h (${Math.max(...readyHours).toFixed(2)} h for those the service had ready); ` +
+        `rows appended, ${result.filled} filled, the longest after ${result.hoursMax.toFixed(2)} h (those appended ` +
+        `while the lookups failed: ${downHours.length}, at most ${Math.max(0, ...downHours).toFixed(2)} h); ` +
         `${result.credits} credits moved for lookups; ${cleared.length} cleared cells, ` +
         `${clearedRefilled} filled again; trigger runtime in any 24 hours at most ${result.bookedMinDayMax.toFixed(1)} ` +
         `min booked; research on the first one's ${researched} new rows reserved ${result.researchReserved} credits ` +
@@ -208,6 +207,7 @@ export async function newRowsAtScale(control: SandboxControl, companies: string[
     );
     return result;
   } finally {
+    await control.clearFaults();
     await project.close();
   }
 }

@@ -32,8 +32,10 @@ function statusLines(setting: NewRowsDto, timeZone: string): Array<HTMLElement |
     h(
       'p',
       { class: 'muted', id: 'new-rows-checks' },
-      (setting.lastCheckAt === null ? 'Not checked yet. ' : `Last check ${when(setting.lastCheckAt)}. `) +
-        `Next check after ${when(setting.nextCheckAt)} (checks run about hourly, with the panels closed).`,
+      setting.lastCheckAt === null
+        ? "Not checked yet: the first check comes at the timer's next run (checks run about hourly, with the panels closed)."
+        : `Last check ${when(setting.lastCheckAt)}. Next check after ${when(setting.nextCheckAt)} (checks run about ` +
+            'hourly, with the panels closed).',
     ),
     h('p', { class: 'muted', id: 'new-rows-found' }, foundText),
     setting.totals.filled > 0

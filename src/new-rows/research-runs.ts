@@ -147,5 +147,43 @@ function launchUnderLock(deps: NewRowsDeps, r: Research, sheetId: number, credit
   saveResearch(deps, sheetId, noted(text, now));
 }
 
+/**
+ * Research on new rows is launched only from its payer's timer: when the payer opens the panel and that timer is gone
+ * (deleted, or never made), it is made again under the lock. One request (who the token is), only when research on
+ * new rows exists whose timer is not this user's. What the panel says when no timer can be made, or null.
+ */
+export function restoreResearchTimer(deps: NewRowsDeps): string | null {
+  const mine = myTimers(deps.timer);
+  const orphaned = readSettings(deps.store).filter(
+    (setting) => setting.research && !(setting.research.timer && mine.includes(setting.research.timer)),
+  );
+  if (orphaned.length === 0) return null;
+  const r = researchContext();
+  const user = r.deps.client.getUser();
+  if (!user.ok) return null;
+  const own = new Set(
+    orphaned.filter((setting) => setting.research?.savedBy === user.value.email).map((setting) => setting.sheetId),
+  );
+  if (own.size === 0) return null;
+  return withLock(
+    r,
+    1000,
+    () => null,
+    () => {
+      const problem = reserveTimer(r.trigger, 'newRows', { ownTimer: true });
+      const timer = myTimers(r.trigger)[0] ?? null;
+      writeSettings(
+        deps.store,
+        readSettings(deps.store).map((setting) =>
+          own.has(setting.sheetId) && setting.research
+            ? { ...setting, research: { ...setting.research, timer } }
+            : setting,
+        ),
+      );
+      return problem?.message ?? null;
+    },
+  );
+}
+
 const capLeftOut = (rows: number[]) =>
   `${rows.length} row${rows.length === 1 ? '' : 's'} left out by this spreadsheet's research spending cap`;

@@ -54,24 +54,39 @@ export function enrichedSetup(
   const values = sheet.readValues();
   const lastColumn = values.reduce((max, row) => Math.max(max, row.length), 0);
   if (values.length === 0) return { message: notYet };
-  const detected = detectDomainColumn(values, deps.sheets.active().selection, lastColumn, requestedColumn);
-  if (!detected.ok) return { message: detected.message };
-  if (detected.headerRow !== 1) return { message: notYet };
   const fields = (chosenFields(deps.store, sheet.id) ?? [])
     .map((key) => profileFieldByKey(key))
     .filter((field): field is ProfileField => field !== undefined);
-  const filled = filledColumns(deps.store, sheet.id, normalizeHeader(detected.header));
-  const targets = planTargetColumns(values[0], lastColumn, detected.column, detected.header, fields, true).filter(
-    (target) => !target.isNew && filled.has(normalizeHeader(target.header)),
-  );
-  if (targets.length === 0) return { message: notYet };
-  return {
-    domainColumn: detected.column,
-    domainHeader: detected.header,
-    fields: targets.map((target) => target.field.key),
-    headers: targets.map((target) => target.header),
-    values,
-  };
+  const filledNextTo = (column: number) => filledColumns(deps.store, sheet.id, normalizeHeader(values[0][column - 1]));
+  // The column asked for; else the one the selection points at, then any column next to which a job filled fields.
+  const selected = detectDomainColumn(values, deps.sheets.active().selection, lastColumn);
+  const candidates = requestedColumn
+    ? [requestedColumn]
+    : [
+        ...(selected.ok ? [selected.column] : []),
+        ...Array.from({ length: lastColumn }, (_, i) => i + 1).filter((column) => filledNextTo(column).size > 0),
+      ];
+  for (const candidate of candidates) {
+    const detected = detectDomainColumn(values, deps.sheets.active().selection, lastColumn, candidate);
+    if (!detected.ok) {
+      if (requestedColumn) return { message: detected.message };
+      continue;
+    }
+    if (detected.headerRow !== 1) continue;
+    const filled = filledNextTo(detected.column);
+    const targets = planTargetColumns(values[0], lastColumn, detected.column, detected.header, fields, true).filter(
+      (target) => !target.isNew && filled.has(normalizeHeader(target.header)),
+    );
+    if (targets.length > 0)
+      return {
+        domainColumn: detected.column,
+        domainHeader: detected.header,
+        fields: targets.map((target) => target.field.key),
+        headers: targets.map((target) => target.header),
+        values,
+      };
+  }
+  return { message: notYet };
 }
 
 /**
@@ -103,8 +118,9 @@ export function newRowsState(deps: NewRowsDeps, timerNote?: string | null): NewR
     domainHeader: setting.domainHeader,
     headers: setting.headers,
     since: setting.since,
-    lastCheckAt: checkedAt,
-    nextCheckAt: Math.max(checkedAt ?? 0, setting.since) + CHECK_EVERY_MS,
+    // The checks' time is the document's: one before this sheet was turned on is not this sheet's.
+    lastCheckAt: checkedAt !== null && checkedAt >= setting.since ? checkedAt : null,
+    nextCheckAt: checkedAt !== null && checkedAt >= setting.since ? checkedAt + CHECK_EVERY_MS : setting.since,
     lastFound: setting.lastFound,
     problem: setting.problem,
     totals: setting.totals,

@@ -185,4 +185,24 @@ describe('research on new rows (integration, add-on mode)', () => {
     expect(oracle.reserved).toBe(20);
     expect(researchOf()?.reservedThisMonth).toBe(20);
   });
+
+  it("is launched again after its payer's timer was deleted, once the payer opens the panel", async () => {
+    const companies = await suite.control.companies(4, true);
+    await spreadsheetOf(companies.slice(0, 2).map((company) => company.domain));
+    expect(researchNewRows(rt, { ...RESEARCH, monthlyLimit: 100 })).toMatchObject({ ok: true });
+    for (const trigger of rt.triggers.list()) rt.triggers.remove(trigger.id);
+    appendRows(rt, SHEET, [[companies[2].domain]]);
+    await hoursUntil(rt.clock.now() + 2 * HOUR);
+    // No timer: nothing ran with the panels closed, and nothing was paid.
+    expect(rowsOf(rt, SHEET, 'Website', companies[2].domain)[0]['Company name']).toBe('');
+    expect((await oracleTotals(suite, A_TOKEN)).reserved).toBe(0);
+    // The payer opens the panel: their timer is made again and the row is filled and researched.
+    expect(newRowsOf(rt)).toMatchObject({ ok: true, timerNote: null });
+    expect(rt.triggers.list().map((trigger) => trigger.owner)).toEqual([USER]);
+    expect(researchOf()?.savedBy).toBe('pro@sandbox.example.com');
+    await hoursUntil(rt.clock.now() + 2 * HOUR);
+    expect(rowsOf(rt, SHEET, 'Website', companies[2].domain)[0]['Company name']).toBe(companies[2].name);
+    expect(statusOf(SHEET, companies[2].domain)).not.toBe('');
+    expect((await oracleTotals(suite, A_TOKEN)).reserved).toBe(10);
+  });
 });
