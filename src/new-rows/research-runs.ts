@@ -72,7 +72,13 @@ export function launchOwedResearch(deps: NewRowsDeps, sheetId: number, budgetMs:
   const r = researchContext(budgetMs);
   const now = r.context.clock.now();
   const user = r.deps.client.getUser();
-  const waitText = (why: string) => saveResearch(deps, sheetId, noted(why, now));
+  const waitText = (why: string) =>
+    withLock(
+      r,
+      LOCK_WAIT_MS,
+      () => undefined,
+      () => saveResearch(deps, sheetId, noted(why, now)),
+    );
   if (!user.ok)
     return waitText(
       isUnreachable(user.error)
