@@ -49,7 +49,7 @@ export function goal(
   name: string,
   value: number,
   limit: number,
-  unit: 's' | 'x' | 'min' | 'KB' | '%' | 'runs' | 'cells' | 'credits',
+  unit: 's' | 'x' | 'min' | 'KB' | '%' | 'runs' | 'cells' | 'credits' | 'h' | 'rows',
   atLeast = false,
 ): string {
   const met = atLeast ? value >= limit : value <= limit;

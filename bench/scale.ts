@@ -12,6 +12,8 @@
 // Weeks 1-4 (bench/scale/scheduled.ts): a weekly scheduled refresh of 10,000 rows with every panel closed.
 // Weeks 5-8 (bench/scale/many.ts): twenty spreadsheets kept current at once by one user, seven also watched, with a
 // 12-hour outage of the service and a 21st spreadsheet refused.
+// Week 9 (bench/_scale-new-rows.ts): twenty spreadsheets keeping their new rows enriched while other tools append
+// rows, with research on one of them's new rows under a monthly limit.
 // Prints each part's figures and ends with the `scale:` line. `necessary_requests` counts what no design can avoid on
 // day 1: one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
 // create per task, one read per finished task whose report the task list does not carry (none: the sandbox's list
@@ -45,6 +47,7 @@ import { researchAtAccountScale } from './scale/account';
 import { oversizedEnrichment } from './scale/oversized';
 import { scheduledRefresh } from './scale/scheduled';
 import { manySpreadsheets } from './scale/many';
+import { newRowsAtScale } from './scale/new-rows';
 import { WATCHED_ROWS } from './scale/watch';
 
 const CONSUMER_URLFETCH_PER_DAY = 20_000;
@@ -292,6 +295,8 @@ export async function run(): Promise<void> {
     const scheduled = await scheduledRefresh(world, ready);
     // Weeks 5 to 8: twenty spreadsheets kept current by one user (a project of their own).
     const many = await manySpreadsheets(control, ready);
+    // Week 9: new rows fill themselves (a project of their own).
+    const newRows = await newRowsAtScale(control, ready);
     console.log(`wall ${((Date.now() - began) / 1000).toFixed(1)} s`);
     console.log(goal("day 1's trigger runtime (modelled)", triggerMinutes, 30, 'min'));
     console.log(goal('scheduled refresh runs missed', scheduled.missedRuns, 0, 'runs'));
@@ -314,6 +319,26 @@ export async function run(): Promise<void> {
     console.log(goal('due runs the 12-hour outage lost', many.outageRunsLost, 0, 'runs'));
     console.log(goal('tasks paid twice after the outage', many.outagePaidTwice, 0, 'runs'));
     console.log(goal('credits the refused 21st spreadsheet spent', many.twentyFirstSpent, 0, 'credits'));
+    console.log(goal('new rows filled (of those appended)', newRows.filled, newRows.added, 'rows', true));
+    console.log(goal('longest wait from an appended row to its fill', newRows.hoursMax, 2, 'h'));
+    console.log(goal("credits the new rows' lookups moved (money record)", newRows.credits, 0, 'credits'));
+    console.log(goal('cleared cells of new rows filled again', newRows.clearedRefilled, 0, 'cells'));
+    console.log(
+      goal(
+        'research on new rows, reserved over its monthly limits',
+        Math.max(0, newRows.researchReserved - newRows.researchLimit * newRows.researchMonths),
+        0,
+        'credits',
+      ),
+    );
+    console.log(
+      goal(
+        'trigger runtime booked in any 24 hours, 20 spreadsheets keeping new rows',
+        newRows.bookedMinDayMax,
+        30,
+        'min',
+      ),
+    );
     console.log(
       `scale: enrich_rows=${ENRICH_ROWS} enrich_http=${enrich.http} rerun_http=${enrich.rerunHttp} research_rows=${researched.rows} ` +
         `research_failed=${researched.failed} requests_per_tick_max=${researched.figures.maxRequests} (bound ${researched.figures.worstBound}) ` +
@@ -337,7 +362,11 @@ export async function run(): Promise<void> {
         `trigger_min_day_booked=${many.bookedMinDayMax.toFixed(1)} trigger_min_day_charged=${many.chargedMinDayMax.toFixed(1)} ` +
         `idle_tick_modelled_s=${many.idleTickModelledS.toFixed(2)} outage_due_runs=${many.outageDueRuns} ` +
         `outage_runs_lost=${many.outageRunsLost} outage_paid_twice=${many.outagePaidTwice} ` +
-        `twenty_first_refused=${many.twentyFirstRefused ? 1 : 0}`,
+        `twenty_first_refused=${many.twentyFirstRefused ? 1 : 0} ` +
+        `new_rows_docs=${newRows.docs} new_rows_added=${newRows.added} new_rows_filled=${newRows.filled} ` +
+        `new_rows_hours_max=${newRows.hoursMax.toFixed(2)} new_rows_credits=${newRows.credits} ` +
+        `new_rows_cleared_refilled=${newRows.clearedRefilled} new_rows_trigger_min_day=${newRows.bookedMinDayMax.toFixed(1)} ` +
+        `new_rows_research_reserved=${newRows.researchReserved} new_rows_research_limit=${newRows.researchLimit}`,
     );
     await project.close();
   } finally {

@@ -19,7 +19,7 @@ const { fullFormats } = require('ajv-formats/dist/formats');
 
 const root = path.resolve(__dirname, '..');
 const OUTPUT = path.join(root, 'src', 'shared', 'generated', 'validators.js');
-const FEATURES = ['account', 'enrichment', 'research', 'search', 'tables'];
+const FEATURES = ['account', 'enrichment', 'new-rows', 'research', 'search', 'tables'];
 const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
 const META_SCHEMAS = path.join(
   path.dirname(require.resolve('ajv/package.json')),
@@ -32,7 +32,9 @@ const ANNOTATIONS = new Set(['title', 'description', '$comment', 'deprecated', '
 
 /** The exports of each feature's requests.ts, evaluated from TypeScript with esbuild. */
 function requestModules() {
-  const entry = FEATURES.map((feature) => `export * as ${feature} from './src/${feature}/requests';`).join('\n');
+  const entry = FEATURES.map(
+    (feature) => `export * as ${feature.replace(/-/g, '_')} from './src/${feature}/requests';`,
+  ).join('\n');
   const bundled = esbuild.buildSync({
     stdin: { contents: entry, resolveDir: root, loader: 'ts' },
     bundle: true,

@@ -6,6 +6,7 @@ import * as search from './search/endpoints';
 import * as formulas from './functions/endpoints';
 import * as tables from './tables/endpoints';
 import * as enrichment from './enrichment/endpoints';
+import * as newRows from './new-rows/endpoints';
 import * as research from './research/endpoints';
 import * as scheduler from './scheduler/endpoints';
 
@@ -114,6 +115,12 @@ global.runRefreshChunk = enrichment.runRefreshChunk;
 global.getRefreshSchedule = enrichment.getRefreshSchedule;
 global.setRefreshSchedule = enrichment.setRefreshSchedule;
 global.getRefreshChanges = enrichment.getRefreshChanges;
+
+// --- Keep enriching new rows (in the Enrich panel) ---
+global.getNewRows = newRows.getNewRows;
+global.setNewRows = newRows.setNewRows;
+global.saveNewRowsResearch = newRows.saveNewRowsResearch;
+global.stopNewRowsResearch = newRows.stopNewRowsResearch;
 
 // --- Research ---
 global.showResearchPanel = research.showResearchPanel;

@@ -2,12 +2,14 @@
 // endpoints module is listed once; main.ts exposes the same functions as globals.
 import type * as accountEndpoints from './account/endpoints';
 import type * as enrichmentEndpoints from './enrichment/endpoints';
+import type * as newRowsEndpoints from './new-rows/endpoints';
 import type * as searchEndpoints from './search/endpoints';
 import type * as tablesEndpoints from './tables/endpoints';
 import type * as researchEndpoints from './research/endpoints';
 
 export type ServerFunctions = typeof accountEndpoints &
   typeof enrichmentEndpoints &
+  typeof newRowsEndpoints &
   typeof searchEndpoints &
   typeof tablesEndpoints &
   typeof researchEndpoints;

@@ -71,7 +71,7 @@ const saveWatch = (doc: GasRuntime, weekday: number) =>
   watch(doc, WATCHED_ROWS, weekday, { template: 'Research {Website}', output: WATCH_OUTPUT });
 
 /** The largest sum of any 24 consecutive hours. */
-function maxDay(byHour: Map<number, number>): number {
+export function maxDay(byHour: Map<number, number>): number {
   const hours = [...byHour.keys()].sort((a, b) => a - b);
   let best = 0;
   for (const first of hours) {

@@ -3,12 +3,13 @@
 // service with a countdown, Cancel) while the panel drives the job chunk by chunk (each call one server execution; a
 // trigger continues if the panel closes), then the summary. A paused job shows why and offers Resume; the domains a
 // pause stopped wait for it and are not counted as errors. Below the setup, "Keep data fresh" (refresh-section.ts)
-// refreshes rows enriched more than N days ago.
+// refreshes rows enriched more than N days ago, and "Keep enriching new rows" (sidebar/new-rows) fills rows added later.
 import type { EnrichOptions, EnrichPreview, EnrichProgress } from '../../src/enrichment/contract';
 import { errorText, server } from '../bridge';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { refreshSection } from './refresh-section';
+import { newRowsSection } from '../new-rows/section';
 import { progressView, summary } from './progress-view';
 import { setupView } from './setup-view';
 
@@ -80,7 +81,7 @@ class EnrichPanel {
       start: (choice: EnrichOptions, button: HTMLButtonElement) => void this.startJob(choice, button),
       options: () => this.options,
     };
-    this.show(...setupView(preview, actions, last, refreshSection()));
+    this.show(...setupView(preview, actions, last, refreshSection()), preview.ok ? newRowsSection() : null);
   }
 
   private renderProgress(progress: EnrichProgress): void {

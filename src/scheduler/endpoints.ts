@@ -1,5 +1,5 @@
 // The shared timer's handler: the document's one time-driven trigger runs the due scheduled refreshes and account
-// watch runs, research polling and the enrichment continuation, each a slice of one time budget (timer.ts), and
+// watch runs, the check for new rows to enrich, research polling and the enrichment continuation, each a slice of one time budget (timer.ts), and
 // removes itself when none has work left. A tick with nothing due (a schedule waiting for its day) reads the
 // document's properties, notes that it ran and returns. A timer Google runs without its spreadsheet (it may, for an
 // add-on: not documented) can do nothing: it retires itself and notes why for the user's panels. Each run is
@@ -10,6 +10,7 @@ import { enrichmentTimerSlice } from '../enrichment/timer-slice';
 import { refreshTimerSlice } from '../enrichment/schedule-service';
 import { researchTimerSlice } from '../research/timer-slice';
 import { watchTimerSlice } from '../research/watch/watch-runs';
+import { newRowsTimerSlice } from '../new-rows/timer-slice';
 import { appsScriptTimer, retireDocumentlessTimer } from '../platform/timer-triggers';
 import { flushWrites, hasActiveSpreadsheet } from '../platform/spreadsheet';
 import { idleTick, runTimer } from './timer';
@@ -35,6 +36,8 @@ export function sheetScoutTimer(event?: { triggerUid?: string }): void {
       [
         { feature: 'refresh', runSlice: refreshTimerSlice },
         { feature: 'watch', runSlice: watchTimerSlice },
+        // Before research polling: research it launches for new rows is created and collected in the same run.
+        { feature: 'newRows', runSlice: newRowsTimerSlice },
         { feature: 'research', runSlice: researchTimerSlice },
         { feature: 'enrichment', runSlice: enrichmentTimerSlice },
       ],

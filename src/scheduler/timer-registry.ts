@@ -82,6 +82,7 @@ const FEATURE_WORDS: Record<TimerFeature, string> = {
   watch: 'account watch',
   research: 'research running',
   enrichment: 'enrichment running',
+  newRows: 'new rows kept enriched',
 };
 
 /** What keeps a holder's timer, in words ("scheduled refresh, account watch"). */
@@ -102,7 +103,8 @@ export function limitMessage(holders: TimerHolder[]): string {
     "Sheet Scout could not set up this spreadsheet's timer, which runs its work while " +
     'the panels are closed. Google allows 20 timers per account and all 20 are in use.' +
     list +
-    ' To free one, stop the schedule or watch of one of them (Enrich > Keep data fresh > Off, Research > Account ' +
-    'watch > Stop) or let its research or enrichment finish; Settings lists them all.'
+    ' To free one, stop the schedule or watch of one of them (Enrich > Keep data fresh > Off, Enrich > Keep ' +
+    'enriching new rows > Turn off, Research > Account watch > Stop) or let its research or enrichment finish; ' +
+    'Settings lists them all.'
   );
 }

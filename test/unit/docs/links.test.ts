@@ -25,6 +25,7 @@ const DESIGN = [
   'functions.md',
   'layout.md',
   'limits-and-scale.md',
+  'new-rows.md',
   'performance.md',
   'request-budget.md',
   'research.md',

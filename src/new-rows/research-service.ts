@@ -1,0 +1,129 @@
+// Research on new rows from the Enrich panel (research.ts holds the rules): saving it on a sheet that keeps enriching
+// its new rows, with its brief, depth, output and monthly limit, the figures confirmed first (nothing is saved until
+// the user confirms what a row and a month may cost; a changed depth or limit asks again), the confirmer's own timer
+// made (their account pays, so their timer launches) before anything is saved; and stopping it. Rows already on the
+// sheet, or filled before it was saved, are never owed to it.
+import { researchContext, withLock, type Research } from '../research/context';
+import { jsonSchemaProblems } from '../research/brief/json-schema-check';
+import { resolveOutput } from '../research/launch/launch-request';
+import { outputClashes } from '../research/brief/brief-template';
+import { parseTemplate } from '../research/brief/brief-template';
+import { reservationFor } from '../research/spending/depth';
+import { targetHeaders } from '../research/launch/launch-sheet';
+import { storedCap } from '../research/spending/guard-service';
+import { userMessage } from '../api/errors';
+import { myTimers, reserveTimer } from '../scheduler/timer';
+import { BUSY_MESSAGE } from '../shared/busy';
+import type { NewRowsResearchAnswer, NewRowsResearchRequest } from './contract';
+import type { NewRowsDeps } from './context';
+import { confirmFigures, isConfirmed, limitProblem, type NewRowsResearch } from './research';
+import { readList, readSettings, withSetting, writeList, writeSettings } from './state';
+import { newRowsState } from './service';
+
+const refused = (message: string): NewRowsResearchAnswer => ({ ok: false, message });
+
+/** The output, brief and figures of a request checked against the sheet: what to save, or the refusal. */
+function checkedResearch(
+  deps: NewRowsDeps,
+  r: Research,
+  sheetId: number,
+  request: NewRowsResearchRequest,
+): Omit<NewRowsResearch, 'savedBy' | 'confirmedAt' | 'timer' | 'lastRun'> | { message: string } {
+  const setting = readSettings(deps.store).find((entry) => entry.sheetId === sheetId);
+  if (!setting) return { message: 'Turn on "Keep enriching new rows" first: research runs on the rows it fills.' };
+  const output = resolveOutput(request.output, jsonSchemaProblems);
+  if (!output.ok) return { message: output.errors[0] ?? 'Check the output columns' };
+  const headers = targetHeaders(r.deps.grid, sheetId);
+  if (typeof headers === 'string') return { message: headers };
+  const template = parseTemplate(request.template, headers);
+  if (!template.ok) return { message: template.errors[0] ?? 'Check the brief' };
+  if (template.template.columns.length === 0)
+    return { message: 'The brief must name a column (like {Domain}): each new row is researched from its values.' };
+  const clashes = outputClashes(output.headers, headers, template.template.columns);
+  if (clashes.length > 0) return { message: clashes[0] };
+  const filled = output.headers.find((header) => setting.headers.includes(header));
+  if (filled)
+    return { message: `"${filled}" is filled by Keep enriching new rows: choose another column for the research.` };
+  const creditsPerRow = reservationFor(request.depth);
+  const problem = limitProblem(request.monthlyLimit, creditsPerRow, storedCap(r.document));
+  if (problem) return { message: problem };
+  return {
+    template: request.template,
+    depth: request.depth,
+    schema: output.schema,
+    mapping: output.mapping,
+    headers: output.headers,
+    creditsPerRow,
+    monthlyLimit: request.monthlyLimit,
+  };
+}
+
+/** Saves research on the active sheet's new rows once its figures are confirmed (answered with them until then). */
+export function saveNewRowsResearch(deps: NewRowsDeps, request: NewRowsResearchRequest): NewRowsResearchAnswer {
+  const { sheet } = deps.sheets.active();
+  if (sheet.targetProblem) return refused(`Nothing was saved. ${sheet.targetProblem}.`);
+  const r = researchContext();
+  const checked = checkedResearch(deps, r, sheet.id, request);
+  if ('message' in checked) return refused(checked.message);
+  const figures = confirmFigures(checked.monthlyLimit, checked.creditsPerRow);
+  if (!isConfirmed(request.confirmed, figures))
+    return { ok: true, message: 'Confirm the cost to save it.', confirm: figures, state: newRowsState(deps) };
+  const user = r.deps.client.getUser();
+  if (!user.ok) return refused(userMessage(user.error));
+  return withLock(
+    r,
+    30_000,
+    () => refused(BUSY_MESSAGE),
+    () => {
+      const settings = readSettings(deps.store);
+      const current = settings.find((entry) => entry.sheetId === sheet.id);
+      if (!current) return refused('"Keep enriching new rows" was turned off meanwhile: nothing was saved.');
+      const timer = reserveTimer(r.trigger, 'newRows', { ownTimer: true });
+      if (timer?.blocksSpending || timer?.closedPanelsOnly) return refused(`Nothing was saved. ${timer.message}`);
+      r.deps.grid.ensureHeaders(sheet.id, checked.headers);
+      const research: NewRowsResearch = {
+        ...checked,
+        savedBy: user.value.email,
+        confirmedAt: r.context.clock.now(),
+        timer: myTimers(r.trigger)[0] ?? null,
+        lastRun: current.research?.lastRun ?? null,
+      };
+      writeSettings(deps.store, withSetting(settings, sheet.id, { ...current, research, owed: 0 }));
+      clearOwed(deps, sheet.id);
+      const note = timer ? ` ${timer.message} New rows are researched when the timer runs.` : '';
+      return {
+        ok: true,
+        message:
+          `Researching the new rows of "${sheet.name}": up to ${figures.creditsPerRow} credits a row, at most ` +
+          `${figures.monthlyLimit} a month, paid by ${user.value.email}.${note}`,
+        confirm: null,
+        state: newRowsState(deps),
+      };
+    },
+  );
+}
+
+/** Rows filled before research was saved (or under an earlier one) are not owed to it. */
+function clearOwed(deps: NewRowsDeps, sheetId: number): void {
+  const list = readList(deps.records, sheetId);
+  if (list && list.owed.size > 0) writeList(deps.records, sheetId, { ...list, owed: new Map() });
+}
+
+/** Stops research on the active sheet's new rows (the rows keep being filled). */
+export function stopNewRowsResearch(deps: NewRowsDeps): NewRowsResearchAnswer {
+  const { sheet } = deps.sheets.active();
+  const r = researchContext();
+  return withLock(
+    r,
+    30_000,
+    () => refused(BUSY_MESSAGE),
+    () => {
+      const settings = readSettings(deps.store);
+      const current = settings.find((entry) => entry.sheetId === sheet.id);
+      if (!current?.research) return refused('Research on new rows is not on for this sheet.');
+      writeSettings(deps.store, withSetting(settings, sheet.id, { ...current, research: null, owed: 0 }));
+      clearOwed(deps, sheet.id);
+      return { ok: true, message: 'Stopped researching new rows.', confirm: null, state: newRowsState(deps) };
+    },
+  );
+}
