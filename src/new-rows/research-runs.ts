@@ -145,6 +145,8 @@ function launchUnderLock(deps: NewRowsDeps, r: Research, sheetId: number, credit
           requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
           storageProblem(plan.entries, r.deps.grid.cellsInUse()) ??
           (reserveTimer(r.trigger, 'research')?.blocksSpending ? 'no timer can collect the results' : null),
+        // Listed in the spending history as research on new rows, started by the editor who confirmed it.
+        run: 'new-rows',
       },
     );
     launched = outcome.entries.length;

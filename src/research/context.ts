@@ -21,6 +21,7 @@ import { newId } from '../platform/ids';
 import { activeSpreadsheet, flushWrites, type Spreadsheet } from '../platform/spreadsheet';
 import { tickNoteText } from './polling/tick-pacing';
 import type { RecordStores } from '../shared/storage/record-sheet';
+import { recordingHistory, SpendingHistory } from '../spending/history';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';
 const REPORTS_SHEET = 'Sheet Scout research reports';
@@ -47,6 +48,8 @@ export function researchContext(budgetMs?: number): Research {
   // ledger never needs.
   let client: JobDeps['client'] | null = null;
   const permits = documentCreatePermits(document);
+  const now = () => context.clock.now();
+  const spending = recordingHistory(new SpendingHistory(document, now), document, now);
   const deps: JobDeps = {
     get client() {
       return (client ??= context.userClient());
@@ -54,8 +57,9 @@ export function researchContext(budgetMs?: number): Research {
     grid: new SheetGrid(spreadsheet),
     ledger: new LedgerStore(
       new HiddenTable(spreadsheet, LEDGER_SHEET, LEDGER_HEADERS),
-      documentSpendJournal(document, capCalendar(document), () => context.clock.now()),
+      documentSpendJournal(document, capCalendar(document), now),
       permits,
+      spending,
     ),
     permits,
     reports: new ReportStore(new HiddenTable(spreadsheet, REPORTS_SHEET, ['task_id', 'parts', 'report'])),

@@ -96,6 +96,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
             fitToCap: request.fitToCap === true,
           },
           canFinish: (plan) => launchPreconditions(r, plan, (text) => (notice = text)),
+          run: 'launch',
         },
       );
       // The panel's settings for its next opening, launched or refused, in the records sheet (a brief of any length

@@ -4,6 +4,7 @@
 // (spend.ts: tags, create grants, records, the rows' status, the creates). A refused launch has written nothing.
 import type { LedgerEntry } from '../records/ledger';
 import { guardRoom, questionFit, type LaunchQuestion } from '../spending/spending-guard';
+import type { RunKind } from '../../spending/history';
 import type { JobDeps } from '../polling/jobs';
 import { readLaunchSheet } from './launch-sheet';
 import { planLaunch, type LaunchPlan, type LaunchPlanInput } from './plan';
@@ -62,7 +63,15 @@ function questionOf(
 export function runLaunch(
   deps: JobDeps,
   input: LaunchPlanInput,
-  options: LaunchChecks & { deadline: number },
+  options: LaunchChecks & {
+    deadline: number;
+    /**
+     * Why the launch runs: the kind of run it is listed as in the spending history (Settings > Spending), started by
+     * the account that pays (`input.payer`). Every caller that reserves credits says so: 'launch' (the panel), 'watch',
+     * 'new-rows' (research on new rows).
+     */
+    run: RunKind;
+  },
 ): LaunchOutcome {
   const sheet = readLaunchSheet(deps, input);
   const plan = planLaunch(sheet, input, deps.newId);
@@ -72,7 +81,7 @@ export function runLaunch(
   if (plan.entries.length > 0) {
     const { refused, overCap } = launchProblem(sheet, plan, input.depth, options);
     if (refused) return { plan, entries: [], refused, overCap: [], question: null };
-    launched = { entries: spendLaunch(deps, sheet, plan, input, options.deadline), overCap };
+    launched = { entries: spendLaunch(deps, sheet, plan, input, options.deadline, options.run), overCap };
   }
   return { plan, ...launched, refused: null, question: questionOf(deps, plan, options, launched.entries) };
 }

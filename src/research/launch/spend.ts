@@ -1,5 +1,6 @@
 // Spending a launch that passed every check (launch.ts): the output columns made where missing, row tags on the rows
-// whose key is shared, one create grant per record (create-permits.ts), the records saved before anything is sent,
+// whose key is shared, one create grant per record (create-permits.ts) and the run it is in the spending history (who
+// started it and why: src/spending/history.ts), the records saved before anything is sent,
 // the rows' `Queued` status, the creates until the deadline (the rest stays queued for the timer), and each row's
 // status after them.
 import type { LedgerEntry } from '../records/ledger';
@@ -8,6 +9,7 @@ import { writeRows, rowNeedsWrite } from '../rows/write-back';
 import { createQueued, type JobDeps } from '../polling/jobs';
 import type { LaunchSheet } from './launch-sheet';
 import type { LaunchPlan, LaunchPlanInput } from './plan';
+import type { RunKind } from '../../spending/history';
 
 /** Tags the plan's rows whose key is shared (a row tagged before keeps its tag) and puts each tag id into its record. */
 function tagPlannedRows(deps: JobDeps, sheet: LaunchSheet, plan: LaunchPlan): void {
@@ -28,12 +30,15 @@ export function spendLaunch(
   plan: LaunchPlan,
   input: LaunchPlanInput,
   deadline: number,
+  run: RunKind,
 ): LedgerEntry[] {
   if (input.outputHeaders) deps.grid.ensureHeaders(sheet.sheetId, input.outputHeaders);
   tagPlannedRows(deps, sheet, plan);
-  // The launch authorises one create per record (create-permits.ts), paid from its account.
+  // The launch authorises one create per record (create-permits.ts), paid from its account; its records name its run
+  // in the spending history (who started it, why and when).
   const launch = deps.newId();
-  plan.entries = plan.entries.map((entry) => ({ ...entry, launch }));
+  const started = { kind: run, startedBy: input.payer, at: deps.clock.now() };
+  plan.entries = plan.entries.map((entry) => ({ ...entry, launch, run: started }));
   deps.permits.grant(launch, plan.entries, input.payer);
   deps.ledger.save([...plan.superseded, ...plan.entries]);
   deps.ledger.save(writeRows(deps, plan.entries, new Map()));

@@ -216,7 +216,7 @@ export function recheckUnconfirmed(
 /**
  * "Send anyway": the given unconfirmed records (from `unconfirmedOf`) go back to the queue (the user accepted that
  * this may pay twice, from the account `payer`); each keeps counting its first create, which may have started
- * (`maybeStarted`).
+ * (`maybeStarted`). Each depth's records are one launch: a run of the spending history started by `payer`.
  */
 export function sendUnconfirmedAnyway(
   deps: JobDeps,
@@ -224,17 +224,18 @@ export function sendUnconfirmedAnyway(
   payer: string | null,
 ): LedgerEntry[] {
   const now = deps.clock.now();
-  const launch = deps.newId();
-  const requeued = unconfirmed.map((entry) => ({
-    ...entry,
-    state: 'queued' as const,
-    written: false,
-    updatedAt: now,
-    maybeStarted: (entry.maybeStarted ?? 0) + 1,
-    launch,
-  }));
-  // The user's "Send anyway" passed the cap (sendAgainProblem): it authorises one more create for each.
-  deps.permits.grant(launch, requeued, payer);
+  const requeued: LedgerEntry[] = [];
+  for (const depth of new Set(unconfirmed.map((entry) => entry.depth))) {
+    const launch = deps.newId();
+    const run = { kind: 'send-anyway' as const, startedBy: payer ?? '', at: now };
+    const again = { state: 'queued' as const, written: false, updatedAt: now, launch, run };
+    const group = unconfirmed
+      .filter((entry) => entry.depth === depth)
+      .map((entry) => ({ ...entry, ...again, maybeStarted: (entry.maybeStarted ?? 0) + 1 }));
+    // The user's "Send anyway" passed the cap (sendAgainProblem): it authorises one more create for each.
+    deps.permits.grant(launch, group, payer);
+    requeued.push(...group);
+  }
   deps.ledger.save(requeued);
   return requeued;
 }

@@ -24,6 +24,8 @@ export interface WatchMark {
   /** The row's Signals cell, once written, reported a change. */
   changed?: boolean;
 }
+import type { RecordOutcome, RunOpening, RunStart } from '../../spending/history';
+import { reservationFor, taskCost } from '../spending/depth';
 
 export type LedgerState =
   'queued' | 'sending' | 'unconfirmed' | 'created' | 'in_progress' | 'done' | 'failed' | 'error';
@@ -93,6 +95,8 @@ export interface LedgerEntry {
   watch?: WatchMark;
   /** The launch that authorised this record's create (create-permits.ts); absent in records of earlier versions. */
   launch?: string;
+  /** Who started the launch and why: its run in the spending history (src/spending/history.ts). */
+  run?: RunStart;
   /**
    * A finished task written into a row with "Write to selected row": no spending of this spreadsheet's (a task
    * launched here counts through its own record, one launched elsewhere does not count here).
@@ -221,4 +225,38 @@ export function statusText(entry: LedgerEntry): string {
     case 'error':
       return `Failed: ${entry.error ?? 'unknown reason'}`;
   }
+}
+
+/**
+ * What a saved record tells the spending history (src/spending/history.ts): a final record of a launch is charged (a
+ * finished task), gives all back (a failed one) or reserved nothing (a create the service refused, or never sent); a
+ * record sent again under another launch ("Send anyway") leaves its first launch (`previous`: the record as it was).
+ */
+export function spendingOutcomes(entry: LedgerEntry, previous: LedgerEntry | undefined): RecordOutcome[] {
+  const outcomes: RecordOutcome[] = [];
+  if (previous?.launch && previous.launch !== entry.launch)
+    outcomes.push({ launch: previous.launch, record: entry.id, outcome: 'moved', charged: 0 });
+  if (!entry.launch || !FINAL_STATES.includes(entry.state)) return outcomes;
+  const outcome = entry.state === 'done' ? 'done' : entry.state === 'failed' && entry.taskId ? 'failed' : 'refused';
+  const charged = outcome === 'done' ? taskCost('done', entry.agents) : 0;
+  return [...outcomes, { launch: entry.launch, record: entry.id, outcome, charged }];
+}
+
+/**
+ * The runs the spending history is to list for the saved records: each launch with a pending record that says who
+ * started it, with every record of that launch the store holds (`all`: a launch's records are all open, so loaded,
+ * until its first create: history.open is idempotent).
+ */
+export function spendingOpenings(changed: readonly LedgerEntry[], all: readonly LedgerEntry[]): RunOpening[] {
+  const starting = new Map(
+    changed.filter((entry) => entry.launch && entry.run && isPending(entry)).map((entry) => [entry.launch, entry]),
+  );
+  return [...starting.values()].map((first) => ({
+    ...(first.run as RunStart),
+    launch: first.launch as string,
+    at: first.launchedAt,
+    sheetId: first.row.sheetId,
+    reservation: reservationFor(first.depth),
+    records: all.filter((entry) => entry.launch === first.launch).map((entry) => entry.id),
+  }));
 }

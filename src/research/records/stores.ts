@@ -1,13 +1,11 @@
 // Persistence of research data in hidden sheets (TablePort): the ledger (one row per record, found by record id,
 // rewritten in batched runs) and the report store (one row per finished task: task id, part count, then the report
-// JSON in parts small enough for a cell), so a full report of any length, and the report of a row deleted since,
-// stays readable in the sidebar. Upserts are idempotent: a tick killed half-way and run again writes the same rows.
-// A tick and a panel poll read two narrow columns of every ledger row (the index state and the sheet: ledger.ts) and
-// whole only the records still open (and the panel its sheet's newest), so their cost follows the pending work, not
-// the history; the task ids and row tags are read when needed. Finished records leave the ledger, and their reports
-// the report store, RETENTION_DAYS after they closed: the service keeps every task (the account's history and "View
-// report" read it there), and what a finished task wrote into its row stays. A first-version ledger (its state column
-// headed "state") is rewritten once, on first read.
+// JSON in parts that fit a cell), so a report of any length, and the report of a row deleted since, stays readable.
+// Upserts are idempotent: a tick killed half-way and run again writes the same rows. A tick and a panel poll read two
+// narrow columns of every ledger row (the index state and the sheet: ledger.ts) and whole only the open records (and
+// the panel its sheet's newest): their cost follows the pending work, not the history. Finished records leave the
+// ledger, and their reports the store, RETENTION_DAYS after they closed (the service keeps every task; what a task
+// wrote into its row stays). A first-version ledger (its state column headed "state") is rewritten on first read.
 import type { TaskReport } from '../../api/types';
 import { joinText, splitText } from '../../shared/storage/text-parts';
 import {
@@ -19,6 +17,8 @@ import {
   LEDGER_HEADERS,
   needsRow,
   rowToEntry,
+  spendingOpenings,
+  spendingOutcomes,
   type DamagedRecord,
   type LedgerEntry,
 } from './ledger';
@@ -27,6 +27,7 @@ import { FINISHED_KEPT_DAYS } from '../contract';
 import { chargedCredits } from '../spending/spending-guard';
 import type { SpendChange, SpendJournal, SpentByDay } from '../spending/spend-journal';
 import type { CreatePermits } from '../spending/create-permits';
+import type { SpendingHistory } from '../../spending/history';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A finished record stays in the ledger (and in the Research panel's list of its sheet) this long after it closed. */
@@ -38,10 +39,7 @@ const COMPACT_AFTER_MS = 7 * DAY_MS;
 const DAMAGED_STATE = 'damaged';
 
 /** What the index says of one ledger row: its sheet, and the day it closed (null while open). */
-interface IndexRow {
-  sheetId: number;
-  closed: string | null;
-}
+type IndexRow = { sheetId: number; closed: string | null };
 
 const indexRowOf = (state: unknown, sheetId: unknown): IndexRow => ({
   sheetId: Number(sheetId),
@@ -57,22 +55,23 @@ export interface LedgerView {
 
 export class LedgerStore {
   private entries: LedgerEntry[] = [];
-  /** Record id -> position in `entries`. */
+  /** Record id -> position in `entries`, and -> 0-based ledger row (of the rows read whole). */
   private positions = new Map<string, number>();
-  /** Record id -> 0-based ledger row, of the rows read whole. */
   private rowsById = new Map<string, number>();
   /** The index of every ledger row, by 0-based row. */
   private index: IndexRow[] = [];
+  /** The damaged rows, and as read (by 0-based row). */
   private damagedRows: DamagedRecord[] = [];
-  /** The damaged rows as read, by 0-based row. */
   private damagedRaw: Array<{ at: number; row: readonly unknown[] }> = [];
 
   /** `journal`: what the records count against the cap, where no grid edit reaches (spend-journal.ts); `permits`:
-   * which records may give back what they did not use (each task once: create-permits.ts). */
+   * which records may give back what they did not use (each task once: create-permits.ts); `spending`: the runs'
+   * history (src/spending/history.ts: settled before the sheet write, opened after it, both idempotent). */
   constructor(
     private readonly table: TablePort,
     private readonly journal: SpendJournal | null = null,
     private readonly permits: Pick<CreatePermits, 'release'> | null = null,
+    private readonly spending: Pick<SpendingHistory, 'settle' | 'open'> | null = null,
   ) {}
 
   /** What the records have counted against the spending cap, by launch day, as the journal kept it. */
@@ -100,10 +99,7 @@ export class LedgerStore {
     const { header, rows } = this.table.readColumns(LEDGER_COLUMNS.state, 2);
     if (rows.length > 0 && String(header[0] ?? '') === FIRST_STATE_HEADER) return this.load();
     this.reset(rows.map(([state, sheetId]) => indexRowOf(state, sheetId)));
-    const wanted = new Set<number>();
-    this.index.forEach((row, at) => {
-      if (row.closed === null) wanted.add(at);
-    });
+    const wanted = new Set(this.index.flatMap((row, at) => (row.closed === null ? [at] : [])));
     if (view) {
       const ofSheet = this.index.flatMap((row, at) => (row.sheetId === view.sheetId ? [at] : []));
       for (const at of ofSheet.slice(-view.newest)) wanted.add(at);
@@ -185,6 +181,9 @@ export class LedgerStore {
       return { at: entry.launchedAt, credits: chargedCredits(entry) - before, entry };
     });
     this.journal?.add(spent.filter((change) => change.credits > 0));
+    this.spending?.settle(
+      changed.flatMap((entry) => spendingOutcomes(entry, this.entries[this.positions.get(entry.id) ?? -1])),
+    );
     // What counts less is given back once per task the add-in sent (a state a grid edit replays gives back nothing).
     const lower = spent.filter((change) => change.credits < 0 && !released.has(change.entry.id));
     const permitted = this.permits?.release(lower.map((change) => change.entry));
@@ -216,6 +215,7 @@ export class LedgerStore {
       this.index.push(...appendedIndex);
     }
     this.journal?.add(spent.filter(givesBack));
+    for (const opening of this.spending ? spendingOpenings(changed, this.entries) : []) this.spending?.open(opening);
   }
 
   private reset(index: IndexRow[]): void {

@@ -105,6 +105,7 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
         requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
         storageProblem(plan.entries, r.deps.grid.cellsInUse()) ??
         (reserveTimer(r.trigger, 'research')?.blocksSpending ? 'no timer can collect the results' : null),
+      run: 'watch',
     },
   );
   if (outcome.refused) return `Not started: ${outcome.refused.split('\n')[0]}`;

@@ -1,5 +1,6 @@
 // Kills executions at random port calls (as Apps Script's time limit would) and checks that the following ticks
-// always finish in the same sheet as an uninterrupted run, with no task created twice.
+// always finish in the same sheet as an uninterrupted run, with no task created twice, and that the spending history
+// (kept in the document's properties, killable too) lists each run with the credits the service's tasks moved.
 import { MemoryStore } from '../../../fakes/ports';
 import { documentCreatePermits } from '../../../../src/research/spending/create-permits';
 import { runLaunch } from '../../../../src/research/launch/launch';
@@ -9,6 +10,7 @@ import type { OutputMapping } from '../../../../src/research/records/ledger';
 import { LedgerStore, ReportStore } from '../../../../src/research/records/stores';
 import { FakeGrid, FakeService, FakeTable, idMaker, launchInput } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';
+import { recordingHistory, runId, SpendingHistory } from '../../../../src/spending/history';
 
 const SHEET = 1;
 const mapping: OutputMapping = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
@@ -44,16 +46,42 @@ function world(faults: boolean) {
     reports: new FakeTable(),
     newId: idMaker('c'),
     permits: documentCreatePermits(new MemoryStore()),
+    properties: new MemoryStore(),
   };
+}
+
+function history(w: ReturnType<typeof world>, wrap: <T extends object>(t: T) => T): SpendingHistory {
+  return new SpendingHistory(wrap(w.properties), () => w.clock.now());
+}
+
+/**
+ * Each run of the history against the service: what its records' tasks were reserved (10 each), charged (2 per agent
+ * of a finished task) and given back. Records are found by their launch in the ledger; each run's tasks by their ids.
+ */
+function historyAgainstService(w: ReturnType<typeof world>): Array<{ listed: unknown; service: unknown }> {
+  const records = new LedgerStore(w.ledger).load();
+  return history(w, (t) => t)
+    .list()
+    .runs.map((run) => {
+      const tasks = records
+        .filter((entry) => entry.launch && runId(entry.launch) === run.id && entry.taskId)
+        .map((entry) => w.service.tasks.find((task) => task.id === entry.taskId)!);
+      const charged = tasks.reduce((sum, task) => sum + (task.status === 'done' ? task.agents * 2 : 0), 0);
+      return {
+        listed: { reserved: run.reserved, charged: run.charged, givenBack: run.givenBack, open: run.open },
+        service: { reserved: tasks.length * 10, charged, givenBack: tasks.length * 10 - charged, open: 0 },
+      };
+    });
 }
 
 function deps(w: ReturnType<typeof world>, budget: { left: number } | null): JobDeps {
   const wrap = <T extends object>(t: T) => (budget ? killable(t, budget) : t);
+  const now = () => w.clock.now();
   return {
     client: wrap(w.service),
     grid: wrap(w.grid),
     permits: w.permits,
-    ledger: new LedgerStore(wrap(w.ledger)),
+    ledger: new LedgerStore(wrap(w.ledger), null, null, recordingHistory(history(w, wrap), wrap(w.properties), now)),
     reports: new ReportStore(wrap(w.reports)),
     clock: w.clock,
     newId: w.newId,
@@ -81,7 +109,7 @@ function run(seed: number | null, faults: boolean): ReturnType<typeof world> {
       companies.map((_, i) => i + 2),
       mapping,
     ),
-    { deadline: w.clock.now() + 60000, availableCredits: 500, reservationPerTask: 10 },
+    { deadline: w.clock.now() + 60000, availableCredits: 500, reservationPerTask: 10, run: 'launch' },
   );
   for (let round = 0; round < 40; round++) {
     w.clock.sleep(30000);
@@ -129,6 +157,9 @@ describe('crash consistency', () => {
         const briefs = w.service.tasks.map((task) => task.brief);
         expect(new Set(briefs).size).toBe(briefs.length);
         expect(briefs).toHaveLength(companies.length);
+        const runs = historyAgainstService(w);
+        expect(runs.length).toBeGreaterThan(0);
+        for (const { listed, service } of runs) expect(listed).toEqual(service);
       }
       expect(kills).toBeGreaterThan(30);
     },

@@ -60,6 +60,7 @@ const launchOptions = (clock: ManualClock) => ({
   deadline: clock.now() + 60000,
   availableCredits: 500,
   reservationPerTask: 10,
+  run: 'launch' as const,
 });
 
 /** Fresh stores over the same tables, as a new execution would have. */
@@ -145,6 +146,7 @@ describe('research jobs', () => {
       deadline: s.clock.now() + 1000,
       availableCredits: 120,
       reservationPerTask: 50,
+      run: 'launch',
     });
     expect(outcome.refused).toBe('Needs 150 credits (3 rows x 50), you have 120: try a lower depth or fewer rows');
     expect(s.service.createCalls).toBe(0);

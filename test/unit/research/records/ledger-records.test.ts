@@ -36,7 +36,7 @@ describe('ledger records', () => {
         again: false,
         payer: 'ana@example.com',
       },
-      { deadline: clock.now() + 60_000, availableCredits: null, reservationPerTask: 10 },
+      { deadline: clock.now() + 60_000, availableCredits: null, reservationPerTask: 10, run: 'launch' },
     );
     expect(outcome.refused).toBeNull();
     const row = table.rows[0];

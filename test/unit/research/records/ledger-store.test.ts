@@ -29,6 +29,7 @@ function finishedWorld(count: number) {
       deadline: world.clock.now() + 60_000,
       availableCredits: null,
       reservationPerTask: 10,
+      run: 'launch',
     });
   launch(Array.from({ length: count }, (_, i) => i + 2));
   for (let step = 0; step < 4; step++) {
@@ -55,6 +56,7 @@ describe('ledger store', () => {
       deadline: world.clock.now() + 60_000,
       availableCredits: null,
       reservationPerTask: 10,
+      run: 'launch',
     });
     world.ledgerTable.charsRead = 0;
     world.service.advance();

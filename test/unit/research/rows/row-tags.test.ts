@@ -21,6 +21,7 @@ function world(companies: string[]) {
       deadline: clock.now() + 600_000,
       availableCredits: null,
       reservationPerTask: 10,
+      run: 'launch',
     });
   const finish = () => {
     for (let i = 0; i < 5; i++) {

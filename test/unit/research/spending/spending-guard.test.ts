@@ -102,6 +102,7 @@ describe('spending guard', () => {
         deadline: clock.now() + 60_000,
         availableCredits: null,
         reservationPerTask: 10,
+        run: 'launch',
         guard: { cap: { daily: 25, monthly: null }, calendar: utc, fitToCap },
       });
     expect(launch([2, 3, 4], false)).toMatchObject({
@@ -137,6 +138,7 @@ describe('spending guard', () => {
         deadline: clock.now() + 60_000,
         availableCredits,
         reservationPerTask: 10,
+        run: 'launch',
         guard: { cap: { daily: 50, monthly: null }, calendar: utc, fitToCap: true },
       });
     expect(launch([2, 3], null).question).toBeNull();

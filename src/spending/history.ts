@@ -1,0 +1,317 @@
+// The spending history (Settings > Spending): every run that reserved credits from this spreadsheet (a research launch,
+// an account watch run, "Send anyway", research on new rows), with who started it, when, its rows, and the credits it
+// reserved, was charged and was given back, kept 90 days in the document's properties, where only the add-in writes
+// (an editor can change the hidden ledger sheet, not this). Any code that reserves credits opens a run here before it
+// sends anything (runLaunch's `spending` option), naming its kind and the account that pays.
+// Figures follow the service's billing: a run reserves its depth's budget for each of its records when it is opened;
+// a record whose create the service refused gives that back (nothing was reserved); a finished task is charged 2
+// credits per agent that ran and gives back the rest of its reservation; a failed task gives back all of it; a record
+// sent again with "Send anyway" leaves its first run (whose create may have started: counted as unknown) for the run
+// of the sending again. Each record is settled once: an open run keeps the fingerprints of its records still open
+// (about 8 bytes a record, chunked), so a settlement is idempotent (a tick killed after the history was written and
+// before the ledger was saved settles nothing twice, nor does a record an editor puts back to "in progress"), and
+// the history is written before the ledger (see stores.ts).
+// Sizing: a closed run is 55 to 65 bytes of JSON (who started it is an index into a list of accounts); the closed
+// runs' document is kept under RUNS_BUDGET_BYTES (64 KB of the document's 500 KB, in 8 KB chunks: some 1,000 runs,
+// eleven a day for 90 days); past it the oldest go early and the history says how many. An open run adds about 8
+// bytes per unsettled record (a 1,000-row watch run: 8 KB, gone when it closes). Runs started more than 90 days ago go
+// at the next opening. Pure over the store.
+import type { KeyValueStore } from '../ports';
+import {
+  chunkedGeneration,
+  readChunkedJson,
+  removeChunked,
+  utf8Bytes,
+  writeChunked,
+} from '../shared/storage/chunked-store';
+import { fingerprint } from '../shared/fingerprint';
+
+export type RunKind = 'launch' | 'watch' | 'send-anyway' | 'new-rows';
+export const RUN_KINDS: readonly RunKind[] = ['launch', 'watch', 'send-anyway', 'new-rows'];
+
+export const HISTORY_DAYS = 90;
+const DAY_MS = 86_400_000;
+export const RUNS_KEY = 'sheetscout.spending.runs';
+const OPEN_KEY_PREFIX = 'sheetscout.spending.open.';
+/** The closed runs' document stays under this (UTF-8 bytes of its JSON). */
+export const RUNS_BUDGET_BYTES = 64 * 1024;
+
+/** Who starts a run and why: what the caller that reserves credits says (runLaunch's `spending` option). */
+export interface RunStart {
+  kind: RunKind;
+  /** The Sheet Scout account that pays (its e-mail, from the token: GET /v1/user). */
+  startedBy: string;
+}
+
+/** A run as it is opened: its launch, the sheet, its records and each record's reservation. */
+export interface RunOpening extends RunStart {
+  launch: string;
+  at: number;
+  sheetId: number;
+  reservation: number;
+  records: readonly string[];
+}
+
+/** How one record of a run ended (records of runs the history does not know are ignored). */
+export interface RecordOutcome {
+  launch: string;
+  record: string;
+  /** done: charged `charged`; failed: all given back; refused: nothing was reserved; moved: sent again elsewhere. */
+  outcome: 'done' | 'failed' | 'refused' | 'moved';
+  charged: number;
+}
+
+/** A run as the history lists it. */
+export interface SpendingRun {
+  id: string;
+  kind: RunKind;
+  startedBy: string;
+  at: number;
+  sheetId: number;
+  rows: number;
+  reserved: number;
+  charged: number;
+  givenBack: number;
+  /** Records not settled yet (queued, running, or waiting for the user's answer to a lost create). */
+  open: number;
+  /** Creates whose answer was lost and that were sent again: each may have reserved (and been billed) unseen. */
+  unknown: number;
+}
+
+interface Figures {
+  reserved: number;
+  charged: number;
+  givenBack: number;
+  unknown: number;
+}
+
+/** The open part of a run: its figures so far and its unsettled records' fingerprints. */
+interface OpenRun extends Figures {
+  /** Fingerprints of the records not settled yet. */
+  records: string[];
+  /** Records are known by two fingerprints (one collided when the run was opened). */
+  wide: boolean;
+}
+
+/** A run in the runs document: [id, kind, who (index in people), at, sheet, rows, reservation, R, C, G, U, open]. */
+type StoredRun = [string, number, number, number, number, number, number, number, number, number, number, number];
+
+interface RunsDocument {
+  people: string[];
+  runs: StoredRun[];
+  /** Runs removed before their 90 days to stay within RUNS_BUDGET_BYTES. */
+  dropped: number;
+}
+
+/** The run id of a launch: two fingerprints (short, and no two launches of a spreadsheet share one). */
+export function runId(launch: string): string {
+  return `${fingerprint(launch)}.${fingerprint(`#${launch}`)}`;
+}
+
+const recordKey = (record: string, wide: boolean) =>
+  wide ? `${fingerprint(record)}.${fingerprint(`#${record}`)}` : fingerprint(record);
+
+function emptyDocument(): RunsDocument {
+  return { people: [], runs: [], dropped: 0 };
+}
+
+function readDocument(store: KeyValueStore): RunsDocument {
+  const parsed = readChunkedJson(store, RUNS_KEY) as Partial<RunsDocument> | null;
+  if (!parsed || !Array.isArray(parsed.runs) || !Array.isArray(parsed.people)) return emptyDocument();
+  return { people: parsed.people, runs: parsed.runs, dropped: Number(parsed.dropped) || 0 };
+}
+
+function readOpen(store: KeyValueStore, id: string): OpenRun | null {
+  const parsed = readChunkedJson(store, OPEN_KEY_PREFIX + id) as OpenRun | null;
+  return parsed && Array.isArray(parsed.records) ? parsed : null;
+}
+
+function toRun(stored: StoredRun, people: string[], open: OpenRun | null): SpendingRun {
+  const [id, kind, who, at, sheetId, rows, , reserved, charged, givenBack, unknown, openCount] = stored;
+  const figures = open ?? { reserved, charged, givenBack, unknown };
+  return {
+    id,
+    kind: RUN_KINDS[kind] ?? 'launch',
+    startedBy: people[who] ?? '',
+    at,
+    sheetId,
+    rows,
+    reserved: figures.reserved,
+    charged: figures.charged,
+    givenBack: figures.givenBack,
+    unknown: figures.unknown,
+    open: open ? open.records.length : openCount,
+  };
+}
+
+export class SpendingHistory {
+  /** The runs document as last read or written, by its generation (saves call open() often: parsed once). */
+  private cached: { generation: string | null; document: RunsDocument } | null = null;
+
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly now: () => number,
+  ) {}
+
+  private document(): RunsDocument {
+    const generation = chunkedGeneration(this.store, RUNS_KEY);
+    if (this.cached?.generation !== generation) this.cached = { generation, document: readDocument(this.store) };
+    return this.cached.document;
+  }
+
+  /**
+   * Lists a new run, with every record open and the depth's reservation of each counted as reserved (idempotent: a
+   * run already listed, or once listed and pruned since, is left as it is).
+   */
+  open(run: RunOpening): void {
+    if (run.records.length === 0) return;
+    const id = runId(run.launch);
+    const document = this.document();
+    if (document.runs.some((entry) => entry[0] === id)) return;
+    const narrow = new Set(run.records.map((record) => recordKey(record, false)));
+    const wide = narrow.size < run.records.length;
+    let who = document.people.indexOf(run.startedBy);
+    if (who < 0) who = document.people.push(run.startedBy) - 1;
+    const reserved = run.reservation * run.records.length;
+    const stored: StoredRun = [
+      id,
+      RUN_KINDS.indexOf(run.kind),
+      who,
+      run.at,
+      run.sheetId,
+      run.records.length,
+      run.reservation,
+      reserved,
+      0,
+      0,
+      0,
+      run.records.length,
+    ];
+    // The open part first (kept when an interrupted opening wrote it): a run listed open always has it.
+    if (!readOpen(this.store, id))
+      this.writeOpen(id, {
+        reserved,
+        charged: 0,
+        givenBack: 0,
+        unknown: 0,
+        records: run.records.map((record) => recordKey(record, wide)),
+        wide,
+      });
+    this.writeDocument({ ...document, runs: [...document.runs.filter((entry) => entry[0] !== id), stored] });
+  }
+
+  /**
+   * Settles records: each once, while its run is open (an outcome of a record already settled, or of a run the
+   * history does not know, changes nothing). A run whose records are all settled is closed.
+   */
+  settle(outcomes: readonly RecordOutcome[]): void {
+    if (outcomes.length === 0) return;
+    const byRun = new Map<string, RecordOutcome[]>();
+    for (const outcome of outcomes)
+      byRun.set(runId(outcome.launch), [...(byRun.get(runId(outcome.launch)) ?? []), outcome]);
+    for (const [id, settled] of byRun) {
+      const open = readOpen(this.store, id);
+      if (!open) continue;
+      const document = this.document();
+      const stored = document.runs.find((entry) => entry[0] === id);
+      if (!stored) continue;
+      if (!applyOutcomes(open, settled, stored[6])) continue;
+      if (open.records.length > 0) {
+        this.writeOpen(id, open);
+        continue;
+      }
+      stored.splice(7, 5, open.reserved, open.charged, open.givenBack, open.unknown, 0);
+      // The closed figures first, then the open part goes (a run listed closed never reads it).
+      this.writeDocument(document);
+      removeChunked(this.store, OPEN_KEY_PREFIX + id);
+    }
+  }
+
+  /** The runs of the last 90 days, newest first, and how many were removed early to stay within storage. */
+  list(): { runs: SpendingRun[]; dropped: number } {
+    const document = this.document();
+    const since = this.now() - HISTORY_DAYS * DAY_MS;
+    const runs = document.runs
+      .filter((stored) => stored[3] >= since)
+      .map((stored) => toRun(stored, document.people, stored[11] > 0 ? readOpen(this.store, stored[0]) : null))
+      .sort((a, b) => b.at - a.at);
+    return { runs, dropped: document.dropped };
+  }
+
+  private writeOpen(id: string, open: OpenRun): void {
+    writeChunked(this.store, OPEN_KEY_PREFIX + id, JSON.stringify(open));
+  }
+
+  /**
+   * Writes the runs document without the runs older than 90 days (their open part goes too), and without the oldest
+   * closed runs while it is over its budget (counted as dropped).
+   */
+  private writeDocument(document: RunsDocument): void {
+    const since = this.now() - HISTORY_DAYS * DAY_MS;
+    const expired = document.runs.filter((stored) => stored[3] < since);
+    let runs = document.runs.filter((stored) => stored[3] >= since).sort((a, b) => a[3] - b[3]);
+    let dropped = document.dropped;
+    const size = (list: StoredRun[]) => utf8Bytes(JSON.stringify({ ...document, runs: list, dropped }));
+    while (runs.length > 1 && size(runs) > RUNS_BUDGET_BYTES) {
+      const oldest = runs.findIndex((stored) => stored[11] === 0);
+      if (oldest < 0) break;
+      runs = runs.filter((_, index) => index !== oldest);
+      dropped++;
+    }
+    const used = new Set(runs.map((stored) => stored[2]));
+    const people = document.people.map((person, index) => (used.has(index) ? person : ''));
+    const written: RunsDocument = { people, runs, dropped };
+    writeChunked(this.store, RUNS_KEY, JSON.stringify(written));
+    this.cached = { generation: chunkedGeneration(this.store, RUNS_KEY), document: written };
+    for (const stored of expired) if (stored[11] > 0) removeChunked(this.store, OPEN_KEY_PREFIX + stored[0]);
+  }
+}
+
+/** Applies outcomes to an open run whose records each reserved `reservation`; whether anything changed. */
+function applyOutcomes(open: OpenRun, outcomes: readonly RecordOutcome[], reservation: number): boolean {
+  const waiting = new Set(open.records);
+  let changed = false;
+  for (const outcome of outcomes) {
+    const key = recordKey(outcome.record, open.wide);
+    if (!waiting.delete(key)) continue;
+    changed = true;
+    if (outcome.outcome === 'done') {
+      const charged = Math.min(reservation, Math.max(0, outcome.charged));
+      open.charged += charged;
+      open.givenBack += reservation - charged;
+    } else if (outcome.outcome === 'failed') open.givenBack += reservation;
+    else {
+      open.reserved -= reservation;
+      if (outcome.outcome === 'moved') open.unknown += 1;
+    }
+  }
+  if (changed) open.records = open.records.filter((key) => waiting.has(key));
+  return changed;
+}
+
+/** Set when a write of the history failed (the document's properties full): the history says it may miss runs. */
+export const INCOMPLETE_KEY = 'sheetscout.spending.incomplete';
+
+/**
+ * The history as the research ledger writes it: a write the document's full properties refuse never stops research
+ * (its results and money come first); the history notes since when it may miss runs instead.
+ */
+export function recordingHistory(history: SpendingHistory, store: KeyValueStore, now: () => number) {
+  const guarded =
+    <T>(write: (value: T) => void) =>
+    (value: T): void => {
+      try {
+        write(value);
+      } catch {
+        try {
+          if (store.get(INCOMPLETE_KEY) === null) store.set(INCOMPLETE_KEY, String(now()));
+        } catch {
+          // Nothing more can be written: the history shows what it holds.
+        }
+      }
+    };
+  return {
+    open: guarded((run: RunOpening) => history.open(run)),
+    settle: guarded((outcomes: readonly RecordOutcome[]) => history.settle(outcomes)),
+  };
+}
