@@ -9,6 +9,7 @@ import * as enrichment from './enrichment/endpoints';
 import * as newRows from './new-rows/endpoints';
 import * as research from './research/endpoints';
 import * as scheduler from './scheduler/endpoints';
+import * as spending from './spending/endpoints';
 
 declare const global: Record<string, unknown>;
 
@@ -143,6 +144,10 @@ global.getSpendingGuard = research.getSpendingGuard;
 global.setSpendingGuard = research.setSpendingGuard;
 global.checkUnconfirmedResearch = research.checkUnconfirmedResearch;
 global.sendUnconfirmedResearchAnyway = research.sendUnconfirmedResearchAnyway;
+
+// --- Spending history (Settings > Spending) ---
+global.getSpendingHistory = spending.getSpendingHistory;
+global.exportSpendingHistory = spending.exportSpendingHistory;
 
 // --- Time-driven trigger (the document's one shared timer: research polling and enrichment continuation) ---
 

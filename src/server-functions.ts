@@ -6,10 +6,12 @@ import type * as newRowsEndpoints from './new-rows/endpoints';
 import type * as searchEndpoints from './search/endpoints';
 import type * as tablesEndpoints from './tables/endpoints';
 import type * as researchEndpoints from './research/endpoints';
+import type * as spendingEndpoints from './spending/endpoints';
 
 export type ServerFunctions = typeof accountEndpoints &
   typeof enrichmentEndpoints &
   typeof newRowsEndpoints &
   typeof searchEndpoints &
   typeof tablesEndpoints &
-  typeof researchEndpoints;
+  typeof researchEndpoints &
+  typeof spendingEndpoints;

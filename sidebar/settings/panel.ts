@@ -11,6 +11,7 @@ import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { requestBudgetSection } from './request-budget';
 import { spendingGuardSection } from './spending-guard';
 import { keptSpreadsheetsSection } from './kept-spreadsheets';
+import { spendingHistorySection } from './spending-history';
 
 let app: HTMLElement;
 let busy = false;
@@ -181,6 +182,7 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
     sharingSection(state),
     state?.connected ? requestBudgetSection() : null,
     state?.connected ? spendingGuardSection() : null,
+    state?.connected ? spendingHistorySection() : null,
     state?.connected ? keptSpreadsheetsSection() : null,
   );
   for (const control of Array.from(app.querySelectorAll('button, input')))

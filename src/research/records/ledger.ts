@@ -95,8 +95,8 @@ export interface LedgerEntry {
   watch?: WatchMark;
   /** The launch that authorised this record's create (create-permits.ts); absent in records of earlier versions. */
   launch?: string;
-  /** Who started the launch and why: its run in the spending history (src/spending/history.ts). */
-  run?: RunStart;
+  /** Who started the launch, why and when: its run in the spending history (src/spending/history.ts). */
+  run?: RunStart & { at: number };
   /**
    * A finished task written into a row with "Write to selected row": no spending of this spreadsheet's (a task
    * launched here counts through its own record, one launched elsewhere does not count here).
@@ -252,9 +252,8 @@ export function spendingOpenings(changed: readonly LedgerEntry[], all: readonly 
     changed.filter((entry) => entry.launch && entry.run && isPending(entry)).map((entry) => [entry.launch, entry]),
   );
   return [...starting.values()].map((first) => ({
-    ...(first.run as RunStart),
+    ...(first.run as RunStart & { at: number }),
     launch: first.launch as string,
-    at: first.launchedAt,
     sheetId: first.row.sheetId,
     reservation: reservationFor(first.depth),
     records: all.filter((entry) => entry.launch === first.launch).map((entry) => entry.id),

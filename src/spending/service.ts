@@ -1,0 +1,83 @@
+// Settings > Spending: the spending history as the panel lists it (each run's sheet named as it is now, the times in
+// the spreadsheet's zone) and its export to a sheet the user names: plain values (text with Sheets' text prefix, so
+// an e-mail or a sheet name never becomes a formula; numbers as numbers), one row per run under a header row, into a
+// new sheet, or over an existing one's contents only once the user confirmed replacing them.
+import { appContext } from '../platform/app-context';
+import { exportSheet, sheetNamesById } from '../platform/sheets/spending';
+import { formatInSpreadsheetZone, spreadsheetTimeZone } from '../platform/spreadsheet';
+import { safeText, type CellValue } from '../shared/cell-values';
+import {
+  RUN_KIND_LABELS,
+  type SpendingExportAnswer,
+  type SpendingExportRequest,
+  type SpendingHistoryDto,
+  type SpendingRunDto,
+} from './contract';
+import { HISTORY_DAYS, INCOMPLETE_KEY, SpendingHistory } from './history';
+
+export const EXPORT_HEADERS = [
+  'Started',
+  'Run',
+  'Started by',
+  'Sheet',
+  'Rows',
+  'Credits reserved',
+  'Charged',
+  'Given back',
+  'Still open',
+  'Creates that may have started unseen',
+  'Run id',
+];
+const SHEET_NAME_CHARS = 100;
+
+/** The spreadsheet's spending history, newest first. */
+export function historyDto(): SpendingHistoryDto {
+  const context = appContext();
+  const document = context.documentStore();
+  const { runs, dropped } = new SpendingHistory(document, () => context.clock.now()).list();
+  const names = runs.length > 0 ? sheetNamesById() : new Map<number, string>();
+  const incomplete = Number(document.get(INCOMPLETE_KEY));
+  return {
+    runs: runs.map((run) => ({ ...run, sheetName: names.get(run.sheetId) ?? '' })),
+    days: HISTORY_DAYS,
+    dropped,
+    incompleteSince: incomplete > 0 ? incomplete : null,
+    timeZone: spreadsheetTimeZone(),
+  };
+}
+
+/** One run as an export row. */
+function exportRow(run: SpendingRunDto): CellValue[] {
+  return [
+    safeText(formatInSpreadsheetZone(run.at, 'yyyy-MM-dd HH:mm')),
+    safeText(RUN_KIND_LABELS[run.kind]),
+    safeText(run.startedBy),
+    safeText(run.sheetName || '(deleted sheet)'),
+    run.rows,
+    run.reserved,
+    run.charged,
+    run.givenBack,
+    run.open,
+    run.unknown,
+    safeText(run.id),
+  ];
+}
+
+/** Writes the history into the named sheet (made when absent; one holding data only when `replace` confirms it). */
+export function exportHistory(request: SpendingExportRequest): SpendingExportAnswer {
+  const name = request.sheetName.trim();
+  if (name === '' || name.length > SHEET_NAME_CHARS)
+    return { ok: false, message: `Name the sheet to export to (1 to ${SHEET_NAME_CHARS} characters)` };
+  const { runs } = historyDto();
+  const rows = [EXPORT_HEADERS.map((header) => safeText(header)), ...runs.map(exportRow)];
+  const written = exportSheet(name, rows, request.replace === true);
+  if (written === 'filled')
+    return {
+      ok: false,
+      confirmReplace: true,
+      message: `"${name}" already holds data: replace its contents with the spending history?`,
+    };
+  if (written !== 'written') return { ok: false, message: written };
+  const count = runs.length;
+  return { ok: true, message: `Exported ${count} run${count === 1 ? '' : 's'} to "${name}" (values, no formulas)` };
+}
