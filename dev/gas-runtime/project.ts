@@ -52,6 +52,12 @@ export interface ProjectOptions {
   manifest?: Manifest | null;
   /** Undocumented behaviours (default DEFAULT_BEHAVIOURS). */
   behaviours?: Partial<Behaviours>;
+  /**
+   * UrlFetch host routes, as a hosts file would set them: a request to an origin listed here (say
+   * `https://hooks.slack.com`) is sent to the base URL given for it instead (`http://127.0.0.1:8787/webhooks/slack`),
+   * its path and query kept; the script, the request log and error texts see the address it asked for.
+   */
+  hostRoutes?: Record<string, string>;
 }
 
 /** The part of appsscript.json the emulator reads. */
@@ -126,6 +132,7 @@ export interface ProjectShared {
   /** The manifest's oauthScopes (null: not listed, every call allowed). */
   scopes: ReadonlySet<string> | null;
   behaviours: Behaviours;
+  hostRoutes: Record<string, string>;
   properties: { script: PropertyStore; user(email?: string): PropertyStore };
   caches: { script: CacheStore; user(email?: string): CacheStore };
   triggers: TriggerRegistry;
@@ -260,6 +267,7 @@ export class GasProject {
             : null,
       ),
       behaviours: { ...DEFAULT_BEHAVIOURS, ...options.behaviours },
+      hostRoutes: { ...options.hostRoutes },
       properties: this.properties,
       caches: this.cache,
       triggers: new TriggerRegistry(),

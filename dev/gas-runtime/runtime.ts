@@ -144,6 +144,7 @@ export class GasRuntime {
       limits: this.limits,
       addOn: shared.addOn,
       behaviours: shared.behaviours,
+      hostRoutes: shared.hostRoutes,
       spreadsheet: this.spreadsheet,
       owner: this.owner,
       scriptId: shared.scriptId,

@@ -135,6 +135,8 @@ export interface ServiceEnv {
   /** Published editor add-on rules: one time-driven trigger per user per document, at most hourly. */
   addOn: boolean;
   behaviours: Behaviours;
+  /** UrlFetch host routes (ProjectOptions.hostRoutes): origin -> the base URL its requests go to. */
+  hostRoutes: Record<string, string>;
   spreadsheet: SpreadsheetModel;
   /** Owner of the spreadsheet and the script (the first known user). */
   owner: string;

@@ -3,6 +3,7 @@
 // an account's research tasks, and the money oracle (what a token's research reserved, charged and refunded per day).
 import * as http from 'node:http';
 import type { CreditMovements, LedgerDay } from './research/tasks';
+import type { ReceivedPost } from './webhooks/receiver';
 
 export interface FaultSpec {
   route:
@@ -61,7 +62,7 @@ export interface SeededCompany {
 }
 
 /** The sandbox's record of a token's research credits, as its tasks keep it (tasks.ts). */
-export type { CreditMovements, LedgerDay };
+export type { CreditMovements, LedgerDay, ReceivedPost };
 
 /** The money oracle's record of one token: its account's name and its days with any movement, oldest first. */
 export interface TokenLedger {
@@ -215,6 +216,16 @@ export class SandboxControl {
   /** The token's account's research tasks (the first 100), as GET /v1/deep_research_tasks lists them. */
   tasks(token: string): Promise<Array<{ id: string; brief: string; status: string; agents: number }>> {
     return this.call('GET', '/v1/deep_research_tasks?limit=100', undefined, token);
+  }
+
+  /** Every post the webhook receiver got (Slack's and Google Chat's stand-ins), oldest first, refused ones too. */
+  async webhookPosts(): Promise<ReceivedPost[]> {
+    return (await this.call<{ posts: ReceivedPost[] }>('GET', '/_sandbox/webhooks')).posts;
+  }
+
+  /** The next `count` webhook posts are answered `status` (e.g. 503, 429, Slack's 404 no_service) instead. */
+  scriptWebhookAnswers(status: number, count = 1, retryAfterSeconds?: number): Promise<unknown> {
+    return this.call('POST', '/_sandbox/webhooks/answers', { status, count, retryAfterSeconds });
   }
 
   /** Available credits of the token's account, as GET /v1/user reports them. */

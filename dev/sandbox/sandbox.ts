@@ -1,5 +1,6 @@
 // The sandbox's whole state in one object: clock, accounts, company index and ranking, research planner and task
-// engine, tables and templates, faults and per-route request counts, with reset back to the seed state.
+// engine, tables and templates, faults and per-route request counts, the webhook receiver, with reset back to the seed
+// state.
 import { Accounts } from './accounts';
 import { SandboxClock, type ClockMode } from './clock';
 import { CompanyIndex } from './companies/company-index';
@@ -10,6 +11,7 @@ import { ResearchPlanner } from './research/research-planner';
 import { TableStore } from './tables';
 import { TaskEngine } from './research/tasks';
 import { RateLimiter } from './http/rate-limit';
+import { WebhookReceiver } from './webhooks/receiver';
 
 export const DEFAULT_SEED = 20250602;
 /** Enrichment of a pending domain at speed 1. */
@@ -35,6 +37,8 @@ export class Sandbox {
   readonly hostile = new HostileText();
   readonly rateLimit: RateLimiter;
   readonly stats = new Map<string, number>();
+  /** Slack's and Google Chat's incoming webhooks, stood in for (webhooks/receiver.ts). */
+  readonly webhooks = new WebhookReceiver();
 
   constructor(readonly options: SandboxOptions) {
     this.clock = new SandboxClock(options.clock);
@@ -79,5 +83,6 @@ export class Sandbox {
     this.hostile.clear();
     this.rateLimit.configure(this.options.rateLimitPerSecond ?? null);
     this.stats.clear();
+    this.webhooks.reset();
   }
 }

@@ -1,8 +1,9 @@
 // UrlFetchApp over real HTTP: request building as Apps Script does it (method, headers, payload as
 // string / bytes / Blob / form-encoded object, contentType, followRedirects, timeoutSeconds,
 // muteHttpExceptions), Google's exception texts for failing status codes and network errors, HTTPResponse
-// and Blob objects, the per-user daily quota (each request of a fetchAll counts), the request log, and the modelled
-// time of each round (costs.ts: the latency the service states in a header, which the bundle never sees).
+// and Blob objects, the per-user daily quota (each request of a fetchAll counts), the request log, the modelled time of
+// each round (costs.ts: the latency the service states in a header, which the bundle never sees), and host routes
+// (a request to a listed origin goes to a local stand-in, as a hosts file would send it).
 import { GasError, Msg } from '../errors';
 import type { WireRequest, WireResult } from '../http/sync-http';
 import type { ServiceContext, ServiceEnv } from '../state';
@@ -80,6 +81,16 @@ function prepare(
     },
     mute: options.muteHttpExceptions === true,
   };
+}
+
+/** Where a request goes: to a host route's base URL when its origin has one (path and query kept), else as asked. */
+export function routed(url: string, routes: Record<string, string>): string {
+  for (const [origin, target] of Object.entries(routes)) {
+    const rest = url.slice(origin.length);
+    if (url.toLowerCase().startsWith(origin.toLowerCase()) && (rest === '' || /^[/?#]/.test(rest)))
+      return target + rest;
+  }
+  return url;
 }
 
 function networkMessage(result: Extract<WireResult, { ok: false }>, url: string): string {
@@ -181,7 +192,7 @@ export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string,
     const started = Date.now();
     const results = env
       .http()
-      .fetchAll(wires)
+      .fetchAll(wires.map((wire) => ({ ...wire, url: routed(wire.url, env.hostRoutes) })))
       .map((result, i) => {
         const stated = withoutStatedLatency(result, modelledTimeouts[i]);
         if (!exec.manualClock || stated.latencyMs <= modelledTimeouts[i]) return stated;

@@ -1,7 +1,8 @@
 // The control API under /_sandbox/ (no authentication; for tests, benchmarks and the playground): reset, account
 // credits and plan, clock, fault injection, forcing a task to fail mid-run, seeding an account's older tasks, request
 // counts, seeded company listing, changes of a company's facts, configuration (enrichment delay, per-token rate limit),
-// and the money oracle: the credits each token's research reserved, charged and refunded per UTC day.
+// the money oracle: the credits each token's research reserved, charged and refunded per UTC day; and what the webhook
+// receiver was posted (and the answers it is to give next).
 import { SIZE_BUCKETS } from '../companies/company-vocabulary';
 import { isoTime } from '../clock';
 import { parseFaultConfig } from './faults';
@@ -214,6 +215,23 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
       method: 'GET',
       pattern: /^\/_sandbox\/ledger\/([^/]+)$/,
       handle: (request) => ok(tokenLedger(sandbox, request.params[0])),
+    },
+    { method: 'GET', pattern: /^\/_sandbox\/webhooks$/, handle: () => ok({ posts: sandbox.webhooks.posts }) },
+    { method: 'DELETE', pattern: /^\/_sandbox\/webhooks$/, handle: () => (sandbox.webhooks.reset(), ok({})) },
+    {
+      method: 'POST',
+      pattern: /^\/_sandbox\/webhooks\/answers$/,
+      handle: (request) => {
+        const body = bodyObject(request.body);
+        const status = Number(body.status);
+        const count = body.count === undefined ? 1 : Number(body.count);
+        const retryAfter = body.retryAfterSeconds === undefined ? undefined : Number(body.retryAfterSeconds);
+        if (!Number.isInteger(status) || status < 400 || status > 599) throw new HttpError(400, 'status: 400 to 599');
+        if (!Number.isInteger(count) || count < 1 || count > 1000) throw new HttpError(400, 'count: 1 to 1000');
+        if (retryAfter !== undefined && !(retryAfter >= 0)) throw new HttpError(400, 'retryAfterSeconds: 0 or more');
+        sandbox.webhooks.script(status, count, retryAfter);
+        return ok({ scripted: count });
+      },
     },
     { method: 'GET', pattern: /^\/_sandbox\/stats$/, handle: () => ok(Object.fromEntries(sandbox.stats)) },
     { method: 'POST', pattern: /^\/_sandbox\/stats\/reset$/, handle: () => (sandbox.stats.clear(), ok({})) },

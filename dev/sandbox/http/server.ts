@@ -1,6 +1,6 @@
 // The sandbox HTTP server (loopback only): routes /v1 requests through request counting, the per-token rate limit,
-// fault injection and bearer
-// authentication to the service handlers, routes /_sandbox/ to the control API, and answers JSON throughout.
+// fault injection and bearer authentication to the service handlers, /_sandbox/ to the control API, and /webhooks/ to
+// the stand-ins of Slack's and Google Chat's incoming webhooks (webhooks/receiver.ts); answers JSON but for those.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authenticate } from '../accounts';
@@ -11,6 +11,8 @@ import { errorResponse, HttpError, parseJsonBody, readBody, sendJson, type JsonR
 import { DEFAULT_SEED, Sandbox } from '../sandbox';
 import { serviceRoutes, type ServiceRoute } from './service-routes';
 import { checkRateLimit } from './rate-limit';
+import { isoTime } from '../clock';
+import type { WebhookService } from '../webhooks/receiver';
 
 export interface StartOptions {
   /** 0 picks a free port; default 8787. */
@@ -88,8 +90,20 @@ class SandboxServer {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       const method = request.method ?? 'GET';
       const bodyText = BODY_METHODS.has(method) ? await readBody(request) : '';
+      const webhook = /^\/webhooks\/(slack|chat)(\/.*)$/.exec(url.pathname);
       if (url.pathname.startsWith('/_sandbox/')) this.handleControl(method, url, bodyText, response);
-      else await this.handleService(request, method, url, bodyText, response);
+      else if (webhook) {
+        const at = isoTime(this.sandbox.now());
+        const service = webhook[1] as WebhookService;
+        const reply = this.sandbox.webhooks.handle(service, webhook[2], url.searchParams, method, bodyText, at);
+        const payload = Buffer.from(reply.body, 'utf8');
+        response.writeHead(reply.status, {
+          'content-type': reply.type,
+          'content-length': String(payload.length),
+          ...reply.headers,
+        });
+        response.end(payload);
+      } else await this.handleService(request, method, url, bodyText, response);
     } catch (error) {
       if (!response.headersSent) sendJson(response, errorResponse(error));
     }
