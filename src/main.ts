@@ -10,6 +10,7 @@ import * as newRows from './new-rows/endpoints';
 import * as research from './research/endpoints';
 import * as scheduler from './scheduler/endpoints';
 import * as spending from './spending/endpoints';
+import * as digest from './digest/endpoints';
 
 declare const global: Record<string, unknown>;
 
@@ -148,6 +149,12 @@ global.sendUnconfirmedResearchAnyway = research.sendUnconfirmedResearchAnyway;
 // --- Spending history (Settings > Spending) ---
 global.getSpendingHistory = spending.getSpendingHistory;
 global.exportSpendingHistory = spending.exportSpendingHistory;
+
+// --- Digest (Settings > Digest; posted by the shared timer) ---
+global.getDigest = digest.getDigest;
+global.setDigest = digest.setDigest;
+global.removeDigest = digest.removeDigest;
+global.sendDigestNow = digest.sendDigestNow;
 
 // --- Time-driven trigger (the document's one shared timer: research polling and enrichment continuation) ---
 

@@ -7,6 +7,7 @@ import type * as searchEndpoints from './search/endpoints';
 import type * as tablesEndpoints from './tables/endpoints';
 import type * as researchEndpoints from './research/endpoints';
 import type * as spendingEndpoints from './spending/endpoints';
+import type * as digestEndpoints from './digest/endpoints';
 
 export type ServerFunctions = typeof accountEndpoints &
   typeof enrichmentEndpoints &
@@ -14,4 +15,5 @@ export type ServerFunctions = typeof accountEndpoints &
   typeof searchEndpoints &
   typeof tablesEndpoints &
   typeof researchEndpoints &
-  typeof spendingEndpoints;
+  typeof spendingEndpoints &
+  Omit<typeof digestEndpoints, 'digestTimerSlice'>;

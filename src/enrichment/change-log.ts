@@ -64,6 +64,14 @@ export class ChangeLog {
     this.table.appendRows(changes.slice(-MAX_ROWS).map(rowOf));
   }
 
+  /** Every sheet's changes after `after` (epoch ms), oldest first (the account digest's: src/digest). */
+  changedAfter(after: number): LoggedChange[] {
+    return this.table
+      .readAll()
+      .rows.map(changeOf)
+      .filter((change): change is LoggedChange => change !== null && change.at > after);
+  }
+
   /** The sheet's changes since `from` (epoch ms), newest first, at most `limit`. */
   since(sheetId: number, from: number, limit: number): LoggedChange[] {
     const found: LoggedChange[] = [];

@@ -22,6 +22,7 @@ import { activeSpreadsheet, flushWrites, type Spreadsheet } from '../platform/sp
 import { tickNoteText } from './polling/tick-pacing';
 import type { RecordStores } from '../shared/storage/record-sheet';
 import { recordingHistory, SpendingHistory } from '../spending/history';
+import { digestOutbox } from '../digest/context';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';
 const REPORTS_SHEET = 'Sheet Scout research reports';
@@ -67,6 +68,7 @@ export function researchContext(budgetMs?: number): Research {
     newId,
     limits: budgetMs ? { budgetMs } : undefined,
     pollMemory: cachePollMemory(context.userCache),
+    digest: digestOutbox(spreadsheet, document, now),
   };
   return {
     context,

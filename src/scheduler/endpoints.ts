@@ -1,6 +1,6 @@
 // The shared timer's handler: the document's one time-driven trigger runs the due scheduled refreshes and account
-// watch runs, the check for new rows to enrich, research polling and the enrichment continuation, each a slice of one time budget (timer.ts), and
-// removes itself when none has work left. A tick with nothing due (a schedule waiting for its day) reads the
+// watch runs, the check for new rows to enrich, research polling, the enrichment continuation and the digest's post,
+// each a slice of one time budget (timer.ts), and removes itself when none has work left. A tick with nothing due (a schedule waiting for its day) reads the
 // document's properties, notes that it ran and returns. A timer Google runs without its spreadsheet (it may, for an
 // add-on: not documented) can do nothing: it retires itself and notes why for the user's panels. Each run is
 // budgeted to what is left of Sheet Scout's share of the user's daily trigger runtime (runtime-budget.ts) and books
@@ -11,6 +11,7 @@ import { refreshTimerSlice } from '../enrichment/schedule-service';
 import { researchTimerSlice } from '../research/timer-slice';
 import { watchTimerSlice } from '../research/watch/watch-runs';
 import { newRowsTimerSlice } from '../new-rows/timer-slice';
+import { digestTimerSlice } from '../digest/endpoints';
 import { appsScriptTimer, retireDocumentlessTimer } from '../platform/timer-triggers';
 import { flushWrites, hasActiveSpreadsheet } from '../platform/spreadsheet';
 import { idleTick, runTimer } from './timer';
@@ -40,6 +41,8 @@ export function sheetScoutTimer(event?: { triggerUid?: string }): void {
         { feature: 'newRows', runSlice: newRowsTimerSlice },
         { feature: 'research', runSlice: researchTimerSlice },
         { feature: 'enrichment', runSlice: enrichmentTimerSlice },
+        // Last: a digest reports the runs the slices before it finished.
+        { feature: 'digest', runSlice: digestTimerSlice },
       ],
       budgetMs,
     );

@@ -83,6 +83,7 @@ const FEATURE_WORDS: Record<TimerFeature, string> = {
   research: 'research running',
   enrichment: 'enrichment running',
   newRows: 'new rows kept enriched',
+  digest: 'digest',
 };
 
 /** What keeps a holder's timer, in words ("scheduled refresh, account watch"). */

@@ -256,6 +256,10 @@ export function isPending(deps: Pick<TimerDeps, 'document'>, feature: TimerFeatu
 }
 
 /** When `feature`'s work is next due (ms; a time in the past: due now), or null when it has none. */
+export function featureWake(deps: Pick<TimerDeps, 'document'>, feature: TimerFeature): number | null {
+  return wakeOf(deps, feature);
+}
+
 function wakeOf(deps: Pick<TimerDeps, 'document'>, feature: TimerFeature): number | null {
   const value = deps.document.get(PENDING_KEY_PREFIX + feature);
   return value === null ? null : Number(value) || 0;

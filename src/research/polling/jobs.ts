@@ -13,6 +13,7 @@ import { unauthorised, type CreatePermits } from '../spending/create-permits';
 import type { LedgerStore, ReportStore } from '../records/stores';
 import { type PollMemory } from './poll';
 import { taskCost } from '../spending/depth';
+import type { DigestOutboxPort } from '../../digest/outbox';
 
 export interface JobLimits {
   /** Creates sent per fetchAll round. */
@@ -53,6 +54,8 @@ export interface JobDeps {
   limits?: Partial<JobLimits>;
   /** Spaces out the reads of tasks the task list does not show (poll.ts); without it they are read every tick. */
   pollMemory?: PollMemory;
+  /** Where a watch run's signals wait for the spreadsheet's digest (src/digest/outbox.ts), when it has one. */
+  digest?: DigestOutboxPort;
 }
 
 const ERROR_TEXT_MAX = 5000;

@@ -1,12 +1,13 @@
 // Writing finished research into the sheet: where each task's row is now (by its key values or row tag), which
 // rows still need their report and fields, and one batched write per sheet.
 import type { TaskReport } from '../../api/types';
-import { isPending, needsRow, statusText, type LedgerEntry } from '../records/ledger';
+import { isPending, needsRow, statusText, type LedgerEntry, type WatchMark } from '../records/ledger';
 import type { CellWrite, GridPort } from '../ports';
 import { headerIndex, rowCells } from './results';
 import { keyColumn, keyString, locateRow, type SheetView } from './row-locator';
 import { type JobDeps } from '../polling/jobs';
 import { signalsChanged, withSignals } from '../watch/watch';
+import type { SignalItem } from '../../digest/compose';
 
 function sheetView(
   grid: GridPort,
@@ -91,6 +92,7 @@ export function writeRows(deps: JobDeps, entries: LedgerEntry[], fresh: Map<stri
     bySheet.set(entry.row.sheetId, list);
   }
   const updated: LedgerEntry[] = [];
+  const signals: SignalItem[] = [];
   for (const [sheetId, list] of bySheet) {
     if (sheetId === -1) {
       updated.push(...list.map((entry) => ({ ...entry, written: true })));
@@ -116,11 +118,27 @@ export function writeRows(deps: JobDeps, entries: LedgerEntry[], fresh: Map<stri
         entry.watch && finalState
           ? { ...entry.watch, changed: signalsChanged(written, entry.watch, columns) }
           : entry.watch;
+      if (watch?.changed) signals.push(signalItem(entry, watch, written, columns));
       updated.push({ ...entry, watch, written: finalState ? true : entry.written, shownStatus: statusText(entry) });
     }
     if (cells.length > 0) deps.grid.write(sheetId, cells);
   }
+  // What the Signals cells now say waits for the spreadsheet's digest (before the ledger is saved: a tick killed in
+  // between writes them again, and the digest lists a row's signals of one run once).
+  deps.digest?.add(signals);
   return updated;
+}
+
+/** A watched row's signals as the digest lists them: its key values and its Signals cell's text. */
+function signalItem(
+  entry: LedgerEntry,
+  watch: WatchMark,
+  cells: CellWrite[],
+  columns: Map<string, number>,
+): SignalItem {
+  const text = cells.find((cell) => cell.column === columns.get(watch.signalsHeader))?.value;
+  const label = entry.row.keyValues.filter(Boolean).join(' · ') || `row ${entry.row.rowHint}`;
+  return { sheetId: entry.row.sheetId, label, text: String(text ?? ''), ref: `${watch.id}:${watch.run}` };
 }
 
 /** A record whose row shows something out of date: a new status, or a final result not yet written. */

@@ -9,6 +9,8 @@ export const ENRICHMENT_DATES_SHEET = 'Sheet Scout enrichment dates';
 export const REFRESH_CHANGES_SHEET = 'Sheet Scout refresh changes';
 /** Where the document's bulky records are kept (src/shared/storage/record-sheet.ts: the Tables mappings and history). */
 export const RECORDS_SHEET = 'Sheet Scout records';
+/** Where the account watch's signals wait for the next digest (src/digest/outbox.ts). */
+export const DIGEST_SHEET = 'Sheet Scout digest';
 
 /**
  * Sheets the add-in creates and hides (src/research keeps its ledger and reports there, src/enrichment its dates and
@@ -20,6 +22,7 @@ export const INTERNAL_SHEET_NAMES: readonly string[] = [
   ENRICHMENT_DATES_SHEET,
   REFRESH_CHANGES_SHEET,
   RECORDS_SHEET,
+  DIGEST_SHEET,
 ];
 
 const internal = new Set(INTERNAL_SHEET_NAMES.map((name) => name.toLowerCase()));

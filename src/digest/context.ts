@@ -1,0 +1,64 @@
+// Builds the digest's ports for one execution from the app context (the timer's slice, Settings' calls), and the
+// outbox research writes the watch's signals into (src/research/context.ts).
+import { appContext } from '../platform/app-context';
+import { appsScriptTimer } from '../platform/timer-triggers';
+import { HiddenTable } from '../platform/sheets/hidden-table';
+import { sheetNamesById } from '../platform/sheets/spending';
+import {
+  activeSpreadsheet,
+  formatInSpreadsheetZone,
+  spreadsheetTimeZone,
+  type Spreadsheet,
+} from '../platform/spreadsheet';
+import { newId } from '../platform/ids';
+import { DIGEST_SHEET, REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
+import { ChangeLog, CHANGE_LOG_HEADERS } from '../enrichment/change-log';
+import { localTime } from '../enrichment/schedule-service';
+import { SpendingHistory } from '../spending/history';
+import { userMessage } from '../api/errors';
+import type { KeyValueStore } from '../ports';
+import { DigestOutbox, OUTBOX_HEADERS } from './outbox';
+import type { DigestPorts } from './ports';
+import { readConfig } from './settings';
+
+/** The outbox of the watch's signals (it keeps nothing while the spreadsheet has no digest). */
+export function digestOutbox(spreadsheet: Spreadsheet, document: KeyValueStore, now: () => number): DigestOutbox {
+  return new DigestOutbox(
+    new HiddenTable(spreadsheet, DIGEST_SHEET, OUTBOX_HEADERS),
+    () => readConfig(document) !== null,
+    now,
+  );
+}
+
+export function digestContext(): DigestPorts {
+  const context = appContext();
+  const document = context.documentStore();
+  const spreadsheet = activeSpreadsheet();
+  const now = () => context.clock.now();
+  let names: Map<number, string> | null = null;
+  return {
+    document,
+    user: context.stores.user,
+    clock: context.clock,
+    http: context.http,
+    lock: context.documentLock(),
+    timer: appsScriptTimer(document, context.stores.user, context.clock),
+    spreadsheet: () => ({ id: spreadsheet.getId(), name: spreadsheet.getName(), url: spreadsheet.getUrl() }),
+    sheetName: (sheetId) => (names ??= sheetNamesById()).get(sheetId) ?? '',
+    format: (ms, pattern) => formatInSpreadsheetZone(ms, pattern),
+    local: localTime,
+    outbox: digestOutbox(spreadsheet, document, now),
+    changes: (since) =>
+      new ChangeLog(new HiddenTable(spreadsheet, REFRESH_CHANGES_SHEET, CHANGE_LOG_HEADERS)).changedAfter(since),
+    runs: (since, ids) =>
+      new SpendingHistory(document, now)
+        .list()
+        .runs.filter((run) => (run.at > since && run.at <= now()) || ids.includes(run.id)),
+    whoAmI: () => {
+      const user = context.userClient().getUser();
+      return user.ok ? { email: user.value.email } : { problem: userMessage(user.error) };
+    },
+    newId,
+    timeZone: spreadsheetTimeZone,
+  };
+}
