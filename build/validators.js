@@ -19,7 +19,7 @@ const { fullFormats } = require('ajv-formats/dist/formats');
 
 const root = path.resolve(__dirname, '..');
 const OUTPUT = path.join(root, 'src', 'shared', 'generated', 'validators.js');
-const FEATURES = ['account', 'enrichment', 'new-rows', 'research', 'search', 'tables', 'spending', 'digest'];
+const FEATURES = ['account', 'enrichment', 'new-rows', 'research', 'search', 'tables', 'spending-history', 'digest'];
 const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
 const META_SCHEMAS = path.join(
   path.dirname(require.resolve('ajv/package.json')),

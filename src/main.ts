@@ -9,7 +9,7 @@ import * as enrichment from './enrichment/endpoints';
 import * as newRows from './new-rows/endpoints';
 import * as research from './research/endpoints';
 import * as scheduler from './scheduler/endpoints';
-import * as spending from './spending/endpoints';
+import * as spending from './spending-history/endpoints';
 import * as digest from './digest/endpoints';
 
 declare const global: Record<string, unknown>;

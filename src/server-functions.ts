@@ -6,7 +6,7 @@ import type * as newRowsEndpoints from './new-rows/endpoints';
 import type * as searchEndpoints from './search/endpoints';
 import type * as tablesEndpoints from './tables/endpoints';
 import type * as researchEndpoints from './research/endpoints';
-import type * as spendingEndpoints from './spending/endpoints';
+import type * as spendingEndpoints from './spending-history/endpoints';
 import type * as digestEndpoints from './digest/endpoints';
 
 export type ServerFunctions = typeof accountEndpoints &

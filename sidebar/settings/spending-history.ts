@@ -3,7 +3,7 @@
 // when, its rows and the credits reserved, charged and given back (still running: what it holds so far), and the
 // export of the list into a sheet the user names (values only; a sheet holding data is replaced only once the user
 // confirms). One element kept across the panel's re-renders; it loads its own state.
-import { EXPORT_SHEET, RUN_KIND_LABELS, type SpendingHistoryDto } from '../../src/spending/contract';
+import { EXPORT_SHEET, RUN_KIND_LABELS, type SpendingHistoryDto } from '../../src/spending-history/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { inSpreadsheetZone } from '../ui/spreadsheet-time';

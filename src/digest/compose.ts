@@ -7,8 +7,8 @@
 // changed rows in Accounts"): a long digest is cut with a count, never dropped. Rows fill the room in turns, one of
 // each sheet at a time, so every sheet is shown. Service text is escaped for the markup (Slack: &, < and > as entities;
 // Google Chat, which documents no escape: < and > as ‹ ›), so a company's text never becomes a link or a mention. Pure.
-import type { RunKind } from '../spending/history';
-import { RUN_KIND_LABELS } from '../spending/contract';
+import type { RunKind } from '../spending-history/history';
+import { RUN_KIND_LABELS } from '../spending-history/contract';
 import type { WebhookService } from './webhook';
 
 export const DIGEST_CHARS = 3_500;

@@ -14,7 +14,7 @@ import { newId } from '../platform/ids';
 import { DIGEST_SHEET, REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
 import { ChangeLog, CHANGE_LOG_HEADERS } from '../enrichment/change-log';
 import { localTime } from '../enrichment/schedule-service';
-import { SpendingHistory } from '../spending/history';
+import { SpendingHistory } from '../spending-history/history';
 import { userMessage } from '../api/errors';
 import type { KeyValueStore } from '../ports';
 import { DigestOutbox, OUTBOX_HEADERS } from './outbox';

@@ -21,7 +21,7 @@ import { newId } from '../platform/ids';
 import { activeSpreadsheet, flushWrites, type Spreadsheet } from '../platform/spreadsheet';
 import { tickNoteText } from './polling/tick-pacing';
 import type { RecordStores } from '../shared/storage/record-sheet';
-import { recordingHistory, SpendingHistory } from '../spending/history';
+import { recordingHistory, SpendingHistory } from '../spending-history/history';
 import { digestOutbox } from '../digest/context';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';

@@ -4,7 +4,7 @@
 // (spend.ts: tags, create grants, records, the rows' status, the creates). A refused launch has written nothing.
 import type { LedgerEntry } from '../records/ledger';
 import { guardRoom, questionFit, type LaunchQuestion } from '../spending/spending-guard';
-import type { RunKind } from '../../spending/history';
+import type { RunKind } from '../../spending-history/history';
 import type { JobDeps } from '../polling/jobs';
 import { readLaunchSheet } from './launch-sheet';
 import { planLaunch, type LaunchPlan, type LaunchPlanInput } from './plan';

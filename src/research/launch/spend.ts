@@ -1,6 +1,6 @@
 // Spending a launch that passed every check (launch.ts): the output columns made where missing, row tags on the rows
 // whose key is shared, one create grant per record (create-permits.ts) and the run it is in the spending history (who
-// started it and why: src/spending/history.ts), the records saved before anything is sent,
+// started it and why: src/spending-history/history.ts), the records saved before anything is sent,
 // the rows' `Queued` status, the creates until the deadline (the rest stays queued for the timer), and each row's
 // status after them.
 import type { LedgerEntry } from '../records/ledger';
@@ -9,7 +9,7 @@ import { writeRows, rowNeedsWrite } from '../rows/write-back';
 import { createQueued, type JobDeps } from '../polling/jobs';
 import type { LaunchSheet } from './launch-sheet';
 import type { LaunchPlan, LaunchPlanInput } from './plan';
-import type { RunKind } from '../../spending/history';
+import type { RunKind } from '../../spending-history/history';
 
 /** Tags the plan's rows whose key is shared (a row tagged before keeps its tag) and puts each tag id into its record. */
 function tagPlannedRows(deps: JobDeps, sheet: LaunchSheet, plan: LaunchPlan): void {

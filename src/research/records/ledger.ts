@@ -24,7 +24,7 @@ export interface WatchMark {
   /** The row's Signals cell, once written, reported a change. */
   changed?: boolean;
 }
-import type { RecordOutcome, RunOpening, RunStart } from '../../spending/history';
+import type { RecordOutcome, RunOpening, RunStart } from '../../spending-history/history';
 import { reservationFor, taskCost } from '../spending/depth';
 
 export type LedgerState =
@@ -95,7 +95,7 @@ export interface LedgerEntry {
   watch?: WatchMark;
   /** The launch that authorised this record's create (create-permits.ts); absent in records of earlier versions. */
   launch?: string;
-  /** Who started the launch, why and when: its run in the spending history (src/spending/history.ts). */
+  /** Who started the launch, why and when: its run in the spending history (src/spending-history/history.ts). */
   run?: RunStart & { at: number };
   /**
    * A finished task written into a row with "Write to selected row": no spending of this spreadsheet's (a task
@@ -228,7 +228,7 @@ export function statusText(entry: LedgerEntry): string {
 }
 
 /**
- * What a saved record tells the spending history (src/spending/history.ts): a final record of a launch is charged (a
+ * What a saved record tells the spending history (src/spending-history/history.ts): a final record of a launch is charged (a
  * finished task), gives all back (a failed one) or reserved nothing (a create the service refused, or never sent); a
  * record sent again under another launch ("Send anyway") leaves its first launch (`previous`: the record as it was).
  */

@@ -27,7 +27,7 @@ import { FINISHED_KEPT_DAYS } from '../contract';
 import { chargedCredits } from '../spending/spending-guard';
 import type { SpendChange, SpendJournal, SpentByDay } from '../spending/spend-journal';
 import type { CreatePermits } from '../spending/create-permits';
-import type { SpendingHistory } from '../../spending/history';
+import type { SpendingHistory } from '../../spending-history/history';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A finished record stays in the ledger (and in the Research panel's list of its sheet) this long after it closed. */
@@ -66,7 +66,7 @@ export class LedgerStore {
 
   /** `journal`: what the records count against the cap, where no grid edit reaches (spend-journal.ts); `permits`:
    * which records may give back what they did not use (each task once: create-permits.ts); `spending`: the runs'
-   * history (src/spending/history.ts: settled before the sheet write, opened after it, both idempotent). */
+   * history (src/spending-history/history.ts: settled before the sheet write, opened after it, both idempotent). */
   constructor(
     private readonly table: TablePort,
     private readonly journal: SpendJournal | null = null,

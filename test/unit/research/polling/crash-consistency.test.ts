@@ -10,7 +10,7 @@ import type { OutputMapping } from '../../../../src/research/records/ledger';
 import { LedgerStore, ReportStore } from '../../../../src/research/records/stores';
 import { FakeGrid, FakeService, FakeTable, idMaker, launchInput } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';
-import { recordingHistory, runId, SpendingHistory } from '../../../../src/spending/history';
+import { recordingHistory, runId, SpendingHistory } from '../../../../src/spending-history/history';
 
 const SHEET = 1;
 const mapping: OutputMapping = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };

@@ -11,7 +11,7 @@ import {
   runId,
   SpendingHistory,
   type RunOpening,
-} from '../../../src/spending/history';
+} from '../../../src/spending-history/history';
 import { fingerprint } from '../../../src/shared/fingerprint';
 
 const DAY = 86_400_000;

@@ -6,9 +6,9 @@
 // cell, note or log.
 import { createManualClock, type GasRuntime } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import type { SpendingExportAnswer, SpendingHistoryDto } from '../../../src/spending/contract';
+import type { SpendingExportAnswer, SpendingHistoryDto } from '../../../src/spending-history/contract';
 import type { UnconfirmedActionResponse } from '../../../src/research/contract';
-import { EXPORT_HEADERS } from '../../../src/spending/service';
+import { EXPORT_HEADERS } from '../../../src/spending-history/service';
 import { closeAfterTest, runtimeFor, sandboxSuite, USER } from '../harness';
 import { advance, poll, runUntilSettled, SHEET, tick } from '../research/harness';
 import { agrees, historyAgainstService } from './oracle';

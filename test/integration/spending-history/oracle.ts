@@ -5,8 +5,8 @@
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { SandboxControl } from '../../../dev/sandbox/control-client';
 import { rowToEntry } from '../../../src/research/records/ledger';
-import { runId } from '../../../src/spending/history';
-import type { SpendingHistoryDto, SpendingRunDto } from '../../../src/spending/contract';
+import { runId } from '../../../src/spending-history/history';
+import type { SpendingHistoryDto, SpendingRunDto } from '../../../src/spending-history/contract';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';
 
