@@ -10,7 +10,7 @@ const fs = require('fs');
 const path = require('path');
 const webpack = require('webpack');
 const esbuild = require('esbuild');
-const { urlAllowlistFor } = require('./url-allowlist');
+const { manifestAllowlistFor } = require('./url-allowlist');
 const { checkScopes } = require('./scope-check');
 const { writeValidators } = require('./validators');
 const { writePackedData, isReplacedFile } = require('./packed-data');
@@ -33,10 +33,10 @@ function outputDirectory(args) {
   return directory;
 }
 
-/** The project's appsscript.json, with `urlFetchWhitelist` when the build has a base URL. */
+/** The project's appsscript.json, with `urlFetchWhitelist` (the service and the webhook hosts) with a base URL. */
 function manifest() {
   const base = JSON.parse(fs.readFileSync(path.join(root, 'appsscript.json'), 'utf8'));
-  const allowlist = urlAllowlistFor(process.env.SHEET_SCOUT_BASE_URL);
+  const allowlist = manifestAllowlistFor(process.env.SHEET_SCOUT_BASE_URL);
   return `${JSON.stringify(allowlist.length > 0 ? { ...base, urlFetchWhitelist: allowlist } : base, null, 2)}\n`;
 }
 

@@ -2,7 +2,9 @@
 // which is how an editor add-on is published): the HTTPS origin of SHEET_SCOUT_BASE_URL plus `/`, so every request to
 // the service matches it. Without a base URL there is none and the script may fetch any HTTPS address (a script bound
 // to its spreadsheet). webpack.config.js injects the same list into the bundle, where src/account/ keeps the
-// Settings panel's service address inside it.
+// Settings panel's service address inside it. The manifest's allowlist adds the hosts of the incoming webhooks a digest
+// may be posted to (Slack's and Google Chat's: src/digest/webhook.ts checks a webhook's address against the same
+// prefixes), which are never a service address.
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -31,4 +33,13 @@ function urlAllowlistFor(baseUrl) {
   return [`${url.origin}/`];
 }
 
-module.exports = { urlAllowlistFor };
+/** The webhook hosts a digest posts to (src/digest/webhook.ts, WEBHOOK_URL_PREFIXES: a unit test holds them equal). */
+const WEBHOOK_URL_PREFIXES = ['https://hooks.slack.com/', 'https://chat.googleapis.com/'];
+
+/** The manifest's `urlFetchWhitelist` for a build's default base URL: the service's origin and the webhook hosts. */
+function manifestAllowlistFor(baseUrl) {
+  const service = urlAllowlistFor(baseUrl);
+  return service.length > 0 ? [...service, ...WEBHOOK_URL_PREFIXES] : [];
+}
+
+module.exports = { urlAllowlistFor, manifestAllowlistFor, WEBHOOK_URL_PREFIXES };

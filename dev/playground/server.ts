@@ -1,6 +1,7 @@
 // The playground host: loads the built bundle into the Apps Script emulator with a demo spreadsheet and serves a page
 // showing the grid (editable, one tab per sheet), the add-in menu as buttons, the real built sidebar HTML in a 300 px
-// frame with google.script.run bridged to the emulator, time controls that fire due triggers, and an account switcher.
+// frame with google.script.run bridged to the emulator, time controls that fire due triggers, an account switcher, and
+// the messages the sandbox's Slack and Google Chat stand-ins received (/posted: a digest as posted).
 // It is a thin host: everything it shows runs through dist/Code.js and the emulator. An execution runs synchronously
 // on this thread, so a request to the playground's own address could not be answered until it timed out: such a
 // service address is refused up front with a message, and UrlFetch waits PLAYGROUND_URL_FETCH_TIMEOUT_MS at most.
@@ -20,6 +21,8 @@ import { SETTINGS_KEYS } from '../../src/account/settings';
 import { fillDemoSpreadsheet } from './demo';
 import { startFront, type FrontReply, type FrontRequest } from './front';
 import { columnLetter } from '../../src/shared/a1';
+import { webhookHostRoutes } from '../sandbox/webhooks/receiver';
+import { postedPage } from './posted';
 
 export const PLAYGROUND_ACCOUNTS: Record<string, string> = {
   'sandbox-pro': 'sbx_pro_token',
@@ -116,6 +119,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     users: [USER],
     addonName: 'Sheet Scout',
     limits: { urlFetchTimeoutMs: PLAYGROUND_URL_FETCH_TIMEOUT_MS },
+    // A digest posted to Slack or Google Chat goes to the sandbox's stand-ins (the Posted messages page shows it).
+    hostRoutes: webhookHostRoutes(options.sandboxUrl),
   });
   let ownPort = 0;
   await fillDemoSpreadsheet(runtime, options.sandboxUrl);
@@ -244,6 +249,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     const url = request.url;
     if (request.method === 'GET' && url === '/') return reply(200, pageHtml, 'text/html');
     if (request.method === 'GET' && url === '/api/state') return reply(200, state());
+    if (request.method === 'GET' && url === '/posted')
+      return reply(200, postedPage(await new SandboxControl(options.sandboxUrl).webhookPosts()), 'text/html');
     const frame = /^\/(sidebar|dialog)\/(\d+)$/.exec(url);
     if (request.method === 'GET' && frame) {
       const shown = frame[1] === 'sidebar' ? activeSidebar : activeDialog;

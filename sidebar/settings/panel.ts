@@ -12,6 +12,7 @@ import { requestBudgetSection } from './request-budget';
 import { spendingGuardSection } from './spending-guard';
 import { keptSpreadsheetsSection } from './kept-spreadsheets';
 import { spendingHistorySection } from './spending-history';
+import { digestSection } from './digest';
 
 let app: HTMLElement;
 let busy = false;
@@ -183,6 +184,7 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
     state?.connected ? requestBudgetSection() : null,
     state?.connected ? spendingGuardSection() : null,
     state?.connected ? spendingHistorySection() : null,
+    state?.connected ? digestSection(isLocalSandbox(state.baseUrl)) : null,
     state?.connected ? keptSpreadsheetsSection() : null,
   );
   for (const control of Array.from(app.querySelectorAll('button, input')))

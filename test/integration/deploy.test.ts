@@ -99,7 +99,11 @@ describe('npm run deploy', () => {
       'https://api.sheetscout.test',
     ]);
     const manifest = JSON.parse(fs.readFileSync(path.join(workDir, 'dist/appsscript.json'), 'utf8'));
-    expect(manifest.urlFetchWhitelist).toEqual(['https://api.sheetscout.test/']);
+    expect(manifest.urlFetchWhitelist).toEqual([
+      'https://api.sheetscout.test/',
+      'https://hooks.slack.com/',
+      'https://chat.googleapis.com/',
+    ]);
     expect(fs.readFileSync(path.join(workDir, 'dist/Code.js'), 'utf8')).toContain('https://api.sheetscout.test');
     expect(stdout).toContain('Pushing');
     expect(stdout + stderr).toContain('No credentials found.');

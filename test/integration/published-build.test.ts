@@ -88,9 +88,12 @@ describe('a build without SHEET_SCOUT_BASE_URL (script bound to its spreadsheet)
 });
 
 describe('a build with SHEET_SCOUT_BASE_URL (editor add-on published by version)', () => {
-  it("allowlists the service's HTTPS origin in the manifest, next to the project's own fields", () => {
+  it("allowlists the service's HTTPS origin and the digest's webhook hosts in the manifest, next to the project's own fields", () => {
     const project = JSON.parse(fs.readFileSync(path.join(root, 'appsscript.json'), 'utf8'));
-    expect(manifestOf('published')).toEqual({ ...project, urlFetchWhitelist: ['https://api.sheetscout.test/'] });
+    expect(manifestOf('published')).toEqual({
+      ...project,
+      urlFetchWhitelist: ['https://api.sheetscout.test/', 'https://hooks.slack.com/', 'https://chat.googleapis.com/'],
+    });
   });
 
   it('builds the same files as the bound build', () => {

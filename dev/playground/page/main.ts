@@ -180,6 +180,14 @@ function renderToolbar(current: State): void {
   select.addEventListener('change', () => void post('/api/account', { account: select.value }));
   accountGroup.appendChild(select);
   toolbar.appendChild(accountGroup);
+
+  // What the sandbox's Slack and Google Chat stand-ins received (the digest as posted).
+  const posted = document.createElement('a');
+  posted.href = '/posted';
+  posted.target = '_blank';
+  posted.id = 'posted-messages';
+  posted.textContent = 'Posted messages';
+  toolbar.appendChild(posted);
 }
 
 function renderGrid(current: State): void {

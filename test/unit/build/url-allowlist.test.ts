@@ -2,9 +2,12 @@
 // (src/account/url-allowlist.ts): a build's own default address always passes, other services do not.
 import { outsideAllowlist } from '../../../src/account/url-allowlist';
 import { validateBaseUrl } from '../../../src/api/url';
+import { WEBHOOK_URL_PREFIXES as BUNDLE_WEBHOOK_PREFIXES } from '../../../src/digest/webhook';
 
-const { urlAllowlistFor } = require('../../../build/url-allowlist') as {
+const { urlAllowlistFor, manifestAllowlistFor, WEBHOOK_URL_PREFIXES } = require('../../../build/url-allowlist') as {
   urlAllowlistFor: (baseUrl?: string) => string[];
+  manifestAllowlistFor: (baseUrl?: string) => string[];
+  WEBHOOK_URL_PREFIXES: string[];
 };
 
 function normalized(baseUrl: string): string {
@@ -33,6 +36,27 @@ describe('urlAllowlistFor (build)', () => {
     expect(() => urlAllowlistFor('https://user:secret@api.example.com')).toThrow('without user info');
     expect(() => urlAllowlistFor('https://api.example.com/?key=1')).toThrow('without user info, query or :443');
     expect(() => urlAllowlistFor('https://api.example.com:443/v1')).toThrow('without user info, query or :443');
+  });
+});
+
+describe('manifestAllowlistFor (build)', () => {
+  it("adds the digest's webhook hosts to the service's origin, the bundle's own list of them", () => {
+    expect(manifestAllowlistFor('https://api.example.com/v2')).toEqual([
+      'https://api.example.com/',
+      'https://hooks.slack.com/',
+      'https://chat.googleapis.com/',
+    ]);
+    expect(WEBHOOK_URL_PREFIXES).toEqual([...BUNDLE_WEBHOOK_PREFIXES]);
+  });
+
+  it('has none without a base URL (a bound script reaches any HTTPS address)', () => {
+    expect(manifestAllowlistFor(undefined)).toEqual([]);
+    expect(manifestAllowlistFor('http://127.0.0.1:8787')).toEqual([]);
+  });
+
+  it('never lets a webhook host pass as the service address', () => {
+    const allowlist = urlAllowlistFor('https://api.example.com');
+    expect(outsideAllowlist(normalized('https://hooks.slack.com'), allowlist)).not.toBeNull();
   });
 });
 
