@@ -55,11 +55,12 @@ export function digestSlice(p: DigestPorts, budgetMs: number): SliceResult {
   if (state.failure && state.failure.retryAt > now) return { pending: true, wakeAt: state.failure.retryAt };
   const dueAt = config.cadence === 'weekly' ? (state.nextAt ?? nextWeekly(p, config, now)) : now;
   if (dueAt > now) return { pending: true, wakeAt: dueAt };
-  // Another editor set it: their timer posts it (this one looks again in an hour).
+  // Another editor set it: their timer posts it. The digest stays due (a later time set here could put it off at
+  // each of their ticks, should this timer tick first every hour), until their timer has posted it.
   const url = readSecret(p.user, p.spreadsheet().id, config);
   if (!url) {
     dropStaleSecret(p.user, p.spreadsheet().id, config);
-    return { pending: true, wakeAt: now + HOUR_MS };
+    return { pending: true };
   }
   const work = runs(p, now);
   if (work.underWay && (config.cadence === 'run' || now - dueAt < WAIT_FOR_RUNS_MS)) return { pending: true };

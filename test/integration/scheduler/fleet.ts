@@ -15,6 +15,7 @@ import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { EnrichProgress, RefreshScheduleAnswer, StartResult } from '../../../src/enrichment/contract';
 import type { OutputRequest, WatchAnswer } from '../../../src/research/contract';
 import type { SandboxStack } from '../harness';
+import { webhookHostRoutes } from '../../../dev/sandbox/webhooks/receiver';
 import { BUNDLE, SHEET, USER } from '../research/harness';
 
 export const HOUR = 3_600_000;
@@ -46,6 +47,8 @@ export async function fleet(
     addOn: true,
     quotas: 'consumer',
     behaviours: options.behaviours,
+    // A digest's webhook posts reach the sandbox's Slack and Google Chat stand-ins.
+    hostRoutes: webhookHostRoutes(world.control.url),
   });
   project.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
   project.properties.user(USER).set(SETTINGS_KEYS.baseUrl, world.control.url);
