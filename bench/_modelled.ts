@@ -49,7 +49,7 @@ export function goal(
   name: string,
   value: number,
   limit: number,
-  unit: 's' | 'x' | 'min' | 'KB' | '%' | 'runs' | 'cells' | 'credits' | 'h' | 'rows',
+  unit: 's' | 'x' | 'min' | 'KB' | '%' | 'runs' | 'cells' | 'credits' | 'h' | 'rows' | 'posts' | 'signals',
   atLeast = false,
 ): string {
   const met = atLeast ? value >= limit : value <= limit;

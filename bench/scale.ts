@@ -9,7 +9,9 @@
 // tasks, over an account's 10,000 older tasks; three panels open for an hour, then every panel closed; the 21st
 // spreadsheet; the hidden sheets after the retention period.
 // Day 3 (bench/scale/oversized.ts): an enrichment of 20,000 unique domains, larger than a day's requests.
-// Weeks 1-4 (bench/scale/scheduled.ts): a weekly scheduled refresh of 10,000 rows with every panel closed.
+// Weeks 1-4 (bench/scale/scheduled.ts): a weekly scheduled refresh of 10,000 rows with every panel closed, its account
+// watch, and their weekly digest to Slack (bench/scale/digest.ts); then each run Settings > Spending lists (day 1's
+// launches, the weeks' watch runs) against the sandbox's money record (bench/scale/history.ts).
 // Weeks 5-8 (bench/scale/many.ts): twenty spreadsheets kept current at once by one user, seven also watched, with a
 // 12-hour outage of the service and a 21st spreadsheet refused.
 // Week 9 (bench/_scale-new-rows.ts): twenty spreadsheets keeping their new rows enriched while other tools append
@@ -49,6 +51,8 @@ import { scheduledRefresh } from './scale/scheduled';
 import { manySpreadsheets } from './scale/many';
 import { newRowsAtScale } from './scale/new-rows';
 import { WATCHED_ROWS } from './scale/watch';
+import { historyFigures } from './scale/history';
+import { webhookHostRoutes } from '../dev/sandbox/webhooks/receiver';
 
 const CONSUMER_URLFETCH_PER_DAY = 20_000;
 const ENRICH_ROWS = 10_000;
@@ -245,7 +249,14 @@ export async function run(): Promise<void> {
     await control.setAccount('sandbox-pro', { credits: 1_000_000 });
     await control.setEnrichmentDelay(5000);
     const clock = createManualClock(await control.now());
-    const project = createProject({ bundlePath: BUNDLE, users: [USER], clock, addOn: true, quotas: 'consumer' });
+    const project = createProject({
+      bundlePath: BUNDLE,
+      users: [USER],
+      clock,
+      addOn: true,
+      quotas: 'consumer',
+      hostRoutes: webhookHostRoutes(sandbox.url),
+    });
     project.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
     project.properties.user(USER).set(SETTINGS_KEYS.baseUrl, sandbox.url);
     const world: World = { control, clock, project };
@@ -283,6 +294,11 @@ export async function run(): Promise<void> {
       `quotas today: UrlFetch ${quota.urlFetch} of ${CONSUMER_URLFETCH_PER_DAY}, trigger runtime ${triggerMinutes.toFixed(1)} of 90 min, properties ${quota.propertyOps} of 50,000`,
     );
     console.log(`metadata characters at most ${researched.metadataMax} of 30,000 per sheet`);
+    // Day 1's research launches in Settings > Spending, against the sandbox's money record.
+    const dayOneHistory = await historyFigures(
+      world,
+      ['doc-research', 'doc-research-2', 'doc-research-3'].map((id) => project.document(id) as GasRuntime),
+    );
 
     // Day 2, once the day's quota windows have passed: research at account scale.
     await advance(world, DAY + 2 * HOUR);
@@ -297,6 +313,11 @@ export async function run(): Promise<void> {
     const many = await manySpreadsheets(control, ready);
     // Week 9: new rows fill themselves (a project of their own).
     const newRows = await newRowsAtScale(control, ready);
+    const watchHistory = await historyFigures(world, [scheduled.doc]);
+    const history = {
+      runs: dayOneHistory.runs + watchHistory.runs,
+      mismatches: dayOneHistory.mismatches + watchHistory.mismatches,
+    };
     console.log(`wall ${((Date.now() - began) / 1000).toFixed(1)} s`);
     console.log(goal("day 1's trigger runtime (modelled)", triggerMinutes, 30, 'min'));
     console.log(goal('scheduled refresh runs missed', scheduled.missedRuns, 0, 'runs'));
@@ -340,6 +361,14 @@ export async function run(): Promise<void> {
       ),
     );
     console.log(
+      goal('digests posted, one a week at least', scheduled.digest.posts, scheduled.digest.weeks, 'posts', true),
+    );
+    console.log(
+      goal('signals written to cells but absent from the digest', scheduled.digest.signalsMissing, 0, 'signals'),
+    );
+    console.log(goal('runs Settings > Spending lists', history.runs, 1, 'runs', true));
+    console.log(goal("runs whose credits differ from the service's money record", history.mismatches, 0, 'runs'));
+    console.log(
       `scale: enrich_rows=${ENRICH_ROWS} enrich_http=${enrich.http} rerun_http=${enrich.rerunHttp} research_rows=${researched.rows} ` +
         `research_failed=${researched.failed} requests_per_tick_max=${researched.figures.maxRequests} (bound ${researched.figures.worstBound}) ` +
         `metadata_chars_max=${researched.metadataMax} lookup_refreshes=${lookup.refreshes} necessary_requests=${necessary} requests=${requests} ` +
@@ -366,7 +395,11 @@ export async function run(): Promise<void> {
         `new_rows_docs=${newRows.docs} new_rows_added=${newRows.added} new_rows_filled=${newRows.filled} ` +
         `new_rows_hours_max=${newRows.hoursMax.toFixed(2)} new_rows_credits=${newRows.credits} ` +
         `new_rows_cleared_refilled=${newRows.clearedRefilled} new_rows_trigger_min_day=${newRows.bookedMinDayMax.toFixed(1)} ` +
-        `new_rows_research_reserved=${newRows.researchReserved} new_rows_research_limit=${newRows.researchLimit}`,
+        `new_rows_research_reserved=${newRows.researchReserved} new_rows_research_limit=${newRows.researchLimit} ` +
+        `digest_weeks=${scheduled.digest.weeks} digest_posts=${scheduled.digest.posts} ` +
+        `digest_signals_written=${scheduled.digest.signalsWritten} digest_signals_named=${scheduled.digest.signalsNamed} ` +
+        `digest_signals_missing=${scheduled.digest.signalsMissing} digest_chars_max=${scheduled.digest.longest} ` +
+        `history_runs_listed=${history.runs} history_credits_mismatch=${history.mismatches}`,
     );
     await project.close();
   } finally {

@@ -1,13 +1,15 @@
 // The scale benchmark's scheduled part (issue 27): a sheet of 10,000 rows (5,000 companies, each twice) enriched once,
 // 50 of its enriched cells typed over by hand, then a weekly refresh of data older than 6 days and a weekly account
 // watch of its first 1,000 rows (watch.ts) left to the published add-on's hourly timer with every panel closed
-// for four simulated weeks, while the service changes 100 companies a week. Measures the runs that happened against those due, the runs that started late (missed), the hand edits a run
-// overwrote, the cells changed, and the largest share of a day's UrlFetch quota any 24 hours took.
+// for four simulated weeks, while the service changes 100 companies a week, and the sheet's weekly digest to Slack
+// (digest.ts). Measures the runs that happened against those due, the runs that started late (missed), the hand edits
+// a run overwrote, the cells changed, and the largest share of a day's UrlFetch quota any 24 hours took.
 import type { EnrichProgress, RefreshScheduleAnswer, StartResult } from '../../src/enrichment/contract';
 import { readSchedules, type RefreshSchedule } from '../../src/enrichment/schedule';
 import type { KeyValueStore } from '../../src/ports';
 import { advance, DAY, documentWith, fireTimers, HOUR, sent, type World } from './world';
 import { watchRows, type WatchFigures } from './watch';
+import { digestOf, type DigestFigures } from './digest';
 
 const SHEET = 'Watched accounts';
 const WEEKS = 4;
@@ -26,6 +28,9 @@ export interface ScheduledRefresh {
   changedCells: number;
   urlfetchDayPctMax: number;
   watch: WatchFigures;
+  digest: DigestFigures;
+  /** The watched and refreshed document (its spending history is read at the end). */
+  doc: ReturnType<typeof documentWith>;
 }
 
 /** The document's one schedule, read from its properties as the add-in keeps it. */
@@ -71,6 +76,7 @@ export async function scheduledRefresh(world: World, companies: string[]): Promi
     kind: 'sidebar',
   });
   if (!set.ok || !set.schedule) throw new Error(`no schedule: ${JSON.stringify(set)}`);
+  const digest = digestOf(world, doc, SHEET, 3);
 
   const end = world.clock.now() + WEEKS * 7 * DAY;
   /** Per run that started: when it was due and when it started. */
@@ -84,6 +90,7 @@ export async function scheduledRefresh(world: World, companies: string[]): Promi
   for (let hour = 0; world.clock.now() < end; hour++) {
     if (hour % (7 * 24) === 0) {
       watch.sampleSignals();
+      digest.sampleSignals();
       const week = hour / (7 * 24);
       const changing = companies.slice(week * CHANGED_PER_WEEK, (week + 1) * CHANGED_PER_WEEK);
       for (const domain of changing) await world.control.changeCompany(domain, { employee_count: '10001+' });
@@ -120,7 +127,15 @@ export async function scheduledRefresh(world: World, companies: string[]): Promi
       hourly.slice(from, from + 24).reduce((sum, n) => sum + n, 0),
     );
   watch.sampleSignals();
+  digest.sampleSignals();
+  // A day more for the digest of the last week's runs (the figures above are the four weeks').
+  for (let hour = 0; hour < 24; hour++) {
+    await advance(world, HOUR);
+    fireTimers(world);
+  }
   const result = {
+    doc,
+    digest: await digest.finish(WEEKS),
     watch: watch.finish(),
     rows: domains.length,
     dueRuns,
