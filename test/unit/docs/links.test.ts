@@ -12,12 +12,14 @@ const GUIDES = [
   'account.md',
   'account-watch.md',
   'company-search.md',
+  'digest.md',
   'enrichment.md',
   'functions.md',
   'lookalikes.md',
   'playground.md',
   'research.md',
   'spending-guard.md',
+  'spending-history.md',
   'tables.md',
 ].map((name) => `docs/guide/${name}`);
 const DESIGN = [
