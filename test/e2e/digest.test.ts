@@ -25,7 +25,11 @@ describeWithBrowser('digest in the playground', () => {
     const run = <T>(name: string, args: unknown[] = []) => runtime.run<T>(name, args, { kind: 'sidebar', user: USER });
     const advance = (ms: number) =>
       page.evaluate(async (by) => {
-        await fetch('/api/time', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ms: by }) });
+        await fetch('/api/time', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ ms: by }),
+        });
       }, ms);
     /** An hour and a minute on: the timer runs twice and the sandbox finishes the run's tasks in between. */
     const finishTasks = async () => {
@@ -64,7 +68,9 @@ describeWithBrowser('digest in the playground', () => {
       weekday,
     };
     const asked = run<WatchAnswer>('saveResearchWatch', [{ ...request, confirmedCreditsPerRun: null }]);
-    expect(run<WatchAnswer>('saveResearchWatch', [{ ...request, confirmedCreditsPerRun: asked.confirm?.creditsPerRun }]).ok).toBe(true);
+    expect(
+      run<WatchAnswer>('saveResearchWatch', [{ ...request, confirmedCreditsPerRun: asked.confirm?.creditsPerRun }]).ok,
+    ).toBe(true);
     expect(run<{ ok: boolean }>('setRefreshSchedule', [{ cadence: 'weekly', weekday, days: 0 }]).ok).toBe(true);
 
     // The digest, set in Settings like a user does it.
