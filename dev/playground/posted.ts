@@ -36,12 +36,12 @@ function card(post: ReceivedPost): string {
       : `<div class="refused">Refused: ${post.status}</div>`;
   return (
     `<article class="post ${post.service}" data-post="${post.id}"><header><span class="app">Sheet Scout</span>` +
-    `<span class="where">${service} · ${escapeHtml(post.hook)} · ${escapeHtml(post.at.slice(0, 16).replace('T', ' '))}</span>` +
+    `<span class="where">${service} · ${escapeHtml(post.hook)}</span>` +
     `</header>${body}</article>`
   );
 }
 
-const STYLE = `body{margin:0;padding:12px;background:#f8f9fa;font:13px/1.45 Roboto,Arial,sans-serif;color:#1d1c1d}
+const STYLE = `*{box-sizing:border-box}body{margin:0;padding:12px;background:#f8f9fa;font:13px/1.45 Roboto,Arial,sans-serif;color:#1d1c1d}
 h1{font-size:15px;font-weight:500;margin:0 0 10px}.post{width:300px;background:#fff;border:1px solid #dadce0;
 border-radius:6px;padding:8px 10px;margin:0 0 10px;overflow-wrap:anywhere}.post header{display:flex;flex-direction:column;
 margin-bottom:4px}.app{font-weight:700}.where{color:#616061;font-size:11px}.line{margin:1px 0}.slack{border-left:4px solid #4a154b}

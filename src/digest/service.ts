@@ -1,7 +1,7 @@
 // Posting the digest: the shared timer's slice (with every panel closed) and Settings' "Send digest now". A weekly
 // digest is due on its day after its hour (in the spreadsheet's time zone), a per-run one once a watch run or a refresh
 // has left something to say; either waits while research, a refresh or an enrichment is under way (a weekly one at
-// most WAIT_FOR_RUNS_MS past its time), so a run's signals and cost go out together. Only the timer of the editor who
+// most WAIT_FOR_RUNS_MS from when it first found one), so a run's signals and cost go out together. Only the timer of the editor who
 // set the webhook posts (its address is in their user properties); another editor's timer leaves the digest to it.
 // A post needs a slice that outlasts UrlFetch's longest wait (POST_NEEDS_MS), so it never passes the timer's budget.
 // The digest is composed and posted under the document lock; once the service took it, its signals leave the outbox
@@ -25,7 +25,7 @@ import { SERVICE_NAMES } from './webhook';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-/** A weekly digest waits for runs under way at most this long past its time. */
+/** A weekly digest waits for runs under way at most this long (from when it first found one under way). */
 const WAIT_FOR_RUNS_MS = 6 * HOUR_MS;
 /** UrlFetch's longest wait for an answer (60 s), and the composing around it. */
 export const POST_NEEDS_MS = 75_000;
@@ -63,7 +63,10 @@ export function digestSlice(p: DigestPorts, budgetMs: number): SliceResult {
     return { pending: true };
   }
   const work = runs(p, now);
-  if (work.underWay && (config.cadence === 'run' || now - dueAt < WAIT_FOR_RUNS_MS)) return { pending: true };
+  if (work.underWay && (config.cadence === 'run' || now - (state.waitingSince ?? now) < WAIT_FOR_RUNS_MS)) {
+    if (state.waitingSince === undefined) writeState(p.document, { ...state, waitingSince: now });
+    return { pending: true };
+  }
   if (budgetMs < POST_NEEDS_MS) return { pending: true };
   if (!p.lock.tryLock(1000)) return { pending: true };
   try {

@@ -41,6 +41,8 @@ export interface DigestState {
   posts: number;
   /** Runs the last digest reported still running: the next one reports them again (absent before the first post). */
   carried?: string[];
+  /** Since when the due digest waits for runs under way (absent: it does not wait). */
+  waitingSince?: number;
 }
 
 function parsed<T>(text: string | null): T | null {

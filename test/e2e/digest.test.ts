@@ -102,7 +102,10 @@ describeWithBrowser('digest in the playground', () => {
     const signals = companies.getDisplayValues()[0].indexOf('Signals');
     const signal = companies.getDisplayValues()[2][signals];
     expect(signal).toMatch(/^employee_count .* -> 10001\+$/);
-    expect(digest).toContain(`• ${domain}: ${signal.replace(/>/g, '&gt;')}`);
+    // The row is named by the values its brief reads, as the sheet shows them (the domain typed as a URL here).
+    const label = companies.getDisplayValues()[2][0];
+    expect(label).toContain(domain);
+    expect(digest).toContain(`• ${label}: ${signal.replace(/>/g, '&gt;')}`);
     expect(digest).toContain('*Keep data fresh, Companies*: 1 row changed');
     expect(digest).toContain(`(Companies, 3 rows): 30 credits reserved, ${(await charged()) - chargedBefore} charged`);
     expect(digest).not.toContain('playground01');
@@ -114,7 +117,7 @@ describeWithBrowser('digest in the playground', () => {
     const posted = await stack().browser.newPage({ viewport: { width: 1280, height: 800 } });
     await posted.goto(`${playground.url}posted`);
     const card = posted.locator('article.post').first();
-    expect(await card.textContent()).toContain(`${domain}: ${signal}`);
+    expect(await card.textContent()).toContain(`${label}: ${signal}`);
     await card.screenshot({ path: path.join(ARTIFACTS, 'digest-slack.png') });
     await posted.close();
   });

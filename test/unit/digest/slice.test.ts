@@ -103,14 +103,19 @@ describe('digest slice', () => {
     expect([...w.user.data.values()].join()).not.toContain('secret123456');
   });
 
-  it('waits for the runs under way, a weekly digest at most 6 hours past its time', () => {
+  it('waits for the runs under way, a weekly digest at most 6 hours from when it found them', () => {
     const w = world();
     w.document.set('sheetscout.timer.pending.research', '1');
-    w.clock.time = w.wednesday8 + HOUR;
+    // Its timer came late (hours past its time): it still waits for the run it finds under way.
+    w.clock.time = w.wednesday8 + 7 * HOUR;
     expect(digestSlice(w.ports, 240_000)).toEqual({ pending: true });
-    w.clock.time = w.wednesday8 + 6 * HOUR + 60_000;
+    w.clock.time = w.wednesday8 + 12 * HOUR;
+    expect(digestSlice(w.ports, 240_000)).toEqual({ pending: true });
+    expect(w.sent).toHaveLength(0);
+    w.clock.time = w.wednesday8 + 13 * HOUR;
     digestSlice(w.ports, 240_000);
     expect(w.sent).toHaveLength(1);
+    expect(readState(w.document, w.config).waitingSince).toBeUndefined();
   });
 
   it("never posts in a slice shorter than UrlFetch's longest wait: the timer's budget holds", () => {
