@@ -173,8 +173,8 @@ function myRecordedTimer(deps: TimerDeps): string | null {
 function noteHolder(deps: TimerDeps): void {
   const trigger = myRecordedTimer(deps);
   if (!trigger) return;
-  const keeps = TIMER_FEATURES.filter((feature) => wakeOf(deps, feature) !== null);
-  const next = Math.min(...keeps.map((feature) => wakeOf(deps, feature) as number));
+  const keeps = TIMER_FEATURES.filter((feature) => featureWake(deps, feature) !== null);
+  const next = Math.min(...keeps.map((feature) => featureWake(deps, feature) as number));
   const nextRunAt = next > deps.clock.now() ? next : null;
   const here = deps.spreadsheet();
   changeHolders(deps.user, deps.userLock, (holders) => withHolder(holders, { ...here, trigger, keeps, nextRunAt }));
@@ -257,10 +257,6 @@ export function isPending(deps: Pick<TimerDeps, 'document'>, feature: TimerFeatu
 
 /** When `feature`'s work is next due (ms; a time in the past: due now), or null when it has none. */
 export function featureWake(deps: Pick<TimerDeps, 'document'>, feature: TimerFeature): number | null {
-  return wakeOf(deps, feature);
-}
-
-function wakeOf(deps: Pick<TimerDeps, 'document'>, feature: TimerFeature): number | null {
   const value = deps.document.get(PENDING_KEY_PREFIX + feature);
   return value === null ? null : Number(value) || 0;
 }
@@ -273,7 +269,7 @@ export function idleTick(deps: Pick<TimerDeps, 'document' | 'clock'>, triggerUid
   const record = readRecord(deps.document);
   if (!record || record.id !== triggerUid) return false;
   const now = deps.clock.now();
-  const wakes = TIMER_FEATURES.map((feature) => wakeOf(deps, feature)).filter((wake) => wake !== null);
+  const wakes = TIMER_FEATURES.map((feature) => featureWake(deps, feature)).filter((wake) => wake !== null);
   if (wakes.length === 0 || wakes.some((wake) => wake <= now)) return false;
   deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ ...record, ranAt: now, lastTick: now }));
   return true;
@@ -327,7 +323,7 @@ export function runTimer(deps: TimerDeps, tasks: TimerTask[], budgetMs: number =
   const ran: TimerRun['ran'] = [];
   let leftToOthers: TimerFeature | undefined;
   const startedAt = deps.clock.now();
-  const wakes = tasks.map((task) => wakeOf(deps, task.feature));
+  const wakes = tasks.map((task) => featureWake(deps, task.feature));
   const due = wakes.map((wake) => wake !== null && wake <= startedAt);
   tasks.forEach((task, index) => {
     const waiting = wakes[index] !== null && !due[index];

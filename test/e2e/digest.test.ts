@@ -40,7 +40,9 @@ describeWithBrowser('digest in the playground', () => {
     // The sheet enriched (company name, employees) as the Enrich panel does it.
     const companies = runtime.spreadsheet.sheet('Companies');
     runtime.spreadsheet.selection = { sheet: companies, rect: { row: 1, column: 1, numRows: 1, numColumns: 1 } };
-    let progress = run<StartResult>('startEnrichment', [{ fields: ['company_name', 'employee_count'] }]).progress;
+    const started = run<StartResult>('startEnrichment', [{ fields: ['company_name', 'employee_count'] }]);
+    if (!started.ok) throw new Error(started.message);
+    let progress = started.progress;
     for (let step = 0; step < 50 && progress.status === 'running'; step++) {
       progress = run<EnrichProgress>('runEnrichmentChunk');
       if (progress.nextStepInMs > 0) await advance(progress.nextStepInMs);
