@@ -16,4 +16,4 @@ export type ServerFunctions = typeof accountEndpoints &
   typeof tablesEndpoints &
   typeof researchEndpoints &
   typeof spendingEndpoints &
-  Omit<typeof digestEndpoints, 'digestTimerSlice'>;
+  typeof digestEndpoints;

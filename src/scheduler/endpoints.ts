@@ -11,7 +11,7 @@ import { refreshTimerSlice } from '../enrichment/schedule-service';
 import { researchTimerSlice } from '../research/timer-slice';
 import { watchTimerSlice } from '../research/watch/watch-runs';
 import { newRowsTimerSlice } from '../new-rows/timer-slice';
-import { digestTimerSlice } from '../digest/endpoints';
+import { digestTimerSlice } from '../digest/timer-slice';
 import { appsScriptTimer, retireDocumentlessTimer } from '../platform/timer-triggers';
 import { flushWrites, hasActiveSpreadsheet } from '../platform/spreadsheet';
 import { idleTick, runTimer } from './timer';
