@@ -1,21 +1,25 @@
 // Generates src/shared/generated/validators.js: the add-in's JSON Schema validators compiled ahead of time into plain
 // functions by @exodus/schemasafe's module output, so that nothing compiles code at run time (validator libraries
 // compile with `new Function`, which Apps Script does not document; the bundle must not depend on it). Two kinds:
-//   - the panels' request schemas (each feature's requests.ts), keyed by their JSON text, which request-check.ts
-//     computes the same way at run time (first error only);
+//   - the panels' request schemas (each feature's requests.ts), found by a hash of their JSON text, which
+//     request-check.ts computes the same way at run time (first error only); the parts several requests repeat are
+//     compiled once (build/shared-parts.js);
 //   - the JSON Schema 2020-12 meta-schema with its vocabularies, which checks a pasted output schema (all errors;
 //     src/research/brief/json-schema-check.ts, where the strict-mode checks of ajv's compile are a walk). The meta-schemas
-//     themselves go along, trimmed to what validates, so that an error's keyword can be read for its message
-//     (src/shared/schema-errors.ts), with the format names ajv-formats knows (what the service's ajv accepts).
-// schemasafe's functions are about half the size of ajv's standalone code for the same schemas: Apps Script loads the
-// bundle at the start of every execution. Run by the build before webpack (build/build.js) and by the tests' global
-// set-up (test/setup/generated.js).
+//     themselves go along, trimmed to what an error's message reads (src/shared/schema-errors.ts), with the format
+//     names ajv-formats knows (what the service's ajv accepts).
+// Apps Script loads the bundle at the start of every execution: schemasafe's functions are about half the size of
+// ajv's standalone code for the same schemas, and build/compact-validators.js writes its error bookkeeping as calls of
+// shared helpers (110 KB became 39 KB; the unit tests hold each validator to schemasafe's own code, verdict and errors).
+// Run by the build before webpack (build/build.js) and by the tests' global set-up (test/setup/generated.js).
 const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 const esbuild = require('esbuild');
 const { validator } = require('@exodus/schemasafe');
 const { fullFormats } = require('ajv-formats/dist/formats');
+const { compact, HELPERS } = require('./compact-validators');
+const { shareRepeatedParts } = require('./shared-parts');
 
 const root = path.resolve(__dirname, '..');
 const OUTPUT = path.join(root, 'src', 'shared', 'generated', 'validators.js');
@@ -27,8 +31,14 @@ const META_SCHEMAS = path.join(
   'refs',
   'json-schema-2020-12',
 );
-/** Meta-schema keywords that only annotate: left out of the copies the bundle carries for messages. */
-const ANNOTATIONS = new Set(['title', 'description', '$comment', 'deprecated', 'default']);
+/**
+ * Meta-schema keywords no error's message reads (schema-errors.ts reads the keyword that refused, on the way there
+ * only `$ref`s): annotations, identifiers, anchors, vocabularies. Left out of the copies the bundle carries.
+ */
+const NOT_READ = new Set([
+  ...['title', 'description', '$comment', 'deprecated', 'default'],
+  ...['$schema', '$id', '$dynamicAnchor', '$vocabulary'],
+]);
 
 /** The exports of each feature's requests.ts, evaluated from TypeScript with esbuild. */
 function requestModules() {
@@ -72,39 +82,81 @@ function metaSchemas() {
   return Object.fromEntries(documents.map((document) => [document.$id, document]));
 }
 
-/** A schema without its annotation keywords (kept where they are names of properties). */
-function withoutAnnotations(schema, inPropertyNames = false) {
-  if (Array.isArray(schema)) return schema.map((item) => withoutAnnotations(item));
+/** A schema without the keywords no message reads (kept where they are names of properties or definitions). */
+function withoutUnread(schema, names = false) {
+  if (Array.isArray(schema)) return schema.map((item) => withoutUnread(item));
   if (!schema || typeof schema !== 'object') return schema;
   return Object.fromEntries(
     Object.entries(schema)
-      .filter(([key]) => inPropertyNames || !ANNOTATIONS.has(key))
-      .map(([key, value]) => [key, withoutAnnotations(value, key === 'properties' || key === '$defs')]),
+      .filter(([key]) => names || !NOT_READ.has(key))
+      .map(([key, value]) => [key, withoutUnread(value, !names && (key === 'properties' || key === '$defs'))]),
   );
 }
 
-/** schemasafe's module text for one validator: an expression giving the function. */
+/** schemasafe's options for a request schema's validator: the first error. */
+const REQUEST_OPTIONS = { includeErrors: true, allErrors: false, $schemaDefault: META_SCHEMA_ID };
+
+/** The 2020-12 meta-schema, and schemasafe's options for its validator: all errors, its vocabularies to refer to. */
+function metaSchemaSource() {
+  const metas = metaSchemas();
+  const vocabularies = Object.values(metas).filter((schema) => schema.$id !== META_SCHEMA_ID);
+  const options = { includeErrors: true, allErrors: true, $schemaDefault: META_SCHEMA_ID, schemas: vocabularies };
+  return { schema: metas[META_SCHEMA_ID], options };
+}
+
+/** schemasafe's module text for the validator of `schema` (of each, given an array: an array of them), compact. */
 function compiled(schema, options) {
-  return validator(schema, { includeErrors: true, $schemaDefault: META_SCHEMA_ID, ...options })
+  const code = validator(schema, { ...options, multi: Array.isArray(schema) })
     .toModule()
     .replace(/;\s*$/, '');
+  return compact(code);
+}
+
+/**
+ * How a request schema's validator is found: by the length of the schema's JSON text and a 53-bit hash of it (cyrb53,
+ * src/functions/hash.ts's hashText), not by the text, which the bundle would otherwise carry (15 KB). The build keys
+ * the validators with it here, and the generated module finds them with the same code at run time. Only a schema
+ * compiled into no validator (a build out of step with the code) could meet another's key, at odds of 1 in 2^53.
+ */
+function schemaKeyCode() {
+  const hashTs = fs.readFileSync(path.join(root, 'src', 'functions', 'hash.ts'), 'utf8');
+  const hashText = esbuild.transformSync(hashTs, { loader: 'ts' }).code.replace(/^export (function hashText\()/m, '$1');
+  if (!hashText.startsWith('function hashText(')) throw new Error('src/functions/hash.ts no longer has hashText');
+  const source = `${hashText}\nconst schemaKey = (text) => text.length + ":" + hashText(text);`;
+  return { source, schemaKey: vm.runInNewContext(`${source}\nschemaKey`) };
+}
+
+/**
+ * The request schemas' validators (an array of functions), their repeated parts compiled once (shared-parts.js). A
+ * failure inside a part is placed where the part is in the request's schema, without the `/$ref` of its reference.
+ */
+function requestValidators(texts) {
+  const { schemas, parts } = shareRepeatedParts(texts.map((text) => JSON.parse(text)));
+  return compiled(schemas, { ...REQUEST_OPTIONS, schemas: parts }).replace(
+    /(firstViaRef_\(validate, "#(?:\/(?:[^"\\\n]|\\.)*)?)\/\$ref"/g,
+    '$1"',
+  );
 }
 
 function generate() {
   const texts = requestSchemaTexts();
-  const metas = metaSchemas();
-  const vocabularies = Object.values(metas).filter((schema) => schema.$id !== META_SCHEMA_ID);
-  const meta = compiled(metas[META_SCHEMA_ID], { schemas: vocabularies, allErrors: true });
+  const { source: keyCode, schemaKey } = schemaKeyCode();
+  const keys = texts.map(schemaKey);
+  if (new Set(keys).size !== keys.length)
+    throw new Error('two request schemas have the same key: change schemaKeyCode');
+  const meta = metaSchemaSource();
   return [
     '// Generated by build/validators.js from the request schemas and the JSON Schema 2020-12 meta-schema.',
     '// Do not edit.',
     '/* eslint-disable */',
     '"use strict";',
-    `const requests = [\n${texts.map((text) => compiled(JSON.parse(text), { allErrors: false })).join(',\n')}\n];`,
-    `const keys = ${JSON.stringify(texts)};`,
-    'exports.requestValidators = Object.fromEntries(keys.map((text, i) => [text, requests[i]]));',
-    `exports.validateJsonSchema2020 = ${meta};`,
-    `exports.metaSchemas = ${JSON.stringify(withoutAnnotations(metas))};`,
+    HELPERS,
+    `const requests = ${requestValidators(texts)};`,
+    keyCode,
+    `const byKey = new Map(${JSON.stringify(keys)}.map((key, i) => [key, requests[i]]));`,
+    'exports.requestValidator = (text) => byKey.get(schemaKey(text));',
+    `exports.validateJsonSchema2020 = ${compiled(meta.schema, meta.options)};`,
+    `exports.metaSchemas = ${JSON.stringify(withoutUnread(metaSchemas()))};`,
     `exports.META_SCHEMA_ID = ${JSON.stringify(META_SCHEMA_ID)};`,
     `exports.knownFormats = ${JSON.stringify(Object.keys(fullFormats))};`,
     '',
@@ -119,6 +171,7 @@ function writeValidators() {
   return OUTPUT;
 }
 
-module.exports = { writeValidators };
+// The tests compare the validators generated with what schemasafe compiles from the same schemas and options.
+module.exports = { writeValidators, requestSchemaTexts, REQUEST_OPTIONS, metaSchemaSource };
 
 if (require.main === module) writeValidators();

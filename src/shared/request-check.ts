@@ -3,15 +3,15 @@
 // panels call checks its arguments here: a malformed request is refused with one clear message naming the part that
 // is wrong ("filters.includeCountries must be array"), never turned into a wrong service call or a stack trace. The
 // validators are compiled when the add-in is built (build/validators.js: nothing compiles code at run time) and
-// found by the schema's JSON text; schema-errors.ts words what they find.
-import { requestValidators, type PrecompiledValidator } from './generated/validators';
+// found by (a hash of) the schema's JSON text; schema-errors.ts words what they find.
+import { requestValidator, type PrecompiledValidator } from './generated/validators';
 import { schemaProblem } from './schema-errors';
 
 /** A JSON Schema, as the requests.ts files write them. */
 export type SchemaObject = Record<string, unknown>;
 
 function validator(schema: SchemaObject): PrecompiledValidator {
-  const validate = requestValidators[JSON.stringify(schema)];
+  const validate = requestValidator(JSON.stringify(schema));
   // Only a schema no requests.ts exports has none: a build out of step with the code.
   if (!validate) throw new Error('This request has no validator: rebuild Sheet Scout');
   return validate;

@@ -1,5 +1,5 @@
 // Types of the validators build/validators.js generates into validators.js beside this file (schemasafe's module
-// output: nothing is compiled at run time).
+// output, made compact: nothing is compiled at run time).
 
 /** Where a value failed: JSON pointers as URI fragments, into the schema (through its references) and the value. */
 export interface SchemaError {
@@ -12,8 +12,11 @@ export interface PrecompiledValidator {
   errors?: SchemaError[] | null;
 }
 
-/** The panels' request schemas' validators (first error), by the schema's JSON text. */
-export const requestValidators: Record<string, PrecompiledValidator | undefined>;
+/**
+ * The validator (first error) of the request schema whose JSON text this is (found by a hash of the text: the bundle
+ * does not carry the texts); undefined for a schema the build compiled none for.
+ */
+export function requestValidator(schemaText: string): PrecompiledValidator | undefined;
 
 /** The JSON Schema 2020-12 meta-schema's validator (all errors). */
 export const validateJsonSchema2020: PrecompiledValidator;

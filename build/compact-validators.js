@@ -1,0 +1,215 @@
+// Shortens the validators' code @exodus/schemasafe generates (build/validators.js), without changing what it does:
+// schemasafe writes every check's error in full where it happens (`validate.errors = [{ keywordLocation: ..., ... }]`,
+// `if (validate.errors === null) validate.errors = []` then a push, the save and restore of errors around each call of
+// a referenced schema's function), and every `in` check beside its own-property check. Each such statement form, as
+// schemasafe 1.3 writes it, becomes a call of one of HELPERS, which does exactly what the statements did. The bundle
+// loads this code at the start of every execution; this takes a third off it. compact() fails when schemasafe's output
+// still holds a long form afterwards (a new schemasafe writing them differently: extend REWRITES) or already uses a
+// helper's name.
+
+const scopeFunctions = require('@exodus/schemasafe/src/scope-functions');
+
+/** schemasafe's definitions of its helpers the rewritten code no longer calls (it calls HELPERS' copies). */
+const REPLACED_DEFINITIONS = [
+  'const hasOwn = Function.prototype.call.bind(Object.prototype.hasOwnProperty);\n',
+  `const errorMerge = ${scopeFunctions.errorMerge};\n`,
+];
+
+/** The helpers the rewritten code calls, defined once at the top of the generated module. */
+const HELPERS = `
+/** schemasafe's hasOwn. */
+const hasOwnProperty_ = Function.prototype.call.bind(Object.prototype.hasOwnProperty);
+/** \`key in object && hasOwn(object, key)\`. */
+const has_ = (object, key) => key in object && hasOwnProperty_(object, key);
+/** \`typeof value === "object" && value && !Array.isArray(value)\`. */
+const isObject_ = (value) => typeof value === "object" && value && !Array.isArray(value);
+/** A first-error validator's failure: its error, and false to return. */
+const fail_ = (validate, keywordLocation, instanceLocation) => {
+  validate.errors = [{ keywordLocation, instanceLocation }];
+  return false;
+};
+/** An all-errors validator's error: appended, and 1 to add to its count. */
+const add_ = (validate, keywordLocation, instanceLocation) => {
+  if (validate.errors === null) validate.errors = [];
+  validate.errors.push({ keywordLocation, instanceLocation });
+  return 1;
+};
+/** An error appended to a list of them (null: none yet); the list. */
+const withError_ = (errors, keywordLocation, instanceLocation) => {
+  if (errors === null) errors = [];
+  errors.push({ keywordLocation, instanceLocation });
+  return errors;
+};
+/**
+ * An all-errors validator's call of a referenced schema's function, keeping its own errors across the call: the
+ * callee's errors, placed under the reference, appended when it fails; 1 to add to the count then, else 0.
+ */
+const viaRef_ = (validate, keywordBase, instanceBase, callee, ...args) => {
+  const kept = validate.errors;
+  const valid = callee(...args);
+  const errors = callee.errors;
+  validate.errors = kept;
+  if (valid) return 0;
+  if (validate.errors === null) validate.errors = [];
+  validate.errors.push(...errors.map((e) => errorMerge_(e, keywordBase, instanceBase)));
+  return 1;
+};
+/**
+ * A first-error validator's call of a referenced schema's function, keeping its own errors across the call: the
+ * callee's first error, placed under the reference, as its own when it fails; whether it passed.
+ */
+const firstViaRef_ = (validate, keywordBase, instanceBase, callee, ...args) => {
+  const kept = validate.errors;
+  const valid = callee(...args);
+  const errors = callee.errors;
+  validate.errors = kept;
+  if (!valid) validate.errors = [errorMerge_(errors[0], keywordBase, instanceBase)];
+  return valid;
+};
+/** A call of a referenced schema's function keeping the caller's errors as they were; whether it passed. */
+const quietViaRef_ = (validate, callee, ...args) => {
+  const kept = validate.errors;
+  const valid = callee(...args);
+  validate.errors = kept;
+  return valid;
+};
+/** schemasafe's errorMerge. */
+const errorMerge_ = ${scopeFunctions.errorMerge};
+`;
+
+const HELPER_NAMES = [...HELPERS.matchAll(/^const (\w+) =/gm)].map((match) => match[1]);
+
+/** A JSON string literal, as schemasafe writes a keyword location. */
+const STRING = String.raw`"(?:[^"\\\n]|\\.)*"`;
+/** An expression on one line (an instance location: a literal, or literals and variables joined with +). */
+const LINE = String.raw`[^\n]*`;
+/** What schemasafe calls for a referenced schema: its function, or the dynamic anchor's function (2020-12's #meta). */
+const CALLEE = String.raw`ref\d+|\(dynamicResolve\(dynAnchors \|\| \[\], ${STRING}\) \|\| \w+\)`;
+
+/**
+ * The start of schemasafe's call of a referenced schema's function, keeping the caller's errors across it (the saved
+ * errors, the result, the callee, its arguments and its errors are $1 to $5), up to the test of the result.
+ */
+const REF_CALL = [
+  String.raw`const (err\d+) = validate\.errors`,
+  String.raw`[ \t]*const (res\d+) = (${CALLEE})\((${LINE})\)`,
+  String.raw`[ \t]*const (suberr\d+) = \3\.errors`,
+  String.raw`[ \t]*validate\.errors = \1`,
+];
+
+/** [what it shortens, pattern, replacement], applied in order. */
+const REWRITES = [
+  [
+    'a first-error failure',
+    new RegExp(
+      String.raw`validate\.errors = \[\{ keywordLocation: (${STRING}), instanceLocation: (${LINE}) \}\]\n[ \t]*return false\n`,
+      'g',
+    ),
+    'return fail_(validate, $1, $2)\n',
+  ],
+  [
+    'a failed call of a referenced schema, first error',
+    new RegExp(
+      [
+        ...REF_CALL,
+        String.raw`[ \t]*if \(!\2\) \{`,
+        String.raw`[ \t]*validate\.errors = \[errorMerge\(\5\[0\], (${STRING}), (${LINE})\)\]`,
+        String.raw`[ \t]*return false`,
+        String.raw`[ \t]*\}\n`,
+      ].join('\n'),
+      'g',
+    ),
+    'if (!firstViaRef_(validate, $6, $7, $3, $4)) return false\n',
+  ],
+  [
+    'a failed call of a referenced schema inside an anyOf branch, first error (the branch records none)',
+    new RegExp([...REF_CALL, String.raw`[ \t]*if \(!\2\) return false\n`].join('\n'), 'g'),
+    'if (!quietViaRef_(validate, $3, $4)) return false\n',
+  ],
+  [
+    'a failed call of a referenced schema, all errors',
+    new RegExp(
+      [
+        ...REF_CALL,
+        String.raw`[ \t]*if \(!\2\) \{`,
+        String.raw`[ \t]*if \(validate\.errors === null\) validate\.errors = \[\]`,
+        String.raw`[ \t]*validate\.errors\.push\(\.\.\.\5\.map\(e => errorMerge\(e, (${STRING}), (${LINE})\)\)\)`,
+        String.raw`[ \t]*errorCount\+\+`,
+        String.raw`[ \t]*\}\n`,
+      ].join('\n'),
+      'g',
+    ),
+    'errorCount += viaRef_(validate, $6, $7, $3, $4)\n',
+  ],
+  [
+    'an error, all errors',
+    new RegExp(
+      [
+        String.raw`if \(validate\.errors === null\) validate\.errors = \[\]`,
+        String.raw`[ \t]*validate\.errors\.push\(\{ keywordLocation: (${STRING}), instanceLocation: (${LINE}) \}\)`,
+        String.raw`[ \t]*errorCount\+\+\n`,
+      ].join('\n'),
+      'g',
+    ),
+    'errorCount += add_(validate, $1, $2)\n',
+  ],
+  [
+    'an error, all errors, counted later or in a list of its own',
+    new RegExp(
+      [
+        String.raw`if \((validate\.errors|suberr\d+) === null\) \1 = \[\]`,
+        String.raw`[ \t]*\1\.push\(\{ keywordLocation: (${STRING}), instanceLocation: (${LINE}) \}\)\n`,
+      ].join('\n'),
+      'g',
+    ),
+    '$1 = withError_($1, $2, $3)\n',
+  ],
+  // Only inside parentheses, so that the call stands for the whole && chain whatever surrounds it.
+  [
+    'an own-property check',
+    new RegExp(String.raw`\((${STRING}|\w+) in (\S+) && hasOwn\(\2, \1\)\)`, 'g'),
+    '(has_($2, $1))',
+  ],
+  [
+    'an object type check',
+    /(\(|\|\| )typeof (\S+) === "object" && \2 && !Array\.isArray\(\2\)(?=\)| \|\|)/g,
+    '$1isObject_($2)',
+  ],
+];
+
+/** Statements of the long forms, none of which may be left. */
+const LONG_FORMS = [
+  /keywordLocation: /,
+  /errorMerge\(e,/,
+  /\S+ === null\) \S+ = \[\]/,
+  / in \S+ && hasOwn\(/,
+  /typeof \S+ === "object" && \S+ && !Array\.isArray/,
+];
+
+/** `code` (schemasafe's module text) with each long form made a call of a helper; HELPERS must go with it. */
+function compact(code) {
+  for (const name of HELPER_NAMES)
+    if (new RegExp(`\\b${name}\\b`).test(code)) throw new Error(`schemasafe's code already uses the name ${name}`);
+  let result = code;
+  for (const [, pattern, replacement] of REWRITES) result = result.replace(pattern, replacement);
+  // A rewritten call's result and errors were only read by the statements rewritten with it.
+  for (const [, name] of code.matchAll(/const ((?:err|res|suberr)\d+) = /g))
+    if (new RegExp(`\\b${name}\\b`).test(result))
+      throw new Error(`compact validators: a call of a referenced schema no rewrite shortens (${name})`);
+  for (const definition of REPLACED_DEFINITIONS) {
+    const name = /^const (\w+)/.exec(definition)[1];
+    const uses = result
+      .split(definition)
+      .join('')
+      .match(new RegExp(`\\b${name}\\b`, 'g'));
+    if (!uses) result = result.split(definition).join('');
+  }
+  const left = LONG_FORMS.find((form) => form.test(result));
+  if (left) {
+    const line = result.split('\n').find((text) => left.test(text));
+    throw new Error(`compact validators: schemasafe wrote a form no rewrite shortens: ${line.trim()}`);
+  }
+  return result;
+}
+
+module.exports = { compact, HELPERS };
