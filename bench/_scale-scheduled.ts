@@ -4,7 +4,7 @@
 // for four simulated weeks, while the service changes 100 companies a week. Measures the runs that happened against those due, the runs that started late (missed), the hand edits a run
 // overwrote, the cells changed, and the largest share of a day's UrlFetch quota any 24 hours took.
 import type { EnrichProgress, RefreshScheduleAnswer, StartResult } from '../src/enrichment/contract';
-import { readSchedules, type RefreshSchedule } from '../src/enrichment/schedule';
+import { readSchedules, type RefreshSchedule } from '../src/enrichment/refresh/schedule';
 import type { KeyValueStore } from '../src/ports';
 import { advance, DAY, documentWith, fireTimers, HOUR, sent, type World } from './_scale-world';
 import { watchRows, type WatchFigures } from './_scale-watch';

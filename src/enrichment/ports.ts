@@ -1,8 +1,10 @@
-// The small ports the enrichment job needs beyond src/ports.ts: the sheet it works on (whole-grid read, formula read,
-// rectangular writes of values and notes), the enrichment dates, and the continuation trigger.
-// src/platform/sheets/enrichment.ts and trigger-adapter.ts implement them over Apps Script; tests use fakes.
+// The ports the enrichment job runs on (EnrichDeps) and those it needs beyond src/ports.ts: the sheet it works on
+// (whole-grid read, formula read, rectangular writes of values and notes), the enrichment dates, and the continuation
+// trigger. src/platform/sheets/enrichment.ts and job/trigger-adapter.ts implement them over Apps Script; tests use fakes.
+import type { CachePort, ClockPort, LockPort, SizedStore } from '../ports';
 import type { CellValue } from '../shared/cell-values';
-import type { Area } from './layout';
+import type { Area } from './sheet/layout';
+import type { LookupClient } from './job/lookups';
 
 export interface EnrichSheet {
   readonly id: number;
@@ -62,4 +64,22 @@ export interface ContinuationPort {
   wakeAfter(afterMs: number): string | null;
   /** Drops the request (the job finished, was cancelled or paused). */
   cancel(): void;
+}
+
+export interface EnrichDeps {
+  /** DocumentProperties: the job's record and the per-sheet choices. */
+  store: SizedStore;
+  sheets: SheetAccess;
+  /** When each domain was last enriched (read by "Refresh data older than N days"). */
+  dates: EnrichmentDates;
+  cache: CachePort;
+  clock: ClockPort;
+  lock: LockPort;
+  continuation: ContinuationPort;
+  client: () => LookupClient;
+  newId: () => string;
+  /** The acting user's daily request budget: used and allowed today. */
+  requests: () => { used: number; limit: number };
+  /** Counts a chunk's requests in the budget at once, and gives back what it did not send (RequestCounter). */
+  requestsAhead: { reserve(count: number): void; release(): void };
 }

@@ -2,8 +2,8 @@
 // has come (the sidebar pushes that time back while it drives the job). Pending while a continuation is scheduled; a
 // job another user started runs on their token, so their own timer continues it.
 import { enrichmentContext } from './context';
-import { runChunk } from './chunk';
-import { readWake, wakeIsMine } from './trigger-adapter';
+import { runChunk } from './job/chunk';
+import { readWake, wakeIsMine } from './job/trigger-adapter';
 
 export function enrichmentTimerSlice(budgetMs: number): { pending: boolean } {
   const deps = enrichmentContext();

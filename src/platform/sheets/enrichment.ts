@@ -2,7 +2,7 @@
 // read and rectangular writes of values and notes, each one Apps Script call (plus adding columns when new field
 // columns reach past the sheet's last one); and the enrichment dates in their hidden sheet.
 import type { CellValue } from '../../shared/cell-values';
-import type { Area } from '../../enrichment/layout';
+import type { Area } from '../../enrichment/sheet/layout';
 import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from '../../enrichment/ports';
 import { ENRICHMENT_DATES_SHEET, targetSheetProblem } from '../../shared/internal-sheets';
 

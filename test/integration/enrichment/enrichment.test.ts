@@ -3,7 +3,7 @@
 // executions killed at random points, the continuation trigger, and a missing token.
 import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import { LIMITS } from '../../../src/enrichment/service';
+import { LIMITS } from '../../../src/enrichment/job/limits';
 import type { EnrichPreview, EnrichProgress } from '../../../src/enrichment/contract';
 import type { SeededCompany } from '../../../dev/sandbox/control-client';
 import { USER, TOKEN, runtimeFor, closeAfterTest, sandboxSuite } from '../harness';

@@ -5,7 +5,7 @@
 import { ManualClock, MemoryCache, MemoryLock, MemoryStore } from '../../fakes/ports';
 import type { Result } from '../../../src/api/errors';
 import type { CompanyProfile, LookupOutcome } from '../../../src/api/types';
-import type { Area } from '../../../src/enrichment/layout';
+import type { Area } from '../../../src/enrichment/sheet/layout';
 import type {
   EnrichSheet,
   SheetAccess,
@@ -13,7 +13,7 @@ import type {
   EnrichedDomain,
   EnrichmentDates,
 } from '../../../src/enrichment/ports';
-import type { EnrichDeps } from '../../../src/enrichment/service';
+import type { EnrichDeps } from '../../../src/enrichment/ports';
 
 type Cell = { value: unknown; formula?: string };
 

@@ -1,4 +1,4 @@
-import { detectDomainColumn, locateColumns, planTargetColumns } from '../../../src/enrichment/layout';
+import { detectDomainColumn, locateColumns, planTargetColumns } from '../../../src/enrichment/sheet/layout';
 import { columnLetter } from '../../../src/shared/a1';
 import {
   buildBlockWrites,
@@ -11,7 +11,7 @@ import {
   readRows,
   columnRuns,
   type CellUpdates,
-} from '../../../src/enrichment/rows';
+} from '../../../src/enrichment/sheet/rows';
 import {
   filledColumns,
   loadJob,
@@ -19,7 +19,7 @@ import {
   saveJob,
   JOB_KEY,
   type EnrichJob,
-} from '../../../src/enrichment/job-state';
+} from '../../../src/enrichment/job/job-state';
 import { PROFILE_FIELDS, profileFieldByKey } from '../../../src/companies/profile-fields';
 import { MemoryStore } from '../../fakes/ports';
 

@@ -1,12 +1,13 @@
-import { LIMITS, previewEnrichment, startEnrichment } from '../../../src/enrichment/service';
-import { cancelEnrichment, resumeEnrichment } from '../../../src/enrichment/job-control';
-import { runChunk } from '../../../src/enrichment/chunk';
+import { previewEnrichment, startEnrichment } from '../../../src/enrichment/job/service';
+import { LIMITS } from '../../../src/enrichment/job/limits';
+import { cancelEnrichment, resumeEnrichment } from '../../../src/enrichment/job/job-control';
+import { runChunk } from '../../../src/enrichment/job/chunk';
 import type { EnrichProgress } from '../../../src/enrichment/contract';
-import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/rows';
+import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/sheet/rows';
 import type { CompanyProfile } from '../../../src/api/types';
-import { jobRecordBound, loadJob } from '../../../src/enrichment/job-state';
+import { jobRecordBound, loadJob } from '../../../src/enrichment/job/job-state';
 import { writeCachedLookups } from '../../../src/companies/profile-cache';
-import { STORE_EVERY_MS } from '../../../src/enrichment/lookups';
+import { STORE_EVERY_MS } from '../../../src/enrichment/job/lookups';
 import { FAKE_BATCH, world, type World } from './fakes';
 
 const FIELDS = ['company_name', 'hq_country', 'employee_count'];

@@ -4,10 +4,8 @@
 // after the chunk's write, and lookups are cached as they arrive, so a crash at any point loses no finished result
 // and the next chunk resumes from the record. Rows a job finished are skipped by later runs (rows.ts), so re-running
 // a finished job sends no request at any size.
-import type { CachePort, ClockPort, LockPort, SizedStore } from '../ports';
-import type { ApiError } from '../api/errors';
-import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } from '../companies/profile-fields';
-import { readCachedLookups } from '../companies/profile-cache';
+import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } from '../../companies/profile-fields';
+import { readCachedLookups } from '../../companies/profile-cache';
 import {
   columnOptions,
   DEFAULT_DOMAIN_HEADER,
@@ -15,9 +13,9 @@ import {
   normalizeHeader,
   planTargetColumns,
   type ColumnOption,
-} from './layout';
-import { columnRuns, readRows } from './rows';
-import { requestPlan, type EnrichOptions, type EnrichPreview, type FieldChoice, type StartResult } from './contract';
+} from '../sheet/layout';
+import { columnRuns, readRows } from '../sheet/rows';
+import { requestPlan, type EnrichOptions, type EnrichPreview, type FieldChoice, type StartResult } from '../contract';
 import {
   chosenFields,
   emptyCounts,
@@ -30,65 +28,12 @@ import {
   storedJobBytes,
   type EnrichJob,
 } from './job-state';
-import { type LookupClient } from './lookups';
-import type { EnrichmentDates, EnrichSheet, SheetAccess, ContinuationPort } from './ports';
-import { columnLetter } from '../shared/a1';
-import { parseDomain } from '../shared/domain';
-import { BUSY_MESSAGE } from '../shared/busy';
+import type { EnrichDeps, EnrichSheet } from '../ports';
+import { LIMITS } from './limits';
+import { columnLetter } from '../../shared/a1';
+import { parseDomain } from '../../shared/domain';
+import { BUSY_MESSAGE } from '../../shared/busy';
 import { keepLastRun, lastRunOf, progressOf } from './progress';
-
-export const LIMITS = {
-  /** Domains planned per chunk (bounds what a crash can cost and the job record's size). */
-  planSize: 750,
-  /**
-   * A rest at most this much larger than planSize is planned whole, as the last plan: a last plan of a few dozen
-   * domains would cost an execution of its own (start, lock, commit) for one round of lookups.
-   */
-  lastPlanSlack: 100,
-  /**
-   * Domains waiting for a retry at most: the plan waits for room (bounds the job record, kept in the document's
-   * 500 KB of properties, to JOB_RECORD_MAX_BYTES however many lookups the service answers with "still enriching").
-   */
-  maxWaitingDomains: 500,
-  /** Time after which a chunk starts no new batch: short for the sidebar (live progress), long for the trigger. */
-  sidebarBudgetMs: 25_000,
-  triggerBudgetMs: 240_000,
-  /** Delays before the lookups that follow a 202 (enrichment started), then the row is marked. */
-  enrichingDelaysMs: [1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 60_000, 120_000],
-  /** Retries falling due within this window of the first one are sent together (fewer, fuller fetchAll calls). */
-  retryGroupMs: 1_500,
-  /** Delays before the lookups that follow a failed lookup (after the client's own retries). */
-  errorDelaysMs: [5_000, 30_000, 120_000],
-  /** The trigger fires this long after the last chunk if the sidebar stops driving the job. */
-  triggerBackstopMs: 120_000,
-  /** Longest sleep inside an execution for a retry that is due soon (longer waits end the execution). */
-  maxWaitMs: 20_000,
-  /** The same for a sidebar chunk: a wait shorter than another execution's start, lock and commit (~1.5 s). */
-  sidebarMaxWaitMs: 1_500,
-  /** Shortest delay of a trigger that continues the job. */
-  triggerMinDelayMs: 60_000,
-};
-
-/** Per-domain errors no later retry fixes: the row is marked at once. */
-export const PERMANENT_ERRORS: ReadonlySet<ApiError['kind']> = new Set(['invalid_input', 'validation', 'rejected']);
-
-export interface EnrichDeps {
-  /** DocumentProperties: the job's record and the per-sheet choices. */
-  store: SizedStore;
-  sheets: SheetAccess;
-  /** When each domain was last enriched (read by "Refresh data older than N days"). */
-  dates: EnrichmentDates;
-  cache: CachePort;
-  clock: ClockPort;
-  lock: LockPort;
-  continuation: ContinuationPort;
-  client: () => LookupClient;
-  newId: () => string;
-  /** The acting user's daily request budget: used and allowed today. */
-  requests: () => { used: number; limit: number };
-  /** Counts a chunk's requests in the budget at once, and gives back what it did not send (RequestCounter). */
-  requestsAhead: { reserve(count: number): void; release(): void };
-}
 
 // --- Preview and start ---------------------------------------------------------------------------------------------
 

@@ -3,11 +3,11 @@
 // for all it plans (LookupCacheSession) and stores the final answers back together, at most every STORE_EVERY_MS and
 // when its lookups end, instead of a cache read and write per round (~113 ms of each round): an execution killed
 // mid-chunk repeats at most that much of its lookups (0 credits each), a chunk that finished repeats none.
-import type { CachePort } from '../ports';
-import type { ApiError, Result } from '../api/errors';
-import type { LookupOutcome } from '../api/types';
-import { readCachedLookups, writeCachedLookups, type CachedLookup } from '../companies/profile-cache';
-import { profileValues } from '../companies/profile-fields';
+import type { CachePort } from '../../ports';
+import type { ApiError, Result } from '../../api/errors';
+import type { LookupOutcome } from '../../api/types';
+import { readCachedLookups, writeCachedLookups, type CachedLookup } from '../../companies/profile-cache';
+import { profileValues } from '../../companies/profile-fields';
 
 /** The part of the service client the job needs. */
 export interface LookupClient {

@@ -2,10 +2,10 @@
 // the service is still enriching or refused, batches of the client's adaptive size), then one read and one batched
 // write per block of field columns into the rows that hold the domains now, the domains' enrichment dates, the next
 // plan, and the continuation. The job record is saved after the write, so a crash loses no written result.
-import { userMessage } from '../api/errors';
-import { profileFieldByKey, type ProfileField } from '../companies/profile-fields';
-import { readCachedLookups } from '../companies/profile-cache';
-import { locateColumns, normalizeHeader } from './layout';
+import { userMessage } from '../../api/errors';
+import { profileFieldByKey, type ProfileField } from '../../companies/profile-fields';
+import { readCachedLookups } from '../../companies/profile-cache';
+import { locateColumns, normalizeHeader } from '../sheet/layout';
 import {
   addInvalidUpdates,
   addOutcomeUpdates,
@@ -15,16 +15,17 @@ import {
   readRows,
   updatedSpan,
   type CellUpdates,
-} from './rows';
-import type { EnrichProgress } from './contract';
+} from '../sheet/rows';
+import type { EnrichProgress } from '../contract';
 import { jobGeneration, loadJob, nextPlan, recordFilledColumns, saveJob, type EnrichJob } from './job-state';
 import { settleBatch, type BatchItem, type ChunkWork } from './settle';
 import { openLookupCache, resolveDomains, storeLookups } from './lookups';
-import { writtenFingerprint } from './refresh-changes';
-import type { EnrichSheet } from './ports';
-import { LIMITS, type EnrichDeps } from './service';
+import { writtenFingerprint } from '../sheet/refresh-changes';
+import type { EnrichSheet } from '../ports';
+import { LIMITS } from './limits';
+import type { EnrichDeps } from '../ports';
 import { progressOf } from './progress';
-import { freshReads } from '../shared/fresh-reads';
+import { freshReads } from '../../shared/fresh-reads';
 
 export type ChunkMode = 'sidebar' | 'trigger';
 

@@ -1,11 +1,11 @@
 // How each answer of a lookup batch changes the job: a final outcome to write into the rows, a retry entry (the
 // service still enriching, a passing error, a 429 or the daily request budget), or a pause that keeps the domain for
 // Resume. Pure.
-import { userMessage, type ApiError } from '../api/errors';
+import { userMessage, type ApiError } from '../../api/errors';
 import { RETRY_MESSAGE_CHARS, type EnrichJob, type RetryEntry } from './job-state';
 import type { DomainResolution } from './lookups';
-import type { RowOutcome } from './rows';
-import { LIMITS, PERMANENT_ERRORS } from './service';
+import type { RowOutcome } from '../sheet/rows';
+import { LIMITS, PERMANENT_ERRORS } from './limits';
 
 const HOUR_MS = 60 * 60 * 1000;
 

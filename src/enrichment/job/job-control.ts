@@ -1,9 +1,10 @@
 // Cancel and resume of the document's bulk enrichment job, from the panel: what was written stays, and a paused job
 // (token, sheet or column fixed) continues on its continuation.
-import type { EnrichProgress } from './contract';
+import type { EnrichProgress } from '../contract';
 import { loadJob, saveJob } from './job-state';
 import { progressOf } from './progress';
-import { LIMITS, type EnrichDeps } from './service';
+import { LIMITS } from './limits';
+import type { EnrichDeps } from '../ports';
 
 /** Stops the job; everything written so far stays. A chunk running meanwhile stops at its next batch. */
 export function cancelEnrichment(deps: Pick<EnrichDeps, 'store' | 'clock' | 'continuation'>): EnrichProgress | null {

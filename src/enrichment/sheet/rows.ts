@@ -3,9 +3,9 @@
 // belong to at write time. The domain value in the sheet is the row identity: a sort, insert or delete between two
 // chunks cannot misdirect a result. A row the job finished is recognised from the sheet alone (see rowNeedsValues), so
 // a re-run sends nothing for it, however long ago it ran and whatever the cache still holds. Pure.
-import { parseDomain, invalidDomainMessage } from '../shared/domain';
-import { safeText, toCellValue, type CellValue } from '../shared/cell-values';
-import type { ProfileField, ProfileValues } from '../companies/profile-fields';
+import { parseDomain, invalidDomainMessage } from '../../shared/domain';
+import { safeText, toCellValue, type CellValue } from '../../shared/cell-values';
+import type { ProfileField, ProfileValues } from '../../companies/profile-fields';
 
 /** Cell texts the job writes for rows without a profile. */
 export const NOT_FOUND_TEXT = 'Not found: no company profile for this domain';

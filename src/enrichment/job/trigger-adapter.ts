@@ -2,9 +2,9 @@
 // record in the document (who asked, and when the next chunk is due) plus the timer marked pending for enrichment;
 // the timer's enrichment slice runs a chunk once the wake time has come. Cancelling drops the record and lets the
 // timer go when no other feature needs it.
-import type { KeyValueStore } from '../ports';
-import { myTimers, removeTimerIfIdle, reserveTimer, type TimerDeps } from '../scheduler/timer';
-import type { ContinuationPort } from './ports';
+import type { KeyValueStore } from '../../ports';
+import { myTimers, removeTimerIfIdle, reserveTimer, type TimerDeps } from '../../scheduler/timer';
+import type { ContinuationPort } from '../ports';
 
 const WAKE_KEY = 'sheetscout.enrichment.wake';
 

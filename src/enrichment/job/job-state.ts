@@ -4,8 +4,8 @@
 // crash mid-save leaves the previous record intact, and two executions saving at once never mix their parts).
 // Beside it, per sheet, the field columns that finished jobs filled (so a later run can tell a value the profile lacks
 // from a row not enriched yet: see rows.ts), and the fields last chosen in the panel for that sheet.
-import type { KeyValueStore } from '../ports';
-import { CHUNK_BYTES, chunkedGeneration, readChunked, utf8Bytes, writeChunked } from '../shared/chunked-store';
+import type { KeyValueStore } from '../../ports';
+import { CHUNK_BYTES, chunkedGeneration, readChunked, utf8Bytes, writeChunked } from '../../shared/chunked-store';
 
 export type JobStatus = 'running' | 'paused' | 'done' | 'cancelled';
 
