@@ -25,6 +25,7 @@ export function enrichmentContext(): EnrichDeps & { timer: TimerDeps } {
     sheets: appsScriptSheets(spreadsheet),
     dates: appsScriptEnrichmentDates(spreadsheet),
     cache: context.cache,
+    cacheWrites: context.cacheWrites,
     clock: context.clock,
     lock: context.documentLock(),
     continuation: timerContinuation(timer),

@@ -2,7 +2,7 @@
 // builds the job's ports (context.ts), checks what the page sent, and delegates to service.ts or refresh.ts.
 import * as job from './job/service';
 import { cancelEnrichment as cancelJob, resumeEnrichment as resumeJob } from './job/job-control';
-import { runChunk } from './job/chunk';
+import { runChunk, startAndRun } from './job/run';
 import { currentProgress } from './job/progress';
 import { previewRefresh, refreshChanges, runRefreshChunk as refreshChunk } from './refresh/refresh';
 import { enrichmentContext, refreshContext } from './context';
@@ -44,8 +44,9 @@ export function getEnrichmentPreview(input?: EnrichOptions): EnrichPreview {
   return job.previewEnrichment(enrichmentContext(), options(input));
 }
 
+/** Starts the job and goes on with it in the same execution (the panel follows it with getEnrichmentProgress). */
 export function startEnrichment(input: EnrichOptions): StartResult {
-  return job.startEnrichment(enrichmentContext(), options(input));
+  return startAndRun(enrichmentContext(), options(input));
 }
 
 export function runEnrichmentChunk(): EnrichProgress | null {

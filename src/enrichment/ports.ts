@@ -1,6 +1,6 @@
 // The ports the enrichment job runs on (EnrichDeps) and those it needs beyond src/ports.ts: the sheet it works on
-// (whole-grid read, formula read, rectangular writes of values and notes), the enrichment dates, and the continuation
-// trigger. src/platform/sheets/enrichment.ts and job/trigger-adapter.ts implement them over Apps Script; tests use fakes.
+// (whole-grid, header, rectangle and formula reads, rectangular writes of values and notes, committing them), the
+// enrichment dates, and the continuation trigger. src/platform/sheets/enrichment.ts and job/trigger-adapter.ts implement them over Apps Script; tests use fakes.
 import type { CachePort, ClockPort, LockPort, SizedStore } from '../ports';
 import type { CellValue } from '../shared/cell-values';
 import type { Area } from './sheet/layout';
@@ -13,6 +13,12 @@ export interface EnrichSheet {
   readonly targetProblem: string | null;
   /** Values from A1 to the last row and column with content (one read). */
   readValues(): unknown[][];
+  /** The last row with content (one read). */
+  lastRow(): number;
+  /** Row 1 across every column of the sheet (one read). */
+  readHeader(): unknown[];
+  /** Values of a rectangle (one read). */
+  readArea(area: Area): unknown[][];
   /** Formulas of a rectangle ('' for cells without one; one read). */
   readFormulas(area: Area): string[][];
   /** Writes a rectangle of values (one write). */
@@ -23,6 +29,8 @@ export interface EnrichSheet {
   ensureColumns(columns: number): void;
   /** Inserts an empty row above row 1 (for a header row). */
   insertRowAtTop(): void;
+  /** Commits the writes made so far (SpreadsheetApp.flush: a later crash cannot lose them). */
+  commit(): void;
 }
 
 export interface SheetAccess {
@@ -55,14 +63,15 @@ export interface EnrichmentDates {
   record(sheetId: number, domains: ReadonlyMap<string, Record<string, string>>, at: number): void;
 }
 
-/** The job's continuation when the sidebar stops driving it (the shared timer runs the next chunk when it is due). */
+/** The job's continuation when no panel drives it: the document's shared timer runs the job once its wake is due. */
 export interface ContinuationPort {
   /**
-   * Asks for the next chunk `afterMs` from now, replacing any earlier request. Returns why no timer can continue the
-   * job with the panel closed (Google refused one more trigger), or null.
+   * Makes sure the shared timer serves the job (it lists the user's triggers, and creates the timer when there is
+   * none): the timer's trigger id, and why no timer can continue the job with the panel closed (Google refused one
+   * more trigger), or null. The wake time itself is kept in the job's record.
    */
-  wakeAfter(afterMs: number): string | null;
-  /** Drops the request (the job finished, was cancelled or paused). */
+  arm(): { timer: string | null; problem: string | null };
+  /** Drops the job's claim on the timer (the job finished, was cancelled or paused). */
   cancel(): void;
 }
 
@@ -73,6 +82,8 @@ export interface EnrichDeps {
   /** When each domain was last enriched (read by "Refresh data older than N days"). */
   dates: EnrichmentDates;
   cache: CachePort;
+  /** Holds the execution's 6-hour cache writes (the lookups, the learned throughput) until a save flushes them. */
+  cacheWrites: { hold(): void; flush(): void };
   clock: ClockPort;
   lock: LockPort;
   continuation: ContinuationPort;

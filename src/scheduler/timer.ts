@@ -86,6 +86,11 @@ export function myTimers(deps: Pick<TimerDeps, 'triggers' | 'document'>): string
   return deps.triggers.list(TIMER_HANDLER, readRecord(deps.document)?.id ?? null);
 }
 
+/** The trigger id of the timer the document records as serving it (no listing of triggers), or null. */
+export function recordedTimer(deps: Pick<TimerDeps, 'document'>): string | null {
+  return readRecord(deps.document)?.id ?? null;
+}
+
 export interface EnsureOptions {
   /** Create the current user's own timer even when another user's timer serves the document. */
   ownTimer?: boolean;

@@ -1,11 +1,12 @@
-// The durable record of a document's bulk enrichment job, kept in DocumentProperties so any execution (the sidebar's
-// next call, the continuation trigger, another editor) can resume it. Property values hold 9 KB at most, so the JSON
-// goes through the shared chunked store (UTF-8-measured parts under a random generation, the head written last: a
-// crash mid-save leaves the previous record intact, and two executions saving at once never mix their parts).
-// Beside it, per sheet, the field columns that finished jobs filled (so a later run can tell a value the profile lacks
-// from a row not enriched yet: see rows.ts), and the fields last chosen in the panel for that sheet.
+// The durable record of a document's bulk enrichment job, kept in DocumentProperties so any execution (the panel's
+// next call, the continuation timer, another editor) can resume it. The record is small: where the job is in the
+// sheet (a row cursor and a fingerprint of the domains above it) rather than the domains themselves, so it is one
+// property value, written in one call per save; only a long list of domains waiting for a retry can outgrow a value,
+// and then it goes through the shared chunked store (parts under a new generation, the head written last). A cancel
+// from another panel never rewrites the record under a running execution: it leaves a stop mark that the record is
+// read with, and that the execution holding the job honours at its next save.
 import type { KeyValueStore } from '../../ports';
-import { CHUNK_BYTES, chunkedGeneration, readChunked, utf8Bytes, writeChunked } from '../../shared/chunked-store';
+import { CHUNK_BYTES, readChunked, removeChunked, utf8Bytes, writeChunked } from '../../shared/chunked-store';
 
 export type JobStatus = 'running' | 'paused' | 'done' | 'cancelled';
 
@@ -21,16 +22,8 @@ export interface RetryEntry {
   /** Epoch ms when the next lookup is due. */
   at: number;
   why: 'enriching' | 'error' | 'paused';
-  /** Rows that needed it when it was planned (to count rows deleted meanwhile). */
-  r: number;
   /** Last error message, for failed lookups. */
   m?: string;
-}
-
-/** A domain of the next chunk and how many rows needed it when planned. */
-export interface PlanEntry {
-  d: string;
-  r: number;
 }
 
 export interface JobCounts {
@@ -54,8 +47,15 @@ export interface JobScope {
   uniqueDomains: number;
 }
 
+/** The job's continuation on the shared timer: whose timer continues it, and when its next run is due. */
+export interface JobWake {
+  /** The trigger id of the user whose job this is (their token runs it), or null when it was not known. */
+  timer: string | null;
+  at: number;
+}
+
 export interface EnrichJob {
-  v: 1;
+  v: 2;
   id: string;
   status: JobStatus;
   /** Why the job is paused (a short actionable sentence), or a note on how it ended. */
@@ -66,18 +66,33 @@ export interface EnrichJob {
   domainHeader: string;
   fields: string[];
   headers: string[];
+  /** Where each field's column was when the job started (1-based), and whether the job added it. */
+  columns: number[];
+  added: boolean[];
+  /** The headers of the columns the job added are written with its first save. */
+  headersPending: boolean;
   overwrite: boolean;
   /**
    * Normalized headers of the field columns a finished job on this sheet (same domain column) had filled when this job
-   * started: an empty cell there, in a row with other values, is a value the profile lacks. Absent in older records.
+   * started: an empty cell there, in a row with other values, is a value the profile lacks.
    */
-  settled?: string[];
-  /** Domains are processed in sorted order; everything up to the cursor has been looked up. */
-  cursor: string;
-  plan: PlanEntry[];
-  /** The current plan is the last: after it only retries remain. */
-  mainDone: boolean;
+  settled: string[];
+  /** Rows above this (grid index) are done, but for rows of domains waiting for a retry. */
+  cursor: number;
+  /** Fingerprint of the domain cells above the cursor: another value means rows moved (a sort, an insert). */
+  prefix: string;
+  /**
+   * Rows moved while the job ran: rows below the cursor may hold its results, so each execution takes the rows from
+   * the top (the field cells and the enrichment dates tell the done ones).
+   */
+  moved: boolean;
+  /** Rows below the cursor may still need values (false: only retries remain). */
+  moreRows: boolean;
+  /** Rows that still needed a value at the last save (to count rows deleted before their result was written). */
+  remaining: number;
   retries: RetryEntry[];
+  /** Domains this job marked "still enriching" or "lookup failed" (not tried again in this job). */
+  marked: string[];
   scope: JobScope;
   /** Domains that needed a lookup when the job started, and how many have a final outcome. */
   totalDomains: number;
@@ -88,148 +103,174 @@ export interface EnrichJob {
   /** HTTP requests the client sent for them, its own retries included. */
   requests: number;
   cacheHits: number;
+  /** Saves so far (each one commits the rows done since the last). */
   chunks: number;
-  /**
-   * Sheet Scout's daily request budget is spent: no lookup before this time (epoch ms), when requests leave the
-   * budget's window; the timer continues the job then. Absent in older records.
-   */
-  waitUntil?: number | null;
+  /** Sheet Scout's daily request budget is spent: no lookup before this time (epoch ms). */
+  waitUntil: number | null;
+  /** The shared timer holds a continuation for the job (made once, when an execution first ended with work left). */
+  timerArmed: boolean;
+  wake: JobWake | null;
   startedAt: number;
   updatedAt: number;
   finishedAt: number | null;
 }
 
 export const JOB_KEY = 'sheetscout.enrich.job';
+/** A cancel from a panel while an execution holds the job: `{ id, at }` of the job to stop. */
+export const STOP_KEY = 'sheetscout.enrich.stop';
 
 /** A waiting domain's last error message is kept to this many characters (the record's size is budgeted). */
 export const RETRY_MESSAGE_CHARS = 100;
 /** Bytes of a retry entry besides its domain: the field names, counts, time, reason and the message. */
-const RETRY_ENTRY_BYTES = 80 + RETRY_MESSAGE_CHARS;
-/** Bytes of a plan entry besides its domain. */
-const PLAN_ENTRY_BYTES = 16;
+const RETRY_ENTRY_BYTES = 70 + RETRY_MESSAGE_CHARS;
+/** Bytes of a marked domain besides its name. */
+const MARKED_BYTES = 3;
 /** Bytes the chunked store adds per 8 KB part (its key) and for its head. */
 const CHUNK_OVERHEAD_BYTES = 80;
 
 /**
- * The most the record of a job over these domains can take in DocumentProperties: its other fields, a full plan and
- * a full waiting list of domains as long as these on average, and the chunked store's keys.
+ * The most the record of a job over these domains can take in DocumentProperties: its other fields, a full waiting
+ * list and a full list of marked domains as long as these on average, and the chunked store's keys.
  */
 export function jobRecordBound(
   job: EnrichJob,
   domains: readonly string[],
-  limits: { planSize: number; lastPlanSlack: number; maxWaitingDomains: number },
+  limits: { maxWaitingDomains: number; maxMarkedDomains: number },
 ): number {
   const average =
     domains.length === 0 ? 0 : domains.reduce((sum, domain) => sum + utf8Bytes(domain), 0) / domains.length;
-  const bare = utf8Bytes(JSON.stringify({ ...job, plan: [], retries: [] }));
-  const plan = Math.min(limits.planSize + limits.lastPlanSlack, domains.length) * (average + PLAN_ENTRY_BYTES);
+  const bare = utf8Bytes(JSON.stringify({ ...job, retries: [], marked: [] }));
   const waiting = Math.min(limits.maxWaitingDomains, domains.length) * (average + RETRY_ENTRY_BYTES);
-  const text = bare + plan + waiting;
+  const marked = Math.min(limits.maxMarkedDomains, domains.length) * (average + MARKED_BYTES);
+  const text = bare + waiting + marked;
   return Math.ceil(text + (text / CHUNK_BYTES + 1) * CHUNK_OVERHEAD_BYTES);
 }
 
-/** The plan of the next chunk from the domains still pending (sorted), and whether it is the last. */
-export function nextPlan(
-  pending: string[],
-  rowsOf: Map<string, number>,
-  limits: { planSize: number; lastPlanSlack: number },
-): Pick<EnrichJob, 'plan' | 'mainDone'> {
-  const mainDone = pending.length <= limits.planSize + limits.lastPlanSlack;
-  const planned = mainDone ? pending : pending.slice(0, limits.planSize);
-  return { plan: planned.map((d) => ({ d, r: rowsOf.get(d) ?? 0 })), mainDone };
+/** The stored text: the record itself when it fits one value, else the chunked store's parts. */
+function storedText(store: KeyValueStore): string | null {
+  const head = store.get(JOB_KEY);
+  if (head === null) return null;
+  return head.startsWith('{"v":') ? head : readChunked(store, JOB_KEY);
 }
 
 /** Bytes the stored record takes now (0 when there is none). */
 export function storedJobBytes(store: KeyValueStore): number {
-  const text = readChunked(store, JOB_KEY);
+  const text = storedText(store);
   return text === null ? 0 : Math.ceil(utf8Bytes(text) + (utf8Bytes(text) / CHUNK_BYTES + 1) * CHUNK_OVERHEAD_BYTES);
 }
-export function loadJob(store: KeyValueStore): EnrichJob | null {
-  const text = readChunked(store, JOB_KEY);
-  if (text === null) return null;
-  try {
-    const job = JSON.parse(text) as EnrichJob;
-    return job.v === 1 ? job : null;
-  } catch {
-    return null;
-  }
+
+/** A record of the first version (a plan of domains in sorted order behind a domain cursor) as this version's. */
+function fromFirstVersion(old: Record<string, unknown>, store: KeyValueStore): EnrichJob {
+  const headers = (old.headers as string[]) ?? [];
+  return {
+    ...(old as unknown as EnrichJob),
+    v: 2,
+    columns: headers.map(() => 0),
+    added: headers.map(() => false),
+    headersPending: false,
+    settled: (old.settled as string[]) ?? [],
+    // Its rows are found again from the sheet and the enrichment dates (the fallback of a moved cursor).
+    cursor: 0,
+    prefix: 'first-version',
+    moved: true,
+    moreRows: true,
+    remaining: 0,
+    retries: ((old.retries as RetryEntry[]) ?? []).map(({ d, n, at, why, m }) => ({
+      d,
+      n,
+      at,
+      why,
+      ...(m ? { m } : {}),
+    })),
+    marked: [],
+    waitUntil: (old.waitUntil as number | null) ?? null,
+    timerArmed: store.get('sheetscout.enrichment.wake') !== null,
+    wake: null,
+  };
 }
 
-/** Which write of the job is stored (one property read): unchanged means no other execution saved it since. */
-export function jobGeneration(store: KeyValueStore): string | null {
-  return chunkedGeneration(store, JOB_KEY);
-}
-
-/** Saves the job in UTF-8-measured pieces under 9 KB each, the head last (src/shared/chunked-store.ts). */
-export function saveJob(store: KeyValueStore, job: EnrichJob): void {
-  writeChunked(store, JOB_KEY, JSON.stringify(job));
-}
-
-/** DocumentProperties key prefix: per sheet, normalized domain header -> normalized headers of filled field columns. */
-export const FILLED_COLUMNS_PREFIX = 'sheetscout.enrich.filled.';
-/** Room for one property value (9 KB): past it only the latest domain column's entry is kept. */
-const FILLED_COLUMNS_MAX_CHARS = 8000;
-
-type FilledColumns = Record<string, string[]>;
-
-function readFilledColumns(store: KeyValueStore, sheetId: number): FilledColumns {
-  const text = store.get(FILLED_COLUMNS_PREFIX + sheetId);
-  if (!text) return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    const filled: FilledColumns = {};
-    for (const [domainHeader, headers] of Object.entries(parsed)) {
-      if (Array.isArray(headers))
-        filled[domainHeader] = headers.filter((header): header is string => typeof header === 'string');
-    }
-    return filled;
-  } catch {
-    return {};
-  }
-}
-
-/** Normalized headers of the field columns finished jobs filled on this sheet next to this domain column. */
-export function filledColumns(store: KeyValueStore, sheetId: number, domainHeader: string): Set<string> {
-  return new Set(readFilledColumns(store, sheetId)[domainHeader] ?? []);
-}
-
-/** Records the field columns a job filled to the end (normalized headers), adding to what earlier jobs filled. */
-export function recordFilledColumns(
-  store: KeyValueStore,
-  sheetId: number,
-  domainHeader: string,
-  headers: string[],
-): void {
-  const filled = readFilledColumns(store, sheetId);
-  const merged = { ...filled, [domainHeader]: [...new Set([...(filled[domainHeader] ?? []), ...headers])] };
-  const text = JSON.stringify(merged);
-  store.set(
-    FILLED_COLUMNS_PREFIX + sheetId,
-    text.length <= FILLED_COLUMNS_MAX_CHARS ? text : JSON.stringify({ [domainHeader]: merged[domainHeader] }),
-  );
-}
-
-/** DocumentProperties key prefix: per sheet, the profile field keys last chosen in the Enrich panel (JSON list). */
-export const CHOSEN_FIELDS_PREFIX = 'sheetscout.enrich.fields.';
-
-/** The field keys last chosen for this sheet, or null when none were. */
-export function chosenFields(store: KeyValueStore, sheetId: number): string[] | null {
-  const text = store.get(CHOSEN_FIELDS_PREFIX + sheetId);
+/** When the stop mark (`text`) asks to stop this job, else null. */
+function stopAt(text: string | null, job: EnrichJob): number | null {
   if (!text) return null;
   try {
-    const parsed: unknown = JSON.parse(text);
-    return Array.isArray(parsed) && parsed.length > 0 && parsed.every((key) => typeof key === 'string')
-      ? (parsed as string[])
-      : null;
+    const { id, at } = JSON.parse(text) as { id?: unknown; at?: unknown };
+    return id === job.id && typeof at === 'number' ? at : null;
   } catch {
     return null;
   }
 }
 
-export function rememberChosenFields(store: KeyValueStore, sheetId: number, keys: string[]): void {
-  const text = JSON.stringify(keys);
-  if (store.get(CHOSEN_FIELDS_PREFIX + sheetId) !== text) store.set(CHOSEN_FIELDS_PREFIX + sheetId, text);
+/** The job whose record the stop mark names is cancelled (what was written stays). */
+function withStop(job: EnrichJob, store: KeyValueStore): EnrichJob {
+  if (job.status !== 'running' && job.status !== 'paused') return job;
+  const at = stopAt(store.get(STOP_KEY), job);
+  return at === null ? job : cancelled(job, at);
+}
+
+/** The job as cancelled at `at`. */
+export function cancelled(job: EnrichJob, at: number): EnrichJob {
+  return {
+    ...job,
+    status: 'cancelled',
+    message: 'Cancelled: values written so far are kept.',
+    updatedAt: at,
+    finishedAt: at,
+  };
+}
+
+export function loadJob(store: KeyValueStore): EnrichJob | null {
+  const text = storedText(store);
+  if (text === null) return null;
+  try {
+    const job = JSON.parse(text) as Record<string, unknown>;
+    if (job.v === 2) return withStop(job as unknown as EnrichJob, store);
+    return job.v === 1 ? withStop(fromFirstVersion(job, store), store) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** When a panel asked to stop this job, if it did since the job was loaded (a fresh read of the stop mark). */
+export function stopRequested(store: KeyValueStore, job: EnrichJob): number | null {
+  return stopAt(store.fresh(STOP_KEY), job);
+}
+
+/** Asks the execution that holds the job to stop it; readers see it cancelled at once. */
+export function requestStop(store: KeyValueStore, job: EnrichJob, at: number): void {
+  store.set(STOP_KEY, JSON.stringify({ id: job.id, at }));
+}
+
+/**
+ * Saves the job: one value when it fits (one property write, with `also` in the same write), else in chunked parts.
+ * A record that ends a stopped job drops the stop mark.
+ */
+export function saveJob(store: KeyValueStore, job: EnrichJob, also: Record<string, string> = {}): void {
+  const text = JSON.stringify(job);
+  const previous = store.get(JOB_KEY);
+  if (Object.keys(also).length > 0)
+    store.setAll({ ...also, ...(utf8Bytes(text) <= CHUNK_BYTES ? { [JOB_KEY]: text } : {}) });
+  if (utf8Bytes(text) <= CHUNK_BYTES) {
+    if (Object.keys(also).length === 0) store.set(JOB_KEY, text);
+    // The parts of a record that no longer needs them (after a long waiting list).
+    if (previous !== null && !previous.startsWith('{"v":')) removeChunkedParts(store, previous);
+  } else {
+    // The head replaces a record kept whole (its parts are written first: a crash leaves that record readable).
+    writeChunked(store, JOB_KEY, text);
+  }
+  if (job.status !== 'running' && job.status !== 'paused' && store.get(STOP_KEY) !== null) store.remove(STOP_KEY);
+}
+
+/** Removes the parts a chunked-store head names (the head itself was overwritten). */
+function removeChunkedParts(store: KeyValueStore, head: string): void {
+  const scratch = new Map<string, string>([[JOB_KEY, head]]);
+  const view: KeyValueStore = {
+    get: (key) => (scratch.has(key) ? (scratch.get(key) as string) : store.get(key)),
+    fresh: (key) => store.fresh(key),
+    set: () => undefined,
+    setAll: () => undefined,
+    remove: (key) => (key === JOB_KEY ? undefined : store.remove(key)),
+  };
+  removeChunked(view, JOB_KEY);
 }
 
 export function emptyCounts(): JobCounts {

@@ -1,27 +1,21 @@
-// The enrichment job's continuation over the document's shared timer (src/scheduler): "run after N ms" is a wake
-// record in the document (who asked, and when the next chunk is due) plus the timer marked pending for enrichment;
-// the timer's enrichment slice runs a chunk once the wake time has come. Cancelling drops the record and lets the
-// timer go when no other feature needs it.
+// The enrichment job's continuation over the document's shared timer (src/scheduler): arming it marks the timer pending
+// for enrichment (creating the timer when the user has none for this document) and says whose timer it is; the wake
+// time itself lives in the job's record (job-state.ts), which the timer's enrichment slice reads. Cancelling drops the
+// mark and lets the timer go when no other feature needs it.
 import type { KeyValueStore } from '../../ports';
-import { myTimers, removeTimerIfIdle, reserveTimer, type TimerDeps } from '../../scheduler/timer';
+import { myTimers, recordedTimer, removeTimerIfIdle, reserveTimer, type TimerDeps } from '../../scheduler/timer';
 import type { ContinuationPort } from '../ports';
+import type { JobWake } from './job-state';
 
-const WAKE_KEY = 'sheetscout.enrichment.wake';
+/** Where an earlier version kept the wake (a job it left running is continued from it). */
+const LEGACY_WAKE_KEY = 'sheetscout.enrichment.wake';
 
-export interface Wake {
-  /**
-   * The timer of the user whose job this is (the job runs on their token, so only their timer continues it); null in
-   * a record of an earlier version, which any timer continues.
-   */
-  timer: string | null;
-  at: number;
-}
-
-export function readWake(store: KeyValueStore): Wake | null {
-  const text = store.get(WAKE_KEY);
+/** The wake an earlier version wrote, or null. */
+export function legacyWake(store: KeyValueStore): JobWake | null {
+  const text = store.get(LEGACY_WAKE_KEY);
   if (!text) return null;
   try {
-    const wake = JSON.parse(text) as Partial<Wake>;
+    const wake = JSON.parse(text) as Partial<JobWake>;
     return typeof wake.at === 'number'
       ? { timer: typeof wake.timer === 'string' ? wake.timer : null, at: wake.at }
       : null;
@@ -32,20 +26,18 @@ export function readWake(store: KeyValueStore): Wake | null {
 
 export function timerContinuation(timer: TimerDeps): ContinuationPort {
   return {
-    wakeAfter: (afterMs: number) => {
+    arm: () => {
       const problem = reserveTimer(timer, 'enrichment', { ownTimer: true })?.message ?? null;
-      const wake: Wake = { timer: myTimers(timer)[0] ?? null, at: timer.clock.now() + Math.max(0, afterMs) };
-      timer.document.set(WAKE_KEY, JSON.stringify(wake));
-      return problem;
+      return { timer: recordedTimer(timer), problem };
     },
     cancel: () => {
-      timer.document.remove(WAKE_KEY);
+      if (timer.document.get(LEGACY_WAKE_KEY) !== null) timer.document.remove(LEGACY_WAKE_KEY);
       removeTimerIfIdle(timer, 'enrichment');
     },
   };
 }
 
 /** Whether the current user's timer continues the job of this wake (another user's job runs on their timer). */
-export function wakeIsMine(wake: Wake, timer: TimerDeps): boolean {
+export function wakeIsMine(wake: JobWake, timer: TimerDeps): boolean {
   return wake.timer === null || myTimers(timer).includes(wake.timer);
 }

@@ -8,19 +8,14 @@ import { isUnreachable } from '../../api/errors';
 import { profileFieldByKey, profileValues, type ProfileField } from '../../companies/profile-fields';
 import { parseDomain } from '../../shared/domain';
 import type { ClockPort, KeyValueStore, LockPort } from '../../ports';
-import { chosenFields, loadJob } from '../job/job-state';
+import { loadJob } from '../job/job-state';
+import { chosenFields } from '../job/sheet-choices';
 import { detectDomainColumn, planTargetColumns, DEFAULT_DOMAIN_HEADER, type Area } from '../sheet/layout';
 import type { LookupClient } from '../job/lookups';
 import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from '../ports';
 import { outcomeCells } from '../sheet/rows';
-import {
-  cellChanges,
-  changeWrites,
-  gridText,
-  writtenFingerprint,
-  writtenText,
-  type CellChange,
-} from '../sheet/refresh-changes';
+import { cellChanges, changeWrites, gridText, writtenFingerprint, writtenText } from '../sheet/refresh-changes';
+import type { CellChange } from '../sheet/refresh-changes';
 import type { RefreshChangesAnswer, RefreshChunkResult, RefreshPreview, RefreshRequest } from '../contract';
 import { BUSY_MESSAGE } from '../../shared/busy';
 import type { ChangeLog, LoggedChange } from './change-log';

@@ -4,7 +4,7 @@
 // document's refresh, the spreadsheet's calendar and a quarter of the day's request budget.
 import { refreshContext } from '../context';
 import { runRefreshChunk } from './refresh';
-import { chosenFields } from '../job/job-state';
+import { chosenFields } from '../job/sheet-choices';
 import {
   nextRun,
   readSchedules,

@@ -10,7 +10,7 @@ import {
 } from '../../../src/enrichment/sheet/refresh-changes';
 import { toCellValue } from '../../../src/shared/cell-values';
 import { startEnrichment } from '../../../src/enrichment/job/service';
-import { runChunk } from '../../../src/enrichment/job/chunk';
+import { runChunk } from '../../../src/enrichment/job/run';
 import type { RefreshChunkResult } from '../../../src/enrichment/contract';
 import { profileFor, world, type World } from './fakes';
 import { ChangeLog, CHANGE_LOG_HEADERS } from '../../../src/enrichment/refresh/change-log';
