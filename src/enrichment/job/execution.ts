@@ -188,7 +188,8 @@ export class JobExecution {
    * Looks up and passes rows until the budget is spent or nothing can be done now; saves (through `save`) every save
    * interval. Returns when the execution should end.
    */
-  work(budgetMs: number, save: () => void): void {
+  work(budgetMs: number, mode: ChunkMode, save: () => void): void {
+    const maxWait = mode === 'sidebar' ? LIMITS.sidebarMaxWaitMs : LIMITS.maxWaitMs;
     const { clock } = this.deps;
     this.client ??= this.deps.client();
     for (;;) {
@@ -210,7 +211,7 @@ export class JobExecution {
       if (due.length + fresh.length === 0) {
         if (this.finished()) return;
         const until = this.retriesDue(now);
-        if (until === null || until - now > LIMITS.maxWaitMs || until - this.started >= budgetMs) return;
+        if (until === null || until - now > maxWait || until - this.started >= budgetMs) return;
         if (until > now) clock.sleep(until - now);
         continue;
       }

@@ -31,8 +31,13 @@ export const LIMITS = {
   errorDelaysMs: [5_000, 30_000, 120_000],
   /** The timer continues the job this long after an execution ended with work left, if no panel calls first. */
   triggerBackstopMs: 120_000,
-  /** Longest sleep inside an execution for a retry that is due soon (longer waits end the execution). */
+  /** Longest sleep inside a timer's execution for a retry that is due soon (longer waits end the execution). */
   maxWaitMs: 20_000,
+  /**
+   * The same for the panel's: a wait shorter than another execution's start and reads (~1.5 s); longer ones end the
+   * call, and the panel shows the waiting domains until it calls again (nothing holds the job meanwhile).
+   */
+  sidebarMaxWaitMs: 1_500,
   /** Shortest delay of a timer run that continues the job. */
   triggerMinDelayMs: 60_000,
 };

@@ -93,7 +93,7 @@ function runLoaded(
   deps.requestsAhead.reserve(ex.lookupsAhead());
   try {
     ex.openCache();
-    ex.work(budgetMs, () => saveExecution(ex));
+    ex.work(budgetMs, mode, () => saveExecution(ex));
   } finally {
     deps.requestsAhead.release();
   }

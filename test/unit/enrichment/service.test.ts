@@ -550,23 +550,23 @@ describe('progress the panel shows', () => {
 
   it('shows domains the service is still enriching as waiting, with the next try, and an ETA that waits for them', () => {
     const w = world(sheetOf(['slow.com', 'fast.com']));
-    w.client.enriching.set('slow.com', 7);
+    w.client.enriching.set('slow.com', 3);
     start(w);
-    // The execution itself waits for the retries due within LIMITS.maxWaitMs (1, 2, 4, 8 and 15 s), not for the
-    // sixth (30 s): it ends, and the panel calls again then.
+    // The panel's call waits for the first retry (1 s, under LIMITS.sidebarMaxWaitMs), not for the second (2 s): it
+    // ends, and the panel calls again then.
     const waiting = runChunk(w.deps, 'sidebar') as EnrichProgress;
-    expect(w.clock.sleeps).toEqual(LIMITS.enrichingDelaysMs.slice(0, 5));
+    expect(w.clock.sleeps).toEqual([LIMITS.enrichingDelaysMs[0]]);
     expect(waiting).toMatchObject({
       resolvedDomains: 1,
       enriching: 1,
       retrying: 0,
       blocked: 0,
-      nextTrySeconds: 30,
-      nextStepInMs: LIMITS.enrichingDelaysMs[5],
+      nextTrySeconds: 2,
+      nextStepInMs: LIMITS.enrichingDelaysMs[1],
     });
     // Earliest: the next try; latest: every retry the job still allows.
-    expect(waiting.etaSeconds).toBe(30);
-    expect(waiting.etaLatestSeconds).toBe(LIMITS.enrichingDelaysMs.slice(5).reduce((sum, ms) => sum + ms, 0) / 1000);
+    expect(waiting.etaSeconds).toBe(2);
+    expect(waiting.etaLatestSeconds).toBe(LIMITS.enrichingDelaysMs.slice(1).reduce((sum, ms) => sum + ms, 0) / 1000);
     expect(waiting.counts.errors).toBe(0);
     expect(drive(w)).toMatchObject({ status: 'done', counts: { written: 2 } });
   });
