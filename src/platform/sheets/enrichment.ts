@@ -126,7 +126,6 @@ export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsh
     // insertSheet activates the new sheet: give the user their sheet back.
     const active = spreadsheet.getActiveSheet();
     const sheet = spreadsheet.insertSheet(ENRICHMENT_DATES_SHEET, spreadsheet.getSheets().length);
-    sheet.getRange(1, 1, 1, DATES_HEADERS.length).setValues([DATES_HEADERS]);
     sheet.hideSheet();
     if (active) spreadsheet.setActiveSheet(active);
     return sheet;
@@ -145,7 +144,8 @@ export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsh
     },
     record: (sheetId, domains, at) => {
       if (domains.size === 0) return;
-      const sheet = existing() ?? create();
+      const found = existing();
+      const sheet = found ?? create();
       const table = rows(sheet);
       const iso = new Date(at).toISOString();
       const changed: number[] = [];
@@ -166,7 +166,11 @@ export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsh
       }
       for (const run of dateRuns(changed)) {
         const block = table.slice(run.first, run.first + run.count) as Array<Array<string | number>>;
-        sheet.getRange(run.first + 2, 1, run.count, DATES_HEADERS.length).setValues(block);
+        // A sheet made now gets its header row with its first rows, in one write.
+        const header = !found && run.first === 0 ? [DATES_HEADERS] : [];
+        sheet
+          .getRange(run.first + 2 - header.length, 1, run.count + header.length, DATES_HEADERS.length)
+          .setValues([...header, ...block]);
       }
     },
   };
