@@ -83,11 +83,6 @@ export function readChunked(store: KeyValueStore, name: string): string | null {
   return parts.join('');
 }
 
-/** The generation of the stored text (its head alone: one read), or null when there is none; each write changes it. */
-export function chunkedGeneration(store: KeyValueStore, name: string): string | null {
-  return readHead(store, name)?.gen ?? null;
-}
-
 /** Replaces the stored text (see the module comment for the write order). */
 export function writeChunked(store: KeyValueStore, name: string, textValue: string): void {
   const previous = readHead(store, name);
