@@ -9,7 +9,7 @@ import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } f
 import type { SandboxControl } from '../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../src/account/settings';
 import type { RefreshScheduleAnswer } from '../../src/enrichment/contract';
-import { readSchedules, type RefreshSchedule } from '../../src/enrichment/schedule';
+import { readSchedules, type RefreshSchedule } from '../../src/enrichment/refresh/schedule';
 import type { WatchAnswer } from '../../src/research/contract';
 import type { KeyValueStore } from '../../src/ports';
 import { TIMER_RUNTIME_KEY } from '../../src/scheduler/runtime-budget';

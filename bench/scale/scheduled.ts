@@ -5,7 +5,7 @@
 // (digest.ts). Measures the runs that happened against those due, the runs that started late (missed), the hand edits
 // a run overwrote, the cells changed, and the largest share of a day's UrlFetch quota any 24 hours took.
 import type { EnrichProgress, RefreshScheduleAnswer, StartResult } from '../../src/enrichment/contract';
-import { readSchedules, type RefreshSchedule } from '../../src/enrichment/schedule';
+import { readSchedules, type RefreshSchedule } from '../../src/enrichment/refresh/schedule';
 import type { KeyValueStore } from '../../src/ports';
 import { advance, DAY, documentWith, fireTimers, HOUR, sent, type World } from './world';
 import { watchRows, type WatchFigures } from './watch';

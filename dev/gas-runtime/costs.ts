@@ -1,7 +1,8 @@
 // What Apps Script charges in time: the emulator's cost model. Each execution accumulates its modelled time (the
 // start of the execution, each service call, the cells a range read or write moves, committing buffered sheet writes,
-// each UrlFetch round at the sandbox's stated latency, sleeps and lock waits); it is deterministic, so the same run
-// gives the same figure on any machine. The execution time limits (30 s, 6 minutes) and the daily trigger runtime are
+// the values and bytes a cache call moves, each UrlFetch round at the sandbox's stated latency and the effective
+// concurrency of fetchAll, CPU for JSON text and the first domain's unpacking, sleeps and lock waits); it is
+// deterministic, so the same run gives the same figure on any machine. The execution time limits (30 s, 6 minutes) and the daily trigger runtime are
 // checked against it as well as against real time, and on a manual clock it is the time that passes (Date.now()
 // inside the bundle moves with it), so a design that only fits because the emulator is free fails its tests.
 //
@@ -34,7 +35,45 @@ const SOURCE = {
     'Justin Poehnelt, "Storage Wars" (https://justin.poehnelt.com/posts/apps-script-key-value-stores): a ' +
     'SpreadsheetApp write then read averages 800+ ms',
   estimate: 'estimate: no published figure; chosen on the slow side of comparable measured calls',
+  qiitaSize:
+    'https://qiita.com/mitonattou919/items/a0fdd1a9e4559ee4a512 (the same calls with a 100 KB value: get 23 ms ' +
+    'against 20 ms, put 57 ms against 56 ms: ~0.03 ms per KB read, ~0.01 ms per KB written)',
+  nodeJson:
+    'measured in Node 20 on the shared 2-core machine: JSON.parse and JSON.stringify of profile-shaped JSON take ' +
+    '1.5-5 us per KB (the slower end kept)',
+  nodeUnpack:
+    'measured in Node 20 on the shared 2-core machine: a cold unpack of the public suffix list (build/packed-data.js) ' +
+    'allocates 301 KB of typed arrays in 30-190 ms, median ~75 ms: ~0.25 ms per KB',
 } as const;
+
+/**
+ * How much slower Apps Script runs the bundle's own code than Node on a developer machine. Google publishes no figure
+ * (practitioners' benchmarks give relative costs only), so this is an estimate: Apps Script runs the same V8, in a
+ * fresh isolate per execution on shared servers.
+ */
+export const PLATFORM_CPU_FACTOR: { factor: number; source: string } = {
+  factor: 2,
+  source: 'estimate: no published figure (same V8 engine, a cold isolate per execution on shared servers)',
+};
+
+/** CPU the script spends in its own code, where the emulator can see it (realm.ts meters it). */
+export const CPU = {
+  /** JSON.parse and JSON.stringify, per KB of JSON text read or written. */
+  jsonPerKb: { ms: 0.005 * PLATFORM_CPU_FACTOR.factor, source: `${SOURCE.nodeJson}; x PLATFORM_CPU_FACTOR` } as Cost,
+  /**
+   * Per KB of typed arrays allocated: in the bundle only the first domain of an execution does (unpacking the packed
+   * public suffix list, and the UTS #46 tables at the first non-ASCII host, src/shared/packed-data.ts, and tldts's
+   * indexes of them).
+   */
+  unpackPerKb: { ms: 0.25 * PLATFORM_CPU_FACTOR.factor, source: `${SOURCE.nodeUnpack}; x PLATFORM_CPU_FACTOR` } as Cost,
+};
+
+/** CacheService calls beyond their fixed cost (CALLS): each key or value they move, and the bytes. */
+export const CACHE = {
+  perValue: { ms: 0.25, source: `${SOURCE.estimate} (each key a getAll asks for, each value a putAll stores)` } as Cost,
+  readPerKb: { ms: 0.03, source: SOURCE.qiitaSize } as Cost,
+  writePerKb: { ms: 0.01, source: SOURCE.qiitaSize } as Cost,
+};
 
 /** The start of an execution: a fresh V8 isolate loads the whole bundle (every google.script.run call, formula, trigger). */
 export const EXECUTION_START: Cost & { perBundleKbMs: number } = {
@@ -72,7 +111,7 @@ const CALLS: Record<string, Cost> = {
   'Properties.setProperties': { ms: 64, source: `${SOURCE.ziritione} (one write of the store)` },
   'Properties.deleteProperty': { ms: 62, source: `${SOURCE.ziritione} (a write)` },
   'Properties.deleteAllProperties': { ms: 62, source: `${SOURCE.ziritione} (a write)` },
-  'Cache.get': { ms: 4, source: SOURCE.ziritione },
+  'Cache.get': { ms: 20, source: `${SOURCE.qiita} (the slower of the two reports; ziritione measured 3-4 ms)` },
   'Cache.getAll': { ms: 20, source: `${SOURCE.qiita} (the slower of the two reports' get)` },
   'Cache.put': { ms: 93, source: SOURCE.ziritione },
   'Cache.putAll': { ms: 93, source: `${SOURCE.ziritione} (one write)` },
@@ -121,10 +160,22 @@ export function executionStartCost(bundleBytes: number): number {
   return EXECUTION_START.ms + (bundleBytes / 1024) * EXECUTION_START.perBundleKbMs;
 }
 
+/** What a cache call moves beyond its fixed cost: `values` keys or values, `readKb` and `writtenKb` of text. */
+export function cacheDataCost(values: number, readKb: number, writtenKb: number): number {
+  return values * CACHE.perValue.ms + readKb * CACHE.readPerKb.ms + writtenKb * CACHE.writePerKb.ms;
+}
+
+/** CPU for `amount` of work of a kind the realm meters (JSON characters, typed-array bytes). */
+export function cpuCost(kind: 'json' | 'unpack', amount: number): number {
+  return (amount / 1024) * (kind === 'json' ? CPU.jsonPerKb.ms : CPU.unpackPerKb.ms);
+}
+
 /**
  * A fetchAll's modelled time: its requests run at once (Google documents no cap on a fetchAll; a published benchmark
- * shows them concurrent), so the slowest one sets it; `concurrency` (the emulator's fetchAllConcurrency switch) runs
- * them in waves of that many instead.
+ * shows them concurrent), so the slowest one sets it; `concurrency` (the emulator's fetchAllConcurrency switch: no
+ * cap is documented, practitioners report 10 to 20 effective,
+ * https://magesheet.com/blog/apps-script-urlfetchapp-quotas-retries) runs them in waves of that many instead, each
+ * wave a round trip of its own.
  */
 export function fetchAllCost(latenciesMs: readonly number[], concurrency: number | null): number {
   if (latenciesMs.length === 0) return 0;

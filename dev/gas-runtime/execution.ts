@@ -7,7 +7,7 @@
 import { Clock } from './clock';
 import { GasError, Msg } from './errors';
 import { checkScopes, SCOPE } from './scopes';
-import { callCost } from './costs';
+import { callCost, cpuCost } from './costs';
 import { FacadeClass, Realm } from './realm';
 
 export type ExecutionKind = 'custom-function' | 'menu' | 'sidebar' | 'trigger' | 'simple-trigger';
@@ -80,7 +80,11 @@ export class Execution {
     this.limitMs = options.limitMs;
     this.documentless = options.documentless === true;
     this.startedAt = clock.now();
-    this.realm = new Realm(() => clock.now(), options.codeFromStrings !== false);
+    this.realm = new Realm(
+      () => clock.now(),
+      options.codeFromStrings !== false,
+      (kind, amount) => this.charge(cpuCost(kind, amount), `cpu.${kind}`),
+    );
     this.charge(options.startCostMs ?? 0, 'start');
   }
 

@@ -15,8 +15,32 @@ interface ContextHelpers {
   exception(name: string, message: string): Error;
 }
 
-const HELPERS_SOURCE = `(function (now) {
+const HELPERS_SOURCE = `(function (now, cpu) {
   'use strict';
+  // CPU the cost model charges (costs.ts, CPU): JSON by the text it reads or writes, and typed arrays by the bytes
+  // they allocate (in the bundle only the first domain's unpacking of the packed tables allocates them).
+  var parse = JSON.parse, stringify = JSON.stringify;
+  Object.defineProperty(JSON, 'parse', { writable: true, configurable: true, value: function parse_(text, reviver) {
+    var result = arguments.length > 1 ? parse(text, reviver) : parse(text);
+    cpu('json', String(text).length);
+    return result;
+  } });
+  Object.defineProperty(JSON, 'stringify', { writable: true, configurable: true, value: function stringify_() {
+    var result = stringify.apply(JSON, arguments);
+    if (typeof result === 'string') cpu('json', result.length);
+    return result;
+  } });
+  ['Uint8Array', 'Uint16Array', 'Uint32Array', 'Int32Array'].forEach(function (name) {
+    var Typed = globalThis[name];
+    var counted = new Proxy(Typed, {
+      construct: function (target, args, newTarget) {
+        var array = Reflect.construct(target, args, newTarget === counted ? target : newTarget);
+        cpu('unpack', array.byteLength);
+        return array;
+      }
+    });
+    Object.defineProperty(globalThis, name, { value: counted, writable: true, configurable: true });
+  });
   var NativeDate = Date;
   function clockNow() { return now(); }
   var ClockDate = new Proxy(NativeDate, {
@@ -50,14 +74,21 @@ const isDateTag = (value: object) => Object.prototype.toString.call(value) === '
 /** How values leave the context: `copy` keeps Dates; `rpc` follows google.script.run (Dates become null). */
 export type ExportMode = 'copy' | 'rpc';
 
+/** CPU work of the bundle the realm sees: JSON text (characters) and typed-array allocations (bytes). */
+export type CpuMeter = (kind: CpuKind, amount: number) => void;
+export type CpuKind = 'json' | 'unpack';
+
 export type ServiceInvoker = (service: string, method: string, call: () => unknown) => unknown;
 
 export class Realm {
   readonly context: vm.Context;
   private readonly helpers: ContextHelpers;
 
-  /** `codeFromStrings`: whether `eval` and `new Function` may build code in the context. */
-  constructor(now: () => number, codeFromStrings = true) {
+  /**
+   * `codeFromStrings`: whether `eval` and `new Function` may build code in the context; `cpu` is told of the work the
+   * cost model charges as CPU (JSON text, typed-array bytes).
+   */
+  constructor(now: () => number, codeFromStrings = true, cpu: CpuMeter = () => undefined) {
     this.context = vm.createContext(
       {},
       {
@@ -66,8 +97,8 @@ export class Realm {
         codeGeneration: { strings: codeFromStrings, wasm: false },
       },
     );
-    const factory = HELPERS_SCRIPT.runInContext(this.context) as (now: () => number) => ContextHelpers;
-    this.helpers = factory(now);
+    const factory = HELPERS_SCRIPT.runInContext(this.context) as (now: () => number, cpu: CpuMeter) => ContextHelpers;
+    this.helpers = factory(now, cpu);
   }
 
   /** The context's global object (where the bundle's top-level functions live). */

@@ -1,7 +1,8 @@
 // The enrichment panel: setup (setup-view.ts: domain column, fields with where each goes, "overwrite non-empty
 // cells", preview counts, Start), then progress (progress-view.ts: bar, counts, rate, ETA, the domains waiting for the
-// service with a countdown, Cancel) while the panel drives the job chunk by chunk (each call one server execution; a
-// trigger continues if the panel closes), then the summary. A paused job shows why and offers Resume; the domains a
+// service with a countdown, Cancel) while the panel drives the job (each call one server execution of up to a minute,
+// the start's included, followed meanwhile by a cheap progress call every few seconds; the timer continues if the
+// panel closes), then the summary. A paused job shows why and offers Resume; the domains a
 // pause stopped wait for it and are not counted as errors. Below the setup, "Keep data fresh" (refresh-section.ts)
 // refreshes rows enriched more than N days ago, and "Keep enriching new rows" (sidebar/new-rows) fills rows added later.
 import type { EnrichOptions, EnrichPreview, EnrichProgress } from '../../src/enrichment/contract';
@@ -15,6 +16,8 @@ import { setupView } from './setup-view';
 
 const RETRY_AFTER_FAILURE_MS = 5000;
 const MAX_FAILURES = 5;
+/** While a call works on the job, the progress the job saved (every 10 s) is read this often. */
+const PROGRESS_EVERY_MS = 5000;
 
 function wait(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -84,6 +87,23 @@ class EnrichPanel {
     this.show(...setupView(preview, actions, last, refreshSection()), preview.ok ? newRowsSection() : null);
   }
 
+  /** Waits for a call that works on the job, showing the progress it saves meanwhile. */
+  private async following<T>(call: Promise<T>): Promise<T> {
+    let pending = true;
+    const settled = call.finally(() => {
+      pending = false;
+    });
+    void (async () => {
+      for (;;) {
+        await Promise.race([wait(PROGRESS_EVERY_MS), settled.catch(() => undefined)]);
+        if (!pending) return;
+        const progress = await server.getEnrichmentProgress().catch(() => null);
+        if (pending && progress) this.renderProgress(progress);
+      }
+    })();
+    return settled;
+  }
+
   private renderProgress(progress: EnrichProgress): void {
     this.show(
       ...progressView(progress, {
@@ -97,7 +117,7 @@ class EnrichPanel {
   private async startJob(choice: EnrichOptions, button: HTMLButtonElement): Promise<void> {
     button.disabled = true;
     try {
-      const started = await server.startEnrichment(choice);
+      const started = await this.following(server.startEnrichment(choice));
       if (!started.ok) {
         this.body.appendChild(message('error', started.message));
         button.disabled = false;
@@ -117,7 +137,7 @@ class EnrichPanel {
   private async nextChunk(): Promise<EnrichProgress | null | undefined> {
     for (;;) {
       try {
-        const progress = await server.runEnrichmentChunk();
+        const progress = await this.following(server.runEnrichmentChunk());
         this.failures = 0;
         return progress;
       } catch (error) {

@@ -1,13 +1,16 @@
 // Adaptive throughput of the service client, the one batch sizer every bulk path goes through (the executor sends
 // each fetchAll round through it): how many requests one round sends, and how soon the next may start.
-// - The batch grows by half while rounds are healthy, up to a ceiling, and halves at once on a 429 or a 5xx.
-// - A round larger than any known to be fast that takes over 1.5 times the healthy round time sent more parallel
-//   requests than the platform or the service really runs at once: the ceiling drops to the largest round known to
-//   be fast (at least three quarters of the slow one, and below it). Every 10 healthy full rounds at the ceiling
+// - The batch grows while rounds are healthy (four times after the first, then twice: a larger round that takes no
+//   longer shows the platform runs them all at once), up to a ceiling, and halves at once on a 429 or a 5xx.
+// - A round larger than any known to be fast that takes over 1.2 times the healthy round time sent more parallel
+//   requests than the platform or the service really runs at once (Apps Script runs a fetchAll's requests in waves of
+//   its effective concurrency: a round one request over a wave takes a wave longer). The next rounds look halfway
+//   between the largest round known to be fast and the smallest found slow until the two meet, and the ceiling is the
+//   largest fast one: a whole number of waves, every request slot used. Every 10 healthy full rounds at the ceiling
 //   raise it by one, so a ceiling learned in a bad moment recovers; each probe that proves slow again doubles that
-//   interval (up to 80 rounds), as a slow probe costs a whole round. When a size already known to be fast is slow,
-//   the size is not the cause (the service or the machine is slower for every size): the healthy round time
-//   follows it instead, so a busy moment does not ratchet the ceiling down round after round.
+//   interval (up to 80 rounds), as a slow probe costs a whole round. When a size already known to be fast takes over
+//   1.5 times the healthy time, the size is not the cause (the service or the machine is slower for every size): the
+//   healthy round time follows it instead, so a busy moment does not ratchet the ceiling down round after round.
 // - After a 429 the rounds are paced at a learned request rate. The first estimate assumes the usual token bucket
 //   (a burst of one second's requests, then that many a second): what was accepted since the first round over
 //   (1 s + the time it took), at least what the refused round got through. Each later 429 lowers the rate by a
@@ -43,6 +46,8 @@ export interface ThroughputState {
   streak: number;
   /** Healthy full rounds at the ceiling before it is probed one higher: 10, doubled by each slow probe, up to 80. */
   probeEvery: number;
+  /** While the ceiling is searched for: the smallest round found slow (absent or null otherwise). */
+  slowMin?: number | null;
   /** When the service's bucket is taken to be empty (the last round's start, or its end if some of it was refused),
    * so pacing goes on across executions; null before the first round. */
   bucketEmptyAtMs: number | null;
@@ -74,6 +79,8 @@ export interface RoundReport {
 }
 
 const SLOW_ROUND_FACTOR = 1.5;
+/** A round larger than any known to be fast is slow past this factor of the healthy round time (a wave more). */
+const GROWTH_SLOW_FACTOR = 1.2;
 const RATE_DECREASE = 0.8;
 const RATE_INCREASE = 1.05;
 /** The paced rate holds at this share of the rate last refused. */
@@ -188,8 +195,10 @@ export class AdaptiveThroughput {
   private healthy(round: RoundReport, sentAtRate: boolean): void {
     const { roundMs } = this.current;
     const full = round.size >= this.current.batch;
-    const slow = roundMs !== null && full && round.durationMs > SLOW_ROUND_FACTOR * roundMs;
-    if (slow && round.size > this.current.healthyMax) {
+    const growing = round.size > this.current.healthyMax;
+    const factor = growing ? GROWTH_SLOW_FACTOR : SLOW_ROUND_FACTOR;
+    const slow = roundMs !== null && full && round.durationMs > factor * roundMs;
+    if (slow && growing) {
       this.slow(round.size);
       return;
     }
@@ -198,13 +207,31 @@ export class AdaptiveThroughput {
       this.current.roundMs = roundMs === null ? round.durationMs : Math.min(roundMs * ROUND_MS_DRIFT, round.durationMs);
     if (this.current.ratePerSecond !== null && sentAtRate) this.raiseRate(this.current.ratePerSecond);
     if (!full) return;
+    const first = this.current.healthyMax === 0;
     if (round.size > this.current.healthyMax) this.current.probeEvery = PROBE_EVERY;
     this.current.healthyMax = Math.max(this.current.healthyMax, round.size);
     if (this.current.batch >= this.current.ceiling && ++this.current.streak >= this.current.probeEvery) {
       this.current.ceiling = Math.min(this.limits.maxBatch, this.current.ceiling + 1);
       this.current.streak = 0;
     }
-    this.current.batch = Math.min(this.current.ceiling, Math.ceil(this.current.batch * 1.5));
+    const slowMin = this.current.slowMin ?? null;
+    // The first round only sets the healthy time: the next is four times as large, then each twice the last.
+    if (slowMin === null) this.current.batch = Math.min(this.current.ceiling, this.current.batch * (first ? 4 : 2));
+    else this.search(slowMin);
+  }
+
+  /** The next round between the largest round known fast and the smallest found slow; settles when they meet. */
+  private search(slowMin: number): void {
+    const fast = Math.max(this.limits.minBatch, this.current.healthyMax);
+    if (slowMin - fast > 1) {
+      this.current.slowMin = slowMin;
+      this.current.ceiling = slowMin - 1;
+      this.current.batch = Math.floor((fast + slowMin) / 2);
+      return;
+    }
+    this.current.slowMin = null;
+    this.current.ceiling = Math.min(this.current.ceiling, fast);
+    this.current.batch = this.current.ceiling;
   }
 
   /** Raises the paced rate a twentieth, up to its cap under the last refused rate; lifts the cap after a while. */
@@ -225,11 +252,8 @@ export class AdaptiveThroughput {
   private slow(size: number): void {
     if (size === this.current.healthyMax + 1)
       this.current.probeEvery = Math.min(PROBE_EVERY_MAX, this.current.probeEvery * 2);
-    const fastEnough = Math.max(this.current.healthyMax, Math.floor(size * 0.75));
-    this.current.ceiling = Math.max(this.limits.minBatch, Math.min(size - 1, fastEnough));
-    this.current.healthyMax = Math.min(this.current.healthyMax, this.current.ceiling);
-    this.current.batch = this.current.ceiling;
     this.current.streak = 0;
+    this.search(size);
   }
 
   private sane(saved: ThroughputState): ThroughputState {
@@ -247,6 +271,7 @@ export class AdaptiveThroughput {
       healthyMax: clamp(Math.floor(number(saved.healthyMax, 0)), 0, ceiling),
       streak: 0,
       probeEvery: clamp(Math.floor(number(saved.probeEvery, PROBE_EVERY)), PROBE_EVERY, PROBE_EVERY_MAX),
+      slowMin: number(saved.slowMin, 0) > ceiling ? Math.floor(number(saved.slowMin, 0)) : null,
       bucketEmptyAtMs: Number.isFinite(saved.bucketEmptyAtMs) ? saved.bucketEmptyAtMs : null,
       ...(number(saved.slowestRoundMs, 0) > 0 ? { slowestRoundMs: number(saved.slowestRoundMs, 0) } : {}),
     };

@@ -7,7 +7,8 @@
 //   (202) is never cached. A bucket's item lives 6 hours from its last write; expired entries are dropped on read.
 // - A bucket over MAX_BUCKET_CHARS (under the 100 KB value limit) drops the entries nearest to expiry until it fits.
 // - Reading any number of lookups is one getAll. Writing is one getAll of the buckets it touches (to merge with what
-//   other executions stored since) and one putAll. Two executions writing the same bucket at the same moment can
+//   other executions stored since) and one putAll; a long job that read its buckets once writes them back without
+//   reading them again (readLookupBuckets, writeLookupBuckets). Two executions writing the same bucket at the same moment can
 //   still lose one's entries (CacheService has no compare-and-set): a lost entry is a miss, looked up again later,
 //   never a wrong answer.
 // - Clearing (when formulas stop using a token) removes every bucket: one removeAll of BUCKETS keys.
@@ -91,41 +92,68 @@ function bucketText(entries: Map<string, StoredEntry>): string {
 
 const seconds = (nowMs: number) => Math.floor(nowMs / 1000);
 
-/** Cached lookups for the given keys (missing, expired or evicted entries are simply absent): one getAll. */
-export function readCachedLookups(cache: CachePort, lookupKeys: string[], nowMs: number): Map<string, CachedLookup> {
+/** Buckets as one execution read them (bucket key -> live entries), kept to write back without reading them again. */
+export type LookupBuckets = Map<string, Map<string, StoredEntry>>;
+
+/**
+ * Cached lookups for the given keys, with the buckets they live in (one getAll): a long job reads the cache once and
+ * stores its answers into these buckets (writeLookupBuckets) without reading them again.
+ */
+export function readLookupBuckets(
+  cache: CachePort,
+  lookupKeys: string[],
+  nowMs: number,
+): { found: Map<string, CachedLookup>; buckets: LookupBuckets } {
   const found = new Map<string, CachedLookup>();
-  if (lookupKeys.length === 0) return found;
-  const stored = cache.getAll([...new Set(lookupKeys.map(bucketKey))]);
-  const buckets = new Map<string, Map<string, StoredEntry>>();
+  const buckets: LookupBuckets = new Map();
+  if (lookupKeys.length === 0) return { found, buckets };
+  const keys = [...new Set(lookupKeys.map(bucketKey))];
+  const stored = cache.getAll(keys);
+  for (const key of keys) buckets.set(key, parseBucket(stored[key], seconds(nowMs)));
   for (const lookupKey of lookupKeys) {
-    const key = bucketKey(lookupKey);
-    let bucket = buckets.get(key);
-    if (!bucket) buckets.set(key, (bucket = parseBucket(stored[key], seconds(nowMs))));
-    const entry = bucket.get(lookupKey);
+    const entry = buckets.get(bucketKey(lookupKey))?.get(lookupKey);
     if (entry) found.set(lookupKey, decode(entry));
   }
-  return found;
+  return { found, buckets };
+}
+
+/**
+ * Stores lookups into the buckets read by readLookupBuckets (a bucket not read then is read first, one getAll for
+ * them) and writes the buckets they touch in one putAll. Entries another execution stored in the same buckets since
+ * they were read are lost (a miss, looked up again later, never a wrong answer).
+ */
+export function writeLookupBuckets(
+  cache: CachePort,
+  buckets: LookupBuckets,
+  entries: Map<string, CachedLookup>,
+  nowMs: number,
+): void {
+  if (entries.size === 0) return;
+  const now = seconds(nowMs);
+  const unread = [...new Set([...entries.keys()].map(bucketKey))].filter((key) => !buckets.has(key));
+  if (unread.length > 0) {
+    const current = cache.getAll(unread);
+    for (const key of unread) buckets.set(key, parseBucket(current[key], now));
+  }
+  const touched = new Set<string>();
+  for (const [lookupKey, entry] of entries) {
+    const key = bucketKey(lookupKey);
+    (buckets.get(key) as Map<string, StoredEntry>).set(lookupKey, encode(entry, now));
+    touched.add(key);
+  }
+  const values: Record<string, string> = {};
+  for (const key of touched) values[key] = bucketText(buckets.get(key) as Map<string, StoredEntry>);
+  cache.putAll(values, PROFILE_TTL_SECONDS);
+}
+
+/** Cached lookups for the given keys (missing, expired or evicted entries are simply absent): one getAll. */
+export function readCachedLookups(cache: CachePort, lookupKeys: string[], nowMs: number): Map<string, CachedLookup> {
+  return readLookupBuckets(cache, lookupKeys, nowMs).found;
 }
 
 /** Stores lookups (profiles for 6 hours, "not found" for 1 hour) into their buckets: one getAll and one putAll. */
 export function writeCachedLookups(cache: CachePort, entries: Map<string, CachedLookup>, nowMs: number): void {
-  if (entries.size === 0) return;
-  const now = seconds(nowMs);
-  const byBucket = new Map<string, Array<[string, StoredEntry]>>();
-  for (const [lookupKey, entry] of entries) {
-    const key = bucketKey(lookupKey);
-    const list = byBucket.get(key);
-    if (list) list.push([lookupKey, encode(entry, now)]);
-    else byBucket.set(key, [[lookupKey, encode(entry, now)]]);
-  }
-  const current = cache.getAll([...byBucket.keys()]);
-  const values: Record<string, string> = {};
-  for (const [key, fresh] of byBucket) {
-    const merged = parseBucket(current[key], now);
-    for (const [lookupKey, entry] of fresh) merged.set(lookupKey, entry);
-    values[key] = bucketText(merged);
-  }
-  cache.putAll(values, PROFILE_TTL_SECONDS);
+  writeLookupBuckets(cache, new Map(), entries, nowMs);
 }
 
 /** Removes every cached lookup of this cache (all BUCKETS items): one removeAll. */

@@ -12,8 +12,8 @@ import {
 } from '../platform/spreadsheet';
 import { newId } from '../platform/ids';
 import { DIGEST_SHEET, REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
-import { ChangeLog, CHANGE_LOG_HEADERS } from '../enrichment/change-log';
-import { localTime } from '../enrichment/schedule-service';
+import { ChangeLog, CHANGE_LOG_HEADERS } from '../enrichment/refresh/change-log';
+import { localTime } from '../enrichment/refresh/schedule-service';
 import { SpendingHistory } from '../spending-history/history';
 import { userMessage } from '../api/errors';
 import type { KeyValueStore } from '../ports';

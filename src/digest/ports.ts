@@ -4,7 +4,7 @@
 // history's runs since a time, the shared timer, and (for Settings) who the acting user is.
 import type { ClockPort, HttpPort, KeyValueStore, LockPort } from '../ports';
 import type { TimerDeps } from '../scheduler/timer';
-import type { LocalTime } from '../enrichment/schedule';
+import type { LocalTime } from '../enrichment/refresh/schedule';
 import type { RefreshChange, RunCost, SignalItem } from './compose';
 
 export interface DigestPorts {

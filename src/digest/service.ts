@@ -8,7 +8,7 @@
 // and the next digest gathers from the time it was composed; a failed post changes nothing but the retry (post.ts).
 import type { TimerFeature } from '../scheduler/features';
 import { featureWake } from '../scheduler/timer';
-import { nextRun } from '../enrichment/schedule';
+import { nextRun } from '../enrichment/refresh/schedule';
 import { composeDigest, type RunCost } from './compose';
 import { postRequest, postResult } from './post';
 import type { DigestPorts } from './ports';

@@ -4,14 +4,14 @@
 import { appContext } from '../platform/app-context';
 import { appsScriptTimer } from '../platform/timer-triggers';
 import type { TimerDeps } from '../scheduler/timer';
-import type { EnrichDeps } from './service';
-import type { RefreshDeps } from './refresh';
+import type { EnrichDeps } from './ports';
+import type { RefreshDeps } from './refresh/refresh';
 import { appsScriptEnrichmentDates, appsScriptSheets } from '../platform/sheets/enrichment';
-import { timerContinuation } from './trigger-adapter';
+import { timerContinuation } from './job/trigger-adapter';
 import { newId } from '../platform/ids';
 import { HiddenTable } from '../platform/sheets/hidden-table';
 import { REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
-import { ChangeLog, CHANGE_LOG_HEADERS } from './change-log';
+import { ChangeLog, CHANGE_LOG_HEADERS } from './refresh/change-log';
 import { activeSpreadsheet, formatInSpreadsheetZone } from '../platform/spreadsheet';
 
 export function enrichmentContext(): EnrichDeps & { timer: TimerDeps } {
@@ -25,6 +25,7 @@ export function enrichmentContext(): EnrichDeps & { timer: TimerDeps } {
     sheets: appsScriptSheets(spreadsheet),
     dates: appsScriptEnrichmentDates(spreadsheet),
     cache: context.cache,
+    cacheWrites: context.cacheWrites,
     clock: context.clock,
     lock: context.documentLock(),
     continuation: timerContinuation(timer),

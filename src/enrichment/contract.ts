@@ -1,7 +1,7 @@
 // What the enrichment panel and the server exchange (sidebar/enrichment imports only this file and src/api/types):
 // the job's options, preview and progress, and the refresh of data older than N days.
-import type { ColumnOption } from './layout';
-import type { EnrichJob, JobCounts, JobScope } from './job-state';
+import type { ColumnOption } from './sheet/layout';
+import type { EnrichJob, JobCounts, JobScope } from './job/job-state';
 
 export interface EnrichOptions {
   /** 1-based column; detected from the selection when absent. */

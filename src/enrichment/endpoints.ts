@@ -1,14 +1,14 @@
 // Server functions of the "Enrich selected domains" panel (called via google.script.run) and its menu handler: each
 // builds the job's ports (context.ts), checks what the page sent, and delegates to service.ts or refresh.ts.
-import * as job from './service';
-import { cancelEnrichment as cancelJob, resumeEnrichment as resumeJob } from './job-control';
-import { runChunk } from './chunk';
-import { currentProgress } from './progress';
-import { previewRefresh, refreshChanges, runRefreshChunk as refreshChunk } from './refresh';
+import * as job from './job/service';
+import { cancelEnrichment as cancelJob, resumeEnrichment as resumeJob } from './job/job-control';
+import { runChunk, startAndRun } from './job/run';
+import { currentProgress } from './job/progress';
+import { previewRefresh, refreshChanges, runRefreshChunk as refreshChunk } from './refresh/refresh';
 import { enrichmentContext, refreshContext } from './context';
 import { checkedRequest } from '../shared/request-check';
 import { ENRICH_OPTIONS, REFRESH_CHANGES_DAYS, REFRESH_REQUEST, REFRESH_SCHEDULE_REQUEST } from './requests';
-import { changeRefreshSchedule, refreshSchedule } from './schedule-service';
+import { changeRefreshSchedule, refreshSchedule } from './refresh/schedule-service';
 import type {
   EnrichOptions,
   EnrichPreview,
@@ -44,8 +44,9 @@ export function getEnrichmentPreview(input?: EnrichOptions): EnrichPreview {
   return job.previewEnrichment(enrichmentContext(), options(input));
 }
 
+/** Starts the job and goes on with it in the same execution (the panel follows it with getEnrichmentProgress). */
 export function startEnrichment(input: EnrichOptions): StartResult {
-  return job.startEnrichment(enrichmentContext(), options(input));
+  return startAndRun(enrichmentContext(), options(input));
 }
 
 export function runEnrichmentChunk(): EnrichProgress | null {

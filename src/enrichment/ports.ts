@@ -1,8 +1,10 @@
-// The small ports the enrichment job needs beyond src/ports.ts: the sheet it works on (whole-grid read, formula read,
-// rectangular writes of values and notes), the enrichment dates, and the continuation trigger.
-// src/platform/sheets/enrichment.ts and trigger-adapter.ts implement them over Apps Script; tests use fakes.
+// The ports the enrichment job runs on (EnrichDeps) and those it needs beyond src/ports.ts: the sheet it works on
+// (whole-grid, header, rectangle and formula reads, rectangular writes of values and notes, committing them), the
+// enrichment dates, and the continuation trigger. src/platform/sheets/enrichment.ts and job/trigger-adapter.ts implement them over Apps Script; tests use fakes.
+import type { CachePort, ClockPort, LockPort, SizedStore } from '../ports';
 import type { CellValue } from '../shared/cell-values';
-import type { Area } from './layout';
+import type { Area } from './sheet/layout';
+import type { LookupClient } from './job/lookups';
 
 export interface EnrichSheet {
   readonly id: number;
@@ -11,6 +13,12 @@ export interface EnrichSheet {
   readonly targetProblem: string | null;
   /** Values from A1 to the last row and column with content (one read). */
   readValues(): unknown[][];
+  /** The last row with content (one read). */
+  lastRow(): number;
+  /** Row 1 across every column of the sheet (one read). */
+  readHeader(): unknown[];
+  /** Values of a rectangle (one read). */
+  readArea(area: Area): unknown[][];
   /** Formulas of a rectangle ('' for cells without one; one read). */
   readFormulas(area: Area): string[][];
   /** Writes a rectangle of values (one write). */
@@ -21,6 +29,8 @@ export interface EnrichSheet {
   ensureColumns(columns: number): void;
   /** Inserts an empty row above row 1 (for a header row). */
   insertRowAtTop(): void;
+  /** Commits the writes made so far (SpreadsheetApp.flush: a later crash cannot lose them). */
+  commit(): void;
 }
 
 export interface SheetAccess {
@@ -53,13 +63,34 @@ export interface EnrichmentDates {
   record(sheetId: number, domains: ReadonlyMap<string, Record<string, string>>, at: number): void;
 }
 
-/** The job's continuation when the sidebar stops driving it (the shared timer runs the next chunk when it is due). */
+/** The job's continuation when no panel drives it: the document's shared timer runs the job once its wake is due. */
 export interface ContinuationPort {
   /**
-   * Asks for the next chunk `afterMs` from now, replacing any earlier request. Returns why no timer can continue the
-   * job with the panel closed (Google refused one more trigger), or null.
+   * Makes sure the shared timer serves the job (it lists the user's triggers, and creates the timer when there is
+   * none): the timer's trigger id, and why no timer can continue the job with the panel closed (Google refused one
+   * more trigger), or null. The wake time itself is kept in the job's record.
    */
-  wakeAfter(afterMs: number): string | null;
-  /** Drops the request (the job finished, was cancelled or paused). */
+  arm(): { timer: string | null; problem: string | null };
+  /** Drops the job's claim on the timer (the job finished, was cancelled or paused). */
   cancel(): void;
+}
+
+export interface EnrichDeps {
+  /** DocumentProperties: the job's record and the per-sheet choices. */
+  store: SizedStore;
+  sheets: SheetAccess;
+  /** When each domain was last enriched (read by "Refresh data older than N days"). */
+  dates: EnrichmentDates;
+  cache: CachePort;
+  /** Holds the execution's 6-hour cache writes (the lookups, the learned throughput) until a save flushes them. */
+  cacheWrites: { hold(): void; flush(): void };
+  clock: ClockPort;
+  lock: LockPort;
+  continuation: ContinuationPort;
+  client: () => LookupClient;
+  newId: () => string;
+  /** The acting user's daily request budget: used and allowed today. */
+  requests: () => { used: number; limit: number };
+  /** Counts a chunk's requests in the budget at once, and gives back what it did not send (RequestCounter). */
+  requestsAhead: { reserve(count: number): void; release(): void };
 }

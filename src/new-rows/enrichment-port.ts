@@ -3,17 +3,16 @@
 // profile cache first), the cells an outcome puts in a row and the batched writes of them, and the fingerprint the
 // enrichment dates keep of what was written (so Keep data fresh later refreshes the new rows and keeps hand edits).
 // Every other file of src/new-rows reaches enrichment through here only.
-export { locateColumns, normalizeHeader, detectDomainColumn, planTargetColumns, type Area } from '../enrichment/layout';
-export { chosenFields, filledColumns } from '../enrichment/job-state';
 export {
-  addOutcomeUpdates,
-  buildBlockWrites,
-  dropFormulaCells,
-  isEmptyOrMark,
-  outcomeCells,
-  type CellUpdates,
-  type RowOutcome,
-} from '../enrichment/rows';
+  locateColumns,
+  normalizeHeader,
+  detectDomainColumn,
+  planTargetColumns,
+  type Area,
+} from '../enrichment/sheet/layout';
+export { chosenFields, filledColumns } from '../enrichment/job/sheet-choices';
+export { isEmptyOrMark, outcomeCells, type RowOutcome } from '../enrichment/sheet/rows';
+export { cellWrites, setUpdate, type CellUpdates } from '../enrichment/sheet/cell-writes';
 export {
   openLookupCache,
   resolveDomains,
@@ -21,7 +20,7 @@ export {
   type DomainResolution,
   type LookupCacheSession,
   type LookupClient,
-} from '../enrichment/lookups';
-export { PERMANENT_ERRORS } from '../enrichment/service';
-export { writtenFingerprint } from '../enrichment/refresh-changes';
+} from '../enrichment/job/lookups';
+export { PERMANENT_ERRORS } from '../enrichment/job/limits';
+export { writtenFingerprint } from '../enrichment/sheet/refresh-changes';
 export type { EnrichSheet, EnrichmentDates, SheetAccess } from '../enrichment/ports';

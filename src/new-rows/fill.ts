@@ -9,7 +9,8 @@ import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
 import { parseDomain } from '../shared/domain/domain';
 import { profileFieldByKey, type ProfileField } from '../companies/profile-fields';
 import {
-  addOutcomeUpdates,
+  isEmptyOrMark,
+  setUpdate,
   locateColumns,
   outcomeCells,
   writtenFingerprint,
@@ -159,7 +160,11 @@ function planFilling(
       continue;
     }
     const cells = outcomeCells(outcome, fields);
-    addOutcomeUpdates(filling.updates, read.values, rows, read.targets, cells, false);
+    // Only empty cells (or a retry mark) of the new rows: a value the user typed is kept.
+    for (const index of rows)
+      read.targets.forEach((column, i) => {
+        if (isEmptyOrMark(read.values[index]?.[column - 1])) setUpdate(filling.updates, index, column, cells[i]);
+      });
     if (outcome.kind === 'profile' || outcome.kind === 'not_found')
       filling.settled.set(
         domain,
@@ -186,7 +191,7 @@ function fillNewRows(
     .filter((field): field is ProfileField => field !== undefined);
   const filling = planFilling(read, fields, list, looked, now, researchOwed);
   deps.dates.prepare();
-  writeRowUpdates(sheet, filling.updates, read.values, read.targets);
+  writeRowUpdates(sheet, filling.updates, read.targets);
   deps.dates.record(checked.sheetId, filling.settled, now);
   const known = countRows(read.values, read.domainColumn);
   for (const [text, rows] of filling.pending) known.set(text, (known.get(text) ?? 0) - rows);

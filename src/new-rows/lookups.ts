@@ -68,7 +68,7 @@ export function lookUpDomains(deps: LookupDeps, domains: readonly string[], dead
     queue = enriching;
     deps.clock.sleep(wait);
   }
-  storeLookups(session, deps.clock.now(), true);
+  storeLookups(session, deps.clock.now());
   if (fatal) {
     result.problem = userMessage(fatal);
     result.unreachable = isUnreachable(fatal);

@@ -2,7 +2,7 @@
 // together, so the usual block of rows appended at the bottom is one formula read and one write per block of field
 // columns; new rows a sort scattered cost a few more), and within a run a cell holding a formula is the user's and is
 // left alone, as bulk enrichment does.
-import { buildBlockWrites, dropFormulaCells, type CellUpdates, type EnrichSheet } from './enrichment-port';
+import { cellWrites, type CellUpdates, type EnrichSheet } from './enrichment-port';
 
 /** Rows this close (in rows between them) are written together; the cells between are written back as they are. */
 const MERGE_GAP = 10;
@@ -20,12 +20,7 @@ export function rowRuns(indexes: readonly number[]): Array<{ first: number; last
 }
 
 /** Writes the updates (grid row index -> column -> value) run by run; returns how many writes it made. */
-export function writeRowUpdates(
-  sheet: EnrichSheet,
-  updates: CellUpdates,
-  values: unknown[][],
-  targets: readonly number[],
-): number {
+export function writeRowUpdates(sheet: EnrichSheet, updates: CellUpdates, targets: readonly number[]): number {
   if (updates.size === 0) return 0;
   const first = Math.min(...targets);
   const last = Math.max(...targets);
@@ -39,8 +34,10 @@ export function writeRowUpdates(
       numColumns: last - first + 1,
     });
     const formulaAt = (index: number, column: number) => formulas[index - run.first]?.[column - first] || undefined;
-    dropFormulaCells(part, formulaAt);
-    for (const write of buildBlockWrites(part, values, [...targets], formulaAt)) {
+    // A cell that holds a formula is the user's: never written over.
+    for (const [index, row] of part)
+      for (const column of [...row.keys()]) if (formulaAt(index, column)) row.delete(column);
+    for (const write of cellWrites(part)) {
       sheet.writeValues(write.row, write.column, write.values);
       writes++;
     }

@@ -6,7 +6,7 @@
 // sees the owner's UserProperties and may not write them.
 import type { CachePort, ClockPort, HttpPort, KeyValueStore, LockPort, SizedStore } from '../ports';
 import { createServiceClient, type ServiceClient, type ServiceClientDeps } from '../api/client';
-import { createCachePort } from './cache';
+import { createCachePort, holdingCache } from './cache';
 import { createAppsScriptClock } from './clock';
 import { createLockPort } from './lock';
 import { createPropertiesStore, DOCUMENT_STORE_FULL_MESSAGE } from './properties-store';
@@ -26,6 +26,8 @@ export interface AppContext {
   stores: SettingsStores & { script: KeyValueStore };
   /** The spreadsheet's cache (shared by its users and formulas); the script cache outside a spreadsheet. */
   cache: CachePort;
+  /** Holds this execution's 6-hour writes to `cache` from now on, until each `flush` writes them in one call. */
+  cacheWrites: { hold(): void; flush(): void };
   /** The acting user's cache (per-user hints such as which tasks they may not read). */
   userCache: CachePort;
   clock: ClockPort;
@@ -83,7 +85,7 @@ function createAppContext(): AppContext {
       )
     : http;
   const documentCache = CacheService.getDocumentCache();
-  const cache = createCachePort(documentCache ?? CacheService.getScriptCache());
+  const { cache, ...cacheWrites } = holdingCache(createCachePort(documentCache ?? CacheService.getScriptCache()));
   let records: SheetRecordStore | null = null;
   const documentStore = () => {
     if (!stores.document) throw new Error(NO_SPREADSHEET_MESSAGE);
@@ -97,6 +99,7 @@ function createAppContext(): AppContext {
   return {
     stores,
     cache,
+    cacheWrites,
     throughput,
     userCache: createCachePort(CacheService.getUserCache()),
     clock,

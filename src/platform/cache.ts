@@ -1,4 +1,5 @@
-// CachePort over an Apps Script Cache (script, user or document cache from CacheService).
+// CachePort over an Apps Script Cache (script, user or document cache from CacheService), and a wrapper that holds
+// long-lived writes until a flush writes them in one call.
 // Apps Script limits keys to 250 characters, values to 100 KB and lifetimes to 1 s - 6 h. Entries
 // outside those limits are treated as not cacheable (never stored, always a miss) instead of
 // making CacheService throw. Reads and writes are best effort: a CacheService error counts as a
@@ -81,6 +82,45 @@ export function createCachePort(cache: AppsScriptCache): CachePort {
     removeAll(keys) {
       const cacheable = keys.filter(isCacheableKey);
       if (cacheable.length > 0) cache.removeAll(cacheable);
+    },
+  };
+}
+
+/** The longest life CacheService gives (6 hours): writes of this life can wait for one putAll. */
+const HELD_TTL_SECONDS = MAX_TTL_SECONDS;
+
+/**
+ * A cache whose writes of the longest life can be held (`hold`) and written together (`flush`: one putAll for all of
+ * them), so a long job's several writers (its lookups, the learned throughput) cost one cache write per save. Reads
+ * see held values.
+ */
+export function holdingCache(port: CachePort): { cache: CachePort; hold(): void; flush(): void } {
+  let held: Record<string, string> | null = null;
+  const cache: CachePort = {
+    getAll(keys) {
+      const found = port.getAll(held ? keys.filter((key) => !(key in (held as object))) : keys);
+      if (held) for (const key of keys) if (key in held) found[key] = held[key];
+      return found;
+    },
+    putAll(values, ttlSeconds) {
+      if (held && ttlSeconds >= HELD_TTL_SECONDS) Object.assign(held, values);
+      else port.putAll(values, ttlSeconds);
+    },
+    removeAll(keys) {
+      if (held) for (const key of keys) delete held[key];
+      port.removeAll(keys);
+    },
+  };
+  return {
+    cache,
+    hold: () => {
+      held ??= {};
+    },
+    flush: () => {
+      if (!held || Object.keys(held).length === 0) return;
+      const values = held;
+      held = {};
+      port.putAll(values, HELD_TTL_SECONDS);
     },
   };
 }

@@ -34,6 +34,8 @@ export const REQUEST_BUDGET_KEYS = {
 } as const;
 
 const HOUR_MS = 60 * 60 * 1000;
+/** A reservation ahead is topped up once less than this (a full round of the client) is left of it. */
+const TOP_UP_BELOW = 100;
 /** Buckets counted: the current hour and the 24 before it, so every 24-hour span is inside the window. */
 const WINDOW_HOURS = 25;
 /** From this share of the budget on, the panel warns. */
@@ -194,12 +196,15 @@ export class RequestCounter {
    * leaves them counted: the budget errs on the safe side.
    */
   reserveAhead(count: number): void {
-    // One reservation at a time (it belongs to one hour's bucket): the next once this one is used up or released.
-    if (this.ahead > 0 || count <= 0) return;
+    // One reservation at a time (it belongs to one hour's bucket): topped up to `count` in the same hour once less
+    // than a round is left of it, else the next once this one is used up or released.
+    const hour = String(Math.floor(this.clock.now() / HOUR_MS));
+    const topUp = this.ahead > 0 && hour === this.aheadHour && this.ahead < Math.min(count, TOP_UP_BELOW);
+    if ((this.ahead > 0 && !topUp) || count <= this.ahead) return;
     const before = this.allowedHere;
-    this.ahead = this.count(count);
+    this.ahead += this.count(count - this.ahead);
     this.allowedHere = before;
-    this.aheadHour = String(Math.floor(this.clock.now() / HOUR_MS));
+    this.aheadHour = hour;
   }
 
   /** Gives back the requests counted ahead and not sent (one fresh read and one write). */

@@ -53,6 +53,12 @@ function toFetchRequest(request: HttpRequest): GoogleAppsScript.URL_Fetch.URLFet
   };
 }
 
+/**
+ * The statuses whose headers the client reads (Retry-After of a 429 or 5xx, a redirect's target): other responses
+ * skip the call that copies them (one service call per response of every round).
+ */
+const HEADERS_READ = (status: number) => status === 429 || status >= 500 || (status >= 300 && status < 400);
+
 function lowerCaseHeaders(all: object): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(all)) {
@@ -78,12 +84,15 @@ export function createUrlFetchHttp(urlFetch: UrlFetch): HttpPort {
       if (requests.length === 0) return [];
       try {
         const responses = urlFetch.fetchAll(requests.map(toFetchRequest));
-        return responses.map((response) => ({
-          ok: true,
-          status: response.getResponseCode(),
-          headers: lowerCaseHeaders(response.getAllHeaders()),
-          body: response.getContentText(),
-        }));
+        return responses.map((response) => {
+          const status = response.getResponseCode();
+          return {
+            ok: true,
+            status,
+            headers: HEADERS_READ(status) ? lowerCaseHeaders(response.getAllHeaders()) : {},
+            body: response.getContentText(),
+          };
+        });
       } catch (error) {
         const failure = failureFromException(error, requests.length);
         return requests.map(() => failure);

@@ -7,7 +7,7 @@
 // what it used, its start included.
 import { appContext } from '../platform/app-context';
 import { enrichmentTimerSlice } from '../enrichment/timer-slice';
-import { refreshTimerSlice } from '../enrichment/schedule-service';
+import { refreshTimerSlice } from '../enrichment/refresh/schedule-service';
 import { researchTimerSlice } from '../research/timer-slice';
 import { watchTimerSlice } from '../research/watch/watch-runs';
 import { newRowsTimerSlice } from '../new-rows/timer-slice';

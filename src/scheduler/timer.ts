@@ -1,16 +1,11 @@
-// The document's one shared time-driven trigger ("the timer"). A published editor add-on may have only one
-// time-driven trigger per user per document, running at most hourly, so research polling, the enrichment
-// continuation and scheduled refreshes share this one: each feature marks itself pending (ensureTimer) or idle (removeTimerIfIdle), and the
-// timer's handler runs each feature's slice of work under one time budget (runTimer), then removes the timer once no
-// feature has pending work. Apps Script triggers belong to the user who made them, so the document keeps a record of
-// which timer serves it (its trigger id): a timer among the current user's own triggers is theirs; another user
-// relies on the recorded one until its ticks go stale (unless the feature needs work done as the current user). No
-// user identity is needed (Session's would need the userinfo.email scope). Every minute for a script bound to the
-// spreadsheet, hourly for a published add-on. A feature's pending mark holds when its work is next due (a scheduled
-// refresh or watch waits for its day), so a tick with nothing due reads the document's properties, notes that it ran
-// and returns (idleTick). The user's timers are listed in the registry of the spreadsheets that hold them
-// (timer-registry.ts), which names them when Google allows no more. Pure: the trigger registry, stores, lock and clock
-// are ports (src/platform/timer-triggers.ts adapts them).
+// The document's one shared time-driven trigger ("the timer"): a published editor add-on may have one time-driven
+// trigger per user per document, at most hourly (every minute for a bound script), so every feature's background work
+// shares it. A feature marks itself pending with when its work is next due (ensureTimer) or idle (removeTimerIfIdle);
+// the handler runs each due feature's slice under one time budget (runTimer), a tick with nothing due only notes that
+// it ran (idleTick), and the timer goes once nothing is pending. Triggers belong to the user who made them: the
+// document records which timer serves it (its trigger id), and another user relies on it until its ticks go stale,
+// with no user identity needed. The user's timers are listed in the registry of the spreadsheets that hold them
+// (timer-registry.ts), which names them when Google allows no more. Pure over ports (src/platform/timer-triggers.ts).
 import type { ClockPort, KeyValueStore, LockPort } from '../ports';
 import { TIMER_FEATURES, type TimerFeature } from './features';
 import { changeHolders, readHolders, withHolder, withoutHolders, type SpreadsheetIdentity } from './timer-registry';
@@ -84,6 +79,11 @@ function readRecord(store: KeyValueStore): TimerRecord | null {
 /** The current user's timers of this document (the recorded one included when it is theirs). */
 export function myTimers(deps: Pick<TimerDeps, 'triggers' | 'document'>): string[] {
   return deps.triggers.list(TIMER_HANDLER, readRecord(deps.document)?.id ?? null);
+}
+
+/** The trigger id of the timer the document records as serving it (no listing of triggers), or null. */
+export function recordedTimer(deps: Pick<TimerDeps, 'document'>): string | null {
+  return readRecord(deps.document)?.id ?? null;
 }
 
 export interface EnsureOptions {

@@ -1,8 +1,9 @@
-// The enrichment job's sheet port over SpreadsheetApp: read of the cells with content (getDataRange, one getValues), formula
-// read and rectangular writes of values and notes, each one Apps Script call (plus adding columns when new field
-// columns reach past the sheet's last one); and the enrichment dates in their hidden sheet.
+// The enrichment job's sheet port over SpreadsheetApp: read of the cells with content (getDataRange, one getValues), of
+// the header row, of a rectangle, formula read and rectangular writes of values and notes, each one Apps Script call
+// (plus adding columns when new field columns reach past the sheet's last one), and the commit of the writes; and the
+// enrichment dates in their hidden sheet, read once per execution and written a row per domain that changed.
 import type { CellValue } from '../../shared/cell-values';
-import type { Area } from '../../enrichment/layout';
+import type { Area } from '../../enrichment/sheet/layout';
 import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from '../../enrichment/ports';
 import { ENRICHMENT_DATES_SHEET, targetSheetProblem } from '../../shared/storage/internal-sheets';
 
@@ -30,6 +31,12 @@ function wrap(sheet: Sheet): EnrichSheet {
     name: sheet.getName(),
     targetProblem: targetSheetProblem({ name: sheet.getName(), hidden: sheet.isSheetHidden() }),
     readValues: () => trimmed(sheet.getDataRange().getValues()),
+    lastRow: () => sheet.getLastRow(),
+    readHeader: () => sheet.getRange(1, 1, 1, sheet.getMaxColumns()).getValues()[0] ?? [],
+    readArea: (area: Area) =>
+      area.numRows > 0 && area.numColumns > 0
+        ? sheet.getRange(area.row, area.column, area.numRows, area.numColumns).getValues()
+        : [],
     readFormulas: (area: Area) => sheet.getRange(area.row, area.column, area.numRows, area.numColumns).getFormulas(),
     writeValues: (row: number, column: number, values: Array<Array<CellValue | Date>>) => {
       const width = values[0]?.length ?? 0;
@@ -46,6 +53,7 @@ function wrap(sheet: Sheet): EnrichSheet {
     insertRowAtTop: () => {
       sheet.insertRowBefore(1);
     },
+    commit: () => SpreadsheetApp.flush(),
   };
 }
 
@@ -88,9 +96,13 @@ function writtenOf(cell: unknown): Record<string, string> {
   }
 }
 
+/** More runs of changed rows than this are written as one block from the first changed row to the last. */
+const MAX_DATE_WRITES = 8;
+
 /**
  * The hidden sheet of enrichment dates: one row per sheet and domain (sheet id, domain, ISO time, and the fingerprints
- * of what was written for it as JSON), read and written whole.
+ * of what was written for it as JSON), read whole once per execution; a record writes only the rows it changed (new
+ * domains appended in one write).
  */
 export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): EnrichmentDates {
   const existing = () => spreadsheet.getSheetByName(ENRICHMENT_DATES_SHEET);
@@ -100,9 +112,24 @@ export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsh
     // A sheet from before fingerprints were kept has three columns: the fourth reads empty.
     return last > 1 ? sheet.getRange(2, 1, last - 1, DATES_HEADERS.length).getValues() : [];
   };
-  // Read once (prepare, or the first use) and kept as this execution writes it.
+  // Read once (prepare, or the first use) and kept as this execution writes it, with each key's index.
   let known: unknown[][] | null = null;
-  const rows = (sheet: Sheet | null): unknown[][] => (known ??= readRows(sheet));
+  let indexOf = new Map<string, number>();
+  const rows = (sheet: Sheet | null): unknown[][] => {
+    if (!known) {
+      known = readRows(sheet);
+      indexOf = new Map(known.map((row, index) => [`${row[0]}|${row[1]}`, index]));
+    }
+    return known;
+  };
+  const create = (): Sheet => {
+    // insertSheet activates the new sheet: give the user their sheet back.
+    const active = spreadsheet.getActiveSheet();
+    const sheet = spreadsheet.insertSheet(ENRICHMENT_DATES_SHEET, spreadsheet.getSheets().length);
+    sheet.hideSheet();
+    if (active) spreadsheet.setActiveSheet(active);
+    return sheet;
+  };
   return {
     prepare: () => {
       rows(existing());
@@ -117,24 +144,19 @@ export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsh
     },
     record: (sheetId, domains, at) => {
       if (domains.size === 0) return;
-      let sheet = existing();
-      if (!sheet) {
-        // insertSheet activates the new sheet: give the user their sheet back.
-        const active = spreadsheet.getActiveSheet();
-        sheet = spreadsheet.insertSheet(ENRICHMENT_DATES_SHEET, spreadsheet.getSheets().length);
-        sheet.getRange(1, 1, 1, DATES_HEADERS.length).setValues([DATES_HEADERS]);
-        sheet.hideSheet();
-        if (active) spreadsheet.setActiveSheet(active);
-      }
-      const all = new Map(rows(sheet).map((row) => [`${row[0]}|${row[1]}`, row]));
+      const found = existing();
+      const sheet = found ?? create();
+      const table = rows(sheet);
       const iso = new Date(at).toISOString();
+      const changed: number[] = [];
       for (const [domain, written] of domains) {
         const key = `${sheetId}|${domain}`;
-        const merged = { ...writtenOf(all.get(key)?.[3]), ...written };
-        all.set(key, [sheetId, domain, iso, JSON.stringify(merged)]);
+        let index = indexOf.get(key);
+        const merged = { ...writtenOf(index === undefined ? undefined : table[index][3]), ...written };
+        if (index === undefined) indexOf.set(key, (index = table.push([]) - 1));
+        table[index] = [sheetId, domain, iso, JSON.stringify(merged)];
+        changed.push(index);
       }
-      const table = [...all.values()];
-      known = table;
       if (sheet.getMaxRows() < table.length + 1)
         sheet.insertRowsAfter(sheet.getMaxRows(), table.length + 1 - sheet.getMaxRows());
       if (sheet.getMaxColumns() < DATES_HEADERS.length) {
@@ -142,7 +164,27 @@ export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsh
         sheet.insertColumnsAfter(sheet.getMaxColumns(), DATES_HEADERS.length - sheet.getMaxColumns());
         sheet.getRange(1, 1, 1, DATES_HEADERS.length).setValues([DATES_HEADERS]);
       }
-      sheet.getRange(2, 1, table.length, DATES_HEADERS.length).setValues(table as Array<Array<string | number>>);
+      for (const run of dateRuns(changed)) {
+        const block = table.slice(run.first, run.first + run.count) as Array<Array<string | number>>;
+        // A sheet made now gets its header row with its first rows, in one write.
+        const header = !found && run.first === 0 ? [DATES_HEADERS] : [];
+        sheet
+          .getRange(run.first + 2 - header.length, 1, run.count + header.length, DATES_HEADERS.length)
+          .setValues([...header, ...block]);
+      }
     },
   };
+}
+
+/** Runs of adjacent changed rows (table indexes), or one block over them all when there would be many. */
+function dateRuns(changed: number[]): Array<{ first: number; count: number }> {
+  const sorted = [...new Set(changed)].sort((a, b) => a - b);
+  const runs: Array<{ first: number; count: number }> = [];
+  for (const index of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && last.first + last.count === index) last.count++;
+    else runs.push({ first: index, count: 1 });
+  }
+  if (runs.length <= MAX_DATE_WRITES) return runs;
+  return [{ first: sorted[0], count: sorted[sorted.length - 1] - sorted[0] + 1 }];
 }

@@ -22,8 +22,8 @@ import {
   type Watch,
   type WatchConfirmation,
 } from './watch';
-import { nextRun } from '../../enrichment/schedule';
-import { localTime } from '../../enrichment/schedule-service';
+import { nextRun } from '../../enrichment/refresh/schedule';
+import { localTime } from '../../enrichment/refresh/schedule-service';
 import { isPending, myTimers, reserveTimer } from '../../scheduler/timer';
 import { formatInSpreadsheetZone } from '../../platform/spreadsheet';
 

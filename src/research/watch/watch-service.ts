@@ -31,8 +31,8 @@ import {
   type Watch,
 } from './watch';
 import { noteOnSignalsHeader } from './watch-runs';
-import { nextRun } from '../../enrichment/schedule';
-import { localTime } from '../../enrichment/schedule-service';
+import { nextRun } from '../../enrichment/refresh/schedule';
+import { localTime } from '../../enrichment/refresh/schedule-service';
 import { myTimers, removeTimerIfIdle, reserveTimer, wakeTimerAt, type TimerProblem } from '../../scheduler/timer';
 import { activeSheetId, sheetNameOf, spreadsheetTimeZone } from '../../platform/spreadsheet';
 import { BUSY_MESSAGE } from '../../shared/busy';

@@ -17,7 +17,7 @@ import type { CellWrite } from '../ports';
 import type { WatchCadence, WatchDto } from '../contract';
 import { counted } from '../spending/depth';
 import type { KeyValueStore } from '../../ports';
-import { changeNote, gridText, sameCell, writtenText } from '../../enrichment/refresh-changes';
+import { changeNote, gridText, sameCell, writtenText } from '../../enrichment/sheet/refresh-changes';
 import { fingerprint } from '../../shared/fingerprint';
 
 const WATCHES_KEY = 'sheetscout.research.watches';

@@ -83,7 +83,7 @@ export function readChunked(store: KeyValueStore, name: string): string | null {
   return parts.join('');
 }
 
-/** The generation of the stored text (its head alone: one read), or null when there is none; each write changes it. */
+/** The generation of the stored text (null: none): it changes with every write, so a reader can keep what it parsed. */
 export function chunkedGeneration(store: KeyValueStore, name: string): string | null {
   return readHead(store, name)?.gen ?? null;
 }

@@ -5,7 +5,7 @@
 
 /** Where bulk enrichment keeps when each domain of each sheet was last enriched (for "Refresh data older than"). */
 export const ENRICHMENT_DATES_SHEET = 'Sheet Scout enrichment dates';
-/** Where refreshes log the cells they changed (src/enrichment/change-log.ts: the Enrich panel's "Changes"). */
+/** Where refreshes log the cells they changed (src/enrichment/refresh/change-log.ts: the Enrich panel's "Changes"). */
 export const REFRESH_CHANGES_SHEET = 'Sheet Scout refresh changes';
 /** Where the document's bulky records are kept (src/shared/storage/record-sheet.ts: the Tables mappings and history). */
 export const RECORDS_SHEET = 'Sheet Scout records';

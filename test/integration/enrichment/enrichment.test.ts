@@ -3,7 +3,6 @@
 // executions killed at random points, the continuation trigger, and a missing token.
 import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
-import { LIMITS } from '../../../src/enrichment/service';
 import type { EnrichPreview, EnrichProgress } from '../../../src/enrichment/contract';
 import type { SeededCompany } from '../../../dev/sandbox/control-client';
 import { USER, TOKEN, runtimeFor, closeAfterTest, sandboxSuite } from '../harness';
@@ -16,7 +15,7 @@ let enriched: SeededCompany[];
 let pending: SeededCompany[];
 
 beforeAll(async () => {
-  enriched = await suite.control.companies(LIMITS.planSize * 2 + 200, true);
+  enriched = await suite.control.companies(1700, true);
   pending = await suite.control.companies(6, false);
 });
 
@@ -24,8 +23,14 @@ beforeEach(async () => {
   await suite.control.setEnrichmentDelay(0);
 });
 
-function runtime(rows: unknown[][]): GasRuntime {
-  return closeAfterTest(runtimeFor(suite.url, { sheets: { [LEADS]: rows }, clock: createManualClock() }));
+function runtime(rows: unknown[][], fetchAllConcurrency: number | null = null): GasRuntime {
+  return closeAfterTest(
+    runtimeFor(suite.url, {
+      sheets: { [LEADS]: rows },
+      clock: createManualClock(),
+      behaviours: { fetchAllConcurrency },
+    }),
+  );
 }
 
 /** A column as users paste it: URLs with paths, e-mails, odd case, duplicates, blanks, junk, IDN, unknown domains. */
@@ -189,9 +194,12 @@ describe('bulk enrichment through the bundle', () => {
   }, 60_000);
 
   it('writes each result into its own row while the user sorts, inserts and deletes rows between chunks', async () => {
-    const total = LIMITS.planSize * 2 + 100;
+    const total = 1600;
     const rows: unknown[][] = [['Domain'], ...enriched.slice(0, total).map((company) => [company.domain])];
-    const rt = runtime(rows);
+    // One request at a time (fetchAll's concurrency in the cost model) at 100 ms each: the job takes about five minutes
+    // of modelled time, several executions of the panel, between which the user sorts, inserts and deletes rows.
+    await suite.control.setFault({ route: 'lookup', latencyMs: 100 });
+    const rt = runtime(rows, 1);
     start(rt, { fields: FIELDS });
     const sheet = rt.spreadsheet.sheet('Leads');
     const { progress } = await drive(rt, {
@@ -224,12 +232,12 @@ describe('bulk enrichment through the bundle', () => {
     await suite.control.reset();
     await suite.control.setEnrichmentDelay(0);
     const rt = runtime(messyRows());
-    start(rt, { fields: FIELDS });
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const statuses = [429, 500, 503] as const;
     const killedExecutions = new Set<number>();
     const result = await drive(rt, {
+      start: { fields: FIELDS },
       maxSteps: 400,
       before: async (step) => {
         await suite.control.setFault({
@@ -274,7 +282,9 @@ describe('bulk enrichment through the bundle', () => {
 
   it('continues from the time trigger when no sidebar drives the job, with one trigger at most', async () => {
     const rows: unknown[][] = [['Website'], ...enriched.slice(0, 500).map((company) => [company.domain])];
-    const rt = runtime(rows);
+    // One request at a time at 100 ms each: the start's execution cannot finish the job, and the panel is closed.
+    await suite.control.setFault({ route: 'lookup', latencyMs: 100 });
+    const rt = runtime(rows, 1);
     start(rt, { fields: ['company_name'] });
     const listed = rt.triggers.list().filter((trigger) => trigger.handler === 'sheetScoutTimer');
     expect(listed).toHaveLength(1);

@@ -29,8 +29,8 @@ it('learns the limit, writes every row, serves each company once and keeps 429s 
   const clock = sandboxLinkedClock(sandbox.url, await control.now());
   const runtime = runtimeFor(sandbox.url, { sheets: { [LEADS]: rows }, clock });
   try {
-    start(runtime, { fields: ['company_name'] });
     const began = clock.now();
+    start(runtime, { fields: ['company_name'] });
     const { progress } = await drive(runtime);
     const seconds = (clock.now() - began) / 1000;
     expect(progress.status).toBe('done');

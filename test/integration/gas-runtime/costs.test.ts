@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createManualClock, type ManualClock } from '../../../dev/gas-runtime';
-import { callCost, executionStartCost, SHEET } from '../../../dev/gas-runtime/costs';
+import { CACHE, callCost, CPU, executionStartCost, SHEET } from '../../../dev/gas-runtime/costs';
 import { failureOf, fixtureRuntime } from './helpers';
 
 const SIX_MINUTES = 6 * 60 * 1000;
@@ -55,5 +55,28 @@ describe('the cost model', () => {
       SHEET.read.ms +
       250 * SHEET.readPerCell.ms;
     expect(first.counters.modelled.lastExecutionMs).toBe(Math.floor(expected));
+  });
+
+  it('charges a cache call for each value and KB it moves, and Cache.get at the slower published figure', () => {
+    const rt = fixtureRuntime('costs', { clock });
+    expect(rt.run('cacheValues', [40, 50 * 1024])).toBe(40);
+    const kb = 40 * 50;
+    // putAll: 40 values, 2,000 KB written; getAll: 40 keys asked, 2,000 KB read.
+    const data = 80 * CACHE.perValue.ms + kb * CACHE.writePerKb.ms + kb * CACHE.readPerKb.ms;
+    expect(rt.counters.modelled.byLabel['cache.data'].ms).toBeCloseTo(data, 6);
+    expect(rt.counters.modelled.byLabel['Cache.getAll'].ms).toBe(callCost('Cache', 'getAll'));
+    expect(callCost('Cache', 'get')).toBe(20);
+  });
+
+  it('charges CPU for JSON by the text it reads and writes, and for typed arrays by the bytes they allocate', () => {
+    const rt = fixtureRuntime('costs', { clock });
+    expect(rt.run('jsonRoundTrip', [100 * 1024])).toBe(100 * 1024);
+    // The text is 100 KB and 11 characters, written once and read once.
+    expect(rt.counters.modelled.byLabel['cpu.json'].ms).toBeCloseTo(
+      (2 * (100 * 1024 + 11) * CPU.jsonPerKb.ms) / 1024,
+      6,
+    );
+    expect(rt.run('typedArrays', [64 * 1024])).toBe(64 * 1024 + 32 * 1024);
+    expect(rt.counters.modelled.byLabel['cpu.unpack'].ms).toBeCloseTo(128 * CPU.unpackPerKb.ms, 6);
   });
 });

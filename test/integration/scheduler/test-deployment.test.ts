@@ -44,7 +44,9 @@ describe.each(['refused', 'never-fire'] as const)('a test deployment whose trigg
   });
 
   it('starts an enrichment that says it runs while the panel is open', async () => {
-    const companies = await suite.control.companies(2);
+    // Companies the service is still enriching (for two minutes): the start's execution ends with the job waiting for them.
+    const companies = await suite.control.companies(2, false);
+    await suite.control.setEnrichmentDelay(120_000);
     const rows = [['Domain'], ...companies.map((company) => [company.domain])];
     const rt = await runtimeFor(suite, rows, 'sbx_pro_token', { addOn: true, behaviours: { installableTriggers } });
     const sheet = rt.spreadsheet.sheet(SHEET);

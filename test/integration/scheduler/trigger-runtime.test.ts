@@ -70,10 +70,13 @@ describe("the user's daily trigger runtime (integration, add-on mode)", () => {
 
   it('a timer run gets only what is left of the share: its work stops there and waits for the next run', async () => {
     const domains = Array.from({ length: 12_000 }, (_, i) => `unlisted-runtime-${i}.com`);
+    // Ten requests at once (fetchAll's concurrency in the cost model): the job needs minutes of runtime, more than the
+    // panel's start does, so the timer continues it.
     const rt = (runtime = commonRuntime(world.control.url, {
       sheets: { [LEADS]: [['Website'], ...domains.map((domain) => [domain])] },
       clock: createManualClock(await world.control.now()),
       addOn: true,
+      behaviours: { fetchAllConcurrency: 10 },
     }));
     await world.control.setFault({ route: 'lookup', latencyMs: 100 });
     try {

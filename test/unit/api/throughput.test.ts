@@ -13,14 +13,14 @@ const healthy = (size: number, startedMs = 0, durationMs = 200): RoundReport => 
 });
 
 describe('AdaptiveThroughput', () => {
-  it('starts at 25 and grows by half while full rounds stay healthy, up to 100', () => {
+  it('starts at 25, then grows four times and twice after that while full rounds stay healthy, up to 100', () => {
     const throughput = new AdaptiveThroughput();
     const sizes: number[] = [];
-    for (let round = 0; round < 6; round++) {
+    for (let round = 0; round < 5; round++) {
       sizes.push(throughput.batchSize());
       throughput.record(healthy(throughput.batchSize()));
     }
-    expect(sizes).toEqual([25, 38, 57, 86, 100, 100]);
+    expect(sizes).toEqual([25, 100, 100, 100, 100]);
     expect(throughput.delayBefore(0, 100)).toBe(0);
   });
 
@@ -44,27 +44,38 @@ describe('AdaptiveThroughput', () => {
     expect(throughput.batchSize(7)).toBe(7);
   });
 
-  it('drops the ceiling to the largest fast round when a round takes over 1.5 times as long, and probes again later', () => {
+  /** A round on a platform that runs 64 requests at once: one wave of 200 ms per 64. */
+  const inWaves = (size: number): RoundReport => healthy(size, 0, Math.ceil(size / 64) * 200);
+
+  it('finds the platform width: halfway between the largest fast round and the smallest slow one, then probes', () => {
     const throughput = new AdaptiveThroughput();
-    for (const size of [25, 38, 57]) throughput.record(healthy(size));
-    throughput.record(healthy(86, 0, 430));
-    expect(throughput.batchSize()).toBe(64);
-    expect(throughput.state().ceiling).toBe(64);
-    for (let round = 0; round < 9; round++) throughput.record(healthy(64));
-    expect(throughput.batchSize()).toBe(64);
-    throughput.record(healthy(64));
+    const sizes: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      sizes.push(throughput.batchSize());
+      throughput.record(inWaves(throughput.batchSize()));
+    }
+    // 100 takes a wave more than 25: the search ends at 64, every slot of a wave used.
+    expect(sizes).toEqual([25, 100, 62, 81, 71, 66, 64, 65, 64, 64]);
+    // The search's last step (65, one over the largest fast round) was slow: like a failed probe, it doubles the wait.
+    expect(throughput.state()).toMatchObject({ ceiling: 64, slowMin: null, probeEvery: 20 });
+    // After twenty healthy full rounds at the ceiling (the last of the search among them), a probe one higher.
+    let rounds = 0;
+    while (throughput.batchSize() === 64 && rounds < 20) {
+      throughput.record(inWaves(64));
+      rounds++;
+    }
     expect(throughput.batchSize()).toBe(65);
-    throughput.record(healthy(65, 0, 420));
+    expect(rounds).toBeLessThanOrEqual(20);
+    throughput.record(inWaves(65));
     expect(throughput.batchSize()).toBe(64);
   });
 
   it('doubles the rounds between probes each time a probe proves slow again, up to 80, and resets on a fast one', () => {
     const throughput = new AdaptiveThroughput();
-    for (const size of [25, 38, 57]) throughput.record(healthy(size));
-    throughput.record(healthy(86, 0, 430));
+    for (let round = 0; round < 9; round++) throughput.record(inWaves(throughput.batchSize()));
     const probeAfter = (): number => {
       for (let round = 1; round <= 200; round++) {
-        throughput.record(healthy(throughput.batchSize()));
+        throughput.record(inWaves(throughput.batchSize()));
         if (throughput.batchSize() === 65) return round;
       }
       return -1;
@@ -72,9 +83,10 @@ describe('AdaptiveThroughput', () => {
     const intervals: number[] = [];
     for (let probe = 0; probe < 5; probe++) {
       intervals.push(probeAfter());
-      throughput.record(healthy(65, 0, 420));
+      throughput.record(inWaves(65));
     }
-    expect(intervals).toEqual([10, 20, 40, 80, 80]);
+    expect(intervals[0]).toBeLessThanOrEqual(20);
+    expect(intervals.slice(1)).toEqual([40, 80, 80, 80]);
     expect(probeAfter()).toBe(80);
     throughput.record(healthy(65));
     expect(throughput.state()).toMatchObject({ ceiling: 65, healthyMax: 65, probeEvery: 10 });
@@ -234,6 +246,7 @@ describe('AdaptiveThroughput', () => {
       healthyMax: 9,
       streak: 0,
       probeEvery: 10,
+      slowMin: null,
       bucketEmptyAtMs: null,
     });
   });

@@ -1,6 +1,6 @@
-// The refresh change log (src/enrichment/change-log.ts): a sheet's changes since a date, newest first; expired rows
+// The refresh change log (src/enrichment/refresh/change-log.ts): a sheet's changes since a date, newest first; expired rows
 // removed once enough gather; and never more than 20,000 rows, whatever the refreshes change.
-import { ChangeLog, CHANGE_LOG_HEADERS, type LoggedChange } from '../../../src/enrichment/change-log';
+import { ChangeLog, CHANGE_LOG_HEADERS, type LoggedChange } from '../../../src/enrichment/refresh/change-log';
 import { FakeTable } from '../../fakes/table';
 
 const DAY = 86_400_000;

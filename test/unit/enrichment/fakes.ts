@@ -1,11 +1,11 @@
 // In-memory fakes for the enrichment job's ports: a sheet that stores formulas and values like Sheets does for
 // setValues (a leading '=' makes a formula, a leading ' is a text prefix) and can be sorted or have rows inserted and
-// deleted; a scripted lookup client; a trigger registry and the enrichment dates; the cache, store, clock and lock are
-// the shared ones of test/fakes/ports.ts.
+// deleted; a scripted lookup client (whose calls can take time on the clock); the continuation and the enrichment
+// dates; the cache, store, clock and lock are the shared ones of test/fakes/ports.ts.
 import { ManualClock, MemoryCache, MemoryLock, MemoryStore } from '../../fakes/ports';
 import type { Result } from '../../../src/api/errors';
 import type { CompanyProfile, LookupOutcome } from '../../../src/api/types';
-import type { Area } from '../../../src/enrichment/layout';
+import type { Area } from '../../../src/enrichment/sheet/layout';
 import type {
   EnrichSheet,
   SheetAccess,
@@ -13,7 +13,7 @@ import type {
   EnrichedDomain,
   EnrichmentDates,
 } from '../../../src/enrichment/ports';
-import type { EnrichDeps } from '../../../src/enrichment/service';
+import type { EnrichDeps } from '../../../src/enrichment/ports';
 
 type Cell = { value: unknown; formula?: string };
 
@@ -35,7 +35,7 @@ export class FakeSheet implements EnrichSheet {
     return this.cells.reduce((max, row) => Math.max(max, row.length), 0);
   }
 
-  private lastRow(): number {
+  private lastRowIndex(): number {
     for (let r = this.cells.length - 1; r >= 0; r--)
       if (this.cells[r].some((cell) => cell.value !== '' || cell.formula)) return r + 1;
     return 0;
@@ -45,8 +45,37 @@ export class FakeSheet implements EnrichSheet {
     this.reads++;
     const width = this.width();
     return this.cells
-      .slice(0, this.lastRow())
+      .slice(0, this.lastRowIndex())
       .map((row) => Array.from({ length: width }, (_, c) => row[c]?.value ?? ''));
+  }
+
+  lastRow(): number {
+    this.reads++;
+    return this.lastRowIndex();
+  }
+
+  readHeader(): unknown[] {
+    this.reads++;
+    const width = this.width();
+    return Array.from({ length: width }, (_, c) => this.cells[0]?.[c]?.value ?? '');
+  }
+
+  readArea(area: Area): unknown[][] {
+    this.reads++;
+    const out: unknown[][] = [];
+    for (let r = 0; r < area.numRows; r++) {
+      const line: unknown[] = [];
+      for (let c = 0; c < area.numColumns; c++)
+        line.push(this.cells[area.row - 1 + r]?.[area.column - 1 + c]?.value ?? '');
+      out.push(line);
+    }
+    return out;
+  }
+
+  /** Commits (SpreadsheetApp.flush). */
+  commits = 0;
+  commit(): void {
+    this.commits++;
   }
 
   readFormulas(area: Area): string[][] {
@@ -109,7 +138,7 @@ export class FakeSheet implements EnrichSheet {
 
   /** Column values from row 1 down. */
   column(column: number): unknown[] {
-    return this.cells.slice(0, this.lastRow()).map((row) => row[column - 1]?.value ?? '');
+    return this.cells.slice(0, this.lastRowIndex()).map((row) => row[column - 1]?.value ?? '');
   }
 
   /** Sorts the data rows (below row 1) by a column, descending when asked (like a user's "Sort sheet Z to A"). */
@@ -177,9 +206,15 @@ export class FakeClient {
   loseBatchesOver = Infinity;
   /** Throws (like an execution killed mid-fetch) on the n-th call when set. */
   crashOnCall: number | null = null;
+  /** Time each call takes on the world's clock (0: none), and what to do before a call (n: 1-based). */
+  roundMs = 0;
+  clock: ManualClock | null = null;
+  beforeCall: ((n: number) => void) | null = null;
 
   lookupCompanies(ids: string[]): Result<LookupOutcome>[] {
+    this.beforeCall?.(this.calls.length + 1);
     this.calls.push(ids);
+    if (this.roundMs > 0) this.clock?.sleep(this.roundMs);
     if (this.crashOnCall === this.calls.length) throw new Error('Exceeded maximum execution time');
     if (ids.length > this.loseBatchesOver)
       return ids.map(
@@ -213,19 +248,19 @@ export class FakeClient {
   }
 }
 
-/** The continuation requests the job made: at most one pending, as the shared timer keeps it. */
+/** The shared timer as the job sees it: whether it holds a continuation for the job, and how often it was armed. */
 export class FakeContinuation implements ContinuationPort {
-  pending: Array<{ afterMs: number }> = [];
+  armed = false;
   scheduled = 0;
   /** Why no timer can be had (Google's trigger limit), or null. */
   refusal: string | null = null;
-  wakeAfter(afterMs: number): string | null {
-    this.pending = [{ afterMs }];
+  arm(): { timer: string | null; problem: string | null } {
+    this.armed = true;
     this.scheduled++;
-    return this.refusal;
+    return { timer: 'timer-1', problem: this.refusal };
   }
   cancel(): void {
-    this.pending = [];
+    this.armed = false;
   }
 }
 
@@ -262,6 +297,7 @@ export function world(rows: unknown[][], selection?: Partial<Area>): World {
   const sheet = new FakeSheet(7, 'Leads', rows);
   const client = new FakeClient();
   const clock = new ManualClock();
+  client.clock = clock;
   const cache = new MemoryCache(clock);
   const store = new MemoryStore();
   const lock = new MemoryLock();
@@ -278,6 +314,7 @@ export function world(rows: unknown[][], selection?: Partial<Area>): World {
     sheets,
     dates,
     cache,
+    cacheWrites: { hold: () => undefined, flush: () => undefined },
     clock,
     lock,
     continuation: triggers,

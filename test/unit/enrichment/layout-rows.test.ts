@@ -1,7 +1,6 @@
-import { detectDomainColumn, locateColumns, planTargetColumns } from '../../../src/enrichment/layout';
+import { detectDomainColumn, locateColumns, planTargetColumns } from '../../../src/enrichment/sheet/layout';
 import { columnLetter } from '../../../src/shared/a1';
 import {
-  buildBlockWrites,
   ENRICHING_TEXT,
   FAILED_PREFIX,
   isEmptyOrMark,
@@ -10,16 +9,11 @@ import {
   outcomeCells,
   readRows,
   columnRuns,
-  type CellUpdates,
-} from '../../../src/enrichment/rows';
-import {
-  filledColumns,
-  loadJob,
-  recordFilledColumns,
-  saveJob,
-  JOB_KEY,
-  type EnrichJob,
-} from '../../../src/enrichment/job-state';
+} from '../../../src/enrichment/sheet/rows';
+import { cellWrites, type CellUpdates } from '../../../src/enrichment/sheet/cell-writes';
+import { jobRows, prefixFingerprint, rowKeys } from '../../../src/enrichment/sheet/job-view';
+import { loadJob, saveJob, JOB_KEY, STOP_KEY, type EnrichJob } from '../../../src/enrichment/job/job-state';
+import { filledColumns, filledColumnsValue } from '../../../src/enrichment/job/sheet-choices';
 import { PROFILE_FIELDS, profileFieldByKey } from '../../../src/companies/profile-fields';
 import { MemoryStore } from '../../fakes/ports';
 
@@ -222,9 +216,11 @@ describe('rows', () => {
 
   it('records the columns finished jobs filled per sheet and domain column, adding to earlier ones', () => {
     const store = new MemoryStore();
-    recordFilledColumns(store, 7, 'website', ['company name']);
-    recordFilledColumns(store, 7, 'website', ['country', 'company name']);
-    recordFilledColumns(store, 7, 'partner site', ['size']);
+    const record = (domainHeader: string, headers: string[]) =>
+      store.setAll(filledColumnsValue(store, 7, domainHeader, headers));
+    record('website', ['company name']);
+    record('website', ['country', 'company name']);
+    record('partner site', ['size']);
     expect([...filledColumns(store, 7, 'website')]).toEqual(['company name', 'country']);
     expect([...filledColumns(store, 7, 'partner site')]).toEqual(['size']);
     expect(filledColumns(store, 8, 'website').size).toBe(0);
@@ -237,13 +233,7 @@ describe('rows', () => {
     expect(isEmptyOrMark(0)).toBe(false);
   });
 
-  it('writes one block per run of adjacent columns over the updated span, keeping formulas and re-escaping text', () => {
-    const values = [
-      ['Domain', 'A', 'B', 'x', 'C'],
-      ['a.com', '', '', '', ''],
-      ['b.com', '=1+1 as text', 'kept', '', 7],
-      ['c.com', '', '', '', ''],
-    ];
+  it('writes only the updated cells: one rectangle per run of adjacent rows and columns that update alike', () => {
     const updates: CellUpdates = new Map([
       [
         1,
@@ -253,22 +243,37 @@ describe('rows', () => {
           [5, 'C1'],
         ]),
       ],
+      [
+        2,
+        new Map<number, string | number>([
+          [2, 'A2'],
+          [3, 'B2'],
+          [5, 'C2'],
+        ]),
+      ],
       [3, new Map<number, string | number>([[2, 'A3']])],
+      [
+        5,
+        new Map<number, string | number>([
+          [2, 'A5'],
+          [3, 'B5'],
+          [5, 'C5'],
+        ]),
+      ],
     ]);
-    const writes = buildBlockWrites(updates, values, [2, 3, 5], (index, column) =>
-      index === 3 && column === 3 ? '=SUM(1)' : undefined,
-    );
-    expect(writes).toEqual([
+    expect(cellWrites(updates)).toEqual([
       {
         row: 2,
         column: 2,
         values: [
           ['A1', 'B1'],
-          ["'=1+1 as text", "'kept"],
-          ['A3', '=SUM(1)'],
+          ['A2', 'B2'],
         ],
       },
-      { row: 2, column: 5, values: [['C1'], [7], ['']] },
+      { row: 2, column: 5, values: [['C1'], ['C2']] },
+      { row: 4, column: 2, values: [['A3']] },
+      { row: 6, column: 2, values: [['A5', 'B5']] },
+      { row: 6, column: 5, values: [['C5']] },
     ]);
     expect(columnRuns([5, 2, 3])).toEqual([
       { first: 2, count: 2 },
@@ -277,18 +282,68 @@ describe('rows', () => {
   });
 });
 
+describe("a running job's view of its rows", () => {
+  const keys = ['Website', 'a.com', 'b.com', 'not a domain', '', 'a.com', 'c.com'];
+  const empty = () => ['', ''];
+  const rules = { overwrite: false, settled: [false, false] };
+  const none = new Set<string>();
+
+  it('passes the rows from its cursor in sheet order; above it, only the rows of domains waiting for a retry', () => {
+    const view = jobRows(rowKeys(keys), empty, rules, {
+      cursor: 3,
+      retrying: new Set(['b.com']),
+      done: none,
+      marked: none,
+    });
+    expect(view.todo).toEqual([3, 5, 6]);
+    expect([...view.awaiting]).toEqual([['b.com', [2]]]);
+    expect([...view.counted]).toEqual(['a.com']);
+  });
+
+  it('tells moved rows by the fingerprint of the domains above the cursor', () => {
+    const moved = ['Website', 'b.com', 'a.com', ...keys.slice(3)];
+    expect(prefixFingerprint(keys, 3)).not.toBe(prefixFingerprint(moved, 3));
+    expect(prefixFingerprint(keys, 3)).toBe(prefixFingerprint([...keys, 'late.com'], 3));
+  });
+
+  it('after rows moved, takes them from the top: written rows of a finished domain are done, its empty ones not', () => {
+    const cells = (index: number) => (index === 1 ? ['A Inc', 'US'] : ['', '']);
+    const view = jobRows(rowKeys(keys), cells, rules, {
+      cursor: null,
+      retrying: none,
+      done: new Set(['a.com']),
+      marked: none,
+    });
+    expect(view.todo).toEqual([2, 3, 5, 6]);
+    expect([...view.counted]).toEqual(['a.com']);
+  });
+});
+
 describe('job record', () => {
-  it('survives a save larger than one property value and replaces the previous generation', () => {
+  it('is one property value while it fits, and survives a save larger than one value in chunked parts', () => {
     const store = new MemoryStore();
-    const plan = Array.from({ length: 400 }, (_, i) => ({ d: `company-number-${i}.example.com`, r: 1 }));
-    const job = { v: 1, id: 'j1', plan } as unknown as EnrichJob;
-    saveJob(store, job);
-    const firstParts = store.data.size - 1;
-    expect(firstParts).toBeGreaterThan(1);
-    saveJob(store, { ...job, id: 'j2' });
-    expect(loadJob(store)?.id).toBe('j2');
-    expect(loadJob(store)?.plan).toHaveLength(400);
-    expect(store.data.size - 1).toBe(firstParts);
+    const small = { v: 2, id: 'j1', retries: [] } as unknown as EnrichJob;
+    saveJob(store, small);
+    expect(store.data.size).toBe(1);
+    expect(loadJob(store)?.id).toBe('j1');
+    const retries = Array.from({ length: 400 }, (_, i) => ({ d: `company-number-${i}.example.com`, n: 1, at: 0 }));
+    saveJob(store, { ...small, id: 'j2', retries } as unknown as EnrichJob);
+    expect(store.data.size).toBeGreaterThan(2);
+    expect(loadJob(store)?.retries).toHaveLength(400);
+    saveJob(store, small);
+    expect(store.data.size).toBe(1);
+    expect(loadJob(store)?.id).toBe('j1');
+  });
+
+  it('reads a job a panel asked to stop as cancelled, and drops the mark once the job is saved as ended', () => {
+    const store = new MemoryStore();
+    const running = { v: 2, id: 'j1', status: 'running', retries: [] } as unknown as EnrichJob;
+    saveJob(store, running);
+    store.set(STOP_KEY, JSON.stringify({ id: 'j1', at: 5 }));
+    const stopped = loadJob(store);
+    expect(stopped).toMatchObject({ status: 'cancelled', finishedAt: 5 });
+    saveJob(store, stopped as EnrichJob);
+    expect(store.get(STOP_KEY)).toBeNull();
   });
 
   it('reads a damaged record as no job', () => {

@@ -1,19 +1,19 @@
 // "Refresh data older than N days" over the in-memory ports: dates recorded by the job, the preview, a chunk that
 // writes only the changed cells with a note, the summary per column, resuming, and what it refuses.
-import { previewRefresh, refreshChanges, runRefreshChunk } from '../../../src/enrichment/refresh';
+import { previewRefresh, refreshChanges, runRefreshChunk } from '../../../src/enrichment/refresh/refresh';
 import {
   cellChanges,
   changeNote,
   changeWrites,
   sameCell,
   writtenFingerprint,
-} from '../../../src/enrichment/refresh-changes';
+} from '../../../src/enrichment/sheet/refresh-changes';
 import { toCellValue } from '../../../src/shared/cell-values';
-import { startEnrichment } from '../../../src/enrichment/service';
-import { runChunk } from '../../../src/enrichment/chunk';
+import { startEnrichment } from '../../../src/enrichment/job/service';
+import { runChunk } from '../../../src/enrichment/job/run';
 import type { RefreshChunkResult } from '../../../src/enrichment/contract';
 import { profileFor, world, type World } from './fakes';
-import { ChangeLog, CHANGE_LOG_HEADERS } from '../../../src/enrichment/change-log';
+import { ChangeLog, CHANGE_LOG_HEADERS } from '../../../src/enrichment/refresh/change-log';
 import { FakeTable } from '../../fakes/table';
 
 const DAY = 86_400_000;

@@ -1,4 +1,4 @@
-// Scheduled refresh rules (src/enrichment/schedule.ts): the next run (06:00 or the chosen hour on the weekday, or on
+// Scheduled refresh rules (src/enrichment/refresh/schedule.ts): the next run (06:00 or the chosen hour on the weekday, or on
 // the 1st), and the timer's slice: a due run goes chunk by chunk within the time and the request share, waits when the
 // refusal passes (busy, an enrichment running) or the service cannot be reached, ends with its summary and the next
 // time, and stays pending while a schedule exists, next due at the earliest schedule.
@@ -11,7 +11,7 @@ import {
   type LocalTime,
   type RefreshSchedule,
   type ScheduleRunDeps,
-} from '../../../src/enrichment/schedule';
+} from '../../../src/enrichment/refresh/schedule';
 import { MemoryStore } from '../../fakes/ports';
 
 const HOUR = 3_600_000;

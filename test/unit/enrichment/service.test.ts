@@ -1,12 +1,12 @@
-import { LIMITS, previewEnrichment, startEnrichment } from '../../../src/enrichment/service';
-import { cancelEnrichment, resumeEnrichment } from '../../../src/enrichment/job-control';
-import { runChunk } from '../../../src/enrichment/chunk';
+import { previewEnrichment, startEnrichment } from '../../../src/enrichment/job/service';
+import { LIMITS } from '../../../src/enrichment/job/limits';
+import { cancelEnrichment, resumeEnrichment } from '../../../src/enrichment/job/job-control';
+import { runChunk } from '../../../src/enrichment/job/run';
 import type { EnrichProgress } from '../../../src/enrichment/contract';
-import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/rows';
+import { ENRICHING_TEXT, NO_DATA_TEXT, NOT_FOUND_TEXT } from '../../../src/enrichment/sheet/rows';
 import type { CompanyProfile } from '../../../src/api/types';
-import { jobRecordBound, loadJob } from '../../../src/enrichment/job-state';
+import { jobRecordBound, loadJob } from '../../../src/enrichment/job/job-state';
 import { writeCachedLookups } from '../../../src/companies/profile-cache';
-import { STORE_EVERY_MS } from '../../../src/enrichment/lookups';
 import { FAKE_BATCH, world, type World } from './fakes';
 
 const FIELDS = ['company_name', 'hq_country', 'employee_count'];
@@ -116,8 +116,8 @@ describe('a job', () => {
     const w = world(sheetOf(['stripe.com', 'Stripe.com', 'bad domain', '', 'gone.io', 'https://acme.io/x']));
     w.client.notFound.add('gone.io');
     start(w, { fields: ['company_name', 'short_description', 'employee_count'] });
-    expect(w.sheet.cells[0].map((c) => c.value)).toEqual(['Website', 'Company name', 'Short description', 'Employees']);
     const done = drive(w);
+    expect(w.sheet.cells[0].map((c) => c.value)).toEqual(['Website', 'Company name', 'Short description', 'Employees']);
     expect(done).toMatchObject({
       status: 'done',
       percent: 100,
@@ -136,7 +136,8 @@ describe('a job', () => {
     expect(w.sheet.value(6, 2)).toBe(NOT_FOUND_TEXT);
     expect(w.sheet.value(7, 2)).toBe('Acme Inc');
     expect(w.client.looked().sort()).toEqual(['acme.io', 'gone.io', 'stripe.com']);
-    expect(w.triggers.pending).toEqual([]);
+    // Done in its first execution: no timer was ever needed.
+    expect(w.triggers.scheduled).toBe(0);
   });
 
   it('never overwrites user data or formulas unless asked, and overwrites when asked', () => {
@@ -162,10 +163,11 @@ describe('a job', () => {
   });
 
   it('puts every result in the row of its domain when the user sorts, inserts and deletes rows between chunks', () => {
-    // Three plans: the last domain's row is deleted before the third chunk writes it.
-    const total = LIMITS.planSize * 2 + LIMITS.lastPlanSlack + 100;
-    const last = `company${String(total - 1).padStart(4, '0')}.com`;
+    // Each lookup round takes 2 s: the job needs three executions; a row the job has not reached is deleted before the
+    // third writes it.
+    const total = 1700;
     const w = world(sheetOf(domains(total)));
+    w.client.roundMs = 2000;
     start(w);
     let deletedDomain = '';
     drive(w, 50, (step) => {
@@ -174,8 +176,9 @@ describe('a job', () => {
         w.sheet.insertRow(2, ['late-row.com']);
       }
       if (step === 1) {
-        const row = w.sheet.rowOf(1, last);
-        deletedDomain = last;
+        const open = w.sheet.cells.map((cells, i) => (cells[1]?.value ? 0 : i + 1)).filter((row) => row > 1);
+        const row = open[open.length - 1];
+        deletedDomain = String(w.sheet.value(row, 1));
         w.sheet.deleteRow(row);
       }
     });
@@ -192,7 +195,7 @@ describe('a job', () => {
     expect(new Set(w.client.looked()).size).toBe(w.client.looked().length);
   });
 
-  it('enriches a row the user adds while the last plan runs (its domain past the cursor)', () => {
+  it('enriches a row the user adds after the start, above the rows (the cursor still holds)', () => {
     const w = world(sheetOf(domains(10)));
     start(w);
     w.sheet.insertRow(2, ['zeta-late.com']);
@@ -209,17 +212,21 @@ describe('a job', () => {
     expect(done.counts).toMatchObject({ written: 2, deleted: 1 });
   });
 
-  it('uses one read of values, one of formulas and one write per chunk and column block', () => {
+  it('reads the domain column once per execution, and writes the rows of a save (headers with the first) in one write', () => {
     const w = world(sheetOf(domains(2000)));
     start(w);
-    const setupIo = w.sheet.reads + w.sheet.writes;
+    const reads = w.sheet.reads;
+    const writes = w.sheet.writes;
     const done = drive(w);
-    expect(done.chunks).toBe(Math.ceil(2000 / LIMITS.planSize));
-    expect(w.sheet.reads + w.sheet.writes - setupIo).toBe(3 * done.chunks);
+    expect(done.chunks).toBe(1);
+    // The last row, the header row, the domain column; then the save's check of the rows it writes.
+    expect(w.sheet.reads - reads).toBe(4);
+    expect(w.sheet.writes - writes).toBe(1);
+    expect(w.sheet.commits).toBe(1);
     expect(w.client.calls.every((batch) => batch.length <= FAKE_BATCH)).toBe(true);
   });
 
-  it('handles 10,000 rows: every unique domain looked up once, every row filled, chunks bounded by the plan size', () => {
+  it('handles 10,000 rows: every unique domain looked up once, every row filled', () => {
     const unique = domains(6000);
     const rows = Array.from({ length: 10_000 }, (_, i) =>
       i < 6000 ? unique[i] : unique[(i * 7) % 6000].toUpperCase(),
@@ -229,7 +236,6 @@ describe('a job', () => {
     expect(started).toMatchObject({ totalDomains: 6000, scope: { rows: 10_000, uniqueDomains: 6000 } });
     const done = drive(w);
     expect(done).toMatchObject({ status: 'done', percent: 100, resolvedDomains: 6000, counts: { written: 10_000 } });
-    expect(done.chunks).toBe(Math.ceil(6000 / LIMITS.planSize));
     expect(w.client.looked()).toHaveLength(6000);
     expect(w.sheet.value(10_001, 2)).toBe(
       `${unique[(9999 * 7) % 6000][0].toUpperCase()}${unique[(9999 * 7) % 6000].split('.')[0].slice(1)} Inc`,
@@ -254,21 +260,23 @@ describe('a job', () => {
     expect(looked.filter((d) => d === 'fast.com')).toHaveLength(1);
   });
 
-  it('keeps the job record bounded when thousands of domains wait: the plan waits for room among the retries', () => {
+  it('keeps the job record bounded when thousands of domains wait: new lookups wait for room among the retries', () => {
     const list = domains(3000, 'a-rather-long-company-name-');
     const w = world(sheetOf(list));
     for (const domain of list) w.client.enriching.set(domain, 2);
     const started = startEnrichment(w.deps, { fields: FIELDS });
     expect(started.ok).toBe(true);
     const job = loadJob(w.store)!;
-    const bound = jobRecordBound({ ...job, plan: [] }, list, LIMITS);
+    const bound = jobRecordBound(job, list, LIMITS);
     let largest = 0;
     let mostWaiting = 0;
-    const done = drive(w, 2000, () => {
+    // The record as saved, before every lookup round.
+    w.client.beforeCall = () => {
       const now = loadJob(w.store)!;
       largest = Math.max(largest, Buffer.byteLength(JSON.stringify(now)));
       mostWaiting = Math.max(mostWaiting, now.retries.length);
-    });
+    };
+    const done = drive(w, 2000);
     expect(done).toMatchObject({ status: 'done', counts: { written: 3000 } });
     expect(mostWaiting).toBe(LIMITS.maxWaitingDomains);
     expect(largest).toBeLessThanOrEqual(bound);
@@ -350,30 +358,31 @@ describe('a job', () => {
   });
 
   it("does not take a cancelled job's columns as filled: the next run completes the rows it did not reach", () => {
-    const many = LIMITS.planSize + LIMITS.lastPlanSlack + 10;
+    const many = 860;
     const w = world(sheetOf(domains(many)));
     start(w, { fields: ['company_name'] });
     drive(w);
     w.client.calls = [];
-    // A second job adds columns and is cancelled after its first chunk: rows it did not reach have a name only.
+    // A second job adds columns and is cancelled after its first execution (rounds of 2 s, 60 s of them): rows it did
+    // not reach have a name only.
+    w.client.roundMs = 2000;
+    w.cache.entries.clear();
     start(w);
     const reached = (runChunk(w.deps, 'sidebar') as EnrichProgress).resolvedDomains;
     cancelEnrichment(w.deps);
-    expect(reached).toBe(LIMITS.planSize);
+    expect(reached).toBe((LIMITS.sidebarBudgetMs / 2000) * FAKE_BATCH);
+    w.client.roundMs = 0;
     w.cache.entries.clear();
     w.client.calls = [];
     start(w);
     expect(drive(w)).toMatchObject({ status: 'done', totalDomains: many - reached });
   });
 
-  it('loses nothing and repeats only the unstored lookups of the last 10 s when an execution dies mid-chunk', () => {
+  it('loses nothing and repeats only the unsaved lookups of the last 10 s when an execution dies mid-chunk', () => {
     const w = world(sheetOf(domains(300)));
-    // Each round takes 4 s: the answers of rounds 1-3 are stored together at 12 s, round 4's are not yet at 16 s.
-    const lookup = w.client.lookupCompanies.bind(w.client);
-    w.client.lookupCompanies = (ids) => {
-      w.clock.advance(4000);
-      return lookup(ids);
-    };
+    // Each round takes 4 s: the rows of rounds 1-3 are saved at 12 s (written, and their answers cached), round 4's
+    // are not yet at 16 s.
+    w.client.roundMs = 4000;
     start(w);
     w.client.crashOnCall = 5;
     expect(() => runChunk(w.deps, 'sidebar')).toThrow('Exceeded maximum execution time');
@@ -382,10 +391,14 @@ describe('a job', () => {
     const done = drive(w);
     expect(done).toMatchObject({ status: 'done', counts: { written: 300 } });
     const looked = w.client.looked();
-    // The crashed call's batch never got answers and round 4's were not stored: those two are looked up again.
-    expect(STORE_EVERY_MS).toBe(10_000);
+    // The crashed call's batch never got answers and round 4's were not saved: those two are looked up again; the rows
+    // of rounds 1-3 were written and are not looked at again.
+    expect(LIMITS.saveIntervalMs).toBe(10_000);
     expect(looked.length).toBe(300 + 2 * FAKE_BATCH);
-    expect(done.cacheHits).toBe(3 * FAKE_BATCH);
+    expect(new Set(looked.slice(0, 3 * FAKE_BATCH)).size).toBe(3 * FAKE_BATCH);
+    expect(looked.slice(4 * FAKE_BATCH).filter((domain) => looked.slice(0, 3 * FAKE_BATCH).includes(domain))).toEqual(
+      [],
+    );
   });
 
   it('pauses on a rejected token, keeps what was written, and resumes after the fix', () => {
@@ -398,11 +411,11 @@ describe('a job', () => {
       message: 'Token rejected: check it in Settings',
       nextStepInMs: -1,
     });
-    expect(w.triggers.pending).toEqual([]);
+    expect(w.triggers.armed).toBe(false);
     expect(w.sheet.column(2)).toEqual(['Company name', 'A Inc', '', 'C Inc']);
     w.client.errors.clear();
     resumeEnrichment(w.deps);
-    expect(w.triggers.pending).toHaveLength(1);
+    expect(w.triggers.armed).toBe(true);
     expect(drive(w)).toMatchObject({ status: 'done', counts: { written: 3 } });
     expect(w.sheet.value(3, 2)).toBe('B Inc');
   });
@@ -430,8 +443,11 @@ describe('a job', () => {
   });
 
   it('pauses when a field column is removed, without losing the chunk', () => {
-    const w = world(sheetOf(['a.com', 'b.com']));
+    const w = world(sheetOf(domains(30)));
     start(w, { fields: ['company_name', 'hq_country'] });
+    // A first execution of one round (1 s of a 1 ms budget) writes the headers and 25 rows.
+    w.client.roundMs = 1000;
+    expect(runChunk(w.deps, 'sidebar', 1)).toMatchObject({ status: 'running', counts: { written: FAKE_BATCH } });
     w.sheet.cells[0][2] = { value: 'Renamed' };
     expect(runChunk(w.deps, 'sidebar')).toMatchObject({
       status: 'paused',
@@ -439,8 +455,8 @@ describe('a job', () => {
     });
     w.sheet.cells[0][2] = { value: 'Country' };
     resumeEnrichment(w.deps);
-    expect(drive(w)).toMatchObject({ status: 'done', counts: { written: 2 } });
-    expect(w.client.looked()).toEqual(['a.com', 'b.com']);
+    expect(drive(w)).toMatchObject({ status: 'done', counts: { written: 30 } });
+    expect(w.client.looked()).toEqual(domains(30));
   });
 
   it('adds a header row when the data has none', () => {
@@ -456,8 +472,9 @@ describe('a job', () => {
 
   it('cancel stops the job and its trigger; a running job refuses a second start; a held lock answers busy', () => {
     const w = world(sheetOf(domains(900)));
+    w.client.roundMs = 2000;
     start(w);
-    expect(w.triggers.pending).toEqual([{ afterMs: LIMITS.triggerBackstopMs }]);
+    expect(w.triggers.armed).toBe(false);
     expect(startEnrichment(w.deps, { fields: FIELDS })).toMatchObject({
       ok: false,
       message: expect.stringContaining('already running'),
@@ -465,34 +482,38 @@ describe('a job', () => {
     w.lock.heldElsewhere = true;
     expect(runChunk(w.deps, 'sidebar')).toMatchObject({ busy: true, nextStepInMs: 3000 });
     w.lock.heldElsewhere = false;
-    runChunk(w.deps, 'sidebar');
+    // The execution ends with work left: the timer is armed once, to continue the job if no panel calls.
+    expect(runChunk(w.deps, 'sidebar')).toMatchObject({ status: 'running' });
+    expect(w.triggers).toMatchObject({ armed: true, scheduled: 1 });
     expect(cancelEnrichment(w.deps)).toMatchObject({ status: 'cancelled', nextStepInMs: -1 });
-    expect(w.triggers.pending).toEqual([]);
+    expect(w.triggers.armed).toBe(false);
     const calls = w.client.calls.length;
     expect(runChunk(w.deps, 'sidebar')).toMatchObject({ status: 'cancelled' });
     expect(w.client.calls.length).toBe(calls);
     expect(w.sheet.value(2, 2)).toBe('Company0000 Inc');
   });
 
-  it('the trigger runs chunks until its budget and re-arms itself once', () => {
-    const w = world(sheetOf(domains(LIMITS.planSize * 2 + 10)));
+  it('the timer runs the job until its budget and moves its next run, arming the timer once', () => {
+    const w = world(sheetOf(domains(1510)));
     start(w);
     const progress = runChunk(w.deps, 'trigger');
-    expect(progress).toMatchObject({ status: 'done', chunks: 2 });
-    expect(w.triggers.pending).toEqual([]);
+    expect(progress).toMatchObject({ status: 'done' });
+    expect(w.triggers.armed).toBe(false);
 
     const slow = world(sheetOf(['late.com']));
     slow.client.enriching.set('late.com', 99);
     startEnrichment(slow.deps, { fields: FIELDS });
     const waiting = runChunk(slow.deps, 'trigger');
     expect(waiting?.status).toBe('running');
-    expect(slow.triggers.pending).toHaveLength(1);
-    expect(slow.triggers.pending[0].afterMs).toBeGreaterThanOrEqual(LIMITS.triggerMinDelayMs);
+    const wake = loadJob(slow.store)?.wake;
+    expect(wake?.at).toBeGreaterThanOrEqual(slow.clock.now() + LIMITS.triggerMinDelayMs);
+    runChunk(slow.deps, 'trigger');
+    expect(slow.triggers).toMatchObject({ armed: true, scheduled: 1 });
   });
 });
 
 describe('progress the panel shows', () => {
-  it('counts cached results in the first call, before any lookup is sent', () => {
+  it('counts cached results as hits and sends only the rest', () => {
     const list = domains(52);
     const w = world(sheetOf(list));
     writeCachedLookups(
@@ -501,30 +522,28 @@ describe('progress the panel shows', () => {
       w.clock.now(),
     );
     start(w);
-    const first = runChunk(w.deps, 'sidebar') as EnrichProgress;
-    expect(first).toMatchObject({
-      status: 'running',
-      resolvedDomains: 46,
+    expect(drive(w)).toMatchObject({
+      status: 'done',
+      resolvedDomains: 52,
       totalDomains: 52,
-      percent: 88,
       cacheHits: 46,
-      nextStepInMs: 0,
+      lookups: 6,
+      counts: { written: 6, notFound: 46 },
     });
-    expect(w.client.calls).toEqual([]);
-    expect(drive(w)).toMatchObject({ status: 'done', resolvedDomains: 52, counts: { written: 6, notFound: 46 } });
+    expect(w.client.looked().sort()).toEqual(list.slice(46));
   });
 
-  it('an Overwrite run over more than one plan, all cached, resolves each domain once and sends nothing', () => {
-    const w = world(sheetOf(domains(LIMITS.planSize + 10)));
+  it('an Overwrite run, all cached, resolves each domain once and sends nothing', () => {
+    const w = world(sheetOf(domains(760)));
     start(w, { fields: ['company_name'] });
     drive(w);
     w.client.calls = [];
     start(w, { fields: ['company_name'], overwrite: true });
     expect(drive(w, 20)).toMatchObject({
       status: 'done',
-      resolvedDomains: LIMITS.planSize + 10,
-      cacheHits: LIMITS.planSize + 10,
-      counts: { written: LIMITS.planSize + 10 },
+      resolvedDomains: 760,
+      cacheHits: 760,
+      counts: { written: 760 },
     });
     expect(w.client.calls).toEqual([]);
   });
@@ -533,7 +552,8 @@ describe('progress the panel shows', () => {
     const w = world(sheetOf(['slow.com', 'fast.com']));
     w.client.enriching.set('slow.com', 3);
     start(w);
-    // The chunk itself waits for the first retry (1 s, under LIMITS.sidebarMaxWaitMs), not for the second (2 s).
+    // The panel's call waits for the first retry (1 s, under LIMITS.sidebarMaxWaitMs), not for the second (2 s): it
+    // ends, and the panel calls again then.
     const waiting = runChunk(w.deps, 'sidebar') as EnrichProgress;
     expect(w.clock.sleeps).toEqual([LIMITS.enrichingDelaysMs[0]]);
     expect(waiting).toMatchObject({

@@ -173,21 +173,21 @@ describe('COMPANY_LOOKUP', () => {
 
   it('stops starting batches when the time budget is spent and marks the rest Pending', () => {
     const h = harness(6_000);
-    const inputs = Array.from({ length: 250 }, (_, i) => [`c${i}.com`]);
+    const inputs = Array.from({ length: 300 }, (_, i) => [`c${i}.com`]);
     const env = h.env();
     const rows = companyLookup(inputs, 'domain', undefined, env);
-    // 6 s per batch (50, then growing by half while healthy): batches start at 0, 6, 12 s; a fourth would end past
-    // the 20 s start limit.
+    // 6 s per batch (50, then four times and twice as large while healthy, up to 100): batches start at 0, 6, 12 s; a
+    // fourth would end past the 20 s start limit.
     expect(h.service.fetchAllCalls).toBe(3);
     const sent = h.service.lookups().length;
-    expect(sent).toBe(50 + 75 + 100);
-    expect(rows.filter((row) => row[0] === CELL_TEXT.pending)).toHaveLength(250 - sent);
+    expect(sent).toBe(50 + 100 + 100);
+    expect(rows.filter((row) => row[0] === CELL_TEXT.pending)).toHaveLength(300 - sent);
     expect(rows.slice(0, sent).every((row, i) => row[0] === `c${i}.com`)).toBe(true);
     expect(h.clock.now() - env.startedAt).toBeLessThanOrEqual(24_000);
     // The next recalculation serves those from the cache and fetches the rest.
     const again = companyLookup(inputs, 'domain', undefined, h.env());
     expect(again.every((row, i) => row[0] === `c${i}.com`)).toBe(true);
-    expect(h.service.lookups()).toHaveLength(250);
+    expect(h.service.lookups()).toHaveLength(300);
   });
 
   it('starts no round the slowest one this document met could carry past 27 s: Pending instead of a timeout', () => {

@@ -104,6 +104,25 @@ describe('RequestCounter and withRequestBudget', () => {
     expect(counter.sentHere()).toBe(225);
   });
 
+  it('tops a reservation up in one write once less than a round is left of it, not before', () => {
+    const clock = new ManualClock(T0);
+    const store = new MemoryStore();
+    const counter = new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clock);
+    const http = withRequestBudget(new CountingHttp(), counter);
+    counter.reserveAhead(300);
+    http.fetchAll(Array.from({ length: 150 }, () => request));
+    const writes = store.writes;
+    counter.reserveAhead(400);
+    expect(store.writes).toBe(writes);
+    http.fetchAll(Array.from({ length: 100 }, () => request));
+    // 50 left: topped up to the 120 still ahead, once.
+    counter.reserveAhead(120);
+    expect(store.writes).toBe(writes + 1);
+    http.fetchAll(Array.from({ length: 120 }, () => request));
+    expect(store.writes).toBe(writes + 1);
+    expect(counter.status().used).toBe(370);
+  });
+
   it('counts ahead no more than the budget leaves', () => {
     const clock = new ManualClock(T0);
     const store = new MemoryStore();

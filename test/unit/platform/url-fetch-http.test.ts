@@ -1,5 +1,5 @@
 // The UrlFetchApp adapter: request options (muteHttpExceptions, no redirects, JSON payload and
-// content type), response mapping (lower-case headers, repeated headers joined), and how a thrown
+// content type), response mapping (lower-case headers where read, repeated headers joined), and how a thrown
 // fetchAll becomes per-request failures (quota and refusals fatal, otherwise maybe sent).
 
 import { createUrlFetchHttp } from '../../../src/platform/url-fetch-http';
@@ -58,15 +58,31 @@ describe('createUrlFetchHttp', () => {
     ]);
   });
 
-  test('maps responses in order with lower-case headers; repeated headers are joined', () => {
+  test('maps responses in order with lower-case headers where the client reads them; repeated headers are joined', () => {
+    const headersRead: number[] = [];
+    const counted = (status: number, body: string, headers: Record<string, string | string[]>) => {
+      const response = fakeResponse(status, body, headers);
+      return Object.assign(response, {
+        getAllHeaders: () => {
+          headersRead.push(status);
+          return headers;
+        },
+      });
+    };
     const urlFetch = fakeUrlFetch(() => [
-      fakeResponse(429, '{"detail":"slow"}', { 'Retry-After': '3', 'Set-Cookie': ['a=1', 'b=2'] }),
-      fakeResponse(200, '{"ok":1}', { 'Content-Type': 'application/json' }),
+      counted(429, '{"detail":"slow"}', { 'Retry-After': '3', 'Set-Cookie': ['a=1', 'b=2'] }),
+      counted(200, '{"ok":1}', { 'Content-Type': 'application/json' }),
+      counted(503, '{}', { 'Retry-After': '5' }),
+      counted(404, '{}', { 'Content-Type': 'application/json' }),
     ]);
-    expect(createUrlFetchHttp(urlFetch).fetchAll([get, get])).toEqual([
+    expect(createUrlFetchHttp(urlFetch).fetchAll([get, get, get, get])).toEqual([
       { ok: true, status: 429, headers: { 'retry-after': '3', 'set-cookie': 'a=1, b=2' }, body: '{"detail":"slow"}' },
-      { ok: true, status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":1}' },
+      { ok: true, status: 200, headers: {}, body: '{"ok":1}' },
+      { ok: true, status: 503, headers: { 'retry-after': '5' }, body: '{}' },
+      { ok: true, status: 404, headers: {}, body: '{}' },
     ]);
+    // Only a 429 or 5xx (Retry-After) and a redirect have headers the client reads: the others cost no call for them.
+    expect(headersRead).toEqual([429, 503]);
   });
 
   test('an empty batch makes no call', () => {

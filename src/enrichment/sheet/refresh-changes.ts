@@ -4,8 +4,8 @@
 // into a cell (so a value the user typed over it is recognised and kept), the changed cells of one row with their
 // notes, and the writes that carry them: one value write and one note write per run of adjacent changed rows in a
 // column, so cells that did not change are never written.
-import type { CellValue } from '../shared/cell-values';
-import { fingerprint as textFingerprint } from '../shared/fingerprint';
+import type { CellValue } from '../../shared/cell-values';
+import { fingerprint as textFingerprint } from '../../shared/fingerprint';
 
 export interface CellChange {
   /** 1-based row and column. */

@@ -7,9 +7,9 @@
 // says since when, and tries again at every tick until the service answers. A scheduled refresh takes at most a
 // quarter of the day's request budget (the user's own work keeps the rest) and the timer's share of trigger runtime.
 // Pure: the refresh, the timer and the spreadsheet's calendar are ports.
-import type { KeyValueStore } from '../ports';
-import { readChunkedJson, removeChunked, writeChunked } from '../shared/storage/chunked-store';
-import type { RefreshChunkResult, RefreshScheduleDto, ScheduleSummary } from './contract';
+import type { KeyValueStore } from '../../ports';
+import { readChunkedJson, removeChunked, writeChunked } from '../../shared/storage/chunked-store';
+import type { RefreshChunkResult, RefreshScheduleDto, ScheduleSummary } from '../contract';
 
 const SCHEDULES_KEY = 'sheetscout.refresh.schedules';
 /** The share of the day's request budget a scheduled refresh may use. */

@@ -1,13 +1,8 @@
-// The bulk enrichment job: its limits and ports, preview of a selection, start (header row and field columns, first
-// plan), cancel and resume; one chunk of work is chunk.ts, progress progress.ts. Every step runs in its own
-// execution (the sidebar's next call or the continuation trigger); the durable job record (job-state.ts) is saved
-// after the chunk's write, and lookups are cached as they arrive, so a crash at any point loses no finished result
-// and the next chunk resumes from the record. Rows a job finished are skipped by later runs (rows.ts), so re-running
-// a finished job sends no request at any size.
-import type { CachePort, ClockPort, LockPort, SizedStore } from '../ports';
-import type { ApiError } from '../api/errors';
-import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } from '../companies/profile-fields';
-import { readCachedLookups } from '../companies/profile-cache';
+// The bulk enrichment job's preview of a selection and its start (header row, field columns, the job's record); the
+// work itself is run.ts, progress progress.ts. Rows a job finished are skipped by later runs (sheet/rows.ts), so
+// re-running a finished job sends no request at any size.
+import { parseFieldList, PROFILE_FIELDS, profileFieldByKey, type ProfileField } from '../../companies/profile-fields';
+import { readCachedLookups } from '../../companies/profile-cache';
 import {
   columnOptions,
   DEFAULT_DOMAIN_HEADER,
@@ -15,80 +10,19 @@ import {
   normalizeHeader,
   planTargetColumns,
   type ColumnOption,
-} from './layout';
-import { columnRuns, readRows } from './rows';
-import { requestPlan, type EnrichOptions, type EnrichPreview, type FieldChoice, type StartResult } from './contract';
-import {
-  chosenFields,
-  emptyCounts,
-  filledColumns,
-  loadJob,
-  rememberChosenFields,
-  jobRecordBound,
-  nextPlan,
-  saveJob,
-  storedJobBytes,
-  type EnrichJob,
-} from './job-state';
-import { type LookupClient } from './lookups';
-import type { EnrichmentDates, EnrichSheet, SheetAccess, ContinuationPort } from './ports';
-import { columnLetter } from '../shared/a1';
-import { parseDomain } from '../shared/domain/domain';
-import { BUSY_MESSAGE } from '../shared/busy';
+} from '../sheet/layout';
+import { readRows } from '../sheet/rows';
+import { prefixFingerprint } from '../sheet/job-view';
+import { readColumns, stateFromGrid, type SheetState } from './job-sheet';
+import { requestPlan, type EnrichOptions, type EnrichPreview, type FieldChoice, type StartResult } from '../contract';
+import { emptyCounts, jobRecordBound, loadJob, saveJob, storedJobBytes, type EnrichJob } from './job-state';
+import { chosenFields, chosenFieldsValue, filledColumns } from './sheet-choices';
+import type { EnrichDeps, EnrichSheet } from '../ports';
+import { LIMITS } from './limits';
+import { columnLetter } from '../../shared/a1';
+import { parseDomain } from '../../shared/domain/domain';
+import { BUSY_MESSAGE } from '../../shared/busy';
 import { keepLastRun, lastRunOf, progressOf } from './progress';
-
-export const LIMITS = {
-  /** Domains planned per chunk (bounds what a crash can cost and the job record's size). */
-  planSize: 750,
-  /**
-   * A rest at most this much larger than planSize is planned whole, as the last plan: a last plan of a few dozen
-   * domains would cost an execution of its own (start, lock, commit) for one round of lookups.
-   */
-  lastPlanSlack: 100,
-  /**
-   * Domains waiting for a retry at most: the plan waits for room (bounds the job record, kept in the document's
-   * 500 KB of properties, to JOB_RECORD_MAX_BYTES however many lookups the service answers with "still enriching").
-   */
-  maxWaitingDomains: 500,
-  /** Time after which a chunk starts no new batch: short for the sidebar (live progress), long for the trigger. */
-  sidebarBudgetMs: 25_000,
-  triggerBudgetMs: 240_000,
-  /** Delays before the lookups that follow a 202 (enrichment started), then the row is marked. */
-  enrichingDelaysMs: [1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 60_000, 120_000],
-  /** Retries falling due within this window of the first one are sent together (fewer, fuller fetchAll calls). */
-  retryGroupMs: 1_500,
-  /** Delays before the lookups that follow a failed lookup (after the client's own retries). */
-  errorDelaysMs: [5_000, 30_000, 120_000],
-  /** The trigger fires this long after the last chunk if the sidebar stops driving the job. */
-  triggerBackstopMs: 120_000,
-  /** Longest sleep inside an execution for a retry that is due soon (longer waits end the execution). */
-  maxWaitMs: 20_000,
-  /** The same for a sidebar chunk: a wait shorter than another execution's start, lock and commit (~1.5 s). */
-  sidebarMaxWaitMs: 1_500,
-  /** Shortest delay of a trigger that continues the job. */
-  triggerMinDelayMs: 60_000,
-};
-
-/** Per-domain errors no later retry fixes: the row is marked at once. */
-export const PERMANENT_ERRORS: ReadonlySet<ApiError['kind']> = new Set(['invalid_input', 'validation', 'rejected']);
-
-export interface EnrichDeps {
-  /** DocumentProperties: the job's record and the per-sheet choices. */
-  store: SizedStore;
-  sheets: SheetAccess;
-  /** When each domain was last enriched (read by "Refresh data older than N days"). */
-  dates: EnrichmentDates;
-  cache: CachePort;
-  clock: ClockPort;
-  lock: LockPort;
-  continuation: ContinuationPort;
-  client: () => LookupClient;
-  newId: () => string;
-  /** The acting user's daily request budget: used and allowed today. */
-  requests: () => { used: number; limit: number };
-  /** Counts a chunk's requests in the budget at once, and gives back what it did not send (RequestCounter). */
-  requestsAhead: { reserve(count: number): void; release(): void };
-}
 
 // --- Preview and start ---------------------------------------------------------------------------------------------
 
@@ -105,6 +39,8 @@ interface Analysis {
   targets: ReturnType<typeof planTargetColumns>;
   /** Normalized headers of the target columns a finished job filled (see EnrichJob.settled). */
   settled: string[];
+  /** The fields chosen for the sheet, to remember (a property value, or none when they are remembered). */
+  remember: Record<string, string>;
   rows: ReturnType<typeof readRows>;
 }
 
@@ -149,12 +85,14 @@ function analyze(
       : undefined;
   const parsed = parseFields(options.fields ?? (remembered?.length ? remembered : undefined));
   if (!parsed.ok) return { message: parsed.message };
-  if (options.fields !== undefined)
-    rememberChosenFields(
-      deps.store,
-      sheet.id,
-      parsed.fields.map((field) => field.key),
-    );
+  const remember =
+    options.fields === undefined
+      ? {}
+      : chosenFieldsValue(
+          deps.store,
+          sheet.id,
+          parsed.fields.map((field) => field.key),
+        );
   const hasHeaderRow = detected.headerRow === 1;
   const domainHeader = hasHeaderRow ? detected.header : DEFAULT_DOMAIN_HEADER;
   // A domain column of bare domains already is what the "domain" field would write (a sheet Company search made).
@@ -198,6 +136,7 @@ function analyze(
     targets,
     settled,
     rows,
+    remember,
   };
 }
 
@@ -206,6 +145,7 @@ export function previewEnrichment(deps: EnrichDeps, options: EnrichOptions = {})
   // A running or paused job shows wherever the panel is (one job at a time); a finished one only on its own sheet.
   const active = existing && (existing.status === 'running' || existing.status === 'paused') ? existing : null;
   const analysis = analyze(deps, options);
+  if (!('message' in analysis) && Object.keys(analysis.remember).length > 0) deps.store.setAll(analysis.remember);
   if ('message' in analysis)
     return { ok: false, message: analysis.message, job: active ? progressOf(active, deps.clock.now()) : null };
   const job =
@@ -255,11 +195,13 @@ function allFieldChoices(chosen: Map<string, { column: number; isNew: boolean; h
   });
 }
 
-/** The record of a new job over the analysed sheet, with its first plan. */
+/** The record of a new job over the analysed sheet. */
 function newJob(deps: EnrichDeps, analysis: Analysis, options: EnrichOptions, now: number): EnrichJob {
   const pending = analysis.rows.pending;
+  const rowsToPass = [...analysis.rows.pendingRows.values()].reduce((sum, rows) => sum + rows, 0);
+  const added = analysis.targets.map((target) => target.isNew);
   return {
-    v: 1,
+    v: 2,
     id: deps.newId(),
     status: 'running',
     message: null,
@@ -269,11 +211,21 @@ function newJob(deps: EnrichDeps, analysis: Analysis, options: EnrichOptions, no
     domainHeader: analysis.domainHeader,
     fields: analysis.fields.map((field) => field.key),
     headers: analysis.targets.map((target) => target.header),
+    columns: analysis.targets.map((target) => target.column),
+    added,
+    headersPending: added.some(Boolean),
     overwrite: options.overwrite === true,
     settled: analysis.settled,
-    cursor: '',
-    ...nextPlan(pending, analysis.rows.pendingRows, LIMITS),
+    cursor: 1,
+    prefix: prefixFingerprint(
+      analysis.values.map((row) => row[analysis.domainColumn - 1]),
+      1,
+    ),
+    moved: false,
+    moreRows: rowsToPass + analysis.rows.invalid > 0,
+    remaining: rowsToPass + analysis.rows.invalid,
     retries: [],
+    marked: [],
     scope: {
       rows: analysis.rows.rows,
       blank: analysis.rows.blank,
@@ -288,6 +240,9 @@ function newJob(deps: EnrichDeps, analysis: Analysis, options: EnrichOptions, no
     requests: 0,
     cacheHits: 0,
     chunks: 0,
+    waitUntil: null,
+    timerArmed: false,
+    wake: null,
     startedAt: now,
     updatedAt: now,
     finishedAt: null,
@@ -304,46 +259,47 @@ function storageRefusal(deps: EnrichDeps, job: EnrichJob, domains: readonly stri
 }
 
 /**
- * Starts a job on the active sheet: adds a header row when the data has none, writes the headers of new field
- * columns, records the job with its first plan and arms the continuation trigger. Sends no lookup itself.
+ * Starts a job on the active sheet (the caller holds the document lock): adds a header row when the data has none and
+ * the columns new fields need, and records the job (the new columns' headers are written with its first save).
+ * Returns the job and the sheet as read, from which its first execution goes on. Sends no lookup itself.
  */
+export function startLocked(
+  deps: EnrichDeps,
+  options: EnrichOptions,
+): { job: EnrichJob; state: SheetState } | { message: string } {
+  const existing = loadJob(deps.store);
+  if (existing && existing.status === 'running')
+    return { message: `An enrichment is already running on "${existing.sheetName}": wait for it or cancel it first.` };
+  let analysis = analyze(deps, options);
+  if ('message' in analysis) return { message: analysis.message };
+  if (existing) keepLastRun(deps.store, existing, deps.clock.now());
+  const refusal = storageRefusal(deps, newJob(deps, analysis, options, deps.clock.now()), analysis.rows.pending);
+  if (refusal) return { message: refusal };
+  if (!analysis.hasHeaderRow) {
+    analysis.sheet.insertRowAtTop();
+    analysis.sheet.writeValues(1, analysis.domainColumn, [[DEFAULT_DOMAIN_HEADER]]);
+    const again = analyze(deps, { ...options, domainColumn: analysis.domainColumn }, analysis.sheet);
+    if ('message' in again) return { message: again.message };
+    analysis = again;
+  }
+  const created = analysis.targets.filter((target) => target.isNew);
+  if (created.length > 0) analysis.sheet.ensureColumns(Math.max(...created.map((target) => target.column)));
+  const job = newJob(deps, analysis, options, deps.clock.now());
+  const kept = job.columns.filter((_column, i) => !job.added[i]);
+  const formulas = job.overwrite
+    ? new Map<number, string[]>()
+    : (readColumns(analysis.sheet, kept, 0, analysis.values.length - 1, 'formulas') as Map<number, string[]>);
+  saveJob(deps.store, job, analysis.remember);
+  return { job, state: stateFromGrid(analysis.sheet, job, analysis.values, formulas) };
+}
+
+/** Starts a job (see startLocked) without going on with it: the panel's next call or the timer does. */
 export function startEnrichment(deps: EnrichDeps, options: EnrichOptions = {}): StartResult {
   if (!deps.lock.tryLock(10_000)) return { ok: false, message: BUSY_MESSAGE };
   try {
-    const existing = loadJob(deps.store);
-    if (existing && existing.status === 'running') {
-      return {
-        ok: false,
-        message: `An enrichment is already running on "${existing.sheetName}": wait for it or cancel it first.`,
-      };
-    }
-    let analysis = analyze(deps, options);
-    if ('message' in analysis) return { ok: false, message: analysis.message };
-    if (existing) keepLastRun(deps.store, existing, deps.clock.now());
-    const refusal = storageRefusal(deps, newJob(deps, analysis, options, deps.clock.now()), analysis.rows.pending);
-    if (refusal) return { ok: false, message: refusal };
-    if (!analysis.hasHeaderRow) {
-      analysis.sheet.insertRowAtTop();
-      analysis.sheet.writeValues(1, analysis.domainColumn, [[DEFAULT_DOMAIN_HEADER]]);
-      const again = analyze(deps, { ...options, domainColumn: analysis.domainColumn }, analysis.sheet);
-      if ('message' in again) return { ok: false, message: again.message };
-      analysis = again;
-    }
-    const created = analysis.targets.filter((target) => target.isNew);
-    if (created.length > 0) analysis.sheet.ensureColumns(Math.max(...created.map((target) => target.column)));
-    for (const run of columnRuns(created.map((target) => target.column))) {
-      const headers = created
-        .filter((t) => t.column >= run.first && t.column < run.first + run.count)
-        .map((t) => t.header);
-      analysis.sheet.writeValues(1, run.first, [headers]);
-    }
-    const now = deps.clock.now();
-    const job = newJob(deps, analysis, options, now);
-    const noTimer = deps.continuation.wakeAfter(LIMITS.triggerBackstopMs);
-    // Without a timer the job still runs, while this panel is open: nothing of it is paid for.
-    if (noTimer) job.message = `${noTimer} Until then the job runs only while this panel is open.`;
-    saveJob(deps.store, job);
-    return { ok: true, progress: progressOf(job, now) };
+    const started = startLocked(deps, options);
+    if ('message' in started) return { ok: false, message: started.message };
+    return { ok: true, progress: progressOf(started.job, deps.clock.now()) };
   } finally {
     deps.lock.release();
   }

@@ -1,11 +1,12 @@
 // The progress of a bulk enrichment job as the panel shows it: counts, percent, the domains waiting for the service
-// or for a retry, the rate and ETA, and when the driver should call the next chunk; and each sheet's last run, kept
+// or for a retry, the rate and ETA, and when the driver should call again; and each sheet's last run, kept
 // when a new job replaces the document's one job record.
-import type { EnrichProgress } from './contract';
+import type { EnrichProgress } from '../contract';
 import { loadJob, type EnrichJob, type RetryEntry } from './job-state';
-import { LIMITS, type EnrichDeps } from './service';
-import { columnLetter } from '../shared/a1';
-import type { KeyValueStore } from '../ports';
+import { LIMITS } from './limits';
+import type { EnrichDeps } from '../ports';
+import { columnLetter } from '../../shared/a1';
+import type { KeyValueStore } from '../../ports';
 
 export function progressOf(job: EnrichJob, now: number, busy = false): EnrichProgress {
   const enriching = job.retries.filter((entry) => entry.why === 'enriching').length;
@@ -26,7 +27,7 @@ export function progressOf(job: EnrichJob, now: number, busy = false): EnrichPro
   if (job.status === 'running') {
     if (busy) nextStepInMs = 3000;
     else if (waitUntil !== null) nextStepInMs = waitUntil - now;
-    else if (job.plan.length > 0 ? job.retries.length < LIMITS.maxWaitingDomains : !job.mainDone) nextStepInMs = 0;
+    else if (job.moreRows && job.retries.length < LIMITS.maxWaitingDomains) nextStepInMs = 0;
     else if (job.retries.length > 0) {
       nextStepInMs = Math.max(0, retryGroupEnd(job.retries, Math.min(...job.retries.map((entry) => entry.at))) - now);
     } else nextStepInMs = 0;

@@ -2,9 +2,9 @@
 // sheet (read, set, stopped) with what runs it (this user's timer, another editor's, or why none can: a schedule no
 // timer can run with the panels closed is not saved), and the shared timer's slice that runs the due ones with the
 // document's refresh, the spreadsheet's calendar and a quarter of the day's request budget.
-import { refreshContext } from './context';
+import { refreshContext } from '../context';
 import { runRefreshChunk } from './refresh';
-import { chosenFields } from './job-state';
+import { chosenFields } from '../job/sheet-choices';
 import {
   nextRun,
   readSchedules,
@@ -17,13 +17,19 @@ import {
   type LocalTime,
   type RefreshSchedule,
 } from './schedule';
-import type { RefreshScheduleAnswer, RefreshScheduleRequest } from './contract';
+import type { RefreshScheduleAnswer, RefreshScheduleRequest } from '../contract';
 import type { RefreshDeps } from './refresh';
-import type { EnrichDeps } from './service';
-import type { KeyValueStore } from '../ports';
-import { formatInSpreadsheetZone, spreadsheetTimeZone } from '../platform/spreadsheet';
-import { removeTimerIfIdle, reserveTimer, servedByOtherEditor, wakeTimerAt, type TimerDeps } from '../scheduler/timer';
-import { BUSY_MESSAGE } from '../shared/busy';
+import type { EnrichDeps } from '../ports';
+import type { KeyValueStore } from '../../ports';
+import { formatInSpreadsheetZone, spreadsheetTimeZone } from '../../platform/spreadsheet';
+import {
+  removeTimerIfIdle,
+  reserveTimer,
+  servedByOtherEditor,
+  wakeTimerAt,
+  type TimerDeps,
+} from '../../scheduler/timer';
+import { BUSY_MESSAGE } from '../../shared/busy';
 
 /** Lookups scheduled refreshes sent today (the spreadsheet's day): {day, count}. */
 const SCHEDULE_REQUESTS_KEY = 'sheetscout.refresh.requests';

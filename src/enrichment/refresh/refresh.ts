@@ -4,25 +4,20 @@
 // "Was 51-200 until 2026-11-24". Resumable by construction: a refreshed domain gets today's date, so the next chunk
 // (or a later run) takes the ones left. Domains the service is still enriching or could not answer are handed back
 // to the panel, which skips them for the rest of the run.
-import { isUnreachable } from '../api/errors';
-import { profileFieldByKey, profileValues, type ProfileField } from '../companies/profile-fields';
-import { parseDomain } from '../shared/domain/domain';
-import type { ClockPort, KeyValueStore, LockPort } from '../ports';
-import { chosenFields, loadJob } from './job-state';
-import { detectDomainColumn, planTargetColumns, DEFAULT_DOMAIN_HEADER, type Area } from './layout';
-import type { LookupClient } from './lookups';
-import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from './ports';
-import { outcomeCells } from './rows';
-import {
-  cellChanges,
-  changeWrites,
-  gridText,
-  writtenFingerprint,
-  writtenText,
-  type CellChange,
-} from './refresh-changes';
-import type { RefreshChangesAnswer, RefreshChunkResult, RefreshPreview, RefreshRequest } from './contract';
-import { BUSY_MESSAGE } from '../shared/busy';
+import { isUnreachable } from '../../api/errors';
+import { profileFieldByKey, profileValues, type ProfileField } from '../../companies/profile-fields';
+import { parseDomain } from '../../shared/domain/domain';
+import type { ClockPort, KeyValueStore, LockPort } from '../../ports';
+import { loadJob } from '../job/job-state';
+import { chosenFields } from '../job/sheet-choices';
+import { detectDomainColumn, planTargetColumns, DEFAULT_DOMAIN_HEADER, type Area } from '../sheet/layout';
+import type { LookupClient } from '../job/lookups';
+import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from '../ports';
+import { outcomeCells } from '../sheet/rows';
+import { cellChanges, changeWrites, gridText, writtenFingerprint, writtenText } from '../sheet/refresh-changes';
+import type { CellChange } from '../sheet/refresh-changes';
+import type { RefreshChangesAnswer, RefreshChunkResult, RefreshPreview, RefreshRequest } from '../contract';
+import { BUSY_MESSAGE } from '../../shared/busy';
 import type { ChangeLog, LoggedChange } from './change-log';
 
 export interface RefreshDeps {

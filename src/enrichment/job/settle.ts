@@ -1,33 +1,31 @@
 // How each answer of a lookup batch changes the job: a final outcome to write into the rows, a retry entry (the
 // service still enriching, a passing error, a 429 or the daily request budget), or a pause that keeps the domain for
 // Resume. Pure.
-import { userMessage, type ApiError } from '../api/errors';
+import { userMessage, type ApiError } from '../../api/errors';
 import { RETRY_MESSAGE_CHARS, type EnrichJob, type RetryEntry } from './job-state';
 import type { DomainResolution } from './lookups';
-import type { RowOutcome } from './rows';
-import { LIMITS, PERMANENT_ERRORS } from './service';
+import type { RowOutcome } from '../sheet/rows';
+import { LIMITS, PERMANENT_ERRORS } from './limits';
 
 const HOUR_MS = 60 * 60 * 1000;
 
 export interface ChunkWork {
-  /** Final outcomes of this chunk, per domain, with the rows that needed them when planned. */
-  outcomes: Map<string, { outcome: RowOutcome; planned: number }>;
+  /** Final outcomes of the batch, per domain. */
+  outcomes: Map<string, RowOutcome>;
   fatal: ApiError | null;
   /** The daily request budget refused a batch: no lookup before this time. */
   budgetUntil: number | null;
 }
 
-/** One domain of a lookup batch: its first planned row, and its retry entry when it is a retry falling due. */
+/** One domain of a lookup batch, and its retry entry when it is a retry falling due. */
 export interface BatchItem {
   d: string;
-  r: number;
   retry: RetryEntry | undefined;
 }
 
 function retryEntry(
   previous: RetryEntry | undefined,
   domain: string,
-  planned: number,
   why: RetryEntry['why'],
   now: number,
   message?: string,
@@ -36,7 +34,7 @@ function retryEntry(
   const delays = why === 'enriching' ? LIMITS.enrichingDelaysMs : LIMITS.errorDelaysMs;
   if (n > delays.length) return null;
   const m = message?.slice(0, RETRY_MESSAGE_CHARS);
-  return { d: domain, n, at: now + delays[n - 1], why, r: planned, ...(m ? { m } : {}) };
+  return { d: domain, n, at: now + delays[n - 1], why, ...(m ? { m } : {}) };
 }
 
 /**
@@ -54,37 +52,34 @@ export function settleBatch(
   for (const item of batch) {
     const result = results.get(item.d);
     if (!result) continue;
-    if (result.state === 'found')
-      work.outcomes.set(item.d, { outcome: { kind: 'profile', values: result.values }, planned: item.r });
-    else if (result.state === 'not_found')
-      work.outcomes.set(item.d, { outcome: { kind: 'not_found' }, planned: item.r });
+    if (result.state === 'found') work.outcomes.set(item.d, { kind: 'profile', values: result.values });
+    else if (result.state === 'not_found') work.outcomes.set(item.d, { kind: 'not_found' });
     else if (result.state === 'fatal' && result.error.kind === 'quota' && result.error.addIn) {
       // Sheet Scout's daily budget refused it unsent: back in line (not a try) for when requests free up; no pause.
       const at = result.error.retryAt ?? now + HOUR_MS;
       work.budgetUntil = Math.max(work.budgetUntil ?? 0, at);
-      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at, why: item.retry?.why ?? 'error', r: item.r });
+      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at, why: item.retry?.why ?? 'error' });
     } else if (result.state === 'fatal') {
       // Not this domain's failure: the job pauses and looks it up again on Resume.
       work.fatal = result.error;
-      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at: now, why: 'paused', r: item.r });
+      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at: now, why: 'paused' });
     } else if (result.state === 'error' && PERMANENT_ERRORS.has(result.error.kind)) {
-      work.outcomes.set(item.d, { outcome: { kind: 'failed', message: userMessage(result.error) }, planned: item.r });
+      work.outcomes.set(item.d, { kind: 'failed', message: userMessage(result.error) });
     } else if (result.state === 'error' && result.error.kind === 'rate_limited') {
       // Refused before it was served: back in line after Retry-After, not counted as a failed attempt, while the
       // next (paced) batches go on.
       const at = now + (result.error.retryAfterSeconds ?? 1) * 1000;
-      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at, why: item.retry?.why ?? 'error', r: item.r });
+      job.retries.push({ d: item.d, n: item.retry?.n ?? 0, at, why: item.retry?.why ?? 'error' });
     } else {
       const why = result.state === 'enriching' ? 'enriching' : 'error';
       const message = result.state === 'error' ? userMessage(result.error) : undefined;
-      const next = retryEntry(item.retry, item.d, item.r, why, now, message);
+      const next = retryEntry(item.retry, item.d, why, now, message);
       if (next) job.retries.push(next);
       else
-        work.outcomes.set(item.d, {
-          outcome:
-            why === 'enriching' ? { kind: 'enriching' } : { kind: 'failed', message: message ?? 'Lookup failed' },
-          planned: item.r,
-        });
+        work.outcomes.set(
+          item.d,
+          why === 'enriching' ? { kind: 'enriching' } : { kind: 'failed', message: message ?? 'Lookup failed' },
+        );
     }
   }
 }

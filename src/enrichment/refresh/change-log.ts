@@ -4,7 +4,7 @@
 // refresh that appends.
 // Rows are found again by their domain and, for a domain in several rows, by which of them (top down) the change was
 // in, so the list follows sorts and inserted rows. Pure: the table is a port.
-import type { TablePort } from '../ports';
+import type { TablePort } from '../../ports';
 
 export const CHANGE_LOG_HEADERS = ['Sheet id', 'Domain', 'Column', 'Before', 'After', 'Changed at', 'Occurrence'];
 const CHANGES_KEPT_DAYS = 90;

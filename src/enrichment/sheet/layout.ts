@@ -1,9 +1,9 @@
 // Where a bulk enrichment reads and writes: which column holds the domains (header-aware, also when the selection
 // spans several columns), whether row 1 is a header, and which column each chosen profile field goes to (an existing
 // column with the same header is reused, otherwise a new one is appended). Pure: works on a grid of cell values.
-import { parseDomain } from '../shared/domain/domain';
-import type { ProfileField } from '../companies/profile-fields';
-import { columnLetter } from '../shared/a1';
+import { parseDomain } from '../../shared/domain/domain';
+import type { ProfileField } from '../../companies/profile-fields';
+import { columnLetter } from '../../shared/a1';
 
 /** A rectangle of the sheet, 1-based. */
 export interface Area {

@@ -1,13 +1,18 @@
 // Looks up a batch of domains for the enrichment job: the shared profile cache first (the same entries the custom
-// functions use), then one client batch call (one fetchAll per round) for the misses. A chunk reads the cache once
-// for all it plans (LookupCacheSession) and stores the final answers back together, at most every STORE_EVERY_MS and
-// when its lookups end, instead of a cache read and write per round (~113 ms of each round): an execution killed
-// mid-chunk repeats at most that much of its lookups (0 credits each), a chunk that finished repeats none.
-import type { CachePort } from '../ports';
-import type { ApiError, Result } from '../api/errors';
-import type { LookupOutcome } from '../api/types';
-import { readCachedLookups, writeCachedLookups, type CachedLookup } from '../companies/profile-cache';
-import { profileValues } from '../companies/profile-fields';
+// functions use), then one client batch call (one fetchAll per round) for the misses. An execution reads the cache
+// once for every domain it may look up (LookupCacheSession) and stores the final answers back into the buckets it
+// read when the job saves, instead of a cache read and write per round: an execution killed between two saves repeats
+// at most one save interval of its lookups (0 credits each), one that saved repeats none.
+import type { CachePort } from '../../ports';
+import type { ApiError, Result } from '../../api/errors';
+import type { LookupOutcome } from '../../api/types';
+import {
+  readLookupBuckets,
+  writeLookupBuckets,
+  type CachedLookup,
+  type LookupBuckets,
+} from '../../companies/profile-cache';
+import { profileValues } from '../../companies/profile-fields';
 
 /** The part of the service client the job needs. */
 export interface LookupClient {
@@ -67,29 +72,25 @@ function lookupSplitting(
   return halves.map((answer, i) => ({ ...answer, retries: answer.retries + answers[i].retries + 1 }));
 }
 
-/** Fresh answers are stored at least this often during a chunk (and always when its lookups end). */
-export const STORE_EVERY_MS = 10_000;
-
-/** A chunk's view of the shared profile cache: what it held for the chunk's domains, and answers not yet stored. */
+/** An execution's view of the shared profile cache: what it held for the execution's domains, and answers not stored yet. */
 export interface LookupCacheSession {
   cache: CachePort;
   known: Map<string, CachedLookup>;
   unstored: Map<string, CachedLookup>;
-  storedAt: number;
+  buckets: LookupBuckets;
 }
 
 /** Reads the cached lookups of `domains` (one getAll; none when `domains` is empty). */
 export function openLookupCache(cache: CachePort, domains: string[], nowMs: number): LookupCacheSession {
-  const known = domains.length > 0 ? readCachedLookups(cache, domains, nowMs) : new Map<string, CachedLookup>();
-  return { cache, known, unstored: new Map(), storedAt: nowMs };
+  const { found, buckets } = readLookupBuckets(cache, domains, nowMs);
+  return { cache, known: found, unstored: new Map(), buckets };
 }
 
-/** Stores the session's unstored answers when `force`d or STORE_EVERY_MS after the last store. */
-export function storeLookups(session: LookupCacheSession, nowMs: number, force: boolean): void {
-  if (session.unstored.size === 0 || (!force && nowMs - session.storedAt < STORE_EVERY_MS)) return;
-  writeCachedLookups(session.cache, session.unstored, nowMs);
+/** Stores the session's unstored answers into the buckets it read (one putAll). */
+export function storeLookups(session: LookupCacheSession, nowMs: number): void {
+  if (session.unstored.size === 0) return;
+  writeLookupBuckets(session.cache, session.buckets, session.unstored, nowMs);
   session.unstored = new Map();
-  session.storedAt = nowMs;
 }
 
 export interface ResolveDeps {
@@ -133,6 +134,5 @@ export function resolveDomains(domains: string[], deps: ResolveDeps): BatchResol
     }
     results.set(domain, resolution);
   });
-  storeLookups(deps.session, deps.now(), false);
   return { results, cacheHits, requests };
 }
