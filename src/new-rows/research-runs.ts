@@ -123,7 +123,7 @@ function launchUnderLock(deps: NewRowsDeps, r: Research, sheetId: number, credit
   let refused: string | null = null;
   if (take.length > 0) {
     const outcome = runLaunch(
-      r.deps,
+      { ...r.deps, account: research.savedBy },
       {
         sheetId,
         rows: take,

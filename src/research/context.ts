@@ -94,22 +94,23 @@ export function withLock<T>(r: Research, waitMs: number, busy: () => T, work: ()
 
 /**
  * One tick (reading the ledger's open records, and `view`'s), then the timer: removed when nothing is pending, else
- * kept (or set up again). Tasks this user may not read (another organization's, `unreadable`) are left to their
- * payers' timers: they keep the document's research pending, not this user's timer. `timerProblem` says why no timer
+ * kept (or set up again). Tasks this user may not read (another organization's) and creates another account launched
+ * are left to their payers' timers (`leftToOthers`): they keep the document's research pending, not this user's timer. `timerProblem` says why no timer
  * could be set up: the tasks are paid for, so the panel keeps polling and says so.
  */
 export function tickOnce(
   r: Research,
   view?: LedgerView,
-): { pending: number; unreadable: number; timerProblem: string | null } {
+): { pending: number; leftToOthers: boolean; timerProblem: string | null } {
   const sentBefore = r.context.requestBudget.sentHere();
   const summary = runTick(r.deps, { view });
   // Noted when the tick ends: what it showed is that fresh from then on.
   const at = r.context.clock.now();
   r.document.set(LAST_TICK_KEY, tickNoteText({ at, requests: r.context.requestBudget.sentHere() - sentBefore }));
+  const leftToOthers = summary.unreadable > 0 || summary.waiting > 0;
   if (summary.pending === 0) {
-    removeTimerIfIdle(r.trigger, 'research', { leftToOthers: summary.unreadable > 0 });
-    return { pending: 0, unreadable: summary.unreadable, timerProblem: null };
+    removeTimerIfIdle(r.trigger, 'research', { leftToOthers });
+    return { pending: 0, leftToOthers, timerProblem: null };
   }
   const timerProblem = reserveTimer(r.trigger, 'research')?.message ?? null;
   if (!timerProblem) recordTick(r.trigger);
@@ -119,5 +120,5 @@ export function tickOnce(
     timerRuntimeBudget(r.trigger.user, now, readAccountKind(r.trigger.user)),
     now,
   );
-  return { pending: summary.pending, unreadable: summary.unreadable, timerProblem: timerProblem ?? runtimeNote };
+  return { pending: summary.pending, leftToOthers, timerProblem: timerProblem ?? runtimeNote };
 }

@@ -72,7 +72,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
     () => refusedLaunch([BUSY_MESSAGE]),
     () => {
       const outcome = runLaunch(
-        r.deps,
+        { ...r.deps, account: user.value.email },
         {
           sheetId: request.sheetId,
           rows,

@@ -9,7 +9,8 @@ import type { JsonSchemaObject, ResearchTask } from '../../api/types';
 import type { ClockPort } from '../../ports';
 import { type LedgerEntry } from '../records/ledger';
 import type { GridPort, ResearchClient } from '../ports';
-import { unauthorised, type CreatePermits } from '../spending/create-permits';
+import type { CreatePermits } from '../spending/create-permits';
+import { authorisedQueue } from './queue';
 import type { LedgerStore, ReportStore } from '../records/stores';
 import { type PollMemory } from './poll';
 import { taskCost } from '../spending/depth';
@@ -52,6 +53,11 @@ export interface JobDeps {
   clock: ClockPort;
   newId: () => string;
   limits?: Partial<JobLimits>;
+  /**
+   * The acting user's Sheet Scout account (its e-mail), when the caller has read it; otherwise it is read from the
+   * service the first time a queued create needs it (a create is paid by the account that sends it).
+   */
+  account?: string | null;
   /** Spaces out the reads of tasks the task list does not show (poll.ts); without it they are read every tick. */
   pollMemory?: PollMemory;
   /** Where a watch run's signals wait for the spreadsheet's digest (src/digest/outbox.ts), when it has one. */
@@ -250,26 +256,14 @@ export function unconfirmedOf(deps: JobDeps, ids: ReadonlySet<string>): LedgerEn
 }
 
 /**
- * The queued records that may be created now, against their launch's grants (create-permits.ts; those of an earlier
- * version adopted the first time); the others are closed, their rows left alone.
+ * Creates the tasks of the queued records this execution may send (authorisedQueue) in batches until done or out of
+ * time. Each batch is marked `sending` in the ledger before the requests go out; answers are saved right after.
+ * Returns the records it changed, last version, and the records left to the accounts that launched them.
  */
-function authorisedQueue(deps: JobDeps): LedgerEntry[] {
-  const queuedNow = () => deps.ledger.all().filter((entry) => entry.state === 'queued');
-  deps.ledger.save(deps.permits.adopt(queuedNow(), deps.newId(), deps.clock.now()));
-  const queued = queuedNow();
-  const queue = deps.permits.take(queued);
-  deps.ledger.save(unauthorised(queued, queue, deps.clock.now()));
-  return queue;
-}
-
-/**
- * Creates the tasks of `queued` records in batches until done or out of time. Each batch is marked `sending` in the
- * ledger before the requests go out; answers are saved right after. Returns the records it changed, last version.
- */
-export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
+export function createQueued(deps: JobDeps, deadline: number): { changed: LedgerEntry[]; waiting: Set<string> } {
   const limits = limitsOf(deps);
   const touched = new Map<string, LedgerEntry>();
-  const queue = authorisedQueue(deps);
+  const { queue, waiting } = authorisedQueue(deps);
   let sentUpTo = 0;
   // Each batch's answers are saved together with the next batch's `sending` mark (one ledger write per batch): a
   // kill in between leaves `sending` records, which reconciliation settles. The permits hear what was sent, created
@@ -341,7 +335,7 @@ export function createQueued(deps: JobDeps, deadline: number): LedgerEntry[] {
   deps.ledger.save(unsaved, refused);
   // Creates not sent before the deadline stay authorised for the next tick.
   deps.permits.settle({ sending: sent, answered: created, givenBack: [...givenBack, ...queue.slice(sentUpTo)] });
-  return [...touched.values()];
+  return { changed: [...touched.values()], waiting };
 }
 
 /**

@@ -16,6 +16,8 @@ export interface TickSummary {
   pending: number;
   /** Pending records this user may not read (403: another account's task). */
   unreadable: number;
+  /** Queued creates another account launched: that account's ticks send them (it pays for them). */
+  waiting: number;
   /** Stopped early for lack of time; the next tick continues. */
   partial: boolean;
 }
@@ -77,7 +79,7 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
   loadLedger(deps, options.view);
   const reconciled = reconcileSending(deps, deps.ledger.all());
   deps.ledger.save(reconciled);
-  const created = createQueued(deps, deadline);
+  const { changed: created, waiting } = createQueued(deps, deadline);
   const latest = new Map<string, LedgerEntry>();
   for (const entry of deps.ledger.all()) latest.set(entry.id, entry);
   // Pending tasks, and finished ones whose report never reached the report store (fetched again).
@@ -129,13 +131,16 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
   );
   // Who launched a task is kept while its record is open (a re-run over its row asks them first).
   deps.permits.keepLaunchers(deps.ledger.all().filter(needsRow));
-  const pending = deps.ledger.all().filter((entry) => needsWork(entry) && !unreadable.has(entry.id)).length;
+  const pending = deps.ledger
+    .all()
+    .filter((entry) => needsWork(entry) && !unreadable.has(entry.id) && !waiting.has(entry.id)).length;
   return {
     polled,
     changed: changed.size,
     created: created.filter((e) => e.taskId).length,
     pending,
     unreadable: unreadable.size,
+    waiting: waiting.size,
     partial,
   };
 }

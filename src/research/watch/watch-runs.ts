@@ -81,7 +81,7 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
     return `Not started: the watch is paid from ${watch.savedBy}, who saved it, and this timer's token is ${user.value.email}'s`;
   const fields = (watch.mapping.fields ?? []).map((field) => field.header);
   const outcome = runLaunch(
-    r.deps,
+    { ...r.deps, account: user.value.email },
     {
       sheetId: watch.sheetId,
       rows,

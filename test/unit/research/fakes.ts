@@ -261,7 +261,8 @@ export class FakeService implements ResearchClient {
       ok: true,
       value: {
         user_id: 'u1',
-        email: 'pro@example.com',
+        // The account the fakes' launches are paid from: its ticks send their queued creates.
+        email: PAYER,
         available_credits: this.credits,
         organization_id: null,
         organization_name: null,

@@ -119,7 +119,8 @@ describe('research jobs', () => {
     runLaunch(s.deps, input({ rows: [2, 3] }), launchOptions(s.clock));
     const ben = (overrides: Partial<LaunchPlanInput>) =>
       runLaunch(
-        reopen(s.deps, s.ledgerTable, s.reportTable),
+        // Ben's panel launches as Ben (launch-service passes the account it read).
+        { ...reopen(s.deps, s.ledgerTable, s.reportTable), account: 'ben@example.com' },
         input({ rows: [2, 3], rerun: true, payer: 'ben@example.com', ...overrides }),
         launchOptions(s.clock),
       );
@@ -279,6 +280,21 @@ describe('research jobs', () => {
     runToEnd(s);
     expect(s.service.tasks).toHaveLength(1);
     expect(s.grid.at(SHEET, 4, 'Status')).toBe('Done (8 credits)');
+  });
+
+  it("sends a launch's queued creates only on its launcher's ticks: another editor's tick leaves them, unpaid", () => {
+    const s = setup();
+    s.service.faults = ['unavailable', 'unavailable', 'unavailable'];
+    runLaunch(s.deps, input(), launchOptions(s.clock));
+    expect(s.service.tasks).toHaveLength(0);
+    // Ben's timer or panel ticks: the creates Ana launched would be paid by Ben's token, so they wait for hers.
+    const bens = runTick({ ...reopen(s.deps, s.ledgerTable, s.reportTable), account: 'ben@example.com' });
+    expect(s.service.tasks).toHaveLength(0);
+    expect(bens).toMatchObject({ pending: 0, waiting: 3 });
+    expect(s.grid.at(SHEET, 2, 'Status')).toBe('Queued');
+    const anas = runTick({ ...reopen(s.deps, s.ledgerTable, s.reportTable), account: PAYER });
+    expect(s.service.tasks).toHaveLength(3);
+    expect(anas).toMatchObject({ created: 3, waiting: 0 });
   });
 
   it('writes results into the right rows after sorting and inserted rows, and detaches deleted or edited rows', () => {

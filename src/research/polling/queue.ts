@@ -1,0 +1,46 @@
+// Which queued creates an execution sends: those a launch authorised (create-permits.ts; the ledger sheet may have been
+// edited) and that the acting account launched, since a create is paid by the account whose token sends it.
+import type { LedgerEntry } from '../records/ledger';
+import { unauthorised } from '../spending/create-permits';
+import type { ClockPort } from '../../ports';
+import type { ResearchClient } from '../ports';
+import type { CreatePermits } from '../spending/create-permits';
+import type { LedgerStore } from '../records/stores';
+
+/** What choosing the queue needs of the job's ports (jobs.ts, JobDeps). */
+interface QueueDeps {
+  ledger: LedgerStore;
+  permits: CreatePermits;
+  client: Pick<ResearchClient, 'getUser'>;
+  clock: ClockPort;
+  newId: () => string;
+  /** The acting user's account, when the caller has read it (JobDeps.account). */
+  account?: string | null;
+}
+
+/** The acting user's account, as the caller gave it or the service says (null: the service could not be asked). */
+function actingAccount(deps: QueueDeps): string | null {
+  if (deps.account !== undefined) return deps.account;
+  const user = deps.client.getUser();
+  return user.ok ? user.value.email : null;
+}
+
+/**
+ * The queued records whose creates this execution sends: those a launch authorised (create-permits.ts; the others are
+ * closed) and that the acting account launched, since a create is paid by the account that sends it. Records another
+ * account launched wait for that account's ticks (`waiting`); when the service cannot say who is acting, they wait
+ * for a later tick of this timer. Records of earlier versions, whose launcher is not known, are sent by any tick.
+ */
+export function authorisedQueue(deps: QueueDeps): { queue: LedgerEntry[]; waiting: Set<string> } {
+  const queuedNow = () => deps.ledger.all().filter((entry) => entry.state === 'queued');
+  deps.ledger.save(deps.permits.adopt(queuedNow(), deps.newId(), deps.clock.now()));
+  const queued = queuedNow();
+  const launchers = deps.permits.launchers();
+  const known = queued.filter((entry) => launchers.launcherOf(entry) !== null);
+  const me = known.length > 0 ? actingAccount(deps) : null;
+  const others = known.filter((entry) => launchers.launcherOf(entry) !== me);
+  const own = queued.filter((entry) => !others.includes(entry));
+  const queue = deps.permits.take(own);
+  deps.ledger.save(unauthorised(own, queue, deps.clock.now()));
+  return { queue, waiting: new Set(me === null ? [] : others.map((entry) => entry.id)) };
+}
