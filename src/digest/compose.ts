@@ -7,7 +7,7 @@
 // changed rows in Accounts"): a long digest is cut with a count, never dropped. Rows fill the room in turns, one of
 // each sheet at a time, so every sheet is shown. Service text is escaped for the markup (Slack: &, < and > as entities;
 // Google Chat, which documents no escape: < and > as ‹ ›), so a company's text never becomes a link or a mention. Pure.
-import type { RunKind } from '../spending-history/history';
+import type { SpendingRun } from '../spending-history/history';
 import { RUN_KIND_LABELS } from '../spending-history/contract';
 import type { WebhookService } from './webhook';
 
@@ -37,18 +37,8 @@ export interface RefreshChange {
   after: string;
 }
 
-/** A run of the spending history started in the period. */
-export interface RunCost {
-  kind: RunKind;
-  startedBy: string;
-  at: number;
-  sheetId: number;
-  rows: number;
-  reserved: number;
-  charged: number;
-  givenBack: number;
-  open: number;
-}
+/** A run of the spending history started in the period, as the digest sums it up. */
+export type RunCost = Omit<SpendingRun, 'id' | 'unknown'>;
 
 export interface DigestInput {
   service: WebhookService;

@@ -1,32 +1,24 @@
 // What Settings > Digest exchanges with the server (the sidebar imports only this file from src/digest): the
 // spreadsheet's digest as every editor may see it (never the webhook's address), and the change of it.
-import type { DigestCadence } from './settings';
+import type { DigestCadence, DigestConfig } from './settings';
 import type { WebhookService } from './webhook';
 
 export type { DigestCadence, WebhookService };
 
 export interface DigestDto {
   /** The spreadsheet's digest, or null when it has none. */
-  digest: {
-    service: WebhookService;
-    /** The webhook as it may be shown ("Slack webhook T0123/B0456"). */
-    label: string;
-    cadence: DigestCadence;
-    /** Weekly: the day (0 = Sunday) and hour, in the spreadsheet's time zone. */
-    weekday: number;
-    hour: number;
-    /** The Sheet Scout account of the editor who set it (their timer posts it), and when. */
-    setBy: string;
-    setAt: number;
-    /** The acting user set it: their timer posts it. */
-    postedByYou: boolean;
-    lastPost: { at: number; rows: number } | null;
-    /** When the next weekly digest is due (null: per run, or waiting for a retry). */
-    nextAt: number | null;
-    /** The last post failed: what the service said, and when it is tried again. */
-    problem: { message: string; since: number; retryAt: number } | null;
-    posts: number;
-  } | null;
+  digest:
+    | (Omit<DigestConfig, 'id'> & {
+        /** The acting user set it: their timer posts it. */
+        postedByYou: boolean;
+        lastPost: { at: number; rows: number } | null;
+        /** When the next weekly digest is due (null: per run, or waiting for a retry). */
+        nextAt: number | null;
+        /** The last post failed: what the service said, and when it is tried again. */
+        problem: { message: string; since: number; retryAt: number } | null;
+        posts: number;
+      })
+    | null;
   timeZone: string;
 }
 
