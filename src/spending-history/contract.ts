@@ -1,6 +1,6 @@
 // What Settings > Spending exchanges with the server (the sidebar imports only this file from src/spending): the
 // spreadsheet's runs that reserved credits in the last 90 days, newest first, and the export of that list to a sheet.
-import type { RunKind } from './history';
+import type { RunKind, SpendingRun } from './history';
 
 export type { RunKind };
 
@@ -12,24 +12,8 @@ export const RUN_KIND_LABELS: Readonly<Record<RunKind, string>> = {
   'new-rows': 'Research on new rows',
 };
 
-export interface SpendingRunDto {
-  id: string;
-  kind: RunKind;
-  /** The Sheet Scout account that started (and pays for) it. */
-  startedBy: string;
-  /** When it started (epoch ms). */
-  at: number;
-  /** The sheet it researched ('' when that sheet was deleted since). */
-  sheetName: string;
-  rows: number;
-  reserved: number;
-  charged: number;
-  givenBack: number;
-  /** Records not settled yet (queued, running, or waiting for the user's answer to a lost create). */
-  open: number;
-  /** Creates whose answer was lost and that were sent again: each may have reserved credits unseen. */
-  unknown: number;
-}
+/** A run as Settings lists it: the history's run, with its sheet by name ('' when that sheet was deleted since). */
+export type SpendingRunDto = Omit<SpendingRun, 'sheetId'> & { sheetName: string };
 
 export interface SpendingHistoryDto {
   runs: SpendingRunDto[];
