@@ -1,10 +1,9 @@
 // Which queued creates an execution sends: those a launch authorised (create-permits.ts; the ledger sheet may have been
 // edited) and that the acting account launched, since a create is paid by the account whose token sends it.
 import type { LedgerEntry } from '../records/ledger';
-import { unauthorised } from '../spending/create-permits';
+import { unauthorised, type CreatePermits } from '../spending/create-permits';
 import type { ClockPort } from '../../ports';
 import type { ResearchClient } from '../ports';
-import type { CreatePermits } from '../spending/create-permits';
 import type { LedgerStore } from '../records/stores';
 
 /** What choosing the queue needs of the job's ports (jobs.ts, JobDeps). */
