@@ -9,6 +9,8 @@ export {
   detectDomainColumn,
   planTargetColumns,
   type Area,
+  type EnrichedColumns,
+  type EnrichedList,
 } from '../enrichment/sheet/layout';
 export { chosenFields, filledColumns } from '../enrichment/job/sheet-choices';
 export { isEmptyOrMark, outcomeCells, type RowOutcome } from '../enrichment/sheet/rows';

@@ -6,9 +6,7 @@
 // after: a run cut short counts too much, never too little, and its rows are not owed again (a row never pays twice;
 // its research is then launched from the Research panel). Another editor's timer fills the rows and leaves them owed.
 import { researchContext, withLock, type Research } from '../research/context';
-import { runLaunch } from '../research/launch/launch';
-import { requestProblem, storageProblem } from '../research/launch/preconditions';
-import { storedCap } from '../research/spending/guard-service';
+import { launchPaidBy, timerLaunchProblem } from '../research/launch/paid-launch';
 import { capCalendar } from '../research/spending/calendar';
 import { isUnreachable, userMessage } from '../api/errors';
 import { myTimers, reserveTimer } from '../scheduler/timer';
@@ -122,8 +120,9 @@ function launchUnderLock(deps: NewRowsDeps, r: Research, sheetId: number, credit
   let launched = 0;
   let refused: string | null = null;
   if (take.length > 0) {
-    const outcome = runLaunch(
-      { ...r.deps, account: research.savedBy },
+    const outcome = launchPaidBy(
+      r,
+      research.savedBy,
       {
         sheetId,
         rows: take,
@@ -133,18 +132,14 @@ function launchUnderLock(deps: NewRowsDeps, r: Research, sheetId: number, credit
         mapping: research.mapping,
         rerun: false,
         again: false,
-        payer: research.savedBy,
         outputHeaders: research.headers,
       },
       {
         deadline: now + budgetMs,
         availableCredits: credits,
         reservationPerTask: research.creditsPerRow,
-        guard: { cap: storedCap(r.document), calendar: capCalendar(r.document), fitToCap: true },
-        canFinish: (plan) =>
-          requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
-          storageProblem(plan.entries, r.deps.grid.cellsInUse()) ??
-          (reserveTimer(r.trigger, 'research')?.blocksSpending ? 'no timer can collect the results' : null),
+        fitToCap: true,
+        canFinish: (plan) => timerLaunchProblem(r, plan),
         // Listed in the spending history as research on new rows, started by the editor who confirmed it.
         run: 'new-rows',
       },

@@ -17,7 +17,7 @@ import { BUSY_MESSAGE } from '../shared/busy';
 import type { NewRowsResearchAnswer, NewRowsResearchRequest } from './contract';
 import type { NewRowsDeps } from './context';
 import { confirmFigures, isConfirmed, limitProblem, type NewRowsResearch } from './research';
-import { readList, readSettings, withSetting, writeList, writeSettings } from './state';
+import { readList, readSettings, withSetting, writeList, writeSettings, type NewRowsSetting } from './state';
 import { newRowsState } from './service';
 
 const refused = (message: string): NewRowsResearchAnswer => ({ ok: false, message });
@@ -70,60 +70,66 @@ export function saveNewRowsResearch(deps: NewRowsDeps, request: NewRowsResearchR
     return { ok: true, message: 'Confirm the cost to save it.', confirm: figures, state: newRowsState(deps) };
   const user = r.deps.client.getUser();
   if (!user.ok) return refused(userMessage(user.error));
+  return withStoredSetting(deps, r, sheet.id, (current, replaceResearch) => {
+    if (!current) return refused('"Keep enriching new rows" was turned off meanwhile: nothing was saved.');
+    const timer = reserveTimer(r.trigger, 'newRows', { ownTimer: true });
+    if (timer?.blocksSpending || timer?.closedPanelsOnly) return refused(`Nothing was saved. ${timer.message}`);
+    r.deps.grid.ensureHeaders(sheet.id, checked.headers);
+    replaceResearch({
+      ...checked,
+      savedBy: user.value.email,
+      confirmedAt: r.context.clock.now(),
+      timer: myTimers(r.trigger)[0] ?? null,
+      lastRun: current.research?.lastRun ?? null,
+    });
+    const note = timer ? ` ${timer.message} New rows are researched when the timer runs.` : '';
+    return {
+      ok: true,
+      message:
+        `Researching the new rows of "${sheet.name}": up to ${figures.creditsPerRow} credits a row, at most ` +
+        `${figures.monthlyLimit} a month, paid by ${user.value.email}.${note}`,
+      confirm: null,
+      state: newRowsState(deps),
+    };
+  });
+}
+
+/**
+ * Runs `act` under the research lock on the sheet's setting as stored now (undefined when it has none), with a way to
+ * replace the setting's research (null: none). A replaced research owes nothing: rows filled before it was saved, or
+ * under an earlier one, are not owed to it.
+ */
+function withStoredSetting(
+  deps: NewRowsDeps,
+  r: Research,
+  sheetId: number,
+  act: (
+    current: NewRowsSetting | undefined,
+    replaceResearch: (research: NewRowsResearch | null) => void,
+  ) => NewRowsResearchAnswer,
+): NewRowsResearchAnswer {
   return withLock(
     r,
     30_000,
     () => refused(BUSY_MESSAGE),
     () => {
       const settings = readSettings(deps.store);
-      const current = settings.find((entry) => entry.sheetId === sheet.id);
-      if (!current) return refused('"Keep enriching new rows" was turned off meanwhile: nothing was saved.');
-      const timer = reserveTimer(r.trigger, 'newRows', { ownTimer: true });
-      if (timer?.blocksSpending || timer?.closedPanelsOnly) return refused(`Nothing was saved. ${timer.message}`);
-      r.deps.grid.ensureHeaders(sheet.id, checked.headers);
-      const research: NewRowsResearch = {
-        ...checked,
-        savedBy: user.value.email,
-        confirmedAt: r.context.clock.now(),
-        timer: myTimers(r.trigger)[0] ?? null,
-        lastRun: current.research?.lastRun ?? null,
-      };
-      writeSettings(deps.store, withSetting(settings, sheet.id, { ...current, research, owed: 0 }));
-      clearOwed(deps, sheet.id);
-      const note = timer ? ` ${timer.message} New rows are researched when the timer runs.` : '';
-      return {
-        ok: true,
-        message:
-          `Researching the new rows of "${sheet.name}": up to ${figures.creditsPerRow} credits a row, at most ` +
-          `${figures.monthlyLimit} a month, paid by ${user.value.email}.${note}`,
-        confirm: null,
-        state: newRowsState(deps),
-      };
+      const current = settings.find((entry) => entry.sheetId === sheetId);
+      return act(current, (research) => {
+        if (current) writeSettings(deps.store, withSetting(settings, sheetId, { ...current, research, owed: 0 }));
+        const list = readList(deps.records, sheetId);
+        if (list && list.owed.size > 0) writeList(deps.records, sheetId, { ...list, owed: new Map() });
+      });
     },
   );
-}
-
-/** Rows filled before research was saved (or under an earlier one) are not owed to it. */
-function clearOwed(deps: NewRowsDeps, sheetId: number): void {
-  const list = readList(deps.records, sheetId);
-  if (list && list.owed.size > 0) writeList(deps.records, sheetId, { ...list, owed: new Map() });
 }
 
 /** Stops research on the active sheet's new rows (the rows keep being filled). */
 export function stopNewRowsResearch(deps: NewRowsDeps): NewRowsResearchAnswer {
   const { sheet } = deps.sheets.active();
-  const r = researchContext();
-  return withLock(
-    r,
-    30_000,
-    () => refused(BUSY_MESSAGE),
-    () => {
-      const settings = readSettings(deps.store);
-      const current = settings.find((entry) => entry.sheetId === sheet.id);
-      if (!current?.research) return refused('Research on new rows is not on for this sheet.');
-      writeSettings(deps.store, withSetting(settings, sheet.id, { ...current, research: null, owed: 0 }));
-      clearOwed(deps, sheet.id);
-      return { ok: true, message: 'Stopped researching new rows.', confirm: null, state: newRowsState(deps) };
-    },
-  );
+  return withStoredSetting(deps, researchContext(), sheet.id, (current, replaceResearch) => {
+    if (!current?.research) return refused('Research on new rows is not on for this sheet.');
+    replaceResearch(null);
+    return { ok: true, message: 'Stopped researching new rows.', confirm: null, state: newRowsState(deps) };
+  });
 }

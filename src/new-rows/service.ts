@@ -11,6 +11,7 @@ import {
   filledColumns,
   normalizeHeader,
   planTargetColumns,
+  type EnrichedColumns,
   type EnrichSheet,
 } from './enrichment-port';
 import { profileFieldByKey, type ProfileField } from '../companies/profile-fields';
@@ -37,11 +38,7 @@ const OTHER_EDITOR_TIMER =
   "Runs on the timer another editor's Sheet Scout keeps in this spreadsheet (their lookups, 0 credits).";
 
 /** What a sheet was enriched with: its domain column and the field columns finished jobs filled, or why none. */
-export interface EnrichedSetup {
-  domainColumn: number;
-  domainHeader: string;
-  fields: string[];
-  headers: string[];
+export interface EnrichedSetup extends EnrichedColumns {
   values: unknown[][];
 }
 
@@ -156,13 +153,11 @@ export function changeNewRows(deps: NewRowsDeps, request: NewRowsRequest): NewRo
     const known = countRows(setup.values, setup.domainColumn);
     writeList(deps.records, sheet.id, { known, waiting: new Map(), owed: new Map() });
     const now = deps.clock.now();
+    const { values: _read, ...columns } = setup;
     const next = withSetting(settings, sheet.id, {
       sheetId: sheet.id,
       sheetName: sheet.name,
-      domainColumn: setup.domainColumn,
-      domainHeader: setup.domainHeader,
-      fields: setup.fields,
-      headers: setup.headers,
+      ...columns,
       since: now,
       digest: digestOf(known),
       waiting: 0,

@@ -10,6 +10,7 @@ import { readChunkedJson, removeChunked, writeChunked } from '../shared/storage/
 import { countsFromRecord, countsToRecord, type RowCounts } from './rows';
 import type { NewRowsCheck, NewRowsProblem } from './contract';
 import type { MonthSpend, NewRowsResearch } from './research';
+import type { EnrichedList } from './enrichment-port';
 
 const SETTINGS_KEY = 'sheetscout.newRows.sheets';
 /** When the timer last checked the sheets (all of a document's sheets are checked in one run). */
@@ -20,14 +21,7 @@ const LIST_KEY_PREFIX = 'sheetscout.newRows.list.';
 /** Per sheet: what research on its new rows reserved this month (kept when it is turned off and on again). */
 const SPENT_KEY_PREFIX = 'sheetscout.newRows.spent.';
 
-export interface NewRowsSetting {
-  sheetId: number;
-  sheetName: string;
-  domainColumn: number;
-  domainHeader: string;
-  /** Profile field keys and the headers of their columns, in the same order. */
-  fields: string[];
-  headers: string[];
+export interface NewRowsSetting extends EnrichedList {
   /** When it was turned on. */
   since: number;
   /** digestOf the list as last counted (rows.ts). */

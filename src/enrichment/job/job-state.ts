@@ -6,6 +6,7 @@
 // from another panel never rewrites the record under a running execution: it leaves a stop mark that the record is
 // read with, and that the execution holding the job honours at its next save.
 import type { KeyValueStore } from '../../ports';
+import type { EnrichedList } from '../sheet/layout';
 import { CHUNK_BYTES, readChunked, removeChunked, utf8Bytes, writeChunked } from '../../shared/storage/chunked-store';
 
 export type JobStatus = 'running' | 'paused' | 'done' | 'cancelled';
@@ -54,18 +55,12 @@ export interface JobWake {
   at: number;
 }
 
-export interface EnrichJob {
+export interface EnrichJob extends EnrichedList {
   v: 2;
   id: string;
   status: JobStatus;
   /** Why the job is paused (a short actionable sentence), or a note on how it ended. */
   message: string | null;
-  sheetId: number;
-  sheetName: string;
-  domainColumn: number;
-  domainHeader: string;
-  fields: string[];
-  headers: string[];
   /** Where each field's column was when the job started (1-based), and whether the job added it. */
   columns: number[];
   added: boolean[];

@@ -5,6 +5,24 @@ import { parseDomain } from '../../shared/domain/domain';
 import type { ProfileField } from '../../companies/profile-fields';
 import { columnLetter } from '../../shared/a1';
 
+/**
+ * The columns an enrichment of a list fills, as they were when it was started or saved: the domain column (1-based)
+ * and its header, and the profile field keys with the headers of their columns, in the same order. A job and "Keep
+ * enriching new rows" both keep them and find them again by header (locateColumns).
+ */
+export interface EnrichedColumns {
+  domainColumn: number;
+  domainHeader: string;
+  fields: string[];
+  headers: string[];
+}
+
+/** An enriched list's columns on its sheet, which is named as it was when they were kept. */
+export interface EnrichedList extends EnrichedColumns {
+  sheetId: number;
+  sheetName: string;
+}
+
 /** A rectangle of the sheet, 1-based. */
 export interface Area {
   row: number;

@@ -5,16 +5,14 @@ import { researchContext, withLock, type Research } from '../context';
 import type { LaunchResponse, ResearchContextDto } from '../contract';
 import { userMessage } from '../../api/errors';
 import { counted, reservationFor } from '../spending/depth';
-import { runLaunch, type LaunchOutcome, type LaunchPlan } from './launch';
+import type { LaunchOutcome, LaunchPlan } from './launch';
+import { launchPaidBy, roomProblem } from './paid-launch';
 import { isPending } from '../records/ledger';
 import { jsonSchemaProblems } from '../brief/json-schema-check';
 import { resolveOutput, type LaunchRequest } from './launch-request';
 import { readRecord, writeRecord } from '../../shared/storage/record-sheet';
 import { removeTimerIfIdle, reserveTimer } from '../../scheduler/timer';
-import { requestProblem, storageProblem } from './preconditions';
 import { BUSY_MESSAGE } from '../../shared/busy';
-import { storedCap } from '../spending/guard-service';
-import { capCalendar } from '../spending/calendar';
 
 const PANEL_STATE_KEY = 'sheetscout.research.panel';
 export const LAUNCH_BUDGET_MS = 4 * 60 * 1000;
@@ -71,8 +69,9 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
     30000,
     () => refusedLaunch([BUSY_MESSAGE]),
     () => {
-      const outcome = runLaunch(
-        { ...r.deps, account: user.value.email },
+      const outcome = launchPaidBy(
+        r,
+        user.value.email,
         {
           sheetId: request.sheetId,
           rows,
@@ -83,18 +82,13 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           rerun: request.rerun === true,
           again: request.again === true,
           outputHeaders: output.headers,
-          payer: user.value.email,
           replacing: request.replacing ?? [],
         },
         {
           deadline: r.context.clock.now() + LAUNCH_BUDGET_MS,
           availableCredits: user.value.available_credits,
           reservationPerTask: reservationFor(request.depth),
-          guard: {
-            cap: storedCap(r.document),
-            calendar: capCalendar(r.document),
-            fitToCap: request.fitToCap === true,
-          },
+          fitToCap: request.fitToCap === true,
           canFinish: (plan) => launchPreconditions(r, plan, (text) => (notice = text)),
           run: 'launch',
         },
@@ -128,9 +122,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
  * organization's). The refusal message, or null.
  */
 function launchPreconditions(r: Research, plan: LaunchPlan, noted: (notice: string) => void): string | null {
-  const problem =
-    requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
-    storageProblem(plan.entries, r.deps.grid.cellsInUse());
+  const problem = roomProblem(r, plan);
   if (problem) return problem;
   const timer = reserveTimer(r.trigger, 'research', { ownTimer: true });
   if (timer?.blocksSpending) return `Nothing was sent: ${timer.message}`;

@@ -9,10 +9,11 @@ import type { JobDeps } from '../polling/jobs';
 import { readLaunchSheet } from './launch-sheet';
 import { planLaunch, type LaunchPlan, type LaunchPlanInput } from './plan';
 import { launchProblem, type LaunchChecks } from './preconditions';
-import { spendLaunch } from './spend';
+import { spendLaunch, type PayingDeps } from './spend';
 
 export type { LaunchPlan, LaunchPlanInput } from './plan';
 export type { LaunchGuard } from './preconditions';
+export type { PayingDeps } from './spend';
 
 export interface LaunchOutcome {
   plan: LaunchPlan;
@@ -61,20 +62,20 @@ function questionOf(
  * queued for the poll trigger) and writes each row's status.
  */
 export function runLaunch(
-  deps: JobDeps,
+  deps: PayingDeps,
   input: LaunchPlanInput,
   options: LaunchChecks & {
     deadline: number;
     /**
      * Why the launch runs: the kind of run it is listed as in the spending history (Settings > Spending), started by
-     * the account that pays (`input.payer`). Every caller that reserves credits says so: 'launch' (the panel), 'watch',
+     * the account that pays (`deps.account`). Every caller that reserves credits says so: 'launch' (the panel), 'watch',
      * 'new-rows' (research on new rows).
      */
     run: RunKind;
   },
 ): LaunchOutcome {
   const sheet = readLaunchSheet(deps, input);
-  const plan = planLaunch(sheet, input, deps.newId);
+  const plan = planLaunch(sheet, input, deps.account, deps.newId);
   if (plan.errors.length > 0)
     return { plan, entries: [], refused: plan.errors.join('\n'), overCap: [], question: null };
   let launched = { entries: [] as LedgerEntry[], overCap: [] as number[] };

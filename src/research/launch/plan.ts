@@ -21,8 +21,6 @@ export interface LaunchPlanInput {
   rerun: boolean;
   /** Research again rows whose earlier task finished with a result in the row (the user confirmed the cost). */
   again: boolean;
-  /** The account this launch is paid from (its Sheet Scout e-mail address). */
-  payer: string;
   /**
    * With `rerun`: the accounts whose running tasks the user agreed to take off their rows (asked first, naming them;
    * '' for tasks whose launcher is not known). Another account's running task not named here is not touched.
@@ -126,8 +124,11 @@ const emptyPlan = (errors: string[] = []): LaunchPlan => ({
   rowsToTag: [],
 });
 
-/** Builds the records of a launch from what was read of the sheet (nothing is read, sent or written). */
-export function planLaunch(sheet: LaunchSheet, input: LaunchPlanInput, newId: () => string): LaunchPlan {
+/**
+ * Builds the records of a launch paid from the account `payer` (its Sheet Scout e-mail address) from what was read of
+ * the sheet (nothing is read, sent or written).
+ */
+export function planLaunch(sheet: LaunchSheet, input: LaunchPlanInput, payer: string, newId: () => string): LaunchPlan {
   if (sheet.errors.length > 0) return emptyPlan(sheet.errors);
   if (sheet.rows.length === 0) return emptyPlan(['Select one or more data rows (below the header row)']);
   const plan = emptyPlan();
@@ -151,7 +152,7 @@ export function planLaunch(sheet: LaunchSheet, input: LaunchPlanInput, newId: ()
         plan.skippedRunning.push(row);
         return;
       }
-      const unanswered = unansweredLauncher(sheet.launchers, input.payer, input.replacing ?? [], active);
+      const unanswered = unansweredLauncher(sheet.launchers, payer, input.replacing ?? [], active);
       if (unanswered !== undefined) {
         plan.othersRunning.push({ row, launchedBy: unanswered });
         return;

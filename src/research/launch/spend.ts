@@ -23,9 +23,12 @@ function tagPlannedRows(deps: JobDeps, sheet: LaunchSheet, plan: LaunchPlan): vo
   for (const entry of plan.entries) entry.row.rowId = ids.get(entry.row.rowHint) ?? null;
 }
 
+/** A launch's dependencies: the launching account (`account`) is the one it is paid from. */
+export type PayingDeps = JobDeps & { account: string };
+
 /** Spends the launch (see the file's header); returns its records as they are after the creates. */
 export function spendLaunch(
-  deps: JobDeps,
+  deps: PayingDeps,
   sheet: LaunchSheet,
   plan: LaunchPlan,
   input: LaunchPlanInput,
@@ -37,9 +40,9 @@ export function spendLaunch(
   // The launch authorises one create per record (create-permits.ts), paid from its account; its records name its run
   // in the spending history (who started it, why and when).
   const launch = deps.newId();
-  const started = { kind: run, startedBy: input.payer, at: deps.clock.now() };
+  const started = { kind: run, startedBy: deps.account, at: deps.clock.now() };
   plan.entries = plan.entries.map((entry) => ({ ...entry, launch, run: started }));
-  deps.permits.grant(launch, plan.entries, input.payer);
+  deps.permits.grant(launch, plan.entries, deps.account);
   deps.ledger.save([...plan.superseded, ...plan.entries]);
   deps.ledger.save(writeRows(deps, plan.entries, new Map()));
   createQueued(deps, deadline);

@@ -6,11 +6,9 @@
 import { researchContext, withLock, type Research } from '../context';
 import { isUnreachable, userMessage } from '../../api/errors';
 import { counted, reservationFor } from '../spending/depth';
-import { runLaunch } from '../launch/launch';
+import { launchPaidBy, timerLaunchProblem } from '../launch/paid-launch';
 import { keyColumn, keyString } from '../rows/row-locator';
-import { requestProblem, storageProblem } from '../launch/preconditions';
-import { storedCap } from '../spending/guard-service';
-import { capCalendar, spreadsheetCalendar } from '../spending/calendar';
+import { spreadsheetCalendar } from '../spending/calendar';
 import {
   confirmationProblem,
   readConfirmation,
@@ -24,7 +22,7 @@ import {
 } from './watch';
 import { nextRun } from '../../enrichment/refresh/schedule';
 import { localTime } from '../../enrichment/refresh/schedule-service';
-import { isPending, myTimers, reserveTimer } from '../../scheduler/timer';
+import { isPending, myTimers } from '../../scheduler/timer';
 import { formatInSpreadsheetZone } from '../../platform/spreadsheet';
 
 /** A watch run's launch may take this long in the timer's slice (the rest stays queued for the ticks). */
@@ -80,8 +78,9 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
   if (user.value.email !== watch.savedBy)
     return `Not started: the watch is paid from ${watch.savedBy}, who saved it, and this timer's token is ${user.value.email}'s`;
   const fields = (watch.mapping.fields ?? []).map((field) => field.header);
-  const outcome = runLaunch(
-    { ...r.deps, account: user.value.email },
+  const outcome = launchPaidBy(
+    r,
+    user.value.email,
     {
       sheetId: watch.sheetId,
       rows,
@@ -91,7 +90,6 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
       mapping: watch.mapping,
       rerun: false,
       again: true,
-      payer: user.value.email,
       watch: { id: watch.id, run: run.n, signalsHeader: SIGNALS_HEADER, day: spreadsheetCalendar().day(run.at) },
       // Columns the user deleted since are made again: the run's values and signals need them.
       outputHeaders: [watch.mapping.statusHeader, ...fields, SIGNALS_HEADER],
@@ -100,11 +98,8 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
       deadline,
       availableCredits: user.value.available_credits,
       reservationPerTask: reservationFor(watch.depth),
-      guard: { cap: storedCap(r.document), calendar: capCalendar(r.document), fitToCap: false },
-      canFinish: (plan) =>
-        requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
-        storageProblem(plan.entries, r.deps.grid.cellsInUse()) ??
-        (reserveTimer(r.trigger, 'research')?.blocksSpending ? 'no timer can collect the results' : null),
+      fitToCap: false,
+      canFinish: (plan) => timerLaunchProblem(r, plan),
       run: 'watch',
     },
   );

@@ -5,8 +5,7 @@ import { MemoryStore } from '../../fakes/ports';
 import { documentCreatePermits } from '../../../src/research/spending/create-permits';
 import type { Result } from '../../../src/api/errors';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../../../src/api/types';
-import type { JobDeps } from '../../../src/research/polling/jobs';
-import type { LaunchPlanInput } from '../../../src/research/launch/launch';
+import type { LaunchPlanInput, PayingDeps } from '../../../src/research/launch/launch';
 import type { OutputMapping } from '../../../src/research/records/ledger';
 import type { CellWrite, GridPort, ResearchClient } from '../../../src/research/ports';
 import { LedgerStore, ReportStore } from '../../../src/research/records/stores';
@@ -338,7 +337,7 @@ export function jobWorld(clock = new ManualClock(), idPrefix = 'id') {
   const newId = idMaker(idPrefix);
   // The document's properties, where launches keep their authorisations (create-permits.ts).
   const permits = documentCreatePermits(new MemoryStore());
-  const deps = (): JobDeps => ({
+  const deps = (): PayingDeps => ({
     client: service,
     grid,
     permits,
@@ -346,6 +345,7 @@ export function jobWorld(clock = new ManualClock(), idPrefix = 'id') {
     reports: new ReportStore(reportTable),
     clock,
     newId,
+    account: PAYER,
   });
   return { clock, grid, service, ledgerTable, reportTable, deps };
 }
@@ -369,7 +369,6 @@ export function launchInput(
     mapping,
     rerun: false,
     again: false,
-    payer: PAYER,
     ...overrides,
   };
 }

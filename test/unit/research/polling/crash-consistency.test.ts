@@ -3,12 +3,12 @@
 // (kept in the document's properties, killable too) lists each run with the credits the service's tasks moved.
 import { MemoryStore } from '../../../fakes/ports';
 import { documentCreatePermits } from '../../../../src/research/spending/create-permits';
-import { runLaunch } from '../../../../src/research/launch/launch';
+import { runLaunch, type PayingDeps } from '../../../../src/research/launch/launch';
 import { runTick } from '../../../../src/research/polling/tick';
-import { sendUnconfirmedAnyway, unconfirmedOf, type JobDeps } from '../../../../src/research/polling/jobs';
+import { sendUnconfirmedAnyway, unconfirmedOf } from '../../../../src/research/polling/jobs';
 import type { OutputMapping } from '../../../../src/research/records/ledger';
 import { LedgerStore, ReportStore } from '../../../../src/research/records/stores';
-import { FakeGrid, FakeService, FakeTable, idMaker, launchInput } from '../fakes';
+import { FakeGrid, FakeService, FakeTable, idMaker, launchInput, PAYER } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';
 import { recordingHistory, runId, SpendingHistory } from '../../../../src/spending-history/history';
 
@@ -74,7 +74,7 @@ function historyAgainstService(w: ReturnType<typeof world>): Array<{ listed: unk
     });
 }
 
-function deps(w: ReturnType<typeof world>, budget: { left: number } | null): JobDeps {
+function deps(w: ReturnType<typeof world>, budget: { left: number } | null): PayingDeps {
   const wrap = <T extends object>(t: T) => (budget ? killable(t, budget) : t);
   const now = () => w.clock.now();
   return {
@@ -85,6 +85,7 @@ function deps(w: ReturnType<typeof world>, budget: { left: number } | null): Job
     reports: new ReportStore(wrap(w.reports)),
     clock: w.clock,
     newId: w.newId,
+    account: PAYER,
   };
 }
 

@@ -1,12 +1,7 @@
 import { MemoryStore } from '../../../fakes/ports';
 import { documentCreatePermits } from '../../../../src/research/spending/create-permits';
-import {
-  recheckUnconfirmed,
-  sendUnconfirmedAnyway,
-  unconfirmedOf,
-  type JobDeps,
-} from '../../../../src/research/polling/jobs';
-import { runLaunch, type LaunchPlanInput } from '../../../../src/research/launch/launch';
+import { recheckUnconfirmed, sendUnconfirmedAnyway, unconfirmedOf } from '../../../../src/research/polling/jobs';
+import { runLaunch, type LaunchPlanInput, type PayingDeps } from '../../../../src/research/launch/launch';
 import { runTick } from '../../../../src/research/polling/tick';
 import type { OutputMapping } from '../../../../src/research/records/ledger';
 import { LedgerStore, ReportStore } from '../../../../src/research/records/stores';
@@ -29,7 +24,7 @@ function setup(rows: string[][] = [['Acme'], ['Globex'], ['Initech']]) {
   const service = new FakeService(clock);
   const ledgerTable = new FakeTable();
   const reportTable = new FakeTable();
-  const deps: JobDeps = {
+  const deps: PayingDeps = {
     client: service,
     grid,
     permits: documentCreatePermits(new MemoryStore()),
@@ -37,6 +32,7 @@ function setup(rows: string[][] = [['Acme'], ['Globex'], ['Initech']]) {
     reports: new ReportStore(reportTable),
     clock,
     newId: idMaker('r'),
+    account: PAYER,
   };
   return { clock, grid, service, deps, ledgerTable, reportTable };
 }
@@ -51,7 +47,6 @@ function input(overrides: Partial<LaunchPlanInput> = {}): LaunchPlanInput {
     mapping: reportMapping,
     rerun: false,
     again: false,
-    payer: PAYER,
     ...overrides,
   };
 }
@@ -64,7 +59,7 @@ const launchOptions = (clock: ManualClock) => ({
 });
 
 /** Fresh stores over the same tables, as a new execution would have. */
-function reopen(deps: JobDeps, ledgerTable: FakeTable, reportTable: FakeTable): JobDeps {
+function reopen(deps: PayingDeps, ledgerTable: FakeTable, reportTable: FakeTable): PayingDeps {
   return { ...deps, ledger: new LedgerStore(ledgerTable), reports: new ReportStore(reportTable) };
 }
 
@@ -119,9 +114,9 @@ describe('research jobs', () => {
     runLaunch(s.deps, input({ rows: [2, 3] }), launchOptions(s.clock));
     const ben = (overrides: Partial<LaunchPlanInput>) =>
       runLaunch(
-        // Ben's panel launches as Ben (launch-service passes the account it read).
+        // Ben's panel launches as Ben, paid from his account (launch-service passes the account it read).
         { ...reopen(s.deps, s.ledgerTable, s.reportTable), account: 'ben@example.com' },
-        input({ rows: [2, 3], rerun: true, payer: 'ben@example.com', ...overrides }),
+        input({ rows: [2, 3], rerun: true, ...overrides }),
         launchOptions(s.clock),
       );
     const asked = ben({});

@@ -34,7 +34,6 @@ describe('ledger records', () => {
         mapping,
         rerun: false,
         again: false,
-        payer: 'ana@example.com',
       },
       { deadline: clock.now() + 60_000, availableCredits: null, reservationPerTask: 10, run: 'launch' },
     );
