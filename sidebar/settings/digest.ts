@@ -7,10 +7,10 @@ import { SANDBOX_WEBHOOK_HINT, type DigestAnswer, type DigestDto } from '../../s
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { inSpreadsheetZone } from '../ui/spreadsheet-time';
+import { selfLoadingSection } from './self-loading';
 
 const section = h('section', { id: 'digest' });
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-let loaded = false;
 let shown: DigestDto | null = null;
 let editing = false;
 let sandbox = false;
@@ -150,16 +150,14 @@ async function act(call: () => Promise<DigestAnswer>): Promise<void> {
   }
 }
 
+const loadedSection = selfLoadingSection(section, {
+  load: () => server.getDigest(),
+  render,
+  failed: (text) => render(null, { kind: 'error', text }),
+});
+
 /** The section (loads its state the first time it is shown); `local`: the service is the playground's sandbox. */
 export function digestSection(local: boolean): HTMLElement {
   sandbox = local;
-  if (!loaded) {
-    loaded = true;
-    render(null);
-    server.getDigest().then(
-      (state) => render(state),
-      (error) => render(null, { kind: 'error', text: errorText(error) }),
-    );
-  }
-  return section;
+  return loadedSection();
 }

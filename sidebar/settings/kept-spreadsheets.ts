@@ -3,12 +3,12 @@
 // enrichment running) and when its next run is due, linked. One element kept across the panel's re-renders; it loads
 // its own state.
 import type { KeptSpreadsheets } from '../../src/account/contract';
-import { errorText, server } from '../bridge';
+import { server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { inSpreadsheetZone } from '../ui/spreadsheet-time';
+import { selfLoadingSection } from './self-loading';
 
 const section = h('section', { id: 'kept-spreadsheets' });
-let loaded = false;
 
 function entry(spreadsheet: KeptSpreadsheets['spreadsheets'][number], timeZone: string): HTMLElement {
   const name = /^https:\/\//.test(spreadsheet.url)
@@ -49,14 +49,8 @@ function render(kept: KeptSpreadsheets | null, problem?: string): void {
 }
 
 /** The section (loads its state the first time it is shown). */
-export function keptSpreadsheetsSection(): HTMLElement {
-  if (!loaded) {
-    loaded = true;
-    render(null);
-    server.getKeptSpreadsheets().then(
-      (kept) => render(kept),
-      (error) => render(null, errorText(error)),
-    );
-  }
-  return section;
-}
+export const keptSpreadsheetsSection = selfLoadingSection(section, {
+  load: () => server.getKeptSpreadsheets(),
+  render,
+  failed: (problem) => render(null, problem),
+});

@@ -5,9 +5,9 @@
 import type { AccountKind, BudgetStatus } from '../../src/account/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
+import { selfLoadingSection } from './self-loading';
 
 const section = h('section', { id: 'request-budget' });
-let loaded = false;
 
 function render(status: BudgetStatus | null, problem?: string): void {
   const select = h(
@@ -59,14 +59,8 @@ async function choose(kind: AccountKind): Promise<void> {
 }
 
 /** The section (loads its state the first time it is shown). */
-export function requestBudgetSection(): HTMLElement {
-  if (!loaded) {
-    loaded = true;
-    render(null);
-    server.getRequestBudget().then(
-      (status) => render(status),
-      (error) => render(null, errorText(error)),
-    );
-  }
-  return section;
-}
+export const requestBudgetSection = selfLoadingSection(section, {
+  load: () => server.getRequestBudget(),
+  render,
+  failed: (problem) => render(null, problem),
+});

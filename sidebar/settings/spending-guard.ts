@@ -5,9 +5,9 @@
 import type { SpendingGuardDto } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
+import { selfLoadingSection } from './self-loading';
 
 const section = h('section', { id: 'spending-guard' });
-let loaded = false;
 let shown: SpendingGuardDto | null = null;
 
 /** A whole number typed in a cap field, null for blank, NaN for anything else (the server explains). */
@@ -71,14 +71,8 @@ async function save(daily: number | null, monthly: number | null): Promise<void>
 }
 
 /** The section (loads its state the first time it is shown). */
-export function spendingGuardSection(): HTMLElement {
-  if (!loaded) {
-    loaded = true;
-    render(null);
-    server.getSpendingGuard().then(
-      (guard) => render(guard),
-      (error) => render(null, { kind: 'error', text: errorText(error) }),
-    );
-  }
-  return section;
-}
+export const spendingGuardSection = selfLoadingSection(section, {
+  load: () => server.getSpendingGuard(),
+  render,
+  failed: (text) => render(null, { kind: 'error', text }),
+});

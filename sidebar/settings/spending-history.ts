@@ -7,11 +7,11 @@ import { EXPORT_SHEET, RUN_KIND_LABELS, type SpendingHistoryDto } from '../../sr
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { inSpreadsheetZone } from '../ui/spreadsheet-time';
+import { selfLoadingSection } from './self-loading';
 
 const section = h('section', { id: 'spending-history' });
 /** Runs listed at first; "Show all" lists the rest. */
 const FIRST_RUNS = 10;
-let loaded = false;
 let showAll = false;
 let shown: SpendingHistoryDto | null = null;
 let exportName = EXPORT_SHEET;
@@ -100,14 +100,8 @@ async function exportTo(replace: boolean): Promise<void> {
 }
 
 /** The section (loads its state the first time it is shown). */
-export function spendingHistorySection(): HTMLElement {
-  if (!loaded) {
-    loaded = true;
-    render(null);
-    server.getSpendingHistory().then(
-      (history) => render(history),
-      (error) => render(null, { kind: 'error', text: errorText(error) }),
-    );
-  }
-  return section;
-}
+export const spendingHistorySection = selfLoadingSection(section, {
+  load: () => server.getSpendingHistory(),
+  render,
+  failed: (text) => render(null, { kind: 'error', text }),
+});
