@@ -10,6 +10,8 @@
 import type { SpendingRun } from '../spending-history/history';
 import { RUN_KIND_LABELS } from '../spending-history/contract';
 import type { WebhookService } from './webhook';
+import type { SignalItem } from './outbox';
+import type { LoggedChange } from '../enrichment/refresh/change-log';
 
 export const DIGEST_CHARS = 3_500;
 const LINE_CHARS = 280;
@@ -17,25 +19,8 @@ const VALUE_CHARS = 60;
 /** Runs listed one by one; the rest are summed on one line. */
 const RUNS_LISTED = 5;
 
-/** A watched row's signals, as written into its Signals cell. */
-export interface SignalItem {
-  sheetId: number;
-  /** The row's key values ("acme.com"). */
-  label: string;
-  text: string;
-  /** The watch run ("<watch id>:<run>"): a row's signals of one run are listed once. */
-  ref: string;
-}
-
-/** One cell a refresh changed (src/enrichment/change-log.ts). */
-export interface RefreshChange {
-  sheetId: number;
-  domain: string;
-  occurrence: number;
-  header: string;
-  before: string;
-  after: string;
-}
+/** One cell a refresh changed, as its change log keeps it (when it changed aside). */
+export type RefreshChange = Omit<LoggedChange, 'at'>;
 
 /** A run of the spending history started in the period, as the digest sums it up. */
 export type RunCost = Omit<SpendingRun, 'id' | 'unknown'>;

@@ -6,9 +6,18 @@
 // signal written twice (a tick killed between its sheet write and the ledger's) is listed once by the digest (its run
 // and row are the same). Pure over a TablePort.
 import type { TablePort } from '../ports';
-import type { SignalItem } from './compose';
 
 export const OUTBOX_HEADERS = ['at', 'sheet_id', 'label', 'text', 'ref'];
+
+/** A watched row's signals, as written into its Signals cell. */
+export interface SignalItem {
+  sheetId: number;
+  /** The row's key values ("acme.com"). */
+  label: string;
+  text: string;
+  /** The watch run ("<watch id>:<run>"): a row's signals of one run are listed once. */
+  ref: string;
+}
 
 export interface DigestOutboxPort {
   /** Keeps signals for the next digest (nothing when the spreadsheet has no digest). */

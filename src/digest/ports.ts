@@ -5,7 +5,8 @@
 import type { ClockPort, HttpPort, KeyValueStore, LockPort } from '../ports';
 import type { TimerDeps } from '../scheduler/timer';
 import type { LocalTime } from '../enrichment/refresh/schedule';
-import type { RefreshChange, RunCost, SignalItem } from './compose';
+import type { RefreshChange, RunCost } from './compose';
+import type { SignalItem } from './outbox';
 
 export interface DigestPorts {
   document: KeyValueStore;

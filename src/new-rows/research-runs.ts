@@ -5,11 +5,11 @@
 // are counted before anything is sent (every row at its full reservation) and brought down to what was launched
 // after: a run cut short counts too much, never too little, and its rows are not owed again (a row never pays twice;
 // its research is then launched from the Research panel). Another editor's timer fills the rows and leaves them owed.
-import { researchContext, withLock, type Research } from '../research/context';
+import { researchContext, restoreSaversTimer, withLock, type Research } from '../research/context';
 import { launchPaidBy, timerLaunchProblem } from '../research/launch/paid-launch';
 import { capCalendar } from '../research/spending/calendar';
 import { isUnreachable, userMessage } from '../api/errors';
-import { myTimers, reserveTimer } from '../scheduler/timer';
+import { myTimers } from '../scheduler/timer';
 import { formatInSpreadsheetZone } from '../platform/spreadsheet';
 import { locateColumns } from './enrichment-port';
 import { domainText, type RowCounts } from './rows';
@@ -162,32 +162,24 @@ export function restoreResearchTimer(deps: NewRowsDeps): string | null {
   const orphaned = readSettings(deps.store).filter(
     (setting) => setting.research && !(setting.research.timer && mine.includes(setting.research.timer)),
   );
-  if (orphaned.length === 0) return null;
-  const r = researchContext();
-  const user = r.deps.client.getUser();
-  if (!user.ok) return null;
-  const own = new Set(
-    orphaned.filter((setting) => setting.research?.savedBy === user.value.email).map((setting) => setting.sheetId),
-  );
-  if (own.size === 0) return null;
-  return withLock(
-    r,
-    1000,
-    () => null,
-    () => {
-      const problem = reserveTimer(r.trigger, 'newRows', { ownTimer: true });
-      const timer = myTimers(r.trigger)[0] ?? null;
+  const problem = restoreSaversTimer(
+    () => researchContext(),
+    'newRows',
+    orphaned,
+    (setting) => setting.research?.savedBy,
+    (own, timer) => {
+      const sheets = new Set(own.map((setting) => setting.sheetId));
       writeSettings(
         deps.store,
         readSettings(deps.store).map((setting) =>
-          own.has(setting.sheetId) && setting.research
+          sheets.has(setting.sheetId) && setting.research
             ? { ...setting, research: { ...setting.research, timer } }
             : setting,
         ),
       );
-      return problem?.message ?? null;
     },
   );
+  return problem?.message ?? null;
 }
 
 const capLeftOut = (rows: number[]) =>

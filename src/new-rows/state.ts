@@ -6,7 +6,7 @@
 // for the service (since when) and the rows filled but not yet researched (about 20 characters a row: a 10,000-row
 // list does not belong in the 500 KB of properties every feature shares). Pure over the stores.
 import type { KeyValueStore } from '../ports';
-import { readChunkedJson, removeChunked, writeChunked } from '../shared/storage/chunked-store';
+import { readChunkedList, writeChunkedList } from '../shared/storage/chunked-store';
 import { countsFromRecord, countsToRecord, type RowCounts } from './rows';
 import type { NewRowsCheck, NewRowsProblem } from './contract';
 import type { MonthSpend, NewRowsResearch } from './research';
@@ -48,13 +48,11 @@ export interface ListRecord {
 }
 
 export function readSettings(store: KeyValueStore): NewRowsSetting[] {
-  const parsed = readChunkedJson(store, SETTINGS_KEY);
-  return Array.isArray(parsed) ? (parsed as NewRowsSetting[]) : [];
+  return readChunkedList<NewRowsSetting>(store, SETTINGS_KEY);
 }
 
 export function writeSettings(store: KeyValueStore, settings: NewRowsSetting[]): void {
-  if (settings.length === 0) removeChunked(store, SETTINGS_KEY);
-  else writeChunked(store, SETTINGS_KEY, JSON.stringify(settings));
+  writeChunkedList(store, SETTINGS_KEY, settings);
 }
 
 /** The settings with one sheet's replaced (or added, or removed with null). */

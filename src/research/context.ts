@@ -1,6 +1,6 @@
 // Builds the research ports for one execution (the active spreadsheet's grid, the hidden ledger and reports, the
-// user's client, the shared timer) and the two steps every research entry point shares: work under the document
-// lock, and one polling tick that keeps the timer armed while tasks are pending.
+// user's client, the shared timer) and the steps research entry points share: work under the document lock, one
+// polling tick that keeps the timer armed while tasks are pending, and the payer's timer made again when it is gone.
 import { appContext, type AppContext } from '../platform/app-context';
 import type { KeyValueStore, LockPort } from '../ports';
 import { runTick } from './polling/tick';
@@ -12,7 +12,15 @@ import { LEDGER_HEADERS } from './records/ledger';
 import { SheetGrid } from '../platform/sheets/research';
 import { HiddenTable } from '../platform/sheets/hidden-table';
 import { LedgerStore, ReportStore, type LedgerView } from './records/stores';
-import { recordTick, removeTimerIfIdle, reserveTimer, type TimerDeps } from '../scheduler/timer';
+import {
+  myTimers,
+  recordTick,
+  removeTimerIfIdle,
+  reserveTimer,
+  type TimerDeps,
+  type TimerProblem,
+} from '../scheduler/timer';
+import type { TimerFeature } from '../scheduler/features';
 import { appsScriptTimer } from '../platform/timer-triggers';
 import { timerRuntimeBudget, timerRuntimeMessage } from '../scheduler/runtime-budget';
 import { readAccountKind } from '../platform/request-budget';
@@ -90,6 +98,37 @@ export function withLock<T>(r: Research, waitMs: number, busy: () => T, work: ()
   } finally {
     r.lock.release();
   }
+}
+
+/**
+ * Research saved to run on a timer (an account watch, research on new rows) is paid from the account that saved it,
+ * so only that account's timer runs it. Of the `orphaned` (saved work whose timer is not among this user's), those
+ * this user saved (`savedBy`) get the user's timer, made again under the lock (when free): `adopt` saves them with it.
+ * One request (who the token is) only when any is orphaned. Why no timer can run them, or null.
+ */
+export function restoreSaversTimer<T>(
+  open: () => Research,
+  feature: TimerFeature,
+  orphaned: readonly T[],
+  savedBy: (item: T) => string | undefined,
+  adopt: (own: T[], timer: string | null, problem: TimerProblem | null) => void,
+): TimerProblem | null {
+  if (orphaned.length === 0) return null;
+  const r = open();
+  const user = r.deps.client.getUser();
+  if (!user.ok) return null;
+  const own = orphaned.filter((item) => savedBy(item) === user.value.email);
+  if (own.length === 0) return null;
+  return withLock(
+    r,
+    1000,
+    () => null,
+    () => {
+      const problem = reserveTimer(r.trigger, feature, { ownTimer: true });
+      adopt(own, myTimers(r.trigger)[0] ?? null, problem);
+      return problem;
+    },
+  );
 }
 
 /**

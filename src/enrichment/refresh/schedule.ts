@@ -8,7 +8,7 @@
 // quarter of the day's request budget (the user's own work keeps the rest) and the timer's share of trigger runtime.
 // Pure: the refresh, the timer and the spreadsheet's calendar are ports.
 import type { KeyValueStore } from '../../ports';
-import { readChunkedJson, removeChunked, writeChunked } from '../../shared/storage/chunked-store';
+import { readChunkedList, writeChunkedList } from '../../shared/storage/chunked-store';
 import type { RefreshChunkResult, RefreshScheduleDto, ScheduleSummary } from '../contract';
 
 const SCHEDULES_KEY = 'sheetscout.refresh.schedules';
@@ -50,13 +50,11 @@ export interface LocalTime {
 
 /** The document's schedules, kept as one chunked document (any number of sheets stays within 9 KB per value). */
 export function readSchedules(store: KeyValueStore): RefreshSchedule[] {
-  const parsed = readChunkedJson(store, SCHEDULES_KEY);
-  return Array.isArray(parsed) ? (parsed as RefreshSchedule[]) : [];
+  return readChunkedList<RefreshSchedule>(store, SCHEDULES_KEY);
 }
 
 export function writeSchedules(store: KeyValueStore, schedules: RefreshSchedule[]): void {
-  if (schedules.length === 0) removeChunked(store, SCHEDULES_KEY);
-  else writeChunked(store, SCHEDULES_KEY, JSON.stringify(schedules));
+  writeChunkedList(store, SCHEDULES_KEY, schedules);
 }
 
 /**

@@ -2,7 +2,7 @@
 // as that allows (adjacent rows that update the same columns share one write per run of adjacent columns), so a cell
 // the job does not fill is never written, not even with the value it holds. Pure.
 import type { CellValue } from '../../shared/cell-values';
-import { columnRuns } from './rows';
+import { adjacentRuns } from '../../shared/adjacent-runs';
 
 /** Cell updates: grid row index (0-based, the header row is 0) -> 1-based column -> value. */
 export type CellUpdates = Map<number, Map<number, CellValue>>;
@@ -29,7 +29,7 @@ export function cellWrites(updates: CellUpdates): BlockWrite[] {
   const flush = () => {
     if (group.length === 0) return;
     const columns = [...(updates.get(group[0]) as Map<number, CellValue>).keys()];
-    for (const run of columnRuns(columns)) {
+    for (const run of adjacentRuns(columns)) {
       const values = group.map((index) => {
         const row = updates.get(index) as Map<number, CellValue>;
         return Array.from({ length: run.count }, (_, i) => row.get(run.first + i) as CellValue);

@@ -141,15 +141,3 @@ export function outcomeCells(outcome: RowOutcome, fields: ProfileField[]): CellV
         : safeText(FAILED_PREFIX + outcome.message);
   return fields.map((_field, i) => (i === 0 ? text : ''));
 }
-
-/** Groups columns into runs of adjacent columns. */
-export function columnRuns(columns: number[]): Array<{ first: number; count: number }> {
-  const sorted = [...new Set(columns)].sort((a, b) => a - b);
-  const runs: Array<{ first: number; count: number }> = [];
-  for (const column of sorted) {
-    const last = runs[runs.length - 1];
-    if (last && last.first + last.count === column) last.count++;
-    else runs.push({ first: column, count: 1 });
-  }
-  return runs;
-}

@@ -6,6 +6,7 @@ import type { CellValue } from '../../shared/cell-values';
 import type { Area } from '../../enrichment/sheet/layout';
 import type { EnrichedDomain, EnrichmentDates, EnrichSheet, SheetAccess } from '../../enrichment/ports';
 import { ENRICHMENT_DATES_SHEET, targetSheetProblem } from '../../shared/storage/internal-sheets';
+import { adjacentRuns } from '../../shared/adjacent-runs';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -178,13 +179,8 @@ export function appsScriptEnrichmentDates(spreadsheet: GoogleAppsScript.Spreadsh
 
 /** Runs of adjacent changed rows (table indexes), or one block over them all when there would be many. */
 function dateRuns(changed: number[]): Array<{ first: number; count: number }> {
-  const sorted = [...new Set(changed)].sort((a, b) => a - b);
-  const runs: Array<{ first: number; count: number }> = [];
-  for (const index of sorted) {
-    const last = runs[runs.length - 1];
-    if (last && last.first + last.count === index) last.count++;
-    else runs.push({ first: index, count: 1 });
-  }
+  const runs = adjacentRuns(changed);
   if (runs.length <= MAX_DATE_WRITES) return runs;
-  return [{ first: sorted[0], count: sorted[sorted.length - 1] - sorted[0] + 1 }];
+  const last = runs[runs.length - 1];
+  return [{ first: runs[0].first, count: last.first + last.count - runs[0].first }];
 }

@@ -7,7 +7,7 @@ import { headerIndex, rowCells } from './results';
 import { keyColumn, keyString, locateRow, type SheetView } from './row-locator';
 import { type JobDeps } from '../polling/jobs';
 import { signalsChanged, withSignals } from '../watch/watch';
-import type { SignalItem } from '../../digest/compose';
+import type { SignalItem } from '../../digest/outbox';
 
 function sheetView(
   grid: GridPort,

@@ -3,7 +3,7 @@
 // again when they open the panel), and the menu's pause, resume and stop of every watch.
 import { targetHeaders } from '../launch/launch-sheet';
 import { capProblem, chargedCredits } from '../spending/spending-guard';
-import { researchContext, withLock, type Research } from '../context';
+import { researchContext, restoreSaversTimer, withLock, type Research } from '../context';
 import type { WatchAction, WatchAnswer, WatchRequest } from '../contract';
 import { userMessage } from '../../api/errors';
 import { parseTemplate } from '../brief/brief-template';
@@ -116,17 +116,13 @@ function restoreTimers(r: Research): TimerProblem | null {
   const orphaned = readWatches(stores(r)).filter(
     (watch) => watch.status === 'active' && !(watch.timer && mine.includes(watch.timer)),
   );
-  if (orphaned.length === 0) return null;
-  const user = r.deps.client.getUser();
-  const own = new Set(orphaned.filter((watch) => user.ok && watch.savedBy === user.value.email).map((w) => w.id));
-  if (own.size === 0) return null;
-  return withLock(
-    r,
-    1000,
-    () => null,
-    () => {
-      const problem = reserveTimer(r.trigger, 'watch', { ownTimer: true });
-      const timer = myTimers(r.trigger)[0] ?? null;
+  return restoreSaversTimer(
+    () => r,
+    'watch',
+    orphaned,
+    (watch) => watch.savedBy,
+    (ownWatches, timer, problem) => {
+      const own = new Set(ownWatches.map((watch) => watch.id));
       const watches = readWatches(stores(r));
       writeWatches(
         stores(r),
@@ -136,7 +132,6 @@ function restoreTimers(r: Research): TimerProblem | null {
       if (problem?.closedPanelsOnly)
         for (const watch of watches.filter((entry) => own.has(entry.id)))
           noteOnSignalsHeader(r, watch, `Account watch: no run can start. ${problem.message}`);
-      return problem;
     },
   );
 }

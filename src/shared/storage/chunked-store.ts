@@ -114,3 +114,15 @@ export function readChunkedJson(store: KeyValueStore, name: string): unknown {
     return null;
   }
 }
+
+/** A list kept as one chunked JSON document: its items, or none when nothing (or no list) is stored. */
+export function readChunkedList<T>(store: KeyValueStore, name: string): T[] {
+  const parsed = readChunkedJson(store, name);
+  return Array.isArray(parsed) ? (parsed as T[]) : [];
+}
+
+/** Keeps a list as one chunked JSON document; an empty list is removed. */
+export function writeChunkedList(store: KeyValueStore, name: string, items: readonly unknown[]): void {
+  if (items.length === 0) removeChunked(store, name);
+  else writeChunked(store, name, JSON.stringify(items));
+}

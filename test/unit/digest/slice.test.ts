@@ -9,7 +9,8 @@ import type { DigestPorts } from '../../../src/digest/ports';
 import { readState, writeConfig, writeSecret, type DigestConfig } from '../../../src/digest/settings';
 import type { HttpOutcome, HttpRequest } from '../../../src/ports';
 import type { TimerDeps } from '../../../src/scheduler/timer';
-import type { RunCost, SignalItem } from '../../../src/digest/compose';
+import type { RunCost } from '../../../src/digest/compose';
+import type { SignalItem } from '../../../src/digest/outbox';
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 2, 2, 9); // a Monday

@@ -8,8 +8,8 @@ import {
   NOT_FOUND_TEXT,
   outcomeCells,
   readRows,
-  columnRuns,
 } from '../../../src/enrichment/sheet/rows';
+import { adjacentRuns } from '../../../src/shared/adjacent-runs';
 import { cellWrites, type CellUpdates } from '../../../src/enrichment/sheet/cell-writes';
 import { jobRows, prefixFingerprint, rowKeys } from '../../../src/enrichment/sheet/job-view';
 import { loadJob, saveJob, JOB_KEY, STOP_KEY, type EnrichJob } from '../../../src/enrichment/job/job-state';
@@ -275,7 +275,7 @@ describe('rows', () => {
       { row: 6, column: 2, values: [['A5', 'B5']] },
       { row: 6, column: 5, values: [['C5']] },
     ]);
-    expect(columnRuns([5, 2, 3])).toEqual([
+    expect(adjacentRuns([5, 2, 3])).toEqual([
       { first: 2, count: 2 },
       { first: 5, count: 1 },
     ]);
