@@ -24,21 +24,7 @@ import {
   type Endpoint,
   type SimilarCall,
 } from './operations';
-import type {
-  ColumnRecord,
-  CreateColumnsRequest,
-  CreateTaskRequest,
-  ListTasksQuery,
-  LookupOutcome,
-  ReplaceTemplateRequest,
-  ResearchTask,
-  SearchRequest,
-  SearchResponse,
-  SimilarRequest,
-  SimilarResponse,
-  Template,
-  User,
-} from './types';
+import type * as Api from './types';
 import type { AdaptiveThroughput } from './throughput';
 import { validateBaseUrl } from './url';
 
@@ -65,35 +51,35 @@ export interface ServiceClient {
   /** How many calls a bulk caller should hand over at once: one round of the adaptive throughput. */
   batchSize(): number;
   /** `GET /v1/user`: the account and its available credits; also the token check. */
-  getUser(): Result<User>;
+  getUser(): Result<Api.User>;
   /** `POST /v1/deep_research_tasks`. Retried only on 503; an `ambiguous` error means "check listTasks". */
-  createTask(request: CreateTaskRequest): Result<ResearchTask>;
-  createTasks(requests: CreateTaskRequest[]): Result<ResearchTask>[];
+  createTask(request: Api.CreateTaskRequest): Result<Api.ResearchTask>;
+  createTasks(requests: Api.CreateTaskRequest[]): Result<Api.ResearchTask>[];
   /** `GET /v1/deep_research_tasks/{id}`; accepts a pasted `/tasks/<id>` URL. */
-  getTask(taskIdOrUrl: string): Result<ResearchTask>;
-  getTasks(taskIdsOrUrls: string[]): Result<ResearchTask>[];
+  getTask(taskIdOrUrl: string): Result<Api.ResearchTask>;
+  getTasks(taskIdsOrUrls: string[]): Result<Api.ResearchTask>[];
   /** `GET /v1/deep_research_tasks?offset=&limit=`, newest first. */
-  listTasks(query?: ListTasksQuery): Result<ResearchTask[]>;
+  listTasks(query?: Api.ListTasksQuery): Result<Api.ResearchTask[]>;
   /** Several pages of the task list, sent together. */
-  listTaskPages(queries: ListTasksQuery[]): Result<ResearchTask[]>[];
+  listTaskPages(queries: Api.ListTasksQuery[]): Result<Api.ResearchTask[]>[];
   /** `GET /v1/companies/{identifier}`: `ready` with the profile (200), or `enriching` (202). */
-  lookupCompany(identifier: string): Result<LookupOutcome>;
-  lookupCompanies(identifiers: string[]): Result<LookupOutcome>[];
+  lookupCompany(identifier: string): Result<Api.LookupOutcome>;
+  lookupCompanies(identifiers: string[]): Result<Api.LookupOutcome>[];
   /** `POST /v1/companies/search` (preferred). */
-  searchCompanies(request: SearchRequest): Result<SearchResponse>;
+  searchCompanies(request: Api.SearchRequest): Result<Api.SearchResponse>;
   /** Several POST searches at once, e.g. the pages of one query. */
-  runSearches(requests: SearchRequest[]): Result<SearchResponse>[];
+  runSearches(requests: Api.SearchRequest[]): Result<Api.SearchResponse>[];
   /** `GET /v1/companies/search` (deprecated variant; filters travel as a JSON string). */
-  searchCompaniesGet(request: SearchRequest): Result<SearchResponse>;
+  searchCompaniesGet(request: Api.SearchRequest): Result<Api.SearchResponse>;
   /** `POST /v1/companies/{identifier}/similar` (preferred). */
-  similarCompanies(companyIdentifier: string, request?: SimilarRequest): Result<SimilarResponse>;
-  runSimilar(calls: SimilarCall[]): Result<SimilarResponse>[];
+  similarCompanies(companyIdentifier: string, request?: Api.SimilarRequest): Result<Api.SimilarResponse>;
+  runSimilar(calls: SimilarCall[]): Result<Api.SimilarResponse>[];
   /** `GET /v1/companies/{identifier}/similar` (deprecated variant). */
-  similarCompaniesGet(companyIdentifier: string, request?: SimilarRequest): Result<SimilarResponse>;
+  similarCompaniesGet(companyIdentifier: string, request?: Api.SimilarRequest): Result<Api.SimilarResponse>;
   /** `POST /v1/tables/{table_id}/columns`; accepts a pasted `/tables/<id>` URL. Not idempotent. */
-  createColumns(tableIdOrUrl: string, request: CreateColumnsRequest): Result<ColumnRecord[]>;
+  createColumns(tableIdOrUrl: string, request: Api.CreateColumnsRequest): Result<Api.ColumnRecord[]>;
   /** `PUT /v1/templates/{template_id}`. */
-  replaceTemplate(templateId: string, request: ReplaceTemplateRequest): Result<Template>;
+  replaceTemplate(templateId: string, request: Api.ReplaceTemplateRequest): Result<Api.Template>;
 }
 
 const REDACTED = '[redacted]';
