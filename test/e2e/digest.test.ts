@@ -20,22 +20,9 @@ describeWithBrowser('digest in the playground', () => {
   const stack = stackForSuite();
 
   it("posts the week's signal, the refresh's changes and the run's cost where the team works", async () => {
-    const { page, control, playground } = stack();
+    const { control, playground, advanceTime, finishTasks } = stack();
     const runtime = playground.runtime;
     const run = <T>(name: string, args: unknown[] = []) => runtime.run<T>(name, args, { kind: 'sidebar', user: USER });
-    const advance = (ms: number) =>
-      page.evaluate(async (by) => {
-        await fetch('/api/time', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ ms: by }),
-        });
-      }, ms);
-    /** An hour and a minute on: the timer runs twice and the sandbox finishes the run's tasks in between. */
-    const finishTasks = async () => {
-      await page.click('[data-advance="3600000"]');
-      await page.click('[data-advance="60000"]');
-    };
 
     // The sheet enriched (company name, employees) as the Enrich panel does it.
     const companies = runtime.spreadsheet.sheet('Companies');
@@ -45,7 +32,7 @@ describeWithBrowser('digest in the playground', () => {
     let progress = started.progress;
     for (let step = 0; step < 50 && progress.status === 'running'; step++) {
       progress = run<EnrichProgress>('runEnrichmentChunk');
-      if (progress.nextStepInMs > 0) await advance(progress.nextStepInMs);
+      if (progress.nextStepInMs > 0) await advanceTime(progress.nextStepInMs);
     }
     expect(progress.status).toBe('done');
     // Tomorrow's weekday in the spreadsheet's time zone: the watch, the refresh and the digest all go then.
@@ -76,8 +63,7 @@ describeWithBrowser('digest in the playground', () => {
     expect(run<{ ok: boolean }>('setRefreshSchedule', [{ cadence: 'weekly', weekday, days: 0 }]).ok).toBe(true);
 
     // The digest, set in Settings like a user does it.
-    await page.click('[data-handler="showSettingsPanel"]');
-    const settings = await stack().sidebar();
+    const settings = await stack().openPanel('showSettingsPanel');
     await settings.waitForSelector('#digest-webhook');
     await settings.fill('#digest-webhook', WEBHOOK);
     await settings.selectOption('#digest-weekday', String(weekday));
@@ -87,7 +73,7 @@ describeWithBrowser('digest in the playground', () => {
     expect(await clippedTexts(settings)).toEqual([]);
 
     // The first week: the watch's first look; then the service learns that a watched company grew.
-    await advance(8 * DAY_MS);
+    await advanceTime(8 * DAY_MS);
     await finishTasks();
     await finishTasks();
     const domain = (await control.companies(46, true))[1].domain;
@@ -95,7 +81,7 @@ describeWithBrowser('digest in the playground', () => {
     const charged = async () => (await control.ledger('sbx_pro_token')).days.reduce((sum, day) => sum + day.charged, 0);
     const chargedBefore = await charged();
     const postsBefore = (await control.webhookPosts()).length;
-    await advance(7 * DAY_MS);
+    await advanceTime(7 * DAY_MS);
     await finishTasks();
     await finishTasks();
     const posts = (await control.webhookPosts()).slice(postsBefore);
@@ -113,8 +99,7 @@ describeWithBrowser('digest in the playground', () => {
     expect(digest).not.toContain('playground01');
 
     // The Settings section says it was posted; the Posted messages page shows it as Slack would.
-    await page.click('[data-handler="showSettingsPanel"]');
-    const reopened = await stack().sidebar();
+    const reopened = await stack().openPanel('showSettingsPanel');
     await reopened.waitForSelector('#digest-last:has-text("Last posted")');
     const posted = await stack().browser.newPage({ viewport: { width: 1280, height: 800 } });
     await posted.goto(`${playground.url}posted`);

@@ -4,7 +4,6 @@
 // per sheet and heads employee_count "Employees"; formula cells say what to tick, unticking clears their cached
 // results, removing and re-adding the token says that sharing stopped, a refused "Replace token" keeps the working
 // connection shown; =COMPANY_LOOKUP() explains itself; {Domain} in a brief is the registered domain.
-import type { Frame } from 'playwright-core';
 import { describeWithBrowser, stackForSuite } from './harness';
 
 jest.setTimeout(150_000);
@@ -14,11 +13,6 @@ const SHARE_MESSAGE =
 
 describeWithBrowser('first hour: enrichment progress, formula tokens, brief domains', () => {
   const stack = stackForSuite();
-
-  async function openPanel(handler: string): Promise<Frame> {
-    await stack().page.click(`[data-handler="${handler}"]`);
-    return stack().sidebar();
-  }
 
   async function lastRow(): Promise<number> {
     const cells = await stack().page.$$eval('td[data-cell^="A"]', (tds) =>
@@ -30,7 +24,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
   it('enrichment: cached results at once, waiting domains with their next try, a paused job without errors, fields remembered', async () => {
     const { page } = stack();
     await page.click('td[data-cell="A1"]');
-    let panel = await openPanel('showEnrichPanel');
+    let panel = await stack().openPanel('showEnrichPanel');
     await panel.waitForSelector('#enrich-preview');
     // employee_count is listed and headed "Employees"; the choice is remembered for this sheet.
     expect(await panel.locator('label.check:has([data-field="employee_count"])').textContent()).toContain('Employees');
@@ -39,7 +33,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await panel.check('[data-field="linkedin"]');
     await panel.waitForSelector('[data-field="linkedin"]:checked');
     await page.click('#sidebar-close');
-    panel = await openPanel('showEnrichPanel');
+    panel = await stack().openPanel('showEnrichPanel');
     await panel.waitForSelector('#enrich-preview');
     expect(await panel.isChecked('[data-field="short_description"]')).toBe(false);
     expect(await panel.isChecked('[data-field="linkedin"]')).toBe(true);
@@ -133,7 +127,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await stack().setCell('Notes', 'B3', '=COMPANY_LOOKUP()');
     await page.waitForSelector('td[data-cell="B3"]:text-matches("^Usage: =COMPANY_LOOKUP\\\\(domain")');
 
-    const panel = await openPanel('showSettingsPanel');
+    const panel = await stack().openPanel('showSettingsPanel');
     await panel.waitForSelector('#account-email');
     // A refused "Replace token": the working connection stays, the reason sits beside the new token.
     await panel.fill('#token', 'not-a-real-token');
@@ -180,7 +174,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     );
     const [emailCell, email] = cells.find(([, text]) => /^sales@/.test(text))!;
     await page.click(`td[data-cell="${emailCell}"]`);
-    const panel = await openPanel('showResearchPanel');
+    const panel = await stack().openPanel('showResearchPanel');
     await panel.waitForSelector(`#selection:has-text("1 row selected")`);
     expect(await panel.textContent('#brief-help')).toContain('{Header:raw}');
     await panel.fill('#brief', 'Research {Domain} ({Domain:raw})');

@@ -7,8 +7,7 @@ describeWithBrowser('custom functions in the playground', () => {
 
   it('types =COMPANY_LOOKUP into the grid and sees the spilled rows, then freezes them to values', async () => {
     const { page } = stack();
-    await page.click('[data-handler="showSettingsPanel"]');
-    const settings = await stack().sidebar();
+    const settings = await stack().openPanel('showSettingsPanel');
     // The playground starts with the demo token shared with formulas; untick and tick it again as a user would.
     expect(await settings.isChecked('#share-formulas')).toBe(true);
     await settings.uncheck('#share-formulas');

@@ -2,6 +2,7 @@
 // process; or, for a test that answers an alert, in a child process as `npm start` runs it), and drives Debian's
 // Chromium through playwright-core. When Chromium is missing (and the test setup could not install
 // it) each suite of `describeWithBrowser` fails with one test that says so: a browser test is never skipped quietly.
+// It also holds the steps on the playground's page that tests share (open a panel, enrich the sheet, move time on).
 import * as fs from 'fs';
 import * as path from 'path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
@@ -24,23 +25,43 @@ export const describeWithBrowser: jest.Describe = fs.existsSync(CHROMIUM)
       });
     }) as unknown as jest.Describe);
 
-export interface Stack {
+/** The steps on the playground's page that tests share. */
+interface PageSteps {
+  /** The sidebar's frame once a panel is open. */
+  sidebar(): Promise<Frame>;
+  /** Clicks the menu item of `handler` (`showEnrichPanel`, `showSettingsPanel`, ...): the sidebar's frame it opens. */
+  openPanel(handler: string): Promise<Frame>;
+  /**
+   * Selects rows `first`..`last` of column A, opens the Research panel, waits for it to count them and types the brief
+   * (`Research {Domain}` unless given): the panel's frame.
+   */
+  researchPanelOn(first: number, last: number, brief?: string): Promise<Frame>;
+  /**
+   * Selects A1 of the sheet shown (the demo sheet "Companies" at the start), opens the Enrich panel and enriches the
+   * sheet with the fields it offers until its progress reads 100 %: the panel's frame.
+   */
+  enrichSheet(): Promise<Frame>;
+  /** The texts of the shown sheet's column A, trimmed and in lower case: the domains it shows, and blanks. */
+  columnA(): Promise<string[]>;
+  /** Moves the playground's clock (and the sandbox's) `ms` on, firing the timers then due; done when the server is. */
+  advanceTime(ms: number): Promise<void>;
+  /**
+   * Clicks the playground's "+1 h", then "+1 min": the add-on's hourly timer runs and the sandbox finishes the research
+   * tasks launched before.
+   */
+  finishTasks(): Promise<void>;
+  screenshot(name: string): Promise<string>;
+  /** Types `text` into a cell of the playground's spreadsheet, as the user would (a formula when it starts with =). */
+  setCell(sheet: string, a1: string, text: string): Promise<void>;
+}
+
+export interface Stack extends PageSteps {
   sandboxUrl: string;
   /** The sandbox's control and API client (seeded companies, company changes, API reads). */
   control: SandboxControl;
   playground: Playground;
   browser: Browser;
   page: Page;
-  /** The sidebar's frame once a panel is open. */
-  sidebar(): Promise<Frame>;
-  /**
-   * Selects rows `first`..`last` of column A, opens the Research panel, waits for it to count them and types the brief
-   * (`Research {Domain}` unless given): the panel's frame.
-   */
-  researchPanelOn(first: number, last: number, brief?: string): Promise<Frame>;
-  screenshot(name: string): Promise<string>;
-  /** Types `text` into a cell of the playground's spreadsheet, as the user would (a formula when it starts with =). */
-  setCell(sheet: string, a1: string, text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -121,6 +142,12 @@ export async function sidebarOf(page: Page): Promise<Frame> {
   return (await handle.contentFrame())!;
 }
 
+/** Clicks the menu item of `handler` in the playground on `page`: the sidebar's frame it opens. */
+export async function openPanelOn(page: Page, handler: string): Promise<Frame> {
+  await page.click(`[data-handler="${handler}"]`);
+  return sidebarOf(page);
+}
+
 /**
  * Selects rows `first`..`last` of column A of the playground on `page`, opens the Research panel, waits for it to count
  * them and types the brief (`Research {Domain}` unless given): the panel's frame.
@@ -133,8 +160,7 @@ export async function researchPanelOn(
 ): Promise<Frame> {
   await page.click(`td[data-cell="A${first}"]`);
   await page.click(`td[data-cell="A${last}"]`, { modifiers: ['Shift'] });
-  await page.click('[data-handler="showResearchPanel"]');
-  const panel = await sidebarOf(page);
+  const panel = await openPanelOn(page, 'showResearchPanel');
   const count = last - first + 1;
   await panel.waitForSelector(`#selection:has-text("${count} row${count === 1 ? '' : 's'} selected")`);
   await panel.fill('#brief', brief);
@@ -154,8 +180,39 @@ function stackOf(
     playground,
     browser,
     page,
+    ...pageSteps(page),
+    close: stopAll,
+  };
+}
+
+function pageSteps(page: Page): PageSteps {
+  return {
     sidebar: () => sidebarOf(page),
+    openPanel: (handler: string) => openPanelOn(page, handler),
     researchPanelOn: (first: number, last: number, brief?: string) => researchPanelOn(page, first, last, brief),
+    async enrichSheet() {
+      await page.click('td[data-cell="A1"]');
+      const panel = await openPanelOn(page, 'showEnrichPanel');
+      await panel.waitForSelector('#enrich-preview');
+      await panel.click('#enrich-start');
+      await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
+      return panel;
+    },
+    columnA: () =>
+      page.$$eval('td[data-cell^="A"]', (tds) => tds.map((td) => (td.textContent ?? '').trim().toLowerCase())),
+    async advanceTime(ms: number) {
+      await page.evaluate(async (by) => {
+        await fetch('/api/time', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ ms: by }),
+        });
+      }, ms);
+    },
+    async finishTasks() {
+      await page.click('[data-advance="3600000"]');
+      await page.click('[data-advance="60000"]');
+    },
     async screenshot(name: string) {
       const file = path.join(ARTIFACTS, `${name}.png`);
       await page.screenshot({ path: file });
@@ -173,6 +230,5 @@ function stackOf(
         [sheet, a1, text],
       );
     },
-    close: stopAll,
   };
 }

@@ -27,8 +27,7 @@ describeWithBrowser('hidden internal sheets in the playground', () => {
   it('are never offered, read from or written to by the search panel or the tables dialog', async () => {
     const { page, playground } = stack();
     await page.click('td[data-cell="A2"]');
-    await page.click('[data-handler="showResearchPanel"]');
-    const research = await stack().sidebar();
+    const research = await stack().openPanel('showResearchPanel');
     await research.fill('#brief', 'Research {Domain}');
     await research.check('#output-report');
     await research.click('#launch');
@@ -38,8 +37,7 @@ describeWithBrowser('hidden internal sheets in the playground', () => {
     const hidden = playground.runtime.spreadsheet.sheets.filter((sheet) => sheet.hidden);
     expect(hidden.map((sheet) => sheet.name)).toContain(LEDGER);
 
-    await page.click('[data-handler="showSearchPanel"]');
-    const panel = await stack().sidebar();
+    const panel = await stack().openPanel('showSearchPanel');
     await panel.waitForSelector('[aria-label="Sheet to append to"] option', { state: 'attached' });
     const appendTargets = await panel.locator('[aria-label="Sheet to append to"] option').allTextContents();
     const columnSheets = await panel.locator('[aria-label="Sheet to read domains from"] option').allTextContents();

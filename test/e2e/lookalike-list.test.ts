@@ -13,8 +13,7 @@ describeWithBrowser('similar to a list in the playground', () => {
     await page.click('[data-sheet="Companies"]');
     await page.click('td[data-cell="A2"]');
     await page.click('td[data-cell="A11"]', { modifiers: ['Shift'] });
-    await page.click('[data-handler="showSearchPanel"]');
-    const panel = await stack().sidebar();
+    const panel = await stack().openPanel('showSearchPanel');
     await panel.click('#mode-list');
     await panel.waitForSelector('#list-plan :text("Choose the references first")');
     await panel.click('#list-use-selection');

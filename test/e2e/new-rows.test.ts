@@ -14,12 +14,7 @@ describeWithBrowser('keeping new rows enriched', () => {
 
   it('turns on, fills a row typed under the list with the panel closed, and says when it last ran', async () => {
     const { page, control } = stack();
-    await page.click('td[data-cell="A1"]');
-    await page.click('[data-handler="showEnrichPanel"]');
-    let panel = await stack().sidebar();
-    await panel.waitForSelector('#enrich-preview');
-    await panel.click('#enrich-start');
-    await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
+    let panel = await stack().enrichSheet();
     await panel.click('#enrich-again');
     panel = await stack().sidebar();
     await panel.click('#new-rows > summary');
@@ -32,9 +27,7 @@ describeWithBrowser('keeping new rows enriched', () => {
     expect(await panel.textContent('#new-rows-status')).toMatch(/^On since .*: new rows of "Companies"/);
 
     // A company typed under the list, the panel closed, an hour on.
-    const shown = await page.$$eval('td[data-cell^="A"]', (tds) =>
-      tds.map((td) => (td.textContent ?? '').trim().toLowerCase()),
-    );
+    const shown = await stack().columnA();
     const newcomer = (await control.companies(300)).find((company) => !shown.includes(company.domain));
     expect(newcomer).toBeDefined();
     const last = shown.filter((text) => text !== '').length;
@@ -46,8 +39,7 @@ describeWithBrowser('keeping new rows enriched', () => {
     ]);
     await page.waitForSelector(`td[data-cell]:text-is("${newcomer!.name}")`);
 
-    await page.click('[data-handler="showEnrichPanel"]');
-    panel = await stack().sidebar();
+    panel = await stack().openPanel('showEnrichPanel');
     await panel.click('#new-rows > summary');
     await panel.waitForSelector('#new-rows-found');
     expect(await panel.textContent('#new-rows-found')).toMatch(/^Last new rows .*: 1 row found, 1 filled\.$/);

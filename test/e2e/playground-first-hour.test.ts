@@ -49,8 +49,7 @@ describeWithBrowser('playground: error messages, double-click, its own address',
 
   it("refuses the playground's own address as the service address at once, saying where the sandbox is", async () => {
     const { page } = stack();
-    await page.click('[data-handler="showSettingsPanel"]');
-    const panel = await stack().sidebar();
+    const panel = await stack().openPanel('showSettingsPanel');
     await panel.waitForSelector('#account-email');
     await panel.click('summary');
     await panel.fill('#token', 'sbx_pro_token');

@@ -34,9 +34,7 @@ describeWithBrowser('settings panel of a published build', () => {
   });
 
   it('names the allowlisted address under the field and shows the refusal of another one', async () => {
-    const { page } = stack;
-    await page.click('[data-handler="showSettingsPanel"]');
-    const panel = await stack.sidebar();
+    const panel = await stack.openPanel('showSettingsPanel');
     await panel.waitForSelector('#account-email');
     await panel.click('summary');
     expect(await panel.textContent('#base-url-allowlist')).toBe(

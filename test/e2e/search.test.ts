@@ -10,8 +10,7 @@ describeWithBrowser('company search panel in the playground', () => {
 
   it('describes a market with two filters and inserts the results into a new sheet', async () => {
     const { page } = stack();
-    await page.click('[data-handler="showSearchPanel"]');
-    const panel = await stack().sidebar();
+    const panel = await stack().openPanel('showSearchPanel');
     await panel.waitForSelector('#credits-badge:text("500 credits")');
     await panel.fill('#search-query', 'software');
     await panel.fill('[aria-label="Countries to include"]', 'United States');
@@ -51,8 +50,7 @@ describeWithBrowser('company search panel in the playground', () => {
     await page.click('[data-sheet="Companies"]');
     const domain = ((await page.textContent('td[data-cell="A2"]')) ?? '').trim().toLowerCase();
     await page.click('td[data-cell="A2"]');
-    await page.click('[data-handler="showSearchPanel"]');
-    const panel = await stack().sidebar();
+    const panel = await stack().openPanel('showSearchPanel');
     await panel.click('#mode-similar');
     await panel.waitForFunction(
       (expected) => (document.getElementById('search-reference') as HTMLInputElement | null)?.value === expected,
@@ -79,9 +77,7 @@ describeWithBrowser('company search exclude list in the playground', () => {
   const stack = stackForSuite();
 
   it('counts pasted and sheet domains, lists invalid ones, and over 1,000 sends only after the user accepts the most recent', async () => {
-    const { page, playground } = stack();
-    await page.click('[data-handler="showSearchPanel"]');
-    const panel = await stack().sidebar();
+    const panel = await stack().openPanel('showSearchPanel');
     await panel.click('summary:has-text("Exclude domains")');
     await panel.fill('[aria-label="Pasted domains to exclude"]', 'acme.com\nhttps://ACME.com/');
     await panel.waitForSelector('text="1 domain to exclude (1 duplicate removed)"');
@@ -104,17 +100,18 @@ describeWithBrowser('company search exclude list in the playground', () => {
     );
     await panel.waitForSelector('text=/Not domains in Pasted list .*nope/');
     await panel.fill('#search-query', 'software');
-    const sentBefore = playground.runtime.httpLog.length;
+    const { httpLog } = stack().playground.runtime;
+    const sentBefore = httpLog.length;
     await panel.click('#search-run');
     await panel.waitForSelector('[data-field="excludeDomains"]:has-text("the service takes at most 1,000")');
-    expect(playground.runtime.httpLog.length).toBe(sentBefore);
+    expect(httpLog.length).toBe(sentBefore);
     await stack().screenshot('search-4-over-limit');
 
     await panel.click('button:has-text("Use the 1,000 most recent")');
     await panel.waitForSelector(`text=Using the 1,000 most recent of ${total.toLocaleString('en-US')} domains.`);
     await panel.click('#search-run');
     await panel.waitForSelector('#search-preview h2:has-text("100 results")');
-    const search = playground.runtime.httpLog.filter((entry) => entry.url.endsWith('/v1/companies/search')).pop();
+    const search = httpLog.filter((entry) => entry.url.endsWith('/v1/companies/search')).pop();
     const domains = (JSON.parse(search?.body ?? '{}') as { filters: { exclude: { domains: string[] } } }).filters
       .exclude.domains;
     expect(domains).toHaveLength(1000);

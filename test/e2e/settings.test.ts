@@ -8,11 +8,10 @@ describeWithBrowser('settings panel in the playground', () => {
   const stack = stackForSuite();
 
   it('verifies a token and shows the account, rejects a bad token, and removes the token', async () => {
-    const { page, playground } = stack();
+    const { playground } = stack();
     const executions = playground.runtime.counters.modelled.executions;
     const before = executions.length;
-    await page.click('[data-handler="showSettingsPanel"]');
-    let panel = await stack().sidebar();
+    let panel = await stack().openPanel('showSettingsPanel');
     // The playground starts connected as sandbox-pro: remove the token first to walk through setup.
     await panel.waitForSelector('#account-email');
     await panel.click('#remove');

@@ -15,28 +15,15 @@ describeWithBrowser('keeping enriched data fresh', () => {
 
   it('refreshes rows older than 30 days and says what changed', async () => {
     const { page, control } = stack();
-    await page.click('td[data-cell="A1"]');
-    await page.click('[data-handler="showEnrichPanel"]');
-    let panel = await stack().sidebar();
-    await panel.waitForSelector('#enrich-preview');
-    await panel.click('#enrich-start');
-    await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
+    let panel = await stack().enrichSheet();
 
     // A company of the sheet is renamed at the service, and a month passes.
     const companies = await control.companies(200);
-    const shown = await page.$$eval('td[data-cell^="A"]', (tds) =>
-      tds.map((td) => (td.textContent ?? '').trim().toLowerCase()),
-    );
+    const shown = await stack().columnA();
     const renamed = companies.find((company) => shown.includes(company.domain));
     expect(renamed).toBeDefined();
     await control.changeCompany(renamed!.domain, { name: 'Renamed Holdings' });
-    await page.evaluate(async (ms) => {
-      await fetch('/api/time', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ ms }),
-      });
-    }, MONTH_MS);
+    await stack().advanceTime(MONTH_MS);
 
     await panel.click('#enrich-again');
     panel = await stack().sidebar();

@@ -59,8 +59,7 @@ describeWithBrowser('bulk enrichment panel in the playground', () => {
   it('enriches the demo sheet from the sidebar, then keeps rows right when the sheet is sorted mid-run', async () => {
     const { page } = stack;
     await page.click('td[data-cell="A1"]');
-    await page.click('[data-handler="showEnrichPanel"]');
-    let panel = await stack.sidebar();
+    let panel = await stack.openPanel('showEnrichPanel');
     await panel.waitForSelector('#enrich-preview');
     expect(await panel.textContent('#enrich-preview')).toContain('0 credits');
     // Two quick field clicks, the second before the first's preview answers: both count (issue 29).

@@ -18,15 +18,7 @@ describeWithBrowser('account watch in the research panel', () => {
   const stack = stackForSuite();
 
   it('confirms the cost, runs weekly, signals a change with its note, then pauses and stops', async () => {
-    const { page, control } = stack();
-    const advance = (ms: number) =>
-      page.evaluate(async (by) => {
-        await fetch('/api/time', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ ms: by }),
-        });
-      }, ms);
+    const { page, control, advanceTime, finishTasks } = stack();
     /** The cell of a header's column in a row (`Signals`, 3 -> the td). */
     const cellOf = async (header: string, row: number) => {
       const letter = await page.$$eval(
@@ -38,11 +30,6 @@ describeWithBrowser('account watch in the research panel', () => {
         header,
       );
       return `td[data-cell="${letter}${row}"]`;
-    };
-    /** An hour and a minute on: the timer polls and the sandbox finishes the run's tasks. */
-    const finishTasks = async () => {
-      await page.click('[data-advance="3600000"]');
-      await page.click('[data-advance="60000"]');
     };
 
     /** The service's tasks of the playground's account (sbx_pro_token), oldest first: what each run asked and got. */
@@ -91,7 +78,7 @@ describeWithBrowser('account watch in the research panel', () => {
     await stack().screenshot('research-watch-1-saved');
 
     // A week on the timer runs the watch with the panel's tabs untouched; the first run is the baseline.
-    await advance(8 * DAY_MS);
+    await advanceTime(8 * DAY_MS);
     await finishTasks();
     const signals = await cellOf('Signals', 2);
     await page.waitForFunction(
@@ -109,7 +96,7 @@ describeWithBrowser('account watch in the research panel', () => {
     const charged = async () => (await control.ledger('sbx_pro_token')).days.reduce((sum, day) => sum + day.charged, 0);
     const chargedBefore = await charged();
     const tasksBefore = (await serviceTasks()).length;
-    await advance(7 * DAY_MS);
+    await advanceTime(7 * DAY_MS);
     await finishTasks();
     const changed = await cellOf('Signals', 3);
     await page.waitForFunction(

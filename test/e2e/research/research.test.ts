@@ -44,8 +44,7 @@ describeWithBrowser('research panel in the playground', () => {
     await panel.waitForSelector('#launch-result :text("Queued 1 task at the service")');
 
     // An hour later the poll trigger has run (hourly for an add-on) and the sandbox has finished the tasks.
-    await page.click('[data-advance="3600000"]');
-    await page.click('[data-advance="60000"]');
+    await stack().finishTasks();
     const text = async (cell: string) => ((await page.textContent(`td[data-cell="${cell}"]`)) ?? '').trim();
     await page.waitForFunction(
       () => /^Done/.test(document.querySelector('td[data-cell="D5"]')?.textContent ?? ''),

@@ -25,7 +25,7 @@ describeWithBrowser('research spending guard', () => {
 
   /** Moves the playground's clocks to 10:00 in the spreadsheet's time zone: the test's hours stay on one day. */
   async function toTenInTheMorning(): Promise<void> {
-    const { page, playground } = stack();
+    const { playground } = stack();
     const parts = new Intl.DateTimeFormat('en-US', {
       timeZone: playground.runtime.spreadsheet.timeZone,
       hour: 'numeric',
@@ -34,31 +34,26 @@ describeWithBrowser('research spending guard', () => {
     }).formatToParts(playground.runtime.clock.now());
     const part = (type: string) => Number(parts.find((item) => item.type === type)?.value);
     const minutes = (((10 * 60 - (part('hour') * 60 + part('minute'))) % 1440) + 1440) % 1440;
-    await page.evaluate(async (ms) => {
-      await fetch('/api/time', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ ms }),
-      });
-    }, minutes * 60_000);
+    await stack().advanceTime(minutes * 60_000);
   }
 
   /** Opens Settings: its "Spent today ..." line once loaded. */
   async function spentInSettings(): Promise<{ panel: Frame; text: string }> {
-    await stack().page.click('[data-handler="showSettingsPanel"]');
-    const panel = await stack().sidebar();
+    const panel = await stack().openPanel('showSettingsPanel');
     await panel.waitForSelector('#cap-spent');
     return { panel, text: (await panel.textContent('#cap-spent')) ?? '' };
   }
 
+  /** Types `credits` as the daily cap in the Settings panel and saves it. */
+  async function saveDailyCap(settings: Frame, credits: number): Promise<void> {
+    await settings.fill('#cap-daily', String(credits));
+    await settings.click('#cap-save');
+  }
+
   it('sets a daily cap in Settings; Research refuses what does not fit and launches the first rows that do', async () => {
-    const { page } = stack();
     await toTenInTheMorning();
-    await page.click('[data-handler="showSettingsPanel"]');
-    let panel = await stack().sidebar();
-    await panel.waitForSelector('#cap-save');
-    await panel.fill('#cap-daily', '20');
-    await panel.click('#cap-save');
+    let { panel } = await spentInSettings();
+    await saveDailyCap(panel, 20);
     await panel.waitForSelector('#spending-guard :text("Cap saved")');
     expect(await panel.textContent('#cap-spent')).toBe('Spent today 0, this month 0; 20 left');
     // Who set it, and who may change it how (issue 28).
@@ -66,12 +61,7 @@ describeWithBrowser('research spending guard', () => {
       /^Set by \S+@\S+ on \d{1,2} \w{3} \d{4}\. Anyone may lower it; only \S+@\S+ may raise or remove it\.$/,
     );
 
-    await page.click('td[data-cell="A2"]');
-    await page.click('td[data-cell="A4"]', { modifiers: ['Shift'] });
-    await page.click('[data-handler="showResearchPanel"]');
-    panel = await stack().sidebar();
-    await panel.waitForSelector('#selection:has-text("3 rows selected")');
-    await panel.fill('#brief', 'Research {Domain}');
+    panel = await stack().researchPanelOn(2, 4);
     await panel.waitForSelector('#spending-cap:has-text("Spending cap: 20 credits left (0 of 20 today spent)")');
     await panel.waitForSelector(
       `#launch-summary .inline-error:has-text("Over this spreadsheet's spending cap: 3 rows reserve 30 credits, 20 left")`,
@@ -97,8 +87,7 @@ describeWithBrowser('research spending guard', () => {
       TOKEN,
     );
     // An hour on, every task is done; the timer writes rows 2 and 3.
-    await page.click('[data-advance="3600000"]');
-    await page.click('[data-advance="60000"]');
+    await stack().finishTasks();
     await page.waitForFunction(
       () =>
         ['D2', 'D3'].every((a1) => /^Done/.test(document.querySelector(`td[data-cell="${a1}"]`)?.textContent ?? '')),
@@ -125,8 +114,7 @@ describeWithBrowser('research spending guard', () => {
     // "Write to selected row": the task launched elsewhere into row 5 (its company), then row 2's task into row 6
     // (another company: it asks first).
     await page.click('td[data-cell="A5"]');
-    await page.click('[data-handler="showResearchPanel"]');
-    let panel = await stack().sidebar();
+    let panel = await stack().openPanel('showResearchPanel');
     await panel.click('#tab-tasks');
     const writeButton = (brief: string) =>
       panel
@@ -150,8 +138,7 @@ describeWithBrowser('research spending guard', () => {
     await settings.panel.$eval('#spending-guard', (section) => section.scrollIntoView({ block: 'start' }));
     await stack().screenshot('spending-guard-spent');
     await page.click('td[data-cell="A7"]');
-    await page.click('[data-handler="showResearchPanel"]');
-    panel = await stack().sidebar();
+    panel = await stack().openPanel('showResearchPanel');
     await panel.fill('#brief', 'Research {Domain}');
     await panel.waitForSelector(
       `#spending-cap:has-text("Spending cap: ${20 - spent} credits left (${spent} of 20 today spent)")`,
@@ -161,8 +148,7 @@ describeWithBrowser('research spending guard', () => {
   it('researching rows again over the cap asks once, with what fits, and launches exactly that', async () => {
     const { page, control } = stack();
     // The first test's two rows are finished (an hour on: the add-on's timer runs hourly).
-    await page.click('[data-advance="3600000"]');
-    await page.click('[data-advance="60000"]');
+    await stack().finishTasks();
     await page.waitForFunction(
       () =>
         [2, 3].every((row) =>
@@ -177,16 +163,15 @@ describeWithBrowser('research spending guard', () => {
     );
     // What this spreadsheet spent (the test before checked it against the money oracle); a cap that leaves 15
     // credits: one row of 10 fits, not two.
-    await page.click('[data-handler="showSettingsPanel"]');
-    let panel = await stack().sidebar();
-    await panel.waitForSelector('#cap-spent');
-    const charged = Number(/^Spent today (\d+)/.exec((await panel.textContent('#cap-spent')) ?? '')?.[1]);
-    await panel.fill('#cap-daily', String(charged + 15));
-    await panel.click('#cap-save');
-    await panel.waitForSelector(`#cap-spent:text-is("Spent today ${charged}, this month ${charged}; 15 left")`);
+    const settings = await spentInSettings();
+    const charged = Number(/^Spent today (\d+)/.exec(settings.text)?.[1]);
+    await saveDailyCap(settings.panel, charged + 15);
+    await settings.panel.waitForSelector(
+      `#cap-spent:text-is("Spent today ${charged}, this month ${charged}; 15 left")`,
+    );
     const before = await control.ledgerDay('sbx_pro_token');
 
-    panel = await stack().researchPanelOn(2, 3);
+    const panel = await stack().researchPanelOn(2, 3);
     await panel.waitForSelector(
       `#launch-summary .inline-error:has-text("Over this spreadsheet's spending cap: 2 rows reserve 20 credits, 15 left")`,
     );
