@@ -37,10 +37,14 @@ import { goal, modelledBreakdown, seconds } from './_modelled';
 import { fairIdeal, type FairIdeal } from './_fair-ideal';
 import { LIMITS } from '../src/enrichment/job/limits';
 
-const ROWS = 2000;
-const UNIQUE = 1500;
-const LARGE_ROWS = 10_000;
-const LARGE_UNIQUE = 7_500;
+/** A job's size: the sheet's rows, and the unique domains among them. */
+interface JobSize {
+  rows: number;
+  unique: number;
+}
+
+const JOB: JobSize = { rows: 2000, unique: 1500 };
+const LARGE_JOB: JobSize = { rows: 10_000, unique: 7_500 };
 const SEEDED_READY = 4_900;
 const PENDING = 50;
 const LATENCY_MS = 200;
@@ -226,7 +230,7 @@ async function perfectClient(sandbox: SpawnedSandbox, domains: string[], batch: 
   return Date.now() - began;
 }
 
-async function sheetRows(control: SandboxControl, rowCount = ROWS, unique = UNIQUE): Promise<unknown[][]> {
+async function sheetRows(control: SandboxControl, { rows: rowCount, unique }: JobSize = JOB): Promise<unknown[][]> {
   await control.reset();
   // The sandbox seeds 5,000 companies: past that, domains it does not know (answered 404, a lookup all the same).
   const ready = await control.companies(Math.min(unique - PENDING, SEEDED_READY), true);
@@ -249,7 +253,7 @@ async function runNaive(
   sandbox: SpawnedSandbox,
   rows: unknown[][],
 ): Promise<{ ms: number; io: number; http: number; modelledMs: number }> {
-  const spreadsheet = new SpreadsheetModel({ rows: ROWS + 50, sheetNames: ['Leads'] });
+  const spreadsheet = new SpreadsheetModel({ rows: JOB.rows + 50, sheetNames: ['Leads'] });
   spreadsheet.sheet('Leads').setValues(`A1:A${rows.length}`, rows as string[][]);
   const naive = createRuntime({ bundleSource: NAIVE_SCRIPT, spreadsheet, users: [USER] });
   naive.counters.reset();
@@ -265,7 +269,7 @@ async function runNaive(
   return result;
 }
 
-function printJob(job: JobRun, rowCount: number, unique: number): void {
+function printJob(job: JobRun, { rows: rowCount, unique }: JobSize): void {
   const { httpCalls, accepted, rounds, progress, sheetIo } = job;
   console.log(
     `add-in job : ${rowCount} rows, ${unique} unique domains (${PENDING} not yet enriched), ${FIELDS.length} fields`,
@@ -291,22 +295,20 @@ function printIdeal(ideal: FairIdeal, label: string): void {
 }
 
 /** One job at full concurrency and at 16 at once, modelled on the linked clock, with its fair ideals. */
-interface ModelledPair {
-  rows: number;
-  unique: number;
+interface ModelledPair extends JobSize {
   full: JobRun;
   fullIdeal: FairIdeal;
   c16: JobRun;
   c16Ideal: FairIdeal;
 }
 
-async function modelledPair(stack: SandboxStack, rows: unknown[][], unique: number): Promise<ModelledPair> {
-  const result: Partial<ModelledPair> = { rows: rows.length - 1, unique };
+async function modelledPair(stack: SandboxStack, rows: unknown[][], size: JobSize): Promise<ModelledPair> {
+  const result: Partial<ModelledPair> = { ...size };
   for (const concurrency of [null, 16]) {
     await prepare(stack.control, null);
     const job = await runJob(stack.sandbox, stack.control, rows, { linkedClock: true, concurrency });
     const ideal = idealOf(job, rows, concurrency);
-    printJob(job, rows.length - 1, unique);
+    printJob(job, size);
     printIdeal(ideal, concurrency ? `at ${concurrency} requests at once` : 'at full concurrency');
     if (concurrency) Object.assign(result, { c16: job, c16Ideal: ideal });
     else Object.assign(result, { full: job, fullIdeal: ideal });
@@ -336,7 +338,7 @@ export async function run(): Promise<void> {
     const free = await runJob(sandbox, control, rows);
     const necessary = free.httpCalls;
     const idealMs = Math.ceil(necessary / free.reachedBatch) * LATENCY_MS;
-    printJob(free, ROWS, UNIQUE);
+    printJob(free, JOB);
     console.log(
       `  wall ideal for the batch reached (${free.reachedBatch}) at ${LATENCY_MS} ms: ceil(${necessary} / ${free.reachedBatch}) x ${LATENCY_MS} ms = ${(idealMs / 1000).toFixed(2)} s`,
     );
@@ -354,7 +356,7 @@ export async function run(): Promise<void> {
         const limited = await runJob(sandbox, control, rows);
         const served = limited.httpCalls - limited.rateLimited;
         const limitedIdealMs = (served / limit) * 1000;
-        printJob(limited, ROWS, UNIQUE);
+        printJob(limited, JOB);
         const ratio = limited.wallMs / limitedIdealMs;
         const share = (100 * limited.rateLimited) / limited.httpCalls;
         console.log(
@@ -372,12 +374,12 @@ export async function run(): Promise<void> {
     if (!process.env.BENCH_SKIP_NAIVE) {
       await prepare(control, null);
       const naive = await runNaive(sandbox, rows);
-      const scale = ROWS / NAIVE_ROWS;
+      const scale = JOB.rows / NAIVE_ROWS;
       console.log(
         `naive      : ${NAIVE_ROWS} rows in ${(naive.ms / 1000).toFixed(2)} s (${(NAIVE_ROWS / (naive.ms / 1000)).toFixed(1)} rows/s), http ${naive.http}, sheet io ${naive.io}`,
       );
       console.log(
-        `  scaled to ${ROWS} rows: ${((naive.ms * scale) / 1000).toFixed(1)} s, http ${naive.http * scale}, sheet io ${naive.io * scale}`,
+        `  scaled to ${JOB.rows} rows: ${((naive.ms * scale) / 1000).toFixed(1)} s, http ${naive.http * scale}, sheet io ${naive.io * scale}`,
       );
       console.log(
         `  modelled: ${seconds(naive.modelledMs)} s for ${NAIVE_ROWS} rows, ${seconds(naive.modelledMs * scale)} s scaled`,
@@ -391,20 +393,20 @@ export async function run(): Promise<void> {
       naiveModelledPerRowMs ? (naiveModelledPerRowMs * pair.rows) / pair.full.modelledMs : 0;
     const speedupField = (pair: ModelledPair) =>
       naiveModelledPerRowMs ? ` modelled_speedup_vs_naive=${speedupOf(pair).toFixed(1)}` : '';
-    const pairs = [await modelledPair(linked, rows, UNIQUE)];
+    const pairs = [await modelledPair(linked, rows, JOB)];
     console.log(
-      `enrichment: rows=${ROWS} unique=${UNIQUE} http_calls=${free.httpCalls} sheet_io=${free.sheetIo} wall_s=${(free.wallMs / 1000).toFixed(2)}${wallSpeedup} ratio_to_ideal=${(free.wallMs / idealMs).toFixed(2)} batch_reached=${free.reachedBatch} floor_s=${(floorMs / 1000).toFixed(2)} ratio_to_floor=${(free.wallMs / floorMs).toFixed(2)} ${modelledFieldsOf(pairs[0])}${speedupField(pairs[0])}`,
+      `enrichment: rows=${JOB.rows} unique=${JOB.unique} http_calls=${free.httpCalls} sheet_io=${free.sheetIo} wall_s=${(free.wallMs / 1000).toFixed(2)}${wallSpeedup} ratio_to_ideal=${(free.wallMs / idealMs).toFixed(2)} batch_reached=${free.reachedBatch} floor_s=${(floorMs / 1000).toFixed(2)} ratio_to_floor=${(free.wallMs / floorMs).toFixed(2)} ${modelledFieldsOf(pairs[0])}${speedupField(pairs[0])}`,
     );
     if (!process.env.BENCH_SKIP_LARGE) {
-      const largeRows = await sheetRows(control, LARGE_ROWS, LARGE_UNIQUE);
-      const large = await modelledPair(linked, largeRows, LARGE_UNIQUE);
+      const largeRows = await sheetRows(control, LARGE_JOB);
+      const large = await modelledPair(linked, largeRows, LARGE_JOB);
       console.log(
-        `enrichment_large: rows=${LARGE_ROWS} unique=${LARGE_UNIQUE} http_calls=${large.full.httpCalls} batch_reached=${large.full.reachedBatch} ${modelledFieldsOf(large)}${speedupField(large)}`,
+        `enrichment_large: rows=${LARGE_JOB.rows} unique=${LARGE_JOB.unique} http_calls=${large.full.httpCalls} batch_reached=${large.full.reachedBatch} ${modelledFieldsOf(large)}${speedupField(large)}`,
       );
       pairs.push(large);
     }
     for (const pair of pairs) {
-      const limit = pair.rows > ROWS ? 1.1 : 1.2;
+      const limit = pair.rows > JOB.rows ? 1.1 : 1.2;
       const name = `enrichment ${pair.rows}/${pair.unique} modelled / fair ideal`;
       console.log(goal(name, pair.full.modelledMs / pair.fullIdeal.ms, limit, 'x'));
       console.log(goal(`${name}, fetchAll 16 at once`, pair.c16.modelledMs / pair.c16Ideal.ms, limit, 'x'));

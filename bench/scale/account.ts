@@ -31,21 +31,6 @@ const OTHER_TASKS_PER_LAUNCH = 200;
 const PANEL_POLL_MS = 15_000;
 /** Research pace of the panels' document: a medium task takes about an hour, so its 300 tasks stay pending. */
 const SLOW_SPEED = 0.003;
-const LEDGER = 'Sheet Scout research ledger';
-const REPORTS = 'Sheet Scout research reports';
-
-export interface AccountDay {
-  launched: number;
-  unwrittenPaidTasks: number;
-  hoursToLastWrite: number;
-  pollRequestsPerTask: number;
-  spentBeforeRefusal: number;
-  refusal: string;
-  propertyOpsPerHour3Panels: number;
-  hiddenCellsPerTaskBefore: number;
-  hiddenCellsPerTask: number;
-  requests: number;
-}
 
 /** Property calls of one execution (its Properties method calls). */
 function pollCountingProperties(doc: GasRuntime): number {
@@ -58,10 +43,13 @@ function pollCountingProperties(doc: GasRuntime): number {
   return calls;
 }
 
+/** The hidden sheets research keeps in a document: its ledger and its reports (src/research/context.ts). */
+const RESEARCH_SHEETS = ['Sheet Scout research ledger', 'Sheet Scout research reports'];
+
 function hiddenCells(docs: GasRuntime[]): number {
   let cells = 0;
   for (const doc of docs)
-    for (const name of [LEDGER, REPORTS]) {
+    for (const name of RESEARCH_SHEETS) {
       const sheet = doc.spreadsheet.getSheet(name);
       if (sheet) cells += sheet.maxRows * sheet.maxColumns;
     }
@@ -79,6 +67,20 @@ async function lastTaskEnd(world: World): Promise<number> {
       .filter((task) => task.brief.startsWith('Research ') && (task.status === 'done' || task.status === 'failed'))
       .map((task) => Date.parse(task.updated_at)),
   );
+}
+
+/** The research day's figures, for the `scale:` line. */
+export interface AccountDay {
+  launched: number;
+  unwrittenPaidTasks: number;
+  hoursToLastWrite: number;
+  pollRequestsPerTask: number;
+  spentBeforeRefusal: number;
+  refusal: string;
+  propertyOpsPerHour3Panels: number;
+  hiddenCellsPerTaskBefore: number;
+  hiddenCellsPerTask: number;
+  requests: number;
 }
 
 export async function researchAtAccountScale(world: World, domains: string[]): Promise<AccountDay> {

@@ -1,6 +1,6 @@
 // Shared by the research integration tests and benchmark, on top of the common harness (test/integration/harness.ts,
-// whose sandbox they start on a manual clock): a runtime whose clock follows the sandbox's with a sheet of companies,
-// helpers that act like the Research panel (launch, poll) and the trigger (tick), advancing both clocks together, and
+// whose sandbox they start on a manual clock): a runtime whose clock follows the sandbox's with a sheet of companies
+// (for one editor, or for two each with their own Sheet Scout account), helpers that act like the Research panel (launch, poll) and the trigger (tick), advancing both clocks together, and
 // readings of the sandbox's money oracle (what a token's research reserved, charged and refunded) to check figures by.
 import {
   createManualClock,
@@ -10,6 +10,7 @@ import {
   type RunOptions,
 } from '../../../dev/gas-runtime';
 import type { CreditMovements } from '../../../dev/sandbox/control-client';
+import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch/launch-request';
 import type { LaunchRowsRequest } from '../../../src/research/launch/launch-service';
@@ -29,19 +30,21 @@ export const REPORT_OUTPUT: Extract<OutputRequest, { kind: 'report' }> = {
 /** A started sandbox, alone (startSandbox) or a test file's (sandboxSuite). */
 type World = Pick<SandboxStack, 'control'>;
 
+interface RuntimeOptions {
+  metadataFollowsSort?: boolean;
+  urlFetchTimeoutMs?: number;
+  addOn?: boolean;
+  behaviours?: Partial<Behaviours>;
+  /** Other editors of the spreadsheet (each with their own properties, caches and triggers). */
+  users?: string[];
+}
+
 /** A runtime with one sheet of `rows` (row 1 = headers), the token set for USER, and a clock at the sandbox's time. */
 export async function runtimeFor(
   world: World,
   rows: Array<Array<string | number>>,
   token = 'sbx_pro_token',
-  options: {
-    metadataFollowsSort?: boolean;
-    urlFetchTimeoutMs?: number;
-    addOn?: boolean;
-    behaviours?: Partial<Behaviours>;
-    /** Other editors of the spreadsheet (each with their own properties, caches and triggers). */
-    users?: string[];
-  } = {},
+  options: RuntimeOptions = {},
 ): Promise<GasRuntime> {
   const clock: ManualClock = createManualClock(await world.control.now());
   const runtime = commonRuntime(world.control.url, {
@@ -55,6 +58,33 @@ export async function runtimeFor(
     spreadsheetOptions: { metadataFollowsSort: options.metadataFollowsSort },
   });
   return closeAfterTest(runtime);
+}
+
+/** runtimeFor with a sheet of the sandbox's first `count` companies (headers Company and Domain). */
+export async function companiesRuntime(
+  world: World,
+  count: number,
+  token?: string,
+  options?: RuntimeOptions,
+): Promise<GasRuntime> {
+  const companies = await world.control.companies(count);
+  return runtimeFor(world, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])], token, options);
+}
+
+/** The spreadsheet's second editor in the two-editor tests (USER, the first, holds the pro token). */
+export const EDITOR = 'ben@example.com';
+
+/** companiesRuntime's sheet with two editors: USER on the pro token, EDITOR signed in with `editorToken`. */
+export async function twoEditorsRuntime(
+  world: World,
+  count: number,
+  editorToken: string,
+  addOn: boolean,
+): Promise<GasRuntime> {
+  const runtime = await companiesRuntime(world, count, 'sbx_pro_token', { addOn, users: [EDITOR] });
+  runtime.properties.user(EDITOR).set(SETTINGS_KEYS.token, editorToken);
+  runtime.properties.user(EDITOR).set(SETTINGS_KEYS.baseUrl, world.control.url);
+  return runtime;
 }
 
 /** Advances the sandbox's and the runtime's clocks together. */

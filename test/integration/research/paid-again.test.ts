@@ -6,25 +6,27 @@
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { SpendingGuardAnswer } from '../../../src/research/contract';
 import { sandboxSuite } from '../harness';
-import { column, launch, oracleTotals, runtimeFor, runUntilSettled, REPORT_OUTPUT } from './harness';
+import { column, companiesRuntime, launch, oracleTotals, runUntilSettled, REPORT_OUTPUT } from './harness';
 
 jest.setTimeout(60_000);
 
 const suite = sandboxSuite({ clock: 'manual' });
 
-let runtime: GasRuntime | null = null;
-
 const REQUEST = { template: 'Research {Domain}', depth: 'medium' as const, output: REPORT_OUTPUT };
 
 const serviceTasks = async () => (await suite.control.call<unknown[]>('GET', '/_sandbox/tasks')).length;
 
+/** A sheet of `count` companies whose rows 2 and 3 hold their finished research (the rows past them none). */
+async function researchedRows(count: number): Promise<GasRuntime> {
+  const rt = await companiesRuntime(suite, count);
+  expect(launch(rt, REQUEST, [2, 3])).toMatchObject({ ok: true, created: 2 });
+  await runUntilSettled(suite, rt);
+  return rt;
+}
+
 describe('research on rows that already hold a result (integration)', () => {
   it('asks before paying again: a finished row is left alone and listed with its date, then launched once when asked', async () => {
-    const companies = await suite.control.companies(3);
-    runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
-    const rt = runtime;
-    expect(launch(rt, REQUEST, [2, 3])).toMatchObject({ ok: true, created: 2 });
-    await runUntilSettled(suite, rt);
+    const rt = await researchedRows(3);
     const reports = column(rt, 'Report');
     expect(reports[0]).not.toBe('');
     const finishedBy = rt.clock.now();
@@ -58,11 +60,7 @@ describe('research on rows that already hold a result (integration)', () => {
   });
 
   it('over the spending cap, asks once with what fits, and the answer launches exactly those rows (issue 36 item 10)', async () => {
-    const companies = await suite.control.companies(2);
-    runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
-    const rt = runtime;
-    expect(launch(rt, REQUEST, [2, 3])).toMatchObject({ ok: true, created: 2 });
-    await runUntilSettled(suite, rt);
+    const rt = await researchedRows(2);
     // Today's spending by the money oracle; the cap leaves 15 credits: one row of 10 fits, not two.
     const spent = (await suite.control.ledgerDay('sbx_pro_token')).charged;
     const capped = rt.run<SpendingGuardAnswer>('setSpendingGuard', [{ daily: spent + 15, monthly: null }], {

@@ -4,15 +4,13 @@
 // launch); A's own timer, with every panel closed, sends them on A's account. The sandbox's money record says who
 // paid.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
 import { sandboxSuite } from '../harness';
-import { advance, column, runtimeFor, sheetId, REPORT_OUTPUT, USER } from './harness';
+import { advance, column, sheetId, twoEditorsRuntime, EDITOR, REPORT_OUTPUT, USER } from './harness';
 
 jest.setTimeout(60_000);
 
 const suite = sandboxSuite({ clock: 'manual' });
-const EDITOR = 'ben@example.com';
 const A_TOKEN = 'sbx_pro_token';
 const B_TOKEN = 'sbx_rival_token';
 const HOUR = 3_600_000;
@@ -23,13 +21,7 @@ const tasksOf = async (token: string) => (await suite.control.tasks(token)).leng
 
 describe("a launch's queued creates are sent on its launcher's account only (integration, two editors)", () => {
   it("B's ticks leave A's queued creates; A's timer sends them, and only A's account pays", async () => {
-    const companies = await suite.control.companies(3);
-    runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])], A_TOKEN, {
-      addOn: true,
-      users: [EDITOR],
-    });
-    runtime.properties.user(EDITOR).set(SETTINGS_KEYS.token, B_TOKEN);
-    runtime.properties.user(EDITOR).set(SETTINGS_KEYS.baseUrl, suite.control.url);
+    runtime = await twoEditorsRuntime(suite, 3, B_TOKEN, true);
 
     // The service answers A's creates with 503: the launch keeps them queued, authorised, for a later tick.
     await suite.control.setFault({ route: 'tasks.create', errorRate: 1, errorStatus: 503 });

@@ -6,7 +6,6 @@
 // when A's account may not read B's tasks (another organization), by A's timer or panel when it may; the ticks that
 // write them spend nothing of anyone's (the sandbox's money record).
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
 import type { LaunchRowsRequest } from '../../../src/research/launch/launch-service';
 import { sandboxSuite } from '../harness';
@@ -16,8 +15,9 @@ import {
   oracleCharges,
   oracleTotals,
   poll,
-  runtimeFor,
   sheetId,
+  twoEditorsRuntime,
+  EDITOR,
   REPORT_OUTPUT,
   USER,
 } from './harness';
@@ -25,7 +25,6 @@ import {
 jest.setTimeout(60_000);
 
 const suite = sandboxSuite({ clock: 'manual' });
-const EDITOR = 'ben@example.com';
 const A_TOKEN = 'sbx_pro_token';
 const A_ACCOUNT = 'pro@sandbox.example.com';
 const HOUR = 3_600_000;
@@ -33,17 +32,6 @@ const LEDGER = 'Sheet Scout research ledger';
 const REQUEST = { template: 'Research {Domain}', depth: 'medium' as const, output: REPORT_OUTPUT };
 
 let runtime: GasRuntime;
-
-/** A spreadsheet of `rows` companies; A (USER) holds the pro token, B (EDITOR) `bToken`. */
-async function twoEditors(rows: number, bToken: string, addOn: boolean): Promise<void> {
-  const companies = await suite.control.companies(rows);
-  runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])], A_TOKEN, {
-    addOn,
-    users: [EDITOR],
-  });
-  runtime.properties.user(EDITOR).set(SETTINGS_KEYS.token, bToken);
-  runtime.properties.user(EDITOR).set(SETTINGS_KEYS.baseUrl, suite.control.url);
-}
 
 const launchAs = (user: string, request: Partial<LaunchRowsRequest>, rows: number[]) =>
   runtime.run<LaunchResponse>('launchResearch', [{ ...REQUEST, ...request, sheetId: sheetId(runtime), rows }], {
@@ -97,9 +85,24 @@ async function expectWrittenAsCharged(token: string): Promise<void> {
   expect(rows.map((entry) => entry.shown)).toEqual(rows.map((entry) => entry.charged));
 }
 
+/** What A's account (the pro token) and B's (`bToken`) reserved, by the sandbox's money record. */
+async function reservedBy(bToken: string): Promise<{ a: number; b: number }> {
+  return { a: (await oracleTotals(suite, A_TOKEN)).reserved, b: (await oracleTotals(suite, bToken)).reserved };
+}
+
+/** Two rows launched by A, then re-run by B answering yes: each account reserved the two tasks it launched. */
+async function launchedAndRerun(bToken: string, addOn: boolean): Promise<{ a: number; b: number }> {
+  runtime = await twoEditorsRuntime(suite, 2, bToken, addOn);
+  expect(launchAs(USER, {}, [2, 3])).toMatchObject({ ok: true, created: 2 });
+  expect(rerunAnsweringYes([2, 3])).toMatchObject({ ok: true, created: 2 });
+  const reserved = await reservedBy(bToken);
+  expect(reserved).toEqual({ a: 20, b: 20 });
+  return reserved;
+}
+
 describe('a re-run over rows another editor launched (integration, two editors)', () => {
   it("asks first and names whose tasks they are; A's tasks stay on their rows until B answers yes", async () => {
-    await twoEditors(3, 'sbx_rival_token', true);
+    runtime = await twoEditorsRuntime(suite, 3, 'sbx_rival_token', true);
     expect(launchAs(USER, {}, [2, 3])).toMatchObject({ ok: true, created: 2 });
     const aTasks = await taskIdsOf(A_TOKEN);
 
@@ -163,14 +166,7 @@ describe('a re-run over rows another editor launched (integration, two editors)'
   });
 
   it("another organization's re-run is written by its payer's timer with every panel closed", async () => {
-    await twoEditors(2, 'sbx_rival_token', true);
-    expect(launchAs(USER, {}, [2, 3])).toMatchObject({ ok: true, created: 2 });
-    expect(rerunAnsweringYes([2, 3])).toMatchObject({ ok: true, created: 2 });
-    const reserved = {
-      a: (await oracleTotals(suite, A_TOKEN)).reserved,
-      b: (await oracleTotals(suite, 'sbx_rival_token')).reserved,
-    };
-    expect(reserved).toEqual({ a: 20, b: 20 });
+    const reserved = await launchedAndRerun('sbx_rival_token', true);
     // Every panel closed: only the timers run (hourly, an installed add-on's).
     for (let hour = 0; hour < 2; hour++) {
       await advance(suite, runtime, HOUR);
@@ -178,26 +174,17 @@ describe('a re-run over rows another editor launched (integration, two editors)'
     }
     await expectWrittenAsCharged('sbx_rival_token');
     // Writing them spent nothing more of either account.
-    expect((await oracleTotals(suite, A_TOKEN)).reserved).toBe(reserved.a);
-    expect((await oracleTotals(suite, 'sbx_rival_token')).reserved).toBe(reserved.b);
+    expect(await reservedBy('sbx_rival_token')).toEqual(reserved);
   });
 
   it("a colleague's re-run is written by A's panel and A's timer, B's panel closed, B's money unchanged", async () => {
-    await twoEditors(2, 'sbx_pro2_token', false);
-    expect(launchAs(USER, {}, [2, 3])).toMatchObject({ ok: true, created: 2 });
-    expect(rerunAnsweringYes([2, 3])).toMatchObject({ ok: true, created: 2 });
-    const reserved = {
-      a: (await oracleTotals(suite, A_TOKEN)).reserved,
-      b: (await oracleTotals(suite, 'sbx_pro2_token')).reserved,
-    };
-    expect(reserved).toEqual({ a: 20, b: 20 });
+    const reserved = await launchedAndRerun('sbx_pro2_token', false);
     // A's panel polls (B's is closed), then A's timer runs: each as A, on A's token.
     await advance(suite, runtime, 30_000);
     poll(runtime, { user: USER });
     await advance(suite, runtime, 60_000);
     runtime.run('sheetScoutTimer', [], { kind: 'trigger', user: USER });
     await expectWrittenAsCharged('sbx_pro2_token');
-    expect((await oracleTotals(suite, A_TOKEN)).reserved).toBe(reserved.a);
-    expect((await oracleTotals(suite, 'sbx_pro2_token')).reserved).toBe(reserved.b);
+    expect(await reservedBy('sbx_pro2_token')).toEqual(reserved);
   });
 });

@@ -60,16 +60,16 @@ export class FakeSheet implements EnrichSheet {
     return Array.from({ length: width }, (_, c) => this.cells[0]?.[c]?.value ?? '');
   }
 
-  readArea(area: Area): unknown[][] {
+  /** One read of an area's cells, each as `pick` takes it from the cell ('' where the sheet has none). */
+  private readCells<T>(area: Area, pick: (cell: Cell | undefined) => T): T[][] {
     this.reads++;
-    const out: unknown[][] = [];
-    for (let r = 0; r < area.numRows; r++) {
-      const line: unknown[] = [];
-      for (let c = 0; c < area.numColumns; c++)
-        line.push(this.cells[area.row - 1 + r]?.[area.column - 1 + c]?.value ?? '');
-      out.push(line);
-    }
-    return out;
+    return Array.from({ length: area.numRows }, (_, r) =>
+      Array.from({ length: area.numColumns }, (_, c) => pick(this.cells[area.row - 1 + r]?.[area.column - 1 + c])),
+    );
+  }
+
+  readArea(area: Area): unknown[][] {
+    return this.readCells(area, (cell) => cell?.value ?? '');
   }
 
   /** Commits (SpreadsheetApp.flush). */
@@ -79,15 +79,7 @@ export class FakeSheet implements EnrichSheet {
   }
 
   readFormulas(area: Area): string[][] {
-    this.reads++;
-    const out: string[][] = [];
-    for (let r = 0; r < area.numRows; r++) {
-      const line: string[] = [];
-      for (let c = 0; c < area.numColumns; c++)
-        line.push(this.cells[area.row - 1 + r]?.[area.column - 1 + c]?.formula ?? '');
-      out.push(line);
-    }
-    return out;
+    return this.readCells(area, (cell) => cell?.formula ?? '');
   }
 
   writeValues(row: number, column: number, values: unknown[][]): void {
