@@ -1,12 +1,13 @@
 // In-memory fakes of the research ports: a grid of sheets with row metadata that moves with inserted rows, a
 // hidden table, a manual clock, and a scripted research service that keeps every created task (to prove none is
-// created twice) and can fail creates the ways the real service does; and a job's world over them.
+// created twice) and can fail creates the ways the real service does; a job's world over them; and a ledger record
+// with every field set (`ledgerEntry`).
 import { MemoryStore } from '../../fakes/ports';
 import { documentCreatePermits } from '../../../src/research/spending/create-permits';
 import type { Result } from '../../../src/api/errors';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../../../src/api/types';
 import type { LaunchPlanInput, PayingDeps } from '../../../src/research/launch/launch';
-import type { OutputMapping } from '../../../src/research/records/ledger';
+import type { LedgerEntry, OutputMapping } from '../../../src/research/records/ledger';
 import type { CellWrite, GridPort, ResearchClient } from '../../../src/research/ports';
 import { LedgerStore, ReportStore } from '../../../src/research/records/stores';
 import type { CellValue } from '../../../src/shared/cell-values';
@@ -369,6 +370,34 @@ export function launchInput(
     mapping,
     rerun: false,
     again: false,
+    ...overrides,
+  };
+}
+
+/** A ledger record of row 2 of sheet 1, queued and never sent, with `overrides`. */
+export function ledgerEntry(mapping: OutputMapping, overrides: Partial<LedgerEntry> = {}): LedgerEntry {
+  return {
+    id: 'e1',
+    taskId: null,
+    state: 'queued',
+    row: { sheetId: 1, rowId: null, rowHint: 2, keyHeaders: [], keyValues: [] },
+    brief: 'b',
+    depth: 'medium',
+    schema: null,
+    mapping,
+    iterations: 0,
+    agents: 0,
+    sources: 0,
+    cost: 0,
+    error: null,
+    degradation: [],
+    launchedAt: 0,
+    sentAt: null,
+    updatedAt: 0,
+    finishedAt: null,
+    written: false,
+    shownStatus: '',
+    detached: false,
     ...overrides,
   };
 }

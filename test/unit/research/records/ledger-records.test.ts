@@ -4,7 +4,7 @@ import { entryToRow, LEDGER_HEADERS, rowToEntry, type OutputMapping } from '../.
 import { LedgerStore } from '../../../../src/research/records/stores';
 import { CELL_CHARACTER_LIMIT } from '../../../../src/shared/cell-values';
 import type { JsonSchemaObject } from '../../../../src/api/types';
-import { FakeTable, jobWorld } from '../fakes';
+import { FakeTable, jobWorld, ledgerEntry } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';
 
 const SHEET = 1;
@@ -57,31 +57,7 @@ describe('ledger records', () => {
     table.rows.push(['e1', 'task_9', 'created', 1, '', '2026-01-01T00:00:00.000Z', 1, '~{"id":"e1", broken']);
     expect(store.load()).toEqual([]);
     expect(store.damaged()).toEqual([{ entryId: 'e1', taskId: 'task_9' }]);
-    const good = rowToEntry(
-      entryToRow({
-        id: 'e2',
-        taskId: null,
-        state: 'queued',
-        row: { sheetId: 1, rowId: null, rowHint: 2, keyHeaders: [], keyValues: [] },
-        brief: 'b',
-        depth: 'medium',
-        schema: null,
-        mapping,
-        iterations: 0,
-        agents: 0,
-        sources: 0,
-        cost: 0,
-        error: null,
-        degradation: [],
-        launchedAt: 0,
-        sentAt: null,
-        updatedAt: 0,
-        finishedAt: null,
-        written: false,
-        shownStatus: '',
-        detached: false,
-      }),
-    );
+    const good = rowToEntry(entryToRow(ledgerEntry(mapping, { id: 'e2' })));
     if (good === 'blank' || !('state' in good)) throw new Error('round trip failed');
     store.save([good]);
     expect(table.rows).toHaveLength(2);

@@ -10,7 +10,7 @@ import {
   rowsThatFit,
 } from '../../../../src/research/spending/spending-guard';
 import type { Calendar } from '../../../../src/research/spending/calendar';
-import { jobWorld, launchInput } from '../fakes';
+import { jobWorld, launchInput, ledgerEntry } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';
 
 const utc: Calendar = {
@@ -26,29 +26,16 @@ function record(
   launchedAt: number,
   depth: LedgerEntry['depth'] = 'medium',
 ): LedgerEntry {
-  return {
+  return ledgerEntry(mapping, {
     id: `${state}-${launchedAt}`,
     taskId: 't',
     state,
-    row: { sheetId: 1, rowId: null, rowHint: 2, keyHeaders: [], keyValues: [] },
-    brief: 'b',
     depth,
-    schema: null,
-    mapping,
-    iterations: 0,
     agents,
-    sources: 0,
-    cost: 0,
-    error: null,
-    degradation: [],
     launchedAt,
-    sentAt: null,
     updatedAt: launchedAt,
-    finishedAt: null,
     written: true,
-    shownStatus: '',
-    detached: false,
-  };
+  });
 }
 
 describe('spending guard', () => {
