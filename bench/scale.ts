@@ -46,6 +46,7 @@ import {
   type World,
 } from './scale/world';
 import { researchAtAccountScale } from './scale/account';
+import { PROPERTY_BYTES_PER_LAUNCH, PROPERTY_BYTES_PER_TASK } from '../src/research/launch/preconditions';
 import { oversizedEnrichment } from './scale/oversized';
 import { scheduledRefresh } from './scale/scheduled';
 import { manySpreadsheets } from './scale/many';
@@ -321,6 +322,22 @@ export async function run(): Promise<void> {
     console.log(`wall ${((Date.now() - began) / 1000).toFixed(1)} s`);
     console.log(goal("day 1's trigger runtime (modelled)", triggerMinutes, 30, 'min'));
     console.log(goal('scheduled refresh runs missed', scheduled.missedRuns, 0, 'runs'));
+    console.log(
+      goal(
+        "document properties of 5,000 running tasks, within what the launch's precondition counts",
+        account.bigPropertyBytesRunning / 1024,
+        (PROPERTY_BYTES_PER_LAUNCH + 5_000 * PROPERTY_BYTES_PER_TASK) / 1024,
+        'KB',
+      ),
+    );
+    console.log(
+      goal(
+        'document properties kept once those 5,000 tasks were written',
+        account.bigPropertyBytesFinished / 1024,
+        10,
+        'KB',
+      ),
+    );
     console.log(goal('hand edits a scheduled refresh overwrote', scheduled.handEditsOverwritten, 0, 'cells'));
     console.log(goal('account watch runs missed', scheduled.watch.missedRuns, 0, 'runs'));
     console.log(goal('credits the account watch spent over the cap', scheduled.watch.creditsOverCap, 0, 'credits'));
@@ -378,7 +395,9 @@ export async function run(): Promise<void> {
         `hours_to_last_write=${account.hoursToLastWrite.toFixed(2)} poll_requests_per_task=${account.pollRequestsPerTask.toFixed(3)} ` +
         `spent_before_refusal=${account.spentBeforeRefusal} property_ops_per_hour_3_panels=${account.propertyOpsPerHour3Panels} ` +
         `hidden_cells_per_task_before_retention=${account.hiddenCellsPerTaskBefore.toFixed(1)} ` +
-        `hidden_cells_per_task=${account.hiddenCellsPerTask.toFixed(2)} plan_shown_for_oversized_job=${oversized.planShown ? 1 : 0} ` +
+        `hidden_cells_per_task=${account.hiddenCellsPerTask.toFixed(2)} ` +
+        `big_doc_property_bytes_running=${account.bigPropertyBytesRunning} ` +
+        `big_doc_property_bytes_finished=${account.bigPropertyBytesFinished} plan_shown_for_oversized_job=${oversized.planShown ? 1 : 0} ` +
         `oversized_job_days=${oversized.daysToFinish.toFixed(2)} day1_${modelledFields(dayOne)} ` +
         `scheduled_rows=${scheduled.rows} scheduled_runs=${scheduled.scheduledRuns} due_runs=${scheduled.dueRuns} ` +
         `missed_runs=${scheduled.missedRuns} hand_edits_overwritten=${scheduled.handEditsOverwritten} ` +

@@ -81,6 +81,9 @@ export interface AccountDay {
   hiddenCellsPerTaskBefore: number;
   hiddenCellsPerTask: number;
   requests: number;
+  /** The 5,000-row document's properties (bytes, as Google counts them): its tasks running, then all finished. */
+  bigPropertyBytesRunning: number;
+  bigPropertyBytesFinished: number;
 }
 
 export async function researchAtAccountScale(world: World, domains: string[]): Promise<AccountDay> {
@@ -113,8 +116,10 @@ export async function researchAtAccountScale(world: World, domains: string[]): P
       launched += launch(doc, dataRows(DOC_ROWS)).created;
     }),
   );
+  let bigPropertyBytesRunning = 0;
   launches.set(90, async () => {
     launched += launch(big, dataRows(BIG_ROWS)).created;
+    bigPropertyBytesRunning = big.properties.document.size();
   });
   small.forEach((doc, i) =>
     launches.set(100 + 2 * i, async () => {
@@ -158,6 +163,7 @@ export async function researchAtAccountScale(world: World, domains: string[]): P
     .filter((entry) => entry.method === 'GET' && entry.url.includes('/v1/deep_research_tasks')).length;
   const requests = sent(world) - requestsBefore;
   const before = hiddenCells(all) / launched;
+  const bigPropertyBytesFinished = big.properties.document.size();
 
   // After the retention period, opening each document's panel once compacts its hidden sheets.
   await advance(world, (FINISHED_KEPT_DAYS + 8) * DAY);
@@ -172,6 +178,10 @@ export async function researchAtAccountScale(world: World, domains: string[]): P
     `R polling: ${pollRequests} list pages and reads for ${launched} tasks; last row written ${((lastWriteAt - taskEnd) / HOUR).toFixed(2)} h ` +
       `after the last task ended; ${requests} requests in all (creates included)`,
   );
+  console.log(
+    `R document properties of the ${BIG_ROWS}-row document: ${bigPropertyBytesRunning} bytes with its tasks running, ` +
+      `${bigPropertyBytesFinished} once all were written (Google allows ${500 * 1024} per document)`,
+  );
   return {
     launched,
     unwrittenPaidTasks: unwritten,
@@ -183,5 +193,7 @@ export async function researchAtAccountScale(world: World, domains: string[]): P
     hiddenCellsPerTaskBefore: before,
     hiddenCellsPerTask: hiddenCells(all) / launched,
     requests,
+    bigPropertyBytesRunning,
+    bigPropertyBytesFinished,
   };
 }

@@ -2,7 +2,7 @@
 // user's client, the shared timer) and the steps research entry points share: work under the document lock, one
 // polling tick that keeps the timer armed while tasks are pending, and the payer's timer made again when it is gone.
 import { appContext, type AppContext } from '../platform/app-context';
-import type { KeyValueStore, LockPort } from '../ports';
+import type { LockPort, SizedStore } from '../ports';
 import { runTick } from './polling/tick';
 import { type JobDeps } from './polling/jobs';
 import { documentSpendJournal } from './spending/spend-journal';
@@ -40,8 +40,8 @@ export const LAST_TICK_KEY = 'sheetscout.research.lastTick';
 export interface Research {
   context: AppContext;
   spreadsheet: Spreadsheet;
-  /** The document's properties: the spending cap, when the last tick ran. */
-  document: KeyValueStore;
+  /** The document's properties (500 KB, shared by every feature): the spending cap, when the last tick ran. */
+  document: SizedStore;
   /** The document's records sheet: the panel's saved launch settings. */
   records: RecordStores;
   deps: JobDeps;

@@ -68,8 +68,8 @@ export function runLaunch(
     deadline: number;
     /**
      * Why the launch runs: the kind of run it is listed as in the spending history (Settings > Spending), started by
-     * the account that pays (`deps.account`). Every caller that reserves credits says so: 'launch' (the panel), 'watch',
-     * 'new-rows' (research on new rows).
+     * the account that pays (`deps.account`). Every caller that reserves credits says so: 'launch' (the panel),
+     * 'watch', 'new-rows' (research on new rows).
      */
     run: RunKind;
   },

@@ -1,9 +1,10 @@
 // What a research launch needs in order to finish, checked over its plan before anything is paid for (launchProblem,
 // in this order): room under the spreadsheet's spending cap, the account's credits, room for the row tags, today's
 // requests (one create per row and the polls that collect the results), room in the spreadsheet for the hidden
-// records (Google allows 10 million cells per spreadsheet), and last the timer that collects the results with the
-// panels closed (scheduler/timer.ts, reserveTimer; the caller's). Each check answers the refusal message with what
-// does fit, or null. Pure.
+// records (Google allows 10 million cells per spreadsheet), room in the document's properties for what the running
+// tasks keep there (Google allows 500 KB, shared by every feature), and last the timer that collects the results
+// with the panels closed (scheduler/timer.ts, reserveTimer; the caller's). Each check answers the refusal message
+// with what does fit, or null. Pure.
 import type { LedgerEntry } from '../records/ledger';
 import { entryToRow } from '../records/ledger';
 import type { TaskDepth } from '../../api/types';
@@ -24,8 +25,21 @@ const REPORT_ROW_CELLS = 3;
  */
 const NEW_SHEETS_CELLS = 2 * 1000 * 26;
 
+/**
+ * What a running task takes of the document's properties at most: its create's permit, who launched it, its unused
+ * reservation's give-back (create-permits.ts, about 20 bytes) and its record of the run in the spending history
+ * (about 10). The scale benchmark measures about 31 bytes a task with 5,000 running (bench/scale/account.ts); the
+ * permits' value is written anew before the old one is removed (chunked-store.ts), so for a moment it is held twice.
+ */
+export const PROPERTY_BYTES_PER_TASK = 72;
+/** What a launch keeps there besides its tasks' parts: its permits' and its run's own entries. */
+export const PROPERTY_BYTES_PER_LAUNCH = 1024;
+/** Left free in the document's properties for what the other features write while the tasks run. */
+export const PROPERTY_HEADROOM_BYTES = 48 * 1024;
+
 const figure = (n: number) => n.toLocaleString('en-US');
 const rowsText = (n: number) => `${figure(n)} row${n === 1 ? '' : 's'}`;
+const kilobytes = (bytes: number) => figure(Math.ceil(Math.max(0, bytes) / 1024));
 
 /** Requests the polls of a launch of `rows` tasks take, beyond the creates: a list page per 100 tasks, twice over. */
 export function pollAllowance(rows: number): number {
@@ -67,6 +81,24 @@ export function storageProblem(entries: readonly LedgerEntry[], cellsInUse: numb
     `Google allows, and research on ${rowsText(entries.length)} needs about ${figure(needed)} more for its records. ` +
     'Delete unused rows, columns or sheets' +
     (fit > 0 ? `, or launch up to ${rowsText(fit)}.` : '.')
+  );
+}
+
+/**
+ * Refuses a launch of `tasks` whose running tasks would leave the document's properties (`bytesFree` left of Google's
+ * 500 KB) less room than the other features need meanwhile; says how many rows fit now.
+ */
+export function propertiesProblem(tasks: number, bytesFree: number): string | null {
+  const needed = PROPERTY_BYTES_PER_LAUNCH + tasks * PROPERTY_BYTES_PER_TASK;
+  const room = bytesFree - PROPERTY_HEADROOM_BYTES;
+  if (needed <= room) return null;
+  const fit = Math.max(0, Math.floor((room - PROPERTY_BYTES_PER_LAUNCH) / PROPERTY_BYTES_PER_TASK));
+  return (
+    `Nothing was sent: research on ${rowsText(tasks)} keeps about ${kilobytes(needed)} KB in Sheet Scout's storage ` +
+    `in this spreadsheet while it runs, and ${kilobytes(bytesFree)} KB of the 500 KB Google allows are free. ` +
+    (fit > 0
+      ? `Launch up to ${rowsText(fit)} now, and the rest once they have finished.`
+      : 'Launch again once the research running here has finished.')
   );
 }
 

@@ -129,8 +129,8 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
     deps,
     written.filter((entry) => !isPending(entry)).map((entry) => entry.row.sheetId),
   );
-  // Who launched a task is kept while its record is open (a re-run over its row asks them first).
-  deps.permits.keepLaunchers(deps.ledger.all().filter(needsRow));
+  // Who launched a task is kept while its record is open (a re-run over its row asks them first); so is its give-back.
+  deps.permits.keepOpen(deps.ledger.all().filter(needsRow));
   const pending = deps.ledger
     .all()
     .filter((entry) => needsWork(entry) && !unreadable.has(entry.id) && !waiting.has(entry.id)).length;

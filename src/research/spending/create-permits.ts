@@ -5,10 +5,12 @@
 // hidden ledger sheet creates nothing (a record that took a grant and was not sent, its tick killed, takes it again).
 // Each task the add-in created (and each create the service refused) may give back its unused reservation to the spend
 // journal once: their fingerprints are kept until then, so a record moved back to "in progress" in the ledger does not
-// lower the journal again at each cycle. And who launched each open record's task (the account its launch was paid
-// from): by record until its create is answered, then by task, so that an edit of the ledger sheet (a record given
-// another launch or id) does not change whose task runs on a row; kept until the record no longer runs. One chunked
-// JSON value (about 20 characters per open task), written twice per round of creates. Pure.
+// lower the journal again at each cycle, and no longer than the record runs (its final state, saved, gave back what it
+// did not use; a task that used all of it gives nothing back). And who launched each open record's task (the account
+// its launch was paid from): by record until its create is answered, then by task, so that an edit of the ledger sheet
+// (a record given another launch or id) does not change whose task runs on a row; kept until the record no longer
+// runs. One chunked JSON value that grows with the open tasks only (about 30 characters each), written twice per round
+// of creates. Pure.
 import type { KeyValueStore } from '../../ports';
 import { readChunkedJson, removeChunked, writeChunked } from '../../shared/storage/chunked-store';
 import { fingerprint } from '../../shared/fingerprint';
@@ -51,8 +53,11 @@ export interface CreatePermits {
   launcherOf(entry: LedgerEntry): string | null;
   /** Who launched records' tasks, as one read of the permits finds them (for many records at once). */
   launchers(): Pick<CreatePermits, 'launcherOf'>;
-  /** Forgets who launched the records that no longer run: every record but `open` (the ledger's open records). */
-  keepLaunchers(open: readonly LedgerEntry[]): void;
+  /**
+   * Forgets what the records that no longer run kept (every record but `open`, the ledger's open records): who
+   * launched them, and their unused reservation's give-back (their final state, saved, gave it back already).
+   */
+  keepOpen(open: readonly LedgerEntry[]): void;
   /**
    * Takes a create for each record whose launch has one left (or that took one and did not send it: a tick killed in
    * between): the records that may be created, in order.
@@ -214,12 +219,13 @@ export function documentCreatePermits(store: KeyValueStore): CreatePermits {
       const permits = read();
       return { launcherOf: (entry) => launcherIn(permits, entry) };
     },
-    keepLaunchers: (open) => {
+    keepOpen: (open) => {
       const permits = read();
       const { kept, dropped } = ownersOf(permits, open);
-      if (!dropped) return;
-      permits.owners = kept;
-      write(permits);
+      const releasable = new Set(open.map(releaseKey));
+      const unreleased = permits.unreleased.filter((key) => releasable.has(key));
+      if (!dropped && unreleased.length === permits.unreleased.length) return;
+      write({ ...permits, owners: kept, unreleased });
     },
     take: (entries) => {
       if (entries.length === 0) return [];

@@ -1,11 +1,12 @@
 // Nothing is paid for before every precondition of finishing holds, through the built bundle, the emulator as a
 // published add-on and the sandbox over HTTP: a timer to collect the results with the panels closed (Google allows a
-// user 20 triggers of a script: one per spreadsheet where work runs), and room in the spreadsheet for the records
-// (10 million cells). A refused launch creates no task, reserves no credit and writes no status.
+// user 20 triggers of a script: one per spreadsheet where work runs), room in the spreadsheet for the records
+// (10 million cells) and in its document properties for what the running tasks keep there (500 KB). A refused launch creates no task, reserves no credit and writes no status.
 import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } from '../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import { runtimeFor as commonRuntime, sandboxSuite, closeAfterTest, TOKEN } from '../harness';
 import { advance, BUNDLE, column, launch, REPORT_OUTPUT, SHEET, USER } from './harness';
+import { PROPERTY_BYTES_PER_LAUNCH, PROPERTY_BYTES_PER_TASK } from '../../../src/research/launch/preconditions';
 
 jest.setTimeout(120_000);
 
@@ -82,5 +83,48 @@ describe('a launch is refused before anything is paid when it could not finish',
     expect(column(runtime, 'Status').filter(Boolean)).toEqual([]);
     runtime.spreadsheet.sheet(SHEET).deleteRows(1000, 300_000);
     expect(launch(runtime, REQUEST, [2, 3, 4, 5, 6])).toMatchObject({ ok: true, created: 5 });
+  });
+
+  it('a spreadsheet whose document properties are nearly full: refused with the rows that fit, which do', async () => {
+    const companies = await suite.control.companies(40);
+    const runtime = closeAfterTest(
+      commonRuntime(suite.url, {
+        sheets: { [SHEET]: [['Domain'], ...companies.map((company) => [company.domain])] },
+        clock: createManualClock(await suite.control.now()),
+      }),
+    );
+    // Other features' values fill the store (Google allows 500 KB of document properties) but for 50 KB.
+    const store = runtime.properties.document;
+    const used = 500 * 1024 - 50 * 1024;
+    for (let i = 0; store.size() < used; i++)
+      store.set(`filler.${i}`, 'x'.repeat(Math.min(8_000, used - store.size() - `filler.${i}`.length)));
+    const credits = await suite.control.credits(TOKEN);
+    const rows = companies.map((_, i) => i + 2);
+    const refused = launch(runtime, REQUEST, rows);
+    expect(refused.ok).toBe(false);
+    const message = refused.message ?? '';
+    const needed = Math.ceil((PROPERTY_BYTES_PER_LAUNCH + 40 * PROPERTY_BYTES_PER_TASK) / 1024);
+    expect(message).toMatch(
+      new RegExp(
+        `^Nothing was sent: research on 40 rows keeps about ${needed} KB in Sheet Scout's storage in this spreadsheet ` +
+          'while it runs, and \\d+ KB of the 500 KB Google allows are free\\. Launch up to \\d+ rows now, and the rest ' +
+          'once they have finished\\.$',
+      ),
+    );
+    const free = Number(/and (\d+) KB of the 500 KB/.exec(message)?.[1]);
+    expect(free).toBe(Math.ceil((500 * 1024 - store.size()) / 1024));
+    expect(await suite.control.tasks(TOKEN)).toHaveLength(0);
+    expect(await suite.control.credits(TOKEN)).toBe(credits);
+    expect(column(runtime, 'Status').filter(Boolean)).toEqual([]);
+    // The rows it says fit do; one more would not have.
+    const fit = Number(/Launch up to (\d+) rows/.exec(message)?.[1]);
+    expect(fit).toBeGreaterThan(0);
+    expect(fit).toBeLessThan(40);
+    expect(launch(runtime, REQUEST, rows.slice(0, fit + 1))).toMatchObject({ ok: false });
+    const before = store.size();
+    expect(launch(runtime, REQUEST, rows.slice(0, fit))).toMatchObject({ ok: true, created: fit });
+    // What the running tasks keep is within what the check counted for them.
+    expect(store.size() - before).toBeLessThanOrEqual(PROPERTY_BYTES_PER_LAUNCH + fit * PROPERTY_BYTES_PER_TASK);
+    expect(await suite.control.tasks(TOKEN)).toHaveLength(fit);
   });
 });

@@ -1,7 +1,7 @@
 // Which creates a launch authorised and which tasks may give back their unused reservation (create-permits.ts): a
 // record takes a create of its launch once, a record that sent its create takes none again (a record put back to
 // "queued"), one that took a create and was killed before sending takes it again, a create given back is authorised
-// again, and each task gives back once. Who launched each open record's task: by record, then by task (an edit of the
+// again, and each task gives back once, while its record runs (nothing is kept for finished tasks). Who launched each open record's task: by record, then by task (an edit of the
 // record's launch does not change it), forgotten once the record no longer runs.
 import { documentCreatePermits, unauthorised } from '../../../../src/research/spending/create-permits';
 import { unansweredLauncher } from '../../../../src/research/launch/plan';
@@ -50,6 +50,23 @@ describe('create permits', () => {
     expect(store.data.size).toBe(0);
   });
 
+  it('keeps a give-back only while its record runs: finished tasks that used their whole reservation leave nothing', () => {
+    const store = new MemoryStore();
+    const permits = documentCreatePermits(store);
+    const tasks = Array.from({ length: 50 }, (_, i) => record(`r${i}`, 'L1', `task-${i}`));
+    permits.settle({ sending: [], answered: tasks, givenBack: [] });
+    // One task still runs; 49 finished (their final states were saved: what they did not use was given back then).
+    permits.keepOpen(tasks.slice(0, 1));
+    // What is kept is what one answered task alone keeps.
+    const alone = new MemoryStore();
+    documentCreatePermits(alone).settle({ sending: [], answered: tasks.slice(0, 1), givenBack: [] });
+    const kept = (kv: MemoryStore) => [...kv.data.values()].filter((text) => text.startsWith('{"launches"'));
+    expect(kept(store)).toEqual(kept(alone));
+    expect(kept(store)).toHaveLength(1);
+    expect([...permits.release(tasks)]).toEqual(['r0']);
+    expect(store.data.size).toBe(0);
+  });
+
   it('adopts the queued records of an earlier version once, the first time; later records without a launch get none', () => {
     const permits = documentCreatePermits(new MemoryStore());
     const legacy = [record('old-1', undefined), record('old-2', undefined), record('new', 'L1')];
@@ -89,10 +106,10 @@ describe('create permits', () => {
     expect(unansweredLauncher(permits, 'ben@example.com', ['ana@example.com'], [record('y', undefined)])).toBeNull();
     expect(unansweredLauncher(permits, 'ben@example.com', [''], [record('y', undefined)])).toBeUndefined();
     // Records that no longer run are forgotten; with nothing else kept, the value goes.
-    permits.keepLaunchers([b, c]);
+    permits.keepOpen([b, c]);
     expect(permits.launcherOf(created)).toBeNull();
     expect(permits.launcherOf(b)).toBe('ana@example.com');
-    permits.keepLaunchers([]);
+    permits.keepOpen([]);
     expect([b, c].map((entry) => permits.launcherOf(entry))).toEqual([null, null]);
     // No account is kept once no record of theirs runs.
     expect(JSON.stringify([...store.data.values()])).not.toMatch(/@example\.com/);
