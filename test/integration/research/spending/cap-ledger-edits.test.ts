@@ -8,11 +8,11 @@
 // in the document's properties), and records moved back to "in progress" give nothing back to the spend journal again.
 // Through the built bundle, the emulator and the sandbox; the cap's figures are checked against the sandbox's money
 // oracle.
-import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { SheetModel } from '../../../dev/gas-runtime/spreadsheet/model';
-import type { LaunchResponse, SpendingGuardDto } from '../../../src/research/contract';
-import { sandboxSuite } from '../harness';
-import { advance, column, launch, runtimeFor, runUntilSettled, REPORT_OUTPUT } from './harness';
+import type { GasRuntime } from '../../../../dev/gas-runtime';
+import type { SheetModel } from '../../../../dev/gas-runtime/spreadsheet/model';
+import type { LaunchResponse, SpendingGuardDto } from '../../../../src/research/contract';
+import { sandboxSuite } from '../../harness';
+import { advance, column, launch, runtimeFor, runUntilSettled, REPORT_OUTPUT } from '../harness';
 
 jest.setTimeout(60_000);
 

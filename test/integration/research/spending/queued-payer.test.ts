@@ -3,10 +3,10 @@
 // account: B's panel ticks while A's creates wait, and sends none of them (it would be B's token paying for A's
 // launch); A's own timer, with every panel closed, sends them on A's account. The sandbox's money record says who
 // paid.
-import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
-import { sandboxSuite } from '../harness';
-import { advance, column, sheetId, twoEditorsRuntime, EDITOR, REPORT_OUTPUT, USER } from './harness';
+import type { GasRuntime } from '../../../../dev/gas-runtime';
+import type { LaunchResponse, ResearchStatusDto } from '../../../../src/research/contract';
+import { sandboxSuite } from '../../harness';
+import { advance, column, sheetId, twoEditorsRuntime, EDITOR, REPORT_OUTPUT, USER } from '../harness';
 
 jest.setTimeout(60_000);
 

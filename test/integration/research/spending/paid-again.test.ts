@@ -3,10 +3,10 @@
 // panel's "Research again" (`again`) launches it, once. Issue 36 item 10: over the spending cap, the question's figure
 // is what answering yes launches (the rows that fit, at their reservation), and the answer launches exactly those.
 // Through the built bundle, the emulator and the sandbox; credits checked against the sandbox's money record.
-import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { SpendingGuardAnswer } from '../../../src/research/contract';
-import { sandboxSuite } from '../harness';
-import { column, companiesRuntime, launch, oracleTotals, runUntilSettled, REPORT_OUTPUT } from './harness';
+import type { GasRuntime } from '../../../../dev/gas-runtime';
+import type { SpendingGuardAnswer } from '../../../../src/research/contract';
+import { sandboxSuite } from '../../harness';
+import { column, companiesRuntime, launch, oracleTotals, runUntilSettled, REPORT_OUTPUT } from '../harness';
 
 jest.setTimeout(60_000);
 

@@ -5,10 +5,10 @@
 // stay on their rows until B answers yes. The re-run's results are written with every panel closed: by B's own timer
 // when A's account may not read B's tasks (another organization), by A's timer or panel when it may; the ticks that
 // write them spend nothing of anyone's (the sandbox's money record).
-import type { GasRuntime } from '../../../dev/gas-runtime';
-import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
-import type { LaunchRowsRequest } from '../../../src/research/launch/launch-service';
-import { sandboxSuite } from '../harness';
+import type { GasRuntime } from '../../../../dev/gas-runtime';
+import type { LaunchResponse, ResearchStatusDto } from '../../../../src/research/contract';
+import type { LaunchRowsRequest } from '../../../../src/research/launch/launch-service';
+import { sandboxSuite } from '../../harness';
 import {
   advance,
   column,
@@ -20,7 +20,7 @@ import {
   EDITOR,
   REPORT_OUTPUT,
   USER,
-} from './harness';
+} from '../harness';
 
 jest.setTimeout(60_000);
 
