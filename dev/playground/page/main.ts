@@ -2,7 +2,8 @@
 // switch tabs, click the add-in menu, sort or insert rows, move time forward and switch accounts. The sidebar and
 // dialogs are the add-in's own built HTML in frames; their google.script.run calls reach the emulator via /api/run.
 // An error cell shows Sheets' message on hover. The grid is not rebuilt while a mouse button is down, and a second
-// press on the same cell within DOUBLE_PRESS_MS opens the editor, so a refresh landing mid-double-click cannot lose it.
+// press on the same cell within DOUBLE_PRESS_MS opens the editor, so a refresh landing mid-double-click cannot lose it;
+// nor can a refresh that read the state before the user's last selection reached it take that selection back.
 // An alert the add-in shows (its execution waits for the answer) appears with its buttons, polled from /api/alert.
 import './style.css';
 import { columnLetter } from '../../../src/shared/a1';
@@ -63,6 +64,12 @@ let viewedSheet: string | null = null;
 let anchor: { row: number; column: number } | null = null;
 let focus: { row: number; column: number } | null = null;
 let editing = false;
+/**
+ * Selections this page sent, and those the server answered: a state read while one was on its way shows an older
+ * selection, which must not replace the user's newer one (refresh follows the state's selection only when none was).
+ */
+let selectionsSent = 0;
+let selectionsAnswered = 0;
 let shownSidebar = 0;
 let shownDialog = 0;
 let shownToast = 0;
@@ -251,7 +258,7 @@ function renderGrid(current: State): void {
         }
         if (event.shiftKey && anchor) focus = { row, column };
         else anchor = focus = { row, column };
-        void post('/api/select', { sheet: sheet.name, a1: selectionA1() });
+        sendSelection(sheet.name, selectionA1() ?? `${columnLetter(column)}${row}`);
       });
     });
   });
@@ -267,7 +274,7 @@ function renderGrid(current: State): void {
       // As in Sheets, the tab makes its sheet the active one (with A1 selected here): panels act on what is shown.
       viewedSheet = each.name;
       anchor = focus = { row: 1, column: 1 };
-      void post('/api/select', { sheet: each.name, a1: 'A1' });
+      sendSelection(each.name, 'A1');
       render();
     });
     tab.dataset.sheet = each.name;
@@ -375,7 +382,15 @@ function followScriptSelection(current: State): void {
 let lastSelection = '';
 let lastActiveSheet = '';
 
+/** Tells the server what the user selected (the add-in reads it as the active range). */
+function sendSelection(sheet: string, a1: string): void {
+  selectionsSent += 1;
+  void post('/api/select', { sheet, a1 }).finally(() => (selectionsAnswered += 1));
+}
+
 async function refresh(): Promise<void> {
+  const sentBefore = selectionsSent;
+  const settledBefore = selectionsAnswered === sentBefore;
   const response = await fetch('/api/state');
   // 503: an execution waits for the answer to an alert; the state is read again once it is answered.
   if (!response.ok) return;
@@ -387,7 +402,9 @@ async function refresh(): Promise<void> {
     viewedSheet = state.activeSheet;
   }
   const seen = JSON.stringify(state.selection);
-  if (seen !== lastSelection) {
+  // Read with none of the user's selections on its way: the selection is theirs, or newer (one a script made).
+  const current = settledBefore && selectionsSent === sentBefore;
+  if (current && seen !== lastSelection) {
     lastSelection = seen;
     followScriptSelection(state);
   }
