@@ -1,12 +1,10 @@
 // Room in the document's properties for a launch's running tasks (preconditions.ts, propertiesProblem): refused when
 // what they keep would leave less than the other features' headroom of Google's 500 KB, with the rows that fit; and
 // when none fits, to wait for the research running there.
-import {
-  PROPERTY_BYTES_PER_LAUNCH,
-  PROPERTY_BYTES_PER_TASK,
-  PROPERTY_HEADROOM_BYTES,
-  propertiesProblem,
-} from '../../../../src/research/launch/preconditions';
+import * as preconditions from '../../../../src/research/launch/preconditions';
+
+const { propertiesProblem, PROPERTY_BYTES_PER_LAUNCH, PROPERTY_BYTES_PER_TASK, PROPERTY_HEADROOM_BYTES } =
+  preconditions;
 
 describe("room in the document's properties", () => {
   it('lets a launch through while its tasks leave the headroom free, and names the rows that fit when not', () => {
