@@ -28,6 +28,13 @@ class CountingHttp implements HttpPort {
 
 const request: HttpRequest = { url: 'https://api.example/v1/user', method: 'get', headers: {} };
 
+/** A request counter over an empty store at T0, and an HTTP port it counts. */
+function budgetedHttp() {
+  const store = new MemoryStore();
+  const counter = new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, new ManualClock(T0));
+  return { store, counter, http: withRequestBudget(new CountingHttp(), counter) };
+}
+
 describe('hourly usage window', () => {
   it('counts the current hour and the 24 before it, and drops older hours when adding', () => {
     let usage = addUsage({}, T0, 100);
@@ -84,10 +91,7 @@ describe('RequestCounter and withRequestBudget', () => {
   });
 
   it("counts a job's rounds ahead in one write, sends them without store calls, and gives back what was not sent", () => {
-    const clock = new ManualClock(T0);
-    const store = new MemoryStore();
-    const counter = new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clock);
-    const http = withRequestBudget(new CountingHttp(), counter);
+    const { store, counter, http } = budgetedHttp();
     counter.reserveAhead(300);
     expect(counter.status().used).toBe(300);
     const writes = store.writes;
@@ -105,10 +109,7 @@ describe('RequestCounter and withRequestBudget', () => {
   });
 
   it('tops a reservation up in one write once less than a round is left of it, not before', () => {
-    const clock = new ManualClock(T0);
-    const store = new MemoryStore();
-    const counter = new RequestCounter(store, REQUEST_BUDGET_KEYS.usage, store, clock);
-    const http = withRequestBudget(new CountingHttp(), counter);
+    const { store, counter, http } = budgetedHttp();
     counter.reserveAhead(300);
     http.fetchAll(Array.from({ length: 150 }, () => request));
     const writes = store.writes;
