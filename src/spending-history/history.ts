@@ -2,7 +2,7 @@
 // an account watch run, "Send anyway", research on new rows), with who started it, when, its rows, and the credits it
 // reserved, was charged and was given back, kept 90 days in the document's properties, where only the add-in writes
 // (an editor can change the hidden ledger sheet, not this). Any code that reserves credits opens a run here before it
-// sends anything (runLaunch's `spending` option), naming its kind and the account that pays.
+// sends anything (runLaunch's `run` option), naming its kind; the account that pays is the launch's.
 // Figures follow the service's billing: a run reserves its depth's budget for each of its records when it is opened;
 // a record whose create the service refused gives that back (nothing was reserved); a finished task is charged 2
 // credits per agent that ran and gives back the rest of its reservation; a failed task gives back all of it; a record
@@ -36,7 +36,10 @@ const OPEN_KEY_PREFIX = 'sheetscout.spending.open.';
 /** The closed runs' document stays under this (UTF-8 bytes of its JSON). */
 export const RUNS_BUDGET_BYTES = 64 * 1024;
 
-/** Who starts a run and why: what the caller that reserves credits says (runLaunch's `spending` option). */
+/**
+ * Who starts a run and why: what the caller that reserves credits says (runLaunch's `run` option, started by the
+ * launch's account).
+ */
 export interface RunStart {
   kind: RunKind;
   /** The Sheet Scout account that pays (its e-mail, from the token: GET /v1/user). */

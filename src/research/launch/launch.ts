@@ -1,7 +1,8 @@
 // Launching research, as one pipeline: read what the launch needs of the spreadsheet once (launch-sheet.ts), plan its
 // records (plan.ts, pure), check every precondition of finishing (preconditions.ts: the spending cap, the account's
-// credits, room for row tags, and the caller's own: requests left today, room for the records, a timer), and only
-// then spend (spend.ts: tags, create grants, records, the rows' status, the creates). A refused launch wrote nothing.
+// credits, room for row tags, and the caller's own: requests left today, room for the records in the sheets and the
+// document's properties, a timer), and only then spend (spend.ts: tags, create grants, records, the rows' status,
+// the creates). A refused launch wrote nothing.
 import type { LedgerEntry } from '../records/ledger';
 import { guardRoom, questionFit, type LaunchQuestion } from '../spending/spending-guard';
 import type { RunKind } from '../../spending-history/history';

@@ -152,7 +152,8 @@ export interface LaunchChecks {
   guard?: LaunchGuard;
   /**
    * The last check before anything is saved, tagged or sent: what finishing the launch needs beyond the plan (a timer
-   * to collect the results, room for the records, requests left today). A refusal message, or null.
+   * to collect the results, room for the records and in the document's properties, requests left today). A refusal
+   * message, or null.
    */
   canFinish?: (plan: LaunchPlan) => string | null;
 }
