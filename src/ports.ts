@@ -83,10 +83,12 @@ export interface TableRead {
   rows: unknown[][];
 }
 
-/** A hidden sheet used as a table: data rows below one header row. Data rows are addressed by 0-based index. */
-export interface TablePort {
+/** A hidden sheet's grid: data rows below one header row, addressed by 0-based index (src/platform/sheets/hidden-table.ts). */
+export interface TableStorage {
   /** The header row and every data row, whole. */
   readAll(): TableRead;
+  /** The header row alone. */
+  readHeader(): unknown[];
   /** `count` columns from the 1-based column `first`, of the header row and of every data row (an index read). */
   readColumns(first: number, count: number): TableRead;
   /** The first cell of every data row (an index without reading whole rows). */
@@ -105,4 +107,21 @@ export interface TablePort {
   deleteRows(indices: number[]): void;
   /** Makes the sheet `width` columns wide and no taller than its rows: no empty grid is kept (cells count). */
   fitGrid(width: number): void;
+  /** Drops what this execution knows of the grid's extent (another writer changed its shape). */
+  forget(): void;
+}
+
+/** A row a sealed table refused: changed outside the add-in (its 0-based index, and its cells as found). */
+export interface RefusedRow {
+  index: number;
+  cells: unknown[];
+}
+
+/**
+ * A table of the add-in's records in a hidden sheet, every row sealed (src/shared/storage/sealed-table.ts): whole-row
+ * reads give back only rows the add-in wrote as it wrote them (others read as blank and are listed by `refused`).
+ */
+export interface TablePort extends Omit<TableStorage, 'readHeader' | 'forget'> {
+  /** Rows the whole-row reads refused since the last readAll or readColumns. */
+  refused(): RefusedRow[];
 }

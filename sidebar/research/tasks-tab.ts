@@ -8,6 +8,7 @@ import { h, message } from '../ui/dom';
 import { createPollLoop } from './poll-loop';
 import { refreshCredits } from '../ui/credits-badge';
 import { output, render, state } from './state';
+import { damagedNotice, lostNotice } from './ledger-notices';
 
 const POLL_MS = 15000;
 
@@ -235,17 +236,6 @@ async function viewTask(taskId: string): Promise<void> {
   render();
 }
 
-/** Ledger records that could not be read: kept in the hidden sheet, named here so nothing is lost silently. */
-function damagedNotice(damaged: ResearchStatusDto['damaged']): HTMLElement {
-  const tasks = damaged.map((record) => record.taskId || record.entryId || '(no id)').join(', ');
-  return h(
-    'div',
-    { class: 'message error', id: 'damaged-records', role: 'alert' },
-    `${damaged.length} research record${damaged.length === 1 ? '' : 's'} could not be read (${tasks}). ` +
-      'They are kept unchanged in the hidden sheet "Sheet Scout research ledger"; their rows are not updated.',
-  );
-}
-
 /** One record of this sheet: its brief, row and status, progress while researching, and its actions. */
 function sheetTask(row: ResearchStatusDto['rows'][number]): HTMLElement {
   return h(
@@ -335,6 +325,7 @@ export function tasksTab(): HTMLElement {
         )
       : null,
     status && status.damaged.length > 0 ? damagedNotice(status.damaged) : null,
+    status && status.lost > 0 ? lostNotice(status.lost) : null,
     ...(status?.rows ?? []).map(sheetTask),
     h(
       'div',

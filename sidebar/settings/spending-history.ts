@@ -21,6 +21,10 @@ const credits = (n: number) => n.toLocaleString('en-US');
 function entry(run: SpendingHistoryDto['runs'][number], timeZone: string): HTMLElement {
   const still = run.open > 0 ? `; ${run.open} of ${run.rows} still open` : '';
   const unknown = run.unknown > 0 ? `; ${run.unknown} lost create${run.unknown === 1 ? '' : 's'} may have started` : '';
+  const lost =
+    run.lost > 0
+      ? `; ${run.lost} not collected (changed or deleted outside Sheet Scout in its hidden ledger: not counted here)`
+      : '';
   return h(
     'li',
     { 'data-run': run.id },
@@ -33,7 +37,7 @@ function entry(run: SpendingHistoryDto['runs'][number], timeZone: string): HTMLE
     h(
       'div',
       { class: 'run-credits' },
-      `${credits(run.reserved)} reserved, ${credits(run.charged)} charged, ${credits(run.givenBack)} given back${still}${unknown}`,
+      `${credits(run.reserved)} reserved, ${credits(run.charged)} charged, ${credits(run.givenBack)} given back${still}${unknown}${lost}`,
     ),
   );
 }

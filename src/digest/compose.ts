@@ -23,7 +23,7 @@ const RUNS_LISTED = 5;
 export type RefreshChange = Omit<LoggedChange, 'at'>;
 
 /** A run of the spending history started in the period, as the digest sums it up. */
-export type RunCost = Omit<SpendingRun, 'id' | 'unknown'>;
+export type RunCost = Omit<SpendingRun, 'id' | 'unknown' | 'lost'>;
 
 export interface DigestInput {
   service: WebhookService;

@@ -2,14 +2,8 @@
 // outbox research writes the watch's signals into (src/research/context.ts).
 import { appContext } from '../platform/app-context';
 import { appsScriptTimer } from '../platform/timer-triggers';
-import { HiddenTable } from '../platform/sheets/hidden-table';
 import { sheetNamesById } from '../platform/sheets/spending';
-import {
-  activeSpreadsheet,
-  formatInSpreadsheetZone,
-  spreadsheetTimeZone,
-  type Spreadsheet,
-} from '../platform/spreadsheet';
+import { activeSpreadsheet, formatInSpreadsheetZone, spreadsheetTimeZone } from '../platform/spreadsheet';
 import { newId } from '../platform/ids';
 import { DIGEST_SHEET, REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
 import { ChangeLog, CHANGE_LOG_HEADERS } from '../enrichment/refresh/change-log';
@@ -22,11 +16,12 @@ import type { DigestPorts } from './ports';
 import { readConfig } from './settings';
 
 /** The outbox of the watch's signals (it keeps nothing while the spreadsheet has no digest). */
-export function digestOutbox(spreadsheet: Spreadsheet, document: KeyValueStore, now: () => number): DigestOutbox {
+export function digestOutbox(document: KeyValueStore, now: () => number): DigestOutbox {
   return new DigestOutbox(
-    new HiddenTable(spreadsheet, DIGEST_SHEET, OUTBOX_HEADERS),
+    appContext().hiddenTable(DIGEST_SHEET, OUTBOX_HEADERS),
     () => readConfig(document) !== null,
     now,
+    document,
   );
 }
 
@@ -47,9 +42,9 @@ export function digestContext(): DigestPorts {
     sheetName: (sheetId) => (names ??= sheetNamesById()).get(sheetId) ?? '',
     format: (ms, pattern) => formatInSpreadsheetZone(ms, pattern),
     local: localTime,
-    outbox: digestOutbox(spreadsheet, document, now),
+    outbox: digestOutbox(document, now),
     changes: (since) =>
-      new ChangeLog(new HiddenTable(spreadsheet, REFRESH_CHANGES_SHEET, CHANGE_LOG_HEADERS)).changedAfter(since),
+      new ChangeLog(context.hiddenTable(REFRESH_CHANGES_SHEET, CHANGE_LOG_HEADERS)).changedAfter(since),
     runs: (since, ids) =>
       new SpendingHistory(document, now)
         .list()

@@ -4,8 +4,13 @@
 // a post that fails loses none. Kept in a hidden sheet (a thousand rows' signals do not fit a property); nothing is
 // kept while the spreadsheet has no digest. Appends go at the end, so the rows a digest read are its first ones. A
 // signal written twice (a tick killed between its sheet write and the ledger's) is listed once by the digest (its run
-// and row are the same). Pure over a TablePort.
-import type { TablePort } from '../ports';
+// and row are the same). The outbox is a sealed table (src/shared/storage/sealed-table.ts): a row another editor
+// writes, or edits, is never posted; the document's properties keep when the newest posted signal was kept, so an
+// older row put back after its digest went out is not posted twice. Pure over a TablePort and the document's store.
+import type { KeyValueStore, TablePort } from '../ports';
+
+/** When the newest signal a posted digest held was kept (ISO time): older rows were posted. */
+const POSTED_THROUGH_KEY = 'sheetscout.digest.postedThrough';
 
 export const OUTBOX_HEADERS = ['at', 'sheet_id', 'label', 'text', 'ref'];
 
@@ -25,10 +30,14 @@ export interface DigestOutboxPort {
 }
 
 export class DigestOutbox implements DigestOutboxPort {
+  /** When the newest signal the last read() gave was kept. */
+  private newestRead: string | null = null;
+
   constructor(
     private readonly table: TablePort,
     private readonly enabled: () => boolean,
     private readonly now: () => number,
+    private readonly store: KeyValueStore,
   ) {}
 
   add(items: readonly SignalItem[]): void {
@@ -40,7 +49,13 @@ export class DigestOutbox implements DigestOutboxPort {
   /** Every waiting signal, oldest first, and how many rows they take (drop() that many once they are posted). */
   read(): { items: SignalItem[]; rows: number } {
     const { rows } = this.table.readAll();
-    const items = rows.flatMap((row) =>
+    const postedThrough = this.store.get(POSTED_THROUGH_KEY) ?? '';
+    const waiting = rows.filter((row) => row[1] !== '' && row[1] !== undefined && String(row[0]) > postedThrough);
+    this.newestRead = waiting.reduce<string | null>(
+      (newest, row) => (newest && newest > String(row[0]) ? newest : String(row[0])),
+      null,
+    );
+    const items = waiting.flatMap((row) =>
       row[1] === '' || row[1] === undefined
         ? []
         : [
@@ -55,8 +70,9 @@ export class DigestOutbox implements DigestOutboxPort {
     return { items, rows: rows.length };
   }
 
-  /** Removes the first `rows` rows (those a posted digest held). */
+  /** Removes the first `rows` rows (those a posted digest held), and notes that what it read was posted. */
   drop(rows: number): void {
+    if (this.newestRead) this.store.set(POSTED_THROUGH_KEY, this.newestRead);
     if (rows > 0) this.table.deleteRows(Array.from({ length: rows }, (_, i) => i));
   }
 }

@@ -6,11 +6,11 @@ import { appsScriptTimer } from '../platform/timer-triggers';
 import type { TimerDeps } from '../scheduler/timer';
 import type { EnrichDeps } from './ports';
 import type { RefreshDeps } from './refresh/refresh';
-import { appsScriptEnrichmentDates, appsScriptSheets } from '../platform/sheets/enrichment';
+import { appsScriptSheets } from '../platform/sheets/enrichment';
+import { DATES_HEADERS, tableEnrichmentDates } from './sheet/dates-store';
+import { ENRICHMENT_DATES_SHEET, REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
 import { timerContinuation } from './job/trigger-adapter';
 import { newId } from '../platform/ids';
-import { HiddenTable } from '../platform/sheets/hidden-table';
-import { REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
 import { ChangeLog, CHANGE_LOG_HEADERS } from './refresh/change-log';
 import { activeSpreadsheet, formatInSpreadsheetZone } from '../platform/spreadsheet';
 
@@ -23,7 +23,7 @@ export function enrichmentContext(): EnrichDeps & { timer: TimerDeps } {
     timer,
     store: document,
     sheets: appsScriptSheets(spreadsheet),
-    dates: appsScriptEnrichmentDates(spreadsheet),
+    dates: tableEnrichmentDates(context.hiddenTable(ENRICHMENT_DATES_SHEET, DATES_HEADERS)),
     cache: context.cache,
     cacheWrites: context.cacheWrites,
     clock: context.clock,
@@ -45,6 +45,6 @@ export function refreshContext(): RefreshDeps & Pick<EnrichDeps, 'requests'> & {
   return {
     ...deps,
     today: () => formatInSpreadsheetZone(deps.clock.now(), 'yyyy-MM-dd'),
-    changes: new ChangeLog(new HiddenTable(activeSpreadsheet(), REFRESH_CHANGES_SHEET, CHANGE_LOG_HEADERS)),
+    changes: new ChangeLog(appContext().hiddenTable(REFRESH_CHANGES_SHEET, CHANGE_LOG_HEADERS)),
   };
 }

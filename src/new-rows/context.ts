@@ -5,10 +5,11 @@
 import { appContext } from '../platform/app-context';
 import { appsScriptTimer } from '../platform/timer-triggers';
 import { activeSpreadsheet } from '../platform/spreadsheet';
-import { appsScriptEnrichmentDates, appsScriptSheets } from '../platform/sheets/enrichment';
+import { appsScriptSheets } from '../platform/sheets/enrichment';
+import { ENRICHMENT_DATES_SHEET } from '../shared/storage/internal-sheets';
 import type { SizedStore } from '../ports';
 import type { TimerDeps } from '../scheduler/timer';
-import type { SheetAccess } from './enrichment-port';
+import { DATES_HEADERS, tableEnrichmentDates, type SheetAccess } from './enrichment-port';
 import type { CheckDeps } from './fill';
 
 export interface NewRowsDeps extends CheckDeps {
@@ -26,7 +27,7 @@ export function newRowsContext(): NewRowsDeps {
     store,
     records: context.documentRecords().records,
     sheets: appsScriptSheets(spreadsheet),
-    dates: appsScriptEnrichmentDates(spreadsheet),
+    dates: tableEnrichmentDates(context.hiddenTable(ENRICHMENT_DATES_SHEET, DATES_HEADERS)),
     cache: context.cache,
     clock: context.clock,
     lock: context.documentLock(),

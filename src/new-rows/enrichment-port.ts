@@ -26,3 +26,4 @@ export {
 export { PERMANENT_ERRORS } from '../enrichment/job/limits';
 export { writtenFingerprint } from '../enrichment/sheet/refresh-changes';
 export type { EnrichSheet, EnrichmentDates, SheetAccess } from '../enrichment/ports';
+export { DATES_HEADERS, tableEnrichmentDates } from '../enrichment/sheet/dates-store';

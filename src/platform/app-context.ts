@@ -4,7 +4,7 @@
 // Every request goes through a daily request budget (src/platform/request-budget.ts): the acting user's requests count
 // in their UserProperties; formulas' requests count in the spreadsheet's DocumentProperties, because a custom function
 // sees the owner's UserProperties and may not write them.
-import type { CachePort, ClockPort, HttpPort, KeyValueStore, LockPort, SizedStore } from '../ports';
+import type { CachePort, ClockPort, HttpPort, KeyValueStore, LockPort, SizedStore, TablePort } from '../ports';
 import { createServiceClient, type ServiceClient, type ServiceClientDeps } from '../api/client';
 import { createCachePort, holdingCache } from './cache';
 import { createAppsScriptClock } from './clock';
@@ -18,6 +18,9 @@ import { documentThroughput, type ThroughputScope } from './throughput-store';
 import { RECORDS_HEADERS, RECORDS_SHEET, SheetRecordStore, type RecordStores } from '../shared/storage/record-sheet';
 import { HiddenTable } from './sheets/hidden-table';
 import { activeSpreadsheet } from './spreadsheet';
+import { SealedTable } from '../shared/storage/sealed-table';
+import type { Sealer } from '../shared/storage/seal';
+import { documentSealer } from './sealing';
 
 /** What every feature says when it runs without a spreadsheet (a standalone run, an execution without a document). */
 export const NO_SPREADSHEET_MESSAGE = 'Open Sheet Scout from a spreadsheet (Extensions > Sheet Scout)';
@@ -44,6 +47,11 @@ export interface AppContext {
    * versions kept them in; throws the "open it from a spreadsheet" message outside one.
    */
   documentRecords(): RecordStores;
+  /**
+   * The spreadsheet's hidden sheet `name` as a table of `headers`, its rows sealed (src/shared/storage/sealed-table.ts):
+   * the one way to a hidden sheet of the add-in's. Throws the "open it from a spreadsheet" message outside one.
+   */
+  hiddenTable(name: string, headers: readonly string[]): TablePort;
   /** Client with the acting user's token (sidebar, menu, jobs, triggers), its rounds sized by the document's learned throughput. */
   userClient(options?: Pick<ServiceClientDeps, 'retry'>): ServiceClient;
   /** The throughput this document's panels and jobs, or its formulas, learned (kept in the document cache). */
@@ -91,6 +99,16 @@ function createAppContext(): AppContext {
     if (!stores.document) throw new Error(NO_SPREADSHEET_MESSAGE);
     return stores.document;
   };
+  let sealer: Sealer | null = null;
+  const hiddenTable = (name: string, headers: readonly string[]) => {
+    sealer ??= documentSealer(documentStore(), activeSpreadsheet);
+    return new SealedTable(
+      new HiddenTable(activeSpreadsheet(), name, SealedTable.sealedHeaders(headers)),
+      name,
+      sealer,
+      headers,
+    );
+  };
   const throughputs = new Map<ThroughputScope, AdaptiveThroughput>();
   const throughput = (scope: ThroughputScope) => {
     if (!throughputs.has(scope)) throughputs.set(scope, documentThroughput(cache, scope, clock));
@@ -106,9 +124,10 @@ function createAppContext(): AppContext {
     http,
     requestBudget,
     documentStore,
+    hiddenTable,
     documentRecords: () => {
       const properties = documentStore();
-      records ??= new SheetRecordStore(new HiddenTable(activeSpreadsheet(), RECORDS_SHEET, RECORDS_HEADERS));
+      records ??= new SheetRecordStore(hiddenTable(RECORDS_SHEET, RECORDS_HEADERS), properties);
       return { records, properties };
     },
     documentLock: () => {

@@ -10,8 +10,9 @@ import { capCalendar } from './spending/calendar';
 import { documentCreatePermits } from './spending/create-permits';
 import { LEDGER_HEADERS } from './records/ledger';
 import { SheetGrid } from '../platform/sheets/research';
-import { HiddenTable } from '../platform/sheets/hidden-table';
-import { LedgerStore, ReportStore, type LedgerView } from './records/stores';
+import { LEDGER_SHEET, REPORTS_SHEET } from '../shared/storage/internal-sheets';
+import { LedgerStore, type LedgerView } from './records/stores';
+import { REPORT_HEADERS, ReportStore } from './records/report-store';
 import {
   myTimers,
   recordTick,
@@ -29,11 +30,10 @@ import { newId } from '../platform/ids';
 import { activeSpreadsheet, flushWrites, type Spreadsheet } from '../platform/spreadsheet';
 import { tickNoteText } from './polling/tick-pacing';
 import type { RecordStores } from '../shared/storage/record-sheet';
-import { recordingHistory, SpendingHistory } from '../spending-history/history';
+import { SpendingHistory } from '../spending-history/history';
+import { recordingHistory } from '../spending-history/recording';
 import { digestOutbox } from '../digest/context';
 
-const LEDGER_SHEET = 'Sheet Scout research ledger';
-const REPORTS_SHEET = 'Sheet Scout research reports';
 /** The last research tick of this document (any user's panel or timer): when it started, the requests it sent. */
 export const LAST_TICK_KEY = 'sheetscout.research.lastTick';
 
@@ -65,18 +65,18 @@ export function researchContext(budgetMs?: number): Research {
     },
     grid: new SheetGrid(spreadsheet),
     ledger: new LedgerStore(
-      new HiddenTable(spreadsheet, LEDGER_SHEET, LEDGER_HEADERS),
+      context.hiddenTable(LEDGER_SHEET, LEDGER_HEADERS),
       documentSpendJournal(document, capCalendar(document), now),
       permits,
       spending,
     ),
     permits,
-    reports: new ReportStore(new HiddenTable(spreadsheet, REPORTS_SHEET, ['task_id', 'parts', 'report'])),
+    reports: new ReportStore(context.hiddenTable(REPORTS_SHEET, REPORT_HEADERS)),
     clock: context.clock,
     newId,
     limits: budgetMs ? { budgetMs } : undefined,
     pollMemory: cachePollMemory(context.userCache),
-    digest: digestOutbox(spreadsheet, document, now),
+    digest: digestOutbox(document, now),
   };
   return {
     context,

@@ -158,8 +158,13 @@ export interface ResearchStatusDto {
    * none could be set up (research then continues only while a panel is open); null when this poll did not tick.
    */
   timer: { problem: string | null } | null;
-  /** Ledger rows that could not be read: kept in the hidden ledger sheet as they are, and shown to the user. */
+  /**
+   * Ledger rows Sheet Scout does not act on (changed outside it, or unreadable): kept in the hidden ledger sheet as
+   * they are, and shown to the user.
+   */
   damaged: DamagedRecord[];
+  /** Records of this spreadsheet's runs (last 90 days) the ledger lost: deleted or changed outside Sheet Scout. */
+  lost: number;
   /** When the document's watches were last saved, paused, resumed or stopped (from any panel or the menu), or null. */
   watchesChangedAt: number | null;
 }

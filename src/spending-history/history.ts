@@ -64,6 +64,13 @@ export interface RecordOutcome {
   charged: number;
 }
 
+/** The records of an open run not settled yet: its id and each record's key (recordKeyIn). */
+export interface UnsettledRun {
+  run: string;
+  keys: string[];
+  wide: boolean;
+}
+
 /** A run as the history lists it. */
 export interface SpendingRun {
   id: string;
@@ -79,6 +86,11 @@ export interface SpendingRun {
   open: number;
   /** Creates whose answer was lost and that were sent again: each may have reserved (and been billed) unseen. */
   unknown: number;
+  /**
+   * Records changed or deleted outside Sheet Scout in the hidden ledger sheet: not collected, and what the service did
+   * with them is not known here (their reservation is not counted above).
+   */
+  lost: number;
 }
 
 interface Figures {
@@ -86,6 +98,8 @@ interface Figures {
   charged: number;
   givenBack: number;
   unknown: number;
+  /** Absent in runs of earlier versions. */
+  lost?: number;
 }
 
 /** The open part of a run: its figures so far and its unsettled records' fingerprints. */
@@ -96,8 +110,11 @@ interface OpenRun extends Figures {
   wide: boolean;
 }
 
-/** A run in the runs document: [id, kind, who (index in people), at, sheet, rows, reservation, R, C, G, U, open]. */
-type StoredRun = [string, number, number, number, number, number, number, number, number, number, number, number];
+/**
+ * A run in the runs document: [id, kind, who (index in people), at, sheet, rows, reservation, R, C, G, U, open, lost]
+ * (lost absent in runs of earlier versions).
+ */
+type StoredRun = [id: string, ...figures: number[]];
 
 interface RunsDocument {
   people: string[];
@@ -111,7 +128,8 @@ export function runId(launch: string): string {
   return `${fingerprint(launch)}.${fingerprint(`#${launch}`)}`;
 }
 
-const recordKey = (record: string, wide: boolean) =>
+/** The key an open run knows one of its records by. */
+export const recordKey = (record: string, wide: boolean) =>
   wide ? `${fingerprint(record)}.${fingerprint(`#${record}`)}` : fingerprint(record);
 
 function emptyDocument(): RunsDocument {
@@ -130,8 +148,8 @@ function readOpen(store: KeyValueStore, id: string): OpenRun | null {
 }
 
 function toRun(stored: StoredRun, people: string[], open: OpenRun | null): SpendingRun {
-  const [id, kind, who, at, sheetId, rows, , reserved, charged, givenBack, unknown, openCount] = stored;
-  const figures = open ?? { reserved, charged, givenBack, unknown };
+  const [id, kind, who, at, sheetId, rows, , reserved, charged, givenBack, unknown, openCount, lost] = stored;
+  const figures = open ?? { reserved, charged, givenBack, unknown, lost };
   return {
     id,
     kind: RUN_KINDS[kind] ?? 'launch',
@@ -143,6 +161,7 @@ function toRun(stored: StoredRun, people: string[], open: OpenRun | null): Spend
     charged: figures.charged,
     givenBack: figures.givenBack,
     unknown: figures.unknown,
+    lost: figures.lost ?? 0,
     open: open ? open.records.length : openCount,
   };
 }
@@ -218,15 +237,47 @@ export class SpendingHistory {
       const document = this.document();
       const stored = document.runs.find((entry) => entry[0] === id);
       if (!stored) continue;
-      if (!applyOutcomes(open, settled, stored[6])) continue;
-      if (open.records.length > 0) {
-        this.writeOpen(id, open);
-        continue;
-      }
-      stored.splice(7, 5, open.reserved, open.charged, open.givenBack, open.unknown, 0);
-      // The closed figures first, then the open part goes (a run listed closed never reads it).
-      this.writeDocument(document);
-      removeChunked(this.store, OPEN_KEY_PREFIX + id);
+      if (applyOutcomes(open, settled, stored[6])) this.closeOrKeep(id, open, stored);
+    }
+  }
+
+  /** Writes an open run's part after a settlement, or closes the run once every record is settled. */
+  private closeOrKeep(id: string, open: OpenRun, stored: StoredRun): void {
+    if (open.records.length > 0) {
+      this.writeOpen(id, open);
+      return;
+    }
+    stored.splice(7, 6, open.reserved, open.charged, open.givenBack, open.unknown, 0, open.lost ?? 0);
+    // The closed figures first, then the open part goes (a run listed closed never reads it).
+    this.writeDocument(this.document());
+    removeChunked(this.store, OPEN_KEY_PREFIX + id);
+  }
+
+  /** The records of the open runs not settled yet (the research ledger holds each of them, unless it was edited). */
+  unsettled(): UnsettledRun[] {
+    return this.document()
+      .runs.filter((stored) => stored[11] > 0)
+      .flatMap((stored) => {
+        const open = readOpen(this.store, stored[0]);
+        return open && open.records.length > 0 ? [{ run: stored[0], keys: open.records.slice(), wide: open.wide }] : [];
+      });
+  }
+
+  /**
+   * Settles records the research ledger no longer holds as the add-in wrote them (deleted, or changed outside Sheet
+   * Scout), by their run and key: not collected, what the service did with them not known (counted as lost).
+   */
+  lose(lost: ReadonlyArray<{ run: string; keys: readonly string[] }>): void {
+    for (const { run, keys } of lost) {
+      const open = readOpen(this.store, run);
+      const stored = this.document().runs.find((entry) => entry[0] === run);
+      if (!open || !stored) continue;
+      const gone = new Set(keys.filter((key) => open.records.includes(key)));
+      if (gone.size === 0) continue;
+      open.records = open.records.filter((key) => !gone.has(key));
+      open.reserved -= stored[6] * gone.size;
+      open.lost = (open.lost ?? 0) + gone.size;
+      this.closeOrKeep(run, open, stored);
     }
   }
 
@@ -290,31 +341,4 @@ function applyOutcomes(open: OpenRun, outcomes: readonly RecordOutcome[], reserv
   }
   if (changed) open.records = open.records.filter((key) => waiting.has(key));
   return changed;
-}
-
-/** Set when a write of the history failed (the document's properties full): the history says it may miss runs. */
-export const INCOMPLETE_KEY = 'sheetscout.spending.incomplete';
-
-/**
- * The history as the research ledger writes it: a write the document's full properties refuse never stops research
- * (its results and money come first); the history notes since when it may miss runs instead.
- */
-export function recordingHistory(history: SpendingHistory, store: KeyValueStore, now: () => number) {
-  const guarded =
-    <T>(write: (value: T) => void) =>
-    (value: T): void => {
-      try {
-        write(value);
-      } catch {
-        try {
-          if (store.get(INCOMPLETE_KEY) === null) store.set(INCOMPLETE_KEY, String(now()));
-        } catch {
-          // Nothing more can be written: the history shows what it holds.
-        }
-      }
-    };
-  return {
-    open: guarded((run: RunOpening) => history.open(run)),
-    settle: guarded((outcomes: readonly RecordOutcome[]) => history.settle(outcomes)),
-  };
 }

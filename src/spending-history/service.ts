@@ -13,7 +13,8 @@ import {
   type SpendingHistoryDto,
   type SpendingRunDto,
 } from './contract';
-import { HISTORY_DAYS, INCOMPLETE_KEY, SpendingHistory } from './history';
+import { HISTORY_DAYS, SpendingHistory } from './history';
+import { INCOMPLETE_KEY } from './recording';
 
 export const EXPORT_HEADERS = [
   'Started',
@@ -26,6 +27,7 @@ export const EXPORT_HEADERS = [
   'Given back',
   'Still open',
   'Creates that may have started unseen',
+  'Not collected (ledger edited outside Sheet Scout)',
   'Run id',
 ];
 const SHEET_NAME_CHARS = 100;
@@ -59,6 +61,7 @@ function exportRow(run: SpendingRunDto): CellValue[] {
     run.givenBack,
     run.open,
     run.unknown,
+    run.lost,
     safeText(run.id),
   ];
 }

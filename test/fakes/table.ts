@@ -1,7 +1,10 @@
-// An in-memory TablePort (a hidden sheet used as a table) that stores cells as Sheets would (the adapter's safeText,
-// then Sheets' typed-input parsing) and counts reads, cells read and writes: the research ledger and report store's
-// tests and the records sheet's use it.
-import type { TablePort, TableRead } from '../../src/ports';
+// An in-memory hidden sheet's grid (TableStorage) that stores cells as Sheets would (the adapter's safeText, then
+// Sheets' typed-input parsing) and counts reads, cells read and writes: the research ledger and report store's tests
+// and the records sheet's use it, as a TablePort that refuses nothing or under a SealedTable (sealedFakeTable).
+import { createHmac, randomBytes } from 'node:crypto';
+import type { RefusedRow, TablePort, TableRead, TableStorage } from '../../src/ports';
+import { Sealer } from '../../src/shared/storage/seal';
+import { SealedTable } from '../../src/shared/storage/sealed-table';
 import { safeText } from '../../src/shared/cell-values';
 import { storedValue } from './typed-input';
 import { RECORDS_HEADERS, SheetRecordStore, type RecordStores } from '../../src/shared/storage/record-sheet';
@@ -10,7 +13,7 @@ import { MemoryStore } from './ports';
 /** The hidden-table adapter writes through safeText (cut at Sheets' 50,000-character cell limit, text prefix). */
 const fitCell = (value: string | number) => storedValue(typeof value === 'string' ? safeText(value) : value);
 
-export class FakeTable implements TablePort {
+export class FakeTable implements TablePort, TableStorage {
   header: unknown[];
   rows: Array<Array<string | number>> = [];
   reads = 0;
@@ -27,6 +30,13 @@ export class FakeTable implements TablePort {
   }
   readAll(): TableRead {
     return { header: [...this.header], rows: this.counted(this.rows.map((r) => [...r])) };
+  }
+  readHeader(): unknown[] {
+    return [...this.header];
+  }
+  forget(): void {}
+  refused(): RefusedRow[] {
+    return [];
   }
   readColumns(first: number, count: number): TableRead {
     return {
@@ -74,5 +84,36 @@ export function memoryRecordStores(): RecordStores & {
   properties: MemoryStore;
 } {
   const table = new FakeTable(RECORDS_HEADERS);
-  return { table, records: new SheetRecordStore(table), properties: new MemoryStore() };
+  const properties = new MemoryStore();
+  return { table, records: new SheetRecordStore(table, properties), properties };
+}
+
+/** HMAC-SHA-256 cut to 16 bytes, as src/platform/sealing.ts computes it with Utilities. */
+export function testMac(key: string, message: string): string {
+  return createHmac('sha256', Buffer.from(key, 'utf8'))
+    .update(message, 'utf8')
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
+}
+
+/** A document's sealer over `store` (its properties), with no earlier version's tables. */
+export function testSealer(store: MemoryStore = new MemoryStore()): Sealer {
+  return new Sealer({
+    store,
+    mac: testMac,
+    newSecret: () => randomBytes(32).toString('base64url'),
+    existingTables: () => [],
+    adoptLegacy: () => undefined,
+  });
+}
+
+/** A sealed table over a FakeTable grid (`grid`, to edit as another editor would), sealed by `sealer`. */
+export function sealedFakeTable(
+  name: string,
+  headers: readonly string[],
+  sealer: Sealer = testSealer(),
+): { table: SealedTable; grid: FakeTable } {
+  const grid = new FakeTable(SealedTable.sealedHeaders(headers));
+  return { table: new SealedTable(grid, name, sealer, headers), grid };
 }

@@ -199,3 +199,12 @@ export function runtimeFor(url: string, spec: RuntimeSpec = {}): GasRuntime {
   }
   return runtime;
 }
+
+/**
+ * The rows of one of the add-in's hidden sheets as its store wrote them: the header and data rows without the seal
+ * column every hidden table starts with (src/shared/storage/sealed-table.ts). Empty when the sheet does not exist.
+ */
+export function hiddenRows(spreadsheet: SpreadsheetModel, name: string): unknown[][] {
+  const sheet = spreadsheet.getSheet(name);
+  return sheet ? sheet.getValues().map((row) => row.slice(1)) : [];
+}

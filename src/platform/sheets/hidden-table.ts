@@ -1,11 +1,14 @@
-// TablePort over a hidden sheet of the spreadsheet (created with its header row on first use, cut to its table): the
-// add-in's own storage in the document, too large or too many for its 500 KB of properties (the research ledger and
-// report store, the Tables records). Reads and writes go in runs of neighbouring rows. The table's extent (last row
+// The grid of a hidden sheet of the spreadsheet (TableStorage: created with its header row on first use, cut to its
+// table): the add-in's own storage in the document, too large or too many for its 500 KB of properties (the research
+// ledger and report store, the records sheet, the enrichment dates, the refresh changes, the digest's outbox). Every
+// store reaches it through a sealed table (src/shared/storage/sealed-table.ts, made by appContext().hiddenTable), and
+// an earlier version's table is sealed here as it is (sealLegacyTable). Reads and writes go in runs of neighbouring rows. The table's extent (last row
 // and column with content) is read once and then kept up to date by its own writes: asking Sheets for it is a read,
 // and a read after a write makes Sheets commit the write first (slow: Google's best practices), which a loop of
 // write-then-extent would do every round. Its writers hold the document lock, so no other execution moves it.
-import type { TablePort, TableRead } from '../../ports';
+import type { TableRead, TableStorage } from '../../ports';
 import { safeText } from '../../shared/cell-values';
+import { SEAL_HEADER } from '../../shared/storage/seal';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -25,7 +28,7 @@ export function runs(sorted: number[], gap = 1): number[][] {
 const READ_GAP = 8;
 
 /** A hidden sheet used as a table (created with its header row on first use). */
-export class HiddenTable implements TablePort {
+export class HiddenTable implements TableStorage {
   private sheetRef: Sheet | null = null;
   /** Last row and column with content, once read (kept by this table's writes). */
   private known: { lastRow: number; lastColumn: number } | null = null;
@@ -102,6 +105,17 @@ export class HiddenTable implements TablePort {
 
   readAll(): TableRead {
     return this.read(1, null);
+  }
+
+  readHeader(): unknown[] {
+    if (!this.exists()) return [];
+    const sheet = this.sheet();
+    const { lastRow, lastColumn } = this.extent(sheet);
+    return lastRow < 1 || lastColumn < 1 ? [] : sheet.getRange(1, 1, 1, lastColumn).getValues()[0];
+  }
+
+  forget(): void {
+    this.known = null;
   }
 
   readColumns(first: number, count: number): TableRead {
@@ -198,4 +212,24 @@ export class HiddenTable implements TablePort {
     sheet.getRange(start, 1, rows.length, width).setValues(grid);
     this.grow(sheet, start + rows.length - 1, width);
   }
+}
+
+/**
+ * Seals a table an earlier version wrote (no seal column): its header and rows, as they are, shifted right by one
+ * column whose cells are the rows' seals, in one write (a reader never sees half of it).
+ */
+export function sealLegacyTable(
+  spreadsheet: Spreadsheet,
+  name: string,
+  sealRow: (cells: readonly unknown[]) => string,
+): void {
+  const sheet = spreadsheet.getSheetByName(name);
+  if (!sheet || sheet.getLastRow() < 1) return;
+  const values = sheet.getDataRange().getValues();
+  if (String(values[0][0] ?? '') === SEAL_HEADER) return;
+  const width = values[0].length + 1;
+  if (sheet.getMaxColumns() < width) sheet.insertColumnsAfter(sheet.getMaxColumns(), width - sheet.getMaxColumns());
+  const cell = (value: unknown) => (typeof value === 'string' ? safeText(value) : (value as string | number));
+  const sealed = values.map((row, at) => [at === 0 ? SEAL_HEADER : sealRow(row), ...row.map(cell)]);
+  sheet.getRange(1, 1, sealed.length, width).setValues(sealed);
 }

@@ -69,6 +69,15 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
     30000,
     () => refusedLaunch([BUSY_MESSAGE]),
     () => {
+      // The panel's settings for its next opening, launched or refused, in the records sheet (a brief of any length
+      // and its schema), first: what the launch's checks count as free storage is then what is left. A spreadsheet at
+      // Google's 10 million cells keeps the defaults (the launch says why).
+      try {
+        const settings = { template: request.template, depth: request.depth, output: request.output };
+        writeRecord(r.records, PANEL_STATE_KEY, 'chunked', JSON.stringify(settings));
+      } catch {
+        // Nothing more to do: see above.
+      }
       const outcome = launchPaidBy(
         r,
         user.value.email,
@@ -93,14 +102,6 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           run: 'launch',
         },
       );
-      // The panel's settings for its next opening, launched or refused, in the records sheet (a brief of any length
-      // and its schema). A spreadsheet at Google's 10 million cells keeps the defaults (the launch said why).
-      try {
-        const settings = { template: request.template, depth: request.depth, output: request.output };
-        writeRecord(r.records, PANEL_STATE_KEY, 'chunked', JSON.stringify(settings));
-      } catch {
-        // Nothing more to do: see above.
-      }
       // The timer reserved for this launch goes again when the launch left nothing to collect.
       if (!r.deps.ledger.all().some(isPending)) removeTimerIfIdle(r.trigger, 'research');
       if (outcome.refused)

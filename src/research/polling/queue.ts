@@ -1,13 +1,14 @@
-// Which queued creates an execution sends: those a launch authorised (create-permits.ts; the ledger sheet may have been
-// edited) and that the acting account launched, since a create is paid by the account whose token sends it.
+// Which queued creates an execution sends: those granted a create (create-permits.ts: an older copy of a record put
+// back in the ledger sheet has none) and that the acting account launched, since a create is paid by the account
+// whose token sends it.
 import type { LedgerEntry } from '../records/ledger';
-import { unauthorised, type CreatePermits } from '../spending/create-permits';
+import { ungranted, type CreatePermits } from '../spending/create-permits';
 import type { ClockPort } from '../../ports';
 import type { ResearchClient } from '../ports';
 import type { LedgerStore } from '../records/stores';
 
 /** What choosing the queue needs of the job's ports (jobs.ts, JobDeps). */
-interface QueueDeps {
+export interface QueueDeps {
   ledger: LedgerStore;
   permits: CreatePermits;
   client: Pick<ResearchClient, 'getUser'>;
@@ -18,15 +19,15 @@ interface QueueDeps {
 }
 
 /** The acting user's account, as the caller gave it or the service says (null: the service could not be asked). */
-function actingAccount(deps: QueueDeps): string | null {
+export function actingAccount(deps: QueueDeps): string | null {
   if (deps.account !== undefined) return deps.account;
   const user = deps.client.getUser();
   return user.ok ? user.value.email : null;
 }
 
 /**
- * The queued records whose creates this execution sends: those a launch authorised (create-permits.ts; the others are
- * closed) and that the acting account launched, since a create is paid by the account that sends it. Records another
+ * The queued records whose creates this execution sends: those granted a create (create-permits.ts; the others were
+ * sent before and are looked for in the task list) and that the acting account launched, since a create is paid by the account that sends it. Records another
  * account launched wait for that account's ticks (`waiting`); when the service cannot say who is acting, they wait
  * for a later tick of this timer. Records of earlier versions, whose launcher is not known, are sent by any tick.
  */
@@ -40,6 +41,6 @@ export function authorisedQueue(deps: QueueDeps): { queue: LedgerEntry[]; waitin
   const others = known.filter((entry) => launchers.launcherOf(entry) !== me);
   const own = queued.filter((entry) => !others.includes(entry));
   const queue = deps.permits.take(own);
-  deps.ledger.save(unauthorised(own, queue, deps.clock.now()));
+  deps.ledger.save(ungranted(own, queue, deps.clock.now()));
   return { queue, waiting: new Set(me === null ? [] : others.map((entry) => entry.id)) };
 }

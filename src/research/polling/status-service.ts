@@ -17,6 +17,7 @@ import { activeSheetId } from '../../platform/spreadsheet';
 import { BUSY_MESSAGE } from '../../shared/busy';
 import { userMessage } from '../../api/errors';
 import { LAUNCH_BUDGET_MS } from '../launch/launch-service';
+import { SpendingHistory } from '../../spending-history/history';
 
 const SIDEBAR_TICK_BUDGET_MS = 60 * 1000;
 /** The sheet's records the panel lists, newest first. */
@@ -77,6 +78,9 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: 
     requests: facts.tick ? r.context.requestBudget.status() : null,
     timer: facts.tick ? { problem: facts.tick.timerProblem } : null,
     damaged: r.deps.ledger.damaged(),
+    lost: new SpendingHistory(r.document, () => r.context.clock.now())
+      .list()
+      .runs.reduce((sum, run) => sum + run.lost, 0),
     watchesChangedAt: watchesChangedAt(r.document),
     rows: shown.map((entry) => rowDto(entry, rows.get(entry.id))),
   };

@@ -1,10 +1,13 @@
-// One polling tick: reconcile creates whose answer was lost, send queued creates, read the task list, and write
-// finished tasks into their rows, inside the tick's time and request budget.
+// One polling tick: settle records the ledger lost (deleted or changed outside Sheet Scout), reconcile creates whose
+// answer was lost, send queued creates, read the task list, and write finished tasks into their rows, inside the
+// tick's time and request budget.
 import type { ResearchTask, TaskReport } from '../../api/types';
 import type { Result } from '../../api/errors';
 import { isPending, needsRow, needsWork, type LedgerEntry } from '../records/ledger';
 import { NO_POLL_MEMORY, pollTasks } from './poll';
 import { applyTask, createQueued, limitsOf, reconcileSending, type JobDeps } from './jobs';
+import { salvageTargets, settleSalvaged, type Salvage } from './salvage';
+import { actingAccount } from './queue';
 import { releaseRowTags, rowNeedsWrite, writeRows } from '../rows/write-back';
 import type { LedgerView } from '../records/stores';
 
@@ -58,14 +61,20 @@ function polledEntry(
 
 /**
  * Loads the open records (and `view`'s), compacting the hidden sheets first when enough finished records are past
- * their retention.
+ * their retention. Then the runs' records the ledger no longer holds as written: tasks of records changed outside
+ * Sheet Scout are settled by what the service says (returned: to poll), the others (deleted, or changed with claims
+ * the properties do not bear out) are lost.
  */
-function loadLedger(deps: JobDeps, view: LedgerView | undefined): void {
+function loadLedger(deps: JobDeps, view: LedgerView | undefined): Salvage[] {
   deps.ledger.loadOpen(view);
   const now = deps.clock.now();
-  if (!deps.ledger.compactionDue(now)) return;
-  deps.reports.removeAll(deps.ledger.compact(now));
-  deps.ledger.loadOpen(view);
+  if (deps.ledger.compactionDue(now)) {
+    deps.reports.removeAll(deps.ledger.compact(now));
+    deps.ledger.loadOpen(view);
+  }
+  const salvage = salvageTargets(deps, () => actingAccount(deps));
+  deps.ledger.settleMissing(salvage);
+  return salvage;
 }
 
 /**
@@ -75,8 +84,9 @@ function loadLedger(deps: JobDeps, view: LedgerView | undefined): void {
  */
 export function runTick(deps: JobDeps, options: { startedAt?: number; view?: LedgerView } = {}): TickSummary {
   const limits = limitsOf(deps);
-  const deadline = (options.startedAt ?? deps.clock.now()) + limits.budgetMs;
-  loadLedger(deps, options.view);
+  const startedAt = options.startedAt ?? deps.clock.now();
+  const deadline = startedAt + limits.budgetMs;
+  const salvage = loadLedger(deps, options.view);
   const reconciled = reconcileSending(deps, deps.ledger.all());
   deps.ledger.save(reconciled);
   const { changed: created, waiting } = createQueued(deps, deadline);
@@ -97,7 +107,11 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
   // reading them one by one (poll.ts).
   const poll = pollTasks(
     { client: deps.client, clock: deps.clock, memory: deps.pollMemory ?? NO_POLL_MEMORY },
-    toPoll.map((entry) => ({ taskId: entry.taskId as string, sentAt: entry.sentAt ?? entry.launchedAt })),
+    [
+      ...toPoll.map((entry) => ({ taskId: entry.taskId as string, sentAt: entry.sentAt ?? entry.launchedAt })),
+      // Their records' times are not trusted: read as if sent now (the list's first page, else on their own).
+      ...salvage.map((target) => ({ taskId: target.taskId, sentAt: startedAt })),
+    ],
     {
       getBatch: limits.pollBatch,
       clockSkewMs: limits.reconcileWindowMs,
@@ -105,6 +119,7 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
     },
   );
   const now = deps.clock.now();
+  const salvaging = settleSalvaged(deps, salvage, poll.answers);
   const polled = poll.answers.size;
   const partial = poll.partial;
   const unreadable = new Set(
@@ -130,7 +145,7 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
     written.filter((entry) => !isPending(entry)).map((entry) => entry.row.sheetId),
   );
   // Who launched a task is kept while its record is open (a re-run over its row asks them first); so is its give-back.
-  deps.permits.keepOpen(deps.ledger.all().filter(needsRow));
+  deps.permits.keepOpen(deps.ledger.all().filter(needsRow), salvaging);
   const pending = deps.ledger
     .all()
     .filter((entry) => needsWork(entry) && !unreadable.has(entry.id) && !waiting.has(entry.id)).length;

@@ -184,10 +184,41 @@ export function entryToRow(entry: LedgerEntry): Array<string | number> {
   return [...readable, parts.length, ...parts];
 }
 
-/** A ledger row that holds something but no readable record: kept as it is, and reported. */
+/**
+ * A ledger row that holds something but no record the add-in can act on: kept as it is, and reported. `changed`: its
+ * seal failed (the row was changed outside Sheet Scout); otherwise it could not be read.
+ */
 export interface DamagedRecord {
   entryId: string;
   taskId: string;
+  changed?: boolean;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStringList = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/** Whether parsed JSON has the shape of a record (every field the add-in reads before acting on it). */
+function isRecord(value: unknown): value is LedgerEntry {
+  if (!isObject(value) || typeof value.id !== 'string' || typeof value.state !== 'string') return false;
+  const { row, mapping } = value;
+  return (
+    PENDING_STATES.concat(['unconfirmed', 'done', 'failed', 'error']).includes(value.state as LedgerState) &&
+    (value.taskId === null || typeof value.taskId === 'string') &&
+    typeof value.brief === 'string' &&
+    typeof value.depth === 'string' &&
+    (value.schema === null || isObject(value.schema)) &&
+    isObject(row) &&
+    Number.isInteger(row.sheetId) &&
+    (row.rowId === null || typeof row.rowId === 'string') &&
+    isStringList(row.keyHeaders) &&
+    isStringList(row.keyValues) &&
+    isObject(mapping) &&
+    typeof mapping.statusHeader === 'string' &&
+    ['launchedAt', 'updatedAt', 'iterations', 'agents', 'sources', 'cost'].every(
+      (key) => typeof value[key] === 'number',
+    )
+  );
 }
 
 /** Reads a ledger sheet row back: the record, 'blank' for an empty row, or what is left of a damaged one. */
@@ -199,8 +230,8 @@ export function rowToEntry(row: readonly unknown[]): LedgerEntry | 'blank' | Dam
   const text =
     Number.isInteger(count) && count >= 1 ? joinText(row.slice(PARTS_COLUMN + 1, PARTS_COLUMN + 1 + count)) : '';
   try {
-    const entry = JSON.parse(text) as LedgerEntry;
-    if (typeof entry.id === 'string' && entry.row && typeof entry.state === 'string') return entry;
+    const entry: unknown = JSON.parse(text);
+    if (isRecord(entry)) return entry;
   } catch {
     // Damaged: reported below.
   }

@@ -1,13 +1,12 @@
-// Persistence of research data in hidden sheets (TablePort): the ledger (one row per record, found by record id,
-// rewritten in batched runs) and the report store (one row per finished task: task id, part count, then the report
-// JSON in parts that fit a cell), so a report of any length, and the report of a row deleted since, stays readable.
+// The research ledger's persistence in its hidden sheet (a sealed TablePort): one row per record, found by record id,
+// rewritten in batched runs. A row changed outside Sheet Scout (its seal fails) is kept as it is, never acted on, and
+// reported; of two copies of one record (a row copied) the later counts; a record of an open spending run that the
+// ledger no longer holds as written is settled as lost (settleMissing). (The reports: report-store.ts.)
 // Upserts are idempotent: a tick killed half-way and run again writes the same rows. A tick and a panel poll read two
 // narrow columns of every ledger row (the index state and the sheet: ledger.ts) and whole only the open records (and
 // the panel its sheet's newest): their cost follows the pending work, not the history. Finished records leave the
 // ledger, and their reports the store, RETENTION_DAYS after they closed (the service keeps every task; what a task
 // wrote into its row stays). A first-version ledger (its state column headed "state") is rewritten on first read.
-import type { TaskReport } from '../../api/types';
-import { joinText, splitText } from '../../shared/storage/text-parts';
 import {
   closedDay,
   entryToRow,
@@ -15,6 +14,7 @@ import {
   indexState,
   LEDGER_COLUMNS,
   LEDGER_HEADERS,
+  isPending,
   needsRow,
   rowToEntry,
   spendingOpenings,
@@ -27,7 +27,8 @@ import { FINISHED_KEPT_DAYS } from '../contract';
 import { chargedCredits } from '../spending/spending-guard';
 import type { SpendChange, SpendJournal, SpentByDay } from '../spending/spend-journal';
 import type { CreatePermits } from '../spending/create-permits';
-import type { SpendingHistory } from '../../spending-history/history';
+import type { RecordOutcome, SpendingHistory, UnsettledRun } from '../../spending-history/history';
+import { isLater, missingFrom, unsettledAmong, type RunRecord } from './ledger-checks';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A finished record stays in the ledger (and in the Research panel's list of its sheet) this long after it closed. */
@@ -47,6 +48,9 @@ const indexRowOf = (state: unknown, sheetId: unknown): IndexRow => ({
 });
 const indexRowOfEntry = (entry: LedgerEntry): IndexRow => indexRowOf(indexState(entry), entry.row.sheetId);
 
+/** What the history needs of the ledger's spending records (src/spending-history/history.ts, recordingHistory). */
+export type LedgerSpending = Pick<SpendingHistory, 'settle' | 'open' | 'lose' | 'unsettled'>;
+
 /** Which rows a partial load reads whole besides the open ones: the newest `newest` of one sheet (for the panel). */
 export interface LedgerView {
   sheetId: number;
@@ -63,6 +67,8 @@ export class LedgerStore {
   /** The damaged rows, and as read (by 0-based row). */
   private damagedRows: DamagedRecord[] = [];
   private damagedRaw: Array<{ at: number; row: readonly unknown[] }> = [];
+  /** Rows holding an earlier copy of a record read from another row (compaction removes them). */
+  private staleRows: number[] = [];
 
   /** `journal`: what the records count against the cap, where no grid edit reaches (spend-journal.ts); `permits`:
    * which records may give back what they did not use (each task once: create-permits.ts); `spending`: the runs'
@@ -71,7 +77,7 @@ export class LedgerStore {
     private readonly table: TablePort,
     private readonly journal: SpendJournal | null = null,
     private readonly permits: Pick<CreatePermits, 'release'> | null = null,
-    private readonly spending: Pick<SpendingHistory, 'settle' | 'open'> | null = null,
+    private readonly spending: LedgerSpending | null = null,
   ) {}
 
   /** What the records have counted against the spending cap, by launch day, as the journal kept it. */
@@ -87,6 +93,7 @@ export class LedgerStore {
     const { header, rows } = this.table.readAll();
     this.reset(rows.map((row) => indexRowOf(row[LEDGER_COLUMNS.state - 1], row[LEDGER_COLUMNS.sheetId - 1])));
     rows.forEach((row, at) => this.take(row, at));
+    this.takeRefused();
     if (rows.length > 0 && String(header[LEDGER_COLUMNS.state - 1] ?? '') === FIRST_STATE_HEADER) this.rewriteIndex();
     return this.entries.slice();
   }
@@ -106,7 +113,43 @@ export class LedgerStore {
     }
     const at = [...wanted].sort((a, b) => a - b);
     this.table.readRows(at).forEach((row, i) => this.take(row, at[i]));
+    this.takeRefused();
     return this.entries.slice();
+  }
+
+  /**
+   * The records of open spending runs the last load did not find as the add-in wrote them (their rows deleted, or
+   * changed outside Sheet Scout), by run. After a partial load some may be closed records the index did not read (a
+   * load of the whole ledger tells).
+   */
+  missing(salvaging: readonly RunRecord[] = []): UnsettledRun[] {
+    return missingFrom(this.spending?.unsettled() ?? [], this.entries, salvaging);
+  }
+
+  /** Of the given records, those their run in the spending history still waits for (by record id). */
+  unsettledRecords(records: readonly RunRecord[]): string[] {
+    return unsettledAmong(this.spending?.unsettled() ?? [], records);
+  }
+
+  /** Settles records in the spending history directly (tasks whose records were changed outside Sheet Scout). */
+  settleOutcomes(outcomes: readonly RecordOutcome[]): void {
+    if (outcomes.length > 0) this.spending?.settle(outcomes);
+  }
+
+  /**
+   * Settles in the spending history the records of open runs the whole ledger no longer holds as the add-in wrote
+   * them (lost), and those it holds closed whose settlement did not reach the history (a write it refused): read
+   * whole only when a partial load missed any. `salvaging`: records changed outside Sheet Scout whose tasks are
+   * settled by what the service says (polling/salvage.ts). How many records were lost.
+   */
+  settleMissing(salvaging: readonly RunRecord[] = []): number {
+    if (this.missing(salvaging).length === 0) return 0;
+    this.load();
+    const closed = this.entries.filter((entry) => !isPending(entry));
+    this.spending?.settle(closed.flatMap((entry) => spendingOutcomes(entry, undefined)));
+    const lost = this.missing(salvaging);
+    this.spending?.lose(lost);
+    return lost.reduce((sum, run) => sum + run.keys.length, 0);
   }
 
   /** Ledger rows that could not be read at the last load (kept in the sheet as they are). */
@@ -136,6 +179,7 @@ export class LedgerStore {
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const expired = this.index.filter((row) => row.closed !== null && row.closed < day(now - RETENTION_MS));
     return (
+      this.staleRows.length > 0 ||
       expired.length >= COMPACT_AT_EXPIRED ||
       expired.some((row) => (row.closed as string) < day(now - RETENTION_MS - COMPACT_AFTER_MS))
     );
@@ -153,8 +197,8 @@ export class LedgerStore {
       this.entries.filter((entry) => !needsRow(entry) && entry.updatedAt < now - RETENTION_MS).map((entry) => entry.id),
     );
     const kept = this.entries.filter((entry) => !expired.has(entry.id));
-    if (expired.size > 0) {
-      this.table.deleteRows([...expired].map((id) => this.rowsById.get(id) as number));
+    if (expired.size > 0 || this.staleRows.length > 0) {
+      this.table.deleteRows([...[...expired].map((id) => this.rowsById.get(id) as number), ...this.staleRows]);
       this.table.fitGrid(Math.max(LEDGER_HEADERS.length, ...kept.map((entry) => entryToRow(entry).length)));
     }
     const keptTasks = new Set(kept.map((entry) => entry.taskId));
@@ -225,6 +269,13 @@ export class LedgerStore {
     this.rowsById.clear();
     this.damagedRows = [];
     this.damagedRaw = [];
+    this.staleRows = [];
+  }
+
+  /** Reports the rows the sealed table refused (changed outside Sheet Scout): never acted on, kept as they are. */
+  private takeRefused(): void {
+    for (const { cells } of this.table.refused())
+      this.damagedRows.push({ entryId: String(cells[0] ?? ''), taskId: String(cells[1] ?? ''), changed: true });
   }
 
   /** Takes one whole ledger row read at `at`: its record, or a damaged row to report. */
@@ -234,6 +285,17 @@ export class LedgerStore {
     if (!('state' in entry)) {
       this.damagedRows.push(entry);
       this.damagedRaw.push({ at, row });
+      return;
+    }
+    // A record copied to another row (the ledger sheet edited): the later copy counts, the other is never acted on.
+    const copied = this.positions.get(entry.id);
+    if (copied !== undefined) {
+      const later = isLater(entry, this.entries[copied]);
+      this.staleRows.push(later ? (this.rowsById.get(entry.id) as number) : at);
+      if (!later) return;
+      this.entries[copied] = entry;
+      this.rowsById.set(entry.id, at);
+      this.index[at] = indexRowOfEntry(entry);
       return;
     }
     this.rowsById.set(entry.id, at);
@@ -266,84 +328,5 @@ export class LedgerStore {
       this.entries.map((entry) => ({ index: this.rowsById.get(entry.id) as number, values: entryToRow(entry) })),
     );
     this.table.writeHeader(LEDGER_HEADERS);
-  }
-}
-
-export class ReportStore {
-  /** Task id -> 0-based row, read from the first column only (reports themselves are read one at a time). */
-  private index: Map<string, number> | null = null;
-  private rowCount = 0;
-  private readonly cache = new Map<string, TaskReport>();
-
-  constructor(private readonly table: TablePort) {}
-
-  private load(): Map<string, number> {
-    if (this.index) return this.index;
-    const keys = this.table.readKeys();
-    this.rowCount = keys.length;
-    this.index = new Map();
-    keys.forEach((key, i) => {
-      if (key) this.index!.set(key, i);
-    });
-    return this.index;
-  }
-
-  /** Stores reports by task id (replacing an earlier copy of the same task). */
-  putAll(reports: ReadonlyArray<{ taskId: string; report: TaskReport }>): void {
-    if (reports.length === 0) return;
-    const index = this.load();
-    const updates: Array<{ index: number; values: Array<string | number> }> = [];
-    const appended: Array<Array<string | number>> = [];
-    for (const { taskId, report } of reports) {
-      const parts = splitText(JSON.stringify(report));
-      const values: Array<string | number> = [taskId, parts.length, ...parts];
-      const existing = index.get(taskId);
-      if (existing !== undefined) updates.push({ index: existing, values });
-      else {
-        index.set(taskId, this.rowCount + appended.length);
-        appended.push(values);
-      }
-      this.cache.set(taskId, report);
-    }
-    if (updates.length > 0) this.table.writeRows(updates);
-    if (appended.length > 0) {
-      this.table.appendRows(appended);
-      this.rowCount += appended.length;
-    }
-  }
-
-  has(taskId: string): boolean {
-    return this.cache.has(taskId) || this.load().has(taskId);
-  }
-
-  get(taskId: string): TaskReport | null {
-    const cached = this.cache.get(taskId);
-    if (cached) return cached;
-    const at = this.load().get(taskId);
-    if (at === undefined) return null;
-    const row = this.table.readRow(at);
-    const count = Number(row[1]);
-    if (!Number.isInteger(count) || count < 1) return null;
-    const text = joinText(row.slice(2, 2 + count));
-    try {
-      const report = JSON.parse(text) as TaskReport;
-      this.cache.set(taskId, report);
-      return report;
-    } catch {
-      return null;
-    }
-  }
-
-  /** Removes the reports of these tasks and shrinks the sheet to the widest report left. */
-  removeAll(taskIds: ReadonlySet<string>): void {
-    if (taskIds.size === 0) return;
-    const { rows } = this.table.readColumns(1, 2);
-    const gone = rows.flatMap((row, at) => (taskIds.has(String(row[0] ?? '')) ? [at] : []));
-    if (gone.length === 0) return;
-    const keptParts = rows.filter((row) => !taskIds.has(String(row[0] ?? ''))).map((row) => Number(row[1]) || 1);
-    this.table.deleteRows(gone);
-    this.table.fitGrid(2 + Math.max(1, ...keptParts));
-    for (const taskId of taskIds) this.cache.delete(taskId);
-    this.index = null;
   }
 }

@@ -1,8 +1,9 @@
 // Which research creates were authorised, and which tasks may still give back what they did not use, kept where no
 // edit of the grid reaches: the document's properties. A launch (or "Send anyway") that passed the spending cap
-// grants its records' creates, by launch; a tick sends a queued record's create only against a grant of its launch,
-// so no launch sends more creates than it was authorised for, and a finished record put back to "queued" in the
-// hidden ledger sheet creates nothing (a record that took a grant and was not sent, its tick killed, takes it again).
+// grants each of its records one create, by launch and record; a tick sends a queued record's create only against its
+// own grant, so each confirmed record is sent once, and an older copy of a record put back in the hidden ledger sheet
+// as "queued" after it was sent finds no grant (a record that took its grant and was not sent, its tick killed, takes
+// it again; launches of an earlier version kept a count of creates instead, honoured until used).
 // Each task the add-in created (and each create the service refused) may give back its unused reservation to the spend
 // journal once: their fingerprints are kept until then, so a record moved back to "in progress" in the ledger does not
 // lower the journal again at each cycle, and no longer than the record runs (its final state, saved, gave back what it
@@ -20,11 +21,14 @@ const PERMITS_KEY = 'sheetscout.research.permits';
 /** When this document's creates first needed a grant (queued records of earlier versions were adopted then). */
 const ADOPTED_KEY = 'sheetscout.research.permitsSince';
 
-/** One launch's creates: how many are left to take, and the records that took one and did not send it yet. */
+/** One launch's creates: the records granted one, and those that took theirs and did not send it yet. */
 interface LaunchPermits {
+  /** Creates left to any record of the launch (launches of an earlier version; 0 for later ones). */
   left: number;
-  /** By fingerprint (a tick killed before it sent them takes them again). */
+  /** Records (by fingerprint) that took their grant and did not send it yet (a tick killed before it sent them). */
   taken: string[];
+  /** Records (by fingerprint) granted a create not taken yet (absent in launches of an earlier version). */
+  granted?: string[];
 }
 
 interface StoredPermits {
@@ -35,6 +39,15 @@ interface StoredPermits {
   owners: Record<string, number>;
   /** The accounts (Sheet Scout e-mail addresses) that launched the open records. */
   payers: string[];
+  /** The launch of each open record's task (by task, fingerprinted): an index into `launchIds`. */
+  taskLaunches?: Record<string, number>;
+  launchIds?: string[];
+}
+
+/** Who launched a task and under which launch, as the add-in kept it when the task's create was answered. */
+export interface TaskOwner {
+  payer: string | null;
+  launch: string | null;
 }
 
 export interface CreatePermits {
@@ -52,15 +65,16 @@ export interface CreatePermits {
   /** The account that launched the record's task (or its create, not answered yet), or null when not known. */
   launcherOf(entry: LedgerEntry): string | null;
   /** Who launched records' tasks, as one read of the permits finds them (for many records at once). */
-  launchers(): Pick<CreatePermits, 'launcherOf'>;
+  launchers(): Pick<CreatePermits, 'launcherOf'> & { taskOwner(taskId: string): TaskOwner | null };
   /**
-   * Forgets what the records that no longer run kept (every record but `open`, the ledger's open records): who
-   * launched them, and their unused reservation's give-back (their final state, saved, gave it back already).
+   * Forgets what the records that no longer run kept (every record but `open`, the ledger's open records, and the
+   * tasks of `salvaging`: records changed outside Sheet Scout whose task is still to be settled): who launched them,
+   * their launch, and their unused reservation's give-back (their final state, saved, gave it back already).
    */
-  keepOpen(open: readonly LedgerEntry[]): void;
+  keepOpen(open: readonly LedgerEntry[], salvaging?: readonly string[]): void;
   /**
-   * Takes a create for each record whose launch has one left (or that took one and did not send it: a tick killed in
-   * between): the records that may be created, in order.
+   * Takes the create granted to each record (or one its launch of an earlier version has left; a record that took its
+   * grant and did not send it, its tick killed in between, takes it again): the records that may be created, in order.
    */
   take(entries: readonly LedgerEntry[]): LedgerEntry[];
   /**
@@ -77,22 +91,22 @@ export interface CreatePermits {
   release(entries: readonly LedgerEntry[]): Set<string>;
 }
 
-/** A queued record without its launch's authorisation (the ledger sheet was edited): never sent. */
-const NOT_AUTHORISED = 'Not sent: no launch authorised this task (its record in the ledger sheet was changed)';
-
 /**
- * The queued records no launch authorised (put back to "queued" in the ledger sheet), closed: never sent, and their
- * row left alone (`written`).
+ * The queued records no grant allows (the others of `queued`): a record is sealed as the add-in wrote it, so it can
+ * only be an older copy put back in the ledger sheet after its create was sent. That create may have started a task:
+ * the record is looked for in the task list like a create whose answer was lost (`sending` since its launch), never
+ * sent again; found, its task is collected; not found, its row asks the user (Check again, or Send anyway).
  */
-export function unauthorised(
-  queued: readonly LedgerEntry[],
-  allowed: readonly LedgerEntry[],
-  now: number,
-): LedgerEntry[] {
+export function ungranted(queued: readonly LedgerEntry[], allowed: readonly LedgerEntry[], now: number): LedgerEntry[] {
   const ids = new Set(allowed.map((entry) => entry.id));
   return queued
     .filter((entry) => !ids.has(entry.id))
-    .map((entry) => ({ ...entry, state: 'error' as const, error: NOT_AUTHORISED, written: true, updatedAt: now }));
+    .map((entry) => ({
+      ...entry,
+      state: 'sending' as const,
+      sentAt: entry.sentAt ?? entry.launchedAt,
+      updatedAt: now,
+    }));
 }
 
 /** A record under its launch. */
@@ -109,7 +123,22 @@ function readPermits(store: KeyValueStore): StoredPermits {
     unreleased: parsed?.unreleased ?? [],
     owners: parsed?.owners ?? {},
     payers: parsed?.payers ?? [],
+    taskLaunches: parsed?.taskLaunches ?? {},
+    launchIds: parsed?.launchIds ?? [],
   };
+}
+
+/** `map` (key -> index into `list`) with `list` cut to the entries still used, in one pass. */
+function reindexed(map: Record<string, number>, list: readonly string[]): [Record<string, number>, string[]] {
+  const used: string[] = [];
+  const next = Object.fromEntries(
+    Object.entries(map).map(([key, index]) => {
+      const value = list[index];
+      if (!used.includes(value)) used.push(value);
+      return [key, used.indexOf(value)];
+    }),
+  );
+  return [next, used];
 }
 
 /**
@@ -118,36 +147,56 @@ function readPermits(store: KeyValueStore): StoredPermits {
  */
 function writePermits(store: KeyValueStore, permits: StoredPermits): void {
   const launches = Object.fromEntries(
-    Object.entries(permits.launches).filter(([, launch]) => launch.left > 0 || launch.taken.length > 0),
+    Object.entries(permits.launches).filter(
+      ([, launch]) => launch.left > 0 || launch.taken.length > 0 || (launch.granted?.length ?? 0) > 0,
+    ),
   );
-  const payers: string[] = [];
-  const owners = Object.fromEntries(
-    Object.entries(permits.owners).map(([key, index]) => {
-      const payer = permits.payers[index];
-      if (!payers.includes(payer)) payers.push(payer);
-      return [key, payers.indexOf(payer)];
-    }),
-  );
+  const [owners, payers] = reindexed(permits.owners, permits.payers);
+  const [taskLaunches, launchIds] = reindexed(permits.taskLaunches ?? {}, permits.launchIds ?? []);
   if (Object.keys(launches).length === 0 && permits.unreleased.length === 0 && payers.length === 0)
     removeChunked(store, PERMITS_KEY);
-  else writeChunked(store, PERMITS_KEY, JSON.stringify({ launches, unreleased: permits.unreleased, owners, payers }));
+  else {
+    const unreleased = permits.unreleased;
+    writeChunked(store, PERMITS_KEY, JSON.stringify({ launches, unreleased, owners, payers, taskLaunches, launchIds }));
+  }
 }
 
-function payerIndex(permits: StoredPermits, payer: string): number {
-  if (!permits.payers.includes(payer)) permits.payers.push(payer);
-  return permits.payers.indexOf(payer);
+function indexIn(list: string[], value: string): number {
+  if (!list.includes(value)) list.push(value);
+  return list.indexOf(value);
 }
 
-/** The open records' launchers as they are kept: those the records still need, whether anything was dropped. */
+/**
+ * The open records' launchers (and their tasks' launches) as they are kept: those the records (and the tasks being
+ * salvaged) still need, whether anything was dropped.
+ */
 function ownersOf(
   permits: StoredPermits,
   open: readonly LedgerEntry[],
-): { kept: Record<string, number>; dropped: boolean } {
-  const keys = new Set(
-    open.flatMap((entry) => [recordKey(entry), ...(entry.taskId ? [taskOwnerKey(entry.taskId)] : [])]),
-  );
-  const kept = Object.fromEntries(Object.entries(permits.owners).filter(([key]) => keys.has(key)));
-  return { kept, dropped: Object.keys(kept).length < Object.keys(permits.owners).length };
+  salvaging: readonly string[],
+): { kept: Record<string, number>; taskLaunches: Record<string, number>; dropped: boolean } {
+  const keys = new Set([
+    ...open.flatMap((entry) => [recordKey(entry), ...(entry.taskId ? [taskOwnerKey(entry.taskId)] : [])]),
+    ...salvaging.map(taskOwnerKey),
+  ]);
+  const keep = (map: Record<string, number>) =>
+    Object.fromEntries(Object.entries(map).filter(([key]) => keys.has(key)));
+  const [kept, taskLaunches] = [keep(permits.owners), keep(permits.taskLaunches ?? {})];
+  const dropped =
+    Object.keys(kept).length < Object.keys(permits.owners).length ||
+    Object.keys(taskLaunches).length < Object.keys(permits.taskLaunches ?? {}).length;
+  return { kept, taskLaunches, dropped };
+}
+
+/** Who launched a task, and under which launch, as `permits` keep it (null: not known). */
+function taskOwnerIn(permits: StoredPermits, taskId: string): TaskOwner | null {
+  const key = taskOwnerKey(taskId);
+  const [payer, launch] = [permits.owners[key], permits.taskLaunches?.[key]];
+  if (payer === undefined && launch === undefined) return null;
+  return {
+    payer: payer === undefined ? null : (permits.payers[payer] ?? null),
+    launch: launch === undefined ? null : (permits.launchIds?.[launch] ?? null),
+  };
 }
 
 function without(list: string[], key: string): void {
@@ -176,18 +225,44 @@ function settleIn(
   for (const entry of givenBack) {
     if (!entry.launch) continue;
     const launch = (permits.launches[entry.launch] ??= { left: 0, taken: [] });
-    launch.left += 1;
+    (launch.granted ??= []).push(recordKey(entry));
     without(launch.taken, recordKey(entry));
   }
   permits.unreleased.push(...answered.map(releaseKey));
-  // A created task is known by its id from now on (an edit of its record's launch or id does not move it).
+  // A created task is known by its id from now on, with its launch (an edit of its record does not move it).
   for (const entry of answered) {
+    if (entry.taskId && entry.launch)
+      (permits.taskLaunches ??= {})[taskOwnerKey(entry.taskId)] = indexIn((permits.launchIds ??= []), entry.launch);
     const key = recordKey(entry);
     const owner = permits.owners[key];
     if (owner === undefined) continue;
     delete permits.owners[key];
     if (entry.taskId) permits.owners[taskOwnerKey(entry.taskId)] = owner;
   }
+}
+
+/**
+ * The permits with only what the ledger's open records (`open`) still need: who launched them, their give-backs, and
+ * the grants of queued records (a record lost from the ledger, deleted or changed outside Sheet Scout, keeps none);
+ * null when nothing changes.
+ */
+function keptOpen(
+  permits: StoredPermits,
+  open: readonly LedgerEntry[],
+  salvaging: readonly string[],
+): StoredPermits | null {
+  const { kept, taskLaunches, dropped } = ownersOf(permits, open, salvaging);
+  const releasable = new Set(open.map(releaseKey));
+  const unreleased = permits.unreleased.filter((key) => releasable.has(key));
+  const queued = new Set(open.map(recordKey));
+  let pruned = false;
+  for (const launch of Object.values(permits.launches)) {
+    const granted = (launch.granted ?? []).filter((key) => queued.has(key));
+    pruned ||= granted.length < (launch.granted?.length ?? 0);
+    if (launch.granted) launch.granted = granted;
+  }
+  if (!dropped && !pruned && unreleased.length === permits.unreleased.length) return null;
+  return { ...permits, owners: kept, taskLaunches, unreleased };
 }
 
 export function documentCreatePermits(store: KeyValueStore): CreatePermits {
@@ -199,17 +274,18 @@ export function documentCreatePermits(store: KeyValueStore): CreatePermits {
       store.set(ADOPTED_KEY, String(now));
       const legacy = queued.filter((entry) => !entry.launch);
       if (legacy.length === 0) return [];
+      const adopted = legacy.map((entry) => ({ ...entry, launch }));
       const permits = read();
-      permits.launches[launch] = { left: legacy.length, taken: [] };
+      permits.launches[launch] = { left: 0, taken: [], granted: adopted.map(recordKey) };
       write(permits);
-      return legacy.map((entry) => ({ ...entry, launch }));
+      return adopted;
     },
     grant: (launch, entries, payer) => {
       const permits = read();
       const known = (permits.launches[launch] ??= { left: 0, taken: [] });
-      known.left += entries.length;
+      (known.granted ??= []).push(...entries.map((entry) => recordKey({ ...entry, launch })));
       if (payer !== null) {
-        const index = payerIndex(permits, payer);
+        const index = indexIn(permits.payers, payer);
         for (const entry of entries) permits.owners[recordKey({ ...entry, launch })] = index;
       }
       write(permits);
@@ -217,15 +293,15 @@ export function documentCreatePermits(store: KeyValueStore): CreatePermits {
     launcherOf: (entry) => launcherIn(read(), entry),
     launchers: () => {
       const permits = read();
-      return { launcherOf: (entry) => launcherIn(permits, entry) };
+      return {
+        launcherOf: (entry) => launcherIn(permits, entry),
+        taskOwner: (taskId) => taskOwnerIn(permits, taskId),
+      };
     },
-    keepOpen: (open) => {
+    keepOpen: (open, salvaging = []) => {
       const permits = read();
-      const { kept, dropped } = ownersOf(permits, open);
-      const releasable = new Set(open.map(releaseKey));
-      const unreleased = permits.unreleased.filter((key) => releasable.has(key));
-      if (!dropped && unreleased.length === permits.unreleased.length) return;
-      write({ ...permits, owners: kept, unreleased });
+      const kept = keptOpen(permits, open, salvaging);
+      if (kept) write(kept);
     },
     take: (entries) => {
       if (entries.length === 0) return [];
@@ -235,8 +311,10 @@ export function documentCreatePermits(store: KeyValueStore): CreatePermits {
         const key = recordKey(entry);
         if (!launch) return false;
         if (launch.taken.includes(key)) return true;
-        if (launch.left <= 0) return false;
-        launch.left -= 1;
+        const granted = launch.granted?.indexOf(key) ?? -1;
+        if (granted >= 0) launch.granted?.splice(granted, 1);
+        else if (launch.left > 0) launch.left -= 1;
+        else return false;
         launch.taken.push(key);
         return true;
       });

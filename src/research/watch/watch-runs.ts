@@ -9,17 +9,15 @@ import { counted, reservationFor } from '../spending/depth';
 import { launchPaidBy, timerLaunchProblem } from '../launch/paid-launch';
 import { keyColumn, keyString } from '../rows/row-locator';
 import { spreadsheetCalendar } from '../spending/calendar';
+import { readWatches, SIGNALS_HEADER, watchesWake, writeWatches, type Watch } from './watch';
 import {
   confirmationProblem,
   readConfirmation,
-  readWatches,
-  SIGNALS_HEADER,
-  watchesWake,
+  unreadableText,
+  unreadableWatches,
   writeConfirmation,
-  writeWatches,
-  type Watch,
   type WatchConfirmation,
-} from './watch';
+} from './confirmation';
 import { nextRun } from '../../enrichment/refresh/schedule';
 import { localTime } from '../../enrichment/refresh/schedule-service';
 import { isPending, myTimers } from '../../scheduler/timer';
@@ -132,6 +130,7 @@ export function watchTimerSlice(budgetMs: number): { pending: boolean; wakeAt?: 
     1000,
     () => ({ pending: true }),
     () => {
+      noteUnreadable(r);
       const waiting = new Set<string>();
       for (;;) {
         const now = r.context.clock.now();
@@ -202,14 +201,28 @@ function noteRun(r: Research, watch: Watch, at: number, text: string): void {
     text.startsWith('Not started') || text.startsWith('Service unavailable')
       ? `Account watch, run of ${spreadsheetCalendar().day(at)}: ${text}. Sheet Scout > Research shows the watch.`
       : null;
-  noteOnSignalsHeader(r, watch, note);
+  noteOnSignalsHeader(r, watch.sheetId, note);
 }
 
-/** Sets (or clears, with null) the note of the watch's Signals header. */
-export function noteOnSignalsHeader(r: Research, watch: Watch, note: string | null): void {
-  const column = (r.deps.grid.headers(watch.sheetId) ?? []).indexOf(SIGNALS_HEADER) + 1;
+/** Sets (or clears, with null) the note of a watched sheet's Signals header. */
+export function noteOnSignalsHeader(r: Research, sheetId: number, note: string | null): void {
+  const column = (r.deps.grid.headers(sheetId) ?? []).indexOf(SIGNALS_HEADER) + 1;
   if (column === 0) return;
-  r.deps.grid.write(watch.sheetId, [{ row: 1, column, note }]);
+  r.deps.grid.write(sheetId, [{ row: 1, column, note }]);
+}
+
+/**
+ * Watches whose record cannot be read (changed outside Sheet Scout) start nothing: each active one says so, with what
+ * its saver confirmed, on its sheet's Signals header (its panel says so too).
+ */
+function noteUnreadable(r: Research): void {
+  for (const confirmation of unreadableWatches(stores(r), r.document)) {
+    if (confirmation.paused || confirmation.sheetId === undefined || r.deps.grid.headers(confirmation.sheetId) === null)
+      continue;
+    const day = spreadsheetCalendar().day(r.context.clock.now());
+    const text = `Account watch, ${day}: Not started: ${unreadableText(confirmation)}. Sheet Scout > Research shows the watch.`;
+    noteOnSignalsHeader(r, confirmation.sheetId, text);
+  }
 }
 
 /** Whether records of this watch run are in the ledger (its launch saved them before sending anything). */

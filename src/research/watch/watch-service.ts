@@ -16,20 +16,25 @@ import { rowsNeedingTags, tagBudgetProblem } from '../rows/row-tags';
 import { storedCap } from '../spending/guard-service';
 import { spreadsheetCalendar } from '../spending/calendar';
 import {
-  confirmationOf,
-  confirmationProblem,
   creditsPerMonth,
-  readConfirmation,
   noteWatchesChanged,
   readWatches,
   runSummary,
   SIGNALS_HEADER,
-  watchDto,
   watchesWake,
-  writeConfirmation,
   writeWatches,
   type Watch,
 } from './watch';
+import {
+  confirmationOf,
+  confirmationProblem,
+  readConfirmation,
+  confirmedDto,
+  unreadableText,
+  unreadableWatches,
+  watchDto,
+  writeConfirmation,
+} from './confirmation';
 import { noteOnSignalsHeader } from './watch-runs';
 import { nextRun } from '../../enrichment/refresh/schedule';
 import { localTime } from '../../enrichment/refresh/schedule-service';
@@ -61,6 +66,15 @@ export function getWatch(): WatchAnswer {
   const sheetId = activeSheetId();
   const problem = restoreTimers(r);
   const watch = readWatches(stores(r)).find((entry) => entry.sheetId === sheetId);
+  const unreadable = watch ? undefined : unreadableWatches(stores(r), r.document).find((c) => c.sheetId === sheetId);
+  if (unreadable)
+    return {
+      ok: true,
+      message: `This watch does not run: ${unreadableText(unreadable)}.`,
+      confirm: null,
+      watch: confirmedDto(unreadable, sheetNameOf(sheetId)),
+      timeZone: spreadsheetTimeZone(),
+    };
   const runsHere = watch?.timer ? myTimers(r.trigger).includes(watch.timer) : false;
   const overdue = watch?.status === 'active' && r.context.clock.now() - watch.nextRunAt > OVERDUE_AFTER_MS;
   const due = watch ? spreadsheetCalendar().day(watch.nextRunAt) : '';
@@ -131,7 +145,7 @@ function restoreTimers(r: Research): TimerProblem | null {
       // No timer of theirs can run it with the panels closed: the sheet says so too, where the signals go.
       if (problem?.closedPanelsOnly)
         for (const watch of watches.filter((entry) => own.has(entry.id)))
-          noteOnSignalsHeader(r, watch, `Account watch: no run can start. ${problem.message}`);
+          noteOnSignalsHeader(r, watch.sheetId, `Account watch: no run can start. ${problem.message}`);
     },
   );
 }

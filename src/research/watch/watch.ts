@@ -14,16 +14,15 @@
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
 import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
 import type { CellWrite } from '../ports';
-import type { WatchCadence, WatchDto } from '../contract';
+import type { WatchCadence } from '../contract';
 import { counted } from '../spending/depth';
 import type { KeyValueStore } from '../../ports';
 import { changeNote, gridText, sameCell, writtenText } from '../../enrichment/sheet/refresh-changes';
-import { fingerprint } from '../../shared/fingerprint';
 
-const WATCHES_KEY = 'sheetscout.research.watches';
+export const WATCHES_KEY = 'sheetscout.research.watches';
 export const SIGNALS_HEADER = 'Signals';
 /** Runs a month can hold: five weekly runs (a month has 4 or 5 of a weekday), one monthly. */
-const RUNS_PER_MONTH: Record<WatchCadence, number> = { weekly: 5, monthly: 1 };
+export const RUNS_PER_MONTH: Record<WatchCadence, number> = { weekly: 5, monthly: 1 };
 const SIGNAL_VALUE_CHARS = 60;
 const SIGNALS_CHARS = 2000;
 /** The Signals cell of a row whose fields were all empty before: nothing to compare yet. */
@@ -119,122 +118,8 @@ export function watchesWake(watches: Watch[]): number | null | undefined {
   return Math.min(...active.map((watch) => watch.nextRunAt));
 }
 
-/** What the saver of a watch confirmed, kept where only the add-in writes (the document's properties). */
-export interface WatchConfirmation {
-  id: string;
-  /** Who confirmed it (the account that pays) and when. */
-  savedBy: string;
-  confirmedAt: number;
-  rows: number;
-  creditsPerRun: number;
-  cadence: WatchCadence;
-  /** The fingerprint of what decides money in the record (watchTerms). */
-  terms: string;
-  paused: boolean;
-  /** When a run last started (its run time), or null before the first. */
-  lastStartedAt: number | null;
-}
-
-const CONFIRMATION_KEY_PREFIX = 'sheetscout.research.watch.';
-
-/** The fingerprint of what decides a watch's cost and payer: rows, brief, depth, fields, cadence, saver. */
-export function watchTerms(watch: Watch): string {
-  const { sheetId, template, depth, schema, mapping, keyHeaders, rowKeys, cadence, weekday, savedBy, creditsPerRun } =
-    watch;
-  return fingerprint(
-    JSON.stringify([
-      sheetId,
-      template,
-      depth,
-      schema,
-      mapping,
-      keyHeaders,
-      rowKeys,
-      cadence,
-      weekday,
-      savedBy,
-      creditsPerRun,
-    ]),
-  );
-}
-
-export function confirmationOf(watch: Watch, paused: boolean, lastStartedAt: number | null): WatchConfirmation {
-  return {
-    id: watch.id,
-    savedBy: watch.savedBy,
-    confirmedAt: watch.confirmedAt,
-    rows: watch.rowKeys.length,
-    creditsPerRun: watch.creditsPerRun,
-    cadence: watch.cadence,
-    terms: watchTerms(watch),
-    paused,
-    lastStartedAt,
-  };
-}
-
-export function readConfirmation(document: KeyValueStore, id: string): WatchConfirmation | null {
-  try {
-    const parsed = JSON.parse(document.get(CONFIRMATION_KEY_PREFIX + id) ?? 'null') as WatchConfirmation | null;
-    return parsed && parsed.id === id ? parsed : null;
-  } catch {
-    return null;
-  }
-}
-
-export function writeConfirmation(document: KeyValueStore, confirmation: WatchConfirmation | null, id: string): void {
-  if (confirmation) document.set(CONFIRMATION_KEY_PREFIX + id, JSON.stringify(confirmation));
-  else if (document.get(CONFIRMATION_KEY_PREFIX + id) !== null) document.remove(CONFIRMATION_KEY_PREFIX + id);
-}
-
-/**
- * Why a watch's record may not run as it stands (it does not match what its saver confirmed, or the confirmation says
- * it is paused or ran since), or null. `earliestNext`: the earliest time the confirmation allows the next run.
- */
-export function confirmationProblem(
-  watch: Watch,
-  confirmation: WatchConfirmation | null,
-  earliestNext: number | null,
-  now: number,
-): string | null {
-  if (!confirmation)
-    return 'no confirmation of this watch is kept (save it again in Research > Account watch to confirm its cost)';
-  if (confirmation.terms !== watchTerms(watch) || confirmation.savedBy !== watch.savedBy)
-    return (
-      `its record in the hidden "Sheet Scout records" sheet was changed since ${confirmation.savedBy} confirmed it ` +
-      `(${counted(confirmation.rows, 'row')}, up to ${confirmation.creditsPerRun} credits a run); nothing was spent. ${confirmation.savedBy} ` +
-      'can save the watch again in Research > Account watch to confirm it'
-    );
-  if (confirmation.paused) return `${confirmation.savedBy}'s confirmation says it is paused`;
-  if (earliestNext !== null && now < earliestNext) return 'a run already started this period';
-  return null;
-}
-
 export function creditsPerMonth(creditsPerRun: number, cadence: WatchCadence): number {
   return creditsPerRun * RUNS_PER_MONTH[cadence];
-}
-
-/** The watch as the panel shows it: its money figures and state from what its saver confirmed, when that is kept. */
-export function watchDto(watch: Watch, confirmation: WatchConfirmation | null): WatchDto {
-  const figures = confirmation ?? {
-    rows: watch.rowKeys.length,
-    creditsPerRun: watch.creditsPerRun,
-    cadence: watch.cadence,
-  };
-  const paused = confirmation ? confirmation.paused : watch.status === 'paused';
-  return {
-    sheetId: watch.sheetId,
-    sheetName: watch.sheetName,
-    rows: figures.rows,
-    cadence: figures.cadence,
-    weekday: watch.weekday,
-    status: paused ? 'paused' : 'active',
-    nextRunAt: paused ? null : watch.nextRunAt,
-    creditsPerRun: figures.creditsPerRun,
-    creditsPerMonth: creditsPerMonth(figures.creditsPerRun, figures.cadence),
-    signalsHeader: SIGNALS_HEADER,
-    lastRun: watch.lastRun,
-    unreachableSince: watch.unreachableSince ?? null,
-  };
 }
 
 const clipValue = (text: string) =>

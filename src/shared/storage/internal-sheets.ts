@@ -3,6 +3,10 @@
 // picker and sheet-level server function applies: a hidden sheet, or one named like an internal sheet (even if
 // someone unhid it), is not a user sheet.
 
+/** Where research keeps one record per launched row (src/research/records/ledger.ts). */
+export const LEDGER_SHEET = 'Sheet Scout research ledger';
+/** Where research keeps the full reports of finished tasks (src/research/records/stores.ts). */
+export const REPORTS_SHEET = 'Sheet Scout research reports';
 /** Where bulk enrichment keeps when each domain of each sheet was last enriched (for "Refresh data older than"). */
 export const ENRICHMENT_DATES_SHEET = 'Sheet Scout enrichment dates';
 /** Where refreshes log the cells they changed (src/enrichment/refresh/change-log.ts: the Enrich panel's "Changes"). */
@@ -17,8 +21,8 @@ export const DIGEST_SHEET = 'Sheet Scout digest';
  * refresh changes, src/tables its records).
  */
 export const INTERNAL_SHEET_NAMES: readonly string[] = [
-  'Sheet Scout research ledger',
-  'Sheet Scout research reports',
+  LEDGER_SHEET,
+  REPORTS_SHEET,
   ENRICHMENT_DATES_SHEET,
   REFRESH_CHANGES_SHEET,
   RECORDS_SHEET,

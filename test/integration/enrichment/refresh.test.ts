@@ -6,7 +6,7 @@ import { createManualClock, type GasRuntime, type ManualClock } from '../../../d
 import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import type { RefreshChangesAnswer, RefreshChunkResult, RefreshPreview } from '../../../src/enrichment/contract';
 import type { SeededCompany, SandboxControl } from '../../../dev/sandbox/control-client';
-import { startSandbox, runtimeFor } from '../harness';
+import { hiddenRows, startSandbox, runtimeFor } from '../harness';
 import { drive, start, LEADS } from './harness';
 
 const DAY = 86_400_000;
@@ -41,8 +41,7 @@ it('refreshes only the changed cells of stale rows, in the right rows after a so
   const dates = runtime.spreadsheet.getSheet('Sheet Scout enrichment dates');
   expect(dates?.hidden).toBe(true);
   expect(
-    dates
-      ?.getValues()
+    hiddenRows(runtime.spreadsheet, 'Sheet Scout enrichment dates')
       .slice(1)
       .map((row) => row[1])
       .sort(),

@@ -5,7 +5,7 @@
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { ResearchContextDto } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch/launch-request';
-import { sandboxSuite } from '../harness';
+import { hiddenRows, sandboxSuite } from '../harness';
 import { column, launch, poll, runtimeFor, runUntilSettled, SHEET, REPORT_OUTPUT } from './harness';
 
 jest.setTimeout(240000);
@@ -105,7 +105,7 @@ describe('research row identity and record storage (integration)', () => {
     };
     const response = launch(runtime, { template: '{Brief}', depth: 'medium', output }, [2]);
     expect(response).toMatchObject({ ok: true, created: 1 });
-    const ledger = runtime.spreadsheet.sheet('Sheet Scout research ledger').getValues();
+    const ledger = hiddenRows(runtime.spreadsheet, 'Sheet Scout research ledger');
     expect(ledger[0][6]).toBe('parts');
     expect(Number(ledger[1][6])).toBeGreaterThanOrEqual(2);
     await runUntilSettled(suite, runtime);

@@ -90,7 +90,7 @@ describe('spending history (integration)', () => {
     const [run] = rt.run<SpendingHistoryDto>('getSpendingHistory', [], { kind: 'sidebar' }).runs;
     const values = sheet.getValues();
     expect(values[0].slice(0, EXPORT_HEADERS.length)).toEqual(EXPORT_HEADERS);
-    expect(values[1].slice(1, 11)).toEqual([
+    expect(values[1].slice(1, 12)).toEqual([
       'Research launch',
       'pro@sandbox.example.com',
       SHEET,
@@ -98,6 +98,7 @@ describe('spending history (integration)', () => {
       run.reserved,
       run.charged,
       run.givenBack,
+      0,
       0,
       0,
       run.id,

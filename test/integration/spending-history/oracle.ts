@@ -6,6 +6,7 @@ import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { SandboxControl } from '../../../dev/sandbox/control-client';
 import { rowToEntry } from '../../../src/research/records/ledger';
 import { runId } from '../../../src/spending-history/history';
+import { hiddenRows } from '../harness';
 import type { SpendingHistoryDto, SpendingRunDto } from '../../../src/spending-history/contract';
 
 const LEDGER_SHEET = 'Sheet Scout research ledger';
@@ -20,7 +21,7 @@ export interface RunAgainstService {
 export function tasksByRun(doc: GasRuntime): Map<string, string[]> {
   const tasks = new Map<string, string[]>();
   if (!doc.spreadsheet.sheets.some((sheet) => sheet.name === LEDGER_SHEET)) return tasks;
-  for (const row of doc.spreadsheet.sheet(LEDGER_SHEET).getValues().slice(1)) {
+  for (const row of hiddenRows(doc.spreadsheet, LEDGER_SHEET).slice(1)) {
     const entry = rowToEntry(row);
     if (entry === 'blank' || !('state' in entry) || !entry.launch || !entry.taskId) continue;
     const id = runId(entry.launch);

@@ -1,7 +1,7 @@
 // Tables and templates through the built bundle: the dialog's server functions run in the Apps Script emulator
 // against the sandbox service over real HTTP; results are read back from the sandbox's table/template GETs.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import { runtimeFor, startSandbox, type SandboxStack } from '../harness';
+import { hiddenRows, runtimeFor, startSandbox, type SandboxStack } from '../harness';
 import { SETTINGS_KEYS } from '../../../src/account/settings';
 import type { ColumnDraft } from '../../../src/tables/model';
 import type { PushResponse, TablesState, TemplateResponse } from '../../../src/tables/service';
@@ -363,11 +363,9 @@ describe('Tables > Map columns...', () => {
     expect(reopened.drafts[1].agent.prompt).toBe('Research {input}');
     expect(reopened.letters).toEqual(['A', 'B', 'C']);
     // Kept in the hidden records sheet, not in the document's 500 KB of properties.
-    expect(
-      records()
-        .getValues()
-        .map((row) => row[0]),
-    ).toContain(`sheetscout.tables.mapping.${reopened.sheetId}`);
+    expect(hiddenRows(runtime.spreadsheet, RECORDS_SHEET).map((row) => row[0])).toContain(
+      `sheetscout.tables.mapping.${reopened.sheetId}`,
+    );
     expect(Object.keys(runtime.properties.document.all()).some((key) => key.startsWith('sheetscout.tables.'))).toBe(
       false,
     );

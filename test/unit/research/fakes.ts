@@ -9,7 +9,8 @@ import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../.
 import type { LaunchPlanInput, PayingDeps } from '../../../src/research/launch/launch';
 import type { LedgerEntry, OutputMapping } from '../../../src/research/records/ledger';
 import type { CellWrite, GridPort, ResearchClient } from '../../../src/research/ports';
-import { LedgerStore, ReportStore } from '../../../src/research/records/stores';
+import { LedgerStore } from '../../../src/research/records/stores';
+import { ReportStore } from '../../../src/research/records/report-store';
 import type { CellValue } from '../../../src/shared/cell-values';
 import { storedValue } from '../../fakes/typed-input';
 import { ROW_TAG_KEY } from '../../../src/research/rows/row-tags';

@@ -3,10 +3,9 @@
 // settled closes, runs older than 90 days go, the closed runs' document stays within its budget (the oldest dropped
 // and counted), and a full store never stops the research that writes it.
 import { MemoryStore } from '../../fakes/ports';
+import { INCOMPLETE_KEY, recordingHistory } from '../../../src/spending-history/recording';
 import {
   HISTORY_DAYS,
-  INCOMPLETE_KEY,
-  recordingHistory,
   RUNS_BUDGET_BYTES,
   runId,
   SpendingHistory,

@@ -19,7 +19,7 @@ import {
 import { agent, draft } from './helpers';
 import { MemoryStore } from '../../fakes/ports';
 import { memoryRecordStores } from '../../fakes/table';
-import { SheetRecordStore } from '../../../src/shared/storage/record-sheet';
+import { RECORD_VALUES_KEY, SheetRecordStore } from '../../../src/shared/storage/record-sheet';
 
 describe('chunked store', () => {
   it('counts UTF-8 bytes and never splits a character', () => {
@@ -91,7 +91,8 @@ describe('mapping storage', () => {
     const writes = store.table.writes;
     saveMapping(store, 7, drafts);
     expect(store.table.writes).toBe(writes);
-    expect(store.properties.data.size).toBe(0);
+    // The properties keep only the fingerprint of each record's current value (a replayed older copy is not read).
+    expect([...store.properties.data.keys()]).toEqual([RECORD_VALUES_KEY]);
   });
 
   it('refuses a mapping too large for the document store, keeping the previous one', () => {
@@ -152,7 +153,7 @@ describe('mapping storage', () => {
     saveMapping(store, 7, legacy);
     clearPending(store, { tableId: 't', fingerprint: 'f' });
     saveHistory(store, loadHistory(store));
-    expect([...store.properties.data.keys()]).toEqual(['sheetscout.formulaToken']);
+    expect([...store.properties.data.keys()]).toEqual(['sheetscout.formulaToken', RECORD_VALUES_KEY]);
     expect(loadMapping(store, 7)).toEqual(legacy);
     expect(store.table.rows.map((row) => row[0])).toEqual(['sheetscout.tables.mapping.7', 'sheetscout.tables.history']);
   });
@@ -169,11 +170,15 @@ describe('mapping storage', () => {
     store.records.set('b', '-2');
     store.records.set('d', '@d');
     const reads = store.table.reads;
-    const reader = new SheetRecordStore(store.table);
+    const reader = new SheetRecordStore(store.table, store.properties);
     expect([reader.get('a'), reader.get('b'), reader.get('c'), reader.get('d')]).toEqual([null, '-2', '', '@d']);
     expect(store.table.reads).toBe(reads + 1);
-    store.table.rows.push(['e', 1, '~late']);
+    // Another execution's write is read once asked for fresh; a row no execution of the add-in wrote is not.
+    new SheetRecordStore(store.table, store.properties).set('e', 'late');
+    store.table.rows.push(['f', 1, '~typed by hand']);
     expect(reader.get('e')).toBeNull();
     expect(reader.fresh('e')).toBe('late');
+    expect(reader.get('f')).toBeNull();
+    expect(reader.changedOutside()).toEqual([]);
   });
 });

@@ -20,8 +20,12 @@ const suite = sandboxSuite({ clock: 'manual' });
 
 const LEDGER = 'Sheet Scout research ledger';
 const REQUEST = { template: 'Research {Domain}', depth: 'medium' as const, output: REPORT_OUTPUT };
-/** The ledger's columns: A id, B task id, C index state, ..., G parts, H the record's JSON after a `~` (one part here). */
-const RECORD_COLUMN = 'H';
+/**
+ * The ledger's columns: A the row's seal, B id, C task id, D index state, ..., H parts, I the record's JSON after a `~`
+ * (one part here). An edit leaves the seal as it was: the row then fails it, and is never acted on.
+ */
+const RECORD_COLUMN = 'I';
+const INDEX_COLUMN = 'D';
 
 const serviceTasks = async () => (await suite.control.call<unknown[]>('GET', '/_sandbox/tasks')).length;
 
@@ -33,7 +37,7 @@ function editRecords(ledger: SheetModel, change: (record: Record<string, unknown
     const record = JSON.parse(String(text).slice(1)) as Record<string, unknown>;
     change(record);
     ledger.setValues(`${RECORD_COLUMN}${row}`, [[`~${JSON.stringify(record)}`]]);
-    if (state) ledger.setValues(`C${row}`, [[state]]);
+    if (state) ledger.setValues(`${INDEX_COLUMN}${row}`, [[state]]);
   }
 }
 

@@ -1,23 +1,23 @@
-// Account watch records are not trusted at run time (issue 37, point 1), through the built bundle in the emulator's
+// Account watch records are not trusted at run time (issues 37 and 45), through the built bundle in the emulator's
 // published add-on mode against the sandbox, with two editors of one spreadsheet, each with their own account: editor
-// A saves a watch and confirms its cost; editor B edits what any editor can edit (the watch's record in the hidden
-// "Sheet Scout records" sheet). A run whose record does not match what its saver confirmed (kept in the document's
-// properties) starts nothing and says why (its last run, the Signals header's note, the panel), and the panel's
-// figures are the confirmed ones: no account pays for a depth, rows or a payer it did not confirm, or a run more often
-// than its cadence.
+// A saves a watch and confirms its cost; editor B edits what any editor can edit (the watches' record in the hidden
+// "Sheet Scout records" sheet: a field changed, or an older copy of the row put back). The record's row is sealed and
+// the document's properties keep the fingerprint of its current value, so an edited or older record is not read: no
+// watch starts from it, and the panel and the Signals header's note say why with what the saver confirmed (kept in the
+// document's properties): no account pays for a depth, rows or a payer it did not confirm, or a run more often than
+// its cadence. The saver's saving it again restores it.
 import type { GasRuntime } from '../../../../dev/gas-runtime';
 import { SETTINGS_KEYS } from '../../../../src/account/settings';
 import type { WatchAnswer } from '../../../../src/research/contract';
 import { watch } from '../../scheduler/fleet';
 import { sandboxSuite } from '../../harness';
-import { advance, column, noteAt, runtimeFor, SHEET, USER } from '../harness';
+import { advance, noteAt, runtimeFor, SHEET, USER } from '../harness';
 
 const suite = sandboxSuite({ clock: 'manual' });
 const EDITOR = 'ben@example.com';
 const A_TOKEN = 'sbx_pro_token';
 const B_TOKEN = 'sbx_pro2_token';
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const RECORDS = 'Sheet Scout records';
 const WATCHES_KEY = 'sheetscout.research.watches';
 
@@ -45,18 +45,30 @@ const saveWatch = (user: string, sheet: string, rows: number) => watch(runtime, 
 
 const panel = (user = USER) => runtime.run<WatchAnswer>('getResearchWatch', [], { kind: 'sidebar', user });
 
-/** Editor B's edit of the watches' record in the hidden records sheet, as a grid edit (one cell). */
+/** The watches' row in the hidden records sheet (columns: A the row's seal, B key, C parts, D value). */
+function watchesRow(): number {
+  const row =
+    runtime.spreadsheet
+      .sheet(RECORDS)
+      .getValues()
+      .findIndex((cells) => cells[1] === WATCHES_KEY) + 1;
+  expect(row).toBeGreaterThan(1);
+  return row;
+}
+
+/** Editor B's edit of the watches' record in the hidden records sheet, as a grid edit (one cell, the seal kept). */
 function editWatchRecords(change: (watches: Array<Record<string, unknown>>) => void): void {
   const records = runtime.spreadsheet.sheet(RECORDS);
-  const values = records.getValues();
-  const row = values.findIndex((cells) => cells[0] === WATCHES_KEY) + 1;
-  expect(row).toBeGreaterThan(1);
-  expect(values[row - 1][1]).toBe(1);
+  const row = watchesRow();
+  const values = records.getValues()[row - 1];
+  expect(values[2]).toBe(1);
   // A record's text is kept behind a "~" (src/shared/storage/text-parts.ts).
-  const watches = JSON.parse(String(values[row - 1][2]).slice(1)) as Array<Record<string, unknown>>;
+  const watches = JSON.parse(String(values[3]).slice(1)) as Array<Record<string, unknown>>;
   change(watches);
-  records.setValues(`C${row}`, [[`~${JSON.stringify(watches)}`]]);
+  records.setValues(`D${row}`, [[`~${JSON.stringify(watches)}`]]);
 }
+
+const CHANGED = /its record in the hidden "Sheet Scout records" sheet was changed outside Sheet Scout since/;
 
 async function hoursUntil(at: number): Promise<void> {
   while (runtime.clock.now() < at) {
@@ -80,16 +92,14 @@ describe('account watch records edited in the hidden sheet (integration, two edi
     const shown = panel();
     expect(shown.watch).toMatchObject({ rows: 3, creditsPerRun: 30, creditsPerMonth: 150 });
     expect(shown.message).toMatch(
-      /^This watch does not run: its record in the hidden "Sheet Scout records" sheet was changed since pro@sandbox\.example\.com confirmed it \(3 rows, up to 30 credits a run\)/,
+      /^This watch does not run: its record in the hidden "Sheet Scout records" sheet was changed outside Sheet Scout since pro@sandbox\.example\.com confirmed it \(3 rows, up to 30 credits a run\)/,
     );
     const credits = await suite.control.credits(A_TOKEN);
     await hoursUntil((saved.watch?.nextRunAt as number) + HOUR);
     expect(await tasksOf(A_TOKEN)).toBe(0);
     expect(await suite.control.credits(A_TOKEN)).toBe(credits);
-    expect(panel().watch?.lastRun?.text).toMatch(
-      /^Not started: its record in the hidden "Sheet Scout records" sheet was changed/,
-    );
-    expect(noteAt(runtime, 'Signals', 1)).toMatch(/^Account watch, run of .*: Not started: its record .* was changed/);
+    expect(panel().watch?.lastRun?.text).toMatch(/^Not started: its record .* was changed outside Sheet Scout/);
+    expect(noteAt(runtime, 'Signals', 1)).toMatch(/^Account watch, .*: Not started: its record .* was changed outside/);
   });
 
   it("B's own watch rewritten to A as saver and timer: A's timer starts nothing, and nobody pays", async () => {
@@ -108,36 +118,37 @@ describe('account watch records edited in the hidden sheet (integration, two edi
     const [aCredits, bCredits] = [await suite.control.credits(A_TOKEN), await suite.control.credits(B_TOKEN)];
     const due = panel().watch?.nextRunAt as number;
     await hoursUntil(due + 2 * HOUR);
-    // A's own watch ran (3 tasks, charged to A); the rewritten one started nothing on either account (both are in
-    // one workspace, whose task list holds both accounts' tasks).
-    expect(await tasksOf(A_TOKEN)).toBe(3);
-    expect(await suite.control.credits(A_TOKEN)).toBeLessThan(aCredits);
+    // The watches' record is one row: neither watch starts from it, on either account, and each saver is told.
+    expect(await tasksOf(A_TOKEN)).toBe(0);
+    expect(await suite.control.credits(A_TOKEN)).toBe(aCredits);
     expect(await suite.control.credits(B_TOKEN)).toBe(bCredits);
+    expect(panel().message).toMatch(CHANGED);
     runtime.spreadsheet.activeSheet = runtime.spreadsheet.sheet('Other');
-    expect(panel(EDITOR).watch?.lastRun?.text).toMatch(/^Not started: its record .* was changed since pro2@sandbox/);
+    expect(panel(EDITOR).watch?.lastRun?.text).toMatch(/^Not started: its record .* since pro2@sandbox/);
   });
 
-  it("A's next run moved back in the record after a run: the watch runs once a period, as confirmed", async () => {
+  it("an older copy of A's record put back after a run: nothing runs from it, and A's saving again restores the watch", async () => {
     const domains = await twoEditors(3);
     const saved = saveWatch(USER, SHEET, 3);
     const due = saved.watch?.nextRunAt as number;
+    // B copies the record's row (its seal included) before the first run.
+    const records = runtime.spreadsheet.sheet(RECORDS);
+    const copy = records.getValues()[watchesRow() - 1].slice();
     await hoursUntil(due + HOUR);
     expect(await tasksOf(A_TOKEN)).toBe(3);
-    expect(column(runtime, 'Status').every((status) => status !== '')).toBe(true);
-    // For a day, every hour: B resumes the (active) watch in the panel, which wakes the timer for it, and sets its
-    // next run to now in the record.
+    // For a day, every hour: B puts the older copy back (its next run is the one that ran) and resumes the watch.
     for (let hour = 0; hour < 24; hour++) {
+      records.setValues(`A${watchesRow()}:${String.fromCharCode(64 + copy.length)}${watchesRow()}`, [copy]);
       runtime.run('changeResearchWatch', ['resume'], { kind: 'sidebar', user: EDITOR });
-      editWatchRecords((watches) => {
-        watches[0].nextRunAt = runtime.clock.now() - 1000;
-      });
       await advance(suite, runtime, HOUR);
       runtime.triggers.fireDue();
     }
     expect(await tasksOf(A_TOKEN)).toBe(3);
-    expect(panel().watch?.lastRun?.text).toBe('Not started: a run already started this period');
-    // The next week's run goes ahead as confirmed.
-    await hoursUntil(due + 7 * DAY + HOUR);
+    expect(panel().message).toMatch(CHANGED);
+    // A saves the watch again (confirming its cost): the next week's run goes ahead as confirmed.
+    const again = saveWatch(USER, SHEET, 3);
+    expect(again).toMatchObject({ ok: true, watch: { rows: 3, creditsPerRun: 30 } });
+    await hoursUntil((again.watch?.nextRunAt as number) + HOUR);
     expect(await tasksOf(A_TOKEN)).toBe(3 + domains.length);
   });
 });

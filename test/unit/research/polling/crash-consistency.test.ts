@@ -7,10 +7,12 @@ import { runLaunch, type PayingDeps } from '../../../../src/research/launch/laun
 import { runTick } from '../../../../src/research/polling/tick';
 import { sendUnconfirmedAnyway, unconfirmedOf } from '../../../../src/research/polling/jobs';
 import type { OutputMapping } from '../../../../src/research/records/ledger';
-import { LedgerStore, ReportStore } from '../../../../src/research/records/stores';
+import { LedgerStore } from '../../../../src/research/records/stores';
+import { ReportStore } from '../../../../src/research/records/report-store';
 import { FakeGrid, FakeService, FakeTable, idMaker, launchInput, PAYER } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';
-import { recordingHistory, runId, SpendingHistory } from '../../../../src/spending-history/history';
+import { runId, SpendingHistory } from '../../../../src/spending-history/history';
+import { recordingHistory } from '../../../../src/spending-history/recording';
 
 const SHEET = 1;
 const mapping: OutputMapping = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };

@@ -4,7 +4,8 @@ import { recheckUnconfirmed, sendUnconfirmedAnyway, unconfirmedOf } from '../../
 import { runLaunch, type LaunchPlanInput, type PayingDeps } from '../../../../src/research/launch/launch';
 import { runTick } from '../../../../src/research/polling/tick';
 import type { OutputMapping } from '../../../../src/research/records/ledger';
-import { LedgerStore, ReportStore } from '../../../../src/research/records/stores';
+import { LedgerStore } from '../../../../src/research/records/stores';
+import { ReportStore } from '../../../../src/research/records/report-store';
 import { buildSchema } from '../../../../src/research/brief/output-schema';
 import { FakeGrid, FakeService, FakeTable, idMaker, PAYER } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';

@@ -1,9 +1,10 @@
 // Which creates a launch authorised and which tasks may give back their unused reservation (create-permits.ts): a
-// record takes a create of its launch once, a record that sent its create takes none again (a record put back to
-// "queued"), one that took a create and was killed before sending takes it again, a create given back is authorised
+// record takes the create granted to it once (not another record's of its launch), a record that sent its create
+// takes none again (an older copy put back as "queued": it is looked for in the task list instead), one that took a
+// create and was killed before sending takes it again, a create given back is authorised
 // again, and each task gives back once, while its record runs (nothing is kept for finished tasks). Who launched each open record's task: by record, then by task (an edit of the
 // record's launch does not change it), forgotten once the record no longer runs.
-import { documentCreatePermits, unauthorised } from '../../../../src/research/spending/create-permits';
+import { documentCreatePermits, ungranted } from '../../../../src/research/spending/create-permits';
 import { unansweredLauncher } from '../../../../src/research/launch/plan';
 import type { LedgerEntry } from '../../../../src/research/records/ledger';
 import { MemoryStore } from '../../../fakes/ports';
@@ -22,11 +23,22 @@ describe('create permits', () => {
     permits.settle({ sending: [a, b], answered: [], givenBack: [] });
     // Sent: put back to "queued", they take nothing; nor does a record of an unknown launch, or of none.
     expect(permits.take([a, b, c, record('d', 'forged'), record('e', undefined)])).toEqual([]);
-    expect(unauthorised([a, b, c], [], 5).map((entry) => [entry.id, entry.state, entry.written])).toEqual([
-      ['a', 'error', true],
-      ['b', 'error', true],
-      ['c', 'error', true],
+    expect(ungranted([a, b, c], [], 5).map((entry) => [entry.id, entry.state, entry.updatedAt])).toEqual([
+      ['a', 'sending', 5],
+      ['b', 'sending', 5],
+      ['c', 'sending', 5],
     ]);
+  });
+
+  it('grants each record its own create: a copy of one record, or another record of the launch, takes none', () => {
+    const permits = documentCreatePermits(new MemoryStore());
+    const [a, b, c] = ['a', 'b', 'c'].map((id) => record(id, 'L1'));
+    permits.grant('L1', [a, b, c], null);
+    // b's create was sent; c was given back (a 503): the launch has one grant open, c's, which only c takes.
+    expect(permits.take([a, b, c])).toHaveLength(3);
+    permits.settle({ sending: [a, b, c], answered: [a, b], givenBack: [c] });
+    expect(permits.take([b, a, record('x', 'L1')])).toEqual([]);
+    expect(permits.take([b, c]).map((entry) => entry.id)).toEqual(['c']);
   });
 
   it('a create given back (nothing was created, or not sent before the deadline) is authorised again', () => {

@@ -1,0 +1,45 @@
+// The document's sealer (src/shared/storage/seal.ts) over Apps Script: HMAC-SHA-256 by Utilities, a key from two
+// random UUIDs, and the hidden sheets an earlier version wrote sealed as they are when the key is made.
+import { Sealer } from '../shared/storage/seal';
+import type { KeyValueStore } from '../ports';
+import { INTERNAL_SHEET_NAMES } from '../shared/storage/internal-sheets';
+import { sealLegacyTable } from './sheets/hidden-table';
+import type { Spreadsheet } from './spreadsheet';
+
+/** Bytes of the MAC kept per row (128 bits). */
+const SEAL_BYTES = 16;
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** Bytes (Apps Script's signed bytes too) as base64url without padding: computed here, no second service call. */
+export function base64Url(bytes: readonly number[]): string {
+  let text = '';
+  for (let at = 0; at < bytes.length; at += 3) {
+    const [a, b, c] = [bytes[at] & 255, (bytes[at + 1] ?? 0) & 255, (bytes[at + 2] ?? 0) & 255];
+    const chunk = (a << 16) | (b << 8) | c;
+    const chars = Math.min(4, Math.ceil(((bytes.length - at) * 8) / 6));
+    for (let i = 0; i < chars; i++) text += BASE64URL[(chunk >> (18 - 6 * i)) & 63];
+  }
+  return text;
+}
+
+/** One service call a seal (the HMAC), the cost the emulator books for every Utilities call. */
+function mac(key: string, message: string): string {
+  return base64Url(Utilities.computeHmacSha256Signature(message, key, Utilities.Charset.UTF_8).slice(0, SEAL_BYTES));
+}
+
+function newSecret(): string {
+  const random = `${Utilities.getUuid()}${Utilities.getUuid()}`;
+  return Utilities.base64EncodeWebSafe(Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, random));
+}
+
+/** The sealer of the spreadsheet's hidden tables, its key in `store` (the document's properties). */
+export function documentSealer(store: KeyValueStore, spreadsheet: () => Spreadsheet): Sealer {
+  return new Sealer({
+    store,
+    mac,
+    newSecret,
+    existingTables: () => INTERNAL_SHEET_NAMES.filter((name) => spreadsheet().getSheetByName(name) !== null),
+    adoptLegacy: (table, sealRow) => sealLegacyTable(spreadsheet(), table, sealRow),
+  });
+}

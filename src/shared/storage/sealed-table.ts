@@ -1,0 +1,140 @@
+// A hidden table whose rows are sealed (seal.ts): the one way the add-in keeps records in its hidden sheets, so every
+// store of them, present and future, reads back only rows the add-in wrote as it wrote them. Over the sheet's grid
+// (TableStorage), a seal column comes first and the table's own columns follow, shifted by one. Whole-row reads
+// (readAll, readRow, readRows) check each row's seal: a row that fails reads as blank and is listed by `refused()`,
+// with its cells as found, for its store to report; nothing is acted on for it. Index reads (readColumns, readKeys)
+// read a few columns of every row and cannot be checked without the rest of the row: they are hints a store uses to
+// choose the rows it reads whole, never to act on. A table of an earlier version (no seal column) is read as it is
+// while the document trusts it (Sealer.trustsUnsealed), and sealed by the document's first sealed write; any other
+// table without the seal column (recreated by hand) refuses every row. Pure.
+import type { RefusedRow, TablePort, TableRead, TableStorage } from '../../ports';
+import { SEAL_HEADER, type Sealer } from './seal';
+
+type Layout = 'sealed' | 'trusted' | 'refused';
+
+export class SealedTable implements TablePort {
+  private layout: Layout | null = null;
+  /** The sealer's adoptions when the layout was read (an adoption of this execution rewrote the grid). */
+  private seenAdoptions = -1;
+  private refusals = new Map<number, RefusedRow>();
+
+  /** `grid`: the sheet, made with the seal column first (sealedHeaders); `headers`: the table's own columns. */
+  constructor(
+    private readonly grid: TableStorage,
+    private readonly name: string,
+    private readonly sealer: Sealer,
+    private readonly headers: readonly string[],
+  ) {}
+
+  /** The grid's header row for a table of `headers`. */
+  static sealedHeaders(headers: readonly string[]): string[] {
+    return [SEAL_HEADER, ...headers];
+  }
+
+  /** Rows the whole-row reads refused since the last readAll or readColumns: changed outside the add-in. */
+  refused(): RefusedRow[] {
+    return [...this.refusals.values()].sort((a, b) => a.index - b.index);
+  }
+
+  private layoutOf(header: readonly unknown[]): Layout {
+    if (String(header[0] ?? '') === SEAL_HEADER) return 'sealed';
+    return this.sealer.trustsUnsealed(this.name) ? 'trusted' : 'refused';
+  }
+
+  /** The layout, read from the header when this execution has not read it since the grid last changed shape. */
+  private currentLayout(): Layout {
+    if (this.seenAdoptions !== this.sealer.adoptions) {
+      if (this.seenAdoptions >= 0) this.grid.forget();
+      this.seenAdoptions = this.sealer.adoptions;
+      this.layout = null;
+    }
+    this.layout ??= this.layoutOf(this.grid.readHeader());
+    return this.layout;
+  }
+
+  /** A whole grid row as the table's row: its cells when its seal holds (or the table is trusted), else blank. */
+  private checked(row: readonly unknown[], index: number, layout: Layout): unknown[] {
+    if (layout === 'trusted') return [...row];
+    const empty = (cell: unknown) => cell === '' || cell === null || cell === undefined;
+    if (row.every(empty)) return [];
+    const cells = layout === 'sealed' ? row.slice(1) : [...row];
+    if (layout === 'sealed' && this.sealer.verify(this.name, cells, row[0])) return cells;
+    this.refusals.set(index, { index, cells });
+    return [];
+  }
+
+  readAll(): TableRead {
+    this.refusals.clear();
+    const { header, rows } = this.grid.readAll();
+    const layout = this.currentLayout();
+    return {
+      header: layout === 'sealed' ? header.slice(1) : header,
+      rows: rows.map((row, index) => this.checked(row, index, layout)),
+    };
+  }
+
+  readColumns(first: number, count: number): TableRead {
+    this.refusals.clear();
+    const layout = this.currentLayout();
+    if (layout !== 'sealed') {
+      const read = this.grid.readColumns(first, count);
+      return layout === 'trusted' ? read : { header: read.header, rows: read.rows.map((row) => row.map(() => '')) };
+    }
+    return this.grid.readColumns(first + 1, count);
+  }
+
+  readKeys(): string[] {
+    return this.readColumns(1, 1).rows.map((row) => String(row[0] ?? ''));
+  }
+
+  readRow(index: number): unknown[] {
+    return this.readRows([index])[0];
+  }
+
+  readRows(indices: number[]): unknown[][] {
+    const layout = this.currentLayout();
+    return this.grid.readRows(indices).map((row, i) => (row.length === 0 ? [] : this.checked(row, indices[i], layout)));
+  }
+
+  /**
+   * Makes the grid sealed before a write: the document's key (adopting an earlier version's tables), the header. A
+   * sheet without the seal column (made by hand, or its header cleared) keeps its rows, refused; ours are sealed.
+   */
+  private sealedGrid(): void {
+    this.sealer.ensure();
+    if (this.currentLayout() === 'sealed') return;
+    this.grid.writeHeader(SealedTable.sealedHeaders(this.headers));
+    this.layout = 'sealed';
+  }
+
+  private sealedRow(values: ReadonlyArray<string | number>): Array<string | number> {
+    return [this.sealer.seal(this.name, values), ...values];
+  }
+
+  writeRows(rows: Array<{ index: number; values: Array<string | number> }>): void {
+    if (rows.length === 0) return;
+    this.sealedGrid();
+    this.grid.writeRows(rows.map(({ index, values }) => ({ index, values: this.sealedRow(values) })));
+  }
+
+  appendRows(rows: Array<Array<string | number>>): void {
+    if (rows.length === 0) return;
+    this.sealedGrid();
+    this.grid.appendRows(rows.map((values) => this.sealedRow(values)));
+  }
+
+  writeHeader(values: string[]): void {
+    this.sealer.ensure();
+    this.grid.writeHeader(SealedTable.sealedHeaders(values));
+    this.layout = 'sealed';
+  }
+
+  deleteRows(indices: number[]): void {
+    this.grid.deleteRows(indices);
+    this.refusals.clear();
+  }
+
+  fitGrid(width: number): void {
+    this.grid.fitGrid(width + 1);
+  }
+}
