@@ -49,7 +49,8 @@ export function goal(
   name: string,
   value: number,
   limit: number,
-  unit: 's' | 'x' | 'min' | 'KB' | '%' | 'runs' | 'cells' | 'credits' | 'h' | 'rows' | 'posts' | 'signals',
+  unit:
+    's' | 'x' | 'min' | 'KB' | '%' | 'runs' | 'cells' | 'credits' | 'h' | 'rows' | 'posts' | 'signals' | 'sequences',
   atLeast = false,
 ): string {
   const met = atLeast ? value >= limit : value <= limit;
