@@ -19,7 +19,7 @@ export async function run(): Promise<void> {
   const { control, sandbox } = await startSandbox({ clock: 'manual' });
   const started = Date.now();
   let ran = 0;
-  let failure: { seed: number; path: string | undefined; error: string } | null = null;
+  let failure: { seed: number; path: string | undefined; error: string; steps: string } | null = null;
   try {
     const details = await fc.check(
       fc.asyncProperty(sequence(MAX_STEPS), async (steps) => {
@@ -41,12 +41,14 @@ export async function run(): Promise<void> {
         seed: details.seed,
         path: details.counterexamplePath ?? undefined,
         error: String(details.errorInstance),
+        steps: JSON.stringify(details.counterexample?.[0] ?? []),
       };
   } finally {
     await sandbox.stop();
   }
   const seconds = (Date.now() - started) / 1000;
-  if (failure) console.log(`first failure: seed=${failure.seed} path=${failure.path}\n${failure.error}`);
+  if (failure)
+    console.log(`first failure: seed=${failure.seed} path=${failure.path}\nsteps: ${failure.steps}\n${failure.error}`);
   console.log(goal('fuzz sequences run', ran, 2000, 'sequences', true));
   console.log(
     `fuzz: sequences=${ran} editors=3 violations=${failure ? 1 : 0} seed=${SEED} max_steps=${MAX_STEPS} ` +
