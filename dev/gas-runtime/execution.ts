@@ -7,7 +7,7 @@
 import { Clock } from './clock';
 import { GasError, Msg } from './errors';
 import { checkScopes, SCOPE } from './scopes';
-import { callCost, cpuCost } from './costs';
+import { callCost, commitCost, cpuCost } from './costs';
 import { FacadeClass, Realm } from './realm';
 
 export type ExecutionKind = 'custom-function' | 'menu' | 'sidebar' | 'trigger' | 'simple-trigger';
@@ -62,8 +62,10 @@ export class Execution {
   private modelled = 0;
   /** Charged time not yet on the manual clock (it moves in whole milliseconds, as Date.now() reads them). */
   private unclocked = 0;
-  /** Sheet writes are buffered: the next read or flush() commits them first (a charge). */
+  /** Sheet writes are buffered: the next read or flush() commits them first (a charge that grows with their cells). */
   sheetWritesPending = false;
+  /** Cells written since the last commit. */
+  pendingWriteCells = 0;
   /** Set once the time limit struck; every later service call fails the same way. */
   killed = false;
   ended = false;
@@ -89,6 +91,14 @@ export class Execution {
   }
 
   /** Adds modelled time; on a manual clock the time passes (the bundle's Date.now() moves with it). */
+  /** Commits the buffered sheet writes (if any), charged by the cells written since the last commit (costs.ts). */
+  commitSheetWrites(flush = false): void {
+    if (this.sheetWritesPending) this.charge(commitCost(this.pendingWriteCells), 'sheet.commit');
+    else if (flush) this.charge(commitCost(0), 'sheet.commit');
+    this.sheetWritesPending = false;
+    this.pendingWriteCells = 0;
+  }
+
   charge(ms: number, label: string): void {
     if (!(ms > 0)) return;
     this.modelled += ms;
