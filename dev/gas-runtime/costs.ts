@@ -89,11 +89,15 @@ export const CACHE = {
 export const PROPERTIES = {
   readPerKb: {
     ms: 0.03,
-    source: estimate(`no size timing of Properties is published; taken as the cache's measured read (${SOURCE.qiitaSize})`),
+    source: estimate(
+      `no size timing of Properties is published; taken as the cache's measured read (${SOURCE.qiitaSize})`,
+    ),
   } as Cost,
   writePerKb: {
     ms: 0.01,
-    source: estimate(`no size timing of Properties is published; taken as the cache's measured write (${SOURCE.qiitaSize})`),
+    source: estimate(
+      `no size timing of Properties is published; taken as the cache's measured write (${SOURCE.qiitaSize})`,
+    ),
   } as Cost,
 };
 
@@ -102,7 +106,7 @@ export const EXECUTION_START: Cost & { perBundleKbMs: number } = {
   ms: 250,
   perBundleKbMs: 0.25,
   source: estimate(
-    'no figure is published; every execution starts a fresh isolate and runs the whole project\'s top-level code ' +
+    "no figure is published; every execution starts a fresh isolate and runs the whole project's top-level code " +
       "(Google's V8 runtime guide): 250 ms to start, and 0.25 ms per KB of bundle, fifty times Node's measured " +
       `load of this bundle (about 5 ms for 490 KB, dev/gas-runtime/README.md); ${SOURCE.settled} (a timed start)`,
   ),
@@ -128,11 +132,16 @@ export const SHEET = {
   } as Cost,
   readPerCell: {
     ms: 0.01,
-    source: estimate('twice the most a written cell can cost by the flush source (under 0.012 ms), reads not being buffered'),
+    source: estimate(
+      'twice the most a written cell can cost by the flush source (under 0.012 ms), reads not being buffered',
+    ),
   } as Cost,
   /** A write is buffered: the call itself is cheap, committing it (below) is what costs. */
   write: { ms: 0.4, source: `${SOURCE.flush} (164 ms / 400 buffered row writes)` } as Cost,
-  writePerCell: { ms: 0.012, source: `${SOURCE.flush} (4,000 cells in one write under 50 ms: at most 0.012 ms a cell)` } as Cost,
+  writePerCell: {
+    ms: 0.012,
+    source: `${SOURCE.flush} (4,000 cells in one write under 50 ms: at most 0.012 ms a cell)`,
+  } as Cost,
   /**
    * flush(), a read while writes are buffered (it commits them first), or the end of an execution with writes buffered:
    * a fixed part and a part per cell written since the last commit.
@@ -163,7 +172,9 @@ const TRIGGER_CALL = estimate(
   "no timing is published; the project's trigger registry is a Google store like Properties, and listing or " +
     'changing it is charged as several property round trips (ziritione: 30-64 ms each)',
 );
-const UI_CALL = estimate('no timing is published; the call hands the editor a page or a message: a store write (ziritione)');
+const UI_CALL = estimate(
+  'no timing is published; the call hands the editor a page or a message: a store write (ziritione)',
+);
 const LOCAL = (what: string) => estimate(`${what}: no round trip, the object is in the script already`);
 
 /** Calls by Class.method, then by Class (`Class.*`); a call of neither costs `DEFAULT_CALL`. */
@@ -171,20 +182,31 @@ const CALLS: Record<string, Cost> = {
   'Properties.getProperty': { ms: 30, source: SOURCE.ziritione },
   'Properties.getProperties': {
     ms: 34,
-    source: STORE_CALL('one read of the whole store (the bytes on top, PROPERTIES)', 'a getProperty of a user store, 34 ms'),
+    source: STORE_CALL(
+      'one read of the whole store (the bytes on top, PROPERTIES)',
+      'a getProperty of a user store, 34 ms',
+    ),
   },
-  'Properties.getKeys': { ms: 34, source: STORE_CALL('one read of the store\'s keys', 'a getProperty of a user store, 34 ms') },
+  'Properties.getKeys': {
+    ms: 34,
+    source: STORE_CALL("one read of the store's keys", 'a getProperty of a user store, 34 ms'),
+  },
   'Properties.setProperty': { ms: 62, source: SOURCE.ziritione },
   'Properties.setProperties': {
     ms: 64,
-    source: STORE_CALL('one write of several values (the bytes on top, PROPERTIES)', 'a setProperty of a user store, 64 ms'),
+    source: STORE_CALL(
+      'one write of several values (the bytes on top, PROPERTIES)',
+      'a setProperty of a user store, 64 ms',
+    ),
   },
   'Properties.deleteProperty': { ms: 62, source: STORE_CALL('a delete is a write', 'a setProperty, 62 ms') },
   'Properties.deleteAllProperties': { ms: 62, source: STORE_CALL('a delete is a write', 'a setProperty, 62 ms') },
   'Cache.get': { ms: 20, source: `${SOURCE.qiita} (the slower of the two reports; ziritione measured 3-4 ms)` },
   'Cache.getAll': {
     ms: 20,
-    source: estimate(`one read for all the keys (each key on top, CACHE): as the slower report's get (${SOURCE.qiita})`),
+    source: estimate(
+      `one read for all the keys (each key on top, CACHE): as the slower report's get (${SOURCE.qiita})`,
+    ),
   },
   'Cache.put': { ms: 93, source: SOURCE.ziritione },
   'Cache.putAll': {
@@ -193,8 +215,14 @@ const CALLS: Record<string, Cost> = {
   },
   'Cache.remove': { ms: 90, source: SOURCE.qiita },
   'Cache.removeAll': { ms: 90, source: estimate(`one write for all the keys: as a remove (${SOURCE.qiita})`) },
-  'Lock.tryLock': { ms: 50, source: STORE_CALL('taking a lock is a write to a shared store', 'between a property read and write') },
-  'Lock.waitLock': { ms: 50, source: STORE_CALL('taking a lock is a write to a shared store', 'between a property read and write') },
+  'Lock.tryLock': {
+    ms: 50,
+    source: STORE_CALL('taking a lock is a write to a shared store', 'between a property read and write'),
+  },
+  'Lock.waitLock': {
+    ms: 50,
+    source: STORE_CALL('taking a lock is a write to a shared store', 'between a property read and write'),
+  },
   'Lock.releaseLock': { ms: 30, source: STORE_CALL('releasing a lock', 'a property read, 30 ms') },
   'ScriptApp.getProjectTriggers': { ms: 150, source: TRIGGER_CALL },
   'ScriptApp.getUserTriggers': { ms: 150, source: TRIGGER_CALL },
@@ -205,15 +233,30 @@ const CALLS: Record<string, Cost> = {
   },
   'ClockTriggerBuilder.create': { ms: 500, source: TRIGGER_CALL },
   'SpreadsheetTriggerBuilder.create': { ms: 500, source: TRIGGER_CALL },
-  'HtmlService.createHtmlOutputFromFile': { ms: 30, source: STORE_CALL('reading a project file', 'a property read, 30 ms') },
-  'HtmlService.createTemplateFromFile': { ms: 30, source: STORE_CALL('reading a project file', 'a property read, 30 ms') },
+  'HtmlService.createHtmlOutputFromFile': {
+    ms: 30,
+    source: STORE_CALL('reading a project file', 'a property read, 30 ms'),
+  },
+  'HtmlService.createTemplateFromFile': {
+    ms: 30,
+    source: STORE_CALL('reading a project file', 'a property read, 30 ms'),
+  },
   'Ui.showSidebar': { ms: 100, source: UI_CALL },
   'Ui.showModalDialog': { ms: 100, source: UI_CALL },
   'Ui.showModelessDialog': { ms: 100, source: UI_CALL },
   'Spreadsheet.toast': { ms: 50, source: UI_CALL },
-  'Spreadsheet.insertSheet': { ms: 200, source: estimate('no timing is published; a structural change of the spreadsheet, as five reads') },
-  'Spreadsheet.deleteSheet': { ms: 200, source: estimate('no timing is published; a structural change of the spreadsheet, as five reads') },
-  'DeveloperMetadataFinder.find': { ms: 40, source: estimate('no timing is published; a read of the spreadsheet, as a range read') },
+  'Spreadsheet.insertSheet': {
+    ms: 200,
+    source: estimate('no timing is published; a structural change of the spreadsheet, as five reads'),
+  },
+  'Spreadsheet.deleteSheet': {
+    ms: 200,
+    source: estimate('no timing is published; a structural change of the spreadsheet, as five reads'),
+  },
+  'DeveloperMetadataFinder.find': {
+    ms: 40,
+    source: estimate('no timing is published; a read of the spreadsheet, as a range read'),
+  },
   'console.*': { ms: 2, source: estimate('no timing is published; a log line is queued, not awaited') },
   'Logger.*': { ms: 2, source: estimate('no timing is published; a log line is queued, not awaited') },
   // Objects already in the script: a response's status, headers and text, a blob, a builder, a trigger's getters.

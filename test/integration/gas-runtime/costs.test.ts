@@ -27,7 +27,7 @@ describe('the cost model', () => {
     expect(rt.counters.modelled.byLabel['sheet.commit'].count).toBe(1);
   });
 
-  it("charges a commit by what was written, as its source measured: one row ~30 ms, 4,000 cells ~610 ms", () => {
+  it('charges a commit by what was written, as its source measured: one row ~30 ms, 4,000 cells ~610 ms', () => {
     const rt = fixtureRuntime('costs', { clock });
     const commitOf = (rows: number, columns: number) => {
       rt.counters.reset();
