@@ -296,6 +296,19 @@ export class GasProject {
     return this.shared.quotas.usage(email);
   }
 
+  /**
+   * The user's other scripts and add-ons use `amount` of a daily quota (Google's quotas are the user's, shared by
+   * every script they run): e.g. `spentElsewhere('triggerRuntimeMs', 90 * 60_000)` spends a consumer account's trigger
+   * runtime for the next 24 hours, so the project's own triggers fail before running.
+   */
+  spentElsewhere(
+    meter: 'urlfetch' | 'triggerRuntimeMs' | 'properties',
+    amount: number,
+    email: string = this.owner,
+  ): void {
+    this.shared.quotas.add(email, meter, amount);
+  }
+
   /** Top-level functions the bundle declares. */
   get functions(): readonly string[] {
     return this.shared.functionNames;
