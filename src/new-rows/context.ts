@@ -5,7 +5,8 @@
 import { appContext } from '../platform/app-context';
 import { appsScriptTimer } from '../platform/timer-triggers';
 import { activeSpreadsheet } from '../platform/spreadsheet';
-import { appsScriptEnrichmentDates, appsScriptSheets } from '../platform/sheets/enrichment';
+import { appsScriptSheets } from '../platform/sheets/enrichment';
+import { appsScriptEnrichmentDates } from '../platform/sheets/enrichment-dates';
 import type { SizedStore } from '../ports';
 import type { TimerDeps } from '../scheduler/timer';
 import type { SheetAccess } from './enrichment-port';

@@ -180,6 +180,8 @@ export function createScope(context: ServiceContext, options: SpreadsheetAppOpti
         fn(sheet.ensureCell(rect.row + r, rect.column + c), rect.row + r, rect.column + c);
     exec.charge(rect.numRows * rect.numColumns * SHEET.writePerCell.ms, 'sheet.cells');
     exec.pendingWriteCells += rect.numRows * rect.numColumns;
+    const written = env.counters.sheet.cellsWrittenBySheet;
+    written[sheet.name] = (written[sheet.name] ?? 0) + rect.numRows * rect.numColumns;
     model.recordEdit(sheet, rect);
   };
   const top = (impl: RangeImpl) => impl.sheet.cell(impl.rect.row, impl.rect.column);
