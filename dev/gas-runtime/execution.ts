@@ -6,7 +6,7 @@
 // charge on top), and a hook that lets a test start a second execution while this one is inside a service call.
 import { Clock } from './clock';
 import { GasError, Msg } from './errors';
-import { checkScopes, SCOPE } from './scopes';
+import { checkGrant, checkScopes, SCOPE } from './scopes';
 import { callCost, commitCost, cpuCost } from './costs';
 import { FacadeClass, Realm } from './realm';
 
@@ -31,6 +31,9 @@ export interface ExecutionOptions {
   onServiceCall?: (call: ServiceCallInfo) => void;
   /** The scopes the manifest declares (null: none listed, Google detects them and every call is allowed). */
   scopes: ReadonlySet<string> | null;
+  /** Declared scopes the executing user has not granted (a newer version added them), and how a trigger meets them. */
+  ungranted?: ReadonlySet<string>;
+  unauthorizedCalls?: 'missing-scope' | 'any-scope';
   /** The execution runs without its document active (an add-on's timer, under the behaviours option). */
   documentless?: boolean;
   /** Whether `eval` and `new Function` may build code (the behaviours option; default true). */
@@ -140,6 +143,11 @@ export class Execution {
     return Math.max(0, this.limitMs - this.elapsedMs());
   }
 
+  /** Declared scopes the executing user has not granted: getAuthorizationInfo(FULL) says REQUIRED while any are. */
+  get ungrantedScopes(): ReadonlySet<string> {
+    return this.options.ungranted ?? new Set();
+  }
+
   /** Marks the execution as out of time and returns the error to throw. */
   kill(): GasError {
     this.killed = true;
@@ -155,6 +163,8 @@ export class Execution {
       this.charge(callCost(service, method), `${service}.${method}`);
       if (this.elapsedMs() > this.limitMs) throw this.kill();
       if (this.authMode !== 'CUSTOM_FUNCTION') checkScopes(service, method, this.options.scopes);
+      if (this.kind === 'trigger' && this.options.ungranted)
+        checkGrant(service, method, this.options.ungranted, this.options.unauthorizedCalls ?? 'missing-scope');
       this.options.onServiceCall?.({ executionId: this.id, index: this.serviceCalls, service, method });
       return this.realm.import(call());
     } catch (error) {

@@ -342,6 +342,8 @@ export class GasRuntime {
       killAtServiceCall: spec.killAtServiceCall,
       onServiceCall: spec.onServiceCall,
       scopes: this.shared.scopes,
+      ungranted: new Set(this.shared.ungranted.get(spec.user) ?? []),
+      unauthorizedCalls: this.shared.behaviours.unauthorizedCalls,
       documentless: spec.documentless,
       codeFromStrings: this.shared.behaviours.codeFromStrings,
       startCostMs: executionStartCost(this.shared.bundleBytes) + (spec.kind === 'sidebar' ? CLIENT_ROUND_TRIP.ms : 0),

@@ -270,6 +270,43 @@ describe("the manifest's oauthScopes", () => {
   });
 });
 
+// A newer version of an add-on declares a scope the user has not granted (project.addScopes). Google documents that
+// their installable triggers keep running, getAuthorizationInfo(FULL) says REQUIRED with an authorization URL, and a
+// call of the unauthorized service throws; field reports read it as every authorized call failing (behaviour
+// `unauthorizedCalls: 'any-scope'`). Menu items and panels are not refused (Google asks for consent before they run).
+describe('a version whose scopes the user has not all granted', () => {
+  const CURRENT_ONLY = 'https://www.googleapis.com/auth/spreadsheets.currentonly';
+  const EMAIL = 'https://www.googleapis.com/auth/userinfo.email';
+  const REFUSED = 'Authorization is required to perform that action.';
+  const inTrigger = (runtime: typeof rt) => {
+    runtime.run('authorizationAndCalls', [], { kind: 'trigger' });
+    return JSON.parse(runtime.properties.script.get('authorization') ?? '{}') as Record<string, unknown>;
+  };
+
+  test.each(['missing-scope', 'any-scope'] as const)(
+    '%s: a trigger is told REQUIRED and its unauthorized calls throw',
+    (unauthorizedCalls) => {
+      const runtime = fixtureRuntime('services', {
+        manifest: { oauthScopes: [CURRENT_ONLY] },
+        behaviours: { unauthorizedCalls },
+      });
+      expect(inTrigger(runtime)).toMatchObject({ status: 'NOT_REQUIRED', url: null });
+      runtime.project.addScopes([EMAIL]);
+      const waiting = inTrigger(runtime);
+      expect(waiting).toMatchObject({ status: 'REQUIRED', properties: null, email: REFUSED });
+      expect(String(waiting.url)).toMatch(/^https:\/\/script\.google\.com\/macros\/d\/.+\/authorize$/);
+      // The spreadsheet's scope was granted: refused only where every authorized call is.
+      if (unauthorizedCalls === 'any-scope') expect(waiting.sheet).toBe(REFUSED);
+      else expect(waiting.sheet).not.toBe(REFUSED);
+      // A menu item runs (Google asks for consent first; not modelled), and still reads REQUIRED until the user allows.
+      expect(runtime.run<Record<string, unknown>>('authorizationAndCalls')).toMatchObject({ status: 'REQUIRED' });
+      runtime.project.authorize();
+      expect(inTrigger(runtime)).toMatchObject({ status: 'NOT_REQUIRED', url: null });
+      expect(inTrigger(runtime).email).not.toBe(REFUSED);
+    },
+  );
+});
+
 test('Utilities: encodings, signed-byte digests, dates, formatting, blobs, UUIDs, CSV', () => {
   expect(rt.run('utilities')).toEqual({
     b64: 'aGVsbG8/',
