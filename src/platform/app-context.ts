@@ -14,6 +14,7 @@ import { createUrlFetchHttp } from './url-fetch-http';
 import { REQUEST_BUDGET_KEYS, RequestCounter, withRequestBudget } from './request-budget';
 import { formulaConnection, userConnection, type SettingsStores } from '../account/settings';
 import type { AdaptiveThroughput } from '../api/throughput';
+import { settledFetchAllWidth } from '../shared/installation';
 import { documentThroughput, type ThroughputScope } from './throughput-store';
 import { RECORDS_HEADERS, RECORDS_SHEET, SheetRecordStore, type RecordStores } from '../shared/storage/record-sheet';
 import { HiddenTable } from './sheets/hidden-table';
@@ -93,7 +94,8 @@ function createAppContext(): AppContext {
   };
   const throughputs = new Map<ThroughputScope, AdaptiveThroughput>();
   const throughput = (scope: ThroughputScope) => {
-    if (!throughputs.has(scope)) throughputs.set(scope, documentThroughput(cache, scope, clock));
+    if (!throughputs.has(scope))
+      throughputs.set(scope, documentThroughput(cache, scope, clock, settledFetchAllWidth(stores.user)));
     return throughputs.get(scope) as AdaptiveThroughput;
   };
   return {

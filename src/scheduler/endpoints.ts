@@ -6,7 +6,8 @@
 // budgeted to what is left of Sheet Scout's share of the user's daily trigger runtime (runtime-budget.ts) and books
 // what it used, its start included. First of all a run asks whether the user has authorized what this version needs
 // (Google keeps running the timers of an add-on whose update needs more, and refuses their calls): if not, it does
-// nothing else, every feature's work waits untouched, and the user is told where they look (authorization.ts).
+// nothing else, every feature's work waits untouched, and the user is told where they look (authorization.ts). A run
+// after Settings > Check this installation asked for one notes what it found (src/shared/installation.ts).
 import { appContext } from '../platform/app-context';
 import { enrichmentTimerSlice } from '../enrichment/timer-slice';
 import { refreshTimerSlice } from '../enrichment/refresh/schedule-service';
@@ -21,7 +22,8 @@ import { noteAuthorization } from './authorization';
 import { flushWrites, hasActiveSpreadsheet } from '../platform/spreadsheet';
 import { idleTick, runTimer } from './timer';
 import { readAccountKind } from '../platform/request-budget';
-import { recordTimerRuntime, timerRuntimeBudget } from './runtime-budget';
+import { recordTimerRuntime, timerRuntimeBudget, timerStartAllowanceMs } from './runtime-budget';
+import { noteTimerProbe } from '../shared/installation';
 
 export function sheetScoutTimer(event?: { triggerUid?: string }): void {
   const context = appContext();
@@ -30,6 +32,8 @@ export function sheetScoutTimer(event?: { triggerUid?: string }): void {
   const document = context.stores.document;
   if (!document || !hasActiveSpreadsheet()) {
     retireDocumentlessTimer(context.stores.user, context.clock, event?.triggerUid);
+    const measuredMs = context.clock.now() - startedAt;
+    noteTimerProbe(context.stores.user, { ranAt: startedAt, withDocument: false, measuredMs, bookedMs: 0 });
     return;
   }
   const user = context.stores.user;
@@ -55,7 +59,12 @@ export function sheetScoutTimer(event?: { triggerUid?: string }): void {
     // The run's sheet writes are committed within its measured time.
     flushWrites();
   } finally {
-    recordTimerRuntime(user, timer.userLock, startedAt, context.clock.now());
+    const endedAt = context.clock.now();
+    recordTimerRuntime(user, timer.userLock, startedAt, endedAt);
+    // A check of this installation asked for this run's findings: what it measured, and booked (its start added).
+    const measuredMs = endedAt - startedAt;
+    const bookedMs = measuredMs + timerStartAllowanceMs(user);
+    noteTimerProbe(user, { ranAt: startedAt, withDocument: true, measuredMs, bookedMs });
   }
 }
 
