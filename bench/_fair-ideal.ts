@@ -12,6 +12,7 @@ import {
   SHEET,
   cacheDataCost,
   callCost,
+  commitCost,
   executionStartCost,
   fetchAllCost,
 } from '../dev/gas-runtime/costs';
@@ -92,9 +93,11 @@ export function fairIdeal(job: FairIdealJob): FairIdeal {
     http,
     start: executionStartCost(job.bundleBytes) + CLIENT_ROUND_TRIP.ms,
     keyColumn: SHEET.read.ms + job.rows * SHEET.readPerCell.ms,
+    // Each interval's commit grows with the cells written in it: in all, every result cell once.
     saves:
-      intervals * (SHEET.commit.ms + SHEET.write.ms + callCost('Properties', 'setProperty')) +
-      job.rows * job.fields * SHEET.writePerCell.ms,
+      intervals * (SHEET.write.ms + callCost('Properties', 'setProperty')) +
+      intervals * commitCost(0) +
+      job.rows * job.fields * (SHEET.writePerCell.ms + SHEET.commitPerCell.ms),
     cache:
       intervals *
       (callCost('Cache', 'getAll') +

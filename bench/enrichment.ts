@@ -12,8 +12,8 @@
 // any machine), at fetchAll's full concurrency and at 16 requests at once (what practitioners report), for 2,000 rows /
 // 1,500 unique domains and 10,000 / 7,500: the job's executions plus the panel's waits between them, against the fair
 // ideal (bench/_fair-ideal.ts: what a perfect Apps Script client pays under the same costs) and, at full concurrency,
-// against the naive script under the same model. Goals: modelled / fair ideal <= 1.20 (2,000 rows) and <= 1.10
-// (10,000), speedup >= 100x.
+// against the naive script under the same model. Goals: modelled / fair ideal <= 1.10 (2,000 rows) and <= 1.05
+// (10,000), speedup >= 100x; the add-in's overhead beyond the ideal is printed in seconds beside each ratio.
 // BENCH_SKIP_NAIVE=1 skips the baseline, BENCH_SKIP_LIMITED=1 the limited runs, BENCH_SKIP_LARGE=1 the 10,000 rows.
 import http from 'node:http';
 import { createRuntime, createRealClock, SpreadsheetModel } from '../dev/gas-runtime';
@@ -78,6 +78,8 @@ interface JobRun {
   largestBatch: number;
   reads: number;
   writes: number;
+  /** Cells the job's writes set, by sheet ("Leads 10000, <dates sheet> 6000"). */
+  cellsWritten: string;
   /** Modelled: the job's executions, and those plus the panel's waits between them. */
   modelledExecutionsMs: number;
   modelledMs: number;
@@ -97,10 +99,10 @@ function mostFrequent(sizes: number[]): number {
 }
 
 /** Domains whose first lookup the service answered 202. */
-function acceptedFirst(runtime: GasRuntime): Set<string> {
+function acceptedFirst(log: GasRuntime['httpLog']): Set<string> {
   const seen = new Set<string>();
   const accepted = new Set<string>();
-  for (const entry of runtime.httpLog) {
+  for (const entry of log) {
     const domain = decodeURIComponent(entry.url.replace(/^.*\/v1\/companies\//, ''));
     if (!seen.has(domain) && entry.status === 202) accepted.add(domain);
     seen.add(domain);
@@ -119,6 +121,15 @@ interface JobSetting {
   linkedClock?: boolean;
   /** fetchAll's effective concurrency in the cost model (null: all of a round at once). */
   concurrency?: number | null;
+  /** Settings > Check this installation ran first (its time not counted): the add-in knows fetchAll's width. */
+  checked?: boolean;
+}
+
+/** The check a user runs once (src/check/): its probe timer goes as its idle run would remove it. */
+function checkInstallation(runtime: GasRuntime): void {
+  runtime.run('pingInstallation', [], { kind: 'sidebar' });
+  runtime.run('checkInstallation', [runtime.counters.modelled.lastExecutionMs], { kind: 'sidebar' });
+  for (const trigger of runtime.triggers.list()) runtime.triggers.remove(trigger.id);
 }
 
 /** Runs the add-in's job like the sidebar (the start, then a call whenever the last one says) on a fresh document. */
@@ -135,6 +146,8 @@ async function runJob(
     clock,
     behaviours: { fetchAllConcurrency: setting.concurrency ?? null },
   });
+  if (setting.checked) checkInstallation(runtime);
+  const logFrom = runtime.httpLog.length;
   const before = await control.stats();
   runtime.counters.reset();
   const began = Date.now();
@@ -142,7 +155,8 @@ async function runJob(
   const wallMs = Date.now() - began;
   const after = await control.stats();
   const rounds = new Map<number, number>();
-  for (const entry of runtime.httpLog) rounds.set(entry.batchId, (rounds.get(entry.batchId) ?? 0) + 1);
+  const log = runtime.httpLog.slice(logFrom);
+  for (const entry of log) rounds.set(entry.batchId, (rounds.get(entry.batchId) ?? 0) + 1);
   const run: JobRun = {
     progress,
     wallMs,
@@ -151,7 +165,10 @@ async function runJob(
     sheetIo: runtime.counters.sheet.reads + runtime.counters.sheet.writes,
     reads: runtime.counters.sheet.reads,
     writes: runtime.counters.sheet.writes,
-    accepted: runtime.httpLog.filter((entry) => entry.status === 202).length,
+    cellsWritten: Object.entries(runtime.counters.sheet.cellsWrittenBySheet)
+      .map(([sheet, cells]) => `${sheet} ${cells}`)
+      .join(', '),
+    accepted: log.filter((entry) => entry.status === 202).length,
     rounds: runtime.counters.urlFetch.fetchAllCalls,
     reachedBatch: mostFrequent([...rounds.values()]),
     largestBatch: Math.max(...rounds.values()),
@@ -160,7 +177,7 @@ async function runJob(
     executions: runtime.counters.executions,
     modelledMaxExecutionMs: runtime.counters.modelled.maxExecutionMs,
     modelledBreakdown: modelledBreakdown(runtime.counters, 18),
-    acceptedDomains: acceptedFirst(runtime),
+    acceptedDomains: acceptedFirst(log),
     cacheKb: cachedKb(runtime),
   };
   await runtime.close();
@@ -277,7 +294,9 @@ function printJob(job: JobRun, { rows: rowCount, unique }: JobSize): void {
   console.log(
     `  http calls ${httpCalls} (= ${unique} unique + ${accepted} after a 202 + ${job.rateLimited} answered 429) in ${rounds} fetchAll rounds, most often ${job.reachedBatch}, largest ${job.largestBatch}`,
   );
-  console.log(`  sheet io ${sheetIo} (reads ${job.reads}, writes ${job.writes}) for ${progress.chunks} chunks`);
+  console.log(
+    `  sheet io ${sheetIo} (reads ${job.reads}, writes ${job.writes}) for ${progress.chunks} chunks; cells written ${job.cellsWritten}`,
+  );
   console.log(`  wall ${(job.wallMs / 1000).toFixed(2)} s, ${(rowCount / (job.wallMs / 1000)).toFixed(1)} rows/s`);
   console.log(
     `  modelled ${seconds(job.modelledMs)} s (${job.executions} executions ${seconds(job.modelledExecutionsMs)} s, the longest ${seconds(job.modelledMaxExecutionMs)} s, + the panel's waits)`,
@@ -300,6 +319,8 @@ interface ModelledPair extends JobSize {
   fullIdeal: FairIdeal;
   c16: JobRun;
   c16Ideal: FairIdeal;
+  /** At 16 at once after the installation check settled the width (not a goal: the check is the user's to run). */
+  c16Checked: JobRun;
 }
 
 async function modelledPair(stack: SandboxStack, rows: unknown[][], size: JobSize): Promise<ModelledPair> {
@@ -313,6 +334,16 @@ async function modelledPair(stack: SandboxStack, rows: unknown[][], size: JobSiz
     if (concurrency) Object.assign(result, { c16: job, c16Ideal: ideal });
     else Object.assign(result, { full: job, fullIdeal: ideal });
   }
+  // The same at 16 at once on an installation whose check settled fetchAll's width: rounds in whole waves.
+  await prepare(stack.control, null);
+  const checked = await runJob(stack.sandbox, stack.control, rows, {
+    linkedClock: true,
+    concurrency: 16,
+    checked: true,
+  });
+  printJob(checked, size);
+  console.log('  (after Settings > Check this installation: fetchAll width 16 settled)');
+  result.c16Checked = checked;
   return result as ModelledPair;
 }
 
@@ -322,8 +353,12 @@ function modelledFieldsOf(pair: ModelledPair): string {
   return (
     `modelled_s=${seconds(full.modelledMs)} executions=${full.executions} modelled_s_max_execution=${seconds(full.modelledMaxExecutionMs)} ` +
     `modelled_fair_ideal_s=${seconds(fullIdeal.ms)} modelled_ratio_to_fair_ideal=${(full.modelledMs / fullIdeal.ms).toFixed(2)} ` +
+    `modelled_overhead_s=${seconds(full.modelledMs - fullIdeal.ms)} ` +
     `modelled_s_c16=${seconds(c16.modelledMs)} executions_c16=${c16.executions} modelled_fair_ideal_s_c16=${seconds(c16Ideal.ms)} ` +
-    `modelled_ratio_to_fair_ideal_c16=${(c16.modelledMs / c16Ideal.ms).toFixed(2)}`
+    `modelled_ratio_to_fair_ideal_c16=${(c16.modelledMs / c16Ideal.ms).toFixed(2)} ` +
+    `modelled_overhead_s_c16=${seconds(c16.modelledMs - c16Ideal.ms)} ` +
+    `modelled_ratio_to_fair_ideal_c16_checked=${(pair.c16Checked.modelledMs / c16Ideal.ms).toFixed(2)} ` +
+    `modelled_overhead_s_c16_checked=${seconds(pair.c16Checked.modelledMs - c16Ideal.ms)}`
   );
 }
 
@@ -406,10 +441,17 @@ export async function run(): Promise<void> {
       pairs.push(large);
     }
     for (const pair of pairs) {
-      const limit = pair.rows > JOB.rows ? 1.1 : 1.2;
+      const limit = pair.rows > JOB.rows ? 1.05 : 1.1;
       const name = `enrichment ${pair.rows}/${pair.unique} modelled / fair ideal`;
-      console.log(goal(name, pair.full.modelledMs / pair.fullIdeal.ms, limit, 'x'));
-      console.log(goal(`${name}, fetchAll 16 at once`, pair.c16.modelledMs / pair.c16Ideal.ms, limit, 'x'));
+      // The add-in's own time beyond the ideal, in seconds, beside each ratio (HTTP is most of the ideal).
+      const overhead = (run: JobRun, ideal: FairIdeal) => ` (overhead ${seconds(run.modelledMs - ideal.ms)} s)`;
+      console.log(
+        goal(name, pair.full.modelledMs / pair.fullIdeal.ms, limit, 'x') + overhead(pair.full, pair.fullIdeal),
+      );
+      console.log(
+        goal(`${name}, fetchAll 16 at once`, pair.c16.modelledMs / pair.c16Ideal.ms, limit, 'x') +
+          overhead(pair.c16, pair.c16Ideal),
+      );
       if (naiveModelledPerRowMs)
         console.log(
           goal(`enrichment ${pair.rows}/${pair.unique} modelled speedup vs naive`, speedupOf(pair), 100, 'x', true),

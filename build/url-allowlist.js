@@ -2,9 +2,9 @@
 // which is how an editor add-on is published): the HTTPS origin of SHEET_SCOUT_BASE_URL plus `/`, so every request to
 // the service matches it. Without a base URL there is none and the script may fetch any HTTPS address (a script bound
 // to its spreadsheet). webpack.config.js injects the same list into the bundle, where src/account/ keeps the
-// Settings panel's service address inside it. The manifest's allowlist adds the hosts of the incoming webhooks a digest
-// may be posted to (Slack's and Google Chat's: src/digest/webhook.ts checks a webhook's address against the same
-// prefixes), which are never a service address.
+// Settings panel's service address inside it. The manifest's allowlist adds the paths of the incoming webhooks a digest
+// may be posted to (Slack's and Google Chat's: src/digest/webhook.ts accepts only addresses under the same prefixes),
+// which are never a service address.
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -33,10 +33,13 @@ function urlAllowlistFor(baseUrl) {
   return [`${url.origin}/`];
 }
 
-/** The webhook hosts a digest posts to (src/digest/webhook.ts, WEBHOOK_URL_PREFIXES: a unit test holds them equal). */
-const WEBHOOK_URL_PREFIXES = ['https://hooks.slack.com/', 'https://chat.googleapis.com/'];
+/**
+ * The incoming webhooks a digest posts to, by their paths only (not the whole hosts: Slack's and Google's other APIs
+ * stay out): src/digest/webhook.ts, WEBHOOK_URL_PREFIXES (a unit test holds them equal).
+ */
+const WEBHOOK_URL_PREFIXES = ['https://hooks.slack.com/services/', 'https://chat.googleapis.com/v1/spaces/'];
 
-/** The manifest's `urlFetchWhitelist` for a build's default base URL: the service's origin and the webhook hosts. */
+/** The manifest's `urlFetchWhitelist` for a build's default base URL: the service's origin and the webhook paths. */
 function manifestAllowlistFor(baseUrl) {
   const service = urlAllowlistFor(baseUrl);
   return service.length > 0 ? [...service, ...WEBHOOK_URL_PREFIXES] : [];

@@ -11,6 +11,7 @@ import * as research from './research/endpoints';
 import * as scheduler from './scheduler/endpoints';
 import * as spending from './spending-history/endpoints';
 import * as digest from './digest/endpoints';
+import * as check from './check/endpoints';
 
 declare const global: Record<string, unknown>;
 
@@ -42,6 +43,12 @@ global.getCredits = account.getCredits;
 global.getRequestBudget = account.getRequestBudget;
 global.setRequestBudgetAccount = account.setRequestBudgetAccount;
 global.getKeptSpreadsheets = account.getKeptSpreadsheets;
+
+// --- Check this installation (Settings; Help menu) ---
+global.showInstallationCheck = check.showInstallationCheck;
+global.getInstallationCheck = check.getInstallationCheck;
+global.pingInstallation = check.pingInstallation;
+global.checkInstallation = check.checkInstallation;
 
 // --- Custom functions ---
 

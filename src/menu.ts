@@ -20,6 +20,7 @@ export const MENU_ENTRIES: readonly MenuEntry[] = [
   { label: 'Stop all watches...', handler: 'stopAccountWatches', submenu: 'Account watch' },
   { label: 'Freeze formulas to values', handler: 'freezeFormulasToValues', submenu: 'Formulas' },
   { label: 'Refresh pending lookups', handler: 'refreshPendingLookups', submenu: 'Formulas' },
+  { label: 'Check this installation...', handler: 'showInstallationCheck', submenu: 'Help' },
 ];
 
 type Menu = GoogleAppsScript.Base.Menu;

@@ -32,6 +32,8 @@ export class GasExecutionError extends Error {
 
 export const Msg = {
   exceededTime: 'Exceeded maximum execution time',
+  /** A trigger's call of a service the user has not authorized (a newer version needs more): the field's wording. */
+  authorizationRequired: 'Authorization is required to perform that action.',
   scriptFunctionNotFound: (name: string) => `Script function not found: ${name}`,
   noPermission: (what: string) => `You do not have permission to call ${what}`,
   noPermissionScope: (what: string, scope: string) =>

@@ -6,8 +6,8 @@
 // charge on top), and a hook that lets a test start a second execution while this one is inside a service call.
 import { Clock } from './clock';
 import { GasError, Msg } from './errors';
-import { checkScopes, SCOPE } from './scopes';
-import { callCost, cpuCost } from './costs';
+import { checkGrant, checkScopes, SCOPE } from './scopes';
+import { callCost, commitCost, cpuCost } from './costs';
 import { FacadeClass, Realm } from './realm';
 
 export type ExecutionKind = 'custom-function' | 'menu' | 'sidebar' | 'trigger' | 'simple-trigger';
@@ -31,6 +31,9 @@ export interface ExecutionOptions {
   onServiceCall?: (call: ServiceCallInfo) => void;
   /** The scopes the manifest declares (null: none listed, Google detects them and every call is allowed). */
   scopes: ReadonlySet<string> | null;
+  /** Declared scopes the executing user has not granted (a newer version added them), and how a trigger meets them. */
+  ungranted?: ReadonlySet<string>;
+  unauthorizedCalls?: 'missing-scope' | 'any-scope';
   /** The execution runs without its document active (an add-on's timer, under the behaviours option). */
   documentless?: boolean;
   /** Whether `eval` and `new Function` may build code (the behaviours option; default true). */
@@ -62,8 +65,10 @@ export class Execution {
   private modelled = 0;
   /** Charged time not yet on the manual clock (it moves in whole milliseconds, as Date.now() reads them). */
   private unclocked = 0;
-  /** Sheet writes are buffered: the next read or flush() commits them first (a charge). */
+  /** Sheet writes are buffered: the next read or flush() commits them first (a charge that grows with their cells). */
   sheetWritesPending = false;
+  /** Cells written since the last commit. */
+  pendingWriteCells = 0;
   /** Set once the time limit struck; every later service call fails the same way. */
   killed = false;
   ended = false;
@@ -89,6 +94,14 @@ export class Execution {
   }
 
   /** Adds modelled time; on a manual clock the time passes (the bundle's Date.now() moves with it). */
+  /** Commits the buffered sheet writes (if any), charged by the cells written since the last commit (costs.ts). */
+  commitSheetWrites(flush = false): void {
+    if (this.sheetWritesPending) this.charge(commitCost(this.pendingWriteCells), 'sheet.commit');
+    else if (flush) this.charge(commitCost(0), 'sheet.commit');
+    this.sheetWritesPending = false;
+    this.pendingWriteCells = 0;
+  }
+
   charge(ms: number, label: string): void {
     if (!(ms > 0)) return;
     this.modelled += ms;
@@ -130,6 +143,11 @@ export class Execution {
     return Math.max(0, this.limitMs - this.elapsedMs());
   }
 
+  /** Declared scopes the executing user has not granted: getAuthorizationInfo(FULL) says REQUIRED while any are. */
+  get ungrantedScopes(): ReadonlySet<string> {
+    return this.options.ungranted ?? new Set();
+  }
+
   /** Marks the execution as out of time and returns the error to throw. */
   kill(): GasError {
     this.killed = true;
@@ -145,6 +163,8 @@ export class Execution {
       this.charge(callCost(service, method), `${service}.${method}`);
       if (this.elapsedMs() > this.limitMs) throw this.kill();
       if (this.authMode !== 'CUSTOM_FUNCTION') checkScopes(service, method, this.options.scopes);
+      if (this.kind === 'trigger' && this.options.ungranted)
+        checkGrant(service, method, this.options.ungranted, this.options.unauthorizedCalls ?? 'missing-scope');
       this.options.onServiceCall?.({ executionId: this.id, index: this.serviceCalls, service, method });
       return this.realm.import(call());
     } catch (error) {

@@ -96,6 +96,12 @@ export interface Behaviours {
    * (the cost model's time, costs.ts).
    */
   fetchAllConcurrency: number | null;
+  /**
+   * A trigger of a user who has not granted a scope a newer version added: Google documents that it runs and "throws
+   * an exception if the script attempts to call the unauthorized service" (`missing-scope`: a call whose scopes are
+   * all ungranted throws); field reports read it as every authorized call failing (`any-scope`).
+   */
+  unauthorizedCalls: 'missing-scope' | 'any-scope';
 }
 
 export const DEFAULT_BEHAVIOURS: Behaviours = {
@@ -105,6 +111,7 @@ export const DEFAULT_BEHAVIOURS: Behaviours = {
   reuseIdenticalFormulaResults: false,
   codeFromStrings: false,
   fetchAllConcurrency: null,
+  unauthorizedCalls: 'missing-scope',
 };
 
 export interface DocumentOptions {
@@ -129,8 +136,10 @@ export interface ProjectShared {
   addonName: string;
   echoLogs: boolean;
   evaluateFormulas: boolean;
-  /** The manifest's oauthScopes (null: not listed, every call allowed). */
+  /** The manifest's oauthScopes (null: not listed, every call allowed); `addScopes` adds to them. */
   scopes: ReadonlySet<string> | null;
+  /** By user: declared scopes they have not granted yet (added by a newer version: addScopes; authorize grants). */
+  ungranted: Map<string, Set<string>>;
   behaviours: Behaviours;
   hostRoutes: Record<string, string>;
   properties: { script: PropertyStore; user(email?: string): PropertyStore };
@@ -266,6 +275,7 @@ export class GasProject {
             ? manifestBeside(bundlePath)
             : null,
       ),
+      ungranted: new Map(),
       behaviours: { ...DEFAULT_BEHAVIOURS, ...options.behaviours },
       hostRoutes: { ...options.hostRoutes },
       properties: this.properties,
@@ -294,6 +304,41 @@ export class GasProject {
   /** What a user (default: the owner) has used of the daily quotas in the current 24-hour windows. */
   quotaUsage(email: string = this.owner): QuotaUsage {
     return this.shared.quotas.usage(email);
+  }
+
+  /**
+   * A newer version of the add-on declares more scopes: every user of the project has them ungranted until they
+   * authorize again (`authorize`). Their triggers keep running: getAuthorizationInfo(FULL) says REQUIRED, with an
+   * authorization URL, and a call of a service they have not authorized throws (behaviour `unauthorizedCalls`). Menu
+   * items and panels run as before (Google asks for the consent before a menu item runs; the emulator does not model
+   * the prompt).
+   */
+  addScopes(scopes: readonly string[]): void {
+    const declared = this.shared.scopes;
+    if (declared) this.shared.scopes = new Set([...declared, ...scopes]);
+    for (const user of this.users) {
+      const missing = this.shared.ungranted.get(user) ?? new Set<string>();
+      for (const scope of scopes) if (!declared?.has(scope)) missing.add(scope);
+      this.shared.ungranted.set(user, missing);
+    }
+  }
+
+  /** The user (default: the owner) authorizes the current version: they grant every declared scope. */
+  authorize(email: string = this.owner): void {
+    this.shared.ungranted.delete(email);
+  }
+
+  /**
+   * The user's other scripts and add-ons use `amount` of a daily quota (Google's quotas are the user's, shared by
+   * every script they run): e.g. `spentElsewhere('triggerRuntimeMs', 90 * 60_000)` spends a consumer account's trigger
+   * runtime for the next 24 hours, so the project's own triggers fail before running.
+   */
+  spentElsewhere(
+    meter: 'urlfetch' | 'triggerRuntimeMs' | 'properties',
+    amount: number,
+    email: string = this.owner,
+  ): void {
+    this.shared.quotas.add(email, meter, amount);
   }
 
   /** Top-level functions the bundle declares. */

@@ -24,7 +24,7 @@ import { createSpreadsheetApp } from './spreadsheet/service';
 import { createUi, UiRecords } from './spreadsheet/ui';
 import { zonedFields } from './spreadsheet/values';
 import { Counters, HttpLogEntry, Limits, LogEntry, ServiceContext, ServiceEnv } from './state';
-import { CLIENT_ROUND_TRIP, executionStartCost, SHEET } from './costs';
+import { CLIENT_ROUND_TRIP, executionStartCost } from './costs';
 
 /** Options of `createRuntime`: a project (bundle, clock, users, limits...) with one document. */
 export type RuntimeOptions = ProjectOptions & DocumentOptions;
@@ -342,6 +342,8 @@ export class GasRuntime {
       killAtServiceCall: spec.killAtServiceCall,
       onServiceCall: spec.onServiceCall,
       scopes: this.shared.scopes,
+      ungranted: new Set(this.shared.ungranted.get(spec.user) ?? []),
+      unauthorizedCalls: this.shared.behaviours.unauthorizedCalls,
       documentless: spec.documentless,
       codeFromStrings: this.shared.behaviours.codeFromStrings,
       startCostMs: executionStartCost(this.shared.bundleBytes) + (spec.kind === 'sidebar' ? CLIENT_ROUND_TRIP.ms : 0),
@@ -374,8 +376,7 @@ export class GasRuntime {
       throw this.hostError(error, exec);
     } finally {
       // Writes still buffered are committed as the execution ends, in its time (costs.ts).
-      if (exec.sheetWritesPending && !exec.killed) exec.charge(SHEET.commit.ms, 'sheet.commit');
-      exec.sheetWritesPending = false;
+      if (!exec.killed) exec.commitSheetWrites();
       exec.ended = true;
       running.set(spec.user, (running.get(spec.user) ?? 1) - 1);
       if (spec.kind === 'trigger') quotas.add(spec.user, 'triggerRuntimeMs', exec.elapsedMs());

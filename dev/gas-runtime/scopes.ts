@@ -23,6 +23,25 @@ export function requiredScopes(className: string, method: string): readonly stri
 }
 
 /**
+ * A trigger's call when the user has not granted some of the project's scopes (a newer version of the add-on added
+ * them): Google runs the trigger without asking and "throws an exception if the script attempts to call the
+ * unauthorized service" (AuthorizationStatus.REQUIRED). `any-scope`: every call that needs a scope throws instead
+ * (how field reports read it: the whole grant lapses). Throws Google's error, or returns.
+ */
+export function checkGrant(
+  className: string,
+  method: string,
+  ungranted: ReadonlySet<string>,
+  rule: 'missing-scope' | 'any-scope',
+): void {
+  if (ungranted.size === 0) return;
+  const needed = requiredScopes(className, method);
+  if (needed.length === 0) return;
+  if (rule === 'any-scope' || needed.every((scope) => ungranted.has(scope)))
+    throw new GasError(Msg.authorizationRequired);
+}
+
+/**
  * Throws Google's refusal when `declared` (the manifest's oauthScopes; null: not listed, so Google detects what the
  * code uses and every call is allowed) holds none of the scopes the call needs.
  */

@@ -58,9 +58,15 @@ export interface Counters {
   /**
    * Sheet I/O: each Range/Sheet/Spreadsheet method reading cell data is one read; each writing one write; `cells`
    * counts the cells the grid reads returned (getValues, getDisplayValues, getFormulas, getNotes, ...), in all and
-   * by sheet name.
+   * by sheet name; `cellsWrittenBySheet` the cells writes set (values, notes, formats...), by sheet name.
    */
-  sheet: { reads: number; writes: number; cells: number; cellsBySheet: Record<string, number> };
+  sheet: {
+    reads: number;
+    writes: number;
+    cells: number;
+    cellsBySheet: Record<string, number>;
+    cellsWrittenBySheet: Record<string, number>;
+  };
   executions: number;
   /**
    * Modelled time (costs.ts): of every execution together, of the longest one, and of the last one, in ms; and what
@@ -88,7 +94,7 @@ export function createCounters(quotaToday: () => number): Counters {
       lastExecution: 0,
       fetchAllCalls: 0,
     },
-    sheet: { reads: 0, writes: 0, cells: 0, cellsBySheet: {} },
+    sheet: { reads: 0, writes: 0, cells: 0, cellsBySheet: {}, cellsWrittenBySheet: {} },
     executions: 0,
     modelled: { totalMs: 0, maxExecutionMs: 0, lastExecutionMs: 0, byLabel: {}, executions: [] },
     reset() {
@@ -99,6 +105,7 @@ export function createCounters(quotaToday: () => number): Counters {
       counters.sheet.writes = 0;
       counters.sheet.cells = 0;
       counters.sheet.cellsBySheet = {};
+      counters.sheet.cellsWrittenBySheet = {};
       counters.executions = 0;
       counters.modelled = { totalMs: 0, maxExecutionMs: 0, lastExecutionMs: 0, byLabel: {}, executions: [] };
     },

@@ -224,7 +224,7 @@ export class SandboxControl {
   }
 
   /** The next `count` webhook posts are answered `status` (e.g. 503, 429, Slack's 404 no_service) instead. */
-  scriptWebhookAnswers(status: number, count = 1, retryAfterSeconds?: number): Promise<unknown> {
+  scriptWebhookAnswers(status: number | 'lost', count = 1, retryAfterSeconds?: number): Promise<unknown> {
     return this.call('POST', '/_sandbox/webhooks/answers', { status, count, retryAfterSeconds });
   }
 

@@ -1,12 +1,14 @@
 // The Settings panel's "Spreadsheets Sheet Scout keeps current": the spreadsheets holding the user's timers (Google
 // allows 20 per account), each with what keeps its timer (a scheduled refresh, an account watch, research or an
-// enrichment running) and when its next run is due, linked. One element kept across the panel's re-renders; it loads
-// its own state.
+// enrichment running) and when its next run is due, linked; above them, while they wait for the user's authorization
+// (an update needs more), the link that gives it. One element kept across the panel's re-renders; it loads its own
+// state.
 import type { KeptSpreadsheets } from '../../src/account/contract';
 import { server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { inSpreadsheetZone } from '../ui/spreadsheet-time';
 import { selfLoadingSection } from './self-loading';
+import { authorizationNotice } from '../ui/authorization-notice';
 
 const section = h('section', { id: 'kept-spreadsheets' });
 
@@ -30,6 +32,7 @@ function render(kept: KeptSpreadsheets | null, problem?: string): void {
     section,
     h('h2', {}, 'Spreadsheets Sheet Scout keeps current'),
     problem ? message('error', problem) : null,
+    kept?.authorization ? authorizationNotice(kept.authorization) : null,
     !kept
       ? problem
         ? null

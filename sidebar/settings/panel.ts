@@ -13,6 +13,7 @@ import { spendingGuardSection } from './spending-guard';
 import { keptSpreadsheetsSection } from './kept-spreadsheets';
 import { spendingHistorySection } from './spending-history';
 import { digestSection } from './digest';
+import { installationCheckSection } from './installation-check';
 
 let app: HTMLElement;
 let busy = false;
@@ -186,6 +187,7 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
     state?.connected ? spendingHistorySection() : null,
     state?.connected ? digestSection(isLocalSandbox(state.baseUrl)) : null,
     state?.connected ? keptSpreadsheetsSection() : null,
+    state ? installationCheckSection() : null,
   );
   for (const control of Array.from(app.querySelectorAll('button, input')))
     (control as HTMLButtonElement).disabled = busy;

@@ -4,10 +4,18 @@
 export type { AccountState } from './service';
 export type { AccountKind, BudgetStatus } from '../platform/request-budget';
 
+/** Since when the user's timers wait for their authorization (an update needs more), and Google's page to give it. */
+export interface TimerAuthorization {
+  since: number;
+  url: string;
+}
+
 /** What the credits badge shows: the account's available credits and its e-mail; null when not connected. */
 export interface Credits {
   availableCredits: number | null;
   email: string | null;
+  /** Present while the user's timers wait for their authorization: every panel's header says so, with the link. */
+  timerAuthorization?: TimerAuthorization;
 }
 
 /** Settings' "Spreadsheets Sheet Scout keeps current": the spreadsheets holding the user's timers. */
@@ -24,6 +32,8 @@ export interface KeptSpreadsheets {
   }>;
   /** Google's limit of timers per account (20). */
   limit: number;
+  /** While the user's timers wait for their authorization (an update needs more): since when, and where to give it. */
+  authorization: TimerAuthorization | null;
   /** The time zone the panel shows times in (this spreadsheet's). */
   timeZone: string;
 }

@@ -13,6 +13,7 @@ import { activeFormulaBook } from '../platform/sheets/functions';
 import { timerHolders } from '../platform/timer-triggers';
 import { keptBy } from '../scheduler/timer-registry';
 import { activeSpreadsheet, spreadsheetTimeZone } from '../platform/spreadsheet';
+import { currentAuthorizationNote } from '../platform/authorization';
 import type { Credits, KeptSpreadsheets } from './contract';
 
 /** Google's limit of triggers per user per script: for the add-on, spreadsheets with a timer. */
@@ -52,14 +53,19 @@ export function setFormulaTokenSharing(enabled: boolean): AccountState {
       };
 }
 
-/** Available credits and whose they are, for the badge in every panel; null when no token is set or the check failed. */
+/**
+ * Available credits and whose they are, for the badge in every panel (null when no token is set or the check failed),
+ * and, while the user's timers wait for their authorization, since when and the link that gives it.
+ */
 export function getCredits(): Credits {
   const context = appContext();
-  if (!userConnection(context.stores).token) return { availableCredits: null, email: null };
+  const waiting = currentAuthorizationNote(context.stores.user, context.clock.now());
+  const authorization = waiting ? { timerAuthorization: waiting } : {};
+  if (!userConnection(context.stores).token) return { availableCredits: null, email: null, ...authorization };
   const result = context.userClient({ retry: { budgetMs: 5000 } }).getUser();
   return result.ok
-    ? { availableCredits: result.value.available_credits, email: result.value.email }
-    : { availableCredits: null, email: null };
+    ? { availableCredits: result.value.available_credits, email: result.value.email, ...authorization }
+    : { availableCredits: null, email: null, ...authorization };
 }
 
 /** The acting user's daily request budget: requests in the last 24 hours, the limit, and the warning near it. */
@@ -76,11 +82,15 @@ export function setRequestBudgetAccount(kind: AccountKind): BudgetStatus {
   return appContext().requestBudget.status();
 }
 
-/** Settings: the spreadsheets whose timers Sheet Scout keeps for this user, what keeps each, and its next run. */
+/**
+ * Settings: the spreadsheets whose timers Sheet Scout keeps for this user, what keeps each, and its next run; and
+ * whether those timers wait for the user's authorization.
+ */
 export function getKeptSpreadsheets(): KeptSpreadsheets {
   const here = activeSpreadsheet().getId();
+  const context = appContext();
   return {
-    spreadsheets: timerHolders(appContext().stores.user).map((holder) => ({
+    spreadsheets: timerHolders(context.stores.user).map((holder) => ({
       name: holder.name,
       url: holder.url,
       keptBy: keptBy(holder),
@@ -88,6 +98,7 @@ export function getKeptSpreadsheets(): KeptSpreadsheets {
       here: holder.id === here,
     })),
     limit: TIMER_LIMIT,
+    authorization: currentAuthorizationNote(context.stores.user, context.clock.now()),
     timeZone: spreadsheetTimeZone(),
   };
 }

@@ -106,6 +106,8 @@ export class AdaptiveThroughput {
     saved: ThroughputState | null = null,
     private readonly limits: ThroughputLimits = THROUGHPUT_LIMITS,
     private readonly onChange: (state: ThroughputState) => void = () => undefined,
+    /** How many requests of one fetchAll Google runs at once, where Check this installation measured it. */
+    private readonly width: number | null = null,
   ) {
     this.current = saved
       ? this.sane(saved)
@@ -132,10 +134,15 @@ export class AdaptiveThroughput {
     return this.current.slowestRoundMs ?? null;
   }
 
-  /** Requests the next round should send (never more than `wanted`). */
+  /**
+   * Requests the next round should send (never more than `wanted`): with fetchAll's width known, a round the batch
+   * caps is a whole number of the waves Google runs (a partial last wave costs a full one).
+   */
   batchSize(wanted = Infinity): number {
     const byRate = this.current.ratePerSecond === null ? Infinity : Math.max(1, Math.floor(this.current.ratePerSecond));
-    return Math.max(1, Math.min(wanted, this.current.batch, byRate));
+    const size = Math.max(1, Math.min(wanted, this.current.batch, byRate));
+    const width = this.width ?? 0;
+    return size < wanted && width > 0 && size > width ? size - (size % width) : size;
   }
 
   /** Milliseconds to wait before a round of `size` starts at `nowMs`, so the learned rate is kept. */

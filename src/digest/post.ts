@@ -4,7 +4,11 @@
 // short error code ("404 no_service"). A service that is busy or unreachable (429, 5xx, no answer) is tried again
 // after 15 minutes, doubling to 6 hours (the hourly timer tries at its next tick past that); one that refused the post
 // (4xx: the webhook was removed, the channel archived) every 6 hours, and Settings says to set the webhook again. The
-// digest's rows stay until a post succeeds. Pure.
+// digest's rows stay until a post succeeds. A Google Chat post carries a request id (Chat's `requestId` query parameter
+// of messages.create, which incoming webhooks are: a post with an id Chat has seen returns that message instead of
+// making another), the same for every try of one digest, so a post whose answer was lost never shows twice; its text is
+// read in Chat's own markup (`markupSyntax`: a Chat app made since Markdown came defaults to Markdown, where `*x*` is
+// italic). Slack's incoming webhooks have no such id; their markup (`mrkdwn`) is pinned too. Pure.
 import type { HttpOutcome, HttpRequest } from '../ports';
 import { SERVICE_NAMES, type WebhookService } from './webhook';
 
@@ -14,10 +18,19 @@ const LAST_RETRY_MS = 6 * 60 * MINUTE_MS;
 
 export type PostResult = { ok: true } | { ok: false; refused: boolean; message: string; retryAfterMs: number };
 
-/** The post of `text` to the webhook at `url`: Slack's and Google Chat's incoming webhooks both take `{text}`. */
-export function postRequest(service: WebhookService, url: string, text: string): HttpRequest {
-  const body = service === 'slack' ? { text, unfurl_links: false, unfurl_media: false } : { text };
-  return { url, method: 'post', headers: { 'Content-Type': 'application/json' }, payload: JSON.stringify(body) };
+/**
+ * The post of `text` to the webhook at `url` (Slack's and Google Chat's incoming webhooks both take `{text}`), as the
+ * post of `digestId`: every try of one digest carries the same id (Google Chat's requestId).
+ */
+export function postRequest(service: WebhookService, url: string, text: string, digestId: string): HttpRequest {
+  const headers = { 'Content-Type': 'application/json' };
+  if (service === 'slack') {
+    const body = { text, mrkdwn: true, unfurl_links: false, unfurl_media: false };
+    return { url, method: 'post', headers, payload: JSON.stringify(body) };
+  }
+  const body = { text, markupSyntax: 'MARKUP_SYNTAX_CHAT' };
+  const requestId = `sheetscout-${digestId}`.replace(/[^A-Za-z0-9-]/g, '-');
+  return { url: `${url}&requestId=${requestId}`, method: 'post', headers, payload: JSON.stringify(body) };
 }
 
 /** The service's short error code in a refusal (Slack's plain-text code, Google Chat's error status), or ''. */

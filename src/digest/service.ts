@@ -130,7 +130,8 @@ function postDigest(
     changes,
     runs: runsSince,
   });
-  const [outcome] = p.http.fetchAll([postRequest(config.service, url, digest.text)]);
+  // One id for every try of this digest: it gathers from `state.since`, which only a post the service took moves.
+  const [outcome] = p.http.fetchAll([postRequest(config.service, url, digest.text, `${config.id}-${state.since}`)]);
   const attempts = (state.failure?.attempts ?? 0) + 1;
   const result = postResult(config.service, outcome, attempts, now);
   if (!result.ok) {

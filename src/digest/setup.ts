@@ -92,7 +92,7 @@ export function saveDigest(p: DigestPorts, request: DigestRequest): DigestAnswer
     const hello =
       `Sheet Scout will post a digest of <${p.spreadsheet().url}|${escapeFor(webhook.service, p.spreadsheet().name).replace(/\|/g, '¦')}> ` +
       `here ${cadenceWords(config)}: the account watch's signals, the refresh's changes and what the runs cost.`;
-    const [outcome] = p.http.fetchAll([postRequest(webhook.service, webhook.url, hello)]);
+    const [outcome] = p.http.fetchAll([postRequest(webhook.service, webhook.url, hello, `${config.id}-hello`)]);
     const result = postResult(webhook.service, outcome, 1, now);
     if (!result.ok) return answer(p, false, `Nothing was saved: ${result.message.replace(/: the webhook.*$/, '')}`);
   }

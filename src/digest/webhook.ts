@@ -3,12 +3,16 @@
 // service and the webhook's ids, never its key or token) and the address itself, which only the post uses; no message
 // of this module repeats what was typed. Slack's are https://hooks.slack.com/services/T.../B.../<secret>; Google
 // Chat's https://chat.googleapis.com/v1/spaces/<space>/messages?key=..&token=.. (threadKey and messageReplyOption
-// allowed). Both hosts are in a published build's URL allowlist (build/url-allowlist.js, WEBHOOK_URL_PREFIXES). Pure.
+// allowed). A published build's URL allowlist names those webhook paths only, not the hosts (build/url-allowlist.js,
+// WEBHOOK_URL_PREFIXES). Pure.
 
 export type WebhookService = 'slack' | 'chat';
 
-/** The URL prefixes of the webhook hosts (a published build's manifest allowlists them: build/url-allowlist.js). */
-export const WEBHOOK_URL_PREFIXES: readonly string[] = ['https://hooks.slack.com/', 'https://chat.googleapis.com/'];
+/** The URL prefixes of the webhooks (a published build's manifest allowlists them: build/url-allowlist.js). */
+export const WEBHOOK_URL_PREFIXES: readonly string[] = [
+  'https://hooks.slack.com/services/',
+  'https://chat.googleapis.com/v1/spaces/',
+];
 
 export const SERVICE_NAMES: Readonly<Record<WebhookService, string>> = { slack: 'Slack', chat: 'Google Chat' };
 

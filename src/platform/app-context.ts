@@ -14,13 +14,11 @@ import { createUrlFetchHttp } from './url-fetch-http';
 import { REQUEST_BUDGET_KEYS, RequestCounter, withRequestBudget } from './request-budget';
 import { formulaConnection, userConnection, type SettingsStores } from '../account/settings';
 import type { AdaptiveThroughput } from '../api/throughput';
+import { settledFetchAllWidth } from '../shared/installation';
 import { documentThroughput, type ThroughputScope } from './throughput-store';
 import { RECORDS_HEADERS, RECORDS_SHEET, SheetRecordStore, type RecordStores } from '../shared/storage/record-sheet';
-import { HiddenTable } from './sheets/hidden-table';
 import { activeSpreadsheet } from './spreadsheet';
-import { SealedTable } from '../shared/storage/sealed-table';
-import type { Sealer } from '../shared/storage/seal';
-import { documentSealer } from './sealing';
+import { sealedTables } from './sealing';
 
 /** What every feature says when it runs without a spreadsheet (a standalone run, an execution without a document). */
 export const NO_SPREADSHEET_MESSAGE = 'Open Sheet Scout from a spreadsheet (Extensions > Sheet Scout)';
@@ -99,19 +97,11 @@ function createAppContext(): AppContext {
     if (!stores.document) throw new Error(NO_SPREADSHEET_MESSAGE);
     return stores.document;
   };
-  let sealer: Sealer | null = null;
-  const hiddenTable = (name: string, headers: readonly string[]) => {
-    sealer ??= documentSealer(documentStore(), activeSpreadsheet);
-    return new SealedTable(
-      new HiddenTable(activeSpreadsheet(), name, SealedTable.sealedHeaders(headers)),
-      name,
-      sealer,
-      headers,
-    );
-  };
+  const hiddenTable = sealedTables(documentStore, activeSpreadsheet);
   const throughputs = new Map<ThroughputScope, AdaptiveThroughput>();
   const throughput = (scope: ThroughputScope) => {
-    if (!throughputs.has(scope)) throughputs.set(scope, documentThroughput(cache, scope, clock));
+    if (!throughputs.has(scope))
+      throughputs.set(scope, documentThroughput(cache, scope, clock, settledFetchAllWidth(stores.user)));
     return throughputs.get(scope) as AdaptiveThroughput;
   };
   return {

@@ -1,9 +1,11 @@
 // The document's sealer (src/shared/storage/seal.ts) over Apps Script: HMAC-SHA-256 by Utilities, a key from two
-// random UUIDs, and the hidden sheets an earlier version wrote sealed as they are when the key is made.
+// random UUIDs, and the hidden sheets an earlier version wrote sealed as they are when the key is made; and the one
+// door to the add-in's hidden sheets: each a sealed table over its grid (appContext().hiddenTable).
 import { Sealer } from '../shared/storage/seal';
-import type { KeyValueStore } from '../ports';
+import type { KeyValueStore, TablePort } from '../ports';
 import { INTERNAL_SHEET_NAMES } from '../shared/storage/internal-sheets';
-import { sealLegacyTable } from './sheets/hidden-table';
+import { SealedTable } from '../shared/storage/sealed-table';
+import { HiddenTable, sealLegacyTable } from './sheets/hidden-table';
 import type { Spreadsheet } from './spreadsheet';
 
 /** Bytes of the MAC kept per row (128 bits). */
@@ -42,4 +44,20 @@ export function documentSealer(store: KeyValueStore, spreadsheet: () => Spreadsh
     existingTables: () => INTERNAL_SHEET_NAMES.filter((name) => spreadsheet().getSheetByName(name) !== null),
     adoptLegacy: (table, sealRow) => sealLegacyTable(spreadsheet(), table, sealRow),
   });
+}
+
+/**
+ * The spreadsheet's hidden sheets as sealed tables, all under one sealer (made on first use, with the document's
+ * properties from `store`).
+ */
+export function sealedTables(
+  store: () => KeyValueStore,
+  spreadsheet: () => Spreadsheet,
+): (name: string, headers: readonly string[]) => TablePort {
+  let sealer: Sealer | null = null;
+  return (name, headers) => {
+    sealer ??= documentSealer(store(), spreadsheet);
+    const grid = new HiddenTable(spreadsheet(), name, SealedTable.sealedHeaders(headers));
+    return new SealedTable(grid, name, sealer, headers);
+  };
 }

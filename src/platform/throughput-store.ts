@@ -43,20 +43,31 @@ const SAVE_EVERY_MS = 10_000;
  * and every round once the rounds are paced; other changes (an unpaced round's timings) at most every 10 s, since each
  * cache write costs about a tenth of a second (CacheService put, measured ~93 ms).
  */
-export function documentThroughput(cache: CachePort, scope: ThroughputScope, clock: ClockPort): AdaptiveThroughput {
+/** `width`: how many requests of a fetchAll Google runs at once, where Check this installation measured it. */
+export function documentThroughput(
+  cache: CachePort,
+  scope: ThroughputScope,
+  clock: ClockPort,
+  width: number | null = null,
+): AdaptiveThroughput {
   const saved = readState(cache, scope);
   let savedShape = saved ? shape(saved) : '';
   let savedSlowest = saved?.slowestRoundMs ?? 0;
   let savedAt = -Infinity;
-  return new AdaptiveThroughput(saved, LIMITS_BY_SCOPE[scope], (state) => {
-    const now = clock.now();
-    const slower = (state.slowestRoundMs ?? 0) > savedSlowest;
-    // Once paced, each round's timing is what keeps the next execution from bursting into an empty bucket.
-    const paced = state.ratePerSecond !== null;
-    if (!paced && !slower && shape(state) === savedShape && now - savedAt < SAVE_EVERY_MS) return;
-    cache.putAll({ [keyOf(scope)]: JSON.stringify(state) }, TTL_SECONDS);
-    savedShape = shape(state);
-    savedSlowest = state.slowestRoundMs ?? 0;
-    savedAt = now;
-  });
+  return new AdaptiveThroughput(
+    saved,
+    LIMITS_BY_SCOPE[scope],
+    (state) => {
+      const now = clock.now();
+      const slower = (state.slowestRoundMs ?? 0) > savedSlowest;
+      // Once paced, each round's timing is what keeps the next execution from bursting into an empty bucket.
+      const paced = state.ratePerSecond !== null;
+      if (!paced && !slower && shape(state) === savedShape && now - savedAt < SAVE_EVERY_MS) return;
+      cache.putAll({ [keyOf(scope)]: JSON.stringify(state) }, TTL_SECONDS);
+      savedShape = shape(state);
+      savedSlowest = state.slowestRoundMs ?? 0;
+      savedAt = now;
+    },
+    width,
+  );
 }

@@ -17,6 +17,7 @@ import {
   type HourlyUsage,
 } from '../platform/request-budget';
 import { MIN_SLICE_MS, TIMER_BUDGET_MS } from './timer';
+import { settledStartMs } from '../shared/installation';
 
 /** UserProperties: the timers' runtime per hour, in ms. */
 export const TIMER_RUNTIME_KEY = 'sheetscout.timer.runtime';
@@ -35,6 +36,11 @@ export const TIMER_RUNTIME_SHARES: Record<AccountKind, { shareMs: number; google
  * rounded up. The handler flushes its sheet writes before that reading, so their commit is measured.
  */
 export const TIMER_START_MS = 600;
+
+/** The start a run is booked with: TIMER_START_MS, or the start Check this installation timed when longer. */
+export function timerStartAllowanceMs(user: KeyValueStore): number {
+  return Math.max(TIMER_START_MS, settledStartMs(user) ?? 0);
+}
 /**
  * A run's work may go past its budget by its last round of requests and its final writes (a few seconds): this much
  * of what is left of the share is kept for that, so that the share holds. It is not booked: only what a run used is.
@@ -76,11 +82,11 @@ function resumeTime(usage: HourlyUsage, now: number, account: AccountKind): numb
 }
 
 /**
- * Records a timer run that began at `startedAt` and ends at `now` (its start included), on the record as stored now
- * and under the user's lock (without the lock in time, it is recorded all the same: a booking is never dropped).
+ * Records a timer run that began at `startedAt` and ends at `now` (its start included: timerStartAllowanceMs), on the
+ * record as stored now and under the user's lock (without the lock in time, it is recorded all the same: a booking is never dropped).
  */
 export function recordTimerRuntime(user: KeyValueStore, userLock: LockPort, startedAt: number, now: number): void {
-  const usedMs = Math.max(0, now - startedAt) + TIMER_START_MS;
+  const usedMs = Math.max(0, now - startedAt) + timerStartAllowanceMs(user);
   const locked = userLock.tryLock(USER_LOCK_WAIT_MS);
   try {
     user.set(TIMER_RUNTIME_KEY, JSON.stringify(addUsage(parseUsage(user.fresh(TIMER_RUNTIME_KEY)), now, usedMs)));

@@ -6,11 +6,15 @@
 // one user may end at once, and neither may drop the other's entry). Pure: the stores and the lock are ports.
 import type { KeyValueStore, LockPort } from '../ports';
 import type { TimerFeature } from './features';
+import { utf8Bytes } from '../shared/storage/chunked-store';
 
 /** UserProperties: the spreadsheets holding the user's timers. */
 export const TIMER_REGISTRY_KEY = 'sheetscout.timer.registry';
-/** Names are kept short so that 20 entries stay far inside a property's 9 KB. */
+/** Names are kept short so that 20 entries stay inside one property value (8,066 bytes measured)... */
 const NAME_MAX = 80;
+/** ...and shorter still when long names in a wide script would not fit (REGISTRY_MAX_BYTES, in UTF-8 bytes). */
+const NAME_MIN = 16;
+const REGISTRY_MAX_BYTES = 8000;
 /** How long a registry write waits for another execution of the same user to finish its own. */
 const USER_LOCK_WAIT_MS = 5_000;
 
@@ -58,10 +62,18 @@ export function changeHolders(
     const after = change(before);
     if (after === before) return;
     if (after.length === 0) user.remove(TIMER_REGISTRY_KEY);
-    else user.set(TIMER_REGISTRY_KEY, JSON.stringify(after));
+    else user.set(TIMER_REGISTRY_KEY, fittedText(after));
   } finally {
     if (locked) userLock.release();
   }
+}
+
+/** The registry's text within one property value: names cut shorter when 20 long ones in a wide script would not fit. */
+function fittedText(holders: TimerHolder[]): string {
+  let text = JSON.stringify(holders);
+  for (let max = NAME_MAX / 2; utf8Bytes(text) > REGISTRY_MAX_BYTES && max >= NAME_MIN; max /= 2)
+    text = JSON.stringify(holders.map((holder) => ({ ...holder, name: holder.name.slice(0, max) })));
+  return text;
 }
 
 /** The registry with this spreadsheet's entry set (added or replaced). */

@@ -27,6 +27,19 @@ export class TimerUnavailable extends Error {
   }
 }
 
+/**
+ * Why a timer that exists has not run for `hours`: either cause Google has, a test deployment of the add-on (no
+ * installable trigger runs) or the user's daily trigger time spent (90 minutes, 6 hours on Workspace: every trigger of
+ * theirs fails until it frees up, and every script and add-on they use spends it, not only Sheet Scout).
+ */
+export function silentTimerMessage(hours: number): string {
+  return (
+    `Sheet Scout's timer has not run for ${hours >= 1 ? `${hours} h` : 'a while'}. Google runs no timers for a test ` +
+    "deployment of the add-on, and none of yours once your account's daily time for timers is spent (90 minutes, 6 " +
+    'hours on Google Workspace), which your other scripts and add-ons use too.'
+  );
+}
+
 /** User property: when a timer of this user ran without its spreadsheet (Google's behaviour here), ms. */
 export const DOCUMENTLESS_KEY = 'sheetscout.timer.documentless';
 /** No timer is made for a week after one ran without its spreadsheet; then one is tried again. */

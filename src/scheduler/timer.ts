@@ -10,6 +10,7 @@ import type { ClockPort, KeyValueStore, LockPort } from '../ports';
 import { TIMER_FEATURES, type TimerFeature } from './features';
 import { changeHolders, readHolders, withHolder, withoutHolders, type SpreadsheetIdentity } from './timer-registry';
 import { DOCUMENTLESS_FOR_MS, DOCUMENTLESS_KEY, TimerUnavailable, type TimerProblem } from './timer-unavailable';
+import { silentTimerMessage } from './timer-unavailable';
 
 export type { TimerProblem };
 
@@ -206,7 +207,7 @@ const PERIOD_MS: Record<TimerCadence, number> = { minute: 60 * 1000, hourly: 60 
 
 /**
  * A timer that exists but has not run for two periods since it was made or last ran (a test deployment creates
- * triggers that never fire): research and enrichment then move only while a panel is open.
+ * triggers that never fire; the user's daily trigger time may be spent): work then moves only while a panel is open.
  */
 function silentTimer(deps: TimerDeps): TimerProblem | null {
   const record = readRecord(deps.document);
@@ -215,9 +216,7 @@ function silentTimer(deps: TimerDeps): TimerProblem | null {
   if (since === undefined || deps.clock.now() - since <= 2 * PERIOD_MS[deps.cadence] + SILENT_GRACE_MS) return null;
   const hours = Math.round((deps.clock.now() - since) / (60 * 60 * 1000));
   return {
-    message:
-      `Sheet Scout's timer has not run for ${hours >= 1 ? `${hours} h` : 'a while'} (Google runs no timers for a test ` +
-      'deployment of the add-on).',
+    message: silentTimerMessage(hours),
     blocksSpending: false,
     closedPanelsOnly: false,
   };

@@ -101,8 +101,8 @@ describe('npm run deploy', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(workDir, 'dist/appsscript.json'), 'utf8'));
     expect(manifest.urlFetchWhitelist).toEqual([
       'https://api.sheetscout.test/',
-      'https://hooks.slack.com/',
-      'https://chat.googleapis.com/',
+      'https://hooks.slack.com/services/',
+      'https://chat.googleapis.com/v1/spaces/',
     ]);
     expect(fs.readFileSync(path.join(workDir, 'dist/Code.js'), 'utf8')).toContain('https://api.sheetscout.test');
     expect(stdout).toContain('Pushing');

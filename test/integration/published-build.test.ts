@@ -92,7 +92,11 @@ describe('a build with SHEET_SCOUT_BASE_URL (editor add-on published by version)
     const project = JSON.parse(fs.readFileSync(path.join(root, 'appsscript.json'), 'utf8'));
     expect(manifestOf('published')).toEqual({
       ...project,
-      urlFetchWhitelist: ['https://api.sheetscout.test/', 'https://hooks.slack.com/', 'https://chat.googleapis.com/'],
+      urlFetchWhitelist: [
+        'https://api.sheetscout.test/',
+        'https://hooks.slack.com/services/',
+        'https://chat.googleapis.com/v1/spaces/',
+      ],
     });
   });
 

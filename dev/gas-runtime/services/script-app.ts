@@ -276,12 +276,14 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
     },
   });
 
-  const AuthorizationInfo = exec.define<object>('AuthorizationInfo', {
+  // REQUIRED for FULL while the user has not granted a scope a newer version added (project.addScopes), with the URL
+  // of Google's consent for the script; NOT_REQUIRED (and no URL) once they have, and for the other modes.
+  const AuthorizationInfo = exec.define<{ required: boolean }>('AuthorizationInfo', {
     getAuthorizationStatus() {
-      return AuthorizationStatus.NOT_REQUIRED;
+      return this.required ? AuthorizationStatus.REQUIRED : AuthorizationStatus.NOT_REQUIRED;
     },
     getAuthorizationUrl() {
-      return null;
+      return this.required ? `https://script.google.com/macros/d/${env.scriptId}/authorize` : null;
     },
     getAuthorizedScopes() {
       return [];
@@ -322,8 +324,8 @@ export function createScriptApp({ env, exec }: ServiceContext): Record<string, u
     getOAuthToken() {
       return `ya29.emulated-${exec.user}`;
     },
-    getAuthorizationInfo() {
-      return AuthorizationInfo.wrap({});
+    getAuthorizationInfo(authMode: unknown) {
+      return AuthorizationInfo.wrap({ required: enumName(authMode) === 'FULL' && exec.ungrantedScopes.size > 0 });
     },
     getInstallationSource() {
       // A bound script is not an add-on (NONE); a published add-on here is one the user installed from the Marketplace.

@@ -150,8 +150,7 @@ export function createScope(context: ServiceContext, options: SpreadsheetAppOpti
     if (capability === 'sheet.read') {
       env.counters.sheet.reads++;
       // A read commits the buffered writes first (costs.ts).
-      if (exec.sheetWritesPending) exec.charge(SHEET.commit.ms, 'sheet.commit');
-      exec.sheetWritesPending = false;
+      exec.commitSheetWrites();
       exec.charge(SHEET.read.ms, 'sheet.read');
     } else if (capability === 'sheet.write') {
       env.counters.sheet.writes++;
@@ -180,6 +179,9 @@ export function createScope(context: ServiceContext, options: SpreadsheetAppOpti
       for (let c = 0; c < rect.numColumns; c++)
         fn(sheet.ensureCell(rect.row + r, rect.column + c), rect.row + r, rect.column + c);
     exec.charge(rect.numRows * rect.numColumns * SHEET.writePerCell.ms, 'sheet.cells');
+    exec.pendingWriteCells += rect.numRows * rect.numColumns;
+    const written = env.counters.sheet.cellsWrittenBySheet;
+    written[sheet.name] = (written[sheet.name] ?? 0) + rect.numRows * rect.numColumns;
     model.recordEdit(sheet, rect);
   };
   const top = (impl: RangeImpl) => impl.sheet.cell(impl.rect.row, impl.rect.column);

@@ -5,7 +5,6 @@
 // Custom-function executions may only read; simple triggers in AuthMode.NONE may not touch data. Each class is
 // defined in its own module over one shared scope (scope.ts).
 import { GasError, Msg } from '../errors';
-import { SHEET } from '../costs';
 import type { ServiceContext } from '../state';
 import type { GridRect } from './a1';
 import type { SheetModel } from './model';
@@ -100,8 +99,7 @@ export function createSpreadsheetApp(context: ServiceContext, options: Spreadshe
       return richText.newStyleBuilder();
     },
     flush() {
-      exec.charge(exec.sheetWritesPending ? SHEET.commit.ms : SHEET.idleFlush.ms, 'sheet.commit');
-      exec.sheetWritesPending = false;
+      exec.commitSheetWrites(true);
       return undefined;
     },
   });

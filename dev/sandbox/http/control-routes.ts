@@ -223,10 +223,11 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
       pattern: /^\/_sandbox\/webhooks\/answers$/,
       handle: (request) => {
         const body = bodyObject(request.body);
-        const status = Number(body.status);
+        const status = body.status === 'lost' ? 'lost' : Number(body.status);
         const count = body.count === undefined ? 1 : Number(body.count);
         const retryAfter = body.retryAfterSeconds === undefined ? undefined : Number(body.retryAfterSeconds);
-        if (!Number.isInteger(status) || status < 400 || status > 599) throw new HttpError(400, 'status: 400 to 599');
+        if (status !== 'lost' && (!Number.isInteger(status) || status < 400 || status > 599))
+          throw new HttpError(400, "status: 400 to 599, or 'lost' (served, the answer dropped)");
         if (!Number.isInteger(count) || count < 1 || count > 1000) throw new HttpError(400, 'count: 1 to 1000');
         if (retryAfter !== undefined && !(retryAfter >= 0)) throw new HttpError(400, 'retryAfterSeconds: 0 or more');
         sandbox.webhooks.script(status, count, retryAfter);

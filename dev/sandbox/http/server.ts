@@ -96,6 +96,8 @@ class SandboxServer {
         const at = isoTime(this.sandbox.now());
         const service = webhook[1] as WebhookService;
         const reply = this.sandbox.webhooks.handle(service, webhook[2], url.searchParams, method, bodyText, at);
+        // A lost answer: the post took effect, the connection goes without one.
+        if (reply.drop) return void request.socket.destroy();
         const payload = Buffer.from(reply.body, 'utf8');
         response.writeHead(reply.status, {
           'content-type': reply.type,

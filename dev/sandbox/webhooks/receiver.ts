@@ -7,9 +7,12 @@
 //          400 "no_text". Text past 40,000 characters is cut (Slack truncates such messages).
 //   Chat:  POST /v1/spaces/<space>/messages?key=..&token=.. with a JSON body holding `text` (or cards); answers 200
 //          with the message ({name, text, createTime, space, thread}); without key and token 403 PERMISSION_DENIED, a
-//          body that is not JSON or holds no text 400 INVALID_ARGUMENT, a message over 32,000 bytes 400.
+//          body that is not JSON or holds no text 400 INVALID_ARGUMENT, a message over 32,000 bytes 400. A post whose
+//          `requestId` query parameter the space has seen returns the message made with it and makes none
+//          (messages.create's documented idempotency).
 // Every post is kept, answered or refused, with the sandbox's time. Scripted answers (control: a status for the next
-// posts, e.g. 503 or 429 with Retry-After, or Slack's 404 no_service) make a webhook fail the ways real ones do.
+// posts, e.g. 503 or 429 with Retry-After, or Slack's 404 no_service) make a webhook fail the ways real ones do; a
+// lost answer serves the post (its message is made) and then drops the connection unanswered.
 
 /** Limits the stand-ins hold to (Slack's text truncation; Google Chat's largest message). */
 export const SLACK_TEXT_CHARS = 40_000;
@@ -26,8 +29,12 @@ export interface ReceivedPost {
   at: string;
   /** What the receiver answered. */
   status: number;
-  /** The message's text as the service would show it ('' for a refused post). */
+  /** The message's text as the service would show it ('' for a refused post or one that made no message). */
   text: string;
+  /** A Google Chat post whose requestId an earlier post (this id) used: it returned that message, made none. */
+  repeatOf?: number;
+  /** The post was served and its answer lost (the connection dropped): the client saw no answer. */
+  answerLost?: boolean;
 }
 
 export interface WebhookReply {
@@ -35,6 +42,8 @@ export interface WebhookReply {
   type: 'text/html' | 'application/json';
   body: string;
   headers?: Record<string, string>;
+  /** Serve the post, then drop the connection without an answer (a lost answer). */
+  drop?: boolean;
 }
 
 /** The emulator's host routes that send the webhook hosts to the sandbox at `sandboxUrl`. */
@@ -65,17 +74,23 @@ function jsonObject(text: string): Record<string, unknown> | null {
 
 export class WebhookReceiver {
   readonly posts: ReceivedPost[] = [];
-  /** Statuses the next posts get instead of being served (each used once). */
-  private scripted: Array<{ status: number; retryAfterSeconds?: number }> = [];
+  /** Statuses the next posts get instead of being served, or 'lost' (served, unanswered): each used once. */
+  private scripted: Array<{ status: number | 'lost'; retryAfterSeconds?: number }> = [];
+  /** Google Chat: the post that made each message, by space and requestId. */
+  private readonly requests = new Map<string, number>();
 
-  /** The next `count` posts get `status` (429 and 503 with a Retry-After of `retryAfterSeconds`, default 30). */
-  script(status: number, count: number, retryAfterSeconds?: number): void {
+  /**
+   * The next `count` posts get `status` (429 and 503 with a Retry-After of `retryAfterSeconds`, default 30), or, with
+   * 'lost', are served and their answers lost.
+   */
+  script(status: number | 'lost', count: number, retryAfterSeconds?: number): void {
     for (let i = 0; i < count; i++) this.scripted.push({ status, retryAfterSeconds });
   }
 
   reset(): void {
     this.posts.length = 0;
     this.scripted = [];
+    this.requests.clear();
   }
 
   /** Serves one request to /webhooks/<service><path>. */
@@ -86,14 +101,35 @@ export class WebhookReceiver {
     if (!shape) return service === 'slack' ? slackReply(404, 'no_service') : chatError(404, 'NOT_FOUND', 'No space');
     const hook = service === 'slack' ? `${shape[1]}/${shape[2]}` : `spaces/${shape[1]}`;
     const scripted = this.scripted.shift();
-    const reply = scripted
-      ? this.scriptedReply(service, scripted)
-      : service === 'slack'
-        ? this.slack(body)
-        : this.chat(hook, query, body, at);
-    const text = reply.status === 200 ? this.shownText(service, body) : '';
-    this.posts.push({ id: this.posts.length + 1, service, hook, at, status: reply.status, text });
-    return reply;
+    const id = this.posts.length + 1;
+    const requestKey = service === 'chat' && query.get('requestId') ? `${hook}\0${query.get('requestId')}` : null;
+    const repeatOf = requestKey ? this.requests.get(requestKey) : undefined;
+    const reply =
+      scripted && scripted.status !== 'lost'
+        ? this.scriptedReply(service, { ...scripted, status: scripted.status })
+        : service === 'slack'
+          ? this.slack(body)
+          : this.chat(hook, query, body, at, repeatOf);
+    const made = reply.status === 200 && repeatOf === undefined;
+    if (made && requestKey) this.requests.set(requestKey, id);
+    const text = made ? this.shownText(service, body) : '';
+    const lost = scripted?.status === 'lost';
+    this.posts.push({
+      id,
+      service,
+      hook,
+      at,
+      status: reply.status,
+      text,
+      ...(repeatOf !== undefined && reply.status === 200 ? { repeatOf } : {}),
+      ...(lost ? { answerLost: true } : {}),
+    });
+    return lost ? { ...reply, drop: true } : reply;
+  }
+
+  /** The messages the channels show: each post that made one, in order. */
+  shown(): ReceivedPost[] {
+    return this.posts.filter((post) => post.status === 200 && post.repeatOf === undefined);
   }
 
   private scriptedReply(service: WebhookService, scripted: { status: number; retryAfterSeconds?: number }) {
@@ -116,7 +152,7 @@ export class WebhookReceiver {
     return slackReply(200, 'ok');
   }
 
-  private chat(hook: string, query: URLSearchParams, body: string, at: string): WebhookReply {
+  private chat(hook: string, query: URLSearchParams, body: string, at: string, repeatOf?: number): WebhookReply {
     if (!query.get('key') || !query.get('token'))
       return chatError(403, 'PERMISSION_DENIED', 'The request is missing a valid API key.');
     const payload = jsonObject(body);
@@ -125,8 +161,17 @@ export class WebhookReceiver {
       return chatError(400, 'INVALID_ARGUMENT', 'Message cannot be empty.');
     if (Buffer.byteLength(body, 'utf8') > CHAT_MESSAGE_BYTES)
       return chatError(400, 'INVALID_ARGUMENT', `Message too large: the maximum is ${CHAT_MESSAGE_BYTES} bytes.`);
-    const name = `${hook}/messages/${this.posts.length + 1}`;
-    const message = { name, text, createTime: at, space: { name: hook }, thread: { name: `${hook}/threads/1` } };
+    // A requestId seen before: the message made then, as it was (not this post's text).
+    const earlier = repeatOf === undefined ? undefined : this.posts[repeatOf - 1];
+    const name = `${hook}/messages/${repeatOf ?? this.posts.length + 1}`;
+    const shown = earlier ? earlier.text : text;
+    const message = {
+      name,
+      text: shown,
+      createTime: earlier?.at ?? at,
+      space: { name: hook },
+      thread: { name: `${hook}/threads/1` },
+    };
     return { status: 200, type: 'application/json', body: JSON.stringify(message) };
   }
 

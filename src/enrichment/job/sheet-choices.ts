@@ -2,11 +2,15 @@
 // later run can tell a value the profile lacks from a row not enriched yet: see sheet/rows.ts) and the fields last
 // chosen in the panel for that sheet. Both live in DocumentProperties, one small value per sheet.
 import type { KeyValueStore } from '../../ports';
+import { utf8Bytes } from '../../shared/storage/chunked-store';
 
 /** DocumentProperties key prefix: per sheet, normalized domain header -> normalized headers of filled field columns. */
 export const FILLED_COLUMNS_PREFIX = 'sheetscout.enrich.filled.';
-/** Room for one property value (9 KB): past it only the latest domain column's entry is kept. */
-const FILLED_COLUMNS_MAX_CHARS = 8000;
+/**
+ * Room for one property value (8,066 bytes measured, 9 KB by Google's quota page), in UTF-8 bytes: past it only the
+ * latest domain column's entry is kept.
+ */
+const FILLED_COLUMNS_MAX_BYTES = 8000;
 
 type FilledColumns = Record<string, string[]>;
 
@@ -47,7 +51,7 @@ export function filledColumnsValue(
   const text = JSON.stringify(merged);
   return {
     [FILLED_COLUMNS_PREFIX + sheetId]:
-      text.length <= FILLED_COLUMNS_MAX_CHARS ? text : JSON.stringify({ [domainHeader]: merged[domainHeader] }),
+      utf8Bytes(text) <= FILLED_COLUMNS_MAX_BYTES ? text : JSON.stringify({ [domainHeader]: merged[domainHeader] }),
   };
 }
 

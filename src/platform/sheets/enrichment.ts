@@ -1,7 +1,7 @@
 // The enrichment job's sheet port over SpreadsheetApp: read of the cells with content (getDataRange, one getValues), of
 // the header row, of a rectangle, formula read and rectangular writes of values and notes, each one Apps Script call
-// (plus adding columns when new field columns reach past the sheet's last one), and the commit of the writes. (The
-// enrichment dates are a sealed table: src/enrichment/sheet/dates-store.ts.)
+// (plus adding columns when new field columns reach past the sheet's last one), and the commit of the writes. The
+// enrichment dates are a sealed table: src/enrichment/sheet/dates-store.ts.
 import type { CellValue } from '../../shared/cell-values';
 import type { Area } from '../../enrichment/sheet/layout';
 import type { EnrichSheet, SheetAccess } from '../../enrichment/ports';

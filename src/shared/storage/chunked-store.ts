@@ -1,13 +1,13 @@
-// JSON documents in a KeyValueStore (DocumentProperties) that may exceed the 9 KB-per-value limit: the text is cut
-// into chunks of at most CHUNK_BYTES UTF-8 bytes stored under keys of a new random generation (one setProperties
-// call for all of them), then a small head
-// value naming the generation and chunk count is written, then the previous generation's chunks are removed. A write
-// cut short before the head is written leaves the previous document readable; readers only follow the head; two
-// executions writing at once (a cancel during a job's chunk) never mix their chunks. Used by every feature that keeps
-// a document larger than one property (enrichment jobs, research panel state, table mappings).
+// JSON documents in a KeyValueStore (DocumentProperties) that may exceed the per-value limit (8,066 bytes as measured,
+// docs/platform): the text is cut into chunks of at most CHUNK_BYTES UTF-8 bytes stored under keys of a new random
+// generation (one setProperties call for all of them), then a small head value naming the generation and chunk count
+// is written, then the previous generation's chunks are removed. A write cut short before the head is written leaves
+// the previous document readable; readers only follow the head; two executions writing at once (a cancel during a
+// job's chunk) never mix their chunks. Used by every feature that keeps a document larger than one property
+// (enrichment jobs, research panel state, table mappings).
 import type { KeyValueStore } from '../../ports';
 
-/** Apps Script allows 9 KB per property value; stay well under it. */
+/** A property value holds 8,066 bytes as measured (docs/platform §12); stay under it. */
 export const CHUNK_BYTES = 8000;
 
 interface Head {

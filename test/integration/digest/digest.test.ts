@@ -125,6 +125,39 @@ describe('digest (integration)', () => {
     await kept.project.close();
   });
 
+  it('shows a Google Chat digest once though the answer to its post was lost and the post tried again', async () => {
+    const { kept, doc, weekday } = await watchedSpreadsheet();
+    const chat = 'https://chat.googleapis.com/v1/spaces/AAAQ2/messages?key=AIzaKey2&token=chatSecret77';
+    expect(setDigest(doc, { webhookUrl: chat, cadence: 'run', weekday }).ok).toBe(true);
+    await hoursPass(suite, kept, 36);
+    for (const domain of kept.domains[0].slice(0, 2))
+      await suite.control.changeCompany(domain, { employee_count: '10001+' });
+    // Chat makes the message, and the answer never arrives: the add-in cannot tell it was posted.
+    await suite.control.scriptWebhookAnswers('lost', 1);
+    let failing: DigestDto['digest'] = null;
+    for (let hour = 0; hour < 8 * 24 && !failing?.problem; hour++) {
+      await hoursPass(suite, kept, 1);
+      failing = digestState(doc).digest;
+    }
+    expect(failing?.problem?.message).toBe('Google Chat could not be reached');
+    // Tried again at a later tick: the space shows the digest once.
+    await hoursPass(suite, kept, 2);
+    expect(digestState(doc).digest?.problem).toBeNull();
+    const posts = await suite.control.webhookPosts();
+    const lost = posts.find((post) => post.answerLost);
+    expect(posts.filter((post) => post.repeatOf === lost?.id)).toHaveLength(1);
+    const [changedDomain] = kept.domains[0];
+    const shown = posts.filter((post) => post.status === 200 && post.repeatOf === undefined);
+    expect(shown.filter((post) => post.text.includes(`• ${changedDomain}: `))).toHaveLength(1);
+    // Chat's own markup, pinned: *bold* stays bold whatever the space's default.
+    const digestPosts = kept.project.httpLog.filter((entry) => entry.url.startsWith(chat));
+    expect(digestPosts.every((entry) => JSON.parse(String(entry.body)).markupSyntax === 'MARKUP_SYNTAX_CHAT')).toBe(
+      true,
+    );
+    expect(secretsShown(doc, ['chatSecret77', ...TOKENS])).toEqual([]);
+    await kept.project.close();
+  });
+
   it("posts from the setter's timer only: another editor sees who set it, never the address, and may replace it", async () => {
     const { kept, doc, weekday } = await watchedSpreadsheet();
     expect(setDigest(doc, { webhookUrl: SLACK, cadence: 'weekly', weekday }).ok).toBe(true);

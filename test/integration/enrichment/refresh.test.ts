@@ -40,12 +40,12 @@ it('refreshes only the changed cells of stale rows, in the right rows after a so
   await drive(runtime);
   const dates = runtime.spreadsheet.getSheet('Sheet Scout enrichment dates');
   expect(dates?.hidden).toBe(true);
-  expect(
-    hiddenRows(runtime.spreadsheet, 'Sheet Scout enrichment dates')
-      .slice(1)
-      .map((row) => row[1])
-      .sort(),
-  ).toEqual(companies.map((c) => c.domain).sort());
+  // Packed records, many to a cell: [sheet id, domain, time, fingerprints] (after the seal column).
+  const records = hiddenRows(runtime.spreadsheet, 'Sheet Scout enrichment dates')
+    .slice(1)
+    .flatMap(([block]) => JSON.parse(String(block)) as unknown[][]);
+  expect(records.map((record) => record[1]).sort()).toEqual(companies.map((c) => c.domain).sort());
+  expect(dates?.lastRow()).toBe(2);
   expect(runtime.spreadsheet.metadataChars()).toBe(0);
   const fresh = runtime.run<RefreshPreview>('getRefreshPreview', [{ days: 30 }], { kind: 'sidebar' });
   expect(fresh).toMatchObject({ ok: true, staleRows: 0 });
@@ -179,5 +179,60 @@ it("refreshes a value the service wrote with a leading ' like any other (not tak
     ok: true,
     changedCells: 0,
     keptEdits: 0,
+  });
+});
+
+it("reads an earlier version's dates sheet (a row per domain), refreshes by it, and packs it at the first write", async () => {
+  await runtime?.close();
+  await control.reset();
+  const [typedOver, changed, untouched] = companies.slice(0, 3);
+  runtime = runtimeFor(sandbox.url, {
+    sheets: { [LEADS]: [['Website'], [typedOver.domain], [changed.domain], [untouched.domain]] },
+    clock: createManualClock(Date.UTC(2026, 9, 20, 12)),
+  });
+  start(runtime, { fields: ['company_name'] });
+  await drive(runtime);
+  // What an earlier version left: a header and a row per domain (sheet id, domain, time, fingerprints as JSON), in a
+  // document without the sealing key of this version's hidden sheets.
+  const dates = runtime.spreadsheet.getSheet('Sheet Scout enrichment dates');
+  if (!dates) throw new Error('no dates sheet');
+  const packed = hiddenRows(runtime.spreadsheet, 'Sheet Scout enrichment dates')
+    .slice(1)
+    .flatMap(([block]) => JSON.parse(String(block)) as unknown[][]);
+  for (const sheet of runtime.spreadsheet.sheets.filter((one) => one.name.startsWith('Sheet Scout ')))
+    runtime.spreadsheet.deleteSheet(sheet);
+  runtime.properties.document.delete('sheetscout.seal.key');
+  const legacy = runtime.spreadsheet.insertSheet('Sheet Scout enrichment dates');
+  legacy.hidden = true;
+  legacy.setValues(`A1:D${packed.length + 1}`, [
+    ['Sheet id', 'Domain', 'Enriched at', 'Written'],
+    ...packed.map(([id, domain, at, written]) => [Number(id), String(domain), String(at), JSON.stringify(written)]),
+  ]);
+  (runtime.clock as ManualClock).advance(35 * DAY);
+  expect(runtime.run<RefreshPreview>('getRefreshPreview', [{ days: 30 }], { kind: 'sidebar' })).toMatchObject({
+    ok: true,
+    staleRows: 3,
+  });
+  // A hand edit is told apart by the earlier version's fingerprints.
+  sheet().typeInto('B2', 'Our own name');
+  for (const company of [typedOver, changed])
+    await control.changeCompany(company.domain, { name: `${company.name} Ltd` });
+  const result = runtime.run<RefreshChunkResult>('runRefreshChunk', [{ days: 30 }], { kind: 'sidebar' });
+  expect(result).toMatchObject({ ok: true, checked: 3, changedCells: 1, keptEdits: 1 });
+  expect(
+    sheet()
+      .getValues()
+      .map((row) => row[1]),
+  ).toEqual(['Company name', 'Our own name', `${changed.name} Ltd`, untouched.name]);
+  // Now sealed and packed, every domain kept, and fresh.
+  const after = hiddenRows(runtime.spreadsheet, 'Sheet Scout enrichment dates');
+  expect(after[0][0]).toMatch(/^Sheet Scout enrichment dates \(packed/);
+  const records = after.slice(1).flatMap(([block]) => (block ? (JSON.parse(String(block)) as unknown[][]) : []));
+  expect(records.map((record) => record[1]).sort()).toEqual(
+    [typedOver, changed, untouched].map((c) => c.domain).sort(),
+  );
+  expect(after.slice(1).every((row) => row.slice(1).every((cell) => cell === ''))).toBe(true);
+  expect(runtime.run<RefreshPreview>('getRefreshPreview', [{ days: 30 }], { kind: 'sidebar' })).toMatchObject({
+    staleRows: 0,
   });
 });

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createManualClock, type ManualClock } from '../../../dev/gas-runtime';
-import { CACHE, callCost, CPU, executionStartCost, SHEET } from '../../../dev/gas-runtime/costs';
+import { CACHE, callCost, commitCost, CPU, executionStartCost, SHEET } from '../../../dev/gas-runtime/costs';
 import { failureOf, fixtureRuntime } from './helpers';
 
 const SIX_MINUTES = 6 * 60 * 1000;
@@ -14,16 +14,32 @@ beforeEach(() => {
 });
 
 describe('the cost model', () => {
-  it('fails a chatty design the real platform could not finish, and passes the batched one in a second', () => {
+  it('fails a chatty design the real platform could not finish, and passes the batched one in two seconds', () => {
     const rt = fixtureRuntime('costs', { clock });
-    // 600 cells written one by one with a read after each: every read commits the write before it (~0.6 s each).
-    expect(failureOf(() => rt.run('interleavedCells', [600]))).toBe('Exceeded maximum execution time');
+    // 6,000 cells written one by one with a read after each: every read commits the write before it and reads again
+    // (about 70 ms a cell).
+    expect(failureOf(() => rt.run('interleavedCells', [6000]))).toBe('Exceeded maximum execution time');
     expect(rt.counters.modelled.lastExecutionMs).toBeGreaterThan(SIX_MINUTES);
-    expect(rt.counters.modelled.byLabel['sheet.commit'].count).toBeGreaterThan(500);
+    expect(rt.counters.modelled.byLabel['sheet.commit'].count).toBeGreaterThan(4000);
     rt.counters.reset();
-    expect(rt.run('batchedCells', [600])).toBe(600);
-    expect(rt.counters.modelled.lastExecutionMs).toBeLessThan(1000);
+    expect(rt.run('batchedCells', [6000])).toBe(6000);
+    expect(rt.counters.modelled.lastExecutionMs).toBeLessThan(2000);
     expect(rt.counters.modelled.byLabel['sheet.commit'].count).toBe(1);
+  });
+
+  it('charges a commit by what was written, as its source measured: one row ~30 ms, 4,000 cells ~610 ms', () => {
+    const rt = fixtureRuntime('costs', { clock });
+    const commitOf = (rows: number, columns: number) => {
+      rt.counters.reset();
+      rt.run('writeThenFlush', [rows, columns]);
+      return rt.counters.modelled.byLabel['sheet.commit'].ms;
+    };
+    // The source's rows held 10 cells each.
+    expect(commitOf(1, 10)).toBeCloseTo(31.45, 6);
+    expect(commitOf(400, 10)).toBeCloseTo(610, 6);
+    expect(commitOf(400, 10)).toBe(commitCost(4000));
+    // A buffered write of the 4,000 cells stays under the source's 50 ms.
+    expect(SHEET.write.ms + 4000 * SHEET.writePerCell.ms).toBeLessThan(50);
   });
 
   it('charges each property write: 6,000 one by one pass 6 minutes, one setProperties does not', () => {
@@ -51,7 +67,7 @@ describe('the cost model', () => {
       callCost('Range', 'getValues') +
       SHEET.write.ms +
       250 * SHEET.writePerCell.ms +
-      SHEET.commit.ms +
+      commitCost(250) +
       SHEET.read.ms +
       250 * SHEET.readPerCell.ms;
     expect(first.counters.modelled.lastExecutionMs).toBe(Math.floor(expected));

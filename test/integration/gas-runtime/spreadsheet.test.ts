@@ -378,10 +378,16 @@ test('an alert nobody answers ends its execution; a host answerer is asked what 
   ]);
 });
 
-test('sheet I/O is counted per call, and the cells the grid reads returned apart', () => {
+test('sheet I/O is counted per call, and the cells the grid reads returned and the writes set apart', () => {
   rt.counters.reset();
   expect(rt.run('bigRead')).toBe(10_000);
-  expect(rt.counters.sheet).toEqual({ reads: 1, writes: 1, cells: 10_000, cellsBySheet: { Sheet1: 10_000 } });
+  expect(rt.counters.sheet).toEqual({
+    reads: 1,
+    writes: 1,
+    cells: 10_000,
+    cellsBySheet: { Sheet1: 10_000 },
+    cellsWrittenBySheet: { Sheet1: 10_000 },
+  });
 });
 
 test('values handed to the bundle belong to its realm', () => {

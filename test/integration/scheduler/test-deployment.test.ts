@@ -35,7 +35,7 @@ describe.each(['refused', 'never-fire'] as const)('a test deployment whose trigg
     expect(poll(rt).timer?.problem).toMatch(
       installableTriggers === 'refused'
         ? /did not let Sheet Scout set up this spreadsheet's timer/
-        : /timer has not run for 3 h \(Google runs no timers for a test deployment/,
+        : /timer has not run for 3 h\. Google runs no timers for a test deployment/,
     );
     // Later its polls write every result, with nothing lost meanwhile.
     await advance(suite, rt, 3 * HOUR);
@@ -55,6 +55,36 @@ describe.each(['refused', 'never-fire'] as const)('a test deployment whose trigg
     expect(started.ok).toBe(true);
     if (started.ok && installableTriggers === 'refused')
       expect(started.progress.message).toMatch(/Until then the job runs only while this panel is open\./);
+  });
+});
+
+// Google stops running every trigger of an account whose daily trigger time (90 minutes on a consumer account) is
+// spent, and the account's other scripts and add-ons spend it too: the panel names that cause as well as a test
+// deployment, and collects the results meanwhile.
+describe("a timer that stops because the user's other scripts spent the day's trigger time", () => {
+  it('is explained by both causes, and the panel collects the results meanwhile', async () => {
+    const companies = await suite.control.companies(2);
+    const rows = [['Company', 'Domain'], ...companies.map((company) => [company.name, company.domain])];
+    const rt = await runtimeFor(suite, rows, 'sbx_pro_token', { addOn: true });
+    await suite.control.setResearchSpeed(0.001);
+    expect(launch(rt, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3])).toMatchObject(
+      { ok: true, created: 2 },
+    );
+    // Another add-on of the user's runs for the day's 90 minutes: Google runs no trigger of theirs until it frees up.
+    rt.project.spentElsewhere('triggerRuntimeMs', 90 * 60 * 1000);
+    await advance(suite, rt, 3 * HOUR);
+    const fired = rt.triggers.fireDue();
+    expect(fired).toEqual([
+      expect.objectContaining({ ok: false, error: expect.stringMatching(/too much computer time/) }),
+    ]);
+    const problem = poll(rt).timer?.problem ?? '';
+    expect(problem).toMatch(/timer has not run for 3 h/);
+    expect(problem).toMatch(/test deployment/);
+    expect(problem).toMatch(/daily time for timers is spent \(90 minutes/);
+    expect(problem).toMatch(/other scripts and add-ons/);
+    await advance(suite, rt, 3 * HOUR);
+    poll(rt);
+    expect(column(rt, 'Status').filter((value) => value.startsWith('Done'))).toHaveLength(2);
   });
 });
 

@@ -1,4 +1,5 @@
 // The adaptive throughput (src/api/throughput.ts) alone, and through the service client's executor.
+import fc from 'fast-check';
 import { createServiceClient } from '../../../src/api/client';
 import { AdaptiveThroughput, THROUGHPUT_LIMITS, type RoundReport } from '../../../src/api/throughput';
 import { ManualClock } from '../../fakes/ports';
@@ -13,6 +14,25 @@ const healthy = (size: number, startedMs = 0, durationMs = 200): RoundReport => 
 });
 
 describe('AdaptiveThroughput', () => {
+  it("with fetchAll's width settled, sends rounds the batch caps as whole waves, and a smaller rest as it is", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 4, max: 40 }), fc.integer({ min: 1, max: 400 }), (width, wanted) => {
+        const throughput = new AdaptiveThroughput(null, THROUGHPUT_LIMITS, () => undefined, width);
+        for (let round = 0; round < 3; round++) {
+          const size = throughput.batchSize(wanted);
+          expect(size).toBeGreaterThanOrEqual(1);
+          expect(size).toBeLessThanOrEqual(Math.min(wanted, 100));
+          // The rest of what is wanted goes as it is; a round the batch caps is whole waves (or one partial wave).
+          expect(size === wanted || size <= width || size % width === 0).toBe(true);
+          // Never more than a wave short of what the batch allows.
+          expect(Math.min(wanted, throughput.state().batch) - size).toBeLessThan(width);
+          throughput.record(healthy(size));
+        }
+      }),
+      { seed: 47 },
+    );
+  });
+
   it('starts at 25, then grows four times and twice after that while full rounds stay healthy, up to 100', () => {
     const throughput = new AdaptiveThroughput();
     const sizes: number[] = [];

@@ -40,10 +40,19 @@ describe('urlAllowlistFor (build)', () => {
 });
 
 describe('manifestAllowlistFor (build)', () => {
-  it("adds the digest's webhook hosts to the service's origin, the bundle's own list of them", () => {
-    const webhookHosts = ['https://hooks.slack.com/', 'https://chat.googleapis.com/'];
-    expect(manifestAllowlistFor('https://api.example.com/v2')).toEqual(['https://api.example.com/', ...webhookHosts]);
+  it("adds the digest's webhook paths (not the whole hosts) to the service's origin, the bundle's own list", () => {
+    const webhooks = ['https://hooks.slack.com/services/', 'https://chat.googleapis.com/v1/spaces/'];
+    expect(manifestAllowlistFor('https://api.example.com/v2')).toEqual(['https://api.example.com/', ...webhooks]);
     expect(WEBHOOK_URL_PREFIXES).toEqual([...BUNDLE_WEBHOOK_PREFIXES]);
+  });
+
+  it('admits every webhook the digest accepts, and none of the hosts other APIs', () => {
+    const allowed = (url: string) => WEBHOOK_URL_PREFIXES.some((prefix) => url.startsWith(prefix));
+    expect(allowed('https://hooks.slack.com/services/T0123/B0456/abcdefgh1234')).toBe(true);
+    expect(allowed('https://chat.googleapis.com/v1/spaces/AAAA/messages?key=k&token=t')).toBe(true);
+    expect(allowed('https://hooks.slack.com/workflows/T0/A0/1/x')).toBe(false);
+    expect(allowed('https://chat.googleapis.com/v1/spaces/AAAA/members')).toBe(true);
+    expect(allowed('https://chat.googleapis.com/v1/media/upload')).toBe(false);
   });
 
   it('has none without a base URL (a bound script reaches any HTTPS address)', () => {

@@ -54,14 +54,29 @@ const answer = (status: number, body: string, headers: Record<string, string> = 
 });
 
 describe('posting a digest', () => {
-  it('sends JSON text to the webhook alone, without link unfurls on Slack', () => {
-    expect(postRequest('slack', SLACK, 'Hi')).toEqual({
+  it('sends JSON text to the webhook alone in its markup, without link unfurls on Slack', () => {
+    expect(postRequest('slack', SLACK, 'Hi', 'd1-100')).toEqual({
       url: SLACK,
       method: 'post',
       headers: { 'Content-Type': 'application/json' },
-      payload: JSON.stringify({ text: 'Hi', unfurl_links: false, unfurl_media: false }),
+      payload: JSON.stringify({ text: 'Hi', mrkdwn: true, unfurl_links: false, unfurl_media: false }),
     });
-    expect(JSON.parse(postRequest('chat', CHAT, 'Hi').payload as string)).toEqual({ text: 'Hi' });
+    const chat = postRequest('chat', CHAT, 'Hi', 'd1-100');
+    expect(JSON.parse(chat.payload as string)).toEqual({ text: 'Hi', markupSyntax: 'MARKUP_SYNTAX_CHAT' });
+    expect(chat.url).toBe(`${CHAT}&requestId=sheetscout-d1-100`);
+  });
+
+  it("gives every try of one digest Google Chat's same request id, and another digest another", () => {
+    const idOf = (digestId: string) => new URL(postRequest('chat', CHAT, 'text of this try', digestId).url);
+    expect(idOf('cfg-7-1700000000000').searchParams.get('requestId')).toBe('sheetscout-cfg-7-1700000000000');
+    expect(idOf('cfg-7-1700000000000').searchParams.get('requestId')).toBe(
+      idOf('cfg-7-1700000000000').searchParams.get('requestId'),
+    );
+    expect(idOf('cfg-7-1700003600000').searchParams.get('requestId')).not.toBe(
+      idOf('cfg-7-1700000000000').searchParams.get('requestId'),
+    );
+    // The webhook's own key and token stay as they were.
+    expect(idOf('x').searchParams.get('key')).toBe(new URL(CHAT).searchParams.get('key'));
   });
 
   it('tries a busy or unreachable service again after 15 minutes, doubling to 6 hours', () => {

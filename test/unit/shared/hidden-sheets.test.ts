@@ -24,8 +24,8 @@ const using = (pattern: RegExp) =>
 
 describe("the add-in's hidden sheets", () => {
   it('are built as sealed tables in one place', () => {
-    expect(using(/new HiddenTable\(/)).toEqual(['platform/app-context.ts']);
-    expect(using(/new SealedTable\(/)).toEqual(['platform/app-context.ts']);
+    expect(using(/new HiddenTable\(/)).toEqual(['platform/sealing.ts']);
+    expect(using(/new SealedTable\(/)).toEqual(['platform/sealing.ts']);
     expect(using(/sealLegacyTable\(/)).toEqual(['platform/sealing.ts', 'platform/sheets/hidden-table.ts']);
   });
 

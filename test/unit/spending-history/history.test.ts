@@ -2,7 +2,7 @@
 // when opened, each record is settled once (done, failed, refused, sent again elsewhere), a run whose records are all
 // settled closes, runs older than 90 days go, the closed runs' document stays within its budget (the oldest dropped
 // and counted), and a full store never stops the research that writes it.
-import { MemoryStore } from '../../fakes/ports';
+import { MemoryStore, PROPERTY_VALUE_BYTES } from '../../fakes/ports';
 import { INCOMPLETE_KEY, recordingHistory } from '../../../src/spending-history/recording';
 import {
   HISTORY_DAYS,
@@ -14,7 +14,6 @@ import {
 import { fingerprint } from '../../../src/shared/fingerprint';
 
 const DAY = 86_400_000;
-const PROPERTY_VALUE_BYTES = 9 * 1024;
 const START = Date.UTC(2026, 2, 2, 9);
 
 function world() {
