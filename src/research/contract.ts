@@ -158,6 +158,11 @@ export interface ResearchStatusDto {
    * none could be set up (research then continues only while a panel is open); null when this poll did not tick.
    */
   timer: { problem: string | null } | null;
+  /**
+   * What stopped in the timer's runs of this spreadsheet and why (a part that failed, paid work not started because
+   * collecting failed first), one line each, until that part runs through again.
+   */
+  timerStopped: string[];
   /** Ledger rows that could not be read: kept in the hidden ledger sheet as they are, and shown to the user. */
   damaged: DamagedRecord[];
   /** When the document's watches were last saved, paused, resumed or stopped (from any panel or the menu), or null. */

@@ -13,7 +13,8 @@ import { storedCap } from '../spending/guard-service';
 import { capCalendar } from '../spending/calendar';
 import { isPending, statusText, type LedgerEntry } from '../records/ledger';
 import { reserveTimer } from '../../scheduler/timer';
-import { activeSheetId } from '../../platform/spreadsheet';
+import { readStops, stopLines } from '../../scheduler/timer-stops';
+import { activeSheetId, formatInSpreadsheetZone } from '../../platform/spreadsheet';
 import { BUSY_MESSAGE } from '../../shared/busy';
 import { userMessage } from '../../api/errors';
 import { LAUNCH_BUDGET_MS } from '../launch/launch-service';
@@ -76,6 +77,9 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: 
     // Read only by a poll that ticked (it read the user's settings anyway): the others cost no property read.
     requests: facts.tick ? r.context.requestBudget.status() : null,
     timer: facts.tick ? { problem: facts.tick.timerProblem } : null,
+    timerStopped: stopLines(readStops(r.document, r.context.cache), (ms) =>
+      formatInSpreadsheetZone(ms, 'EEE d MMM HH:mm'),
+    ),
     damaged: r.deps.ledger.damaged(),
     watchesChangedAt: watchesChangedAt(r.document),
     rows: shown.map((entry) => rowDto(entry, rows.get(entry.id))),

@@ -2,7 +2,8 @@
 // panels closed, from the timer of the editor who saved it: its rows found by their key values, the spending cap
 // checked for the whole run first, then the same launch as the panel's, its records marked with the run. A run that
 // cannot reach the service keeps its place (nothing was sent for it), says since when on the Signals header and in
-// the panel, and is tried again at every tick until the service answers.
+// the panel, and is tried again at every tick until the service answers. In a timer run whose collection of research
+// failed, no run starts: a due run keeps its place for the next run (src/scheduler/timer-run.ts says why).
 import { researchContext, withLock, type Research } from '../context';
 import { isUnreachable, userMessage } from '../../api/errors';
 import { counted, reservationFor } from '../spending/depth';
@@ -118,10 +119,21 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
  * service stays due (its number kept) and waits for the next tick. Pending while any watch is active (its next run
  * needs the timer), next due at the earliest active watch's time.
  */
-export function watchTimerSlice(budgetMs: number): { pending: boolean; wakeAt?: number } {
+export function watchTimerSlice(
+  budgetMs: number,
+  run: { paidWork: boolean } = { paidWork: true },
+): { pending: boolean; wakeAt?: number; heldBack?: boolean } {
   const r = researchContext(budgetMs);
   // No active watch (the feature is pending while there is one): no lock, records sheet or trigger list is read.
   if (!isPending(r.trigger, 'watch')) return { pending: false };
+  // The timer's collection failed: due runs wait, with their place, for a run that can collect them.
+  if (!run.paidWork) {
+    const now = r.context.clock.now();
+    const due = readWatches(stores(r)).some(
+      (watch) => watch.status === 'active' && (watch.run !== null || watch.nextRunAt <= now),
+    );
+    return { pending: true, heldBack: due };
+  }
   const mine = myTimers(r.trigger);
   // Another editor's watch runs from their timer (their token pays); one saved when no timer could be made, from any
   // (startRun still checks that the token's account is the saver's).
