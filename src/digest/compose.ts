@@ -20,7 +20,6 @@ import { clipEscaped, escapeFor } from './text';
 /** Service text made inert for the service's markup (text.ts; the scale benchmark compares the cells with it). */
 export { escapeFor };
 
-
 export const DIGEST_CHARS = 3_500;
 const NAME_UNITS = 100;
 const SHEET_UNITS = 60;
