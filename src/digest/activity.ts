@@ -38,7 +38,7 @@ const NOT_STARTED = /^(Not started|Service unavailable)/;
 
 /** Why a scheduled refresh that checked no row did nothing. */
 function refreshWhy(problem: string | null, days: number): string {
-  if (problem) return `no row checked: ${problem}`;
+  if (problem) return `no row checked: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`;
   return `no row checked: every row was refreshed less than ${days} day${days === 1 ? '' : 's'} ago`;
 }
 
