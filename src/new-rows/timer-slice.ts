@@ -3,9 +3,8 @@
 // research owes rows), with every panel closed: each sheet is checked and its new rows filled (fill.ts); the settings
 // of the sheets whose check changed something are saved under the document lock on what is stored then (a panel may
 // have turned a sheet off or changed its research meanwhile: only what the check owns is written, and only that
-// sheet's values); then research on
-// new rows is launched where this timer is its payer's (research-runs.ts), unless the timer's collection of research
-// failed in this run (then it stays owed). Pending while any sheet has it on.
+// sheet's values); then research on new rows is launched where this timer is its payer's (research-runs.ts), unless
+// the timer's collection of research failed in this run (then it stays owed). Pending while any sheet has it on.
 import { isPending } from '../scheduler/timer';
 import { newRowsContext, type NewRowsDeps } from './context';
 import { checkSheet } from './fill';

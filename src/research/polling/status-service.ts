@@ -77,6 +77,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: 
     // Read only by a poll that ticked (it read the user's settings anyway): the others cost no property read.
     requests: facts.tick ? r.context.requestBudget.status() : null,
     timer: facts.tick ? { problem: facts.tick.timerProblem } : null,
+    // What stopped in the timer's runs (from the cache where a full store left it: one cache read, no quota).
     timerStopped: stopLines(readStops(r.document, r.context.cache), (ms) =>
       formatInSpreadsheetZone(ms, 'EEE d MMM HH:mm'),
     ),
