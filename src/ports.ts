@@ -56,6 +56,8 @@ export interface KeyValueStore {
 /** A KeyValueStore with a size limit (DocumentProperties: 500 KB): what it still takes, as far as this execution knows. */
 export interface SizedStore extends KeyValueStore {
   bytesFree(): number;
+  /** Bytes the keys that start with `prefix` take with their values (UTF-8), as far as this execution knows. */
+  bytesUnder(prefix: string): number;
 }
 
 /** Expiring string cache (CacheService-like); entries may vanish early. */

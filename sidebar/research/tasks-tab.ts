@@ -1,6 +1,6 @@
 // The Tasks tab: this sheet's research records (polled every 15 s while the panel is open: progress, the daily request
-// budget, unreadable records, the two answers to a lost create, the credits badge read again when tasks finish, the
-// watch read again when it changed), and the history a page at a time ("View report", "Write to selected row").
+// budget, what stopped in the timer's runs, unreadable records, the two answers to a lost create, the credits badge
+// read again when tasks finish, the watch read again when it changed), and the history a page at a time.
 import { FINISHED_KEPT_DAYS, type ResearchStatusDto } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { followWatchChanges, loadWatch, watchState } from './watch-section';
@@ -12,8 +12,7 @@ import { damagedNotice, lostNotice } from './ledger-notices';
 
 const POLL_MS = 15000;
 
-// Takes a poll's answer: one that did not tick leaves out the request budget and the timer's state (the panel keeps
-// what the last one that did said).
+// Takes a poll's answer: one that did not tick leaves out the request budget and the timer's state (kept from the last).
 function takeStatus(next: ResearchStatusDto): void {
   const previous = state.status;
   state.status = {
@@ -324,6 +323,7 @@ export function tasksTab(): HTMLElement {
           `Research here continues only while this panel is open. ${status.timer.problem}`,
         )
       : null,
+    ...(status?.timerStopped ?? []).map((line) => h('div', { class: 'message warn', role: 'alert' }, line)),
     status && status.damaged.length > 0 ? damagedNotice(status.damaged) : null,
     status && status.lost > 0 ? lostNotice(status.lost) : null,
     ...(status?.rows ?? []).map(sheetTask),

@@ -14,6 +14,7 @@ import type { KeyValueStore } from '../ports';
 import { DigestOutbox, OUTBOX_HEADERS } from './outbox';
 import type { DigestPorts } from './ports';
 import { readConfig } from './settings';
+import { periodActivity } from './activity';
 
 /** The outbox of the watch's signals (it keeps nothing while the spreadsheet has no digest). */
 export function digestOutbox(document: KeyValueStore, now: () => number): DigestOutbox {
@@ -49,6 +50,8 @@ export function digestContext(): DigestPorts {
       new SpendingHistory(document, now)
         .list()
         .runs.filter((run) => (run.at > since && run.at <= now()) || ids.includes(run.id)),
+    activity: (since, counted) =>
+      periodActivity({ document, records: context.documentRecords().records }, since, now(), counted),
     whoAmI: () => {
       const user = context.userClient().getUser();
       return user.ok ? { email: user.value.email } : { problem: userMessage(user.error) };

@@ -117,7 +117,10 @@ function postDigest(
   const outbox = p.outbox.read();
   const changes = p.changes(state.since);
   const runsSince: Array<RunCost & { id: string }> = p.runs(state.since, state.carried ?? []);
-  if (onlyWithNews && outbox.items.length === 0 && changes.length === 0 && runsSince.length === 0) return 'nothing';
+  const activity = p.activity(state.since, state.filled);
+  const quiet = activity.filled.length === 0 && activity.idle.length === 0;
+  if (onlyWithNews && outbox.items.length === 0 && changes.length === 0 && runsSince.length === 0 && quiet)
+    return 'nothing';
   const time = (ms: number) => p.format(ms, 'EEE d MMM HH:mm');
   const digest = composeDigest({
     service: config.service,
@@ -129,6 +132,8 @@ function postDigest(
     signals: outbox.items,
     changes,
     runs: runsSince,
+    filled: activity.filled,
+    idle: activity.idle,
   });
   // One id for every try of this digest: it gathers from `state.since`, which only a post the service took moves.
   const [outcome] = p.http.fetchAll([postRequest(config.service, url, digest.text, `${config.id}-${state.since}`)]);
@@ -149,6 +154,7 @@ function postDigest(
     posts: state.posts + 1,
     // Runs still under way are reported again, with what they cost in the end.
     carried: runsSince.filter((run) => run.open > 0).map((run) => run.id),
+    filled: activity.filledTotals,
   });
   return 'posted';
 }

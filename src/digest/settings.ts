@@ -43,6 +43,11 @@ export interface DigestState {
   carried?: string[];
   /** Since when the due digest waits for runs under way (absent: it does not wait). */
   waitingSince?: number;
+  /**
+   * Each sheet's rows "Keep enriching new rows" had filled when the last digest was composed (by sheet id): the next
+   * one counts from there (absent before the first digest of this version).
+   */
+  filled?: Record<string, number>;
 }
 
 function parsed<T>(text: string | null): T | null {

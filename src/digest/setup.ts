@@ -8,7 +8,7 @@
 import type { DigestAnswer, DigestDto, DigestRequest } from './contract';
 import type { DigestPorts } from './ports';
 import { postRequest, postResult } from './post';
-import { escapeFor } from './compose';
+import { spreadsheetLink } from './compose';
 import { nextWeekly } from './service';
 import {
   readConfig,
@@ -90,8 +90,9 @@ export function saveDigest(p: DigestPorts, request: DigestRequest): DigestAnswer
   const name = SERVICE_NAMES[webhook.service];
   if (typed !== '') {
     const hello =
-      `Sheet Scout will post a digest of <${p.spreadsheet().url}|${escapeFor(webhook.service, p.spreadsheet().name).replace(/\|/g, '¦')}> ` +
-      `here ${cadenceWords(config)}: the account watch's signals, the refresh's changes and what the runs cost.`;
+      `Sheet Scout will post a digest of ${spreadsheetLink(webhook.service, p.spreadsheet())} here ` +
+      `${cadenceWords(config)}: the account watch's signals, the refresh's changes, the new rows filled, the runs ` +
+      'that did nothing and what the runs cost.';
     const [outcome] = p.http.fetchAll([postRequest(webhook.service, webhook.url, hello, `${config.id}-hello`)]);
     const result = postResult(webhook.service, outcome, 1, now);
     if (!result.ok) return answer(p, false, `Nothing was saved: ${result.message.replace(/: the webhook.*$/, '')}`);
@@ -106,6 +107,7 @@ export function saveDigest(p: DigestPorts, request: DigestRequest): DigestAnswer
     failure: null,
     posts: previous?.posts ?? 0,
     carried: previous?.carried ?? [],
+    filled: previous?.filled ?? p.activity(now, undefined).filledTotals,
   });
   wakeTimerAt(p.timer, 'digest', nextAt);
   const note = timer ? ` ${timer.message}` : '';

@@ -40,7 +40,7 @@ export function enrichmentContext(): EnrichDeps & { timer: TimerDeps } {
 }
 
 /** The refresh's ports, with the request budget and the timer (for scheduled refreshes). */
-export function refreshContext(): RefreshDeps & Pick<EnrichDeps, 'requests'> & { timer: TimerDeps } {
+export function refreshContext(): RefreshDeps & Pick<EnrichDeps, 'requests' | 'store'> & { timer: TimerDeps } {
   const deps = enrichmentContext();
   return {
     ...deps,

@@ -15,11 +15,11 @@ import { locateColumns } from './enrichment-port';
 import { domainText, type RowCounts } from './rows';
 import {
   readList,
+  readSetting,
   readSettings,
   readSpent,
-  withSetting,
   writeList,
-  writeSettings,
+  writeSetting,
   writeSpent,
   type NewRowsSetting,
 } from './state';
@@ -53,9 +53,8 @@ function owedRows(deps: NewRowsDeps, setting: NewRowsSetting, research: NewRowsR
 
 /** Saves the sheet's research figures (its last run, the month's reservations) in the settings as stored now. */
 function saveResearch(deps: NewRowsDeps, sheetId: number, change: (setting: NewRowsSetting) => NewRowsSetting): void {
-  const settings = readSettings(deps.store);
-  const current = settings.find((setting) => setting.sheetId === sheetId);
-  if (current) writeSettings(deps.store, withSetting(settings, sheetId, change(current)));
+  const current = readSetting(deps.store, sheetId);
+  if (current) writeSetting(deps.store, sheetId, change(current));
 }
 
 const noted = (text: string, at: number) => (setting: NewRowsSetting) =>
@@ -63,7 +62,7 @@ const noted = (text: string, at: number) => (setting: NewRowsSetting) =>
 
 /** Launches what research owes the sheet's new rows, when this timer is its payer's; the line its last run shows. */
 export function launchOwedResearch(deps: NewRowsDeps, sheetId: number, budgetMs: number): void {
-  const setting = readSettings(deps.store).find((entry) => entry.sheetId === sheetId);
+  const setting = readSetting(deps.store, sheetId);
   const research = setting?.research;
   if (!setting || !research || setting.owed === 0) return;
   // Paid from the account that confirmed it: only its own timer launches (another editor's fills and leaves it owed).
@@ -99,7 +98,7 @@ export function launchOwedResearch(deps: NewRowsDeps, sheetId: number, budgetMs:
 
 function launchUnderLock(deps: NewRowsDeps, r: Research, sheetId: number, credits: number, budgetMs: number): void {
   // Read again under the lock: another execution may have launched them or changed the opt-in.
-  const setting = readSettings(deps.store).find((entry) => entry.sheetId === sheetId);
+  const setting = readSetting(deps.store, sheetId);
   const research = setting?.research;
   const list = readList(deps.records, sheetId);
   if (!setting || !research) return;
@@ -168,15 +167,11 @@ export function restoreResearchTimer(deps: NewRowsDeps): string | null {
     orphaned,
     (setting) => setting.research?.savedBy,
     (own, timer) => {
-      const sheets = new Set(own.map((setting) => setting.sheetId));
-      writeSettings(
-        deps.store,
-        readSettings(deps.store).map((setting) =>
-          sheets.has(setting.sheetId) && setting.research
-            ? { ...setting, research: { ...setting.research, timer } }
-            : setting,
-        ),
-      );
+      for (const { sheetId } of own) {
+        const setting = readSetting(deps.store, sheetId);
+        if (setting?.research)
+          writeSetting(deps.store, sheetId, { ...setting, research: { ...setting.research, timer } });
+      }
     },
   );
   return problem?.message ?? null;

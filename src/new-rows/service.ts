@@ -3,7 +3,7 @@
 // filled; never the add-in's hidden sheets; the timer reserved first, so that nothing is saved that no timer could run
 // with the panels closed) with the list as it stands then (rows already there are Enrich's, rows added later are
 // filled), and turning it off (its research with it; the timer goes when nothing else needs it).
-import type { NewRowsAnswer, NewRowsDto, NewRowsRequest } from './contract';
+import type { NewRowsAnswer, NewRowsDto, NewRowsProblem, NewRowsRequest } from './contract';
 import type { NewRowsDeps } from './context';
 import {
   chosenFields,
@@ -25,13 +25,16 @@ import {
   readSpent,
   removeList,
   settingsWake,
-  withSetting,
   writeList,
-  writeSettings,
+  writeSetting,
+  type NewRowsSetting,
 } from './state';
+import { budgetProblem, VALUE_OVERHEAD_BYTES } from '../shared/property-budget';
+import { utf8Bytes } from '../shared/storage/chunked-store';
 import { researchDto, reservedIn } from './research';
 import { capCalendar } from '../research/spending/calendar';
 import { spreadsheetTimeZone } from '../platform/spreadsheet';
+import { readStops } from '../scheduler/timer-stops';
 import { removeTimerIfIdle, reserveTimer, servedByOtherEditor, wakeTimerAt, type TimerDeps } from '../scheduler/timer';
 
 const OTHER_EDITOR_TIMER =
@@ -97,6 +100,12 @@ export function checkTimer(timer: TimerDeps): { note: string | null; refuse: boo
   return { note: servedByOtherEditor(timer) ? OTHER_EDITOR_TIMER : null, refuse: false };
 }
 
+/** The checks' failure in the timer's last runs (a slice that stopped: timer-stops.ts), as the panel shows a problem. */
+function stoppedInTimer(deps: NewRowsDeps): NewRowsProblem | null {
+  const stop = readStops(deps.store, deps.cache).find((stopped) => stopped.part === 'newRows');
+  return stop ? { text: `The timer's checks stopped: ${stop.message}`, since: stop.since } : null;
+}
+
 /** The active sheet's state for the panel (`timerNote` given: the timer was just reserved). */
 export function newRowsState(deps: NewRowsDeps, timerNote?: string | null): NewRowsAnswer {
   const { sheet } = deps.sheets.active();
@@ -119,7 +128,7 @@ export function newRowsState(deps: NewRowsDeps, timerNote?: string | null): NewR
     lastCheckAt: checkedAt !== null && checkedAt >= setting.since ? checkedAt : null,
     nextCheckAt: checkedAt !== null && checkedAt >= setting.since ? checkedAt + CHECK_EVERY_MS : setting.since,
     lastFound: setting.lastFound,
-    problem: setting.problem,
+    problem: setting.problem ?? stoppedInTimer(deps),
     totals: setting.totals,
     research: setting.research
       ? researchDto(setting.research, reservedIn(readSpent(deps.store, setting.sheetId), month))
@@ -127,6 +136,20 @@ export function newRowsState(deps: NewRowsDeps, timerNote?: string | null): NewR
   };
   const note = timerNote === undefined ? checkTimer(deps.timer).note : timerNote;
   return { ...base, newRows: dto, timerNote: note, wouldFill: setting.headers };
+}
+
+/** What a check may add to a setting later (its last check's figures, a problem's text). */
+const SETTING_GROWTH_BYTES = 1024;
+
+/** Whether one more sheet's setting fits the feature's storage budget (src/shared/property-budget.ts), or why not. */
+function settingBudgetProblem(deps: NewRowsDeps, setting: NewRowsSetting): string | null {
+  const bytes = utf8Bytes(JSON.stringify(setting)) + VALUE_OVERHEAD_BYTES + SETTING_GROWTH_BYTES;
+  return budgetProblem(deps.store, {
+    feature: 'newRows',
+    growth: bytes,
+    written: bytes,
+    hint: 'Turn it off on a sheet that no longer needs it, or stop research saved on new rows there.',
+  });
 }
 
 /** Turns it on or off for the active sheet. */
@@ -138,8 +161,8 @@ export function changeNewRows(deps: NewRowsDeps, request: NewRowsRequest): NewRo
     const settings = readSettings(deps.store);
     const existing = settings.find((entry) => entry.sheetId === sheet.id);
     if (!request.on) {
-      const left = withSetting(settings, sheet.id, null);
-      writeSettings(deps.store, left);
+      writeSetting(deps.store, sheet.id, null);
+      const left = settings.filter((entry) => entry.sheetId !== sheet.id);
       removeList(deps.records, sheet.id);
       if (left.length === 0) removeTimerIfIdle(deps.timer, 'newRows');
       else wakeTimerAt(deps.timer, 'newRows', settingsWake(left, readCheckedAt(deps.store)) ?? null);
@@ -148,17 +171,13 @@ export function changeNewRows(deps: NewRowsDeps, request: NewRowsRequest): NewRo
     if (existing) return newRowsState(deps);
     const setup = enrichedSetup(deps, sheet, request.domainColumn);
     if ('message' in setup) return { ok: false, message: setup.message };
-    const timer = checkTimer(deps.timer);
-    if (timer.refuse) return { ok: false, message: `Nothing was saved. ${timer.note ?? ''}` };
     const known = countRows(setup.values, setup.domainColumn);
-    writeList(deps.records, sheet.id, { known, waiting: new Map(), owed: new Map() });
-    const now = deps.clock.now();
     const { values: _read, ...columns } = setup;
-    const next = withSetting(settings, sheet.id, {
+    const setting: NewRowsSetting = {
       sheetId: sheet.id,
       sheetName: sheet.name,
       ...columns,
-      since: now,
+      since: deps.clock.now(),
       digest: digestOf(known),
       waiting: 0,
       owed: 0,
@@ -166,8 +185,13 @@ export function changeNewRows(deps: NewRowsDeps, request: NewRowsRequest): NewRo
       problem: null,
       totals: { added: 0, filled: 0 },
       research: null,
-    });
-    writeSettings(deps.store, next);
+    };
+    const full = settingBudgetProblem(deps, setting);
+    if (full) return { ok: false, message: full };
+    const timer = checkTimer(deps.timer);
+    if (timer.refuse) return { ok: false, message: `Nothing was saved. ${timer.note ?? ''}` };
+    writeList(deps.records, sheet.id, { known, waiting: new Map(), owed: new Map() });
+    writeSetting(deps.store, sheet.id, setting);
     // Checked at the timer's next run, whenever the other sheets were last checked.
     wakeTimerAt(deps.timer, 'newRows', null);
     return newRowsState(deps, timer.note);

@@ -1,18 +1,35 @@
-// What "Keep enriching new rows" keeps. In the document's properties (where only the add-in writes): each sheet's
-// setting (its domain column and field columns as the sheet was enriched, when it was turned on, the digest of the
-// list as last counted, when it is next checked, what the last checks did) with, when research on new rows is on,
-// what its saver confirmed and what this month's research reserved; all sheets in one chunked value. In the records
-// sheet (src/shared/record-sheet.ts, one hidden sheet): each sheet's list as counted, the domain texts still waiting
-// for the service (since when) and the rows filled but not yet researched (about 20 characters a row: a 10,000-row
-// list does not belong in the 500 KB of properties every feature shares). Pure over the stores.
-import type { KeyValueStore } from '../ports';
-import { readChunkedList, writeChunkedList } from '../shared/storage/chunked-store';
+// What "Keep enriching new rows" keeps. In the document's properties (where only the add-in writes), each sheet's
+// own values, so that one sheet's change never rewrites another's: its setting (its domain column and field columns as
+// the sheet was enriched, when it was turned on, the digest of the list as last counted, what the last checks did,
+// and research's own state: its timer and last run), the terms of research on its new rows (the brief, depth and
+// output its saver confirmed: written only when saved or stopped, and bounded by the storage budget,
+// src/shared/property-budget.ts), and what this month's research reserved; an index of the sheets that have it on.
+// Earlier versions kept every sheet's setting in one list rewritten whole: it is read until the next write moves it.
+// In the records sheet (src/shared/record-sheet.ts, one hidden sheet): each sheet's list as counted, the domain texts
+// still waiting for the service (since when) and the rows filled but not yet researched (about 20 characters a row: a
+// 10,000-row list does not belong in the 500 KB of properties every feature shares). Pure over the stores.
+import type { KeyValueStore, SizedStore } from '../ports';
+import {
+  readChunked,
+  readChunkedJson,
+  readChunkedList,
+  removeChunked,
+  utf8Bytes,
+  writeChunked,
+} from '../shared/storage/chunked-store';
 import { countsFromRecord, countsToRecord, type RowCounts } from './rows';
 import type { NewRowsCheck, NewRowsProblem } from './contract';
 import type { MonthSpend, NewRowsResearch } from './research';
 import type { EnrichedList } from './enrichment-port';
 
-const SETTINGS_KEY = 'sheetscout.newRows.sheets';
+/** Earlier versions: every sheet's setting in one chunked list. */
+const LEGACY_SETTINGS_KEY = 'sheetscout.newRows.sheets';
+/** The ids of the sheets that have it on (JSON array). */
+const INDEX_KEY = 'sheetscout.newRows.index';
+/** Per sheet: its setting (chunked JSON, research's terms aside). */
+const SHEET_KEY_PREFIX = 'sheetscout.newRows.sheet.';
+/** Per sheet: the terms of research on its new rows, as its saver confirmed them (chunked JSON). */
+const RESEARCH_KEY_PREFIX = 'sheetscout.newRows.research.';
 /** When the timer last checked the sheets (all of a document's sheets are checked in one run). */
 const CHECKED_AT_KEY = 'sheetscout.newRows.checkedAt';
 /** The sheets are checked at every timer run at least this long after the last check (hourly runs: every run). */
@@ -47,18 +64,96 @@ export interface ListRecord {
   owed: RowCounts;
 }
 
+/** What research on a sheet's new rows keeps apart from its setting: what its saver confirmed. */
+export type ResearchTerms = Omit<NewRowsResearch, 'timer' | 'lastRun'>;
+
+/** A sheet's setting as stored: research's terms are kept under their own key. */
+type StoredSetting = Omit<NewRowsSetting, 'research'> & {
+  research: Pick<NewRowsResearch, 'timer' | 'lastRun'> | null;
+};
+
+const sheetKey = (sheetId: number) => SHEET_KEY_PREFIX + sheetId;
+const researchKey = (sheetId: number) => RESEARCH_KEY_PREFIX + sheetId;
+
+function readIndex(store: KeyValueStore): number[] | null {
+  const text = store.get(INDEX_KEY);
+  if (text === null) return null;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((id): id is number => Number.isInteger(id)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The research's terms as stored (the text compared before a write, so that an unchanged one is not rewritten). */
+export function termsText(research: NewRowsResearch): string {
+  const { timer: _timer, lastRun: _lastRun, ...terms } = research;
+  return JSON.stringify(terms);
+}
+
+/** The bytes research's terms take in the document's properties (what the storage budget counts for its saver). */
+export function termsBytes(research: NewRowsResearch): number {
+  return utf8Bytes(termsText(research));
+}
+
+/** One sheet's setting, or null when it has none. */
+export function readSetting(store: KeyValueStore, sheetId: number): NewRowsSetting | null {
+  if (readIndex(store) === null) return readSettings(store).find((setting) => setting.sheetId === sheetId) ?? null;
+  return storedSetting(store, sheetId);
+}
+
+function storedSetting(store: KeyValueStore, sheetId: number): NewRowsSetting | null {
+  const stored = readChunkedJson(store, sheetKey(sheetId)) as StoredSetting | null;
+  if (!stored || typeof stored !== 'object' || stored.sheetId !== sheetId) return null;
+  const terms = stored.research ? (readChunkedJson(store, researchKey(sheetId)) as ResearchTerms | null) : null;
+  const research = stored.research && terms && typeof terms === 'object' ? { ...terms, ...stored.research } : null;
+  return { ...stored, research };
+}
+
+/** Every sheet's setting. */
 export function readSettings(store: KeyValueStore): NewRowsSetting[] {
-  return readChunkedList<NewRowsSetting>(store, SETTINGS_KEY);
+  const index = readIndex(store);
+  if (index === null) return readChunkedList<NewRowsSetting>(store, LEGACY_SETTINGS_KEY);
+  return index.flatMap((sheetId) => storedSetting(store, sheetId) ?? []);
 }
 
-export function writeSettings(store: KeyValueStore, settings: NewRowsSetting[]): void {
-  writeChunkedList(store, SETTINGS_KEY, settings);
+/**
+ * Replaces one sheet's setting (null: removes it), its research's terms only when they changed. The setting goes
+ * first: a write cut short between the two leaves the setting with research's earlier terms, which its saver had
+ * confirmed (or none).
+ */
+export function writeSetting(store: SizedStore, sheetId: number, next: NewRowsSetting | null): void {
+  moveLegacyList(store);
+  const index = readIndex(store) ?? [];
+  if (next === null) {
+    if (index.includes(sheetId)) store.set(INDEX_KEY, JSON.stringify(index.filter((id) => id !== sheetId)));
+    removeChunked(store, sheetKey(sheetId));
+    removeChunked(store, researchKey(sheetId));
+    return;
+  }
+  const { research, ...rest } = next;
+  const stored: StoredSetting = { ...rest, research: research && { timer: research.timer, lastRun: research.lastRun } };
+  writeChunked(store, sheetKey(sheetId), JSON.stringify(stored));
+  const terms = research ? termsText(research) : null;
+  if (terms === null) removeChunked(store, researchKey(sheetId));
+  else if (readChunked(store, researchKey(sheetId)) !== terms) writeChunked(store, researchKey(sheetId), terms);
+  if (!index.includes(sheetId)) store.set(INDEX_KEY, JSON.stringify([...index, sheetId]));
 }
 
-/** The settings with one sheet's replaced (or added, or removed with null). */
-export function withSetting(settings: NewRowsSetting[], sheetId: number, next: NewRowsSetting | null) {
-  const others = settings.filter((setting) => setting.sheetId !== sheetId);
-  return next ? [...others, next] : others;
+/**
+ * Moves the list of earlier versions to one value per sheet: written first, the list removed after, when the
+ * document's properties hold both; else (a document nearly full) the list is removed first, so that the move fits.
+ */
+function moveLegacyList(store: SizedStore): void {
+  if (readIndex(store) !== null || store.get(LEGACY_SETTINGS_KEY) === null) return;
+  const settings = readChunkedList<NewRowsSetting>(store, LEGACY_SETTINGS_KEY);
+  const bytes = utf8Bytes(JSON.stringify(settings));
+  const removeFirst = store.bytesFree() < 2 * bytes + 16 * 1024;
+  if (removeFirst) removeChunked(store, LEGACY_SETTINGS_KEY);
+  store.set(INDEX_KEY, '[]');
+  for (const setting of settings) writeSetting(store, setting.sheetId, setting);
+  if (!removeFirst) removeChunked(store, LEGACY_SETTINGS_KEY);
 }
 
 /** A sheet's list record, or null when none is kept (never saved, or the records sheet lost it). */

@@ -2,12 +2,13 @@
 // published add-on, every 45 minutes with a bound script's minute timer, at once while rows wait for the service or
 // research owes rows), with every panel closed: each sheet is checked and its new rows filled (fill.ts); the settings
 // of the sheets whose check changed something are saved under the document lock on what is stored then (a panel may
-// have turned a sheet off or changed its research meanwhile: only what the check owns is written); then research on
-// new rows is launched where this timer is its payer's (research-runs.ts). Pending while any sheet has it on.
+// have turned a sheet off or changed its research meanwhile: only what the check owns is written, and only that
+// sheet's values); then research on new rows is launched where this timer is its payer's (research-runs.ts), unless
+// the timer's collection of research failed in this run (then it stays owed). Pending while any sheet has it on.
 import { isPending } from '../scheduler/timer';
 import { newRowsContext, type NewRowsDeps } from './context';
 import { checkSheet } from './fill';
-import { readSettings, settingsWake, withSetting, writeCheckedAt, writeSettings, type NewRowsSetting } from './state';
+import { readSetting, readSettings, settingsWake, writeCheckedAt, writeSetting, type NewRowsSetting } from './state';
 import { launchOwedResearch } from './research-runs';
 
 /** Kept of the slice for the last writes after the lookups (their deadline). */
@@ -18,20 +19,20 @@ const LOCK_WAIT_MS = 10_000;
 function saveChecks(deps: NewRowsDeps, checks: Array<{ before: NewRowsSetting; after: NewRowsSetting | null }>) {
   if (!deps.lock.tryLock(LOCK_WAIT_MS)) return;
   try {
-    let settings = readSettings(deps.store);
     for (const { before, after } of checks) {
-      const current = settings.find((setting) => setting.sheetId === before.sheetId);
+      const current = readSetting(deps.store, before.sheetId);
       if (!current || current.since !== before.since) continue;
-      const kept = after && { ...after, research: current.research };
-      settings = withSetting(settings, before.sheetId, kept);
+      writeSetting(deps.store, before.sheetId, after && { ...after, research: current.research });
     }
-    writeSettings(deps.store, settings);
   } finally {
     deps.lock.release();
   }
 }
 
-export function newRowsTimerSlice(budgetMs: number): { pending: boolean; wakeAt?: number } {
+export function newRowsTimerSlice(
+  budgetMs: number,
+  run: { paidWork: boolean } = { paidWork: true },
+): { pending: boolean; wakeAt?: number; heldBack?: boolean } {
   const deps = newRowsContext();
   if (!isPending(deps.timer, 'newRows')) return { pending: false };
   const started = deps.clock.now();
@@ -47,11 +48,14 @@ export function newRowsTimerSlice(budgetMs: number): { pending: boolean; wakeAt?
   const changed = checks.filter(({ before, after }) => after !== before);
   if (changed.length > 0) saveChecks(deps, changed);
   writeCheckedAt(deps.store, started);
-  for (const setting of readSettings(deps.store))
-    if (setting.research && setting.owed > 0)
+  const owed = readSettings(deps.store).filter((setting) => setting.research && setting.owed > 0);
+  // Research owed to new rows is launched only when the timer could collect what it pays for (else it stays owed).
+  if (run.paidWork)
+    for (const setting of owed)
       launchOwedResearch(deps, setting.sheetId, Math.max(0, started + budgetMs - deps.clock.now()));
   const after = readSettings(deps.store);
   // Sheets the time did not reach are checked at the next run.
   const wake = checks.length < settings.length ? null : settingsWake(after, started);
-  return wake === undefined ? { pending: false } : { pending: true, wakeAt: wake ?? undefined };
+  const heldBack = !run.paidWork && owed.length > 0;
+  return wake === undefined ? { pending: false } : { pending: true, wakeAt: wake ?? undefined, heldBack };
 }

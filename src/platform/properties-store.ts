@@ -34,6 +34,12 @@ export function createPropertiesStore(
     if (value === null) delete read[key];
     else read[key] = value;
   };
+  const bytesUnder = (prefix: string) => {
+    let used = 0;
+    for (const [key, value] of Object.entries(known()))
+      if (key.startsWith(prefix)) used += utf8Bytes(key) + utf8Bytes(value);
+    return used;
+  };
   const written = (write: () => void) => {
     try {
       write();
@@ -64,10 +70,7 @@ export function createPropertiesStore(
     forget: () => {
       read = null;
     },
-    bytesFree: () => {
-      let used = 0;
-      for (const [key, value] of Object.entries(known())) used += utf8Bytes(key) + utf8Bytes(value);
-      return PROPERTY_STORE_BYTES - used;
-    },
+    bytesFree: () => PROPERTY_STORE_BYTES - bytesUnder(''),
+    bytesUnder,
   };
 }

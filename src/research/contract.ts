@@ -159,6 +159,11 @@ export interface ResearchStatusDto {
    */
   timer: { problem: string | null } | null;
   /**
+   * What stopped in the timer's runs of this spreadsheet and why (a part that failed, paid work not started because
+   * collecting failed first), one line each, until that part runs through again.
+   */
+  timerStopped: string[];
+  /**
    * Ledger rows Sheet Scout does not act on (changed outside it, or unreadable): kept in the hidden ledger sheet as
    * they are, and shown to the user.
    */

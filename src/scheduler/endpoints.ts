@@ -1,6 +1,7 @@
 // The shared timer's handler: the document's one time-driven trigger runs the due scheduled refreshes and account
 // watch runs, the check for new rows to enrich, research polling, the enrichment continuation and the digest's post,
-// each a slice of one time budget (timer.ts), and removes itself when none has work left. A tick with nothing due (a schedule waiting for its day) reads the
+// each a slice of one time budget (timer-run.ts: research's collection first, each slice isolated from the others'
+// failures), and removes itself when none has work left. A tick with nothing due (a schedule waiting for its day) reads the
 // document's properties, notes that it ran and returns. A timer Google runs without its spreadsheet (it may, for an
 // add-on: not documented) can do nothing: it retires itself and notes why for the user's panels. Each run is
 // budgeted to what is left of Sheet Scout's share of the user's daily trigger runtime (runtime-budget.ts) and books
@@ -20,7 +21,8 @@ import { authorizationStatus } from '../platform/authorization';
 import { noteAuthorizationOnSignals } from '../research/watch/authorization-note';
 import { noteAuthorization } from './authorization';
 import { flushWrites, hasActiveSpreadsheet } from '../platform/spreadsheet';
-import { idleTick, runTimer } from './timer';
+import { idleTick } from './timer';
+import { runTimer } from './timer-run';
 import { readAccountKind } from '../platform/request-budget';
 import { recordTimerRuntime, timerRuntimeBudget, timerStartAllowanceMs } from './runtime-budget';
 import { noteTimerProbe } from '../shared/installation';
@@ -37,7 +39,8 @@ export function sheetScoutTimer(event?: { triggerUid?: string }): void {
     return;
   }
   const user = context.stores.user;
-  const timer = appsScriptTimer(document, user, context.clock);
+  // What stops in a run is noted in the document's cache when its properties take no write.
+  const timer = { ...appsScriptTimer(document, user, context.clock), notes: context.cache };
   try {
     if (idleTick(timer, event?.triggerUid)) return;
     // Too little left today: no feature gets a slice, each keeps its pending work and the timer (runTimer).
@@ -45,11 +48,11 @@ export function sheetScoutTimer(event?: { triggerUid?: string }): void {
     runTimer(
       timer,
       [
+        // First: paid work is collected before anything starts more (and when collecting fails, nothing does).
+        { feature: 'research', runSlice: researchTimerSlice, collects: true },
         { feature: 'refresh', runSlice: refreshTimerSlice },
-        { feature: 'watch', runSlice: watchTimerSlice },
-        // Before research polling: research it launches for new rows is created and collected in the same run.
-        { feature: 'newRows', runSlice: newRowsTimerSlice },
-        { feature: 'research', runSlice: researchTimerSlice },
+        { feature: 'watch', runSlice: watchTimerSlice, startsPaidWork: true },
+        { feature: 'newRows', runSlice: newRowsTimerSlice, startsPaidWork: true },
         { feature: 'enrichment', runSlice: enrichmentTimerSlice },
         // Last: a digest reports the runs the slices before it finished.
         { feature: 'digest', runSlice: digestTimerSlice },

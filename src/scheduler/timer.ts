@@ -1,12 +1,12 @@
 // The document's one shared time-driven trigger ("the timer"): a published editor add-on may have one time-driven
 // trigger per user per document, at most hourly (every minute for a bound script), so every feature's background work
 // shares it. A feature marks itself pending with when its work is next due (ensureTimer) or idle (removeTimerIfIdle);
-// the handler runs each due feature's slice under one time budget (runTimer), a tick with nothing due only notes that
-// it ran (idleTick), and the timer goes once nothing is pending. Triggers belong to the user who made them: the
+// the handler runs each due feature's slice under one time budget (timer-run.ts), a tick with nothing due only notes
+// that it ran (idleTick), and the timer goes once nothing is pending. Triggers belong to the user who made them: the
 // document records which timer serves it (its trigger id), and another user relies on it until its ticks go stale,
 // with no user identity needed. The user's timers are listed in the registry of the spreadsheets that hold them
 // (timer-registry.ts), which names them when Google allows no more. Pure over ports (src/platform/timer-triggers.ts).
-import type { ClockPort, KeyValueStore, LockPort } from '../ports';
+import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
 import { TIMER_FEATURES, type TimerFeature } from './features';
 import { changeHolders, readHolders, withHolder, withoutHolders, type SpreadsheetIdentity } from './timer-registry';
 import { DOCUMENTLESS_FOR_MS, DOCUMENTLESS_KEY, TimerUnavailable, type TimerProblem } from './timer-unavailable';
@@ -18,7 +18,7 @@ export const TIMER_HANDLER = 'sheetScoutTimer';
 export const TIMER_RECORD_KEY = 'sheetscout.timer';
 const PENDING_KEY_PREFIX = 'sheetscout.timer.pending.';
 /** A pending mark for work due now (otherwise the mark holds the time it is next due, in ms). */
-const DUE_NOW = '1';
+export const DUE_NOW = '1';
 /** A record whose owner has not ticked for this long is considered gone. */
 export const STALE_AFTER_MS = 3 * 60 * 60 * 1000;
 /** How often a tick renews the record of whose timer serves the document. */
@@ -55,6 +55,8 @@ export interface TimerDeps {
   spreadsheet: () => SpreadsheetIdentity;
   clock: ClockPort;
   cadence: TimerCadence;
+  /** The document's cache: what stopped in a run is noted there when the properties take no write (timer-run.ts). */
+  notes?: CachePort;
 }
 
 /** The timer that serves the document: its trigger id (owned by whoever made it) and its owner's last tick. */
@@ -117,7 +119,7 @@ export function wakeTimerAt(deps: TimerDeps, feature: TimerFeature, wakeAt: numb
 }
 
 /** Sets `feature`'s pending mark (null: none); whether it changed. */
-function setMark(deps: Pick<TimerDeps, 'document'>, feature: TimerFeature, value: string | null): boolean {
+export function setMark(deps: Pick<TimerDeps, 'document'>, feature: TimerFeature, value: string | null): boolean {
   const key = PENDING_KEY_PREFIX + feature;
   if (deps.document.get(key) === value) return false;
   if (value === null) deps.document.remove(key);
@@ -126,7 +128,7 @@ function setMark(deps: Pick<TimerDeps, 'document'>, feature: TimerFeature, value
 }
 
 /** Makes sure one timer serves this document; throws TimerUnavailable when Google refuses to create it. */
-function armTimer(deps: TimerDeps, options: EnsureOptions): 'exists' | 'created' | 'other_user' {
+export function armTimer(deps: TimerDeps, options: EnsureOptions): 'exists' | 'created' | 'other_user' {
   // Google ran this user's timer without its spreadsheet lately: no timer of theirs can work (nor can the recorded one).
   if (deps.clock.now() - Number(deps.user.get(DOCUMENTLESS_KEY) ?? -Infinity) < DOCUMENTLESS_FOR_MS)
     throw new TimerUnavailable('documentless');
@@ -171,7 +173,7 @@ function myRecordedTimer(deps: TimerDeps): string | null {
  * Sets this spreadsheet's entry in the user's registry of timers (when its timer is theirs): what keeps it (the
  * features with pending work) and when its next work is due (null: now).
  */
-function noteHolder(deps: TimerDeps): void {
+export function noteHolder(deps: TimerDeps): void {
   const trigger = myRecordedTimer(deps);
   if (!trigger) return;
   const keeps = TIMER_FEATURES.filter((feature) => featureWake(deps, feature) !== null);
@@ -270,7 +272,11 @@ export function idleTick(deps: Pick<TimerDeps, 'document' | 'clock'>, triggerUid
   const now = deps.clock.now();
   const wakes = TIMER_FEATURES.map((feature) => featureWake(deps, feature)).filter((wake) => wake !== null);
   if (wakes.length === 0 || wakes.some((wake) => wake <= now)) return false;
-  deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ ...record, ranAt: now, lastTick: now }));
+  try {
+    deps.document.set(TIMER_RECORD_KEY, JSON.stringify({ ...record, ranAt: now, lastTick: now }));
+  } catch {
+    // Nothing is due: a note the store refuses (full, or the day's quota spent) waits for the next tick.
+  }
   return true;
 }
 
@@ -292,58 +298,4 @@ export function removeTimerIfIdle(deps: TimerDeps, feature?: TimerFeature, optio
       withoutHolders(holders, (holder) => mine.includes(holder.trigger)),
     );
   return mine.length;
-}
-
-/**
- * One feature's work for the timer: a slice under `budgetMs`, saying whether the feature still has pending work and,
- * when that work waits for a time (a schedule's day), when it is next due.
- */
-export interface TimerTask {
-  feature: TimerFeature;
-  /** `leftToOthers`: work is left that only other users' timers can do (removeTimerIfIdle). */
-  runSlice(budgetMs: number): { pending: boolean; wakeAt?: number; leftToOthers?: boolean };
-}
-
-export interface TimerRun {
-  ran: Array<{ feature: TimerFeature; pending: boolean }>;
-  /** The timer was removed: no feature has pending work. */
-  removed: boolean;
-}
-
-/**
- * The timer's handler body: runs each task whose work is due (or unmarked: it returns at once when it has none), each
- * feature with due work getting an equal share of what is left of the budget (so a slow feature cannot starve the
- * next one; an unmarked one counts as one more while it runs), records each feature's pending state and when it is
- * next due, keeps the user's registry entry current, and removes the timer when idle.
- */
-export function runTimer(deps: TimerDeps, tasks: TimerTask[], budgetMs: number = TIMER_BUDGET_MS): TimerRun {
-  const deadline = deps.clock.now() + budgetMs;
-  markTimerRan(deps);
-  const ran: TimerRun['ran'] = [];
-  let leftToOthers: TimerFeature | undefined;
-  const startedAt = deps.clock.now();
-  const wakes = tasks.map((task) => featureWake(deps, task.feature));
-  const due = wakes.map((wake) => wake !== null && wake <= startedAt);
-  tasks.forEach((task, index) => {
-    const waiting = wakes[index] !== null && !due[index];
-    if (waiting) return;
-    const sharing = due.slice(index).filter(Boolean).length + (due[index] ? 0 : 1);
-    const share = Math.floor(Math.max(0, deadline - deps.clock.now()) / sharing);
-    if (share < MIN_SLICE_MS) {
-      ran.push({ feature: task.feature, pending: wakes[index] !== null });
-      return;
-    }
-    const result = task.runSlice(share);
-    ran.push({ feature: task.feature, pending: result.pending });
-    const wake = result.wakeAt !== undefined && result.wakeAt > deps.clock.now() ? String(result.wakeAt) : DUE_NOW;
-    if (result.leftToOthers && !result.pending) leftToOthers = task.feature;
-    else setMark(deps, task.feature, result.pending ? wake : null);
-  });
-  // Work only other users' timers can do keeps its mark for them, not this timer.
-  if (!TIMER_FEATURES.some((feature) => feature !== leftToOthers && isPending(deps, feature)))
-    return { ran, removed: removeTimerIfIdle(deps, leftToOthers, { leftToOthers: true }) > 0 };
-  armTimer(deps, {});
-  recordTick(deps);
-  noteHolder(deps);
-  return { ran, removed: false };
 }

@@ -74,6 +74,11 @@ export class MemoryStore implements SizedStore {
   bytesFree(): number {
     return PROPERTY_STORE_BYTES - this.totalBytes();
   }
+  bytesUnder(prefix: string): number {
+    let total = 0;
+    for (const [key, value] of this.data) if (key.startsWith(prefix)) total += utf8Bytes(key) + utf8Bytes(value);
+    return total;
+  }
   totalBytes(): number {
     let total = 0;
     for (const [key, value] of this.data) total += utf8Bytes(key) + utf8Bytes(value);

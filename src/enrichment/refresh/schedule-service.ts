@@ -20,7 +20,9 @@ import {
 import type { RefreshScheduleAnswer, RefreshScheduleRequest } from '../contract';
 import type { RefreshDeps } from './refresh';
 import type { EnrichDeps } from '../ports';
-import type { KeyValueStore } from '../../ports';
+import type { KeyValueStore, SizedStore } from '../../ports';
+import { budgetProblem, FEATURE_BUDGETS, VALUE_OVERHEAD_BYTES } from '../../shared/property-budget';
+import { utf8Bytes } from '../../shared/storage/chunked-store';
 import { formatInSpreadsheetZone, spreadsheetTimeZone } from '../../platform/spreadsheet';
 import {
   removeTimerIfIdle,
@@ -111,6 +113,21 @@ export function refreshSchedule(): RefreshScheduleAnswer {
   };
 }
 
+/** The skipped domains a run may add to a schedule (SKIP_MAX_CHARS, and the JSON around them). */
+const SCHEDULE_GROWTH_BYTES = 4200;
+
+/** Whether the schedules fit their storage budget (src/shared/property-budget.ts) once saved, or why not. */
+function schedulesBudgetProblem(store: SizedStore, schedules: RefreshSchedule[]): string | null {
+  const bytes = utf8Bytes(JSON.stringify(schedules)) + VALUE_OVERHEAD_BYTES;
+  const growth = bytes + SCHEDULE_GROWTH_BYTES - store.bytesUnder(FEATURE_BUDGETS.refresh.prefix);
+  return budgetProblem(store, {
+    feature: 'refresh',
+    growth,
+    written: bytes,
+    hint: 'Stop the schedule of a sheet that no longer needs it.',
+  });
+}
+
 /**
  * Sets the active sheet's schedule (or stops it). The document's timer is reserved first: a schedule no timer can
  * run with the panels closed is refused with the reason, before anything is saved (Google allows no more timers: the
@@ -127,8 +144,6 @@ export function changeRefreshSchedule(request: RefreshScheduleRequest): RefreshS
   }
   if ((chosenFields(deps.store, sheet.id) ?? []).length === 0)
     return { ok: false, message: `Nothing on "${sheet.name}" was enriched yet: enrich it first, then schedule it.` };
-  const timer = scheduleTimer(deps.timer);
-  if (timer.refuse) return { ok: false, message: `Nothing was saved. ${timer.note ?? ''}` };
   const cadence = request.cadence;
   const hour = request.hour ?? SCHEDULE_HOUR;
   const schedule: RefreshSchedule = {
@@ -142,6 +157,10 @@ export function changeRefreshSchedule(request: RefreshScheduleRequest): RefreshS
     run: null,
     lastRun: readSchedules(deps.store).find((entry) => entry.sheetId === sheet.id)?.lastRun ?? null,
   };
+  const full = schedulesBudgetProblem(deps.store, [...others, schedule]);
+  if (full) return { ok: false, message: full };
+  const timer = scheduleTimer(deps.timer);
+  if (timer.refuse) return { ok: false, message: `Nothing was saved. ${timer.note ?? ''}` };
   writeSchedules(deps.store, [...others, schedule]);
   wakeTimerAt(deps.timer, 'refresh', schedulesWake([...others, schedule]));
   return {

@@ -13,7 +13,8 @@ import { storedCap } from '../spending/guard-service';
 import { capCalendar } from '../spending/calendar';
 import { isPending, statusText, type LedgerEntry } from '../records/ledger';
 import { reserveTimer } from '../../scheduler/timer';
-import { activeSheetId } from '../../platform/spreadsheet';
+import { readStops, stopLines } from '../../scheduler/timer-stops';
+import { activeSheetId, formatInSpreadsheetZone } from '../../platform/spreadsheet';
 import { BUSY_MESSAGE } from '../../shared/busy';
 import { userMessage } from '../../api/errors';
 import { LAUNCH_BUDGET_MS } from '../launch/launch-service';
@@ -77,6 +78,10 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: 
     // Read only by a poll that ticked (it read the user's settings anyway): the others cost no property read.
     requests: facts.tick ? r.context.requestBudget.status() : null,
     timer: facts.tick ? { problem: facts.tick.timerProblem } : null,
+    // What stopped in the timer's runs (from the cache where a full store left it: one cache read, no quota).
+    timerStopped: stopLines(readStops(r.document, r.context.cache), (ms) =>
+      formatInSpreadsheetZone(ms, 'EEE d MMM HH:mm'),
+    ),
     damaged: r.deps.ledger.damaged(),
     lost: new SpendingHistory(r.document, () => r.context.clock.now())
       .list()

@@ -25,7 +25,7 @@ export interface WatchConfirmation {
   /** The fingerprint of what decides money in the record (watchTerms). */
   terms: string;
   paused: boolean;
-  /** When a run last started (its run time), or null before the first. */
+  /** When a run last started (when its launch went out, however late it came), or null before the first. */
   lastStartedAt: number | null;
 }
 

@@ -2,7 +2,10 @@
 // panels closed, from the timer of the editor who saved it: its rows found by their key values, the spending cap
 // checked for the whole run first, then the same launch as the panel's, its records marked with the run. A run that
 // cannot reach the service keeps its place (nothing was sent for it), says since when on the Signals header and in
-// the panel, and is tried again at every tick until the service answers.
+// the panel, and is tried again at every tick until the service answers. A run that started, however late, keeps the
+// watch's rhythm: the next starts at the first of its slots at least 80% of a period later (MIN_GAP_SHARE). In a
+// timer run whose collection of research failed, no run starts: a due run keeps its place for the next run
+// (src/scheduler/timer-run.ts says why).
 import { researchContext, withLock, type Research } from '../context';
 import { isUnreachable, userMessage } from '../../api/errors';
 import { counted, reservationFor } from '../spending/depth';
@@ -25,6 +28,21 @@ import { formatInSpreadsheetZone } from '../../platform/spreadsheet';
 
 /** A watch run's launch may take this long in the timer's slice (the rest stays queued for the ticks). */
 const RUN_LAUNCH_MS = 60_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A watch's period, nominal (a month's run may be 28 to 31 days from the last). */
+const PERIOD_MS: Record<Watch['cadence'], number> = { weekly: 7 * DAY_MS, monthly: 30 * DAY_MS };
+/**
+ * A run keeps the watch's rhythm: the next one starts at the first of the watch's slots (its weekday's hour, a month's
+ * first day) at least this share of a period after it. A run on time is followed by the next slot; a late one (a
+ * service outage, a timer that could not run) by the slot after next when it came more than a fifth of a period late,
+ * never by a run a few hours or days after it.
+ */
+export const MIN_GAP_SHARE = 0.8;
+
+/** When the run after one that started at `startedAt` may start, at the earliest. */
+export function nextRunAfter(watch: Watch, startedAt: number): number {
+  return nextRun(watch, startedAt + MIN_GAP_SHARE * PERIOD_MS[watch.cadence], localTime);
+}
 
 const stores = (r: Research) => r.records.records;
 
@@ -67,7 +85,7 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
   const run = watch.run as { n: number; at: number };
   // What decides money is checked against what the saver confirmed (the record is in a sheet any editor can change).
   const confirmation = readConfirmation(r.document, watch.id);
-  const earliest = confirmation?.lastStartedAt ? nextRun(watch, confirmation.lastStartedAt, localTime) : null;
+  const earliest = confirmation?.lastStartedAt ? nextRunAfter(watch, confirmation.lastStartedAt) : null;
   const unconfirmed = confirmationProblem(watch, confirmation, earliest, run.at);
   if (unconfirmed) return `Not started: ${unconfirmed}`;
   const user = r.deps.client.getUser();
@@ -102,7 +120,9 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
     },
   );
   if (outcome.refused) return `Not started: ${outcome.refused.split('\n')[0]}`;
-  writeConfirmation(r.document, { ...(confirmation as WatchConfirmation), lastStartedAt: run.at }, watch.id);
+  // When it started (not when it came due: a run that waited for the service started late), for the rhythm's check.
+  const startedAt = r.context.clock.now();
+  writeConfirmation(r.document, { ...(confirmation as WatchConfirmation), lastStartedAt: startedAt }, watch.id);
   const created = outcome.entries.length;
   const running = outcome.plan.skippedRunning.length;
   const still = running > 0 ? `, ${running} still researching from before` : '';
@@ -116,10 +136,21 @@ function startRun(r: Research, watch: Watch, deadline: number): string | Unreach
  * service stays due (its number kept) and waits for the next tick. Pending while any watch is active (its next run
  * needs the timer), next due at the earliest active watch's time.
  */
-export function watchTimerSlice(budgetMs: number): { pending: boolean; wakeAt?: number } {
+export function watchTimerSlice(
+  budgetMs: number,
+  run: { paidWork: boolean } = { paidWork: true },
+): { pending: boolean; wakeAt?: number; heldBack?: boolean } {
   const r = researchContext(budgetMs);
   // No active watch (the feature is pending while there is one): no lock, records sheet or trigger list is read.
   if (!isPending(r.trigger, 'watch')) return { pending: false };
+  // The timer's collection failed: due runs wait, with their place, for a run that can collect them.
+  if (!run.paidWork) {
+    const now = r.context.clock.now();
+    const due = readWatches(stores(r)).some(
+      (watch) => watch.status === 'active' && (watch.run !== null || watch.nextRunAt <= now),
+    );
+    return { pending: true, heldBack: due };
+  }
   const mine = myTimers(r.trigger);
   // Another editor's watch runs from their timer (their token pays); one saved when no timer could be made, from any
   // (startRun still checks that the token's account is the saver's).
@@ -170,21 +201,31 @@ export function watchTimerSlice(budgetMs: number): { pending: boolean; wakeAt?: 
           continue;
         }
         noteRun(r, due, run.at, started);
-        const after = readWatches(stores(r)).map((watch) => {
-          if (watch.id !== due.id) return watch;
-          const { unreachableSince: _, ...rest } = watch;
-          return {
-            ...rest,
-            run: null,
-            runs: run.n,
-            lastRun: { at: run.at, text: started },
-            nextRunAt: nextRun(watch, Math.max(now, watch.nextRunAt), localTime),
-          };
-        });
-        writeWatches(stores(r), after);
+        const after = readWatches(stores(r));
+        writeWatches(
+          stores(r),
+          after.map((watch) => (watch.id === due.id ? ranOnce(watch, run, started, now) : watch)),
+        );
       }
     },
   );
+}
+
+/**
+ * The watch once its run, started at `now` (`started`: what it did), is under way. A run that started keeps the
+ * rhythm from when it started, however late that was (nextRunAfter: a run that waited days for the service is not
+ * followed by the next slot hours later); one that did not waits for the next slot.
+ */
+function ranOnce(watch: Watch, run: { n: number; at: number }, started: string, now: number): Watch {
+  const { unreachableSince: _, ...rest } = watch;
+  const nextSlot = nextRun(watch, Math.max(now, watch.nextRunAt), localTime);
+  return {
+    ...rest,
+    run: null,
+    runs: run.n,
+    lastRun: { at: run.at, text: started },
+    nextRunAt: started.startsWith('Researching') ? Math.max(nextRunAfter(watch, now), nextSlot) : nextSlot,
+  };
 }
 
 /** What a run waiting for the service says (in the spreadsheet's time zone). */

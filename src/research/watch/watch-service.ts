@@ -40,6 +40,7 @@ import { nextRun } from '../../enrichment/refresh/schedule';
 import { localTime } from '../../enrichment/refresh/schedule-service';
 import { myTimers, removeTimerIfIdle, reserveTimer, wakeTimerAt, type TimerProblem } from '../../scheduler/timer';
 import { activeSheetId, sheetNameOf, spreadsheetTimeZone } from '../../platform/spreadsheet';
+import { budgetProblem } from '../../shared/property-budget';
 import { BUSY_MESSAGE } from '../../shared/busy';
 
 const refused = (message: string): WatchAnswer => ({
@@ -176,6 +177,15 @@ function tagProblem(r: Research, sheetId: number, rows: number[], columns: numbe
   return tagBudgetProblem(shared.length, r.deps.grid.metadataUse(sheetId), keyHeaders);
 }
 
+/** The answer that asks for the cost to be confirmed before the watch is saved. */
+const toConfirm = (confirm: NonNullable<WatchAnswer['confirm']>): WatchAnswer => ({
+  ok: true,
+  message: 'Confirm the cost to save the watch.',
+  confirm,
+  watch: null,
+  timeZone: spreadsheetTimeZone(),
+});
+
 /**
  * Watches the selected rows: without `confirmedCreditsPerRun` (or with a figure that is no longer right) it answers
  * with the cost to confirm; with it, the watch is saved, replacing the sheet's earlier one.
@@ -205,14 +215,7 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
   if (neverFits) return refused(neverFits);
   const perMonth = creditsPerMonth(creditsPerRun, request.cadence);
   const confirm = { rows: rowKeys.length, creditsPerRun, creditsPerMonth: perMonth };
-  if (request.confirmedCreditsPerRun !== creditsPerRun)
-    return {
-      ok: true,
-      message: 'Confirm the cost to save the watch.',
-      confirm,
-      watch: null,
-      timeZone: spreadsheetTimeZone(),
-    };
+  if (request.confirmedCreditsPerRun !== creditsPerRun) return toConfirm(confirm);
   const user = r.deps.client.getUser();
   if (!user.ok) return refused(userMessage(user.error));
   return withLock(
@@ -220,12 +223,14 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
     30000,
     () => refused(BUSY_MESSAGE),
     () => {
+      const watches = readWatches(stores(r));
+      const previous = watches.find((entry) => entry.sheetId === request.sheetId);
+      const full = confirmationBudgetProblem(r, watches, previous, user.value.email);
+      if (full) return refused(full);
       const timer = reserveTimer(r.trigger, 'watch', { ownTimer: true });
       if (timer?.blocksSpending || timer?.closedPanelsOnly) return refused(`Nothing was saved. ${timer.message}`);
       r.deps.grid.ensureHeaders(request.sheetId, [...output.headers, SIGNALS_HEADER]);
       const now = r.context.clock.now();
-      const watches = readWatches(stores(r));
-      const previous = watches.find((entry) => entry.sheetId === request.sheetId);
       const watch: Watch = {
         id: previous?.id ?? r.deps.newId(),
         sheetId: request.sheetId,
@@ -259,6 +264,27 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
       };
     },
   );
+}
+
+/** What one watch's confirmation takes in the document's properties (its key and value; ids are 36 characters). */
+const CONFIRMATION_BYTES = 400;
+
+/**
+ * Whether one more confirmation by `saver` fits the watches' storage budgets (src/shared/property-budget.ts): what the
+ * saver's watches keep, and all of them. A watch saved again replaces its confirmation. The refusal, or null.
+ */
+function confirmationBudgetProblem(r: Research, watches: Watch[], previous: Watch | undefined, saver: string) {
+  const mine = watches.filter(
+    (watch) => watch !== previous && readConfirmation(r.document, watch.id)?.savedBy === saver,
+  ).length;
+  const replaced = previous && readConfirmation(r.document, previous.id) ? CONFIRMATION_BYTES : 0;
+  return budgetProblem(r.document, {
+    feature: 'watch',
+    growth: CONFIRMATION_BYTES - replaced,
+    written: CONFIRMATION_BYTES,
+    editor: { name: saver, before: mine * CONFIRMATION_BYTES, after: (mine + 1) * CONFIRMATION_BYTES },
+    hint: 'Stop a watch this spreadsheet no longer needs (Research > Account watch).',
+  });
 }
 
 /** Saves a confirmed watch: its record (replacing the sheet's earlier one), what its saver confirmed, its next wake. */

@@ -1,7 +1,8 @@
 // The digest's text: the spreadsheet linked, each sheet's changed rows and how (watch signals, refresh changes), what
 // the period's runs cost; within DIGEST_CHARS whatever comes in, every sheet shown, the rows that do not fit counted
 // (named + counted = every changed row); service text inert in Slack's and Google Chat's markup.
-import { composeDigest, DIGEST_CHARS, escapeFor, type DigestInput } from '../../../src/digest/compose';
+import { composeDigest, DIGEST_CHARS, type DigestInput } from '../../../src/digest/compose';
+import { escapeFor } from '../../../src/digest/text';
 
 const base = (overrides: Partial<DigestInput> = {}): DigestInput => ({
   service: 'slack',
@@ -13,6 +14,8 @@ const base = (overrides: Partial<DigestInput> = {}): DigestInput => ({
   signals: [],
   changes: [],
   runs: [],
+  filled: [],
+  idle: [],
   ...overrides,
 });
 

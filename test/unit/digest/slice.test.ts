@@ -72,6 +72,7 @@ function world(options: { poster?: boolean; answers?: HttpOutcome[] } = {}) {
     outbox: { read: () => ({ items: outbox, rows: outbox.length }), drop: (rows) => (outbox = outbox.slice(rows)) },
     changes: () => [],
     runs: (since) => runs.filter((run) => run.at > since),
+    activity: () => ({ filled: [], idle: [], filledTotals: {} }),
     whoAmI: () => ({ email: 'ana@x.com' }),
     newId: () => 'id',
     timeZone: () => 'Etc/UTC',

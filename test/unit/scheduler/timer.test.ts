@@ -8,13 +8,13 @@ import {
   recordTick,
   removeTimerIfIdle,
   reserveTimer,
-  runTimer,
   STALE_AFTER_MS,
   TIMER_HANDLER,
   TIMER_RECORD_KEY,
   type TimerDeps,
   type TimerTriggerPort,
 } from '../../../src/scheduler/timer';
+import { runTimer } from '../../../src/scheduler/timer-run';
 import { TimerUnavailable } from '../../../src/scheduler/timer-unavailable';
 import { ManualClock, MemoryLock, MemoryStore } from '../../fakes/ports';
 import { readHolders } from '../../../src/scheduler/timer-registry';
@@ -150,6 +150,7 @@ describe('shared timer (two features)', () => {
         { feature: 'research', pending: true },
         { feature: 'enrichment', pending: false },
       ],
+      stopped: [],
       removed: false,
     });
     expect(budgets).toEqual([
@@ -194,6 +195,7 @@ describe('shared timer (two features)', () => {
         { feature: 'research', pending: false },
         { feature: 'enrichment', pending: true },
       ],
+      stopped: [],
       removed: false,
     });
     expect(triggers.all).toHaveLength(1);
