@@ -11,6 +11,7 @@ import * as research from './research/endpoints';
 import * as scheduler from './scheduler/endpoints';
 import * as spending from './spending-history/endpoints';
 import * as digest from './digest/endpoints';
+import * as background from './background/endpoints';
 
 declare const global: Record<string, unknown>;
 
@@ -42,6 +43,10 @@ global.getCredits = account.getCredits;
 global.getRequestBudget = account.getRequestBudget;
 global.setRequestBudgetAccount = account.setRequestBudgetAccount;
 global.getKeptSpreadsheets = account.getKeptSpreadsheets;
+
+// --- Background work: saved runs that cannot start, the change stamp open panels poll ---
+global.getSavedRunProblems = background.getSavedRunProblems;
+global.getChangeStamp = background.getChangeStamp;
 
 // --- Custom functions ---
 

@@ -8,6 +8,7 @@ import type * as tablesEndpoints from './tables/endpoints';
 import type * as researchEndpoints from './research/endpoints';
 import type * as spendingEndpoints from './spending-history/endpoints';
 import type * as digestEndpoints from './digest/endpoints';
+import type * as backgroundEndpoints from './background/endpoints';
 
 export type ServerFunctions = typeof accountEndpoints &
   typeof enrichmentEndpoints &
@@ -16,4 +17,5 @@ export type ServerFunctions = typeof accountEndpoints &
   typeof tablesEndpoints &
   typeof researchEndpoints &
   typeof spendingEndpoints &
-  typeof digestEndpoints;
+  typeof digestEndpoints &
+  typeof backgroundEndpoints;

@@ -86,8 +86,8 @@ async function launch(fitToCap = false, answer?: QuestionAnswer): Promise<void> 
   }
 }
 
-/** After a launch: the cap's room as the ledger now says. */
-async function refreshGuard(): Promise<void> {
+/** After a launch, or a change elsewhere (the cap saved in Settings, the timer's runs): the cap's room as it now is. */
+export async function refreshGuard(): Promise<void> {
   try {
     const guard = await server.getSpendingGuard();
     if (state.context) state.context = { ...state.context, guard };

@@ -3,6 +3,7 @@
 // for the local playground, which tokens its sandbox accepts.
 export type { AccountState } from './service';
 export type { AccountKind, BudgetStatus } from '../platform/request-budget';
+import type { TimerFeature } from '../scheduler/features';
 
 /** What the credits badge shows: the account's available credits and its e-mail; null when not connected. */
 export interface Credits {
@@ -21,6 +22,15 @@ export interface KeptSpreadsheets {
     nextRunAt: number | null;
     /** It is the spreadsheet the panel is open in. */
     here: boolean;
+    /**
+     * Each work its timer keeps ("scheduled refresh"), with its own next time (a schedule's or a watch's next run), or
+     * null: it is done at the timer's next run (work under way, or checked at every run).
+     */
+    work: Array<{ feature: TimerFeature; what: string; at: number | null }>;
+    /** When its timer next runs, as far as can be told (a period after its last run), or null: not known. */
+    timerNextAt: number | null;
+    /** How often its timer runs: every minute (a script bound to the spreadsheet) or hourly (an add-on). */
+    cadence: 'minute' | 'hourly' | null;
   }>;
   /** Google's limit of timers per account (20). */
   limit: number;

@@ -3,6 +3,7 @@
 // the user confirms what a row and a month may cost; a changed depth or limit asks again), the confirmer's own timer
 // made (their account pays, so their timer launches) before anything is saved; and stopping it. Rows already on the
 // sheet, or filled before it was saved, are never owed to it.
+import { noteDocumentChanged } from '../scheduler/changes';
 import { researchContext, withLock, type Research } from '../research/context';
 import { jsonSchemaProblems } from '../research/brief/json-schema-check';
 import { resolveOutput } from '../research/launch/launch-request';
@@ -89,7 +90,7 @@ export function saveNewRowsResearch(deps: NewRowsDeps, request: NewRowsResearchR
         `Researching the new rows of "${sheet.name}": up to ${figures.creditsPerRow} credits a row, at most ` +
         `${figures.monthlyLimit} a month, paid by ${user.value.email}.${note}`,
       confirm: null,
-      state: newRowsState(deps),
+      state: newRowsState(deps, undefined, user),
     };
   });
 }
@@ -117,6 +118,7 @@ function withStoredSetting(
       const current = settings.find((entry) => entry.sheetId === sheetId);
       return act(current, (research) => {
         if (current) writeSettings(deps.store, withSetting(settings, sheetId, { ...current, research, owed: 0 }));
+        noteDocumentChanged(deps.store, r.context.clock.now());
         const list = readList(deps.records, sheetId);
         if (list && list.owed.size > 0) writeList(deps.records, sheetId, { ...list, owed: new Map() });
       });

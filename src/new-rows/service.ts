@@ -3,6 +3,7 @@
 // filled; never the add-in's hidden sheets; the timer reserved first, so that nothing is saved that no timer could run
 // with the panels closed) with the list as it stands then (rows already there are Enrich's, rows added later are
 // filled), and turning it off (its research with it; the timer goes when nothing else needs it).
+import { noteDocumentChanged } from '../scheduler/changes';
 import type { NewRowsAnswer, NewRowsDto, NewRowsRequest } from './contract';
 import type { NewRowsDeps } from './context';
 import {
@@ -29,7 +30,11 @@ import {
   writeList,
   writeSettings,
 } from './state';
-import { researchDto, reservedIn } from './research';
+import { newRowsRun, researchDto, reservedIn } from './research';
+import { savedRunProblem } from '../research/spending/saved-runs';
+import { runFacts } from '../research/spending/run-facts';
+import type { Result } from '../api/errors';
+import type { User } from '../api/types';
 import { capCalendar } from '../research/spending/calendar';
 import { spreadsheetTimeZone } from '../platform/spreadsheet';
 import { removeTimerIfIdle, reserveTimer, servedByOtherEditor, wakeTimerAt, type TimerDeps } from '../scheduler/timer';
@@ -97,8 +102,15 @@ export function checkTimer(timer: TimerDeps): { note: string | null; refuse: boo
   return { note: servedByOtherEditor(timer) ? OTHER_EDITOR_TIMER : null, refuse: false };
 }
 
-/** The active sheet's state for the panel (`timerNote` given: the timer was just reserved). */
-export function newRowsState(deps: NewRowsDeps, timerNote?: string | null): NewRowsAnswer {
+/**
+ * The active sheet's state for the panel (`timerNote` given: the timer was just reserved; `user`: the acting user's
+ * account, when read, whose credits a row of research on new rows they pay must fit).
+ */
+export function newRowsState(
+  deps: NewRowsDeps,
+  timerNote?: string | null,
+  user: Result<User> | null = null,
+): NewRowsAnswer {
   const { sheet } = deps.sheets.active();
   if (sheet.targetProblem) return { ok: false, message: sheet.targetProblem };
   const setting = readSettings(deps.store).find((entry) => entry.sheetId === sheet.id);
@@ -122,7 +134,11 @@ export function newRowsState(deps: NewRowsDeps, timerNote?: string | null): NewR
     problem: setting.problem,
     totals: setting.totals,
     research: setting.research
-      ? researchDto(setting.research, reservedIn(readSpent(deps.store, setting.sheetId), month))
+      ? researchDto(
+          setting.research,
+          reservedIn(readSpent(deps.store, setting.sheetId), month),
+          savedRunProblem(newRowsRun(setting.research, setting.sheetName), runFacts(deps.store, user)),
+        )
       : null,
   };
   const note = timerNote === undefined ? checkTimer(deps.timer).note : timerNote;
@@ -140,6 +156,7 @@ export function changeNewRows(deps: NewRowsDeps, request: NewRowsRequest): NewRo
     if (!request.on) {
       const left = withSetting(settings, sheet.id, null);
       writeSettings(deps.store, left);
+      noteDocumentChanged(deps.store, deps.clock.now());
       removeList(deps.records, sheet.id);
       if (left.length === 0) removeTimerIfIdle(deps.timer, 'newRows');
       else wakeTimerAt(deps.timer, 'newRows', settingsWake(left, readCheckedAt(deps.store)) ?? null);
@@ -168,6 +185,7 @@ export function changeNewRows(deps: NewRowsDeps, request: NewRowsRequest): NewRo
       research: null,
     });
     writeSettings(deps.store, next);
+    noteDocumentChanged(deps.store, now);
     // Checked at the timer's next run, whenever the other sheets were last checked.
     wakeTimerAt(deps.timer, 'newRows', null);
     return newRowsState(deps, timer.note);

@@ -2,6 +2,7 @@
 // sheet (read, set, stopped) with what runs it (this user's timer, another editor's, or why none can: a schedule no
 // timer can run with the panels closed is not saved), and the shared timer's slice that runs the due ones with the
 // document's refresh, the spreadsheet's calendar and a quarter of the day's request budget.
+import { noteDocumentChanged } from '../../scheduler/changes';
 import { refreshContext } from '../context';
 import { runRefreshChunk } from './refresh';
 import { chosenFields } from '../job/sheet-choices';
@@ -122,6 +123,7 @@ export function changeRefreshSchedule(request: RefreshScheduleRequest): RefreshS
   const others = readSchedules(deps.store).filter((entry) => entry.sheetId !== sheet.id);
   if (request.cadence === 'off') {
     writeSchedules(deps.store, others);
+    noteDocumentChanged(deps.store, deps.clock.now());
     if (others.length === 0) removeTimerIfIdle(deps.timer, 'refresh');
     return { ok: true, sheetName: sheet.name, schedule: null, timerProblem: null, timeZone: spreadsheetTimeZone() };
   }
@@ -143,6 +145,7 @@ export function changeRefreshSchedule(request: RefreshScheduleRequest): RefreshS
     lastRun: readSchedules(deps.store).find((entry) => entry.sheetId === sheet.id)?.lastRun ?? null,
   };
   writeSchedules(deps.store, [...others, schedule]);
+  noteDocumentChanged(deps.store, deps.clock.now());
   wakeTimerAt(deps.timer, 'refresh', schedulesWake([...others, schedule]));
   return {
     ok: true,

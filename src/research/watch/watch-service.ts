@@ -4,8 +4,11 @@
 import { targetHeaders } from '../launch/launch-sheet';
 import { capProblem, chargedCredits } from '../spending/spending-guard';
 import { researchContext, restoreSaversTimer, withLock, type Research } from '../context';
-import type { WatchAction, WatchAnswer, WatchRequest } from '../contract';
-import { userMessage } from '../../api/errors';
+import type { WatchAction, WatchAnswer, WatchDto, WatchRequest } from '../contract';
+import { userMessage, type Result } from '../../api/errors';
+import type { User } from '../../api/types';
+import { savedRunProblem } from '../spending/saved-runs';
+import { runFacts } from '../spending/run-facts';
 import { parseTemplate } from '../brief/brief-template';
 import { counted, reservationFor } from '../spending/depth';
 import { jsonSchemaProblems } from '../brief/json-schema-check';
@@ -26,6 +29,7 @@ import {
   SIGNALS_HEADER,
   watchDto,
   watchesWake,
+  watchRun,
   writeConfirmation,
   writeWatches,
   type Watch,
@@ -49,8 +53,16 @@ function stores(r: Research) {
   return r.records.records;
 }
 
-/** The watch as the panel shows it, from what its saver confirmed (kept in the document's properties). */
-const shown = (r: Research, watch: Watch) => watchDto(watch, readConfirmation(r.document, watch.id));
+/**
+ * The watch as the panel shows it, from what its saver confirmed (kept in the document's properties), with why its
+ * runs cannot start when something stands in their way (`user`: the acting user's account, for their credits).
+ */
+function shown(r: Research, watch: Watch, user: Result<User> | null): WatchDto {
+  const confirmation = readConfirmation(r.document, watch.id);
+  const dto = watchDto(watch, confirmation);
+  if (dto.status !== 'active') return dto;
+  return { ...dto, blocked: savedRunProblem(watchRun(watch, confirmation), runFacts(r.document, user)) };
+}
 
 /**
  * The active sheet's watch. Active watches need their saver's timer: one deleted meanwhile (by the user, or with every
@@ -66,6 +78,8 @@ export function getWatch(): WatchAnswer {
   const due = watch ? spreadsheetCalendar().day(watch.nextRunAt) : '';
   const confirmation = watch ? readConfirmation(r.document, watch.id) : null;
   const summary = watch ? lastRunSummary(r, watch) : null;
+  // Its payer's credits are read only for an active watch (one request): a run larger than them cannot start.
+  const user = watch?.status === 'active' ? r.deps.client.getUser() : null;
   const unconfirmed =
     watch && watch.status === 'active' ? confirmationProblem(watch, confirmation, null, r.context.clock.now()) : null;
   return {
@@ -80,7 +94,7 @@ export function getWatch(): WatchAnswer {
           : `The run due ${due} has not started: runs start from the timer of ${watch.savedBy}, who saved the ` +
             'watch; opening this panel with their Sheet Scout account sets it up again.'),
     confirm: null,
-    watch: watch ? { ...watchDto(watch, confirmation), ...(summary ? { lastRun: summary } : {}) } : null,
+    watch: watch ? { ...shown(r, watch, user), ...(summary ? { lastRun: summary } : {}) } : null,
     timeZone: spreadsheetTimeZone(),
   };
 }
@@ -240,7 +254,7 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
         ok: true,
         message: `Watching ${counted(rowKeys.length, 'row')} ${request.cadence}: up to ${creditsPerRun} credits a run.${note}`,
         confirm: null,
-        watch: shown(r, watch),
+        watch: shown(r, watch, user),
         timeZone: spreadsheetTimeZone(),
       };
     },
@@ -303,7 +317,7 @@ export function changeWatch(action: WatchAction, sheetId: number | null = active
         ok: true,
         message: `${verb} ${what}.${timer ? ` ${timer.message}` : ''}`,
         confirm: null,
-        watch: own ? shown(r, own) : null,
+        watch: own ? shown(r, own, account) : null,
         timeZone: spreadsheetTimeZone(),
       };
     },

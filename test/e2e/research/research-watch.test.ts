@@ -100,11 +100,11 @@ describeWithBrowser('account watch in the research panel', () => {
     await finishTasks();
     const changed = await cellOf('Signals', 3);
     await page.waitForFunction(
-      (selector) => (document.querySelector(selector)?.textContent ?? '').includes('-> 10001+'),
+      (selector) => (document.querySelector(selector)?.textContent ?? '').includes('→ 10001+'),
       changed,
       { timeout: 20_000 },
     );
-    expect(((await page.textContent(changed)) ?? '').trim()).toBe(`employee_count ${before} -> 10001+`);
+    expect(((await page.textContent(changed)) ?? '').trim()).toBe(`employee_count ${before} → 10001+`);
     const signalsOf = async (row: number) => ((await page.textContent(await cellOf('Signals', row))) ?? '').trim();
     expect([await signalsOf(2), await signalsOf(4)]).toEqual(['No change', 'No change']);
     expect(await page.getAttribute(await cellOf('employee_count', 3), 'title')).toMatch(

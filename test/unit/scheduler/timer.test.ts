@@ -301,7 +301,16 @@ describe('shared timer: work due later, idle ticks and the registry of spreadshe
     ensureTimer(deps, 'refresh');
     wakeTimerAt(deps, 'refresh', clock.now() + 2 * HOUR);
     expect(readHolders(user)).toEqual([
-      { ...HERE(), trigger: 't1', keeps: ['refresh'], nextRunAt: clock.now() + 2 * HOUR },
+      {
+        ...HERE(),
+        trigger: 't1',
+        keeps: ['refresh'],
+        nextRunAt: clock.now() + 2 * HOUR,
+        wakes: { refresh: clock.now() + 2 * HOUR },
+        cadence: 'hourly',
+        // Not run yet: when it was made.
+        ranAt: clock.now(),
+      },
     ]);
     ensureTimer(deps, 'research');
     expect(readHolders(user)[0]).toMatchObject({ keeps: ['research', 'refresh'], nextRunAt: null });
