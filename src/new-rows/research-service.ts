@@ -88,7 +88,7 @@ export function saveNewRowsResearch(deps: NewRowsDeps, request: NewRowsResearchR
       ok: true,
       message:
         `Researching the new rows of "${sheet.name}": up to ${figures.creditsPerRow} credits a row, at most ` +
-        `${figures.monthlyLimit} a month, paid by ${user.value.email}.${note}`,
+        `${figures.monthlyLimit} credits a month, paid by ${user.value.email}.${note}`,
       confirm: null,
       state: newRowsState(deps, undefined, user),
     };

@@ -43,7 +43,10 @@ interface PageSteps {
   enrichSheet(): Promise<Frame>;
   /** The texts of the shown sheet's column A, trimmed and in lower case: the domains it shows, and blanks. */
   columnA(): Promise<string[]>;
-  /** Moves the playground's clock (and the sandbox's) `ms` on, firing the timers then due; done when the server is. */
+  /**
+   * Moves the playground's clock (and the sandbox's) `ms` on in one step, firing the timers then due once (missed
+   * hours skipped); done when the server is. The page's time buttons move an hour at a time instead.
+   */
   advanceTime(ms: number): Promise<void>;
   /**
    * Clicks the playground's "+1 h", then "+1 min": the add-on's hourly timer runs and the sandbox finishes the research
@@ -205,7 +208,7 @@ function pageSteps(page: Page): PageSteps {
         await fetch('/api/time', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ ms: by }),
+          body: JSON.stringify({ ms: by, jump: true }),
         });
       }, ms);
     },
