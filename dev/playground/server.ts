@@ -3,8 +3,9 @@
 // frame with google.script.run bridged to the emulator, time controls that fire due triggers (a day or a week is moved
 // hour by hour, each hour's due triggers fired, as the hourly timer would run through them), a control that brings
 // company news to the sandbox (a few of the sheet's companies grow or move, so a watch run or a refresh finds them),
-// row controls (sort, insert, delete), an account switcher, and the messages the sandbox's Slack and Google Chat
-// stand-ins received (/posted: a digest as posted).
+// row controls (sort, insert, delete), an account switcher, the messages the sandbox's Slack and Google Chat
+// stand-ins received (/posted: a digest as posted), and the visible sheets' contents as a file (/api/export; keep.ts:
+// nothing else outlives the process).
 // It is a thin host: everything it shows runs through dist/Code.js and the emulator. An execution runs synchronously
 // on this thread, so a request to the playground's own address could not be answered until it timed out: such a
 // service address is refused up front with a message, and UrlFetch waits PLAYGROUND_URL_FETCH_TIMEOUT_MS at most.
@@ -27,6 +28,7 @@ import { startFront, type FrontReply, type FrontRequest } from './front';
 import { columnLetter } from '../../src/shared/a1';
 import { webhookHostRoutes } from '../sandbox/webhooks/receiver';
 import { postedPage } from './posted';
+import { exportSheets, loadSheets, type KeptSheets } from './keep';
 
 export const PLAYGROUND_ACCOUNTS: Record<string, string> = {
   'sandbox-pro': 'sbx_pro_token',
@@ -104,6 +106,8 @@ export interface PlaygroundOptions {
   port?: number;
   account?: keyof typeof PLAYGROUND_ACCOUNTS;
   bundlePath?: string;
+  /** Sheets exported from an earlier session (keep.ts), put in place of the demo spreadsheet. */
+  sheets?: KeptSheets;
 }
 
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
@@ -130,7 +134,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     hostRoutes: webhookHostRoutes(options.sandboxUrl),
   });
   let ownPort = 0;
-  await fillDemoSpreadsheet(runtime, options.sandboxUrl);
+  if (!options.sheets) await fillDemoSpreadsheet(runtime, options.sandboxUrl);
 
   let account = options.account ?? 'sandbox-pro';
   const userProperties = runtime.properties.user(USER);
@@ -145,6 +149,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   }
   connect(account);
   runtime.open({ user: USER });
+  if (options.sheets) loadSheets(runtime, options.sheets, USER);
 
   let sidebarShown = runtime.ui.sidebars.length;
   let dialogShown = runtime.ui.dialogs.length;
@@ -257,6 +262,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     const url = request.url;
     if (request.method === 'GET' && url === '/') return reply(200, pageHtml, 'text/html');
     if (request.method === 'GET' && url === '/api/state') return reply(200, state());
+    if (request.method === 'GET' && url === '/api/export') return reply(200, exportSheets(runtime));
     if (request.method === 'GET' && url === '/posted')
       return reply(200, postedPage(await new SandboxControl(options.sandboxUrl).webhookPosts()), 'text/html');
     const frame = /^\/(sidebar|dialog)\/(\d+)$/.exec(url);
@@ -367,7 +373,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         if (parsed.kind === 'domain') domains.add(parsed.domain);
       }
     const changes = await new SandboxControl(options.sandboxUrl).companyNews([...domains], NEWS_COMPANIES);
-    const what = changes.map((change) => `${change.domain} ${change.field} ${change.before} → ${change.after}`);
+    const words = { employee_count: 'employees', hq_city: 'city' } as const;
+    const what = changes.map((change) => `${change.domain} ${words[change.field]} ${change.before} → ${change.after}`);
     runtime.ui.toasts.push({
       title: 'Company news at the service',
       message:

@@ -23,16 +23,24 @@ const AT_EACH_RUN: Record<Kept['work'][number]['feature'], string> = {
   digest: 'a post is due at the timer’s next run',
 };
 
-/** "Timer: every hour, next run about Wed, Nov 25, 11:05 AM." */
+/** What a work waiting for a time does then ("next run Mon, Nov 30, 06:00 AM"). */
+const AT_TIME: Record<Kept['work'][number]['feature'], string> = {
+  newRows: 'next check after',
+  research: 'next check after',
+  enrichment: 'continues after',
+  refresh: 'next run',
+  watch: 'next run',
+  digest: 'next post',
+};
+
+/** "Timer: every minute." (a script bound to the spreadsheet) or "Timer: every hour, next run about 11:05 AM." */
 function timerLine(spreadsheet: Kept, timeZone: string): string {
-  const every = spreadsheet.cadence === 'minute' ? 'every minute' : 'every hour';
+  if (spreadsheet.cadence === 'minute') return 'Timer: every minute.';
   const next =
     spreadsheet.timerNextAt === null
-      ? spreadsheet.cadence === 'minute'
-        ? 'next run within a minute'
-        : 'next run within the hour'
+      ? 'next run within the hour'
       : `next run about ${inSpreadsheetZone(spreadsheet.timerNextAt, timeZone)}`;
-  return `Timer: ${every}, ${next}.`;
+  return `Timer: every hour, ${next}.`;
 }
 
 function entry(spreadsheet: Kept, timeZone: string): HTMLElement {
@@ -44,7 +52,9 @@ function entry(spreadsheet: Kept, timeZone: string): HTMLElement {
       'li',
       { 'data-feature': item.feature },
       `${item.what.charAt(0).toUpperCase()}${item.what.slice(1)}: ` +
-        (item.at === null ? AT_EACH_RUN[item.feature] : `next run ${inSpreadsheetZone(item.at, timeZone)}`) +
+        (item.at === null
+          ? AT_EACH_RUN[item.feature]
+          : `${AT_TIME[item.feature]} ${inSpreadsheetZone(item.at, timeZone)}`) +
         '.',
     ),
   );

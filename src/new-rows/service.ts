@@ -37,7 +37,14 @@ import type { Result } from '../api/errors';
 import type { User } from '../api/types';
 import { capCalendar } from '../research/spending/calendar';
 import { spreadsheetTimeZone } from '../platform/spreadsheet';
-import { removeTimerIfIdle, reserveTimer, servedByOtherEditor, wakeTimerAt, type TimerDeps } from '../scheduler/timer';
+import {
+  isPending,
+  removeTimerIfIdle,
+  reserveTimer,
+  servedByOtherEditor,
+  wakeTimerAt,
+  type TimerDeps,
+} from '../scheduler/timer';
 
 const OTHER_EDITOR_TIMER =
   "Runs on the timer another editor's Sheet Scout keeps in this spreadsheet (their lookups, 0 credits).";
@@ -142,6 +149,9 @@ export function newRowsState(
       : null,
   };
   const note = timerNote === undefined ? checkTimer(deps.timer).note : timerNote;
+  // Reserving the timer marks the checks due now: they stay due when they were (the next check after the last).
+  if (timerNote === undefined && isPending(deps.timer, 'newRows'))
+    wakeTimerAt(deps.timer, 'newRows', settingsWake(readSettings(deps.store), checkedAt) ?? null);
   return { ...base, newRows: dto, timerNote: note, wouldFill: setting.headers };
 }
 

@@ -145,6 +145,14 @@ export async function sidebarOf(page: Page): Promise<Frame> {
   return (await handle.contentFrame())!;
 }
 
+/**
+ * Waits until the panel in `frame` has read the document's change stamp (sidebar/ui/follow-changes.ts): every change
+ * made from then on shows in it at its next poll.
+ */
+export async function followingChanges(frame: Frame): Promise<void> {
+  await frame.waitForSelector('body[data-seen-changes]', { state: 'attached' });
+}
+
 /** Clicks the menu item of `handler` in the playground on `page`: the sidebar's frame it opens. */
 export async function openPanelOn(page: Page, handler: string): Promise<Frame> {
   await page.click(`[data-handler="${handler}"]`);

@@ -210,6 +210,23 @@ function renderToolbar(current: State): void {
   posted.id = 'posted-messages';
   posted.textContent = 'Posted messages';
   toolbar.appendChild(posted);
+  // Nothing outlives the playground's process: the sheets' contents can be saved and loaded at the next start.
+  toolbar.appendChild(
+    button('Export sheets', () => void exportSheets(), {
+      id: 'export-sheets',
+      title: 'The playground keeps nothing when it stops: save the sheets, then npm start -- --sheets <file>',
+    }),
+  );
+}
+
+/** Downloads the visible sheets' contents (npm start -- --sheets <file> starts with them). */
+async function exportSheets(): Promise<void> {
+  const response = await fetch('/api/export');
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([await response.text()], { type: 'application/json' }));
+  link.download = 'sheet-scout-playground-sheets.json';
+  link.click();
+  URL.revokeObjectURL(link.href);
 }
 
 /** The clock as the panels show times: in the spreadsheet's time zone, named ("Wed Nov 25, 10:00 America/New_York"). */

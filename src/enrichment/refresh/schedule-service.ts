@@ -24,6 +24,7 @@ import type { EnrichDeps } from '../ports';
 import type { KeyValueStore } from '../../ports';
 import { formatInSpreadsheetZone, spreadsheetTimeZone } from '../../platform/spreadsheet';
 import {
+  isPending,
   removeTimerIfIdle,
   reserveTimer,
   servedByOtherEditor,
@@ -98,16 +99,22 @@ function scheduleTimer(timer: TimerDeps): { note: string | null; refuse: boolean
   return { note: servedByOtherEditor(timer) ? OTHER_EDITOR_TIMER : null, refuse: false };
 }
 
-/** The active sheet's schedule, with what runs it (its timer made again if it is gone). */
+/**
+ * The active sheet's schedule, with what runs it (its timer made again if it is gone; the schedules' next run stays
+ * their wake, not "now": nothing runs before it).
+ */
 export function refreshSchedule(): RefreshScheduleAnswer {
   const deps = refreshContext();
   const { sheet } = deps.sheets.active();
-  const schedule = readSchedules(deps.store).find((entry) => entry.sheetId === sheet.id);
+  const schedules = readSchedules(deps.store);
+  const schedule = schedules.find((entry) => entry.sheetId === sheet.id);
+  const timerProblem = schedule ? scheduleTimer(deps.timer).note : null;
+  if (schedule && isPending(deps.timer, 'refresh')) wakeTimerAt(deps.timer, 'refresh', schedulesWake(schedules));
   return {
     ok: true,
     sheetName: sheet.name,
     schedule: scheduleDto(schedule),
-    timerProblem: schedule ? scheduleTimer(deps.timer).note : null,
+    timerProblem,
     timeZone: spreadsheetTimeZone(),
   };
 }

@@ -142,6 +142,7 @@ describeWithBrowser('account watch in the research panel', () => {
     await panel.click('#watch-pause');
     await panel.waitForSelector('#watch-next:has-text("Paused.")');
     await panel.click('#watch-stop');
+    await panel.click('#watch-stop-yes');
     await panel.waitForSelector('#watch-section :text("Stopped the watch")');
     expect(await panel.locator('#watch-status').count()).toBe(0);
     expect(await clippedTexts(panel)).toEqual([]);
