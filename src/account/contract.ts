@@ -27,7 +27,7 @@ export interface KeptSpreadsheets {
      * null: it is done at the timer's next run (work under way, or checked at every run).
      */
     work: Array<{ feature: TimerFeature; what: string; at: number | null }>;
-    /** When its timer next runs, as far as can be told (a period after its last run), or null: not known. */
+    /** When its timer next runs, as far as can be told (whole periods after it was made), or null: not known. */
     timerNextAt: number | null;
     /** How often its timer runs: every minute (a script bound to the spreadsheet) or hourly (an add-on). */
     cadence: 'minute' | 'hourly' | null;

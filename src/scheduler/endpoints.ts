@@ -15,7 +15,6 @@ import { digestTimerSlice } from '../digest/timer-slice';
 import { appsScriptTimer, retireDocumentlessTimer } from '../platform/timer-triggers';
 import { flushWrites, hasActiveSpreadsheet } from '../platform/spreadsheet';
 import { idleTick, runTimer } from './timer';
-import { noteDocumentChanged } from './changes';
 import { readAccountKind } from '../platform/request-budget';
 import { recordTimerRuntime, timerRuntimeBudget } from './runtime-budget';
 
@@ -47,8 +46,6 @@ export function sheetScoutTimer(event?: { triggerUid?: string }): void {
       ],
       budgetMs,
     );
-    // The open panels read their sections again at their next poll (changes.ts).
-    noteDocumentChanged(document, context.clock.now());
     // The run's sheet writes are committed within its measured time.
     flushWrites();
   } finally {

@@ -29,17 +29,18 @@ export interface TimerHolder extends SpreadsheetIdentity {
   nextRunAt: number | null;
   /**
    * When each of `keeps` is next due (ms; a time past: at the timer's next run, as work under way or checked at every
-   * run is), the timer's cadence and when it last ran (or was made): absent in entries of earlier versions.
+   * run is), the timer's cadence and when it was made (its runs come a whole number of periods after; not noted at
+   * each run, which would be a write of the user's properties every time): absent in entries of earlier versions.
    */
   wakes?: Partial<Record<TimerFeature, number>>;
   cadence?: 'minute' | 'hourly';
-  ranAt?: number | null;
+  madeAt?: number | null;
 }
 
-/** A spreadsheet's entry: its timer (`ranAt`: when it last ran, or was made) and when each feature's work is due. */
+/** A spreadsheet's entry: its timer (`madeAt`: when it was made) and when each feature's work is due. */
 export function holderEntry(
   here: SpreadsheetIdentity,
-  timer: { trigger: string; cadence: 'minute' | 'hourly'; ranAt: number | null },
+  timer: { trigger: string; cadence: 'minute' | 'hourly'; madeAt: number | null },
   wakes: ReadonlyArray<readonly [TimerFeature, number | null]>,
   now: number,
 ): TimerHolder {
@@ -57,14 +58,14 @@ export function holderEntry(
 const PERIOD_MS = { minute: 60_000, hourly: 3_600_000 } as const;
 
 /**
- * When the holder's timer next runs, as far as can be told: a period after its last run (or its making), rolled past
- * `now`; null when not known (an entry of an earlier version).
+ * When the holder's timer next runs, as far as can be told: a whole number of periods after it was made, the first
+ * such time after `now`; null when not known (an entry of an earlier version).
  */
-export function timerNextRun(holder: Pick<TimerHolder, 'cadence' | 'ranAt'>, now: number): number | null {
-  if (!holder.cadence || holder.ranAt === undefined || holder.ranAt === null) return null;
+export function timerNextRun(holder: Pick<TimerHolder, 'cadence' | 'madeAt'>, now: number): number | null {
+  if (!holder.cadence || holder.madeAt === undefined || holder.madeAt === null) return null;
   const period = PERIOD_MS[holder.cadence];
-  const periods = Math.max(1, Math.ceil((now - holder.ranAt) / period));
-  return holder.ranAt + periods * period;
+  const periods = Math.max(1, Math.floor((now - holder.madeAt) / period) + 1);
+  return holder.madeAt + periods * period;
 }
 
 export function readHolders(user: KeyValueStore, fresh = false): TimerHolder[] {

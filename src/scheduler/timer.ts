@@ -173,7 +173,7 @@ function noteHolder(deps: TimerDeps): void {
   if (!trigger) return;
   const record = readRecord(deps.document);
   const wakes = TIMER_FEATURES.map((feature) => [feature, featureWake(deps, feature)] as const);
-  const timer = { trigger, cadence: deps.cadence, ranAt: record?.ranAt ?? record?.createdAt ?? null };
+  const timer = { trigger, cadence: deps.cadence, madeAt: record?.createdAt ?? null };
   const entry = holderEntry(deps.spreadsheet(), timer, wakes, deps.clock.now());
   changeHolders(deps.user, deps.userLock, (holders) => withHolder(holders, entry));
 }

@@ -308,8 +308,8 @@ describe('shared timer: work due later, idle ticks and the registry of spreadshe
         nextRunAt: clock.now() + 2 * HOUR,
         wakes: { refresh: clock.now() + 2 * HOUR },
         cadence: 'hourly',
-        // Not run yet: when it was made.
-        ranAt: clock.now(),
+        // When it was made: its runs come whole hours after.
+        madeAt: clock.now(),
       },
     ]);
     ensureTimer(deps, 'research');
