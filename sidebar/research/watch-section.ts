@@ -52,6 +52,10 @@ export async function followWatchChanges(changedAt: number | null): Promise<void
   if (known) await loadWatch(true);
 }
 
+/** What a notice about the watch speaks of: whether it runs, when, and what it watches. */
+const watchStateKey = (watch: WatchDto | null) =>
+  JSON.stringify(watch && [watch.status, watch.nextRunAt, watch.rows, watch.creditsPerRun, watch.cadence]);
+
 /**
  * Reads the active sheet's watch (the panel's opening, the selection read again, after a tick, and when it changed
  * elsewhere); `onlyIfChanged` redraws only when the watch changed (a background read must not redraw the form under
@@ -59,6 +63,7 @@ export async function followWatchChanges(changedAt: number | null): Promise<void
  */
 export async function loadWatch(onlyIfChanged = false): Promise<void> {
   const before = JSON.stringify(watchState.answer?.watch ?? null);
+  const stateBefore = watchStateKey(watchState.answer?.watch ?? null);
   try {
     watchState.answer = await server.getResearchWatch();
   } catch (error) {
@@ -68,10 +73,10 @@ export async function loadWatch(onlyIfChanged = false): Promise<void> {
   }
   const changed = JSON.stringify(watchState.answer.watch ?? null) !== before;
   if (watchState.answer.watch) watchState.open = true;
-  if (changed && onlyIfChanged) {
-    watchState.notice = null;
-    watchState.confirmingStop = false;
-  }
+  // Changed elsewhere (paused, resumed, stopped, saved again): the notice of the panel's own change is old news, and
+  // a question about a watch that is gone has nothing left to ask.
+  if (onlyIfChanged && watchStateKey(watchState.answer.watch) !== stateBefore) watchState.notice = null;
+  if (!watchState.answer.watch) watchState.confirmingStop = false;
   if (watchState.answer.message) watchState.notice = { kind: 'warn', text: watchState.answer.message };
   if (!onlyIfChanged || changed) render();
 }

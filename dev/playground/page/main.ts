@@ -118,7 +118,19 @@ function button(label: string, onClick: () => void, attributes: Record<string, s
   return element;
 }
 
+/** What the toolbar last showed: it is built again only when that changes (a click never lands on a stale button). */
+let toolbarShown = '';
+
 function renderToolbar(current: State): void {
+  const shown = JSON.stringify([
+    current.menu,
+    clockText(current.clock, current.timeZone),
+    current.triggers,
+    current.account,
+    current.accounts,
+  ]);
+  if (shown === toolbarShown) return;
+  toolbarShown = shown;
   const toolbar = $('toolbar');
   toolbar.textContent = '';
   const menuGroup = document.createElement('div');
@@ -252,6 +264,7 @@ async function moveTime(ms: number): Promise<void> {
     await post('/api/time', { ms });
   } finally {
     document.body.classList.remove('moving-time');
+    for (const each of buttons) each.disabled = false;
   }
 }
 
