@@ -12,6 +12,7 @@ import * as scheduler from './scheduler/endpoints';
 import * as spending from './spending-history/endpoints';
 import * as digest from './digest/endpoints';
 import * as check from './check/endpoints';
+import * as background from './background/endpoints';
 
 declare const global: Record<string, unknown>;
 
@@ -49,6 +50,9 @@ global.showInstallationCheck = check.showInstallationCheck;
 global.getInstallationCheck = check.getInstallationCheck;
 global.pingInstallation = check.pingInstallation;
 global.checkInstallation = check.checkInstallation;
+// --- Background work: saved runs that cannot start, the change stamp open panels poll ---
+global.getSavedRunProblems = background.getSavedRunProblems;
+global.getChangeStamp = background.getChangeStamp;
 
 // --- Custom functions ---
 

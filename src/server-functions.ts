@@ -9,6 +9,7 @@ import type * as researchEndpoints from './research/endpoints';
 import type * as spendingEndpoints from './spending-history/endpoints';
 import type * as digestEndpoints from './digest/endpoints';
 import type * as checkEndpoints from './check/endpoints';
+import type * as backgroundEndpoints from './background/endpoints';
 
 export type ServerFunctions = typeof accountEndpoints &
   typeof enrichmentEndpoints &
@@ -18,4 +19,5 @@ export type ServerFunctions = typeof accountEndpoints &
   typeof researchEndpoints &
   typeof spendingEndpoints &
   typeof digestEndpoints &
-  typeof checkEndpoints;
+  typeof checkEndpoints &
+  typeof backgroundEndpoints;

@@ -1,7 +1,11 @@
 // The playground host: loads the built bundle into the Apps Script emulator with a demo spreadsheet and serves a page
 // showing the grid (editable, one tab per sheet), the add-in menu as buttons, the real built sidebar HTML in a 300 px
-// frame with google.script.run bridged to the emulator, time controls that fire due triggers, an account switcher, and
-// the messages the sandbox's Slack and Google Chat stand-ins received (/posted: a digest as posted).
+// frame with google.script.run bridged to the emulator, time controls that fire due triggers (a day or a week is moved
+// hour by hour, each hour's due triggers fired, as the hourly timer would run through them), a control that brings
+// company news to the sandbox (a few of the sheet's companies grow or move, so a watch run or a refresh finds them),
+// row controls (sort, insert, delete), an account switcher, the messages the sandbox's Slack and Google Chat
+// stand-ins received (/posted: a digest as posted), and the visible sheets' contents as a file (/api/export; keep.ts:
+// nothing else outlives the process).
 // It is a thin host: everything it shows runs through dist/Code.js and the emulator. An execution runs synchronously
 // on this thread, so a request to the playground's own address could not be answered until it timed out: such a
 // service address is refused up front with a message, and UrlFetch waits PLAYGROUND_URL_FETCH_TIMEOUT_MS at most.
@@ -16,13 +20,15 @@ import * as acorn from 'acorn';
 import { createRuntime, type GasRuntime } from '../gas-runtime';
 import { blockingSleep, type Clock } from '../gas-runtime/clock';
 import { rectA1 } from '../gas-runtime/spreadsheet/a1';
-import { SandboxControl } from '../sandbox/control-client';
+import { SandboxControl, type CompanyNewsItem } from '../sandbox/control-client';
+import { parseDomain } from '../../src/shared/domain/domain';
 import { SETTINGS_KEYS } from '../../src/account/settings';
 import { fillDemoSpreadsheet } from './demo';
 import { startFront, type FrontReply, type FrontRequest } from './front';
 import { columnLetter } from '../../src/shared/a1';
 import { webhookHostRoutes } from '../sandbox/webhooks/receiver';
 import { postedPage } from './posted';
+import { exportSheets, loadSheets, type KeptSheets } from './keep';
 
 export const PLAYGROUND_ACCOUNTS: Record<string, string> = {
   'sandbox-pro': 'sbx_pro_token',
@@ -36,6 +42,9 @@ const ROOT = path.resolve(__dirname, '../..');
 export const PLAYGROUND_URL_FETCH_TIMEOUT_MS = 8000;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const USER = 'demo@sheetscout.test';
+const HOUR_MS = 3_600_000;
+/** Companies a round of "Company news" changes. */
+const NEWS_COMPANIES = 3;
 
 export interface Playground {
   url: string;
@@ -97,6 +106,8 @@ export interface PlaygroundOptions {
   port?: number;
   account?: keyof typeof PLAYGROUND_ACCOUNTS;
   bundlePath?: string;
+  /** Sheets exported from an earlier session (keep.ts), put in place of the demo spreadsheet. */
+  sheets?: KeptSheets;
 }
 
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
@@ -123,7 +134,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     hostRoutes: webhookHostRoutes(options.sandboxUrl),
   });
   let ownPort = 0;
-  await fillDemoSpreadsheet(runtime, options.sandboxUrl);
+  if (!options.sheets) await fillDemoSpreadsheet(runtime, options.sandboxUrl);
 
   let account = options.account ?? 'sandbox-pro';
   const userProperties = runtime.properties.user(USER);
@@ -138,6 +149,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   }
   connect(account);
   runtime.open({ user: USER });
+  if (options.sheets) loadSheets(runtime, options.sheets, USER);
 
   let sidebarShown = runtime.ui.sidebars.length;
   let dialogShown = runtime.ui.dialogs.length;
@@ -239,7 +251,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       alerts: runtime.ui.alerts.slice(-3),
       account,
       accounts: Object.keys(PLAYGROUND_ACCOUNTS),
-      clock: new Date(clock.now()).toISOString(),
+      clock: clock.now(),
+      timeZone: model.timeZone,
       triggers: runtime.triggers.list().length,
       log,
     };
@@ -249,6 +262,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     const url = request.url;
     if (request.method === 'GET' && url === '/') return reply(200, pageHtml, 'text/html');
     if (request.method === 'GET' && url === '/api/state') return reply(200, state());
+    if (request.method === 'GET' && url === '/api/export') return reply(200, exportSheets(runtime));
     if (request.method === 'GET' && url === '/posted')
       return reply(200, postedPage(await new SandboxControl(options.sandboxUrl).webhookPosts()), 'text/html');
     const frame = /^\/(sidebar|dialog)\/(\d+)$/.exec(url);
@@ -310,11 +324,15 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       }
       case '/api/time': {
         const ms = Math.max(0, Number(body.ms) || 0);
-        clock.advance(ms);
-        await new SandboxControl(options.sandboxUrl).advanceClock(ms);
-        const fired = runtime.triggers.fireDue();
+        // `jump`: one step, the triggers due then fired once (missed hours skipped, as after a machine's sleep).
+        const fired = await moveTime(ms, body.jump === true ? ms : HOUR_MS);
         collectUi();
         return reply(200, { ok: true, fired });
+      }
+      case '/api/news': {
+        const changes = await companyNews(String(body.sheet ?? ''));
+        collectUi();
+        return reply(200, { ok: true, changes });
       }
       case '/api/account': {
         const name = String(body.account);
@@ -325,6 +343,47 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       default:
         return reply(404, { ok: false, message: 'not found' });
     }
+  }
+
+  /**
+   * Moves the clocks `ms` on, firing the triggers due on the way: `stepMs` at a time (an hour: as the hourly timer runs
+   * through a day or a week, a run started in one hour collected the next).
+   */
+  async function moveTime(ms: number, stepMs: number): Promise<number> {
+    const sandbox = new SandboxControl(options.sandboxUrl);
+    let fired = 0;
+    let left = ms;
+    do {
+      const step = Math.min(left, Math.max(1, stepMs));
+      clock.advance(step);
+      await sandbox.advanceClock(step);
+      fired += runtime.triggers.fireDue().length;
+      left -= step;
+    } while (left > 0);
+    return fired;
+  }
+
+  /** A round of company news at the sandbox among the domains of `sheetName` (toasted with what changed). */
+  async function companyNews(sheetName: string): Promise<CompanyNewsItem[]> {
+    const sheet = runtime.spreadsheet.getSheet(sheetName) ?? runtime.spreadsheet.sheets[0];
+    const domains = new Set<string>();
+    for (const row of sheet.getDisplayValues())
+      for (const value of row) {
+        const parsed = parseDomain(value);
+        if (parsed.kind === 'domain') domains.add(parsed.domain);
+      }
+    const changes = await new SandboxControl(options.sandboxUrl).companyNews([...domains], NEWS_COMPANIES);
+    const words = { employee_count: 'employees', hq_city: 'city' } as const;
+    const what = changes.map((change) => `${change.domain} ${words[change.field]} ${change.before} → ${change.after}`);
+    runtime.ui.toasts.push({
+      title: 'Company news at the service',
+      message:
+        changes.length === 0
+          ? `No company of "${sheet.name}" is in the sandbox's index.`
+          : `${what.join('; ')}. A watch run or a refresh finds ${changes.length === 1 ? 'it' : 'them'}.`,
+      timeoutSeconds: 15,
+    });
+    return changes;
   }
 
   const front = await startFront(options.port ?? 0, handle);

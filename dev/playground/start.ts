@@ -2,10 +2,13 @@
 // emulator with the demo spreadsheet, and serves the playground page until Ctrl+C. It prints one line of what runs
 // and ends with the playground's address; `--verbose` also prints the build's details (bundle sizes, the scopes of
 // its service calls) and the sandbox's address. `--no-build` serves the dist/ already built (the browser tests').
+// Nothing outlives the process, and it says so: `--sheets <file>` starts with the sheets the page's "Export sheets"
+// saved (keep.ts).
 import { execFileSync } from 'child_process';
 import * as path from 'path';
 import { spawnSandbox } from '../sandbox/spawn';
 import { startPlayground } from './server';
+import { readKeptSheets } from './keep';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -25,11 +28,16 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const verbose = args.includes('--verbose');
   const port = Number(process.env.PORT ?? 8080);
+  const sheetsAt = args.indexOf('--sheets');
+  const sheets = sheetsAt >= 0 ? readKeptSheets(path.resolve(args[sheetsAt + 1] ?? '')) : undefined;
   if (!args.includes('--no-build')) build(verbose);
   const sandbox = await spawnSandbox({ clock: 'real' });
   if (verbose) console.log(`sandbox listening on ${sandbox.url}`);
-  const playground = await startPlayground({ sandboxUrl: sandbox.url, port });
-  console.log('Sandbox service and playground running (account sandbox-pro); Ctrl+C stops them.');
+  const playground = await startPlayground({ sandboxUrl: sandbox.url, port, sheets });
+  console.log(
+    `Sandbox service and playground running (account sandbox-pro${sheets ? ', your exported sheets' : ''}); Ctrl+C ` +
+      'stops them and keeps nothing: save the sheets with Export sheets, start with npm start -- --sheets <file>.',
+  );
   console.log(`Sheet Scout playground: ${playground.url}`);
   const stop = async () => {
     await playground.close();

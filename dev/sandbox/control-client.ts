@@ -4,6 +4,7 @@
 import * as http from 'node:http';
 import type { CreditMovements, LedgerDay } from './research/tasks';
 import type { ReceivedPost } from './webhooks/receiver';
+import type { CompanyNewsItem } from './companies/company-news';
 
 export interface FaultSpec {
   route:
@@ -62,7 +63,7 @@ export interface SeededCompany {
 }
 
 /** The sandbox's record of a token's research credits, as its tasks keep it (tasks.ts). */
-export type { CreditMovements, LedgerDay, ReceivedPost };
+export type { CreditMovements, LedgerDay, ReceivedPost, CompanyNewsItem };
 
 /** The money oracle's record of one token: its account's name and its days with any movement, oldest first. */
 export interface TokenLedger {
@@ -179,6 +180,15 @@ export class SandboxControl {
   /** Changes facts of a seeded company (employee_count, hq_country, ...); reset restores them. */
   changeCompany(domain: string, change: Record<string, unknown>): Promise<unknown> {
     return this.call('POST', `/_sandbox/companies/${encodeURIComponent(domain)}`, change);
+  }
+
+  /**
+   * A round of company news: up to `count` of `domains` (any enriched company when none is given) grow one size
+   * bucket or move to another city; what changed. Reset undoes them.
+   */
+  async companyNews(domains: string[] = [], count = 3): Promise<CompanyNewsItem[]> {
+    return (await this.call<{ changes: CompanyNewsItem[] }>('POST', '/_sandbox/companies/news', { domains, count }))
+      .changes;
   }
 
   /** Requests per second per token past which the API answers 429 (null: no limit; reset restores the start-up one). */

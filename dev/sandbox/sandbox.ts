@@ -39,6 +39,8 @@ export class Sandbox {
   readonly stats = new Map<string, number>();
   /** Slack's and Google Chat's incoming webhooks, stood in for (webhooks/receiver.ts). */
   readonly webhooks = new WebhookReceiver();
+  /** Rounds of company news so far (companies/company-news.ts; each round's changes follow from the seed and it). */
+  newsRounds = 0;
 
   constructor(readonly options: SandboxOptions) {
     this.clock = new SandboxClock(options.clock);
@@ -84,5 +86,6 @@ export class Sandbox {
     this.rateLimit.configure(this.options.rateLimitPerSecond ?? null);
     this.stats.clear();
     this.webhooks.reset();
+    this.newsRounds = 0;
   }
 }

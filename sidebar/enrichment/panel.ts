@@ -10,7 +10,9 @@ import { errorText, server } from '../bridge';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { refreshSection } from './refresh-section';
-import { newRowsSection } from '../new-rows/section';
+import { newRowsSection, reloadNewRows } from '../new-rows/section';
+import { reloadSchedule } from './schedule-view';
+import { followChanges } from '../ui/follow-changes';
 import { progressView, summary } from './progress-view';
 import { setupView } from './setup-view';
 
@@ -197,4 +199,8 @@ export function mountEnrichPanel(root: HTMLElement): void {
   replaceChildren(root, panelHeader('Enrich domains'), body);
   void refreshCredits();
   void new EnrichPanel(body).loadPreview();
+  // The timer's checks and runs, or another editor's panel: the schedule and the new rows show them at the next poll.
+  followChanges(async () => {
+    await Promise.all([reloadSchedule(), reloadNewRows()]);
+  });
 }

@@ -17,7 +17,7 @@ export function summary(progress: EnrichProgress): HTMLElement {
   const c = progress.counts;
   const rows: Array<[string, number | string]> = [
     ['Rows filled', c.written],
-    ['Enriching (202)', progress.enriching],
+    ['Still being enriched by the service', progress.enriching],
     ['Not found', c.notFound],
     ['Invalid', progress.scope.invalid],
     ['Errors', c.errors],
@@ -52,7 +52,11 @@ function waitingLine(progress: EnrichProgress): HTMLElement | null {
   countdown = window.setInterval(tick, 1000);
   const what =
     progress.enriching > 0 ? `${plural(progress.enriching, 'domain')} still being enriched by the service` : '';
-  const failed = progress.retrying > 0 ? `${plural(progress.retrying, 'failed lookup')} to retry` : '';
+  const failed =
+    progress.retrying > 0
+      ? `${plural(progress.retrying, 'lookup')} to try again` +
+        (progress.retryCause ? ` (${progress.retryCause}; lookups cost 0 credits: nothing was charged)` : '')
+      : '';
   return h(
     'p',
     { class: 'muted', id: 'enrich-waiting' },

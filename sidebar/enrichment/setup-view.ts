@@ -25,7 +25,11 @@ function notReady(text: string, actions: SetupActions, last: HTMLElement | null)
   };
   return [
     message('warn', text),
-    h('p', { class: 'muted' }, 'Select the column of company domains (or the whole sheet), then refresh.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Select the column of company domains (or the whole sheet), then click Use current selection.',
+    ),
     h('div', { class: 'row' }, useSelectionButton(again)),
     last,
   ];

@@ -1,7 +1,8 @@
 // "Also research new rows" in the Enrich panel's new-rows section: the brief, depth and monthly limit, results in the
 // Status, Report and Sources columns; "Check cost" asks the server for the figures (credits a row, the month's limit
 // and the rows it holds), which the user confirms before anything is saved; once saved, what was confirmed, by whom,
-// this month's reservations and the last launch, and Stop. Service text is shown as text.
+// this month's reservations and the last launch, what stands in the way of its launches (the spending cap, its payer's
+// token) until it is resolved, and Stop. Service text is shown as text.
 import type { NewRowsAnswer, NewRowsDto, NewRowsResearchAnswer } from '../../src/new-rows/contract';
 import { DEPTHS, depthLabel, type OutputRequest } from '../../src/research/contract';
 import type { TaskDepth } from '../../src/api/types';
@@ -38,8 +39,9 @@ function savedView(
       'p',
       { id: 'new-rows-research-status' },
       `New rows are researched ("${research.template}", ${research.depth}): up to ${research.creditsPerRow} credits a ` +
-        `row, at most ${research.monthlyLimit} a month, paid by ${research.savedBy}.`,
+        `row, at most ${research.monthlyLimit} credits a month, paid by ${research.savedBy}.`,
     ),
+    research.blocked ? h('div', { id: 'new-rows-research-blocked' }, message('error', research.blocked)) : null,
     h(
       'p',
       { class: 'muted', id: 'new-rows-research-month' },
@@ -50,7 +52,7 @@ function savedView(
       ? h(
           'p',
           { class: 'muted' },
-          `Last ${inSpreadsheetZone(research.lastRun.at, timeZone)}: ${research.lastRun.text}.`,
+          `Last ${inSpreadsheetZone(research.lastRun.at, timeZone)}: ${research.lastRun.text.replace(/[.]?$/, '.')}`,
         )
       : null,
     h('div', { class: 'row' }, stop),

@@ -2,7 +2,8 @@
 // enriched fields within two hours, panels closed, 0 credits; rows already there, or cleared or edited by hand, are
 // left alone), Turn on / Turn off, and once on, since when, the last check and what it found, the next check, what
 // runs it (another editor's timer, or why none can), and research on new rows (research-form.ts). Read from the server
-// the first time the section opens; service text is shown as text.
+// the first time the section opens, and again when the document changed elsewhere (the timer's checks, another
+// editor's panel) unless the user is at work in it; service text is shown as text.
 import type { NewRowsAnswer, NewRowsDto } from '../../src/new-rows/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
@@ -45,9 +46,28 @@ function statusLines(setting: NewRowsDto, timeZone: string): Array<HTMLElement |
   ];
 }
 
+/** The section the panel shows now (a panel shows one). */
+let current: NewRowsSection | null = null;
+
 class NewRowsSection {
   private readonly body = h('div', { id: 'new-rows-body' });
   private notice: HTMLElement | null = null;
+
+  /** Reads the section again after a change elsewhere: once opened, unless the user is typing or confirming in it. */
+  async reload(): Promise<void> {
+    if (this.body.childElementCount === 0 || !this.body.isConnected) return;
+    const active = document.activeElement;
+    if (
+      (active && this.body.contains(active) && active !== document.body) ||
+      this.body.querySelector('#new-rows-research-cost')
+    )
+      return;
+    try {
+      this.render(await server.getNewRows());
+    } catch {
+      // It keeps what it showed; the next change reads it again.
+    }
+  }
 
   element(): HTMLElement {
     const section = h('details', { id: 'new-rows' }, h('summary', {}, 'Keep enriching new rows'), this.body);
@@ -120,5 +140,11 @@ class NewRowsSection {
 }
 
 export function newRowsSection(): HTMLElement {
-  return new NewRowsSection().element();
+  current = new NewRowsSection();
+  return current.element();
+}
+
+/** Reads the shown section again after a change made elsewhere. */
+export async function reloadNewRows(): Promise<void> {
+  await current?.reload();
 }

@@ -24,7 +24,7 @@ const shortDate = (ms: number) =>
   new Date(ms).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 
 /** `row 5`, `rows 2, 3`, up to eight rows and how many more. */
-function rowsPhrase(rows: readonly number[]): string {
+export function rowsPhrase(rows: readonly number[]): string {
   const more = rows.length > 8 ? ` and ${rows.length - 8} more` : '';
   return `${rows.length === 1 ? 'row' : 'rows'} ${rows.slice(0, 8).join(', ')}${more}`;
 }

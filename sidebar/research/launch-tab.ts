@@ -7,7 +7,7 @@ import { errorText, server } from '../bridge';
 import { h, message } from '../ui/dom';
 import { refreshCredits } from '../ui/credits-badge';
 import { launchView, refreshLaunchSummary } from './launch-summary';
-import { launchQuestion, type QuestionAnswer } from './launch-question';
+import { launchQuestion, rowsPhrase, type QuestionAnswer } from './launch-question';
 import { outputSection } from './output-section';
 import { loadContext, output, render, state } from './state';
 import { pollLoop } from './tasks-tab';
@@ -41,10 +41,10 @@ async function launch(fitToCap = false, answer?: QuestionAnswer): Promise<void> 
       ...response.failed.map((f) => `Row ${f.row}: ${f.message}`),
       ...response.tooLong.map((t) => `Row ${t.row}: brief of ${t.length} characters is over ${BRIEF_MAX_LENGTH}`),
       ...(response.skippedRunning.length
-        ? [`Already running (tick "Re-run" to start again): rows ${response.skippedRunning.join(', ')}`]
+        ? [`Already running (tick "Re-run" to start again): ${rowsPhrase(response.skippedRunning)}`]
         : []),
-      ...(response.skippedEmpty.length ? [`Empty brief: rows ${response.skippedEmpty.join(', ')}`] : []),
-      ...(response.overCap.length ? [`Left out by the spending cap: rows ${response.overCap.join(', ')}`] : []),
+      ...(response.skippedEmpty.length ? [`Empty brief: ${rowsPhrase(response.skippedEmpty)}`] : []),
+      ...(response.overCap.length ? [`Left out by the spending cap: ${rowsPhrase(response.overCap)}`] : []),
     ];
     const kind = response.ok ? (response.failed.length || response.question ? 'warn' : 'ok') : 'error';
     const skipped = new Set([...response.skippedEmpty, ...response.skippedRunning]);
@@ -86,8 +86,8 @@ async function launch(fitToCap = false, answer?: QuestionAnswer): Promise<void> 
   }
 }
 
-/** After a launch: the cap's room as the ledger now says. */
-async function refreshGuard(): Promise<void> {
+/** After a launch, or a change elsewhere (the cap saved in Settings, the timer's runs): the cap's room as it now is. */
+export async function refreshGuard(): Promise<void> {
   try {
     const guard = await server.getSpendingGuard();
     if (state.context) state.context = { ...state.context, guard };

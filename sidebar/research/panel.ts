@@ -4,7 +4,8 @@
 // selected row"), and Report (report-tab.ts: the selected row's report, rendered from markdown and sanitized).
 import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader } from '../ui/credits-badge';
-import { launchTab } from './launch-tab';
+import { launchTab, refreshGuard } from './launch-tab';
+import { followChanges } from '../ui/follow-changes';
 import { loadHistory, pollLoop, tasksTab } from './tasks-tab';
 import { loadSelectedReport, reportTab } from './report-tab';
 import { loadContext, setRenderer, state, type PanelState } from './state';
@@ -61,4 +62,9 @@ export function mountResearchPanel(element: HTMLElement): void {
   void loadContext();
   void loadWatch();
   void pollLoop.pollNow();
+  // The menu, another editor's panel or the timer changed the watch or the cap: shown at the next poll.
+  followChanges(async () => {
+    await loadWatch(true);
+    if (state.context) await refreshGuard();
+  });
 }

@@ -1,7 +1,10 @@
 // The Launch tab's "Watch these rows" section (account watch): the selected rows researched again every week or month
 // with the tab's brief, depth and fields, each run writing a Signals cell per row. The cost of a run and of a month is
 // shown and confirmed before the watch is saved; once saved it shows the next run, the last run and Pause, Resume and
-// Stop. Service text (the last run's line) is shown as text.
+// Stop (which asks first, as the menu's Stop all does); what stands in the way of its runs (the spending cap, its payer's
+// credits or token) until it is resolved. It follows changes made elsewhere (the menu's Pause all, Resume all, Stop
+// all, another editor's panel, the timer's runs) at its next poll, and a notice of its own change that they made old
+// goes. Service text (the last run's line) is shown as text.
 import { counted, type WatchAnswer, type WatchCadence, type WatchDto } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { h, message } from '../ui/dom';
@@ -19,6 +22,8 @@ export interface WatchState {
   busy: boolean;
   /** The section is open (kept across redraws; opened by a watch or a cost to confirm). */
   open: boolean;
+  /** "Stop watching" was clicked: its question waits for the answer. */
+  confirmingStop: boolean;
 }
 
 export const watchState: WatchState = {
@@ -28,6 +33,7 @@ export const watchState: WatchState = {
   notice: null,
   busy: false,
   open: false,
+  confirmingStop: false,
 };
 
 const when = inSpreadsheetZone;
@@ -46,21 +52,33 @@ export async function followWatchChanges(changedAt: number | null): Promise<void
   if (known) await loadWatch(true);
 }
 
+/** What a notice about the watch speaks of: whether it runs, when, and what it watches. */
+const watchStateKey = (watch: WatchDto | null) =>
+  JSON.stringify(watch && [watch.status, watch.nextRunAt, watch.rows, watch.creditsPerRun, watch.cadence]);
+
 /**
- * Reads the active sheet's watch (the panel's opening, the selection read again, and after a tick); `onlyIfChanged`
- * redraws only when the watch changed (a background read must not redraw the form under the user's typing).
+ * Reads the active sheet's watch (the panel's opening, the selection read again, after a tick, and when it changed
+ * elsewhere); `onlyIfChanged` redraws only when the watch changed (a background read must not redraw the form under
+ * the user's typing), and then the notice of the panel's own last change goes: what it said is no longer so.
  */
 export async function loadWatch(onlyIfChanged = false): Promise<void> {
   const before = JSON.stringify(watchState.answer?.watch ?? null);
+  const stateBefore = watchStateKey(watchState.answer?.watch ?? null);
   try {
     watchState.answer = await server.getResearchWatch();
-    if (watchState.answer.watch) watchState.open = true;
-    if (watchState.answer.message) watchState.notice = { kind: 'warn', text: watchState.answer.message };
   } catch (error) {
     if (onlyIfChanged) return;
     watchState.notice = { kind: 'error', text: errorText(error) };
+    return render();
   }
-  if (!onlyIfChanged || JSON.stringify(watchState.answer?.watch ?? null) !== before) render();
+  const changed = JSON.stringify(watchState.answer.watch ?? null) !== before;
+  if (watchState.answer.watch) watchState.open = true;
+  // Changed elsewhere (paused, resumed, stopped, saved again): the notice of the panel's own change is old news, and
+  // a question about a watch that is gone has nothing left to ask.
+  if (onlyIfChanged && watchStateKey(watchState.answer.watch) !== stateBefore) watchState.notice = null;
+  if (!watchState.answer.watch) watchState.confirmingStop = false;
+  if (watchState.answer.message) watchState.notice = { kind: 'warn', text: watchState.answer.message };
+  if (!onlyIfChanged || changed) render();
 }
 
 async function answered(call: () => Promise<WatchAnswer>): Promise<void> {
@@ -70,6 +88,7 @@ async function answered(call: () => Promise<WatchAnswer>): Promise<void> {
   try {
     const answer = await call();
     watchState.open = true;
+    watchState.confirmingStop = false;
     watchState.answer = answer.ok ? answer : { ...answer, watch: answer.watch ?? watchState.answer?.watch ?? null };
     watchState.notice = answer.message ? { kind: answer.ok ? 'ok' : 'error', text: answer.message } : null;
   } catch (error) {
@@ -154,7 +173,50 @@ function confirmation(answer: WatchAnswer): HTMLElement | null {
   );
 }
 
-/** A saved watch: when it runs, its cost, the last run, and its buttons. */
+/** A line of the service's or the timer's, ended with one full stop. */
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+/** "Stop watching": asks first (stopQuestion), as the menu's Stop all does. */
+function stopButton(): HTMLElement {
+  const ask = () => {
+    watchState.confirmingStop = true;
+    render();
+  };
+  return h('button', { type: 'button', id: 'watch-stop', onclick: ask }, 'Stop watching');
+}
+
+/** The question before a stop: the watch goes (its Signals and values stay); Pause keeps it for later. */
+function stopQuestion(change: (action: 'pause' | 'resume' | 'stop') => () => void): HTMLElement {
+  const keep = () => {
+    watchState.confirmingStop = false;
+    render();
+  };
+  return h(
+    'div',
+    { id: 'watch-stop-question', class: 'message warn', role: 'alertdialog' },
+    'Stop this watch? Its Signals and values stay in the rows; no run starts again. To stop it for a while only, ' +
+      'use Pause.',
+    h(
+      'div',
+      { class: 'row' },
+      h('button', { type: 'button', id: 'watch-stop-yes', onclick: change('stop') }, 'Stop the watch'),
+      h('button', { type: 'button', id: 'watch-stop-no', onclick: keep }, 'Keep watching'),
+    ),
+  );
+}
+
+/** When the next run starts, or why it waits (paused, the service unavailable). */
+function nextRunText(watch: WatchDto, timeZone: string): string {
+  if (watch.status === 'paused') return 'Paused.';
+  if (watch.unreachableSince !== null)
+    return (
+      `Service unavailable since ${when(watch.unreachableSince, timeZone)}: the run due ` +
+      `${when(watch.nextRunAt ?? 0, timeZone)} tries again hourly.`
+    );
+  return `Next run: ${when(watch.nextRunAt ?? 0, timeZone)}.`;
+}
+
+/** A saved watch: when it runs, its cost, what stands in its runs' way, the last run, and its buttons. */
 function watchStatus(watch: WatchDto, timeZone: string): HTMLElement {
   const cadence = watch.cadence === 'weekly' ? `every ${WEEKDAYS[watch.weekday]}` : 'on the 1st of every month';
   const change = (action: 'pause' | 'resume' | 'stop') => () => void answered(() => server.changeResearchWatch(action));
@@ -167,20 +229,12 @@ function watchStatus(watch: WatchDto, timeZone: string): HTMLElement {
       `Watching ${counted(watch.rows, 'row')} of "${watch.sheetName}" ${cadence} after 06:00 (${timeZone}, within the hour), up to ` +
         `${watch.creditsPerRun} credits a run. Changes go to the "${watch.signalsHeader}" column.`,
     ),
-    h(
-      'p',
-      { id: 'watch-next' },
-      watch.status === 'paused'
-        ? 'Paused.'
-        : watch.unreachableSince !== null
-          ? `Service unavailable since ${when(watch.unreachableSince, timeZone)}: the run due ` +
-            `${when(watch.nextRunAt ?? 0, timeZone)} tries again hourly.`
-          : `Next run: ${when(watch.nextRunAt ?? 0, timeZone)}.`,
-    ),
+    h('p', { id: 'watch-next' }, nextRunText(watch, timeZone)),
+    watch.blocked ? h('div', { id: 'watch-blocked' }, message('error', watch.blocked)) : null,
     h(
       'p',
       { class: 'muted', id: 'watch-last' },
-      watch.lastRun ? `Last run ${when(watch.lastRun.at, timeZone)}: ${watch.lastRun.text}.` : 'Not run yet.',
+      watch.lastRun ? `Last run ${when(watch.lastRun.at, timeZone)}: ${sentence(watch.lastRun.text)}` : 'Not run yet.',
     ),
     h(
       'div',
@@ -188,8 +242,9 @@ function watchStatus(watch: WatchDto, timeZone: string): HTMLElement {
       watch.status === 'paused'
         ? h('button', { type: 'button', id: 'watch-resume', onclick: change('resume') }, 'Resume')
         : h('button', { type: 'button', id: 'watch-pause', onclick: change('pause') }, 'Pause'),
-      h('button', { type: 'button', id: 'watch-stop', onclick: change('stop') }, 'Stop watching'),
+      watchState.confirmingStop ? null : stopButton(),
     ),
+    watchState.confirmingStop ? stopQuestion(change) : null,
   );
 }
 
@@ -223,7 +278,7 @@ export function watchSection(): HTMLElement {
       'p',
       { class: 'muted' },
       'Researches the rows again every week or month with this brief and fields, and writes what changed in a ' +
-        'Signals column ("employee_count 51-200 -> 201-500"), with the old value in the changed cell\'s note.',
+        'Signals column, by column ("Employees 51-200 → 201-500"), with the old value in the changed cell\'s note.',
     ),
     watch && answer ? watchStatus(watch, answer.timeZone) : null,
     scheduleControls(),
@@ -234,7 +289,7 @@ export function watchSection(): HTMLElement {
           h(
             'button',
             { type: 'button', id: 'watch-preview', disabled: rows === 0 || watchState.busy, onclick: () => save(null) },
-            watch ? `Watch the ${rows} selected rows instead` : `Watch the ${rows} selected rows`,
+            `Watch the ${rows === 1 ? 'selected row' : `${rows} selected rows`}${watch ? ' instead' : ''}`,
           ),
         )
       : h(

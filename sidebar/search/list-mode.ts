@@ -167,14 +167,15 @@ class LookalikeListMode implements ListMode {
     this.runPart = h(
       'div',
       { hidden: true, id: 'list-run-part' },
-      h('label', {}, 'Columns of the new sheet (then Match score, Similar to)'),
+      h('label', {}, 'Columns of the new sheet (then Match score 0-100, Similar to)'),
       this.columnsSlot,
       h('h2', {}, 'Before you run'),
       this.plan,
       h(
         'div',
         { class: 'muted' },
-        'Ranking: a company scores 1/(60 + rank) for each reference whose lookalikes include it, summed.',
+        'Ranking: companies similar to more of your references come first ("similar to 4 of your 18"), then ' +
+          'those ranked higher in their lists. Match score: 100 when every reference lists a company first.',
       ),
       h('div', { class: 'row' }, this.runButton),
       this.status,

@@ -1,11 +1,12 @@
 // The company search panel: Describe / Similar to / Similar to a list (list-mode.ts), the filters and how many
 // results (search-form.ts), the exclude-domains list with its count (exclude-section.ts), the preview and writing it
 // into a new sheet or appending to one (results-section.ts), and "Run again" for a sheet a search created
-// (saved-search.ts). Problems found by the server (checkSpec) or by the service (422 detail) are shown under the
-// control that caused them (problems.ts). Server code is imported for its types only, apart from the contract's
+// (saved-search.ts). Describe and Similar to share their filters; "Similar to a list" has its own (one set carried
+// into the other would narrow a run nobody set it for). Problems found by the server (checkSpec) or by the service
+// (422 detail) are shown under the control that caused them (problems.ts). Server code is imported for its types only, apart from the contract's
 // dependency-free limits.
 import { PAID_DEPTH } from '../../src/search/contract';
-import type { SearchMode, SearchPanelState, SearchSpec } from '../../src/search/contract';
+import type { FilterForm, SearchMode, SearchPanelState, SearchSpec } from '../../src/search/contract';
 import { errorText, server } from '../bridge';
 import { h, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
@@ -35,6 +36,8 @@ class SearchPanel {
     'Search',
   );
   private readonly searchControls: HTMLElement;
+  /** The filters of the modes not shown: Describe and Similar to's, or the list's (none at first). */
+  private otherFilters: FilterForm;
 
   constructor(private readonly root: HTMLElement) {
     this.problems = new Problems(root);
@@ -58,6 +61,7 @@ class SearchPanel {
     this.saved = new SavedSearchBox(host, (spec) => this.fillForm(spec));
     this.list = this.listModeOf(slot);
     this.searchControls = h('div', {}, ...this.form.countControls(slot), h('div', { class: 'row' }, this.searchButton));
+    this.otherFilters = this.form.filters([]);
   }
 
   private listModeOf(slot: Problems['slot']): ListMode {
@@ -122,7 +126,12 @@ class SearchPanel {
     results.previewBox.hidden = next === 'list';
     results.writeBox.hidden = next === 'list' || this.lastPreview === null;
     (next === 'list' ? list.columnsSlot : results.writeColumnsSlot).append(results.columnChooser);
-    if (this.listActive !== wasList) this.exclude.forgetMostRecent();
+    if (this.listActive !== wasList) {
+      this.exclude.forgetMostRecent();
+      const left = this.form.filters([]);
+      this.form.setFilters(this.otherFilters);
+      this.otherFilters = left;
+    }
   }
 
   private fillForm(spec: SearchSpec): void {

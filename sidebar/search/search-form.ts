@@ -190,7 +190,11 @@ export class SearchForm {
     this.query.value = spec.query;
     this.reference.value = spec.reference;
     this.count.value = String(spec.count);
-    const { filters } = spec;
+    this.setFilters(spec.filters);
+  }
+
+  /** Puts filters into the form (the exclude list is the panel's own). */
+  setFilters(filters: FilterForm): void {
     this.sizeMode.value = filters.sizeMode;
     for (const [bucket, box] of this.sizeBoxes) box.checked = filters.sizes.includes(bucket);
     this.includeCountries.setValues(filters.includeCountries);

@@ -2,14 +2,16 @@
 // spreadsheet's formulas use it, and (Advanced) change the service address. A refused change shows its reason beside
 // the new token while the working connection stays shown; what an action did besides (formula sharing stopped) is
 // said under it; without a token, links to the dashboard (where tokens are made and plans upgraded) when the build
-// names one.
+// names one. Removing the token says which saved timer runs it pays for can no longer start. The sections follow
+// changes made elsewhere (another editor's cap, the timer's runs) at the next poll.
 import type { AccountState } from '../../src/account/contract';
 import { isLocalSandbox, SANDBOX_HINTS } from '../../src/account/contract';
 import { errorText, server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
 import { panelHeader, refreshCredits } from '../ui/credits-badge';
 import { requestBudgetSection } from './request-budget';
-import { spendingGuardSection } from './spending-guard';
+import { reloadSpendingGuard, spendingGuardSection } from './spending-guard';
+import { followChanges } from '../ui/follow-changes';
 import { keptSpreadsheetsSection } from './kept-spreadsheets';
 import { spendingHistorySection } from './spending-history';
 import { digestSection } from './digest';
@@ -98,7 +100,7 @@ function accountSection(state: AccountState | null): HTMLElement | null {
             {
               id: 'remove',
               type: 'button',
-              onclick: () => void act(() => server.removeAccountToken(), 'Token removed.'),
+              onclick: () => void act(() => server.removeAccountToken(), 'Token removed.', true),
             },
             'Remove token',
           ),
@@ -170,12 +172,17 @@ function dashboardLinks(state: AccountState | null): HTMLElement | null {
     : null;
 }
 
-function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'warn'; text: string }): void {
+function render(
+  state: AccountState | null,
+  notice?: { kind: 'error' | 'ok' | 'warn'; text: string },
+  problems: string[] = [],
+): void {
   replaceChildren(
     app,
     panelHeader('Settings'),
     state === null ? h('p', { class: 'muted' }, 'Loading…') : null,
     notice ? message(notice.kind, notice.text) : null,
+    problems.length > 0 ? h('div', { id: 'saved-runs' }, ...problems.map((text) => message('warn', text))) : null,
     state?.note ? h('div', { id: 'settings-note' }, message('warn', state.note)) : null,
     state?.problem && !state.refusedChange ? message('error', state.problem) : null,
     accountSection(state),
@@ -193,14 +200,16 @@ function render(state: AccountState | null, notice?: { kind: 'error' | 'ok' | 'w
     (control as HTMLButtonElement).disabled = busy;
 }
 
-async function act(call: () => Promise<AccountState>, success: string): Promise<void> {
+/** Runs an account change; `runs`: then says which saved timer runs can no longer start (a token removed). */
+async function act(call: () => Promise<AccountState>, success: string, runs = false): Promise<void> {
   busy = true;
   render(current);
   try {
     const state = await call();
+    const problems = runs ? (await server.getSavedRunProblems().catch(() => ({ problems: [] }))).problems : [];
     current = state;
     busy = false;
-    render(state, state.problem ? undefined : { kind: 'ok', text: success });
+    render(state, state.problem ? undefined : { kind: 'ok', text: success }, problems);
     await refreshCredits(state.account ?? (state.connected ? undefined : null));
   } catch (error) {
     busy = false;
@@ -219,4 +228,7 @@ export function mountSettingsPanel(element: HTMLElement): void {
       void refreshCredits(state.account);
     })
     .catch((error) => render(current, { kind: 'error', text: errorText(error) }));
+  followChanges(async () => {
+    await Promise.all([reloadSpendingGuard(), keptSpreadsheetsSection.reload()]);
+  });
 }

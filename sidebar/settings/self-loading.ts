@@ -1,6 +1,7 @@
 // The load-once getter shared by the Settings panel's sections that load their own state (daily requests, spending
 // cap, spending history, digest, kept spreadsheets): each is one element kept across the panel's re-renders, shown
-// loading and filled from the server the first time the panel shows it.
+// loading and filled from the server the first time the panel shows it, and read again (`reload`) when the document
+// changed elsewhere.
 import { errorText } from '../bridge';
 
 type Loading<T> = {
@@ -12,10 +13,13 @@ type Loading<T> = {
   failed: (problem: string) => void;
 };
 
+/** A section's getter, and its reload (after a change elsewhere; nothing before the section was first shown). */
+export type SelfLoadingSection = (() => HTMLElement) & { reload: () => Promise<void> };
+
 /** The section's getter: the first call renders it loading and loads its state once; every call returns it. */
-export function selfLoadingSection<T>(section: HTMLElement, { load, render, failed }: Loading<T>): () => HTMLElement {
+export function selfLoadingSection<T>(section: HTMLElement, { load, render, failed }: Loading<T>): SelfLoadingSection {
   let loaded = false;
-  return () => {
+  const getter = () => {
     if (!loaded) {
       loaded = true;
       render(null);
@@ -26,4 +30,13 @@ export function selfLoadingSection<T>(section: HTMLElement, { load, render, fail
     }
     return section;
   };
+  const reload = async () => {
+    if (!loaded) return;
+    try {
+      render(await load());
+    } catch {
+      // The section keeps what it showed; the next change reads it again.
+    }
+  };
+  return Object.assign(getter, { reload });
 }

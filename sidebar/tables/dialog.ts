@@ -108,15 +108,25 @@ class MappingDialog implements DialogHost, RowContext {
     this.refreshValidation();
   }
 
-  refreshValidation(): void {
+  /** The mapping's issues now: the dialog's own check and the last server answer's, each once. */
+  private currentIssues(): MappingIssue[] {
     const { model } = this;
     const seen = new Set<string>();
-    const issues = [...validateMapping(model.drafts, this.push.validationContext()), ...model.serverIssues].filter(
-      (issue) => {
-        const id = `${issue.row}|${issue.field}|${issue.message}`;
-        return seen.has(id) ? false : (seen.add(id), true);
-      },
+    return [...validateMapping(model.drafts, this.push.validationContext()), ...model.serverIssues].filter((issue) => {
+      const id = `${issue.row}|${issue.field}|${issue.message}`;
+      return seen.has(id) ? false : (seen.add(id), true);
+    });
+  }
+
+  markedErrors(): MappingIssue[] {
+    return validateMapping(this.model.drafts, this.push.validationContext()).filter(
+      (issue) => issue.severity === 'error',
     );
+  }
+
+  refreshValidation(): void {
+    const { model } = this;
+    const issues = this.currentIssues();
     this.views.forEach((view, row) => view.showIssues(issues.filter((issue) => issue.row === row)));
     const general = issues.filter((issue) => issue.row === null);
     replaceChildren(

@@ -24,6 +24,8 @@ export interface DialogHost {
   refreshValidation(): void;
   /** Takes the server's drafts and issues, and marks the mapping saved. */
   adopt(answer: MappingAnswer): void;
+  /** The errors the dialog's own check of the mapping marks now. */
+  markedErrors(): MappingIssue[];
   /** Brings the first field an answer marked with an error into view (it may be scrolled far out of it). */
   revealMarked(issues: readonly MappingIssue[]): void;
   /** Runs a server call with the buttons disabled and "Working..." in `into`; `done` gets the answer, unless refused. */

@@ -1,6 +1,8 @@
 // The mapping dialog's "Push to table" panel: the table (ID, URL or one this spreadsheet pushed to), the keys already
 // in it, where the new columns go (end, beginning, after a column), and the push, with its confirmation when the same
-// columns were pushed before. Which table keys come before and after the new columns feeds the dialog's validation.
+// columns were pushed before. Which table keys come before and after the new columns feeds the dialog's validation. A
+// push the dialog already marks as a problem (its own check, or the service's refusal of this same push) is not sent:
+// the marked field is named and brought into view.
 import { SANDBOX_HINTS } from '../../src/account/contract';
 import { server } from '../bridge';
 import { h, message, replaceChildren } from '../ui/dom';
@@ -48,6 +50,8 @@ export class PushPanel {
     'Push to table',
   );
   private readonly result = h('div', { id: 'tables-push-result' });
+  /** The last push the service refused, as sent (without the confirmation): sent again unchanged, it would be too. */
+  private refused: string | null = null;
 
   constructor(private readonly host: DialogHost) {}
 
@@ -146,8 +150,26 @@ export class PushPanel {
       position: position.ok ? position.position : { at: 'after', columnId: '' },
       confirmRepeat,
     };
+    const sent = JSON.stringify({ ...request, confirmRepeat: undefined });
+    const refusedAgain = this.refused === sent ? this.host.model.serverIssues : [];
+    const marked = [...this.host.markedErrors(), ...refusedAgain.filter((issue) => issue.severity === 'error')];
+    if (marked.length > 0) {
+      const first = marked[0];
+      replaceChildren(
+        this.result,
+        message(
+          'error',
+          `Nothing was sent: ${marked.length === 1 ? 'a marked field needs' : `${marked.length} marked fields need`} ` +
+            `fixing first (${first.message}).`,
+        ),
+      );
+      return this.host.revealMarked(marked);
+    }
     this.host.call(server.pushTablesColumns(request), this.result, (answer: PushResponse) => {
       this.host.adopt(answer);
+      // As the dialog now holds it (the server's drafts): the same push again is this one.
+      const held = JSON.stringify({ ...request, drafts: this.host.model.drafts, confirmRepeat: undefined });
+      this.refused = answer.status === 'failed' || answer.status === 'invalid' ? held : null;
       this.showAnswer(answer, request.position as Position);
     });
   }

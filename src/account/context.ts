@@ -9,6 +9,6 @@ export function accountContext(): AccountService {
   return new AccountService(
     context.stores,
     (settings) => createServiceClient({ http: context.http, clock: context.clock, settings }),
-    { formulaCache: context.cache },
+    { formulaCache: context.cache, now: () => context.clock.now() },
   );
 }

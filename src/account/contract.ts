@@ -3,6 +3,7 @@
 // for the local playground, which tokens its sandbox accepts.
 export type { AccountState } from './service';
 export type { AccountKind, BudgetStatus } from '../platform/request-budget';
+import type { TimerFeature } from '../scheduler/features';
 
 /** Since when the user's timers wait for their authorization (an update needs more), and Google's page to give it. */
 export interface TimerAuthorization {
@@ -29,6 +30,15 @@ export interface KeptSpreadsheets {
     nextRunAt: number | null;
     /** It is the spreadsheet the panel is open in. */
     here: boolean;
+    /**
+     * Each work its timer keeps ("scheduled refresh"), with its own next time (a schedule's or a watch's next run), or
+     * null: it is done at the timer's next run (work under way, or checked at every run).
+     */
+    work: Array<{ feature: TimerFeature; what: string; at: number | null }>;
+    /** When its timer next runs, as far as can be told (whole periods after it was made), or null: not known. */
+    timerNextAt: number | null;
+    /** How often its timer runs: every minute (a script bound to the spreadsheet) or hourly (an add-on). */
+    cadence: 'minute' | 'hourly' | null;
   }>;
   /** Google's limit of timers per account (20). */
   limit: number;

@@ -11,7 +11,9 @@ import { showPanel } from '../platform/panels';
 import { reenterTokenless } from '../functions/menu-actions';
 import { activeFormulaBook } from '../platform/sheets/functions';
 import { timerHolders } from '../platform/timer-triggers';
-import { keptBy } from '../scheduler/timer-registry';
+import { featureWords, keptBy, timerNextRun } from '../scheduler/timer-registry';
+import { TIMER_FEATURES } from '../scheduler/features';
+import { featureWake } from '../scheduler/timer';
 import { activeSpreadsheet, spreadsheetTimeZone } from '../platform/spreadsheet';
 import { currentAuthorizationNote } from '../platform/authorization';
 import type { Credits, KeptSpreadsheets } from './contract';
@@ -83,22 +85,41 @@ export function setRequestBudgetAccount(kind: AccountKind): BudgetStatus {
 }
 
 /**
- * Settings: the spreadsheets whose timers Sheet Scout keeps for this user, what keeps each, and its next run; and
- * whether those timers wait for the user's authorization.
+ * Settings: the spreadsheets whose timers Sheet Scout keeps for this user, each work that keeps them with its next
+ * time, and when each timer next runs. This spreadsheet's work is read from its own properties (as it is now); the
+ * others' as their timers last noted it. And whether those timers wait for the user's authorization.
  */
 export function getKeptSpreadsheets(): KeptSpreadsheets {
   const here = activeSpreadsheet().getId();
   const context = appContext();
+  const now = context.clock.now();
+  const document = context.documentStore();
   return {
-    spreadsheets: timerHolders(context.stores.user).map((holder) => ({
-      name: holder.name,
-      url: holder.url,
-      keptBy: keptBy(holder),
-      nextRunAt: holder.nextRunAt,
-      here: holder.id === here,
-    })),
+    spreadsheets: timerHolders(context.stores.user).map((holder) => {
+      const wakes =
+        holder.id === here
+          ? TIMER_FEATURES.map((feature) => [feature, featureWake({ document }, feature)] as const)
+          : TIMER_FEATURES.map((feature) => [feature, holder.wakes?.[feature] ?? null] as const);
+      const work = wakes
+        .filter(([feature, wake]) => wake !== null || (!holder.wakes && holder.keeps.includes(feature)))
+        .map(([feature, wake]) => ({
+          feature,
+          what: featureWords(feature),
+          at: wake !== null && wake > now ? wake : null,
+        }));
+      return {
+        name: holder.name,
+        url: holder.url,
+        keptBy: keptBy(holder),
+        nextRunAt: holder.nextRunAt,
+        here: holder.id === here,
+        work,
+        timerNextAt: timerNextRun(holder, now),
+        cadence: holder.cadence ?? null,
+      };
+    }),
     limit: TIMER_LIMIT,
-    authorization: currentAuthorizationNote(context.stores.user, context.clock.now()),
+    authorization: currentAuthorizationNote(context.stores.user, now),
     timeZone: spreadsheetTimeZone(),
   };
 }

@@ -2,6 +2,8 @@
 // who is connected and their credits, remove the token, and share it (or stop sharing it) with this spreadsheet's
 // formulas; stopping clears the formula lookups the document cache holds, so no formula shows a result after its
 // token is gone. Pure: takes the settings stores, a client factory and the document cache.
+import { noteTokenless, tokenlessPayers } from './payers';
+import { noteDocumentChanged } from '../scheduler/changes';
 import type { CachePort } from '../ports';
 import type { ServiceClient, ServiceSettings } from '../api/client';
 import { userMessage, type ApiError } from '../api/errors';
@@ -60,6 +62,8 @@ export interface AccountServiceOptions {
   urlAllowlist?: readonly string[];
   /** This build's dashboard address (default: the one injected at build time). */
   dashboardUrl?: string;
+  /** The clock of this execution (when a token was removed). */
+  now?: () => number;
 }
 
 const SHARE_LABEL = '"Let formulas in this spreadsheet use my token"';
@@ -137,6 +141,7 @@ export class AccountService {
       previousToken !== null &&
       formulaConnection(this.stores.document).token === previousToken;
     saveUserConnection(this.stores, trimmed, checked.baseUrl);
+    this.notePayer(result.value.email, null);
     if (wasSharedByMe && this.stores.document) {
       shareWithFormulas(this.stores.document, { token: trimmed, baseUrl: checked.baseUrl }, result.value.email);
     }
@@ -146,8 +151,15 @@ export class AccountService {
     });
   }
 
+  /**
+   * Removes the token. The runs this user's timer pays for here (an account watch, research on new rows) cannot start
+   * without it: who they were is noted (payers.ts), so their sections and Settings say so until a token is saved again.
+   */
   remove(): AccountState {
     const wasShared = formulaConnection(this.stores.document).token;
+    const connection = userConnection(this.stores);
+    const user = connection.token ? this.clientFor(connection).getUser() : null;
+    if (user?.ok) this.notePayer(user.value.email, this.options.now?.() ?? Date.now());
     removeUserConnection(this.stores);
     const stopped = wasShared !== null && formulaConnection(this.stores.document).token === null;
     if (stopped) clearCachedLookups(this.options.formulaCache);
@@ -169,6 +181,14 @@ export class AccountService {
     if (!result.ok) return this.describe(null, connectionProblem(result.error, connection.baseUrl));
     shareWithFormulas(document, { token: connection.token, baseUrl: connection.baseUrl }, result.value.email);
     return this.describe(summarize(result.value), null);
+  }
+
+  /** Notes that the account `email` removed its token (at `at`), or saved one again (null); the panels follow. */
+  private notePayer(email: string, at: number | null): void {
+    const document = this.stores.document;
+    if (!document || (at === null && !tokenlessPayers(document).has(email.toLowerCase()))) return;
+    noteTokenless(document, email, at);
+    noteDocumentChanged(document, at ?? this.options.now?.() ?? Date.now());
   }
 
   /** A refused token or address change: the saved connection is untouched and still shown when it works. */

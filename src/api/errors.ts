@@ -72,6 +72,25 @@ export function isUnreachable(error: ApiError): boolean {
   return ['unavailable', 'rate_limited', 'network', 'timeout'].includes(error.kind);
 }
 
+/**
+ * What a failed call met, as part of a sentence that goes on to say what was sent, created and charged ("the service
+ * could not be reached (no answer)"); the user message for the kinds where the service answered with a refusal.
+ */
+export function failureCause(error: ApiError): string {
+  switch (error.kind) {
+    case 'network':
+      return 'the service could not be reached (no answer)';
+    case 'timeout':
+      return 'the service did not answer in time';
+    case 'unavailable':
+      return `the service was unavailable (HTTP ${error.status})`;
+    case 'rate_limited':
+      return 'the service asked to slow down (HTTP 429)';
+    default:
+      return userMessage(error);
+  }
+}
+
 export function userMessage(error: ApiError): string {
   switch (error.kind) {
     case 'no_token':

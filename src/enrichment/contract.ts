@@ -81,6 +81,8 @@ export interface EnrichProgress {
    */
   enriching: number;
   retrying: number;
+  /** What the failed lookups waiting for a retry met, most of them ("the service could not be reached"), or null. */
+  retryCause: string | null;
   blocked: number;
   /** Seconds until the next lookup of a waiting domain; null when none waits. */
   nextTrySeconds: number | null;
@@ -145,6 +147,12 @@ export type RefreshChunkResult =
       keptEdits: number;
       /** Per enriched column, the rows whose value changed. */
       changedByField: Array<{ header: string; rows: number }>;
+      /**
+       * Enriched rows newer than the refresh's days (left alone), and when the first of them gets older than that
+       * (epoch ms; null when none): why a refresh found nothing to check, and when it will.
+       */
+      freshRows: number;
+      freshDueAt: number | null;
       notFound: number;
       /** Domains to skip for the rest of this run (still enriching, or the service refused the lookup). */
       retryLater: string[];
@@ -167,6 +175,12 @@ export interface ScheduleSummary {
   keptEdits: number;
   notFound: number;
   problem: string | null;
+  /**
+   * Enriched rows the run left alone, being newer than its days, and when the first of them is due for a check (as
+   * the run's first chunk found them; absent in summaries of earlier versions).
+   */
+  freshRows?: number;
+  freshDueAt?: number | null;
 }
 
 /** A sheet's refresh schedule as the Enrich panel shows it. */

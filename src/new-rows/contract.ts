@@ -37,6 +37,8 @@ export interface NewRowsResearchDto {
   savedBy: string;
   confirmedAt: number;
   lastRun: { at: number; text: string } | null;
+  /** Why no new row can be researched as things stand (the spending cap below a row, its payer's token), or null. */
+  blocked: string | null;
 }
 
 export interface NewRowsDto {

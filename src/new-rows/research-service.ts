@@ -5,6 +5,7 @@
 // the storage budgets (src/shared/property-budget.ts: a saved research's size, what each editor and the feature keep
 // in the document's properties), refused with the figures before anything is saved. Rows already on the sheet, or
 // filled before it was saved, are never owed to it.
+import { noteDocumentChanged } from '../scheduler/changes';
 import { researchContext, withLock, type Research } from '../research/context';
 import { jsonSchemaProblems } from '../research/brief/json-schema-check';
 import { resolveOutput } from '../research/launch/launch-request';
@@ -133,9 +134,9 @@ export function saveNewRowsResearch(deps: NewRowsDeps, request: NewRowsResearchR
       ok: true,
       message:
         `Researching the new rows of "${sheet.name}": up to ${figures.creditsPerRow} credits a row, at most ` +
-        `${figures.monthlyLimit} a month, paid by ${user.value.email}.${note}`,
+        `${figures.monthlyLimit} credits a month, paid by ${user.value.email}.${note}`,
       confirm: null,
-      state: newRowsState(deps),
+      state: newRowsState(deps, undefined, user),
     };
   });
 }
@@ -162,6 +163,7 @@ function withStoredSetting(
       const current = readSetting(deps.store, sheetId) ?? undefined;
       return act(current, (research) => {
         if (current) writeSetting(deps.store, sheetId, { ...current, research, owed: 0 });
+        noteDocumentChanged(deps.store, r.context.clock.now());
         const list = readList(deps.records, sheetId);
         if (list && list.owed.size > 0) writeList(deps.records, sheetId, { ...list, owed: new Map() });
       });

@@ -8,6 +8,7 @@
 import type { JsonSchemaObject, TaskDepth } from '../api/types';
 import type { OutputMapping } from '../research/records/ledger';
 import type { SpendingCap } from '../research/spending/spending-guard';
+import type { SavedRun } from '../research/spending/saved-runs';
 import type { NewRowsResearchConfirm, NewRowsResearchDto } from './contract';
 
 /** The most a monthly limit may be (a typo of a few digits is refused, not saved). */
@@ -77,7 +78,17 @@ export function isConfirmed(
   return confirmed?.creditsPerRow === figures.creditsPerRow && confirmed.monthlyLimit === figures.monthlyLimit;
 }
 
-export function researchDto(research: NewRowsResearch, reserved: number): NewRowsResearchDto {
+/** What research on a sheet's new rows reserves for one row and who pays it (saved-runs.ts weighs it). */
+export function newRowsRun(research: NewRowsResearch, sheetName: string): SavedRun {
+  return {
+    what: `Research on the new rows of "${sheetName}"`,
+    unit: 'row',
+    credits: research.creditsPerRow,
+    payer: research.savedBy,
+  };
+}
+
+export function researchDto(research: NewRowsResearch, reserved: number, blocked: string | null): NewRowsResearchDto {
   return {
     template: research.template,
     depth: research.depth,
@@ -88,6 +99,7 @@ export function researchDto(research: NewRowsResearch, reserved: number): NewRow
     savedBy: research.savedBy,
     confirmedAt: research.confirmedAt,
     lastRun: research.lastRun,
+    blocked,
   };
 }
 

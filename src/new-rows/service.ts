@@ -3,6 +3,7 @@
 // filled; never the add-in's hidden sheets; the timer reserved first, so that nothing is saved that no timer could run
 // with the panels closed) with the list as it stands then (rows already there are Enrich's, rows added later are
 // filled), and turning it off (its research with it; the timer goes when nothing else needs it).
+import { noteDocumentChanged } from '../scheduler/changes';
 import type { NewRowsAnswer, NewRowsDto, NewRowsProblem, NewRowsRequest } from './contract';
 import type { NewRowsDeps } from './context';
 import {
@@ -31,11 +32,22 @@ import {
 } from './state';
 import { budgetProblem, VALUE_OVERHEAD_BYTES } from '../shared/property-budget';
 import { utf8Bytes } from '../shared/storage/chunked-store';
-import { researchDto, reservedIn } from './research';
+import { newRowsRun, researchDto, reservedIn } from './research';
+import { savedRunProblem } from '../research/spending/saved-runs';
+import { runFacts } from '../research/spending/run-facts';
+import type { Result } from '../api/errors';
+import type { User } from '../api/types';
 import { capCalendar } from '../research/spending/calendar';
 import { spreadsheetTimeZone } from '../platform/spreadsheet';
 import { readStops } from '../scheduler/timer-stops';
-import { removeTimerIfIdle, reserveTimer, servedByOtherEditor, wakeTimerAt, type TimerDeps } from '../scheduler/timer';
+import {
+  isPending,
+  removeTimerIfIdle,
+  reserveTimer,
+  servedByOtherEditor,
+  wakeTimerAt,
+  type TimerDeps,
+} from '../scheduler/timer';
 
 const OTHER_EDITOR_TIMER =
   "Runs on the timer another editor's Sheet Scout keeps in this spreadsheet (their lookups, 0 credits).";
@@ -106,8 +118,15 @@ function stoppedInTimer(deps: NewRowsDeps): NewRowsProblem | null {
   return stop ? { text: `The timer's checks stopped: ${stop.message}`, since: stop.since } : null;
 }
 
-/** The active sheet's state for the panel (`timerNote` given: the timer was just reserved). */
-export function newRowsState(deps: NewRowsDeps, timerNote?: string | null): NewRowsAnswer {
+/**
+ * The active sheet's state for the panel (`timerNote` given: the timer was just reserved; `user`: the acting user's
+ * account, when read, whose credits a row of research on new rows they pay must fit).
+ */
+export function newRowsState(
+  deps: NewRowsDeps,
+  timerNote?: string | null,
+  user: Result<User> | null = null,
+): NewRowsAnswer {
   const { sheet } = deps.sheets.active();
   if (sheet.targetProblem) return { ok: false, message: sheet.targetProblem };
   const setting = readSettings(deps.store).find((entry) => entry.sheetId === sheet.id);
@@ -131,10 +150,17 @@ export function newRowsState(deps: NewRowsDeps, timerNote?: string | null): NewR
     problem: setting.problem ?? stoppedInTimer(deps),
     totals: setting.totals,
     research: setting.research
-      ? researchDto(setting.research, reservedIn(readSpent(deps.store, setting.sheetId), month))
+      ? researchDto(
+          setting.research,
+          reservedIn(readSpent(deps.store, setting.sheetId), month),
+          savedRunProblem(newRowsRun(setting.research, setting.sheetName), runFacts(deps.store, user)),
+        )
       : null,
   };
   const note = timerNote === undefined ? checkTimer(deps.timer).note : timerNote;
+  // Reserving the timer marks the checks due now: they stay due when they were (the next check after the last).
+  if (timerNote === undefined && isPending(deps.timer, 'newRows'))
+    wakeTimerAt(deps.timer, 'newRows', settingsWake(readSettings(deps.store), checkedAt) ?? null);
   return { ...base, newRows: dto, timerNote: note, wouldFill: setting.headers };
 }
 
@@ -162,6 +188,7 @@ export function changeNewRows(deps: NewRowsDeps, request: NewRowsRequest): NewRo
     const existing = settings.find((entry) => entry.sheetId === sheet.id);
     if (!request.on) {
       writeSetting(deps.store, sheet.id, null);
+      noteDocumentChanged(deps.store, deps.clock.now());
       const left = settings.filter((entry) => entry.sheetId !== sheet.id);
       removeList(deps.records, sheet.id);
       if (left.length === 0) removeTimerIfIdle(deps.timer, 'newRows');
@@ -192,6 +219,7 @@ export function changeNewRows(deps: NewRowsDeps, request: NewRowsRequest): NewRo
     if (timer.refuse) return { ok: false, message: `Nothing was saved. ${timer.note ?? ''}` };
     writeList(deps.records, sheet.id, { known, waiting: new Map(), owed: new Map() });
     writeSetting(deps.store, sheet.id, setting);
+    noteDocumentChanged(deps.store, deps.clock.now());
     // Checked at the timer's next run, whenever the other sheets were last checked.
     wakeTimerAt(deps.timer, 'newRows', null);
     return newRowsState(deps, timer.note);

@@ -250,6 +250,11 @@ export interface WatchDto {
   lastRun: { at: number; text: string } | null;
   /** Since when the due run has been waiting for the service to answer (epoch ms; it tries again hourly), or null. */
   unreachableSince: number | null;
+  /**
+   * Why no run can start as things stand (the spending cap below a run, its payer's credits, their token removed),
+   * with the figures; null when nothing stands in its way.
+   */
+  blocked: string | null;
 }
 
 export interface WatchAnswer {

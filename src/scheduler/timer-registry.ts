@@ -31,6 +31,45 @@ export interface TimerHolder extends SpreadsheetIdentity {
   keeps: TimerFeature[];
   /** When its next work is due (ms), or null: now (work is under way). */
   nextRunAt: number | null;
+  /**
+   * When each of `keeps` is next due (ms; a time past: at the timer's next run, as work under way or checked at every
+   * run is), the timer's cadence and when it was made (its runs come a whole number of periods after; not noted at
+   * each run, which would be a write of the user's properties every time): absent in entries of earlier versions.
+   */
+  wakes?: Partial<Record<TimerFeature, number>>;
+  cadence?: 'minute' | 'hourly';
+  madeAt?: number | null;
+}
+
+/** A spreadsheet's entry: its timer (`madeAt`: when it was made) and when each feature's work is due. */
+export function holderEntry(
+  here: SpreadsheetIdentity,
+  timer: { trigger: string; cadence: 'minute' | 'hourly'; madeAt: number | null },
+  wakes: ReadonlyArray<readonly [TimerFeature, number | null]>,
+  now: number,
+): TimerHolder {
+  const pending = wakes.filter((entry): entry is readonly [TimerFeature, number] => entry[1] !== null);
+  const next = Math.min(...pending.map(([, wake]) => wake));
+  return {
+    ...here,
+    ...timer,
+    keeps: pending.map(([feature]) => feature),
+    nextRunAt: next > now ? next : null,
+    wakes: Object.fromEntries(pending),
+  };
+}
+
+const PERIOD_MS = { minute: 60_000, hourly: 3_600_000 } as const;
+
+/**
+ * When the holder's timer next runs, as far as can be told: a whole number of periods after it was made, the first
+ * such time after `now`; null when not known (an entry of an earlier version).
+ */
+export function timerNextRun(holder: Pick<TimerHolder, 'cadence' | 'madeAt'>, now: number): number | null {
+  if (!holder.cadence || holder.madeAt === undefined || holder.madeAt === null) return null;
+  const period = PERIOD_MS[holder.cadence];
+  const periods = Math.max(1, Math.floor((now - holder.madeAt) / period) + 1);
+  return holder.madeAt + periods * period;
 }
 
 export function readHolders(user: KeyValueStore, fresh = false): TimerHolder[] {
@@ -97,6 +136,11 @@ const FEATURE_WORDS: Record<TimerFeature, string> = {
   newRows: 'new rows kept enriched',
   digest: 'digest',
 };
+
+/** A feature's work in words ("scheduled refresh"). */
+export function featureWords(feature: TimerFeature): string {
+  return FEATURE_WORDS[feature];
+}
 
 /** What keeps a holder's timer, in words ("scheduled refresh, account watch"). */
 export function keptBy(holder: Pick<TimerHolder, 'keeps'>): string {

@@ -8,7 +8,8 @@
 // (timer-registry.ts), which names them when Google allows no more. Pure over ports (src/platform/timer-triggers.ts).
 import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
 import { TIMER_FEATURES, type TimerFeature } from './features';
-import { changeHolders, readHolders, withHolder, withoutHolders, type SpreadsheetIdentity } from './timer-registry';
+import { changeHolders, holderEntry, readHolders, withHolder, withoutHolders } from './timer-registry';
+import type { SpreadsheetIdentity } from './timer-registry';
 import { DOCUMENTLESS_FOR_MS, DOCUMENTLESS_KEY, TimerUnavailable, type TimerProblem } from './timer-unavailable';
 import { silentTimerMessage } from './timer-unavailable';
 
@@ -169,18 +170,15 @@ function myRecordedTimer(deps: TimerDeps): string | null {
   return record && deps.triggers.list(TIMER_HANDLER, record.id).includes(record.id) ? record.id : null;
 }
 
-/**
- * Sets this spreadsheet's entry in the user's registry of timers (when its timer is theirs): what keeps it (the
- * features with pending work) and when its next work is due (null: now).
- */
+/** Sets this spreadsheet's entry in the user's registry of timers, when its timer is theirs (holderEntry). */
 export function noteHolder(deps: TimerDeps): void {
   const trigger = myRecordedTimer(deps);
   if (!trigger) return;
-  const keeps = TIMER_FEATURES.filter((feature) => featureWake(deps, feature) !== null);
-  const next = Math.min(...keeps.map((feature) => featureWake(deps, feature) as number));
-  const nextRunAt = next > deps.clock.now() ? next : null;
-  const here = deps.spreadsheet();
-  changeHolders(deps.user, deps.userLock, (holders) => withHolder(holders, { ...here, trigger, keeps, nextRunAt }));
+  const record = readRecord(deps.document);
+  const wakes = TIMER_FEATURES.map((feature) => [feature, featureWake(deps, feature)] as const);
+  const timer = { trigger, cadence: deps.cadence, madeAt: record?.createdAt ?? null };
+  const entry = holderEntry(deps.spreadsheet(), timer, wakes, deps.clock.now());
+  changeHolders(deps.user, deps.userLock, (holders) => withHolder(holders, entry));
 }
 
 /**

@@ -89,7 +89,7 @@ describeWithBrowser('digest in the playground', () => {
     const digest = posts[0].text;
     const signals = companies.getDisplayValues()[0].indexOf('Signals');
     const signal = companies.getDisplayValues()[2][signals];
-    expect(signal).toMatch(/^employee_count .* -> 10001\+$/);
+    expect(signal).toMatch(/^employee_count .* → 10001\+$/);
     // The row is named by the values its brief reads, as the sheet shows them (the domain typed as a URL here).
     const label = companies.getDisplayValues()[2][0];
     expect(label).toContain(domain);

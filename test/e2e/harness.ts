@@ -43,7 +43,10 @@ interface PageSteps {
   enrichSheet(): Promise<Frame>;
   /** The texts of the shown sheet's column A, trimmed and in lower case: the domains it shows, and blanks. */
   columnA(): Promise<string[]>;
-  /** Moves the playground's clock (and the sandbox's) `ms` on, firing the timers then due; done when the server is. */
+  /**
+   * Moves the playground's clock (and the sandbox's) `ms` on in one step, firing the timers then due once (missed
+   * hours skipped); done when the server is. The page's time buttons move an hour at a time instead.
+   */
   advanceTime(ms: number): Promise<void>;
   /**
    * Clicks the playground's "+1 h", then "+1 min": the add-on's hourly timer runs and the sandbox finishes the research
@@ -142,6 +145,14 @@ export async function sidebarOf(page: Page): Promise<Frame> {
   return (await handle.contentFrame())!;
 }
 
+/**
+ * Waits until the panel in `frame` has read the document's change stamp (sidebar/ui/follow-changes.ts): every change
+ * made from then on shows in it at its next poll.
+ */
+export async function followingChanges(frame: Frame): Promise<void> {
+  await frame.waitForSelector('body[data-seen-changes]', { state: 'attached' });
+}
+
 /** Clicks the menu item of `handler` in the playground on `page`: the sidebar's frame it opens. */
 export async function openPanelOn(page: Page, handler: string): Promise<Frame> {
   await page.click(`[data-handler="${handler}"]`);
@@ -205,7 +216,7 @@ function pageSteps(page: Page): PageSteps {
         await fetch('/api/time', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ ms: by }),
+          body: JSON.stringify({ ms: by, jump: true }),
         });
       }, ms);
     },

@@ -49,11 +49,13 @@ describeWithBrowser('similar to a list in the playground', () => {
     const header = await Promise.all(
       ['A1', 'B1', 'C1', 'D1', 'E1', 'F1'].map((cell) => page.textContent(`td[data-cell="${cell}"]`)),
     );
-    expect(header).toEqual(['Company', 'Domain', 'Country', 'Employees', 'Match score', 'Similar to (rank)']);
+    expect(header).toEqual(['Company', 'Domain', 'Country', 'Employees', 'Match score (0-100)', 'Similar to']);
     expect(Number(await page.textContent('td[data-cell="E2"]'))).toBeGreaterThanOrEqual(
       Number(await page.textContent('td[data-cell="E31"]')),
     );
-    expect(await page.textContent('td[data-cell="F2"]')).toMatch(/^[a-z0-9.-]+ \(#\d+\)/);
+    expect(await page.textContent('td[data-cell="F2"]')).toMatch(
+      new RegExp(`^\\d+ of your ${references}: [a-z0-9.-]+ \\(#\\d+\\)`),
+    );
     const written = (await page.locator('td[data-cell^="B"]').allTextContents()).slice(1, 31);
     const companies = playground.runtime.spreadsheet
       .sheet('Companies')

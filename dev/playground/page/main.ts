@@ -1,5 +1,6 @@
 // Playground page script: renders the emulated spreadsheet (polling /api/state), lets the user select and edit cells,
-// switch tabs, click the add-in menu, sort or insert rows, move time forward and switch accounts. The sidebar and
+// switch tabs, click the add-in menu, sort, insert or delete rows, move time forward (a minute to a week; the clock
+// shows the spreadsheet's time zone, as the panels do), bring company news to the sandbox and switch accounts. The sidebar and
 // dialogs are the add-in's own built HTML in frames; their google.script.run calls reach the emulator via /api/run.
 // An error cell shows Sheets' message on hover. The grid is not rebuilt while a mouse button is down, and a second
 // press on the same cell within DOUBLE_PRESS_MS opens the editor, so a refresh landing mid-double-click cannot lose it;
@@ -37,7 +38,9 @@ interface State {
   toast: { id: number; message: string; title?: string; timeoutSeconds: number } | null;
   account: string;
   accounts: string[];
-  clock: string;
+  /** The playground's clock (epoch ms) and the spreadsheet's time zone, in which it is shown. */
+  clock: number;
+  timeZone: string;
   triggers: number;
   log: string[];
 }
@@ -115,7 +118,19 @@ function button(label: string, onClick: () => void, attributes: Record<string, s
   return element;
 }
 
+/** What the toolbar last showed: it is built again only when that changes (a click never lands on a stale button). */
+let toolbarShown = '';
+
 function renderToolbar(current: State): void {
+  const shown = JSON.stringify([
+    current.menu,
+    clockText(current.clock, current.timeZone),
+    current.triggers,
+    current.account,
+    current.accounts,
+  ]);
+  if (shown === toolbarShown) return;
+  toolbarShown = shown;
   const toolbar = $('toolbar');
   toolbar.textContent = '';
   const menuGroup = document.createElement('div');
@@ -143,18 +158,21 @@ function renderToolbar(current: State): void {
   rows.className = 'group';
   rows.appendChild(
     button(
-      'Sort A→Z by column',
+      'Sort A→Z',
       () => focus && void post('/api/rows', { sheet: viewedSheet, action: 'sort', column: focus.column }),
       { id: 'sort-rows' },
     ),
   );
   rows.appendChild(
     button(
-      'Insert row above',
+      'Insert row',
       () => focus && void post('/api/rows', { sheet: viewedSheet, action: 'insert', row: focus.row }),
       { id: 'insert-row' },
     ),
   );
+  rows.appendChild(button('Delete rows', () => void deleteSelectedRows(), { id: 'delete-rows' }));
+  rows.firstElementChild?.setAttribute('title', "Sorts the sheet's rows below the header by the selected column");
+  rows.children[1]?.setAttribute('title', 'Inserts a row above the selected one');
   toolbar.appendChild(rows);
 
   const time = document.createElement('div');
@@ -162,15 +180,24 @@ function renderToolbar(current: State): void {
   const clock = document.createElement('span');
   clock.className = 'label';
   clock.id = 'clock';
-  clock.textContent = `${current.clock.replace('T', ' ').slice(0, 19)} · ${current.triggers} trigger(s)`;
+  clock.textContent = clockText(current.clock, current.timeZone);
+  clock.title = `The spreadsheet's time zone: ${current.timeZone}; ${current.triggers} trigger(s) set`;
   time.appendChild(clock);
   for (const [label, ms] of [
     ['+1 min', 60_000],
     ['+15 min', 900_000],
     ['+1 h', 3_600_000],
+    ['+1 day', 86_400_000],
+    ['+1 week', 604_800_000],
   ] as const) {
-    time.appendChild(button(label, () => void post('/api/time', { ms }), { 'data-advance': String(ms) }));
+    time.appendChild(button(label, () => void moveTime(ms), { 'data-advance': String(ms) }));
   }
+  time.appendChild(
+    button('Company news', () => void post('/api/news', { sheet: viewedSheet }), {
+      id: 'company-news',
+      title: "A few of this sheet's companies grow or move at the sandbox: a watch run or a refresh finds them",
+    }),
+  );
   toolbar.appendChild(time);
 
   const accountGroup = document.createElement('div');
@@ -195,6 +222,58 @@ function renderToolbar(current: State): void {
   posted.id = 'posted-messages';
   posted.textContent = 'Posted messages';
   toolbar.appendChild(posted);
+  // Nothing outlives the playground's process: the sheets' contents can be saved and loaded at the next start.
+  toolbar.appendChild(
+    button('Export sheets', () => void exportSheets(), {
+      id: 'export-sheets',
+      title: 'The playground keeps nothing when it stops: save the sheets, then npm start -- --sheets <file>',
+    }),
+  );
+}
+
+/** Downloads the visible sheets' contents (npm start -- --sheets <file> starts with them). */
+async function exportSheets(): Promise<void> {
+  const response = await fetch('/api/export');
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([await response.text()], { type: 'application/json' }));
+  link.download = 'sheet-scout-playground-sheets.json';
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+/** The clock as the panels show times: in the spreadsheet's time zone, named ("Wed Nov 25, 10:00 America/New_York"). */
+function clockText(ms: number, timeZone: string): string {
+  const text = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(ms));
+  return `${text.replace(/^(\w+),/, '$1')} ${timeZone}`;
+}
+
+/** Moves time on (a day or a week takes a few seconds: every hour's timers run); the buttons wait meanwhile. */
+async function moveTime(ms: number): Promise<void> {
+  const buttons = Array.from(document.querySelectorAll<HTMLButtonElement>('[data-advance]'));
+  for (const each of buttons) each.disabled = true;
+  document.body.classList.add('moving-time');
+  try {
+    await post('/api/time', { ms });
+  } finally {
+    document.body.classList.remove('moving-time');
+    for (const each of buttons) each.disabled = false;
+  }
+}
+
+/** Deletes the selected rows of the sheet shown (the whole rows, as Sheets' Delete rows does). */
+async function deleteSelectedRows(): Promise<void> {
+  if (!anchor || !focus) return;
+  const top = Math.min(anchor.row, focus.row);
+  const count = Math.abs(anchor.row - focus.row) + 1;
+  await post('/api/rows', { sheet: viewedSheet, action: 'delete', row: top, count });
 }
 
 function renderGrid(current: State): void {

@@ -81,7 +81,10 @@ export interface Company {
 
 /** The facts a test may change: firmographics and descriptions. */
 export type CompanyChange = Partial<
-  Pick<Company, 'name' | 'employee_count' | 'hq_country' | 'hq_city' | 'founding_year' | 'short_description'>
+  Pick<
+    Company,
+    'name' | 'employee_count' | 'hq_country' | 'hq_city' | 'hq_state_province' | 'founding_year' | 'short_description'
+  >
 >;
 
 export type LookupOutcome =

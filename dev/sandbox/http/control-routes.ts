@@ -12,6 +12,7 @@ import { taskObject } from '../research/tasks';
 import { isPlainObject } from './validation';
 import { checkRateLimit } from './rate-limit';
 import type { CompanyChange } from '../companies/company-index';
+import { companyNews } from '../companies/company-news';
 
 export interface ControlRequest {
   params: string[];
@@ -265,6 +266,21 @@ export function controlRoutes(sandbox: Sandbox): ControlRoute[] {
             };
           }),
         );
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/_sandbox\/companies\/news$/,
+      handle: (request) => {
+        const body = bodyObject(request.body);
+        const domains = body.domains ?? [];
+        const count = body.count === undefined ? 3 : Number(body.count);
+        if (!Array.isArray(domains) || !domains.every((domain) => typeof domain === 'string'))
+          throw new HttpError(400, 'domains: a list of domains');
+        if (!Number.isInteger(count) || count < 1 || count > 100) throw new HttpError(400, 'count: 1 to 100');
+        sandbox.newsRounds += 1;
+        const round = { seed: sandbox.options.seed, n: sandbox.newsRounds };
+        return ok({ changes: companyNews(sandbox.index, round, domains as string[], count) });
       },
     },
     {

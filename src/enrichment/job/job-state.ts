@@ -23,7 +23,7 @@ export interface RetryEntry {
   /** Epoch ms when the next lookup is due. */
   at: number;
   why: 'enriching' | 'error' | 'paused';
-  /** Last error message, for failed lookups. */
+  /** What the last failed lookup met ("the service could not be reached (no answer)"), for failed lookups. */
   m?: string;
 }
 

@@ -49,6 +49,7 @@ export function progressOf(job: EnrichJob, now: number, busy = false): EnrichPro
     percent,
     enriching,
     retrying: job.retries.length - enriching - blocked,
+    retryCause: mostCommon(job.retries.filter((entry) => entry.why === 'error').map((entry) => entry.m)),
     blocked,
     nextTrySeconds: nextTry === null ? null : Math.max(0, Math.ceil((nextTry - now) / 1000)),
     lookups: job.lookups,
@@ -62,6 +63,15 @@ export function progressOf(job: EnrichJob, now: number, busy = false): EnrichPro
     startedAt: job.startedAt,
     updatedAt: job.updatedAt,
   };
+}
+
+/** The most frequent of the texts given (ties: the first met), or null when none. */
+function mostCommon(texts: Array<string | undefined>): string | null {
+  const counts = new Map<string, number>();
+  for (const text of texts) if (text) counts.set(text, (counts.get(text) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [text, count] of counts) if (best === null || count > (counts.get(best) ?? 0)) best = text;
+  return best;
 }
 
 /** The time by which the retries falling due with the first one (within retryGroupMs) are all due. */

@@ -1,7 +1,7 @@
 // How each answer of a lookup batch changes the job: a final outcome to write into the rows, a retry entry (the
 // service still enriching, a passing error, a 429 or the daily request budget), or a pause that keeps the domain for
 // Resume. Pure.
-import { userMessage, type ApiError } from '../../api/errors';
+import { failureCause, userMessage, type ApiError } from '../../api/errors';
 import { RETRY_MESSAGE_CHARS, type EnrichJob, type RetryEntry } from './job-state';
 import type { DomainResolution } from './lookups';
 import type { RowOutcome } from '../sheet/rows';
@@ -73,7 +73,9 @@ export function settleBatch(
     } else {
       const why = result.state === 'enriching' ? 'enriching' : 'error';
       const message = result.state === 'error' ? userMessage(result.error) : undefined;
-      const next = retryEntry(item.retry, item.d, why, now, message);
+      // What the lookup met, kept for the panel's retry line ("the service could not be reached").
+      const cause = result.state === 'error' ? failureCause(result.error) : undefined;
+      const next = retryEntry(item.retry, item.d, why, now, cause);
       if (next) job.retries.push(next);
       else
         work.outcomes.set(

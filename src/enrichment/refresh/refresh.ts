@@ -4,8 +4,8 @@
 // "Was 51-200 until 2026-11-24". Resumable by construction: a refreshed domain gets today's date, so the next chunk
 // (or a later run) takes the ones left. Domains the service is still enriching or could not answer are handed back
 // to the panel, which skips them for the rest of the run.
-import { isUnreachable } from '../../api/errors';
-import { profileFieldByKey, profileValues, type ProfileField } from '../../companies/profile-fields';
+import { profileFieldByKey, type ProfileField } from '../../companies/profile-fields';
+import { lookUpFresh } from './fresh-lookups';
 import { parseDomain } from '../../shared/domain/domain';
 import type { ClockPort, KeyValueStore, LockPort } from '../../ports';
 import { loadJob } from '../job/job-state';
@@ -98,6 +98,9 @@ interface Stale {
   rows: Map<string, number[]>;
   datedRows: number;
   undatedRows: number;
+  /** Enriched rows newer than the cutoff, and the oldest enrichment among them (ms; null: none). */
+  freshRows: number;
+  oldestFresh: number | null;
 }
 
 /**
@@ -128,14 +131,18 @@ function staleRows(
   cutoff: number,
   skip: ReadonlySet<string>,
 ): Stale {
-  const stale: Stale = { rows: new Map(), datedRows: 0, undatedRows: 0 };
+  const stale: Stale = { rows: new Map(), datedRows: 0, undatedRows: 0, freshRows: 0, oldestFresh: null };
   layout.values.forEach((row, index) => {
     if (index < layout.headerRow) return;
     const parsed = parseDomain(row[layout.domainColumn - 1]);
     if (parsed.kind !== 'domain' || skip.has(parsed.domain)) return;
     if (!isEnrichedRow(layout, row)) return;
     const at = dates.get(parsed.domain)?.at;
-    if (at !== undefined && at >= cutoff) return;
+    if (at !== undefined && at >= cutoff) {
+      stale.freshRows += 1;
+      stale.oldestFresh = Math.min(stale.oldestFresh ?? at, at);
+      return;
+    }
     if (at === undefined) stale.undatedRows++;
     else stale.datedRows++;
     stale.rows.set(parsed.domain, [...(stale.rows.get(parsed.domain) ?? []), index]);
@@ -186,31 +193,6 @@ function loggedChanges(layout: Layout, changes: readonly CellChange[], at: numbe
 }
 
 /**
- * Looks domains up in rounds of the client's batch size until done, out of time, or a round that did not reach the
- * service (no more are sent into an outage); sorts the answers.
- */
-function lookUpFresh(deps: RefreshDeps, domains: string[], deadline: number) {
-  const found = new Map<string, Record<string, unknown>>();
-  const notFound: string[] = [];
-  const retryLater: string[] = [];
-  let unreachable = 0;
-  const client = deps.client();
-  let next = 0;
-  while (next < domains.length && deps.clock.now() < deadline && unreachable === 0) {
-    const batch = domains.slice(next, next + client.batchSize());
-    next += batch.length;
-    client.lookupCompanies(batch).forEach((result, index) => {
-      const domain = batch[index];
-      if (result.ok && result.value.state === 'ready') found.set(domain, profileValues(result.value.profile));
-      else if (!result.ok && result.error.kind === 'not_found') notFound.push(domain);
-      else if (!result.ok && isUnreachable(result.error)) unreachable += 1;
-      else retryLater.push(domain);
-    });
-  }
-  return { found, notFound, retryLater, unreachable, attempted: next };
-}
-
-/**
  * One chunk of a refresh of the active sheet (or of `sheetId`, for a schedule): lookups within `budgetMs` (at most
  * `maxDomains`), then the changed cells written with their notes.
  */
@@ -233,7 +215,7 @@ export function runRefreshChunk(
   const dates = deps.dates.read(before.sheet.id);
   const stale = staleRows(before, dates, started - days * DAY_MS, skip);
   const domains = [...stale.rows.keys()].sort();
-  const answers = lookUpFresh(deps, domains.slice(0, maxDomains), started + budgetMs);
+  const answers = lookUpFresh(deps.client(), deps.clock, domains.slice(0, maxDomains), started + budgetMs);
   if (!deps.lock.tryLock(LOCK_WAIT_MS)) return { ok: false, message: BUSY_MESSAGE };
   try {
     // The sheet as it is now (rows may have been sorted or inserted during the lookups).
@@ -263,6 +245,8 @@ export function runRefreshChunk(
       changedByField: layout.headers
         .map((header, i) => ({ header, rows: changes.filter((change) => change.column === layout.targets[i]).length }))
         .filter((field) => field.rows > 0),
+      freshRows: stale.freshRows,
+      freshDueAt: stale.oldestFresh === null ? null : stale.oldestFresh + days * DAY_MS,
       notFound: answers.notFound.length,
       retryLater: answers.retryLater,
       unreachable: answers.unreachable,

@@ -2,6 +2,7 @@
 // sheet (read, set, stopped) with what runs it (this user's timer, another editor's, or why none can: a schedule no
 // timer can run with the panels closed is not saved), and the shared timer's slice that runs the due ones with the
 // document's refresh, the spreadsheet's calendar and a quarter of the day's request budget.
+import { noteDocumentChanged } from '../../scheduler/changes';
 import { refreshContext } from '../context';
 import { runRefreshChunk } from './refresh';
 import { chosenFields } from '../job/sheet-choices';
@@ -25,6 +26,7 @@ import { budgetProblem, FEATURE_BUDGETS, VALUE_OVERHEAD_BYTES } from '../../shar
 import { utf8Bytes } from '../../shared/storage/chunked-store';
 import { formatInSpreadsheetZone, spreadsheetTimeZone } from '../../platform/spreadsheet';
 import {
+  isPending,
   removeTimerIfIdle,
   reserveTimer,
   servedByOtherEditor,
@@ -99,16 +101,22 @@ function scheduleTimer(timer: TimerDeps): { note: string | null; refuse: boolean
   return { note: servedByOtherEditor(timer) ? OTHER_EDITOR_TIMER : null, refuse: false };
 }
 
-/** The active sheet's schedule, with what runs it (its timer made again if it is gone). */
+/**
+ * The active sheet's schedule, with what runs it (its timer made again if it is gone; the schedules' next run stays
+ * their wake, not "now": nothing runs before it).
+ */
 export function refreshSchedule(): RefreshScheduleAnswer {
   const deps = refreshContext();
   const { sheet } = deps.sheets.active();
-  const schedule = readSchedules(deps.store).find((entry) => entry.sheetId === sheet.id);
+  const schedules = readSchedules(deps.store);
+  const schedule = schedules.find((entry) => entry.sheetId === sheet.id);
+  const timerProblem = schedule ? scheduleTimer(deps.timer).note : null;
+  if (schedule && isPending(deps.timer, 'refresh')) wakeTimerAt(deps.timer, 'refresh', schedulesWake(schedules));
   return {
     ok: true,
     sheetName: sheet.name,
     schedule: scheduleDto(schedule),
-    timerProblem: schedule ? scheduleTimer(deps.timer).note : null,
+    timerProblem,
     timeZone: spreadsheetTimeZone(),
   };
 }
@@ -139,6 +147,7 @@ export function changeRefreshSchedule(request: RefreshScheduleRequest): RefreshS
   const others = readSchedules(deps.store).filter((entry) => entry.sheetId !== sheet.id);
   if (request.cadence === 'off') {
     writeSchedules(deps.store, others);
+    noteDocumentChanged(deps.store, deps.clock.now());
     if (others.length === 0) removeTimerIfIdle(deps.timer, 'refresh');
     return { ok: true, sheetName: sheet.name, schedule: null, timerProblem: null, timeZone: spreadsheetTimeZone() };
   }
@@ -162,6 +171,7 @@ export function changeRefreshSchedule(request: RefreshScheduleRequest): RefreshS
   const timer = scheduleTimer(deps.timer);
   if (timer.refuse) return { ok: false, message: `Nothing was saved. ${timer.note ?? ''}` };
   writeSchedules(deps.store, [...others, schedule]);
+  noteDocumentChanged(deps.store, deps.clock.now());
   wakeTimerAt(deps.timer, 'refresh', schedulesWake([...others, schedule]));
   return {
     ok: true,

@@ -171,6 +171,9 @@ export function schedulesWake(schedules: RefreshSchedule[]): number | null {
 }
 
 function addChunk(run: ScheduleSummary & { skip: string[] }, chunk: Extract<RefreshChunkResult, { ok: true }>): void {
+  // The rows left alone as the run's first chunk found them (later chunks see the same rows, fewer stale).
+  run.freshRows ??= chunk.freshRows;
+  run.freshDueAt ??= chunk.freshDueAt;
   run.checked += chunk.checked;
   run.changedRows += chunk.changedRows;
   run.changedCells += chunk.changedCells;
@@ -193,6 +196,8 @@ function finish(deps: ScheduleRunDeps, schedule: RefreshSchedule, problem: strin
     keptEdits: run.keptEdits,
     notFound: run.notFound,
     problem,
+    freshRows: run.freshRows ?? 0,
+    freshDueAt: run.freshDueAt ?? null,
   };
   schedule.run = null;
   schedule.nextRunAt = nextRun(schedule, deps.now(), deps.local);

@@ -18,7 +18,7 @@ export const FIELD_TYPES: ReadonlyArray<{ type: FieldType; label: string }> = [
   { type: 'number', label: 'Number' },
   { type: 'integer', label: 'Integer' },
   { type: 'boolean', label: 'Yes/No' },
-  { type: 'enum', label: 'One of (enum)' },
+  { type: 'enum', label: 'One of a list' },
   { type: 'list', label: 'List of text' },
   { type: 'url', label: 'URL' },
 ];

@@ -3,7 +3,7 @@
 // for the panel.
 import { researchContext, withLock, type Research } from '../context';
 import type { LaunchResponse, ResearchContextDto } from '../contract';
-import { userMessage } from '../../api/errors';
+import { failureCause, isUnreachable, userMessage, type ApiError } from '../../api/errors';
 import { counted, reservationFor } from '../spending/depth';
 import type { LaunchOutcome, LaunchPlan } from './launch';
 import { launchPaidBy, roomProblem } from './paid-launch';
@@ -62,7 +62,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
   if (!output.ok) return { ...NOTHING_LAUNCHED, message: output.errors[0], errors: output.errors };
   const r = researchContext(LAUNCH_BUDGET_MS);
   const user = r.deps.client.getUser();
-  if (!user.ok) return refusedLaunch([userMessage(user.error)]);
+  if (!user.ok) return refusedLaunch([notStarted(user.error)]);
   let notice: string | null = null;
   return withLock(
     r,
@@ -117,6 +117,17 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
 }
 
 /**
+ * A launch that stopped at its first request (who the token is): nothing else was sent, so nothing was created,
+ * reserved or charged, and the answer says so with what the request met.
+ */
+function notStarted(error: ApiError): string {
+  return isUnreachable(error)
+    ? `Nothing was launched and nothing charged: ${failureCause(error)}. No task was created and no credits were ` +
+        'reserved; launch again when the service answers.'
+    : `Nothing was launched: ${userMessage(error)}`;
+}
+
+/**
  * What finishing a launch needs, checked before anything is sent: today's requests for its creates and polls, room
  * for its records in the spreadsheet, and (last, as it creates it) the timer that collects the results while the
  * panels are closed: the user's own, as another editor's timer may not read this account's tasks (another
@@ -141,12 +152,19 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
   const queued = outcome.entries.filter((entry) => entry.state === 'queued').length;
   const lost = outcome.entries.filter((entry) => entry.state === 'sending').length;
   const sent = outcome.entries.length > 0;
-  const parts = created > 0 || (sent && lost === 0) ? [`Queued ${counted(created, 'task')} at the service`] : [];
+  const perTask = outcome.entries[0] ? reservationFor(outcome.entries[0].depth) : 0;
+  const parts =
+    created > 0 || (sent && lost === 0 && queued === 0) ? [`Queued ${counted(created, 'task')} at the service`] : [];
   if (lost)
     parts.push(
-      `${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started`,
+      `${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started ` +
+        `(each may have reserved up to ${perTask} credits; none is sent again meanwhile)`,
     );
-  if (queued) parts.push(`${queued} waiting to be sent`);
+  if (queued)
+    parts.push(
+      `${queued} not created yet: the service did not take ${queued === 1 ? 'it' : 'them'}, so nothing was reserved or ` +
+        `charged for ${queued === 1 ? 'it' : 'them'}; the timer sends ${queued === 1 ? 'it' : 'them'} when it answers`,
+    );
   if (failed.length) parts.push(`${failed.length} refused`);
   if (outcome.plan.skippedEmpty.length) parts.push(`${outcome.plan.skippedEmpty.length} skipped (empty brief)`);
   if (outcome.plan.skippedRunning.length) parts.push(`${outcome.plan.skippedRunning.length} already running`);

@@ -95,7 +95,9 @@ export function propertiesProblem(tasks: number, bytesFree: number): string | nu
   const fit = Math.max(0, Math.floor((room - PROPERTY_BYTES_PER_LAUNCH) / PROPERTY_BYTES_PER_TASK));
   return (
     `Nothing was sent: research on ${rowsText(tasks)} keeps about ${kilobytes(needed)} KB in Sheet Scout's storage ` +
-    `in this spreadsheet while it runs, and ${kilobytes(bytesFree)} KB of the 500 KB Google allows are free. ` +
+    `in this spreadsheet while it runs. ${kilobytes(bytesFree)} KB of the 500 KB Google allows are free, and ` +
+    `${kilobytes(PROPERTY_HEADROOM_BYTES)} KB of them stay kept for the other features meanwhile (schedules, ` +
+    `watches, enrichment, the digest): ${kilobytes(room)} KB are left for research. ` +
     (fit > 0
       ? `Launch up to ${rowsText(fit)} now, and the rest once they have finished.`
       : 'Launch again once the research running here has finished.')

@@ -3,6 +3,7 @@
 // was spent. Its days and months are counted in a time zone kept there too (the spreadsheet's when spending was first
 // counted, or when the cap's owner last set it), so that an editor changing the spreadsheet's time zone (File >
 // Settings) cannot move spending out of today or this month.
+import { noteDocumentChanged } from '../../scheduler/changes';
 import type { Research } from '../context';
 import type { SpendingGuardAnswer, SpendingGuardDto } from '../contract';
 import type { KeyValueStore } from '../../ports';
@@ -139,5 +140,6 @@ export function changeSpendingGuard(
   if (next && next.setAt === now) countCapInSpreadsheetZone(r.document);
   if (next) r.document.set(GUARD_KEY, JSON.stringify(next));
   else r.document.remove(GUARD_KEY);
+  noteDocumentChanged(r.document, now);
   return { ok: true, guard: guardDto(r) };
 }

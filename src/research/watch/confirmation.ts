@@ -8,6 +8,10 @@ import type { RecordStore } from '../../shared/storage/record-sheet';
 import { fingerprint } from '../../shared/fingerprint';
 import { counted } from '../spending/depth';
 import type { WatchCadence, WatchDto } from '../contract';
+import { savedRunProblem, type SavedRun } from '../spending/saved-runs';
+import { runFacts } from '../spending/run-facts';
+import type { Result } from '../../api/errors';
+import type { User } from '../../api/types';
 import { creditsPerMonth, SIGNALS_HEADER, WATCHES_KEY, type Watch } from './watch';
 
 /** What the saver of a watch confirmed, kept where only the add-in writes (the document's properties). */
@@ -160,6 +164,17 @@ export function watchDto(watch: Watch, confirmation: WatchConfirmation | null): 
     signalsHeader: SIGNALS_HEADER,
     lastRun: watch.lastRun,
     unreachableSince: watch.unreachableSince ?? null,
+    blocked: null,
+  };
+}
+
+/** What a watch's run reserves and who pays it, as its saver confirmed (saved-runs.ts weighs it). */
+export function watchRun(watch: Watch, confirmation: WatchConfirmation | null): SavedRun {
+  return {
+    what: `The account watch of "${watch.sheetName}"`,
+    unit: 'run',
+    credits: confirmation?.creditsPerRun ?? watch.creditsPerRun,
+    payer: confirmation?.savedBy ?? watch.savedBy,
   };
 }
 
@@ -181,5 +196,17 @@ export function confirmedDto(confirmation: WatchConfirmation, sheetName: string)
       text: `Not started: ${unreadableText(confirmation)}`,
     },
     unreachableSince: null,
+    blocked: null,
   };
+}
+
+/**
+ * The watch as the panel shows it, from what its saver confirmed (kept in the document's properties), with why its
+ * runs cannot start when something stands in their way (`user`: the acting user's account, for their credits).
+ */
+export function shownWatch(document: KeyValueStore, watch: Watch, user: Result<User> | null): WatchDto {
+  const confirmation = readConfirmation(document, watch.id);
+  const dto = watchDto(watch, confirmation);
+  if (dto.status !== 'active') return dto;
+  return { ...dto, blocked: savedRunProblem(watchRun(watch, confirmation), runFacts(document, user)) };
 }

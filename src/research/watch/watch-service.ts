@@ -32,7 +32,7 @@ import {
   confirmedDto,
   unreadableText,
   unreadableWatches,
-  watchDto,
+  shownWatch,
   writeConfirmation,
 } from './confirmation';
 import { noteOnSignalsHeader } from './watch-runs';
@@ -54,9 +54,6 @@ const refused = (message: string): WatchAnswer => ({
 function stores(r: Research) {
   return r.records.records;
 }
-
-/** The watch as the panel shows it, from what its saver confirmed (kept in the document's properties). */
-const shown = (r: Research, watch: Watch) => watchDto(watch, readConfirmation(r.document, watch.id));
 
 /**
  * The active sheet's watch. Active watches need their saver's timer: one deleted meanwhile (by the user, or with every
@@ -81,6 +78,8 @@ export function getWatch(): WatchAnswer {
   const due = watch ? spreadsheetCalendar().day(watch.nextRunAt) : '';
   const confirmation = watch ? readConfirmation(r.document, watch.id) : null;
   const summary = watch ? lastRunSummary(r, watch) : null;
+  // Its payer's credits are read only for an active watch (one request): a run larger than them cannot start.
+  const user = watch?.status === 'active' ? r.deps.client.getUser() : null;
   const unconfirmed =
     watch && watch.status === 'active' ? confirmationProblem(watch, confirmation, null, r.context.clock.now()) : null;
   return {
@@ -95,7 +94,7 @@ export function getWatch(): WatchAnswer {
           : `The run due ${due} has not started: runs start from the timer of ${watch.savedBy}, who saved the ` +
             'watch; opening this panel with their Sheet Scout account sets it up again.'),
     confirm: null,
-    watch: watch ? { ...watchDto(watch, confirmation), ...(summary ? { lastRun: summary } : {}) } : null,
+    watch: watch ? { ...shownWatch(r.document, watch, user), ...(summary ? { lastRun: summary } : {}) } : null,
     timeZone: spreadsheetTimeZone(),
   };
 }
@@ -259,7 +258,7 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
         ok: true,
         message: `Watching ${counted(rowKeys.length, 'row')} ${request.cadence}: up to ${creditsPerRun} credits a run.${note}`,
         confirm: null,
-        watch: shown(r, watch),
+        watch: shownWatch(r.document, watch, user),
         timeZone: spreadsheetTimeZone(),
       };
     },
@@ -343,7 +342,7 @@ export function changeWatch(action: WatchAction, sheetId: number | null = active
         ok: true,
         message: `${verb} ${what}.${timer ? ` ${timer.message}` : ''}`,
         confirm: null,
-        watch: own ? shown(r, own) : null,
+        watch: own ? shownWatch(r.document, own, account) : null,
         timeZone: spreadsheetTimeZone(),
       };
     },

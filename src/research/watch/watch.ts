@@ -1,6 +1,6 @@
 // Account watch (the rules; watch-service.ts runs them): rows of a sheet researched again on a schedule with a fields
-// schema, each run comparing every field with what the row held and writing a "Signals" cell ("employee_count
-// 51-200 -> 201-500; new funding_stage: Series B") beside the new values, whose cells get a "Was X until <day>" note.
+// schema, each run comparing every field with what the row held and writing a "Signals" cell, which names each field
+// by its column ("Employees 51-200 → 201-500; new Funding: Series B") beside the new values, whose cells get a "Was X until <day>" note.
 // One watch per sheet, kept in the records sheet (a thousand rows' keys do not fit a property). A row is known by the
 // values of the brief's columns (as launches know it), so sorts and inserts keep it; rows repeating the same values
 // are one company, watched once (in the first such row). The money rules: a run's most
@@ -18,6 +18,7 @@ import type { WatchCadence } from '../contract';
 import { counted } from '../spending/depth';
 import type { KeyValueStore } from '../../ports';
 import { changeNote, gridText, sameCell, writtenText } from '../../enrichment/sheet/refresh-changes';
+import { noteDocumentChanged } from '../../scheduler/changes';
 
 export const WATCHES_KEY = 'sheetscout.research.watches';
 export const SIGNALS_HEADER = 'Signals';
@@ -91,6 +92,7 @@ export function watchesChangedAt(document: KeyValueStore): number | null {
 
 export function noteWatchesChanged(document: KeyValueStore, at: number): void {
   document.set(WATCHES_CHANGED_KEY, String(at));
+  noteDocumentChanged(document, at);
 }
 
 export function readWatches(store: KeyValueStore): Watch[] {
@@ -148,7 +150,7 @@ export function sameValue(before: unknown, after: unknown): boolean {
   return sameCell(before, after) || items(shown) === items(writtenText(after).trim());
 }
 
-/** One field's value before (read from the grid) and after a run (as the add-in writes it), by the property's name. */
+/** One field's value before (read from the grid) and after a run (as the add-in writes it), by its column's header. */
 export interface FieldChange {
   name: string;
   before: unknown;
@@ -156,7 +158,7 @@ export interface FieldChange {
 }
 
 /**
- * The Signals cell of a row: each field whose value changed ("name before -> after", "new name: after" for a value
+ * The Signals cell of a row: each field whose value changed ("name before → after", "new name: after" for a value
  * that appears, "name removed (was before)" for one that goes), or "No change" when none did.
  */
 export function signalsText(fields: FieldChange[]): string {
@@ -167,7 +169,7 @@ export function signalsText(fields: FieldChange[]): string {
     const now = clipValue(writtenText(after).trim());
     if (was === '') parts.push(`new ${name}: ${now}`);
     else if (now === '') parts.push(`${name} removed (was ${was})`);
-    else parts.push(`${name} ${was} -> ${now}`);
+    else parts.push(`${name} ${was} → ${now}`);
   }
   const text = parts.length > 0 ? parts.join('; ') : 'No change';
   return text.length > SIGNALS_CHARS ? `${text.slice(0, SIGNALS_CHARS - 1)}…` : text;
@@ -199,7 +201,7 @@ export function withSignals(
     const cell = column ? byColumn.get(column) : undefined;
     if (!column || !cell) continue;
     const was = before[column - 1] ?? '';
-    changes.push({ name: field.name, before: was, after: cell.value });
+    changes.push({ name: field.header, before: was, after: cell.value });
     if (!sameValue(was, cell.value) && gridText(was).trim() !== '') {
       const target = out.find((candidate) => candidate.column === column);
       if (target) target.note = changedNote(was, mark.day, cell.note ?? null);

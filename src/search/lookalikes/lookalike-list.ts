@@ -1,6 +1,7 @@
 // Lookalikes of a whole list of reference companies, merged into one ranking (pure): which excluded domains go into
 // the service's filter and which are removed after the call, reciprocal rank fusion of the references' lookalike
-// lists, and the rows written for the merged ranking (company columns, `score`, `similar to`).
+// lists, and the rows written for the merged ranking (company columns, a match score from 0 to 100, and "similar to N
+// of your M" with the references and ranks).
 //
 // Ranking: a company at rank r (1 = most similar) of a reference's list scores 1 / (k + r), k = 60, summed over the
 // references whose lists hold it. A company similar to several references therefore ranks above one similar to a
@@ -114,24 +115,38 @@ export function fuseRankings(lists: readonly ReferenceResults[], excluded: Reado
   return { companies, removed: removed.size };
 }
 
-/** The "Similar to" cell: the references, best rank first, each with its rank ("acme.com (#1), beta.io (#12)"). */
-export function similarToText(matches: readonly ReferenceMatch[]): string {
-  return matches.map((match) => `${match.reference} (#${match.rank})`).join(', ');
+/**
+ * The "Similar to" cell: how many of the references list the company, then those references, best rank first, each
+ * with its rank ("2 of your 18: acme.com (#1), beta.io (#12)").
+ */
+export function similarToText(matches: readonly ReferenceMatch[], references: number): string {
+  const list = matches.map((match) => `${match.reference} (#${match.rank})`).join(', ');
+  return `${matches.length} of your ${references}: ${list}`;
 }
 
-/** The score as written: rounded to 6 decimals (1 / 61 = 0.016393). */
-export function roundedScore(score: number): number {
-  return Math.round(score * 1e6) / 1e6;
+/**
+ * The score as written, from 0 to 100: the fused score over the most a company can score (every reference listing it
+ * first), rounded. A company every reference lists first scores 100; one a single reference of 18 lists first, 6.
+ */
+export function matchScore(score: number, references: number): number {
+  return Math.round((100 * score * (RRF_K + 1)) / Math.max(1, references));
 }
 
 /** Headers of the merged list's own columns, cased like the company columns beside them. */
-export const SCORE_LABEL = 'Match score';
-export const SIMILAR_TO_LABEL = 'Similar to (rank)';
+export const SCORE_LABEL = 'Match score (0-100)';
+export const SIMILAR_TO_LABEL = 'Similar to';
 /** A company's relevance is the one the reference where it ranks best gave it: the first listed in "Similar to". */
 const RELEVANCE_LABEL = 'Relevance (to its first reference)';
 
-/** Header row and one row per company: the chosen company columns, then the score and "Similar to"; text escaped. */
-export function fusedRows(companies: readonly FusedCompany[], columns: readonly ResultColumn[]): CellValue[][] {
+/**
+ * Header row and one row per company: the chosen company columns, then the score and "Similar to" (of `references`
+ * references in all); text escaped.
+ */
+export function fusedRows(
+  companies: readonly FusedCompany[],
+  columns: readonly ResultColumn[],
+  references: number,
+): CellValue[][] {
   return [
     [
       ...columns.map((column) => (column.key === 'relevance' ? RELEVANCE_LABEL : column.label)),
@@ -140,8 +155,8 @@ export function fusedRows(companies: readonly FusedCompany[], columns: readonly 
     ],
     ...companies.map((company) => [
       ...cellRow(company.result, columns),
-      roundedScore(company.score),
-      toCellValue(similarToText(company.matches)),
+      matchScore(company.score, references),
+      toCellValue(similarToText(company.matches, references)),
     ]),
   ];
 }

@@ -196,7 +196,9 @@ function noteFor(request: LookalikeListRequest, references: string[], excludedOt
     `Filters: ${describeFilters({ ...request.filters, excludeDomains: [] })}`,
     `Excluded: the references and ${plural(excludedOthers, 'other domain')}`,
     `Results per reference: ${request.perReference}; top ${request.top} written`,
-    `score: reciprocal rank fusion, the sum over the references of 1 / (${RRF_K} + rank); similar to: the references, best rank first`,
+    `Match score: reciprocal rank fusion, the sum over the references of 1 / (${RRF_K} + rank), as a share of the ` +
+      `most a company can score (every reference listing it first) from 0 to 100; similar to: how many references ` +
+      'list it, then those references, best rank first',
     `Run: ${ranAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}`,
   ].join('\n');
 }
@@ -323,7 +325,7 @@ export function runLookalikeList(deps: LookalikeDeps, request: LookalikeListRequ
         deps.sheets.listSheets().map((existing) => existing.name),
       ),
     );
-    const rows = fusedRows(top, columns);
+    const rows = fusedRows(top, columns, lists.length);
     deps.sheets.writeValues(sheet.id, 1, 1, rows);
     deps.sheets.setNote(sheet.id, 1, 1, noteFor(request, references, split.excluded.size - references.length, ranAt));
     deps.sheets.styleHeader(sheet.id, rows[0].length);

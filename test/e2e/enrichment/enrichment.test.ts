@@ -109,7 +109,7 @@ describeWithBrowser('bulk enrichment panel in the playground', () => {
     await panel.waitForSelector('#enrich-preview');
     expect(await panel.textContent('#enrich-preview')).toContain('Domains to look up3');
     await panel.click('#enrich-start');
-    await panel.waitForSelector('[data-count="Enriching (202)"]:text("3")', { timeout: 60_000 });
+    await panel.waitForSelector('[data-count="Still being enriched by the service"]:text("3")', { timeout: 60_000 });
     await stack.screenshot('enrich-3-waiting');
     await page.click('td[data-cell="A2"]');
     await Promise.all([

@@ -102,11 +102,11 @@ describeWithBrowser('account watch in the research panel', () => {
     await finishTasks();
     const changed = await cellOf('Signals', 3);
     await page.waitForFunction(
-      (selector) => (document.querySelector(selector)?.textContent ?? '').includes('-> 10001+'),
+      (selector) => (document.querySelector(selector)?.textContent ?? '').includes('→ 10001+'),
       changed,
       { timeout: 20_000 },
     );
-    expect(((await page.textContent(changed)) ?? '').trim()).toBe(`employee_count ${before} -> 10001+`);
+    expect(((await page.textContent(changed)) ?? '').trim()).toBe(`employee_count ${before} → 10001+`);
     const signalsOf = async (row: number) => ((await page.textContent(await cellOf('Signals', row))) ?? '').trim();
     expect([await signalsOf(2), await signalsOf(4)]).toEqual(['No change', 'No change']);
     expect(await page.getAttribute(await cellOf('employee_count', 3), 'title')).toMatch(
@@ -144,6 +144,7 @@ describeWithBrowser('account watch in the research panel', () => {
     await panel.click('#watch-pause');
     await panel.waitForSelector('#watch-next:has-text("Paused.")');
     await panel.click('#watch-stop');
+    await panel.click('#watch-stop-yes');
     await panel.waitForSelector('#watch-section :text("Stopped the watch")');
     expect(await panel.locator('#watch-status').count()).toBe(0);
     expect(await clippedTexts(panel)).toEqual([]);

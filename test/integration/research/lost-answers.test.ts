@@ -34,7 +34,10 @@ describe('research creates whose answer was lost (integration)', () => {
     await suite.control.setFault({ route: 'tasks.create', dropAfterServeRate: 1, count: 3 });
     await suite.control.setFault({ route: 'tasks.list', listLagMs: 10 * 60_000 });
     const response = launch(runtime, { template: 'Research {Domain}', depth: 'medium', output }, [2, 3, 4]);
-    expect(response.message).toBe("3 sent but the service's answer was lost: checking whether they started");
+    expect(response.message).toBe(
+      "3 sent but the service's answer was lost: checking whether they started (each may have reserved up to 10 " +
+        'credits; none is sent again meanwhile)',
+    );
     expect(column(runtime, 'Status')).toEqual(Array(3).fill('Unconfirmed: may have started, checking'));
     expect(await taskCount()).toBe(3);
     // Well past the old two-minute grace: still not sent again.

@@ -151,15 +151,13 @@ describe('similar to a list', () => {
     const expected = fused(lists, new Set([...list.domains, companies[10].domain])).slice(0, 40);
     const written = sheetRows(rt, answer.sheet!.name);
     expect(answer.sheet!.name).toBe('Lookalikes: 7 companies');
-    expect(written[0]).toEqual(['Company', 'Domain', 'Country', 'Match score', 'Similar to (rank)']);
+    expect(written[0]).toEqual(['Company', 'Domain', 'Country', 'Match score (0-100)', 'Similar to']);
     expect(written.slice(1).map((row) => row[1])).toEqual(expected.map((entry) => entry.domain));
     written.slice(1).forEach((row, index) => {
-      expect(row[3]).toBeCloseTo(expected[index].score, 6);
-      expect(
-        String(row[4])
-          .split(', ')
-          .map((part) => part.replace(/ \(#\d+\)$/, '')),
-      ).toEqual(expected[index].references);
+      expect(row[3]).toBe(Math.round((100 * expected[index].score * 61) / lists.length));
+      const [count, references] = String(row[4]).split(': ');
+      expect(count).toBe(`${expected[index].references.length} of your ${lists.length}`);
+      expect(references.split(', ').map((part) => part.replace(/ \(#\d+\)$/, ''))).toEqual(expected[index].references);
     });
     // The fusion lifts companies several references share: the first row is similar to more than one reference.
     expect(String(written[1][4]).split(', ').length).toBeGreaterThan(1);

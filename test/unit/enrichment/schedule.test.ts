@@ -30,6 +30,8 @@ const chunk = (over: Partial<Extract<RefreshChunkResult, { ok: true }>> = {}): R
   changedCells: 3,
   keptEdits: 1,
   changedByField: [],
+  freshRows: 0,
+  freshDueAt: null,
   notFound: 0,
   retryLater: [],
   unreachable: 0,
@@ -106,6 +108,32 @@ describe('scheduled refresh', () => {
     expect(done.lastRun).toMatchObject({ checked: 20, changedRows: 3, changedCells: 6, keptEdits: 1, problem: null });
     expect(new Date(done.nextRunAt).toISOString()).toBe('2026-11-30T06:00:00.000Z');
     expect(later).toEqual(schedule({ sheetId: 8, nextRunAt: NOW + DAY }));
+  });
+
+  it('keeps why a run checked nothing: the rows newer than its days, and when the first of them is due', () => {
+    const dueAt = NOW + 2 * DAY;
+    const world = deps([
+      chunk({
+        checked: 0,
+        changedRows: 0,
+        changedCells: 0,
+        keptEdits: 0,
+        requests: 0,
+        freshRows: 196,
+        freshDueAt: dueAt,
+      }),
+    ]);
+    writeSchedules(world.store, [schedule({ days: 3 })]);
+    runSchedules(world.run, 4 * 60_000);
+    expect(readSchedules(world.store)[0].lastRun).toMatchObject({ checked: 0, freshRows: 196, freshDueAt: dueAt });
+    // A run over several chunks keeps what its first found (later chunks see the rows it refreshed as fresh).
+    const two = deps([
+      chunk({ remaining: 5, freshRows: 3, freshDueAt: dueAt }),
+      chunk({ freshRows: 13, freshDueAt: NOW }),
+    ]);
+    writeSchedules(two.store, [schedule()]);
+    runSchedules(two.run, 4 * 60_000);
+    expect(readSchedules(two.store)[0].lastRun).toMatchObject({ checked: 20, freshRows: 3, freshDueAt: dueAt });
   });
 
   it('stops at the request share and goes on at the next tick; waits out a passing refusal; ends on a lasting one', () => {

@@ -10,6 +10,17 @@ const holder = (i: number, name: string): TimerHolder => ({
   trigger: String(7_000_000_000_000_000_000 + i),
   keeps: ['refresh', 'watch', 'newRows', 'research', 'enrichment', 'digest'],
   nextRunAt: 1_780_000_000_000 + i,
+  // Every work with its own time, as the longest entry of this version is.
+  wakes: {
+    refresh: 1_780_000_000_001,
+    watch: 1_780_000_000_002,
+    newRows: 1_780_000_000_003,
+    research: 1_780_000_000_004,
+    enrichment: 1_780_000_000_005,
+    digest: 1_780_000_000_006,
+  },
+  cadence: 'hourly',
+  madeAt: 1_779_000_000_000 + i,
 });
 
 function fill(names: (i: number) => string): MemoryStore {

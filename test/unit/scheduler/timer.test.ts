@@ -306,7 +306,16 @@ describe('shared timer: work due later, idle ticks and the registry of spreadshe
     ensureTimer(deps, 'refresh');
     wakeTimerAt(deps, 'refresh', clock.now() + 2 * HOUR);
     expect(readHolders(user)).toEqual([
-      { ...HERE(), trigger: 't1', keeps: ['refresh'], nextRunAt: clock.now() + 2 * HOUR },
+      {
+        ...HERE(),
+        trigger: 't1',
+        keeps: ['refresh'],
+        nextRunAt: clock.now() + 2 * HOUR,
+        wakes: { refresh: clock.now() + 2 * HOUR },
+        cadence: 'hourly',
+        // When it was made: its runs come whole hours after.
+        madeAt: clock.now(),
+      },
     ]);
     ensureTimer(deps, 'research');
     expect(readHolders(user)[0]).toMatchObject({ keeps: ['research', 'refresh'], nextRunAt: null });

@@ -1,10 +1,12 @@
 // Reciprocal rank fusion of several references' lookalike lists, the split of excluded domains between the service's
 // filter and the filtering after the call, the rows written, and the cost plan shown before a run.
+import fc from 'fast-check';
 import type { CompanySearchResult } from '../../../src/api/types';
 import { resolveColumns } from '../../../src/search/results/columns';
 import {
   companyKey,
   fusedRows,
+  matchScore,
   fuseRankings,
   similarToText,
   splitExclusion,
@@ -153,22 +155,47 @@ describe('rows written', () => {
       ],
       new Set(),
     );
-    const rows = fusedRows(fused.companies, resolveColumns(['name', 'domain', 'country']));
-    expect(rows[0]).toEqual(['Company', 'Domain', 'Country', 'Match score', 'Similar to (rank)']);
+    const rows = fusedRows(fused.companies, resolveColumns(['name', 'domain', 'country']), 2);
+    expect(rows[0]).toEqual(['Company', 'Domain', 'Country', 'Match score (0-100)', 'Similar to']);
     // Headers cased like the company columns; the relevance says which reference it is relative to (issue 29).
-    expect(fusedRows(fused.companies, resolveColumns(['domain', 'relevance']))[0]).toEqual([
+    expect(fusedRows(fused.companies, resolveColumns(['domain', 'relevance']), 2)[0]).toEqual([
       'Domain',
       'Relevance (to its first reference)',
-      'Match score',
-      'Similar to (rank)',
+      'Match score (0-100)',
+      'Similar to',
     ]);
-    expect(rows[1]).toEqual(['\'=HYPERLINK("http://evil")', "'x.com", "'TRUE", 0.032787, "'a.com (#1), b.com (#1)"]);
+    // Both references list it first: the most a company can score.
+    expect(rows[1]).toEqual([
+      '\'=HYPERLINK("http://evil")',
+      "'x.com",
+      "'TRUE",
+      100,
+      "'2 of your 2: a.com (#1), b.com (#1)",
+    ]);
     expect(
-      similarToText([
-        { reference: 'b.com', rank: 2 },
-        { reference: 'a.com', rank: 9 },
-      ]),
-    ).toBe('b.com (#2), a.com (#9)');
+      similarToText(
+        [
+          { reference: 'b.com', rank: 2 },
+          { reference: 'a.com', rank: 9 },
+        ],
+        18,
+      ),
+    ).toBe('2 of your 18: b.com (#2), a.com (#9)');
+  });
+
+  it('scores from 0 to 100: the share of the most a company can score, every reference listing it first', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 2000 }), { minLength: 1, maxLength: 100 }), (ranks) => {
+        const references = ranks.length + 3;
+        const value = matchScore(score(...ranks), references);
+        expect(value).toBeGreaterThanOrEqual(0);
+        expect(value).toBeLessThanOrEqual(100);
+        expect(value).toBe(Math.round((100 * score(...ranks) * (RRF_K + 1)) / references));
+      }),
+      { seed: 48, numRuns: 200 },
+    );
+    expect(matchScore(score(1, 1, 1), 3)).toBe(100);
+    expect(matchScore(score(1), 18)).toBe(6);
   });
 });
 

@@ -166,9 +166,9 @@ describe('runLookalikeList', () => {
     expect(sheet.name).toBe('Lookalikes: 2 companies');
     // y.com: rank 2 for a.com once b.com is removed, rank 1 for b.com.
     expect(sheet.grid).toEqual([
-      ['Company', 'Domain', 'Match score', 'Similar to (rank)'],
-      ['y.com', 'y.com', Math.round((1 / 61 + 1 / 62) * 1e6) / 1e6, 'b.com (#1), a.com (#2)'],
-      ['x.com', 'x.com', Math.round((1 / 61) * 1e6) / 1e6, 'a.com (#1)'],
+      ['Company', 'Domain', 'Match score (0-100)', 'Similar to'],
+      ['y.com', 'y.com', Math.round((100 * (1 / 61 + 1 / 62) * 61) / 2), '2 of your 2: b.com (#1), a.com (#2)'],
+      ['x.com', 'x.com', Math.round((100 * (1 / 61) * 61) / 2), '1 of your 2: a.com (#1)'],
     ]);
     expect(sheet.notes.get('1:1')).toContain('References (2): a.com, b.com');
     expect(sheet.notes.get('1:1')).toContain('1 / (60 + rank)');
@@ -244,8 +244,8 @@ describe('runLookalikeList', () => {
         .grid.slice(1)
         .map((row) => [row[1], row[3]]),
     ).toEqual([
-      ['x.com', 'a.com (#1)'],
-      ['y.com', 'a.com (#2)'],
+      ['x.com', '1 of your 1: a.com (#1)'],
+      ['y.com', '1 of your 1: a.com (#2)'],
     ]);
   });
 

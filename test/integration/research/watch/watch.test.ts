@@ -143,7 +143,7 @@ describe('account watch', () => {
     await hoursUntil(first + 7 * DAY);
     await settle();
     const signals = column(runtime, 'Signals');
-    expect(signals[1]).toBe(`employee_count ${before[1]} -> 10001+`);
+    expect(signals[1]).toBe(`employee_count ${before[1]} → 10001+`);
     expect(signals[0]).toBe('No change');
     expect(signals[2]).toBe('No change');
     expect(column(runtime, 'employee_count')[1]).toBe('10001+');

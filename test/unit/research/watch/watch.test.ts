@@ -28,13 +28,13 @@ describe('signalsText', () => {
         { name: 'ceo', before: 'Ada', after: '' },
         { name: 'country', before: 'FR', after: 'FR' },
       ]),
-    ).toBe('employee_count 51-200 -> 201-500; new funding_stage: Series B; ceo removed (was Ada)');
+    ).toBe('employee_count 51-200 → 201-500; new funding_stage: Series B; ceo removed (was Ada)');
     expect(signalsText([{ name: 'founded', before: '2010', after: 2010 }])).toBe('No change');
   });
 
   it('cuts long values and a long list', () => {
     const long = 'x'.repeat(100);
-    expect(signalsText([{ name: 'about', before: 'a', after: long }])).toBe(`about a -> ${'x'.repeat(59)}…`);
+    expect(signalsText([{ name: 'about', before: 'a', after: long }])).toBe(`about a → ${'x'.repeat(59)}…`);
     const many = Array.from({ length: 100 }, (_, i) => ({ name: `field_${i}`, before: 'a'.repeat(40), after: 'b' }));
     expect(signalsText(many).length).toBe(2000);
   });
@@ -47,13 +47,13 @@ describe('withSignals', () => {
     { row: 7, column: 5, value: 'Series B', note: 'Raised in 2026\n\nSources:\nhttps://example.com' },
   ];
 
-  it('adds the Signals cell and a "Was X until <day>" note on each changed cell (before its evidence note)', () => {
+  it('adds the Signals cell, naming each field by its column, and a "Was X until <day>" note on each changed cell', () => {
     const before = ['acme.com', 'Acme', 'Done (6 credits)', '51-200', 'Series A'];
     const out = withSignals(cells, MAPPING, MARK, 7, before, COLUMNS);
     expect(out.find((cell) => cell.column === 6)).toEqual({
       row: 7,
       column: 6,
-      value: 'employee_count 51-200 -> 201-500; funding_stage Series A -> Series B',
+      value: 'Employees 51-200 → 201-500; Funding Series A → Series B',
       note: null,
     });
     expect(out.find((cell) => cell.column === 4)?.note).toBe('Was 51-200 until 2026-11-25');
