@@ -2,8 +2,9 @@
 // sheet refreshed weekly, the digest set in Settings to a Slack webhook (the sandbox's stand-in); two weeks of the
 // timer with the panel left alone and, between them, one company grown at the service. The second week's digest, as
 // the playground's Posted messages page shows it, names the spreadsheet with its link, the watched row's signal as its
-// Signals cell says it, the refreshed row's changed cells, and the watch run's cost as the sandbox's money record has
-// it; the Settings section says when it was posted. Its picture is docs/pictures/digest-slack.png.
+// Signals cell says it, the refreshed row's changed cells, the new rows "Keep enriching new rows" filled that week
+// (issue 48, point 5), and the watch run's cost as the sandbox's money record has it; the Settings section says when it
+// was posted. Its picture is docs/pictures/digest-slack.png.
 import * as path from 'path';
 import { ARTIFACTS, describeWithBrowser, stackForSuite } from './harness';
 import { clippedTexts } from './layout-check';
@@ -35,6 +36,8 @@ describeWithBrowser('digest in the playground', () => {
       if (progress.nextStepInMs > 0) await advanceTime(progress.nextStepInMs);
     }
     expect(progress.status).toBe('done');
+    // Its new rows kept enriched (the rows other tools add during the weeks).
+    expect(run<{ ok: boolean }>('setNewRows', [{ on: true }]).ok).toBe(true);
     // Tomorrow's weekday in the spreadsheet's time zone: the watch, the refresh and the digest all go then.
     const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(
       new Intl.DateTimeFormat('en-US', { timeZone: runtime.spreadsheet.timeZone, weekday: 'short' }).format(
@@ -81,6 +84,13 @@ describeWithBrowser('digest in the playground', () => {
     const charged = async () => (await control.ledger('sbx_pro_token')).days.reduce((sum, day) => sum + day.charged, 0);
     const chargedBefore = await charged();
     const postsBefore = (await control.webhookPosts()).length;
+    // During the second week, another tool adds two companies under the list: the timer fills them.
+    const listed = companies.getDisplayValues().map((row) => row[0].toLowerCase());
+    const added = (await control.companies(200, true))
+      .filter((company) => !listed.some((cell) => cell.includes(company.domain)))
+      .slice(0, 2);
+    const next = companies.lastRow() + 1;
+    companies.setValues(`A${next}:A${next + 1}`, [[added[0].domain], [added[1].domain]]);
     // The time jumps: the first run started a week late (the jump landed past its slot), so the next is at the first
     // slot at least 80% of a week after that start, which a jump of 8 more days passes.
     await advanceTime(8 * DAY_MS);
@@ -99,6 +109,12 @@ describeWithBrowser('digest in the playground', () => {
     expect(digest).toContain('*Keep data fresh, Companies*: 1 row changed');
     expect(digest).toContain(`(Companies, 3 rows): 30 credits reserved, ${(await charged()) - chargedBefore} charged`);
     expect(digest).not.toContain('playground01');
+    // The week's other work: the rows "Keep enriching new rows" filled, as the sheet holds them.
+    const shownNow = companies.getDisplayValues();
+    const nameColumn = shownNow[0].findIndex((header) => /company name/i.test(header));
+    expect(shownNow.slice(next - 1, next + 1).map((row) => row[nameColumn])).toEqual(added.map((c) => c.name));
+    expect(digest).toContain('*Keep enriching new rows*: 2 rows filled');
+    expect(digest).toContain('• Companies: 2 rows filled');
 
     // The Settings section says it was posted; the Posted messages page shows it as Slack would.
     const reopened = await stack().openPanel('showSettingsPanel');
