@@ -87,6 +87,8 @@ export interface LaunchResponse {
   errors: string[];
   created: number;
   queued: number;
+  /** Rows the launched tasks are for (rows asking the same question share one task). */
+  rows: number;
   skippedEmpty: number[];
   skippedRunning: number[];
   /**
@@ -119,8 +121,10 @@ export interface UnconfirmedActionResponse {
 export interface ResearchRowDto {
   entryId: string;
   taskId: string | null;
-  /** Current row, or null when no row can be trusted with the result any more. */
+  /** Current row (the first of them), or null when no row can be trusted with the result any more. */
   row: number | null;
+  /** Every row that asks this record's question now (one task, its result written to each). */
+  rows: number[];
   state: string;
   status: string;
   /** Depth of the task (what "Send anyway" may cost: its reservation). */
