@@ -81,6 +81,19 @@ export interface ResearchContextDto {
   guard: SpendingGuardDto;
 }
 
+/** What the panel asks before a launch: how many distinct questions its selected rows ask with this template. */
+export interface QuestionCountRequest {
+  sheetId: number;
+  rows: number[];
+  template: string;
+}
+
+/**
+ * The selected rows' questions: `asking` rows render a brief (the others are blank or too long), `questions` distinct
+ * briefs among them (one task each); null when the template cannot be read against the sheet.
+ */
+export type QuestionCountDto = { asking: number; questions: number } | null;
+
 export interface LaunchResponse {
   ok: boolean;
   message: string;

@@ -3,7 +3,7 @@
 // and why (empty brief, over 20,000 characters, already running, already researched), the running records an
 // explicit re-run detaches, and the rows to tag (only where rows outside the launch ask the same question). Pure.
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
-import { renderBrief } from '../brief/brief-template';
+import { renderBrief, type ResolvedTemplate } from '../brief/brief-template';
 import { cellDomain } from '../brief/brief-domains';
 import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
 import { keyHeaderOf, keyString } from '../rows/row-locator';
@@ -143,6 +143,33 @@ const emptyPlan = (errors: string[] = []): LaunchPlan => ({
   rowsToTag: [],
 });
 
+/** The questions rows ask: each rendered brief with the rows asking it (in the rows' order), and the rows that ask none. */
+export interface RowQuestions {
+  questions: Map<string, number[]>;
+  empty: number[];
+  tooLong: Array<{ row: number; length: number }>;
+}
+
+/** Groups `rows` (values[i] is rows[i]'s) by the brief they render: rows whose brief renders the same ask one question. */
+export function questionsOf(
+  template: ResolvedTemplate,
+  rows: readonly number[],
+  values: readonly unknown[][],
+): RowQuestions {
+  const grouped: RowQuestions = { questions: new Map(), empty: [], tooLong: [] };
+  rows.forEach((row, i) => {
+    const rendered = renderBrief(template, values[i] ?? [], cellDomain);
+    if (rendered.kind === 'empty') grouped.empty.push(row);
+    else if (rendered.kind === 'too_long') grouped.tooLong.push({ row, length: rendered.length });
+    else {
+      const asking = grouped.questions.get(rendered.brief);
+      if (asking) asking.push(row);
+      else grouped.questions.set(rendered.brief, [row]);
+    }
+  });
+  return grouped;
+}
+
 /** The records of the sheet running (or finished with a result) on any of `rows`, each once. */
 function recordsOn(byRow: Map<number, LedgerEntry[]>, rows: readonly number[]): LedgerEntry[] {
   return [...new Map(rows.flatMap((row) => byRow.get(row) ?? []).map((entry) => [entry.id, entry])).values()];
@@ -197,14 +224,10 @@ export function planLaunch(sheet: LaunchSheet, input: LaunchPlanInput, payer: st
   if (sheet.errors.length > 0) return emptyPlan(sheet.errors);
   if (sheet.rows.length === 0) return emptyPlan(['Select one or more data rows (below the header row)']);
   const plan = emptyPlan();
-  const questions = new Map<string, number[]>();
+  const { questions, empty, tooLong } = questionsOf(sheet.template, sheet.rows, sheet.values);
+  plan.skippedEmpty.push(...empty);
+  plan.tooLong.push(...tooLong);
   const valuesOf = new Map(sheet.rows.map((row, i) => [row, sheet.values[i] ?? []]));
-  sheet.rows.forEach((row, i) => {
-    const rendered = renderBrief(sheet.template, sheet.values[i] ?? [], cellDomain);
-    if (rendered.kind === 'empty') plan.skippedEmpty.push(row);
-    else if (rendered.kind === 'too_long') plan.tooLong.push({ row, length: rendered.length });
-    else questions.set(rendered.brief, [...(questions.get(rendered.brief) ?? []), row]);
-  });
   const key = {
     columns: sheet.template.columns,
     headers: sheet.template.columns.map((column) => keyHeaderOf(sheet.headers, column)),

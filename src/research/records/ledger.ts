@@ -263,7 +263,10 @@ export function statusText(entry: LedgerEntry): string {
     case 'in_progress':
       return `Researching: ${counted(entry.iterations, 'iteration')}, ${counted(entry.agents, 'agent')}, ${counted(entry.sources, 'source')}`;
     case 'done':
-      return `Done (${counted(entry.cost, 'credit')})`;
+      // Rows asking the same question share one task: each shows its charge once, as shared, so no sum counts it twice.
+      return (entry.row.rows ?? 1) > 1
+        ? `Done (${counted(entry.cost, 'credit')}, shared by ${entry.row.rows} rows)`
+        : `Done (${counted(entry.cost, 'credit')})`;
     case 'failed':
     case 'error':
       return `Failed: ${entry.error ?? 'unknown reason'}`;
