@@ -50,7 +50,20 @@ export function goal(
   value: number,
   limit: number,
   unit:
-    's' | 'x' | 'min' | 'KB' | '%' | 'runs' | 'cells' | 'credits' | 'h' | 'rows' | 'posts' | 'signals' | 'sequences',
+    | 's'
+    | 'x'
+    | 'min'
+    | 'KB'
+    | '%'
+    | 'runs'
+    | 'cells'
+    | 'credits'
+    | 'h'
+    | 'rows'
+    | 'posts'
+    | 'signals'
+    | 'sequences'
+    | 'tasks',
   atLeast = false,
 ): string {
   const met = atLeast ? value >= limit : value <= limit;

@@ -14,8 +14,10 @@
 // launches, the weeks' watch runs) against the sandbox's money record (bench/scale/history.ts).
 // Weeks 5-8 (bench/scale/many.ts): twenty spreadsheets kept current at once by one user, seven also watched, with a
 // 12-hour outage of the service and a 21st spreadsheet refused.
-// Week 9 (bench/_scale-new-rows.ts): twenty spreadsheets keeping their new rows enriched while other tools append
+// Week 9 (bench/scale/new-rows.ts): twenty spreadsheets keeping their new rows enriched while other tools append
 // rows, with research on one of them's new rows under a monthly limit.
+// Week 10 (bench/scale/contacts.ts): contact lists, 10,000 rows over 5,000 companies, researched once per question;
+// and the same rows each asking its own question.
 // Prints each part's figures and ends with the `scale:` line. `necessary_requests` counts what no design can avoid on
 // day 1: one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
 // create per task, one read per finished task whose report the task list does not carry (none: the sandbox's list
@@ -51,6 +53,7 @@ import { oversizedEnrichment } from './scale/oversized';
 import { scheduledRefresh } from './scale/scheduled';
 import { manySpreadsheets } from './scale/many';
 import { newRowsAtScale } from './scale/new-rows';
+import { contactLists } from './scale/contacts';
 import { WATCHED_ROWS } from './scale/watch';
 import { historyFigures } from './scale/history';
 import { webhookHostRoutes } from '../dev/sandbox/webhooks/receiver';
@@ -314,6 +317,8 @@ export async function run(): Promise<void> {
     const many = await manySpreadsheets(control, ready);
     // Week 9: new rows fill themselves (a project of their own).
     const newRows = await newRowsAtScale(control, ready);
+    // Week 10: contact lists, one row per contact (a project of its own).
+    const contacts = await contactLists(control, ready);
     const watchHistory = await historyFigures(world, [scheduled.doc]);
     const history = {
       runs: dayOneHistory.runs + watchHistory.runs,
@@ -382,6 +387,27 @@ export async function run(): Promise<void> {
     );
     console.log(
       goal('signals written to cells but absent from the digest', scheduled.digest.signalsMissing, 0, 'signals'),
+    );
+    console.log(goal('tasks for 10,000 contact rows over 5,000 companies', contacts.tasks, contacts.distinct, 'tasks'));
+    console.log(goal('questions asked of the service more than once', contacts.paidTwice, 0, 'tasks'));
+    console.log(goal('contact rows written', contacts.rowsWritten, contacts.rows, 'rows', true));
+    console.log(
+      goal(
+        'tasks of 10,000 rows each asking its own question (one launch)',
+        contacts.perRow.tasks,
+        contacts.rows,
+        'tasks',
+        true,
+      ),
+    );
+    console.log(
+      `contacts: rows=${contacts.rows} distinct=${contacts.distinct} tasks=${contacts.tasks} rows_written=${contacts.rowsWritten} ` +
+        `paid_twice=${contacts.paidTwice} credits_reserved=${contacts.creditsReserved} ` +
+        `properties_kb_peak=${contacts.propertiesKbPeak.toFixed(1)} timer_hours=${contacts.hours}`,
+    );
+    console.log(
+      `per_row: rows=${contacts.perRow.rows} keys=${contacts.perRow.keys} tasks=${contacts.perRow.tasks}` +
+        (contacts.perRow.refusal ? ` refused="${contacts.perRow.refusal}"` : ''),
     );
     console.log(goal('runs Settings > Spending lists', history.runs, 1, 'runs', true));
     console.log(goal("runs whose credits differ from the service's money record", history.mismatches, 0, 'runs'));

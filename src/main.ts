@@ -138,6 +138,7 @@ global.stopNewRowsResearch = newRows.stopNewRowsResearch;
 // --- Research ---
 global.showResearchPanel = research.showResearchPanel;
 global.getResearchContext = research.getResearchContext;
+global.countResearchQuestions = research.countResearchQuestions;
 global.launchResearch = research.launchResearch;
 global.pollResearch = research.pollResearch;
 global.tickResearch = research.tickResearch;

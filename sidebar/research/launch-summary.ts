@@ -1,6 +1,7 @@
 // What the Launch tab shows before anything is sent: the brief's live preview for the first selected row, the cost
-// estimate, the spending cap's room, and every problem that blocks the launch (the button stays disabled while any
-// is left). Redrawn in place on each keystroke, without redrawing the whole panel.
+// estimate (rows asking the same question share one task: question-count.ts), the spending cap's room, and every
+// problem that blocks the launch (the button stays disabled while any is left). Redrawn in place on each keystroke,
+// without redrawing the whole panel.
 import {
   briefLength,
   counted,
@@ -16,6 +17,7 @@ import {
 import { h, replaceChildren } from '../ui/dom';
 import { output, state } from './state';
 import { questionStands } from './launch-question';
+import { questionCount } from './question-count';
 
 /** The parts of the Launch tab redrawn in place, set by the tab when it draws; and its "launch what fits" action. */
 export const launchView = {
@@ -65,13 +67,18 @@ function launchProblems(): { errors: string[]; estimate: ReturnType<typeof estim
     errors.push(...outputClashes(resolved.headers, context.headers, parsed.template.columns));
   const launched = launchedRows();
   if (!context || launched === 0) return { errors: [...errors, 'Select the rows to research'], estimate: null };
-  const estimate = estimateCredits(state.depth, launched, state.credits);
+  // Rows asking the same question share one task: the server's count, once it answered for these rows and this brief.
+  const count = parsed?.ok ? questionCount(context.sheetId, context.rows, state.template, refreshLaunchSummary) : null;
+  const rows = count?.asking ?? launched;
+  const tasks = count?.questions ?? launched;
+  const estimate = estimateCredits(state.depth, tasks, state.credits, rows);
   if (!estimate.fits) errors.push(estimateMessage(estimate));
   const guard = context.guard;
-  const needed = launched * reservationFor(state.depth);
+  const needed = tasks * reservationFor(state.depth);
   if (guard.left !== null && needed > guard.left) {
+    const what = tasks < rows ? counted(tasks, 'task') : counted(rows, 'row');
     errors.push(
-      `Over this spreadsheet's spending cap: ${counted(launched, 'row')} ${launched === 1 ? 'reserves' : 'reserve'} ${counted(needed, 'credit')}, ${guard.left} left`,
+      `Over this spreadsheet's spending cap: ${what} ${tasks === 1 ? 'reserves' : 'reserve'} ${counted(needed, 'credit')}, ${guard.left} left`,
     );
   }
   return { errors, estimate };
@@ -136,7 +143,7 @@ export function refreshLaunchSummary(): void {
       ? h(
           'div',
           { class: 'muted', id: 'estimate' },
-          `${estimateMessage({ ...estimate, fits: true })}${blank > 0 ? ` (${blank} blank row${blank === 1 ? '' : 's'} skipped)` : ''}. Each task costs 2 credits per agent that runs, at most ${estimate.perRow}; failed tasks are refunded.`,
+          `${estimateMessage({ ...estimate, fits: true })}${blank > 0 ? ` (${blank} blank row${blank === 1 ? '' : 's'} skipped)` : ''}. Each task costs 2 credits per agent that runs, at most ${estimate.perTask}; failed tasks are refunded.`,
         )
       : null,
     guardLine(),

@@ -235,6 +235,13 @@ async function viewTask(taskId: string): Promise<void> {
   render();
 }
 
+/** Where a record's result goes: "row 9", or "rows 9, 14 and 3 more" for a question several rows ask. */
+function rowsLabel(rows: number[]): string {
+  if (rows.length <= 1) return `row ${rows[0]}`;
+  const shown = rows.slice(0, 2).join(', ');
+  return rows.length > 2 ? `rows ${shown} and ${rows.length - 2} more` : `rows ${shown}`;
+}
+
 /** One record of this sheet: its brief, row and status, progress while researching, and its actions. */
 function sheetTask(row: ResearchStatusDto['rows'][number]): HTMLElement {
   return h(
@@ -244,7 +251,7 @@ function sheetTask(row: ResearchStatusDto['rows'][number]): HTMLElement {
     h(
       'div',
       { class: 'meta' },
-      `${row.detached || row.row === null ? 'row changed or deleted' : `row ${row.row}`} · ${row.status}`,
+      `${row.detached || row.row === null ? 'row changed or deleted' : rowsLabel(row.rows)} · ${row.status}`,
     ),
     row.progress !== null && row.progress < 1
       ? h(

@@ -81,12 +81,27 @@ export interface ResearchContextDto {
   guard: SpendingGuardDto;
 }
 
+/** What the panel asks before a launch: how many distinct questions its selected rows ask with this template. */
+export interface QuestionCountRequest {
+  sheetId: number;
+  rows: number[];
+  template: string;
+}
+
+/**
+ * The selected rows' questions: `asking` rows render a brief (the others are blank or too long), `questions` distinct
+ * briefs among them (one task each); null when the template cannot be read against the sheet.
+ */
+export type QuestionCountDto = { asking: number; questions: number } | null;
+
 export interface LaunchResponse {
   ok: boolean;
   message: string;
   errors: string[];
   created: number;
   queued: number;
+  /** Rows the launched tasks are for (rows asking the same question share one task). */
+  rows: number;
   skippedEmpty: number[];
   skippedRunning: number[];
   /**
@@ -119,8 +134,10 @@ export interface UnconfirmedActionResponse {
 export interface ResearchRowDto {
   entryId: string;
   taskId: string | null;
-  /** Current row, or null when no row can be trusted with the result any more. */
+  /** Current row (the first of them), or null when no row can be trusted with the result any more. */
   row: number | null;
+  /** Every row that asks this record's question now (one task, its result written to each). */
+  rows: number[];
   state: string;
   status: string;
   /** Depth of the task (what "Send anyway" may cost: its reservation). */

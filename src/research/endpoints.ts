@@ -5,6 +5,8 @@ import { researchContext } from './context';
 import type {
   HistoryPageDto,
   LaunchResponse,
+  QuestionCountDto,
+  QuestionCountRequest,
   ReportDto,
   ResearchContextDto,
   ResearchStatusDto,
@@ -23,6 +25,7 @@ import {
   GUARD_REQUEST,
   LAUNCH_REQUEST,
   PAGE_INDEX,
+  QUESTION_COUNT_REQUEST,
   SHOW_ROWS_REQUEST,
   TASK_ID,
   WATCH_ACTION,
@@ -33,7 +36,7 @@ import { changeWatch, getWatch, saveWatch } from './watch/watch-service';
 import { askYesNo, spreadsheetTimeZone, toast } from '../platform/spreadsheet';
 import { showPanel } from '../platform/panels';
 import { changeSpendingGuard, guardDto } from './spending/guard-service';
-import { panelContext, selectStatusCells } from './launch/selection';
+import { panelContext, questionCount, selectStatusCells } from './launch/selection';
 import { launchRows, refusedLaunch, type LaunchRowsRequest } from './launch/launch-service';
 import { checkUnconfirmed, pollStatus, sendAnyway, tickPanel } from './polling/status-service';
 import { historyPage, selectedRowReport, taskReport } from './records/history-service';
@@ -63,6 +66,11 @@ export function getResearchContext(): ResearchContextDto {
 export function launchResearch(request: LaunchRowsRequest): LaunchResponse {
   const problem = requestProblem(LAUNCH_REQUEST, request, 'launch');
   return problem ? refusedLaunch([unreadableRequest(problem)]) : launchRows(request);
+}
+
+/** How many distinct questions the selected rows ask with the template typed (one task each), before a launch. */
+export function countResearchQuestions(request: QuestionCountRequest): QuestionCountDto {
+  return questionCount(checkedRequest<QuestionCountRequest>(QUESTION_COUNT_REQUEST, request, 'rows'));
 }
 
 /** "Show in sheet" after a launch: selects the status cells of the launched rows. */

@@ -71,4 +71,9 @@ export const SHOW_ROWS_REQUEST = record({
   rows: { type: 'array', items: integer },
   statusHeader: text,
 });
+export const QUESTION_COUNT_REQUEST = record({
+  sheetId: integer,
+  rows: { type: 'array', items: integer },
+  template: text,
+});
 export const GUARD_REQUEST = record({ daily: orNull(integer), monthly: orNull(integer) });

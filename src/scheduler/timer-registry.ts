@@ -2,10 +2,11 @@
 // add-on: 20 spreadsheets with a timer), so a user who keeps many spreadsheets current needs to see which ones hold
 // them and why: each entry names the spreadsheet (name, link), its timer's trigger id, what keeps the timer (a weekly
 // refresh, an account watch, research or an enrichment running) and the next time its work is due. One small JSON
-// value in the user's properties, written under the user's lock with a fresh read (timers of several spreadsheets of
-// one user may end at once, and neither may drop the other's entry). Pure: the stores and the lock are ports.
+// value in the user's properties (entries stored compactly: 20 with names of 80 characters fit), written under the
+// user's lock with a fresh read (timers of several spreadsheets of one user may end at once, and neither may drop the
+// other's entry). Pure: the stores and the lock are ports.
 import type { KeyValueStore, LockPort } from '../ports';
-import type { TimerFeature } from './features';
+import { TIMER_FEATURES, type TimerFeature } from './features';
 import { utf8Bytes } from '../shared/storage/chunked-store';
 
 /** UserProperties: the spreadsheets holding the user's timers. */
@@ -48,7 +49,9 @@ export function holderEntry(
   wakes: ReadonlyArray<readonly [TimerFeature, number | null]>,
   now: number,
 ): TimerHolder {
-  const pending = wakes.filter((entry): entry is readonly [TimerFeature, number] => entry[1] !== null);
+  const pending = wakes
+    .filter((entry): entry is readonly [TimerFeature, number] => entry[1] !== null)
+    .sort(([a], [b]) => TIMER_FEATURES.indexOf(a) - TIMER_FEATURES.indexOf(b));
   const next = Math.min(...pending.map(([, wake]) => wake));
   return {
     ...here,
@@ -72,11 +75,49 @@ export function timerNextRun(holder: Pick<TimerHolder, 'cadence' | 'madeAt'>, no
   return holder.madeAt + periods * period;
 }
 
+/**
+ * An entry as stored: its link left out when it is the spreadsheet's usual one, and the work that keeps the timer
+ * given only by its times (in TIMER_FEATURES' order, 0 for none), so that 20 entries fit one property value.
+ */
+type StoredHolder = Omit<TimerHolder, 'url' | 'keeps' | 'wakes'> & {
+  url?: string;
+  keeps?: TimerFeature[];
+  wakes?: Partial<Record<TimerFeature, number>> | number[];
+};
+
+const usualUrl = (id: string) => `https://docs.google.com/spreadsheets/d/${id}/edit`;
+
+function packed(holder: TimerHolder): StoredHolder {
+  const { url, keeps, wakes, ...rest } = holder;
+  return {
+    ...rest,
+    ...(url === usualUrl(holder.id) ? {} : { url }),
+    ...(wakes ? { wakes: TIMER_FEATURES.map((feature) => wakes[feature] ?? 0) } : { keeps }),
+  };
+}
+
+function unpacked(stored: StoredHolder): TimerHolder {
+  const { url, keeps, wakes, ...rest } = stored;
+  const times = Array.isArray(wakes)
+    ? Object.fromEntries(
+        TIMER_FEATURES.map((feature, i) => [feature, wakes[i] ?? 0] as const).filter(([, wake]) => wake !== 0),
+      )
+    : wakes;
+  return {
+    ...rest,
+    url: url ?? usualUrl(stored.id),
+    keeps: keeps ?? (Object.keys(times ?? {}) as TimerFeature[]),
+    ...(times ? { wakes: times } : {}),
+  };
+}
+
 export function readHolders(user: KeyValueStore, fresh = false): TimerHolder[] {
   const text = fresh ? user.fresh(TIMER_REGISTRY_KEY) : user.get(TIMER_REGISTRY_KEY);
   try {
     const parsed = JSON.parse(text ?? '[]') as unknown;
-    return Array.isArray(parsed) ? (parsed as TimerHolder[]).filter((entry) => typeof entry?.id === 'string') : [];
+    return Array.isArray(parsed)
+      ? (parsed as StoredHolder[]).filter((entry) => typeof entry?.id === 'string').map(unpacked)
+      : [];
   } catch {
     return [];
   }
@@ -109,17 +150,24 @@ export function changeHolders(
 
 /** The registry's text within one property value: names cut shorter when 20 long ones in a wide script would not fit. */
 function fittedText(holders: TimerHolder[]): string {
-  let text = JSON.stringify(holders);
+  const stored = holders.map(packed);
+  let text = JSON.stringify(stored);
   for (let max = NAME_MAX / 2; utf8Bytes(text) > REGISTRY_MAX_BYTES && max >= NAME_MIN; max /= 2)
-    text = JSON.stringify(holders.map((holder) => ({ ...holder, name: holder.name.slice(0, max) })));
+    text = JSON.stringify(stored.map((holder) => ({ ...holder, name: holder.name.slice(0, max) })));
   return text;
 }
+
+/** Whether two entries say the same (as stored: whatever the order of their fields). */
+const sameEntry = (a: TimerHolder, b: TimerHolder) =>
+  [a, b]
+    .map((holder) => JSON.stringify(Object.entries(packed(holder)).sort(([x], [y]) => (x < y ? -1 : 1))))
+    .every((text, _i, both) => text === both[0]);
 
 /** The registry with this spreadsheet's entry set (added or replaced). */
 export function withHolder(holders: TimerHolder[], holder: TimerHolder): TimerHolder[] {
   const entry = { ...holder, name: holder.name.slice(0, NAME_MAX) };
   const at = holders.findIndex((existing) => existing.id === holder.id);
-  if (at >= 0 && JSON.stringify(holders[at]) === JSON.stringify(entry)) return holders;
+  if (at >= 0 && sameEntry(holders[at], entry)) return holders;
   return at >= 0 ? holders.map((existing, i) => (i === at ? entry : existing)) : [...holders, entry];
 }
 

@@ -26,6 +26,7 @@ const NOTHING_LAUNCHED: LaunchResponse = {
   errors: [],
   created: 0,
   queued: 0,
+  rows: 0,
   skippedEmpty: [],
   skippedRunning: [],
   skippedDone: [],
@@ -153,8 +154,14 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
   const lost = outcome.entries.filter((entry) => entry.state === 'sending').length;
   const sent = outcome.entries.length > 0;
   const perTask = outcome.entries[0] ? reservationFor(outcome.entries[0].depth) : 0;
+  const rows = outcome.entries.reduce((sum, entry) => sum + (outcome.plan.groups.get(entry.id)?.length ?? 1), 0);
+  // Rows asking the same question share one task: said when they did.
+  const shared =
+    rows > outcome.entries.length ? ` for ${counted(rows, 'row')} (rows asking the same question share one)` : '';
   const parts =
-    created > 0 || (sent && lost === 0 && queued === 0) ? [`Queued ${counted(created, 'task')} at the service`] : [];
+    created > 0 || (sent && lost === 0 && queued === 0)
+      ? [`Queued ${counted(created, 'task')} at the service${shared}`]
+      : [];
   if (lost)
     parts.push(
       `${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started ` +
@@ -179,6 +186,7 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
     errors: [],
     created,
     queued,
+    rows,
     skippedEmpty: outcome.plan.skippedEmpty,
     skippedRunning: outcome.plan.skippedRunning,
     skippedDone: outcome.plan.skippedDone,

@@ -8,7 +8,7 @@
 import { outputClashes, parseTemplate, type ResolvedTemplate } from '../brief/brief-template';
 import { isPending, type LedgerEntry } from '../records/ledger';
 import { locateEntries } from '../rows/write-back';
-import { rowsNeedingTags } from '../rows/row-tags';
+import { keysHeldElsewhere } from '../rows/row-tags';
 import type { JobDeps } from '../polling/jobs';
 import type { SpentByDay } from '../spending/spend-journal';
 import type { CreatePermits } from '../spending/create-permits';
@@ -51,12 +51,10 @@ export function targetHeaders(grid: Pick<GridPort, 'headers' | 'targetProblem'>,
 const hasResultInRow = (entry: LedgerEntry) => entry.state === 'done' && entry.written;
 
 /** The rows the records are in now (row -> records); records no row can be trusted with are left out. */
-function byRow(records: LedgerEntry[], located: Map<string, number | null>): Map<number, LedgerEntry[]> {
+function byRow(records: LedgerEntry[], located: Map<string, number[]>): Map<number, LedgerEntry[]> {
   const rows = new Map<number, LedgerEntry[]>();
-  for (const entry of records) {
-    const row = located.get(entry.id);
-    if (row !== null && row !== undefined) rows.set(row, [...(rows.get(row) ?? []), entry]);
-  }
+  for (const entry of records)
+    for (const row of located.get(entry.id) ?? []) rows.set(row, [...(rows.get(row) ?? []), entry]);
   return rows;
 }
 
@@ -103,9 +101,9 @@ export function readLaunchSheet(deps: JobDeps, input: LaunchSheetInput): LaunchS
   const records = ledger.filter(
     (entry) => entry.row.sheetId === input.sheetId && !entry.detached && (isPending(entry) || hasResultInRow(entry)),
   );
-  const located = records.length > 0 ? locateEntries(deps.grid, input.sheetId, records) : new Map<string, number>();
+  const located = records.length > 0 ? locateEntries(deps.grid, input.sheetId, records) : new Map<string, number[]>();
   // Without key columns no row is told apart by its values: every launched row is tagged.
-  const tagged = template.columns.length === 0 ? asked : rowsNeedingTags(asked, keyRows);
+  const tagged = template.columns.length === 0 || keysHeldElsewhere(asked, keyRows);
   return {
     ...empty,
     errors: [],
@@ -116,9 +114,8 @@ export function readLaunchSheet(deps: JobDeps, input: LaunchSheetInput): LaunchS
     running: byRow(records.filter(isPending), located),
     launchers: input.rerun ? deps.permits.launchers() : { launcherOf: () => null },
     finished: byRow(records.filter(hasResultInRow), located),
-    tags:
-      tagged.length > 0
-        ? { rowIds: deps.grid.rowIds(input.sheetId), metadataUse: deps.grid.metadataUse(input.sheetId) }
-        : null,
+    tags: tagged
+      ? { rowIds: deps.grid.rowIds(input.sheetId), metadataUse: deps.grid.metadataUse(input.sheetId) }
+      : null,
   };
 }

@@ -1,12 +1,12 @@
-// The plan of a launch, over the sheet as launch-sheet.ts read it: a queued record for each row to research, the rows
-// left out and why (empty brief, over 20,000 characters, already running, already researched), the running records an
-// explicit re-run detaches, and the rows whose shared key needs a row tag. Pure.
+// The plan of a launch, over the sheet as launch-sheet.ts read it: one queued record for each distinct question the
+// rows ask (rows whose brief renders the same share one task, its result written to each of them), the rows left out
+// and why (empty brief, over 20,000 characters, already running, already researched), the running records an
+// explicit re-run detaches, and the rows to tag (only where rows outside the launch ask the same question). Pure.
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
-import { renderBrief } from '../brief/brief-template';
+import { renderBrief, type ResolvedTemplate } from '../brief/brief-template';
 import { cellDomain } from '../brief/brief-domains';
 import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
-import { keyHeaderOf } from '../rows/row-locator';
-import { rowsNeedingTags } from '../rows/row-tags';
+import { keyHeaderOf, keyString } from '../rows/row-locator';
 import type { CreatePermits } from '../spending/create-permits';
 import type { LaunchSheet } from './launch-sheet';
 
@@ -33,8 +33,10 @@ export interface LaunchPlanInput {
 }
 
 export interface LaunchPlan {
-  /** New records (state queued; rows that need a tag get its id when the launch goes ahead). */
+  /** New records, one per distinct question (state queued; rows that need a tag get it as the launch goes ahead). */
   entries: LedgerEntry[];
+  /** The rows each new record's question was asked by (by record id). */
+  groups: Map<string, number[]>;
   /** Older running records detached by an explicit re-run. */
   superseded: LedgerEntry[];
   skippedEmpty: number[];
@@ -48,20 +50,34 @@ export interface LaunchPlan {
   skippedDone: Array<{ row: number; finishedAt: number }>;
   tooLong: Array<{ row: number; length: number }>;
   errors: string[];
-  /** Rows whose key another row shares: they get a row tag (row-tags.ts). */
+  /** Rows whose question rows outside the launch ask too: they get a row tag (row-tags.ts). */
   rowsToTag: number[];
 }
 
-/** A new record for a launched row, queued (a row tag, when its key is shared, is added as the launch goes ahead). */
+/** The template's columns (the record's key) of a launch: their numbers and their headers. */
+interface KeyColumns {
+  columns: number[];
+  headers: string[];
+}
+
+/** A row's key values (the template's columns), as a record keeps them. */
+const keyOf = (values: readonly unknown[], key: KeyColumns) =>
+  key.columns.map((column) => String(values[column - 1] ?? '').trim());
+
+/**
+ * A new record for the rows asking one question, queued (row tags, when rows outside the launch ask it too, are
+ * added as the launch goes ahead). `rowValues` holds each row's values, in the rows' order.
+ */
 function queuedEntry(
   input: LaunchPlanInput,
-  row: number,
+  rows: readonly number[],
   brief: string,
-  rowValues: unknown[],
-  key: { columns: number[]; headers: string[] },
+  rowValues: ReadonlyArray<readonly unknown[]>,
+  key: KeyColumns,
   id: string,
   now: number,
 ): LedgerEntry {
+  const keys = [...new Map(rowValues.map((values) => [keyString(keyOf(values, key)), keyOf(values, key)])).values()];
   return {
     id,
     taskId: null,
@@ -69,9 +85,11 @@ function queuedEntry(
     row: {
       sheetId: input.sheetId,
       rowId: null,
-      rowHint: row,
+      rowHint: rows[0],
       keyHeaders: key.headers,
-      keyValues: key.columns.map((column) => String(rowValues[column - 1] ?? '').trim()),
+      keyValues: keys[0],
+      ...(keys.length > 1 ? { groupKeys: keys.slice(1) } : {}),
+      ...(rows.length > 1 ? { rows: rows.length } : {}),
     },
     brief,
     depth: input.depth,
@@ -114,6 +132,7 @@ export function unansweredLauncher(
 
 const emptyPlan = (errors: string[] = []): LaunchPlan => ({
   entries: [],
+  groups: new Map(),
   superseded: [],
   skippedEmpty: [],
   skippedRunning: [],
@@ -124,51 +143,104 @@ const emptyPlan = (errors: string[] = []): LaunchPlan => ({
   rowsToTag: [],
 });
 
+/** The questions rows ask: each rendered brief with the rows asking it (in the rows' order), and the rows that ask none. */
+export interface RowQuestions {
+  questions: Map<string, number[]>;
+  empty: number[];
+  tooLong: Array<{ row: number; length: number }>;
+}
+
+/** Groups `rows` (values[i] is rows[i]'s) by the brief they render: rows whose brief renders the same ask one question. */
+export function questionsOf(
+  template: ResolvedTemplate,
+  rows: readonly number[],
+  values: readonly unknown[][],
+): RowQuestions {
+  const grouped: RowQuestions = { questions: new Map(), empty: [], tooLong: [] };
+  rows.forEach((row, i) => {
+    const rendered = renderBrief(template, values[i] ?? [], cellDomain);
+    if (rendered.kind === 'empty') grouped.empty.push(row);
+    else if (rendered.kind === 'too_long') grouped.tooLong.push({ row, length: rendered.length });
+    else {
+      const asking = grouped.questions.get(rendered.brief);
+      if (asking) asking.push(row);
+      else grouped.questions.set(rendered.brief, [row]);
+    }
+  });
+  return grouped;
+}
+
+/** The records of the sheet running (or finished with a result) on any of `rows`, each once. */
+function recordsOn(byRow: Map<number, LedgerEntry[]>, rows: readonly number[]): LedgerEntry[] {
+  return [...new Map(rows.flatMap((row) => byRow.get(row) ?? []).map((entry) => [entry.id, entry])).values()];
+}
+
+/** The launched rows to tag: those of a question rows outside the launch ask too (all of them without key columns). */
+function rowsToTag(plan: LaunchPlan, sheet: LaunchSheet, key: KeyColumns): number[] {
+  const launched = [...plan.groups.values()];
+  if (key.columns.length === 0) return launched.flat();
+  const counts = new Map<string, number>();
+  for (const values of sheet.keyRows) counts.set(keyString(values), (counts.get(keyString(values)) ?? 0) + 1);
+  return launched.flatMap((rows) => {
+    const keys = new Set(rows.map((row) => keyString(sheet.keyRows[row - 2] ?? [])));
+    const askers = [...keys].reduce((sum, one) => sum + (counts.get(one) ?? 0), 0);
+    return askers > rows.length ? rows : [];
+  });
+}
+
+/** Why a group of rows asking one question is not launched now (and records it in the plan), or the records it replaces. */
+function groupBlocked(
+  plan: LaunchPlan,
+  sheet: LaunchSheet,
+  input: LaunchPlanInput,
+  payer: string,
+  rows: number[],
+): LedgerEntry[] | null {
+  const active = recordsOn(sheet.running, rows);
+  if (active.length > 0) {
+    if (!input.rerun) {
+      plan.skippedRunning.push(...rows);
+      return null;
+    }
+    const unanswered = unansweredLauncher(sheet.launchers, payer, input.replacing ?? [], active);
+    if (unanswered !== undefined) {
+      plan.othersRunning.push(...rows.map((row) => ({ row, launchedBy: unanswered })));
+      return null;
+    }
+    return active.map((entry) => ({ ...entry, detached: true, updatedAt: sheet.now }));
+  }
+  const results = input.again ? [] : recordsOn(sheet.finished, rows);
+  if (results.length === 0) return [];
+  const finishedAt = Math.max(...results.map((entry) => entry.finishedAt ?? 0));
+  plan.skippedDone.push(...rows.map((row) => ({ row, finishedAt })));
+  return null;
+}
+
 /**
  * Builds the records of a launch paid from the account `payer` (its Sheet Scout e-mail address) from what was read of
- * the sheet (nothing is read, sent or written).
+ * the sheet (nothing is read, sent or written): the rows whose brief renders the same are one question, one record.
  */
 export function planLaunch(sheet: LaunchSheet, input: LaunchPlanInput, payer: string, newId: () => string): LaunchPlan {
   if (sheet.errors.length > 0) return emptyPlan(sheet.errors);
   if (sheet.rows.length === 0) return emptyPlan(['Select one or more data rows (below the header row)']);
   const plan = emptyPlan();
-  const briefs = new Map<number, string>();
-  sheet.rows.forEach((row, i) => {
-    const rendered = renderBrief(sheet.template, sheet.values[i] ?? [], cellDomain);
-    if (rendered.kind === 'empty') plan.skippedEmpty.push(row);
-    else if (rendered.kind === 'too_long') plan.tooLong.push({ row, length: rendered.length });
-    else briefs.set(row, rendered.brief);
-  });
+  const { questions, empty, tooLong } = questionsOf(sheet.template, sheet.rows, sheet.values);
+  plan.skippedEmpty.push(...empty);
+  plan.tooLong.push(...tooLong);
+  const valuesOf = new Map(sheet.rows.map((row, i) => [row, sheet.values[i] ?? []]));
   const key = {
     columns: sheet.template.columns,
     headers: sheet.template.columns.map((column) => keyHeaderOf(sheet.headers, column)),
   };
-  sheet.rows.forEach((row, i) => {
-    const brief = briefs.get(row);
-    if (brief === undefined) return;
-    const active = sheet.running.get(row) ?? [];
-    if (active.length > 0) {
-      if (!input.rerun) {
-        plan.skippedRunning.push(row);
-        return;
-      }
-      const unanswered = unansweredLauncher(sheet.launchers, payer, input.replacing ?? [], active);
-      if (unanswered !== undefined) {
-        plan.othersRunning.push({ row, launchedBy: unanswered });
-        return;
-      }
-      plan.superseded.push(...active.map((entry) => ({ ...entry, detached: true, updatedAt: sheet.now })));
-    } else {
-      const results = input.again ? [] : (sheet.finished.get(row) ?? []);
-      if (results.length > 0) {
-        plan.skippedDone.push({ row, finishedAt: Math.max(...results.map((entry) => entry.finishedAt ?? 0)) });
-        return;
-      }
-    }
-    plan.entries.push(queuedEntry(input, row, brief, sheet.values[i] ?? [], key, newId(), sheet.now));
-  });
-  const launched = plan.entries.map((entry) => entry.row.rowHint);
-  // Without key columns no row is told apart by its values: every launched row is tagged.
-  plan.rowsToTag = key.columns.length > 0 ? rowsNeedingTags(launched, sheet.keyRows) : launched;
+  for (const [brief, rows] of questions) {
+    const replaced = groupBlocked(plan, sheet, input, payer, rows);
+    if (replaced === null) continue;
+    plan.superseded.push(...replaced);
+    const values = rows.map((row) => valuesOf.get(row) ?? []);
+    const entry = queuedEntry(input, rows, brief, values, key, newId(), sheet.now);
+    plan.entries.push(entry);
+    plan.groups.set(entry.id, rows);
+  }
+  plan.rowsToTag = rowsToTag(plan, sheet, key);
   return plan;
 }

@@ -124,9 +124,10 @@ function guardPlan(
   const room = guardRoom(guard.cap, sheet.ledger, sheet.now, guard.calendar, sheet.spentByDay);
   const fit = rowsThatFit(room, depth, plan.entries.length);
   if (fit === plan.entries.length) return { refused: null, overCap: [] };
-  if (!guard.fitToCap || fit === 0) return { refused: capMessage(room, depth, plan.entries.length), overCap: [] };
+  if (!guard.fitToCap || fit === 0)
+    return { refused: capMessage(room, depth, plan.entries.length, plannedRows(plan)), overCap: [] };
   const left = plan.entries.splice(fit);
-  const overCap = left.map((entry) => entry.row.rowHint);
+  const overCap = left.flatMap((entry) => plan.groups.get(entry.id) ?? [entry.row.rowHint]);
   plan.rowsToTag = plan.rowsToTag.filter((row) => !overCap.includes(row));
   return { refused: null, overCap };
 }
@@ -139,12 +140,18 @@ function tagsProblem(sheet: LaunchSheet, plan: LaunchPlan): string | null {
   return newTags > 0 ? tagBudgetProblem(newTags, sheet.tags.metadataUse, plan.entries[0]?.row.keyHeaders ?? []) : null;
 }
 
+/** The rows a plan's records are for (rows asking the same question share one record). */
+const plannedRows = (plan: LaunchPlan) =>
+  plan.entries.reduce((sum, entry) => sum + (plan.groups.get(entry.id)?.length ?? 1), 0);
+
 /** Refuses a launch whose reservation exceeds the account's available credits (null: not known, not checked). */
 function creditsProblem(plan: LaunchPlan, availableCredits: number | null, perTask: number): string | null {
-  const rows = plan.entries.length;
-  const total = rows * perTask;
+  const tasks = plan.entries.length;
+  const total = tasks * perTask;
   if (availableCredits === null || total <= availableCredits) return null;
-  return `Needs ${total} credits (${counted(rows, 'row')} x ${perTask}), you have ${availableCredits}: try a lower depth or fewer rows`;
+  const rows = plannedRows(plan);
+  const what = rows === tasks ? counted(tasks, 'row') : `${counted(tasks, 'task')} for ${counted(rows, 'row')}`;
+  return `Needs ${total} credits (${what} x ${perTask}), you have ${availableCredits}: try a lower depth or fewer rows`;
 }
 
 /** What a launch's checks weigh beside the plan: the cap, the account's credits, and the caller's own preconditions. */

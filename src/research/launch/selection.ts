@@ -1,7 +1,9 @@
 // What the Research panel reads of the sheet and shows in it: the selected rows, the first one's values (for the
-// live preview) and the panel's saved settings; and "Show in sheet", which selects the status cells of launched rows.
+// live preview) and the panel's saved settings; how many distinct questions the selected rows ask; and "Show in sheet", which selects the status cells of launched rows.
 import { researchContext } from '../context';
-import type { ResearchContextDto } from '../contract';
+import type { QuestionCountDto, QuestionCountRequest, ResearchContextDto } from '../contract';
+import { parseTemplate } from '../brief/brief-template';
+import { questionsOf } from './plan';
 import { reservationFor } from '../spending/depth';
 import { rowDomains } from '../brief/brief-domains';
 import { guardDto } from '../spending/guard-service';
@@ -44,6 +46,19 @@ export function panelContext(): ResearchContextDto {
     reservations: { medium: reservationFor('medium'), high: reservationFor('high'), xhigh: reservationFor('xhigh') },
     guard: guardDto(r),
   };
+}
+
+/** The distinct questions the rows ask with the template (plan.ts groups them so at launch), from one read of them. */
+export function questionCount(request: QuestionCountRequest): QuestionCountDto {
+  const grid = new SheetGrid(activeSpreadsheet());
+  const headers = grid.headers(request.sheetId);
+  const parsed = headers ? parseTemplate(request.template, headers) : null;
+  if (!parsed?.ok) return null;
+  const rows = [...new Set(request.rows.filter((row) => row >= 2))].sort((a, b) => a - b);
+  const { questions } = questionsOf(parsed.template, rows, rows.length > 0 ? grid.readRows(request.sheetId, rows) : []);
+  let asking = 0;
+  for (const group of questions.values()) asking += group.length;
+  return { asking, questions: questions.size };
 }
 
 /**

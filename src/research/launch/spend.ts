@@ -11,7 +11,10 @@ import type { LaunchSheet } from './launch-sheet';
 import type { LaunchPlan, LaunchPlanInput } from './plan';
 import type { RunKind } from '../../spending-history/history';
 
-/** Tags the plan's rows whose key is shared (a row tagged before keeps its tag) and puts each tag id into its record. */
+/**
+ * Tags the plan's rows whose question rows outside the launch ask too (a row tagged before keeps its tag) and puts
+ * the tag ids of each record's rows into it.
+ */
 function tagPlannedRows(deps: JobDeps, sheet: LaunchSheet, plan: LaunchPlan): void {
   if (plan.rowsToTag.length === 0) return;
   const taken = new Set(sheet.tags?.rowIds.keys() ?? []);
@@ -20,7 +23,10 @@ function tagPlannedRows(deps: JobDeps, sheet: LaunchSheet, plan: LaunchPlan): vo
     taken.add(id);
     return id;
   });
-  for (const entry of plan.entries) entry.row.rowId = ids.get(entry.row.rowHint) ?? null;
+  for (const entry of plan.entries) {
+    const tags = (plan.groups.get(entry.id) ?? []).flatMap((row) => ids.get(row) ?? []);
+    if (tags.length > 0) entry.row.rowIds = tags;
+  }
 }
 
 /** A launch's dependencies: the launching account (`account`) is the one it is paid from. */
@@ -43,7 +49,8 @@ export function spendLaunch(
   const started = { kind: run, startedBy: deps.account, at: deps.clock.now() };
   plan.entries = plan.entries.map((entry) => ({ ...entry, launch, run: started }));
   deps.permits.grant(launch, plan.entries, deps.account);
-  deps.ledger.save([...plan.superseded, ...plan.entries]);
+  const superseded = [...new Map(plan.superseded.map((entry) => [entry.id, entry])).values()];
+  deps.ledger.save([...superseded, ...plan.entries]);
   deps.ledger.save(writeRows(deps, plan.entries, new Map()));
   createQueued(deps, deadline);
   const ids = new Set(plan.entries.map((entry) => entry.id));

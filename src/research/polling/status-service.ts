@@ -30,11 +30,13 @@ function progressOf(entry: LedgerEntry): number | null {
   return entry.state === 'in_progress' ? Math.min(1, entry.agents / AGENT_BUDGET[entry.depth]) : null;
 }
 
-function rowDto(entry: LedgerEntry, row: number | null | undefined): ResearchRowDto {
+function rowDto(entry: LedgerEntry, rows: number[]): ResearchRowDto {
+  const row = rows[0] ?? null;
   return {
     entryId: entry.id,
     taskId: entry.taskId,
-    row: row ?? null,
+    row,
+    rows,
     state: entry.state,
     status: statusText(entry),
     depth: entry.depth,
@@ -68,7 +70,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: 
           sheetId,
           shown.filter((entry) => !entry.detached),
         )
-      : new Map<string, number | null>();
+      : new Map<string, number[]>();
   return {
     pending: entries.filter(isPending).length,
     busy: facts.busy,
@@ -87,7 +89,7 @@ function statusDto(r: Research, entries: LedgerEntry[], sheetId: number, facts: 
       .list()
       .runs.reduce((sum, run) => sum + run.lost, 0),
     watchesChangedAt: watchesChangedAt(r.document),
-    rows: shown.map((entry) => rowDto(entry, rows.get(entry.id))),
+    rows: shown.map((entry) => rowDto(entry, rows.get(entry.id) ?? [])),
   };
 }
 

@@ -57,7 +57,7 @@ export function selectedRowReport(): ReportDto {
   const sheetId = sheet.getSheetId();
   const candidates = r.deps.ledger.load().filter((e) => e.row.sheetId === sheetId && !e.detached);
   const rows = locateEntries(r.deps.grid, sheetId, candidates);
-  const entry = candidates.filter((e) => rows.get(e.id) === row).sort((a, b) => b.launchedAt - a.launchedAt)[0];
+  const entry = candidates.filter((e) => rows.get(e.id)?.includes(row)).sort((a, b) => b.launchedAt - a.launchedAt)[0];
   if (!entry) return { ...NO_REPORT, row, message: `Row ${row} has no research yet` };
   return entryReport(r, entry, row);
 }

@@ -43,20 +43,30 @@ export interface OutputMapping {
 }
 
 /**
- * How the row is recognised later (row-locator.ts): the values of the brief's columns at launch, plus a row tag id
- * (developer metadata) only when another row shared those values at launch.
+ * How the rows of a record are recognised later (row-locator.ts): a record is one question, and its rows are those
+ * that ask it (every row holding the values of the brief's columns it was launched with), plus row tags (developer
+ * metadata) only when rows outside the launch held those values too.
  */
 export interface RowIdentity {
   sheetId: number;
-  /** Row tag id, or null for a row its key values identify. */
+  /** One row's tag id (an imported task's row, or a record of an earlier version), or null. */
   rowId: string | null;
-  /** Row number at launch (a hint only). */
+  /** The first row at launch (a hint only). */
   rowHint: number;
   /** Headers of the key columns (the columns the brief reads). */
   keyHeaders: string[];
   /** Their display values at launch. */
   keyValues: string[];
+  /** Other values of the key columns that asked the same question at launch (a domain written two ways), if any. */
+  groupKeys?: string[][];
+  /** The tags of the record's rows, when rows outside the launch held the same values (row-tags.ts). */
+  rowIds?: string[];
+  /** How many rows asked the question at launch (absent in records of earlier versions: one). */
+  rows?: number;
 }
+
+/** The row tags that tell a record's rows apart (none: its key values do). */
+export const identityTags = (row: RowIdentity): string[] => row.rowIds ?? (row.rowId ? [row.rowId] : []);
 
 export interface LedgerEntry {
   /** Stable id of this record (also used to match the ledger sheet row). */
@@ -163,12 +173,12 @@ export function closedDay(indexText: string): string | null {
 }
 
 /**
- * The row tag a record holds: one that still needs its row, or an imported task's ("Write to selected row"), which
- * has no key values and whose row only its tag identifies (its report is found by the row later).
+ * The row tags a record holds: those of one that still needs its rows, or an imported task's ("Write to selected
+ * row"), which has no key values and whose row only its tag identifies (its report is found by the row later).
  */
-export function heldTag(entry: LedgerEntry): string | null {
-  if (!entry.row.rowId || entry.detached) return null;
-  return needsRow(entry) || entry.row.keyHeaders.length === 0 ? entry.row.rowId : null;
+export function heldTags(entry: LedgerEntry): string[] {
+  if (entry.detached) return [];
+  return needsRow(entry) || entry.row.keyHeaders.length === 0 ? identityTags(entry.row) : [];
 }
 
 export function entryToRow(entry: LedgerEntry): Array<string | number> {
@@ -178,7 +188,7 @@ export function entryToRow(entry: LedgerEntry): Array<string | number> {
     entry.taskId ?? '',
     indexState(entry),
     entry.row.sheetId,
-    heldTag(entry) ?? '',
+    heldTags(entry).join(','),
     new Date(entry.updatedAt).toISOString(),
   ];
   return [...readable, parts.length, ...parts];
@@ -211,6 +221,8 @@ function isRecord(value: unknown): value is LedgerEntry {
     isObject(row) &&
     Number.isInteger(row.sheetId) &&
     (row.rowId === null || typeof row.rowId === 'string') &&
+    (row.rowIds === undefined || isStringList(row.rowIds)) &&
+    (row.groupKeys === undefined || (Array.isArray(row.groupKeys) && row.groupKeys.every(isStringList))) &&
     isStringList(row.keyHeaders) &&
     isStringList(row.keyValues) &&
     isObject(mapping) &&
@@ -251,7 +263,10 @@ export function statusText(entry: LedgerEntry): string {
     case 'in_progress':
       return `Researching: ${counted(entry.iterations, 'iteration')}, ${counted(entry.agents, 'agent')}, ${counted(entry.sources, 'source')}`;
     case 'done':
-      return `Done (${counted(entry.cost, 'credit')})`;
+      // Rows asking the same question share one task: each shows its charge once, as shared, so no sum counts it twice.
+      return (entry.row.rows ?? 1) > 1
+        ? `Done (${counted(entry.cost, 'credit')}, shared by ${entry.row.rows} rows)`
+        : `Done (${counted(entry.cost, 'credit')})`;
     case 'failed':
     case 'error':
       return `Failed: ${entry.error ?? 'unknown reason'}`;

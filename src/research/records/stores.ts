@@ -171,7 +171,9 @@ export class LedgerStore {
   /** Row tags of a sheet that records still hold, read or not (two columns read). */
   tagsInUse(sheetId: number): Set<string> {
     const { rows } = this.table.readColumns(LEDGER_COLUMNS.sheetId, 2);
-    return new Set(rows.filter((row) => Number(row[0]) === sheetId && row[1]).map((row) => String(row[1])));
+    return new Set(
+      rows.filter((row) => Number(row[0]) === sheetId && row[1]).flatMap((row) => String(row[1]).split(',')),
+    );
   }
 
   /** Whether enough finished records are past their retention for compact() to be worth its sheet writes. */

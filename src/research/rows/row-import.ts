@@ -146,11 +146,12 @@ function importTaskIntoRow(
     () => {
       r.deps.grid.ensureHeaders(sheetId, output.headers);
       r.deps.ledger.load();
-      // Earlier records of this row are superseded, so a later poll does not overwrite the imported result.
+      // Earlier records of this row alone are superseded, so a later poll does not overwrite the imported result (a
+      // record whose question other rows ask too keeps them).
       const current = r.deps.ledger.all().filter((e) => e.row.sheetId === sheetId && !e.detached);
       const located = locateEntries(r.deps.grid, sheetId, current);
       const superseded = current
-        .filter((e) => located.get(e.id) === row)
+        .filter((e) => located.get(e.id)?.join() === String(row))
         .map((e) => ({ ...e, detached: true, written: true }));
       const entry = importedEntry(r, task, output, sheetId, row);
       r.deps.reports.putAll([{ taskId: task.id, report }]);

@@ -1,10 +1,11 @@
-// Finds the current row of a ledger record. A record is identified by the values of the brief's columns at launch
-// (its key): the one row holding that key is its row, so sorting, inserting or deleting rows never misdirects a
-// result. Rows whose key another row shares were tagged at launch with a short developer-metadata id (row-tags.ts),
-// and the tagged row is used while it still holds the key; a row tagged for another record with the same key is never
-// taken by a key match. No trustworthy row -> null (detached): the result stays in the ledger and the report viewer instead of
-// landing on the wrong row. Pure.
-import type { RowIdentity } from '../records/ledger';
+// Finds the current rows of a ledger record. A record is one question, identified by the values of the brief's columns
+// at launch (its key): the rows holding that key ask it, so sorting, inserting or deleting rows never misdirects a
+// result, and every row of a contact list that names the same company gets the one task's result. Where rows outside
+// the launch held the key too, the launched rows were tagged with short developer-metadata ids (row-tags.ts) and the
+// tagged rows are used while they still hold the key; a row tagged for another record with the same key is never
+// taken by a key match. No trustworthy row -> none (detached): the result stays in the ledger and the report viewer
+// instead of landing on a wrong row. Pure.
+import { identityTags, type RowIdentity } from '../records/ledger';
 
 export interface SheetView {
   headers: string[];
@@ -56,24 +57,27 @@ function sameKey(a: string[] | null, b: string[]): boolean {
   return a !== null && a.length === b.length && a.every((value, i) => value === normalize(b[i]));
 }
 
-/** The row the record's result belongs in now, or null when no row can be trusted with it. */
-export function locateRow(identity: RowIdentity, view: SheetView): number | null {
+/** The rows the record's result belongs in now, ascending; none when no row can be trusted with it. */
+export function locateRows(identity: RowIdentity, view: SheetView): number[] {
   const columns = identity.keyHeaders.map((header) => keyColumn(view.headers, header));
-  if (columns.some((column) => column === null)) return null;
+  if (columns.some((column) => column === null)) return [];
   const keyColumns = columns as number[];
-  const tagged = identity.rowId ? view.rowIds.get(identity.rowId) : undefined;
-  if (tagged !== undefined && (keyColumns.length === 0 || sameKey(keyAt(view, tagged, keyColumns), identity.keyValues)))
-    return tagged;
-  if (keyColumns.length === 0) return null;
-  const key = keyString(identity.keyValues);
+  const keys = [identity.keyValues, ...(identity.groupKeys ?? [])];
+  const holdsKey = (row: number) =>
+    keyColumns.length === 0 || keys.some((key) => sameKey(keyAt(view, row, keyColumns), key));
+  const tags = identityTags(identity);
+  const tagged = tags.flatMap((tag) => {
+    const row = view.rowIds.get(tag);
+    return row !== undefined && holdsKey(row) ? [row] : [];
+  });
+  if (tagged.length > 0) return [...new Set(tagged)].sort((a, b) => a - b);
+  if (keyColumns.length === 0) return [];
+  const owned = new Set(keys.map((key) => keyString(key)));
   const othersRows = new Set<number>();
   for (const [tag, row] of view.rowIds)
-    if (tag !== identity.rowId && view.tagOwners.get(tag) === key) othersRows.add(row);
-  let found: number | null = null;
-  for (let row = 2; row < view.keyRows.length + 2; row++) {
-    if (othersRows.has(row) || !sameKey(keyAt(view, row, keyColumns), identity.keyValues)) continue;
-    if (found !== null) return null;
-    found = row;
-  }
-  return found;
+    if (!tags.includes(tag) && owned.has(view.tagOwners.get(tag) ?? '\u0001')) othersRows.add(row);
+  const found: number[] = [];
+  for (let row = 2; row < view.keyRows.length + 2; row++) if (!othersRows.has(row) && holdsKey(row)) found.push(row);
+  // Tagged rows that lost their tag: their key tells them apart only when one row holds it (others did at launch).
+  return tags.length > 0 && found.length > 1 ? [] : found;
 }

@@ -1,8 +1,10 @@
 // Row tags: the short developer-metadata ids research puts on a launched row only when its key (the values of the
-// brief's columns) does not identify it, i.e. another row of the sheet holds the same key. Sheets allows 30,000
-// metadata characters per sheet and per spreadsheet (keys and values count), so tags are few, short, checked against
-// that budget before a launch, and removed once their record no longer needs its row (ledger.ts, heldTag: an imported
-// task keeps its tag, it has no key). Pure.
+// brief's columns) does not tell it apart, i.e. a row outside the launch holds the same key (rows that hold it in the
+// launch ask the same question: one record, no tag). Sheets allows 30,000 metadata characters per sheet and per
+// spreadsheet (keys and values count), so tags are few, short, checked against that budget before a launch, and
+// removed once their record no longer needs its rows (ledger.ts, heldTags: an imported task keeps its tag, it has no
+// key). Pure.
+
 import { keyString } from './row-locator';
 
 /** Metadata key of a row tag (its value is the tag id). */
@@ -23,12 +25,14 @@ export function newTagId(newUuid: () => string, taken: ReadonlySet<string>): str
   }
 }
 
-/** The launched rows whose key another data row of the sheet shares (`keyRows[i]` holds row i + 2's key values). */
-export function rowsNeedingTags(launched: readonly number[], keyRows: readonly string[][]): number[] {
-  const counts = new Map<string, number>();
-  const keys = keyRows.map((values) => keyString(values));
-  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-  return launched.filter((row) => (counts.get(keys[row - 2] ?? '') ?? 0) > 1);
+/**
+ * Whether a launch of `asked` rows may need tags: some asked row's key (`keyRows[i]` holds row i + 2's values) is held
+ * by a row outside the launch too.
+ */
+export function keysHeldElsewhere(asked: readonly number[], keyRows: readonly string[][]): boolean {
+  const askedSet = new Set(asked);
+  const askedKeys = new Set(asked.map((row) => keyString(keyRows[row - 2] ?? [])));
+  return keyRows.some((values, i) => !askedSet.has(i + 2) && askedKeys.has(keyString(values)));
 }
 
 /** Null when `newTags` more tags fit the metadata budget, else the message refusing the launch. */

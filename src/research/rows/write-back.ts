@@ -1,10 +1,10 @@
 // Writing finished research into the sheet: where each task's row is now (by its key values or row tag), which
 // rows still need their report and fields, and one batched write per sheet.
 import type { TaskReport } from '../../api/types';
-import { isPending, needsRow, statusText, type LedgerEntry, type WatchMark } from '../records/ledger';
+import { identityTags, isPending, needsRow, statusText, type LedgerEntry, type WatchMark } from '../records/ledger';
 import type { CellWrite, GridPort } from '../ports';
 import { headerIndex, rowCells } from './results';
-import { keyColumn, keyString, locateRow, type SheetView } from './row-locator';
+import { keyColumn, keyString, locateRows, type SheetView } from './row-locator';
 import { type JobDeps } from '../polling/jobs';
 import { signalsChanged, withSignals } from '../watch/watch';
 import type { SignalItem } from '../../digest/outbox';
@@ -27,11 +27,11 @@ function sheetView(
   columns.sort((a, b) => a - b);
   const tagOwners = new Map<string, string>();
   for (const owner of owners) {
-    if (owner.row.sheetId === sheetId && owner.row.rowId && !owner.detached && needsRow(owner))
-      tagOwners.set(owner.row.rowId, keyString(owner.row.keyValues));
+    if (owner.row.sheetId !== sheetId || owner.detached || !needsRow(owner)) continue;
+    for (const tag of identityTags(owner.row)) tagOwners.set(tag, keyString(owner.row.keyValues));
   }
   // Row tags are read (a metadata search) only when a record to locate, or one whose row others must respect, has one.
-  const tagged = tagOwners.size > 0 || entries.some((entry) => entry.row.rowId !== null);
+  const tagged = tagOwners.size > 0 || entries.some((entry) => identityTags(entry.row).length > 0);
   return {
     headers,
     rowIds: tagged ? grid.rowIds(sheetId) : new Map(),
@@ -42,7 +42,7 @@ function sheetView(
 }
 
 /**
- * The current row of each record of one sheet (null: no row can be trusted with it), as writes would find it.
+ * The current rows of each record of one sheet (none: no row can be trusted with it), as writes would find them.
  * `owners` (default: the records themselves) are the records of the sheet whose row tags key matches must respect.
  */
 export function locateEntries(
@@ -50,9 +50,9 @@ export function locateEntries(
   sheetId: number,
   entries: LedgerEntry[],
   owners: readonly LedgerEntry[] = entries,
-): Map<string, number | null> {
+): Map<string, number[]> {
   const view = sheetView(grid, sheetId, entries, owners);
-  return new Map(entries.map((entry) => [entry.id, view ? locateRow(entry.row, view) : null]));
+  return new Map(entries.map((entry) => [entry.id, view ? locateRows(entry.row, view) : []]));
 }
 
 const finishedReport = (deps: JobDeps, entry: LedgerEntry, fresh: Map<string, TaskReport>) =>
@@ -62,13 +62,13 @@ const finishedReport = (deps: JobDeps, entry: LedgerEntry, fresh: Map<string, Ta
 function watchedRowsBefore(
   deps: JobDeps,
   sheetId: number,
-  located: Array<{ entry: LedgerEntry; row: number | null }>,
+  located: Array<{ entry: LedgerEntry; rows: number[] }>,
   fresh: Map<string, TaskReport>,
 ): Map<number, string[]> {
   const rows = located
-    .filter(({ entry, row }) => row !== null && entry.watch && !entry.written)
+    .filter(({ entry }) => entry.watch && !entry.written)
     .filter(({ entry }) => finishedReport(deps, entry, fresh)?.kind === 'schema')
-    .map(({ row }) => row as number);
+    .flatMap(({ rows }) => rows);
   if (rows.length === 0) return new Map();
   const values = deps.grid.readRows(sheetId, rows);
   return new Map(rows.map((row, i) => [row, values[i] ?? []]));
@@ -100,25 +100,29 @@ export function writeRows(deps: JobDeps, entries: LedgerEntry[], fresh: Map<stri
     }
     const view = sheetView(deps.grid, sheetId, list, [...deps.ledger.all(), ...list]);
     const columns = view ? headerIndex(view.headers) : new Map<string, number>();
-    const located = list.map((entry) => ({ entry, row: view ? locateRow(entry.row, view) : null }));
+    const located = list.map((entry) => ({ entry, rows: view ? locateRows(entry.row, view) : [] }));
     const before = watchedRowsBefore(deps, sheetId, located, fresh);
     const cells: CellWrite[] = [];
-    for (const { entry, row } of located) {
+    for (const { entry, rows } of located) {
       const finalState = !isPending(entry);
-      if (row === null) {
+      if (rows.length === 0) {
         if (finalState) updated.push({ ...entry, detached: true, written: true });
         continue;
       }
       const report = finishedReport(deps, entry, fresh);
-      const own = rowCells(entry, report, row, columns);
-      const was = before.get(row);
-      const written = entry.watch && was ? withSignals(own, entry.mapping, entry.watch, row, was, columns) : own;
-      cells.push(...written);
-      const watch =
-        entry.watch && finalState
-          ? { ...entry.watch, changed: signalsChanged(written, entry.watch, columns) }
-          : entry.watch;
-      if (watch?.changed) signals.push(signalItem(entry, watch, written, columns));
+      let changed = false;
+      // Every row that asks the question gets the result (and, for a watch, its own Signals against its own values).
+      for (const row of rows) {
+        const own = rowCells(entry, report, row, columns);
+        const was = before.get(row);
+        const written = entry.watch && was ? withSignals(own, entry.mapping, entry.watch, row, was, columns) : own;
+        cells.push(...written);
+        if (entry.watch && finalState && signalsChanged(written, entry.watch, columns)) {
+          changed = true;
+          signals.push(signalItem(entry, entry.watch, written, columns));
+        }
+      }
+      const watch = entry.watch && finalState ? { ...entry.watch, changed } : entry.watch;
       updated.push({ ...entry, watch, written: finalState ? true : entry.written, shownStatus: statusText(entry) });
     }
     if (cells.length > 0) deps.grid.write(sheetId, cells);

@@ -38,30 +38,37 @@ export function depthDetail(depth: TaskDepth): string {
 
 export interface CreditEstimate {
   depth: TaskDepth;
+  /** The rows that ask a question, and the tasks they make (rows asking the same question share one). */
   rows: number;
-  perRow: number;
+  tasks: number;
+  perTask: number;
   total: number;
   available: number | null;
   /** False when the known available credits do not cover the total reservation. */
   fits: boolean;
   /** The deepest depth whose total fits the available credits, or null (none fits, or credits unknown). */
   suggestedDepth: TaskDepth | null;
-  /** How many rows fit at the chosen depth with the available credits. */
-  rowsThatFit: number | null;
+  /** How many tasks fit at the chosen depth with the available credits. */
+  tasksThatFit: number | null;
 }
 
 /**
- * The reservation for `rows` tasks at `depth` against `available` credits (null when unknown). Each task reserves
- * its full budget at creation, so the whole launch needs the sum available at once.
+ * The reservation for `tasks` tasks (asked by `rows` rows) at `depth` against `available` credits (null when
+ * unknown). Each task reserves its full budget at creation, so the whole launch needs the sum available at once.
  */
-export function estimateCredits(depth: TaskDepth, rows: number, available: number | null): CreditEstimate {
-  const perRow = reservationFor(depth);
-  const total = perRow * rows;
+export function estimateCredits(
+  depth: TaskDepth,
+  tasks: number,
+  available: number | null,
+  rows: number = tasks,
+): CreditEstimate {
+  const perTask = reservationFor(depth);
+  const total = perTask * tasks;
   const fits = available === null || total <= available;
   let suggestedDepth: TaskDepth | null = null;
   if (!fits && available !== null) {
     for (const candidate of [...DEPTHS].reverse()) {
-      if (reservationFor(candidate) * rows <= available) {
+      if (reservationFor(candidate) * tasks <= available) {
         suggestedDepth = candidate;
         break;
       }
@@ -70,24 +77,32 @@ export function estimateCredits(depth: TaskDepth, rows: number, available: numbe
   return {
     depth,
     rows,
-    perRow,
+    tasks,
+    perTask,
     total,
     available,
     fits,
     suggestedDepth,
-    rowsThatFit: available === null ? null : Math.min(rows, Math.floor(available / perRow)),
+    tasksThatFit: available === null ? null : Math.min(tasks, Math.floor(available / perTask)),
   };
 }
 
-/** A sentence for a launch that does not fit: needs, has, and what would fit. */
+/** "10,000 rows ask 5,000 distinct questions: 5,000 tasks" when rows share questions; "20 rows" when none do. */
+export function questionsText(rows: number, tasks: number): string {
+  if (rows <= tasks) return counted(rows, 'row');
+  return `${counted(rows, 'row')} ask ${counted(tasks, 'distinct question')}: ${counted(tasks, 'task')}`;
+}
+
+/** A sentence for the estimate, and for a launch that does not fit: needs, has, and what would fit. */
 export function estimateMessage(estimate: CreditEstimate): string {
+  const what = questionsText(estimate.rows, estimate.tasks);
   if (estimate.fits) {
-    return estimate.available === null
-      ? `${counted(estimate.rows, 'row')} x ${estimate.perRow} = ${estimate.total} credits reserved`
-      : `${counted(estimate.rows, 'row')} x ${estimate.perRow} = ${estimate.total} credits reserved of ${estimate.available} available`;
+    const total = `${what} x ${estimate.perTask} = ${estimate.total} credits reserved`;
+    return estimate.available === null ? total : `${total} of ${estimate.available} available`;
   }
   const lower = estimate.suggestedDepth ? ` Try depth ${estimate.suggestedDepth}.` : '';
-  const fit = estimate.rowsThatFit;
-  const part = fit ? ` ${counted(fit, 'row')} ${fit === 1 ? 'fits' : 'fit'} at ${estimate.depth}.` : '';
+  const fit = estimate.tasksThatFit;
+  const unit = estimate.rows > estimate.tasks ? 'task' : 'row';
+  const part = fit ? ` ${counted(fit, unit)} ${fit === 1 ? 'fits' : 'fit'} at ${estimate.depth}.` : '';
   return `Needs ${estimate.total} credits, you have ${estimate.available}.${lower}${part}`;
 }

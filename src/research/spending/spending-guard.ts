@@ -149,18 +149,26 @@ export function questionFit(
   return { rows: limit ? rows.slice(0, Math.floor(limit.left / perRow)) : rows, perRow, limit };
 }
 
-/** The refusal of a launch that would pass the cap, with the numbers and what fits. */
-export function capMessage(room: GuardRoom, depth: TaskDepth, rows: number): string {
-  const needed = rows * reservationFor(depth);
+/**
+ * The refusal of a launch that would pass the cap, with the numbers and what fits: `tasks` to create, for `rows` rows
+ * (rows asking the same question share one task).
+ */
+export function capMessage(room: GuardRoom, depth: TaskDepth, tasks: number, rows = tasks): string {
+  const needed = tasks * reservationFor(depth);
   const caps = [
     room.cap.daily === null ? null : `${room.spentToday} of ${room.cap.daily} today`,
     room.cap.monthly === null ? null : `${room.spentThisMonth} of ${room.cap.monthly} this month`,
   ].filter(Boolean);
-  const fit = rowsThatFit(room, depth, rows);
+  const fit = rowsThatFit(room, depth, tasks);
+  const unit = rows === tasks ? 'row' : 'task';
+  const what =
+    rows === tasks
+      ? counted(tasks, 'row')
+      : `${counted(rows, 'row')} ask ${counted(tasks, 'distinct question')}: ${counted(tasks, 'task')}`;
   return (
-    `Over this spreadsheet's research spending cap: ${counted(rows, 'row')} ${rows === 1 ? 'reserves' : 'reserve'} ` +
+    `Over this spreadsheet's research spending cap: ${what} ${tasks === 1 ? 'reserves' : 'reserve'} ` +
     `${counted(needed, 'credit')}, ${room.left ?? 0} left (${caps.join(', ')} spent). ` +
-    (fit > 0 ? `${counted(fit, 'row')} ${fit === 1 ? 'fits' : 'fit'}.` : 'No row fits at this depth.')
+    (fit > 0 ? `${counted(fit, unit)} ${fit === 1 ? 'fits' : 'fit'}.` : `No ${unit} fits at this depth.`)
   );
 }
 

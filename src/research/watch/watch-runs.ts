@@ -47,8 +47,8 @@ export function nextRunAfter(watch: Watch, startedAt: number): number {
 const stores = (r: Research) => r.records.records;
 
 /**
- * The current rows of the watch's rows, found by their key values (where rows repeat them, the first such row: the
- * same company), in key order.
+ * The current rows of the watch's rows, found by their key values (where rows repeat them, every such row: they ask
+ * the same question, one task whose result each of them gets), in key order.
  */
 function watchedRows(r: Research, watch: Watch): { rows: number[]; missing: number } {
   const headers = r.deps.grid.headers(watch.sheetId) ?? [];
@@ -61,11 +61,13 @@ function watchedRows(r: Research, watch: Watch): { rows: number[]; missing: numb
     rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), i + 2]);
   });
   const rows: number[] = [];
+  let missing = 0;
   for (const key of watch.rowKeys) {
     const found = rowsByKey.get(keyString(key)) ?? [];
-    if (found.length > 0) rows.push(found[0]);
+    if (found.length > 0) rows.push(...found);
+    else missing++;
   }
-  return { rows, missing: watch.rowKeys.length - rows.length };
+  return { rows, missing };
 }
 
 /** A run that could not reach the service: nothing was sent for it, and it is tried again at the next tick. */

@@ -12,7 +12,6 @@ import { jsonSchemaProblems } from '../brief/json-schema-check';
 import { resolveOutput } from '../launch/launch-request';
 import { outputClashes } from '../brief/brief-template';
 import { keyHeaderOf, keyString } from '../rows/row-locator';
-import { rowsNeedingTags, tagBudgetProblem } from '../rows/row-tags';
 import { storedCap } from '../spending/guard-service';
 import { spreadsheetCalendar } from '../spending/calendar';
 import {
@@ -164,18 +163,6 @@ function rowKeysOf(r: Research, sheetId: number, rows: number[], columns: number
   return keys;
 }
 
-/**
- * Whether every run can tell the watched rows apart: rows whose brief values another row repeats get a row tag for
- * the run (row-tags.ts), and a watch whose tags the sheet's metadata budget cannot hold is refused before it is saved,
- * not at each run.
- */
-function tagProblem(r: Research, sheetId: number, rows: number[], columns: number[], headers: string[]): string | null {
-  const shared = rowsNeedingTags(rows, r.deps.grid.readColumns(sheetId, columns));
-  if (shared.length === 0) return null;
-  const keyHeaders = columns.map((column) => keyHeaderOf(headers, column));
-  return tagBudgetProblem(shared.length, r.deps.grid.metadataUse(sheetId), keyHeaders);
-}
-
 /** The answer that asks for the cost to be confirmed before the watch is saved. */
 const toConfirm = (confirm: NonNullable<WatchAnswer['confirm']>): WatchAnswer => ({
   ok: true,
@@ -207,8 +194,6 @@ export function saveWatch(request: WatchRequest): WatchAnswer {
   const rows = [...new Set(request.rows)].filter((row) => Number.isInteger(row) && row >= 2);
   const rowKeys = rowKeysOf(r, request.sheetId, rows, template.template.columns);
   if (rowKeys.length === 0) return refused('Select the rows to watch (below the header row, with a brief).');
-  const tags = tagProblem(r, request.sheetId, rows, template.template.columns, headers);
-  if (tags) return refused(tags);
   const creditsPerRun = rowKeys.length * reservationFor(request.depth);
   const neverFits = capProblem(storedCap(r.document), creditsPerRun);
   if (neverFits) return refused(neverFits);

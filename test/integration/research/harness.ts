@@ -182,7 +182,7 @@ export async function doneFiguresAndCharges(
   return poll(runtime).rows.flatMap((entry) => {
     if (entry.row === null || entry.taskId === null || seen.has(entry.row)) return [];
     seen.add(entry.row);
-    const shown = /^Done \((\d+) credits\)$/.exec(statuses[entry.row - 2] ?? '');
+    const shown = /^Done \((\d+) credits?(?:, shared by \d+ rows)?\)$/.exec(statuses[entry.row - 2] ?? '');
     return [{ row: entry.row, shown: shown ? Number(shown[1]) : null, charged: charged.get(entry.taskId) }];
   });
 }

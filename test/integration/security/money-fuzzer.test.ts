@@ -10,7 +10,7 @@ import { apply, newSequence, settle } from './fuzz/sequence';
 import { violations } from './fuzz/invariants';
 
 /** Sequences `npm test` runs (fixed seeds: the same steps on every machine). */
-const SEQUENCES = 60;
+const SEQUENCES = 200;
 const SEED = 4545;
 
 jest.setTimeout(20 * 60_000);

@@ -2,7 +2,14 @@
 // itself next runs (whole periods after it was made, the first such time after now), never "now" for work that
 // waits for a day.
 import fc from 'fast-check';
-import { holderEntry, timerNextRun } from '../../../src/scheduler/timer-registry';
+import {
+  changeHolders,
+  holderEntry,
+  readHolders,
+  timerNextRun,
+  withHolder,
+} from '../../../src/scheduler/timer-registry';
+import { MemoryLock, MemoryStore } from '../../fakes/ports';
 
 const HERE = { id: 'sheet-1', name: 'Accounts', url: 'https://docs.google.com/spreadsheets/d/sheet-1/edit' };
 const HOUR = 3_600_000;
@@ -46,5 +53,26 @@ describe('timer registry entries', () => {
       { seed: 48, numRuns: 300 },
     );
     expect(timerNextRun({ cadence: undefined, madeAt: 5 }, 10)).toBeNull();
+  });
+});
+
+describe('timer registry storage', () => {
+  it('reads back what it stored, and an unchanged entry written again changes nothing', () => {
+    const user = new MemoryStore();
+    const now = 1_000 * HOUR;
+    const entry = holderEntry(
+      HERE,
+      { trigger: 't1', cadence: 'hourly', madeAt: now - HOUR },
+      [
+        ['refresh', now + 5 * HOUR],
+        ['research', now - 1],
+        ['digest', null],
+      ],
+      now,
+    );
+    changeHolders(user, new MemoryLock(), (holders) => withHolder(holders, entry));
+    const stored = readHolders(user);
+    expect(stored).toEqual([entry]);
+    expect(withHolder(stored, entry)).toBe(stored);
   });
 });

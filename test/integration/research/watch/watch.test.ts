@@ -241,12 +241,13 @@ describe('account watch', () => {
     expect(runtime.ui.toasts.at(-1)?.message).toBe('Stopped the watch of "Accounts".');
   });
 
-  it('refuses to save a watch whose repeated rows the sheet could not tell apart at each run', async () => {
-    // Every company twice: each watched row needs a row tag, 1,700 x 16 characters, over the sheet's metadata budget.
+  it('saves a watch over repeated rows with no row tag: each company one task a run (issue 46)', async () => {
+    // Every company twice: rows asking the same question share its task, so no row needs a tag, however many.
     await world(1700, { repeat: true });
-    const refusedSave = call('saveResearchWatch', [request(null)]);
-    expect(refusedSave).toMatchObject({ ok: false, confirm: null, watch: null });
-    expect(refusedSave.message).toMatch(/^1700 of the selected rows share their Domain with other rows/);
+    const asked = call('saveResearchWatch', [request(null)]);
+    expect(asked).toMatchObject({ ok: true, confirm: { rows: 1700, creditsPerRun: 17000 }, watch: null });
+    const saved = call('saveResearchWatch', [request(17000)]);
+    expect(saved).toMatchObject({ ok: true, watch: { rows: 1700, creditsPerRun: 17000 } });
     expect(runtime.spreadsheet.metadataChars()).toBe(0);
   });
 

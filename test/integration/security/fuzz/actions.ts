@@ -13,8 +13,11 @@ export type Editor = 0 | 1 | 2;
 /** Each editor's Sheet Scout token: A and B in one organization (they read each other's tasks), C in another. */
 export const TOKENS = ['sbx_pro_token', 'sbx_pro2_token', 'sbx_rival_token'] as const;
 export const ACCOUNTS = ['pro@sandbox.example.com', 'pro2@sandbox.example.com', 'rival@rival.example.com'] as const;
-/** Rows of the spreadsheet's one sheet (row 1 the headers). */
+/** Rows of the spreadsheet's one sheet (row 1 the headers): contacts of 4 companies, two of them on two rows. */
 export const ROWS = 6;
+export const COMPANIES = 4;
+/** The company of each row (rows 2-7). */
+export const CONTACT_COMPANY = [0, 1, 2, 0, 3, 1] as const;
 /** The hidden sheets an editor may edit. */
 export const HIDDEN = [
   'Sheet Scout research ledger',

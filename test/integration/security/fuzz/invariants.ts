@@ -53,8 +53,10 @@ function uncollected(seq: Sequence, all: ServiceTask[]): string[] {
   return all
     .filter((task) => task.status === 'done')
     .filter((task) => {
-      const row = values.find((cells) => `Research ${cells[domain]}` === task.brief);
-      const written = row !== undefined && status >= 0 && /^Done/.test(row[status]);
+      // Rows repeat companies: the result is in one of the rows asking the question (those launched).
+      const written =
+        status >= 0 &&
+        values.some((cells) => `Research ${cells[domain]}` === task.brief && /^Done/.test(cells[status]));
       const later = all.some((other) => other.brief === task.brief && other.created_at > task.created_at);
       return !written && !later && !named.has(task.id) && !lost;
     })

@@ -18,7 +18,8 @@ import { SETTINGS_KEYS } from '../../../../src/account/settings';
 import type { LaunchResponse, ResearchStatusDto } from '../../../../src/research/contract';
 import { BUNDLE, SHEET } from '../../research/harness';
 import { watch } from '../../scheduler/fleet';
-import { ACCOUNTS, EDITORS, HIDDEN, HOSTILE, ROWS, TOKENS, type EditValue, type Step } from './actions';
+import { ACCOUNTS, COMPANIES, CONTACT_COMPANY, EDITORS, HIDDEN, HOSTILE, ROWS, TOKENS } from './actions';
+import type { EditValue, Step } from './actions';
 
 const HOUR = 3_600_000;
 const SLACK = 'https://hooks.slack.com/services/T0FUZZ/B0FUZZ/fuzzSecret';
@@ -65,7 +66,9 @@ export async function newSequence(control: SandboxControl): Promise<Sequence> {
     project.properties.user(user).set(SETTINGS_KEYS.token, TOKENS[i]);
     project.properties.user(user).set(SETTINGS_KEYS.baseUrl, control.url);
   });
-  const companies = await control.companies(ROWS);
+  // A contact list: rows repeat companies, so launches ask some questions for several rows at once (issue 46).
+  const found = await control.companies(COMPANIES);
+  const companies = Array.from({ length: ROWS }, (_, i) => found[CONTACT_COMPANY[i]]);
   const spreadsheet = new SpreadsheetModel({ id: 'fuzz-1', name: 'Fuzz', rows: 30, columns: 12, sheetNames: [SHEET] });
   spreadsheet
     .sheet(SHEET)
@@ -127,9 +130,11 @@ function launch(seq: Sequence, step: Extract<Step, { kind: 'launch' }>): void {
   };
   const answer = serve<LaunchResponse>(seq, 'launchResearch', [request], user);
   if (!answer?.ok || answer.created + answer.queued === 0) return;
-  // An accepted launch confirms each of its rows once (an upper bound: the rows it skipped are counted too).
-  for (const row of step.rows) {
-    const key = taskKey(`Research ${seq.domains[row - 2]}`, step.depth, 'report');
+  // An accepted launch confirms each question its rows ask once, however many rows ask it (an upper bound: the rows
+  // it skipped are counted too).
+  const briefs = new Set(step.rows.map((row) => `Research ${seq.domains[row - 2]}`));
+  for (const brief of briefs) {
+    const key = taskKey(brief, step.depth, 'report');
     const launched = seq.confirmed[step.editor].launched;
     launched.set(key, (launched.get(key) ?? 0) + 1);
   }

@@ -16,10 +16,24 @@ describe('credit arithmetic', () => {
 
   it('checks a launch against available credits and suggests a lower depth', () => {
     const estimate = estimateCredits('xhigh', 3, 100);
-    expect(estimate).toMatchObject({ total: 150, fits: false, suggestedDepth: 'high', rowsThatFit: 2 });
+    expect(estimate).toMatchObject({ total: 150, fits: false, suggestedDepth: 'high', tasksThatFit: 2 });
     expect(estimateMessage(estimate)).toBe('Needs 150 credits, you have 100. Try depth high. 2 rows fit at xhigh.');
     expect(estimateCredits('medium', 2, 12)).toMatchObject({ fits: false, suggestedDepth: null });
     expect(estimateCredits('medium', 1, 12).fits).toBe(true);
+  });
+
+  it('counts a task per distinct question, not per row, and says so', () => {
+    const shared = estimateCredits('medium', 5000, null, 10000);
+    expect(shared).toMatchObject({ rows: 10000, tasks: 5000, total: 50000 });
+    expect(estimateMessage(shared)).toBe(
+      '10000 rows ask 5000 distinct questions: 5000 tasks x 10 = 50000 credits reserved',
+    );
+    expect(estimateMessage(estimateCredits('medium', 20, 500))).toBe(
+      '20 rows x 10 = 200 credits reserved of 500 available',
+    );
+    expect(estimateMessage(estimateCredits('high', 4, 100, 9))).toBe(
+      'Needs 120 credits, you have 100. Try depth medium. 3 tasks fit at high.',
+    );
   });
 });
 

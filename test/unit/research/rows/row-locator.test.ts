@@ -2,7 +2,7 @@ import {
   keyColumn,
   keyHeaderOf,
   keyString,
-  locateRow,
+  locateRows,
   type SheetView,
 } from '../../../../src/research/rows/row-locator';
 
@@ -28,7 +28,7 @@ const identity = (rowId: string | null, values: string[], keyHeaders = ['Company
 describe('row locator', () => {
   it('trusts the metadata row when its key values still match', () => {
     expect(
-      locateRow(
+      locateRows(
         identity('a', ['Acme', 'x']),
         view(
           [
@@ -38,12 +38,12 @@ describe('row locator', () => {
           { a: 3 },
         ),
       ),
-    ).toBe(3);
+    ).toEqual([3]);
   });
 
   it('falls back to the one row whose key values match when metadata did not move with a sort', () => {
     expect(
-      locateRow(
+      locateRows(
         identity('a', ['Acme', 'x']),
         view(
           [
@@ -53,12 +53,12 @@ describe('row locator', () => {
           { a: 3 },
         ),
       ),
-    ).toBe(2);
+    ).toEqual([2]);
   });
 
-  it('refuses ambiguous, edited or deleted rows and missing key columns', () => {
+  it("refuses a tagged record's rows when its tag is gone and several rows hold its key, edited rows, missing columns", () => {
     expect(
-      locateRow(
+      locateRows(
         identity('a', ['Acme', 'x']),
         view(
           [
@@ -68,14 +68,14 @@ describe('row locator', () => {
           {},
         ),
       ),
-    ).toBeNull();
-    expect(locateRow(identity('a', ['Acme', 'x']), view([['Acme Corp', 'x']], { a: 2 }))).toBeNull();
-    expect(locateRow(identity('a', ['Acme', 'x'], ['Website']), view([['Acme', 'x']], { a: 2 }))).toBeNull();
+    ).toEqual([]);
+    expect(locateRows(identity('a', ['Acme', 'x']), view([['Acme Corp', 'x']], { a: 2 }))).toEqual([]);
+    expect(locateRows(identity('a', ['Acme', 'x'], ['Website']), view([['Acme', 'x']], { a: 2 }))).toEqual([]);
   });
 
-  it('finds an untagged record by its key values alone', () => {
+  it('finds an untagged record by its key values alone: every row holding them asks its question', () => {
     expect(
-      locateRow(
+      locateRows(
         identity(null, ['Acme', 'x']),
         view(
           [
@@ -85,9 +85,9 @@ describe('row locator', () => {
           {},
         ),
       ),
-    ).toBe(3);
+    ).toEqual([3]);
     expect(
-      locateRow(
+      locateRows(
         identity(null, ['Acme', 'x']),
         view(
           [
@@ -97,13 +97,43 @@ describe('row locator', () => {
           {},
         ),
       ),
-    ).toBeNull();
+    ).toEqual([2, 3]);
+    // A record whose rows wrote the same domain two ways at launch (one question): both rows.
+    expect(
+      locateRows(
+        { ...identity(null, ['Acme', 'x']), groupKeys: [['Acme', 'x.com']] },
+        view(
+          [
+            ['Acme', 'x.com'],
+            ['Globex', 'y'],
+            ['Acme', 'x'],
+          ],
+          {},
+        ),
+      ),
+    ).toEqual([2, 4]);
+  });
+
+  it("a group's tagged rows (others held its key at launch) while they hold it, and not the untagged ones", () => {
+    expect(
+      locateRows(
+        { ...identity(null, ['Acme', 'x']), rowIds: ['a', 'b'] },
+        view(
+          [
+            ['Acme', 'x'],
+            ['Acme', 'x'],
+            ['Acme', 'x'],
+          ],
+          { a: 2, b: 4 },
+        ),
+      ),
+    ).toEqual([2, 4]);
   });
 
   it('never takes a row tagged for another record with the same key, and ignores tags of other keys', () => {
     // Two records share the key; b's row is tagged: a gets the other one even though a's own tag is gone.
     expect(
-      locateRow(
+      locateRows(
         identity('a', ['Acme', 'x']),
         view(
           [
@@ -114,10 +144,10 @@ describe('row locator', () => {
           { b: ['Acme', 'x'] },
         ),
       ),
-    ).toBe(3);
+    ).toEqual([3]);
     // Metadata stayed in place during a sort: the tag on row 2 belongs to an Acme record, row 2 now holds Globex.
     expect(
-      locateRow(
+      locateRows(
         identity(null, ['Globex', 'y']),
         view(
           [
@@ -128,28 +158,28 @@ describe('row locator', () => {
           { b: ['Acme', 'x'] },
         ),
       ),
-    ).toBe(2);
+    ).toEqual([2]);
   });
 
   it('identifies a keyless record (an imported task) by its row id alone', () => {
     expect(
-      locateRow(identity('a', [], []), {
+      locateRows(identity('a', [], []), {
         headers: [],
         rowIds: new Map([['a', 7]]),
         tagOwners: new Map(),
         keyRows: [],
         keyColumns: [],
       }),
-    ).toBe(7);
+    ).toEqual([7]);
     expect(
-      locateRow(identity('a', [], []), {
+      locateRows(identity('a', [], []), {
         headers: [],
         rowIds: new Map(),
         tagOwners: new Map(),
         keyRows: [],
         keyColumns: [],
       }),
-    ).toBeNull();
+    ).toEqual([]);
   });
 
   it('names key columns by header, or by number when the header is blank', () => {

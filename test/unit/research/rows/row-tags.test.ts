@@ -1,12 +1,7 @@
 import { runLaunch, type LaunchPlanInput } from '../../../../src/research/launch/launch';
 import { runTick } from '../../../../src/research/polling/tick';
 import type { OutputMapping } from '../../../../src/research/records/ledger';
-import {
-  METADATA_CHAR_LIMIT,
-  rowsNeedingTags,
-  TAG_CHARS,
-  tagBudgetProblem,
-} from '../../../../src/research/rows/row-tags';
+import { METADATA_CHAR_LIMIT, TAG_CHARS, tagBudgetProblem } from '../../../../src/research/rows/row-tags';
 import { jobWorld, launchInput } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';
 
@@ -36,9 +31,12 @@ function world(companies: string[]) {
 const rowsFrom = (first: number, count: number) => Array.from({ length: count }, (_, i) => first + i);
 
 describe('row tags', () => {
-  it('tags only the launched rows whose key another row shares', () => {
-    expect(rowsNeedingTags([2, 3, 5], [['acme'], ['globex'], ['acme'], ['initech']])).toEqual([2]);
-    expect(rowsNeedingTags([2, 3], [[' acme '], ['acme']])).toEqual([2, 3]);
+  it('tags only the launched rows whose question rows outside the launch ask too', () => {
+    const w = world(['acme.com', 'globex.com', 'acme.com', 'initech.com', 'globex.com']);
+    expect(w.launch([2, 3, 4, 5]).refused).toBeNull();
+    // acme.com: both its rows launched, no tag; globex.com: row 6 is not launched, so row 3 is tagged.
+    expect([...w.grid.rowIds(SHEET).values()]).toEqual([3]);
+    expect(w.service.tasks).toHaveLength(3);
   });
 
   it('launches 1,000 rows twice on one sheet without a single metadata character, results in the right rows', () => {
@@ -57,16 +55,17 @@ describe('row tags', () => {
     }
   });
 
-  it('tells duplicate rows apart with tags, through a sort, and removes the tags once the results are written', () => {
+  it('buys a question rows repeat once, and writes its result into each of them through a sort, with no tag', () => {
     const w = world(['acme.com', 'globex.com', 'acme.com']);
     expect(w.launch([2, 3, 4]).refused).toBeNull();
-    expect([...w.grid.rowIds(SHEET).values()].sort()).toEqual([2, 4]);
-    expect(w.grid.metadataUse(SHEET).sheet).toBeGreaterThan(0);
+    expect(w.grid.metadataUse(SHEET).sheet).toBe(0);
     w.grid.sortBy(SHEET, 1, true, true);
     w.finish();
-    expect(w.grid.metadataUse(SHEET).sheet).toBe(0);
-    expect(w.service.tasks).toHaveLength(3);
+    expect(w.service.tasks.map((task) => task.brief).sort()).toEqual(['Research acme.com', 'Research globex.com']);
     for (const row of [2, 3, 4]) expect(w.grid.at(SHEET, row, 'Status')).toBe('Done (8 credits)');
+    const acmeRows = [2, 3, 4].filter((row) => w.grid.at(SHEET, row, 'Company') === 'acme.com');
+    expect(acmeRows).toHaveLength(2);
+    expect(w.grid.at(SHEET, acmeRows[0], 'Report')).toBe(w.grid.at(SHEET, acmeRows[1], 'Report'));
   });
 
   it('never gives a duplicate row the result of another row when a tag is gone', () => {
@@ -86,9 +85,9 @@ describe('row tags', () => {
   });
 
   it('refuses a launch whose tags would not fit the metadata budget, before anything is sent or written', () => {
-    const w = world(['acme.com', 'acme.com', 'globex.com']);
+    const w = world(['acme.com', 'acme.com', 'globex.com', 'globex.com']);
     w.grid.otherMetadata.set(SHEET, METADATA_CHAR_LIMIT - 3000 - TAG_CHARS);
-    const outcome = w.launch([2, 3, 4]);
+    const outcome = w.launch([2, 4]);
     expect(outcome.refused).toMatch(
       /^2 of the selected rows share their Company with other rows\. .*Remove the duplicate rows/,
     );

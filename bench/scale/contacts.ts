@@ -1,0 +1,133 @@
+// The scale benchmark's contact lists (issue 46): a project of its own, one user, the sandbox shared with the other
+// parts. `contacts`: 10,000 contact rows over 5,000 companies launched at once with the brief `Research {Domain}`,
+// then the hourly timer alone until every row has its result: the tasks the sandbox created (one per distinct
+// question), the briefs it was asked more than once (paid twice), the rows written, what the sandbox's money record
+// reserved, and the document's properties at their peak. `per_row`: the same list with a brief that names the
+// contact, so each row asks its own question (10,000 tasks over 5,000 companies); what the launch does with them.
+import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } from '../../dev/gas-runtime';
+import type { SandboxControl } from '../../dev/sandbox/control-client';
+import { SETTINGS_KEYS } from '../../src/account/settings';
+import type { LaunchResponse } from '../../src/research/contract';
+import type { ResearchTask } from '../../src/api/types';
+import { BUNDLE } from '../../test/integration/harness';
+import { FINAL, HOUR, SHEET, TOKEN, USER } from './world';
+
+export const CONTACT_ROWS = 10_000;
+export const CONTACT_COMPANIES = 5_000;
+
+export interface ContactFigures {
+  rows: number;
+  distinct: number;
+  tasks: number;
+  rowsWritten: number;
+  paidTwice: number;
+  creditsReserved: number;
+  propertiesKbPeak: number;
+  hours: number;
+  perRow: { rows: number; keys: number; tasks: number; refusal: string };
+}
+
+/** The account's research tasks created since `since` (the public list, newest first, paged). */
+async function tasksSince(control: SandboxControl, since: number): Promise<ResearchTask[]> {
+  const found: ResearchTask[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const page = await control.call<ResearchTask[]>(
+      'GET',
+      `/v1/deep_research_tasks?offset=${offset}&limit=100`,
+      undefined,
+      TOKEN,
+    );
+    const recent = page.filter((task) => Date.parse(task.created_at) >= since);
+    found.push(...recent);
+    if (page.length < 100 || recent.length < page.length) return found;
+  }
+}
+
+function contactDocument(project: ReturnType<typeof createProject>, id: string, domains: string[]): GasRuntime {
+  const rows = [
+    ['Contact', 'Domain'],
+    ...Array.from({ length: CONTACT_ROWS }, (_, i) => [`Contact ${i + 1}`, domains[i % CONTACT_COMPANIES]]),
+  ];
+  const spreadsheet = new SpreadsheetModel({ id, rows: rows.length + 10, columns: 8, sheetNames: [SHEET] });
+  spreadsheet.sheet(SHEET).setValues(`A1:B${rows.length}`, rows);
+  return project.addDocument({ spreadsheet });
+}
+
+function launchAll(doc: GasRuntime, template: string): LaunchResponse {
+  const sheetId = doc.spreadsheet.sheet(SHEET).sheetId;
+  const output = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
+  const rows = Array.from({ length: CONTACT_ROWS }, (_, i) => i + 2);
+  return doc.run<LaunchResponse>('launchResearch', [{ template, depth: 'medium', output, sheetId, rows }], {
+    kind: 'sidebar',
+  });
+}
+
+const statuses = (doc: GasRuntime) => {
+  const values = doc.spreadsheet.sheet(SHEET).getDisplayValues();
+  const at = values[0].indexOf('Status');
+  return at < 0 ? [] : values.slice(1).map((row) => row[at]);
+};
+
+export async function contactLists(control: SandboxControl, companies: string[]): Promise<ContactFigures> {
+  const domains = companies.slice(0, CONTACT_COMPANIES);
+  const clock = createManualClock(await control.now());
+  const project = createProject({ bundlePath: BUNDLE, users: [USER], clock, addOn: true, quotas: 'consumer' });
+  project.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
+  project.properties.user(USER).set(SETTINGS_KEYS.baseUrl, control.url);
+  const advance = async (ms: number) => {
+    await control.advanceClock(ms);
+    clock.advance(ms);
+  };
+  const fire = () => {
+    for (const result of project.triggers.fireDue()) if (!result.ok) throw new Error(`timer failed: ${result.error}`);
+  };
+  const reserved = async () => (await control.ledger(TOKEN)).days.reduce((sum, day) => sum + day.reserved, 0);
+
+  // contacts: one launch, then the hourly timer alone.
+  const doc = contactDocument(project, 'contacts', domains);
+  const since = await control.now();
+  const reservedBefore = await reserved();
+  const answer = launchAll(doc, 'Research {Domain}');
+  if (!answer.ok) throw new Error(`contacts launch refused: ${answer.message}`);
+  let propertiesPeak = doc.properties.document.size();
+  let hours = 0;
+  for (; hours < 72 && statuses(doc).some((status) => !FINAL.test(status)); hours++) {
+    await advance(HOUR);
+    fire();
+    propertiesPeak = Math.max(propertiesPeak, doc.properties.document.size());
+  }
+  const tasks = await tasksSince(control, since);
+  const asked = new Map<string, number>();
+  for (const task of tasks) asked.set(task.brief, (asked.get(task.brief) ?? 0) + 1);
+  const paidTwice = [...asked.values()].reduce((sum, count) => sum + count - 1, 0);
+  const creditsReserved = (await reserved()) - reservedBefore;
+  const rowsWritten = statuses(doc).filter((status) => /^Done/.test(status)).length;
+
+  // per_row: each row its own question.
+  const perRowDoc = contactDocument(project, 'contacts-per-row', domains);
+  const perRowSince = await control.now();
+  const perRow = launchAll(perRowDoc, 'Research {Domain} for {Contact}');
+  const perRowTasks = perRow.ok ? (await tasksSince(control, perRowSince)).length : 0;
+  console.log(
+    `contacts: ${CONTACT_ROWS} rows over ${CONTACT_COMPANIES} companies, one launch: ${tasks.length} tasks, ` +
+      `${rowsWritten} rows written in ${hours} hours of the timer, ${creditsReserved} credits reserved, ` +
+      `document properties at most ${(propertiesPeak / 1024).toFixed(1)} KB`,
+  );
+  console.log(`per_row: a brief naming the contact: ${perRow.ok ? perRow.message : `refused: ${perRow.message}`}`);
+  return {
+    rows: CONTACT_ROWS,
+    distinct: asked.size,
+    tasks: tasks.length,
+    rowsWritten,
+    paidTwice,
+    creditsReserved,
+    propertiesKbPeak: propertiesPeak / 1024,
+    hours,
+    perRow: {
+      rows: CONTACT_ROWS,
+      keys: CONTACT_COMPANIES,
+      tasks: perRowTasks,
+      refusal: perRow.ok ? '' : perRow.message,
+    },
+  };
+}
