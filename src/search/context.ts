@@ -3,7 +3,7 @@
 // the clock, the document lock and ids.
 import { userConnection } from '../account/settings';
 import { appContext } from '../platform/app-context';
-import { createSheetAdapter } from '../platform/sheets/search';
+import { createSheetAdapter } from './adapters/sheets';
 import { newId } from '../platform/ids';
 import type { SearchDeps } from './service';
 import type { LookalikeDeps } from './lookalikes/lookalike-service';
