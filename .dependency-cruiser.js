@@ -39,8 +39,6 @@ const TOLERATED = [
   ['platform/timer-triggers.ts', 'scheduler/timer-registry.ts'],
   ['platform/timer-triggers.ts', 'scheduler/timer-unavailable.ts'],
   ['platform/authorization.ts', 'scheduler/authorization.ts'],
-  // The execution's composition reads the account's connection settings to build the service clients.
-  ['platform/app-context.ts', 'account/settings.ts'],
   // The timer hands itself the features' slices: that composition belongs at the top (main.ts or a timer room).
   ['scheduler/endpoints.ts', 'digest/timer-slice.ts'],
   ['scheduler/endpoints.ts', 'enrichment/refresh/schedule-service.ts'],

@@ -4,7 +4,7 @@
 import { appContext } from '../platform/app-context';
 import type { AccountState } from './service';
 import { accountContext } from './context';
-import { userConnection } from './settings';
+import { userConnection } from '../shared/connection';
 import { checkedRequest } from '../shared/request-check';
 import { ACCOUNT_KIND, TOKEN_INPUT } from './requests';
 import { REQUEST_BUDGET_KEYS, type AccountKind, type BudgetStatus } from '../platform/request-budget';
