@@ -3,7 +3,7 @@
 // hold duplicates written differently), and the HTTP calls of a warm recalculation (the file reopened); each with its
 // modelled time (bench/_modelled.ts). Goals: cold <= 10 s, warm <= 1 s modelled.
 import { createManualClock } from '../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../src/account/settings';
+import { SETTINGS_KEYS } from '../src/shared/connection';
 import { runtimeFor, startSandbox } from '../test/integration/harness';
 import { goal, markModelled, modelledFields, modelledSince, seconds } from './_modelled';
 

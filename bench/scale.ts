@@ -24,7 +24,7 @@
 // carries it).
 import { createManualClock, createProject, type GasRuntime } from '../dev/gas-runtime';
 import { BUNDLE, startSandbox } from '../test/integration/harness';
-import { SETTINGS_KEYS } from '../src/account/settings';
+import { SETTINGS_KEYS } from '../src/shared/connection';
 import type { EnrichProgress } from '../src/enrichment/contract';
 import { poll } from '../test/integration/research/harness';
 import { shuffled } from './_shuffle';

@@ -1,6 +1,7 @@
 // The map of server functions the sidebars call through google.script.run (typed for gas-client). Each feature's
-// endpoints module is listed once; main.ts exposes the same functions as globals.
+// endpoints module is listed once (of the formulas', the one panel call); main.ts exposes the same functions as globals.
 import type * as accountEndpoints from './account/endpoints';
+import type * as functionsEndpoints from './functions/endpoints';
 import type * as enrichmentEndpoints from './enrichment/endpoints';
 import type * as newRowsEndpoints from './new-rows/endpoints';
 import type * as searchEndpoints from './search/endpoints';
@@ -12,6 +13,7 @@ import type * as checkEndpoints from './check/endpoints';
 import type * as backgroundEndpoints from './background/endpoints';
 
 export type ServerFunctions = typeof accountEndpoints &
+  Pick<typeof functionsEndpoints, 'setFormulaTokenSharing'> &
   typeof enrichmentEndpoints &
   typeof newRowsEndpoints &
   typeof searchEndpoints &

@@ -7,7 +7,7 @@
 // hours, what a tick with nothing due costs, the runs the outage lost and any task paid twice.
 import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } from '../../dev/gas-runtime';
 import type { SandboxControl } from '../../dev/sandbox/control-client';
-import { SETTINGS_KEYS } from '../../src/account/settings';
+import { SETTINGS_KEYS } from '../../src/shared/connection';
 import type { RefreshScheduleAnswer } from '../../src/enrichment/contract';
 import { readSchedules, type RefreshSchedule } from '../../src/enrichment/refresh/schedule';
 import type { WatchAnswer } from '../../src/research/contract';

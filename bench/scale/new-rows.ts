@@ -10,7 +10,7 @@
 // runtime booked in any 24 hours, and what the research reserved against its limit.
 import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } from '../../dev/gas-runtime';
 import type { SandboxControl, SeededCompany } from '../../dev/sandbox/control-client';
-import { SETTINGS_KEYS } from '../../src/account/settings';
+import { SETTINGS_KEYS } from '../../src/shared/connection';
 import { TIMER_RUNTIME_KEY } from '../../src/scheduler/runtime-budget';
 import { BUNDLE } from '../../test/integration/harness';
 import { appendRows, enrichSheet, keepNewRows, researchNewRows } from '../../test/integration/new-rows/harness';

@@ -8,14 +8,14 @@ import path from 'node:path';
 import vm from 'node:vm';
 import * as acorn from 'acorn';
 import { Clock, createRealClock } from './clock';
-import type { GasRuntime, TriggerFireResult } from './runtime';
-import { CacheStore } from './services/cache';
-import { LockRegistry } from './services/lock';
-import { PropertyStore } from './services/properties';
-import { TriggerInfo, TriggerRegistry } from './services/script-app';
 import { DAILY_QUOTAS, DailyQuotaMeter, QuotaLevel, QuotaUsage } from './quotas';
 import { SpreadsheetModel } from './spreadsheet/model';
-import { Counters, createCounters, DEFAULT_LIMITS, HttpLogEntry, Limits, LogEntry } from './state';
+import { type Behaviours, DEFAULT_BEHAVIOURS } from './state/behaviours';
+import { CacheStore } from './state/cache-store';
+import { Counters, createCounters, DEFAULT_LIMITS, HttpLogEntry, Limits, LogEntry } from './state/env';
+import { LockRegistry } from './state/lock-registry';
+import { PropertyStore } from './state/property-store';
+import { TriggerInfo, TriggerRegistry } from './state/trigger-registry';
 
 export interface ProjectOptions {
   /** Built bundle to load (default <repo>/dist/Code.js). */
@@ -65,54 +65,23 @@ export interface Manifest {
   oauthScopes?: string[];
 }
 
-/**
- * Behaviours Google does not document, each settable so that tests can run the add-in under every plausible one
- * (README, "Undocumented behaviours"); the defaults are the likeliest.
- */
-export interface Behaviours {
-  /** Whether getUserTriggers(spreadsheet) lists the time-driven triggers a script bound to it made. */
-  userTriggersListTimeDriven: boolean;
-  /**
-   * Installable triggers: `run` (a published add-on, a bound script); a test deployment of an add-on supports none
-   * (documented), but how it fails is not: `refused` (create() throws) or `never-fire` (made, never run).
-   */
-  installableTriggers: 'run' | 'refused' | 'never-fire';
-  /**
-   * Whether an add-on's time-driven trigger runs with its document active (getActive(), getDocumentProperties(),
-   * getDocumentCache(), getDocumentLock()); `false`: they are null in it.
-   */
-  addOnTimerHasDocument: boolean;
-  /** Whether Sheets gives a custom function's call the earlier result of the same call (same arguments) unrun. */
-  reuseIdenticalFormulaResults: boolean;
-  /**
-   * Whether `eval` and `new Function` may build code at run time (neither a ban nor a limit is documented). Off by
-   * default, so that nothing comes to depend on it: with it off, either throws `EvalError: Code generation from
-   * strings disallowed for this context`.
-   */
-  codeFromStrings: boolean;
-  /**
-   * How many requests of one fetchAll Google runs at once (no cap is documented; a published benchmark shows them
-   * concurrent, practitioners report 10 to 20 effective): null runs all at once, a number runs waves of that many
-   * (the cost model's time, costs.ts).
-   */
-  fetchAllConcurrency: number | null;
-  /**
-   * A trigger of a user who has not granted a scope a newer version added: Google documents that it runs and "throws
-   * an exception if the script attempts to call the unauthorized service" (`missing-scope`: a call whose scopes are
-   * all ungranted throws); field reports read it as every authorized call failing (`any-scope`).
-   */
-  unauthorizedCalls: 'missing-scope' | 'any-scope';
+export interface TriggerFireResult {
+  handler: string;
+  triggerId: string;
+  /** Spreadsheet id of the document the trigger ran in. */
+  documentId: string;
+  ok: boolean;
+  error?: string;
 }
 
-export const DEFAULT_BEHAVIOURS: Behaviours = {
-  userTriggersListTimeDriven: true,
-  installableTriggers: 'run',
-  addOnTimerHasDocument: true,
-  reuseIdenticalFormulaResults: false,
-  codeFromStrings: false,
-  fetchAllConcurrency: null,
-  unauthorizedCalls: 'missing-scope',
-};
+/** What the project needs of each of its documents (runtime.ts: GasRuntime). */
+export interface ProjectDocument {
+  readonly spreadsheet: SpreadsheetModel;
+  /** Runs one installable trigger of this document as its owner. */
+  fireInstalledTrigger(trigger: TriggerInfo): TriggerFireResult;
+  /** Releases the document's HTTP worker reference. */
+  close(): Promise<void>;
+}
 
 export interface DocumentOptions {
   /** Default: a new spreadsheet with one sheet 'Sheet1' and an id of its own. */
@@ -204,9 +173,14 @@ function perUser<T>(owner: string, make: () => T): (email?: string) => T {
   };
 }
 
-type DocumentFactory = (project: GasProject, shared: ProjectShared, spreadsheet: SpreadsheetModel) => GasRuntime;
+type DocumentFactory<Doc extends ProjectDocument> = (
+  project: GasProject<Doc>,
+  shared: ProjectShared,
+  spreadsheet: SpreadsheetModel,
+) => Doc;
 
-export class GasProject {
+/** The project; `Doc` is the runtime of one document (index.ts: `GasProject` is `GasProject<GasRuntime>`). */
+export class GasProject<Doc extends ProjectDocument = ProjectDocument> {
   readonly clock: Clock;
   readonly limits: Limits;
   readonly users: string[];
@@ -227,11 +201,11 @@ export class GasProject {
   readonly quotaLevel: QuotaLevel;
 
   private readonly shared: ProjectShared;
-  private readonly docs: GasRuntime[] = [];
+  private readonly docs: Doc[] = [];
 
   constructor(
     options: ProjectOptions,
-    private readonly makeDocument: DocumentFactory,
+    private readonly makeDocument: DocumentFactory<Doc>,
   ) {
     const bundlePath = options.bundlePath ?? DEFAULT_BUNDLE;
     let source = options.bundleSource;
@@ -297,7 +271,7 @@ export class GasProject {
   }
 
   /** The documents opened so far, in order. */
-  get documents(): readonly GasRuntime[] {
+  get documents(): readonly Doc[] {
     return this.docs;
   }
 
@@ -350,7 +324,7 @@ export class GasProject {
    * Adds a document of this project: a runtime over its own spreadsheet (default: a new one with an id of its own)
    * that shares everything project-wide with the other documents.
    */
-  addDocument(options: DocumentOptions = {}): GasRuntime {
+  addDocument(options: DocumentOptions = {}): Doc {
     const spreadsheet = options.spreadsheet ?? new SpreadsheetModel({ id: this.unusedSpreadsheetId() });
     if (this.docs.some((doc) => doc.spreadsheet.id === spreadsheet.id)) {
       throw new Error(
@@ -363,7 +337,7 @@ export class GasProject {
   }
 
   /** The open document whose spreadsheet has this id. */
-  document(spreadsheetId: string): GasRuntime | undefined {
+  document(spreadsheetId: string): Doc | undefined {
     return this.docs.find((doc) => doc.spreadsheet.id === spreadsheetId);
   }
 

@@ -9,21 +9,25 @@ import { AuthMode, Execution, ExecutionKind, ServiceCallInfo } from './execution
 import { acquireSharedHttpClient, releaseSharedHttpClient, SyncHttpClient } from './http/sync-http';
 import { Realm } from './realm';
 import { createLogging, createSession, createUtilities } from './services/basic';
-import type { DocumentOptions, GasProject, ProjectOptions, ProjectShared } from './project';
+import type { DocumentOptions, GasProject, ProjectOptions, ProjectShared, TriggerFireResult } from './project';
 import type { QuotaUsage } from './quotas';
-import { CacheStore, createCacheService } from './services/cache';
+import { createCacheService } from './services/cache';
 import { createHtmlService } from './services/html';
 import { createLockService, lockKeys } from './services/lock';
-import { createPropertiesService, PropertyStore } from './services/properties';
-import { createScriptApp, TriggerInfo } from './services/script-app';
+import { createPropertiesService } from './services/properties';
+import { createScriptApp } from './services/script-app';
 import { createUrlFetchApp } from './services/url-fetch';
 import { GridRect } from './spreadsheet/a1';
 import { CustomFormulaEngine } from './spreadsheet/custom-formulas';
 import { SheetModel, SpreadsheetModel } from './spreadsheet/model';
 import { createSpreadsheetApp } from './spreadsheet/service';
-import { createUi, UiRecords } from './spreadsheet/ui';
+import { createUi } from './spreadsheet/ui';
 import { zonedFields } from './spreadsheet/values';
-import { Counters, HttpLogEntry, Limits, LogEntry, ServiceContext, ServiceEnv } from './state';
+import { CacheStore } from './state/cache-store';
+import { Counters, HttpLogEntry, Limits, LogEntry, ServiceContext, ServiceEnv } from './state/env';
+import { PropertyStore } from './state/property-store';
+import type { TriggerInfo } from './state/trigger-registry';
+import { UiRecords } from './state/ui-records';
 import { CLIENT_ROUND_TRIP, executionStartCost } from './costs';
 
 /** Options of `createRuntime`: a project (bundle, clock, users, limits...) with one document. */
@@ -37,15 +41,6 @@ export interface RunOptions {
   killAtServiceCall?: number;
   /** Called before every service call of this execution (a test may start another execution here). */
   onServiceCall?: (call: ServiceCallInfo) => void;
-}
-
-export interface TriggerFireResult {
-  handler: string;
-  triggerId: string;
-  /** Spreadsheet id of the document the trigger ran in. */
-  documentId: string;
-  ok: boolean;
-  error?: string;
 }
 
 interface ExecutionSpec extends RunOptions {
@@ -89,7 +84,7 @@ const defaultAuthMode = (kind: ExecutionKind): AuthMode =>
 
 export class GasRuntime {
   /** The project this document belongs to (shared stores, triggers, quotas; `project.addDocument()` for more). */
-  readonly project: GasProject;
+  readonly project: GasProject<GasRuntime>;
   readonly spreadsheet: SpreadsheetModel;
   readonly clock: Clock;
   readonly limits: Limits;
@@ -126,7 +121,7 @@ export class GasRuntime {
   private httpClient: SyncHttpClient | undefined;
   private depth = 0;
 
-  constructor(project: GasProject, shared: ProjectShared, spreadsheet: SpreadsheetModel) {
+  constructor(project: GasProject<GasRuntime>, shared: ProjectShared, spreadsheet: SpreadsheetModel) {
     this.project = project;
     this.shared = shared;
     this.spreadsheet = spreadsheet;

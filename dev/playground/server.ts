@@ -22,7 +22,7 @@ import { blockingSleep, type Clock } from '../gas-runtime/clock';
 import { rectA1 } from '../gas-runtime/spreadsheet/a1';
 import { SandboxControl, type CompanyNewsItem } from '../sandbox/control-client';
 import { parseDomain } from '../../src/shared/domain/domain';
-import { SETTINGS_KEYS } from '../../src/account/settings';
+import { SETTINGS_KEYS } from '../../src/shared/connection';
 import { fillDemoSpreadsheet } from './demo';
 import { startFront, type FrontReply, type FrontRequest } from './front';
 import { columnLetter } from '../../src/shared/a1';

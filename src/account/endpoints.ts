@@ -1,15 +1,14 @@
 // Server functions of the Settings panel and the credits badge every panel shows (called via google.script.run),
-// and the menu handler that opens the panel.
+// and the menu handler that opens the panel. Sharing the token with the formulas is the formulas' endpoint
+// (functions/endpoints.ts: it enters their cells again).
 import { appContext } from '../platform/app-context';
 import type { AccountState } from './service';
 import { accountContext } from './context';
-import { userConnection } from './settings';
+import { userConnection } from '../shared/connection';
 import { checkedRequest } from '../shared/request-check';
-import { ACCOUNT_KIND, SHARING, TOKEN_INPUT } from './requests';
+import { ACCOUNT_KIND, TOKEN_INPUT } from './requests';
 import { REQUEST_BUDGET_KEYS, type AccountKind, type BudgetStatus } from '../platform/request-budget';
 import { showPanel } from '../platform/panels';
-import { reenterTokenless } from '../functions/menu-actions';
-import { activeFormulaBook } from '../platform/sheets/functions';
 import { timerHolders } from '../platform/timer-triggers';
 import { featureWords, keptBy, timerNextRun } from '../scheduler/timer-registry';
 import { TIMER_FEATURES } from '../scheduler/features';
@@ -37,22 +36,6 @@ export function saveAccountToken(input: { token: string; baseUrl?: string }): Ac
 
 export function removeAccountToken(): AccountState {
   return accountContext().remove();
-}
-
-/**
- * Shares (or stops sharing) the user's token with this spreadsheet's formulas. Once shared, the formula cells that
- * said they could not use a token are entered again, so Sheets runs them with it (and the answer says how many).
- */
-export function setFormulaTokenSharing(enabled: boolean): AccountState {
-  const state = accountContext().setFormulaSharing(checkedRequest<boolean>(SHARING, enabled, 'sharing'));
-  if (!enabled || !state.formulas.sharedByMe) return state;
-  const rerun = reenterTokenless(activeFormulaBook());
-  return rerun === 0
-    ? state
-    : {
-        ...state,
-        note: `${rerun} formula cell${rerun === 1 ? '' : 's'} that could not use a token ${rerun === 1 ? 'is' : 'are'} running again with yours.`,
-      };
 }
 
 /**

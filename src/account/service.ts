@@ -13,16 +13,13 @@ import { outsideAllowlist, URL_ALLOWLIST } from './url-allowlist';
 import { clearCachedLookups } from '../companies/profile-cache';
 import { DASHBOARD_URL } from '../shared/dashboard-url';
 import {
-  DEFAULT_BASE_URL,
-  formulaConnection,
   formulaTokenOwner,
   removeUserConnection,
   saveUserConnection,
   shareWithFormulas,
   stopSharingWithFormulas,
-  userConnection,
-  type SettingsStores,
 } from './settings';
+import { DEFAULT_BASE_URL, formulaConnection, userConnection, type SettingsStores } from '../shared/connection';
 
 export interface AccountSummary {
   email: string;

@@ -2,7 +2,7 @@
 import { appContext } from '../platform/app-context';
 import { showPanel } from '../platform/panels';
 import { appsScriptTimer } from '../platform/timer-triggers';
-import { userConnection } from '../account/settings';
+import { userConnection } from '../shared/connection';
 import { ensureTimer } from '../scheduler/timer';
 import { TimerUnavailable, DOCUMENTLESS_KEY } from '../scheduler/timer-unavailable';
 import { timerStartAllowanceMs } from '../scheduler/runtime-budget';

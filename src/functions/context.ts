@@ -1,7 +1,7 @@
 // Builds a formula execution's ports from the app context: the document cache, the clock and the time budget, the
 // circuit breaker of the formula connection, and a client factory on that connection (null when no token is shared
 // with this spreadsheet's formulas).
-import { formulaConnection } from '../account/settings';
+import { formulaConnection } from '../shared/connection';
 import { appContext } from '../platform/app-context';
 import { CircuitBreaker, connectionScope } from './breaker';
 import type { FormulaEnv, FormulaLimits } from './ports';

@@ -12,7 +12,7 @@ import { createLockPort } from './lock';
 import { createPropertiesStore, DOCUMENT_STORE_FULL_MESSAGE } from './properties-store';
 import { createUrlFetchHttp } from './url-fetch-http';
 import { REQUEST_BUDGET_KEYS, RequestCounter, withRequestBudget } from './request-budget';
-import { formulaConnection, userConnection, type SettingsStores } from '../account/settings';
+import { formulaConnection, userConnection, type SettingsStores } from '../shared/connection';
 import type { AdaptiveThroughput } from '../api/throughput';
 import { settledFetchAllWidth } from '../shared/installation';
 import { documentThroughput, type ThroughputScope } from './throughput-store';

@@ -3,7 +3,7 @@
 // token it was seen with (the plan belongs to the token's account: another token starts afresh, and a search that
 // returns more than 25 forgets it, as after an upgrade), and used to plan and explain, never to refuse: a search
 // asking for more is sent.
-import { SETTINGS_KEYS } from '../account/settings';
+import { SETTINGS_KEYS } from '../shared/connection';
 import { fingerprint } from '../shared/fingerprint';
 import { FREE_DEPTH, PAID_DEPTH } from './limits';
 import type { SearchBackend } from './run-search';

@@ -1,4 +1,4 @@
-// The spreadsheet operations the search feature needs, as a small port: src/platform/sheets/search.ts implements it
+// The spreadsheet operations the search feature needs, as a small port: adapters/sheets.ts implements it
 // over SpreadsheetApp, unit tests over an in-memory grid. Rows and columns are 1-based like Apps Script's.
 import type { CellValue } from '../shared/cell-values';
 

@@ -1,10 +1,7 @@
 // Settings > Spending: the spending history as the panel lists it (each run's sheet named as it is now, the times in
 // the spreadsheet's zone) and its export to a sheet the user names: plain values (text with Sheets' text prefix, so
 // an e-mail or a sheet name never becomes a formula; numbers as numbers), one row per run under a header row, into a
-// new sheet, or over an existing one's contents only once the user confirmed replacing them.
-import { appContext } from '../platform/app-context';
-import { exportSheet, sheetNamesById } from '../platform/sheets/spending';
-import { formatInSpreadsheetZone, spreadsheetTimeZone } from '../platform/spreadsheet';
+// new sheet, or over an existing one's contents only once the user confirmed replacing them. Over ports (ports.ts).
 import { safeText, type CellValue } from '../shared/cell-values';
 import {
   RUN_KIND_LABELS,
@@ -14,6 +11,7 @@ import {
   type SpendingRunDto,
 } from './contract';
 import { HISTORY_DAYS, SpendingHistory } from './history';
+import type { SpendingHistoryDeps, SpreadsheetZonePort } from './ports';
 import { INCOMPLETE_KEY } from './recording';
 
 export const EXPORT_HEADERS = [
@@ -33,25 +31,23 @@ export const EXPORT_HEADERS = [
 const SHEET_NAME_CHARS = 100;
 
 /** The spreadsheet's spending history, newest first. */
-export function historyDto(): SpendingHistoryDto {
-  const context = appContext();
-  const document = context.documentStore();
-  const { runs, dropped } = new SpendingHistory(document, () => context.clock.now()).list();
-  const names = runs.length > 0 ? sheetNamesById() : new Map<number, string>();
+export function historyDto({ document, clock, sheets, zone }: SpendingHistoryDeps): SpendingHistoryDto {
+  const { runs, dropped } = new SpendingHistory(document, () => clock.now()).list();
+  const names = runs.length > 0 ? sheets.sheetNamesById() : new Map<number, string>();
   const incomplete = Number(document.get(INCOMPLETE_KEY));
   return {
     runs: runs.map((run) => ({ ...run, sheetName: names.get(run.sheetId) ?? '' })),
     days: HISTORY_DAYS,
     dropped,
     incompleteSince: incomplete > 0 ? incomplete : null,
-    timeZone: spreadsheetTimeZone(),
+    timeZone: zone.timeZone(),
   };
 }
 
 /** One run as an export row. */
-function exportRow(run: SpendingRunDto): CellValue[] {
+function exportRow(run: SpendingRunDto, zone: SpreadsheetZonePort): CellValue[] {
   return [
-    safeText(formatInSpreadsheetZone(run.at, 'yyyy-MM-dd HH:mm')),
+    safeText(zone.format(run.at, 'yyyy-MM-dd HH:mm')),
     safeText(RUN_KIND_LABELS[run.kind]),
     safeText(run.startedBy),
     safeText(run.sheetName || '(deleted sheet)'),
@@ -67,13 +63,13 @@ function exportRow(run: SpendingRunDto): CellValue[] {
 }
 
 /** Writes the history into the named sheet (made when absent; one holding data only when `replace` confirms it). */
-export function exportHistory(request: SpendingExportRequest): SpendingExportAnswer {
+export function exportHistory(deps: SpendingHistoryDeps, request: SpendingExportRequest): SpendingExportAnswer {
   const name = request.sheetName.trim();
   if (name === '' || name.length > SHEET_NAME_CHARS)
     return { ok: false, message: `Name the sheet to export to (1 to ${SHEET_NAME_CHARS} characters)` };
-  const { runs } = historyDto();
-  const rows = [EXPORT_HEADERS.map((header) => safeText(header)), ...runs.map(exportRow)];
-  const written = exportSheet(name, rows, request.replace === true);
+  const { runs } = historyDto(deps);
+  const rows = [EXPORT_HEADERS.map((header) => safeText(header)), ...runs.map((run) => exportRow(run, deps.zone))];
+  const written = deps.sheets.exportSheet(name, rows, request.replace === true);
   if (written === 'filled')
     return {
       ok: false,

@@ -2,7 +2,7 @@
 // sidebar) and the calls the dialog makes through google.script.run. Thin: each reads the sheet's header row,
 // takes the document lock where the document's Tables state is written, and delegates to service.ts.
 import { isLocalSandbox } from '../account/contract';
-import { userConnection } from '../account/settings';
+import { userConnection } from '../shared/connection';
 import { appContext } from '../platform/app-context';
 import { tablesContext, withSheetUnderLock } from './context';
 import type { TablesRefusal } from './contract';

@@ -5,7 +5,7 @@
 // from expiry), a manual clock whose sleep advances time, and a lock held by one execution at a time.
 import type { CachePort, ClockPort, LockPort, SizedStore } from '../../src/ports';
 
-/** The largest property value the platform takes, as measured (dev/gas-runtime/services/properties.ts). */
+/** The largest property value the platform takes, as measured (dev/gas-runtime/state/property-store.ts). */
 export const PROPERTY_VALUE_BYTES = 8066;
 const PROPERTY_STORE_BYTES = 500 * 1024;
 const CACHE_KEY_CHARS = 250;

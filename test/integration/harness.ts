@@ -15,7 +15,7 @@ import {
 import { SyncHttpClient } from '../../dev/gas-runtime/http/sync-http';
 import { spawnSandbox, type SpawnedSandbox, type SpawnOptions } from '../../dev/sandbox/spawn';
 import { SandboxControl } from '../../dev/sandbox/control-client';
-import { SETTINGS_KEYS } from '../../src/account/settings';
+import { SETTINGS_KEYS } from '../../src/shared/connection';
 import { columnLetter } from '../../src/shared/a1';
 
 export const BUNDLE = path.resolve(__dirname, '../../dist/Code.js');

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { createManualClock, type GasRuntime } from '../../dev/gas-runtime';
 import type { SandboxControl } from '../../dev/sandbox/control-client';
 import type { SpawnedSandbox } from '../../dev/sandbox/spawn';
-import { SETTINGS_KEYS } from '../../src/account/settings';
+import { SETTINGS_KEYS } from '../../src/shared/connection';
 import { runtimeFor, startSandbox, TOKEN } from './harness';
 import type { EnrichProgress } from '../../src/enrichment/contract';
 import type { LaunchResponse } from '../../src/research/contract';

@@ -6,7 +6,7 @@ import { format as nodeFormat } from 'node:util';
 import { GasError, Msg } from '../errors';
 import { enumName, FacadeClass, makeEnum } from '../realm';
 import { MONTHS, zonedFields } from '../spreadsheet/values';
-import type { LogEntry, ServiceContext } from '../state';
+import type { LogEntry, ServiceContext } from '../state/env';
 import { BlobImpl, blobFacadeClass, toByteArray, toSignedBytes } from './blob';
 
 const MAX_SLEEP_MS = 300_000;

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GasError, Msg } from '../errors';
 import { makeEnum } from '../realm';
-import type { ServiceContext } from '../state';
+import type { ServiceContext } from '../state/env';
 import type { HtmlOutputData } from '../spreadsheet/ui';
 import { BlobImpl, blobFacadeClass } from './blob';
 

@@ -1,77 +1,15 @@
-// ScriptApp: the project's installable-trigger registry (time-driven and spreadsheet triggers, each owned by a user
-// and belonging to the document it was created from; 20 per user per script, Google's builder validation; with the
-// `addOn` option also the add-on rules: one time-driven trigger per user per document, schedules at most hourly),
-// getProjectTriggers (the user's triggers of every document) and getUserTriggers(document) (of that one), enums,
-// and the rest of ScriptApp the add-on may touch (getScriptId, getOAuthToken, getAuthorizationInfo,
-// getInstallationSource). Firing due triggers is the project's job (`triggers.fireDue()`); this module computes
+// ScriptApp: the project's installable triggers (time-driven and spreadsheet triggers, each owned by a user and
+// belonging to the document it was created from, kept in state/trigger-registry.ts; 20 per user per script, Google's
+// builder validation; with the `addOn` option also the add-on rules: one time-driven trigger per user per document,
+// schedules at most hourly), getProjectTriggers (the user's triggers of every document) and getUserTriggers(document)
+// (of that one), enums, and the rest of ScriptApp the add-on may touch (getScriptId, getOAuthToken,
+// getAuthorizationInfo, getInstallationSource). Firing due triggers is the project's job (`triggers.fireDue()`); this module computes
 // schedules.
 import { GasError, Msg } from '../errors';
 import { enumName, makeEnum } from '../realm';
 import { zonedFields, zonedToEpoch } from '../spreadsheet/values';
-import type { ServiceContext } from '../state';
-
-export type TriggerEventType = 'CLOCK' | 'ON_OPEN' | 'ON_EDIT' | 'ON_CHANGE' | 'ON_FORM_SUBMIT';
-
-export interface TriggerInfo {
-  id: string;
-  handler: string;
-  /** The user who created the trigger (it runs as them). */
-  owner: string;
-  eventType: TriggerEventType;
-  source: 'CLOCK' | 'SPREADSHEETS';
-  sourceId: string;
-  /** Spreadsheet id of the document the trigger belongs to (created from, for time-driven ones); it runs there. */
-  documentId: string;
-  /** Recurring interval of a time-driven trigger. */
-  intervalMs?: number;
-  /** Next time (runtime clock) a time-driven trigger is due. */
-  nextRunAt?: number;
-  /** `after()`/`at()` triggers fire once; they stay listed (and count toward the limit) until deleted. */
-  oneShot: boolean;
-  spent: boolean;
-}
-
-export class TriggerRegistry {
-  private readonly triggers: TriggerInfo[] = [];
-  private nextId = 1;
-
-  list(): TriggerInfo[] {
-    return this.triggers.map((t) => ({ ...t }));
-  }
-
-  /** The live record (for the runtime to update after firing). */
-  record(id: string): TriggerInfo | undefined {
-    return this.triggers.find((t) => t.id === id);
-  }
-
-  add(trigger: Omit<TriggerInfo, 'id' | 'spent'>, limitPerUser: number): TriggerInfo {
-    if (this.triggers.filter((t) => t.owner === trigger.owner).length >= limitPerUser)
-      throw new GasError(Msg.tooManyTriggers);
-    const record: TriggerInfo = { ...trigger, id: String(this.nextId++).padStart(19, '7'), spent: false };
-    this.triggers.push(record);
-    return record;
-  }
-
-  remove(id: string): void {
-    const i = this.triggers.findIndex((t) => t.id === id);
-    if (i >= 0) this.triggers.splice(i, 1);
-  }
-
-  /** Time-driven triggers whose time has come, earliest first. */
-  due(now: number): TriggerInfo[] {
-    return this.triggers
-      .filter((t) => t.eventType === 'CLOCK' && !t.spent && t.nextRunAt !== undefined && t.nextRunAt <= now)
-      .sort((a, b) => a.nextRunAt! - b.nextRunAt!);
-  }
-
-  /** Earliest time a time-driven trigger is due, or null. */
-  nextDueAt(): number | null {
-    const times = this.triggers
-      .filter((t) => t.eventType === 'CLOCK' && !t.spent && t.nextRunAt !== undefined)
-      .map((t) => t.nextRunAt!);
-    return times.length ? Math.min(...times) : null;
-  }
-}
+import type { ServiceContext } from '../state/env';
+import type { TriggerEventType, TriggerInfo } from '../state/trigger-registry';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

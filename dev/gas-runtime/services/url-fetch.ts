@@ -6,7 +6,7 @@
 // (a request to a listed origin goes to a local stand-in, as a hosts file would send it).
 import { GasError, Msg } from '../errors';
 import type { WireRequest, WireResult } from '../http/sync-http';
-import type { ServiceContext, ServiceEnv } from '../state';
+import type { ServiceContext, ServiceEnv } from '../state/env';
 import { BlobImpl, blobFacadeClass, toByteArray, toSignedBytes } from './blob';
 import { fetchAllCost } from '../costs';
 import { LATENCY_HEADER } from '../../sandbox/http/faults';

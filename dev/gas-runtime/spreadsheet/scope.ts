@@ -4,7 +4,7 @@
 import { GasError, Msg } from '../errors';
 import type { Capability } from '../execution';
 import { enumName, type FacadeClass, makeEnum } from '../realm';
-import type { ServiceContext } from '../state';
+import type { ServiceContext } from '../state/env';
 import { type A1Reference, type GridRect, parseA1, resolveA1 } from './a1';
 import {
   type Cell,
@@ -18,10 +18,16 @@ import {
 } from './model';
 import { defineRichText } from './rich-text';
 import { type CellValue, DEFAULT_DATETIME_FORMAT } from './values';
-import type { SpreadsheetAppOptions } from './service';
 import { SHEET } from '../costs';
 
 export const CELL_CHARACTER_LIMIT = 50_000;
+
+/** What the execution gives SpreadsheetApp (service.ts) beyond its context. */
+export interface SpreadsheetAppOptions {
+  /** For custom-function executions: the cell whose formula is being evaluated. */
+  formulaCell?: { sheet: SheetModel; row: number; column: number };
+  ui: () => Record<string, unknown>;
+}
 
 export interface RangeImpl {
   sheet: SheetModel;

@@ -5,22 +5,16 @@
 // Custom-function executions may only read; simple triggers in AuthMode.NONE may not touch data. Each class is
 // defined in its own module over one shared scope (scope.ts).
 import { GasError, Msg } from '../errors';
-import type { ServiceContext } from '../state';
+import type { ServiceContext } from '../state/env';
 import type { GridRect } from './a1';
 import type { SheetModel } from './model';
-import { createScope, signatureError } from './scope';
+import { createScope, signatureError, type SpreadsheetAppOptions } from './scope';
 import { defineRange } from './range-facade';
 import { defineMetadata } from './metadata-facade';
 import { defineSheet } from './sheet-facade';
 import { defineSpreadsheet } from './spreadsheet-facade';
 
 export { CELL_CHARACTER_LIMIT } from './scope';
-
-export interface SpreadsheetAppOptions {
-  /** For custom-function executions: the cell whose formula is being evaluated. */
-  formulaCell?: { sheet: SheetModel; row: number; column: number };
-  ui: () => Record<string, unknown>;
-}
 
 export interface SpreadsheetAppParts {
   app: Record<string, unknown>;

@@ -6,7 +6,7 @@
 import type { Frame } from 'playwright-core';
 import { describeWithBrowser, followingChanges, stackForSuite } from '../harness';
 import { clippedTexts } from '../layout-check';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { WatchAnswer } from '../../../src/research/contract';
 
 jest.setTimeout(120_000);

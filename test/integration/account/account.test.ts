@@ -4,7 +4,7 @@ import type { GasRuntime } from '../../../dev/gas-runtime';
 import type { SpawnedSandbox } from '../../../dev/sandbox/spawn';
 import type { SandboxControl } from '../../../dev/sandbox/control-client';
 import { runtimeFor, startSandbox } from '../harness';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { AccountState } from '../../../src/account/service';
 import type { Credits } from '../../../src/account/contract';
 

@@ -7,7 +7,7 @@
 // enforces.
 import { createProject, SpreadsheetModel } from '../../../dev/gas-runtime';
 import { webhookHostRoutes, type ReceivedPost } from '../../../dev/sandbox/webhooks/receiver';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { DigestAnswer } from '../../../src/digest/contract';
 import { DIGEST_CHARS } from '../../../src/digest/compose';
 import { closeAfterTest, sandboxSuite, sandboxLinkedClock, USER, TOKEN, BUNDLE } from '../harness';

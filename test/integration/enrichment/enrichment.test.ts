@@ -2,7 +2,7 @@
 // sorting/inserting/deleting rows mid-job, faults (429 with Retry-After, 500/503, dropped connections) with
 // executions killed at random points, the continuation trigger, and a missing token.
 import { createManualClock, type GasRuntime, type ManualClock } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { EnrichPreview, EnrichProgress } from '../../../src/enrichment/contract';
 import type { SeededCompany } from '../../../dev/sandbox/control-client';
 import { USER, TOKEN, runtimeFor, closeAfterTest, sandboxSuite } from '../harness';

@@ -2,7 +2,7 @@
 // suite on a manual clock, and an emulated spreadsheet running the built bundle whose formulas use a token shared
 // through document properties.
 import { createManualClock, type Behaviours, type Clock, type GasRuntime } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import { closeAfterTest, runtimeFor, sandboxLinkedClock, sandboxSuite, type SandboxSuite } from '../harness';
 
 /** An opened spreadsheet (of `rows` rows when given) whose formulas use `token` (null: nobody shared a token with the formulas). */

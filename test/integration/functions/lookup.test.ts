@@ -1,6 +1,6 @@
 // =COMPANY_LOOKUP through the emulator (formulas typed into cells, spilled by the runtime) against the sandbox, on a
 // manual clock: the formulas see their modelled time, so the 30 s limit holds or not the same on any machine.
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import { fillColumn, formulasSuite, values } from './helpers';
 
 const suite = formulasSuite({ clock: 'manual' });

@@ -2,7 +2,7 @@
 // a custom function's earlier result for a call with the same arguments (widely reported, not documented: the
 // emulator's reuseIdenticalFormulaResults switch). The refresh enters each pending formula again with a refresh mark,
 // a last argument the functions ignore, so either way the pending cells fill in.
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import { fillColumn, formulasSuite, values } from './helpers';
 
 describe.each([false, true])('Refresh pending lookups when Sheets reuses results of identical calls: %s', (reuse) => {

@@ -5,7 +5,7 @@
 // collected. And whatever fills the document's properties, a timer run never fails: research is collected first,
 // nothing paid starts while its records cannot be written, and the Research panel says what stopped and why.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { NewRowsResearchRequest } from '../../../src/new-rows/contract';
 import type { ResearchStatusDto } from '../../../src/research/contract';
 import { sandboxSuite } from '../harness';

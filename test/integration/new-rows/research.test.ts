@@ -5,7 +5,7 @@
 // launched from their timer only (another editor's timer fills the rows and leaves their research); an editor who
 // wants it otherwise confirms it, and pays, themselves.
 import type { GasRuntime } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { NewRowsAnswer, NewRowsResearchRequest } from '../../../src/new-rows/contract';
 import { sandboxSuite } from '../harness';
 import { advance, oracleTotals, REPORT_OUTPUT, runtimeFor, SHEET, USER } from '../research/harness';

@@ -10,7 +10,7 @@ import {
   type RunOptions,
 } from '../../../dev/gas-runtime';
 import type { CreditMovements } from '../../../dev/sandbox/control-client';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch/launch-request';
 import type { LaunchRowsRequest } from '../../../src/research/launch/launch-service';

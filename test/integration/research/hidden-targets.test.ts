@@ -4,7 +4,7 @@
 // sheet id) and each is refused before anything is created, reserved or written; a hidden sheet of the user's own is
 // refused with its own message.
 import { createManualClock, type GasRuntime } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { StartResult } from '../../../src/enrichment/contract';
 import type { LaunchResponse, WatchAnswer } from '../../../src/research/contract';
 import { closeAfterTest, runtimeFor, sandboxSuite } from '../harness';

@@ -3,7 +3,7 @@
 // user 20 triggers of a script: one per spreadsheet where work runs), room in the spreadsheet for the records
 // (10 million cells) and in its document properties for what the running tasks keep there (500 KB). A refused launch creates no task, reserves no credit and writes no status.
 import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import { runtimeFor as commonRuntime, sandboxSuite, closeAfterTest, TOKEN } from '../harness';
 import { advance, BUNDLE, column, launch, REPORT_OUTPUT, SHEET, USER } from './harness';
 import { PROPERTY_BYTES_PER_LAUNCH, PROPERTY_BYTES_PER_TASK } from '../../../src/research/launch/preconditions';

@@ -11,7 +11,7 @@ import {
   type GasRuntime,
   type ManualClock,
 } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { EnrichProgress, RefreshScheduleAnswer, StartResult } from '../../../src/enrichment/contract';
 import type { OutputRequest, WatchAnswer } from '../../../src/research/contract';
 import type { SandboxStack } from '../harness';

@@ -10,7 +10,7 @@ import type { RefreshScheduleAnswer } from '../../../src/enrichment/contract';
 import type { WatchAnswer } from '../../../src/research/contract';
 import type { KeptSpreadsheets } from '../../../src/account/contract';
 import { TIMER_RUNTIME_KEY } from '../../../src/scheduler/runtime-budget';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import { sandboxSuite } from '../harness';
 import { oracleTotals, USER } from '../research/harness';
 import { DAY, fleet, HOUR, hoursPass, schedule, timerDocuments, TOKEN, watch, type Fleet } from './fleet';

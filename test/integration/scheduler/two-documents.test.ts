@@ -10,7 +10,7 @@ import {
   type GasProject,
   type GasRuntime,
 } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import { startSandbox, type SandboxStack } from '../harness';
 import { advance, BUNDLE, column, launch, SHEET, USER } from '../research/harness';
 

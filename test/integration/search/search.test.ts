@@ -9,7 +9,7 @@ import { parseSavedSearchNote } from '../../../src/search/results/saved-search';
 import { emptyFilterForm } from '../../../src/search/spec';
 import type { SeededCompany } from '../../../dev/sandbox/control-client';
 import { runtimeFor, closeAfterTest, sandboxSuite } from '../harness';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import { panel, sentBodies, spec } from './harness';
 
 const suite = sandboxSuite({ resetEachTest: false });

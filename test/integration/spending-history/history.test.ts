@@ -5,7 +5,7 @@
 // values into the sheet the user names and asks before replacing one that holds data. Neither token appears in any
 // cell, note or log.
 import { createManualClock, type GasRuntime } from '../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { SpendingExportAnswer, SpendingHistoryDto } from '../../../src/spending-history/contract';
 import type { UnconfirmedActionResponse } from '../../../src/research/contract';
 import { EXPORT_HEADERS } from '../../../src/spending-history/service';

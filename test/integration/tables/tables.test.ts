@@ -2,7 +2,7 @@
 // against the sandbox service over real HTTP; results are read back from the sandbox's table/template GETs.
 import type { GasRuntime } from '../../../dev/gas-runtime';
 import { hiddenRows, runtimeFor, startSandbox, type SandboxStack } from '../harness';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { ColumnDraft } from '../../../src/tables/model';
 import type { PushResponse, TablesState, TemplateResponse } from '../../../src/tables/service';
 import { columnLetter } from '../../../src/shared/a1';

@@ -1,6 +1,6 @@
 import { AccountService, NOTES, type ClientFactory } from '../../../src/account/service';
 import { readCachedLookups, writeCachedLookups } from '../../../src/companies/profile-cache';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import { createServiceClient } from '../../../src/api/client';
 import type { HttpOutcome, HttpPort, HttpRequest } from '../../../src/ports';
 import { ManualClock, MemoryCache, MemoryStore } from '../../fakes/ports';

@@ -1,6 +1,6 @@
 import { DEPTH_KEY } from '../../../src/search/plan-depth';
 import { fingerprint } from '../../../src/shared/fingerprint';
-import { SETTINGS_KEYS } from '../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import {
   excludeDomainsFrom,
   panelState,

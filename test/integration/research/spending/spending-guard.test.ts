@@ -4,7 +4,7 @@
 // it raises or removes it (issue 28). The cap's figures and the credits badge are checked against the sandbox's money
 // oracle (what the service reserved, charged and refunded today).
 import { createManualClock, type GasRuntime, type ServiceCallInfo } from '../../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../../src/shared/connection';
 import { runtimeFor, closeAfterTest, sandboxSuite } from '../../harness';
 import type { LaunchResponse, SpendingGuardAnswer, SpendingGuardDto } from '../../../../src/research/contract';
 import { oracleTotals, runUntilSettled, SHEET, USER } from '../harness';

@@ -7,7 +7,7 @@
 // document's properties): no account pays for a depth, rows or a payer it did not confirm, or a run more often than
 // its cadence. The saver's saving it again restores it.
 import type { GasRuntime } from '../../../../dev/gas-runtime';
-import { SETTINGS_KEYS } from '../../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../../src/shared/connection';
 import type { WatchAnswer } from '../../../../src/research/contract';
 import { watch } from '../../scheduler/fleet';
 import { sandboxSuite } from '../../harness';

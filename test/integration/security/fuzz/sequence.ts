@@ -14,7 +14,7 @@ import {
 import type { ManualClock } from '../../../../dev/gas-runtime';
 import type { SandboxControl } from '../../../../dev/sandbox/control-client';
 import { webhookHostRoutes } from '../../../../dev/sandbox/webhooks/receiver';
-import { SETTINGS_KEYS } from '../../../../src/account/settings';
+import { SETTINGS_KEYS } from '../../../../src/shared/connection';
 import type { LaunchResponse, ResearchStatusDto } from '../../../../src/research/contract';
 import { BUNDLE, SHEET } from '../../research/harness';
 import { watch } from '../../scheduler/fleet';

@@ -1,9 +1,9 @@
-// Apps Script adapter of the formula menu actions' sheet port (menu-actions.ts): the active spreadsheet's sheets,
+// Apps Script adapter of the formula menu actions' sheet port (../menu-actions.ts): the active spreadsheet's sheets,
 // selection, batched grid reads and writes, and re-entering formulas; and, for a custom function, the cell it runs in.
 // Thin on purpose; the logic is in menu-actions and placement.
 import type { CellValue } from '../../shared/cell-values';
-import type { FormulaBook, FormulaSheet, Rect } from '../../functions/menu-actions';
-import type { CallingCell } from '../../functions/placement';
+import type { FormulaBook, FormulaSheet, Rect } from '../menu-actions';
+import type { CallingCell } from '../placement';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -1,17 +1,18 @@
 // State shared by all executions of one emulated runtime (what outlives a single execution): limits,
-// counters, logs, and the registries of the individual services. Service modules receive it through
-// `ServiceEnv`; the host reads it through the GasRuntime API.
-import type { Clock } from './clock';
-import type { Execution } from './execution';
-import type { SyncHttpClient } from './http/sync-http';
-import type { CacheStore } from './services/cache';
-import type { LockRegistry } from './services/lock';
-import type { PropertyStore } from './services/properties';
-import { DAILY_QUOTAS, type DailyQuotaMeter } from './quotas';
-import type { TriggerRegistry } from './services/script-app';
-import type { SpreadsheetModel } from './spreadsheet/model';
-import type { Behaviours } from './project';
-import type { UiRecords } from './spreadsheet/ui';
+// counters, logs, and the stores and registries of the individual services (this folder). Service modules receive it
+// through `ServiceEnv`; the host reads it through the GasRuntime API. Nothing here imports a service, the
+// spreadsheet's facades, the runtime or the project: they all import this.
+import type { Clock } from '../clock';
+import type { Execution } from '../execution';
+import type { SyncHttpClient } from '../http/sync-http';
+import { DAILY_QUOTAS, type DailyQuotaMeter } from '../quotas';
+import type { SpreadsheetModel } from '../spreadsheet/model';
+import type { Behaviours } from './behaviours';
+import type { CacheStore } from './cache-store';
+import type { LockRegistry } from './lock-registry';
+import type { PropertyStore } from './property-store';
+import type { TriggerRegistry } from './trigger-registry';
+import type { UiRecords } from './ui-records';
 
 export interface Limits {
   /** Custom-function execution time (Google: 30 s). */

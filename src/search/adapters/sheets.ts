@@ -3,7 +3,7 @@
 // the add-in's hidden sheets are neither listed nor read nor written (isUserSheet).
 import type { CellValue } from '../../shared/cell-values';
 import { isUserSheet, NOT_A_USER_SHEET } from '../../shared/storage/internal-sheets';
-import type { SearchSheetPort, SheetRef } from '../../search/ports';
+import type { SearchSheetPort, SheetRef } from '../ports';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
