@@ -6,7 +6,7 @@
 // contact, so each row asks its own question (10,000 tasks over 5,000 companies); what the launch does with them.
 import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } from '../../dev/gas-runtime';
 import type { SandboxControl } from '../../dev/sandbox/control-client';
-import { SETTINGS_KEYS } from '../../src/account/settings';
+import { SETTINGS_KEYS } from '../../src/shared/connection';
 import type { LaunchResponse } from '../../src/research/contract';
 import type { ResearchTask } from '../../src/api/types';
 import { BUNDLE } from '../../test/integration/harness';
