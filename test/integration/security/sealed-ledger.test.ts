@@ -16,8 +16,9 @@ import { sandboxSuite } from '../harness';
 import {
   advance,
   column,
+  companiesRuntime,
+  launch,
   oracleCharges,
-  runtimeFor,
   runUntilSettled,
   sheetId,
   twoEditorsRuntime,
@@ -210,21 +211,8 @@ describe("another editor's edit of the launch of A's running records (issue 45, 
 
 describe('a record of an earlier version whose row is not an object (issue 45, point 6)', () => {
   it('is reported, never a raw exception, and the paid results beside it are written', async () => {
-    const companies = await suite.control.companies(3);
-    runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
-    const launched = runtime.run<LaunchResponse>(
-      'launchResearch',
-      [
-        {
-          template: 'Research {Domain}',
-          depth: 'medium',
-          output: REPORT_OUTPUT,
-          sheetId: sheetId(runtime),
-          rows: [2, 3],
-        },
-      ],
-      { kind: 'sidebar' },
-    );
+    runtime = await companiesRuntime(suite, 3);
+    const launched = launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, [2, 3]);
     expect(launched).toMatchObject({ ok: true, created: 2 });
     // The document as an earlier version left it: no sealing key, the ledger without its seal column, and a third
     // record whose row is a number.
