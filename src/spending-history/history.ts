@@ -62,6 +62,8 @@ export interface RecordOutcome {
   /** done: charged `charged`; failed: all given back; refused: nothing was reserved; moved: sent again elsewhere. */
   outcome: 'done' | 'failed' | 'refused' | 'moved';
   charged: number;
+  /** A finished task whose result no row received (its record changed outside Sheet Scout): counted as lost too. */
+  uncollected?: boolean;
 }
 
 /** The records of an open run not settled yet: its id and each record's key (recordKeyIn). */
@@ -87,8 +89,9 @@ export interface SpendingRun {
   /** Creates whose answer was lost and that were sent again: each may have reserved (and been billed) unseen. */
   unknown: number;
   /**
-   * Records changed or deleted outside Sheet Scout in the hidden ledger sheet: not collected, and what the service did
-   * with them is not known here (their reservation is not counted above).
+   * Records changed or deleted outside Sheet Scout in the hidden ledger sheet: not collected. What the service did with
+   * them is not known here (their reservation is not counted above), or, for a changed record whose task the add-in
+   * settled by what it keeps, it is counted above and its result went to no row.
    */
   lost: number;
 }
@@ -333,6 +336,7 @@ function applyOutcomes(open: OpenRun, outcomes: readonly RecordOutcome[], reserv
       const charged = Math.min(reservation, Math.max(0, outcome.charged));
       open.charged += charged;
       open.givenBack += reservation - charged;
+      if (outcome.uncollected) open.lost = (open.lost ?? 0) + 1;
     } else if (outcome.outcome === 'failed') open.givenBack += reservation;
     else {
       open.reserved -= reservation;

@@ -46,8 +46,9 @@ function salvagedOutcome(target: Salvage, answer: Result<ResearchTask> | undefin
   if (!answer) return null;
   const base = { launch: target.launch, record: target.record };
   if (!answer.ok) return answer.error.kind === 'not_found' ? { ...base, outcome: 'failed', charged: 0 } : null;
+  // Its result goes to no row (nothing is written for a changed record): the run counts it as not collected.
   if (answer.value.status === 'done')
-    return { ...base, outcome: 'done', charged: taskCost('done', answer.value.agents) };
+    return { ...base, outcome: 'done', charged: taskCost('done', answer.value.agents), uncollected: true };
   if (answer.value.status === 'failed') return { ...base, outcome: 'failed', charged: 0 };
   return null;
 }

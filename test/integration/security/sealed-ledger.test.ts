@@ -203,7 +203,8 @@ describe("another editor's edit of the launch of A's running records (issue 45, 
     expect(charged).toBeGreaterThan(0);
     const history = runtime.run<SpendingHistoryDto>('getSpendingHistory', [], { kind: 'sidebar' });
     const aRun = history.runs.find((run) => run.startedBy === 'pro@sandbox.example.com');
-    expect(aRun).toMatchObject({ rows: 3, reserved: 30, charged, givenBack: 30 - charged, open: 0, lost: 0 });
+    // Charged as the service charged them, and counted as not collected: no row received their results.
+    expect(aRun).toMatchObject({ rows: 3, reserved: 30, charged, givenBack: 30 - charged, open: 0, lost: 3 });
     // A's panel names the three changed records; their rows were not written from them.
     expect(panelOf(USER).damaged).toHaveLength(3);
   });

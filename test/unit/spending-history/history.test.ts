@@ -59,6 +59,22 @@ describe('spending history', () => {
     expect(history.list().runs[0]).toMatchObject({ reserved: 20, charged: 8, givenBack: 12 });
   });
 
+  it('counts a finished task whose result went to no row as charged and not collected, once', () => {
+    const { history, store } = world();
+    history.open(opening('L1', 2));
+    const salvaged = { launch: 'L1', record: 'L1-record-0', outcome: 'done' as const, charged: 6, uncollected: true };
+    history.settle([salvaged]);
+    history.settle([salvaged]);
+    history.settle([{ launch: 'L1', record: 'L1-record-1', outcome: 'done', charged: 4 }]);
+    expect(new SpendingHistory(store, () => START).list().runs[0]).toMatchObject({
+      reserved: 20,
+      charged: 10,
+      givenBack: 10,
+      open: 0,
+      lost: 1,
+    });
+  });
+
   it('opens a run once, and ignores outcomes of launches it does not list', () => {
     const { history, store } = world();
     history.open(opening('L1', 2));
