@@ -1,7 +1,9 @@
 // Generates src/shared/generated/{uts46-mapping,uts46-regexes,psl-trie}.js: the data tables of tr46 (UTS #46) and
 // tldts (the public suffix list) packed small, which the bundle uses in place of the packages' own files
-// (webpack.config.js). src/shared/domain/packed-data.ts unpacks them, to exactly the packages' values (its unit test compares
-// every entry). Run by the build before webpack (build/build.js) and by the tests' global set-up.
+// (webpack.config.js). Each table is split into streams of one kind of value (lengths, flags, steps, text), which
+// deflate separately better than interleaved; each stream is varint-coded, deflated and written as basE91 (6.5 bits a
+// character where base64 has 6). src/shared/domain/packed-data.ts unpacks them, to exactly the packages' values (its
+// unit test compares every entry). Run by the build before webpack (build/build.js) and by the tests' global set-up.
 const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
@@ -47,37 +49,68 @@ function signed(bytes, value) {
   unsigned(bytes, value < 0 ? -value * 2 - 1 : value * 2);
 }
 
-/** The arguments of an unpacking function of packed-data.ts: the deflated bytes as base64, and their count. */
-const packed = (bytes) =>
-  `"${zlib.deflateRawSync(Buffer.from(bytes), { level: 9 }).toString('base64').replace(/=+$/, '')}", ${bytes.length}`;
-
-/** Appends text as its length and its UTF-16 code units, each a varint (what packed-data.ts's text() reads). */
+/** Appends text as UTF-8, ended by a 0 (what packed-data.ts's textsOf reads). */
 function text(bytes, value) {
-  unsigned(bytes, value.length);
-  for (let i = 0; i < value.length; i++) unsigned(bytes, value.charCodeAt(i));
+  if (value.includes('\0')) throw new Error('packed data: text holds a NUL');
+  bytes.push(...Buffer.from(value, 'utf8'), 0);
 }
 
-/** tr46's mapping table in the form src/shared/domain/packed-data.ts's uts46MappingTable reads. */
+/** basE91's alphabet here: '#' (35) to '~' (126) without the backslash, so a packed string needs no escape in "...". */
+const BASE91 = Array.from({ length: 92 }, (_, i) => String.fromCharCode(35 + i))
+  .filter((character) => character !== '\\')
+  .join('');
+
+/** Bytes as basE91 text (Joachim Henke's basE91; packed-data.ts's base91Bytes reads it). */
+function base91(bytes) {
+  let text = '';
+  let queue = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    queue |= byte << bits;
+    bits += 8;
+    if (bits > 13) {
+      let value = queue & 8191;
+      if (value > 88) {
+        queue >>= 13;
+        bits -= 13;
+      } else {
+        value = queue & 16383;
+        queue >>= 14;
+        bits -= 14;
+      }
+      text += BASE91[value % 91] + BASE91[Math.floor(value / 91)];
+    }
+  }
+  if (bits > 0) {
+    text += BASE91[queue % 91];
+    if (bits > 7 || queue > 90) text += BASE91[Math.floor(queue / 91)];
+  }
+  return text;
+}
+
+/** A stream as packed-data.ts takes it (`Packed`): its deflated bytes as basE91, and how many bytes it inflates to. */
+const packed = (bytes) => `["${base91(zlib.deflateRawSync(Buffer.from(bytes), { level: 9 }))}", ${bytes.length}]`;
+
+/** tr46's mapping table in the form src/shared/domain/packed-data.ts's uts46MappingTable reads: its five streams. */
 function packUts46Mapping(table) {
-  const bytes = [];
+  const [lengths, flags, mappingLengths, firstOffsets, steps] = [[], [], [], [], []];
   let next = 0;
   let previousOffset = 0;
   for (const [codePoints, status, mapping] of table) {
     const [first, last] = Array.isArray(codePoints) ? codePoints : [codePoints, codePoints];
     if (first !== next) throw new Error(`tr46's mapping table skips from ${next} to ${first}`);
     next = last + 1;
-    unsigned(bytes, last - first);
-    bytes.push(status * 4 + (Array.isArray(codePoints) ? 2 : 0) + (mapping === undefined ? 0 : 1));
+    unsigned(lengths, last - first);
+    flags.push(status * 4 + (Array.isArray(codePoints) ? 2 : 0) + (mapping === undefined ? 0 : 1));
     if (mapping === undefined) continue;
     const mapped = [...mapping].map((character) => character.codePointAt(0));
-    unsigned(bytes, mapped.length);
-    mapped.forEach((codePoint, i) => {
-      if (i > 0) return signed(bytes, codePoint - mapped[i - 1]);
-      signed(bytes, codePoint - first - previousOffset);
-      previousOffset = codePoint - first;
-    });
+    unsigned(mappingLengths, mapped.length);
+    if (mapped.length === 0) continue;
+    signed(firstOffsets, mapped[0] - first - previousOffset);
+    previousOffset = mapped[0] - first;
+    mapped.slice(1).forEach((codePoint, i) => signed(steps, codePoint - mapped[i]));
   }
-  return packed(bytes);
+  return [lengths, flags, mappingLengths, firstOffsets, steps].map(packed).join(', ');
 }
 
 /** The escapes of a regex source, by the kind byte packed-data.ts's uts46Regexes reads (upper-case hex only). */
@@ -89,42 +122,63 @@ const ESCAPE_KINDS = [
 
 /** tr46's regexes' sources, in the form packed-data.ts's uts46Regexes reads (names and flags go beside). */
 function packUts46Regexes(regexes) {
-  const bytes = [];
+  const [shapes, steps] = [[], []];
   for (const { source } of Object.values(regexes)) {
     let codePoint = 0;
     for (let rest = source; rest.length > 0;) {
       const escape = ESCAPE_KINDS.map(([kind, pattern]) => [kind, pattern.exec(rest)]).find(([, match]) => match);
       if (escape) {
         const [kind, match] = escape;
-        bytes.push(kind);
-        signed(bytes, parseInt(match[1], 16) - codePoint);
+        shapes.push(kind);
+        signed(steps, parseInt(match[1], 16) - codePoint);
         codePoint = parseInt(match[1], 16);
         rest = rest.slice(match[0].length);
       } else {
         const code = rest.charCodeAt(0);
         if (code === 0 || code > 0x7f) throw new Error(`tr46's regexes: character ${code} is not packable ASCII`);
-        bytes.push(code);
+        shapes.push(code);
         rest = rest.slice(1);
       }
     }
-    bytes.push(0);
+    shapes.push(0);
   }
-  return packed(bytes);
+  return [shapes, steps].map(packed).join(', ');
 }
 
-/** tldts's trie arrays in the form src/shared/domain/packed-data.ts's publicSuffixTrie reads. */
+/** A node's edges of tldts's trie, as [label, child] in the trie's order. */
+function edgesOf(trie, node, labelStart) {
+  const edges = [];
+  for (let edge = trie.edgeStart[node]; edge < trie.edgeStart[node + 1]; edge++) {
+    const start = labelStart[edge];
+    edges.push([trie.labelText.slice(start, start + trie.edgeLength[edge]), trie.edgeChild[edge]]);
+  }
+  return edges;
+}
+
+const isAscii = (label) => /^[\0-\x7f]*$/.test(label);
+
+/** tldts's trie arrays in the form src/shared/domain/packed-data.ts's publicSuffixTrie reads: its five streams. */
 function packPublicSuffixTrie(trie) {
-  const bytes = [];
-  for (const count of [trie.nodeFlags.length, trie.edgeStart.length, trie.edgeLength.length]) unsigned(bytes, count);
+  const { encode } = require('punycode/');
+  const [flags, counts, labels, children, twins] = [[...trie.nodeFlags], [], [], [], []];
   if (trie.edgeChild.length !== trie.edgeLength.length) throw new Error("tldts's trie: edge arrays differ in length");
-  const words = (array) => array.forEach((word) => bytes.push(word & 0xff, word >> 8));
-  const append = (values) => values.forEach((value) => bytes.push(value));
-  append(trie.nodeFlags);
-  words(trie.edgeStart);
-  append(trie.edgeLength);
-  words(trie.edgeChild);
-  text(bytes, trie.labelText);
-  return packed(bytes);
+  const labelStart = [0];
+  for (const length of trie.edgeLength) labelStart.push(labelStart[labelStart.length - 1] + length);
+  for (let node = 0; node < trie.nodeFlags.length; node++) {
+    const edges = edgesOf(trie, node, labelStart);
+    unsigned(counts, edges.length);
+    for (const [label, child] of edges) {
+      if (label.length === 0) throw new Error("tldts's trie: an empty label");
+      // The punycode form of another label of the node is unpacked from that label (the bundle has punycode for tr46).
+      const twin = label.startsWith('xn--')
+        ? edges.findIndex(([other]) => !isAscii(other) && `xn--${encode(other)}` === label)
+        : -1;
+      text(labels, twin === -1 ? label : '');
+      if (twin !== -1) unsigned(twins, twin);
+      unsigned(children, child);
+    }
+  }
+  return [flags, counts, labels, children, twins].map(packed).join(', ');
 }
 
 /** tldts's ES module of the trie, read with esbuild into CommonJS (this script runs in Node's require world). */
@@ -186,6 +240,6 @@ function writePackedData() {
   }
 }
 
-module.exports = { writePackedData, replacementFor, isReplacedFile };
+module.exports = { writePackedData, replacementFor, isReplacedFile, base91 };
 
 if (require.main === module) writePackedData();
