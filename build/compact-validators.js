@@ -75,6 +75,22 @@ const quietViaRef_ = (validate, callee, ...args) => {
 };
 /** schemasafe's errorMerge. */
 const errorMerge_ = ${scopeFunctions.errorMerge};
+/** \`fail_(validate, "#/type", "#")\`. */
+const failType_ = (validate) => fail_(validate, "#/type", "#");
+/** \`fail_(validate, "#/required", "#/<name>")\`. */
+const failRequired_ = (validate, name) => fail_(validate, "#/required", \`#/\${name}\`);
+/** \`fail_(validate, "#/properties/<name>/<keyword>", "#/<name>")\`. */
+const failProperty_ = (validate, name, keyword) => fail_(validate, \`#/properties/\${name}/\${keyword}\`, \`#/\${name}\`);
+/** \`add_(validate, "#/type", "#")\`. */
+const addType_ = (validate) => add_(validate, "#/type", "#");
+/** \`add_(validate, "#/properties/<name>/<keyword>", "#/<name>")\`. */
+const addProperty_ = (validate, name, keyword) => add_(validate, \`#/properties/\${name}/\${keyword}\`, \`#/\${name}\`);
+/** \`firstViaRef_(validate, "#/properties/<name>", "#/<name>", callee, data.<name>)\`. */
+const firstViaProperty_ = (validate, name, callee, data) =>
+  firstViaRef_(validate, \`#/properties/\${name}\`, \`#/\${name}\`, callee, data[name]);
+/** \`viaRef_(validate, "#/properties/<name>/<keyword>", "#/<name>", callee, data.<name>, ...args)\`. */
+const viaProperty_ = (validate, name, keyword, callee, data, ...args) =>
+  viaRef_(validate, \`#/properties/\${name}/\${keyword}\`, \`#/\${name}\`, callee, data[name], ...args);
 `;
 
 const HELPER_NAMES = [...HELPERS.matchAll(/^const (\w+) =/gm)].map((match) => match[1]);
@@ -177,6 +193,52 @@ const REWRITES = [
   ],
 ];
 
+/** A property name a location holds as it is (JSON Pointer and the URI fragment escape none of its characters). */
+const NAME = String.raw`[A-Za-z0-9_$]+`;
+/** A keyword's path under a property's schema (`type`, `$ref`, `anyOf/0/$ref`). */
+const KEYWORD = String.raw`[A-Za-z0-9_$/]+`;
+/** A property of the validated value, as schemasafe reads it (its name is \1). */
+const PROPERTY = String.raw`data(?:\.\1|\["\1"\])`;
+
+/**
+ * [what it shortens, pattern, replacement] for the error locations of a property or of the value itself, which the
+ * helpers build from the property's name: applied by shortenLocations, after compact and after any change to the
+ * locations (build/validators.js drops the `/$ref` of a shared part's reference).
+ */
+const LOCATION_REWRITES = [
+  [
+    "a property's referenced schema, first error",
+    new RegExp(String.raw`firstViaRef_\(validate, "#/properties/(${NAME})", "#/\1", (\w+), ${PROPERTY}\)`, 'g'),
+    'firstViaProperty_(validate, "$1", $2, data)',
+  ],
+  [
+    "a property's referenced schema, all errors",
+    new RegExp(
+      String.raw`viaRef_\(validate, "#/properties/(${NAME})/(\$ref|\$dynamicRef)", "#/\1", (${CALLEE}), ${PROPERTY}, `,
+      'g',
+    ),
+    'viaProperty_(validate, "$1", "$2", $3, data, ',
+  ],
+  ['a missing property', new RegExp(String.raw`fail_\(validate, "#/required", "#/(${NAME})"\)`, 'g'), 'failRequired_(validate, "$1")'],
+  [
+    "a property's keyword, first error",
+    new RegExp(String.raw`fail_\(validate, "#/properties/(${NAME})/(${KEYWORD})", "#/\1"\)`, 'g'),
+    'failProperty_(validate, "$1", "$2")',
+  ],
+  [
+    "a property's keyword, all errors",
+    new RegExp(String.raw`add_\(validate, "#/properties/(${NAME})/(${KEYWORD})", "#/\1"\)`, 'g'),
+    'addProperty_(validate, "$1", "$2")',
+  ],
+  ["the value's type, first error", /fail_\(validate, "#\/type", "#"\)/g, 'failType_(validate)'],
+  ["the value's type, all errors", /add_\(validate, "#\/type", "#"\)/g, 'addType_(validate)'],
+];
+
+/** Compact code (compact's result) with the error locations of LOCATION_REWRITES built by helpers. */
+function shortenLocations(code) {
+  return LOCATION_REWRITES.reduce((result, [, pattern, replacement]) => result.replace(pattern, replacement), code);
+}
+
 /** Statements of the long forms, none of which may be left. */
 const LONG_FORMS = [
   /keywordLocation: /,
@@ -212,4 +274,4 @@ function compact(code) {
   return result;
 }
 
-module.exports = { compact, HELPERS };
+module.exports = { compact, shortenLocations, HELPERS };

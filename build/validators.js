@@ -18,7 +18,7 @@ const vm = require('vm');
 const esbuild = require('esbuild');
 const { validator } = require('@exodus/schemasafe');
 const { fullFormats } = require('ajv-formats/dist/formats');
-const { compact, HELPERS } = require('./compact-validators');
+const { compact, shortenLocations, HELPERS } = require('./compact-validators');
 const { shareRepeatedParts } = require('./shared-parts');
 
 const root = path.resolve(__dirname, '..');
@@ -132,9 +132,11 @@ function schemaKeyCode() {
  */
 function requestValidators(texts) {
   const { schemas, parts } = shareRepeatedParts(texts.map((text) => JSON.parse(text)));
-  return compiled(schemas, { ...REQUEST_OPTIONS, schemas: parts }).replace(
-    /(firstViaRef_\(validate, "#(?:\/(?:[^"\\\n]|\\.)*)?)\/\$ref"/g,
-    '$1"',
+  return shortenLocations(
+    compiled(schemas, { ...REQUEST_OPTIONS, schemas: parts }).replace(
+      /(firstViaRef_\(validate, "#(?:\/(?:[^"\\\n]|\\.)*)?)\/\$ref"/g,
+      '$1"',
+    ),
   );
 }
 
@@ -155,7 +157,7 @@ function generate() {
     keyCode,
     `const byKey = new Map(${JSON.stringify(keys)}.map((key, i) => [key, requests[i]]));`,
     'exports.requestValidator = (text) => byKey.get(schemaKey(text));',
-    `exports.validateJsonSchema2020 = ${compiled(meta.schema, meta.options)};`,
+    `exports.validateJsonSchema2020 = ${shortenLocations(compiled(meta.schema, meta.options))};`,
     `exports.metaSchemas = ${JSON.stringify(withoutUnread(metaSchemas()))};`,
     `exports.META_SCHEMA_ID = ${JSON.stringify(META_SCHEMA_ID)};`,
     `exports.knownFormats = ${JSON.stringify(Object.keys(fullFormats))};`,
