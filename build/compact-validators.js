@@ -219,7 +219,11 @@ const LOCATION_REWRITES = [
     ),
     'viaProperty_(validate, "$1", "$2", $3, data, ',
   ],
-  ['a missing property', new RegExp(String.raw`fail_\(validate, "#/required", "#/(${NAME})"\)`, 'g'), 'failRequired_(validate, "$1")'],
+  [
+    'a missing property',
+    new RegExp(String.raw`fail_\(validate, "#/required", "#/(${NAME})"\)`, 'g'),
+    'failRequired_(validate, "$1")',
+  ],
   [
     "a property's keyword, first error",
     new RegExp(String.raw`fail_\(validate, "#/properties/(${NAME})/(${KEYWORD})", "#/\1"\)`, 'g'),
@@ -237,6 +241,43 @@ const LOCATION_REWRITES = [
 /** Compact code (compact's result) with the error locations of LOCATION_REWRITES built by helpers. */
 function shortenLocations(code) {
   return LOCATION_REWRITES.reduce((result, [, pattern, replacement]) => result.replace(pattern, replacement), code);
+}
+
+/**
+ * The generated module's code with each string literal it repeats often enough declared once, as a constant at its top,
+ * and read from there (the bundle's minifier then names each constant in a character or two): `"#meta"`, `"boolean"`,
+ * a request's property names. Property keys, directives and literals too short to gain stay as they are.
+ */
+function shareStrings(code) {
+  const acorn = require('acorn');
+  const literals = [];
+  const visit = (node, parent) => {
+    if (!node || typeof node.type !== 'string') return;
+    const isKey = parent && (parent.type === 'Property' || parent.type === 'MethodDefinition') && parent.key === node;
+    const isDirective = parent && parent.type === 'ExpressionStatement' && parent.directive !== undefined;
+    if (node.type === 'Literal' && typeof node.value === 'string' && !(isKey && !parent.computed) && !isDirective)
+      literals.push(node);
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'type' || key === 'start' || key === 'end') continue;
+      if (Array.isArray(value)) value.forEach((child) => visit(child, node));
+      else if (value && typeof value === 'object') visit(value, node);
+    }
+  };
+  visit(acorn.parse(code, { ecmaVersion: 2022, sourceType: 'script' }), null);
+  const byText = new Map();
+  for (const literal of literals) byText.set(literal.raw, [...(byText.get(literal.raw) ?? []), literal]);
+  // A read costs about 2 characters where the literal cost its length; the declaration, its length and 4 more.
+  const shared = [...byText].filter(([raw, uses]) => (raw.length - 2) * uses.length > raw.length + 4);
+  if (shared.some((_, i) => new RegExp(`\\bstring${i}_\\b`).test(code)))
+    throw new Error('compact validators: the code already uses a name of a shared string');
+  const nameOf = new Map(shared.map(([raw], i) => [raw, `string${i}_`]));
+  const replacements = literals.filter((literal) => nameOf.has(literal.raw)).sort((a, b) => b.start - a.start);
+  let result = code;
+  for (const literal of replacements)
+    result = `${result.slice(0, literal.start)}${nameOf.get(literal.raw)}${result.slice(literal.end)}`;
+  const declarations = shared.map(([raw]) => `const ${nameOf.get(raw)} = ${raw};`).join('\n');
+  if (!/^"use strict";$/m.test(result)) throw new Error('compact validators: the module has no "use strict" line');
+  return result.replace(/^"use strict";\n/m, (directive) => `${directive}${declarations}\n`);
 }
 
 /** Statements of the long forms, none of which may be left. */
@@ -274,4 +315,4 @@ function compact(code) {
   return result;
 }
 
-module.exports = { compact, shortenLocations, HELPERS };
+module.exports = { compact, shortenLocations, shareStrings, HELPERS };
