@@ -243,12 +243,8 @@ function shortenLocations(code) {
   return LOCATION_REWRITES.reduce((result, [, pattern, replacement]) => result.replace(pattern, replacement), code);
 }
 
-/**
- * The generated module's code with each string literal it repeats often enough declared once, as a constant at its top,
- * and read from there (the bundle's minifier then names each constant in a character or two): `"#meta"`, `"boolean"`,
- * a request's property names. Property keys, directives and literals too short to gain stay as they are.
- */
-function shareStrings(code) {
+/** The string literals of code that are values (not property keys, not directives), as acorn's nodes. */
+function valueStrings(code) {
   const acorn = require('acorn');
   const literals = [];
   const visit = (node, parent) => {
@@ -264,20 +260,68 @@ function shareStrings(code) {
     }
   };
   visit(acorn.parse(code, { ecmaVersion: 2022, sourceType: 'script' }), null);
+  return literals;
+}
+
+/** The longest text two strings have in common: [its length, where it ends in a, where it ends in b]. */
+function longestCommon(a, b) {
+  let best = [0, 0, 0];
+  const run = new Array(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = 0;
+    for (let j = 1; j <= b.length; j++) {
+      const above = run[j];
+      run[j] = a[i - 1] === b[j - 1] ? diagonal + 1 : 0;
+      if (run[j] > best[0]) best = [run[j], i, j];
+      diagonal = above;
+    }
+  }
+  return best;
+}
+
+/**
+ * The generated module's code with the string literals it repeats declared once, as constants at its top, and read
+ * from there (the bundle's minifier then names each in a character or two): `"#meta"`, `"boolean"`, a request's
+ * property names; and the long text two long literals share (the URI formats' patterns) too, each literal becoming
+ * the concatenation of its own parts and that constant. Property keys, directives and literals too short to gain stay.
+ */
+function shareStrings(code) {
+  const literals = valueStrings(code);
+  const declarations = [];
+  const declare = (raw) => {
+    const name = `string${declarations.length}_`;
+    if (new RegExp(`\\b${name}\\b`).test(code)) throw new Error(`compact validators: the code already uses ${name}`);
+    declarations.push(`const ${name} = ${raw};`);
+    return name;
+  };
+  const replacement = new Map();
+  const long = literals.filter((literal) => literal.value.length >= 300);
+  long.forEach((a, i) =>
+    long.slice(i + 1).forEach((b) => {
+      if (replacement.has(a) || replacement.has(b)) return;
+      const [length, endA, endB] = longestCommon(a.value, b.value);
+      if (length < 100) return;
+      const name = declare(JSON.stringify(a.value.slice(endA - length, endA)));
+      const around = (value, end) =>
+        [JSON.stringify(value.slice(0, end - length)), name, JSON.stringify(value.slice(end))].join(' + ');
+      replacement.set(a, `(${around(a.value, endA)})`);
+      replacement.set(b, `(${around(b.value, endB)})`);
+    }),
+  );
   const byText = new Map();
-  for (const literal of literals) byText.set(literal.raw, [...(byText.get(literal.raw) ?? []), literal]);
+  for (const literal of literals.filter((each) => !replacement.has(each)))
+    byText.set(literal.raw, [...(byText.get(literal.raw) ?? []), literal]);
   // A read costs about 2 characters where the literal cost its length; the declaration, its length and 4 more.
-  const shared = [...byText].filter(([raw, uses]) => (raw.length - 2) * uses.length > raw.length + 4);
-  if (shared.some((_, i) => new RegExp(`\\bstring${i}_\\b`).test(code)))
-    throw new Error('compact validators: the code already uses a name of a shared string');
-  const nameOf = new Map(shared.map(([raw], i) => [raw, `string${i}_`]));
-  const replacements = literals.filter((literal) => nameOf.has(literal.raw)).sort((a, b) => b.start - a.start);
+  for (const [raw, uses] of byText)
+    if ((raw.length - 2) * uses.length > raw.length + 4) {
+      const name = declare(raw);
+      uses.forEach((literal) => replacement.set(literal, name));
+    }
   let result = code;
-  for (const literal of replacements)
-    result = `${result.slice(0, literal.start)}${nameOf.get(literal.raw)}${result.slice(literal.end)}`;
-  const declarations = shared.map(([raw]) => `const ${nameOf.get(raw)} = ${raw};`).join('\n');
+  for (const [literal, text] of [...replacement].sort(([a], [b]) => b.start - a.start))
+    result = `${result.slice(0, literal.start)}${text}${result.slice(literal.end)}`;
   if (!/^"use strict";$/m.test(result)) throw new Error('compact validators: the module has no "use strict" line');
-  return result.replace(/^"use strict";\n/m, (directive) => `${directive}${declarations}\n`);
+  return result.replace(/^"use strict";\n/m, (directive) => `${directive}${declarations.join('\n')}\n`);
 }
 
 /** Statements of the long forms, none of which may be left. */
