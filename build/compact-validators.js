@@ -75,6 +75,17 @@ const quietViaRef_ = (validate, callee, ...args) => {
 };
 /** schemasafe's errorMerge. */
 const errorMerge_ = ${scopeFunctions.errorMerge};
+/**
+ * A validator: \`check\` called with the validator and its arguments after its errors are reset (schemasafe's
+ * \`function validate(data, ...) { validate.errors = null; ... }\`, whose body \`check\` is).
+ */
+const validator_ = (check) => {
+  const validate = (...args) => {
+    validate.errors = null;
+    return check(validate, ...args);
+  };
+  return validate;
+};
 /** \`fail_(validate, "#/type", "#")\`. */
 const failType_ = (validate) => fail_(validate, "#/type", "#");
 /** \`fail_(validate, "#/required", "#/<name>")\`. */
@@ -324,6 +335,32 @@ function shareStrings(code) {
   return result.replace(/^"use strict";\n/m, (directive) => `${directive}${declarations.join('\n')}\n`);
 }
 
+/**
+ * The generated module's code with each of schemasafe's validator functions, `function validate(data, ...) {
+ * validate.errors = null; ... }`, made `validator_((validate, data, ...) => { ... })`: the same function, written
+ * without its heading statement, and without a name of its own for the bundle's minifier to keep.
+ */
+function asValidators(code) {
+  const edits = [];
+  const visit = (node) => {
+    if (!node || typeof node.type !== 'string') return;
+    const first = node.type === 'FunctionExpression' && node.id?.name === 'validate' ? node.body.body[0] : null;
+    if (first) {
+      if (code.slice(first.start, first.end).trim() !== 'validate.errors = null')
+        throw new Error('compact validators: a validator does not begin by resetting its errors');
+      const params = node.params.map((param) => code.slice(param.start, param.end));
+      edits.push([node.start, first.end, `validator_((${['validate', ...params].join(', ')}) => {`]);
+      edits.push([node.end, node.end, ')']);
+    }
+    for (const [key, value] of Object.entries(node))
+      if (key !== 'type' && value && typeof value === 'object') (Array.isArray(value) ? value : [value]).forEach(visit);
+  };
+  visit(require('acorn').parse(code, { ecmaVersion: 2022, sourceType: 'script' }));
+  return edits
+    .sort((a, b) => b[0] - a[0] || b[1] - a[1])
+    .reduce((result, [start, end, text]) => `${result.slice(0, start)}${text}${result.slice(end)}`, code);
+}
+
 /** Statements of the long forms, none of which may be left. */
 const LONG_FORMS = [
   /keywordLocation: /,
@@ -359,4 +396,4 @@ function compact(code) {
   return result;
 }
 
-module.exports = { compact, shortenLocations, shareStrings, HELPERS };
+module.exports = { compact, shortenLocations, shareStrings, asValidators, HELPERS };

@@ -18,7 +18,7 @@ const vm = require('vm');
 const esbuild = require('esbuild');
 const { validator } = require('@exodus/schemasafe');
 const { fullFormats } = require('ajv-formats/dist/formats');
-const { compact, shortenLocations, shareStrings, HELPERS } = require('./compact-validators');
+const { compact, shortenLocations, shareStrings, asValidators, HELPERS } = require('./compact-validators');
 const { shareRepeatedParts } = require('./shared-parts');
 
 const root = path.resolve(__dirname, '..');
@@ -167,7 +167,7 @@ function generate() {
 
 /** Writes the module (minified: it is not read, and every execution loads it) when its text changed; its path. */
 function writeValidators() {
-  const text = esbuild.transformSync(shareStrings(generate()), {
+  const text = esbuild.transformSync(shareStrings(asValidators(generate())), {
     minify: true,
     format: 'cjs',
     legalComments: 'none',
