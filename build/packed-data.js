@@ -93,7 +93,7 @@ const ZOPFLI = { numiterations: 15, blocksplitting: true };
 
 /**
  * A stream as packed-data.ts takes it (`Packed`): its bytes deflated by zopfli (6 % smaller than zlib's best for these
- * tables, the same format tiny-inflate reads) as basE91, and how many bytes it inflates to.
+ * tables, the same format) as basE91, and how many bytes it inflates to.
  */
 async function packed(bytes) {
   const { deflateAsync } = require('@gfx/zopfli');

@@ -1,13 +1,13 @@
 // Unpacks the data tables the bundle carries packed: tr46's UTS #46 mapping table and Unicode-class regexes, and
 // tldts's public suffix trie. Apps Script loads the whole bundle at the start of every execution, and these tables
 // were 354 KB of it (minified) as their packages ship them; build/packed-data.js packs them into 64 KB of basE91
-// strings (split into streams of one kind of value each, varint-coded, deflated; tiny-inflate unpacks) in
+// strings (split into streams of one kind of value each, varint-coded, deflated; inflate.ts unpacks) in
 // src/shared/generated/, which the bundle uses in place of the packages' own files (webpack.config.js). Unpacked, each
 // is exactly the package's value (every entry is checked by test/unit/shared/packed-data.test.ts), so tr46 and tldts
 // run their own code on their own data. Each is unpacked when its package is first required, which
 // src/shared/domain/domain.ts does on first use (the UTS #46 tables only for a non-ASCII host).
-import inflate from 'tiny-inflate';
 import { encode as punycodeEncode } from 'punycode/';
+import { inflate } from './inflate';
 
 /**
  * basE91's digit of a character code, or -1: its alphabet here is '#' (35) to '~' (126) without '\' (92), so that a
