@@ -75,6 +75,10 @@ const quietViaRef_ = (validate, callee, ...args) => {
 };
 /** schemasafe's errorMerge. */
 const errorMerge_ = ${scopeFunctions.errorMerge};
+/** \`[...dynAnchors, dynLocal[0] || []]\`: the dynamic anchors a referenced schema's function gets. */
+const anchors_ = (dynAnchors, dynLocal) => [...dynAnchors, dynLocal[0] || []];
+/** \`dynamicResolve(dynAnchors || [], "#meta") || fallback\`: the function \`$dynamicRef: "#meta"\` calls. */
+const metaRef_ = (dynAnchors, fallback) => (${scopeFunctions.dynamicResolve})(dynAnchors || [], "#meta") || fallback;
 /**
  * A validator: \`check\` called with the validator and its arguments after its errors are reset (schemasafe's
  * \`function validate(data, ...) { validate.errors = null; ... }\`, whose body \`check\` is).
@@ -244,6 +248,12 @@ const LOCATION_REWRITES = [
     "a property's keyword, all errors",
     new RegExp(String.raw`add_\(validate, "#/properties/(${NAME})/(${KEYWORD})", "#/\1"\)`, 'g'),
     'addProperty_(validate, "$1", "$2")',
+  ],
+  ['the anchors passed on', /\[\.\.\.dynAnchors, dynLocal\[0\] \|\| \[\]\]/g, 'anchors_(dynAnchors, dynLocal)'],
+  [
+    "the function of the meta-schema's dynamic anchor",
+    /\(dynamicResolve\(dynAnchors \|\| \[\], "#meta"\) \|\| (\w+)\)/g,
+    'metaRef_(dynAnchors, $1)',
   ],
   ["the value's type, first error", /fail_\(validate, "#\/type", "#"\)/g, 'failType_(validate)'],
   ["the value's type, all errors", /add_\(validate, "#\/type", "#"\)/g, 'addType_(validate)'],
