@@ -272,8 +272,10 @@ function valueStrings(code) {
     if (!node || typeof node.type !== 'string') return;
     const isKey = parent && (parent.type === 'Property' || parent.type === 'MethodDefinition') && parent.key === node;
     const isDirective = parent && parent.type === 'ExpressionStatement' && parent.directive !== undefined;
-    if (node.type === 'Literal' && typeof node.value === 'string' && !(isKey && !parent.computed) && !isDirective)
-      literals.push(node);
+    // webpack resolves a require of a literal only.
+    const isRequired = parent && parent.type === 'CallExpression' && parent.callee.name === 'require';
+    const isValue = !(isKey && !parent.computed) && !isDirective && !isRequired;
+    if (node.type === 'Literal' && typeof node.value === 'string' && isValue) literals.push(node);
     for (const [key, value] of Object.entries(node)) {
       if (key === 'type' || key === 'start' || key === 'end') continue;
       if (Array.isArray(value)) value.forEach((child) => visit(child, node));

@@ -5,7 +5,8 @@
 // src/shared/generated/, which the bundle uses in place of the packages' own files (webpack.config.js). Unpacked, each
 // is exactly the package's value (every entry is checked by test/unit/shared/packed-data.test.ts), so tr46 and tldts
 // run their own code on their own data. Each is unpacked when its package is first required, which
-// src/shared/domain/domain.ts does on first use (the UTS #46 tables only for a non-ASCII host).
+// src/shared/domain/domain.ts does on first use (the UTS #46 tables only for a non-ASCII host). The JSON Schema
+// meta-schemas the validators carry for error messages are packed too (build/validators.js), unpacked when read.
 import { encode as punycodeEncode } from 'punycode/';
 import { inflate } from './inflate';
 
@@ -161,16 +162,22 @@ function utf8Character(sequence: string): string {
 }
 
 /**
- * The texts of a stream of UTF-8 texts, each ended by a 0. Apps Script's V8 has no TextDecoder: the bytes become
- * characters in native calls, and only the rare sequences of non-ASCII characters are decoded one by one.
+ * The text of a stream of UTF-8. Apps Script's V8 has no TextDecoder: the bytes become characters in native calls,
+ * and only the rare sequences of non-ASCII characters are decoded one by one.
  */
-function textsOf(packed: Packed): string[] {
+function textOf(packed: Packed): string {
   const bytes = inflated(packed);
   let text = '';
   for (let at = 0; at < bytes.length; at += 8192)
     text += String.fromCharCode.apply(null, bytes.subarray(at, at + 8192) as unknown as number[]);
-  return text.replace(UTF8_SEQUENCE, utf8Character).split('\0').slice(0, -1);
+  return text.replace(UTF8_SEQUENCE, utf8Character);
 }
+
+/** The texts of a stream of UTF-8 texts, each ended by a 0. */
+const textsOf = (packed: Packed): string[] => textOf(packed).split('\0').slice(0, -1);
+
+/** A value packed as the UTF-8 text of its JSON (build/validators.js packs the meta-schemas so). */
+export const packedJson = (packed: Packed): unknown => JSON.parse(textOf(packed));
 
 /**
  * tldts's data/trie.js arrays. Its nodes are packed in order: their flags (`flags`), their number of edges
