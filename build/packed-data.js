@@ -100,17 +100,29 @@ async function packed(bytes) {
   return `["${base91(await deflateAsync(Buffer.from(bytes), ZOPFLI))}", ${bytes.length}]`;
 }
 
-/** tr46's mapping table as the five streams src/shared/domain/packed-data.ts's uts46MappingTable reads. */
+/** The statuses of tr46's mapping table whose entries map (those of the other statuses never do). */
+function mappingStatuses(table) {
+  const statuses = [...new Set(table.filter((entry) => entry.length > 2).map(([, status]) => status))];
+  if (table.some(([, status, mapping]) => statuses.includes(status) !== (mapping !== undefined)))
+    throw new Error("tr46's mapping table: a status whose entries map only sometimes");
+  return statuses;
+}
+
+/**
+ * tr46's mapping table as the five streams src/shared/domain/packed-data.ts's uts46MappingTable reads (which is
+ * also given mappingStatuses: whether an entry maps follows from its status, its range form from its length).
+ */
 function packUts46Mapping(table) {
-  const [lengths, flags, mappingLengths, firstOffsets, steps] = [[], [], [], [], []];
+  const [lengths, statuses, mappingLengths, firstOffsets, steps] = [[], [], [], [], []];
   let next = 0;
   let previousOffset = 0;
   for (const [codePoints, status, mapping] of table) {
     const [first, last] = Array.isArray(codePoints) ? codePoints : [codePoints, codePoints];
     if (first !== next) throw new Error(`tr46's mapping table skips from ${next} to ${first}`);
+    if (Array.isArray(codePoints) === (first === last)) throw new Error(`tr46's mapping table: range form at ${first}`);
     next = last + 1;
     unsigned(lengths, last - first);
-    flags.push(status * 4 + (Array.isArray(codePoints) ? 2 : 0) + (mapping === undefined ? 0 : 1));
+    statuses.push(status);
     if (mapping === undefined) continue;
     const mapped = [...mapping].map((character) => character.codePointAt(0));
     unsigned(mappingLengths, mapped.length);
@@ -119,7 +131,7 @@ function packUts46Mapping(table) {
     previousOffset = mapped[0] - first;
     mapped.slice(1).forEach((codePoint, i) => signed(steps, codePoint - mapped[i]));
   }
-  return [lengths, flags, mappingLengths, firstOffsets, steps];
+  return [lengths, statuses, mappingLengths, firstOffsets, steps];
 }
 
 /** The escapes of a regex source, by the kind byte packed-data.ts's uts46Regexes reads (upper-case hex only). */
@@ -217,7 +229,8 @@ function modules() {
       source: `${tr46} lib/mappingTable.json`,
       unpacker: 'uts46MappingTable',
       streams: packUts46Mapping(require('tr46/lib/mappingTable.json')),
-      value: (streams) => `uts46MappingTable(${streams})`,
+      value: (streams) =>
+        `uts46MappingTable(${JSON.stringify(mappingStatuses(require('tr46/lib/mappingTable.json')))}, ${streams})`,
     },
     'uts46-regexes.js': {
       source: `${tr46} lib/regexes.js`,

@@ -48,30 +48,26 @@ export function base91Bytes(text: string): Uint8Array {
   return bytes.subarray(0, at);
 }
 
-/** Reads the varints build/packed-data.js writes (7 bits a byte, low first; signed ones zigzag-coded). */
-class VarintReader {
-  at = 0;
-  constructor(private readonly bytes: Uint8Array) {}
-  get done(): boolean {
-    return this.at >= this.bytes.length;
-  }
-  byte(): number {
-    return this.bytes[this.at++];
-  }
-  unsigned(): number {
+/** A reader of the varints build/packed-data.js writes (7 bits a byte, low first; signed ones zigzag-coded). */
+function varints(bytes: Uint8Array) {
+  let at = 0;
+  const unsigned = (): number => {
     let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = this.byte();
+    for (let scale = 1; ; scale *= 0x80) {
+      const byte = bytes[at++];
       value += (byte & 0x7f) * scale;
       if (byte < 0x80) return value;
-      scale *= 0x80;
     }
-  }
-  signed(): number {
-    const zigzag = this.unsigned();
-    return zigzag % 2 === 0 ? zigzag / 2 : -(zigzag + 1) / 2;
-  }
+  };
+  return {
+    done: () => at >= bytes.length,
+    byte: () => bytes[at++],
+    unsigned,
+    signed: (): number => {
+      const zigzag = unsigned();
+      return zigzag % 2 === 0 ? zigzag / 2 : -(zigzag + 1) / 2;
+    },
+  };
 }
 
 /** One packed stream: the basE91 text of its deflated bytes, and how many bytes it inflates to. */
@@ -80,43 +76,42 @@ export type Packed = [text: string, size: number];
 /** The bytes of a stream build/packed-data.js deflated and wrote as basE91. */
 const inflated = ([text, size]: Packed): Uint8Array => inflate(base91Bytes(text), new Uint8Array(size));
 
-const reader = (packed: Packed) => new VarintReader(inflated(packed));
+const reader = (packed: Packed) => varints(inflated(packed));
 
 /** One entry of tr46's mapping table: a code point or range, its status, and what it maps to. */
 export type Uts46Entry = [number | [number, number], number] | [number | [number, number], number, string];
 
 /**
- * tr46's lib/mappingTable.json. Entries cover every code point in order; each is packed as its length (`lengths`), a
- * byte of status (x4), range form (x2) and whether it maps (`flags`), and for a mapping its length
- * (`mappingLengths`), its first code point (if any) as its offset from the entry's first code point relative to the previous
- * mapping's offset (`firstOffsets`), and the rest as steps from the one before (`steps`).
+ * tr46's lib/mappingTable.json. Entries cover every code point in order; each is packed as its length (`lengths`,
+ * a range when it is more than one code point), its status (`statuses`; the entries of `mappingStatuses` map), and
+ * for a mapping its length (`mappingLengths`), its first code point (if any) as its offset from the entry's first
+ * code point relative to the previous mapping's offset (`firstOffsets`), and the rest as steps from the one before
+ * (`steps`).
  */
 export function uts46MappingTable(
+  mappingStatuses: number[],
   lengths: Packed,
-  flags: Packed,
+  statuses: Packed,
   mappingLengths: Packed,
   firstOffsets: Packed,
   steps: Packed,
 ): Uts46Entry[] {
-  const [length, flag, mappingLength, firstOffset, step] = [lengths, flags, mappingLengths, firstOffsets, steps].map(
-    reader,
-  );
+  const [length, mappingLength, firstOffset, step] = [lengths, mappingLengths, firstOffsets, steps].map(reader);
+  const status = inflated(statuses);
   const table: Uts46Entry[] = [];
   let first = 0;
   let previousOffset = 0;
-  while (!length.done) {
+  for (let entry = 0; !length.done(); entry++) {
     const last = first + length.unsigned();
-    const entryFlags = flag.byte();
-    const codePoints: number | [number, number] = entryFlags & 2 ? [first, last] : first;
-    const status = entryFlags >> 2;
-    if (entryFlags & 1) {
+    const codePoints: number | [number, number] = last > first ? [first, last] : first;
+    if (mappingStatuses.includes(status[entry])) {
       const mapping: number[] = [];
       for (let i = mappingLength.unsigned(); i > 0; i--) {
         if (mapping.length === 0) mapping.push(first + (previousOffset += firstOffset.signed()));
         else mapping.push(mapping[mapping.length - 1] + step.signed());
       }
-      table.push([codePoints, status, String.fromCodePoint(...mapping)]);
-    } else table.push([codePoints, status]);
+      table.push([codePoints, status[entry], String.fromCodePoint(...mapping)]);
+    } else table.push([codePoints, status[entry]]);
     first = last + 1;
   }
   return table;
