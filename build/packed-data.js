@@ -1,7 +1,7 @@
 // Generates src/shared/generated/{uts46-mapping,uts46-regexes,psl-trie}.js: the data tables of tr46 (UTS #46) and
 // tldts (the public suffix list) packed small, which the bundle uses in place of the packages' own files
 // (webpack.config.js). Each table is split into streams of one kind of value (lengths, flags, steps, text), which
-// deflate separately better than interleaved; each stream is varint-coded, deflated and written as basE91 (6.5 bits a
+// deflate separately better than interleaved; each stream is varint-coded, deflated and written in base 93 (6.5 bits a
 // character where base64 has 6). src/shared/domain/packed-data.ts unpacks them, to exactly the packages' values (its
 // unit test compares every entry). Run by the build before webpack (build/build.js) and by the tests' global set-up.
 const fs = require('fs');
@@ -55,13 +55,16 @@ function text(bytes, value) {
   bytes.push(...Buffer.from(value, 'utf8'), 0);
 }
 
-/** basE91's alphabet here: '#' (35) to '~' (126) without the backslash, so a packed string needs no escape in "...". */
-const BASE91 = Array.from({ length: 92 }, (_, i) => String.fromCharCode(35 + i))
-  .filter((character) => character !== '\\')
+/** Base-93 digits: the printable ASCII characters but '"' and the backslash, which a "..." literal takes as they are. */
+const BASE93 = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))
+  .filter((character) => character !== '"' && character !== '\\')
   .join('');
 
-/** Bytes as basE91 text (Joachim Henke's basE91; packed-data.ts's base91Bytes reads it). */
-function base91(bytes) {
+/**
+ * Bytes as base-93 text: Joachim Henke's basE91 with 93 digits, 13 bits a pair of characters, or 14 when the 13 are
+ * below 457 (packed-data.ts's base93Bytes reads it).
+ */
+function base93(bytes) {
   let text = '';
   let queue = 0;
   let bits = 0;
@@ -70,7 +73,7 @@ function base91(bytes) {
     bits += 8;
     if (bits > 13) {
       let value = queue & 8191;
-      if (value > 88) {
+      if (value > 456) {
         queue >>= 13;
         bits -= 13;
       } else {
@@ -78,12 +81,12 @@ function base91(bytes) {
         queue >>= 14;
         bits -= 14;
       }
-      text += BASE91[value % 91] + BASE91[Math.floor(value / 91)];
+      text += BASE93[value % 93] + BASE93[Math.floor(value / 93)];
     }
   }
   if (bits > 0) {
-    text += BASE91[queue % 91];
-    if (bits > 7 || queue > 90) text += BASE91[Math.floor(queue / 91)];
+    text += BASE93[queue % 93];
+    if (bits > 7 || queue > 92) text += BASE93[Math.floor(queue / 93)];
   }
   return text;
 }
@@ -93,11 +96,11 @@ const ZOPFLI = { numiterations: 15, blocksplitting: true };
 
 /**
  * A stream as packed-data.ts takes it (`Packed`): its bytes deflated by zopfli (6 % smaller than zlib's best for these
- * tables, the same format) as basE91, and how many bytes it inflates to.
+ * tables, the same format) as base-93, and how many bytes it inflates to.
  */
 async function packed(bytes) {
   const { deflateAsync } = require('@gfx/zopfli');
-  return `["${base91(await deflateAsync(Buffer.from(bytes), ZOPFLI))}", ${bytes.length}]`;
+  return `["${base93(await deflateAsync(Buffer.from(bytes), ZOPFLI))}", ${bytes.length}]`;
 }
 
 /** The statuses of tr46's mapping table whose entries map (those of the other statuses never do). */
@@ -187,13 +190,12 @@ function packPublicSuffixTrie(trie) {
   for (const length of trie.edgeLength) labelStart.push(labelStart[labelStart.length - 1] + length);
   for (let node = 0; node < trie.nodeFlags.length; node++) {
     const edges = edgesOf(trie, node, labelStart);
+    const unicode = edges.map(([label]) => label).filter((label) => !isAscii(label));
     unsigned(counts, edges.length);
     for (const [label, child] of edges) {
       if (label.length === 0) throw new Error("tldts's trie: an empty label");
       // The punycode form of another label of the node is unpacked from that label (the bundle has punycode for tr46).
-      const twin = label.startsWith('xn--')
-        ? edges.findIndex(([other]) => !isAscii(other) && `xn--${encode(other)}` === label)
-        : -1;
+      const twin = label.startsWith('xn--') ? unicode.findIndex((other) => `xn--${encode(other)}` === label) : -1;
       text(labels, twin === -1 ? label : '');
       if (twin !== -1) unsigned(twins, twin);
       unsigned(children, child);
@@ -275,7 +277,7 @@ async function writePackedData() {
   }
 }
 
-module.exports = { writePackedData, replacementFor, isReplacedFile, base91 };
+module.exports = { writePackedData, replacementFor, isReplacedFile, base93 };
 
 if (require.main === module)
   writePackedData().catch((error) => {

@@ -21,7 +21,7 @@ const { validator } = require('@exodus/schemasafe');
 const { fullFormats } = require('ajv-formats/dist/formats');
 const { compact, shortenLocations, shareStrings, asValidators, HELPERS } = require('./compact-validators');
 const { shareRepeatedParts } = require('./shared-parts');
-const { base91 } = require('./packed-data');
+const { base93 } = require('./packed-data');
 
 const root = path.resolve(__dirname, '..');
 const OUTPUT = path.join(root, 'src', 'shared', 'generated', 'validators.js');
@@ -172,10 +172,10 @@ function generate() {
   ].join('\n');
 }
 
-/** A JSON value as packed-data.ts's packedJson reads it: its UTF-8 text deflated, as basE91, and the text's length. */
+/** A JSON value as packed-data.ts's packedJson reads it: its UTF-8 text deflated, in base 93, and the text's length. */
 function packedJson(value) {
   const text = Buffer.from(JSON.stringify(value), 'utf8');
-  return `["${base91(zlib.deflateRawSync(text, { level: 9 }))}", ${text.length}]`;
+  return `["${base93(zlib.deflateRawSync(text, { level: 9 }))}", ${text.length}]`;
 }
 
 /** Writes the module (minified: it is not read, and every execution loads it) when its text changed; its path. */

@@ -1,6 +1,6 @@
 // Unpacks the data tables the bundle carries packed: tr46's UTS #46 mapping table and Unicode-class regexes, and
 // tldts's public suffix trie. Apps Script loads the whole bundle at the start of every execution, and these tables
-// were 354 KB of it (minified) as their packages ship them; build/packed-data.js packs them into 64 KB of basE91
+// were 354 KB of it (minified) as their packages ship them; build/packed-data.js packs them into 60 KB of base-93
 // strings (split into streams of one kind of value each, varint-coded, deflated; inflate.ts unpacks) in
 // src/shared/generated/, which the bundle uses in place of the packages' own files (webpack.config.js). Unpacked, each
 // is exactly the package's value (every entry is checked by test/unit/shared/packed-data.test.ts), so tr46 and tldts
@@ -11,32 +11,33 @@ import { encode as punycodeEncode } from 'punycode/';
 import { inflate } from './inflate';
 
 /**
- * basE91's digit of a character code, or -1: its alphabet here is '#' (35) to '~' (126) without '\' (92), so that a
- * packed string needs no escape in a "..." literal.
+ * A base-93 digit's value by its character, or -1: the digits are the printable ASCII characters but '"' and '\\',
+ * so that a packed string needs no escape in a "..." literal.
  */
-const base91Digit = (code: number): number =>
-  code < 35 || code > 126 || code === 92 ? -1 : code - (code > 92 ? 36 : 35);
+const base93Digit = (code: number): number =>
+  code < 32 || code > 126 || code === 34 || code === 92 ? -1 : code - 32 - (code > 34 ? 1 : 0) - (code > 92 ? 1 : 0);
 
 /**
- * The bytes of basE91 text (Joachim Henke's basE91: each pair of characters carries 13 or 14 bits, 6.5 bits a
- * character where base64 carries 6; Apps Script's V8 has no decoder, and Utilities belongs to src/platform).
+ * The bytes of base-93 text, Joachim Henke's basE91 with 93 digits: each pair of characters (93 x 93 = 8,649 values)
+ * carries 13 bits, or 14 when the 13 are below 457 (basE91 has 89 values to spare, base64 carries 12 bits a pair).
+ * Apps Script's V8 has no decoder of its own, and Utilities belongs to src/platform.
  */
-export function base91Bytes(text: string): Uint8Array {
+export function base93Bytes(text: string): Uint8Array {
   const bytes = new Uint8Array(Math.ceil((text.length * 7) / 8) + 1);
   let queue = 0;
   let bits = 0;
   let pending = -1;
   let at = 0;
   for (let i = 0; i < text.length; i++) {
-    const digit = base91Digit(text.charCodeAt(i));
-    if (digit === -1) throw new Error(`packed data: not basE91: ${JSON.stringify(text[i])}`);
+    const digit = base93Digit(text.charCodeAt(i));
+    if (digit === -1) throw new Error(`packed data: not base-93: ${JSON.stringify(text[i])}`);
     if (pending === -1) {
       pending = digit;
       continue;
     }
-    const value = pending + digit * 91;
+    const value = pending + digit * 93;
     queue |= value << bits;
-    bits += (value & 8191) > 88 ? 13 : 14;
+    bits += (value & 8191) > 456 ? 13 : 14;
     do {
       bytes[at++] = queue & 0xff;
       queue >>= 8;
@@ -70,11 +71,11 @@ function varints(bytes: Uint8Array) {
   };
 }
 
-/** One packed stream: the basE91 text of its deflated bytes, and how many bytes it inflates to. */
+/** One packed stream: the base-93 text of its deflated bytes, and how many bytes it inflates to. */
 export type Packed = [text: string, size: number];
 
-/** The bytes of a stream build/packed-data.js deflated and wrote as basE91. */
-const inflated = ([text, size]: Packed): Uint8Array => inflate(base91Bytes(text), new Uint8Array(size));
+/** The bytes of a stream build/packed-data.js deflated and wrote as base-93. */
+const inflated = ([text, size]: Packed): Uint8Array => inflate(base93Bytes(text), new Uint8Array(size));
 
 const reader = (packed: Packed) => varints(inflated(packed));
 
@@ -177,8 +178,8 @@ export const packedJson = (packed: Packed): unknown => JSON.parse(textOf(packed)
 /**
  * tldts's data/trie.js arrays. Its nodes are packed in order: their flags (`flags`), their number of edges
  * (`counts`), and each edge in order: its label (`labels`, UTF-8) and its child node (`children`). A label that is
- * the punycode form of another label of its node is packed empty, and `twins` holds the other label's place in the
- * node.
+ * the punycode form of another label of its node is packed empty, and `twins` holds which of the node's non-ASCII
+ * labels that is.
  */
 export function publicSuffixTrie(flags: Packed, counts: Packed, labels: Packed, children: Packed, twins: Packed) {
   const nodeFlags = inflated(flags);
@@ -189,8 +190,12 @@ export function publicSuffixTrie(flags: Packed, counts: Packed, labels: Packed, 
   const edgeChild = new Uint16Array(label.length);
   for (let node = 0, edge = 0; node < nodeFlags.length; node++) {
     edgeStart[node + 1] = edgeStart[node] + count.unsigned();
+    let unicode: string[] | undefined;
     for (; edge < edgeStart[node + 1]; edge++) {
-      if (label[edge] === '') label[edge] = `xn--${punycodeEncode(label[edgeStart[node] + twin.unsigned()])}`;
+      if (label[edge] === '') {
+        unicode ??= label.slice(edgeStart[node], edgeStart[node + 1]).filter((text) => /[^\0-\x7f]/.test(text));
+        label[edge] = `xn--${punycodeEncode(unicode[twin.unsigned()])}`;
+      }
       edgeLength[edge] = label[edge].length;
       edgeChild[edge] = child.unsigned();
     }
