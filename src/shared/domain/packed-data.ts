@@ -49,26 +49,33 @@ export function base93Bytes(text: string): Uint8Array {
   return bytes.subarray(0, at);
 }
 
-/** A reader of the varints build/packed-data.js writes (7 bits a byte, low first; signed ones zigzag-coded). */
-function varints(bytes: Uint8Array) {
-  let at = 0;
-  const unsigned = (): number => {
+/** Reads the varints build/packed-data.js writes (7 bits a byte, low first; signed ones zigzag-coded). */
+class VarintReader {
+  // Declared, not initialized, fields: esbuild would otherwise define each through a helper of its own.
+  declare private at: number;
+  declare private readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+    this.at = 0;
+  }
+  done(): boolean {
+    return this.at >= this.bytes.length;
+  }
+  byte(): number {
+    return this.bytes[this.at++];
+  }
+  unsigned(): number {
     let value = 0;
     for (let scale = 1; ; scale *= 0x80) {
-      const byte = bytes[at++];
+      const byte = this.bytes[this.at++];
       value += (byte & 0x7f) * scale;
       if (byte < 0x80) return value;
     }
-  };
-  return {
-    done: () => at >= bytes.length,
-    byte: () => bytes[at++],
-    unsigned,
-    signed: (): number => {
-      const zigzag = unsigned();
-      return zigzag % 2 === 0 ? zigzag / 2 : -(zigzag + 1) / 2;
-    },
-  };
+  }
+  signed(): number {
+    const zigzag = this.unsigned();
+    return zigzag % 2 === 0 ? zigzag / 2 : -(zigzag + 1) / 2;
+  }
 }
 
 /** One packed stream: the base-93 text of its deflated bytes, and how many bytes it inflates to. */
@@ -77,7 +84,7 @@ export type Packed = [text: string, size: number];
 /** The bytes of a stream build/packed-data.js deflated and wrote as base-93. */
 const inflated = ([text, size]: Packed): Uint8Array => inflate(base93Bytes(text), new Uint8Array(size));
 
-const reader = (packed: Packed) => varints(inflated(packed));
+const reader = (packed: Packed) => new VarintReader(inflated(packed));
 
 /** One entry of tr46's mapping table: a code point or range, its status, and what it maps to. */
 export type Uts46Entry = [number | [number, number], number] | [number | [number, number], number, string];
