@@ -178,7 +178,7 @@ async function main() {
   const staging = fs.mkdtempSync(path.join(dist, '.webpack-'));
   try {
     writeValidators();
-    writePackedData();
+    await writePackedData();
     const modules = await runWebpack(staging);
     const code = minifyBody(finishStubs(fs.readFileSync(path.join(staging, 'Code.js'), 'utf8')));
     const sizes = bundleSizes(modules).map(([owner, size]) => `${owner} ${(size / 1024).toFixed(1)}`);

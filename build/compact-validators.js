@@ -75,6 +75,37 @@ const quietViaRef_ = (validate, callee, ...args) => {
 };
 /** schemasafe's errorMerge. */
 const errorMerge_ = ${scopeFunctions.errorMerge};
+/** \`[...dynAnchors, dynLocal[0] || []]\`: the dynamic anchors a referenced schema's function gets. */
+const anchors_ = (dynAnchors, dynLocal) => [...dynAnchors, dynLocal[0] || []];
+/** \`dynamicResolve(dynAnchors || [], "#meta") || fallback\`: the function \`$dynamicRef: "#meta"\` calls. */
+const metaRef_ = (dynAnchors, fallback) => (${scopeFunctions.dynamicResolve})(dynAnchors || [], "#meta") || fallback;
+/**
+ * A validator: \`check\` called with the validator and its arguments after its errors are reset (schemasafe's
+ * \`function validate(data, ...) { validate.errors = null; ... }\`, whose body \`check\` is).
+ */
+const validator_ = (check) => {
+  const validate = (...args) => {
+    validate.errors = null;
+    return check(validate, ...args);
+  };
+  return validate;
+};
+/** \`fail_(validate, "#/type", "#")\`. */
+const failType_ = (validate) => fail_(validate, "#/type", "#");
+/** \`fail_(validate, "#/required", "#/<name>")\`. */
+const failRequired_ = (validate, name) => fail_(validate, "#/required", \`#/\${name}\`);
+/** \`fail_(validate, "#/properties/<name>/<keyword>", "#/<name>")\`. */
+const failProperty_ = (validate, name, keyword) => fail_(validate, \`#/properties/\${name}/\${keyword}\`, \`#/\${name}\`);
+/** \`add_(validate, "#/type", "#")\`. */
+const addType_ = (validate) => add_(validate, "#/type", "#");
+/** \`add_(validate, "#/properties/<name>/<keyword>", "#/<name>")\`. */
+const addProperty_ = (validate, name, keyword) => add_(validate, \`#/properties/\${name}/\${keyword}\`, \`#/\${name}\`);
+/** \`firstViaRef_(validate, "#/properties/<name>", "#/<name>", callee, data.<name>)\`. */
+const firstViaProperty_ = (validate, name, callee, data) =>
+  firstViaRef_(validate, \`#/properties/\${name}\`, \`#/\${name}\`, callee, data[name]);
+/** \`viaRef_(validate, "#/properties/<name>/<keyword>", "#/<name>", callee, data.<name>, ...args)\`. */
+const viaProperty_ = (validate, name, keyword, callee, data, ...args) =>
+  viaRef_(validate, \`#/properties/\${name}/\${keyword}\`, \`#/\${name}\`, callee, data[name], ...args);
 `;
 
 const HELPER_NAMES = [...HELPERS.matchAll(/^const (\w+) =/gm)].map((match) => match[1]);
@@ -177,6 +208,171 @@ const REWRITES = [
   ],
 ];
 
+/** A property name a location holds as it is (JSON Pointer and the URI fragment escape none of its characters). */
+const NAME = String.raw`[A-Za-z0-9_$]+`;
+/** A keyword's path under a property's schema (`type`, `$ref`, `anyOf/0/$ref`). */
+const KEYWORD = String.raw`[A-Za-z0-9_$/]+`;
+/** A property of the validated value, as schemasafe reads it (its name is \1). */
+const PROPERTY = String.raw`data(?:\.\1|\["\1"\])`;
+
+/**
+ * [what it shortens, pattern, replacement] for the error locations of a property or of the value itself, which the
+ * helpers build from the property's name: applied by shortenLocations, after compact and after any change to the
+ * locations (build/validators.js drops the `/$ref` of a shared part's reference).
+ */
+const LOCATION_REWRITES = [
+  [
+    "a property's referenced schema, first error",
+    new RegExp(String.raw`firstViaRef_\(validate, "#/properties/(${NAME})", "#/\1", (\w+), ${PROPERTY}\)`, 'g'),
+    'firstViaProperty_(validate, "$1", $2, data)',
+  ],
+  [
+    "a property's referenced schema, all errors",
+    new RegExp(
+      String.raw`viaRef_\(validate, "#/properties/(${NAME})/(\$ref|\$dynamicRef)", "#/\1", (${CALLEE}), ${PROPERTY}, `,
+      'g',
+    ),
+    'viaProperty_(validate, "$1", "$2", $3, data, ',
+  ],
+  [
+    'a missing property',
+    new RegExp(String.raw`fail_\(validate, "#/required", "#/(${NAME})"\)`, 'g'),
+    'failRequired_(validate, "$1")',
+  ],
+  [
+    "a property's keyword, first error",
+    new RegExp(String.raw`fail_\(validate, "#/properties/(${NAME})/(${KEYWORD})", "#/\1"\)`, 'g'),
+    'failProperty_(validate, "$1", "$2")',
+  ],
+  [
+    "a property's keyword, all errors",
+    new RegExp(String.raw`add_\(validate, "#/properties/(${NAME})/(${KEYWORD})", "#/\1"\)`, 'g'),
+    'addProperty_(validate, "$1", "$2")',
+  ],
+  ['the anchors passed on', /\[\.\.\.dynAnchors, dynLocal\[0\] \|\| \[\]\]/g, 'anchors_(dynAnchors, dynLocal)'],
+  [
+    "the function of the meta-schema's dynamic anchor",
+    /\(dynamicResolve\(dynAnchors \|\| \[\], "#meta"\) \|\| (\w+)\)/g,
+    'metaRef_(dynAnchors, $1)',
+  ],
+  ["the value's type, first error", /fail_\(validate, "#\/type", "#"\)/g, 'failType_(validate)'],
+  ["the value's type, all errors", /add_\(validate, "#\/type", "#"\)/g, 'addType_(validate)'],
+];
+
+/** Compact code (compact's result) with the error locations of LOCATION_REWRITES built by helpers. */
+function shortenLocations(code) {
+  return LOCATION_REWRITES.reduce((result, [, pattern, replacement]) => result.replace(pattern, replacement), code);
+}
+
+/** The string literals of code that are values (not property keys, not directives), as acorn's nodes. */
+function valueStrings(code) {
+  const acorn = require('acorn');
+  const literals = [];
+  const visit = (node, parent) => {
+    if (!node || typeof node.type !== 'string') return;
+    const isKey = parent && (parent.type === 'Property' || parent.type === 'MethodDefinition') && parent.key === node;
+    const isDirective = parent && parent.type === 'ExpressionStatement' && parent.directive !== undefined;
+    // webpack resolves a require of a literal only.
+    const isRequired = parent && parent.type === 'CallExpression' && parent.callee.name === 'require';
+    const isValue = !(isKey && !parent.computed) && !isDirective && !isRequired;
+    if (node.type === 'Literal' && typeof node.value === 'string' && isValue) literals.push(node);
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'type' || key === 'start' || key === 'end') continue;
+      if (Array.isArray(value)) value.forEach((child) => visit(child, node));
+      else if (value && typeof value === 'object') visit(value, node);
+    }
+  };
+  visit(acorn.parse(code, { ecmaVersion: 2022, sourceType: 'script' }), null);
+  return literals;
+}
+
+/** The longest text two strings have in common: [its length, where it ends in a, where it ends in b]. */
+function longestCommon(a, b) {
+  let best = [0, 0, 0];
+  const run = new Array(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = 0;
+    for (let j = 1; j <= b.length; j++) {
+      const above = run[j];
+      run[j] = a[i - 1] === b[j - 1] ? diagonal + 1 : 0;
+      if (run[j] > best[0]) best = [run[j], i, j];
+      diagonal = above;
+    }
+  }
+  return best;
+}
+
+/**
+ * The generated module's code with the string literals it repeats declared once, as constants at its top, and read
+ * from there (the bundle's minifier then names each in a character or two): `"#meta"`, `"boolean"`, a request's
+ * property names; and the long text two long literals share (the URI formats' patterns) too, each literal becoming
+ * the concatenation of its own parts and that constant. Property keys, directives and literals too short to gain stay.
+ */
+function shareStrings(code) {
+  const literals = valueStrings(code);
+  const declarations = [];
+  const declare = (raw) => {
+    const name = `string${declarations.length}_`;
+    if (new RegExp(`\\b${name}\\b`).test(code)) throw new Error(`compact validators: the code already uses ${name}`);
+    declarations.push(`const ${name} = ${raw};`);
+    return name;
+  };
+  const replacement = new Map();
+  const long = literals.filter((literal) => literal.value.length >= 300);
+  long.forEach((a, i) =>
+    long.slice(i + 1).forEach((b) => {
+      if (replacement.has(a) || replacement.has(b)) return;
+      const [length, endA, endB] = longestCommon(a.value, b.value);
+      if (length < 100) return;
+      const name = declare(JSON.stringify(a.value.slice(endA - length, endA)));
+      const around = (value, end) =>
+        [JSON.stringify(value.slice(0, end - length)), name, JSON.stringify(value.slice(end))].join(' + ');
+      replacement.set(a, `(${around(a.value, endA)})`);
+      replacement.set(b, `(${around(b.value, endB)})`);
+    }),
+  );
+  const byText = new Map();
+  for (const literal of literals.filter((each) => !replacement.has(each)))
+    byText.set(literal.raw, [...(byText.get(literal.raw) ?? []), literal]);
+  // A read costs about 2 characters where the literal cost its length; the declaration, its length and 4 more.
+  for (const [raw, uses] of byText)
+    if ((raw.length - 2) * uses.length > raw.length + 4) {
+      const name = declare(raw);
+      uses.forEach((literal) => replacement.set(literal, name));
+    }
+  let result = code;
+  for (const [literal, text] of [...replacement].sort(([a], [b]) => b.start - a.start))
+    result = `${result.slice(0, literal.start)}${text}${result.slice(literal.end)}`;
+  if (!/^"use strict";$/m.test(result)) throw new Error('compact validators: the module has no "use strict" line');
+  return result.replace(/^"use strict";\n/m, (directive) => `${directive}${declarations.join('\n')}\n`);
+}
+
+/**
+ * The generated module's code with each of schemasafe's validator functions, `function validate(data, ...) {
+ * validate.errors = null; ... }`, made `validator_((validate, data, ...) => { ... })`: the same function, written
+ * without its heading statement, and without a name of its own for the bundle's minifier to keep.
+ */
+function asValidators(code) {
+  const edits = [];
+  const visit = (node) => {
+    if (!node || typeof node.type !== 'string') return;
+    const first = node.type === 'FunctionExpression' && node.id?.name === 'validate' ? node.body.body[0] : null;
+    if (first) {
+      if (code.slice(first.start, first.end).trim() !== 'validate.errors = null')
+        throw new Error('compact validators: a validator does not begin by resetting its errors');
+      const params = node.params.map((param) => code.slice(param.start, param.end));
+      edits.push([node.start, first.end, `validator_((${['validate', ...params].join(', ')}) => {`]);
+      edits.push([node.end, node.end, ')']);
+    }
+    for (const [key, value] of Object.entries(node))
+      if (key !== 'type' && value && typeof value === 'object') (Array.isArray(value) ? value : [value]).forEach(visit);
+  };
+  visit(require('acorn').parse(code, { ecmaVersion: 2022, sourceType: 'script' }));
+  return edits
+    .sort((a, b) => b[0] - a[0] || b[1] - a[1])
+    .reduce((result, [start, end, text]) => `${result.slice(0, start)}${text}${result.slice(end)}`, code);
+}
+
 /** Statements of the long forms, none of which may be left. */
 const LONG_FORMS = [
   /keywordLocation: /,
@@ -212,4 +408,4 @@ function compact(code) {
   return result;
 }
 
-module.exports = { compact, HELPERS };
+module.exports = { compact, shortenLocations, shareStrings, asValidators, HELPERS };

@@ -15,11 +15,13 @@
 const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
+const zlib = require('zlib');
 const esbuild = require('esbuild');
 const { validator } = require('@exodus/schemasafe');
 const { fullFormats } = require('ajv-formats/dist/formats');
-const { compact, HELPERS } = require('./compact-validators');
+const { compact, shortenLocations, shareStrings, asValidators, HELPERS } = require('./compact-validators');
 const { shareRepeatedParts } = require('./shared-parts');
+const { base93 } = require('./packed-data');
 
 const root = path.resolve(__dirname, '..');
 const OUTPUT = path.join(root, 'src', 'shared', 'generated', 'validators.js');
@@ -132,9 +134,11 @@ function schemaKeyCode() {
  */
 function requestValidators(texts) {
   const { schemas, parts } = shareRepeatedParts(texts.map((text) => JSON.parse(text)));
-  return compiled(schemas, { ...REQUEST_OPTIONS, schemas: parts }).replace(
-    /(firstViaRef_\(validate, "#(?:\/(?:[^"\\\n]|\\.)*)?)\/\$ref"/g,
-    '$1"',
+  return shortenLocations(
+    compiled(schemas, { ...REQUEST_OPTIONS, schemas: parts }).replace(
+      /(firstViaRef_\(validate, "#(?:\/(?:[^"\\\n]|\\.)*)?)\/\$ref"/g,
+      '$1"',
+    ),
   );
 }
 
@@ -155,17 +159,32 @@ function generate() {
     keyCode,
     `const byKey = new Map(${JSON.stringify(keys)}.map((key, i) => [key, requests[i]]));`,
     'exports.requestValidator = (text) => byKey.get(schemaKey(text));',
-    `exports.validateJsonSchema2020 = ${compiled(meta.schema, meta.options)};`,
-    `exports.metaSchemas = ${JSON.stringify(withoutUnread(metaSchemas()))};`,
+    `exports.validateJsonSchema2020 = ${shortenLocations(compiled(meta.schema, meta.options))};`,
+    // Read only to word an error in a pasted schema: packed (build/packed-data.js's form), unpacked on first read.
+    'let metaSchemas;',
+    'Object.defineProperty(exports, "metaSchemas", {',
+    '  enumerable: true,',
+    `  get: () => (metaSchemas ??= require("../domain/packed-data").packedJson(${packedJson(withoutUnread(metaSchemas()))})),`,
+    '});',
     `exports.META_SCHEMA_ID = ${JSON.stringify(META_SCHEMA_ID)};`,
     `exports.knownFormats = ${JSON.stringify(Object.keys(fullFormats))};`,
     '',
   ].join('\n');
 }
 
+/** A JSON value as packed-data.ts's packedJson reads it: its UTF-8 text deflated, in base 93, and the text's length. */
+function packedJson(value) {
+  const text = Buffer.from(JSON.stringify(value), 'utf8');
+  return `["${base93(zlib.deflateRawSync(text, { level: 9 }))}", ${text.length}]`;
+}
+
 /** Writes the module (minified: it is not read, and every execution loads it) when its text changed; its path. */
 function writeValidators() {
-  const text = esbuild.transformSync(generate(), { minify: true, format: 'cjs', legalComments: 'none' }).code;
+  const text = esbuild.transformSync(shareStrings(asValidators(generate())), {
+    minify: true,
+    format: 'cjs',
+    legalComments: 'none',
+  }).code;
   fs.mkdirSync(path.dirname(OUTPUT), { recursive: true });
   if (!fs.existsSync(OUTPUT) || fs.readFileSync(OUTPUT, 'utf8') !== text) fs.writeFileSync(OUTPUT, text);
   return OUTPUT;

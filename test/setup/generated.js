@@ -6,5 +6,5 @@ const { writePackedData } = require('../../build/packed-data');
 
 module.exports = async () => {
   writeValidators();
-  writePackedData();
+  await writePackedData();
 };

@@ -1,43 +1,64 @@
 // Unpacks the data tables the bundle carries packed: tr46's UTS #46 mapping table and Unicode-class regexes, and
 // tldts's public suffix trie. Apps Script loads the whole bundle at the start of every execution, and these tables
-// were 354 KB of it (minified) as their packages ship them; build/packed-data.js packs them into 81 KB of base64
-// strings (varint-coded, deflated; tiny-inflate unpacks) in src/shared/generated/, which the bundle uses in place of
-// the packages' own files (webpack.config.js). Unpacked, each is exactly the package's value (every entry is checked
-// by test/unit/shared/packed-data.test.ts), so tr46 and tldts run their own code on their own data. Each is unpacked
-// when its package is first required, which src/shared/domain/domain.ts does on first use (the UTS #46 tables only for a
-// non-ASCII host).
-import inflate from 'tiny-inflate';
+// were 354 KB of it (minified) as their packages ship them; build/packed-data.js packs them into 60 KB of base-93
+// strings (split into streams of one kind of value each, varint-coded, deflated; inflate.ts unpacks) in
+// src/shared/generated/, which the bundle uses in place of the packages' own files (webpack.config.js). Unpacked, each
+// is exactly the package's value (every entry is checked by test/unit/shared/packed-data.test.ts), so tr46 and tldts
+// run their own code on their own data. Each is unpacked when its package is first required, which
+// src/shared/domain/domain.ts does on first use (the UTS #46 tables only for a non-ASCII host). The JSON Schema
+// meta-schemas the validators carry for error messages are packed too (build/validators.js), unpacked when read.
+import { encode as punycodeEncode } from 'punycode/';
+import { inflate } from './inflate';
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-/** Each base64 symbol's value by its character code; 64 for a code that is not a symbol. */
-const BASE64_VALUE = new Uint8Array(128).fill(64);
-for (let value = 0; value < BASE64.length; value++) BASE64_VALUE[BASE64.charCodeAt(value)] = value;
+/**
+ * A base-93 digit's value by its character, or -1: the digits are the printable ASCII characters but '"' and '\\',
+ * so that a packed string needs no escape in a "..." literal.
+ */
+const base93Digit = (code: number): number =>
+  code < 32 || code > 126 || code === 34 || code === 92 ? -1 : code - 32 - (code > 34 ? 1 : 0) - (code > 92 ? 1 : 0);
 
-/** The bytes of unpadded base64 text (Apps Script's V8 has no atob, and Utilities belongs to src/platform). */
-export function base64Bytes(text: string): Uint8Array {
-  const bytes = new Uint8Array(Math.floor((text.length * 3) / 4));
+/**
+ * The bytes of base-93 text, Joachim Henke's basE91 with 93 digits: each pair of characters (93 x 93 = 8,649 values)
+ * carries 13 bits, or 14 when the 13 are below 457 (basE91 has 89 values to spare, base64 carries 12 bits a pair).
+ * Apps Script's V8 has no decoder of its own, and Utilities belongs to src/platform.
+ */
+export function base93Bytes(text: string): Uint8Array {
+  const bytes = new Uint8Array(Math.ceil((text.length * 7) / 8) + 1);
+  let queue = 0;
   let bits = 0;
-  let held = 0;
+  let pending = -1;
   let at = 0;
   for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    const value = code < 128 ? BASE64_VALUE[code] : 64;
-    if (value === 64) throw new Error(`packed data: not base64: ${JSON.stringify(text[i])}`);
-    bits = (bits << 6) | value;
-    held += 6;
-    if (held >= 8) {
-      held -= 8;
-      bytes[at++] = (bits >> held) & 0xff;
+    const digit = base93Digit(text.charCodeAt(i));
+    if (digit === -1) throw new Error(`packed data: not base-93: ${JSON.stringify(text[i])}`);
+    if (pending === -1) {
+      pending = digit;
+      continue;
     }
+    const value = pending + digit * 93;
+    queue |= value << bits;
+    bits += (value & 8191) > 456 ? 13 : 14;
+    do {
+      bytes[at++] = queue & 0xff;
+      queue >>= 8;
+      bits -= 8;
+    } while (bits > 7);
+    pending = -1;
   }
+  if (pending !== -1) bytes[at++] = (queue | (pending << bits)) & 0xff;
   return bytes.subarray(0, at);
 }
 
 /** Reads the varints build/packed-data.js writes (7 bits a byte, low first; signed ones zigzag-coded). */
 class VarintReader {
-  at = 0;
-  constructor(private readonly bytes: Uint8Array) {}
-  get done(): boolean {
+  // Declared, not initialized, fields: esbuild would otherwise define each through a helper of its own.
+  declare private at: number;
+  declare private readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+    this.at = 0;
+  }
+  done(): boolean {
     return this.at >= this.bytes.length;
   }
   byte(): number {
@@ -45,60 +66,60 @@ class VarintReader {
   }
   unsigned(): number {
     let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = this.byte();
+    for (let scale = 1; ; scale *= 0x80) {
+      const byte = this.bytes[this.at++];
       value += (byte & 0x7f) * scale;
       if (byte < 0x80) return value;
-      scale *= 0x80;
     }
   }
   signed(): number {
     const zigzag = this.unsigned();
     return zigzag % 2 === 0 ? zigzag / 2 : -(zigzag + 1) / 2;
   }
-  /** Text written as its length, then each UTF-16 code unit (Apps Script's V8 has no TextDecoder). */
-  text(): string {
-    const units = new Uint16Array(this.unsigned());
-    for (let i = 0; i < units.length; i++) units[i] = this.unsigned();
-    let text = '';
-    for (let i = 0; i < units.length; i += 8192) text += String.fromCharCode(...units.subarray(i, i + 8192));
-    return text;
-  }
 }
 
-/** The bytes build/packed-data.js deflated (`size` of them) and wrote as base64. */
-const inflated = (packed: string, size: number): Uint8Array => inflate(base64Bytes(packed), new Uint8Array(size));
+/** One packed stream: the base-93 text of its deflated bytes, and how many bytes it inflates to. */
+export type Packed = [text: string, size: number];
+
+/** The bytes of a stream build/packed-data.js deflated and wrote as base-93. */
+const inflated = ([text, size]: Packed): Uint8Array => inflate(base93Bytes(text), new Uint8Array(size));
+
+const reader = (packed: Packed) => new VarintReader(inflated(packed));
 
 /** One entry of tr46's mapping table: a code point or range, its status, and what it maps to. */
 export type Uts46Entry = [number | [number, number], number] | [number | [number, number], number, string];
 
 /**
- * tr46's lib/mappingTable.json. Entries cover every code point in order; each is packed as its length, a byte of
- * status (x4), range form (x2) and whether it maps, then the mapping's code points: the first as its offset from the
- * entry's first code point relative to the previous mapping's offset, the rest as steps from the one before.
+ * tr46's lib/mappingTable.json. Entries cover every code point in order; each is packed as its length (`lengths`,
+ * a range when it is more than one code point), its status (`statuses`; the entries of `mappingStatuses` map), and
+ * for a mapping its length (`mappingLengths`), its first code point (if any) as its offset from the entry's first
+ * code point relative to the previous mapping's offset (`firstOffsets`), and the rest as steps from the one before
+ * (`steps`).
  */
-export function uts46MappingTable(packed: string, size: number): Uts46Entry[] {
-  const reader = new VarintReader(inflated(packed, size));
+export function uts46MappingTable(
+  mappingStatuses: number[],
+  lengths: Packed,
+  statuses: Packed,
+  mappingLengths: Packed,
+  firstOffsets: Packed,
+  steps: Packed,
+): Uts46Entry[] {
+  const [length, mappingLength, firstOffset, step] = [lengths, mappingLengths, firstOffsets, steps].map(reader);
+  const status = inflated(statuses);
   const table: Uts46Entry[] = [];
   let first = 0;
   let previousOffset = 0;
-  while (!reader.done) {
-    const last = first + reader.unsigned();
-    const flags = reader.byte();
-    const codePoints: number | [number, number] = flags & 2 ? [first, last] : first;
-    const status = flags >> 2;
-    if (flags & 1) {
+  for (let entry = 0; !length.done(); entry++) {
+    const last = first + length.unsigned();
+    const codePoints: number | [number, number] = last > first ? [first, last] : first;
+    if (mappingStatuses.includes(status[entry])) {
       const mapping: number[] = [];
-      const length = reader.unsigned();
-      for (let i = 0; i < length; i++) {
-        if (i === 0) {
-          previousOffset += reader.signed();
-          mapping.push(first + previousOffset);
-        } else mapping.push(mapping[i - 1] + reader.signed());
+      for (let i = mappingLength.unsigned(); i > 0; i--) {
+        if (mapping.length === 0) mapping.push(first + (previousOffset += firstOffset.signed()));
+        else mapping.push(mapping[mapping.length - 1] + step.signed());
       }
-      table.push([codePoints, status, String.fromCodePoint(...mapping)]);
-    } else table.push([codePoints, status]);
+      table.push([codePoints, status[entry], String.fromCodePoint(...mapping)]);
+    } else table.push([codePoints, status[entry]]);
     first = last + 1;
   }
   return table;
@@ -112,18 +133,20 @@ const ESCAPES: Record<number, (codePoint: number) => string> = {
 };
 
 /**
- * tr46's lib/regexes.js, given each regex's name and flags. The sources are packed one after another, each ended by
- * a 0: an ASCII character as itself, an escape as its kind (ESCAPES) and the step from the previous escape's code
- * point (the classes list code points in order, so steps are small).
+ * tr46's lib/regexes.js, given each regex's name and flags. The sources are packed one after another in `shapes`,
+ * each ended by a 0: an ASCII character as itself, an escape as its kind (ESCAPES); `steps` holds each escape's
+ * code point as the step from the previous escape's (the classes list code points in order, so steps are small).
  */
-export function uts46Regexes(regexes: [string, string][], packed: string, size: number): Record<string, RegExp> {
-  const reader = new VarintReader(inflated(packed, size));
+export function uts46Regexes(regexes: [string, string][], shapes: Packed, steps: Packed): Record<string, RegExp> {
+  const shape = inflated(shapes);
+  const step = reader(steps);
+  let at = 0;
   return Object.fromEntries(
     regexes.map(([name, flags]) => {
       let source = '';
       let codePoint = 0;
-      for (let byte = reader.byte(); byte !== 0; byte = reader.byte()) {
-        if (byte in ESCAPES) source += ESCAPES[byte]((codePoint += reader.signed()));
+      for (let byte = shape[at++]; byte !== 0; byte = shape[at++]) {
+        if (byte in ESCAPES) source += ESCAPES[byte]((codePoint += step.signed()));
         else source += String.fromCharCode(byte);
       }
       return [name, new RegExp(source, flags)];
@@ -131,23 +154,58 @@ export function uts46Regexes(regexes: [string, string][], packed: string, size: 
   );
 }
 
-/** tldts's data/trie.js arrays: three lengths, then the arrays (16-bit ones little-endian), then the labels' text. */
-export function publicSuffixTrie(packed: string, size: number) {
-  const bytes = inflated(packed, size);
-  const reader = new VarintReader(bytes);
-  const [nodes, edgeStarts, edges] = [reader.unsigned(), reader.unsigned(), reader.unsigned()];
-  let at = reader.at;
-  const bytesOf = (count: number) => bytes.slice(at, (at += count));
-  const wordsOf = (count: number) => {
-    const words = new Uint16Array(count);
-    for (let i = 0; i < count; i++, at += 2) words[i] = bytes[at] | (bytes[at + 1] << 8);
-    return words;
-  };
-  const nodeFlags = bytesOf(nodes);
-  const edgeStart = wordsOf(edgeStarts);
-  const edgeLength = bytesOf(edges);
-  const edgeChild = wordsOf(edges);
-  reader.at = at;
-  const labelText = reader.text();
-  return { nodeFlags, edgeStart, edgeLength, edgeChild, labelText };
+/** A UTF-8 sequence of two, three or four bytes, each byte read as a character. */
+const UTF8_SEQUENCE = /[\xc0-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf7][\x80-\xbf]{3}/g;
+
+/** The character of a UTF-8 sequence (its bytes read as characters). */
+function utf8Character(sequence: string): string {
+  let codePoint = sequence.charCodeAt(0) & (0x7f >> sequence.length);
+  for (let i = 1; i < sequence.length; i++) codePoint = (codePoint << 6) | (sequence.charCodeAt(i) & 0x3f);
+  return String.fromCodePoint(codePoint);
+}
+
+/**
+ * The text of a stream of UTF-8. Apps Script's V8 has no TextDecoder: the bytes become characters in native calls,
+ * and only the rare sequences of non-ASCII characters are decoded one by one.
+ */
+function textOf(packed: Packed): string {
+  const bytes = inflated(packed);
+  let text = '';
+  for (let at = 0; at < bytes.length; at += 8192)
+    text += String.fromCharCode.apply(null, bytes.subarray(at, at + 8192) as unknown as number[]);
+  return text.replace(UTF8_SEQUENCE, utf8Character);
+}
+
+/** The texts of a stream of UTF-8 texts, each ended by a 0. */
+const textsOf = (packed: Packed): string[] => textOf(packed).split('\0').slice(0, -1);
+
+/** A value packed as the UTF-8 text of its JSON (build/validators.js packs the meta-schemas so). */
+export const packedJson = (packed: Packed): unknown => JSON.parse(textOf(packed));
+
+/**
+ * tldts's data/trie.js arrays. Its nodes are packed in order: their flags (`flags`), their number of edges
+ * (`counts`), and each edge in order: its label (`labels`, UTF-8) and its child node (`children`). A label that is
+ * the punycode form of another label of its node is packed empty, and `twins` holds which of the node's non-ASCII
+ * labels that is.
+ */
+export function publicSuffixTrie(flags: Packed, counts: Packed, labels: Packed, children: Packed, twins: Packed) {
+  const nodeFlags = inflated(flags);
+  const [count, child, twin] = [counts, children, twins].map(reader);
+  const label = textsOf(labels);
+  const edgeStart = new Uint16Array(nodeFlags.length + 1);
+  const edgeLength = new Uint8Array(label.length);
+  const edgeChild = new Uint16Array(label.length);
+  for (let node = 0, edge = 0; node < nodeFlags.length; node++) {
+    edgeStart[node + 1] = edgeStart[node] + count.unsigned();
+    let unicode: string[] | undefined;
+    for (; edge < edgeStart[node + 1]; edge++) {
+      if (label[edge] === '') {
+        unicode ??= label.slice(edgeStart[node], edgeStart[node + 1]).filter((text) => /[^\0-\x7f]/.test(text));
+        label[edge] = `xn--${punycodeEncode(unicode[twin.unsigned()])}`;
+      }
+      edgeLength[edge] = label[edge].length;
+      edgeChild[edge] = child.unsigned();
+    }
+  }
+  return { nodeFlags, edgeStart, edgeLength, edgeChild, labelText: label.join('') };
 }

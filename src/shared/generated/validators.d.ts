@@ -21,7 +21,7 @@ export function requestValidator(schemaText: string): PrecompiledValidator | und
 /** The JSON Schema 2020-12 meta-schema's validator (all errors). */
 export const validateJsonSchema2020: PrecompiledValidator;
 
-/** The 2020-12 meta-schema and its vocabularies' (annotations left out), by $id. */
+/** The 2020-12 meta-schema and its vocabularies' (annotations left out), by $id; unpacked when first read. */
 export const metaSchemas: Record<string, Record<string, unknown>>;
 
 /** The $id of the 2020-12 meta-schema. */
