@@ -40,8 +40,8 @@ const SOURCE = {
     '1.5-5 us per KB (the slower end kept)',
   nodeUnpack:
     'measured in Node 20 on the shared 2-core machine: a cold unpack of the packed public suffix list ' +
-    '(build/packed-data.js, base 93 streams inflated by src/shared/domain/inflate.ts) allocates 154 KB of typed arrays ' +
-    'in a median of ~91 ms cold (the earlier packing: 301 KB, ~97 ms): ~0.6 ms per KB',
+    "(build/packed-data.js, base 93 streams inflated by src/shared/domain/inflate.ts) and tldts's indexes allocate " +
+    '240 KB of typed arrays in a median of ~91 ms cold (the earlier packing: 386 KB, ~97 ms): ~0.38 ms per KB',
   settled: 'settled on a real account by Settings > Check this installation (docs/real-account-checklist.md)',
 } as const;
 
@@ -69,7 +69,7 @@ export const CPU = {
    * public suffix list, and the UTS #46 tables at the first non-ASCII host, src/shared/packed-data.ts, and tldts's
    * indexes of them).
    */
-  unpackPerKb: { ms: 0.6 * PLATFORM_CPU_FACTOR.factor, source: `${SOURCE.nodeUnpack}; x PLATFORM_CPU_FACTOR` } as Cost,
+  unpackPerKb: { ms: 0.38 * PLATFORM_CPU_FACTOR.factor, source: `${SOURCE.nodeUnpack}; x PLATFORM_CPU_FACTOR` } as Cost,
 };
 
 /** CacheService calls beyond their fixed cost (CALLS): each key or value they move, and the bytes. */
