@@ -62,9 +62,13 @@ describe('row tags', () => {
     w.grid.sortBy(SHEET, 1, true, true);
     w.finish();
     expect(w.service.tasks.map((task) => task.brief).sort()).toEqual(['Research acme.com', 'Research globex.com']);
-    for (const row of [2, 3, 4]) expect(w.grid.at(SHEET, row, 'Status')).toBe('Done (8 credits)');
     const acmeRows = [2, 3, 4].filter((row) => w.grid.at(SHEET, row, 'Company') === 'acme.com');
     expect(acmeRows).toHaveLength(2);
+    // The shared task's charge shows once for both rows, as shared; globex's row has a task of its own.
+    for (const row of [2, 3, 4])
+      expect(w.grid.at(SHEET, row, 'Status')).toBe(
+        acmeRows.includes(row) ? 'Done (8 credits, shared by 2 rows)' : 'Done (8 credits)',
+      );
     expect(w.grid.at(SHEET, acmeRows[0], 'Report')).toBe(w.grid.at(SHEET, acmeRows[1], 'Report'));
   });
 
