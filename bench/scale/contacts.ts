@@ -4,13 +4,24 @@
 // question), the briefs it was asked more than once (paid twice), the rows written, what the sandbox's money record
 // reserved, and the document's properties at their peak. `per_row`: the same list with a brief that names the
 // contact, so each row asks its own question (10,000 tasks over 5,000 companies); what the launch does with them.
-import { createManualClock, createProject, SpreadsheetModel, type GasRuntime } from '../../dev/gas-runtime';
+import { createManualClock, createProject, type GasRuntime } from '../../dev/gas-runtime';
 import type { SandboxControl } from '../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../src/shared/connection';
-import type { LaunchResponse } from '../../src/research/contract';
 import type { ResearchTask } from '../../src/api/types';
 import { BUNDLE } from '../../test/integration/harness';
-import { FINAL, HOUR, SHEET, TOKEN, USER } from './world';
+import {
+  advance,
+  documentWith,
+  fireTimers,
+  launchRows,
+  statusColumn,
+  FINAL,
+  HOUR,
+  SHEET,
+  TOKEN,
+  USER,
+  type World,
+} from './world';
 
 export const CONTACT_ROWS = 10_000;
 export const CONTACT_COMPANIES = 5_000;
@@ -43,30 +54,13 @@ async function tasksSince(control: SandboxControl, since: number): Promise<Resea
   }
 }
 
-function contactDocument(project: ReturnType<typeof createProject>, id: string, domains: string[]): GasRuntime {
-  const rows = [
-    ['Contact', 'Domain'],
-    ...Array.from({ length: CONTACT_ROWS }, (_, i) => [`Contact ${i + 1}`, domains[i % CONTACT_COMPANIES]]),
-  ];
-  const spreadsheet = new SpreadsheetModel({ id, rows: rows.length + 10, columns: 8, sheetNames: [SHEET] });
-  spreadsheet.sheet(SHEET).setValues(`A1:B${rows.length}`, rows);
-  return project.addDocument({ spreadsheet });
+/** A sheet of contacts: the n-th row's company is the (n mod 5,000)-th. */
+function contactDocument(world: World, id: string, domains: string[]): GasRuntime {
+  const contacts = Array.from({ length: CONTACT_ROWS }, (_, i) => [`Contact ${i + 1}`, domains[i % CONTACT_COMPANIES]]);
+  return documentWith(world, id, SHEET, [['Contact', 'Domain'], ...contacts]);
 }
 
-function launchAll(doc: GasRuntime, template: string): LaunchResponse {
-  const sheetId = doc.spreadsheet.sheet(SHEET).sheetId;
-  const output = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: null };
-  const rows = Array.from({ length: CONTACT_ROWS }, (_, i) => i + 2);
-  return doc.run<LaunchResponse>('launchResearch', [{ template, depth: 'medium', output, sheetId, rows }], {
-    kind: 'sidebar',
-  });
-}
-
-const statuses = (doc: GasRuntime) => {
-  const values = doc.spreadsheet.sheet(SHEET).getDisplayValues();
-  const at = values[0].indexOf('Status');
-  return at < 0 ? [] : values.slice(1).map((row) => row[at]);
-};
+const everyRow = Array.from({ length: CONTACT_ROWS }, (_, i) => i + 2);
 
 export async function contactLists(control: SandboxControl, companies: string[]): Promise<ContactFigures> {
   const domains = companies.slice(0, CONTACT_COMPANIES);
@@ -74,26 +68,20 @@ export async function contactLists(control: SandboxControl, companies: string[])
   const project = createProject({ bundlePath: BUNDLE, users: [USER], clock, addOn: true, quotas: 'consumer' });
   project.properties.user(USER).set(SETTINGS_KEYS.token, TOKEN);
   project.properties.user(USER).set(SETTINGS_KEYS.baseUrl, control.url);
-  const advance = async (ms: number) => {
-    await control.advanceClock(ms);
-    clock.advance(ms);
-  };
-  const fire = () => {
-    for (const result of project.triggers.fireDue()) if (!result.ok) throw new Error(`timer failed: ${result.error}`);
-  };
+  const world: World = { control, clock, project };
   const reserved = async () => (await control.ledger(TOKEN)).days.reduce((sum, day) => sum + day.reserved, 0);
 
   // contacts: one launch, then the hourly timer alone.
-  const doc = contactDocument(project, 'contacts', domains);
+  const doc = contactDocument(world, 'contacts', domains);
   const since = await control.now();
   const reservedBefore = await reserved();
-  const answer = launchAll(doc, 'Research {Domain}');
+  const answer = launchRows(doc, everyRow);
   if (!answer.ok) throw new Error(`contacts launch refused: ${answer.message}`);
   let propertiesPeak = doc.properties.document.size();
   let hours = 0;
-  for (; hours < 72 && statuses(doc).some((status) => !FINAL.test(status)); hours++) {
-    await advance(HOUR);
-    fire();
+  for (; hours < 72 && statusColumn(doc).some((status) => !FINAL.test(status)); hours++) {
+    await advance(world, HOUR);
+    fireTimers(world);
     propertiesPeak = Math.max(propertiesPeak, doc.properties.document.size());
   }
   const tasks = await tasksSince(control, since);
@@ -101,12 +89,12 @@ export async function contactLists(control: SandboxControl, companies: string[])
   for (const task of tasks) asked.set(task.brief, (asked.get(task.brief) ?? 0) + 1);
   const paidTwice = [...asked.values()].reduce((sum, count) => sum + count - 1, 0);
   const creditsReserved = (await reserved()) - reservedBefore;
-  const rowsWritten = statuses(doc).filter((status) => /^Done/.test(status)).length;
+  const rowsWritten = statusColumn(doc).filter((status) => /^Done/.test(status)).length;
 
   // per_row: each row its own question.
-  const perRowDoc = contactDocument(project, 'contacts-per-row', domains);
+  const perRowDoc = contactDocument(world, 'contacts-per-row', domains);
   const perRowSince = await control.now();
-  const perRow = launchAll(perRowDoc, 'Research {Domain} for {Contact}');
+  const perRow = launchRows(perRowDoc, everyRow, 'Research {Domain} for {Contact}');
   const perRowTasks = perRow.ok ? (await tasksSince(control, perRowSince)).length : 0;
   console.log(
     `contacts: ${CONTACT_ROWS} rows over ${CONTACT_COMPANIES} companies, one launch: ${tasks.length} tasks, ` +

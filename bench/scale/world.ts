@@ -53,15 +53,13 @@ export function statusColumn(doc: GasRuntime, sheet = SHEET): string[] {
 export const pendingRows = (doc: GasRuntime) =>
   statusColumn(doc).filter((status) => status !== '' && !FINAL.test(status)).length;
 
-/** Launches research on `rows` as the panel does (report output); the answer, refused or not. */
-export function launchRows(doc: GasRuntime, rows: number[]): LaunchResponse {
+/** Launches research on `rows` as the panel does (report output, `template` the brief); the answer, refused or not. */
+export function launchRows(doc: GasRuntime, rows: number[], template = 'Research {Domain}'): LaunchResponse {
   const sheetId = doc.spreadsheet.sheet(SHEET).sheetId;
   const output = { kind: 'report', statusHeader: 'Status', reportHeader: 'Report', sourcesHeader: 'Sources' };
-  return doc.run<LaunchResponse>(
-    'launchResearch',
-    [{ template: 'Research {Domain}', depth: 'medium', output, sheetId, rows }],
-    { kind: 'sidebar' },
-  );
+  return doc.run<LaunchResponse>('launchResearch', [{ template, depth: 'medium', output, sheetId, rows }], {
+    kind: 'sidebar',
+  });
 }
 
 /** Launches research on `rows`; throws when refused. */
