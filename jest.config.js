@@ -11,6 +11,8 @@ const common = {
   transformIgnorePatterns: ['/node_modules/(?!(marked|minisearch|tldts)/)'],
 };
 module.exports = {
+  // One worker a core: a test waits on the sandbox, Chromium and the emulator's HTTP thread as much as it computes.
+  maxWorkers: '100%',
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   globalSetup: '<rootDir>/test/setup/generated.js',
   projects: [

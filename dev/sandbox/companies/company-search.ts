@@ -113,16 +113,41 @@ function tfidfVectors(texts: string[]): SparseVector[] {
 }
 
 export class CompanyRanking {
-  private readonly miniSearch: MiniSearch<IndexedDocument>;
   private readonly searchCache = new LruCache<RankedCompany[]>(CACHE_SIZE);
   private readonly similarCache = new LruCache<RankedCompany[]>(CACHE_SIZE);
-  private readonly whatItDoes: VectorSpace;
-  private readonly whoItSellsTo: VectorSpace;
   private readonly position = new Map<Company, number>();
+  /** The texts the indexes are built from, as the companies read when the ranking was made. */
+  private readonly documents: IndexedDocument[];
+  private readonly whatItDoesTexts: string[];
+  private readonly whoItSellsToTexts: string[];
+  /**
+   * The indexes, built at their first use (about a second of CPU for the seeded 5,300 companies, which a sandbox that
+   * is never asked to search or rank, as most tests' sandboxes, does not spend).
+   */
+  private index?: { miniSearch: MiniSearch<IndexedDocument>; whatItDoes: VectorSpace; whoItSellsTo: VectorSpace };
 
   constructor(private readonly companies: Company[]) {
     companies.forEach((company, index) => this.position.set(company, index));
-    this.miniSearch = new MiniSearch<IndexedDocument>({
+    this.documents = companies.map((company, id) => ({
+      id,
+      name: company.name,
+      industry: company.industry.name,
+      short_description: company.short_description,
+      full_description: company.full_description,
+      products_services: company.products_services,
+      use_cases: company.use_cases,
+      target_audience: company.target_audience,
+    }));
+    this.whatItDoesTexts = companies.map(
+      (company) =>
+        `${company.industry.name} ${company.short_description} ${company.products_services} ${company.use_cases}`,
+    );
+    this.whoItSellsToTexts = companies.map((company) => company.target_audience);
+  }
+
+  private indexes(): NonNullable<CompanyRanking['index']> {
+    if (this.index) return this.index;
+    const miniSearch = new MiniSearch<IndexedDocument>({
       fields: [
         'name',
         'industry',
@@ -147,25 +172,13 @@ export class CompanyRanking {
         combineWith: 'OR',
       },
     });
-    this.miniSearch.addAll(
-      companies.map((company, id) => ({
-        id,
-        name: company.name,
-        industry: company.industry.name,
-        short_description: company.short_description,
-        full_description: company.full_description,
-        products_services: company.products_services,
-        use_cases: company.use_cases,
-        target_audience: company.target_audience,
-      })),
-    );
-    this.whatItDoes = new VectorSpace(
-      companies.map(
-        (company) =>
-          `${company.industry.name} ${company.short_description} ${company.products_services} ${company.use_cases}`,
-      ),
-    );
-    this.whoItSellsTo = new VectorSpace(companies.map((company) => company.target_audience));
+    miniSearch.addAll(this.documents);
+    this.index = {
+      miniSearch,
+      whatItDoes: new VectorSpace(this.whatItDoesTexts),
+      whoItSellsTo: new VectorSpace(this.whoItSellsToTexts),
+    };
+    return this.index;
   }
 
   /**
@@ -176,7 +189,7 @@ export class CompanyRanking {
     const cacheKey = `${strict ? 'strict' : 'fuzzy'}:${query.trim().toLowerCase()}`;
     const cached = this.searchCache.get(cacheKey);
     if (cached) return cached;
-    const hits = this.miniSearch.search(query, strict ? { fuzzy: false, prefix: false } : {});
+    const hits = this.indexes().miniSearch.search(query, strict ? { fuzzy: false, prefix: false } : {});
     const best = hits.length > 0 ? hits[0].score : 1;
     const ranked = hits
       .map((hit) => ({
@@ -195,8 +208,9 @@ export class CompanyRanking {
     if (cached) return cached;
     const referenceIndex = this.position.get(reference) ?? -1;
     const referenceSize = SIZE_BUCKETS.indexOf(reference.employee_count);
-    const whatItDoes = this.whatItDoes.similarities(referenceIndex);
-    const whoItSellsTo = this.whoItSellsTo.similarities(referenceIndex);
+    const { whatItDoes: whatSpace, whoItSellsTo: whoSpace } = this.indexes();
+    const whatItDoes = whatSpace.similarities(referenceIndex);
+    const whoItSellsTo = whoSpace.similarities(referenceIndex);
     const ranked: RankedCompany[] = [];
     this.companies.forEach((candidate, index) => {
       if (index === referenceIndex) return;
