@@ -1,7 +1,7 @@
 // Server functions of Settings' "Check this installation" (google.script.run), and the menu item that opens it.
 import { appContext } from '../platform/app-context';
 import { showPanel } from '../platform/panels';
-import { appsScriptTimer } from '../platform/timer-triggers';
+import { appsScriptTimer } from '../scheduler/adapters/triggers';
 import { userConnection } from '../shared/connection';
 import { ensureTimer } from '../scheduler/timer';
 import { TimerUnavailable, DOCUMENTLESS_KEY } from '../scheduler/timer-unavailable';
