@@ -2,7 +2,7 @@
 // the watch's signals it reads is research's too (src/shared/storage/digest-outbox.ts).
 import { appContext } from '../platform/app-context';
 import { appsScriptTimer } from '../scheduler/adapters/triggers';
-import { sheetNamesById } from '../platform/sheets/spending';
+import { sheetNamesById } from '../spending-history/adapters/sheets';
 import { activeSpreadsheet, formatInSpreadsheetZone, spreadsheetTimeZone } from '../platform/spreadsheet';
 import { newId } from '../platform/ids';
 import { REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
