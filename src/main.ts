@@ -8,7 +8,7 @@ import * as tables from './tables/endpoints';
 import * as enrichment from './enrichment/endpoints';
 import * as newRows from './new-rows/endpoints';
 import * as research from './research/endpoints';
-import * as scheduler from './scheduler/endpoints';
+import * as timer from './timer/endpoints';
 import * as spending from './spending-history/endpoints';
 import * as digest from './digest/endpoints';
 import * as check from './check/endpoints';
@@ -175,7 +175,7 @@ global.sendDigestNow = digest.sendDigestNow;
  * itself when neither has work left.
  * @preserve
  */
-global.sheetScoutTimer = scheduler.sheetScoutTimer;
+global.sheetScoutTimer = timer.sheetScoutTimer;
 
 // --- Company search ---
 global.showSearchPanel = search.showSearchPanel;

@@ -9,12 +9,12 @@ import { checkedRequest } from '../shared/request-check';
 import { ACCOUNT_KIND, TOKEN_INPUT } from './requests';
 import { REQUEST_BUDGET_KEYS, type AccountKind, type BudgetStatus } from '../platform/request-budget';
 import { showPanel } from '../platform/panels';
-import { timerHolders } from '../platform/timer-triggers';
+import { timerHolders } from '../scheduler/adapters/triggers';
 import { featureWords, keptBy, timerNextRun } from '../scheduler/timer-registry';
 import { TIMER_FEATURES } from '../scheduler/features';
 import { featureWake } from '../scheduler/timer';
 import { activeSpreadsheet, spreadsheetTimeZone } from '../platform/spreadsheet';
-import { currentAuthorizationNote } from '../platform/authorization';
+import { currentAuthorizationNote } from '../scheduler/adapters/authorization';
 import type { Credits, KeptSpreadsheets } from './contract';
 
 /** Google's limit of triggers per user per script: for the add-on, spreadsheets with a timer. */

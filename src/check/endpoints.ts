@@ -1,13 +1,11 @@
 // Server functions of Settings' "Check this installation" (google.script.run), and the menu item that opens it.
 import { appContext } from '../platform/app-context';
 import { showPanel } from '../platform/panels';
-import { appsScriptTimer } from '../platform/timer-triggers';
-import { userConnection } from '../shared/connection';
-import { ensureTimer } from '../scheduler/timer';
-import { TimerUnavailable, DOCUMENTLESS_KEY } from '../scheduler/timer-unavailable';
+import { DOCUMENTLESS_KEY } from '../scheduler/timer-unavailable';
 import { timerStartAllowanceMs } from '../scheduler/runtime-budget';
 import { readCheck, readTimerProbe, settledFetchAllWidth } from '../shared/installation';
 import { runInstallationCheck } from './service';
+import { checkContext } from './context';
 import type { InstallationCheckState } from './contract';
 
 const REQUESTED_KEY = 'sheetscout.check.requested';
@@ -39,27 +37,7 @@ export function pingInstallation(): number {
 
 /** Settings' "Run the check": the probes, with the round trip the panel timed (ms, or null). */
 export function checkInstallation(roundTripMs: unknown): InstallationCheckState {
-  const context = appContext();
   const ms = typeof roundTripMs === 'number' && roundTripMs >= 0 && roundTripMs < 600_000 ? roundTripMs : null;
-  runInstallationCheck(
-    {
-      user: context.stores.user,
-      clock: context.clock,
-      http: context.http,
-      connection: () => userConnection(context.stores),
-      reserve: (count) => context.requestBudget.reserveAhead(count),
-      release: () => context.requestBudget.releaseAhead(),
-      armTimer: () => {
-        try {
-          ensureTimer(appsScriptTimer(context.documentStore(), context.stores.user, context.clock));
-          return null;
-        } catch (error) {
-          if (error instanceof TimerUnavailable) return error.message;
-          throw error;
-        }
-      },
-    },
-    ms,
-  );
+  runInstallationCheck(checkContext(), ms);
   return getInstallationCheck();
 }

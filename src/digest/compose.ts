@@ -12,7 +12,7 @@
 import type { SpendingRun } from '../spending-history/history';
 import { RUN_KIND_LABELS } from '../spending-history/contract';
 import type { WebhookService } from './webhook';
-import type { SignalItem } from './outbox';
+import type { SignalItem } from '../shared/storage/digest-outbox';
 import type { LoggedChange } from '../enrichment/refresh/change-log';
 import type { FilledRows, IdleKind, IdleRun } from './activity';
 import { clipEscaped, escapeFor } from './text';

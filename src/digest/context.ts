@@ -1,30 +1,18 @@
-// Builds the digest's ports for one execution from the app context (the timer's slice, Settings' calls), and the
-// outbox research writes the watch's signals into (src/research/context.ts).
+// Builds the digest's ports for one execution from the app context (the timer's slice, Settings' calls); the outbox of
+// the watch's signals it reads is research's too (src/shared/storage/digest-outbox.ts).
 import { appContext } from '../platform/app-context';
-import { appsScriptTimer } from '../platform/timer-triggers';
-import { sheetNamesById } from '../platform/sheets/spending';
+import { appsScriptTimer } from '../scheduler/adapters/triggers';
+import { sheetNamesById } from '../spending-history/adapters/sheets';
 import { activeSpreadsheet, formatInSpreadsheetZone, spreadsheetTimeZone } from '../platform/spreadsheet';
 import { newId } from '../platform/ids';
-import { DIGEST_SHEET, REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
+import { REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
 import { ChangeLog, CHANGE_LOG_HEADERS } from '../enrichment/refresh/change-log';
 import { localTime } from '../enrichment/refresh/schedule-service';
 import { SpendingHistory } from '../spending-history/history';
 import { userMessage } from '../api/errors';
-import type { KeyValueStore } from '../ports';
-import { DigestOutbox, OUTBOX_HEADERS } from './outbox';
+import { digestOutbox } from '../shared/storage/digest-outbox';
 import type { DigestPorts } from './ports';
-import { readConfig } from './settings';
 import { periodActivity } from './activity';
-
-/** The outbox of the watch's signals (it keeps nothing while the spreadsheet has no digest). */
-export function digestOutbox(document: KeyValueStore, now: () => number): DigestOutbox {
-  return new DigestOutbox(
-    appContext().hiddenTable(DIGEST_SHEET, OUTBOX_HEADERS),
-    () => readConfig(document) !== null,
-    now,
-    document,
-  );
-}
 
 export function digestContext(): DigestPorts {
   const context = appContext();
@@ -43,7 +31,7 @@ export function digestContext(): DigestPorts {
     sheetName: (sheetId) => (names ??= sheetNamesById()).get(sheetId) ?? '',
     format: (ms, pattern) => formatInSpreadsheetZone(ms, pattern),
     local: localTime,
-    outbox: digestOutbox(document, now),
+    outbox: digestOutbox(context.hiddenTable, document, now),
     changes: (since) =>
       new ChangeLog(context.hiddenTable(REFRESH_CHANGES_SHEET, CHANGE_LOG_HEADERS)).changedAfter(since),
     runs: (since, ids) =>

@@ -7,7 +7,7 @@ import type { ClockPort, HttpPort, KeyValueStore, LockPort } from '../ports';
 import type { TimerDeps } from '../scheduler/timer';
 import type { LocalTime } from '../enrichment/refresh/schedule';
 import type { RefreshChange, RunCost } from './compose';
-import type { SignalItem } from './outbox';
+import type { SignalItem } from '../shared/storage/digest-outbox';
 import type { Activity } from './activity';
 
 export interface DigestPorts {

@@ -7,8 +7,8 @@
 // it. Pure over the stores.
 import type { KeyValueStore } from '../ports';
 import type { WebhookService } from './webhook';
+import { DIGEST_CONFIG_KEY, storedDigestConfig } from '../shared/storage/digest-outbox';
 
-const CONFIG_KEY = 'sheetscout.digest';
 const STATE_KEY = 'sheetscout.digest.state';
 const SECRET_KEY_PREFIX = 'sheetscout.digest.webhook.';
 
@@ -59,8 +59,7 @@ function parsed<T>(text: string | null): T | null {
 }
 
 export function readConfig(document: KeyValueStore): DigestConfig | null {
-  const config = parsed<DigestConfig>(document.get(CONFIG_KEY));
-  return config && typeof config.id === 'string' && typeof config.setBy === 'string' ? config : null;
+  return storedDigestConfig<DigestConfig>(document);
 }
 
 export function readState(document: KeyValueStore, config: DigestConfig): DigestState {
@@ -81,11 +80,11 @@ export function writeState(document: KeyValueStore, state: DigestState): void {
 
 /** Keeps a new config and its first state (the state of an earlier digest goes with it). */
 export function writeConfig(document: KeyValueStore, config: DigestConfig, state: DigestState): void {
-  document.setAll({ [CONFIG_KEY]: JSON.stringify(config), [STATE_KEY]: JSON.stringify(state) });
+  document.setAll({ [DIGEST_CONFIG_KEY]: JSON.stringify(config), [STATE_KEY]: JSON.stringify(state) });
 }
 
 export function removeConfig(document: KeyValueStore): void {
-  document.remove(CONFIG_KEY);
+  document.remove(DIGEST_CONFIG_KEY);
   document.remove(STATE_KEY);
 }
 

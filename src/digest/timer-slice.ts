@@ -1,4 +1,4 @@
-// The shared timer's slice that posts the digest (src/scheduler/endpoints.ts runs it last: it reports what the other
+// The shared timer's slice that posts the digest (src/timer/endpoints.ts runs it last: it reports what the other
 // slices finished).
 import { digestContext } from './context';
 import { digestSlice } from './service';

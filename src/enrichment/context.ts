@@ -2,11 +2,11 @@
 // enrichment dates, the continuation over the shared timer, and a client that hands 429s back to the job (it queues
 // those domains for after their Retry-After and goes on with the others).
 import { appContext } from '../platform/app-context';
-import { appsScriptTimer } from '../platform/timer-triggers';
+import { appsScriptTimer } from '../scheduler/adapters/triggers';
 import type { TimerDeps } from '../scheduler/timer';
 import type { EnrichDeps } from './ports';
 import type { RefreshDeps } from './refresh/refresh';
-import { appsScriptSheets } from '../platform/sheets/enrichment';
+import { appsScriptSheets } from './adapters/sheets';
 import { DATES_HEADERS, tableEnrichmentDates } from './sheet/dates-store';
 import { ENRICHMENT_DATES_SHEET, REFRESH_CHANGES_SHEET } from '../shared/storage/internal-sheets';
 import { timerContinuation } from './job/trigger-adapter';

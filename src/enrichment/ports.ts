@@ -1,6 +1,6 @@
 // The ports the enrichment job runs on (EnrichDeps) and those it needs beyond src/ports.ts: the sheet it works on
 // (whole-grid, header, rectangle and formula reads, rectangular writes of values and notes, committing them), the
-// enrichment dates, and the continuation trigger. src/platform/sheets/enrichment.ts and job/trigger-adapter.ts implement them over Apps Script; tests use fakes.
+// enrichment dates, and the continuation trigger. adapters/sheets.ts and job/trigger-adapter.ts implement them over Apps Script; tests use fakes.
 import type { CachePort, ClockPort, LockPort, SizedStore } from '../ports';
 import type { CellValue } from '../shared/cell-values';
 import type { Area } from './sheet/layout';

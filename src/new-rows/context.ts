@@ -1,11 +1,11 @@
 // Builds the ports of "Keep enriching new rows" for one execution from the app context: the document's properties and
-// records sheet, the spreadsheet's sheets and enrichment dates (the enrichment's own adapters in src/platform), the
+// records sheet, the spreadsheet's sheets and enrichment dates (the enrichment's own adapter and store), the
 // shared profile cache, a client that hands 429s back (the domain waits for the next check), the document lock and
 // the shared timer.
 import { appContext } from '../platform/app-context';
-import { appsScriptTimer } from '../platform/timer-triggers';
+import { appsScriptTimer } from '../scheduler/adapters/triggers';
 import { activeSpreadsheet } from '../platform/spreadsheet';
-import { appsScriptSheets } from '../platform/sheets/enrichment';
+import { appsScriptSheets } from '../enrichment/adapters/sheets';
 import { ENRICHMENT_DATES_SHEET } from '../shared/storage/internal-sheets';
 import type { SizedStore } from '../ports';
 import type { TimerDeps } from '../scheduler/timer';

@@ -9,7 +9,7 @@ import { documentSpendJournal } from './spending/spend-journal';
 import { capCalendar } from './spending/calendar';
 import { documentCreatePermits } from './spending/create-permits';
 import { LEDGER_HEADERS } from './records/ledger';
-import { SheetGrid } from '../platform/sheets/research';
+import { SheetGrid } from './adapters/sheets';
 import { LEDGER_SHEET, REPORTS_SHEET } from '../shared/storage/internal-sheets';
 import { LedgerStore, type LedgerView } from './records/stores';
 import { REPORT_HEADERS, ReportStore } from './records/report-store';
@@ -22,7 +22,7 @@ import {
   type TimerProblem,
 } from '../scheduler/timer';
 import type { TimerFeature } from '../scheduler/features';
-import { appsScriptTimer } from '../platform/timer-triggers';
+import { appsScriptTimer } from '../scheduler/adapters/triggers';
 import { timerRuntimeBudget, timerRuntimeMessage } from '../scheduler/runtime-budget';
 import { readAccountKind } from '../platform/request-budget';
 import { cachePollMemory } from './polling/poll';
@@ -32,7 +32,7 @@ import { tickNoteText } from './polling/tick-pacing';
 import type { RecordStores } from '../shared/storage/record-sheet';
 import { SpendingHistory } from '../spending-history/history';
 import { recordingHistory } from '../spending-history/recording';
-import { digestOutbox } from '../digest/context';
+import { digestOutbox } from '../shared/storage/digest-outbox';
 
 /** The last research tick of this document (any user's panel or timer): when it started, the requests it sent. */
 export const LAST_TICK_KEY = 'sheetscout.research.lastTick';
@@ -76,7 +76,7 @@ export function researchContext(budgetMs?: number): Research {
     newId,
     limits: budgetMs ? { budgetMs } : undefined,
     pollMemory: cachePollMemory(context.userCache),
-    digest: digestOutbox(document, now),
+    digest: digestOutbox(context.hiddenTable, document, now),
   };
   return {
     context,

@@ -1,6 +1,6 @@
 // The small sheet ports the research logic works through, so it is unit-testable without Apps Script: a data sheet
 // (headers, display values, row identity metadata, batched cell writes); the ledger and the report store use the
-// shared hidden table port (src/ports.ts, TablePort). src/platform/sheets/research.ts implements the grid over
+// shared hidden table port (src/ports.ts, TablePort). adapters/sheets.ts implements the grid over
 // SpreadsheetApp.
 import type { CellValue } from '../shared/cell-values';
 import type { CreateTaskRequest, ListTasksQuery, ResearchTask, User } from '../api/types';

@@ -1,8 +1,8 @@
 // Whether the user's timers wait for their authorization. A newer version of an add-on may need more authorization
 // than the user gave; Google keeps running their installable triggers without asking and "throws an exception if the
 // script attempts to call the unauthorized service" (AuthorizationStatus.REQUIRED), so each timer run first asks
-// (ScriptApp.getAuthorizationInfo(AuthMode.FULL), as Google's add-on samples do: src/platform/authorization.ts). While
-// it is required the run does nothing: every feature's pending work stays as it is, nothing is sent or spent, and the
+// (ScriptApp.getAuthorizationInfo(AuthMode.FULL), as Google's add-on samples do: adapters/authorization.ts). While it
+// is required the run does nothing: every feature's pending work stays as it is, nothing is sent or spent, and the
 // user property below says since when and where to authorize, for the panels (every panel's header, Settings' list
 // of kept spreadsheets) and the Signals headers of watched sheets. The first run or panel that finds the user
 // authorized again drops it. Pure over the user's store.

@@ -5,7 +5,7 @@
 // that it ran (idleTick), and the timer goes once nothing is pending. Triggers belong to the user who made them: the
 // document records which timer serves it (its trigger id), and another user relies on it until its ticks go stale,
 // with no user identity needed. The user's timers are listed in the registry of the spreadsheets that hold them
-// (timer-registry.ts), which names them when Google allows no more. Pure over ports (src/platform/timer-triggers.ts).
+// (timer-registry.ts), which names them when Google allows no more. Pure over ports (adapters/triggers.ts).
 import type { CachePort, ClockPort, KeyValueStore, LockPort } from '../ports';
 import { TIMER_FEATURES, type TimerFeature } from './features';
 import { changeHolders, holderEntry, readHolders, withHolder, withoutHolders } from './timer-registry';

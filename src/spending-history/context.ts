@@ -1,7 +1,7 @@
 // Builds Settings > Spending's ports for one execution from the app context: the document's store, the clock, the
-// spreadsheet's sheets (src/platform/sheets/spending.ts) and its time zone.
+// spreadsheet's sheets (adapters/sheets.ts) and its time zone.
 import { appContext, type AppContext } from '../platform/app-context';
-import { exportSheet, sheetNamesById } from '../platform/sheets/spending';
+import { exportSheet, sheetNamesById } from './adapters/sheets';
 import { formatInSpreadsheetZone, spreadsheetTimeZone } from '../platform/spreadsheet';
 import type { SpendingHistoryDeps } from './ports';
 

@@ -4,7 +4,7 @@
 import type { CellValue } from '../shared/cell-values';
 import type { ClockPort, KeyValueStore } from '../ports';
 
-/** The spreadsheet's sheets as the history's list and export see them (src/platform/sheets/spending.ts). */
+/** The spreadsheet's sheets as the history's list and export see them (adapters/sheets.ts). */
 export interface SpendingSheetsPort {
   /** Every sheet's name, by sheet id. */
   sheetNamesById(): Map<number, string>;

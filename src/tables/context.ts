@@ -2,7 +2,7 @@
 // the clock), and runs the work that writes the document's Tables state on the mapping's sheet, under the document
 // lock (or answers why it cannot now).
 import { appContext, type AppContext } from '../platform/app-context';
-import { headerRowOf, type HeaderRow } from '../platform/sheets/tables';
+import { headerRowOf, type HeaderRow } from './adapters/sheets';
 import type { OperationDeps } from './ports';
 import type { TablesRefusal } from './contract';
 import { BUSY_MESSAGE } from '../shared/busy';

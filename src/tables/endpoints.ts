@@ -8,7 +8,7 @@ import { tablesContext, withSheetUnderLock } from './context';
 import type { TablesRefusal } from './contract';
 import { checkedRequest } from '../shared/request-check';
 import { PUSH_REQUEST, SAVE_REQUEST, TEMPLATE_REQUEST } from './requests';
-import { activeHeaderRow } from '../platform/sheets/tables';
+import { activeHeaderRow } from './adapters/sheets';
 import {
   alignAndSave,
   openState,

@@ -5,7 +5,7 @@
 import type { RecordStores } from '../shared/storage/record-sheet';
 import { alignDrafts, readDrafts } from './mapping';
 import { draftId, draftLabel, type ColumnDraft } from './model';
-import type { HeaderRow } from '../platform/sheets/tables';
+import type { HeaderRow } from './adapters/sheets';
 import {
   loadHistory,
   loadMapping,

@@ -8,7 +8,7 @@ import { reservationFor } from '../spending/depth';
 import { rowDomains } from '../brief/brief-domains';
 import { guardDto } from '../spending/guard-service';
 import { savedPanelState } from './launch-service';
-import { SheetGrid } from '../../platform/sheets/research';
+import { SheetGrid } from '../adapters/sheets';
 import { activeSpreadsheet, type Spreadsheet } from '../../platform/spreadsheet';
 
 function selectedRows(spreadsheet: Spreadsheet, sheet: GoogleAppsScript.Spreadsheet.Sheet): number[] {

@@ -15,7 +15,7 @@ import type { LedgerStore } from '../records/stores';
 import type { ReportStore } from '../records/report-store';
 import { type PollMemory } from './poll';
 import { taskCost } from '../spending/depth';
-import type { DigestOutboxPort } from '../../digest/outbox';
+import type { DigestOutboxPort } from '../../shared/storage/digest-outbox';
 
 export interface JobLimits {
   /** Creates sent per fetchAll round. */
@@ -61,7 +61,7 @@ export interface JobDeps {
   account?: string | null;
   /** Spaces out the reads of tasks the task list does not show (poll.ts); without it they are read every tick. */
   pollMemory?: PollMemory;
-  /** Where a watch run's signals wait for the spreadsheet's digest (src/digest/outbox.ts), when it has one. */
+  /** Where a watch run's signals wait for the digest (shared/storage/digest-outbox.ts), if the spreadsheet has one. */
   digest?: DigestOutboxPort;
 }
 

@@ -7,7 +7,7 @@ import { headerIndex, rowCells } from './results';
 import { keyColumn, keyString, locateRows, type SheetView } from './row-locator';
 import { type JobDeps } from '../polling/jobs';
 import { signalsChanged, withSignals } from '../watch/watch';
-import type { SignalItem } from '../../digest/outbox';
+import type { SignalItem } from '../../shared/storage/digest-outbox';
 
 function sheetView(
   grid: GridPort,

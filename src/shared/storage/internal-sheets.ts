@@ -13,7 +13,7 @@ export const ENRICHMENT_DATES_SHEET = 'Sheet Scout enrichment dates';
 export const REFRESH_CHANGES_SHEET = 'Sheet Scout refresh changes';
 /** Where the document's bulky records are kept (src/shared/storage/record-sheet.ts: the Tables mappings and history). */
 export const RECORDS_SHEET = 'Sheet Scout records';
-/** Where the account watch's signals wait for the next digest (src/digest/outbox.ts). */
+/** Where the account watch's signals wait for the next digest (src/shared/storage/digest-outbox.ts). */
 export const DIGEST_SHEET = 'Sheet Scout digest';
 
 /**

@@ -10,7 +10,7 @@ import { readState, writeConfig, writeSecret, type DigestConfig } from '../../..
 import type { HttpOutcome, HttpRequest } from '../../../src/ports';
 import type { TimerDeps } from '../../../src/scheduler/timer';
 import type { RunCost } from '../../../src/digest/compose';
-import type { SignalItem } from '../../../src/digest/outbox';
+import type { SignalItem } from '../../../src/shared/storage/digest-outbox';
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 2, 2, 9); // a Monday

@@ -33,10 +33,10 @@ describe("the add-in's hidden sheets", () => {
     expect(using(/getSheetByName\(/)).toEqual([
       'platform/sealing.ts',
       'platform/sheets/hidden-table.ts',
-      'platform/sheets/spending.ts',
+      'spending-history/adapters/sheets.ts',
     ]);
     // The spending export writes the sheet the user named, after targetSheetProblem refuses the internal ones.
-    const exportFile = files.find(({ file }) => file === 'platform/sheets/spending.ts')?.text ?? '';
+    const exportFile = files.find(({ file }) => file === 'spending-history/adapters/sheets.ts')?.text ?? '';
     expect(exportFile).toMatch(/targetSheetProblem\(\{ name: existing\.getName\(\)/);
     expect(exportFile).toMatch(/targetSheetProblem\(\{ name, hidden: false \}\)/);
   });

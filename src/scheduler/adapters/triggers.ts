@@ -4,11 +4,11 @@
 // script's time-driven triggers: Google does not say), the timer's deps for this execution (the cadence allowed by
 // how the script runs, the user's lock, the spreadsheet's name and link), and the retirement of a timer Google ran
 // without its spreadsheet.
-import type { ClockPort, KeyValueStore, LockPort } from '../ports';
-import type { TimerDeps, TimerTriggerPort } from '../scheduler/timer';
-import { DOCUMENTLESS_KEY, TimerUnavailable } from '../scheduler/timer-unavailable';
-import { changeHolders, readHolders, withoutHolders, type TimerHolder } from '../scheduler/timer-registry';
-import { createLockPort } from './lock';
+import type { ClockPort, KeyValueStore, LockPort } from '../../ports';
+import type { TimerDeps, TimerTriggerPort } from '../timer';
+import { DOCUMENTLESS_KEY, TimerUnavailable } from '../timer-unavailable';
+import { changeHolders, readHolders, withoutHolders, type TimerHolder } from '../timer-registry';
+import { createLockPort } from '../../platform/lock';
 
 /**
  * Google's refusals of one more trigger: 20 per user per script ("This script has too many triggers"), and for an

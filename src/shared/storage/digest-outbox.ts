@@ -1,13 +1,19 @@
 // The digest's outbox: the account watch's signals waiting for the next digest, one row per watched row that changed
 // (when, its sheet, its key values, the Signals cell's text, the watch run), appended when research writes them into
-// the sheet (src/research/write-back.ts) and removed only once a digest holding them (named or counted) was posted:
-// a post that fails loses none. Kept in a hidden sheet (a thousand rows' signals do not fit a property); nothing is
-// kept while the spreadsheet has no digest. Appends go at the end, so the rows a digest read are its first ones. A
-// signal written twice (a tick killed between its sheet write and the ledger's) is listed once by the digest (its run
-// and row are the same). The outbox is a sealed table (src/shared/storage/sealed-table.ts): a row another editor
-// writes, or edits, is never posted; the document's properties keep when the newest posted signal was kept, so an
-// older row put back after its digest went out is not posted twice. Pure over a TablePort and the document's store.
-import type { KeyValueStore, TablePort } from '../ports';
+// the sheet (src/research/rows/write-back.ts) and removed only once a digest holding them (named or counted) was posted
+// (src/digest/): a post that fails loses none. It stands below both features, so that the one writes and the other
+// reads it without either importing the other. Kept in a hidden sheet (a thousand rows' signals do not fit a
+// property); nothing is kept while the spreadsheet has no digest (its settings, which src/digest/settings.ts keeps
+// under DIGEST_CONFIG_KEY). Appends go at the end, so the rows a digest read are its first ones. A signal written
+// twice (a tick killed between its sheet write and the ledger's) is listed once by the digest (its run and row are the
+// same). The outbox is a sealed table (sealed-table.ts): a row another editor writes, or edits, is never posted; the
+// document's properties keep when the newest posted signal was kept, so an older row put back after its digest went
+// out is not posted twice. Pure over a TablePort and the document's store.
+import type { KeyValueStore, TablePort } from '../../ports';
+import { DIGEST_SHEET } from './internal-sheets';
+
+/** The document's digest settings (src/digest/settings.ts): the outbox keeps signals only while there are some. */
+export const DIGEST_CONFIG_KEY = 'sheetscout.digest';
 
 /** When the newest signal a posted digest held was kept (ISO time): older rows were posted. */
 const POSTED_THROUGH_KEY = 'sheetscout.digest.postedThrough';
@@ -75,4 +81,26 @@ export class DigestOutbox implements DigestOutboxPort {
     if (this.newestRead) this.store.set(POSTED_THROUGH_KEY, this.newestRead);
     if (rows > 0) this.table.deleteRows(Array.from({ length: rows }, (_, i) => i));
   }
+}
+
+/** The document's digest settings as stored, when they are whole (named by an id, set by an account); null: none. */
+export function storedDigestConfig<T extends { id: string; setBy: string }>(document: KeyValueStore): T | null {
+  let config: T | null;
+  try {
+    const text = document.get(DIGEST_CONFIG_KEY);
+    config = text ? (JSON.parse(text) as T) : null;
+  } catch {
+    return null;
+  }
+  return config && typeof config.id === 'string' && typeof config.setBy === 'string' ? config : null;
+}
+
+/** The outbox in its hidden sheet: it keeps nothing while the document has no digest. */
+export function digestOutbox(
+  hiddenTable: (name: string, headers: readonly string[]) => TablePort,
+  document: KeyValueStore,
+  now: () => number,
+): DigestOutbox {
+  const hasDigest = () => storedDigestConfig(document) !== null;
+  return new DigestOutbox(hiddenTable(DIGEST_SHEET, OUTBOX_HEADERS), hasDigest, now, document);
 }

@@ -3,8 +3,8 @@
 // (plus adding columns when new field columns reach past the sheet's last one), and the commit of the writes. The
 // enrichment dates are a sealed table: src/enrichment/sheet/dates-store.ts.
 import type { CellValue } from '../../shared/cell-values';
-import type { Area } from '../../enrichment/sheet/layout';
-import type { EnrichSheet, SheetAccess } from '../../enrichment/ports';
+import type { Area } from '../sheet/layout';
+import type { EnrichSheet, SheetAccess } from '../ports';
 import { targetSheetProblem } from '../../shared/storage/internal-sheets';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -1,13 +1,13 @@
 // The user's authorization of this version of the add-on, as Google's add-on samples check it in trigger code:
 // ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL) (no scope needed, so it answers even when the user has not
 // authorized what the version needs). See src/scheduler/authorization.ts.
-import type { KeyValueStore } from '../ports';
+import type { KeyValueStore } from '../../ports';
 import {
   noteAuthorization,
   readAuthorizationNote,
   type AuthorizationNote,
   type AuthorizationStatus,
-} from '../scheduler/authorization';
+} from '../authorization';
 
 export function authorizationStatus(): AuthorizationStatus {
   const info = ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL);

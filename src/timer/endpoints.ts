@@ -1,14 +1,16 @@
-// The shared timer's handler: the document's one time-driven trigger runs the due scheduled refreshes and account
-// watch runs, the check for new rows to enrich, research polling, the enrichment continuation and the digest's post,
-// each a slice of one time budget (timer-run.ts: research's collection first, each slice isolated from the others'
-// failures), and removes itself when none has work left. A tick with nothing due (a schedule waiting for its day) reads the
-// document's properties, notes that it ran and returns. A timer Google runs without its spreadsheet (it may, for an
-// add-on: not documented) can do nothing: it retires itself and notes why for the user's panels. Each run is
-// budgeted to what is left of Sheet Scout's share of the user's daily trigger runtime (runtime-budget.ts) and books
-// what it used, its start included. First of all a run asks whether the user has authorized what this version needs
-// (Google keeps running the timers of an add-on whose update needs more, and refuses their calls): if not, it does
-// nothing else, every feature's work waits untouched, and the user is told where they look (authorization.ts). A run
-// after Settings > Check this installation asked for one notes what it found (src/shared/installation.ts).
+// The shared timer's handler, and the one place that composes the features' background work: it stands above every
+// feature and hands the scheduler (src/scheduler/) their slices, so the scheduler knows no feature. The document's one
+// time-driven trigger runs the due scheduled refreshes and account watch runs, the check for new rows to enrich,
+// research polling, the enrichment continuation and the digest's post, each a slice of one time budget
+// (scheduler/timer-run.ts: research's collection first, each slice isolated from the others' failures), and removes
+// itself when none has work left. A tick with nothing due (a schedule waiting for its day) reads the document's
+// properties, notes that it ran and returns. A timer Google runs without its spreadsheet (it may, for an add-on: not
+// documented) can do nothing: it retires itself and notes why for the user's panels. Each run is budgeted to what is
+// left of Sheet Scout's share of the user's daily trigger runtime (scheduler/runtime-budget.ts) and books what it
+// used, its start included. First of all a run asks whether the user has authorized what this version needs (Google
+// keeps running the timers of an add-on whose update needs more, and refuses their calls): if not, it does nothing
+// else, every feature's work waits untouched, and the user is told where they look (scheduler/authorization.ts). A
+// run after Settings > Check this installation asked for one notes what it found (src/shared/installation.ts).
 import { appContext } from '../platform/app-context';
 import { enrichmentTimerSlice } from '../enrichment/timer-slice';
 import { refreshTimerSlice } from '../enrichment/refresh/schedule-service';
@@ -16,15 +18,15 @@ import { researchTimerSlice } from '../research/timer-slice';
 import { watchTimerSlice } from '../research/watch/watch-runs';
 import { newRowsTimerSlice } from '../new-rows/timer-slice';
 import { digestTimerSlice } from '../digest/timer-slice';
-import { appsScriptTimer, retireDocumentlessTimer, userLock } from '../platform/timer-triggers';
-import { authorizationStatus } from '../platform/authorization';
+import { appsScriptTimer, retireDocumentlessTimer, userLock } from '../scheduler/adapters/triggers';
+import { authorizationStatus } from '../scheduler/adapters/authorization';
 import { noteAuthorizationOnSignals } from '../research/watch/authorization-note';
-import { noteAuthorization } from './authorization';
+import { noteAuthorization } from '../scheduler/authorization';
 import { flushWrites, hasActiveSpreadsheet } from '../platform/spreadsheet';
-import { idleTick } from './timer';
-import { runTimer } from './timer-run';
+import { idleTick } from '../scheduler/timer';
+import { runTimer } from '../scheduler/timer-run';
 import { readAccountKind } from '../platform/request-budget';
-import { recordTimerRuntime, timerRuntimeBudget, timerStartAllowanceMs } from './runtime-budget';
+import { recordTimerRuntime, timerRuntimeBudget, timerStartAllowanceMs } from '../scheduler/runtime-budget';
 import { noteTimerProbe } from '../shared/installation';
 
 export function sheetScoutTimer(event?: { triggerUid?: string }): void {

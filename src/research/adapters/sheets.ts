@@ -4,9 +4,9 @@
 import { targetSheetProblem } from '../../shared/storage/internal-sheets';
 import type { CellValue } from '../../shared/cell-values';
 import { safeText } from '../../shared/cell-values';
-import type { CellWrite, GridPort } from '../../research/ports';
-import { runs } from './hidden-table';
-import { ROW_TAG_KEY } from '../../research/rows/row-tags';
+import type { CellWrite, GridPort } from '../ports';
+import { runs } from '../../platform/sheets/hidden-table';
+import { ROW_TAG_KEY } from '../rows/row-tags';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
