@@ -6,8 +6,6 @@
 // connection shown; =COMPANY_LOOKUP() explains itself; {Domain} in a brief is the registered domain.
 import { describeWithBrowser, stackForSuite } from './harness';
 
-jest.setTimeout(150_000);
-
 const SHARE_MESSAGE =
   'Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"';
 
