@@ -5,7 +5,8 @@
 // `refused()`, with its cells as found, for its store to report; nothing is acted on for it. Index reads (readColumns,
 // readKeys, readIndexed's index) read a few columns of every row and cannot be checked without the rest of the row:
 // they are hints a store uses to choose the rows it takes, never to act on. The layout is read from the header row
-// once per execution (with the whole grid when that is read). A table of an earlier version (no seal column) is read
+// once per execution, after a whole read as before any other (taking it from the whole read's own first row instead
+// broke a watch run resumed after a killed execution: test/integration/research/watch/watch.test.ts). A table of an earlier version (no seal column) is read
 // as it is while the document trusts it (Sealer.trustsUnsealed), and sealed by the document's first sealed write; any
 // other table without the seal column (recreated by hand) refuses every row. Pure.
 import type { RefusedRow, TablePort, TableRead, TableStorage } from '../../ports';
@@ -73,13 +74,11 @@ export class SealedTable implements TablePort {
     return this.grid.rowCount();
   }
 
-  /** The grid read whole, in one read: its header row gives the layout when this execution has not read it. */
+  /** The grid read whole, and the layout (read from the header when this execution has not read it since). */
   private wholeGrid(): TableRead & { layout: Layout } {
     this.refusals.clear();
-    this.followAdoptions();
     const { header, rows } = this.grid.readAll();
-    this.layout ??= this.layoutOf(header);
-    return { header, rows, layout: this.layout };
+    return { header, rows, layout: this.currentLayout() };
   }
 
   readAll(): TableRead {
