@@ -5,8 +5,7 @@
 // `refused()`, with its cells as found, for its store to report; nothing is acted on for it. Index reads (readColumns,
 // readKeys, readIndexed's index) read a few columns of every row and cannot be checked without the rest of the row:
 // they are hints a store uses to choose the rows it takes, never to act on. The layout is read from the header row
-// once per execution, after a whole read as before any other (taking it from the whole read's own first row instead
-// broke a watch run resumed after a killed execution: test/integration/research/watch/watch.test.ts). A table of an earlier version (no seal column) is read
+// once per execution, after a whole read as before any other (see docs/design/performance.md, the panel poll). A table of an earlier version (no seal column) is read
 // as it is while the document trusts it (Sealer.trustsUnsealed), and sealed by the document's first sealed write; any
 // other table without the seal column (recreated by hand) refuses every row. Pure.
 import type { RefusedRow, TablePort, TableRead, TableStorage } from '../../ports';
