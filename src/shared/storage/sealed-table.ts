@@ -5,9 +5,10 @@
 // `refused()`, with its cells as found, for its store to report; nothing is acted on for it. Index reads (readColumns,
 // readKeys, readIndexed's index) read a few columns of every row and cannot be checked without the rest of the row:
 // they are hints a store uses to choose the rows it takes, never to act on. The layout is read from the header row
-// once per execution, after a whole read as before any other (see docs/design/performance.md, the panel poll). A table of an earlier version (no seal column) is read
-// as it is while the document trusts it (Sealer.trustsUnsealed), and sealed by the document's first sealed write; any
-// other table without the seal column (recreated by hand) refuses every row. Pure.
+// once per execution, after a whole read as before any other (docs/design/performance.md, the panel poll). A table of
+// an earlier version (no seal column) is read as it is while the document trusts it (Sealer.trustsUnsealed), and
+// sealed by the document's first sealed write; any other table without the seal column (recreated by hand) refuses
+// every row. Pure.
 import type { RefusedRow, TablePort, TableRead, TableStorage } from '../../ports';
 import { SEAL_HEADER, type Sealer } from './seal';
 
@@ -32,7 +33,7 @@ export class SealedTable implements TablePort {
     return [SEAL_HEADER, ...headers];
   }
 
-  /** Rows the whole-row reads refused since the last readAll or readColumns: changed outside the add-in. */
+  /** Rows the whole-row reads refused since the last readAll, readIndexed or readColumns (changed outside). */
   refused(): RefusedRow[] {
     return [...this.refusals.values()].sort((a, b) => a.index - b.index);
   }
@@ -73,28 +74,21 @@ export class SealedTable implements TablePort {
     return this.grid.rowCount();
   }
 
-  /** The grid read whole, and the layout (read from the header when this execution has not read it since). */
-  private wholeGrid(): TableRead & { layout: Layout } {
+  readAll(): TableRead {
+    const { header, rows } = this.readIndexed(1, 0);
+    return { header, rows };
+  }
+
+  /** readAll, and from the same read the `count` columns from `first` as readColumns gives them (blank if refused). */
+  readIndexed(first: number, count: number): TableRead & { index: TableRead } {
     this.refusals.clear();
     const { header, rows } = this.grid.readAll();
-    return { header, rows, layout: this.currentLayout() };
-  }
-
-  readAll(): TableRead {
-    const { header, rows, layout } = this.wholeGrid();
-    return {
-      header: layout === 'sealed' ? header.slice(1) : header,
-      rows: rows.map((row, index) => this.checked(row, index, layout)),
-    };
-  }
-
-  readIndexed(first: number, count: number): TableRead & { index: TableRead } {
-    const { header, rows, layout } = this.wholeGrid();
-    // The grid's columns readColumns reads (after the seal column when sealed), their cells blank when refused.
+    const layout = this.currentLayout();
+    // The grid's columns readColumns reads (after the seal column when sealed).
     const from = layout === 'sealed' ? first : first - 1;
     const cut = (row: unknown[]) => row.slice(from, from + count);
     const index =
-      header.length > from
+      count > 0 && header.length > from
         ? { header: cut(header), rows: rows.map((row) => (layout === 'refused' ? cut(row).map(() => '') : cut(row))) }
         : { header: [], rows: [] };
     return {
