@@ -4,7 +4,7 @@
 import type { KeyValueStore } from '../ports';
 import { readChunkedJson, writeChunked } from '../shared/storage/chunked-store';
 import { fingerprint } from '../shared/fingerprint';
-import { Bitmap } from '../shared/storage/bitmap';
+import { bitsText, readBits } from '../shared/storage/bitmap';
 
 /** How an open run knows its records: by their place in the launch, or (runs of earlier versions) by fingerprint. */
 export interface RunKeying {
@@ -22,8 +22,8 @@ export interface Figures {
 }
 
 /**
- * The open part of a run: its figures so far and its unsettled records' keys (stored as a set of their places in the
- * launch, `waiting`, or in runs of earlier versions as their fingerprints).
+ * The open part of a run: its figures so far and its unsettled records' keys (stored as the text of the set of their
+ * places in the launch, or in runs of earlier versions as their fingerprints).
  */
 export interface OpenRun extends Figures, RunKeying {
   /** Keys of the records not settled yet. */
@@ -45,23 +45,16 @@ export function keyIn(run: RunKeying, record: { record: string; ordinal?: number
   return typeof record.ordinal === 'number' ? ordinalKey(record.ordinal) : null;
 }
 
-/** The open part stored under `key`, or null. */
+/** The open part stored under `key`, or null (a run keyed by place keeps its records as a set's text). */
 export function readOpen(store: KeyValueStore, key: string): OpenRun | null {
-  const parsed = readChunkedJson(store, key) as (OpenRun & { waiting?: string }) | null;
-  if (parsed && typeof parsed.waiting === 'string') {
-    const { waiting, ...figures } = parsed;
-    return { ...figures, records: Bitmap.parse(waiting).members().map(ordinalKey), wide: false, byOrdinal: true };
-  }
-  return parsed && Array.isArray(parsed.records) ? parsed : null;
+  const parsed = readChunkedJson(store, key) as (Omit<OpenRun, 'records'> & { records: unknown }) | null;
+  if (typeof parsed?.records === 'string')
+    return { ...parsed, records: [...readBits(parsed.records)].map(ordinalKey), byOrdinal: true };
+  return parsed && Array.isArray(parsed.records) ? (parsed as OpenRun) : null;
 }
 
-/** Stores the open part under `key` (a run keyed by place keeps its records as a set). */
+/** Stores the open part under `key`. */
 export function writeOpen(store: KeyValueStore, key: string, open: OpenRun): void {
-  if (!open.byOrdinal) {
-    writeChunked(store, key, JSON.stringify(open));
-    return;
-  }
-  const { records, wide: _wide, byOrdinal: _byOrdinal, ...figures } = open;
-  const waiting = Bitmap.of(records.map((record) => Number(record.slice(1)))).toString();
-  writeChunked(store, key, JSON.stringify({ ...figures, waiting }));
+  const records = open.byOrdinal ? bitsText(open.records.map((record) => Number(record.slice(1)))) : open.records;
+  writeChunked(store, key, JSON.stringify({ ...open, records }));
 }

@@ -104,12 +104,15 @@ export function propertiesProblem(tasks: number, bytesFree: number): string | nu
     `Nothing was sent: research of ${tasksText(tasks)} keeps about ${kilobytes(needed)} KB in Sheet Scout's storage ` +
     `in this spreadsheet while it runs. ${kilobytes(bytesFree)} KB of the 500 KB Google allows are free, and ` +
     `${kilobytes(PROPERTY_HEADROOM_BYTES)} KB of them stay kept for the other features meanwhile (schedules, ` +
-    `watches, enrichment, the digest): ${kilobytes(room)} KB are left for research. ` +
-    (fit > 0
-      ? `Launch up to ${tasksText(fit)} now, and the rest once they have finished.`
-      : 'Launch again once the research running here has finished.')
+    `watches, enrichment, the digest): ${kilobytes(room)} KB are left for research. ${launchLater(fit)}`
   );
 }
+
+/** What a launch refused for the running research can do: the tasks that fit now, or to wait for it. */
+const launchLater = (fit: number) =>
+  fit > 0
+    ? `Launch up to ${tasksText(fit)} now, and the rest once they have finished.`
+    : 'Launch again once the research running here has finished.';
 
 /**
  * Refuses a launch of `tasks` that would take the research tasks open in this spreadsheet (`open`) past
@@ -123,10 +126,7 @@ export function openTasksProblem(tasks: number, open: number): string | null {
     `Nothing was sent: this spreadsheet has ${figure(open)} research task${open === 1 ? '' : 's'} open, and Sheet ` +
     `Scout keeps up to ${figure(OPEN_TASKS_MAX)} open in one spreadsheet (at most ${kilobytes(kept)} KB of the ` +
     `500 KB of its storage here, and its timer reads them all every hour): research of ${tasksText(tasks)} would ` +
-    `make ${figure(open + tasks)}. ` +
-    (fit > 0
-      ? `Launch up to ${tasksText(fit)} now, and the rest once they have finished.`
-      : 'Launch again once some of the research running here has finished.')
+    `make ${figure(open + tasks)}. ${launchLater(fit)}`
   );
 }
 

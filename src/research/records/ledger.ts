@@ -224,7 +224,6 @@ function isRecord(value: unknown): value is LedgerEntry {
     typeof value.brief === 'string' &&
     typeof value.depth === 'string' &&
     (value.schema === null || isObject(value.schema)) &&
-    (value.ordinal === undefined || (Number.isInteger(value.ordinal) && (value.ordinal as number) >= 0)) &&
     isObject(row) &&
     Number.isInteger(row.sheetId) &&
     (row.rowId === null || typeof row.rowId === 'string') &&

@@ -21,9 +21,6 @@ export interface TaskOwner {
   record: string;
 }
 
-const ordinalCell = (value: unknown): number | null =>
-  value === '' || value === null || value === undefined || !Number.isInteger(Number(value)) ? null : Number(value);
-
 export class TaskIndex {
   constructor(private readonly table: TablePort) {}
 
@@ -40,8 +37,15 @@ export class TaskIndex {
     const found = new Map<string, TaskOwner>();
     for (const row of this.table.readAll().rows) {
       const [taskId, launch, ordinal, record, payer] = row.map((cell) => String(cell ?? ''));
-      if (!taskId || !launch || !record) continue;
-      found.set(taskId, { taskId, launch, ordinal: ordinalCell(ordinal), record, payer: payer || null });
+      // A row the seal refused reads as blank; an ordinal cell left empty is a record of an earlier version.
+      if (taskId && launch && record)
+        found.set(taskId, {
+          taskId,
+          launch,
+          ordinal: ordinal === '' ? null : Number(ordinal),
+          record,
+          payer: payer || null,
+        });
     }
     return found;
   }

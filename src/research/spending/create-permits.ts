@@ -17,7 +17,7 @@ import type { KeyValueStore } from '../../ports';
 import { removeChunked } from '../../shared/storage/chunked-store';
 import type { DamagedRecord, LedgerEntry } from '../records/ledger';
 import type { TaskIndex, TaskOwner } from '../records/task-index';
-import { newLaunch, readLaunches, writeLaunches, type LaunchBits, type Launches } from './launch-bits';
+import { launchIn, readLaunches, writeLaunches, type LaunchBits, type Launches } from './launch-bits';
 import { LEGACY_PERMITS_KEY, upgradeLegacyPermits } from './permits-upgrade';
 
 /** When this document's creates first needed a grant (queued records of earlier versions were adopted then). */
@@ -87,84 +87,60 @@ export function ungranted(queued: readonly LedgerEntry[], allowed: readonly Ledg
 
 /** A record's launch as kept, and its place in it; null for a record of no launch kept, or of no place. */
 function placeOf(permits: Launches, entry: LedgerEntry): { bits: LaunchBits; ordinal: number } | null {
-  const bits = entry.launch ? permits.launches.get(entry.launch) : undefined;
-  const ordinal = entry.ordinal;
-  if (!bits || ordinal === undefined || !Number.isInteger(ordinal) || ordinal < 0 || ordinal >= bits.count) return null;
-  return { bits, ordinal };
+  const bits = permits.get(entry.launch ?? '');
+  const ordinal = entry.ordinal ?? -1;
+  return bits && Number.isInteger(ordinal) && ordinal >= 0 && ordinal < bits.count ? { bits, ordinal } : null;
 }
 
-const launcherIn = (permits: Launches, entry: LedgerEntry): string | null => {
-  const bits = entry.launch ? permits.launches.get(entry.launch) : undefined;
-  return bits ? (permits.payers[bits.payer] ?? null) : null;
-};
+/** The account that paid for the record's launch, as kept (null: not known). */
+const launcherIn = (permits: Launches, entry: LedgerEntry) => permits.get(entry.launch ?? '')?.payer ?? null;
 
 /** Numbers `entries` under `launch` (a new launch, or more records of one kept) and grants each a create. */
 function grantIn(permits: Launches, launch: string, entries: readonly LedgerEntry[], payer: string | null) {
-  const bits = permits.launches.get(launch) ?? newLaunch();
-  permits.launches.set(launch, bits);
-  if (payer !== null) {
-    if (!permits.payers.includes(payer)) permits.payers.push(payer);
-    bits.payer = permits.payers.indexOf(payer);
-  }
-  const numbered = entries.map((entry, i) => ({ ...entry, launch, ordinal: bits.count + i }));
+  const bits = launchIn(permits, launch);
+  bits.payer = payer ?? bits.payer;
+  const numbered = entries.map((entry) => ({ ...entry, launch, ordinal: bits.count++ }));
   for (const entry of numbered) bits.granted.add(entry.ordinal);
-  bits.count += entries.length;
   return numbered;
 }
 
 /** Notes in `permits` the records whose creates were sent, answered, or given back (CreatePermits.settle). */
 function settleIn(permits: Launches, { sending, answered, givenBack }: Parameters<CreatePermits['settle']>[0]): void {
-  for (const entry of sending) {
-    const place = placeOf(permits, entry);
-    place?.bits.taken.delete(place.ordinal);
-  }
-  for (const entry of givenBack) {
-    const place = placeOf(permits, entry);
-    place?.bits.granted.add(place.ordinal);
-    place?.bits.taken.delete(place.ordinal);
-  }
-  for (const entry of answered) {
-    const place = placeOf(permits, entry);
-    place?.bits.unreleased.add(place.ordinal);
-  }
+  const each = (entries: readonly LedgerEntry[], change: (bits: LaunchBits, ordinal: number) => void) => {
+    for (const entry of entries) {
+      const place = placeOf(permits, entry);
+      if (place) change(place.bits, place.ordinal);
+    }
+  };
+  each(sending, (bits, at) => bits.taken.delete(at));
+  each(givenBack, (bits, at) => {
+    bits.granted.add(at);
+    bits.taken.delete(at);
+  });
+  each(answered, (bits, at) => bits.unreleased.add(at));
 }
 
 /** The owners of the answered records' new tasks, for the task index. */
 function ownersOf(permits: Launches, answered: readonly LedgerEntry[]): TaskOwner[] {
-  return answered.flatMap((entry) =>
-    entry.taskId && entry.launch
-      ? [
-          {
-            taskId: entry.taskId,
-            launch: entry.launch,
-            ordinal: entry.ordinal ?? null,
-            record: entry.id,
-            payer: launcherIn(permits, entry),
-          },
-        ]
+  return answered.flatMap(({ taskId, launch, ordinal, id }) =>
+    taskId && launch
+      ? [{ taskId, launch, ordinal: ordinal ?? null, record: id, payer: permits.get(launch)?.payer ?? null }]
       : [],
   );
 }
 
 /** Keeps only what the open records need (CreatePermits.keepOpen); whether anything went. */
 function keptOpen(permits: Launches, open: readonly LedgerEntry[]): boolean {
-  const places = new Map<string, Set<number>>();
+  const places = new Map<string, Set<number | undefined>>();
   for (const entry of open)
-    if (entry.launch) {
-      const known = places.get(entry.launch) ?? new Set<number>();
-      if (entry.ordinal !== undefined) known.add(entry.ordinal);
-      places.set(entry.launch, known);
-    }
+    if (entry.launch) places.set(entry.launch, (places.get(entry.launch) ?? new Set()).add(entry.ordinal));
   let changed = false;
-  for (const [id, bits] of permits.launches) {
+  for (const [id, bits] of permits) {
     const kept = places.get(id);
-    if (!kept) {
-      permits.launches.delete(id);
-      changed = true;
-      continue;
-    }
-    for (const set of [bits.granted, bits.taken, bits.unreleased])
-      changed = set.retain((at) => kept.has(at)) || changed;
+    if (!kept) changed = permits.delete(id);
+    else
+      for (const set of [bits.granted, bits.taken, bits.unreleased])
+        for (const at of set) if (!kept.has(at)) changed = set.delete(at);
   }
   return changed;
 }

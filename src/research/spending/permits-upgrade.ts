@@ -11,51 +11,20 @@ import { readChunkedJson } from '../../shared/storage/chunked-store';
 import { fingerprint } from '../../shared/fingerprint';
 import type { DamagedRecord, LedgerEntry } from '../records/ledger';
 import type { TaskOwner } from '../records/task-index';
-import { newLaunch, type Launches } from './launch-bits';
+import { launchIn, type Launches } from './launch-bits';
 
 export const LEGACY_PERMITS_KEY = 'sheetscout.research.permits';
 
-/** The earlier version's value. */
+/** The earlier version's value (each part may be missing). */
 interface LegacyPermits {
-  launches: Record<string, { left?: number; taken?: string[]; granted?: string[] }>;
-  unreleased: string[];
-  owners: Record<string, number>;
-  payers: string[];
-  taskLaunches: Record<string, number>;
-  launchIds: string[];
-}
-
-const recordKey = (entry: LedgerEntry) => fingerprint(`${entry.launch}:${entry.id}`);
-const releaseKey = (entry: LedgerEntry) => fingerprint(entry.taskId ? `task:${entry.taskId}` : `record:${entry.id}`);
-const taskKey = (taskId: string) => fingerprint(`owner:${taskId}`);
-
-function readLegacy(store: KeyValueStore): LegacyPermits | null {
-  const parsed = readChunkedJson(store, LEGACY_PERMITS_KEY) as Partial<LegacyPermits> | null;
-  if (!parsed || typeof parsed !== 'object') return null;
-  return {
-    launches: parsed.launches ?? {},
-    unreleased: parsed.unreleased ?? [],
-    owners: parsed.owners ?? {},
-    payers: parsed.payers ?? [],
-    taskLaunches: parsed.taskLaunches ?? {},
-    launchIds: parsed.launchIds ?? [],
-  };
-}
-
-/** What the earlier value says of one open record: its permits and who launched it. */
-function legacyOf(legacy: LegacyPermits, entry: LedgerEntry) {
-  const launch = legacy.launches[entry.launch ?? ''];
-  const key = recordKey(entry);
-  let granted = launch?.granted?.includes(key) ?? false;
-  const taken = launch?.taken?.includes(key) ?? false;
-  if (!granted && !taken && launch && (launch.left ?? 0) > 0 && entry.state === 'queued') {
-    granted = true;
-    launch.left = (launch.left ?? 0) - 1;
-  }
-  const unreleased = legacy.unreleased.includes(releaseKey(entry));
-  const owner = (entry.taskId ? legacy.owners[taskKey(entry.taskId)] : undefined) ?? legacy.owners[key];
-  const payer = owner === undefined ? null : (legacy.payers[owner] ?? null);
-  return { granted, taken, unreleased, payer };
+  launches?: Record<string, { left?: number; taken?: string[]; granted?: string[] }>;
+  unreleased?: string[];
+  /** Who launched each record (`launch:id`) and task (`owner:taskId`), by fingerprint: an index into `payers`. */
+  owners?: Record<string, number>;
+  payers?: string[];
+  /** The launch of each task (`owner:taskId`), by fingerprint: an index into `launchIds`. */
+  taskLaunches?: Record<string, number>;
+  launchIds?: string[];
 }
 
 /**
@@ -68,36 +37,51 @@ export function upgradeLegacyPermits(
   open: readonly LedgerEntry[],
   damaged: readonly DamagedRecord[],
 ): { records: LedgerEntry[]; owners: TaskOwner[] } | null {
-  const legacy = readLegacy(store);
-  if (!legacy) return null;
+  const legacy = readChunkedJson(store, LEGACY_PERMITS_KEY) as LegacyPermits | null;
+  if (!legacy || typeof legacy !== 'object') return null;
+  const owned = (key: string) => {
+    const owner = legacy.owners?.[fingerprint(key)];
+    return owner === undefined ? undefined : (legacy.payers?.[owner] ?? null);
+  };
+  const launchOf = (taskId: string) => legacy.launchIds?.[legacy.taskLaunches?.[fingerprint(`owner:${taskId}`)] ?? -1];
   const records: LedgerEntry[] = [];
   const owners: TaskOwner[] = [];
   for (const entry of open) {
     if (!entry.launch || entry.ordinal !== undefined) continue;
-    const { granted, taken, unreleased, payer } = legacyOf(legacy, entry);
-    const bits = permits.launches.get(entry.launch) ?? newLaunch();
-    permits.launches.set(entry.launch, bits);
-    if (payer !== null) {
-      if (!permits.payers.includes(payer)) permits.payers.push(payer);
-      bits.payer = permits.payers.indexOf(payer);
-    }
-    let ordinal: number | null = null;
-    if (granted || taken || unreleased) {
-      ordinal = bits.count++;
-      if (granted) bits.granted.add(ordinal);
-      if (taken) bits.taken.add(ordinal);
-      if (unreleased) bits.unreleased.add(ordinal);
+    const old = legacy.launches?.[entry.launch];
+    const key = fingerprint(`${entry.launch}:${entry.id}`);
+    const taken = old?.taken?.includes(key);
+    let granted = old?.granted?.includes(key);
+    if (!granted && !taken && old?.left && entry.state === 'queued') granted = old.left-- > 0;
+    const unreleased = legacy.unreleased?.includes(
+      fingerprint(entry.taskId ? `task:${entry.taskId}` : `record:${entry.id}`),
+    );
+    const payer = (entry.taskId ? owned(`owner:${entry.taskId}`) : undefined) ?? owned(`${entry.launch}:${entry.id}`);
+    const bits = launchIn(permits, entry.launch);
+    bits.payer = payer ?? bits.payer;
+    const ordinal = granted || taken || unreleased ? bits.count++ : null;
+    if (ordinal !== null) {
+      for (const [kept, set] of [
+        [granted, bits.granted],
+        [taken, bits.taken],
+        [unreleased, bits.unreleased],
+      ] as const)
+        if (kept) set.add(ordinal);
       records.push({ ...entry, ordinal });
     }
-    if (entry.taskId && legacy.taskLaunches[taskKey(entry.taskId)] !== undefined)
-      owners.push({ taskId: entry.taskId, launch: entry.launch, ordinal, record: entry.id, payer });
+    if (entry.taskId && launchOf(entry.taskId))
+      owners.push({ taskId: entry.taskId, launch: entry.launch, ordinal, record: entry.id, payer: payer ?? null });
   }
   for (const row of damaged) {
-    const launch = row.taskId ? legacy.launchIds[legacy.taskLaunches[taskKey(row.taskId)] ?? -1] : undefined;
-    if (!launch) continue;
-    const owner = legacy.owners[taskKey(row.taskId)];
-    const payer = owner === undefined ? null : (legacy.payers[owner] ?? null);
-    owners.push({ taskId: row.taskId, launch, ordinal: null, record: row.entryId, payer });
+    const launch = row.taskId ? launchOf(row.taskId) : undefined;
+    if (launch)
+      owners.push({
+        taskId: row.taskId,
+        launch,
+        ordinal: null,
+        record: row.entryId,
+        payer: owned(`owner:${row.taskId}`) ?? null,
+      });
   }
   return { records, owners };
 }

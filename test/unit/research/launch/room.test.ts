@@ -47,7 +47,7 @@ describe('open tasks in one spreadsheet', () => {
         'finished.',
     );
     expect(openTasksProblem(1, 20_000)).toMatch(
-      /has 20,000 research tasks open.*research of 1 task would make 20,001\. Launch again once some of the research running here has finished\.$/,
+      /has 20,000 research tasks open.*research of 1 task would make 20,001\. Launch again once the research running here has finished\.$/,
     );
   });
 });
