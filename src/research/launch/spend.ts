@@ -43,12 +43,15 @@ export function spendLaunch(
 ): LedgerEntry[] {
   if (input.outputHeaders) deps.grid.ensureHeaders(sheet.sheetId, input.outputHeaders);
   tagPlannedRows(deps, sheet, plan);
-  // The launch authorises one create per record (create-permits.ts), paid from its account; its records name its run
-  // in the spending history (who started it, why and when).
+  // The launch authorises one create per record (create-permits.ts: each numbered in it), paid from its account; its
+  // records name its run in the spending history (who started it, why and when).
   const launch = deps.newId();
   const started = { kind: run, startedBy: deps.account, at: deps.clock.now() };
-  plan.entries = plan.entries.map((entry) => ({ ...entry, launch, run: started }));
-  deps.permits.grant(launch, plan.entries, deps.account);
+  plan.entries = deps.permits.grant(
+    launch,
+    plan.entries.map((entry) => ({ ...entry, run: started })),
+    deps.account,
+  );
   const superseded = [...new Map(plan.superseded.map((entry) => [entry.id, entry])).values()];
   deps.ledger.save([...superseded, ...plan.entries]);
   deps.ledger.save(writeRows(deps, plan.entries, new Map()));

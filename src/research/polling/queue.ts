@@ -1,7 +1,7 @@
 // Which queued creates an execution sends: those granted a create (create-permits.ts: an older copy of a record put
 // back in the ledger sheet has none) and that the acting account launched, since a create is paid by the account
 // whose token sends it.
-import type { LedgerEntry } from '../records/ledger';
+import { needsRow, type LedgerEntry } from '../records/ledger';
 import { ungranted, type CreatePermits } from '../spending/create-permits';
 import type { ClockPort } from '../../ports';
 import type { ResearchClient } from '../ports';
@@ -33,7 +33,8 @@ export function actingAccount(deps: QueueDeps): string | null {
  */
 export function authorisedQueue(deps: QueueDeps): { queue: LedgerEntry[]; waiting: Set<string> } {
   const queuedNow = () => deps.ledger.all().filter((entry) => entry.state === 'queued');
-  deps.ledger.save(deps.permits.adopt(queuedNow(), deps.newId(), deps.clock.now()));
+  const open = deps.ledger.all().filter(needsRow);
+  deps.ledger.save(deps.permits.adopt(open, deps.ledger.damaged(), deps.newId(), deps.clock.now()));
   const queued = queuedNow();
   const launchers = deps.permits.launchers();
   const known = queued.filter((entry) => launchers.launcherOf(entry) !== null);

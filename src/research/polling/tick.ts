@@ -70,6 +70,7 @@ function loadLedger(deps: JobDeps, view: LedgerView | undefined): Salvage[] {
   const now = deps.clock.now();
   if (deps.ledger.compactionDue(now)) {
     deps.reports.removeAll(deps.ledger.compact(now));
+    deps.permits.retainTasks(deps.ledger.knownTaskIds());
     deps.ledger.loadOpen(view);
   }
   const salvage = salvageTargets(deps, () => actingAccount(deps));
@@ -119,7 +120,7 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
     },
   );
   const now = deps.clock.now();
-  const salvaging = settleSalvaged(deps, salvage, poll.answers);
+  settleSalvaged(deps, salvage, poll.answers);
   const polled = poll.answers.size;
   const partial = poll.partial;
   const unreadable = new Set(
@@ -144,8 +145,9 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
     deps,
     written.filter((entry) => !isPending(entry)).map((entry) => entry.row.sheetId),
   );
-  // Who launched a task is kept while its record is open (a re-run over its row asks them first); so is its give-back.
-  deps.permits.keepOpen(deps.ledger.all().filter(needsRow), salvaging);
+  // A launch's permits are kept while a record of it is open (who launched it: a re-run over its rows asks them
+  // first); so is a task's give-back.
+  deps.permits.keepOpen(deps.ledger.all().filter(needsRow));
   const pending = deps.ledger
     .all()
     .filter((entry) => needsWork(entry) && !unreadable.has(entry.id) && !waiting.has(entry.id)).length;

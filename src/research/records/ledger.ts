@@ -105,6 +105,12 @@ export interface LedgerEntry {
   watch?: WatchMark;
   /** The launch that authorised this record's create (create-permits.ts); absent in records of earlier versions. */
   launch?: string;
+  /**
+   * The record's place in its launch (0, 1, ...): the bit its grant, its create and its give-back are kept by in the
+   * document's properties, and its record in the launch's run of the spending history. Absent in records of earlier
+   * versions (known by their id).
+   */
+  ordinal?: number;
   /** Who started the launch, why and when: its run in the spending history (src/spending-history/history.ts). */
   run?: RunStart & { at: number };
   /**
@@ -281,11 +287,17 @@ export function statusText(entry: LedgerEntry): string {
 export function spendingOutcomes(entry: LedgerEntry, previous: LedgerEntry | undefined): RecordOutcome[] {
   const outcomes: RecordOutcome[] = [];
   if (previous?.launch && previous.launch !== entry.launch)
-    outcomes.push({ launch: previous.launch, record: entry.id, outcome: 'moved', charged: 0 });
+    outcomes.push({
+      launch: previous.launch,
+      record: entry.id,
+      ordinal: previous.ordinal,
+      outcome: 'moved',
+      charged: 0,
+    });
   if (!entry.launch || !FINAL_STATES.includes(entry.state)) return outcomes;
   const outcome = entry.state === 'done' ? 'done' : entry.state === 'failed' && entry.taskId ? 'failed' : 'refused';
   const charged = outcome === 'done' ? taskCost('done', entry.agents) : 0;
-  return [...outcomes, { launch: entry.launch, record: entry.id, outcome, charged }];
+  return [...outcomes, { launch: entry.launch, record: entry.id, ordinal: entry.ordinal, outcome, charged }];
 }
 
 /**
@@ -302,6 +314,8 @@ export function spendingOpenings(changed: readonly LedgerEntry[], all: readonly 
     launch: first.launch as string,
     sheetId: first.row.sheetId,
     reservation: reservationFor(first.depth),
-    records: all.filter((entry) => entry.launch === first.launch).map((entry) => entry.id),
+    records: all
+      .filter((entry) => entry.launch === first.launch)
+      .map((entry) => ({ id: entry.id, ordinal: entry.ordinal })),
   }));
 }
