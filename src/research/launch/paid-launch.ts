@@ -32,13 +32,13 @@ export function launchPaidBy(
 }
 
 /**
- * Whether the plan's tasks can be created and recorded: requests left today, cells for their records, room in the
- * document's properties while they run.
+ * Whether the plan's tasks can be created and recorded: requests left today, cells for their records (and for its
+ * reused ones), room in the document's properties while they run.
  */
 export function roomProblem(r: Research, plan: LaunchPlan): string | null {
   return (
     requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
-    storageProblem(plan.entries, r.deps.grid.cellsInUse()) ??
+    storageProblem([...plan.entries, ...plan.reused], r.deps.grid.cellsInUse()) ??
     propertiesProblem(plan.entries.length, r.document.bytesFree())
   );
 }
