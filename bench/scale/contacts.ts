@@ -4,11 +4,13 @@
 // question), the briefs it was asked more than once (paid twice), the rows written, what the sandbox's money record
 // reserved, and the document's properties at their peak. `per_row`: the same list with a brief that names the
 // contact, so each row asks its own question (10,000 tasks over 5,000 companies); what the launch does with them.
+// `reuse` (reuse.ts): new contacts in the researched spreadsheet given its earlier results on request.
 import { createManualClock, createProject, type GasRuntime } from '../../dev/gas-runtime';
 import type { SandboxControl } from '../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../src/shared/connection';
 import type { ResearchTask } from '../../src/api/types';
 import { BUNDLE } from '../../test/integration/harness';
+import { reuseAtScale, type ReuseFigures } from './reuse';
 import {
   advance,
   documentWith,
@@ -36,10 +38,11 @@ export interface ContactFigures {
   propertiesKbPeak: number;
   hours: number;
   perRow: { rows: number; keys: number; tasks: number; refusal: string };
+  reuse: ReuseFigures;
 }
 
 /** The account's research tasks created since `since` (the public list, newest first, paged). */
-async function tasksSince(control: SandboxControl, since: number): Promise<ResearchTask[]> {
+export async function tasksSince(control: SandboxControl, since: number): Promise<ResearchTask[]> {
   const found: ResearchTask[] = [];
   for (let offset = 0; ; offset += 100) {
     const page = await control.call<ResearchTask[]>(
@@ -90,6 +93,8 @@ export async function contactLists(control: SandboxControl, companies: string[])
   const paidTwice = [...asked.values()].reduce((sum, count) => sum + count - 1, 0);
   const creditsReserved = (await reserved()) - reservedBefore;
   const rowsWritten = statusColumn(doc).filter((status) => /^Done/.test(status)).length;
+  // reuse: new contacts in the same spreadsheet, given its earlier results on request.
+  const reuse = await reuseAtScale(world, doc, domains, tasksSince);
 
   // per_row: each row its own question.
   const perRowDoc = contactDocument(world, 'contacts-per-row', domains);
@@ -117,5 +122,6 @@ export async function contactLists(control: SandboxControl, companies: string[])
       tasks: perRowTasks,
       refusal: perRow.ok ? '' : perRow.message,
     },
+    reuse,
   };
 }

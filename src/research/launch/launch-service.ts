@@ -138,7 +138,8 @@ function notStarted(error: ApiError): string {
  */
 function launchPreconditions(r: Research, plan: LaunchPlan, noted: (notice: string) => void): string | null {
   const problem = roomProblem(r, plan);
-  if (problem) return problem;
+  // A launch that only reuses earlier results leaves nothing to collect: it needs no timer.
+  if (problem || plan.entries.length === 0) return problem;
   const timer = reserveTimer(r.trigger, 'research', { ownTimer: true });
   if (timer?.blocksSpending) return `Nothing was sent: ${timer.message}`;
   // No timer runs in this installation at all (a test deployment): the open panel collects the results.
