@@ -131,20 +131,14 @@ export function readLaunchSheet(deps: JobDeps, input: LaunchSheetInput): LaunchS
       : null,
     earlier:
       input.reuse && input.depth
-        ? earlierOf(deps, ledger, questionsOf(template, asked, values).questions, input.depth, input)
+        ? earlierResults(
+            ledger,
+            new Set(
+              questionKeys(questionsOf(template, asked, values).questions, input.depth, input.schema ?? null).values(),
+            ),
+            periodStart(deps.clock.now(), input.reuse.days),
+            deps.reports,
+          )
         : new Map(),
   };
-}
-
-/** The earlier results of `questions` (brief -> rows) within the period of the user's answer to the offer. */
-function earlierOf(
-  deps: JobDeps,
-  ledger: readonly LedgerEntry[],
-  questions: Map<string, number[]>,
-  depth: TaskDepth,
-  input: LaunchSheetInput,
-): Map<string, EarlierResult> {
-  const keys = new Set(questionKeys(questions, depth, input.schema ?? null).values());
-  const since = periodStart(deps.clock.now(), input.reuse?.days ?? 0);
-  return earlierResults(ledger, keys, since, deps.reports);
 }

@@ -68,9 +68,8 @@ function reuseProblem(plan: LaunchPlan, input: LaunchPlanInput): string | null {
   const said = input.reuse?.tasks;
   if (said === undefined || plan.entries.length <= said) return null;
   return (
-    `Nothing was sent: the preview counted ${said} task${said === 1 ? '' : 's'} to pay for and this launch needs ` +
-    `${plan.entries.length}, as some earlier results it offered are no longer kept (past the period, or their hidden ` +
-    'records were changed outside Sheet Scout). Check the new figures and launch again.'
+    `Nothing was sent: the preview counted ${said} tasks to pay for and this launch needs ${plan.entries.length} ` +
+    '(earlier results it offered are gone since). Check the new figures and launch again.'
   );
 }
 

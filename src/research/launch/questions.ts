@@ -34,15 +34,12 @@ export function questionsOf(
 }
 
 /** JSON with every object's keys in order: two schemas that say the same thing in another order compare equal. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const object = value as Record<string, unknown>;
-    const keys = Object.keys(object).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(object[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, part: unknown) =>
+    part && typeof part === 'object' && !Array.isArray(part)
+      ? Object.fromEntries(Object.entries(part).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : part,
+  );
 
 /** The key of a question: its rendered brief, its depth and its output schema (null: a markdown report). */
 export function questionKey(brief: string, depth: TaskDepth, schema: JsonSchemaObject | null): string {
