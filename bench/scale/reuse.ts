@@ -1,12 +1,12 @@
 // The scale benchmark's reuse on request (issue 46): in the contact list's spreadsheet, once its 5,000 questions are
 // researched (contacts.ts), a new sheet of 2,300 contacts: 2,000 of 1,000 companies researched there (two contacts
-// each) and 300 of companies not researched yet (the sandbox's companies not enriched). The panel's count offers the earlier results of the last 30 days,
+// each) and 300 of companies not researched there (the sandbox's companies after the list's 5,000). The panel's count offers the earlier results of the last 30 days,
 // the launch uses them (the user's answer), and the hourly timer alone collects the rest. Printed: the rows, the rows
 // given earlier results, what the sandbox's money record reserved and charged for tasks of the reused questions
 // created since the launch (held to 0), the tasks paid (one per new question) and what they reserved, the reused rows
 // Settings > Spending lists, and the modelled time of the count and of the launch.
 import type { GasRuntime } from '../../dev/gas-runtime';
-import type { SandboxControl } from '../../dev/sandbox/control-client';
+import type { SandboxControl, SeededCompany } from '../../dev/sandbox/control-client';
 import type { ResearchTask } from '../../src/api/types';
 import type { LaunchResponse, QuestionCountDto } from '../../src/research/contract';
 import type { SpendingHistoryDto } from '../../src/spending-history/contract';
@@ -71,7 +71,10 @@ export async function reuseAtScale(
   tasksSince: TasksSince,
 ): Promise<ReuseFigures> {
   const { control } = world;
-  const fresh = (await control.companies(REUSE_NEW, false)).map((company) => company.domain);
+  // The sandbox's companies after its first 5,000 (the list's), enriched by now or not.
+  const researched = new Set(known);
+  const after = await control.call<SeededCompany[]>('GET', `/_sandbox/companies?limit=${REUSE_NEW}&offset=5000`);
+  const fresh = after.map((company) => company.domain).filter((domain) => !researched.has(domain));
   const sheetId = newContacts(doc, known.slice(0, REUSE_KNOWN), fresh);
   const rows = Array.from({ length: 2 * REUSE_KNOWN + fresh.length }, (_, i) => i + 2);
   const request = { sheetId, rows, template: TEMPLATE, depth: 'medium', output: OUTPUT };
