@@ -147,9 +147,9 @@ function launchPreconditions(r: Research, plan: LaunchPlan, noted: (notice: stri
   return null;
 }
 
-/** "Used earlier results for 12 rows (7 questions, 0 credits)". */
-const reusedText = (rows: number, questions: number) =>
-  `Used earlier results for ${counted(rows, 'row')} (${counted(questions, 'question')}, 0 credits)`;
+/** "used earlier results for 12 rows (7 questions, 0 credits)", capitalized `first` in the answer. */
+const reusedText = (rows: number, questions: number, first: boolean) =>
+  `${first ? 'Used' : 'used'} earlier results for ${counted(rows, 'row')} (${counted(questions, 'question')}, 0 credits)`;
 
 /** The panel's answer to a launch that went ahead: counts, and one line saying what happened to every row. */
 function launchSummary(outcome: LaunchOutcome): LaunchResponse {
@@ -168,12 +168,11 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
   // Rows asking the same question share one task: said when they did.
   const shared =
     rows > outcome.entries.length ? ` for ${counted(rows, 'row')} (rows asking the same question share one)` : '';
-  const parts = [
-    ...(reused > 0 ? [reusedText(reused, outcome.reused.length)] : []),
-    ...(created > 0 || (sent && lost === 0 && queued === 0)
+  const parts =
+    created > 0 || (sent && lost === 0 && queued === 0)
       ? [`Queued ${counted(created, 'task')} at the service${shared}`]
-      : []),
-  ];
+      : [];
+  if (reused > 0) parts.push(reusedText(reused, outcome.reused.length, parts.length === 0));
   if (lost)
     parts.push(
       `${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started ` +

@@ -112,7 +112,7 @@ describe('reuse on request (integration)', () => {
     const answer = launchAnswering(runtime, fresh, { days: 30, use: true, tasks: 2 });
     expect(answer).toMatchObject({ ok: true, created: 2, rows: 2, reused: 3 });
     expect(answer.message).toBe(
-      'Used earlier results for 3 rows (2 questions, 0 credits), Queued 2 tasks at the service',
+      'Queued 2 tasks at the service, used earlier results for 3 rows (2 questions, 0 credits)',
     );
     // The sandbox's record: two tasks reserved (c4 and c5), nothing for the reused questions.
     expect((await oracleTotals(suite)).reserved - before.reserved).toBe(20);
