@@ -17,7 +17,8 @@
 // Week 9 (bench/scale/new-rows.ts): twenty spreadsheets keeping their new rows enriched while other tools append
 // rows, with research on one of them's new rows under a monthly limit.
 // Week 10 (bench/scale/contacts.ts): contact lists, 10,000 rows over 5,000 companies, researched once per question;
-// and the same rows each asking its own question, sorted while they run.
+// new contacts in that spreadsheet given its earlier results on request (bench/scale/reuse.ts); and the same rows
+// each asking its own question, sorted while they run.
 // Weeks 11-12 (bench/scale/open-tasks.ts): 20,000 research tasks open in one spreadsheet, and the launch past them.
 // Prints each part's figures and ends with the `scale:` line. `necessary_requests` counts what no design can avoid on
 // day 1: one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
@@ -416,6 +417,19 @@ export async function run(): Promise<void> {
         `rows_written=${contacts.perRow.rowsWritten} misplaced_after_sort=${contacts.perRow.misplacedAfterSort} ` +
         `properties_kb_peak=${contacts.perRow.propertiesKbPeak.toFixed(1)}` +
         (contacts.perRow.refusal ? ` refused="${contacts.perRow.refusal}"` : ''),
+    );
+    const reuse = contacts.reuse;
+    console.log(
+      goal("credits the sandbox's money record moved for reused questions", reuse.creditsForReused, 0, 'credits'),
+    );
+    console.log(goal('new contacts given earlier results', reuse.reused, reuse.offeredRows, 'rows', true));
+    console.log(goal('tasks for the questions not bought before (one each)', reuse.tasks, reuse.newQuestions, 'tasks'));
+    console.log(
+      `reuse: rows=${reuse.rows} reused=${reuse.reused} credits_for_reused=${reuse.creditsForReused} ` +
+        `tasks_for_reused=${reuse.tasksForReused} offered_rows=${reuse.offeredRows} offered_questions=${reuse.offeredQuestions} ` +
+        `tasks=${reuse.tasks} credits_reserved=${reuse.creditsReserved} history_reused=${reuse.historyReused} ` +
+        `count_modelled_s=${reuse.countModelledS.toFixed(2)} launch_modelled_s=${reuse.launchModelledS.toFixed(2)} ` +
+        `timer_hours=${reuse.hours}`,
     );
     console.log(
       goal('document properties with 20,000 tasks open in one spreadsheet', open.propertiesKbPeak, 100, 'KB'),

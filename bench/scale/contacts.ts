@@ -7,11 +7,13 @@
 // the sheet by company right after (every task still running), then the hourly timer alone until every row has its
 // result: the tasks, the rows written, and those whose report is another row's (its brief, quoted at the report's
 // top, names another contact or company).
+// `reuse` (reuse.ts): new contacts in the researched spreadsheet given its earlier results on request.
 import { createManualClock, createProject, type GasRuntime } from '../../dev/gas-runtime';
 import type { SandboxControl } from '../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../src/shared/connection';
 import type { ResearchTask } from '../../src/api/types';
 import { BUNDLE } from '../../test/integration/harness';
+import { reuseAtScale, type ReuseFigures } from './reuse';
 import {
   advance,
   documentWith,
@@ -47,10 +49,11 @@ export interface ContactFigures {
     propertiesKbPeak: number;
     refusal: string;
   };
+  reuse: ReuseFigures;
 }
 
 /** The account's research tasks created since `since` (the public list, newest first, paged). */
-async function tasksSince(control: SandboxControl, since: number): Promise<ResearchTask[]> {
+export async function tasksSince(control: SandboxControl, since: number): Promise<ResearchTask[]> {
   const found: ResearchTask[] = [];
   for (let offset = 0; ; offset += 100) {
     const page = await control.call<ResearchTask[]>(
@@ -119,6 +122,8 @@ export async function contactLists(control: SandboxControl, companies: string[])
   const paidTwice = [...asked.values()].reduce((sum, count) => sum + count - 1, 0);
   const creditsReserved = (await reserved()) - reservedBefore;
   const rowsWritten = statusColumn(doc).filter((status) => /^Done/.test(status)).length;
+  // reuse: new contacts in the same spreadsheet, given its earlier results on request.
+  const reuse = await reuseAtScale(world, doc, domains, tasksSince);
 
   // per_row: each row its own question; the sheet sorted by company (descending) while every task runs.
   const perRowDoc = contactDocument(world, 'contacts-per-row', domains);
@@ -162,5 +167,6 @@ export async function contactLists(control: SandboxControl, companies: string[])
       propertiesKbPeak: perRowRun.propertiesPeak / 1024,
       refusal: perRow.ok ? '' : perRow.message,
     },
+    reuse,
   };
 }

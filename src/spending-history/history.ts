@@ -54,13 +54,14 @@ export interface RunRecordId {
   ordinal?: number;
 }
 
-/** A run as it is opened: its launch, the sheet, its records and each record's reservation. */
+/** A run as it is opened: its launch, the sheet, its records and each record's reservation, and its reused rows. */
 export interface RunOpening extends RunStart {
   launch: string;
   at: number;
   sheetId: number;
   reservation: number;
   records: readonly RunRecordId[];
+  reused?: number;
 }
 
 /** How one record of a run ended (records of runs the history does not know are ignored). */
@@ -103,11 +104,13 @@ export interface SpendingRun {
    * settled by what it keeps, it is counted above and its result went to no row.
    */
   lost: number;
+  /** Rows given an earlier result of the same question on the user's request (0 credits: counted in no figure above). */
+  reused: number;
 }
 
 /**
- * A run in the runs document: [id, kind, who (index in people), at, sheet, rows, reservation, R, C, G, U, open, lost]
- * (lost absent in runs of earlier versions).
+ * A run in the runs document: [id, kind, who (index in people), at, sheet, rows, reservation, R, C, G, U, open, lost,
+ * reused] (lost absent in runs of earlier versions, reused in runs that reused nothing).
  */
 type StoredRun = [id: string, ...figures: number[]];
 
@@ -134,7 +137,7 @@ function readDocument(store: KeyValueStore): RunsDocument {
 }
 
 function toRun(stored: StoredRun, people: string[], open: OpenRun | null): SpendingRun {
-  const [id, kind, who, at, sheetId, rows, , reserved, charged, givenBack, unknown, openCount, lost] = stored;
+  const [id, kind, who, at, sheetId, rows, , reserved, charged, givenBack, unknown, openCount, lost, reused] = stored;
   const figures = open ?? { reserved, charged, givenBack, unknown, lost };
   return {
     id,
@@ -149,6 +152,7 @@ function toRun(stored: StoredRun, people: string[], open: OpenRun | null): Spend
     unknown: figures.unknown,
     lost: figures.lost ?? 0,
     open: open ? open.records.length : openCount,
+    reused: reused ?? 0,
   };
 }
 
@@ -168,11 +172,13 @@ export class SpendingHistory {
   }
 
   /**
-   * Lists a new run, with every record open and the depth's reservation of each counted as reserved (idempotent: a
-   * run already listed, or once listed and pruned since, is left as it is).
+   * Lists a new run, with every record open and the depth's reservation of each counted as reserved, and its reused
+   * rows (a run that only reused is listed closed: nothing to settle). Idempotent: a run already listed, or once
+   * listed and pruned since, is left as it is.
    */
   open(run: RunOpening): void {
-    if (run.records.length === 0) return;
+    const reused = run.reused ?? 0;
+    if (run.records.length === 0 && reused === 0) return;
     const id = runId(run.launch);
     const document = this.document();
     if (document.runs.some((entry) => entry[0] === id)) return;
@@ -181,23 +187,12 @@ export class SpendingHistory {
     const wide = !byOrdinal && narrow.size < run.records.length;
     let who = document.people.indexOf(run.startedBy);
     if (who < 0) who = document.people.push(run.startedBy) - 1;
-    const reserved = run.reservation * run.records.length;
-    const stored: StoredRun = [
-      id,
-      RUN_KINDS.indexOf(run.kind),
-      who,
-      run.at,
-      run.sheetId,
-      run.records.length,
-      run.reservation,
-      reserved,
-      0,
-      0,
-      0,
-      run.records.length,
-    ];
+    const count = run.records.length;
+    const reserved = run.reservation * count;
+    const figures = [run.at, run.sheetId, count, run.reservation, reserved, 0, 0, 0, count];
+    const stored: StoredRun = [id, RUN_KINDS.indexOf(run.kind), who, ...figures, ...(reused > 0 ? [0, reused] : [])];
     // The open part first (kept when an interrupted opening wrote it): a run listed open always has it.
-    if (!readOpen(this.store, OPEN_KEY_PREFIX + id))
+    if (run.records.length > 0 && !readOpen(this.store, OPEN_KEY_PREFIX + id))
       this.writeOpen(id, {
         reserved,
         charged: 0,

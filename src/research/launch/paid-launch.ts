@@ -39,13 +39,14 @@ export function launchPaidBy(
 }
 
 /**
- * Whether the plan's tasks can be created and recorded: requests left today, cells for their records, room in the
- * document's properties while they run, and the open tasks the spreadsheet holds (the launch read the whole ledger).
+ * Whether the plan's tasks can be created and recorded: requests left today, cells for their records (and for its
+ * reused ones), room in the document's properties while they run, and the open tasks the spreadsheet holds (the
+ * launch read the whole ledger; reused records open no task).
  */
 export function roomProblem(r: Research, plan: LaunchPlan): string | null {
   return (
     requestProblem(plan.entries.length, r.context.requestBudget.status()) ??
-    storageProblem(plan.entries, r.deps.grid.cellsInUse()) ??
+    storageProblem([...plan.entries, ...plan.reused], r.deps.grid.cellsInUse()) ??
     propertiesProblem(plan.entries.length, r.document.bytesFree()) ??
     openTasksProblem(plan.entries.length, r.deps.ledger.all().filter(needsRow).length)
   );

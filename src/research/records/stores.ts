@@ -128,6 +128,20 @@ export class LedgerStore {
     return this.entries.slice();
   }
 
+  /** Done records closed on `since`'s UTC day or later (or not saying when), read whole and sealed; state unchanged. */
+  doneSince(since: number): LedgerEntry[] {
+    const { rows } = this.table.readColumns(LEDGER_COLUMNS.state, 1);
+    const day = new Date(since).toISOString().slice(0, 10);
+    const wanted = rows.flatMap(([state], at) => {
+      const text = String(state ?? '');
+      return text.startsWith('done') && (closedDay(text) ?? day) >= day ? [at] : [];
+    });
+    const read = wanted.length > 0 ? this.table.readRows(wanted).map(rowToEntry) : [];
+    return read.filter(
+      (entry): entry is LedgerEntry => entry !== 'blank' && 'state' in entry && entry.state === 'done',
+    );
+  }
+
   /**
    * The records of open spending runs the last load did not find as the add-in wrote them (their rows deleted, or
    * changed outside Sheet Scout), by run. After a partial load some may be closed records the index did not read (a

@@ -60,6 +60,21 @@ describe('spending history', () => {
     expect(history.list().runs[0]).toMatchObject({ reserved: 20, charged: 8, givenBack: 12 });
   });
 
+  it('lists the rows a run gave earlier results (0 credits): closed at once when it paid for nothing', () => {
+    const { history, store } = world();
+    history.open(opening('L1', 0, { reused: 4 }));
+    history.open(opening('L2', 1, { reused: 2 }));
+    history.open(opening('L3', 0));
+    const listed = () => new SpendingHistory(store, () => START).list().runs;
+    expect(listed()).toEqual([
+      expect.objectContaining({ id: runId('L1'), rows: 0, reserved: 0, charged: 0, givenBack: 0, open: 0, reused: 4 }),
+      expect.objectContaining({ id: runId('L2'), rows: 1, reserved: 10, open: 1, reused: 2 }),
+    ]);
+    expect(history.unsettled().map((run) => run.run)).toEqual([runId('L2')]);
+    history.settle([{ launch: 'L2', record: 'L2-record-0', outcome: 'done', charged: 6 }]);
+    expect(listed()[1]).toMatchObject({ reserved: 10, charged: 6, givenBack: 4, open: 0, reused: 2 });
+  });
+
   it('counts a finished task whose result went to no row as charged and not collected, once', () => {
     const { history, store } = world();
     history.open(opening('L1', 2));
