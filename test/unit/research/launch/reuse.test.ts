@@ -292,9 +292,9 @@ describe('planLaunch with the answer to the offer', () => {
 });
 
 describe("a launch's run in the spending history", () => {
-  it('counts its reused rows and reserves only for the records it pays for', () => {
+  it('counts its reused rows and reserves only for the records it pays for, keyed by their place', () => {
     const run = { kind: 'launch' as const, startedBy: 'me', at: NOW };
-    const paid = ledgerEntry(MAPPING, { id: 'p', launch: 'L', run });
+    const paid = ledgerEntry(MAPPING, { id: 'p', launch: 'L', ordinal: 0, run });
     const reused = done('r', 'Research a.com', 0, {
       launch: 'L',
       run,
@@ -302,7 +302,7 @@ describe("a launch's run in the spending history", () => {
       reused: { from: 'first', researchedAt: NOW - DAY },
     });
     expect(spendingOpenings([paid, reused], [paid, reused])).toEqual([
-      expect.objectContaining({ launch: 'L', records: ['p'], reused: 3, reservation: 10 }),
+      expect.objectContaining({ launch: 'L', records: [{ id: 'p', ordinal: 0 }], reused: 3, reservation: 10 }),
     ]);
     expect(spendingOpenings([reused], [reused])).toEqual([expect.objectContaining({ records: [], reused: 3 })]);
   });
