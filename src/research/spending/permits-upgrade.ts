@@ -47,7 +47,7 @@ export function upgradeLegacyPermits(
   const records: LedgerEntry[] = [];
   const owners: TaskOwner[] = [];
   for (const entry of open) {
-    if (!entry.launch || entry.ordinal !== undefined) continue;
+    if (!entry.launch || entry.ordinal !== undefined || entry.reused) continue;
     const old = legacy.launches?.[entry.launch];
     const key = fingerprint(`${entry.launch}:${entry.id}`);
     const taken = old?.taken?.includes(key);

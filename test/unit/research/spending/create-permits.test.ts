@@ -205,4 +205,37 @@ describe('create permits', () => {
     expect(permits.adopt([queued], [], 'NEWER', 2)).toEqual([]);
     expect(permits.take([queued])).toEqual([]);
   });
+
+  it("adopts an earlier version's permits beside a reused record of its task: the task stays its first record's", () => {
+    // A result bought by the earlier version (task-r, not yet written into its row when the version changed) was
+    // reused by a launch of this one before the upgrade ran: the reused record names task-r under its own launch,
+    // with no place (it took no grant, and pays nothing).
+    const store = new MemoryStore();
+    const permits = memoryPermits(store);
+    const first = { ...record('r', 'OLD', 'task-r'), state: 'done', written: false } as LedgerEntry;
+    const reused = {
+      ...record('again', 'NEW', 'task-r'),
+      state: 'done',
+      written: false,
+      reused: { from: 'r', researchedAt: 1 },
+    } as LedgerEntry;
+    writeChunked(
+      store,
+      'sheetscout.research.permits',
+      JSON.stringify({
+        launches: {},
+        unreleased: [fingerprint('task:task-r')],
+        owners: { [fingerprint('owner:task-r')]: 0 },
+        payers: ['ana@example.com'],
+        taskLaunches: { [fingerprint('owner:task-r')]: 0 },
+        launchIds: ['OLD'],
+      }),
+    );
+    const upgraded = permits.adopt([first, reused], [], 'ADOPT', 1);
+    // The reused record gets no place, so no grant and no give-back; the task index says task-r is r's, of OLD.
+    expect(upgraded.map((entry) => [entry.id, entry.ordinal])).toEqual([['r', 0]]);
+    expect(permits.take([reused])).toEqual([]);
+    expect([...permits.release([reused])]).toEqual([]);
+    expect(permits.launchers().taskOwner('task-r')).toMatchObject({ launch: 'OLD', record: 'r', ordinal: 0 });
+  });
 });
