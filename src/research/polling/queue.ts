@@ -26,16 +26,23 @@ export function actingAccount(deps: QueueDeps): string | null {
 }
 
 /**
+ * Adopts, once, what an earlier version kept of the loaded records (create-permits.ts, adopt): before anything asks
+ * the permits or the task index of them (a tick's salvage of changed rows, the queue's grants).
+ */
+export function adoptEarlierPermits(deps: QueueDeps): void {
+  const open = deps.ledger.all().filter(needsRow);
+  deps.ledger.save(deps.permits.adopt(open, deps.ledger.damaged(), deps.newId(), deps.clock.now()));
+}
+
+/**
  * The queued records whose creates this execution sends: those granted a create (create-permits.ts; the others were
  * sent before and are looked for in the task list) and that the acting account launched, since a create is paid by the account that sends it. Records another
  * account launched wait for that account's ticks (`waiting`); when the service cannot say who is acting, they wait
  * for a later tick of this timer. Records of earlier versions, whose launcher is not known, are sent by any tick.
  */
 export function authorisedQueue(deps: QueueDeps): { queue: LedgerEntry[]; waiting: Set<string> } {
-  const queuedNow = () => deps.ledger.all().filter((entry) => entry.state === 'queued');
-  const open = deps.ledger.all().filter(needsRow);
-  deps.ledger.save(deps.permits.adopt(open, deps.ledger.damaged(), deps.newId(), deps.clock.now()));
-  const queued = queuedNow();
+  adoptEarlierPermits(deps);
+  const queued = deps.ledger.all().filter((entry) => entry.state === 'queued');
   const launchers = deps.permits.launchers();
   const known = queued.filter((entry) => launchers.launcherOf(entry) !== null);
   const me = known.length > 0 ? actingAccount(deps) : null;

@@ -7,7 +7,7 @@ import { isPending, needsRow, needsWork, type LedgerEntry } from '../records/led
 import { NO_POLL_MEMORY, pollTasks } from './poll';
 import { applyTask, createQueued, limitsOf, reconcileSending, type JobDeps } from './jobs';
 import { salvageTargets, settleSalvaged, type Salvage } from './salvage';
-import { actingAccount } from './queue';
+import { actingAccount, adoptEarlierPermits } from './queue';
 import { releaseRowTags, rowNeedsWrite, writeRows } from '../rows/write-back';
 import type { LedgerView } from '../records/stores';
 
@@ -73,6 +73,8 @@ function loadLedger(deps: JobDeps, view: LedgerView | undefined): Salvage[] {
     deps.permits.retainTasks(deps.ledger.knownTaskIds());
     deps.ledger.loadOpen(view);
   }
+  // An earlier version's permits first: the task index then knows the tasks of its changed rows, to salvage them.
+  adoptEarlierPermits(deps);
   const salvage = salvageTargets(deps, () => actingAccount(deps));
   deps.ledger.settleMissing(salvage);
   return salvage;

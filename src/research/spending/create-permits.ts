@@ -150,6 +150,8 @@ export function documentCreatePermits(store: KeyValueStore, index: TaskIndex): C
   const write = (permits: Launches) => writeLaunches(store, permits);
   return {
     adopt: (open, damaged, launch, now) => {
+      // Once adopted (the usual case), nothing more is read.
+      if (store.get(ADOPTED_KEY) !== null && store.get(LEGACY_PERMITS_KEY) === null) return [];
       const permits = read();
       const upgraded = upgradeLegacyPermits(store, permits, open, damaged);
       let adopted: LedgerEntry[] = [];
