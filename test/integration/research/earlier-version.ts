@@ -23,7 +23,7 @@ const LAUNCHES_KEY = 'sheetscout.research.launches';
 const OPEN_KEY_PREFIX = 'sheetscout.spending.open.';
 
 /** The document's properties as the add-in's stores read them. */
-function documentStore(runtime: GasRuntime): KeyValueStore {
+export function documentStore(runtime: GasRuntime): KeyValueStore {
   const properties = runtime.properties.document;
   return {
     get: (key) => properties.get(key),

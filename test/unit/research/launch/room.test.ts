@@ -1,8 +1,14 @@
 // Room for a launch's running tasks (preconditions.ts): in the document's properties (propertiesProblem), refused when
 // what they keep would leave less than the other features' headroom of Google's 500 KB, with the tasks that fit, and
 // when none fits, to wait for the research running there; and in the spreadsheet's open tasks (openTasksProblem),
-// refused only past OPEN_TASKS_MAX, naming it with what that many keep.
+// refused only past OPEN_TASKS_MAX, naming it with what that many keep. A launch that reuses earlier results counts
+// only the tasks it pays for there (roomProblem), its reused records in the spreadsheet's cells.
 import * as preconditions from '../../../../src/research/launch/preconditions';
+import type { Research } from '../../../../src/research/context';
+import type { LaunchPlan } from '../../../../src/research/launch/launch';
+import { roomProblem } from '../../../../src/research/launch/paid-launch';
+import type { LedgerEntry, OutputMapping } from '../../../../src/research/records/ledger';
+import { ledgerEntry } from '../fakes';
 
 const {
   openTasksProblem,
@@ -49,5 +55,40 @@ describe('open tasks in one spreadsheet', () => {
     expect(openTasksProblem(1, 20_000)).toMatch(
       /has 20,000 research tasks open.*research of 1 task would make 20,001\. Launch again once the research running here has finished\.$/,
     );
+  });
+});
+
+describe('a launch that reuses earlier results (reuse on request)', () => {
+  const mapping: OutputMapping = {
+    kind: 'report',
+    statusHeader: 'Status',
+    reportHeader: 'Report',
+    sourcesHeader: null,
+  };
+  const records = (count: number, overrides: Partial<LedgerEntry>) =>
+    Array.from({ length: count }, (_, i) => ledgerEntry(mapping, { ...overrides, id: `${overrides.state}-${i}` }));
+  /** A spreadsheet with `open` research tasks open, its properties and cells unused, 100 requests left today. */
+  const withOpen = (open: number, cellsInUse = 0) =>
+    ({
+      context: { requestBudget: { status: () => ({ used: 0, limit: 100, googleLimit: 20_000 }) } },
+      deps: { grid: { cellsInUse: () => cellsInUse }, ledger: { all: () => records(open, { state: 'created' }) } },
+      document: { bytesFree: () => 500 * 1024 },
+    }) as unknown as Research;
+  const plan = (paid: number, reused: number) =>
+    ({
+      entries: records(paid, { state: 'queued' }),
+      reused: records(reused, { state: 'done', written: false, reused: { from: 'first', researchedAt: 0 } }),
+    }) as LaunchPlan;
+
+  it('counts only the tasks it pays for against the open tasks and the requests, its reused records in the cells', () => {
+    // 19,998 open: 2 new tasks fit beside any number of reused rows; a third is refused, reused rows not counted.
+    expect(roomProblem(withOpen(OPEN_TASKS_MAX - 2), plan(2, 5_000))).toBeNull();
+    expect(roomProblem(withOpen(OPEN_TASKS_MAX - 2), plan(3, 5_000))).toMatch(
+      /has 19,998 research tasks open.*research of 3 tasks would make 20,001\. Launch up to 2 tasks now/,
+    );
+    // Only reused rows: nothing to create, poll or keep; their records still take cells in the hidden sheets.
+    expect(roomProblem(withOpen(OPEN_TASKS_MAX), plan(0, 100))).toBeNull();
+    const full = 10_000_000 - 2 * 1000 * 26 - 10;
+    expect(roomProblem(withOpen(0, full), plan(0, 100))).toMatch(/^Nothing was sent: this spreadsheet holds /);
   });
 });
