@@ -54,22 +54,16 @@ export function earlierResults(
   since: number,
   reports: SealedReports,
 ): Map<string, EarlierResult> {
-  const candidates = new Map<string, LedgerEntry[]>();
-  for (const entry of records) {
-    if (!bought(entry) || researchedAt(entry) < since) continue;
-    const key = questionKey(entry.brief, entry.depth, entry.schema);
-    if (!keys.has(key)) continue;
-    const list = candidates.get(key);
-    if (list) list.push(entry);
-    else candidates.set(key, [entry]);
-  }
-  const readable = reports.getAll([...candidates.values()].flat().map((entry) => entry.taskId as string));
+  const newestFirst = records
+    .filter((entry) => bought(entry) && researchedAt(entry) >= since)
+    .map((entry) => ({ entry, key: questionKey(entry.brief, entry.depth, entry.schema) }))
+    .filter(({ key }) => keys.has(key))
+    .sort((a, b) => researchedAt(b.entry) - researchedAt(a.entry));
+  const readable = reports.getAll(newestFirst.map(({ entry }) => entry.taskId as string));
   const found = new Map<string, EarlierResult>();
-  for (const [key, entries] of candidates) {
-    const newest = entries
-      .filter((entry) => readable.has(entry.taskId as string))
-      .sort((a, b) => researchedAt(b) - researchedAt(a))[0];
-    if (newest) found.set(key, { entry: newest, report: readable.get(newest.taskId as string) as TaskReport });
+  for (const { entry, key } of newestFirst) {
+    const report = readable.get(entry.taskId as string);
+    if (report && !found.has(key)) found.set(key, { entry, report });
   }
   return found;
 }

@@ -5,7 +5,8 @@
 // created task's launch goes to the task index (also for the rows changed outside Sheet Scout that name a task it
 // knew). The old value is then removed before the records are saved: a record whose save is cut short keeps no grant
 // (looked for in the task list, never sent twice) and gives nothing back (the safe side). Launches of a version before
-// that one kept a count of creates left, granted here to as many of their queued records. Pure.
+// that one kept a count of creates left, granted here to as many of their queued records. A reused record
+// (launch/reuse.ts: no task of its own, its task its first record's) is left out. Pure.
 import type { KeyValueStore } from '../../ports';
 import { readChunkedJson } from '../../shared/storage/chunked-store';
 import { fingerprint } from '../../shared/fingerprint';
@@ -17,7 +18,7 @@ export const LEGACY_PERMITS_KEY = 'sheetscout.research.permits';
 
 /** The earlier version's value (each part may be missing). */
 interface LegacyPermits {
-  launches?: Record<string, { left?: number; taken?: string[]; granted?: string[] }>;
+  launches?: Record<string, { left?: number; taken?: string[]; granted?: string[] } | undefined>;
   unreleased?: string[];
   /** Who launched each record (`launch:id`) and task (`owner:taskId`), by fingerprint: an index into `payers`. */
   owners?: Record<string, number>;
@@ -39,49 +40,35 @@ export function upgradeLegacyPermits(
 ): { records: LedgerEntry[]; owners: TaskOwner[] } | null {
   const legacy = readChunkedJson(store, LEGACY_PERMITS_KEY) as LegacyPermits | null;
   if (!legacy || typeof legacy !== 'object') return null;
-  const owned = (key: string) => {
-    const owner = legacy.owners?.[fingerprint(key)];
-    return owner === undefined ? undefined : (legacy.payers?.[owner] ?? null);
-  };
-  const launchOf = (taskId: string) => legacy.launchIds?.[legacy.taskLaunches?.[fingerprint(`owner:${taskId}`)] ?? -1];
+  const { launches = {}, unreleased = [], owners: byKey = {}, payers = [], taskLaunches = {}, launchIds = [] } = legacy;
+  /** Who launched a record or task, by its key (null: not known). */
+  const owned = (key: string): string | null => payers[byKey[fingerprint(key)] ?? -1] ?? null;
+  const launchOf = (taskId: string) => launchIds[taskLaunches[fingerprint(`owner:${taskId}`)] ?? -1];
   const records: LedgerEntry[] = [];
   const owners: TaskOwner[] = [];
   for (const entry of open) {
-    if (!entry.launch || entry.ordinal !== undefined || entry.reused) continue;
-    const old = legacy.launches?.[entry.launch];
-    const key = fingerprint(`${entry.launch}:${entry.id}`);
-    const taken = old?.taken?.includes(key);
-    let granted = old?.granted?.includes(key);
-    if (!granted && !taken && old?.left && entry.state === 'queued') granted = old.left-- > 0;
-    const unreleased = legacy.unreleased?.includes(
-      fingerprint(entry.taskId ? `task:${entry.taskId}` : `record:${entry.id}`),
-    );
-    const payer = (entry.taskId ? owned(`owner:${entry.taskId}`) : undefined) ?? owned(`${entry.launch}:${entry.id}`);
-    const bits = launchIn(permits, entry.launch);
+    const { launch, id, taskId } = entry;
+    if (!launch || entry.ordinal !== undefined || entry.reused) continue;
+    const old = launches[launch] ?? {};
+    const key = fingerprint(`${launch}:${id}`);
+    const taken = old.taken?.includes(key);
+    let granted = old.granted?.includes(key);
+    if (!granted && !taken && old.left && entry.state === 'queued') granted = old.left-- > 0;
+    // Granted, taken, may give back: the launch's three sets, in that order.
+    const kept = [granted, taken, unreleased.includes(fingerprint(taskId ? `task:${taskId}` : `record:${id}`))];
+    const payer = (taskId && owned(`owner:${taskId}`)) || owned(`${launch}:${id}`);
+    const bits = launchIn(permits, launch);
     bits.payer = payer ?? bits.payer;
-    const ordinal = granted || taken || unreleased ? bits.count++ : null;
+    const ordinal = kept.some(Boolean) ? bits.count++ : null;
     if (ordinal !== null) {
-      for (const [kept, set] of [
-        [granted, bits.granted],
-        [taken, bits.taken],
-        [unreleased, bits.unreleased],
-      ] as const)
-        if (kept) set.add(ordinal);
+      [bits.granted, bits.taken, bits.unreleased].forEach((set, at) => kept[at] && set.add(ordinal));
       records.push({ ...entry, ordinal });
     }
-    if (entry.taskId && launchOf(entry.taskId))
-      owners.push({ taskId: entry.taskId, launch: entry.launch, ordinal, record: entry.id, payer: payer ?? null });
+    if (taskId && launchOf(taskId)) owners.push({ taskId, launch, ordinal, record: id, payer });
   }
-  for (const row of damaged) {
-    const launch = row.taskId ? launchOf(row.taskId) : undefined;
-    if (launch)
-      owners.push({
-        taskId: row.taskId,
-        launch,
-        ordinal: null,
-        record: row.entryId,
-        payer: owned(`owner:${row.taskId}`) ?? null,
-      });
+  for (const { taskId, entryId } of damaged) {
+    const launch = taskId && launchOf(taskId);
+    if (launch) owners.push({ taskId, launch, ordinal: null, record: entryId, payer: owned(`owner:${taskId}`) });
   }
   return { records, owners };
 }
