@@ -1,9 +1,10 @@
 // What the research ledger's store checks of the records it reads (stores.ts): of two copies of one record (a row copied
-// in the ledger sheet) which counts, and which records of the open spending runs the ledger no longer holds as the
-// add-in wrote them (deleted, or changed outside Sheet Scout). Pure.
+// in the ledger sheet) which counts, which records of the open spending runs the ledger no longer holds as the add-in
+// wrote them (deleted, or changed outside Sheet Scout), and which rows hold the done records of a period (the offer of
+// earlier results, launch/reuse.ts). Pure.
 import { runId, type UnsettledRun } from '../../spending-history/history';
 import { keyIn } from '../../spending-history/open-runs';
-import type { LedgerEntry } from './ledger';
+import { closedDay, type DamagedRecord, type LedgerEntry } from './ledger';
 
 /** A record of a run: its launch, its id and its place in the launch (absent in records of earlier versions). */
 export interface RunRecord {
@@ -69,3 +70,16 @@ export function unsettledAmong(unsettled: readonly UnsettledRun[], records: read
     })
     .map(({ record }) => record);
 }
+
+/** The rows (0-based) whose index state says done, closed on `since`'s UTC day or later (or not saying when). */
+export function doneSinceRows(states: ReadonlyArray<readonly unknown[]>, since: number): number[] {
+  const day = new Date(since).toISOString().slice(0, 10);
+  return states.flatMap(([state], at) => {
+    const text = String(state ?? '');
+    return text.startsWith('done') && (closedDay(text) ?? day) >= day ? [at] : [];
+  });
+}
+
+/** Whether a row read whole holds a done record (not a blank or damaged row). */
+export const isDoneRecord = (read: LedgerEntry | 'blank' | DamagedRecord): read is LedgerEntry =>
+  read !== 'blank' && 'state' in read && read.state === 'done';
