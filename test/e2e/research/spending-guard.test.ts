@@ -86,11 +86,8 @@ describeWithBrowser('research spending guard', () => {
     );
     // An hour on, every task is done; the timer writes rows 2 and 3.
     await stack().finishTasks();
-    await page.waitForFunction(
-      () =>
-        ['D2', 'D3'].every((a1) => /^Done/.test(document.querySelector(`td[data-cell="${a1}"]`)?.textContent ?? '')),
-      undefined,
-      { timeout: 20_000 },
+    await page.waitForFunction(() =>
+      ['D2', 'D3'].every((a1) => /^Done/.test(document.querySelector(`td[data-cell="${a1}"]`)?.textContent ?? '')),
     );
     expect((await control.tasks(TOKEN)).map((task) => task.status)).toEqual(['done', 'done', 'done']);
 
@@ -147,17 +144,14 @@ describeWithBrowser('research spending guard', () => {
     const { page, control } = stack();
     // The first test's two rows are finished (an hour on: the add-on's timer runs hourly).
     await stack().finishTasks();
-    await page.waitForFunction(
-      () =>
-        [2, 3].every((row) =>
-          Array.from(document.querySelectorAll('td[data-cell]')).some(
-            (cell) =>
-              new RegExp(`^[A-Z]+${row}$`).test(cell.getAttribute('data-cell') ?? '') &&
-              /^Done \(\d+ credits\)$/.test((cell.textContent ?? '').trim()),
-          ),
+    await page.waitForFunction(() =>
+      [2, 3].every((row) =>
+        Array.from(document.querySelectorAll('td[data-cell]')).some(
+          (cell) =>
+            new RegExp(`^[A-Z]+${row}$`).test(cell.getAttribute('data-cell') ?? '') &&
+            /^Done \(\d+ credits\)$/.test((cell.textContent ?? '').trim()),
         ),
-      undefined,
-      { timeout: 20000 },
+      ),
     );
     // What this spreadsheet spent (the test before checked it against the money oracle); a cap that leaves 15
     // credits: one row of 10 fits, not two.
