@@ -6,7 +6,8 @@
 import type { LedgerEntry } from '../records/ledger';
 import { newTagId } from '../rows/row-tags';
 import { writeRows, rowNeedsWrite } from '../rows/write-back';
-import { createQueued, type JobDeps } from '../polling/jobs';
+import type { JobDeps } from '../polling/jobs';
+import { createQueued } from '../polling/sends';
 import type { LaunchSheet } from './launch-sheet';
 import type { LaunchPlan, LaunchPlanInput } from './plan';
 import type { RunKind } from '../../spending-history/history';

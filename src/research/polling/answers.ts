@@ -1,0 +1,178 @@
+// What the service's answers make of research records, decided without a port: a create's answer (the task created,
+// the create refused, nothing created, or the answer lost on the way), a poll's answer (the task's new state and
+// counts, its report once done; failed when the service no longer has it), and the final answer of a task whose record
+// was changed outside Sheet Scout (what its run settles in the spending history: tick-read.ts). The tick (tick.ts) and
+// the sends (sends.ts) call the service and hand the answers here. Pure.
+import type { ApiError, Result } from '../../api/errors';
+import { userMessage } from '../../api/errors';
+import type { ResearchTask, TaskReport } from '../../api/types';
+import type { RecordOutcome } from '../../spending-history/history';
+import type { LedgerEntry } from '../records/ledger';
+import { taskCost } from '../spending/depth';
+import type { Salvage } from './tick-read';
+
+const ERROR_TEXT_MAX = 5000;
+
+function clip(text: string): string {
+  return text.length > ERROR_TEXT_MAX ? `${text.slice(0, ERROR_TEXT_MAX - 1)}…` : text;
+}
+
+/** The message for a refused create: 422 lists every `detail` message; 402 says what is needed. */
+function createErrorMessage(error: ApiError): string {
+  if (error.kind === 'validation' && error.detail.length > 0) {
+    return `Rejected: ${error.detail
+      .map((issue) => {
+        const where = issue.loc.filter((part) => part !== 'body').join('.');
+        return where ? `${issue.msg} (${where})` : issue.msg;
+      })
+      .join('; ')}`;
+  }
+  return userMessage(error);
+}
+
+export type CreateOutcome = 'created' | 'refused' | 'nothing_created' | 'ambiguous';
+
+function classifyCreate(result: Result<ResearchTask>): CreateOutcome {
+  if (result.ok) return 'created';
+  const error = result.error;
+  switch (error.kind) {
+    case 'ambiguous':
+      return 'ambiguous';
+    case 'network':
+    case 'timeout':
+      return error.maybeSent ? 'ambiguous' : 'nothing_created';
+    case 'bad_response':
+      return error.status >= 200 && error.status < 300 ? 'ambiguous' : 'refused';
+    case 'unavailable':
+    case 'rate_limited':
+    case 'quota':
+      return 'nothing_created';
+    default:
+      return 'refused';
+  }
+}
+
+/** The record with the task's state and counts (its cost, degradation and end once final). */
+export function applyTask(entry: LedgerEntry, task: ResearchTask, now: number): LedgerEntry {
+  const next: LedgerEntry = {
+    ...entry,
+    taskId: task.id,
+    state: task.status,
+    iterations: task.iterations,
+    agents: task.agents,
+    sources: task.sources,
+    updatedAt: now,
+  };
+  if (task.status === 'done') {
+    next.cost = taskCost('done', task.agents);
+    next.degradation = task.report?.degradation_reasons ?? [];
+    next.finishedAt = entry.finishedAt ?? now;
+    next.error = null;
+  } else if (task.status === 'failed') {
+    next.cost = 0;
+    next.error = clip(task.failure_reason || 'The service did not say why');
+    next.finishedAt = entry.finishedAt ?? now;
+  }
+  if (task.status === 'done' || task.status === 'failed') next.written = false;
+  return next;
+}
+
+/**
+ * What a create's answer makes of its record (sent as `sending`): its task (created), an error (refused: a 4xx),
+ * queued again (nothing was created: a 503 after retries; it keeps its create for the next tick), or, when the answer
+ * was lost on the way (ambiguous), nothing: the record stays `sending` for the task list to settle.
+ */
+export function answeredCreate(
+  entry: LedgerEntry,
+  result: Result<ResearchTask>,
+  now: number,
+): { outcome: Exclude<CreateOutcome, 'ambiguous'>; entry: LedgerEntry } | null {
+  const outcome = classifyCreate(result);
+  if (outcome === 'ambiguous') return null;
+  if (result.ok) return { outcome: 'created', entry: applyTask(entry, result.value, now) };
+  if (outcome === 'nothing_created') return { outcome, entry: { ...entry, state: 'queued', updatedAt: now } };
+  const error = clip(createErrorMessage(result.error));
+  return {
+    outcome: 'refused',
+    entry: { ...entry, state: 'error', error, written: false, finishedAt: now, updatedAt: now },
+  };
+}
+
+/**
+ * What a poll answer changes in a record: the task's new state and counts (its report kept in `fresh` when done), or
+ * failed when the service no longer has it; null when nothing changed.
+ */
+function polledEntry(
+  entry: LedgerEntry,
+  result: Result<ResearchTask>,
+  now: number,
+  fresh: Map<string, TaskReport>,
+): LedgerEntry | null {
+  if (!result.ok) {
+    if (result.error.kind !== 'not_found') return null;
+    return {
+      ...entry,
+      state: 'failed',
+      error: 'The service no longer has this task',
+      cost: 0,
+      written: false,
+      finishedAt: now,
+      updatedAt: now,
+    };
+  }
+  const task = result.value;
+  const refetch = entry.state === 'done' && task.status === 'done';
+  const moved =
+    task.status !== entry.state ||
+    task.iterations !== entry.iterations ||
+    task.agents !== entry.agents ||
+    task.sources !== entry.sources;
+  if (!refetch && !moved) return null;
+  if (task.status === 'done' && task.report) fresh.set(task.id, task.report);
+  return applyTask(entry, task, now);
+}
+
+/** What a final answer settles of a salvaged task (null while it runs, or when the answer says nothing). */
+function salvagedOutcome(target: Salvage, answer: Result<ResearchTask> | undefined): RecordOutcome | null {
+  if (!answer) return null;
+  const base = { launch: target.launch, record: target.record };
+  if (!answer.ok) return answer.error.kind === 'not_found' ? { ...base, outcome: 'failed', charged: 0 } : null;
+  // Its result goes to no row (nothing is written for a changed record): the run counts it as not collected.
+  if (answer.value.status === 'done')
+    return { ...base, outcome: 'done', charged: taskCost('done', answer.value.agents), uncollected: true };
+  if (answer.value.status === 'failed') return { ...base, outcome: 'failed', charged: 0 };
+  return null;
+}
+
+/** What a poll's answers decide (pollDecisions). */
+export interface PollDecisions {
+  /** The polled records the answers changed. */
+  polled: LedgerEntry[];
+  /** The reports of the tasks found done, by task id. */
+  fresh: Map<string, TaskReport>;
+  /** What the salvaged tasks' answers settle in the spending history, and the tasks still to settle. */
+  salvaged: { outcomes: RecordOutcome[]; unsettled: string[] };
+}
+
+/**
+ * What the poll's answers make of the polled records (`polling`) and of the salvaged tasks (their owners are kept for
+ * the tasks still to settle).
+ */
+export function pollDecisions(
+  polling: readonly LedgerEntry[],
+  salvage: readonly Salvage[],
+  answers: ReadonlyMap<string, Result<ResearchTask>>,
+  now: number,
+): PollDecisions {
+  const fresh = new Map<string, TaskReport>();
+  const polled = polling.flatMap((entry) => {
+    const result = entry.taskId ? answers.get(entry.taskId) : undefined;
+    return (result && polledEntry(entry, result, now, fresh)) || [];
+  });
+  const outcomes = salvage.map((target) => salvagedOutcome(target, answers.get(target.taskId)));
+  const salvaged = {
+    outcomes: outcomes.flatMap((outcome) => outcome ?? []),
+    unsettled: salvage.filter((_, i) => outcomes[i] === null).map((target) => target.taskId),
+  };
+  return { polled, fresh, salvaged };
+}
