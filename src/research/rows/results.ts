@@ -3,11 +3,14 @@
 // marker; the full text stays in the report store) with its sources in a column or the report cell's note, or the
 // schema fields in their columns (numbers as numbers, lists one per line, Evidenced values with reasoning and
 // source URLs as the cell's note, a field the research did not fill empty with a note saying so). Every service
-// string goes through safeText/toCellValue. Pure.
+// string goes through safeText/toCellValue. And what a sheet's records write (write-back.ts reads the sheet for it):
+// every row that asks a record's question gets its cells, a watched row its Signals (watch.ts). Pure.
 import { safeText, toCellValue } from '../../shared/cell-values';
 import type { Source, TaskReport } from '../../api/types';
 import type { CellWrite } from '../ports';
-import { statusText, type LedgerEntry } from '../records/ledger';
+import { isPending, statusText, type LedgerEntry } from '../records/ledger';
+import { watchedRow } from '../watch/watch';
+import type { SignalItem } from '../../shared/storage/digest-outbox';
 import { isEvidenced } from '../brief/output-schema';
 
 export const LONG_REPORT_MARKER = '\n\n[Report continues: open Sheet Scout > Research to read it in full]';
@@ -91,4 +94,49 @@ export function rowCells(
     cells.push({ row, column, value, note: note || null });
   }
   return cells;
+}
+
+/**
+ * What writing one sheet's records needs of it, read once just before the write: its headers, the rows each record is
+ * in now (none: no row can be trusted with it), the reports of the finished ones, and the values of the rows where an
+ * account watch's finished fields are about to be written (their Signals compare with them), by row.
+ */
+export interface SheetRows {
+  sheetId: number;
+  headers: string[];
+  located: Array<{ entry: LedgerEntry; rows: number[]; report: TaskReport | null }>;
+  before: Map<number, string[]>;
+}
+
+/**
+ * The cells of one sheet's records (every row that asks a record's question gets its result; a watched row also its
+ * own Signals against its own values), the records as they are once written (final ones `written`, or `detached`
+ * when no row can be trusted with them), and the watch's signals for the digest. Pure.
+ */
+export function sheetWrites(sheet: SheetRows): { cells: CellWrite[]; updated: LedgerEntry[]; signals: SignalItem[] } {
+  const columns = headerIndex(sheet.headers);
+  const cells: CellWrite[] = [];
+  const updated: LedgerEntry[] = [];
+  const signals: SignalItem[] = [];
+  for (const { entry, rows, report } of sheet.located) {
+    const finalState = !isPending(entry);
+    if (rows.length === 0) {
+      if (finalState) updated.push({ ...entry, detached: true, written: true });
+      continue;
+    }
+    let changed = false;
+    for (const row of rows) {
+      const own = rowCells(entry, report, row, columns);
+      const was = sheet.before.get(row);
+      const watched = entry.watch && was ? watchedRow(own, entry, entry.watch, { row, before: was, columns }) : null;
+      cells.push(...(watched?.cells ?? own));
+      if (watched?.signal && finalState) {
+        changed = true;
+        signals.push(watched.signal);
+      }
+    }
+    const watch = entry.watch && finalState ? { ...entry.watch, changed } : entry.watch;
+    updated.push({ ...entry, watch, written: finalState ? true : entry.written, shownStatus: statusText(entry) });
+  }
+  return { cells, updated, signals };
 }
