@@ -27,6 +27,8 @@ export interface SendOutcome {
   written: boolean;
   /** Queued records another account launched: that account's ticks send them (it pays for them). */
   waiting: Set<string>;
+  /** Tasks the sends created. */
+  created: number;
 }
 
 /**
@@ -121,7 +123,8 @@ export function sendQueued(deps: JobDeps, input: SendInput, deadline: number, se
   if (written) write();
   // Creates not sent before the deadline stay authorised for the next tick.
   deps.permits.settle({ sending: sent, answered, givenBack: [...givenBack, ...queue.slice(sentUpTo)] });
-  return { changed: [...changed.values()], written, waiting };
+  const created = answered.filter((entry) => entry.taskId).length;
+  return { changed: [...changed.values()], written, waiting, created };
 }
 
 /**

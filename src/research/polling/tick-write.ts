@@ -27,19 +27,19 @@ export interface TickWrite {
 
 /** The tick's write (see the file's header); the records whose rows were written (written, detached, or shown). */
 export function writeTick(deps: JobDeps, tick: TickWrite): LedgerEntry[] {
-  const fresh = tick.fresh;
+  const { latest, unsaved, fresh, salvage, salvaged } = tick;
   if (fresh.size > 0) deps.reports.putAll([...fresh].map(([taskId, report]) => ({ taskId, report })));
   // Rows to write: anything whose status text changed, and final records not yet written (a killed tick's leftovers).
-  const written = writeRows(deps, tick.latest.filter(rowNeedsWrite), fresh);
-  deps.ledger.settleOutcomes(tick.salvaged.outcomes);
-  deps.ledger.save([...new Map([...tick.unsaved, ...written].map((entry) => [entry.id, entry])).values()]);
-  deps.ledger.settleMissing(tick.salvage);
+  const written = writeRows(deps, latest.filter(rowNeedsWrite), fresh);
+  deps.ledger.settleOutcomes(salvaged.outcomes);
+  deps.ledger.save([...new Map([...unsaved, ...written].map((entry) => [entry.id, entry])).values()]);
+  deps.ledger.settleMissing(salvage);
   releaseRowTags(
     deps,
     written.filter((entry) => !isPending(entry)).map((entry) => entry.row.sheetId),
   );
   // Who launched a task is kept while its record is open (a re-run over its row asks them first); so is its give-back.
-  const current = new Map([...tick.latest, ...written].map((entry) => [entry.id, entry]));
-  deps.permits.keepOpen([...current.values()].filter(needsRow), tick.salvaged.unsettled);
+  const current = new Map([...latest, ...written].map((entry) => [entry.id, entry]));
+  deps.permits.keepOpen([...current.values()].filter(needsRow), salvaged.unsettled);
   return written;
 }

@@ -83,7 +83,7 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
   return {
     polled: poll.answers.size,
     changed: changed.size,
-    created: sends.changed.filter((entry) => entry.taskId).length,
+    created: sends.created,
     pending: [...latest.values()].filter(
       (entry) => needsWork(entry) && !unreadable.has(entry.id) && !sends.waiting.has(entry.id),
     ).length,
