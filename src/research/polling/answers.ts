@@ -30,7 +30,7 @@ function createErrorMessage(error: ApiError): string {
   return userMessage(error);
 }
 
-export type CreateOutcome = 'created' | 'refused' | 'nothing_created' | 'ambiguous';
+type CreateOutcome = 'created' | 'refused' | 'nothing_created' | 'ambiguous';
 
 function classifyCreate(result: Result<ResearchTask>): CreateOutcome {
   if (result.ok) return 'created';
@@ -53,7 +53,7 @@ function classifyCreate(result: Result<ResearchTask>): CreateOutcome {
 }
 
 /** The record with the task's state and counts (its cost, degradation and end once final). */
-export function applyTask(entry: LedgerEntry, task: ResearchTask, now: number): LedgerEntry {
+function applyTask(entry: LedgerEntry, task: ResearchTask, now: number): LedgerEntry {
   const next: LedgerEntry = {
     ...entry,
     taskId: task.id,
@@ -78,24 +78,17 @@ export function applyTask(entry: LedgerEntry, task: ResearchTask, now: number): 
 }
 
 /**
- * What a create's answer makes of its record (sent as `sending`): its task (created), an error (refused: a 4xx),
- * queued again (nothing was created: a 503 after retries; it keeps its create for the next tick), or, when the answer
- * was lost on the way (ambiguous), nothing: the record stays `sending` for the task list to settle.
+ * What a create's answer makes of its record (sent as `sending`): its task (created), an error (refused: a 4xx), or
+ * `queued` again (nothing was created: a 503 after retries; it keeps its create for the next tick); null when the
+ * answer was lost on the way (ambiguous): the record stays `sending` for the task list to settle.
  */
-export function answeredCreate(
-  entry: LedgerEntry,
-  result: Result<ResearchTask>,
-  now: number,
-): { outcome: Exclude<CreateOutcome, 'ambiguous'>; entry: LedgerEntry } | null {
+export function answeredCreate(entry: LedgerEntry, result: Result<ResearchTask>, now: number): LedgerEntry | null {
   const outcome = classifyCreate(result);
   if (outcome === 'ambiguous') return null;
-  if (result.ok) return { outcome: 'created', entry: applyTask(entry, result.value, now) };
-  if (outcome === 'nothing_created') return { outcome, entry: { ...entry, state: 'queued', updatedAt: now } };
+  if (result.ok) return applyTask(entry, result.value, now);
+  if (outcome === 'nothing_created') return { ...entry, state: 'queued', updatedAt: now };
   const error = clip(createErrorMessage(result.error));
-  return {
-    outcome: 'refused',
-    entry: { ...entry, state: 'error', error, written: false, finishedAt: now, updatedAt: now },
-  };
+  return { ...entry, state: 'error', error, written: false, finishedAt: now, updatedAt: now };
 }
 
 /**
@@ -150,8 +143,10 @@ export interface PollDecisions {
   polled: LedgerEntry[];
   /** The reports of the tasks found done, by task id. */
   fresh: Map<string, TaskReport>;
-  /** What the salvaged tasks' answers settle in the spending history, and the tasks still to settle. */
-  salvaged: { outcomes: RecordOutcome[]; unsettled: string[] };
+  /** What the salvaged tasks' answers settle in the spending history... */
+  outcomes: RecordOutcome[];
+  /** ...and the salvaged tasks still to settle. */
+  unsettled: string[];
 }
 
 /**
@@ -166,13 +161,14 @@ export function pollDecisions(
 ): PollDecisions {
   const fresh = new Map<string, TaskReport>();
   const polled = polling.flatMap((entry) => {
-    const result = entry.taskId ? answers.get(entry.taskId) : undefined;
+    const result = answers.get(entry.taskId as string);
     return (result && polledEntry(entry, result, now, fresh)) || [];
   });
-  const outcomes = salvage.map((target) => salvagedOutcome(target, answers.get(target.taskId)));
-  const salvaged = {
-    outcomes: outcomes.flatMap((outcome) => outcome ?? []),
-    unsettled: salvage.filter((_, i) => outcomes[i] === null).map((target) => target.taskId),
+  const settled = salvage.map((target) => salvagedOutcome(target, answers.get(target.taskId)));
+  return {
+    polled,
+    fresh,
+    outcomes: settled.flatMap((outcome) => outcome ?? []),
+    unsettled: salvage.filter((_, i) => settled[i] === null).map((target) => target.taskId),
   };
-  return { polled, fresh, salvaged };
 }

@@ -74,11 +74,13 @@ export function recheckUnconfirmed(
   const entries = deps.ledger.all();
   const unconfirmed = entries.filter((entry) => entry.state === 'unconfirmed' && ids.has(entry.id));
   const limits = limitsOf(deps);
-  const { adopted, missing } = findInTaskList(deps, entries, unconfirmed, {
-    pages: limits.reconcilePages * 3,
-    windowMs: limits.reconcileWindowMs,
-    knownTaskIds: () => deps.ledger.knownTaskIds(),
-  });
+  const { adopted, missing } = findInTaskList(
+    deps,
+    entries,
+    unconfirmed,
+    { ...limits, pages: limits.reconcilePages * 3 },
+    () => deps.ledger.knownTaskIds(),
+  );
   deps.ledger.save(adopted);
   return { found: adopted, stillMissing: missing.length };
 }

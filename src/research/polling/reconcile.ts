@@ -24,7 +24,7 @@ export interface ReconcileLimits {
 const LIST_PAGE = 100;
 
 function sameSchema(a: JsonSchemaObject | null | undefined, b: JsonSchemaObject | null | undefined): boolean {
-  return (a ? 1 : 0) === (b ? 1 : 0);
+  return !a === !b;
 }
 
 /** Briefs compared as the service may echo them (line endings and surrounding white space may differ). */
@@ -42,16 +42,14 @@ export function findInTaskList(
   deps: ReconcileDeps,
   entries: readonly LedgerEntry[],
   lost: readonly LedgerEntry[],
-  options: { pages: number; windowMs: number; knownTaskIds: () => ReadonlySet<string> },
+  limits: ReconcileLimits & { pages: number },
+  knownTaskIds: () => ReadonlySet<string>,
 ): { adopted: LedgerEntry[]; missing: LedgerEntry[]; listRead: boolean } {
   if (lost.length === 0) return { adopted: [], missing: [], listRead: true };
-  const known = new Set([
-    ...options.knownTaskIds(),
-    ...entries.flatMap((entry) => (entry.taskId ? [entry.taskId] : [])),
-  ]);
-  const since = Math.min(...lost.map((entry) => entry.sentAt ?? entry.launchedAt)) - options.windowMs;
+  const known = new Set([...knownTaskIds(), ...entries.flatMap((entry) => (entry.taskId ? [entry.taskId] : []))]);
+  const since = Math.min(...lost.map((entry) => entry.sentAt ?? entry.launchedAt)) - limits.reconcileWindowMs;
   const candidates: ResearchTask[] = [];
-  for (let page = 0; page < options.pages; page++) {
+  for (let page = 0; page < limits.pages; page++) {
     const result = deps.client.listTasks({ offset: page * LIST_PAGE, limit: LIST_PAGE });
     if (!result.ok) return { adopted: [], missing: [...lost], listRead: false };
     candidates.push(...result.value);
@@ -92,8 +90,8 @@ export function reconcileSending(
   knownTaskIds: () => ReadonlySet<string>,
 ): LedgerEntry[] {
   const sending = entries.filter((entry) => entry.state === 'sending');
-  const options = { pages: limits.reconcilePages, windowMs: limits.reconcileWindowMs, knownTaskIds };
-  const { adopted, missing, listRead } = findInTaskList(deps, entries, sending, options);
+  const pages = { ...limits, pages: limits.reconcilePages };
+  const { adopted, missing, listRead } = findInTaskList(deps, entries, sending, pages, knownTaskIds);
   if (!listRead) return [];
   const now = deps.clock.now();
   const given = missing

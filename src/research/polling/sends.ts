@@ -27,8 +27,6 @@ export interface SendOutcome {
   written: boolean;
   /** Queued records another account launched: that account's ticks send them (it pays for them). */
   waiting: Set<string>;
-  /** Tasks the sends created. */
-  created: number;
 }
 
 /**
@@ -69,7 +67,7 @@ export function sendQueued(deps: JobDeps, input: SendInput, deadline: number, se
   // The lost creates as read (not the queued records no grant allows, decided just now: the next tick looks for them).
   const found = settleLost ? reconcileSending(deps, input.records, limits, input.knownTaskIds) : [];
   const changed = new Map([...decided, ...found].map((entry) => [entry.id, entry]));
-  const unsaved = new Map((adopted > 0 ? found : [...changed.values()]).map((entry) => [entry.id, entry]));
+  const unsaved = new Map(changed);
   // The permits hear what was sent, created and given back once, at the end (a kill before leaves them taken: sent
   // records never are queued again by the add-in, and created tasks that were not noted only give back nothing, the
   // safe side).
@@ -109,8 +107,9 @@ export function sendQueued(deps: JobDeps, input: SendInput, deadline: number, se
     const answers = batch.map((entry, i) => answeredCreate(entry, results[i], after));
     for (const answer of answers) {
       if (!answer) continue;
-      (answer.outcome === 'nothing_created' ? givenBack : answered).push(answer.entry);
-      note(answer.entry);
+      // Queued again: nothing was created (its create stays authorised).
+      (answer.state === 'queued' ? givenBack : answered).push(answer);
+      note(answer);
     }
     // Lost answers: the task list says which of the batch's creates started (kept until the next write).
     if (answers.includes(null)) {
@@ -123,8 +122,7 @@ export function sendQueued(deps: JobDeps, input: SendInput, deadline: number, se
   if (written) write();
   // Creates not sent before the deadline stay authorised for the next tick.
   deps.permits.settle({ sending: sent, answered, givenBack: [...givenBack, ...queue.slice(sentUpTo)] });
-  const created = answered.filter((entry) => entry.taskId).length;
-  return { changed: [...changed.values()], written, waiting, created };
+  return { changed: [...changed.values()], written, waiting };
 }
 
 /**

@@ -79,8 +79,6 @@ export function readTick(deps: JobDeps, view: LedgerView | undefined): TickRead 
   });
   const waiting = new Set(claimed.length > 0 ? deps.ledger.unsettledRecords(claimed) : []);
   const me = claimed.length > 0 ? reads.account() : null;
-  const salvage = claimed
-    .filter((claim) => claim.payer === me && waiting.has(claim.record))
-    .map(({ taskId, launch, record }) => ({ taskId, launch, record }));
+  const salvage = claimed.filter((claim) => claim.payer === me && waiting.has(claim.record));
   return { records: deps.ledger.all(), salvage, ...reads };
 }

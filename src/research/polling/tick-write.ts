@@ -14,32 +14,36 @@ import type { Salvage } from './tick-read';
 
 /** What the tick decided, for its write. */
 export interface TickWrite {
-  /** Every record as the tick holds it now. */
-  latest: readonly LedgerEntry[];
-  /** The records it changed that the ledger does not hold yet. */
-  unsaved: readonly LedgerEntry[];
+  /** Every record as the tick holds it now, by id (the write puts the records whose rows it wrote in it)... */
+  latest: Map<string, LedgerEntry>;
+  /** ...and those the ledger does not hold yet (the write saves them). */
+  unsaved: Map<string, LedgerEntry>;
   /** Reports of tasks found done, by task id. */
   fresh: Map<string, TaskReport>;
-  /** Records changed outside Sheet Scout whose tasks were looked at (not lost), and what their answers settle. */
+  /** Records changed outside Sheet Scout whose tasks were looked at (not lost), what their answers settle, and the
+   * tasks still to settle. */
   salvage: readonly Salvage[];
-  salvaged: { outcomes: RecordOutcome[]; unsettled: string[] };
+  outcomes: RecordOutcome[];
+  unsettled: string[];
 }
 
-/** The tick's write (see the file's header); the records whose rows were written (written, detached, or shown). */
-export function writeTick(deps: JobDeps, tick: TickWrite): LedgerEntry[] {
-  const { latest, unsaved, fresh, salvage, salvaged } = tick;
+/** The tick's write (see the file's header). */
+export function writeTick(deps: JobDeps, tick: TickWrite): void {
+  const { latest, unsaved, fresh, salvage, outcomes, unsettled } = tick;
   if (fresh.size > 0) deps.reports.putAll([...fresh].map(([taskId, report]) => ({ taskId, report })));
   // Rows to write: anything whose status text changed, and final records not yet written (a killed tick's leftovers).
-  const written = writeRows(deps, latest.filter(rowNeedsWrite), fresh);
-  deps.ledger.settleOutcomes(salvaged.outcomes);
-  deps.ledger.save([...new Map([...unsaved, ...written].map((entry) => [entry.id, entry])).values()]);
+  const written = writeRows(deps, [...latest.values()].filter(rowNeedsWrite), fresh);
+  for (const entry of written) {
+    latest.set(entry.id, entry);
+    unsaved.set(entry.id, entry);
+  }
+  deps.ledger.settleOutcomes(outcomes);
+  deps.ledger.save([...unsaved.values()]);
   deps.ledger.settleMissing(salvage);
   releaseRowTags(
     deps,
     written.filter((entry) => !isPending(entry)).map((entry) => entry.row.sheetId),
   );
   // Who launched a task is kept while its record is open (a re-run over its row asks them first); so is its give-back.
-  const current = new Map([...latest, ...written].map((entry) => [entry.id, entry]));
-  deps.permits.keepOpen([...current.values()].filter(needsRow), salvaged.unsettled);
-  return written;
+  deps.permits.keepOpen([...latest.values()].filter(needsRow), unsettled);
 }

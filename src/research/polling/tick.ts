@@ -4,7 +4,7 @@
 // creates sent, each batch written ahead as `sending`: the one write before sending; poll.ts: the task list read down
 // to the pending tasks; answers.ts: what each answer makes of a record), then write once (tick-write.ts: reports,
 // rows, the ledger, row tags, permits). A tick killed anywhere leaves a state the next tick completes.
-import { needsWork, type LedgerEntry } from '../records/ledger';
+import { needsWork } from '../records/ledger';
 import type { LedgerView } from '../records/stores';
 import { pollDecisions } from './answers';
 import { limitsOf, type JobDeps } from './jobs';
@@ -15,8 +15,7 @@ import { writeTick } from './tick-write';
 
 export interface TickSummary {
   polled: number;
-  /** Records the tick changed (created, polled, written). */
-  changed: number;
+  /** Records the tick's sends gave a task (created, or found in the task list). */
   created: number;
   /** Records still needing work that this user can read. */
   pending: number;
@@ -27,14 +26,6 @@ export interface TickSummary {
   /** Stopped early for lack of time; the next tick continues. */
   partial: boolean;
 }
-
-/** Pending tasks, and finished ones whose report never reached the report store (fetched again). */
-const toPoll = (entry: LedgerEntry, hasReport: (taskId: string) => boolean): boolean =>
-  entry.taskId !== null &&
-  entry.taskId !== '' &&
-  (entry.state === 'created' ||
-    entry.state === 'in_progress' ||
-    (entry.state === 'done' && !entry.written && !entry.detached && !hasReport(entry.taskId)));
 
 /**
  * One poll tick (caller holds the document lock): see the file's header. It reads the ledger's open records only, and
@@ -49,7 +40,14 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
   const latest = new Map([...read.records, ...sends.changed].map((entry) => [entry.id, entry]));
   // What the ledger does not hold yet: written once, at the end.
   const unsaved = new Map(sends.written ? [] : sends.changed.map((entry) => [entry.id, entry]));
-  const polling = [...latest.values()].filter((entry) => toPoll(entry, (taskId) => deps.reports.has(taskId)));
+  // Pending tasks, and finished ones whose report never reached the report store (fetched again).
+  const polling = [...latest.values()].filter(
+    ({ taskId, state, written, detached }) =>
+      taskId &&
+      (state === 'created' ||
+        state === 'in_progress' ||
+        (state === 'done' && !written && !detached && !deps.reports.has(taskId))),
+  );
   // The task list gives the state of 100 tasks per request, read down to the pending tasks while that is cheaper than
   // reading them one by one (poll.ts).
   const poll = pollTasks(
@@ -61,29 +59,20 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
     ],
     { getBatch: limits.pollBatch, clockSkewMs: limits.reconcileWindowMs, deadline },
   );
-  const { polled, fresh, salvaged } = pollDecisions(polling, read.salvage, poll.answers, deps.clock.now());
-  for (const entry of polled) {
+  const decided = pollDecisions(polling, read.salvage, poll.answers, deps.clock.now());
+  for (const entry of decided.polled) {
     latest.set(entry.id, entry);
     unsaved.set(entry.id, entry);
   }
-  const written = writeTick(deps, {
-    latest: [...latest.values()],
-    unsaved: [...unsaved.values()],
-    fresh,
-    salvage: read.salvage,
-    salvaged,
-  });
-  for (const entry of written) latest.set(entry.id, entry);
+  writeTick(deps, { ...decided, latest, unsaved, salvage: read.salvage });
   // A 403 (another account's task, launched here by another user outside this user's organization) is `unreadable`:
   // its owner's panel or trigger polls it; it does not keep this user's trigger alive.
   const unreadable = new Set(
     polling.filter((entry) => poll.unreadable.has(entry.taskId as string)).map((entry) => entry.id),
   );
-  const changed = new Set([...sends.changed, ...polled, ...written].map((entry) => entry.id));
   return {
     polled: poll.answers.size,
-    changed: changed.size,
-    created: sends.created,
+    created: sends.changed.filter((entry) => entry.taskId).length,
     pending: [...latest.values()].filter(
       (entry) => needsWork(entry) && !unreadable.has(entry.id) && !sends.waiting.has(entry.id),
     ).length,

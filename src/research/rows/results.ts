@@ -136,7 +136,7 @@ export function sheetWrites(sheet: SheetRows): { cells: CellWrite[]; updated: Le
       }
     }
     const watch = entry.watch && finalState ? { ...entry.watch, changed } : entry.watch;
-    updated.push({ ...entry, watch, written: finalState ? true : entry.written, shownStatus: statusText(entry) });
+    updated.push({ ...entry, watch, written: finalState || entry.written, shownStatus: statusText(entry) });
   }
   return { cells, updated, signals };
 }

@@ -216,8 +216,7 @@ export function watchedRow(
   const written = withSignals(cells, entry.mapping, mark, at.row, at.before, at.columns);
   const text = written.find((cell) => cell.column === at.columns.get(mark.signalsHeader))?.value;
   // The Signals cell reports a change (not "No change", nor a first look at the values).
-  if (typeof text !== 'string' || text === '' || text === 'No change' || text === FIRST_LOOK)
-    return { cells: written, signal: null };
+  if (typeof text !== 'string' || text === 'No change' || text === FIRST_LOOK) return { cells: written, signal: null };
   const label = entry.row.keyValues.filter(Boolean).join(' · ') || `row ${entry.row.rowHint}`;
   return { cells: written, signal: { sheetId: entry.row.sheetId, label, text, ref: `${mark.id}:${mark.run}` } };
 }
