@@ -16,7 +16,12 @@ module.exports = {
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   globalSetup: '<rootDir>/test/setup/generated.js',
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/setup/timeouts.js'],
+    },
     {
       ...common,
       displayName: 'integration',

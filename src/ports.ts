@@ -89,6 +89,8 @@ export interface TableRead {
 export interface TableStorage {
   /** The header row and every data row, whole. */
   readAll(): TableRead;
+  /** How many data rows the grid holds (its extent, read once per execution). */
+  rowCount(): number;
   /** The header row alone. */
   readHeader(): unknown[];
   /** `count` columns from the 1-based column `first`, of the header row and of every data row (an index read). */
@@ -124,6 +126,11 @@ export interface RefusedRow {
  * reads give back only rows the add-in wrote as it wrote them (others read as blank and are listed by `refused`).
  */
 export interface TablePort extends Omit<TableStorage, 'readHeader' | 'forget'> {
-  /** Rows the whole-row reads refused since the last readAll or readColumns. */
+  /** Rows the whole-row reads refused since the last readAll, readIndexed or readColumns. */
   refused(): RefusedRow[];
+  /**
+   * readAll, and what readColumns(first, count) gives (`index`: the same hints), from the one read: for a store that
+   * picks the rows it takes by their index when reading every row costs less than reading the index and the rows apart.
+   */
+  readIndexed(first: number, count: number): TableRead & { index: TableRead };
 }

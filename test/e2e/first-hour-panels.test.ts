@@ -6,8 +6,6 @@
 // connection shown; =COMPANY_LOOKUP() explains itself; {Domain} in a brief is the registered domain.
 import { describeWithBrowser, stackForSuite } from './harness';
 
-jest.setTimeout(150_000);
-
 const SHARE_MESSAGE =
   'Formulas can\'t use a token: in Extensions > Sheet Scout > Settings tick "Let formulas in this spreadsheet use my token"';
 
@@ -54,18 +52,14 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
     await panel.check('#enrich-overwrite');
     await panel.waitForSelector('#enrich-overwrite:checked');
     await panel.waitForSelector('#enrich-start:not([disabled])');
-    const started = Date.now();
     await panel.click('#enrich-start');
-    // The cached results count at once (before, "0 of N" stayed up while the chunk slept through the 202 retries).
-    await panel.waitForFunction(
-      () => {
-        const match = /^(\d+) of (\d+) domains$/.exec(document.getElementById('enrich-status')?.textContent ?? '');
-        return match !== null && Number(match[1]) >= Number(match[2]) - 3 && Number(match[1]) > 0;
-      },
-      undefined,
-      { timeout: 6000 },
-    );
-    expect(Date.now() - started).toBeLessThan(6000);
+    // The cached results count at once (before, "0 of N" stayed up while the chunk slept through the 202 retries): the
+    // sandbox's clock is manual, so the three domains stay pending until the hour is moved on below, and the counts
+    // must show the others before that (no wall-clock bound: the suite may run on a busy machine).
+    await panel.waitForFunction(() => {
+      const match = /^(\d+) of (\d+) domains$/.exec(document.getElementById('enrich-status')?.textContent ?? '');
+      return match !== null && Number(match[1]) >= Number(match[2]) - 3 && Number(match[1]) > 0;
+    });
     await panel.waitForSelector('#enrich-waiting:has-text("3 domains still being enriched by the service")', {
       timeout: 20_000,
     });

@@ -124,6 +124,9 @@ export async function browserOn(url: string): Promise<{ browser: Browser; page: 
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // Playwright's 30 s default is for a page on its own: here the playground's server shares the machine with the
+    // suite's other worker, and moving its clock a week runs every timer of that week before it answers.
+    page.setDefaultTimeout(90_000);
     // The add-in must make no outside calls: everything but the playground's own origin is refused.
     await page.route('**/*', (route) => (route.request().url().startsWith(url) ? route.continue() : route.abort()));
     await page.goto(url);

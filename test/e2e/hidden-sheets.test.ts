@@ -3,8 +3,6 @@
 // refuse to read or write them, and the Tables dialog does not map them.
 import { describeWithBrowser, stackForSuite } from './harness';
 
-jest.setTimeout(90_000);
-
 const LEDGER = 'Sheet Scout research ledger';
 
 describeWithBrowser('hidden internal sheets in the playground', () => {

@@ -3,8 +3,6 @@
 // similar-to columns after the chosen company columns, none of the sheet's own companies among it.
 import { describeWithBrowser, stackForSuite } from './harness';
 
-jest.setTimeout(120_000);
-
 describeWithBrowser('similar to a list in the playground', () => {
   const stack = stackForSuite();
 

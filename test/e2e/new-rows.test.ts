@@ -5,8 +5,6 @@
 import { describeWithBrowser, stackForSuite } from './harness';
 import { clippedTexts } from './layout-check';
 
-jest.setTimeout(120_000);
-
 const HOUR_MS = 3_600_000;
 
 describeWithBrowser('keeping new rows enriched', () => {

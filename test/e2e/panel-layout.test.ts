@@ -7,8 +7,6 @@ import { describeWithBrowser, startStack, type Stack } from './harness';
 import type { Frame } from 'playwright-core';
 import { clippedTexts, type Clip } from './layout-check';
 
-jest.setTimeout(120_000);
-
 describeWithBrowser('every panel at 300 px', () => {
   let stack: Stack;
   const found: Record<string, Clip[]> = {};

@@ -3,8 +3,6 @@
 // the playground itself is refused at once with a clear message instead of freezing the page.
 import { describeWithBrowser, stackForSuite } from './harness';
 
-jest.setTimeout(90_000);
-
 describeWithBrowser('playground: error messages, double-click, its own address', () => {
   const stack = stackForSuite();
 

@@ -9,8 +9,6 @@ import type { SpawnedPlayground } from '../../dev/playground/spawn';
 import * as path from 'path';
 import { ARTIFACTS, browserOn, describeWithBrowser, researchPanelOn, spawnPlayground, stackForSuite } from './harness';
 
-jest.setTimeout(90_000);
-
 describeWithBrowser('playground grid and toasts', () => {
   const stack = stackForSuite();
 

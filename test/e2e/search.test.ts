@@ -2,9 +2,6 @@
 // the grid; then a lookalike search prefilled from a selected cell.
 import { describeWithBrowser, stackForSuite } from './harness';
 
-// Servers and a browser start here: allow for a loaded machine.
-jest.setTimeout(90_000);
-
 describeWithBrowser('company search panel in the playground', () => {
   const stack = stackForSuite();
 

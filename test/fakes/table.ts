@@ -31,6 +31,14 @@ export class FakeTable implements TablePort, TableStorage {
   readAll(): TableRead {
     return { header: [...this.header], rows: this.counted(this.rows.map((r) => [...r])) };
   }
+  rowCount(): number {
+    return this.rows.length;
+  }
+  readIndexed(first: number, count: number): TableRead & { index: TableRead } {
+    const whole = this.readAll();
+    const cut = (row: unknown[]) => row.slice(first - 1, first - 1 + count);
+    return { ...whole, index: { header: cut(this.header), rows: whole.rows.map(cut) } };
+  }
   readHeader(): unknown[] {
     return [...this.header];
   }

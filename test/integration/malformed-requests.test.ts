@@ -6,8 +6,6 @@ import type { LaunchResponse } from '../../src/research/contract';
 import { spec } from './search/harness';
 import { runtimeFor, startSandbox, type SandboxStack } from './harness';
 
-jest.setTimeout(60_000);
-
 let stack: SandboxStack;
 let runtime: GasRuntime;
 

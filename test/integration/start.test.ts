@@ -7,8 +7,6 @@ import * as path from 'path';
 import { spawnPlayground } from '../../dev/playground/spawn';
 import type { KeptSheets } from '../../dev/playground/keep';
 
-jest.setTimeout(120_000);
-
 /** What start.ts printed once it listened (it is stopped then). */
 async function printed(args: string[]): Promise<string[]> {
   const playground = await spawnPlayground(args);

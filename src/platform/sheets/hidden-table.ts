@@ -107,6 +107,10 @@ export class HiddenTable implements TableStorage {
     return this.read(1, null);
   }
 
+  rowCount(): number {
+    return this.exists() ? Math.max(0, this.extent(this.sheet()).lastRow - 1) : 0;
+  }
+
   readHeader(): unknown[] {
     if (!this.exists()) return [];
     const sheet = this.sheet();

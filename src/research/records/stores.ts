@@ -4,9 +4,10 @@
 // ledger no longer holds as written is settled as lost (settleMissing). (The reports: report-store.ts.)
 // Upserts are idempotent: a tick killed half-way and run again writes the same rows. A tick and a panel poll read two
 // narrow columns of every ledger row (the index state and the sheet: ledger.ts) and whole only the open records (and
-// the panel its sheet's newest): their cost follows the pending work, not the history. Finished records leave the
-// ledger, and their reports the store, RETENTION_DAYS after they closed (the service keeps every task; what a task
-// wrote into its row stays). A first-version ledger (its state column headed "state") is rewritten on first read.
+// the panel its sheet's newest, from one read of a small ledger): their cost follows the pending work, not the
+// history. Finished records leave the ledger, and their reports the store, RETENTION_DAYS after they closed (the
+// service keeps every task; what a task wrote into its row stays). A first-version ledger (its state column headed
+// "state") is rewritten on first read.
 import {
   closedDay,
   entryToRow,
@@ -38,6 +39,13 @@ const COMPACT_AT_EXPIRED = 100;
 const COMPACT_AFTER_MS = 7 * DAY_MS;
 /** The index state of a row that holds no readable record (an open one: read and reported, never compacted). */
 const DAMAGED_STATE = 'damaged';
+/**
+ * A panel's view of a ledger of at most this many rows is taken from one read of every row: a sheet read costs what
+ * about 4,000 cells do (40 ms, 0.01 ms a cell: docs/design/performance.md) and a row read whole instead of by its two
+ * index cells costs 7 cells and a seal check more (about 0.12 ms), so up to 600 rows one read costs less than the three
+ * it replaces (header, index, rows). The timer's tick reads the index and the open rows whatever the size.
+ */
+const VIEW_READ_WHOLE_ROWS = 600;
 
 /** What the index says of one ledger row: its sheet, and the day it closed (null while open). */
 type IndexRow = { sheetId: number; closed: string | null };
@@ -100,10 +108,13 @@ export class LedgerStore {
 
   /**
    * Reads the index of every row and whole only the open records (and the newest of `view`'s sheet): what a tick and
-   * a panel poll need. A ledger of the first version is read whole (and its index rewritten) instead.
+   * a panel poll need (a view of a small ledger takes them from one read of every row). A ledger of the first version
+   * is read whole (and its index rewritten) instead.
    */
   loadOpen(view?: LedgerView): LedgerEntry[] {
-    const { header, rows } = this.table.readColumns(LEDGER_COLUMNS.state, 2);
+    const whole =
+      view && this.table.rowCount() <= VIEW_READ_WHOLE_ROWS ? this.table.readIndexed(LEDGER_COLUMNS.state, 2) : null;
+    const { header, rows } = whole?.index ?? this.table.readColumns(LEDGER_COLUMNS.state, 2);
     if (rows.length > 0 && String(header[0] ?? '') === FIRST_STATE_HEADER) return this.load();
     this.reset(rows.map(([state, sheetId]) => indexRowOf(state, sheetId)));
     const wanted = new Set(this.index.flatMap((row, at) => (row.closed === null ? [at] : [])));
@@ -112,8 +123,8 @@ export class LedgerStore {
       for (const at of ofSheet.slice(-view.newest)) wanted.add(at);
     }
     const at = [...wanted].sort((a, b) => a - b);
-    this.table.readRows(at).forEach((row, i) => this.take(row, at[i]));
-    this.takeRefused();
+    (whole ? at.map((index) => whole.rows[index]) : this.table.readRows(at)).forEach((row, i) => this.take(row, at[i]));
+    this.takeRefused(whole ? wanted : null);
     return this.entries.slice();
   }
 
@@ -274,10 +285,11 @@ export class LedgerStore {
     this.staleRows = [];
   }
 
-  /** Reports the rows the sealed table refused (changed outside Sheet Scout): never acted on, kept as they are. */
-  private takeRefused(): void {
-    for (const { cells } of this.table.refused())
-      this.damagedRows.push({ entryId: String(cells[0] ?? ''), taskId: String(cells[1] ?? ''), changed: true });
+  /** Reports the refused rows (changed outside Sheet Scout; of `taken` if given): never acted on, kept as they are. */
+  private takeRefused(taken: ReadonlySet<number> | null = null): void {
+    for (const { index, cells } of this.table.refused())
+      if (!taken || taken.has(index))
+        this.damagedRows.push({ entryId: String(cells[0] ?? ''), taskId: String(cells[1] ?? ''), changed: true });
   }
 
   /** Takes one whole ledger row read at `at`: its record, or a damaged row to report. */

@@ -61,18 +61,12 @@ export class DigestOutbox implements DigestOutboxPort {
       (newest, row) => (newest && newest > String(row[0]) ? newest : String(row[0])),
       null,
     );
-    const items = waiting.flatMap((row) =>
-      row[1] === '' || row[1] === undefined
-        ? []
-        : [
-            {
-              sheetId: Number(row[1]),
-              label: String(row[2] ?? ''),
-              text: String(row[3] ?? ''),
-              ref: String(row[4] ?? ''),
-            },
-          ],
-    );
+    const items = waiting.map((row) => ({
+      sheetId: Number(row[1]),
+      label: String(row[2] ?? ''),
+      text: String(row[3] ?? ''),
+      ref: String(row[4] ?? ''),
+    }));
     return { items, rows: rows.length };
   }
 

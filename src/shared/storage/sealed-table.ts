@@ -1,12 +1,14 @@
 // A hidden table whose rows are sealed (seal.ts): the one way the add-in keeps records in its hidden sheets, so every
 // store of them, present and future, reads back only rows the add-in wrote as it wrote them. Over the sheet's grid
 // (TableStorage), a seal column comes first and the table's own columns follow, shifted by one. Whole-row reads
-// (readAll, readRow, readRows) check each row's seal: a row that fails reads as blank and is listed by `refused()`,
-// with its cells as found, for its store to report; nothing is acted on for it. Index reads (readColumns, readKeys)
-// read a few columns of every row and cannot be checked without the rest of the row: they are hints a store uses to
-// choose the rows it reads whole, never to act on. A table of an earlier version (no seal column) is read as it is
-// while the document trusts it (Sealer.trustsUnsealed), and sealed by the document's first sealed write; any other
-// table without the seal column (recreated by hand) refuses every row. Pure.
+// (readAll, readIndexed, readRow, readRows) check each row's seal: a row that fails reads as blank and is listed by
+// `refused()`, with its cells as found, for its store to report; nothing is acted on for it. Index reads (readColumns,
+// readKeys, readIndexed's index) read a few columns of every row and cannot be checked without the rest of the row:
+// they are hints a store uses to choose the rows it takes, never to act on. The layout is read from the header row
+// once per execution, after a whole read as before any other (docs/design/performance.md, the panel poll). A table of
+// an earlier version (no seal column) is read as it is while the document trusts it (Sealer.trustsUnsealed), and
+// sealed by the document's first sealed write; any other table without the seal column (recreated by hand) refuses
+// every row. Pure.
 import type { RefusedRow, TablePort, TableRead, TableStorage } from '../../ports';
 import { SEAL_HEADER, type Sealer } from './seal';
 
@@ -31,7 +33,7 @@ export class SealedTable implements TablePort {
     return [SEAL_HEADER, ...headers];
   }
 
-  /** Rows the whole-row reads refused since the last readAll or readColumns: changed outside the add-in. */
+  /** Rows the whole-row reads refused since the last readAll, readIndexed or readColumns (changed outside). */
   refused(): RefusedRow[] {
     return [...this.refusals.values()].sort((a, b) => a.index - b.index);
   }
@@ -41,13 +43,17 @@ export class SealedTable implements TablePort {
     return this.sealer.trustsUnsealed(this.name) ? 'trusted' : 'refused';
   }
 
+  /** Forgets the layout and the grid's extent when an adoption of this execution changed the grid's shape. */
+  private followAdoptions(): void {
+    if (this.seenAdoptions === this.sealer.adoptions) return;
+    if (this.seenAdoptions >= 0) this.grid.forget();
+    this.seenAdoptions = this.sealer.adoptions;
+    this.layout = null;
+  }
+
   /** The layout, read from the header when this execution has not read it since the grid last changed shape. */
   private currentLayout(): Layout {
-    if (this.seenAdoptions !== this.sealer.adoptions) {
-      if (this.seenAdoptions >= 0) this.grid.forget();
-      this.seenAdoptions = this.sealer.adoptions;
-      this.layout = null;
-    }
+    this.followAdoptions();
     this.layout ??= this.layoutOf(this.grid.readHeader());
     return this.layout;
   }
@@ -63,13 +69,32 @@ export class SealedTable implements TablePort {
     return [];
   }
 
+  rowCount(): number {
+    this.followAdoptions();
+    return this.grid.rowCount();
+  }
+
   readAll(): TableRead {
+    const { header, rows } = this.readIndexed(1, 0);
+    return { header, rows };
+  }
+
+  /** readAll, and from the same read the `count` columns from `first` as readColumns gives them (blank if refused). */
+  readIndexed(first: number, count: number): TableRead & { index: TableRead } {
     this.refusals.clear();
     const { header, rows } = this.grid.readAll();
     const layout = this.currentLayout();
+    // The grid's columns readColumns reads (after the seal column when sealed).
+    const from = layout === 'sealed' ? first : first - 1;
+    const cut = (row: unknown[]) => row.slice(from, from + count);
+    const index =
+      count > 0 && header.length > from
+        ? { header: cut(header), rows: rows.map((row) => (layout === 'refused' ? cut(row).map(() => '') : cut(row))) }
+        : { header: [], rows: [] };
     return {
       header: layout === 'sealed' ? header.slice(1) : header,
-      rows: rows.map((row, index) => this.checked(row, index, layout)),
+      rows: rows.map((row, at) => this.checked(row, at, layout)),
+      index,
     };
   }
 

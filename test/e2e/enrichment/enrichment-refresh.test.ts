@@ -6,8 +6,6 @@
 import { describeWithBrowser, stackForSuite } from '../harness';
 import { clippedTexts } from '../layout-check';
 
-jest.setTimeout(120_000);
-
 const MONTH_MS = 31 * 86_400_000;
 
 describeWithBrowser('keeping enriched data fresh', () => {

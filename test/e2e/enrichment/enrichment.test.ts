@@ -4,8 +4,6 @@
 import type { SeededCompany } from '../../../dev/sandbox/control-client';
 import { describeWithBrowser, startStack, type Stack } from '../harness';
 
-jest.setTimeout(120_000);
-
 /** The registered domain a demo cell holds (URLs, e-mails and odd case as the demo writes them). */
 function domainOf(text: string): string {
   return text

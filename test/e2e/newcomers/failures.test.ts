@@ -5,8 +5,6 @@
 import { describeWithBrowser, stackForSuite } from '../harness';
 import { clippedTexts } from '../layout-check';
 
-jest.setTimeout(150_000);
-
 const TOKEN = 'sbx_pro_token';
 
 describeWithBrowser('failures say what was sent, created and reserved', () => {

@@ -9,8 +9,6 @@ import { clippedTexts } from '../layout-check';
 import { SETTINGS_KEYS } from '../../../src/shared/connection';
 import type { WatchAnswer } from '../../../src/research/contract';
 
-jest.setTimeout(120_000);
-
 const DAY_MS = 86_400_000;
 const COLLEAGUE = 'colleague@sheetscout.test';
 

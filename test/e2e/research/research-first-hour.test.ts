@@ -3,8 +3,6 @@
 // report, and "Write to selected row" asking before it writes another company's report into a row.
 import { describeWithBrowser, stackForSuite } from '../harness';
 
-jest.setTimeout(90000);
-
 describeWithBrowser('research panel: the first hour', () => {
   const stack = stackForSuite();
 

@@ -10,8 +10,6 @@ import { clippedTexts } from '../layout-check';
 import { parseDomain } from '../../../src/shared/domain/domain';
 import type { ResearchTask } from '../../../src/api/types';
 
-jest.setTimeout(120_000);
-
 const DAY_MS = 86_400_000;
 
 describeWithBrowser('account watch in the research panel', () => {

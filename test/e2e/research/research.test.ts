@@ -5,8 +5,6 @@ import * as path from 'path';
 import * as esbuild from 'esbuild';
 import { describeWithBrowser, stackForSuite } from '../harness';
 
-jest.setTimeout(60000);
-
 describeWithBrowser('research panel in the playground', () => {
   const stack = stackForSuite();
 

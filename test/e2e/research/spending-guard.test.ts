@@ -9,8 +9,6 @@ import type { Frame } from 'playwright-core';
 import { describeWithBrowser, stackForSuite } from '../harness';
 import { parseDomain } from '../../../src/shared/domain/domain';
 
-jest.setTimeout(90000);
-
 const TOKEN = 'sbx_pro_token';
 
 describeWithBrowser('research spending guard', () => {

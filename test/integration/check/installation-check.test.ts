@@ -11,8 +11,6 @@ import type { EnrichProgress, StartResult } from '../../../src/enrichment/contra
 import { sandboxSuite } from '../harness';
 import { fleet, hoursPass, timerDocuments } from '../scheduler/fleet';
 
-jest.setTimeout(120_000);
-
 const suite = sandboxSuite({ clock: 'manual' });
 
 /** The panel's check: its round trip timed as the emulator charges a panel call, then the probes. */

@@ -8,8 +8,6 @@ import type { EnrichPreview, EnrichProgress } from '../../../src/enrichment/cont
 import { USER, runtimeFor, closeAfterTest, sandboxSuite } from '../harness';
 import { start, LEADS } from './harness';
 
-jest.setTimeout(120_000);
-
 const HOUR = 60 * 60 * 1000;
 const suite = sandboxSuite();
 

@@ -6,8 +6,6 @@ import type { OutputRequest } from '../../../src/research/launch/launch-request'
 import { sandboxSuite } from '../harness';
 import { launch, runtimeFor, SHEET } from './harness';
 
-jest.setTimeout(60000);
-
 const suite = sandboxSuite({ clock: 'manual' });
 
 const TOKEN = 'sbx_pro_token';

@@ -7,8 +7,6 @@ import { FINISHED_KEPT_DAYS } from '../../../src/research/contract';
 import { sandboxSuite } from '../harness';
 import { advance, column, launch, poll, runtimeFor, REPORT_OUTPUT } from './harness';
 
-jest.setTimeout(120_000);
-
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 const LEDGER = 'Sheet Scout research ledger';

@@ -8,8 +8,6 @@ import { runtimeFor as commonRuntime, sandboxSuite, closeAfterTest, TOKEN } from
 import { advance, BUNDLE, column, launch, REPORT_OUTPUT, SHEET, USER } from './harness';
 import { PROPERTY_BYTES_PER_LAUNCH, PROPERTY_BYTES_PER_TASK } from '../../../src/research/launch/preconditions';
 
-jest.setTimeout(120_000);
-
 const HOUR = 60 * 60 * 1000;
 const REQUEST = { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT } as const;
 const suite = sandboxSuite({ clock: 'manual' });

@@ -8,8 +8,6 @@ import type { OutputRequest } from '../../../src/research/launch/launch-request'
 import { sandboxSuite } from '../harness';
 import { advance, column, launch, poll, runtimeFor, tick } from './harness';
 
-jest.setTimeout(120000);
-
 const suite = sandboxSuite({ clock: 'manual' });
 
 let runtime: GasRuntime | null = null;

@@ -6,8 +6,6 @@ import type { GasRuntime } from '../../../dev/gas-runtime';
 import { sandboxSuite } from '../harness';
 import { advance, launch, poll, runtimeFor, REPORT_OUTPUT, USER } from './harness';
 
-jest.setTimeout(120_000);
-
 const PANEL_POLL_MS = 15_000;
 // At this pace a medium task takes hours: every poll below has (nearly) all 300 tasks to read.
 const suite = sandboxSuite({ clock: 'manual', speed: 0.002 });

@@ -8,8 +8,6 @@ import { addUsage, REQUEST_BUDGET_KEYS } from '../../../src/platform/request-bud
 import { sandboxSuite } from '../harness';
 import { advance, column, launch, poll, runtimeFor, tick, USER, REPORT_OUTPUT } from './harness';
 
-jest.setTimeout(120000);
-
 const TOKEN = 'sbx_pro_token';
 const HOUR = 60 * 60 * 1000;
 const suite = sandboxSuite({ clock: 'manual' });

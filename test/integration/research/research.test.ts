@@ -22,8 +22,6 @@ import {
   REPORT_OUTPUT,
 } from './harness';
 
-jest.setTimeout(60000);
-
 const suite = sandboxSuite({ clock: 'manual' });
 
 let runtime: GasRuntime | null = null;

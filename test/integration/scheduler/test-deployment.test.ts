@@ -7,8 +7,6 @@ import type { StartResult } from '../../../src/enrichment/contract';
 import { sandboxSuite } from '../harness';
 import { advance, column, launch, poll as panelPoll, runtimeFor, REPORT_OUTPUT, SHEET } from '../research/harness';
 
-jest.setTimeout(60_000);
-
 const HOUR = 60 * 60 * 1000;
 const suite = sandboxSuite({ clock: 'manual' });
 

@@ -15,8 +15,6 @@ import { sentBodies } from './harness';
 
 const suite = sandboxSuite({ resetEachTest: false });
 
-jest.setTimeout(90_000);
-
 const PRO = 'sbx_pro_token';
 const FREE = 'sbx_free_token';
 

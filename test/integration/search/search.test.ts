@@ -14,9 +14,6 @@ import { panel, sentBodies, spec } from './harness';
 
 const suite = sandboxSuite({ resetEachTest: false });
 
-// Servers and a browser start here: allow for a loaded machine.
-jest.setTimeout(90_000);
-
 const PRO = 'sbx_pro_token';
 const FREE = 'sbx_free_token';
 

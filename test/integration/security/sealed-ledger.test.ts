@@ -27,8 +27,6 @@ import {
   USER,
 } from '../research/harness';
 
-jest.setTimeout(120_000);
-
 const suite = sandboxSuite({ clock: 'manual' });
 const A_TOKEN = 'sbx_pro_token';
 const B_TOKEN = 'sbx_rival_token';

@@ -14,8 +14,6 @@ import type { LaunchResponse, SpendingGuardDto } from '../../../../src/research/
 import { sandboxSuite } from '../../harness';
 import { advance, column, launch, runtimeFor, runUntilSettled, REPORT_OUTPUT } from '../harness';
 
-jest.setTimeout(60_000);
-
 const suite = sandboxSuite({ clock: 'manual' });
 
 const LEDGER = 'Sheet Scout research ledger';

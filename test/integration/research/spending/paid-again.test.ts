@@ -8,8 +8,6 @@ import type { SpendingGuardAnswer } from '../../../../src/research/contract';
 import { sandboxSuite } from '../../harness';
 import { column, companiesRuntime, launch, oracleTotals, runUntilSettled, REPORT_OUTPUT } from '../harness';
 
-jest.setTimeout(60_000);
-
 const suite = sandboxSuite({ clock: 'manual' });
 
 const REQUEST = { template: 'Research {Domain}', depth: 'medium' as const, output: REPORT_OUTPUT };

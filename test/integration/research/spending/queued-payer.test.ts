@@ -8,8 +8,6 @@ import type { LaunchResponse, ResearchStatusDto } from '../../../../src/research
 import { sandboxSuite } from '../../harness';
 import { advance, column, sheetId, twoEditorsRuntime, EDITOR, REPORT_OUTPUT, USER } from '../harness';
 
-jest.setTimeout(60_000);
-
 const suite = sandboxSuite({ clock: 'manual' });
 const A_TOKEN = 'sbx_pro_token';
 const B_TOKEN = 'sbx_rival_token';

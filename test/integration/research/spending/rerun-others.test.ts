@@ -22,8 +22,6 @@ import {
   USER,
 } from '../harness';
 
-jest.setTimeout(60_000);
-
 const suite = sandboxSuite({ clock: 'manual' });
 const A_TOKEN = 'sbx_pro_token';
 const A_ACCOUNT = 'pro@sandbox.example.com';

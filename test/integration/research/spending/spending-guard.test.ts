@@ -9,8 +9,6 @@ import { runtimeFor, closeAfterTest, sandboxSuite } from '../../harness';
 import type { LaunchResponse, SpendingGuardAnswer, SpendingGuardDto } from '../../../../src/research/contract';
 import { oracleTotals, runUntilSettled, SHEET, USER } from '../harness';
 
-jest.setTimeout(60_000);
-
 const suite = sandboxSuite({ clock: 'manual' });
 
 const EDITOR = 'ben@example.com';

@@ -1,6 +1,7 @@
 // The ledger store over a fake hidden table: a tick reads the index of every row and whole only the open records; a
 // first-version ledger is rewritten once; finished records leave after their retention (a damaged row stays), and
 // their reports with them unless another record still refers to the task.
+import fc from 'fast-check';
 import { runLaunch } from '../../../../src/research/launch/launch';
 import { runTick } from '../../../../src/research/polling/tick';
 import {
@@ -10,8 +11,10 @@ import {
   type OutputMapping,
 } from '../../../../src/research/records/ledger';
 import { LedgerStore, RETENTION_MS } from '../../../../src/research/records/stores';
-import { FakeTable, jobWorld, launchInput } from '../fakes';
+import { SealedTable } from '../../../../src/shared/storage/sealed-table';
+import { FakeTable, jobWorld, launchInput, ledgerEntry } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';
+import { sealedFakeTable, testSealer } from '../../../fakes/table';
 
 const SHEET = 3;
 const DAY = 24 * 60 * 60 * 1000;
@@ -73,6 +76,82 @@ describe('ledger store', () => {
     const store = world.deps().ledger;
     const shown = store.loadOpen({ sheetId: SHEET, newest: 5 });
     expect(shown.map((entry) => entry.row.rowHint)).toEqual([57, 58, 59, 60, 61]);
+  });
+
+  it("a panel's view of a small ledger comes from one read of every row, as the index and the rows give it", () => {
+    const LEDGER = 'Sheet Scout research ledger';
+    const STATES = ['queued', 'sending', 'unconfirmed', 'created', 'in_progress', 'done', 'failed', 'error'] as const;
+    /** The same sealed ledger as a store of more rows than are read whole sees it: its index, then its rows. */
+    class IndexFirst extends SealedTable {
+      rowCount(): number {
+        return Number.MAX_SAFE_INTEGER;
+      }
+    }
+    const record = fc.record({
+      state: fc.constantFrom(...STATES),
+      sheetId: fc.constantFrom(0, 3, 7),
+      written: fc.boolean(),
+      day: fc.nat(40),
+    });
+    const edit = fc.record({
+      at: fc.nat(),
+      kind: fc.constantFrom('cell', 'index', 'copy', 'blank', 'typed', 'header'),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(record, { maxLength: 30 }),
+        fc.array(edit, { maxLength: 5 }),
+        fc.constantFrom(0, 3, 7),
+        fc.integer({ min: 1, max: 8 }),
+        (records, edits, sheetId, newest) => {
+          const sealer = testSealer();
+          const { table, grid } = sealedFakeTable(LEDGER, LEDGER_HEADERS, sealer);
+          new LedgerStore(table).save(
+            records.map((r, i) =>
+              ledgerEntry(mapping, {
+                id: `e${i}`,
+                taskId: `t${i}`,
+                state: r.state,
+                written: r.written,
+                row: { sheetId: r.sheetId, rowId: null, rowHint: i + 2, keyHeaders: ['Company'], keyValues: [`c${i}`] },
+                launchedAt: r.day * DAY,
+                updatedAt: r.day * DAY,
+              }),
+            ),
+          );
+          // Another editor's changes: a cell, an index cell, a row copied, cleared or typed, the header's seal cell.
+          for (const { at, kind } of edits) {
+            const target = grid.rows[at % Math.max(1, grid.rows.length)];
+            if (kind === 'header') grid.header[0] = 'edited';
+            else if (kind === 'typed') grid.rows.push(['x', `typed${at}`, 't', 'queued', sheetId]);
+            else if (!target) continue;
+            else if (kind === 'cell') target[6] = `${target[6]} `;
+            else if (kind === 'index') target[3] = 'done 2020-01-01';
+            else if (kind === 'copy') grid.rows.push([...target]);
+            else target.fill('');
+          }
+          const copy = new FakeTable(grid.header);
+          copy.rows = grid.rows.map((cells) => [...cells]);
+          const view = { sheetId, newest };
+          const once = new LedgerStore(new SealedTable(grid, LEDGER, sealer, LEDGER_HEADERS));
+          const apart = new LedgerStore(new IndexFirst(copy, LEDGER, sealer, LEDGER_HEADERS));
+          const reads = grid.reads;
+          expect(once.loadOpen(view)).toEqual(apart.loadOpen(view));
+          expect(grid.reads - reads).toBe(1);
+          expect(once.damaged()).toEqual(apart.damaged());
+          const now = 60 * DAY;
+          expect(once.compactionDue(now)).toBe(apart.compactionDue(now));
+          // Saved again, each record lands on the row the other store writes it to.
+          const saved = once
+            .all()
+            .map((entry) => ({ ...entry, state: 'done' as const, written: true, updatedAt: now }));
+          once.save(saved);
+          apart.save(saved);
+          expect(grid.rows).toEqual(copy.rows);
+        },
+      ),
+      { seed: 47, numRuns: 200 },
+    );
   });
 
   it('rewrites a first-version ledger once: its index then marks the record not yet written as open', () => {
