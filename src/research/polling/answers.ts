@@ -4,7 +4,7 @@
 // was changed outside Sheet Scout (what its run settles in the spending history: tick-read.ts). The tick (tick.ts) and
 // the sends (sends.ts) call the service and hand the answers here. Pure.
 import type { ApiError, Result } from '../../api/errors';
-import { userMessage } from '../../api/errors';
+import { clip, describeIssue, isUnreachable, userMessage } from '../../api/errors';
 import type { ResearchTask, TaskReport } from '../../api/types';
 import type { RecordOutcome } from '../../spending-history/history';
 import type { LedgerEntry } from '../records/ledger';
@@ -13,43 +13,11 @@ import type { Salvage } from './tick-read';
 
 const ERROR_TEXT_MAX = 5000;
 
-function clip(text: string): string {
-  return text.length > ERROR_TEXT_MAX ? `${text.slice(0, ERROR_TEXT_MAX - 1)}…` : text;
-}
-
 /** The message for a refused create: 422 lists every `detail` message; 402 says what is needed. */
 function createErrorMessage(error: ApiError): string {
-  if (error.kind === 'validation' && error.detail.length > 0) {
-    return `Rejected: ${error.detail
-      .map((issue) => {
-        const where = issue.loc.filter((part) => part !== 'body').join('.');
-        return where ? `${issue.msg} (${where})` : issue.msg;
-      })
-      .join('; ')}`;
-  }
+  if (error.kind === 'validation' && error.detail.length > 0)
+    return `Rejected: ${error.detail.map(describeIssue).join('; ')}`;
   return userMessage(error);
-}
-
-type CreateOutcome = 'created' | 'refused' | 'nothing_created' | 'ambiguous';
-
-function classifyCreate(result: Result<ResearchTask>): CreateOutcome {
-  if (result.ok) return 'created';
-  const error = result.error;
-  switch (error.kind) {
-    case 'ambiguous':
-      return 'ambiguous';
-    case 'network':
-    case 'timeout':
-      return error.maybeSent ? 'ambiguous' : 'nothing_created';
-    case 'bad_response':
-      return error.status >= 200 && error.status < 300 ? 'ambiguous' : 'refused';
-    case 'unavailable':
-    case 'rate_limited':
-    case 'quota':
-      return 'nothing_created';
-    default:
-      return 'refused';
-  }
 }
 
 /** The record with the task's state and counts (its cost, degradation and end once final). */
@@ -70,7 +38,7 @@ function applyTask(entry: LedgerEntry, task: ResearchTask, now: number): LedgerE
     next.error = null;
   } else if (task.status === 'failed') {
     next.cost = 0;
-    next.error = clip(task.failure_reason || 'The service did not say why');
+    next.error = clip(task.failure_reason || 'The service did not say why', ERROR_TEXT_MAX);
     next.finishedAt = entry.finishedAt ?? now;
   }
   if (task.status === 'done' || task.status === 'failed') next.written = false;
@@ -83,12 +51,19 @@ function applyTask(entry: LedgerEntry, task: ResearchTask, now: number): LedgerE
  * answer was lost on the way (ambiguous): the record stays `sending` for the task list to settle.
  */
 export function answeredCreate(entry: LedgerEntry, result: Result<ResearchTask>, now: number): LedgerEntry | null {
-  const outcome = classifyCreate(result);
-  if (outcome === 'ambiguous') return null;
   if (result.ok) return applyTask(entry, result.value, now);
-  if (outcome === 'nothing_created') return { ...entry, state: 'queued', updatedAt: now };
-  const error = clip(createErrorMessage(result.error));
-  return { ...entry, state: 'error', error, written: false, finishedAt: now, updatedAt: now };
+  const { error } = result;
+  // Sent, and its answer lost (or a success that could not be read): the create may have started.
+  if (
+    error.kind === 'ambiguous' ||
+    ((error.kind === 'network' || error.kind === 'timeout') && error.maybeSent) ||
+    (error.kind === 'bad_response' && error.status >= 200 && error.status < 300)
+  )
+    return null;
+  // The service could not be reached, or was busy or over quota: nothing was created.
+  if (isUnreachable(error) || error.kind === 'quota') return { ...entry, state: 'queued', updatedAt: now };
+  const message = clip(createErrorMessage(error), ERROR_TEXT_MAX);
+  return { ...entry, state: 'error', error: message, written: false, finishedAt: now, updatedAt: now };
 }
 
 /**

@@ -3,7 +3,7 @@
 // the send and not yet in the ledger, is adopted (one task per record, oldest first); a record the list does not show
 // stays `sending`, and once `unconfirmAfterMs` has passed it becomes `unconfirmed`, for the user to decide. Nothing is
 // ever sent again here, so a task is never paid twice. Returns records, never writes them: the caller saves.
-import type { JsonSchemaObject, ResearchTask } from '../../api/types';
+import type { ResearchTask } from '../../api/types';
 import type { ClockPort } from '../../ports';
 import type { LedgerEntry } from '../records/ledger';
 import type { ResearchClient } from '../ports';
@@ -22,10 +22,6 @@ export interface ReconcileLimits {
 }
 
 const LIST_PAGE = 100;
-
-function sameSchema(a: JsonSchemaObject | null | undefined, b: JsonSchemaObject | null | undefined): boolean {
-  return !a === !b;
-}
 
 /** Briefs compared as the service may echo them (line endings and surrounding white space may differ). */
 function sameBrief(echoed: string, sent: string): boolean {
@@ -65,7 +61,8 @@ export function findInTaskList(
       (task) =>
         sameBrief(task.brief, entry.brief) &&
         task.depth === entry.depth &&
-        sameSchema(task.output_schema, entry.schema),
+        // The same output kind: a schema, or a report.
+        !task.output_schema === !entry.schema,
     );
     if (at < 0) {
       missing.push(entry);

@@ -5,6 +5,7 @@
 // source URLs as the cell's note, a field the research did not fill empty with a note saying so). Every service
 // string goes through safeText/toCellValue. And what a sheet's records write (write-back.ts reads the sheet for it):
 // every row that asks a record's question gets its cells, a watched row its Signals (watch.ts). Pure.
+import { clip } from '../../api/errors';
 import { safeText, toCellValue } from '../../shared/cell-values';
 import type { Source, TaskReport } from '../../api/types';
 import type { CellWrite } from '../ports';
@@ -19,9 +20,7 @@ const NOTE_LIMIT = 20000;
 export const NOT_FOUND_NOTE =
   'Not found by the research: none of the sources it reviewed gave this field. A higher depth reviews more.';
 
-function clipNote(text: string): string {
-  return text.length > NOTE_LIMIT ? `${text.slice(0, NOTE_LIMIT - 1)}…` : text;
-}
+const clipNote = (text: string): string => clip(text, NOTE_LIMIT);
 
 export function sourcesText(sources: readonly Source[]): string {
   return sources.map((source) => `[${source.id}] ${source.url}`).join('\n');

@@ -11,6 +11,7 @@
 // what decides money (the rows, brief, depth and fields, the cadence, whether it is paused, who pays, when a run last
 // started) is also kept in the document's properties as the saver confirmed it (WatchConfirmation): a run whose record
 // does not match it does not start, and the panel's figures come from it. Pure over the stores.
+import { clip } from '../../api/errors';
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
 import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
 import type { CellWrite } from '../ports';
@@ -119,9 +120,6 @@ export function creditsPerMonth(creditsPerRun: number, cadence: WatchCadence): n
   return creditsPerRun * RUNS_PER_MONTH[cadence];
 }
 
-const clipValue = (text: string) =>
-  text.length > SIGNAL_VALUE_CHARS ? `${text.slice(0, SIGNAL_VALUE_CHARS - 1)}…` : text;
-
 /**
  * Whether a field's value as the sheet shows it (`before`, display text) is the value the service answers now (as
  * the add-in writes it), compared by value: a Yes/No field shows TRUE/FALSE, a number as the sheet formats it
@@ -160,14 +158,14 @@ export function signalsText(fields: FieldChange[]): string {
   const parts: string[] = [];
   for (const { name, before, after } of fields) {
     if (sameValue(before, after)) continue;
-    const was = clipValue(gridText(before).trim());
-    const now = clipValue(writtenText(after).trim());
+    const was = clip(gridText(before).trim(), SIGNAL_VALUE_CHARS);
+    const now = clip(writtenText(after).trim(), SIGNAL_VALUE_CHARS);
     if (was === '') parts.push(`new ${name}: ${now}`);
     else if (now === '') parts.push(`${name} removed (was ${was})`);
     else parts.push(`${name} ${was} → ${now}`);
   }
   const text = parts.length > 0 ? parts.join('; ') : 'No change';
-  return text.length > SIGNALS_CHARS ? `${text.slice(0, SIGNALS_CHARS - 1)}…` : text;
+  return clip(text, SIGNALS_CHARS);
 }
 
 /**

@@ -41,46 +41,36 @@ export interface RecordStore extends KeyValueStore {
 }
 
 /**
- * What the properties keep: key -> fingerprint of the value the add-in last committed, and the number the next
- * commit's rows carry (null in a document an earlier version wrote: no row is read by its number then).
+ * What the properties keep: key -> fingerprint of the value the add-in last committed, and under the empty key (no
+ * record has it: a row keyed '' is none) the number the next commit's rows carry, as text (none in a document an
+ * earlier version wrote: no row is read by its number then).
  */
-interface Seals {
-  values: Record<string, string>;
-  next: number | null;
-}
+type Seals = Record<string, string>;
+const NEXT = '';
 
 /** A record as read: its value and the value's fingerprint. */
 interface Kept {
   value: string;
   print: string;
+  /** The number of the commit that wrote its row (0: none). */
+  commit?: number;
 }
 
-/** A row of the sheet as a record: key, value, fingerprint and the commit that wrote it (null: none, or no record). */
-function recordOf(row: readonly unknown[]): (Kept & { key: string; commit: number | null }) | null {
+/** A row of the sheet as a record: its key, value, fingerprint and commit number. */
+function recordOf(row: readonly unknown[]): (Kept & { key: string }) | null {
   const key = String(row[0] ?? '');
   const count = Number(row[1]);
   if (key === '' || !Number.isInteger(count) || count < 1) return null;
   const value = joinText(row.slice(2, 2 + count));
-  const commit = row[2 + count];
-  return { key, value, print: fingerprint(value), commit: typeof commit === 'number' ? commit : null };
+  return { key, value, print: fingerprint(value), commit: Number(row[2 + count]) || 0 };
 }
 
-/** The properties' text as seals: an earlier version kept the fingerprints alone (key -> fingerprint). */
-function parseSeals(text: string | null): Seals | null {
-  try {
-    const parsed = JSON.parse(text ?? 'null') as unknown;
-    if (!parsed || typeof parsed !== 'object') return null;
-    const { values, next } = parsed as Partial<Seals>;
-    if (values && typeof values === 'object' && typeof next === 'number') return { values, next };
-    return { values: parsed as Record<string, string>, next: null };
-  } catch {
-    return null;
-  }
-}
-
-/** The number a commit not landed yet may have written its rows with (1 before this version's first commit). */
-function numberInFlight(seals: Seals | null): number {
-  return seals ? (seals.next ?? 0) : 1;
+/**
+ * The number a commit not landed yet may have written its rows with: the one the seals name, 0 when they name none
+ * (an earlier version's), 1 before this version's first commit.
+ */
+function inFlight(seals: Seals | null): number {
+  return seals ? Number(seals[NEXT] ?? 0) : 1;
 }
 
 /** KeyValueStore over the records sheet; `forget` drops what this execution read of it. */
@@ -91,8 +81,6 @@ export class SheetRecordStore implements RecordStore {
   private changed: string[] = [];
   /** Rows not read (changed outside the add-in, or older copies) by the key they claim: a write reuses them. */
   private unread = new Map<string, number>();
-  /** Whether a row read carries the number the properties name (a commit cut short, or in flight). */
-  private numberUsed = false;
   private rowCount = 0;
 
   /** `properties`: the document's, where each record's current fingerprint is kept. */
@@ -106,7 +94,13 @@ export class SheetRecordStore implements RecordStore {
    * may have committed since this one first read the properties).
    */
   private seals(fresh = false): Seals | null {
-    return parseSeals(fresh ? this.properties.fresh(RECORD_VALUES_KEY) : this.properties.get(RECORD_VALUES_KEY));
+    try {
+      const text = fresh ? this.properties.fresh(RECORD_VALUES_KEY) : this.properties.get(RECORD_VALUES_KEY);
+      const parsed = JSON.parse(text ?? 'null') as unknown;
+      return parsed && typeof parsed === 'object' ? (parsed as Seals) : null;
+    } catch {
+      return null;
+    }
   }
 
   private load(): Map<string, Kept & { index: number }> {
@@ -114,30 +108,19 @@ export class SheetRecordStore implements RecordStore {
     const { rows } = this.table.readAll();
     const records = rows.map(recordOf);
     let seals = this.seals();
-    // Read as the add-in last committed it, or as the commit in flight wrote it: an older copy put back is not.
-    const current = (record: { key: string; print: string; commit: number | null }) =>
-      !seals ||
-      seals.values[record.key] === record.print ||
-      (seals.next !== null && record.commit === seals.next);
+    // The commit in flight's rows (or a cut one's), then those as the add-in last committed them: an older copy is not.
+    const current = ({ key, print, commit }: Kept & { key: string }) =>
+      !seals || commit === Number(seals[NEXT]) || seals[key] === print;
     if (records.some((record) => record && !current(record))) seals = this.seals(true);
     this.rowCount = rows.length;
     this.known = new Map();
-    const refused = this.table.refused().map(({ index, cells }) => [String(cells[0] ?? ''), index] as const);
-    this.unread = new Map(refused);
-    const named = seals?.next ?? null;
-    this.numberUsed = false;
-    const inFlight = new Set<string>();
+    this.unread = new Map(this.table.refused().map(({ index, cells }) => [String(cells[0] ?? ''), index]));
+    const lost = [...this.unread.keys(), ...Object.keys(seals ?? {})];
     records.forEach((record, index) => {
-      if (!record) return;
-      const ofCommit = named !== null && record.commit === named;
-      this.numberUsed ||= ofCommit;
-      // Of two readable rows of one key (a copy beside the commit's row), the commit in flight's.
-      if (!current(record) || (inFlight.has(record.key) && !ofCommit)) this.unread.set(record.key, index);
-      else this.known!.set(record.key, { index, value: record.value, print: record.print });
-      if (ofCommit) inFlight.add(record.key);
+      if (record && current(record)) this.known!.set(record.key, { ...record, index });
+      else if (record) this.unread.set(record.key, index);
     });
     this.unread.delete('');
-    const lost = [...refused.map(([key]) => key), ...Object.keys(seals?.values ?? {})];
     this.changed = [...new Set(lost)].filter((key) => key !== '' && !this.known!.has(key));
     return this.known;
   }
@@ -149,25 +132,14 @@ export class SheetRecordStore implements RecordStore {
   }
 
   /**
-   * Commits: every record read so far counts as current (a commit cut short that this writer read lands with its
-   * own), then `change`; the next commit's number follows `next`.
+   * Commits (one properties write): every record read counts as current (a cut commit this writer read lands with
+   * its own), `removed` does not, and `next` names the next commit's number.
    */
-  private commit(seals: Seals | null, next: number, change: (values: Record<string, string>) => void): void {
-    const values = { ...seals?.values };
-    for (const [key, { print }] of this.load()) values[key] = print;
-    change(values);
-    this.properties.set(RECORD_VALUES_KEY, JSON.stringify({ next, values }));
-    this.numberUsed = false;
-  }
-
-  /** The number this writer's rows carry, taking a new one first when the named one is used or none is named yet. */
-  private commitNumber(): number {
-    const seals = this.seals();
-    if (!seals) return 1;
-    if (seals.next !== null && !this.numberUsed) return seals.next;
-    const next = numberInFlight(seals) + 1;
-    this.commit(seals, next, () => undefined);
-    return next;
+  private commit(next: number, removed = NEXT): void {
+    const seals = { ...this.seals() };
+    for (const [key, { print }] of this.load()) seals[key] = print;
+    delete seals[removed];
+    this.properties.set(RECORD_VALUES_KEY, JSON.stringify({ ...seals, [NEXT]: String(next) }));
   }
 
   get(key: string): string | null {
@@ -183,12 +155,18 @@ export class SheetRecordStore implements RecordStore {
     this.setAll({ [key]: value });
   }
 
-  /** Writes the records' rows (those that changed), then commits them with one write of the properties. */
+  /**
+   * Writes the rows of the records that changed, carrying the number the properties name (a new one first, when a
+   * row read carries it or they name none), then commits them.
+   */
   setAll(values: Record<string, string>): void {
     const known = this.load();
     const changes = Object.entries(values).filter(([key, value]) => known.get(key)?.value !== value);
     if (changes.length === 0) return;
-    const number = this.commitNumber();
+    const seals = this.seals();
+    let number = inFlight(seals);
+    const used = [...known.values()].some((record) => record.commit === number);
+    if (seals && (!seals[NEXT] || used)) this.commit(++number);
     const rows = changes.map(([key, value]) => {
       const parts = splitText(value);
       const index = known.get(key)?.index ?? this.unread.get(key);
@@ -200,9 +178,8 @@ export class SheetRecordStore implements RecordStore {
       known.set(key, { index: index ?? this.rowCount++, value, print: fingerprint(value) });
       this.unread.delete(key);
     }
-    this.commit(this.seals(), number + 1, () => undefined);
-    const written = new Set(rows.map((row) => row.key));
-    this.changed = this.changed.filter((key) => !written.has(key));
+    this.commit(number + 1);
+    this.changed = this.changed.filter((key) => values[key] === undefined);
   }
 
   /** Drops the record from the properties first (its row then reads as absent), then deletes its row. */
@@ -211,10 +188,7 @@ export class SheetRecordStore implements RecordStore {
     const at = known.get(key)?.index ?? this.unread.get(key);
     if (at === undefined && !this.changed.includes(key)) return;
     known.delete(key);
-    const seals = this.seals();
-    this.commit(seals, numberInFlight(seals) + 1, (values) => {
-      delete values[key];
-    });
+    this.commit(inFlight(this.seals()) + 1, key);
     this.changed = this.changed.filter((changed) => changed !== key);
     if (at === undefined) return;
     this.table.deleteRows([at]);
