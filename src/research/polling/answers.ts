@@ -31,17 +31,13 @@ function applyTask(entry: LedgerEntry, task: ResearchTask, now: number): LedgerE
     sources: task.sources,
     updatedAt: now,
   };
-  if (task.status === 'done') {
-    next.cost = taskCost('done', task.agents);
-    next.degradation = task.report?.degradation_reasons ?? [];
-    next.finishedAt = entry.finishedAt ?? now;
-    next.error = null;
-  } else if (task.status === 'failed') {
-    next.cost = 0;
-    next.error = clip(task.failure_reason || 'The service did not say why', ERROR_TEXT_MAX);
-    next.finishedAt = entry.finishedAt ?? now;
-  }
-  if (task.status === 'done' || task.status === 'failed') next.written = false;
+  if (task.status !== 'done' && task.status !== 'failed') return next;
+  const done = task.status === 'done';
+  next.cost = done ? taskCost('done', task.agents) : 0;
+  if (done) next.degradation = task.report?.degradation_reasons ?? [];
+  next.finishedAt = entry.finishedAt ?? now;
+  next.error = done ? null : clip(task.failure_reason || 'The service did not say why', ERROR_TEXT_MAX);
+  next.written = false;
   return next;
 }
 
@@ -62,8 +58,12 @@ export function answeredCreate(entry: LedgerEntry, result: Result<ResearchTask>,
     return null;
   // The service could not be reached, or was busy or over quota: nothing was created.
   if (isUnreachable(error) || error.kind === 'quota') return { ...entry, state: 'queued', updatedAt: now };
-  const message = clip(createErrorMessage(error), ERROR_TEXT_MAX);
-  return { ...entry, state: 'error', error: message, written: false, finishedAt: now, updatedAt: now };
+  return ended(entry, 'error', clip(createErrorMessage(error), ERROR_TEXT_MAX), now);
+}
+
+/** The record ended without a result (`failed`, or `error`: its create refused), saying why. */
+function ended(entry: LedgerEntry, state: 'failed' | 'error', error: string, now: number): LedgerEntry {
+  return { ...entry, state, error, written: false, finishedAt: now, updatedAt: now };
 }
 
 /**
@@ -76,18 +76,10 @@ function polledEntry(
   now: number,
   fresh: Map<string, TaskReport>,
 ): LedgerEntry | null {
-  if (!result.ok) {
-    if (result.error.kind !== 'not_found') return null;
-    return {
-      ...entry,
-      state: 'failed',
-      error: 'The service no longer has this task',
-      cost: 0,
-      written: false,
-      finishedAt: now,
-      updatedAt: now,
-    };
-  }
+  if (!result.ok)
+    return result.error.kind === 'not_found'
+      ? { ...ended(entry, 'failed', 'The service no longer has this task', now), cost: 0 }
+      : null;
   const task = result.value;
   const refetch = entry.state === 'done' && task.status === 'done';
   const moved =
@@ -104,12 +96,11 @@ function polledEntry(
 function salvagedOutcome(target: Salvage, answer: Result<ResearchTask> | undefined): RecordOutcome | null {
   if (!answer) return null;
   const base = { launch: target.launch, record: target.record };
-  if (!answer.ok) return answer.error.kind === 'not_found' ? { ...base, outcome: 'failed', charged: 0 } : null;
   // Its result goes to no row (nothing is written for a changed record): the run counts it as not collected.
-  if (answer.value.status === 'done')
+  if (answer.ok && answer.value.status === 'done')
     return { ...base, outcome: 'done', charged: taskCost('done', answer.value.agents), uncollected: true };
-  if (answer.value.status === 'failed') return { ...base, outcome: 'failed', charged: 0 };
-  return null;
+  const failed = answer.ok ? answer.value.status === 'failed' : answer.error.kind === 'not_found';
+  return failed ? { ...base, outcome: 'failed', charged: 0 } : null;
 }
 
 /** What a poll's answers decide (pollDecisions). */

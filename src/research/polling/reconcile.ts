@@ -5,7 +5,7 @@
 // ever sent again here, so a task is never paid twice. Returns records, never writes them: the caller saves.
 import type { ResearchTask } from '../../api/types';
 import type { ClockPort } from '../../ports';
-import type { LedgerEntry } from '../records/ledger';
+import { sentAt, type LedgerEntry } from '../records/ledger';
 import type { ResearchClient } from '../ports';
 
 /** What reconciling needs of the job's ports (jobs.ts, JobDeps). */
@@ -43,7 +43,7 @@ export function findInTaskList(
 ): { adopted: LedgerEntry[]; missing: LedgerEntry[]; listRead: boolean } {
   if (lost.length === 0) return { adopted: [], missing: [], listRead: true };
   const known = new Set([...knownTaskIds(), ...entries.flatMap((entry) => (entry.taskId ? [entry.taskId] : []))]);
-  const since = Math.min(...lost.map((entry) => entry.sentAt ?? entry.launchedAt)) - limits.reconcileWindowMs;
+  const since = Math.min(...lost.map(sentAt)) - limits.reconcileWindowMs;
   const candidates: ResearchTask[] = [];
   for (let page = 0; page < limits.pages; page++) {
     const result = deps.client.listTasks({ offset: page * LIST_PAGE, limit: LIST_PAGE });
@@ -92,7 +92,7 @@ export function reconcileSending(
   if (!listRead) return [];
   const now = deps.clock.now();
   const given = missing
-    .filter((entry) => now - (entry.sentAt ?? entry.launchedAt) >= limits.unconfirmAfterMs)
+    .filter((entry) => now - sentAt(entry) >= limits.unconfirmAfterMs)
     .map((entry) => ({ ...entry, state: 'unconfirmed' as const, written: false, updatedAt: now }));
   return [...adopted, ...given];
 }

@@ -6,7 +6,7 @@
 // before and what was decided so far), so a tick killed while the requests are out leaves `sending` records, which the
 // task list settles, and nothing is ever sent twice. The last answers are written when the sends end, and the permits
 // hear, in one write, what was sent, answered and given back. What the answers make of the records is answers.ts's.
-import type { LedgerEntry } from '../records/ledger';
+import { byId, type LedgerEntry } from '../records/ledger';
 import { ungranted } from '../spending/create-permits';
 import { answeredCreate } from './answers';
 import { limitsOf, type JobDeps } from './jobs';
@@ -66,7 +66,7 @@ export function sendQueued(deps: JobDeps, input: SendInput, deadline: number, se
   if (adopted > 0) deps.ledger.save(decided);
   // The lost creates as read (not the queued records no grant allows, decided just now: the next tick looks for them).
   const found = settleLost ? reconcileSending(deps, input.records, limits, input.knownTaskIds) : [];
-  const changed = new Map([...decided, ...found].map((entry) => [entry.id, entry]));
+  const changed = byId([...decided, ...found]);
   const unsaved = new Map(changed);
   // The permits hear what was sent, created and given back once, at the end (a kill before leaves them taken: sent
   // records never are queued again by the add-in, and created tasks that were not noted only give back nothing, the
@@ -113,7 +113,7 @@ export function sendQueued(deps: JobDeps, input: SendInput, deadline: number, se
     }
     // Lost answers: the task list says which of the batch's creates started (kept until the next write).
     if (answers.includes(null)) {
-      const current = new Map([...input.records, ...changed.values()].map((entry) => [entry.id, entry]));
+      const current = byId([...input.records, ...changed.values()]);
       reconcileSending(deps, [...current.values()], limits, input.knownTaskIds).forEach(note);
     }
   }

@@ -4,7 +4,7 @@
 // creates sent, each batch written ahead as `sending`: the one write before sending; poll.ts: the task list read down
 // to the pending tasks; answers.ts: what each answer makes of a record), then write once (tick-write.ts: reports,
 // rows, the ledger, row tags, permits). A tick killed anywhere leaves a state the next tick completes.
-import { needsWork } from '../records/ledger';
+import { byId, needsWork, sentAt } from '../records/ledger';
 import type { LedgerView } from '../records/stores';
 import { pollDecisions } from './answers';
 import { limitsOf, type JobDeps } from './jobs';
@@ -37,9 +37,9 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
   const deadline = startedAt + limits.budgetMs;
   const read = readTick(deps, options.view);
   const sends = sendQueued(deps, read, deadline);
-  const latest = new Map([...read.records, ...sends.changed].map((entry) => [entry.id, entry]));
+  const latest = byId([...read.records, ...sends.changed]);
   // What the ledger does not hold yet: written once, at the end.
-  const unsaved = new Map(sends.written ? [] : sends.changed.map((entry) => [entry.id, entry]));
+  const unsaved = byId(sends.written ? [] : sends.changed);
   // Pending tasks, and finished ones whose report never reached the report store (fetched again).
   const polling = [...latest.values()].filter(
     ({ taskId, state, written, detached }) =>
@@ -53,7 +53,7 @@ export function runTick(deps: JobDeps, options: { startedAt?: number; view?: Led
   const poll = pollTasks(
     { client: deps.client, clock: deps.clock, memory: deps.pollMemory ?? NO_POLL_MEMORY },
     [
-      ...polling.map((entry) => ({ taskId: entry.taskId as string, sentAt: entry.sentAt ?? entry.launchedAt })),
+      ...polling.map((entry) => ({ taskId: entry.taskId as string, sentAt: sentAt(entry) })),
       // Their records' times are not trusted: read as if sent now (the list's first page, else on their own).
       ...read.salvage.map((target) => ({ taskId: target.taskId, sentAt: startedAt })),
     ],

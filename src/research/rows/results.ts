@@ -20,8 +20,6 @@ const NOTE_LIMIT = 20000;
 export const NOT_FOUND_NOTE =
   'Not found by the research: none of the sources it reviewed gave this field. A higher depth reviews more.';
 
-const clipNote = (text: string): string => clip(text, NOTE_LIMIT);
-
 export function sourcesText(sources: readonly Source[]): string {
   return sources.map((source) => `[${source.id}] ${source.url}`).join('\n');
 }
@@ -31,7 +29,7 @@ function evidenceNote(reasoning: string, sources: readonly unknown[]): string {
   const parts = [];
   if (reasoning.trim()) parts.push(reasoning.trim());
   if (urls.length > 0) parts.push(`Sources:\n${urls.join('\n')}`);
-  return clipNote(parts.join('\n\n'));
+  return clip(parts.join('\n\n'), NOTE_LIMIT);
 }
 
 /** Header -> column (1-based) of a header row; first occurrence wins. */
@@ -48,10 +46,13 @@ export function headerIndex(headers: readonly string[]): Map<string, number> {
 export function statusCell(entry: LedgerEntry): { value: string; note: string | null } {
   const value = statusText(entry);
   if (entry.state === 'done' && entry.degradation.length > 0) {
-    return { value, note: clipNote(`Produced under degraded conditions:\n- ${entry.degradation.join('\n- ')}`) };
+    return {
+      value,
+      note: clip(`Produced under degraded conditions:\n- ${entry.degradation.join('\n- ')}`, NOTE_LIMIT),
+    };
   }
   if ((entry.state === 'failed' || entry.state === 'error') && entry.error && value.length > 200) {
-    return { value: `${value.slice(0, 197)}...`, note: clipNote(entry.error) };
+    return { value: `${value.slice(0, 197)}...`, note: clip(entry.error, NOTE_LIMIT) };
   }
   return { value, note: null };
 }
@@ -77,7 +78,7 @@ export function rowCells(
     const sourcesColumn = mapping.sourcesHeader ? columns.get(mapping.sourcesHeader) : undefined;
     const list = sourcesText(report.sources);
     if (reportColumn) {
-      const note = sourcesColumn || !list ? null : clipNote(`Sources:\n${list}`);
+      const note = sourcesColumn || !list ? null : clip(`Sources:\n${list}`, NOTE_LIMIT);
       cells.push({ row, column: reportColumn, value: safeText(report.markdown, LONG_REPORT_MARKER), note });
     }
     if (sourcesColumn) cells.push({ row, column: sourcesColumn, value: safeText(list) });
@@ -89,7 +90,7 @@ export function rowCells(
     const found = report.fields[field.name];
     const value = toCellValue(isEvidenced(found) ? found.value : found);
     const evidence = isEvidenced(found) ? evidenceNote(found.reasoning, found.sources) : '';
-    const note = value === '' ? clipNote([NOT_FOUND_NOTE, evidence].filter(Boolean).join('\n\n')) : evidence;
+    const note = value === '' ? clip([NOT_FOUND_NOTE, evidence].filter(Boolean).join('\n\n'), NOTE_LIMIT) : evidence;
     cells.push({ row, column, value, note: note || null });
   }
   return cells;

@@ -65,14 +65,6 @@ function recordOf(row: readonly unknown[]): (Kept & { key: string }) | null {
   return { key, value, print: fingerprint(value), commit: Number(row[2 + count]) || 0 };
 }
 
-/**
- * The number a commit not landed yet may have written its rows with: the one the seals name, 0 when they name none
- * (an earlier version's), 1 before this version's first commit.
- */
-function inFlight(seals: Seals | null): number {
-  return seals ? Number(seals[NEXT] ?? 0) : 1;
-}
-
 /** KeyValueStore over the records sheet; `forget` drops what this execution read of it. */
 export class SheetRecordStore implements RecordStore {
   /** Key -> 0-based data row and value, read on first use (records read as the add-in last wrote them). */
@@ -163,10 +155,11 @@ export class SheetRecordStore implements RecordStore {
     const known = this.load();
     const changes = Object.entries(values).filter(([key, value]) => known.get(key)?.value !== value);
     if (changes.length === 0) return;
+    // 0: the seals name none, or there are none yet (every row is read then).
     const seals = this.seals();
-    let number = inFlight(seals);
+    let number = Number(seals?.[NEXT] ?? 0);
     const used = [...known.values()].some((record) => record.commit === number);
-    if (seals && (!seals[NEXT] || used)) this.commit(++number);
+    if (seals && (!number || used)) this.commit(++number);
     const rows = changes.map(([key, value]) => {
       const parts = splitText(value);
       const index = known.get(key)?.index ?? this.unread.get(key);
@@ -188,7 +181,7 @@ export class SheetRecordStore implements RecordStore {
     const at = known.get(key)?.index ?? this.unread.get(key);
     if (at === undefined && !this.changed.includes(key)) return;
     known.delete(key);
-    this.commit(inFlight(this.seals()) + 1, key);
+    this.commit(Number(this.seals()?.[NEXT] ?? 0) + 1, key);
     this.changed = this.changed.filter((changed) => changed !== key);
     if (at === undefined) return;
     this.table.deleteRows([at]);
