@@ -5,7 +5,7 @@
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
 import { renderBrief, type ResolvedTemplate } from '../brief/brief-template';
 import { cellDomain } from '../brief/brief-domains';
-import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
+import { byId, type LedgerEntry, type OutputMapping, type WatchMark } from '../records/ledger';
 import { keyHeaderOf, keyString } from '../rows/row-locator';
 import type { CreatePermits } from '../spending/create-permits';
 import type { LaunchSheet } from './launch-sheet';
@@ -172,7 +172,7 @@ export function questionsOf(
 
 /** The records of the sheet running (or finished with a result) on any of `rows`, each once. */
 function recordsOn(byRow: Map<number, LedgerEntry[]>, rows: readonly number[]): LedgerEntry[] {
-  return [...new Map(rows.flatMap((row) => byRow.get(row) ?? []).map((entry) => [entry.id, entry])).values()];
+  return [...byId(rows.flatMap((row) => byRow.get(row) ?? [])).values()];
 }
 
 /** The launched rows to tag: those of a question rows outside the launch ask too (all of them without key columns). */

@@ -3,10 +3,11 @@
 // started it and why: src/spending-history/history.ts), the records saved before anything is sent,
 // the rows' `Queued` status, the creates until the deadline (the rest stays queued for the timer), and each row's
 // status after them.
-import type { LedgerEntry } from '../records/ledger';
+import { byId, type LedgerEntry } from '../records/ledger';
 import { newTagId } from '../rows/row-tags';
 import { writeRows, rowNeedsWrite } from '../rows/write-back';
-import { createQueued, type JobDeps } from '../polling/jobs';
+import type { JobDeps } from '../polling/jobs';
+import { createQueued } from '../polling/sends';
 import type { LaunchSheet } from './launch-sheet';
 import type { LaunchPlan, LaunchPlanInput } from './plan';
 import type { RunKind } from '../../spending-history/history';
@@ -49,7 +50,7 @@ export function spendLaunch(
   const started = { kind: run, startedBy: deps.account, at: deps.clock.now() };
   plan.entries = plan.entries.map((entry) => ({ ...entry, launch, run: started }));
   deps.permits.grant(launch, plan.entries, deps.account);
-  const superseded = [...new Map(plan.superseded.map((entry) => [entry.id, entry])).values()];
+  const superseded = [...byId(plan.superseded).values()];
   deps.ledger.save([...superseded, ...plan.entries]);
   deps.ledger.save(writeRows(deps, plan.entries, new Map()));
   createQueued(deps, deadline);

@@ -15,7 +15,7 @@
 import type { KeyValueStore } from '../../ports';
 import { readChunkedJson, removeChunked, writeChunked } from '../../shared/storage/chunked-store';
 import { fingerprint } from '../../shared/fingerprint';
-import type { LedgerEntry } from '../records/ledger';
+import { sentAt, type LedgerEntry } from '../records/ledger';
 
 const PERMITS_KEY = 'sheetscout.research.permits';
 /** When this document's creates first needed a grant (queued records of earlier versions were adopted then). */
@@ -104,7 +104,7 @@ export function ungranted(queued: readonly LedgerEntry[], allowed: readonly Ledg
     .map((entry) => ({
       ...entry,
       state: 'sending' as const,
-      sentAt: entry.sentAt ?? entry.launchedAt,
+      sentAt: sentAt(entry),
       updatedAt: now,
     }));
 }
