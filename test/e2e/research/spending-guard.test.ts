@@ -65,7 +65,8 @@ describeWithBrowser('research spending guard', () => {
       `#launch-summary .inline-error:has-text("Over this spreadsheet's spending cap: 3 rows reserve 30 credits, 20 left")`,
     );
     expect(await panel.isDisabled('#launch')).toBe(true);
-    await panel.locator('#over-cap').scrollIntoViewIfNeeded();
+    // In the page in one step: the panel re-renders the notice at each refresh, and a handle to it goes stale.
+    await panel.$eval('#over-cap', (notice) => notice.scrollIntoView({ block: 'nearest' }));
     await stack().screenshot('spending-guard');
     await panel.click('#launch-fitting');
     await panel.waitForSelector(
