@@ -5,11 +5,11 @@
 // the run finishes with each row researched once, as the service charged it, and the watch is never read as "changed
 // outside Sheet Scout" (which would stop it). Every 30th call between the run's first and last writes is cut too.
 import type { GasRuntime } from '../../../../dev/gas-runtime';
-import type { OutputRequest, WatchAnswer, WatchRequest } from '../../../../src/research/contract';
+import type { OutputRequest, WatchAnswer } from '../../../../src/research/contract';
 import { RECORD_VALUES_KEY, RECORDS_SHEET } from '../../../../src/shared/storage/record-sheet';
 import { FIRST_LOOK } from '../../../../src/research/watch/watch';
 import { sandboxSuite } from '../../harness';
-import { advance, column, oracleTotals, poll, runtimeFor, SHEET, tick } from '../harness';
+import { advance, column, oracleTotals, poll, runtimeFor, tick, weeklyWatch } from '../harness';
 
 const suite = sandboxSuite({ clock: 'manual' });
 const ROWS = 3;
@@ -27,18 +27,8 @@ async function dueWatch(): Promise<GasRuntime> {
   await suite.control.setAccount('sandbox-pro', { credits: 100_000 });
   const companies = await suite.control.companies(ROWS);
   const runtime = await runtimeFor(suite, [['Company', 'Domain'], ...companies.map((c) => [c.name, c.domain])]);
-  const request = (confirmedCreditsPerRun: number | null): WatchRequest => ({
-    sheetId: runtime.spreadsheet.sheet(SHEET).sheetId,
-    rows: companies.map((_, i) => i + 2),
-    template: 'Research {Domain}',
-    depth: 'medium',
-    output: OUTPUT,
-    cadence: 'weekly',
-    weekday: 3,
-    confirmedCreditsPerRun,
-  });
   const save = (confirmed: number | null) =>
-    runtime.run<WatchAnswer>('saveResearchWatch', [request(confirmed)], { kind: 'sidebar' });
+    runtime.run<WatchAnswer>('saveResearchWatch', [weeklyWatch(runtime, ROWS, OUTPUT, confirmed)], { kind: 'sidebar' });
   const saved = save(save(null).confirm?.creditsPerRun ?? null);
   await advance(suite, runtime, (saved.watch?.nextRunAt as number) - runtime.clock.now());
   return runtime;
