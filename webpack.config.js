@@ -22,7 +22,17 @@ module.exports = {
   devtool: false,
   output: { path: path.resolve(__dirname, 'dist'), filename: 'Code.js', clean: false },
   resolve: { extensions: ['.ts', '.js'] },
-  module: { rules: [{ test: /\.[jt]s$/, loader: 'esbuild-loader', options: { target: 'es2019' } }] },
+  // Class fields set by assignment in the constructor (TypeScript's order), not each module's copy of esbuild's
+  // define-property helper per field: 3.8 KB of the bundle.
+  module: {
+    rules: [
+      {
+        test: /\.[jt]s$/,
+        loader: 'esbuild-loader',
+        options: { target: 'es2019', tsconfigRaw: { compilerOptions: { useDefineForClassFields: false } } },
+      },
+    ],
+  },
   optimization: { minimize: false },
   // `global` is Apps Script's globalThis: no run-time shim (webpack's would build one with `new Function`).
   node: { global: false },

@@ -14,6 +14,7 @@ const { manifestAllowlistFor } = require('./url-allowlist');
 const { checkScopes } = require('./scope-check');
 const { writeValidators } = require('./validators');
 const { writePackedData, isReplacedFile } = require('./packed-data');
+const { withoutRestatedNames } = require('./restated-names');
 
 const root = path.resolve(__dirname, '..');
 
@@ -102,12 +103,14 @@ function minifyBody(code) {
     head += match[0];
     rest = rest.slice(match[0].length);
   }
-  const body = esbuild.transformSync(rest, {
-    minify: true,
-    keepNames: true,
-    target: 'es2019',
-    legalComments: 'none',
-  }).code;
+  const body = withoutRestatedNames(
+    esbuild.transformSync(rest, {
+      minify: true,
+      keepNames: true,
+      target: 'es2019',
+      legalComments: 'none',
+    }).code,
+  );
   return `${head.trimStart()}\n${body}`;
 }
 

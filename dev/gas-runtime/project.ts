@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
-import * as acorn from 'acorn';
+import { compileBundle } from './bundle-cache';
 import { Clock, createRealClock } from './clock';
 import { DAILY_QUOTAS, DailyQuotaMeter, QuotaLevel, QuotaUsage } from './quotas';
 import { SpreadsheetModel } from './spreadsheet/model';
@@ -136,33 +136,6 @@ function declaredScopes(manifest: Manifest | null): ReadonlySet<string> | null {
   return manifest?.oauthScopes ? new Set(manifest.oauthScopes) : null;
 }
 
-/** Top-level `function name() {}` declarations of a script (what Apps Script can call). */
-function topLevelFunctions(source: string): string[] {
-  const program = acorn.parse(source, {
-    ecmaVersion: 'latest',
-    sourceType: 'script',
-    allowHashBang: true,
-  }) as unknown as {
-    body: Array<{ type: string; id?: { name: string } }>;
-  };
-  return program.body.filter((n) => n.type === 'FunctionDeclaration' && n.id).map((n) => n.id!.name);
-}
-
-/** Compiled bundles by file name and text: many runtimes over one bundle parse and compile it once. */
-const bundleCache = new Map<string, { script: vm.Script; functions: string[] }>();
-const BUNDLE_CACHE_SIZE = 8;
-
-function loadBundle(source: string, filename: string): { script: vm.Script; functions: string[] } {
-  const key = `${filename}\0${source}`;
-  let entry = bundleCache.get(key);
-  if (!entry) {
-    entry = { script: new vm.Script(source, { filename }), functions: topLevelFunctions(source) };
-    bundleCache.set(key, entry);
-    if (bundleCache.size > BUNDLE_CACHE_SIZE) bundleCache.delete(bundleCache.keys().next().value!);
-  }
-  return entry;
-}
-
 /** Stores made on first use, one per user (the owner's when no email is given). */
 function perUser<T>(owner: string, make: () => T): (email?: string) => T {
   const stores = new Map<string, T>();
@@ -213,7 +186,7 @@ export class GasProject<Doc extends ProjectDocument = ProjectDocument> {
       if (!fs.existsSync(bundlePath)) throw new Error(`Bundle not found: ${bundlePath} (run the build first)`);
       source = fs.readFileSync(bundlePath, 'utf8');
     }
-    const bundle = loadBundle(source, options.bundleSource === undefined ? bundlePath : 'Code.js');
+    const bundle = compileBundle(source, options.bundleSource === undefined ? bundlePath : 'Code.js');
     this.clock = options.clock ?? createRealClock();
     const level = options.quotas ?? 'consumer';
     this.limits = { ...DEFAULT_LIMITS, ...DAILY_QUOTAS[level], ...options.limits };

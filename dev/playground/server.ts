@@ -16,7 +16,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as esbuild from 'esbuild';
-import * as acorn from 'acorn';
 import { createRuntime, type GasRuntime } from '../gas-runtime';
 import { blockingSleep, type Clock } from '../gas-runtime/clock';
 import { rectA1 } from '../gas-runtime/spreadsheet/a1';
@@ -69,14 +68,6 @@ function createOffsetClock(): OffsetClock {
   };
 }
 
-/** Names of the bundle's top-level functions: what google.script.run can call. */
-function serverFunctionNames(bundle: string): string[] {
-  const program = acorn.parse(bundle, { ecmaVersion: 2019, sourceType: 'script' }) as unknown as {
-    body: Array<{ type: string; id?: { name: string } }>;
-  };
-  return program.body.filter((node) => node.type === 'FunctionDeclaration' && node.id).map((node) => node.id!.name);
-}
-
 function buildPage(): { js: string; css: string } {
   const result = esbuild.buildSync({
     entryPoints: [path.join(__dirname, 'page/main.ts')],
@@ -112,11 +103,6 @@ export interface PlaygroundOptions {
 
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   const bundlePath = options.bundlePath ?? path.join(ROOT, 'dist/Code.js');
-  const bundle = fs.readFileSync(bundlePath, 'utf8');
-  const functionNames = serverFunctionNames(bundle);
-  const shim = fs
-    .readFileSync(path.join(__dirname, 'gas-shim.js'), 'utf8')
-    .replace(/\/\*SERVER_FUNCTIONS\*\/\s*\[\]/, JSON.stringify(functionNames));
   const page = buildPage();
   const pageHtml = fs
     .readFileSync(path.join(__dirname, 'page/index.html'), 'utf8')
@@ -133,6 +119,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     // A digest posted to Slack or Google Chat goes to the sandbox's stand-ins (the Posted messages page shows it).
     hostRoutes: webhookHostRoutes(options.sandboxUrl),
   });
+  // What google.script.run can call: the bundle's top-level functions.
+  const shim = fs
+    .readFileSync(path.join(__dirname, 'gas-shim.js'), 'utf8')
+    .replace(/\/\*SERVER_FUNCTIONS\*\/\s*\[\]/, JSON.stringify(runtime.functions));
   let ownPort = 0;
   if (!options.sheets) await fillDemoSpreadsheet(runtime, options.sandboxUrl);
 

@@ -1,6 +1,6 @@
-// Starts the sandbox in a child process (forked with tsx) on a free port and waits for its listening line. Tests and
-// the Apps Script emulator must use a child process: the emulator blocks its own thread with Atomics.wait during
-// synchronous HTTP calls, so a server on the same thread would deadlock.
+// Starts the sandbox in a child process (forked with tsx, or the test run's bundle of it) on a free port and waits for
+// its listening line. Tests and the Apps Script emulator must use a child process: the emulator blocks its own thread
+// with Atomics.wait during synchronous HTTP calls, so a server on the same thread would deadlock.
 import { fork } from 'node:child_process';
 import { resolve } from 'node:path';
 
@@ -24,9 +24,11 @@ export function spawnSandbox(options: SpawnOptions = {}): Promise<SpawnedSandbox
   if (options.speed !== undefined) args.push('--speed', String(options.speed));
   if (options.clock !== undefined) args.push('--clock', options.clock);
   args.push(...(options.args ?? []));
-  const child = fork(CLI, args, {
+  // The test run's bundled sandbox (test/setup/sandbox-bundle.js) when there is one: the same code, without tsx.
+  const bundled = process.env.SANDBOX_CLI;
+  const child = fork(bundled ?? CLI, args, {
     cwd: PROJECT_ROOT,
-    execArgv: ['--import', 'tsx'],
+    execArgv: bundled ? [] : ['--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));

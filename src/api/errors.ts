@@ -54,12 +54,14 @@ export type Result<T> =
 
 const VALIDATION_MESSAGE_MAX = 120;
 
-function describeIssue(issue: ValidationIssue): string {
+/** A validation issue as the user reads it: its message, and where when the service says. */
+export function describeIssue(issue: ValidationIssue): string {
   const path = issue.loc.filter((part) => part !== 'body').join('.');
   return path ? `${issue.msg} (${path})` : issue.msg;
 }
 
-function clip(text: string, max: number): string {
+/** `text`, cut to `max` characters with an ellipsis. */
+export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 

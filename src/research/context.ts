@@ -1,6 +1,7 @@
 // Builds the research ports for one execution (the active spreadsheet's grid, the hidden ledger and reports, the
 // user's client, the shared timer) and the steps research entry points share: work under the document lock, one
-// polling tick that keeps the timer armed while tasks are pending, and the payer's timer made again when it is gone.
+// polling tick (and, outside the timer, the timer kept armed while tasks are pending), and the payer's timer made
+// again when it is gone.
 import { appContext, type AppContext } from '../platform/app-context';
 import type { LockPort, SizedStore } from '../ports';
 import { runTick } from './polling/tick';
@@ -133,22 +134,31 @@ export function restoreSaversTimer<T>(
 }
 
 /**
- * One tick (reading the ledger's open records, and `view`'s), then the timer: removed when nothing is pending, else
- * kept (or set up again). Tasks this user may not read (another organization's) and creates another account launched
- * are left to their payers' timers (`leftToOthers`): they keep the document's research pending, not this user's timer. `timerProblem` says why no timer
- * could be set up: the tasks are paid for, so the panel keeps polling and says so.
+ * One research tick (polling/tick.ts: reading the ledger's open records, and `view`'s), and its note for the panels'
+ * pacing (when it ran, the requests it sent). Tasks this user may not read (another organization's) and creates
+ * another account launched are left to their payers' timers (`leftToOthers`): they keep the document's research
+ * pending, not this user's timer.
  */
-export function tickOnce(
-  r: Research,
-  view?: LedgerView,
-): { pending: number; leftToOthers: boolean; timerProblem: string | null } {
+export function researchTick(r: Research, view?: LedgerView): { pending: number; leftToOthers: boolean } {
   const sentBefore = r.context.requestBudget.sentHere();
   const summary = runTick(r.deps, { view });
   // Noted when the tick ends: what it showed is that fresh from then on.
   const at = r.context.clock.now();
   r.document.set(LAST_TICK_KEY, tickNoteText({ at, requests: r.context.requestBudget.sentHere() - sentBefore }));
-  const leftToOthers = summary.unreadable > 0 || summary.waiting > 0;
-  if (summary.pending === 0) {
+  return { pending: summary.pending, leftToOthers: summary.unreadable > 0 || summary.waiting > 0 };
+}
+
+/**
+ * A tick outside the timer (a panel's, or after the user's Check again or Send anyway), then the timer: removed when
+ * nothing is pending, else kept (or set up again). `timerProblem` says why no timer could be set up: the tasks are
+ * paid for, so the panel keeps polling and says so. (The timer's own ticks leave this to the timer: timer-slice.ts.)
+ */
+export function tickOnce(
+  r: Research,
+  view?: LedgerView,
+): { pending: number; leftToOthers: boolean; timerProblem: string | null } {
+  const { pending, leftToOthers } = researchTick(r, view);
+  if (pending === 0) {
     removeTimerIfIdle(r.trigger, 'research', { leftToOthers });
     return { pending: 0, leftToOthers, timerProblem: null };
   }
@@ -160,5 +170,5 @@ export function tickOnce(
     timerRuntimeBudget(r.trigger.user, now, readAccountKind(r.trigger.user)),
     now,
   );
-  return { pending: summary.pending, leftToOthers, timerProblem: timerProblem ?? runtimeNote };
+  return { pending, leftToOthers, timerProblem: timerProblem ?? runtimeNote };
 }

@@ -38,7 +38,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
 
     // First run: every domain looked up (and cached).
     await panel.click('#enrich-start');
-    await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
+    await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]');
     await page.waitForSelector('td[data-cell^="E"]:text-is("Employees"), td:text-is("Employees")');
 
     // Three domains the service has not enriched yet (202), then a re-run with Overwrite: all the others are cached.
@@ -60,9 +60,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
       const match = /^(\d+) of (\d+) domains$/.exec(document.getElementById('enrich-status')?.textContent ?? '');
       return match !== null && Number(match[1]) >= Number(match[2]) - 3 && Number(match[1]) > 0;
     });
-    await panel.waitForSelector('#enrich-waiting:has-text("3 domains still being enriched by the service")', {
-      timeout: 20_000,
-    });
+    await panel.waitForSelector('#enrich-waiting:has-text("3 domains still being enriched by the service")');
     expect(await panel.textContent('#enrich-next-try')).toMatch(/^next try in \d+ s$|^trying again now$/);
     // The ETA waits for them: a range up to the last retry the job allows.
     expect(await panel.textContent('#enrich-eta')).toMatch(/^ETA \d+ s to \d+ min$/);
@@ -71,7 +69,7 @@ describeWithBrowser('first hour: enrichment progress, formula tokens, brief doma
       page.waitForResponse((response) => response.url().endsWith('/api/time')),
       page.click('[data-advance="3600000"]'),
     ]);
-    await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
+    await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]');
 
     // A job paused for its token: the domains it stopped at wait for Resume, none is an error.
     const all = await stack().control.companies(200);

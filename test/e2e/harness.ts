@@ -209,7 +209,7 @@ function pageSteps(page: Page): PageSteps {
       const panel = await openPanelOn(page, 'showEnrichPanel');
       await panel.waitForSelector('#enrich-preview');
       await panel.click('#enrich-start');
-      await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
+      await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]');
       return panel;
     },
     columnA: () =>

@@ -77,7 +77,7 @@ describeWithBrowser('playground grid and toasts', () => {
     );
     await page.waitForSelector('#toasts .toast:text("Sheet Scout: second")');
     expect(await page.locator('#toasts .toast').count()).toBe(1);
-    await page.waitForSelector('#toasts .toast', { state: 'detached', timeout: 6000 });
+    await page.waitForSelector('#toasts .toast', { state: 'detached' });
   });
 });
 

@@ -230,7 +230,9 @@ export class SheetGrid implements GridPort {
     this.noteWrite(sheetId, cells);
     const maxRow = Math.max(...cells.map((cell) => cell.row));
     if (maxRow > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), maxRow - sheet.getMaxRows());
+    // The blocks of values and of notes, then each block's runs of rows: values first, one range each.
     const values = blocks(cells, (cell) => cell.value !== undefined);
+    const notes = blocks(cells, (cell) => cell.note !== undefined);
     for (const block of values.blocks) {
       for (const run of runs(block.rows)) {
         const grid = run.map((row) =>
@@ -239,7 +241,6 @@ export class SheetGrid implements GridPort {
         sheet.getRange(run[0], block.columns[0], run.length, block.columns.length).setValues(grid);
       }
     }
-    const notes = blocks(cells, (cell) => cell.note !== undefined);
     for (const block of notes.blocks) {
       for (const run of runs(block.rows)) {
         const grid = run.map((row) => block.columns.map((column) => notes.at.get(`${row}:${column}`)?.note ?? ''));

@@ -4,7 +4,7 @@
 // over 20,000 characters, already running, already researched), the running records an explicit re-run detaches, and
 // the rows to tag (only where rows outside the launch ask the same question). Pure.
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
-import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
+import { byId, type LedgerEntry, type OutputMapping, type WatchMark } from '../records/ledger';
 import { keyHeaderOf, keyString } from '../rows/row-locator';
 import type { CreatePermits } from '../spending/create-permits';
 import type { ReuseChoice } from './launch-request';
@@ -155,7 +155,7 @@ const emptyPlan = (errors: string[] = []): LaunchPlan => ({
 
 /** The records of the sheet running (or finished with a result) on any of `rows`, each once. */
 function recordsOn(byRow: Map<number, LedgerEntry[]>, rows: readonly number[]): LedgerEntry[] {
-  return [...new Map(rows.flatMap((row) => byRow.get(row) ?? []).map((entry) => [entry.id, entry])).values()];
+  return [...byId(rows.flatMap((row) => byRow.get(row) ?? [])).values()];
 }
 
 /** The launched rows to tag: those of a question rows outside the launch ask too (all of them without key columns). */

@@ -4,10 +4,11 @@
 // records saved before anything is sent, the reused results written into their rows (with the reports the launch
 // read: reuse.ts) and the other rows' `Queued` status, the creates until the deadline (the rest stays queued for the
 // timer), and each row's status after them.
-import type { LedgerEntry } from '../records/ledger';
+import { byId, type LedgerEntry } from '../records/ledger';
 import { newTagId } from '../rows/row-tags';
 import { writeRows, rowNeedsWrite } from '../rows/write-back';
-import { createQueued, type JobDeps } from '../polling/jobs';
+import type { JobDeps } from '../polling/jobs';
+import { createQueued } from '../polling/sends';
 import type { LaunchSheet } from './launch-sheet';
 import type { LaunchPlan, LaunchPlanInput } from './plan';
 import type { RunKind } from '../../spending-history/history';
@@ -59,7 +60,7 @@ export function spendLaunch(
       deps.account,
     );
   plan.reused = plan.reused.map((entry) => ({ ...entry, launch, run: started }));
-  const superseded = [...new Map(plan.superseded.map((entry) => [entry.id, entry])).values()];
+  const superseded = [...byId(plan.superseded).values()];
   deps.ledger.save([...superseded, ...plan.entries, ...plan.reused]);
   const reports = new Map([...sheet.earlier.values()].map(({ entry, report }) => [entry.taskId as string, report]));
   deps.ledger.save(writeRows(deps, [...plan.entries, ...plan.reused], reports));

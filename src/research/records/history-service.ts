@@ -3,7 +3,7 @@
 // service).
 import { researchContext, type Research } from '../context';
 import { NO_REPORT, type HistoryItemDto, type HistoryPageDto, type ReportDto } from '../contract';
-import { userMessage } from '../../api/errors';
+import { clip, userMessage } from '../../api/errors';
 import type { ResearchTask } from '../../api/types';
 import { taskCost } from '../spending/depth';
 import { locateEntries } from '../rows/write-back';
@@ -13,22 +13,18 @@ import { activeSpreadsheet } from '../../platform/spreadsheet';
 
 const HISTORY_PAGE = 20;
 
-function clipText(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
 function historyItem(task: ResearchTask): HistoryItemDto {
   return {
     id: task.id,
     status: task.status,
     depth: task.depth,
-    brief: clipText(task.brief, 300),
+    brief: clip(task.brief, 300),
     createdAt: task.created_at,
     iterations: task.iterations,
     agents: task.agents,
     sources: task.sources,
     cost: taskCost(task.status, task.agents),
-    failureReason: task.failure_reason ? clipText(task.failure_reason, 500) : null,
+    failureReason: task.failure_reason ? clip(task.failure_reason, 500) : null,
     kind: task.report ? task.report.kind : task.output_schema ? 'schema' : null,
   };
 }

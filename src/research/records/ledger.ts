@@ -125,6 +125,16 @@ export interface LedgerEntry {
   reused?: { from: string; researchedAt: number };
 }
 
+/** When the record's create was sent (before it was: its launch). */
+export function sentAt(entry: LedgerEntry): number {
+  return entry.sentAt ?? entry.launchedAt;
+}
+
+/** Records by id: of two with one id, the later. */
+export function byId(entries: Iterable<LedgerEntry>): Map<string, LedgerEntry> {
+  return new Map([...entries].map((entry) => [entry.id, entry]));
+}
+
 export const PENDING_STATES: readonly LedgerState[] = ['queued', 'sending', 'created', 'in_progress'];
 
 export function isPending(entry: LedgerEntry): boolean {

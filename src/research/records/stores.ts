@@ -157,7 +157,7 @@ export class LedgerStore {
    * Settles in the spending history the records of open runs the whole ledger no longer holds as the add-in wrote
    * them (lost), and those it holds closed whose settlement did not reach the history (a write it refused): read
    * whole only when a partial load missed any. `salvaging`: records changed outside Sheet Scout whose tasks are
-   * settled by what the service says (polling/salvage.ts). How many records were lost.
+   * settled by what the service says (polling/tick-read.ts). How many records were lost.
    */
   settleMissing(salvaging: readonly RunRecord[] = []): number {
     if (this.missing(salvaging).length === 0) return 0;

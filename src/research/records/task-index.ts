@@ -1,7 +1,7 @@
 // Who launched each task the add-in created, and under which launch and record: one sealed row per task in a hidden
 // sheet of its own (a sealed TablePort), written when the task's create is answered. The record's own ledger row says
 // the same, but a row changed outside Sheet Scout fails its seal: the task of such a row is then settled in the
-// spending history by what this index says of it (polling/salvage.ts), never by what the changed row claims. Kept out
+// spending history by what this index says of it (polling/tick-read.ts), never by what the changed row claims. Kept out
 // of the document's properties, which would need some 25 bytes a task; a row of this index is never rewritten (what
 // it says of a task does not change), and rows go when the ledger is compacted, once no row of the ledger names their task any more. An
 // editor who changes or deletes rows here too only makes their tasks lost (counted as not collected). Pure.

@@ -73,9 +73,12 @@ export function locateRows(identity: RowIdentity, view: SheetView): number[] {
   if (tagged.length > 0) return [...new Set(tagged)].sort((a, b) => a - b);
   if (keyColumns.length === 0) return [];
   const owned = new Set(keys.map((key) => keyString(key)));
-  const othersRows = new Set<number>();
-  for (const [tag, row] of view.rowIds)
-    if (!tags.includes(tag) && owned.has(view.tagOwners.get(tag) ?? '\u0001')) othersRows.add(row);
+  // Rows tagged for another record that asks the same question: never taken by a key match.
+  const othersRows = new Set(
+    [...view.rowIds]
+      .filter(([tag]) => !tags.includes(tag) && owned.has(view.tagOwners.get(tag) ?? '\u0001'))
+      .map(([, row]) => row),
+  );
   const found: number[] = [];
   for (let row = 2; row < view.keyRows.length + 2; row++) if (!othersRows.has(row) && holdsKey(row)) found.push(row);
   // Tagged rows that lost their tag: their key tells them apart only when one row holds it (others did at launch).

@@ -1,12 +1,14 @@
-// Writing finished research into the sheet: where each task's row is now (by its key values or row tag), which
-// rows still need their report and fields, and one batched write per sheet.
+// Writing research into the sheet (a tick's results, a launch's statuses), read, decide, write: what each sheet's
+// rows need is read once, just before the write (where each record's rows are now, by its key values or row tag; the
+// values of the rows a watch is about to change), every cell is decided (results.ts; a watched row's Signals,
+// watch.ts), then one batched write per sheet and the watch's signals to the digest's outbox. Which rows still need
+// their report and fields, and the row tags no record needs any more.
 import type { TaskReport } from '../../api/types';
-import { identityTags, isPending, needsRow, statusText, type LedgerEntry, type WatchMark } from '../records/ledger';
+import { identityTags, isPending, needsRow, statusText, type LedgerEntry } from '../records/ledger';
 import type { CellWrite, GridPort } from '../ports';
-import { headerIndex, rowCells } from './results';
+import { sheetWrites, type SheetRows } from './results';
 import { keyColumn, keyString, locateRows, type SheetView } from './row-locator';
 import { type JobDeps } from '../polling/jobs';
-import { signalsChanged, withSignals } from '../watch/watch';
 import type { SignalItem } from '../../shared/storage/digest-outbox';
 
 function sheetView(
@@ -58,91 +60,55 @@ export function locateEntries(
 const finishedReport = (deps: JobDeps, entry: LedgerEntry, fresh: Map<string, TaskReport>) =>
   entry.state === 'done' && entry.taskId ? (fresh.get(entry.taskId) ?? deps.reports.get(entry.taskId) ?? null) : null;
 
-/** The values of the rows where an account watch's finished fields are about to be written (one read), by row. */
-function watchedRowsBefore(
+/** Reads what writing `entries` of one sheet needs (SheetRows); `owners`: the records whose row tags it respects. */
+function readSheetRows(
   deps: JobDeps,
   sheetId: number,
-  located: Array<{ entry: LedgerEntry; rows: number[] }>,
+  entries: LedgerEntry[],
+  owners: readonly LedgerEntry[],
   fresh: Map<string, TaskReport>,
-): Map<number, string[]> {
-  const rows = located
-    .filter(({ entry }) => entry.watch && !entry.written)
-    .filter(({ entry }) => finishedReport(deps, entry, fresh)?.kind === 'schema')
+): SheetRows {
+  const view = sheetView(deps.grid, sheetId, entries, owners);
+  const located = entries.map((entry) => {
+    const rows = view ? locateRows(entry.row, view) : [];
+    return { entry, rows, report: rows.length > 0 ? finishedReport(deps, entry, fresh) : null };
+  });
+  const watched = located
+    .filter(({ entry, report }) => entry.watch && !entry.written && report?.kind === 'schema')
     .flatMap(({ rows }) => rows);
-  if (rows.length === 0) return new Map();
-  const values = deps.grid.readRows(sheetId, rows);
-  return new Map(rows.map((row, i) => [row, values[i] ?? []]));
+  const values = watched.length > 0 ? deps.grid.readRows(sheetId, watched) : [];
+  return {
+    sheetId,
+    headers: view?.headers ?? [],
+    located,
+    before: new Map(watched.map((row, i) => [row, values[i] ?? []])),
+  };
 }
 
 /**
- * Writes the rows of the given records (status changes and final results), one batch per sheet. Final records whose
- * row cannot be trusted any more become detached (their result stays in the ledger and viewer). Returns the records
- * with `written`/`shownStatus`/`detached` updated.
+ * Writes the rows of the given records (status changes and final results): reads each sheet's rows once, decides
+ * every cell, then writes one batch per sheet. Final records whose row cannot be trusted any more become detached
+ * (their result stays in the ledger and viewer). Returns the records with `written`/`shownStatus`/`detached` updated.
  */
 export function writeRows(deps: JobDeps, entries: LedgerEntry[], fresh: Map<string, TaskReport>): LedgerEntry[] {
   const bySheet = new Map<number, LedgerEntry[]>();
+  const detached: LedgerEntry[] = [];
   for (const entry of entries) {
-    const finalState = !isPending(entry);
-    if (entry.detached) {
-      if (finalState && !entry.written) bySheet.set(-1, [...(bySheet.get(-1) ?? []), entry]);
-      continue;
-    }
-    const list = bySheet.get(entry.row.sheetId) ?? [];
-    list.push(entry);
-    bySheet.set(entry.row.sheetId, list);
+    if (!entry.detached) bySheet.set(entry.row.sheetId, [...(bySheet.get(entry.row.sheetId) ?? []), entry]);
+    else if (!isPending(entry) && !entry.written) detached.push({ ...entry, written: true });
   }
-  const updated: LedgerEntry[] = [];
-  const signals: SignalItem[] = [];
+  const owners = deps.ledger.all();
+  // Each sheet read (just before the writes), then its cells decided; the writes follow, one batch per sheet.
+  const writes: Array<{ sheetId: number; cells: CellWrite[]; updated: LedgerEntry[]; signals: SignalItem[] }> = [];
   for (const [sheetId, list] of bySheet) {
-    if (sheetId === -1) {
-      updated.push(...list.map((entry) => ({ ...entry, written: true })));
-      continue;
-    }
-    const view = sheetView(deps.grid, sheetId, list, [...deps.ledger.all(), ...list]);
-    const columns = view ? headerIndex(view.headers) : new Map<string, number>();
-    const located = list.map((entry) => ({ entry, rows: view ? locateRows(entry.row, view) : [] }));
-    const before = watchedRowsBefore(deps, sheetId, located, fresh);
-    const cells: CellWrite[] = [];
-    for (const { entry, rows } of located) {
-      const finalState = !isPending(entry);
-      if (rows.length === 0) {
-        if (finalState) updated.push({ ...entry, detached: true, written: true });
-        continue;
-      }
-      const report = finishedReport(deps, entry, fresh);
-      let changed = false;
-      // Every row that asks the question gets the result (and, for a watch, its own Signals against its own values).
-      for (const row of rows) {
-        const own = rowCells(entry, report, row, columns);
-        const was = before.get(row);
-        const written = entry.watch && was ? withSignals(own, entry.mapping, entry.watch, row, was, columns) : own;
-        cells.push(...written);
-        if (entry.watch && finalState && signalsChanged(written, entry.watch, columns)) {
-          changed = true;
-          signals.push(signalItem(entry, entry.watch, written, columns));
-        }
-      }
-      const watch = entry.watch && finalState ? { ...entry.watch, changed } : entry.watch;
-      updated.push({ ...entry, watch, written: finalState ? true : entry.written, shownStatus: statusText(entry) });
-    }
-    if (cells.length > 0) deps.grid.write(sheetId, cells);
+    const sheet = readSheetRows(deps, sheetId, list, [...owners, ...list], fresh);
+    writes.push({ sheetId, ...sheetWrites(sheet) });
   }
+  for (const { sheetId, cells } of writes) if (cells.length > 0) deps.grid.write(sheetId, cells);
   // What the Signals cells now say waits for the spreadsheet's digest (before the ledger is saved: a tick killed in
   // between writes them again, and the digest lists a row's signals of one run once).
-  deps.digest?.add(signals);
-  return updated;
-}
-
-/** A watched row's signals as the digest lists them: its key values and its Signals cell's text. */
-function signalItem(
-  entry: LedgerEntry,
-  watch: WatchMark,
-  cells: CellWrite[],
-  columns: Map<string, number>,
-): SignalItem {
-  const text = cells.find((cell) => cell.column === columns.get(watch.signalsHeader))?.value;
-  const label = entry.row.keyValues.filter(Boolean).join(' · ') || `row ${entry.row.rowHint}`;
-  return { sheetId: entry.row.sheetId, label, text: String(text ?? ''), ref: `${watch.id}:${watch.run}` };
+  deps.digest?.add(writes.flatMap((write) => write.signals));
+  return [...detached, ...writes.flatMap((write) => write.updated)];
 }
 
 /** A record whose row shows something out of date: a new status, or a final result not yet written. */

@@ -15,7 +15,7 @@
 // Pure over a KeyValueStore and the task index.
 import type { KeyValueStore } from '../../ports';
 import { removeChunked } from '../../shared/storage/chunked-store';
-import type { DamagedRecord, LedgerEntry } from '../records/ledger';
+import { sentAt, type DamagedRecord, type LedgerEntry } from '../records/ledger';
 import type { TaskIndex, TaskOwner } from '../records/task-index';
 import { launchIn, readLaunches, writeLaunches, type LaunchBits, type Launches } from './launch-bits';
 import { LEGACY_PERMITS_KEY, upgradeLegacyPermits } from './permits-upgrade';
@@ -80,7 +80,7 @@ export function ungranted(queued: readonly LedgerEntry[], allowed: readonly Ledg
     .map((entry) => ({
       ...entry,
       state: 'sending' as const,
-      sentAt: entry.sentAt ?? entry.launchedAt,
+      sentAt: sentAt(entry),
       updatedAt: now,
     }));
 }

@@ -11,9 +11,11 @@
 // what decides money (the rows, brief, depth and fields, the cadence, whether it is paused, who pays, when a run last
 // started) is also kept in the document's properties as the saver confirmed it (WatchConfirmation): a run whose record
 // does not match it does not start, and the panel's figures come from it. Pure over the stores.
+import { clip } from '../../api/errors';
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
 import type { LedgerEntry, OutputMapping, WatchMark } from '../records/ledger';
 import type { CellWrite } from '../ports';
+import type { SignalItem } from '../../shared/storage/digest-outbox';
 import type { WatchCadence } from '../contract';
 import { counted } from '../spending/depth';
 import type { KeyValueStore } from '../../ports';
@@ -62,12 +64,6 @@ export interface Watch {
    * none could be made (a test deployment: runs start while a panel of theirs is open).
    */
   timer: string | null;
-}
-
-/** Whether a watched row's cells (withSignals) report a change in its Signals cell. */
-export function signalsChanged(cells: readonly CellWrite[], mark: WatchMark, columns: Map<string, number>): boolean {
-  const signals = cells.find((cell) => cell.column === columns.get(mark.signalsHeader))?.value;
-  return typeof signals === 'string' && signals !== '' && signals !== 'No change' && signals !== FIRST_LOOK;
 }
 
 /**
@@ -124,9 +120,6 @@ export function creditsPerMonth(creditsPerRun: number, cadence: WatchCadence): n
   return creditsPerRun * RUNS_PER_MONTH[cadence];
 }
 
-const clipValue = (text: string) =>
-  text.length > SIGNAL_VALUE_CHARS ? `${text.slice(0, SIGNAL_VALUE_CHARS - 1)}…` : text;
-
 /**
  * Whether a field's value as the sheet shows it (`before`, display text) is the value the service answers now (as
  * the add-in writes it), compared by value: a Yes/No field shows TRUE/FALSE, a number as the sheet formats it
@@ -165,20 +158,14 @@ export function signalsText(fields: FieldChange[]): string {
   const parts: string[] = [];
   for (const { name, before, after } of fields) {
     if (sameValue(before, after)) continue;
-    const was = clipValue(gridText(before).trim());
-    const now = clipValue(writtenText(after).trim());
+    const was = clip(gridText(before).trim(), SIGNAL_VALUE_CHARS);
+    const now = clip(writtenText(after).trim(), SIGNAL_VALUE_CHARS);
     if (was === '') parts.push(`new ${name}: ${now}`);
     else if (now === '') parts.push(`${name} removed (was ${was})`);
     else parts.push(`${name} ${was} → ${now}`);
   }
   const text = parts.length > 0 ? parts.join('; ') : 'No change';
-  return text.length > SIGNALS_CHARS ? `${text.slice(0, SIGNALS_CHARS - 1)}…` : text;
-}
-
-/** The note of a watched cell whose value changed (joined with the value's own evidence note, if any). */
-export function changedNote(before: unknown, day: string, evidence: string | null): string {
-  const note = changeNote(before, day);
-  return evidence ? `${note}\n\n${evidence}` : note;
+  return clip(text, SIGNALS_CHARS);
 }
 
 /**
@@ -202,14 +189,32 @@ export function withSignals(
     if (!column || !cell) continue;
     const was = before[column - 1] ?? '';
     changes.push({ name: field.header, before: was, after: cell.value });
-    if (!sameValue(was, cell.value) && gridText(was).trim() !== '') {
-      const target = out.find((candidate) => candidate.column === column);
-      if (target) target.note = changedNote(was, mark.day, cell.note ?? null);
-    }
+    const target = out.find((candidate) => candidate.column === column);
+    // A changed value's note says what it was (joined with the value's own evidence note, if any).
+    if (target && !sameValue(was, cell.value) && gridText(was).trim() !== '')
+      target.note = [changeNote(was, mark.day), cell.note].filter(Boolean).join('\n\n');
   }
   const signalsColumn = columns.get(mark.signalsHeader);
   const firstLook = changes.every((change) => gridText(change.before).trim() === '');
   if (signalsColumn)
     out.push({ row, column: signalsColumn, value: firstLook ? FIRST_LOOK : signalsText(changes), note: null });
   return out;
+}
+
+/**
+ * A watched row's cells of a finished run (withSignals) and, when its Signals cell reports a change, the signal as the
+ * digest lists it: the row's key values and the Signals cell's text, under the watch's run.
+ */
+export function watchedRow(
+  cells: CellWrite[],
+  entry: LedgerEntry,
+  mark: WatchMark,
+  at: { row: number; before: readonly string[]; columns: Map<string, number> },
+): { cells: CellWrite[]; signal: SignalItem | null } {
+  const written = withSignals(cells, entry.mapping, mark, at.row, at.before, at.columns);
+  const text = written.find((cell) => cell.column === at.columns.get(mark.signalsHeader))?.value;
+  // The Signals cell reports a change (not "No change", nor a first look at the values).
+  if (typeof text !== 'string' || text === 'No change' || text === FIRST_LOOK) return { cells: written, signal: null };
+  const label = entry.row.keyValues.filter(Boolean).join(' · ') || `row ${entry.row.rowHint}`;
+  return { cells: written, signal: { sheetId: entry.row.sheetId, label, text, ref: `${mark.id}:${mark.run}` } };
 }

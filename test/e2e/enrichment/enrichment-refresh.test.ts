@@ -34,8 +34,8 @@ describeWithBrowser('keeping enriched data fresh', () => {
     await stack().screenshot('enrich-fresh-1-preview');
 
     await panel.click('#enrich-fresh-run');
-    await panel.waitForSelector('#enrich-fresh-summary', { timeout: 60_000 });
-    await panel.waitForSelector('text=Refresh finished.', { timeout: 60_000 });
+    await panel.waitForSelector('#enrich-fresh-summary');
+    await panel.waitForSelector('text=Refresh finished.');
     const summary = await panel.textContent('#enrich-fresh-summary');
     expect(summary).toMatch(/[1-9]\d* rows? changed/);
     expect(summary).toMatch(/Company name: [1-9]/);

@@ -84,7 +84,7 @@ describeWithBrowser('bulk enrichment panel in the playground', () => {
     await clickBoth(before);
     await stack.screenshot('enrich-1-preview');
     await panel.click('#enrich-start');
-    await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
+    await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]');
     expect(await panel.textContent('#enrich-status')).toBe('Done');
     await page.waitForSelector('td[data-cell="D1"]:text("Company name")');
     expect(await expectOwnNames()).toBeGreaterThan(40);
@@ -107,7 +107,7 @@ describeWithBrowser('bulk enrichment panel in the playground', () => {
     await panel.waitForSelector('#enrich-preview');
     expect(await panel.textContent('#enrich-preview')).toContain('Domains to look up3');
     await panel.click('#enrich-start');
-    await panel.waitForSelector('[data-count="Still being enriched by the service"]:text("3")', { timeout: 60_000 });
+    await panel.waitForSelector('[data-count="Still being enriched by the service"]:text("3")');
     await stack.screenshot('enrich-3-waiting');
     await page.click('td[data-cell="A2"]');
     await Promise.all([
@@ -118,7 +118,7 @@ describeWithBrowser('bulk enrichment panel in the playground', () => {
       page.waitForResponse((response) => response.url().endsWith('/api/time')),
       page.click('[data-advance="3600000"]'),
     ]);
-    await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]', { timeout: 60_000 });
+    await panel.waitForSelector('#enrich-progress[aria-valuenow="100"]');
     await page.waitForFunction(
       (domain) =>
         Array.from(document.querySelectorAll('td[data-cell^="A"]')).some(

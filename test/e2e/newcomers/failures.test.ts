@@ -67,7 +67,7 @@ describeWithBrowser('failures say what was sent, created and reserved', () => {
     await panel.waitForSelector('#enrich-preview');
     await control.setFault({ route: 'lookup', errorRate: 1, errorStatus: 503 });
     await panel.click('#enrich-start');
-    await panel.waitForSelector('#enrich-waiting', { timeout: 60_000 });
+    await panel.waitForSelector('#enrich-waiting');
     expect(await panel.textContent('#enrich-waiting')).toMatch(
       /^Waiting: 3 lookups to try again \(the service was unavailable \(HTTP 503\); lookups cost 0 credits: nothing was charged\); /,
     );

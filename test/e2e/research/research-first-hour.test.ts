@@ -42,11 +42,7 @@ describeWithBrowser('research panel: the first hour', () => {
 
     // Tasks finish; the report shows one numbered list of sources.
     await page.click('[data-advance="3600000"]');
-    await page.waitForFunction(
-      () => /^Done/.test(document.querySelector('td[data-cell="D3"]')?.textContent ?? ''),
-      undefined,
-      { timeout: 20000 },
-    );
+    await page.waitForFunction(() => /^Done/.test(document.querySelector('td[data-cell="D3"]')?.textContent ?? ''));
     await page.click('td[data-cell="A2"]');
     await panel.click('#tab-report');
     await panel.waitForSelector('#report-html h1');

@@ -82,7 +82,6 @@ describeWithBrowser('account watch in the research panel', () => {
     await page.waitForFunction(
       (selector) => /^First look/.test(document.querySelector(selector)?.textContent ?? ''),
       signals,
-      { timeout: 20_000 },
     );
 
     // The service learns that the company of row 3 grew; the next week's run signals it.
@@ -102,7 +101,6 @@ describeWithBrowser('account watch in the research panel', () => {
     await page.waitForFunction(
       (selector) => (document.querySelector(selector)?.textContent ?? '').includes('→ 10001+'),
       changed,
-      { timeout: 20_000 },
     );
     expect(((await page.textContent(changed)) ?? '').trim()).toBe(`employee_count ${before} → 10001+`);
     const signalsOf = async (row: number) => ((await page.textContent(await cellOf('Signals', row))) ?? '').trim();

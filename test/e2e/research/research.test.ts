@@ -44,11 +44,7 @@ describeWithBrowser('research panel in the playground', () => {
     // An hour later the poll trigger has run (hourly for an add-on) and the sandbox has finished the tasks.
     await stack().finishTasks();
     const text = async (cell: string) => ((await page.textContent(`td[data-cell="${cell}"]`)) ?? '').trim();
-    await page.waitForFunction(
-      () => /^Done/.test(document.querySelector('td[data-cell="D5"]')?.textContent ?? ''),
-      undefined,
-      { timeout: 20000 },
-    );
+    await page.waitForFunction(() => /^Done/.test(document.querySelector('td[data-cell="D5"]')?.textContent ?? ''));
     expect([await text('D1'), await text('E1'), await text('F1'), await text('G1'), await text('H1')]).toEqual([
       'Research status',
       'headquarters',
@@ -66,9 +62,7 @@ describeWithBrowser('research panel in the playground', () => {
     await stack().screenshot('research-2-fields-written');
     // The badge follows the account once the tasks are done: what they reserved and did not use is back (issue 29).
     const credits = await stack().control.credits('sbx_pro_token');
-    await panel.waitForSelector(`#credits-badge:text-is("${credits} credits · pro@sandbox.example.com")`, {
-      timeout: 30_000,
-    });
+    await panel.waitForSelector(`#credits-badge:text-is("${credits} credits · pro@sandbox.example.com")`);
     // The launch's answer no longer says "Queued": the tasks have finished (issue 29).
     await panel.click('#tab-launch');
     await panel.waitForSelector('#launch-result :text("The 1 launched task has finished: results are in their rows.")');

@@ -11,7 +11,7 @@ import {
 } from '../../../dev/gas-runtime';
 import type { CreditMovements } from '../../../dev/sandbox/control-client';
 import { SETTINGS_KEYS } from '../../../src/shared/connection';
-import type { LaunchResponse, ResearchStatusDto } from '../../../src/research/contract';
+import type { LaunchResponse, ResearchStatusDto, WatchRequest } from '../../../src/research/contract';
 import type { OutputRequest } from '../../../src/research/launch/launch-request';
 import type { LaunchRowsRequest } from '../../../src/research/launch/launch-service';
 import { closeAfterTest, runtimeFor as commonRuntime, USER, BUNDLE, type SandboxStack } from '../harness';
@@ -95,6 +95,28 @@ export async function advance(world: World, runtime: GasRuntime, ms: number): Pr
 
 export function sheetId(runtime: GasRuntime): number {
   return runtime.spreadsheet.sheet(SHEET).sheetId;
+}
+
+/**
+ * A weekly account watch (Wednesdays, `Research {Domain}`, medium depth) of the sheet's first `rows` data rows, as the
+ * panel sends it; `confirmed`: the credits a run the user confirmed (null to be asked).
+ */
+export function weeklyWatch(
+  runtime: GasRuntime,
+  rows: number,
+  output: OutputRequest,
+  confirmed: number | null,
+): WatchRequest {
+  return {
+    sheetId: sheetId(runtime),
+    rows: Array.from({ length: rows }, (_, i) => i + 2),
+    template: 'Research {Domain}',
+    depth: 'medium',
+    output,
+    cadence: 'weekly',
+    weekday: 3,
+    confirmedCreditsPerRun: confirmed,
+  };
 }
 
 /** The panel's launch of `rows` of the sheet (the request as the panel sends it, less the sheet and rows). */

@@ -17,6 +17,7 @@ import {
   runtimeFor,
   SHEET,
   tick,
+  weeklyWatch,
 } from '../harness';
 
 const suite = sandboxSuite({ clock: 'manual' });
@@ -51,16 +52,7 @@ async function world(rows = 3, options: { users?: string[]; repeat?: boolean } =
 }
 
 function request(confirmed: number | null): WatchRequest {
-  return {
-    sheetId: runtime.spreadsheet.sheet(SHEET).sheetId,
-    rows: domains.map((_, i) => i + 2),
-    template: 'Research {Domain}',
-    depth: 'medium',
-    output: OUTPUT,
-    cadence: 'weekly',
-    weekday: 3,
-    confirmedCreditsPerRun: confirmed,
-  };
+  return weeklyWatch(runtime, domains.length, OUTPUT, confirmed);
 }
 
 const call = (name: string, args: unknown[] = []) => runtime.run<WatchAnswer>(name, args, { kind: 'sidebar' });
