@@ -152,7 +152,7 @@ function toRun(stored: StoredRun, people: string[], open: OpenRun | null): Spend
     unknown: figures.unknown,
     lost: figures.lost ?? 0,
     open: open ? open.records.length : openCount,
-    reused: reused ?? 0,
+    reused: reused || 0,
   };
 }
 
@@ -177,7 +177,7 @@ export class SpendingHistory {
    * listed and pruned since, is left as it is.
    */
   open(run: RunOpening): void {
-    const reused = run.reused ?? 0;
+    const reused = run.reused || 0;
     if (run.records.length === 0 && reused === 0) return;
     const id = runId(run.launch);
     const document = this.document();

@@ -48,7 +48,7 @@ export function keyIn(run: RunKeying, record: { record: string; ordinal?: number
 /** The open part stored under `key`, or null (a run keyed by place keeps its records as a set's text). */
 export function readOpen(store: KeyValueStore, key: string): OpenRun | null {
   const parsed = readChunkedJson(store, key) as (Omit<OpenRun, 'records'> & { records: unknown }) | null;
-  if (typeof parsed?.records === 'string')
+  if (parsed && typeof parsed.records === 'string')
     return { ...parsed, records: [...readBits(parsed.records)].map(ordinalKey), byOrdinal: true };
   return parsed && Array.isArray(parsed.records) ? (parsed as OpenRun) : null;
 }

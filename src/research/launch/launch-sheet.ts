@@ -12,7 +12,7 @@ import { locateEntries } from '../rows/write-back';
 import { keysHeldElsewhere } from '../rows/row-tags';
 import type { JobDeps } from '../polling/jobs';
 import type { SpentByDay } from '../spending/spend-journal';
-import type { CreatePermits } from '../spending/create-permits';
+import type { Launchers } from '../spending/create-permits';
 import type { GridPort } from '../ports';
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
 import type { ReuseChoice } from './launch-request';
@@ -34,7 +34,7 @@ export interface LaunchSheet {
   /** Records of the sheet still running, by the row they are in now. */
   running: Map<number, LedgerEntry[]>;
   /** Who launched the running records' tasks (create-permits.ts), read for a re-run only (null: not known). */
-  launchers: Pick<CreatePermits, 'launcherOf'>;
+  launchers: Pick<Launchers, 'launcherOf'>;
   /** Records of the sheet finished with their result written into the row they are in now. */
   finished: Map<number, LedgerEntry[]>;
   /** Every record of this spreadsheet, and what its journal counts by day (the spending cap weighs both). */

@@ -6,7 +6,7 @@
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
 import { byId, type LedgerEntry, type OutputMapping, type WatchMark } from '../records/ledger';
 import { keyHeaderOf, keyString } from '../rows/row-locator';
-import type { CreatePermits } from '../spending/create-permits';
+import type { Launchers } from '../spending/create-permits';
 import type { ReuseChoice } from './launch-request';
 import type { LaunchSheet } from './launch-sheet';
 import { questionKey, questionsOf } from './questions';
@@ -127,7 +127,7 @@ function queuedEntry(
  * task is what the document's properties say, never the ledger sheet alone.
  */
 export function unansweredLauncher(
-  permits: Pick<CreatePermits, 'launcherOf'>,
+  permits: Pick<Launchers, 'launcherOf'>,
   payer: string,
   replacing: readonly string[],
   active: readonly LedgerEntry[],
@@ -227,7 +227,7 @@ export function planLaunch(sheet: LaunchSheet, input: LaunchPlanInput, payer: st
     plan.superseded.push(...replaced);
     const values = rows.map((row) => valuesOf.get(row) ?? []);
     const entry = queuedEntry(input, rows, brief, values, key, newId(), sheet.now);
-    if (earlier && input.reuse?.use) plan.reused.push(reusedEntry(entry, earlier, sheet.now));
+    if (earlier && input.reuse && input.reuse.use) plan.reused.push(reusedEntry(entry, earlier, sheet.now));
     else plan.entries.push(entry);
     plan.groups.set(entry.id, rows);
   }

@@ -18,7 +18,7 @@ export const periodStart = (now: number, days: number): number => now - days * D
 
 /** When a result was researched: its task's finish (a reused record keeps the first record's). */
 export function researchedAt(entry: LedgerEntry): number {
-  return entry.reused?.researchedAt ?? entry.finishedAt ?? entry.updatedAt;
+  return entry.reused ? entry.reused.researchedAt : entry.finishedAt || entry.updatedAt;
 }
 
 /** An earlier result of a question: the record that holds it and its report, as the sealed store gave it back. */
@@ -77,11 +77,11 @@ export function reuseOffer(
 ): ReuseOffer {
   const offer: ReuseOffer = { days, rows: 0, questions: 0, oldest: null };
   for (const [brief, rows] of questions) {
-    const result = earlier.get(keys.get(brief) ?? '');
+    const result = earlier.get(keys.get(brief) as string);
     if (!result) continue;
     offer.rows += rows.length;
     offer.questions += 1;
-    offer.oldest = Math.min(offer.oldest ?? Infinity, researchedAt(result.entry));
+    offer.oldest = Math.min(offer.oldest || Infinity, researchedAt(result.entry));
   }
   return offer;
 }
@@ -103,6 +103,6 @@ export function reusedEntry(queued: LedgerEntry, earlier: EarlierResult, now: nu
     degradation: first.degradation,
     updatedAt: now,
     finishedAt: now,
-    reused: { from: first.reused?.from ?? first.id, researchedAt: researchedAt(first) },
+    reused: { from: first.reused ? first.reused.from : first.id, researchedAt: researchedAt(first) },
   };
 }

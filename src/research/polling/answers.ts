@@ -125,6 +125,6 @@ export function pollDecisions(
     const result = answers.get(entry.taskId as string);
     return (result && polledEntry(entry, result, now, fresh)) || [];
   });
-  const outcomes = salvage.flatMap((target) => salvagedOutcome(target, answers.get(target.taskId)) ?? []);
+  const outcomes = salvage.flatMap((target) => salvagedOutcome(target, answers.get(target.taskId)) || []);
   return { polled, fresh, outcomes };
 }

@@ -15,7 +15,7 @@
 // (task, record) the index does not bear out is lost (stores.ts, settleMissing).
 import { needsRow, type LedgerEntry } from '../records/ledger';
 import type { LedgerView } from '../records/stores';
-import type { CreatePermits } from '../spending/create-permits';
+import type { Launchers } from '../spending/create-permits';
 import type { JobDeps } from './jobs';
 
 /** A task to settle: its id, and the launch and record (and its place) the add-in kept for it. */
@@ -25,9 +25,6 @@ export interface Salvage {
   record: string;
   ordinal: number | null;
 }
-
-/** Who launched which records' tasks, as one read of the permits finds them. */
-export type Launchers = ReturnType<CreatePermits['launchers']>;
 
 export interface TickRead {
   /** The open records (and the view's), as the ledger holds them. */

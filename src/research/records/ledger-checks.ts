@@ -53,7 +53,7 @@ export function missingFrom(
   salvaging.forEach(note);
   return unsettled
     .map((run) => {
-      const found = new Set((byRun.get(run.run) ?? []).map((record) => keyIn(run, record)));
+      const found = new Set((byRun.get(run.run) || []).map((record) => keyIn(run, record)));
       return { ...run, keys: run.keys.filter((key) => !found.has(key)) };
     })
     .filter((run) => run.keys.length > 0);
@@ -76,7 +76,7 @@ export function doneSinceRows(states: ReadonlyArray<readonly unknown[]>, since: 
   const day = new Date(since).toISOString().slice(0, 10);
   return states.flatMap(([state], at) => {
     const text = String(state ?? '');
-    return text.startsWith('done') && (closedDay(text) ?? day) >= day ? [at] : [];
+    return text.startsWith('done') && (closedDay(text) || day) >= day ? [at] : [];
   });
 }
 

@@ -342,7 +342,7 @@ export function spendingOpenings(changed: readonly LedgerEntry[], all: readonly 
       sheetId: first.row.sheetId,
       reservation: reservationFor(first.depth),
       records: ofLaunch.filter((entry) => !entry.reused).map((entry) => ({ id: entry.id, ordinal: entry.ordinal })),
-      reused: ofLaunch.filter((entry) => entry.reused).reduce((sum, entry) => sum + (entry.row.rows ?? 1), 0),
+      reused: ofLaunch.filter((entry) => entry.reused).reduce((sum, entry) => sum + (entry.row.rows || 1), 0),
     };
   });
 }

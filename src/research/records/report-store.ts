@@ -69,7 +69,7 @@ export class ReportStore {
   }
 
   get(taskId: string): TaskReport | null {
-    return this.getAll([taskId]).get(taskId) ?? null;
+    return this.getAll([taskId]).get(taskId) || null;
   }
 
   /** The reports of these tasks that the store holds readable and sealed (one read of their rows), by task id. */

@@ -28,7 +28,7 @@ export class TaskIndex {
   add(owners: readonly TaskOwner[]): void {
     if (owners.length === 0) return;
     this.table.appendRows(
-      owners.map((owner) => [owner.taskId, owner.launch, owner.ordinal ?? '', owner.record, owner.payer ?? '']),
+      owners.map((owner) => [owner.taskId, owner.launch, owner.ordinal ?? '', owner.record, owner.payer || '']),
     );
   }
 

@@ -23,6 +23,14 @@ import { LEGACY_PERMITS_KEY, upgradeLegacyPermits } from './permits-upgrade';
 /** When this document's creates first needed a grant (queued records of earlier versions were adopted then). */
 const ADOPTED_KEY = 'sheetscout.research.permitsSince';
 
+/** Who launched records and tasks, as one read of the permits finds them. */
+export interface Launchers {
+  /** The account that launched the record's task (or its create, not answered yet), or null when not known. */
+  launcherOf(entry: LedgerEntry): string | null;
+  /** Who launched a task the add-in created, as the task index keeps it (null: not known). */
+  taskOwner(taskId: string): TaskOwner | null;
+}
+
 export interface CreatePermits {
   /**
    * Adopts what earlier versions kept, once: their queued records without a launch (the first time a document's
@@ -36,10 +44,8 @@ export interface CreatePermits {
    * `payer` (null: not known): the records numbered in the launch, to save.
    */
   grant(launch: string, entries: readonly LedgerEntry[], payer: string | null): LedgerEntry[];
-  /** The account that launched the record's task (or its create, not answered yet), or null when not known. */
-  launcherOf(entry: LedgerEntry): string | null;
-  /** Who launched records' tasks, as one read finds them (for many records at once; the task index read once). */
-  launchers(): Pick<CreatePermits, 'launcherOf'> & { taskOwner(taskId: string): TaskOwner | null };
+  /** Who launched records' tasks, as one read finds them (the task index read once, when first asked). */
+  launchers(): Launchers;
   /**
    * Forgets what the records that no longer run kept (every record but `open`, the ledger's open records): their
    * grants, their unused reservation's give-back (their final state, saved, gave it back already), and the launches
@@ -87,18 +93,18 @@ export function ungranted(queued: readonly LedgerEntry[], allowed: readonly Ledg
 
 /** A record's launch as kept, and its place in it; null for a record of no launch kept, or of no place. */
 function placeOf(permits: Launches, entry: LedgerEntry): { bits: LaunchBits; ordinal: number } | null {
-  const bits = permits.get(entry.launch ?? '');
-  const ordinal = entry.ordinal ?? -1;
+  const bits = permits.get(entry.launch as string);
+  const ordinal = entry.ordinal as number;
   return bits && Number.isInteger(ordinal) && ordinal >= 0 && ordinal < bits.count ? { bits, ordinal } : null;
 }
 
-/** The account that paid for the record's launch, as kept (null: not known). */
-const launcherIn = (permits: Launches, entry: LedgerEntry) => permits.get(entry.launch ?? '')?.payer ?? null;
+/** The account that paid for the record's launch, as kept (null: not known; a record of no launch has none). */
+const launcherIn = (permits: Launches, entry: LedgerEntry) => permits.get(entry.launch as string)?.payer ?? null;
 
 /** Numbers `entries` under `launch` (a new launch, or more records of one kept) and grants each a create. */
 function grantIn(permits: Launches, launch: string, entries: readonly LedgerEntry[], payer: string | null) {
   const bits = launchIn(permits, launch);
-  bits.payer = payer ?? bits.payer;
+  bits.payer = payer || bits.payer;
   const numbered = entries.map((entry) => ({ ...entry, launch, ordinal: bits.count++ }));
   for (const entry of numbered) bits.granted.add(entry.ordinal);
   return numbered;
@@ -122,18 +128,19 @@ function settleIn(permits: Launches, { sending, answered, givenBack }: Parameter
 
 /** The owners of the answered records' new tasks, for the task index. */
 function ownersOf(permits: Launches, answered: readonly LedgerEntry[]): TaskOwner[] {
-  return answered.flatMap(({ taskId, launch, ordinal, id }) =>
-    taskId && launch
-      ? [{ taskId, launch, ordinal: ordinal ?? null, record: id, payer: permits.get(launch)?.payer ?? null }]
-      : [],
-  );
+  return answered.flatMap((entry) => {
+    const { taskId, launch, ordinal, id } = entry;
+    return taskId && launch
+      ? [{ taskId, launch, ordinal: ordinal ?? null, record: id, payer: launcherIn(permits, entry) }]
+      : [];
+  });
 }
 
 /** Keeps only what the open records need (CreatePermits.keepOpen); whether anything went. */
 function keptOpen(permits: Launches, open: readonly LedgerEntry[]): boolean {
   const places = new Map<string, Set<number | undefined>>();
   for (const entry of open)
-    if (entry.launch) places.set(entry.launch, (places.get(entry.launch) ?? new Set()).add(entry.ordinal));
+    if (entry.launch) places.set(entry.launch, (places.get(entry.launch) || new Set()).add(entry.ordinal));
   let changed = false;
   for (const [id, bits] of permits) {
     const kept = places.get(id);
@@ -162,11 +169,10 @@ export function documentCreatePermits(store: KeyValueStore, index: TaskIndex): C
       }
       if (!upgraded && adopted.length === 0) return [];
       write(permits);
-      if (upgraded) {
-        index.add(upgraded.owners);
-        removeChunked(store, LEGACY_PERMITS_KEY);
-      }
-      return [...(upgraded?.records ?? []), ...adopted];
+      if (!upgraded) return adopted;
+      index.add(upgraded.owners);
+      removeChunked(store, LEGACY_PERMITS_KEY);
+      return [...upgraded.records, ...adopted];
     },
     grant: (launch, entries, payer) => {
       const permits = read();
@@ -174,13 +180,12 @@ export function documentCreatePermits(store: KeyValueStore, index: TaskIndex): C
       write(permits);
       return numbered;
     },
-    launcherOf: (entry) => launcherIn(read(), entry),
     launchers: () => {
       const permits = read();
       let owners: Map<string, TaskOwner> | null = null;
       return {
         launcherOf: (entry) => launcherIn(permits, entry),
-        taskOwner: (taskId) => (owners ??= index.owners()).get(taskId) ?? null,
+        taskOwner: (taskId) => (owners || (owners = index.owners())).get(taskId) || null,
       };
     },
     keepOpen: (open) => {

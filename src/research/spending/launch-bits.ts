@@ -28,7 +28,7 @@ type StoredLaunch = [string, number, string, string, string];
 
 /** The launch kept under `launch`, made (nothing granted) when there is none. */
 export function launchIn(permits: Launches, launch: string): LaunchBits {
-  const known = permits.get(launch) ?? {
+  const known = permits.get(launch) || {
     payer: null,
     count: 0,
     granted: new Set<number>(),
@@ -42,7 +42,7 @@ export function launchIn(permits: Launches, launch: string): LaunchBits {
 export function readLaunches(store: KeyValueStore): Launches {
   const stored = readChunkedJson(store, LAUNCHES_KEY) as Record<string, StoredLaunch> | null;
   const launches: Launches = new Map();
-  for (const [id, [payer, count, granted, taken, unreleased]] of Object.entries(stored ?? {}))
+  for (const [id, [payer, count, granted, taken, unreleased]] of Object.entries(stored || {}))
     if (Number.isInteger(count))
       launches.set(id, {
         payer: payer ? String(payer) : null,
@@ -65,7 +65,7 @@ export function writeLaunches(store: KeyValueStore, permits: Launches): void {
         Object.fromEntries(
           [...permits].map(([id, bits]) => [
             id,
-            [bits.payer ?? '', bits.count, bitsText(bits.granted), bitsText(bits.taken), bitsText(bits.unreleased)],
+            [bits.payer || '', bits.count, bitsText(bits.granted), bitsText(bits.taken), bitsText(bits.unreleased)],
           ]),
         ),
       ),

@@ -42,14 +42,14 @@ export function upgradeLegacyPermits(
   if (!legacy || typeof legacy !== 'object') return null;
   const { launches = {}, unreleased = [], owners: byKey = {}, payers = [], taskLaunches = {}, launchIds = [] } = legacy;
   /** Who launched a record or task, by its key (null: not known). */
-  const owned = (key: string): string | null => payers[byKey[fingerprint(key)] ?? -1] ?? null;
-  const launchOf = (taskId: string) => launchIds[taskLaunches[fingerprint(`owner:${taskId}`)] ?? -1];
+  const owned = (key: string): string | null => payers[byKey[fingerprint(key)]] || null;
+  const launchOf = (taskId: string) => launchIds[taskLaunches[fingerprint(`owner:${taskId}`)]];
   const records: LedgerEntry[] = [];
   const owners: TaskOwner[] = [];
   for (const entry of open) {
     const { launch, id, taskId } = entry;
     if (!launch || entry.ordinal !== undefined || entry.reused) continue;
-    const old = launches[launch] ?? {};
+    const old = launches[launch] || {};
     const key = fingerprint(`${launch}:${id}`);
     const taken = old.taken?.includes(key);
     let granted = old.granted?.includes(key);
@@ -58,7 +58,7 @@ export function upgradeLegacyPermits(
     const kept = [granted, taken, unreleased.includes(fingerprint(taskId ? `task:${taskId}` : `record:${id}`))];
     const payer = (taskId && owned(`owner:${taskId}`)) || owned(`${launch}:${id}`);
     const bits = launchIn(permits, launch);
-    bits.payer = payer ?? bits.payer;
+    bits.payer = payer || bits.payer;
     const ordinal = kept.some(Boolean) ? bits.count++ : null;
     if (ordinal !== null) {
       [bits.granted, bits.taken, bits.unreleased].forEach((set, at) => kept[at] && set.add(ordinal));

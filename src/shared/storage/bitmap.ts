@@ -3,7 +3,8 @@
 // launch of 5,000 records takes 834 characters per set however many of them are in it (a list of fingerprints took
 // about 10 characters a member). Trailing empty characters are left out: the empty set is ''. Pure.
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** The base64url alphabet (RFC 4648), a character for each six bits (the seals' text too: platform/sealing.ts). */
+export const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 /** Members past this are left out (a launch holds at most a spreadsheet's rows): no set makes a huge text. */
 export const BITMAP_MAX_MEMBER = 1 << 21;
 
@@ -11,7 +12,7 @@ export const BITMAP_MAX_MEMBER = 1 << 21;
 export function readBits(text: unknown): Set<number> {
   const members = new Set<number>();
   Array.from(typeof text === 'string' ? text : '').forEach((char, at) => {
-    const word = Math.max(0, ALPHABET.indexOf(char));
+    const word = Math.max(0, BASE64URL.indexOf(char));
     for (let bit = 0; bit < 6; bit++) if (word & (1 << bit)) members.add(at * 6 + bit);
   });
   return members;
@@ -27,7 +28,7 @@ export function bitsText(members: Iterable<number>): string {
       words[at] |= 1 << (member % 6);
     }
   return words
-    .map((word) => ALPHABET[word])
+    .map((word) => BASE64URL[word])
     .join('')
     .replace(/A+$/, '');
 }

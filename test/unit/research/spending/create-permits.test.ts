@@ -130,7 +130,7 @@ describe('create permits', () => {
     const permits = memoryPermits(store, tasks);
     const [a, b] = permits.grant('LA', [record('a'), record('b')], 'ana@example.com');
     const [c] = permits.grant('LB', [record('c')], 'ben@example.com');
-    expect([a, b, c].map((entry) => permits.launcherOf(entry))).toEqual([
+    expect([a, b, c].map((entry) => permits.launchers().launcherOf(entry))).toEqual([
       'ana@example.com',
       'ana@example.com',
       'ben@example.com',
@@ -146,16 +146,19 @@ describe('create permits', () => {
     });
     expect(permits.launchers().taskOwner('task-x')).toBeNull();
     // A record no launch granted, or of an earlier version: not known.
-    expect(permits.launcherOf(record('x', 'forged'))).toBeNull();
-    expect(permits.launcherOf(record('y'))).toBeNull();
+    expect(permits.launchers().launcherOf(record('x', 'forged'))).toBeNull();
+    expect(permits.launchers().launcherOf(record('y'))).toBeNull();
     // A re-run asks about every launcher but the payer, unless the answer named them ('' for one not known).
-    expect(unansweredLauncher(permits, 'ben@example.com', [], [c, task])).toBe('ana@example.com');
-    expect(unansweredLauncher(permits, 'ben@example.com', ['ana@example.com'], [c, task])).toBeUndefined();
-    expect(unansweredLauncher(permits, 'ben@example.com', ['ana@example.com'], [record('y')])).toBeNull();
-    expect(unansweredLauncher(permits, 'ben@example.com', [''], [record('y')])).toBeUndefined();
+    expect(unansweredLauncher(permits.launchers(), 'ben@example.com', [], [c, task])).toBe('ana@example.com');
+    expect(unansweredLauncher(permits.launchers(), 'ben@example.com', ['ana@example.com'], [c, task])).toBeUndefined();
+    expect(unansweredLauncher(permits.launchers(), 'ben@example.com', ['ana@example.com'], [record('y')])).toBeNull();
+    expect(unansweredLauncher(permits.launchers(), 'ben@example.com', [''], [record('y')])).toBeUndefined();
     // Launches no open record is of are forgotten, with their accounts.
     permits.keepOpen([b]);
-    expect([permits.launcherOf(task), permits.launcherOf(c)]).toEqual(['ana@example.com', null]);
+    expect([permits.launchers().launcherOf(task), permits.launchers().launcherOf(c)]).toEqual([
+      'ana@example.com',
+      null,
+    ]);
     permits.keepOpen([]);
     expect(JSON.stringify([...store.data.values()])).not.toMatch(/@example\.com/);
     // The index forgets the tasks no ledger row names any more.
@@ -198,7 +201,10 @@ describe('create permits', () => {
     expect([...store.data.keys()].some((name) => name.startsWith('sheetscout.research.permits.'))).toBe(false);
     expect(ids(permits.take([...upgraded, sent, ...ancient]))).toEqual(['q', 'a1']);
     expect([...permits.release(upgraded)]).toEqual(['r']);
-    expect([sent, running2].map((entry) => permits.launcherOf(entry))).toEqual(['ana@example.com', 'ana@example.com']);
+    expect([sent, running2].map((entry) => permits.launchers().launcherOf(entry))).toEqual([
+      'ana@example.com',
+      'ana@example.com',
+    ]);
     expect(permits.launchers().taskOwner('task-d')).toMatchObject({ launch: 'OLD', record: 'd', ordinal: null });
     expect(permits.launchers().taskOwner('task-r')).toMatchObject({ launch: 'OLD', record: 'r', ordinal: 1 });
     // Once: an older copy of the queued record (no place) put back takes nothing, and nothing is adopted again.
