@@ -54,12 +54,16 @@ export function sealedTables(
   spreadsheet: () => Spreadsheet,
 ): (name: string, headers: readonly string[]) => TablePort {
   let sealer: Sealer | null = null;
+  // A sheet's making an earlier execution cut short is finished when this one first uses a table (its properties are
+  // read then anyway: after the document lock, if it takes one).
+  let healed = false;
+  const heal = () => {
+    if (!healed) healSheetMaking(store(), spreadsheet());
+    healed = true;
+  };
   return (name, headers) => {
-    if (!sealer) {
-      healSheetMaking(store(), spreadsheet());
-      sealer = documentSealer(store(), spreadsheet);
-    }
-    const grid = new HiddenTable(spreadsheet(), name, SealedTable.sealedHeaders(headers), store());
+    sealer ??= documentSealer(store(), spreadsheet);
+    const grid = new HiddenTable(spreadsheet(), name, SealedTable.sealedHeaders(headers), store(), heal);
     return new SealedTable(grid, name, sealer, headers);
   };
 }

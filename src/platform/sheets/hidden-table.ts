@@ -59,10 +59,13 @@ export class HiddenTable implements TableStorage {
     private readonly name: string,
     private readonly headers: string[],
     private readonly notes: KeyValueStore,
+    /** Called before the sheet is looked for (healSheetMaking, once an execution: sealing.ts). */
+    private readonly beforeUse: () => void,
   ) {}
 
   private sheet(): Sheet {
     if (this.sheetRef) return this.sheetRef;
+    this.beforeUse();
     let sheet = this.spreadsheet.getSheetByName(this.name);
     if (!sheet) {
       // insertSheet activates the new sheet: give the user their sheet back (see the file's header).
@@ -113,7 +116,9 @@ export class HiddenTable implements TableStorage {
 
   /** Whether the table's sheet exists (without creating it). */
   exists(): boolean {
-    return this.sheetRef !== null || this.spreadsheet.getSheetByName(this.name) !== null;
+    if (this.sheetRef) return true;
+    this.beforeUse();
+    return this.spreadsheet.getSheetByName(this.name) !== null;
   }
 
   /** The header and data rows of `count` columns from `first` (every column with content when `count` is null). */
