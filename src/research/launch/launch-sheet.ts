@@ -134,7 +134,7 @@ export function readLaunchSheet(deps: JobDeps, input: LaunchSheetInput): LaunchS
         ? earlierResults(
             ledger,
             new Set(
-              questionKeys(questionsOf(template, asked, values).questions, input.depth, input.schema ?? null).values(),
+              questionKeys(questionsOf(template, asked, values).questions, input.depth, input.schema || null).values(),
             ),
             periodStart(deps.clock.now(), input.reuse.days),
             deps.reports,

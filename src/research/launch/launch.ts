@@ -65,7 +65,7 @@ function questionOf(
  * offered are no longer there: past the period, or their hidden rows changed since), or null.
  */
 function reuseProblem(plan: LaunchPlan, input: LaunchPlanInput): string | null {
-  const said = input.reuse?.tasks;
+  const said = input.reuse && input.reuse.tasks;
   if (said === undefined || plan.entries.length <= said) return null;
   return (
     `Nothing was sent: the preview counted ${said} tasks to pay for and this launch needs ${plan.entries.length} ` +

@@ -75,7 +75,7 @@ export function questionCount(request: QuestionCountRequest): QuestionCountDto {
 function offerOf(request: QuestionCountRequest, questions: Map<string, number[]>): ReuseOffer | null {
   const { depth, days } = request;
   const output = request.output ? resolveOutput(request.output) : null;
-  if (!depth || !days || !output?.ok) return null;
+  if (!depth || !days || !output || !output.ok) return null;
   const keys = questionKeys(questions, depth, output.schema);
   if (keys.size === 0) return { days, rows: 0, questions: 0, oldest: null };
   const r = researchContext();
