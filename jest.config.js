@@ -32,6 +32,9 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      // One Chromium for the run's browser suites (started only when one of them runs).
+      globalSetup: '<rootDir>/test/setup/shared-browser.js',
+      globalTeardown: '<rootDir>/test/setup/shared-browser-teardown.js',
       setupFilesAfterEnv: ['<rootDir>/test/setup/timeouts.js'],
     },
   ],

@@ -304,11 +304,11 @@ export class GasRuntime {
     return this.run(item.functionName, [], { kind: 'menu' });
   }
 
-  /** Releases the shared HTTP worker (stopped when no runtime uses it any more). */
+  /** Releases the shared HTTP worker (stopped once no runtime has used it for a moment). */
   async close(): Promise<void> {
     const used = this.httpClient !== undefined;
     this.httpClient = undefined;
-    if (used) await releaseSharedHttpClient();
+    if (used) releaseSharedHttpClient();
   }
 
   // ---------------------------------------------------------------- executions

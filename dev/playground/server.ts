@@ -241,7 +241,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       alerts: runtime.ui.alerts.slice(-3),
       account,
       accounts: Object.keys(PLAYGROUND_ACCOUNTS),
-      clock: clock.now(),
+      // To the minute, as the page shows it: a state that did not change reads the same (the page skips redrawing it).
+      clock: Math.floor(clock.now() / 60_000) * 60_000,
       timeZone: model.timeZone,
       triggers: runtime.triggers.list().length,
       log,

@@ -1,18 +1,25 @@
 // Browser-test harness: starts the sandbox (child process) and the playground (built bundle in the emulator, in this
 // process; or, for a test that answers an alert, in a child process as `npm start` runs it), and drives Debian's
-// Chromium through playwright-core. When Chromium is missing (and the test setup could not install
-// it) each suite of `describeWithBrowser` fails with one test that says so: a browser test is never skipped quietly.
+// Chromium through playwright-core: the run's shared one (test/setup/shared-browser.js), a context per suite. When
+// Chromium is missing (and the test setup could not install it) each suite of `describeWithBrowser` fails with one
+// test that says so: a browser test is never skipped quietly.
 // It also holds the steps on the playground's page that tests share (open a panel, enrich the sheet, move time on).
 import * as fs from 'fs';
 import * as path from 'path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type LaunchOptions, type Page } from 'playwright-core';
 import { SandboxControl } from '../../dev/sandbox/control-client';
 import { spawnSandbox } from '../../dev/sandbox/spawn';
 import { startPlayground, type Playground } from '../../dev/playground/server';
 
 export { spawnPlayground } from '../../dev/playground/spawn';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** The run's shared Chromium (test/setup/shared-browser.js) and how to start one like it. */
+const sharedBrowser = require('../setup/shared-browser') as {
+  CHROMIUM_LAUNCH: LaunchOptions & { executablePath: string };
+  ENDPOINT_VARIABLE: string;
+};
+
+export const CHROMIUM = sharedBrowser.CHROMIUM_LAUNCH.executablePath;
 export const ARTIFACTS = path.resolve(__dirname, 'artifacts');
 
 export const describeWithBrowser: jest.Describe = fs.existsSync(CHROMIUM)
@@ -109,19 +116,13 @@ export async function startStack(options: { bundlePath?: string } = {}): Promise
   }
 }
 
-/** Chromium with the playground at `url` open; it may reach nothing else. */
+/**
+ * Chromium with the playground at `url` open; it may reach nothing else. The browser is the run's shared one, reached
+ * over its socket (closing it closes this suite's pages and contexts only), or one of its own when the run has none.
+ */
 export async function browserOn(url: string): Promise<{ browser: Browser; page: Page }> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const endpoint = process.env[sharedBrowser.ENDPOINT_VARIABLE];
+  const browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch(sharedBrowser.CHROMIUM_LAUNCH);
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // Playwright's 30 s default is for a page on its own: here the playground's server shares the machine with the

@@ -182,8 +182,8 @@ export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string,
     env.quotas.take(exec.user, 'urlfetch', prepared.length, env.limits.urlFetchPerDay, Msg.urlFetchQuota);
     const remaining = exec.remainingMs();
     // A request waits at most its timeout and the execution's time left. On a manual clock only modelled time counts:
-    // the wire waits its whole timeout in real time (a slow machine times nothing out), and a request whose stated
-    // latency passes what the execution had left timed out.
+    // the wire waits its whole timeout in real time (a slow machine times nothing out). On either clock a request whose
+    // stated latency passes that bound timed out: a sandbox on a manual clock states its latency without waiting it out.
     const modelledTimeouts = prepared.map((p) => Math.max(1, Math.min(p.wire.timeoutMs, remaining + 1)));
     const wires = prepared.map((p, i) => ({
       ...p.wire,
@@ -195,7 +195,7 @@ export function createUrlFetchApp({ env, exec }: ServiceContext): Record<string,
       .fetchAll(wires.map((wire) => ({ ...wire, url: routed(wire.url, env.hostRoutes) })))
       .map((result, i) => {
         const stated = withoutStatedLatency(result, modelledTimeouts[i]);
-        if (!exec.manualClock || stated.latencyMs <= modelledTimeouts[i]) return stated;
+        if (stated.latencyMs <= modelledTimeouts[i]) return stated;
         return { ok: false as const, kind: 'timeout' as const, message: 'timeout', latencyMs: modelledTimeouts[i] };
       });
     const duration = Date.now() - started;

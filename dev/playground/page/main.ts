@@ -58,6 +58,8 @@ interface Question {
 const BUTTON_CAPTIONS: Record<string, string> = { OK: 'OK', CANCEL: 'Cancel', YES: 'Yes', NO: 'No' };
 /** How often the page asks whether an alert waits (answered by the playground's front thread, never blocked). */
 const QUESTION_POLL_MS = 300;
+/** How often the page reads the spreadsheet's state: what timers and panels change shows by the next read. */
+const REFRESH_MS = 1500;
 
 /** The error values Sheets shows in a cell (a markdown heading starting with "#" is not one). */
 const SHEETS_ERRORS = /^#(REF!|ERROR!|N\/A|VALUE!|NAME\?|DIV\/0!|NUM!|NULL!)$/;
@@ -67,6 +69,12 @@ let viewedSheet: string | null = null;
 let anchor: { row: number; column: number } | null = null;
 let focus: { row: number; column: number } | null = null;
 let editing = false;
+/**
+ * The state's text as the server sent it, and the text the grid last showed in full: a refresh that reads the text
+ * already shown has nothing to draw (the page polls every REFRESH_MS; redrawing an unchanged grid is what cost).
+ */
+let stateText = '';
+let shownStateText: string | null = null;
 /**
  * Selections this page sent, and those the server answered: a state read while one was on its way shows an older
  * selection, which must not replace the user's newer one (refresh follows the state's selection only when none was).
@@ -364,6 +372,7 @@ function renderGrid(current: State): void {
 
 function startEdit(td: HTMLTableCellElement, sheet: SheetState, row: number, column: number): void {
   editing = true;
+  shownStateText = null;
   const input = document.createElement('input');
   input.value = sheet.formulas[row - 1]?.[column - 1] || sheet.values[row - 1]?.[column - 1] || '';
   td.textContent = '';
@@ -437,6 +446,7 @@ function render(): void {
   renderToolbar(state);
   renderGrid(state);
   renderFrames(state);
+  shownStateText = stateText;
 }
 
 /** Row and column of an A1 cell such as "D12". */
@@ -473,7 +483,10 @@ async function refresh(): Promise<void> {
   const response = await fetch('/api/state');
   // 503: an execution waits for the answer to an alert; the state is read again once it is answered.
   if (!response.ok) return;
-  state = (await response.json()) as State;
+  const text = await response.text();
+  if (text === shownStateText) return;
+  stateText = text;
+  state = JSON.parse(text) as State;
   // A sheet the add-in activated (results written into a new sheet) is shown, as Sheets does.
   if (state.activeSheet !== lastActiveSheet) {
     lastActiveSheet = state.activeSheet;
@@ -547,5 +560,5 @@ window.addEventListener('message', (event) => {
   if (event.data && event.data.playground === 'changed') void refresh();
 });
 void refresh();
-setInterval(() => void refresh(), 1500);
+setInterval(() => void refresh(), REFRESH_MS);
 setInterval(() => void pollQuestion(), QUESTION_POLL_MS);

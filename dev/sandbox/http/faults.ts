@@ -1,9 +1,10 @@
 // Fault injection for the control API: per route (or "*"), deterministic given a seed, limited to `count` requests:
-// added latency, error responses (429 with Retry-After, 500, 503), dropped connections (before the request is
-// served, or after it took effect: a task created and charged whose answer never arrives), slowly written bodies, raw
-// newlines inside JSON strings (the real task GET has been seen sending them), and a task list that lags behind
-// (tasks created in the last `listLagMs` are not listed yet). Each service response states the latency added in
-// LATENCY_HEADER, for the Apps Script emulator's cost model (which removes it before the bundle sees the response).
+// added latency (waited out on a real clock, only stated on a manual one), error responses (429 with Retry-After, 500,
+// 503), dropped connections (before the request is served, or after it took effect: a task created and charged whose
+// answer never arrives), slowly written bodies, raw newlines inside JSON strings (the real task GET has been seen
+// sending them), and a task list that lags behind (tasks created in the last `listLagMs` are not listed yet). Each
+// service response states the latency added in LATENCY_HEADER, for the Apps Script emulator's cost model (which removes
+// it before the bundle sees the response).
 import { createRng } from '../random';
 
 /** The header in which the sandbox states the latency it added to a response (ms). */

@@ -212,7 +212,10 @@ describe('research (integration)', () => {
     runtime = await runtimeFor(suite, [['Company'], ...companies.map((c) => [c.name])], 'sbx_pro_token', {
       urlFetchTimeoutMs: 1000,
     });
+    // The creates take effect but answer after the client's 1 s timeout (the sandbox's manual clock states the latency,
+    // the emulator counts it), and the task list lags behind them, so the launch cannot confirm them yet.
     await suite.control.setFault({ route: 'tasks.create', latencyMs: 1500, count: 5 });
+    await suite.control.setFault({ route: 'tasks.list', listLagMs: 10 * 60_000 });
     const response = launch(
       runtime,
       { template: 'Research {Company}', depth: 'medium', output: REPORT_OUTPUT },
@@ -220,10 +223,10 @@ describe('research (integration)', () => {
     );
     expect(response.ok).toBe(true);
     expect(column(runtime, 'Status')).toEqual(Array(5).fill('Unconfirmed: may have started, checking'));
-    await suite.control.clearFaults();
-    // The timed-out creates are still in flight and land after the client gave up; a tick meanwhile re-sends nothing.
+    // A tick while the list still lags re-sends nothing.
     tick(runtime);
-    while ((await suite.control.tasks('sbx_pro_token')).length < 5) await new Promise((done) => setTimeout(done, 100));
+    expect(await suite.control.call<unknown[]>('GET', '/_sandbox/tasks')).toHaveLength(5);
+    await suite.control.clearFaults();
     await runUntilSettled(suite, runtime);
     const tasks = await suite.control.tasks('sbx_pro_token');
     const briefs = tasks.map((t) => t.brief);

@@ -2,7 +2,7 @@
 // connections, latency, slow bodies, counts, determinism by seed), request statistics, clock, accounts, company
 // listing and configuration; plus a check that the server keeps answering under concurrent load.
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are arbitrary JSON; the assertions check their shape */
-import { sandboxPerFile, TOKENS } from './sandbox-client';
+import { SandboxClient, sandboxPerFile, TOKENS } from './sandbox-client';
 
 const sandbox = sandboxPerFile();
 
@@ -65,11 +65,25 @@ describe('fault injection', () => {
     expect((await user()).status).toBe(200);
   });
 
-  test('latency delays the answer', async () => {
-    await sandbox.control('POST', 'faults', { route: 'user', latencyMs: 300 });
-    const started = Date.now();
-    expect((await user()).status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  test('latency on a manual clock is stated, not waited out: the emulator counts it as modelled time', async () => {
+    await sandbox.control('POST', 'faults', { route: 'user', latencyMs: 600_000 });
+    const reply = await user();
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('x-sandbox-latency-ms')).toBe('600000');
+  });
+
+  test('latency on a real clock delays the answer, and is stated too', async () => {
+    const real = await SandboxClient.start({ clock: 'real' });
+    try {
+      await real.control('POST', 'faults', { route: 'user', latencyMs: 300 });
+      const started = Date.now();
+      const reply = await real.call('GET', '/v1/user');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get('x-sandbox-latency-ms')).toBe('300');
+    } finally {
+      await real.stop();
+    }
   });
 
   test('slow bodies arrive complete, over the configured time', async () => {
