@@ -17,7 +17,9 @@
 // Week 9 (bench/scale/new-rows.ts): twenty spreadsheets keeping their new rows enriched while other tools append
 // rows, with research on one of them's new rows under a monthly limit.
 // Week 10 (bench/scale/contacts.ts): contact lists, 10,000 rows over 5,000 companies, researched once per question;
-// and the same rows each asking its own question.
+// new contacts in that spreadsheet given its earlier results on request (bench/scale/reuse.ts); and the same rows
+// each asking its own question, sorted while they run.
+// Weeks 11-12 (bench/scale/open-tasks.ts): 20,000 research tasks open in one spreadsheet, and the launch past them.
 // Prints each part's figures and ends with the `scale:` line. `necessary_requests` counts what no design can avoid on
 // day 1: one lookup per unique domain and document, one more for each lookup the sandbox answered 202 (enriching), one
 // create per task, one read per finished task whose report the task list does not carry (none: the sandbox's list
@@ -54,6 +56,7 @@ import { scheduledRefresh } from './scale/scheduled';
 import { manySpreadsheets } from './scale/many';
 import { newRowsAtScale } from './scale/new-rows';
 import { contactLists } from './scale/contacts';
+import { openTasks } from './scale/open-tasks';
 import { WATCHED_ROWS } from './scale/watch';
 import { historyFigures } from './scale/history';
 import { webhookHostRoutes } from '../dev/sandbox/webhooks/receiver';
@@ -319,6 +322,8 @@ export async function run(): Promise<void> {
     const newRows = await newRowsAtScale(control, ready);
     // Week 10: contact lists, one row per contact (a project of its own).
     const contacts = await contactLists(control, ready);
+    // Weeks 11 and 12: 20,000 open tasks in one spreadsheet (a project of its own).
+    const open = await openTasks(control, ready);
     const watchHistory = await historyFigures(world, [scheduled.doc]);
     const history = {
       runs: dayOneHistory.runs + watchHistory.runs,
@@ -400,14 +405,45 @@ export async function run(): Promise<void> {
         true,
       ),
     );
+    console.log(goal('rows of their own questions written', contacts.perRow.rowsWritten, contacts.rows, 'rows', true));
+    console.log(goal('results in another row after a sort', contacts.perRow.misplacedAfterSort, 0, 'rows'));
     console.log(
       `contacts: rows=${contacts.rows} distinct=${contacts.distinct} tasks=${contacts.tasks} rows_written=${contacts.rowsWritten} ` +
         `paid_twice=${contacts.paidTwice} credits_reserved=${contacts.creditsReserved} ` +
         `properties_kb_peak=${contacts.propertiesKbPeak.toFixed(1)} timer_hours=${contacts.hours}`,
     );
     console.log(
-      `per_row: rows=${contacts.perRow.rows} keys=${contacts.perRow.keys} tasks=${contacts.perRow.tasks}` +
+      `per_row: rows=${contacts.perRow.rows} keys=${contacts.perRow.keys} tasks=${contacts.perRow.tasks} ` +
+        `rows_written=${contacts.perRow.rowsWritten} misplaced_after_sort=${contacts.perRow.misplacedAfterSort} ` +
+        `properties_kb_peak=${contacts.perRow.propertiesKbPeak.toFixed(1)}` +
         (contacts.perRow.refusal ? ` refused="${contacts.perRow.refusal}"` : ''),
+    );
+    const reuse = contacts.reuse;
+    console.log(
+      goal("credits the sandbox's money record moved for reused questions", reuse.creditsForReused, 0, 'credits'),
+    );
+    console.log(goal('new contacts given earlier results', reuse.reused, reuse.offeredRows, 'rows', true));
+    console.log(goal('tasks for the questions not bought before (one each)', reuse.tasks, reuse.newQuestions, 'tasks'));
+    console.log(
+      `reuse: rows=${reuse.rows} reused=${reuse.reused} credits_for_reused=${reuse.creditsForReused} ` +
+        `tasks_for_reused=${reuse.tasksForReused} offered_rows=${reuse.offeredRows} offered_questions=${reuse.offeredQuestions} ` +
+        `tasks=${reuse.tasks} credits_reserved=${reuse.creditsReserved} history_reused=${reuse.historyReused} ` +
+        `count_modelled_s=${reuse.countModelledS.toFixed(2)} launch_modelled_s=${reuse.launchModelledS.toFixed(2)} ` +
+        `timer_hours=${reuse.hours}`,
+    );
+    console.log(
+      goal('document properties with 20,000 tasks open in one spreadsheet', open.propertiesKbPeak, 100, 'KB'),
+    );
+    console.log(goal('tasks open at once in one spreadsheet', open.openMax, open.documentMax, 'tasks', true));
+    console.log(
+      goal('open tasks at which a further launch is refused', open.refusedAt, open.documentMax, 'tasks', true),
+    );
+    console.log(goal('failed timer runs with 20,000 tasks open', open.failedTimerRuns, 0, 'runs'));
+    console.log(goal('the longest timer run with 20,000 tasks open (modelled)', open.timerRunMaxS, 60, 's'));
+    console.log(
+      `open_tasks: document_max=${open.documentMax} open_max=${open.openMax} ` +
+        `properties_kb_peak=${open.propertiesKbPeak.toFixed(1)} refused_at=${open.refusedAt} ` +
+        `timer_run_max_s=${open.timerRunMaxS.toFixed(2)}`,
     );
     console.log(goal('runs Settings > Spending lists', history.runs, 1, 'runs', true));
     console.log(goal("runs whose credits differ from the service's money record", history.mismatches, 0, 'runs'));

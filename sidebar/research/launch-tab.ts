@@ -6,7 +6,8 @@ import { depthDetail, depthLabel, DEPTHS, BRIEF_MAX_LENGTH } from '../../src/res
 import { errorText, server } from '../bridge';
 import { h, message } from '../ui/dom';
 import { refreshCredits } from '../ui/credits-badge';
-import { launchView, refreshLaunchSummary } from './launch-summary';
+import { currentOffer, launchAnswer, launchView, refreshLaunchSummary } from './launch-summary';
+import { forgetQuestionCount } from './question-count';
 import { launchQuestion, rowsPhrase, type QuestionAnswer } from './launch-question';
 import { outputSection } from './output-section';
 import { loadContext, output, render, state } from './state';
@@ -23,6 +24,8 @@ async function launch(fitToCap = false, answer?: QuestionAnswer): Promise<void> 
   state.busy = true;
   refreshLaunchSummary();
   const rows = answer?.rows ?? context.rows;
+  // The answer to the offer of earlier results goes with the launch of the selected rows (not with a question's).
+  const reuse = answer ? null : launchAnswer(currentOffer());
   const request = {
     template: state.template,
     depth: state.depth,
@@ -33,9 +36,11 @@ async function launch(fitToCap = false, answer?: QuestionAnswer): Promise<void> 
     sheetId: context.sheetId,
     rows,
     fitToCap,
+    ...(reuse ? { reuse } : {}),
   };
   try {
     const response = await server.launchResearch(request);
+    forgetQuestionCount();
     const details = [
       ...response.errors.slice(1),
       ...response.failed.map((f) => `Row ${f.row}: ${f.message}`),

@@ -8,10 +8,11 @@ import type {
   ResearchStatusDto,
   WriteToRowResponse,
 } from '../../src/research/contract';
-import type { FieldSpec, OutputRequest } from '../../src/research/contract';
+import { DEFAULT_REUSE_DAYS, type FieldSpec, type OutputRequest } from '../../src/research/contract';
 import { errorText, server } from '../bridge';
 import { refreshCredits } from '../ui/credits-badge';
 import type { LeftToDecide } from './launch-question';
+import { forgetQuestionCount } from './question-count';
 
 export interface FieldRow extends FieldSpec {
   column: string;
@@ -32,6 +33,9 @@ export interface PanelState {
   schemaText: string;
   pastedColumns: Record<string, string>;
   rerun: boolean;
+  /** The period the offer of earlier results counts over (reuse-offer.ts), and the user's answer to the offer made. */
+  reuseDays: number;
+  reuseAnswer: { key: string; use: boolean } | null;
   tab: 'launch' | 'tasks' | 'report';
   notice: { kind: 'error' | 'ok' | 'warn'; text: string; details?: string[] } | null;
   busy: boolean;
@@ -77,6 +81,8 @@ export const state: PanelState = {
   schemaText: '',
   pastedColumns: {},
   rerun: false,
+  reuseDays: DEFAULT_REUSE_DAYS,
+  reuseAnswer: null,
   tab: 'launch',
   notice: null,
   busy: false,
@@ -147,8 +153,12 @@ function applySaved(saved: ResearchContextDto['saved']): void {
   }
 }
 
-/** Reads the selection, the sheet's headers and the credits; the first time, the panel's saved settings too. */
+/**
+ * Reads the selection, the sheet's headers and the credits (and counts the rows' questions again); the first time, the
+ * panel's saved settings too.
+ */
 export async function loadContext(): Promise<void> {
+  forgetQuestionCount();
   try {
     const [context, credits] = await Promise.all([server.getResearchContext(), server.getCredits()]);
     const first = state.context === null;

@@ -9,6 +9,7 @@ import { createPollLoop } from './poll-loop';
 import { refreshCredits } from '../ui/credits-badge';
 import { output, render, state } from './state';
 import { damagedNotice, lostNotice } from './ledger-notices';
+import { forgetQuestionCount } from './question-count';
 
 const POLL_MS = 15000;
 
@@ -20,8 +21,9 @@ function takeStatus(next: ResearchStatusDto): void {
     requests: next.requests ?? previous?.requests ?? null,
     timer: next.timer ?? previous?.timer ?? null,
   };
-  // Tasks finished: the service gave back what they reserved and did not use; the badge shows the account as it is.
-  if (previous && next.pending < previous.pending) void refreshCredits();
+  // Tasks finished: the service gave back what they reserved and did not use; the badge shows the account as it is,
+  // and the offer of earlier results (they are among them now) is counted again.
+  if (previous && next.pending < previous.pending) void refreshCredits().then(forgetQuestionCount, forgetQuestionCount);
   // Nothing pending any more: the launch's answer under the button ("Queued 5 tasks") says they have finished.
   const launched = state.launched;
   if (

@@ -25,6 +25,8 @@ function entry(run: SpendingHistoryDto['runs'][number], timeZone: string): HTMLE
     run.lost > 0
       ? `; ${run.lost} not collected (changed or deleted outside Sheet Scout in its hidden ledger: not counted here)`
       : '';
+  const reused =
+    run.reused > 0 ? `; ${run.reused} row${run.reused === 1 ? '' : 's'} given earlier results (0 credits)` : '';
   return h(
     'li',
     { 'data-run': run.id },
@@ -37,7 +39,7 @@ function entry(run: SpendingHistoryDto['runs'][number], timeZone: string): HTMLE
     h(
       'div',
       { class: 'run-credits' },
-      `${credits(run.reserved)} reserved, ${credits(run.charged)} charged, ${credits(run.givenBack)} given back${still}${unknown}${lost}`,
+      `${credits(run.reserved)} reserved, ${credits(run.charged)} charged, ${credits(run.givenBack)} given back${reused}${still}${unknown}${lost}`,
     ),
   );
 }

@@ -36,7 +36,7 @@ const SPREADSHEET_URL = /^https:\/\/docs\.google\.com\/[A-Za-z0-9/_?=&.-]{1,200}
 export type RefreshChange = Omit<LoggedChange, 'at'>;
 
 /** A run of the spending history started in the period, as the digest sums it up. */
-export type RunCost = Omit<SpendingRun, 'id' | 'unknown' | 'lost'>;
+export type RunCost = Omit<SpendingRun, 'id' | 'unknown' | 'lost' | 'reused'>;
 
 export interface DigestInput {
   service: WebhookService;

@@ -5,13 +5,12 @@ import { Sealer } from '../shared/storage/seal';
 import type { KeyValueStore, TablePort } from '../ports';
 import { INTERNAL_SHEET_NAMES } from '../shared/storage/internal-sheets';
 import { SealedTable } from '../shared/storage/sealed-table';
-import { HiddenTable, sealLegacyTable } from './sheets/hidden-table';
+import { HiddenTable, healSheetMaking, sealLegacyTable } from './sheets/hidden-table';
 import type { Spreadsheet } from './spreadsheet';
+import { BASE64URL } from '../shared/storage/bitmap';
 
 /** Bytes of the MAC kept per row (128 bits). */
 const SEAL_BYTES = 16;
-
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** Bytes (Apps Script's signed bytes too) as base64url without padding: computed here, no second service call. */
 export function base64Url(bytes: readonly number[]): string {
@@ -55,9 +54,16 @@ export function sealedTables(
   spreadsheet: () => Spreadsheet,
 ): (name: string, headers: readonly string[]) => TablePort {
   let sealer: Sealer | null = null;
+  // A sheet's making an earlier execution cut short is finished when this one first uses a table (its properties are
+  // read then anyway: after the document lock, if it takes one).
+  let healed = false;
+  const heal = () => {
+    if (!healed) healSheetMaking(store(), spreadsheet());
+    healed = true;
+  };
   return (name, headers) => {
     sealer ??= documentSealer(store(), spreadsheet);
-    const grid = new HiddenTable(spreadsheet(), name, SealedTable.sealedHeaders(headers));
+    const grid = new HiddenTable(spreadsheet(), name, SealedTable.sealedHeaders(headers), store(), heal);
     return new SealedTable(grid, name, sealer, headers);
   };
 }

@@ -11,9 +11,10 @@ import { capCalendar } from './spending/calendar';
 import { documentCreatePermits } from './spending/create-permits';
 import { LEDGER_HEADERS } from './records/ledger';
 import { SheetGrid } from './adapters/sheets';
-import { LEDGER_SHEET, REPORTS_SHEET } from '../shared/storage/internal-sheets';
+import { LEDGER_SHEET, REPORTS_SHEET, TASKS_SHEET } from '../shared/storage/internal-sheets';
 import { LedgerStore, type LedgerView } from './records/stores';
 import { REPORT_HEADERS, ReportStore } from './records/report-store';
+import { TASK_INDEX_HEADERS, TaskIndex } from './records/task-index';
 import {
   myTimers,
   recordTick,
@@ -57,7 +58,7 @@ export function researchContext(budgetMs?: number): Research {
   // Made on first use: the client reads the learned throughput from the cache, which a poll that only shows the
   // ledger never needs.
   let client: JobDeps['client'] | null = null;
-  const permits = documentCreatePermits(document);
+  const permits = documentCreatePermits(document, new TaskIndex(context.hiddenTable(TASKS_SHEET, TASK_INDEX_HEADERS)));
   const now = () => context.clock.now();
   const spending = recordingHistory(new SpendingHistory(document, now), document, now);
   const deps: JobDeps = {

@@ -27,7 +27,13 @@ export {
   type FieldSpec,
   type FieldType,
 } from './brief/output-schema';
-export { resolveOutput, type OutputRequest } from './launch/launch-request';
+export {
+  resolveOutput,
+  DEFAULT_REUSE_DAYS,
+  REUSE_PERIODS_DAYS,
+  type OutputRequest,
+  type ReuseChoice,
+} from './launch/launch-request';
 
 /** The report the panel shows for a row or a task. */
 export interface ReportDto {
@@ -81,18 +87,38 @@ export interface ResearchContextDto {
   guard: SpendingGuardDto;
 }
 
-/** What the panel asks before a launch: how many distinct questions its selected rows ask with this template. */
+/**
+ * What the panel asks before a launch: how many distinct questions its selected rows ask with this template, and, with
+ * the depth, the output and a period, how many of those questions this spreadsheet already bought within the period.
+ */
 export interface QuestionCountRequest {
   sheetId: number;
   rows: number[];
   template: string;
+  depth?: TaskDepth;
+  output?: LaunchRequest['output'];
+  /** One of REUSE_PERIODS_DAYS. */
+  days?: number;
+}
+
+/**
+ * Earlier results a launch of these rows can use instead of paying (launch/reuse.ts): `rows` of the asking rows ask
+ * `questions` questions this spreadsheet bought within the last `days` days (finished, their records and reports kept
+ * and sealed); `oldest` is when the oldest of those was researched (epoch ms).
+ */
+export interface ReuseOffer {
+  days: number;
+  rows: number;
+  questions: number;
+  oldest: number | null;
 }
 
 /**
  * The selected rows' questions: `asking` rows render a brief (the others are blank or too long), `questions` distinct
- * briefs among them (one task each); null when the template cannot be read against the sheet.
+ * briefs among them (one task each), and what of them was researched earlier (null when the request named no period,
+ * or its output cannot be read); null when the template cannot be read against the sheet.
  */
-export type QuestionCountDto = { asking: number; questions: number } | null;
+export type QuestionCountDto = { asking: number; questions: number; reusable: ReuseOffer | null } | null;
 
 export interface LaunchResponse {
   ok: boolean;
@@ -102,6 +128,8 @@ export interface LaunchResponse {
   queued: number;
   /** Rows the launched tasks are for (rows asking the same question share one task). */
   rows: number;
+  /** Rows given an earlier result of the same question (0 credits), as the user chose; the tasks' rows not counted. */
+  reused: number;
   skippedEmpty: number[];
   skippedRunning: number[];
   /**

@@ -3,6 +3,7 @@
 import { flag, integer, oneOfValues, orNull, record, text, textList } from '../shared/request-check';
 import { DEPTHS } from './spending/depth';
 import { FIELD_TYPES } from './brief/output-schema';
+import { REUSE_PERIODS_DAYS } from './launch/launch-request';
 
 const fieldSpec = record(
   {
@@ -32,6 +33,10 @@ export const OUTPUT_REQUEST = {
   ],
 };
 
+/** A period the panel offers earlier results over. */
+const REUSE_DAYS = { enum: [...REUSE_PERIODS_DAYS] };
+const REUSE_CHOICE = record({ days: REUSE_DAYS, use: flag, tasks: { type: 'integer', minimum: 0 } });
+
 export const LAUNCH_REQUEST = record(
   {
     template: text,
@@ -43,8 +48,9 @@ export const LAUNCH_REQUEST = record(
     rows: { type: 'array', items: integer },
     fitToCap: flag,
     replacing: textList,
+    reuse: REUSE_CHOICE,
   },
-  ['rerun', 'again', 'fitToCap', 'replacing'],
+  ['rerun', 'again', 'fitToCap', 'replacing', 'reuse'],
 );
 
 export const WATCH_REQUEST = record({
@@ -71,9 +77,15 @@ export const SHOW_ROWS_REQUEST = record({
   rows: { type: 'array', items: integer },
   statusHeader: text,
 });
-export const QUESTION_COUNT_REQUEST = record({
-  sheetId: integer,
-  rows: { type: 'array', items: integer },
-  template: text,
-});
+export const QUESTION_COUNT_REQUEST = record(
+  {
+    sheetId: integer,
+    rows: { type: 'array', items: integer },
+    template: text,
+    depth: oneOfValues(DEPTHS),
+    output: OUTPUT_REQUEST,
+    days: REUSE_DAYS,
+  },
+  ['depth', 'output', 'days'],
+);
 export const GUARD_REQUEST = record({ daily: orNull(integer), monthly: orNull(integer) });

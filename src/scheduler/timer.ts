@@ -245,10 +245,6 @@ export function recordTick(deps: TimerDeps): void {
   }
 }
 
-export function hasPendingWork(deps: Pick<TimerDeps, 'document'>): boolean {
-  return TIMER_FEATURES.some((feature) => isPending(deps, feature));
-}
-
 /** Whether `feature` has pending work in this document (a property already read: no service call). */
 export function isPending(deps: Pick<TimerDeps, 'document'>, feature: TimerFeature): boolean {
   return deps.document.get(PENDING_KEY_PREFIX + feature) !== null;

@@ -7,14 +7,15 @@
 // a record whose create the service refused gives that back (nothing was reserved); a finished task is charged 2
 // credits per agent that ran and gives back the rest of its reservation; a failed task gives back all of it; a record
 // sent again with "Send anyway" leaves its first run (whose create may have started: counted as unknown) for the run
-// of the sending again. Each record is settled once: an open run keeps the fingerprints of its records still open
-// (about 8 bytes a record, chunked), so a settlement is idempotent (a tick killed after the history was written and
-// before the ledger was saved settles nothing twice, nor does a record an editor puts back to "in progress"), and
-// the history is written before the ledger (see stores.ts).
+// of the sending again. Each record is settled once: an open run keeps which of its records are still open, by their
+// place in the launch (the records' `ordinal`: six records a character, shared/storage/bitmap.ts; runs opened by an
+// earlier version keep their records' fingerprints, about 8 bytes a record, until they close), so a settlement is
+// idempotent (a tick killed after the history was written and before the ledger was saved settles nothing twice, nor
+// does a record an editor puts back to "in progress"), and the history is written before the ledger (see stores.ts).
 // Sizing: a closed run is 55 to 65 bytes of JSON (who started it is an index into a list of accounts); the closed
 // runs' document is kept under RUNS_BUDGET_BYTES (64 KB of the document's 500 KB, in 8 KB chunks: some 1,000 runs,
-// eleven a day for 90 days); past it the oldest go early and the history says how many. An open run adds about 8
-// bytes per unsettled record (a 1,000-row watch run: 8 KB, gone when it closes). Runs started more than 90 days ago go
+// eleven a day for 90 days); past it the oldest go early and the history says how many. An open run adds a character
+// per six records (a 10,000-record launch: 1.7 KB, gone when it closes). Runs started more than 90 days ago go
 // at the next opening. Pure over the store.
 import type { KeyValueStore } from '../ports';
 import {
@@ -25,6 +26,7 @@ import {
   writeChunked,
 } from '../shared/storage/chunked-store';
 import { fingerprint } from '../shared/fingerprint';
+import { keyIn, readOpen, recordKey, writeOpen, type OpenRun, type RunKeying } from './open-runs';
 
 export type RunKind = 'launch' | 'watch' | 'send-anyway' | 'new-rows';
 export const RUN_KINDS: readonly RunKind[] = ['launch', 'watch', 'send-anyway', 'new-rows'];
@@ -46,19 +48,28 @@ export interface RunStart {
   startedBy: string;
 }
 
-/** A run as it is opened: its launch, the sheet, its records and each record's reservation. */
+/** A record of a run: its id, and its place in the run's launch (absent in records of earlier versions). */
+export interface RunRecordId {
+  id: string;
+  ordinal?: number;
+}
+
+/** A run as it is opened: its launch, the sheet, its records and each record's reservation, and its reused rows. */
 export interface RunOpening extends RunStart {
   launch: string;
   at: number;
   sheetId: number;
   reservation: number;
-  records: readonly string[];
+  records: readonly RunRecordId[];
+  reused?: number;
 }
 
 /** How one record of a run ended (records of runs the history does not know are ignored). */
 export interface RecordOutcome {
   launch: string;
   record: string;
+  /** The record's place in its launch (absent in records of earlier versions). */
+  ordinal?: number | null;
   /** done: charged `charged`; failed: all given back; refused: nothing was reserved; moved: sent again elsewhere. */
   outcome: 'done' | 'failed' | 'refused' | 'moved';
   charged: number;
@@ -66,11 +77,10 @@ export interface RecordOutcome {
   uncollected?: boolean;
 }
 
-/** The records of an open run not settled yet: its id and each record's key (recordKeyIn). */
-export interface UnsettledRun {
+/** The records of an open run not settled yet: its id and each record's key (keyIn). */
+export interface UnsettledRun extends RunKeying {
   run: string;
   keys: string[];
-  wide: boolean;
 }
 
 /** A run as the history lists it. */
@@ -94,28 +104,13 @@ export interface SpendingRun {
    * settled by what it keeps, it is counted above and its result went to no row.
    */
   lost: number;
-}
-
-interface Figures {
-  reserved: number;
-  charged: number;
-  givenBack: number;
-  unknown: number;
-  /** Absent in runs of earlier versions. */
-  lost?: number;
-}
-
-/** The open part of a run: its figures so far and its unsettled records' fingerprints. */
-interface OpenRun extends Figures {
-  /** Fingerprints of the records not settled yet. */
-  records: string[];
-  /** Records are known by two fingerprints (one collided when the run was opened). */
-  wide: boolean;
+  /** Rows given an earlier result of the same question on the user's request (0 credits: counted in no figure above). */
+  reused: number;
 }
 
 /**
- * A run in the runs document: [id, kind, who (index in people), at, sheet, rows, reservation, R, C, G, U, open, lost]
- * (lost absent in runs of earlier versions).
+ * A run in the runs document: [id, kind, who (index in people), at, sheet, rows, reservation, R, C, G, U, open, lost,
+ * reused] (lost absent in runs of earlier versions, reused in runs that reused nothing).
  */
 type StoredRun = [id: string, ...figures: number[]];
 
@@ -131,10 +126,6 @@ export function runId(launch: string): string {
   return `${fingerprint(launch)}.${fingerprint(`#${launch}`)}`;
 }
 
-/** The key an open run knows one of its records by. */
-export const recordKey = (record: string, wide: boolean) =>
-  wide ? `${fingerprint(record)}.${fingerprint(`#${record}`)}` : fingerprint(record);
-
 function emptyDocument(): RunsDocument {
   return { people: [], runs: [], dropped: 0 };
 }
@@ -145,13 +136,8 @@ function readDocument(store: KeyValueStore): RunsDocument {
   return { people: parsed.people, runs: parsed.runs, dropped: Number(parsed.dropped) || 0 };
 }
 
-function readOpen(store: KeyValueStore, id: string): OpenRun | null {
-  const parsed = readChunkedJson(store, OPEN_KEY_PREFIX + id) as OpenRun | null;
-  return parsed && Array.isArray(parsed.records) ? parsed : null;
-}
-
 function toRun(stored: StoredRun, people: string[], open: OpenRun | null): SpendingRun {
-  const [id, kind, who, at, sheetId, rows, , reserved, charged, givenBack, unknown, openCount, lost] = stored;
+  const [id, kind, who, at, sheetId, rows, , reserved, charged, givenBack, unknown, openCount, lost, reused] = stored;
   const figures = open ?? { reserved, charged, givenBack, unknown, lost };
   return {
     id,
@@ -166,6 +152,7 @@ function toRun(stored: StoredRun, people: string[], open: OpenRun | null): Spend
     unknown: figures.unknown,
     lost: figures.lost ?? 0,
     open: open ? open.records.length : openCount,
+    reused: reused || 0,
   };
 }
 
@@ -185,42 +172,35 @@ export class SpendingHistory {
   }
 
   /**
-   * Lists a new run, with every record open and the depth's reservation of each counted as reserved (idempotent: a
-   * run already listed, or once listed and pruned since, is left as it is).
+   * Lists a new run, with every record open and the depth's reservation of each counted as reserved, and its reused
+   * rows (a run that only reused is listed closed: nothing to settle). Idempotent: a run already listed, or once
+   * listed and pruned since, is left as it is.
    */
   open(run: RunOpening): void {
-    if (run.records.length === 0) return;
+    const reused = run.reused || 0;
+    if (run.records.length === 0 && reused === 0) return;
     const id = runId(run.launch);
     const document = this.document();
     if (document.runs.some((entry) => entry[0] === id)) return;
-    const narrow = new Set(run.records.map((record) => recordKey(record, false)));
-    const wide = narrow.size < run.records.length;
+    const byOrdinal = run.records.every((record) => record.ordinal !== undefined);
+    const narrow = new Set(run.records.map((record) => recordKey(record.id, false)));
+    const wide = !byOrdinal && narrow.size < run.records.length;
     let who = document.people.indexOf(run.startedBy);
     if (who < 0) who = document.people.push(run.startedBy) - 1;
-    const reserved = run.reservation * run.records.length;
-    const stored: StoredRun = [
-      id,
-      RUN_KINDS.indexOf(run.kind),
-      who,
-      run.at,
-      run.sheetId,
-      run.records.length,
-      run.reservation,
-      reserved,
-      0,
-      0,
-      0,
-      run.records.length,
-    ];
+    const count = run.records.length;
+    const reserved = run.reservation * count;
+    const figures = [run.at, run.sheetId, count, run.reservation, reserved, 0, 0, 0, count];
+    const stored: StoredRun = [id, RUN_KINDS.indexOf(run.kind), who, ...figures, ...(reused > 0 ? [0, reused] : [])];
     // The open part first (kept when an interrupted opening wrote it): a run listed open always has it.
-    if (!readOpen(this.store, id))
+    if (run.records.length > 0 && !readOpen(this.store, OPEN_KEY_PREFIX + id))
       this.writeOpen(id, {
         reserved,
         charged: 0,
         givenBack: 0,
         unknown: 0,
-        records: run.records.map((record) => recordKey(record, wide)),
+        records: run.records.map((record) => keyIn({ wide, byOrdinal }, { ...record, record: record.id }) as string),
         wide,
+        byOrdinal,
       });
     this.writeDocument({ ...document, runs: [...document.runs.filter((entry) => entry[0] !== id), stored] });
   }
@@ -235,7 +215,7 @@ export class SpendingHistory {
     for (const outcome of outcomes)
       byRun.set(runId(outcome.launch), [...(byRun.get(runId(outcome.launch)) ?? []), outcome]);
     for (const [id, settled] of byRun) {
-      const open = readOpen(this.store, id);
+      const open = readOpen(this.store, OPEN_KEY_PREFIX + id);
       if (!open) continue;
       const document = this.document();
       const stored = document.runs.find((entry) => entry[0] === id);
@@ -261,8 +241,10 @@ export class SpendingHistory {
     return this.document()
       .runs.filter((stored) => stored[11] > 0)
       .flatMap((stored) => {
-        const open = readOpen(this.store, stored[0]);
-        return open && open.records.length > 0 ? [{ run: stored[0], keys: open.records.slice(), wide: open.wide }] : [];
+        const open = readOpen(this.store, OPEN_KEY_PREFIX + stored[0]);
+        return open && open.records.length > 0
+          ? [{ run: stored[0], keys: open.records.slice(), wide: open.wide, byOrdinal: open.byOrdinal }]
+          : [];
       });
   }
 
@@ -272,7 +254,7 @@ export class SpendingHistory {
    */
   lose(lost: ReadonlyArray<{ run: string; keys: readonly string[] }>): void {
     for (const { run, keys } of lost) {
-      const open = readOpen(this.store, run);
+      const open = readOpen(this.store, OPEN_KEY_PREFIX + run);
       const stored = this.document().runs.find((entry) => entry[0] === run);
       if (!open || !stored) continue;
       const gone = new Set(keys.filter((key) => open.records.includes(key)));
@@ -290,13 +272,15 @@ export class SpendingHistory {
     const since = this.now() - HISTORY_DAYS * DAY_MS;
     const runs = document.runs
       .filter((stored) => stored[3] >= since)
-      .map((stored) => toRun(stored, document.people, stored[11] > 0 ? readOpen(this.store, stored[0]) : null))
+      .map((stored) =>
+        toRun(stored, document.people, stored[11] > 0 ? readOpen(this.store, OPEN_KEY_PREFIX + stored[0]) : null),
+      )
       .sort((a, b) => b.at - a.at);
     return { runs, dropped: document.dropped };
   }
 
   private writeOpen(id: string, open: OpenRun): void {
-    writeChunked(this.store, OPEN_KEY_PREFIX + id, JSON.stringify(open));
+    writeOpen(this.store, OPEN_KEY_PREFIX + id, open);
   }
 
   /**
@@ -329,8 +313,8 @@ function applyOutcomes(open: OpenRun, outcomes: readonly RecordOutcome[], reserv
   const waiting = new Set(open.records);
   let changed = false;
   for (const outcome of outcomes) {
-    const key = recordKey(outcome.record, open.wide);
-    if (!waiting.delete(key)) continue;
+    const key = keyIn(open, outcome);
+    if (key === null || !waiting.delete(key)) continue;
     changed = true;
     if (outcome.outcome === 'done') {
       const charged = Math.min(reservation, Math.max(0, outcome.charged));

@@ -27,6 +27,7 @@ export const EXPORT_HEADERS = [
   'Creates that may have started unseen',
   'Not collected (ledger edited outside Sheet Scout)',
   'Run id',
+  'Rows given earlier results (0 credits)',
 ];
 const SHEET_NAME_CHARS = 100;
 
@@ -59,6 +60,7 @@ function exportRow(run: SpendingRunDto, zone: SpreadsheetZonePort): CellValue[] 
     run.unknown,
     run.lost,
     safeText(run.id),
+    run.reused,
   ];
 }
 

@@ -6,7 +6,10 @@
 // and column with content) is read once and then kept up to date by its own writes: asking Sheets for it is a read,
 // and a read after a write makes Sheets commit the write first (slow: Google's best practices), which a loop of
 // write-then-extent would do every round. Its writers hold the document lock, so no other execution moves it.
-import type { TableRead, TableStorage } from '../../ports';
+// A sheet is made hidden, and the user's sheet given back (insertSheet activates the new one), before anything else is
+// written to it; until then a note in the document's properties names both, so that an execution cut short in between
+// (the six-minute limit) leaves a note the next one heals (healSheetMaking): no internal sheet is ever left shown.
+import type { KeyValueStore, TableRead, TableStorage } from '../../ports';
 import { safeText } from '../../shared/cell-values';
 import { SEAL_HEADER } from '../../shared/storage/seal';
 
@@ -24,6 +27,24 @@ export function runs(sorted: number[], gap = 1): number[][] {
   return out;
 }
 
+/** The document's note of a hidden sheet being made: its name and the sheet that was active (see the file's header). */
+const MAKING_KEY = 'sheetscout.makingSheet';
+
+/**
+ * Finishes the making of a hidden sheet that an execution cut short (its note left in `notes`): the sheet hidden, and
+ * the sheet that was active given back if the new one is still active.
+ */
+export function healSheetMaking(notes: KeyValueStore, spreadsheet: Spreadsheet): void {
+  const note = notes.get(MAKING_KEY);
+  if (note === null) return;
+  const [name, active] = JSON.parse(note) as [string, string?];
+  const sheet = spreadsheet.getSheetByName(name);
+  const back = active ? spreadsheet.getSheetByName(active) : null;
+  if (sheet && back && spreadsheet.getActiveSheet().getName() === name) spreadsheet.setActiveSheet(back);
+  sheet?.hideSheet();
+  notes.remove(MAKING_KEY);
+}
+
 /** Wanted hidden-table rows at most this far apart are read in one range. */
 const READ_GAP = 8;
 
@@ -37,18 +58,24 @@ export class HiddenTable implements TableStorage {
     private readonly spreadsheet: Spreadsheet,
     private readonly name: string,
     private readonly headers: string[],
+    private readonly notes: KeyValueStore,
+    /** Called before the sheet is looked for (healSheetMaking, once an execution: sealing.ts). */
+    private readonly beforeUse: () => void,
   ) {}
 
   private sheet(): Sheet {
     if (this.sheetRef) return this.sheetRef;
+    this.beforeUse();
     let sheet = this.spreadsheet.getSheetByName(this.name);
     if (!sheet) {
-      // insertSheet activates the new sheet: give the user their sheet back.
+      // insertSheet activates the new sheet: give the user their sheet back (see the file's header).
       const active = this.spreadsheet.getActiveSheet();
+      this.notes.set(MAKING_KEY, JSON.stringify([this.name, active?.getName()]));
       sheet = this.spreadsheet.insertSheet(this.name, this.spreadsheet.getSheets().length);
-      sheet.getRange(1, 1, 1, this.headers.length).setValues([this.headers]);
-      sheet.hideSheet();
       if (active) this.spreadsheet.setActiveSheet(active);
+      sheet.hideSheet();
+      this.notes.remove(MAKING_KEY);
+      sheet.getRange(1, 1, 1, this.headers.length).setValues([this.headers]);
       this.known = { lastRow: 1, lastColumn: this.headers.length };
       // Google makes it 1,000 x 26: keep only the header row's cells (every cell counts toward the 10 million).
       this.trim(sheet, this.headers.length);
@@ -89,7 +116,9 @@ export class HiddenTable implements TableStorage {
 
   /** Whether the table's sheet exists (without creating it). */
   exists(): boolean {
-    return this.sheetRef !== null || this.spreadsheet.getSheetByName(this.name) !== null;
+    if (this.sheetRef) return true;
+    this.beforeUse();
+    return this.spreadsheet.getSheetByName(this.name) !== null;
   }
 
   /** The header and data rows of `count` columns from `first` (every column with content when `count` is null). */

@@ -43,6 +43,27 @@ export interface LaunchRequest {
    * them ('' for research whose launcher Sheet Scout cannot tell).
    */
   replacing?: string[];
+  /**
+   * The user's answer to the offer of earlier results (reuse.ts), when the preview made one: the period it counted
+   * over, whether to use those results (0 credits) or research those questions again, and how many tasks the preview
+   * said the launch pays for with that answer (a launch that would pay for more sends nothing). Absent: no offer was
+   * answered, and nothing earlier is reused.
+   */
+  reuse?: ReuseChoice;
+}
+
+/** The periods the panel offers earlier results over (days), and the one it starts with. */
+export const REUSE_PERIODS_DAYS: readonly number[] = [7, 14, 30];
+export const DEFAULT_REUSE_DAYS = 30;
+
+/** The answer to the offer of earlier results (see LaunchRequest.reuse). */
+export interface ReuseChoice {
+  /** Results that finished within this many days (one of REUSE_PERIODS_DAYS). */
+  days: number;
+  /** true: use them (0 credits); false: research those questions again (paid). */
+  use: boolean;
+  /** The tasks the preview said the launch pays for with this answer. */
+  tasks: number;
 }
 
 export type ResolvedOutput =

@@ -7,7 +7,7 @@ import { failureCause, isUnreachable, userMessage, type ApiError } from '../../a
 import { counted, reservationFor } from '../spending/depth';
 import type { LaunchOutcome, LaunchPlan } from './launch';
 import { launchPaidBy, roomProblem } from './paid-launch';
-import { isPending } from '../records/ledger';
+import { isPending, type LedgerEntry } from '../records/ledger';
 import { jsonSchemaProblems } from '../brief/json-schema-check';
 import { resolveOutput, type LaunchRequest } from './launch-request';
 import { readRecord, writeRecord } from '../../shared/storage/record-sheet';
@@ -27,6 +27,7 @@ const NOTHING_LAUNCHED: LaunchResponse = {
   created: 0,
   queued: 0,
   rows: 0,
+  reused: 0,
   skippedEmpty: [],
   skippedRunning: [],
   skippedDone: [],
@@ -93,6 +94,7 @@ export function launchRows(request: LaunchRowsRequest): LaunchResponse {
           again: request.again === true,
           outputHeaders: output.headers,
           replacing: request.replacing ?? [],
+          ...(request.reuse ? { reuse: request.reuse } : {}),
         },
         {
           deadline: r.context.clock.now() + LAUNCH_BUDGET_MS,
@@ -136,13 +138,18 @@ function notStarted(error: ApiError): string {
  */
 function launchPreconditions(r: Research, plan: LaunchPlan, noted: (notice: string) => void): string | null {
   const problem = roomProblem(r, plan);
-  if (problem) return problem;
+  // A launch that only reuses earlier results leaves nothing to collect: it needs no timer.
+  if (problem || plan.entries.length === 0) return problem;
   const timer = reserveTimer(r.trigger, 'research', { ownTimer: true });
   if (timer?.blocksSpending) return `Nothing was sent: ${timer.message}`;
   // No timer runs in this installation at all (a test deployment): the open panel collects the results.
   if (timer) noted(`${timer.message} Results are collected while this panel is open.`);
   return null;
 }
+
+/** "used earlier results for 12 rows (7 questions, 0 credits)", capitalized `first` in the answer. */
+const reusedText = (rows: number, questions: number, first: boolean) =>
+  `${first ? 'Used' : 'used'} earlier results for ${counted(rows, 'row')} (${counted(questions, 'question')}, 0 credits)`;
 
 /** The panel's answer to a launch that went ahead: counts, and one line saying what happened to every row. */
 function launchSummary(outcome: LaunchOutcome): LaunchResponse {
@@ -154,7 +161,10 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
   const lost = outcome.entries.filter((entry) => entry.state === 'sending').length;
   const sent = outcome.entries.length > 0;
   const perTask = outcome.entries[0] ? reservationFor(outcome.entries[0].depth) : 0;
-  const rows = outcome.entries.reduce((sum, entry) => sum + (outcome.plan.groups.get(entry.id)?.length ?? 1), 0);
+  const rowsOf = (entries: LedgerEntry[]) =>
+    entries.reduce((sum, entry) => sum + (outcome.plan.groups.get(entry.id)?.length ?? 1), 0);
+  const rows = rowsOf(outcome.entries);
+  const reused = rowsOf(outcome.reused);
   // Rows asking the same question share one task: said when they did.
   const shared =
     rows > outcome.entries.length ? ` for ${counted(rows, 'row')} (rows asking the same question share one)` : '';
@@ -162,6 +172,7 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
     created > 0 || (sent && lost === 0 && queued === 0)
       ? [`Queued ${counted(created, 'task')} at the service${shared}`]
       : [];
+  if (reused > 0) parts.push(reusedText(reused, outcome.reused.length, parts.length === 0));
   if (lost)
     parts.push(
       `${lost} sent but the service's answer was lost: checking whether ${lost === 1 ? 'it' : 'they'} started ` +
@@ -182,11 +193,12 @@ function launchSummary(outcome: LaunchOutcome): LaunchResponse {
   if (outcome.overCap.length) parts.push(`${outcome.overCap.length} left out by the spending cap`);
   return {
     ok: true,
-    message: sent ? parts.join(', ') : `Nothing was sent: ${parts.join(', ')}`,
+    message: sent || reused > 0 ? parts.join(', ') : `Nothing was sent: ${parts.join(', ')}`,
     errors: [],
     created,
     queued,
     rows,
+    reused,
     skippedEmpty: outcome.plan.skippedEmpty,
     skippedRunning: outcome.plan.skippedRunning,
     skippedDone: outcome.plan.skippedDone,

@@ -2,17 +2,22 @@
 // spending cap counts), the target sheet's header row and whether it may be a target, the brief template resolved
 // against it, the launched rows' values, the key columns of every row (to tell rows apart), where the sheet's earlier
 // records are now (running, or finished with their result in the row), and, only when some row's key is shared, the
-// row tags and the metadata room they take. Why the sheet cannot be planned for (gone, not the user's, a template
-// naming a missing header or reading an output column) is found here. Nothing is written; plan.ts and
-// preconditions.ts decide over this snapshot.
+// row tags and the metadata room they take; and, when the user answered the offer of earlier results, the earlier
+// result of each question the rows ask (reuse.ts: sealed records and reports within the period). Why the sheet cannot
+// be planned for (gone, not the user's, a template naming a missing header or reading an output column) is found
+// here. Nothing is written; plan.ts and preconditions.ts decide over this snapshot.
 import { outputClashes, parseTemplate, type ResolvedTemplate } from '../brief/brief-template';
 import { isPending, type LedgerEntry } from '../records/ledger';
 import { locateEntries } from '../rows/write-back';
 import { keysHeldElsewhere } from '../rows/row-tags';
 import type { JobDeps } from '../polling/jobs';
 import type { SpentByDay } from '../spending/spend-journal';
-import type { CreatePermits } from '../spending/create-permits';
+import type { Launchers } from '../spending/create-permits';
 import type { GridPort } from '../ports';
+import type { JsonSchemaObject, TaskDepth } from '../../api/types';
+import type { ReuseChoice } from './launch-request';
+import { questionsOf } from './questions';
+import { earlierResults, periodStart, questionKeys, type EarlierResult } from './reuse';
 
 /** What a launch of these rows of this sheet needs to know of the spreadsheet (see the file's header). */
 export interface LaunchSheet {
@@ -29,7 +34,7 @@ export interface LaunchSheet {
   /** Records of the sheet still running, by the row they are in now. */
   running: Map<number, LedgerEntry[]>;
   /** Who launched the running records' tasks (create-permits.ts), read for a re-run only (null: not known). */
-  launchers: Pick<CreatePermits, 'launcherOf'>;
+  launchers: Pick<Launchers, 'launcherOf'>;
   /** Records of the sheet finished with their result written into the row they are in now. */
   finished: Map<number, LedgerEntry[]>;
   /** Every record of this spreadsheet, and what its journal counts by day (the spending cap weighs both). */
@@ -37,6 +42,8 @@ export interface LaunchSheet {
   spentByDay: SpentByDay;
   /** The sheet's row tags (tag id -> row) and metadata room in use: read only when some asked row's key is shared. */
   tags: { rowIds: Map<string, number>; metadataUse: { sheet: number; spreadsheet: number } } | null;
+  /** The earlier result of each question the rows ask, by question key (read only when the user answered the offer). */
+  earlier: Map<string, EarlierResult>;
   now: number;
 }
 
@@ -68,6 +75,10 @@ export interface LaunchSheetInput {
   outputHeaders?: string[];
   /** A re-run: who launched the rows' running tasks is read too. */
   rerun?: boolean;
+  /** The question's depth and output schema, and the answer to the offer of earlier results (their period). */
+  depth?: TaskDepth;
+  schema?: JsonSchemaObject | null;
+  reuse?: ReuseChoice;
 }
 
 /** Reads what a launch of `rows` of `sheetId` with this brief template needs (see LaunchSheet). */
@@ -87,6 +98,7 @@ export function readLaunchSheet(deps: JobDeps, input: LaunchSheetInput): LaunchS
     ledger,
     spentByDay: deps.ledger.spentByDay(),
     tags: null,
+    earlier: new Map(),
     now: deps.clock.now(),
   };
   const headers = targetHeaders(deps.grid, input.sheetId);
@@ -117,5 +129,16 @@ export function readLaunchSheet(deps: JobDeps, input: LaunchSheetInput): LaunchS
     tags: tagged
       ? { rowIds: deps.grid.rowIds(input.sheetId), metadataUse: deps.grid.metadataUse(input.sheetId) }
       : null,
+    earlier:
+      input.reuse && input.depth
+        ? earlierResults(
+            ledger,
+            new Set(
+              questionKeys(questionsOf(template, asked, values).questions, input.depth, input.schema || null).values(),
+            ),
+            periodStart(deps.clock.now(), input.reuse.days),
+            deps.reports,
+          )
+        : new Map(),
   };
 }

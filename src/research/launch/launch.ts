@@ -1,8 +1,10 @@
-// Launching research, as one pipeline: read what the launch needs of the spreadsheet once (launch-sheet.ts), plan its
-// records (plan.ts, pure), check every precondition of finishing (preconditions.ts: the spending cap, the account's
-// credits, room for row tags, and the caller's own: requests left today, room for the records in the sheets and the
-// document's properties, a timer), and only then spend (spend.ts: tags, create grants, records, the rows' status,
-// the creates). A refused launch wrote nothing.
+// Launching research, as one pipeline: read what the launch needs of the spreadsheet once (launch-sheet.ts: with the
+// earlier results of its questions when the user answered the offer of them, reuse.ts), plan its records (plan.ts,
+// pure; a launch that would pay for more tasks than the answered preview said is refused), check every precondition
+// of finishing (preconditions.ts: the spending cap, the account's credits, room for row tags, and the caller's own:
+// requests left today, room for the records in the sheets and the document's properties, a timer), and only then
+// spend (spend.ts: tags, create grants, records, the reused results and the rows' status, the creates). A refused
+// launch wrote nothing.
 import type { LedgerEntry } from '../records/ledger';
 import { guardRoom, questionFit, type LaunchQuestion } from '../spending/spending-guard';
 import type { RunKind } from '../../spending-history/history';
@@ -20,6 +22,8 @@ export interface LaunchOutcome {
   plan: LaunchPlan;
   /** Records after creation (created, queued for the next tick, sending, or refused). */
   entries: LedgerEntry[];
+  /** Records of questions given an earlier result, as written (the user chose to reuse them). */
+  reused: LedgerEntry[];
   /** Set when the launch was refused before anything was saved or sent. */
   refused: string | null;
   /** Rows left out because the spreadsheet's spending cap had no room for them (the user asked to fit). */
@@ -57,6 +61,19 @@ function questionOf(
 }
 
 /**
+ * Refuses a launch that would pay for more tasks than the preview the user answered said (some earlier results it
+ * offered are no longer there: past the period, or their hidden rows changed since), or null.
+ */
+function reuseProblem(plan: LaunchPlan, input: LaunchPlanInput): string | null {
+  const said = input.reuse && input.reuse.tasks;
+  if (said === undefined || plan.entries.length <= said) return null;
+  return (
+    `Nothing was sent: the preview counted ${said} tasks to pay for and this launch needs ${plan.entries.length} ` +
+    '(earlier results it offered are gone since). Check the new figures and launch again.'
+  );
+}
+
+/**
  * Launches research for rows: reads the sheet, plans the records, refuses a launch that fails a precondition
  * (preconditions.ts: the spending cap, the account's credits, room for row tags, the caller's `canFinish`), and only
  * then spends: saves the records and shows `Queued`, creates the tasks in batches until `deadline` (the rest stays
@@ -77,13 +94,14 @@ export function runLaunch(
 ): LaunchOutcome {
   const sheet = readLaunchSheet(deps, input);
   const plan = planLaunch(sheet, input, deps.account, deps.newId);
-  if (plan.errors.length > 0)
-    return { plan, entries: [], refused: plan.errors.join('\n'), overCap: [], question: null };
-  let launched = { entries: [] as LedgerEntry[], overCap: [] as number[] };
-  if (plan.entries.length > 0) {
+  const planned = plan.errors.length > 0 ? plan.errors.join('\n') : reuseProblem(plan, input);
+  if (planned) return { plan, entries: [], reused: [], refused: planned, overCap: [], question: null };
+  let launched = { entries: [] as LedgerEntry[], reused: [] as LedgerEntry[], overCap: [] as number[] };
+  if (plan.entries.length + plan.reused.length > 0) {
     const { refused, overCap } = launchProblem(sheet, plan, input.depth, options);
-    if (refused) return { plan, entries: [], refused, overCap: [], question: null };
-    launched = { entries: spendLaunch(deps, sheet, plan, input, options.deadline, options.run), overCap };
+    if (refused) return { plan, entries: [], reused: [], refused, overCap: [], question: null };
+    const written = spendLaunch(deps, sheet, plan, input, options.deadline, options.run);
+    launched = { ...written, overCap };
   }
   return { plan, ...launched, refused: null, question: questionOf(deps, plan, options, launched.entries) };
 }

@@ -1,14 +1,16 @@
 // The plan of a launch, over the sheet as launch-sheet.ts read it: one queued record for each distinct question the
-// rows ask (rows whose brief renders the same share one task, its result written to each of them), the rows left out
-// and why (empty brief, over 20,000 characters, already running, already researched), the running records an
-// explicit re-run detaches, and the rows to tag (only where rows outside the launch ask the same question). Pure.
+// rows ask (rows whose brief renders the same share one task, its result written to each of them), or, where the user
+// chose to use an earlier result of the question (reuse.ts), a reused record; the rows left out and why (empty brief,
+// over 20,000 characters, already running, already researched), the running records an explicit re-run detaches, and
+// the rows to tag (only where rows outside the launch ask the same question). Pure.
 import type { JsonSchemaObject, TaskDepth } from '../../api/types';
-import { renderBrief, type ResolvedTemplate } from '../brief/brief-template';
-import { cellDomain } from '../brief/brief-domains';
 import { byId, type LedgerEntry, type OutputMapping, type WatchMark } from '../records/ledger';
 import { keyHeaderOf, keyString } from '../rows/row-locator';
-import type { CreatePermits } from '../spending/create-permits';
+import type { Launchers } from '../spending/create-permits';
+import type { ReuseChoice } from './launch-request';
 import type { LaunchSheet } from './launch-sheet';
+import { questionKey, questionsOf } from './questions';
+import { reusedEntry } from './reuse';
 
 export interface LaunchPlanInput {
   sheetId: number;
@@ -30,12 +32,19 @@ export interface LaunchPlanInput {
   watch?: WatchMark;
   /** The columns the results go to: made when missing, as the launch goes ahead; the brief may not read them. */
   outputHeaders?: string[];
+  /**
+   * The user's answer to the offer of earlier results (the panel's launch only): each question with an earlier result
+   * within the period is reused (`use`) or researched again, whatever its rows hold. Absent: nothing is reused.
+   */
+  reuse?: ReuseChoice;
 }
 
 export interface LaunchPlan {
   /** New records, one per distinct question (state queued; rows that need a tag get it as the launch goes ahead). */
   entries: LedgerEntry[];
-  /** The rows each new record's question was asked by (by record id). */
+  /** New records of questions given an earlier result (done, to be written; nothing to create or pay). */
+  reused: LedgerEntry[];
+  /** The rows each new record's question was asked by (by record id), paid or reused. */
   groups: Map<string, number[]>;
   /** Older running records detached by an explicit re-run. */
   superseded: LedgerEntry[];
@@ -118,7 +127,7 @@ function queuedEntry(
  * task is what the document's properties say, never the ledger sheet alone.
  */
 export function unansweredLauncher(
-  permits: Pick<CreatePermits, 'launcherOf'>,
+  permits: Pick<Launchers, 'launcherOf'>,
   payer: string,
   replacing: readonly string[],
   active: readonly LedgerEntry[],
@@ -132,6 +141,7 @@ export function unansweredLauncher(
 
 const emptyPlan = (errors: string[] = []): LaunchPlan => ({
   entries: [],
+  reused: [],
   groups: new Map(),
   superseded: [],
   skippedEmpty: [],
@@ -142,33 +152,6 @@ const emptyPlan = (errors: string[] = []): LaunchPlan => ({
   errors,
   rowsToTag: [],
 });
-
-/** The questions rows ask: each rendered brief with the rows asking it (in the rows' order), and the rows that ask none. */
-export interface RowQuestions {
-  questions: Map<string, number[]>;
-  empty: number[];
-  tooLong: Array<{ row: number; length: number }>;
-}
-
-/** Groups `rows` (values[i] is rows[i]'s) by the brief they render: rows whose brief renders the same ask one question. */
-export function questionsOf(
-  template: ResolvedTemplate,
-  rows: readonly number[],
-  values: readonly unknown[][],
-): RowQuestions {
-  const grouped: RowQuestions = { questions: new Map(), empty: [], tooLong: [] };
-  rows.forEach((row, i) => {
-    const rendered = renderBrief(template, values[i] ?? [], cellDomain);
-    if (rendered.kind === 'empty') grouped.empty.push(row);
-    else if (rendered.kind === 'too_long') grouped.tooLong.push({ row, length: rendered.length });
-    else {
-      const asking = grouped.questions.get(rendered.brief);
-      if (asking) asking.push(row);
-      else grouped.questions.set(rendered.brief, [row]);
-    }
-  });
-  return grouped;
-}
 
 /** The records of the sheet running (or finished with a result) on any of `rows`, each once. */
 function recordsOn(byRow: Map<number, LedgerEntry[]>, rows: readonly number[]): LedgerEntry[] {
@@ -188,13 +171,17 @@ function rowsToTag(plan: LaunchPlan, sheet: LaunchSheet, key: KeyColumns): numbe
   });
 }
 
-/** Why a group of rows asking one question is not launched now (and records it in the plan), or the records it replaces. */
+/**
+ * Why a group of rows asking one question is not launched now (and records it in the plan), or the records it
+ * replaces. `answered`: the user already chose for this question (reuse its earlier result, or research it again).
+ */
 function groupBlocked(
   plan: LaunchPlan,
   sheet: LaunchSheet,
   input: LaunchPlanInput,
   payer: string,
   rows: number[],
+  answered: boolean,
 ): LedgerEntry[] | null {
   const active = recordsOn(sheet.running, rows);
   if (active.length > 0) {
@@ -209,7 +196,7 @@ function groupBlocked(
     }
     return active.map((entry) => ({ ...entry, detached: true, updatedAt: sheet.now }));
   }
-  const results = input.again ? [] : recordsOn(sheet.finished, rows);
+  const results = input.again || answered ? [] : recordsOn(sheet.finished, rows);
   if (results.length === 0) return [];
   const finishedAt = Math.max(...results.map((entry) => entry.finishedAt ?? 0));
   plan.skippedDone.push(...rows.map((row) => ({ row, finishedAt })));
@@ -233,12 +220,15 @@ export function planLaunch(sheet: LaunchSheet, input: LaunchPlanInput, payer: st
     headers: sheet.template.columns.map((column) => keyHeaderOf(sheet.headers, column)),
   };
   for (const [brief, rows] of questions) {
-    const replaced = groupBlocked(plan, sheet, input, payer, rows);
+    // Read only when the user answered the offer of earlier results (launch-sheet.ts).
+    const earlier = sheet.earlier.get(questionKey(brief, input.depth, input.schema));
+    const replaced = groupBlocked(plan, sheet, input, payer, rows, earlier !== undefined);
     if (replaced === null) continue;
     plan.superseded.push(...replaced);
     const values = rows.map((row) => valuesOf.get(row) ?? []);
     const entry = queuedEntry(input, rows, brief, values, key, newId(), sheet.now);
-    plan.entries.push(entry);
+    if (earlier && input.reuse && input.reuse.use) plan.reused.push(reusedEntry(entry, earlier, sheet.now));
+    else plan.entries.push(entry);
     plan.groups.set(entry.id, rows);
   }
   plan.rowsToTag = rowsToTag(plan, sheet, key);

@@ -1,8 +1,9 @@
 // What a research launch needs in order to finish, checked over its plan before anything is paid for (launchProblem,
 // in this order): room under the spreadsheet's spending cap, the account's credits, room for the row tags, today's
-// requests (one create per row and the polls that collect the results), room in the spreadsheet for the hidden
+// requests (one create per task and the polls that collect the results), room in the spreadsheet for the hidden
 // records (Google allows 10 million cells per spreadsheet), room in the document's properties for what the running
-// tasks keep there (Google allows 500 KB, shared by every feature), and last the timer that collects the results
+// tasks keep there (Google allows 500 KB, shared by every feature), the open tasks one spreadsheet holds (20,000, as
+// the scale benchmark measures), and last the timer that collects the results
 // with the panels closed (scheduler/timer.ts, reserveTimer; the caller's). Each check answers the refusal message
 // with what does fit, or null. Pure.
 import type { LedgerEntry } from '../records/ledger';
@@ -26,19 +27,25 @@ const REPORT_ROW_CELLS = 3;
 const NEW_SHEETS_CELLS = 2 * 1000 * 26;
 
 /**
- * What a running task takes of the document's properties at most: its create's permit, who launched it, its unused
- * reservation's give-back (create-permits.ts, about 20 bytes) and its record of the run in the spending history
- * (about 10). The scale benchmark measures about 31 bytes a task with 5,000 running (bench/scale/account.ts); the
- * permits' value is written anew before the old one is removed (chunked-store.ts), so for a moment it is held twice.
+ * What a running task takes of the document's properties at most: three bits of its launch's create permits
+ * (create-permits.ts) and one of its run in the spending history, six to a character; each value is written anew
+ * before the old one is removed (chunked-store.ts), so for a moment it is held twice: 1.3 bytes, counted as 2. The
+ * scale benchmark measures what 20,000 open tasks keep (bench/scale/open-tasks.ts, `open_tasks`).
  */
-export const PROPERTY_BYTES_PER_TASK = 72;
-/** What a launch keeps there besides its tasks' parts: its permits' and its run's own entries. */
+export const PROPERTY_BYTES_PER_TASK = 2;
+/** What a launch keeps there besides its tasks' bits: its permits' and its run's own entries (held twice too). */
 export const PROPERTY_BYTES_PER_LAUNCH = 1024;
 /** Left free in the document's properties for what the other features write while the tasks run. */
 export const PROPERTY_HEADROOM_BYTES = 48 * 1024;
+/**
+ * The most research tasks one spreadsheet keeps open at once (queued, running, or finished and not yet written into
+ * their rows): what the scale benchmark holds (bench/scale/open-tasks.ts, `open_tasks: document_max`) with the
+ * hourly timer alone collecting them, every one of its runs reading the open records whole.
+ */
+export const OPEN_TASKS_MAX = 20_000;
 
 const figure = (n: number) => n.toLocaleString('en-US');
-const rowsText = (n: number) => `${figure(n)} row${n === 1 ? '' : 's'}`;
+const tasksText = (n: number) => `${figure(n)} task${n === 1 ? '' : 's'}`;
 const kilobytes = (bytes: number) => figure(Math.ceil(Math.max(0, bytes) / 1024));
 
 /** Requests the polls of a launch of `rows` tasks take, beyond the creates: a list page per 100 tasks, twice over. */
@@ -46,21 +53,21 @@ export function pollAllowance(rows: number): number {
   return 2 * Math.ceil(rows / 100) + 5;
 }
 
-/** Refuses a launch whose creates and polls do not fit the requests left today. */
+/** Refuses a launch of `tasks` whose creates and polls do not fit the requests left today. */
 export function requestProblem(
-  rows: number,
+  tasks: number,
   budget: { used: number; limit: number; googleLimit: number },
 ): string | null {
   const left = Math.max(0, budget.limit - budget.used);
-  const needed = rows + pollAllowance(rows);
+  const needed = tasks + pollAllowance(tasks);
   if (needed <= left) return null;
   let fit = Math.max(0, left - pollAllowance(left));
   while (fit > 0 && fit + pollAllowance(fit) > left) fit -= 1;
   return (
-    `Nothing was sent: research on ${rowsText(rows)} sends ${figure(rows)} requests to start and about ` +
-    `${figure(pollAllowance(rows))} more to collect the results, and Sheet Scout has ${figure(left)} of its ` +
+    `Nothing was sent: research of ${tasksText(tasks)} sends ${figure(tasks)} requests to start and about ` +
+    `${figure(pollAllowance(tasks))} more to collect the results, and Sheet Scout has ${figure(left)} of its ` +
     `${figure(budget.limit)} daily requests left (Google allows ${figure(budget.googleLimit)} a day). ` +
-    (fit > 0 ? `Launch up to ${rowsText(fit)} now, and the rest tomorrow.` : 'Launch them tomorrow.')
+    (fit > 0 ? `Launch up to ${tasksText(fit)} now, and the rest tomorrow.` : 'Launch them tomorrow.')
   );
 }
 
@@ -78,15 +85,15 @@ export function storageProblem(entries: readonly LedgerEntry[], cellsInUse: numb
   const fit = Math.max(0, Math.floor((SPREADSHEET_CELL_LIMIT - cellsInUse - NEW_SHEETS_CELLS) / perRow));
   return (
     `Nothing was sent: this spreadsheet holds ${figure(cellsInUse)} of the ${figure(SPREADSHEET_CELL_LIMIT)} cells ` +
-    `Google allows, and research on ${rowsText(entries.length)} needs about ${figure(needed)} more for its records. ` +
+    `Google allows, and research of ${tasksText(entries.length)} needs about ${figure(needed)} more for its records. ` +
     'Delete unused rows, columns or sheets' +
-    (fit > 0 ? `, or launch up to ${rowsText(fit)}.` : '.')
+    (fit > 0 ? `, or launch up to ${tasksText(fit)}.` : '.')
   );
 }
 
 /**
  * Refuses a launch of `tasks` whose running tasks would leave the document's properties (`bytesFree` left of Google's
- * 500 KB) less room than the other features need meanwhile; says how many rows fit now.
+ * 500 KB) less room than the other features need meanwhile; says how many tasks fit now.
  */
 export function propertiesProblem(tasks: number, bytesFree: number): string | null {
   const needed = PROPERTY_BYTES_PER_LAUNCH + tasks * PROPERTY_BYTES_PER_TASK;
@@ -94,13 +101,32 @@ export function propertiesProblem(tasks: number, bytesFree: number): string | nu
   if (needed <= room) return null;
   const fit = Math.max(0, Math.floor((room - PROPERTY_BYTES_PER_LAUNCH) / PROPERTY_BYTES_PER_TASK));
   return (
-    `Nothing was sent: research on ${rowsText(tasks)} keeps about ${kilobytes(needed)} KB in Sheet Scout's storage ` +
+    `Nothing was sent: research of ${tasksText(tasks)} keeps about ${kilobytes(needed)} KB in Sheet Scout's storage ` +
     `in this spreadsheet while it runs. ${kilobytes(bytesFree)} KB of the 500 KB Google allows are free, and ` +
     `${kilobytes(PROPERTY_HEADROOM_BYTES)} KB of them stay kept for the other features meanwhile (schedules, ` +
-    `watches, enrichment, the digest): ${kilobytes(room)} KB are left for research. ` +
-    (fit > 0
-      ? `Launch up to ${rowsText(fit)} now, and the rest once they have finished.`
-      : 'Launch again once the research running here has finished.')
+    `watches, enrichment, the digest): ${kilobytes(room)} KB are left for research. ${launchLater(fit)}`
+  );
+}
+
+/** What a launch refused for the running research can do: the tasks that fit now, or to wait for it. */
+const launchLater = (fit: number) =>
+  fit > 0
+    ? `Launch up to ${tasksText(fit)} now, and the rest once they have finished.`
+    : 'Launch again once the research running here has finished.';
+
+/**
+ * Refuses a launch of `tasks` that would take the research tasks open in this spreadsheet (`open`) past
+ * OPEN_TASKS_MAX, naming it and what that many keep of the document's properties; says how many tasks fit now.
+ */
+export function openTasksProblem(tasks: number, open: number): string | null {
+  if (open + tasks <= OPEN_TASKS_MAX) return null;
+  const fit = Math.max(0, OPEN_TASKS_MAX - open);
+  const kept = PROPERTY_BYTES_PER_LAUNCH + OPEN_TASKS_MAX * PROPERTY_BYTES_PER_TASK;
+  return (
+    `Nothing was sent: this spreadsheet has ${figure(open)} research task${open === 1 ? '' : 's'} open, and Sheet ` +
+    `Scout keeps up to ${figure(OPEN_TASKS_MAX)} open in one spreadsheet (at most ${kilobytes(kept)} KB of the ` +
+    `500 KB of its storage here, and its timer reads them all every hour): research of ${tasksText(tasks)} would ` +
+    `make ${figure(open + tasks)}. ${launchLater(fit)}`
   );
 }
 

@@ -1,9 +1,13 @@
 // What the Research panel reads of the sheet and shows in it: the selected rows, the first one's values (for the
-// live preview) and the panel's saved settings; how many distinct questions the selected rows ask; and "Show in sheet", which selects the status cells of launched rows.
+// live preview) and the panel's saved settings; how many distinct questions the selected rows ask, and how many of
+// them this spreadsheet bought within the period the panel names (reuse.ts: the offer of earlier results); and "Show
+// in sheet", which selects the status cells of launched rows.
 import { researchContext } from '../context';
-import type { QuestionCountDto, QuestionCountRequest, ResearchContextDto } from '../contract';
+import type { QuestionCountDto, QuestionCountRequest, ResearchContextDto, ReuseOffer } from '../contract';
 import { parseTemplate } from '../brief/brief-template';
-import { questionsOf } from './plan';
+import { questionsOf } from './questions';
+import { resolveOutput } from './launch-request';
+import { earlierResults, periodStart, questionKeys, reuseOffer } from './reuse';
 import { reservationFor } from '../spending/depth';
 import { rowDomains } from '../brief/brief-domains';
 import { guardDto } from '../spending/guard-service';
@@ -48,7 +52,10 @@ export function panelContext(): ResearchContextDto {
   };
 }
 
-/** The distinct questions the rows ask with the template (plan.ts groups them so at launch), from one read of them. */
+/**
+ * The distinct questions the rows ask with the template (plan.ts groups them so at launch), from one read of them;
+ * with a depth, an output and a period, the offer of their earlier results.
+ */
 export function questionCount(request: QuestionCountRequest): QuestionCountDto {
   const grid = new SheetGrid(activeSpreadsheet());
   const headers = grid.headers(request.sheetId);
@@ -58,7 +65,23 @@ export function questionCount(request: QuestionCountRequest): QuestionCountDto {
   const { questions } = questionsOf(parsed.template, rows, rows.length > 0 ? grid.readRows(request.sheetId, rows) : []);
   let asking = 0;
   for (const group of questions.values()) asking += group.length;
-  return { asking, questions: questions.size };
+  return { asking, questions: questions.size, reusable: offerOf(request, questions) };
+}
+
+/**
+ * What this spreadsheet bought of `questions` (brief -> rows) within the request's period, as a launch answering the
+ * offer would find it: the sealed done records closed since then, and their sealed reports. Null without a period.
+ */
+function offerOf(request: QuestionCountRequest, questions: Map<string, number[]>): ReuseOffer | null {
+  const { depth, days } = request;
+  const output = request.output ? resolveOutput(request.output) : null;
+  if (!depth || !days || !output || !output.ok) return null;
+  const keys = questionKeys(questions, depth, output.schema);
+  if (keys.size === 0) return { days, rows: 0, questions: 0, oldest: null };
+  const r = researchContext();
+  const since = periodStart(r.context.clock.now(), days);
+  const earlier = earlierResults(r.deps.ledger.doneSince(since), new Set(keys.values()), since, r.deps.reports);
+  return reuseOffer(questions, keys, earlier, days);
 }
 
 /**

@@ -95,7 +95,7 @@ function polledEntry(
 /** What a final answer settles of a salvaged task (null while it runs, or when the answer says nothing). */
 function salvagedOutcome(target: Salvage, answer: Result<ResearchTask> | undefined): RecordOutcome | null {
   if (!answer) return null;
-  const base = { launch: target.launch, record: target.record };
+  const base = { launch: target.launch, record: target.record, ordinal: target.ordinal };
   // Its result goes to no row (nothing is written for a changed record): the run counts it as not collected.
   if (answer.ok && answer.value.status === 'done')
     return { ...base, outcome: 'done', charged: taskCost('done', answer.value.agents), uncollected: true };
@@ -109,16 +109,11 @@ export interface PollDecisions {
   polled: LedgerEntry[];
   /** The reports of the tasks found done, by task id. */
   fresh: Map<string, TaskReport>;
-  /** What the salvaged tasks' answers settle in the spending history... */
+  /** What the salvaged tasks' answers settle in the spending history (the others are polled again by a later tick). */
   outcomes: RecordOutcome[];
-  /** ...and the salvaged tasks still to settle. */
-  unsettled: string[];
 }
 
-/**
- * What the poll's answers make of the polled records (`polling`) and of the salvaged tasks (their owners are kept for
- * the tasks still to settle).
- */
+/** What the poll's answers make of the polled records (`polling`) and of the salvaged tasks. */
 export function pollDecisions(
   polling: readonly LedgerEntry[],
   salvage: readonly Salvage[],
@@ -130,11 +125,6 @@ export function pollDecisions(
     const result = answers.get(entry.taskId as string);
     return (result && polledEntry(entry, result, now, fresh)) || [];
   });
-  const settled = salvage.map((target) => salvagedOutcome(target, answers.get(target.taskId)));
-  return {
-    polled,
-    fresh,
-    outcomes: settled.flatMap((outcome) => outcome ?? []),
-    unsettled: salvage.filter((_, i) => settled[i] === null).map((target) => target.taskId),
-  };
+  const outcomes = salvage.flatMap((target) => salvagedOutcome(target, answers.get(target.taskId)) || []);
+  return { polled, fresh, outcomes };
 }

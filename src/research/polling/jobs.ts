@@ -104,9 +104,9 @@ export function sendUnconfirmedAnyway(
     const group = unconfirmed
       .filter((entry) => entry.depth === depth)
       .map((entry) => ({ ...entry, ...again, maybeStarted: (entry.maybeStarted ?? 0) + 1 }));
-    // The user's "Send anyway" passed the cap (sendAgainProblem): it authorises one more create for each.
-    deps.permits.grant(launch, group, payer);
-    requeued.push(...group);
+    // The user's "Send anyway" passed the cap (sendAgainProblem): it authorises one more create for each (numbered
+    // in the new launch).
+    requeued.push(...deps.permits.grant(launch, group, payer));
   }
   deps.ledger.save(requeued);
   return requeued;

@@ -11,7 +11,7 @@ import { ungranted } from '../spending/create-permits';
 import { answeredCreate } from './answers';
 import { limitsOf, type JobDeps } from './jobs';
 import { reconcileSending } from './reconcile';
-import { sendReads, type TickRead } from './tick-read';
+import { adoptEarlierPermits, sendReads, type TickRead } from './tick-read';
 
 /** What the sends start from: the records as the caller holds them, and what it read (tick-read.ts). */
 export type SendInput = Omit<TickRead, 'salvage'>;
@@ -20,7 +20,7 @@ export interface SendOutcome {
   /** The records the sends changed (lost creates settled, creates sent and answered), last version. */
   changed: LedgerEntry[];
   /**
-   * Whether the sends wrote the ledger (they did when they sent a create or adopted records): it then holds `changed`.
+   * Whether the sends wrote the ledger (they did when they sent a create): it then holds `changed`.
    * Otherwise the caller writes `changed` (lost creates found, queued records no grant allows: the next tick would
    * find them again).
    */
@@ -32,25 +32,20 @@ export interface SendOutcome {
 /**
  * The queued records whose creates this execution sends (`queue`, each taking its grant) and those another account
  * launched (`waiting`; when the service cannot say who is acting, they wait for a later tick of this timer). Records
- * of earlier versions, whose launcher is not known, are sent by any tick: the first time, those with no launch are
- * adopted under one (`decided`, with the queued records no grant allows: looked for in the task list, never sent).
+ * of earlier versions, whose launcher is not known, are sent by any tick (adopted before: tick-read.ts,
+ * adoptEarlierPermits). `decided`: the queued records no grant allows (looked for in the task list, never sent).
  */
 function sendQueue(
   deps: JobDeps,
   input: SendInput,
-): { queue: LedgerEntry[]; waiting: Set<string>; decided: LedgerEntry[]; adopted: number } {
+): { queue: LedgerEntry[]; waiting: Set<string>; decided: LedgerEntry[] } {
   const queuedNow = input.records.filter((entry) => entry.state === 'queued');
   const known = queuedNow.filter((entry) => input.launchers.launcherOf(entry) !== null);
-  // Asked before any write: no request lies between an adoption and the ledger write that keeps it (below).
   const me = known.length > 0 ? input.account() : null;
   const others = new Set(known.filter((entry) => input.launchers.launcherOf(entry) !== me).map((entry) => entry.id));
-  const adopted = new Map(
-    deps.permits.adopt(queuedNow, deps.newId(), deps.clock.now()).map((entry) => [entry.id, entry]),
-  );
-  const own = queuedNow.filter((entry) => !others.has(entry.id)).map((entry) => adopted.get(entry.id) ?? entry);
+  const own = queuedNow.filter((entry) => !others.has(entry.id));
   const queue = deps.permits.take(own);
-  const decided = [...adopted.values(), ...ungranted(own, queue, deps.clock.now())];
-  return { queue, waiting: me === null ? new Set() : others, decided, adopted: adopted.size };
+  return { queue, waiting: me === null ? new Set() : others, decided: ungranted(own, queue, deps.clock.now()) };
 }
 
 /**
@@ -61,9 +56,7 @@ function sendQueue(
  */
 export function sendQueued(deps: JobDeps, input: SendInput, deadline: number, settleLost = true): SendOutcome {
   const limits = limitsOf(deps);
-  const { queue, waiting, decided, adopted } = sendQueue(deps, input);
-  // Records of an earlier version adopted under a launch (once per document) are written before any request.
-  if (adopted > 0) deps.ledger.save(decided);
+  const { queue, waiting, decided } = sendQueue(deps, input);
   // The lost creates as read (not the queued records no grant allows, decided just now: the next tick looks for them).
   const found = settleLost ? reconcileSending(deps, input.records, limits, input.knownTaskIds) : [];
   const changed = byId([...decided, ...found]);
@@ -117,8 +110,8 @@ export function sendQueued(deps: JobDeps, input: SendInput, deadline: number, se
       reconcileSending(deps, [...current.values()], limits, input.knownTaskIds).forEach(note);
     }
   }
-  // What was sent is written before anything else is asked of the service (the tick's poll): so are adoptions.
-  const written = sent.length > 0 || adopted > 0;
+  // What was sent is written before anything else is asked of the service (the tick's poll).
+  const written = sent.length > 0;
   if (written) write();
   // Creates not sent before the deadline stay authorised for the next tick.
   deps.permits.settle({ sending: sent, answered, givenBack: [...givenBack, ...queue.slice(sentUpTo)] });
@@ -126,10 +119,11 @@ export function sendQueued(deps: JobDeps, input: SendInput, deadline: number, se
 }
 
 /**
- * The sends of a launch that has just saved its records (spend.ts): over the ledger as it holds them now. Earlier
- * creates whose answer was lost are left to the ticks.
+ * The sends of a launch that has just saved its records (spend.ts): over the ledger as it holds them now, once an
+ * earlier version's permits are adopted (tick-read.ts). Earlier creates whose answer was lost are left to the ticks.
  */
 export function createQueued(deps: JobDeps, deadline: number): void {
-  const sends = sendQueued(deps, { records: deps.ledger.all(), ...sendReads(deps) }, deadline, false);
+  const records = adoptEarlierPermits(deps);
+  const sends = sendQueued(deps, { records, ...sendReads(deps) }, deadline, false);
   if (!sends.written) deps.ledger.save(sends.changed);
 }

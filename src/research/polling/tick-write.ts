@@ -20,16 +20,14 @@ export interface TickWrite {
   unsaved: Map<string, LedgerEntry>;
   /** Reports of tasks found done, by task id. */
   fresh: Map<string, TaskReport>;
-  /** Records changed outside Sheet Scout whose tasks were looked at (not lost), what their answers settle, and the
-   * tasks still to settle. */
+  /** Records changed outside Sheet Scout whose tasks were looked at (not lost), and what their answers settle. */
   salvage: readonly Salvage[];
   outcomes: RecordOutcome[];
-  unsettled: string[];
 }
 
 /** The tick's write (see the file's header). */
 export function writeTick(deps: JobDeps, tick: TickWrite): void {
-  const { latest, unsaved, fresh, salvage, outcomes, unsettled } = tick;
+  const { latest, unsaved, fresh, salvage, outcomes } = tick;
   if (fresh.size > 0) deps.reports.putAll([...fresh].map(([taskId, report]) => ({ taskId, report })));
   // Rows to write: anything whose status text changed, and final records not yet written (a killed tick's leftovers).
   const written = writeRows(deps, [...latest.values()].filter(rowNeedsWrite), fresh);
@@ -44,6 +42,7 @@ export function writeTick(deps: JobDeps, tick: TickWrite): void {
     deps,
     written.filter((entry) => !isPending(entry)).map((entry) => entry.row.sheetId),
   );
-  // Who launched a task is kept while its record is open (a re-run over its row asks them first); so is its give-back.
-  deps.permits.keepOpen([...latest.values()].filter(needsRow), unsettled);
+  // A launch's permits are kept while a record of it is open (who launched it: a re-run over its rows asks them
+  // first); so is a task's give-back.
+  deps.permits.keepOpen([...latest.values()].filter(needsRow));
 }

@@ -105,6 +105,12 @@ export interface LedgerEntry {
   watch?: WatchMark;
   /** The launch that authorised this record's create (create-permits.ts); absent in records of earlier versions. */
   launch?: string;
+  /**
+   * The record's place in its launch (0, 1, ...): the bit its grant, its create and its give-back are kept by in the
+   * document's properties, and its record in the launch's run of the spending history. Absent in records of earlier
+   * versions (known by their id).
+   */
+  ordinal?: number;
   /** Who started the launch, why and when: its run in the spending history (src/spending-history/history.ts). */
   run?: RunStart & { at: number };
   /**
@@ -112,6 +118,11 @@ export interface LedgerEntry {
    * launched here counts through its own record, one launched elsewhere does not count here).
    */
   imported?: boolean;
+  /**
+   * A question this spreadsheet bought earlier, reused on the user's request (launch/reuse.ts): the record of the
+   * first task (`from`) and when it was researched. Its task is that one; nothing was reserved or charged for it.
+   */
+  reused?: { from: string; researchedAt: number };
 }
 
 /** When the record's create was sent (before it was: its launch). */
@@ -237,6 +248,10 @@ function isRecord(value: unknown): value is LedgerEntry {
     isStringList(row.keyValues) &&
     isObject(mapping) &&
     typeof mapping.statusHeader === 'string' &&
+    (value.reused === undefined ||
+      (isObject(value.reused) &&
+        typeof value.reused.from === 'string' &&
+        typeof value.reused.researchedAt === 'number')) &&
     ['launchedAt', 'updatedAt', 'iterations', 'agents', 'sources', 'cost'].every(
       (key) => typeof value[key] === 'number',
     )
@@ -273,6 +288,8 @@ export function statusText(entry: LedgerEntry): string {
     case 'in_progress':
       return `Researching: ${counted(entry.iterations, 'iteration')}, ${counted(entry.agents, 'agent')}, ${counted(entry.sources, 'source')}`;
     case 'done':
+      // An earlier result used again: no charge of its own, and the day (UTC) it was researched.
+      if (entry.reused) return `Reused (researched ${new Date(entry.reused.researchedAt).toISOString().slice(0, 10)})`;
       // Rows asking the same question share one task: each shows its charge once, as shared, so no sum counts it twice.
       return (entry.row.rows ?? 1) > 1
         ? `Done (${counted(entry.cost, 'credit')}, shared by ${entry.row.rows} rows)`
@@ -291,27 +308,41 @@ export function statusText(entry: LedgerEntry): string {
 export function spendingOutcomes(entry: LedgerEntry, previous: LedgerEntry | undefined): RecordOutcome[] {
   const outcomes: RecordOutcome[] = [];
   if (previous?.launch && previous.launch !== entry.launch)
-    outcomes.push({ launch: previous.launch, record: entry.id, outcome: 'moved', charged: 0 });
-  if (!entry.launch || !FINAL_STATES.includes(entry.state)) return outcomes;
+    outcomes.push({
+      launch: previous.launch,
+      record: entry.id,
+      ordinal: previous.ordinal,
+      outcome: 'moved',
+      charged: 0,
+    });
+  // A reused result reserved nothing: its run counts it among the reused, never as a record to settle.
+  if (!entry.launch || entry.reused || !FINAL_STATES.includes(entry.state)) return outcomes;
   const outcome = entry.state === 'done' ? 'done' : entry.state === 'failed' && entry.taskId ? 'failed' : 'refused';
   const charged = outcome === 'done' ? taskCost('done', entry.agents) : 0;
-  return [...outcomes, { launch: entry.launch, record: entry.id, outcome, charged }];
+  return [...outcomes, { launch: entry.launch, record: entry.id, ordinal: entry.ordinal, outcome, charged }];
 }
 
 /**
- * The runs the spending history is to list for the saved records: each launch with a pending record that says who
- * started it, with every record of that launch the store holds (`all`: a launch's records are all open, so loaded,
- * until its first create: history.open is idempotent).
+ * The runs the spending history is to list for the saved records: each launch with a pending or reused record that
+ * says who started it, with every record of that launch the store holds (`all`: a launch's records are all open, so
+ * loaded, until its first create, and its reused ones are saved with them: history.open is idempotent); its reused
+ * records reserve nothing and are counted by their rows.
  */
 export function spendingOpenings(changed: readonly LedgerEntry[], all: readonly LedgerEntry[]): RunOpening[] {
   const starting = new Map(
-    changed.filter((entry) => entry.launch && entry.run && isPending(entry)).map((entry) => [entry.launch, entry]),
+    changed
+      .filter((entry) => entry.launch && entry.run && (isPending(entry) || entry.reused))
+      .map((entry) => [entry.launch, entry]),
   );
-  return [...starting.values()].map((first) => ({
-    ...(first.run as RunStart & { at: number }),
-    launch: first.launch as string,
-    sheetId: first.row.sheetId,
-    reservation: reservationFor(first.depth),
-    records: all.filter((entry) => entry.launch === first.launch).map((entry) => entry.id),
-  }));
+  return [...starting.values()].map((first) => {
+    const ofLaunch = all.filter((entry) => entry.launch === first.launch);
+    return {
+      ...(first.run as RunStart & { at: number }),
+      launch: first.launch as string,
+      sheetId: first.row.sheetId,
+      reservation: reservationFor(first.depth),
+      records: ofLaunch.filter((entry) => !entry.reused).map((entry) => ({ id: entry.id, ordinal: entry.ordinal })),
+      reused: ofLaunch.filter((entry) => entry.reused).reduce((sum, entry) => sum + (entry.row.rows || 1), 0),
+    };
+  });
 }

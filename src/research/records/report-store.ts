@@ -9,6 +9,18 @@ import { joinText, splitText } from '../../shared/storage/text-parts';
 /** The report store's columns: the task id, the number of parts, then the report's JSON in parts. */
 export const REPORT_HEADERS = ['task_id', 'parts', 'report'];
 
+/** The report a store row holds for `taskId`, or null (a row refused by its seal reads blank; another task's row). */
+function reportOf(row: readonly unknown[], taskId: string): TaskReport | null {
+  if (String(row[0] ?? '') !== taskId) return null;
+  const count = Number(row[1]);
+  if (!Number.isInteger(count) || count < 1) return null;
+  try {
+    return JSON.parse(joinText(row.slice(2, 2 + count))) as TaskReport;
+  } catch {
+    return null;
+  }
+}
+
 export class ReportStore {
   /** Task id -> 0-based row, read from the first column only (reports themselves are read one at a time). */
   private index: Map<string, number> | null = null;
@@ -57,22 +69,28 @@ export class ReportStore {
   }
 
   get(taskId: string): TaskReport | null {
-    const cached = this.cache.get(taskId);
-    if (cached) return cached;
-    const at = this.load().get(taskId);
-    if (at === undefined) return null;
-    const row = this.table.readRow(at);
-    if (String(row[0] ?? '') !== taskId) return null;
-    const count = Number(row[1]);
-    if (!Number.isInteger(count) || count < 1) return null;
-    const text = joinText(row.slice(2, 2 + count));
-    try {
-      const report = JSON.parse(text) as TaskReport;
-      this.cache.set(taskId, report);
-      return report;
-    } catch {
-      return null;
+    return this.getAll([taskId]).get(taskId) || null;
+  }
+
+  /** The reports of these tasks that the store holds readable and sealed (one read of their rows), by task id. */
+  getAll(taskIds: readonly string[]): Map<string, TaskReport> {
+    const found = new Map<string, TaskReport>();
+    const toRead: Array<{ taskId: string; at: number }> = [];
+    for (const taskId of new Set(taskIds)) {
+      const cached = this.cache.get(taskId);
+      const at = cached ? undefined : this.load().get(taskId);
+      if (cached) found.set(taskId, cached);
+      else if (at !== undefined) toRead.push({ taskId, at });
     }
+    if (toRead.length === 0) return found;
+    const rows = this.table.readRows(toRead.map(({ at }) => at));
+    toRead.forEach(({ taskId }, i) => {
+      const report = reportOf(rows[i] ?? [], taskId);
+      if (!report) return;
+      this.cache.set(taskId, report);
+      found.set(taskId, report);
+    });
+    return found;
   }
 
   /** Removes the reports of these tasks and shrinks the sheet to the widest report left. */

@@ -29,7 +29,7 @@ import { chargedCredits } from '../spending/spending-guard';
 import type { SpendChange, SpendJournal, SpentByDay } from '../spending/spend-journal';
 import type { CreatePermits } from '../spending/create-permits';
 import type { RecordOutcome, SpendingHistory, UnsettledRun } from '../../spending-history/history';
-import { isLater, missingFrom, unsettledAmong, type RunRecord } from './ledger-checks';
+import { doneSinceRows, isDoneRecord, isLater, missingFrom, unsettledAmong, type RunRecord } from './ledger-checks';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A finished record stays in the ledger (and in the Research panel's list of its sheet) this long after it closed. */
@@ -126,6 +126,12 @@ export class LedgerStore {
     (whole ? at.map((index) => whole.rows[index]) : this.table.readRows(at)).forEach((row, i) => this.take(row, at[i]));
     this.takeRefused(whole ? wanted : null);
     return this.entries.slice();
+  }
+
+  /** Done records closed on `since`'s UTC day or later (or not saying when), read whole and sealed; state unchanged. */
+  doneSince(since: number): LedgerEntry[] {
+    const wanted = doneSinceRows(this.table.readColumns(LEDGER_COLUMNS.state, 1).rows, since);
+    return (wanted.length > 0 ? this.table.readRows(wanted).map(rowToEntry) : []).filter(isDoneRecord);
   }
 
   /**
@@ -308,14 +314,12 @@ export class LedgerStore {
       this.staleRows.push(later ? (this.rowsById.get(entry.id) as number) : at);
       if (!later) return;
       this.entries[copied] = entry;
-      this.rowsById.set(entry.id, at);
-      this.index[at] = indexRowOfEntry(entry);
-      return;
+    } else {
+      this.positions.set(entry.id, this.entries.length);
+      this.entries.push(entry);
     }
     this.rowsById.set(entry.id, at);
     this.index[at] = indexRowOfEntry(entry);
-    this.positions.set(entry.id, this.entries.length);
-    this.entries.push(entry);
   }
 
   /**

@@ -1,86 +1,66 @@
 // Which research creates were authorised, and which tasks may still give back what they did not use, kept where no
-// edit of the grid reaches: the document's properties. A launch (or "Send anyway") that passed the spending cap
-// grants each of its records one create, by launch and record; a tick sends a queued record's create only against its
-// own grant, so each confirmed record is sent once, and an older copy of a record put back in the hidden ledger sheet
-// as "queued" after it was sent finds no grant (a record that took its grant and was not sent, its tick killed, takes
-// it again; launches of an earlier version kept a count of creates instead, honoured until used).
-// Each task the add-in created (and each create the service refused) may give back its unused reservation to the spend
-// journal once: their fingerprints are kept until then, so a record moved back to "in progress" in the ledger does not
-// lower the journal again at each cycle, and no longer than the record runs (its final state, saved, gave back what it
-// did not use; a task that used all of it gives nothing back). And who launched each open record's task (the account
-// its launch was paid from): by record until its create is answered, then by task, so that an edit of the ledger sheet
-// (a record given another launch or id) does not change whose task runs on a row; kept until the record no longer
-// runs. One chunked JSON value that grows with the open tasks only (about 30 characters each), written twice per round
-// of creates. Pure.
+// edit of the grid reaches: the document's properties, per launch. A launch (or "Send anyway") that passed the
+// spending cap numbers its records (each record's `ordinal`, sealed in its ledger row with its launch) and grants each
+// one create: a bit per record in the launch's `granted` set. A tick sends a queued record's create only against its
+// own bit, so each confirmed record is sent once: an older copy of a record put back in the hidden ledger sheet as
+// "queued" after it was sent is the same launch and place, whose bit is gone (a record that took its grant and was not
+// sent, its tick killed, takes it again: `taken`). Each task the add-in created (and each create the service refused)
+// may give back its unused reservation to the spend journal once (`unreleased`), so a record moved back to "in
+// progress" in the ledger does not lower the journal again at each cycle; kept no longer than the record runs. Who
+// launched a record's task is the account its launch was paid from, kept with the launch; a record changed in the
+// ledger sheet fails its seal and is not acted on, and its task's owner is kept in the sealed task index
+// (records/task-index.ts) for the spending history. So the properties grow with launches, not tasks: three sets of
+// six records a character, with the launch's id and account (a launch of 5,000 records: about 2.6 KB). One chunked
+// JSON value, written twice per round of creates. Documents of earlier versions are adopted once (permits-upgrade.ts).
+// Pure over a KeyValueStore and the task index.
 import type { KeyValueStore } from '../../ports';
-import { readChunkedJson, removeChunked, writeChunked } from '../../shared/storage/chunked-store';
-import { fingerprint } from '../../shared/fingerprint';
-import { sentAt, type LedgerEntry } from '../records/ledger';
+import { removeChunked } from '../../shared/storage/chunked-store';
+import { sentAt, type DamagedRecord, type LedgerEntry } from '../records/ledger';
+import type { TaskIndex, TaskOwner } from '../records/task-index';
+import { launchIn, readLaunches, writeLaunches, type LaunchBits, type Launches } from './launch-bits';
+import { LEGACY_PERMITS_KEY, upgradeLegacyPermits } from './permits-upgrade';
 
-const PERMITS_KEY = 'sheetscout.research.permits';
 /** When this document's creates first needed a grant (queued records of earlier versions were adopted then). */
 const ADOPTED_KEY = 'sheetscout.research.permitsSince';
 
-/** One launch's creates: the records granted one, and those that took theirs and did not send it yet. */
-interface LaunchPermits {
-  /** Creates left to any record of the launch (launches of an earlier version; 0 for later ones). */
-  left: number;
-  /** Records (by fingerprint) that took their grant and did not send it yet (a tick killed before it sent them). */
-  taken: string[];
-  /** Records (by fingerprint) granted a create not taken yet (absent in launches of an earlier version). */
-  granted?: string[];
-}
-
-interface StoredPermits {
-  launches: Record<string, LaunchPermits>;
-  /** Fingerprints of the tasks (and refused creates) whose unused reservation has not been given back yet. */
-  unreleased: string[];
-  /** Who launched each open record (by record, then by task, fingerprinted): an index into `payers`. */
-  owners: Record<string, number>;
-  /** The accounts (Sheet Scout e-mail addresses) that launched the open records. */
-  payers: string[];
-  /** The launch of each open record's task (by task, fingerprinted): an index into `launchIds`. */
-  taskLaunches?: Record<string, number>;
-  launchIds?: string[];
-}
-
-/** Who launched a task and under which launch, as the add-in kept it when the task's create was answered. */
-export interface TaskOwner {
-  payer: string | null;
-  launch: string | null;
+/** Who launched records and tasks, as one read of the permits finds them. */
+export interface Launchers {
+  /** The account that launched the record's task (or its create, not answered yet), or null when not known. */
+  launcherOf(entry: LedgerEntry): string | null;
+  /** Who launched a task the add-in created, as the task index keeps it (null: not known). */
+  taskOwner(taskId: string): TaskOwner | null;
 }
 
 export interface CreatePermits {
   /**
-   * The first time a document's creates need grants: its queued records of earlier versions (no launch) are adopted
-   * under `launch`, with a grant each (the version that launched them checked them). Later, none is: the records that
-   * need saving with their launch, or none.
+   * Adopts what earlier versions kept, once: their queued records without a launch (the first time a document's
+   * creates need grants: under `launch`, a grant each, as the version that launched them checked them), and the
+   * permits they kept per record (`open`: the ledger's open records; `damaged`: its rows changed outside Sheet Scout,
+   * whose tasks the task index learns). The records to save (numbered in their launch), or none.
    */
-  adopt(queued: readonly LedgerEntry[], launch: string, now: number): LedgerEntry[];
+  adopt(open: readonly LedgerEntry[], damaged: readonly DamagedRecord[], launch: string, now: number): LedgerEntry[];
   /**
-   * Authorises a create for each of `entries`, records of `launch` (it passed the spending cap), paid from the
-   * account `payer` (null: not known).
+   * Authorises a create for each of `entries` (they passed the spending cap) under `launch`, paid from the account
+   * `payer` (null: not known): the records numbered in the launch, to save.
    */
-  grant(launch: string, entries: readonly LedgerEntry[], payer: string | null): void;
-  /** The account that launched the record's task (or its create, not answered yet), or null when not known. */
-  launcherOf(entry: LedgerEntry): string | null;
-  /** Who launched records' tasks, as one read of the permits finds them (for many records at once). */
-  launchers(): Pick<CreatePermits, 'launcherOf'> & { taskOwner(taskId: string): TaskOwner | null };
+  grant(launch: string, entries: readonly LedgerEntry[], payer: string | null): LedgerEntry[];
+  /** Who launched records' tasks, as one read finds them (the task index read once, when first asked). */
+  launchers(): Launchers;
   /**
-   * Forgets what the records that no longer run kept (every record but `open`, the ledger's open records, and the
-   * tasks of `salvaging`: records changed outside Sheet Scout whose task is still to be settled): who launched them,
-   * their launch, and their unused reservation's give-back (their final state, saved, gave it back already).
+   * Forgets what the records that no longer run kept (every record but `open`, the ledger's open records): their
+   * grants, their unused reservation's give-back (their final state, saved, gave it back already), and the launches
+   * none of them is of (who launched them).
    */
-  keepOpen(open: readonly LedgerEntry[], salvaging?: readonly string[]): void;
+  keepOpen(open: readonly LedgerEntry[]): void;
   /**
-   * Takes the create granted to each record (or one its launch of an earlier version has left; a record that took its
-   * grant and did not send it, its tick killed in between, takes it again): the records that may be created, in order.
+   * Takes the create granted to each record (a record that took its grant and did not send it, its tick killed in
+   * between, takes it again): the records that may be created, in order.
    */
   take(entries: readonly LedgerEntry[]): LedgerEntry[];
   /**
    * Notes, in one write, the records whose creates were sent (`sending`), those whose create the service answered
-   * (created, or refused: each may then release once), and those given back (not created after all, or not sent
-   * before the deadline: their create stays authorised).
+   * (created, or refused: each may then release once; a created task's owner goes to the task index), and those given
+   * back (not created after all, or not sent before the deadline: their create stays authorised).
    */
   settle(change: {
     sending: readonly LedgerEntry[];
@@ -89,6 +69,8 @@ export interface CreatePermits {
   }): void;
   /** The records (by id) that may give back their unused reservation now; each is then no longer releasable. */
   release(entries: readonly LedgerEntry[]): Set<string>;
+  /** Forgets the owners of tasks no ledger row names any more (`known`: the tasks the ledger's rows name). */
+  retainTasks(known: ReadonlySet<string>): void;
 }
 
 /**
@@ -109,213 +91,116 @@ export function ungranted(queued: readonly LedgerEntry[], allowed: readonly Ledg
     }));
 }
 
-/** A record under its launch. */
-const recordKey = (entry: LedgerEntry) => fingerprint(`${entry.launch}:${entry.id}`);
-/** What a record's release is known by: its task, or for a create the service refused, the record itself. */
-const releaseKey = (entry: LedgerEntry) => fingerprint(entry.taskId ? `task:${entry.taskId}` : `record:${entry.id}`);
-/** What a record's launcher is known by: its task once created, before that the record under its launch. */
-const taskOwnerKey = (taskId: string) => fingerprint(`owner:${taskId}`);
-
-function readPermits(store: KeyValueStore): StoredPermits {
-  const parsed = readChunkedJson(store, PERMITS_KEY) as Partial<StoredPermits> | null;
-  return {
-    launches: parsed?.launches ?? {},
-    unreleased: parsed?.unreleased ?? [],
-    owners: parsed?.owners ?? {},
-    payers: parsed?.payers ?? [],
-    taskLaunches: parsed?.taskLaunches ?? {},
-    launchIds: parsed?.launchIds ?? [],
-  };
+/** A record's launch as kept, and its place in it; null for a record of no launch kept, or of no place. */
+function placeOf(permits: Launches, entry: LedgerEntry): { bits: LaunchBits; ordinal: number } | null {
+  const bits = permits.get(entry.launch as string);
+  const ordinal = entry.ordinal as number;
+  return bits && Number.isInteger(ordinal) && ordinal >= 0 && ordinal < bits.count ? { bits, ordinal } : null;
 }
 
-/** `map` (key -> index into `list`) with `list` cut to the entries still used, in one pass. */
-function reindexed(map: Record<string, number>, list: readonly string[]): [Record<string, number>, string[]] {
-  const used: string[] = [];
-  const next = Object.fromEntries(
-    Object.entries(map).map(([key, index]) => {
-      const value = list[index];
-      if (!used.includes(value)) used.push(value);
-      return [key, used.indexOf(value)];
-    }),
-  );
-  return [next, used];
-}
+/** The account that paid for the record's launch, as kept (null: not known; a record of no launch has none). */
+const launcherIn = (permits: Launches, entry: LedgerEntry) => permits.get(entry.launch as string)?.payer ?? null;
 
-/**
- * Writes the permits; a launch whose every create was sent is dropped (its records can take nothing more), and an
- * account that launched no open record.
- */
-function writePermits(store: KeyValueStore, permits: StoredPermits): void {
-  const launches = Object.fromEntries(
-    Object.entries(permits.launches).filter(
-      ([, launch]) => launch.left > 0 || launch.taken.length > 0 || (launch.granted?.length ?? 0) > 0,
-    ),
-  );
-  const [owners, payers] = reindexed(permits.owners, permits.payers);
-  const [taskLaunches, launchIds] = reindexed(permits.taskLaunches ?? {}, permits.launchIds ?? []);
-  if (Object.keys(launches).length === 0 && permits.unreleased.length === 0 && payers.length === 0)
-    removeChunked(store, PERMITS_KEY);
-  else {
-    const unreleased = permits.unreleased;
-    writeChunked(store, PERMITS_KEY, JSON.stringify({ launches, unreleased, owners, payers, taskLaunches, launchIds }));
-  }
-}
-
-function indexIn(list: string[], value: string): number {
-  if (!list.includes(value)) list.push(value);
-  return list.indexOf(value);
-}
-
-/**
- * The open records' launchers (and their tasks' launches) as they are kept: those the records (and the tasks being
- * salvaged) still need, whether anything was dropped.
- */
-function ownersOf(
-  permits: StoredPermits,
-  open: readonly LedgerEntry[],
-  salvaging: readonly string[],
-): { kept: Record<string, number>; taskLaunches: Record<string, number>; dropped: boolean } {
-  const keys = new Set([
-    ...open.flatMap((entry) => [recordKey(entry), ...(entry.taskId ? [taskOwnerKey(entry.taskId)] : [])]),
-    ...salvaging.map(taskOwnerKey),
-  ]);
-  const keep = (map: Record<string, number>) =>
-    Object.fromEntries(Object.entries(map).filter(([key]) => keys.has(key)));
-  const [kept, taskLaunches] = [keep(permits.owners), keep(permits.taskLaunches ?? {})];
-  const dropped =
-    Object.keys(kept).length < Object.keys(permits.owners).length ||
-    Object.keys(taskLaunches).length < Object.keys(permits.taskLaunches ?? {}).length;
-  return { kept, taskLaunches, dropped };
-}
-
-/** Who launched a task, and under which launch, as `permits` keep it (null: not known). */
-function taskOwnerIn(permits: StoredPermits, taskId: string): TaskOwner | null {
-  const key = taskOwnerKey(taskId);
-  const [payer, launch] = [permits.owners[key], permits.taskLaunches?.[key]];
-  if (payer === undefined && launch === undefined) return null;
-  return {
-    payer: payer === undefined ? null : (permits.payers[payer] ?? null),
-    launch: launch === undefined ? null : (permits.launchIds?.[launch] ?? null),
-  };
-}
-
-function without(list: string[], key: string): void {
-  const at = list.indexOf(key);
-  if (at >= 0) list.splice(at, 1);
-}
-
-/** The account that launched the record's task, as `permits` keep it (null: not known). */
-function launcherIn(permits: StoredPermits, entry: LedgerEntry): string | null {
-  const byTask = entry.taskId ? permits.owners[taskOwnerKey(entry.taskId)] : undefined;
-  // A record whose create was never answered is known by its launch (its task, adopted from the task list, too).
-  const byRecord = entry.launch ? permits.owners[recordKey(entry)] : undefined;
-  const found = byTask ?? byRecord;
-  return found === undefined ? null : (permits.payers[found] ?? null);
+/** Numbers `entries` under `launch` (a new launch, or more records of one kept) and grants each a create. */
+function grantIn(permits: Launches, launch: string, entries: readonly LedgerEntry[], payer: string | null) {
+  const bits = launchIn(permits, launch);
+  bits.payer = payer || bits.payer;
+  const numbered = entries.map((entry) => ({ ...entry, launch, ordinal: bits.count++ }));
+  for (const entry of numbered) bits.granted.add(entry.ordinal);
+  return numbered;
 }
 
 /** Notes in `permits` the records whose creates were sent, answered, or given back (CreatePermits.settle). */
-function settleIn(
-  permits: StoredPermits,
-  { sending, answered, givenBack }: Parameters<CreatePermits['settle']>[0],
-): void {
-  for (const entry of sending) {
-    const launch = entry.launch ? permits.launches[entry.launch] : undefined;
-    if (launch) without(launch.taken, recordKey(entry));
-  }
-  for (const entry of givenBack) {
-    if (!entry.launch) continue;
-    const launch = (permits.launches[entry.launch] ??= { left: 0, taken: [] });
-    (launch.granted ??= []).push(recordKey(entry));
-    without(launch.taken, recordKey(entry));
-  }
-  permits.unreleased.push(...answered.map(releaseKey));
-  // A created task is known by its id from now on, with its launch (an edit of its record does not move it).
-  for (const entry of answered) {
-    if (entry.taskId && entry.launch)
-      (permits.taskLaunches ??= {})[taskOwnerKey(entry.taskId)] = indexIn((permits.launchIds ??= []), entry.launch);
-    const key = recordKey(entry);
-    const owner = permits.owners[key];
-    if (owner === undefined) continue;
-    delete permits.owners[key];
-    if (entry.taskId) permits.owners[taskOwnerKey(entry.taskId)] = owner;
-  }
+function settleIn(permits: Launches, { sending, answered, givenBack }: Parameters<CreatePermits['settle']>[0]): void {
+  const each = (entries: readonly LedgerEntry[], change: (bits: LaunchBits, ordinal: number) => void) => {
+    for (const entry of entries) {
+      const place = placeOf(permits, entry);
+      if (place) change(place.bits, place.ordinal);
+    }
+  };
+  each(sending, (bits, at) => bits.taken.delete(at));
+  each(givenBack, (bits, at) => {
+    bits.granted.add(at);
+    bits.taken.delete(at);
+  });
+  each(answered, (bits, at) => bits.unreleased.add(at));
 }
 
-/**
- * The permits with only what the ledger's open records (`open`) still need: who launched them, their give-backs, and
- * the grants of queued records (a record lost from the ledger, deleted or changed outside Sheet Scout, keeps none);
- * null when nothing changes.
- */
-function keptOpen(
-  permits: StoredPermits,
-  open: readonly LedgerEntry[],
-  salvaging: readonly string[],
-): StoredPermits | null {
-  const { kept, taskLaunches, dropped } = ownersOf(permits, open, salvaging);
-  const releasable = new Set(open.map(releaseKey));
-  const unreleased = permits.unreleased.filter((key) => releasable.has(key));
-  const queued = new Set(open.map(recordKey));
-  let pruned = false;
-  for (const launch of Object.values(permits.launches)) {
-    const granted = (launch.granted ?? []).filter((key) => queued.has(key));
-    pruned ||= granted.length < (launch.granted?.length ?? 0);
-    if (launch.granted) launch.granted = granted;
-  }
-  if (!dropped && !pruned && unreleased.length === permits.unreleased.length) return null;
-  return { ...permits, owners: kept, taskLaunches, unreleased };
+/** The owners of the answered records' new tasks, for the task index. */
+function ownersOf(permits: Launches, answered: readonly LedgerEntry[]): TaskOwner[] {
+  return answered.flatMap((entry) => {
+    const { taskId, launch, ordinal, id } = entry;
+    return taskId && launch
+      ? [{ taskId, launch, ordinal: ordinal ?? null, record: id, payer: launcherIn(permits, entry) }]
+      : [];
+  });
 }
 
-export function documentCreatePermits(store: KeyValueStore): CreatePermits {
-  const read = () => readPermits(store);
-  const write = (permits: StoredPermits) => writePermits(store, permits);
+/** Keeps only what the open records need (CreatePermits.keepOpen); whether anything went. */
+function keptOpen(permits: Launches, open: readonly LedgerEntry[]): boolean {
+  const places = new Map<string, Set<number | undefined>>();
+  for (const entry of open)
+    if (entry.launch) places.set(entry.launch, (places.get(entry.launch) || new Set()).add(entry.ordinal));
+  let changed = false;
+  for (const [id, bits] of permits) {
+    const kept = places.get(id);
+    if (!kept) changed = permits.delete(id);
+    else
+      for (const set of [bits.granted, bits.taken, bits.unreleased])
+        for (const at of set) if (!kept.has(at)) changed = set.delete(at);
+  }
+  return changed;
+}
+
+export function documentCreatePermits(store: KeyValueStore, index: TaskIndex): CreatePermits {
+  const read = () => readLaunches(store);
+  const write = (permits: Launches) => writeLaunches(store, permits);
   return {
-    adopt: (queued, launch, now) => {
-      if (store.get(ADOPTED_KEY) !== null) return [];
-      store.set(ADOPTED_KEY, String(now));
-      const legacy = queued.filter((entry) => !entry.launch);
-      if (legacy.length === 0) return [];
-      const adopted = legacy.map((entry) => ({ ...entry, launch }));
+    adopt: (open, damaged, launch, now) => {
+      // Once adopted (the usual case), nothing more is read.
+      if (store.get(ADOPTED_KEY) !== null && store.get(LEGACY_PERMITS_KEY) === null) return [];
       const permits = read();
-      permits.launches[launch] = { left: 0, taken: [], granted: adopted.map(recordKey) };
+      const upgraded = upgradeLegacyPermits(store, permits, open, damaged);
+      let adopted: LedgerEntry[] = [];
+      if (store.get(ADOPTED_KEY) === null) {
+        store.set(ADOPTED_KEY, String(now));
+        const legacy = open.filter((entry) => entry.state === 'queued' && !entry.launch);
+        if (legacy.length > 0) adopted = grantIn(permits, launch, legacy, null);
+      }
+      if (!upgraded && adopted.length === 0) return [];
       write(permits);
-      return adopted;
+      if (!upgraded) return adopted;
+      index.add(upgraded.owners);
+      removeChunked(store, LEGACY_PERMITS_KEY);
+      return [...upgraded.records, ...adopted];
     },
     grant: (launch, entries, payer) => {
       const permits = read();
-      const known = (permits.launches[launch] ??= { left: 0, taken: [] });
-      (known.granted ??= []).push(...entries.map((entry) => recordKey({ ...entry, launch })));
-      if (payer !== null) {
-        const index = indexIn(permits.payers, payer);
-        for (const entry of entries) permits.owners[recordKey({ ...entry, launch })] = index;
-      }
+      const numbered = grantIn(permits, launch, entries, payer);
       write(permits);
+      return numbered;
     },
-    launcherOf: (entry) => launcherIn(read(), entry),
     launchers: () => {
       const permits = read();
+      let owners: Map<string, TaskOwner> | null = null;
       return {
         launcherOf: (entry) => launcherIn(permits, entry),
-        taskOwner: (taskId) => taskOwnerIn(permits, taskId),
+        taskOwner: (taskId) => (owners || (owners = index.owners())).get(taskId) || null,
       };
     },
-    keepOpen: (open, salvaging = []) => {
+    keepOpen: (open) => {
       const permits = read();
-      const kept = keptOpen(permits, open, salvaging);
-      if (kept) write(kept);
+      if (keptOpen(permits, open)) write(permits);
     },
     take: (entries) => {
       if (entries.length === 0) return [];
       const permits = read();
       const allowed = entries.filter((entry) => {
-        const launch = entry.launch ? permits.launches[entry.launch] : undefined;
-        const key = recordKey(entry);
-        if (!launch) return false;
-        if (launch.taken.includes(key)) return true;
-        const granted = launch.granted?.indexOf(key) ?? -1;
-        if (granted >= 0) launch.granted?.splice(granted, 1);
-        else if (launch.left > 0) launch.left -= 1;
-        else return false;
-        launch.taken.push(key);
+        const place = placeOf(permits, entry);
+        if (!place) return false;
+        if (place.bits.taken.has(place.ordinal)) return true;
+        if (!place.bits.granted.delete(place.ordinal)) return false;
+        place.bits.taken.add(place.ordinal);
         return true;
       });
       write(permits);
@@ -326,19 +211,19 @@ export function documentCreatePermits(store: KeyValueStore): CreatePermits {
       const permits = read();
       settleIn(permits, change);
       write(permits);
+      index.add(ownersOf(permits, change.answered));
     },
     release: (entries) => {
       const released = new Set<string>();
       if (entries.length === 0) return released;
       const permits = read();
       for (const entry of entries) {
-        const at = permits.unreleased.indexOf(releaseKey(entry));
-        if (at < 0) continue;
-        permits.unreleased.splice(at, 1);
-        released.add(entry.id);
+        const place = placeOf(permits, entry);
+        if (place?.bits.unreleased.delete(place.ordinal)) released.add(entry.id);
       }
       if (released.size > 0) write(permits);
       return released;
     },
+    retainTasks: (known) => index.retain(known),
   };
 }

@@ -38,7 +38,8 @@ function ownTaskCredits(entry: LedgerEntry): number {
  * have started (sent again with "Send anyway": the service never showed it, which does not prove it did not start).
  */
 export function chargedCredits(entry: LedgerEntry): number {
-  if (entry.imported) return 0;
+  // An imported task was paid elsewhere; a reused one was paid by its first record.
+  if (entry.imported || entry.reused) return 0;
   return ownTaskCredits(entry) + (entry.maybeStarted ?? 0) * reservationFor(entry.depth);
 }
 

@@ -1,5 +1,5 @@
-// Which sheets belong to the user: the add-in keeps its own bookkeeping in hidden sheets (the research ledger and
-// the full reports, enrichment dates, the Tables records), and no panel may offer, read from or write to them. The rule every sheet
+// Which sheets belong to the user: the add-in keeps its own bookkeeping in hidden sheets (the research ledger,
+// the full reports and the task index, enrichment dates, the Tables records), and no panel may offer, read from or write to them. The rule every sheet
 // picker and sheet-level server function applies: a hidden sheet, or one named like an internal sheet (even if
 // someone unhid it), is not a user sheet.
 
@@ -7,6 +7,8 @@
 export const LEDGER_SHEET = 'Sheet Scout research ledger';
 /** Where research keeps the full reports of finished tasks (src/research/records/stores.ts). */
 export const REPORTS_SHEET = 'Sheet Scout research reports';
+/** Who launched each research task, under which launch and record (src/research/records/task-index.ts). */
+export const TASKS_SHEET = 'Sheet Scout research tasks';
 /** Where bulk enrichment keeps when each domain of each sheet was last enriched (for "Refresh data older than"). */
 export const ENRICHMENT_DATES_SHEET = 'Sheet Scout enrichment dates';
 /** Where refreshes log the cells they changed (src/enrichment/refresh/change-log.ts: the Enrich panel's "Changes"). */
@@ -23,6 +25,7 @@ export const DIGEST_SHEET = 'Sheet Scout digest';
 export const INTERNAL_SHEET_NAMES: readonly string[] = [
   LEDGER_SHEET,
   REPORTS_SHEET,
+  TASKS_SHEET,
   ENRICHMENT_DATES_SHEET,
   REFRESH_CHANGES_SHEET,
   RECORDS_SHEET,

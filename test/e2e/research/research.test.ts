@@ -84,20 +84,22 @@ describeWithBrowser('research panel in the playground', () => {
     expect(history.filter((line) => /^done · medium · /.test(line))).toHaveLength(4);
     await stack().screenshot('research-4-tasks');
 
-    // Research on a row that already holds its result asks first, with the cost and the result's date (issue 28).
+    // Research on a row that already holds its result asks first, with the cost and the result's date (issues 28 and
+    // 46): use that result (0 credits) or research it again, paid.
     const tasksBefore = (await stack().control.call<unknown[]>('GET', '/_sandbox/tasks')).length;
     await panel.click('#tab-launch');
     await page.click('td[data-cell="A5"]');
     await panel.click('#use-selection');
     await panel.waitForSelector('#selection:has-text("1 row selected")');
-    await panel.click('#launch');
-    const question = panel.locator('#research-again-question');
-    await question.waitFor();
-    expect(await question.textContent()).toMatch(
-      /^1 row already has a research result: row 5 \((\d{1,2} \w+ \d{4}|\w+ \d{1,2}, \d{4})\)\. Research it again\? Up to 10 credits \(1 row x 10 at medium depth\); the new result replaces the current one\.Research again$/,
+    const offer = panel.locator('#reuse-offer');
+    await offer.waitFor();
+    expect(await offer.textContent()).toMatch(
+      /^This row asks a question researched in this spreadsheet in.*The oldest was researched on (\d{1,2} \w+ \d{4}|\w+ \d{1,2}, \d{4})\. Use those results, or research them again\?Use those results: 0 credits for 1 rowResearch again: 1 task, up to 10 credits$/,
     );
+    expect(await panel.isDisabled('#launch')).toBe(true);
     expect((await stack().control.call<unknown[]>('GET', '/_sandbox/tasks')).length).toBe(tasksBefore);
-    await panel.click('#research-again');
+    await panel.check('#reuse-again');
+    await panel.click('#launch');
     await panel.waitForSelector('#launch-result :text("Queued 1 task at the service")');
     expect((await stack().control.call<unknown[]>('GET', '/_sandbox/tasks')).length).toBe(tasksBefore + 1);
   });

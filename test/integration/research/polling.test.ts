@@ -112,8 +112,8 @@ describe('research polling (integration)', () => {
     const refused = launch(runtime, { template: 'Research {Domain}', depth: 'medium', output: REPORT_OUTPUT }, allRows);
     expect(refused.ok).toBe(false);
     expect(refused.message).toBe(
-      'Nothing was sent: research on 60 rows sends 60 requests to start and about 7 more to collect the results, and ' +
-        'Sheet Scout has 49 of its 18,000 daily requests left (Google allows 20,000 a day). Launch up to 42 rows now, ' +
+      'Nothing was sent: research of 60 tasks sends 60 requests to start and about 7 more to collect the results, and ' +
+        'Sheet Scout has 49 of its 18,000 daily requests left (Google allows 20,000 a day). Launch up to 42 tasks now, ' +
         'and the rest tomorrow.',
     );
     // Only the credits check was sent; no row shows anything.

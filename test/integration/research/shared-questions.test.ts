@@ -47,7 +47,7 @@ describe('research bought once per question (integration)', () => {
     const { runtime } = await contactList(10, 20);
     const template = 'Research {Domain}';
     const rows = rowsFrom(2, 20);
-    expect(countQuestions(runtime, template, rows)).toEqual({ asking: 20, questions: 10 });
+    expect(countQuestions(runtime, template, rows)).toEqual({ asking: 20, questions: 10, reusable: null });
     const before = await oracleTotals(suite);
     const response = launch(runtime, { template, depth: 'medium', output: REPORT_OUTPUT }, rows);
     expect(response).toMatchObject({ ok: true, created: 10, rows: 20 });
@@ -93,7 +93,7 @@ describe('research bought once per question (integration)', () => {
     const { runtime } = await contactList(5, 10);
     const template = 'Research {Domain} for {Contact}.';
     const rows = rowsFrom(2, 10);
-    expect(countQuestions(runtime, template, rows)).toEqual({ asking: 10, questions: 10 });
+    expect(countQuestions(runtime, template, rows)).toEqual({ asking: 10, questions: 10, reusable: null });
     const response = launch(runtime, { template, depth: 'medium', output: REPORT_OUTPUT }, rows);
     expect(response).toMatchObject({ ok: true, created: 10, rows: 10 });
     expect(runtime.spreadsheet.metadataChars()).toBe(0);

@@ -16,6 +16,7 @@ import { storedValue } from '../../fakes/typed-input';
 import { ROW_TAG_KEY } from '../../../src/research/rows/row-tags';
 import { ManualClock } from '../../fakes/ports';
 import { FakeTable } from '../../fakes/table';
+import { TaskIndex } from '../../../src/research/records/task-index';
 
 export { FakeTable };
 
@@ -322,6 +323,11 @@ export class FakeService implements ResearchClient {
   }
 }
 
+/** Create permits over a document's properties and a task index of their own (create-permits.ts). */
+export function memoryPermits(store = new MemoryStore(), tasks = new FakeTable()) {
+  return documentCreatePermits(store, new TaskIndex(tasks));
+}
+
 let counter = 0;
 export function idMaker(prefix = 'id'): () => string {
   return () => `${prefix}_${++counter}`;
@@ -338,7 +344,7 @@ export function jobWorld(clock = new ManualClock(), idPrefix = 'id') {
   const reportTable = new FakeTable();
   const newId = idMaker(idPrefix);
   // The document's properties, where launches keep their authorisations (create-permits.ts).
-  const permits = documentCreatePermits(new MemoryStore());
+  const permits = memoryPermits();
   const deps = (): PayingDeps => ({
     client: service,
     grid,

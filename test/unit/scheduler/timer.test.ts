@@ -1,8 +1,8 @@
 // The shared timer: one per document, shared between users, marked pending/idle per feature, and the dispatcher.
 import {
   ensureTimer,
-  hasPendingWork,
   idleTick,
+  isPending,
   wakeTimerAt,
   MIN_SLICE_MS,
   recordTick,
@@ -18,11 +18,14 @@ import { runTimer } from '../../../src/scheduler/timer-run';
 import { TimerUnavailable } from '../../../src/scheduler/timer-unavailable';
 import { ManualClock, MemoryLock, MemoryStore } from '../../fakes/ports';
 import { readHolders } from '../../../src/scheduler/timer-registry';
+import { TIMER_FEATURES } from '../../../src/scheduler/features';
 
 const TICK_HANDLER = TIMER_HANDLER;
 const ensurePollTrigger = (deps: TimerDeps) => ensureTimer(deps, 'research');
 const removePollTrigger = (deps: TimerDeps) => removeTimerIfIdle(deps, 'research');
 type TriggerDeps = TimerDeps;
+/** Whether any feature has pending work in the document. */
+const hasPendingWork = (deps: TimerDeps) => TIMER_FEATURES.some((feature) => isPending(deps, feature));
 type TriggerPort = TimerTriggerPort;
 
 const HERE = () => ({ id: 'sheet-1', name: 'Accounts', url: 'https://docs.google.com/spreadsheets/d/sheet-1/edit' });

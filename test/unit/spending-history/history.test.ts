@@ -34,7 +34,8 @@ const opening = (launch: string, records: number, overrides: Partial<RunOpening>
   at: START,
   sheetId: 7,
   reservation: 10,
-  records: Array.from({ length: records }, (_, i) => `${launch}-record-${i}`),
+  // Records known by their id only, as runs an earlier version opened keep them (by place: the describe below).
+  records: Array.from({ length: records }, (_, i) => ({ id: `${launch}-record-${i}` })),
   ...overrides,
 });
 
@@ -57,6 +58,21 @@ describe('spending history', () => {
     // Closed: a record put back by an editor and finished again changes nothing.
     history.settle([{ ...done, charged: 10 }]);
     expect(history.list().runs[0]).toMatchObject({ reserved: 20, charged: 8, givenBack: 12 });
+  });
+
+  it('lists the rows a run gave earlier results (0 credits): closed at once when it paid for nothing', () => {
+    const { history, store } = world();
+    history.open(opening('L1', 0, { reused: 4 }));
+    history.open(opening('L2', 1, { reused: 2 }));
+    history.open(opening('L3', 0));
+    const listed = () => new SpendingHistory(store, () => START).list().runs;
+    expect(listed()).toEqual([
+      expect.objectContaining({ id: runId('L1'), rows: 0, reserved: 0, charged: 0, givenBack: 0, open: 0, reused: 4 }),
+      expect.objectContaining({ id: runId('L2'), rows: 1, reserved: 10, open: 1, reused: 2 }),
+    ]);
+    expect(history.unsettled().map((run) => run.run)).toEqual([runId('L2')]);
+    history.settle([{ launch: 'L2', record: 'L2-record-0', outcome: 'done', charged: 6 }]);
+    expect(listed()[1]).toMatchObject({ reserved: 10, charged: 6, givenBack: 4, open: 0, reused: 2 });
   });
 
   it('counts a finished task whose result went to no row as charged and not collected, once', () => {
@@ -90,7 +106,7 @@ describe('spending history', () => {
     const { history } = world();
     history.open(opening('L1', 2));
     history.settle([{ launch: 'L1', record: 'L1-record-1', outcome: 'moved', charged: 0 }]);
-    history.open(opening('L2', 0, { kind: 'send-anyway', records: ['L1-record-1'], at: START + 1000 }));
+    history.open(opening('L2', 0, { kind: 'send-anyway', records: [{ id: 'L1-record-1' }], at: START + 1000 }));
     history.settle([{ launch: 'L2', record: 'L1-record-1', outcome: 'done', charged: 6 }]);
     const [again, first] = history.list().runs;
     expect(again).toMatchObject({ kind: 'send-anyway', reserved: 10, charged: 6, givenBack: 4, open: 0 });
@@ -141,7 +157,7 @@ describe('spending history', () => {
     // Two record ids with the same 32-bit fingerprint (found once by trying ids in order).
     const pair = ['record-549599', 'record-712382'];
     expect(fingerprint(pair[0])).toBe(fingerprint(pair[1]));
-    history.open(opening('L1', 0, { records: pair }));
+    history.open(opening('L1', 0, { records: pair.map((id) => ({ id })) }));
     history.settle([{ launch: 'L1', record: pair[0], outcome: 'done', charged: 2 }]);
     expect(history.list().runs[0]).toMatchObject({ open: 1, charged: 2 });
     history.settle([{ launch: 'L1', record: pair[1], outcome: 'done', charged: 4 }]);
@@ -167,5 +183,56 @@ describe('spending history', () => {
     );
     blocked.open(opening('L2', 1));
     expect(full.get(INCOMPLETE_KEY)).toBe(String(START));
+  });
+});
+
+describe('spending history: runs that know their records by their place in the launch', () => {
+  const placed = (launch: string, records: number): RunOpening =>
+    opening(launch, 0, { records: Array.from({ length: records }, (_, i) => ({ id: `${launch}-r${i}`, ordinal: i })) });
+  const outcome = (launch: string, ordinal: number, charged = 4) => ({
+    launch,
+    record: `${launch}-r${ordinal}`,
+    ordinal,
+    outcome: 'done' as const,
+    charged,
+  });
+
+  it('settles each record once by its place, whatever record id an outcome names, and closes the run', () => {
+    const { history, store } = world();
+    history.open(placed('L1', 3));
+    history.settle([outcome('L1', 0)]);
+    // The same place again (an older copy of the record put back and finished again), or under another id: nothing.
+    history.settle([outcome('L1', 0, 10), { ...outcome('L1', 0, 10), record: 'another' }]);
+    // A record of no place, or of a place the run does not have, settles nothing.
+    history.settle([{ ...outcome('L1', 1), ordinal: undefined }, outcome('L1', 7)]);
+    expect(new SpendingHistory(store, () => START).list().runs[0]).toMatchObject({ charged: 4, open: 2 });
+    expect(history.unsettled()).toEqual([{ run: runId('L1'), keys: ['#1', '#2'], wide: false, byOrdinal: true }]);
+    history.settle([outcome('L1', 1), { ...outcome('L1', 2), outcome: 'failed', charged: 0 }]);
+    expect(history.list().runs[0]).toMatchObject({ reserved: 30, charged: 8, givenBack: 22, open: 0 });
+    expect([...store.data.keys()].some((key) => key.startsWith('sheetscout.spending.open.'))).toBe(false);
+  });
+
+  it('keeps a 20,000-record run open in a few kilobytes, not a fingerprint a record', () => {
+    const { history, store } = world();
+    history.open(placed('big', 20_000));
+    history.settle(Array.from({ length: 5_000 }, (_, i) => outcome('big', i * 2)));
+    const open = [...store.data].filter(([key]) => key.startsWith('sheetscout.spending.open.'));
+    const bytes = open.reduce((sum, [key, value]) => sum + key.length + value.length, 0);
+    // 20,000 records, six a character: 3,334 characters, and the run's figures.
+    expect(bytes).toBeLessThan(3_600);
+    expect(history.list().runs[0]).toMatchObject({ open: 15_000, charged: 20_000 });
+  });
+
+  it('a run opened by an earlier version (fingerprints) still settles, beside the new runs', () => {
+    const { history } = world();
+    history.open(opening('old', 2));
+    history.open(placed('new', 2));
+    history.settle([
+      { launch: 'old', record: 'old-record-0', ordinal: 0, outcome: 'done', charged: 6 },
+      outcome('new', 0, 2),
+    ]);
+    const runs = history.list().runs;
+    expect(runs.find((run) => run.id === runId('old'))).toMatchObject({ charged: 6, open: 1 });
+    expect(runs.find((run) => run.id === runId('new'))).toMatchObject({ charged: 2, open: 1 });
   });
 });

@@ -67,7 +67,7 @@ function withRuns(document: MemoryStore, runs: Array<RunOpened>): void {
       at: START - run.minutesAgo * 60_000,
       sheetId: run.sheetId,
       reservation: run.reservation,
-      records: Array.from({ length: run.records }, (_, i) => `L${index}-r${i}`),
+      records: Array.from({ length: run.records }, (_, i) => ({ id: `L${index}-r${i}`, ordinal: i })),
     }),
   );
 }

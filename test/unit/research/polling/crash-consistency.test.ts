@@ -2,14 +2,13 @@
 // always finish in the same sheet as an uninterrupted run, with no task created twice, and that the spending history
 // (kept in the document's properties, killable too) lists each run with the credits the service's tasks moved.
 import { MemoryStore } from '../../../fakes/ports';
-import { documentCreatePermits } from '../../../../src/research/spending/create-permits';
 import { runLaunch, type PayingDeps } from '../../../../src/research/launch/launch';
 import { runTick } from '../../../../src/research/polling/tick';
 import { sendUnconfirmedAnyway, unconfirmedOf } from '../../../../src/research/polling/jobs';
 import type { OutputMapping } from '../../../../src/research/records/ledger';
 import { LedgerStore } from '../../../../src/research/records/stores';
 import { ReportStore } from '../../../../src/research/records/report-store';
-import { FakeGrid, FakeService, FakeTable, idMaker, launchInput, PAYER } from '../fakes';
+import { FakeGrid, FakeService, FakeTable, idMaker, launchInput, memoryPermits, PAYER } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';
 import { runId, SpendingHistory } from '../../../../src/spending-history/history';
 import { recordingHistory } from '../../../../src/spending-history/recording';
@@ -47,7 +46,7 @@ function world(faults: boolean) {
     ledger: new FakeTable(),
     reports: new FakeTable(),
     newId: idMaker('c'),
-    permits: documentCreatePermits(new MemoryStore()),
+    permits: memoryPermits(),
     properties: new MemoryStore(),
   };
 }

@@ -1,5 +1,3 @@
-import { MemoryStore } from '../../../fakes/ports';
-import { documentCreatePermits } from '../../../../src/research/spending/create-permits';
 import { recheckUnconfirmed, sendUnconfirmedAnyway, unconfirmedOf } from '../../../../src/research/polling/jobs';
 import { runLaunch, type LaunchPlanInput, type PayingDeps } from '../../../../src/research/launch/launch';
 import { runTick } from '../../../../src/research/polling/tick';
@@ -7,7 +5,7 @@ import type { OutputMapping } from '../../../../src/research/records/ledger';
 import { LedgerStore } from '../../../../src/research/records/stores';
 import { ReportStore } from '../../../../src/research/records/report-store';
 import { buildSchema } from '../../../../src/research/brief/output-schema';
-import { FakeGrid, FakeService, FakeTable, idMaker, PAYER } from '../fakes';
+import { FakeGrid, FakeService, FakeTable, idMaker, memoryPermits, PAYER } from '../fakes';
 import { ManualClock } from '../../../fakes/ports';
 
 const SHEET = 7;
@@ -28,7 +26,7 @@ function setup(rows: string[][] = [['Acme'], ['Globex'], ['Initech']]) {
   const deps: PayingDeps = {
     client: service,
     grid,
-    permits: documentCreatePermits(new MemoryStore()),
+    permits: memoryPermits(),
     ledger: new LedgerStore(ledgerTable),
     reports: new ReportStore(reportTable),
     clock,

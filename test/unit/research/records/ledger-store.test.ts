@@ -1,6 +1,7 @@
 // The ledger store over a fake hidden table: a tick reads the index of every row and whole only the open records; a
 // first-version ledger is rewritten once; finished records leave after their retention (a damaged row stays), and
-// their reports with them unless another record still refers to the task.
+// their reports with them unless another record still refers to the task. The offer of earlier results reads the index
+// and whole only the done records of its period; a launch answering it reuses them without creating a task.
 import fc from 'fast-check';
 import { runLaunch } from '../../../../src/research/launch/launch';
 import { runTick } from '../../../../src/research/polling/tick';
@@ -69,6 +70,55 @@ describe('ledger store', () => {
     // The 62 rows' index and the 2 open records, not the 60 finished records' JSON.
     expect(world.ledgerTable.charsRead).toBeLessThan(totalChars(world.ledgerTable) / 10);
     expect(deps.ledger.knownTaskIds().size).toBe(62);
+  });
+
+  it('reads for the offer of earlier results the index, and whole only the done records closed since its day', () => {
+    const world = finishedWorld(60);
+    world.clock.advance(10 * DAY);
+    world.grid.addSheet(SHEET + 1, [['Company', 'Status', 'Report'], ['Initech'], ['Globex']]);
+    runLaunch(world.deps(), launchInput(SHEET + 1, [2, 3], mapping), {
+      deadline: world.clock.now() + 60_000,
+      availableCredits: null,
+      reservationPerTask: 10,
+      run: 'launch',
+    });
+    for (let step = 0; step < 4; step++) {
+      world.service.advance();
+      runTick(world.deps());
+    }
+    world.ledgerTable.charsRead = 0;
+    const store = world.deps().ledger;
+    const recent = store.doneSince(world.clock.now() - 5 * DAY);
+    expect(recent.map((entry) => entry.brief).sort()).toEqual(['Research Globex', 'Research Initech']);
+    expect(world.ledgerTable.charsRead).toBeLessThan(totalChars(world.ledgerTable) / 10);
+    expect(store.doneSince(world.clock.now() - 20 * DAY)).toHaveLength(62);
+    // Nothing the store holds changed: a save after it appends nothing twice.
+    expect(store.all()).toEqual([]);
+  });
+
+  it('reuses earlier results on request: one record per question, written at once, no task created for them', () => {
+    const world = finishedWorld(3);
+    const created = world.service.tasks.length;
+    world.grid.addSheet(SHEET + 1, [
+      ['Company', 'Status', 'Report'],
+      [String(world.grid.value(SHEET, 2, 1))],
+      [String(world.grid.value(SHEET, 3, 1))],
+      [String(world.grid.value(SHEET, 2, 1))],
+      ['Initech'],
+    ]);
+    const outcome = runLaunch(
+      world.deps(),
+      launchInput(SHEET + 1, [2, 3, 4, 5], mapping, { reuse: { days: 30, use: true, tasks: 1 } }),
+      { deadline: world.clock.now() + 60_000, availableCredits: null, reservationPerTask: 10, run: 'launch' },
+    );
+    expect(outcome.refused).toBeNull();
+    expect(outcome.entries).toHaveLength(1);
+    expect(outcome.reused.map((entry) => outcome.plan.groups.get(entry.id))).toEqual([[2, 4], [3]]);
+    expect(world.service.tasks).toHaveLength(created + 1);
+    const status = (row: number) => String(world.grid.at(SHEET + 1, row, 'Status'));
+    expect([2, 3, 4].map(status).every((text) => /^Reused \(researched \d{4}-\d{2}-\d{2}\)$/.test(text))).toBe(true);
+    expect(world.grid.at(SHEET + 1, 4, 'Report')).toBe(world.grid.at(SHEET, 2, 'Report'));
+    expect(status(5)).toBe('Queued');
   });
 
   it('the panel view also reads the newest records of its sheet', () => {
