@@ -12,6 +12,7 @@
 import type { KeyValueStore, TableRead, TableStorage } from '../../ports';
 import { safeText } from '../../shared/cell-values';
 import { SEAL_HEADER } from '../../shared/storage/seal';
+import { DOCUMENT_STORE_FULL_MESSAGE } from '../properties-store';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -45,6 +46,20 @@ export function healSheetMaking(notes: KeyValueStore, spreadsheet: Spreadsheet):
   notes.remove(MAKING_KEY);
 }
 
+/**
+ * Notes a sheet's making (false when the document's storage is full: the sheet is then made without the note, as
+ * before it existed, rather than not at all, so that collecting paid research never waits for room in the properties).
+ */
+function noteMaking(notes: KeyValueStore, making: [string, string?]): boolean {
+  try {
+    notes.set(MAKING_KEY, JSON.stringify(making));
+    return true;
+  } catch (error) {
+    if (String(error).includes(DOCUMENT_STORE_FULL_MESSAGE)) return false;
+    throw error;
+  }
+}
+
 /** Wanted hidden-table rows at most this far apart are read in one range. */
 const READ_GAP = 8;
 
@@ -70,11 +85,11 @@ export class HiddenTable implements TableStorage {
     if (!sheet) {
       // insertSheet activates the new sheet: give the user their sheet back (see the file's header).
       const active = this.spreadsheet.getActiveSheet();
-      this.notes.set(MAKING_KEY, JSON.stringify([this.name, active?.getName()]));
+      const noted = noteMaking(this.notes, [this.name, active?.getName()]);
       sheet = this.spreadsheet.insertSheet(this.name, this.spreadsheet.getSheets().length);
       if (active) this.spreadsheet.setActiveSheet(active);
       sheet.hideSheet();
-      this.notes.remove(MAKING_KEY);
+      if (noted) this.notes.remove(MAKING_KEY);
       sheet.getRange(1, 1, 1, this.headers.length).setValues([this.headers]);
       this.known = { lastRow: 1, lastColumn: this.headers.length };
       // Google makes it 1,000 x 26: keep only the header row's cells (every cell counts toward the 10 million).
