@@ -139,12 +139,17 @@ export async function browserOn(url: string): Promise<{ browser: Browser; page: 
   }
 }
 
-/** The sidebar's frame of the playground on `page`, once a panel is open and drawn. */
+/** The sidebar's frame of the playground on `page`, once a panel is open and drawn (the document its address names). */
 export async function sidebarOf(page: Page): Promise<Frame> {
   const handle = await page.waitForSelector('#sidebar-frame:visible');
   await page.waitForFunction(() => {
     const frame = document.getElementById('sidebar-frame') as HTMLIFrameElement | null;
-    return Boolean(frame?.src && frame.contentDocument?.getElementById('app')?.childElementCount);
+    const shown = frame?.contentDocument;
+    return Boolean(
+      frame?.src &&
+      shown?.location.pathname === new URL(frame.src).pathname &&
+      shown.getElementById('app')?.childElementCount,
+    );
   });
   return (await handle.contentFrame())!;
 }
@@ -157,9 +162,17 @@ export async function followingChanges(frame: Frame): Promise<void> {
   await frame.waitForSelector('body[data-seen-changes]', { state: 'attached' });
 }
 
-/** Clicks the menu item of `handler` in the playground on `page`: the sidebar's frame it opens. */
+/**
+ * Clicks the menu item of `handler` in the playground on `page`: the sidebar's frame it opens, never the panel open
+ * before the click (each click opens a new sidebar, at a new address, once the page has read the state).
+ */
 export async function openPanelOn(page: Page, handler: string): Promise<Frame> {
+  const before = await page.$eval('#sidebar-frame', (frame) => frame.getAttribute('src') ?? '');
   await page.click(`[data-handler="${handler}"]`);
+  await page.waitForFunction((old) => {
+    const address = document.getElementById('sidebar-frame')?.getAttribute('src');
+    return Boolean(address && address !== old);
+  }, before);
   return sidebarOf(page);
 }
 

@@ -501,6 +501,8 @@ async function refresh(): Promise<void> {
     followScriptSelection(state);
   }
   render();
+  // Read with a selection on its way: its selection was not followed, so the same text read again is looked at again.
+  if (!current) shownStateText = null;
 }
 
 /** Shows the alert an execution waits on, with its buttons; the click (or ×) is its answer. */
