@@ -28,19 +28,25 @@ function finishedWorld(count: number) {
     ['Company', 'Status', 'Report'],
     ...Array.from({ length: count }, (_, i) => [`Company ${i} ${'details '.repeat(60)}`]),
   ]);
-  const launch = (rows: number[], again = false) =>
-    runLaunch(world.deps(), launchInput(SHEET, rows, mapping, { again }), {
+  const launchOn = (sheetId: number, rows: number[], again = false) =>
+    runLaunch(world.deps(), launchInput(sheetId, rows, mapping, { again }), {
       deadline: world.clock.now() + 60_000,
       availableCredits: null,
       reservationPerTask: 10,
       run: 'launch',
     });
+  const launch = (rows: number[], again = false) => launchOn(SHEET, rows, again);
+  /** A second sheet of two companies (Initech, Globex), both launched. */
+  const launchSecondSheet = () => {
+    world.grid.addSheet(SHEET + 1, [['Company', 'Status', 'Report'], ['Initech'], ['Globex']]);
+    launchOn(SHEET + 1, [2, 3]);
+  };
   launch(Array.from({ length: count }, (_, i) => i + 2));
   for (let step = 0; step < 4; step++) {
     world.service.advance();
     runTick(world.deps());
   }
-  return { ...world, launch };
+  return { ...world, launch, launchSecondSheet };
 }
 
 const totalChars = (table: FakeTable) =>
@@ -55,13 +61,7 @@ describe('ledger store', () => {
         .ledger.load()
         .every((entry) => entry.state === 'done' && entry.written),
     ).toBe(true);
-    world.grid.addSheet(SHEET + 1, [['Company', 'Status', 'Report'], ['Initech'], ['Globex']]);
-    runLaunch(world.deps(), launchInput(SHEET + 1, [2, 3], mapping), {
-      deadline: world.clock.now() + 60_000,
-      availableCredits: null,
-      reservationPerTask: 10,
-      run: 'launch',
-    });
+    world.launchSecondSheet();
     world.ledgerTable.charsRead = 0;
     world.service.advance();
     const deps = world.deps();
@@ -75,13 +75,7 @@ describe('ledger store', () => {
   it('reads for the offer of earlier results the index, and whole only the done records closed since its day', () => {
     const world = finishedWorld(60);
     world.clock.advance(10 * DAY);
-    world.grid.addSheet(SHEET + 1, [['Company', 'Status', 'Report'], ['Initech'], ['Globex']]);
-    runLaunch(world.deps(), launchInput(SHEET + 1, [2, 3], mapping), {
-      deadline: world.clock.now() + 60_000,
-      availableCredits: null,
-      reservationPerTask: 10,
-      run: 'launch',
-    });
+    world.launchSecondSheet();
     for (let step = 0; step < 4; step++) {
       world.service.advance();
       runTick(world.deps());
