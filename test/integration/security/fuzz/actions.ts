@@ -22,6 +22,7 @@ export const CONTACT_COMPANY = [0, 1, 2, 0, 3, 1] as const;
 export const HIDDEN = [
   'Sheet Scout research ledger',
   'Sheet Scout research reports',
+  'Sheet Scout research tasks',
   'Sheet Scout records',
   'Sheet Scout digest',
 ] as const;
